@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+
+/// `explorer demo [--port N] [--serve-only]`: serves the embedded demo API and opens it.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Serve the embedded demo API on 127.0.0.1 and open it in the explorer.",
+        discussion: """
+            Three environments are served by this process: local on PORT, staging on PORT+1 and
+            production (protected) on PORT+2. With --port 0 (the default) free ports are picked.
+            The demo writes a collection file for those ports and opens it.
+            """
+    )
+
+    @Option(name: .long, help: "The port of the local environment; staging and production take the next two (0: free ports).")
+    var port: Int = 0
+
+    @Flag(name: .long, help: "Serve the API without the TUI; print the environments' URLs. Ctrl-C stops.")
+    var serveOnly = false
+
+    @Option(name: .long, help: "Where to write the demo collection (default: a temporary folder).")
+    var collectionOut: String?
+
+    @Option(name: .long, help: "The colour theme of the TUI.")
+    var theme: String?
+
+    func validate() throws {
+        guard (0...65_533).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65533 (the demo uses PORT, PORT+1 and PORT+2).")
+        }
+    }
+
+    func run() async throws {
+        let server: DemoServer
+        do {
+            server = try await DemoServer.start(
+                port: port,
+                handleSignals: serveOnly,
+                accessLog: serveOnly ? printLine : nil
+            )
+        } catch {
+            printError(String(describing: error))
+            throw ExitCode(1)
+        }
+        let collectionURL = collectionOut.map { URL(fileURLWithPath: $0) } ?? DemoCollection.defaultURL()
+        do {
+            try DemoCollection.write(for: server.environments, to: collectionURL)
+        } catch {
+            printError("The demo could not write its collection to \(collectionURL.path): \(error.localizedDescription)")
+            await server.stop()
+            throw ExitCode(1)
+        }
+
+        guard serveOnly else {
+            defer { if collectionOut == nil { try? FileManager.default.removeItem(at: collectionURL.deletingLastPathComponent()) } }
+            await server.stop()
+            try notBuiltYet("The explorer TUI")
+        }
+
+        printLine("explorer demo API is serving:")
+        for environment in server.environments {
+            let badge = environment.isProtected ? "  (protected)" : ""
+            printLine("  \(environment.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(environment.baseURL.absoluteString)\(badge)")
+        }
+        printLine("collection: \(collectionURL.path)")
+        printLine("Press Ctrl-C to stop.")
+        await server.waitUntilStopped()
+        printLine("explorer demo API stopped.")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The collection file the demo writes and opens: every demo endpoint, in folders, with the
+/// three environments pointing at the ports the demo got.
+enum DemoCollection {
+    /// The collection as YAML, in the format of any user's collection file.
+    static func yaml(for environments: [DemoEnvironment]) -> String {
+        var text = """
+            # The explorer demo collection, written by `explorer demo` for the ports it is serving on.
+            # It is an ordinary collection file: copy it, edit it, keep it in git.
+            name: Explorer demo API
+            variables:
+              per_page: "5"
+              user_id: "1"
+              post_id: "1"
+            environments:
+
+            """
+        for environment in environments {
+            text += "  - name: \(environment.name)\n"
+            text += "    base_url: \(environment.baseURL.absoluteString)\n"
+            switch environment.name {
+            case "local":
+                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\" }\n"
+            case "staging":
+                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"2\" }\n"
+            default:
+                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\" }\n"
+                text += "    protected: true\n"
+                text += "    secrets: [token]\n"
+            }
+        }
+        text += endpoints
+        return text
+    }
+
+    /// Writes the collection to a file, creating its folder.
+    ///
+    /// - Returns: the file's URL.
+    @discardableResult
+    static func write(for environments: [DemoEnvironment], to url: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(yaml(for: environments).utf8).write(to: url, options: .atomic)
+        return url
+    }
+
+    /// Where the demo writes its collection when no `--collection-out` is given: a folder of its
+    /// own under the temporary directory, one per process.
+    static func defaultURL() -> URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("explorer-demo-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent("demo.yaml")
+    }
+
+    private static let endpoints = """
+        endpoints:
+          - folder: Users
+            endpoints:
+              - name: List users
+                path: /users
+                query: { page: "1", per_page: "{{per_page}}" }
+              - name: Get user
+                path: /users/{{user_id}}
+              - name: Create user
+                method: POST
+                path: /users
+                json: { name: Ada Lovelace, email: ada@example.com, role: admin }
+                headers: { X-Request-Id: "{{uuid}}" }
+              - name: Create invalid user (422)
+                method: POST
+                path: /users
+                json: { name: "", email: not-an-email }
+              - name: Update user
+                method: PATCH
+                path: /users/{{user_id}}
+                json: { role: editor }
+              - name: Delete user
+                method: DELETE
+                path: /users/{{user_id}}
+              - name: Missing user (404)
+                path: /users/9999
+          - folder: Posts
+            endpoints:
+              - name: List posts
+                path: /posts
+                query: { page: "1", per_page: "{{per_page}}" }
+              - name: Get post
+                path: /posts/{{post_id}}
+              - name: Create post
+                method: POST
+                path: /posts
+                json: { userId: 1, title: Hello from explorer, body: Sent from the demo collection., tags: [demo] }
+          - folder: Echo
+            endpoints:
+              - name: Echo query
+                path: /echo
+                query: { q: search terms, page: "2" }
+              - name: Echo JSON
+                method: POST
+                path: /echo
+                json: { hello: world, sentAt: "{{now}}" }
+              - name: Echo form
+                method: POST
+                path: /echo
+                form: { name: Ada, language: Swift }
+          - folder: Auth
+            endpoints:
+              - name: Me without token (401)
+                path: /me
+              - name: Me with token
+                path: /me
+                headers: { Authorization: "Bearer {{token}}" }
+          - folder: Errors
+            endpoints:
+              - name: Server error (500 HTML)
+                path: /error
+              - name: Rate limited (429)
+                path: /rate-limited
+              - name: Not found (404)
+                path: /nowhere
+          - folder: Content
+            endpoints:
+              - name: Slow response
+                path: /slow
+                query: { ms: "3000" }
+              - name: Large JSON
+                path: /large
+                query: { items: "20000" }
+              - name: Redirect chain
+                path: /redirect
+                query: { n: "3" }
+              - name: Gzip JSON
+                path: /gzip
+              - name: Binary image
+                path: /image.png
+              - name: Latin-1 text
+                path: /latin1
+              - name: Unicode JSON
+                path: /unicode
+              - name: XML
+                path: /xml
+              - name: Escape sequences
+                path: /escape
+
+        """
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The embedded demo API: three environments (`local`, `staging`, `production`) served by one
+/// process on three ports of 127.0.0.1, each with its own data.
+///
+/// ```swift
+/// let server = try await DemoServer.start(port: 0)     // ephemeral ports
+/// print(server.environments.map(\.baseURL))
+/// await server.stop()
+/// ```
+final class DemoServer: Sendable {
+    /// The environments, in the order `local`, `staging`, `production`, with the ports they got.
+    let environments: [DemoEnvironment]
+
+    private let serviceGroup: ServiceGroup
+    private let runTask: Task<Void, any Error>
+
+    private init(environments: [DemoEnvironment], serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
+        self.environments = environments
+        self.serviceGroup = serviceGroup
+        self.runTask = runTask
+    }
+
+    /// The environment of that name.
+    func environment(named name: String) -> DemoEnvironment? { environments.first { $0.name == name } }
+
+    /// Starts serving and returns once every environment is listening.
+    ///
+    /// - Parameters:
+    ///   - port: the port of `local`; `staging` and `production` take the next two. `0` picks
+    ///     free ports for all three.
+    ///   - handleSignals: stop gracefully on SIGINT/SIGTERM (for `--serve-only`; the TUI handles
+    ///     signals itself).
+    ///   - accessLog: called with one line per request, if set.
+    /// - Throws: `DemoServerError.couldNotListen` when a port is taken or cannot be bound.
+    static func start(
+        port: Int = 0,
+        handleSignals: Bool = false,
+        accessLog: (@Sendable (String) -> Void)? = nil
+    ) async throws -> DemoServer {
+        var logger = Logger(label: "explorer.demo")
+        logger.logLevel = .critical
+        let readiness = DemoReadiness(expected: DemoEnvironment.names.count)
+
+        var services: [any Service] = []
+        for (offset, name) in DemoEnvironment.names.enumerated() {
+            let api = DemoAPI(environment: name, accessLog: accessLog)
+            let wantedPort = port == 0 ? 0 : port + offset
+            let application = Application(
+                responder: CallbackResponder<BasicRequestContext> { request, _ in try await api.respond(to: request) },
+                configuration: .init(address: .hostname("127.0.0.1", port: wantedPort), serverName: "explorer-demo"),
+                onServerRunning: { channel in
+                    await readiness.listening(name, port: channel.localAddress?.port ?? wantedPort)
+                },
+                logger: logger
+            )
+            services.append(application)
+        }
+        let group = ServiceGroup(
+            services: services,
+            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+            logger: logger
+        )
+        let runTask = Task {
+            do {
+                try await group.run()
+                await readiness.fail(DemoServerError.stoppedBeforeListening(port: port))
+            } catch {
+                await readiness.fail(DemoServerError.couldNotListen(port: port, reason: String(describing: error)))
+                throw error
+            }
+        }
+        let ports = try await readiness.wait()
+        let environments = DemoEnvironment.names.map { DemoEnvironment(name: $0, port: ports[$0] ?? 0) }
+        return DemoServer(environments: environments, serviceGroup: group, runTask: runTask)
+    }
+
+    /// Stops serving: open connections finish, then the ports are released.
+    func stop() async {
+        await serviceGroup.triggerGracefulShutdown()
+        _ = try? await runTask.value
+    }
+
+    /// Returns when the server has stopped (after `stop()` or a signal).
+    func waitUntilStopped() async {
+        _ = try? await runTask.value
+    }
+}
+
+/// Why the demo could not start.
+enum DemoServerError: Error, CustomStringConvertible {
+    case couldNotListen(port: Int, reason: String)
+    case stoppedBeforeListening(port: Int)
+
+    var description: String {
+        switch self {
+        case .couldNotListen(let port, let reason):
+            let ports = port == 0 ? "free ports" : "ports \(port)-\(port + 2)"
+            return "The demo API could not listen on 127.0.0.1 (\(ports)): \(reason). Try another --port, or --port 0 for free ones."
+        case .stoppedBeforeListening:
+            return "The demo API stopped before it was listening."
+        }
+    }
+}
+
+/// Collects the ports the environments got, and the first failure, for `DemoServer.start`.
+private actor DemoReadiness {
+    private let expected: Int
+    private var ports: [String: Int] = [:]
+    private var failure: (any Error)?
+    private var waiter: CheckedContinuation<[String: Int], any Error>?
+
+    init(expected: Int) { self.expected = expected }
+
+    func listening(_ name: String, port: Int) {
+        ports[name] = port
+        resumeIfDone()
+    }
+
+    func fail(_ error: any Error) {
+        if failure == nil { failure = error }
+        resumeIfDone()
+    }
+
+    func wait() async throws -> [String: Int] {
+        try await withCheckedThrowingContinuation { continuation in
+            waiter = continuation
+            resumeIfDone()
+        }
+    }
+
+    private func resumeIfDone() {
+        guard let waiter else { return }
+        if ports.count == expected {
+            self.waiter = nil
+            waiter.resume(returning: ports)
+        } else if let failure {
+            self.waiter = nil
+            waiter.resume(throwing: failure)
+        }
+    }
+}

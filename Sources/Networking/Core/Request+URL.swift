@@ -1,0 +1,115 @@
+import Foundation
+
+extension Request {
+    /// Resolves the request against a base URL: the base path is kept, the path and query are
+    /// percent-encoded, base query items come first, and an empty query leaves no `?`.
+    ///
+    /// A `?query` inside `path` is kept and merged with `queryItems`.
+    ///
+    /// - Parameter baseURL: the server's base URL, e.g. `https://api.example.com/v1`.
+    /// - Returns: the request with its absolute URL.
+    /// - Throws: `TransportError.invalidURL` when no valid URL results.
+    public func prepared(baseURL: URL) throws -> PreparedRequest {
+        PreparedRequest(method: method, url: try url(relativeTo: baseURL), headers: headers, body: httpBody)
+    }
+
+    /// The absolute URL of the request on a base URL; see `prepared(baseURL:)`.
+    ///
+    /// - Parameter baseURL: the base URL.
+    /// - Returns: the absolute URL.
+    /// - Throws: `TransportError.invalidURL`.
+    public func url(relativeTo baseURL: URL) throws -> URL {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+            components.scheme != nil, components.host != nil
+        else { throw TransportError.invalidURL(baseURL.absoluteString) }
+
+        var requestPath = path
+        var pathQuery: String?
+        if let mark = requestPath.firstIndex(of: "?") {
+            pathQuery = String(requestPath[requestPath.index(after: mark)...])
+            requestPath = String(requestPath[..<mark])
+        }
+        if let hash = requestPath.firstIndex(of: "#") { requestPath = String(requestPath[..<hash]) }
+
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        var relative = requestPath
+        while relative.hasPrefix("/") { relative.removeFirst() }
+        let encoded = PercentEncoding.encode(relative, allowed: PercentEncoding.pathAllowed)
+        components.percentEncodedPath = relative.isEmpty && !requestPath.hasPrefix("/")
+            ? (basePath.isEmpty ? "/" : basePath)
+            : basePath + "/" + encoded
+
+        var queryParts: [String] = []
+        if let baseQuery = components.percentEncodedQuery, !baseQuery.isEmpty { queryParts.append(baseQuery) }
+        if let pathQuery, !pathQuery.isEmpty {
+            queryParts.append(PercentEncoding.encode(pathQuery, allowed: PercentEncoding.rawQueryAllowed))
+        }
+        for item in queryItems {
+            let name = PercentEncoding.encode(item.name, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
+            if let value = item.value {
+                queryParts.append(name + "=" + PercentEncoding.encode(value, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false))
+            } else {
+                queryParts.append(name)
+            }
+        }
+        components.percentEncodedQuery = queryParts.isEmpty ? nil : queryParts.joined(separator: "&")
+        components.fragment = nil
+        guard let url = components.url else {
+            throw TransportError.invalidURL(baseURL.absoluteString + "/" + path)
+        }
+        return url
+    }
+}
+
+/// RFC 3986 percent-encoding with explicit allowed sets.
+enum PercentEncoding {
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    /// Characters left as they are in a path (segments and `/`).
+    static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
+    /// Characters left as they are in a query written by hand (`a=1&b=2`).
+    static let rawQueryAllowed = unreserved.union("!$&'()*+,;=:@/?".utf8)
+    /// Characters left as they are in one query name or value (`&`, `=`, `+`, `#` are encoded).
+    static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
+    /// Characters left as they are in a form field (`application/x-www-form-urlencoded`).
+    static let formAllowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*".utf8)
+
+    /// Percent-encodes every byte outside `allowed`; with `keepEscapes`, an existing `%XX`
+    /// stays as it is.
+    static func encode(_ string: String, allowed: Set<UInt8>, keepEscapes: Bool = true) -> String {
+        let bytes = Array(string.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if allowed.contains(byte) {
+                out.append(byte)
+            } else if keepEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                isHex(bytes[index + 1]), isHex(bytes[index + 2])
+            {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+            }
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Form-encodes one field: space becomes `+`.
+    static func formEncode(_ string: String) -> String {
+        encode(string, allowed: formAllowed.union([UInt8(ascii: " ")]), keepEscapes: false)
+            .replacingOccurrences(of: " ", with: "+")
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 48 + value : 55 + value
+    }
+}

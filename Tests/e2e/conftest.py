@@ -1,0 +1,179 @@
+"""End-to-end harness: the real `explorer` binary, a real demo server, a real terminal.
+
+Fixtures:
+- `explorer_bin`: path of the built binary (EXPLORER_BIN, else .build/debug/explorer).
+- `demo`: a running `explorer demo --serve-only` on free ports, with its environments' URLs
+  and the collection file it wrote; stopped with SIGINT after the test.
+- `screen`: a factory for `Screen`, the real binary in a tmux pane (a pseudo-terminal) of a
+  given size; read it with `wait_for` (polls, never sleeps a fixed time) and drive it with `keys`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_TIMEOUT = 15.0
+
+
+def poll(predicate, timeout=DEFAULT_TIMEOUT, interval=0.05, message="condition"):
+    """Calls `predicate` until it returns a truthy value; fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message}; last value: {last!r}")
+
+
+@pytest.fixture(scope="session")
+def explorer_bin() -> Path:
+    path = Path(os.environ.get("EXPLORER_BIN", ROOT / ".build" / "debug" / "explorer"))
+    if not path.exists():
+        pytest.fail(f"{path} does not exist: build it first with `swift build`")
+    return path
+
+
+@dataclass
+class Demo:
+    process: subprocess.Popen
+    urls: dict[str, str]
+    collection: Path
+    lines: list[str] = field(default_factory=list)
+
+    def url(self, environment: str, path: str) -> str:
+        return self.urls[environment] + path
+
+
+def start_demo(explorer_bin: Path, tmp_path: Path, port: int = 0) -> Demo:
+    collection = tmp_path / "demo.yaml"
+    process = subprocess.Popen(
+        [str(explorer_bin), "demo", "--serve-only", "--port", str(port), "--collection-out", str(collection)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    urls: dict[str, str] = {}
+    lines: list[str] = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            raise AssertionError(f"demo exited early: {process.stderr.read()}")
+        lines.append(line)
+        match = re.match(r"\s+(\w+)\s+(http://\S+)", line)
+        if match:
+            urls[match.group(1)] = match.group(2)
+        if line.startswith("collection:"):
+            break
+    assert set(urls) == {"local", "staging", "production"}, lines
+    return Demo(process=process, urls=urls, collection=collection, lines=lines)
+
+
+def stop_demo(demo: Demo) -> int:
+    if demo.process.poll() is None:
+        demo.process.send_signal(signal.SIGINT)
+        try:
+            demo.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            demo.process.kill()
+            demo.process.wait()
+    return demo.process.returncode
+
+
+@pytest.fixture
+def demo(explorer_bin, tmp_path):
+    running = start_demo(explorer_bin, tmp_path)
+    yield running
+    stop_demo(running)
+
+
+class Screen:
+    """The real binary in a tmux pane: a real pseudo-terminal with a real terminfo entry."""
+
+    def __init__(self, command: list[str], width: int, height: int, env: dict[str, str], cwd: Path):
+        self.name = f"explorer-e2e-{uuid.uuid4().hex[:8]}"
+        self.socket = f"explorer-e2e-{os.getpid()}"
+        environment = " ".join(f"{k}={shell_quote(v)}" for k, v in env.items())
+        shell_command = f"cd {shell_quote(str(cwd))} && env {environment} {' '.join(shell_quote(c) for c in command)}; echo '[exited '$?']'; sleep 600"
+        self.tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), "sh", "-c", shell_command)
+
+    def tmux(self, *args: str) -> str:
+        result = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)} failed: {result.stderr}")
+        return result.stdout
+
+    def text(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def wait_for(self, text: str | re.Pattern, timeout: float = DEFAULT_TIMEOUT) -> str:
+        def found():
+            screen = self.text()
+            hit = text.search(screen) if isinstance(text, re.Pattern) else text in screen
+            return screen if hit else None
+
+        try:
+            return poll(found, timeout=timeout, message=repr(text))
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n--- screen ---\n{self.text()}") from None
+
+    def wait_until_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+        return poll(lambda: (s := self.text()) if text not in s else None, timeout=timeout, message=f"{text!r} to go")
+
+    def keys(self, *keys: str) -> None:
+        """Sends tmux key names (`Enter`, `Down`, `C-c`) or literal text (`-l` is not used)."""
+        self.tmux("send-keys", "-t", self.name, *keys)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", self.name, "-l", text)
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
+
+    def pane_pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-session", "-t", self.name], capture_output=True)
+
+
+def shell_quote(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+@pytest.fixture
+def screen(tmp_path):
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed: `apt-get install tmux` (.ci/run does this)")
+    opened: list[Screen] = []
+    state = tmp_path / "state"
+    config = tmp_path / "config"
+
+    def open_screen(command: list[str], width: int = 100, height: int = 30, env: dict[str, str] | None = None) -> Screen:
+        environment = {
+            "TERM": "xterm-256color",
+            "LANG": "C.UTF-8",
+            "XDG_STATE_HOME": str(state),
+            "XDG_CONFIG_HOME": str(config),
+            "HOME": str(tmp_path),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        }
+        environment.update(env or {})
+        opened.append(Screen(command, width, height, environment, tmp_path))
+        return opened[-1]
+
+    yield open_screen
+    for one in opened:
+        one.close()
