@@ -1,0 +1,169 @@
+import Foundation
+
+/// Sends requests through an `HTTPTransport` to the base URL a server provider answers at send
+/// time, running adapters, the retry policy and event monitors on the way.
+///
+/// ```swift
+/// let dispatcher = NetworkDispatcher(
+///     serverProvider: environment,
+///     transport: AsyncHTTPClientTransport(),
+///     callbackQueue: .main)
+/// dispatcher.future(from: BasicRequest(path: "/posts/1"))
+///     .response { response in print(response.statusCode) }
+///     .error { error in print(error) }
+///     .send()
+/// ```
+///
+/// The provider is held weakly: a released provider fails the next future with
+/// `TransportError.serverProviderReleased`.
+public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
+    // `serverProvider` is set once in `init` and only read afterwards; the provider is asked
+    // for its base URL on the thread that starts the future.
+    private weak var serverProvider: (any ServerProvider)?
+    /// The transport requests go through.
+    public let transport: any HTTPTransport
+    /// The queue futures run their callbacks on.
+    public let callbackQueue: DispatchQueue
+    /// Adapters run in order on every prepared request.
+    public let requestAdapters: [any RequestAdapter]
+    /// Adapters run in order on every response.
+    public let responseAdapters: [any ResponseAdapter]
+    /// When to send again after a failure or a retryable status; `nil` never retries.
+    public let retryPolicy: RetryPolicy?
+    /// Monitors told of every request, response, failure and retry.
+    public let eventMonitors: [any EventMonitor]
+    /// The default transfer options for every request.
+    public let options: TransferOptions
+    /// How many `.retry(with:)` answers from response adapters one future follows at most.
+    public let maximumAdapterRetries: Int
+
+    /// Creates a dispatcher.
+    ///
+    /// - Parameters:
+    ///   - serverProvider: answers the base URL at send time; held weakly.
+    ///   - transport: sends the requests.
+    ///   - callbackQueue: the queue callbacks run on (a TUI passes its own; the default is a
+    ///     private serial queue).
+    ///   - requestAdapters: run on every prepared request, in order.
+    ///   - responseAdapters: run on every response, in order.
+    ///   - retryPolicy: when to retry; `nil` (the default) never retries.
+    ///   - eventMonitors: told of every event.
+    ///   - options: default transfer options.
+    ///   - maximumAdapterRetries: how many adapter retries a future follows (default 3).
+    public init(
+        serverProvider: any ServerProvider,
+        transport: any HTTPTransport,
+        callbackQueue: DispatchQueue = DispatchQueue(label: "Networking.NetworkDispatcher.callbacks"),
+        requestAdapters: [any RequestAdapter] = [],
+        responseAdapters: [any ResponseAdapter] = [],
+        retryPolicy: RetryPolicy? = nil,
+        eventMonitors: [any EventMonitor] = [],
+        options: TransferOptions = TransferOptions(),
+        maximumAdapterRetries: Int = 3
+    ) {
+        self.serverProvider = serverProvider
+        self.transport = transport
+        self.callbackQueue = callbackQueue
+        self.requestAdapters = requestAdapters
+        self.responseAdapters = responseAdapters
+        self.retryPolicy = retryPolicy
+        self.eventMonitors = eventMonitors
+        self.options = options
+        self.maximumAdapterRetries = maximumAdapterRetries
+    }
+
+    /// A lazy future of the response to a request, with the dispatcher's default options.
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: a future of the response, whatever its status.
+    public func future(from request: any Request) -> ResponseFuture<Response<Data?>> {
+        future(from: request, options: options)
+    }
+
+    /// A lazy future of the response to a request, with per-request options (a deadline, a body
+    /// limit, a file or stream as body destination).
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - options: the transfer options.
+    /// - Returns: a future of the response, whatever its status.
+    public func future(from request: any Request, options: TransferOptions) -> ResponseFuture<Response<Data?>> {
+        ResponseFuture(callbackQueue: callbackQueue) { future in
+            guard let provider = self.serverProvider else {
+                return future.fail(with: TransportError.serverProviderReleased)
+            }
+            guard let baseURL = provider.baseURL else {
+                return future.fail(with: TransportError.missingBaseURL)
+            }
+            let task = Task {
+                do {
+                    let response = try await self.run(request, baseURL: baseURL, options: options, future: future)
+                    future.succeed(with: response)
+                } catch {
+                    future.fail(with: Task.isCancelled ? TransportError.cancelled : error)
+                }
+            }
+            future.onCancel { task.cancel() }
+        }
+    }
+
+    // MARK: - Sending
+
+    private func run(_ original: any Request, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+        var request = original
+        var attempt = 1
+        var adapterRetries = 0
+        attempts: while true {
+            try Task.checkCancellation()
+            var prepared = try request.prepared(baseURL: baseURL)
+            for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+            for monitor in eventMonitors { monitor.requestWillSend(prepared) }
+
+            let started = Date()
+            let sent: TransportResponse
+            do {
+                sent = try await transport.send(prepared, options: options) { future.update(progress: $0) }
+            } catch {
+                if Task.isCancelled { throw TransportError.cancelled }
+                for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }
+                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, error: error) {
+                    for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
+                    try await Task.sleep(for: delay)
+                    attempt += 1
+                    continue attempts
+                }
+                throw error
+            }
+
+            let response = Response<Data?>(
+                statusCode: sent.status, headers: sent.headers, data: sent.body, request: prepared,
+                url: sent.url, httpVersion: sent.httpVersion,
+                timings: ResponseTimings(
+                    started: started, headReceived: sent.headReceived, finished: sent.finished ?? Date(),
+                    bytesReceived: sent.bytesReceived, redirects: sent.redirects))
+            for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
+
+            adapters: for adapter in responseAdapters {
+                switch try await adapter.adapt(response, for: request) {
+                case .continue:
+                    continue adapters
+                case .complete:
+                    return response
+                case .retry(let next):
+                    guard adapterRetries < maximumAdapterRetries else { return response }
+                    adapterRetries += 1
+                    request = next
+                    continue attempts
+                }
+            }
+
+            if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, response: response) {
+                for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
+                try await Task.sleep(for: delay)
+                attempt += 1
+                continue attempts
+            }
+            return response
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A request that did not get a complete response: what went wrong on the way.
+public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
+    /// The dispatcher's server provider was released before the request was sent.
+    case serverProviderReleased
+    /// The server provider answered no base URL.
+    case missingBaseURL
+    /// The URL could not be built or is not one the transport can send to.
+    case invalidURL(String)
+    /// No network path to the host (network down, unreachable host).
+    case notConnected(host: String, reason: String)
+    /// The host refused the connection: nothing listens on that port.
+    case connectionRefused(host: String, port: Int)
+    /// The host name could not be resolved.
+    case dnsFailure(host: String)
+    /// The request did not finish in time.
+    case timedOut(url: URL, phase: String)
+    /// The TLS handshake failed (certificate, protocol or cipher).
+    case tlsFailure(host: String, reason: String)
+    /// The request was cancelled.
+    case cancelled
+    /// The server redirected more times than allowed, or in a cycle.
+    case tooManyRedirects(url: URL, limit: Int)
+    /// The body was larger than the configured limit.
+    case bodyTooLarge(url: URL, limit: Int)
+    /// The server closed the connection before the response was complete.
+    case connectionClosed(url: URL)
+    /// The body could not be decompressed (invalid gzip or deflate data).
+    case decompressionFailed(url: URL, reason: String)
+    /// Any other failure, with the underlying error's description.
+    case other(String)
+
+    /// One sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .serverProviderReleased:
+            return "The server provider was released before the request was sent; keep a strong reference to it."
+        case .missingBaseURL:
+            return "The server provider has no base URL; choose an environment with a base URL."
+        case .invalidURL(let url):
+            return "The URL \(url) is not valid: check the base URL and path."
+        case .notConnected(let host, let reason):
+            return "Could not reach \(host) (\(reason)): check the network connection."
+        case .connectionRefused(let host, let port):
+            return "\(host):\(port) refused the connection: is the server running on that port?"
+        case .dnsFailure(let host):
+            return "The host name \(host) could not be resolved: check its spelling and your DNS."
+        case .timedOut(let url, let phase):
+            return "The request to \(url.absoluteString) timed out (\(phase)): the server is too slow or unreachable."
+        case .tlsFailure(let host, let reason):
+            return "The secure connection to \(host) failed (\(reason)): check the certificate or allow invalid certificates for local development."
+        case .cancelled:
+            return "The request was cancelled."
+        case .tooManyRedirects(let url, let limit):
+            return "\(url.absoluteString) redirected more than \(limit) times or in a cycle."
+        case .bodyTooLarge(let url, let limit):
+            return "The response from \(url.absoluteString) is larger than the limit of \(limit) bytes."
+        case .connectionClosed(let url):
+            return "\(url.absoluteString) closed the connection before the response was complete."
+        case .decompressionFailed(let url, let reason):
+            return "The compressed body from \(url.absoluteString) could not be decompressed (\(reason))."
+        case .other(let reason):
+            return "The request failed: \(reason)."
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

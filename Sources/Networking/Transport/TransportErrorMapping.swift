@@ -1,0 +1,75 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Maps the errors of async-http-client and NIO to `TransportError`.
+enum TransportErrorMapping {
+    static func map(_ error: any Error, url: URL, redirectLimit: Int) -> any Error {
+        if error is TransportError || error is CancellationError { return error }
+        let host = url.host ?? url.absoluteString
+        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .connectTimeout: return TransportError.timedOut(url: url, phase: "connecting")
+            case .readTimeout: return TransportError.timedOut(url: url, phase: "reading")
+            case .writeTimeout: return TransportError.timedOut(url: url, phase: "writing")
+            case .deadlineExceeded: return TransportError.timedOut(url: url, phase: "deadline exceeded")
+            case .getConnectionFromPoolTimeout: return TransportError.timedOut(url: url, phase: "waiting for a connection")
+            case .tlsHandshakeTimeout: return TransportError.timedOut(url: url, phase: "TLS handshake")
+            case .cancelled, .requestStreamCancelled: return TransportError.cancelled
+            case .remoteConnectionClosed: return TransportError.connectionClosed(url: url)
+            case .redirectLimitReached, .redirectCycleDetected: return TransportError.tooManyRedirects(url: url, limit: redirectLimit)
+            case .invalidURL, .emptyHost, .emptyScheme: return TransportError.invalidURL(url.absoluteString)
+            default:
+                if String(describing: clientError).contains("unsupportedScheme") {
+                    return TransportError.invalidURL(url.absoluteString)
+                }
+            }
+        }
+        // NIO's errors are looked for by what they hold, so NIOPosix/NIOSSL need not be imported.
+        if let ioError = findIOError(in: error) {
+            switch ioError.errnoCode {
+            case ECONNREFUSED: return TransportError.connectionRefused(host: host, port: port)
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN: return TransportError.notConnected(host: host, reason: ioError.description)
+            case ETIMEDOUT: return TransportError.timedOut(url: url, phase: "connecting")
+            case ECONNRESET, EPIPE: return TransportError.connectionClosed(url: url)
+            default: break
+            }
+        }
+        let typeName = String(reflecting: type(of: error))
+        let text = String(describing: error)
+        if typeName.contains("NIOConnectionError"), connectionErrorCount(in: error) == 0 {
+            return TransportError.dnsFailure(host: host)
+        }
+        if typeName.contains("SocketAddressError") || text.contains("unknown(host:") {
+            return TransportError.dnsFailure(host: host)
+        }
+        if typeName.contains("Decompression") || typeName.contains("Zlib") {
+            return TransportError.decompressionFailed(url: url, reason: text)
+        }
+        if typeName.contains("SSL") || typeName.contains("TLS") || typeName.contains("BoringSSL") {
+            return TransportError.tlsFailure(host: host, reason: text)
+        }
+        if typeName.contains("HTTPParserError") || text.contains("invalidEOFState") || text.contains("uncleanShutdown") {
+            return TransportError.connectionClosed(url: url)
+        }
+        return TransportError.other("\(typeName): \(text)")
+    }
+
+    /// Finds an `IOError` in an error or, a few levels down, in what it holds.
+    private static func findIOError(in value: Any, depth: Int = 0) -> IOError? {
+        if let ioError = value as? IOError { return ioError }
+        guard depth < 4 else { return nil }
+        for child in Mirror(reflecting: value).children {
+            if let found = findIOError(in: child.value, depth: depth + 1) { return found }
+        }
+        return nil
+    }
+
+    private static func connectionErrorCount(in error: any Error) -> Int {
+        for child in Mirror(reflecting: error).children where child.label == "connectionErrors" {
+            return Mirror(reflecting: child.value).children.count
+        }
+        return 0
+    }
+}
