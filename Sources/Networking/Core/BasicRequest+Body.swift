@@ -1,0 +1,127 @@
+import Foundation
+
+/// One part of a `multipart/form-data` body: a field or a file.
+public struct MultipartPart: Sendable, Hashable {
+    /// The form field name.
+    public var name: String
+    /// The file name, for a file part.
+    public var filename: String?
+    /// The part's content type, for a file part.
+    public var contentType: String?
+    /// The part's bytes.
+    public var data: Data
+
+    /// A text field.
+    ///
+    /// - Parameters:
+    ///   - name: the field name.
+    ///   - value: the text.
+    /// - Returns: the part.
+    public static func field(_ name: String, _ value: String) -> MultipartPart {
+        MultipartPart(name: name, filename: nil, contentType: nil, data: Data(value.utf8))
+    }
+
+    /// A file.
+    ///
+    /// - Parameters:
+    ///   - name: the field name.
+    ///   - filename: the file name sent to the server.
+    ///   - contentType: the file's media type (default `application/octet-stream`).
+    ///   - data: the file's bytes.
+    /// - Returns: the part.
+    public static func file(_ name: String, filename: String, contentType: String = "application/octet-stream", data: Data) -> MultipartPart {
+        MultipartPart(name: name, filename: filename, contentType: contentType, data: data)
+    }
+}
+
+extension BasicRequest {
+    /// Sets a JSON body from a string and `Content-Type: application/json`.
+    ///
+    /// - Parameter string: the JSON text, sent as UTF-8.
+    public mutating func setJSONBody(string: String) {
+        setBody(Data(string.utf8), contentType: "application/json")
+    }
+
+    /// Sets a JSON body from Foundation objects (`[String: Any]`, `[Any]`, ...) and
+    /// `Content-Type: application/json`.
+    ///
+    /// - Parameter jsonObject: the object, as `JSONSerialization` accepts it.
+    /// - Throws: `SerializationError.encodingFailed` when it is not valid JSON.
+    public mutating func setJSONBody(jsonObject: Any) throws {
+        guard JSONSerialization.isValidJSONObject(jsonObject) else {
+            throw SerializationError.encodingFailed(reason: "the object is not valid JSON")
+        }
+        do {
+            setBody(try JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys]), contentType: "application/json")
+        } catch {
+            throw SerializationError.encodingFailed(reason: String(describing: error))
+        }
+    }
+
+    /// Sets a JSON body from an `Encodable` value and `Content-Type: application/json`.
+    ///
+    /// - Parameters:
+    ///   - encodable: the value.
+    ///   - encoder: the encoder (a fresh `JSONEncoder` by default).
+    /// - Throws: `SerializationError.encodingFailed`.
+    public mutating func setJSONBody<Value: Encodable>(encodable: Value, encoder: JSONEncoder = JSONEncoder()) throws {
+        do {
+            setBody(try encoder.encode(encodable), contentType: "application/json")
+        } catch {
+            throw SerializationError.encodingFailed(reason: String(describing: error))
+        }
+    }
+
+    /// Sets an `application/x-www-form-urlencoded` body (space as `+`, order kept).
+    ///
+    /// - Parameter items: the fields, in order.
+    public mutating func setFormBody(_ items: [URLQueryItem]) {
+        let text = items.map { item in
+            PercentEncoding.formEncode(item.name) + "=" + PercentEncoding.formEncode(item.value ?? "")
+        }.joined(separator: "&")
+        setBody(Data(text.utf8), contentType: "application/x-www-form-urlencoded")
+    }
+
+    /// Sets an `application/x-www-form-urlencoded` body from a dictionary, keys sorted.
+    ///
+    /// - Parameter fields: the fields.
+    public mutating func setFormBody(_ fields: [String: String]) {
+        setFormBody(fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+
+    /// Sets a `multipart/form-data` body of fields and files.
+    ///
+    /// - Parameters:
+    ///   - parts: the parts, in order.
+    ///   - boundary: the boundary (a random one by default).
+    public mutating func setMultipartBody(_ parts: [MultipartPart], boundary: String = "Boundary-\(UUID().uuidString)") {
+        var body = Data()
+        for part in parts {
+            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
+            if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
+            head += "\r\n"
+            if let contentType = part.contentType { head += "Content-Type: \(contentType)\r\n" }
+            head += "\r\n"
+            body.append(Data(head.utf8))
+            body.append(part.data)
+            body.append(Data("\r\n".utf8))
+        }
+        body.append(Data("--\(boundary)--\r\n".utf8))
+        setBody(body, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+
+    /// Sets a raw body and, when given, its `Content-Type`.
+    ///
+    /// - Parameters:
+    ///   - data: the bytes.
+    ///   - contentType: the media type; `nil` leaves the headers as they are.
+    public mutating func setBody(_ data: Data, contentType: String? = "application/octet-stream") {
+        httpBody = data
+        if let contentType { headers["Content-Type"] = contentType }
+    }
+
+    private static func quoted(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "%22")
+            .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+}

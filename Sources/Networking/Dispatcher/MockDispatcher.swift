@@ -1,0 +1,154 @@
+import Foundation
+
+/// A dispatcher that answers from stubs without a network and records what it was sent, for
+/// tests of code that uses a `Dispatcher`.
+///
+/// ```swift
+/// let mock = MockDispatcher()
+/// mock.stub(.get, path: "/posts/1", with: try .json(Post(id: 1, title: "Hi")))
+/// let post = try await mock.future(from: BasicRequest(path: "/posts/1")).ensureDecoded(Post.self).value
+/// ```
+public final class MockDispatcher: Dispatcher, @unchecked Sendable {
+    /// A canned answer: a response (status, headers, body) or an error, after a delay.
+    public struct Stub: Sendable {
+        /// The status.
+        public var status: HTTPStatus
+        /// The headers.
+        public var headers: HTTPHeaders
+        /// The body.
+        public var body: Data?
+        /// How long to wait before answering.
+        public var delay: Duration
+        /// An error to fail with instead of answering.
+        public var error: (any Error)?
+
+        /// Creates a stub.
+        public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Data? = nil, delay: Duration = .zero, error: (any Error)? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.error = error
+        }
+
+        /// A JSON body from an `Encodable` value.
+        ///
+        /// - Throws: an encoding error.
+        public static func json<Value: Encodable>(_ value: Value, status: HTTPStatus = .ok, encoder: JSONEncoder = JSONEncoder(), delay: Duration = .zero) throws -> Stub {
+            Stub(status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value), delay: delay)
+        }
+
+        /// A JSON body from Foundation objects.
+        ///
+        /// - Throws: a serialization error.
+        public static func jsonObject(_ object: Any, status: HTTPStatus = .ok, delay: Duration = .zero) throws -> Stub {
+            Stub(status: status, headers: ["Content-Type": "application/json"], body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), delay: delay)
+        }
+
+        /// A raw body.
+        public static func data(_ data: Data, status: HTTPStatus = .ok, contentType: String = "application/octet-stream", delay: Duration = .zero) -> Stub {
+            Stub(status: status, headers: ["Content-Type": contentType], body: data, delay: delay)
+        }
+
+        /// A text body.
+        public static func text(_ text: String, status: HTTPStatus = .ok, delay: Duration = .zero) -> Stub {
+            Stub(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8), delay: delay)
+        }
+
+        /// A failure.
+        public static func failure(_ error: any Error, delay: Duration = .zero) -> Stub {
+            Stub(delay: delay, error: error)
+        }
+    }
+
+    private struct Entry {
+        let matches: @Sendable (PreparedRequest, any Request) -> Bool
+        let stub: Stub
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var recorded: [PreparedRequest] = []
+    }
+
+    /// The queue callbacks run on.
+    public let callbackQueue: DispatchQueue
+    /// The base URL requests are resolved against.
+    public let baseURL: URL
+    /// The answer when no stub matches (404 by default).
+    public let fallback: Stub
+    private let state = Locked(State())
+
+    /// Creates a mock dispatcher.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the base URL requests are resolved against.
+    ///   - callbackQueue: the queue callbacks run on.
+    ///   - fallback: the answer when no stub matches.
+    public init(baseURL: URL = URL(string: "https://mock.invalid")!, callbackQueue: DispatchQueue = DispatchQueue(label: "Networking.MockDispatcher.callbacks"), fallback: Stub = Stub(status: .notFound)) {
+        self.baseURL = baseURL
+        self.callbackQueue = callbackQueue
+        self.fallback = fallback
+    }
+
+    /// Answers requests with this method (any when `nil`) and path (query ignored) with a stub;
+    /// a later stub wins over an earlier one.
+    ///
+    /// - Parameters:
+    ///   - method: the method to match, or `nil` for any.
+    ///   - path: the request path to match, leading `/` optional.
+    ///   - stub: the answer.
+    public func stub(_ method: HTTPMethod? = nil, path: String, with stub: Stub) {
+        let wanted = Self.normalize(path)
+        self.stub(matching: { _, request in
+            (method == nil || request.method == method) && Self.normalize(request.path) == wanted
+        }, with: stub)
+    }
+
+    /// Answers requests a predicate accepts with a stub; a later stub wins over an earlier one.
+    ///
+    /// - Parameters:
+    ///   - predicate: receives the prepared request and the request as given.
+    ///   - stub: the answer.
+    public func stub(matching predicate: @escaping @Sendable (PreparedRequest, any Request) -> Bool, with stub: Stub) {
+        state.withLock { $0.entries.append(Entry(matches: predicate, stub: stub)) }
+    }
+
+    /// The requests sent so far, in order.
+    public var recordedRequests: [PreparedRequest] { state.withLock { $0.recorded } }
+
+    /// Forgets the recorded requests.
+    public func clearRecordedRequests() { state.withLock { $0.recorded.removeAll() } }
+
+    /// A lazy future answered from the stubs.
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: a future of the stubbed response.
+    public func future(from request: any Request) -> ResponseFuture<Response<Data?>> {
+        ResponseFuture(callbackQueue: callbackQueue) { future in
+            let prepared: PreparedRequest
+            do { prepared = try request.prepared(baseURL: self.baseURL) } catch { return future.fail(with: error) }
+            let stub = self.state.withLock { state -> Stub in
+                state.recorded.append(prepared)
+                return state.entries.last { $0.matches(prepared, request) }?.stub ?? self.fallback
+            }
+            let task = Task {
+                let started = Date()
+                if stub.delay > .zero {
+                    do { try await Task.sleep(for: stub.delay) } catch { return future.cancel() }
+                }
+                if let error = stub.error { return future.fail(with: error) }
+                future.succeed(with: Response(
+                    statusCode: stub.status, headers: stub.headers, data: stub.body, request: prepared,
+                    timings: ResponseTimings(started: started, headReceived: Date(), finished: Date(), bytesReceived: stub.body?.count ?? 0)))
+            }
+            future.onCancel { task.cancel() }
+        }
+    }
+
+    private static func normalize(_ path: String) -> String {
+        var path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        while path.hasPrefix("/") { path.removeFirst() }
+        return path
+    }
+}

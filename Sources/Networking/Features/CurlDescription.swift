@@ -1,0 +1,71 @@
+import Foundation
+
+extension PreparedRequest {
+    /// The header names whose values `curlDescription(redactingSecrets: true)` hides.
+    public static let secretHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
+
+    /// A `curl` command line that sends this request: shell-safe (single-quoted), one option per
+    /// line.
+    ///
+    /// - Parameter redactingSecrets: whether `Authorization`, `Proxy-Authorization`, `Cookie` and
+    ///   `X-Api-Key` values are replaced by `REDACTED`.
+    /// - Returns: the command.
+    public func curlDescription(redactingSecrets: Bool = false) -> String {
+        var parts = ["curl", "--globoff"]
+        switch method {
+        case .get where body == nil: break
+        case .head: parts.append("--head")
+        default: parts.append("-X \(ShellQuoting.quote(method.rawValue))")
+        }
+        parts.append(ShellQuoting.quote(url.absoluteString))
+        for field in headers {
+            let value = redactingSecrets && Self.secretHeaderNames.contains(field.name.lowercased()) ? "REDACTED" : field.value
+            parts.append("-H " + ShellQuoting.quote(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)"))
+        }
+        if let body {
+            parts.append("--data-binary " + ShellQuoting.quote(body))
+        }
+        return parts.joined(separator: " \\\n  ")
+    }
+}
+
+extension Request {
+    /// A `curl` command line that sends this request to a base URL; see
+    /// `PreparedRequest.curlDescription(redactingSecrets:)`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the base URL.
+    ///   - redactingSecrets: whether secret header values are hidden.
+    /// - Returns: the command.
+    /// - Throws: `TransportError.invalidURL`.
+    public func curlDescription(baseURL: URL, redactingSecrets: Bool = false) throws -> String {
+        try prepared(baseURL: baseURL).curlDescription(redactingSecrets: redactingSecrets)
+    }
+}
+
+/// Quotes text for a POSIX shell.
+enum ShellQuoting {
+    /// Single-quotes a string: `it's` becomes `'it'\''s'`.
+    static func quote(_ string: String) -> String {
+        "'" + string.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Quotes bytes: single quotes for printable UTF-8 text, else bash's `$'…'` with `\xHH`.
+    static func quote(_ data: Data) -> String {
+        if let text = String(data: data, encoding: .utf8),
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" || $0.value == 0x7F })
+        {
+            return quote(text)
+        }
+        var out = "$'"
+        for byte in data {
+            switch byte {
+            case UInt8(ascii: "'"): out += "\\'"
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x20..<0x7F: out.append(Character(Unicode.Scalar(byte)))
+            default: out += String(format: "\\x%02X", byte)
+            }
+        }
+        return out + "'"
+    }
+}
