@@ -1,0 +1,195 @@
+import Foundation
+import Networking
+
+/// How `explorer send` and `explorer history` print an exchange: the body alone, the head with
+/// `--include`, or one JSON object with `--json`.
+///
+/// On a terminal JSON bodies are pretty-printed and control characters are shown escaped (a
+/// response is untrusted); when piped, the body's bytes go out exactly as received.
+enum ExchangeOutput {
+    /// Whether standard output is a terminal.
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Whether standard input is a terminal.
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Writes bytes to standard output as they are.
+    ///
+    /// - Parameter data: the bytes.
+    static func write(_ data: Data) {
+        FileHandle.standardOutput.write(data)
+    }
+
+    /// Writes text to standard output as it is.
+    ///
+    /// - Parameter text: the text.
+    static func write(_ text: String) {
+        write(Data(text.utf8))
+    }
+
+    // MARK: - Body
+
+    /// The response body as it should be printed.
+    ///
+    /// - Parameters:
+    ///   - body: the body bytes, if any.
+    ///   - contentType: the body's content type, if known.
+    ///   - terminal: whether the output is a terminal (pretty JSON, escaped controls, no raw binary).
+    /// - Returns: the bytes to write, ending with a newline on a terminal.
+    static func printableBody(_ body: Data?, contentType: String?, terminal: Bool) -> Data {
+        guard let body, !body.isEmpty else { return Data() }
+        guard terminal else { return body }
+        guard let text = String(data: body, encoding: .utf8), !body.contains(0) else {
+            let kind = contentType.map { ", \($0)" } ?? ""
+            return Data("(binary body, \(body.count) bytes\(kind); pipe the output to a file to keep it)\n".utf8)
+        }
+        var shown = text
+        if body.count <= 2 * 1024 * 1024, looksLikeJSON(contentType: contentType, text: text),
+           let value = JSONValue.parse(text) {
+            shown = value.serialized(pretty: true)
+        }
+        shown = escapingControls(shown)
+        if !shown.hasSuffix("\n") { shown += "\n" }
+        return Data(shown.utf8)
+    }
+
+    /// The text with control characters and escape sequences shown escaped (`\u{1B}` as `\e`),
+    /// keeping newlines and tabs.
+    ///
+    /// - Parameter text: untrusted text.
+    /// - Returns: text that is safe to write to a terminal.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if !isControl(scalar) {
+                out.append(scalar)
+            } else if scalar == "\u{1B}" {
+                out.append(contentsOf: "\\e".unicodeScalars)
+            } else {
+                out.append(contentsOf: String(format: "\\x%02X", scalar.value).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    private static func looksLikeJSON(contentType: String?, text: String) -> Bool {
+        if let contentType = contentType?.lowercased(), contentType.contains("json") { return true }
+        let first = text.first { !$0.isWhitespace }
+        return first == "{" || first == "["
+    }
+
+    // MARK: - Head
+
+    /// The status line and headers, as `--include` prints them before the body.
+    ///
+    /// - Parameters:
+    ///   - entry: the exchange.
+    ///   - terminal: whether to escape control characters.
+    /// - Returns: the head, ending with a blank line.
+    static func head(of entry: HistoryEntry, terminal: Bool) -> String {
+        var lines = ["\(entry.httpVersion ?? "HTTP/1.1") \(entry.status.map(String.init) ?? "---") \(entry.reason ?? "")"
+            .trimmingCharacters(in: .whitespaces)]
+        lines += entry.responseHeaders.map { "\($0.name): \($0.value)" }
+        let text = lines.joined(separator: "\n") + "\n\n"
+        return terminal ? escapingControls(text) : text
+    }
+
+    // MARK: - JSON
+
+    /// The exchange as one JSON object: `method`, `url`, `environment`, `status`, `reason`,
+    /// `headers`, `body` (+ `bodyEncoding: "base64"` for binary), `timings` (ms), `historyId`.
+    ///
+    /// - Parameters:
+    ///   - entry: the exchange.
+    ///   - historyId: its id in the history, if it was recorded.
+    ///   - includeRequest: also add `request` (headers and body) and the stored details, as
+    ///     `explorer history show --json` does.
+    /// - Returns: the JSON text, one line, keys sorted.
+    static func json(of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false) -> String {
+        var object: [String: Any] = [
+            "method": entry.method,
+            "url": entry.url,
+            "environment": entry.environment ?? NSNull(),
+            "endpoint": entry.endpoint ?? NSNull(),
+            "status": entry.status ?? NSNull(),
+            "reason": entry.reason ?? NSNull(),
+            "headers": headerObject(entry.responseHeaders),
+            "timings": timingsObject(entry.timings),
+            "historyId": historyId ?? NSNull(),
+        ]
+        if let error = entry.transportError { object["error"] = error }
+        add(body: entry.responseBody, to: &object, key: "body")
+        if includeRequest {
+            var request: [String: Any] = [
+                "method": entry.method, "url": entry.url,
+                "headers": headerObject(entry.requestHeaders),
+                "bodySize": entry.requestBodySize,
+            ]
+            add(body: entry.requestBody, to: &request, key: "body")
+            object["request"] = request
+            object["time"] = iso8601(entry.startedAt)
+            object["collection"] = entry.collectionPath ?? NSNull()
+            object["bodySize"] = entry.responseBodySize
+            object["bodyTruncated"] = entry.isResponseBodyTruncated
+            object["contentType"] = entry.contentType ?? NSNull()
+            object["httpVersion"] = entry.httpVersion ?? NSNull()
+        }
+        return jsonText(object)
+    }
+
+    /// Serializes a JSON-compatible value on one line with sorted keys.
+    ///
+    /// - Parameter value: dictionaries, arrays, strings, numbers, `NSNull`.
+    /// - Returns: the JSON text.
+    static func jsonText(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A date as ISO 8601 in UTC with milliseconds.
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    private static func add(body: Data?, to object: inout [String: Any], key: String) {
+        guard let body else {
+            object[key] = NSNull()
+            return
+        }
+        if !body.contains(0), let text = String(data: body, encoding: .utf8) {
+            object[key] = text
+        } else {
+            object[key] = body.base64EncodedString()
+            object[key + "Encoding"] = "base64"
+        }
+    }
+
+    private static func headerObject(_ headers: HTTPHeaders) -> [String: String] {
+        var object: [String: String] = [:]
+        for field in headers {
+            if let existing = object[field.name] {
+                object[field.name] = existing + ", " + field.value
+            } else {
+                object[field.name] = field.value
+            }
+        }
+        return object
+    }
+
+    private static func timingsObject(_ timings: HistoryTimings) -> [String: Any] {
+        var object: [String: Any] = ["total": rounded(timings.totalMilliseconds)]
+        if let head = timings.headMilliseconds { object["head"] = rounded(head) }
+        return object
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}

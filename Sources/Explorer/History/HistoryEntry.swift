@@ -1,0 +1,148 @@
+import Foundation
+import Networking
+
+/// One stored exchange: the request as it was sent and the response (or transport error) it got.
+///
+/// This is what `HistoryStore.record(_:secrets:)` takes and what `HistoryStore.entry(id:)` gives
+/// back. Bodies larger than the store's cap come back truncated; `responseBodySize` and
+/// `requestBodySize` always hold the full sizes, so `isResponseBodyTruncated` tells the two apart.
+struct HistoryEntry: Sendable, Hashable {
+    /// The row id, assigned by the store when the entry is recorded (`nil` before that).
+    var id: Int64?
+    /// When the request was sent.
+    var startedAt: Date
+    /// The collection file the endpoint came from, if any.
+    var collectionPath: String?
+    /// The environment's name, if any.
+    var environment: String?
+    /// The endpoint's name (`Folder/Name`), if the request came from a collection.
+    var endpoint: String?
+    /// The request method, e.g. `GET`.
+    var method: String
+    /// The fully resolved URL.
+    var url: String
+    /// The request header fields, secrets masked once stored.
+    var requestHeaders: HTTPHeaders
+    /// The request body (possibly truncated to the cap), if any.
+    var requestBody: Data?
+    /// The full size of the request body in bytes.
+    var requestBodySize: Int
+    /// The response status code, or `nil` when the exchange failed before a response.
+    var status: Int?
+    /// The response's reason phrase.
+    var reason: String?
+    /// The response header fields.
+    var responseHeaders: HTTPHeaders
+    /// The response body (possibly truncated to the cap), if any.
+    var responseBody: Data?
+    /// The full size of the response body in bytes.
+    var responseBodySize: Int
+    /// The response's `Content-Type`, if any.
+    var contentType: String?
+    /// How long the exchange took.
+    var timings: HistoryTimings
+    /// The HTTP version of the response, e.g. `HTTP/1.1`.
+    var httpVersion: String?
+    /// The transport error's sentence when the exchange failed without a response.
+    var transportError: String?
+
+    /// Creates an entry; sizes default to those of the bodies given.
+    ///
+    /// - Parameters:
+    ///   - id: the row id; leave `nil` for a new entry.
+    ///   - startedAt: when the request was sent.
+    ///   - collectionPath: the collection file, if any.
+    ///   - environment: the environment's name, if any.
+    ///   - endpoint: the endpoint's name, if any.
+    ///   - method: the request method.
+    ///   - url: the resolved URL.
+    ///   - requestHeaders: the request header fields.
+    ///   - requestBody: the request body, if any.
+    ///   - requestBodySize: the full request body size (default: the size of `requestBody`).
+    ///   - status: the status code, `nil` for a transport failure.
+    ///   - reason: the reason phrase.
+    ///   - responseHeaders: the response header fields.
+    ///   - responseBody: the response body, if any.
+    ///   - responseBodySize: the full response body size (default: the size of `responseBody`).
+    ///   - contentType: the response content type (default: the `Content-Type` response header).
+    ///   - timings: the timings.
+    ///   - httpVersion: the response's HTTP version.
+    ///   - transportError: the transport error's sentence, if the exchange failed.
+    init(
+        id: Int64? = nil,
+        startedAt: Date = Date(),
+        collectionPath: String? = nil,
+        environment: String? = nil,
+        endpoint: String? = nil,
+        method: String,
+        url: String,
+        requestHeaders: HTTPHeaders = [:],
+        requestBody: Data? = nil,
+        requestBodySize: Int? = nil,
+        status: Int? = nil,
+        reason: String? = nil,
+        responseHeaders: HTTPHeaders = [:],
+        responseBody: Data? = nil,
+        responseBodySize: Int? = nil,
+        contentType: String? = nil,
+        timings: HistoryTimings = HistoryTimings(),
+        httpVersion: String? = nil,
+        transportError: String? = nil
+    ) {
+        self.id = id
+        self.startedAt = startedAt
+        self.collectionPath = collectionPath
+        self.environment = environment
+        self.endpoint = endpoint
+        self.method = method
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.requestBodySize = requestBodySize ?? requestBody?.count ?? 0
+        self.status = status
+        self.reason = reason
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.responseBodySize = responseBodySize ?? responseBody?.count ?? 0
+        self.contentType = contentType ?? responseHeaders["Content-Type"]
+        self.timings = timings
+        self.httpVersion = httpVersion
+        self.transportError = transportError
+    }
+
+    /// Whether the stored response body is shorter than the one received.
+    var isResponseBodyTruncated: Bool { (responseBody?.count ?? 0) < responseBodySize }
+
+    /// Whether the stored request body is shorter than the one sent.
+    var isRequestBodyTruncated: Bool { (requestBody?.count ?? 0) < requestBodySize }
+
+    /// The class of the outcome: `2xx` ... `5xx`, or `error` for a transport failure.
+    var statusClass: HistoryStatusClass? { HistoryStatusClass(status: status) }
+
+    /// A one-line summary of this entry, as the list queries return it.
+    var summary: HistorySummary {
+        HistorySummary(
+            id: id ?? 0, startedAt: startedAt, environment: environment, endpoint: endpoint,
+            method: method, url: url, status: status, reason: reason,
+            responseBodySize: responseBodySize, contentType: contentType,
+            totalMilliseconds: timings.totalMilliseconds, transportError: transportError)
+    }
+}
+
+/// How long an exchange took, in milliseconds.
+struct HistoryTimings: Sendable, Hashable {
+    /// From sending the request to the end of the response body (or the failure).
+    var totalMilliseconds: Double
+    /// From sending the request to receiving the response head, when known.
+    var headMilliseconds: Double?
+
+    /// Creates timings.
+    ///
+    /// - Parameters:
+    ///   - totalMilliseconds: the whole exchange.
+    ///   - headMilliseconds: until the response head arrived, if known.
+    init(totalMilliseconds: Double = 0, headMilliseconds: Double? = nil) {
+        self.totalMilliseconds = totalMilliseconds
+        self.headMilliseconds = headMilliseconds
+    }
+}
