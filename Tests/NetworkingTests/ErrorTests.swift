@@ -1,0 +1,163 @@
+import Foundation
+import Networking
+import Testing
+
+@Suite struct ErrorTests {
+    @Test func aRefusedPortFailsWithConnectionRefused() async throws {
+        let port = try await closedPort()
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(URL(string: "http://127.0.0.1:\(port)")!), transport: sharedTransport)
+
+        await #expect(throws: TransportError.connectionRefused(host: "127.0.0.1", port: port)) {
+            try await dispatcher.future(from: BasicRequest(path: "/")).value
+        }
+    }
+
+    @Test func anUnresolvableHostFailsWithDNSFailure() async throws {
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(URL(string: "http://no-such-host.invalid")!), transport: sharedTransport)
+
+        await #expect(throws: TransportError.dnsFailure(host: "no-such-host.invalid")) {
+            try await dispatcher.future(from: BasicRequest(path: "/")).value
+        }
+    }
+
+    @Test func aStallingServerTimesOut() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let error = await #expect(throws: TransportError.self) {
+            try await dispatcher.future(from: BasicRequest(path: "/stall"), options: TransferOptions(timeout: .milliseconds(300))).value
+        }
+        guard case .timedOut = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+    }
+
+    @Test func aServerClosingMidBodyFailsWithConnectionClosed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let error = await #expect(throws: TransportError.self) {
+            try await dispatcher.future(from: BasicRequest(path: "/close-mid-body")).value
+        }
+        guard case .connectionClosed = error else { Issue.record("expected connectionClosed, got \(String(describing: error))"); return }
+    }
+
+    @Test func invalidGzipFailsWithDecompressionFailedAndValidGzipIsDecompressed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let text = try await dispatcher.future(from: BasicRequest(path: "/gzip")).ensureString().value.body
+        #expect(text == "hello gzip")
+
+        let error = await #expect(throws: TransportError.self) {
+            try await dispatcher.future(from: BasicRequest(path: "/bad-gzip")).value
+        }
+        guard case .decompressionFailed = error else { Issue.record("expected decompressionFailed, got \(String(describing: error))"); return }
+    }
+
+    @Test func aBodyOverTheLimitFailsWithBodyTooLarge() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        await #expect(throws: TransportError.bodyTooLarge(url: server.baseURL.appendingPathComponent("bytes/5000"), limit: 1000)) {
+            try await dispatcher.future(from: BasicRequest(path: "/bytes/5000"), options: TransferOptions(maximumBodySize: 1000)).value
+        }
+    }
+
+    @Test func errorBodiesAreKeptOn4xxAnd5xx() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let notFound = try await dispatcher.future(from: BasicRequest(path: "/status/404")).value
+        #expect(notFound.statusCode == .notFound)
+        #expect(notFound.statusCode.description == "404 Not Found")
+        #expect(notFound.error?.status == .notFound)
+        #expect(notFound.error?.body == Data("body of 404".utf8))
+
+        let error = await #expect(throws: HTTPError.self) {
+            try await dispatcher.future(from: BasicRequest(path: "/status/503")).ensureValidResponse().value
+        }
+        #expect(error?.status == .serviceUnavailable)
+        #expect(error?.body == Data("body of 503".utf8))
+        #expect(error?.description.contains("503 Service Unavailable: body of 503") == true)
+    }
+
+    @Test func problemJSONIsTypedWithExtensionMembers() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let response = try await dispatcher.future(from: BasicRequest(path: "/problem")).value
+        let problem = try #require(response.problemDetails)
+
+        #expect(problem.type == "https://example.com/probs/out-of-credit")
+        #expect(problem.title == "You do not have enough credit.")
+        #expect(problem.status == 403)
+        #expect(problem.instance == "/account/12345/msgs/abc")
+        #expect(problem.extensions["balance"] == .number(30))
+        #expect(problem.extensions["accounts"]?[1] == .string("/account/67890"))
+        #expect(response.error?.problemDetails == problem)
+    }
+
+    @Test func decodingFailuresNameTheCodingPathAndShowTheBody() async throws {
+        struct Wrong: Decodable, Sendable { var method: Int }
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let error = await #expect(throws: SerializationError.self) {
+            try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse().ensureData().ensureDecoded(Wrong.self).value
+        }
+        guard case .decodingFailed(let type, let codingPath, _, let excerpt) = error else { Issue.record("wrong error"); return }
+        #expect(type == "Wrong")
+        #expect(codingPath == "method")
+        #expect(excerpt.contains("\"method\":\"GET\""))
+    }
+
+    @Test func redirectsAreFollowedWithTheirHistory() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+
+        let response = try await dispatcher.future(from: BasicRequest(path: "/redirect/2")).ensureString().value
+
+        #expect(response.body == "arrived")
+        #expect(response.url.path == "/redirect/0")
+        #expect(response.timings.redirects.map(\.to.path) == ["/redirect/1", "/redirect/0"])
+        #expect(response.timings.redirects.map(\.status) == [.found, .found])
+
+        let error = await #expect(throws: TransportError.self) {
+            try await dispatcher.future(from: BasicRequest(path: "/redirect-loop")).value
+        }
+        guard case .tooManyRedirects = error else { Issue.record("expected tooManyRedirects, got \(String(describing: error))"); return }
+    }
+
+    @Test func redirectsCanBeLeftUnfollowed() async throws {
+        let server = try await TestServer.start()
+        let transport = AsyncHTTPClientTransport(configuration: .init(followRedirects: false, proxy: .none))
+        defer { Task { await server.stop(); try? await transport.shutdown() } }
+        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: transport)
+
+        let response = try await dispatcher.future(from: BasicRequest(path: "/redirect/1")).value
+
+        #expect(response.statusCode == .found)
+        #expect(response.headers["location"] == "/redirect/0")
+    }
+
+    @Test func everyErrorSaysOneClearSentence() {
+        let url = URL(string: "http://h/x")!
+        let errors: [any Error & CustomStringConvertible] = [
+            TransportError.connectionRefused(host: "h", port: 1), TransportError.dnsFailure(host: "h"),
+            TransportError.timedOut(url: url, phase: "reading"), TransportError.cancelled,
+            HTTPError.unsuccessfulStatus(.notFound, url: url, headers: [:], body: nil),
+            SerializationError.missingBody,
+        ]
+        for error in errors {
+            #expect(!error.description.isEmpty)
+            #expect(error.description.hasSuffix(".") || error.description.hasSuffix("?"))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Networking
+import Testing
+
+/// A server provider whose base URL can be switched.
+final class TestEnvironment: ServerProvider, @unchecked Sendable {
+    private let lock = NSLock()
+    private var url: URL?
+
+    init(_ url: URL?) { self.url = url }
+
+    var baseURL: URL? {
+        lock.lock()
+        defer { lock.unlock() }
+        return url
+    }
+
+    func switchTo(_ url: URL?) {
+        lock.lock()
+        self.url = url
+        lock.unlock()
+    }
+}
+
+/// What the echo route answers.
+struct Echo: Decodable, Sendable {
+    var method: String
+    var uri: String
+    var path: String
+    var headers: [[String]]
+    var body: String
+    var bodyBase64: String
+
+    func header(_ name: String) -> String? {
+        headers.first { $0[0].lowercased() == name.lowercased() }?[1]
+    }
+}
+
+/// A transport shared by the tests of one process (one long-lived client, as in an app).
+let sharedTransport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
+
+/// Polls a condition until it holds or the deadline passes.
+func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// A port on 127.0.0.1 that nothing listens on.
+func closedPort() async throws -> Int {
+    let server = try await TestServer.start()
+    let port = server.port
+    await server.stop()
+    return port
+}
+
+/// Counts calls from any thread.
+final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    func hit(_ name: String) {
+        lock.lock()
+        counts[name, default: 0] += 1
+        lock.unlock()
+    }
+
+    func count(_ name: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[name, default: 0]
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1 (ephemeral port) whose routes behave and misbehave on
+/// purpose. Each test starts its own.
+final class TestServer: Sendable {
+    private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    private let task: Task<Void, Never>
+    private let state: Counter
+    /// The port it listens on.
+    let port: Int
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Connections open right now.
+    var openConnections: Int { state.value("connections") }
+
+    /// How many requests a path got.
+    func hits(_ path: String) -> Int { state.value("hits:" + path) }
+
+    private init(channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>, state: Counter) {
+        self.channel = channel
+        self.state = state
+        self.port = channel.channel.localAddress?.port ?? 0
+        self.task = Task {
+            try? await withThrowingDiscardingTaskGroup { group in
+                try await channel.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        group.addTask { await Self.serve(connection, state: state) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts a server.
+    static func start() async throws -> TestServer {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { child in
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
+                }
+            }
+        return TestServer(channel: channel, state: Counter())
+    }
+
+    /// Stops listening and closes every connection.
+    func stop() async {
+        task.cancel()
+        try? await channel.channel.close()
+    }
+
+    // MARK: - Serving
+
+    private static func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, state: Counter) async {
+        state.add("connections", 1)
+        defer { state.add("connections", -1) }
+        try? await connection.executeThenClose { inbound, outbound in
+            var iterator = inbound.makeAsyncIterator()
+            var head: HTTPRequestHead?
+            var body = ByteBuffer()
+            while let part = try await iterator.next() {
+                switch part {
+                case .head(let requestHead):
+                    head = requestHead
+                    body.clear()
+                case .body(var chunk):
+                    body.writeBuffer(&chunk)
+                case .end:
+                    guard let head else { continue }
+                    let keepOpen = try await respond(to: head, body: body, outbound: outbound, state: state)
+                    if !keepOpen {
+                        // Wait for the client to go away (stall) or close now (mid-body).
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// Answers one request; returns whether the connection stays usable.
+    private static func respond(to head: HTTPRequestHead, body: ByteBuffer, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, state: Counter) async throws -> Bool {
+        let components = URLComponents(string: head.uri)
+        let path = components?.percentEncodedPath ?? head.uri
+        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        state.add("hits:" + path, 1)
+        let segments = path.split(separator: "/").map(String.init)
+
+        func send(_ status: Int, _ headers: [(String, String)] = [], _ bytes: [UInt8]) async throws {
+            var fields = NIOHTTP1.HTTPHeaders(headers)
+            if !fields.contains(name: "content-length") { fields.add(name: "Content-Length", value: String(bytes.count)) }
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: fields)))
+            if !bytes.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
+            try await outbound.write(.end(nil))
+        }
+        func sendText(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") async throws {
+            try await send(status, [("Content-Type", contentType)], Array(text.utf8))
+        }
+
+        switch segments.first ?? "" {
+        case "echo", "v1", "v2", "api":
+            var bodyCopy = body
+            let bodyBytes = bodyCopy.readBytes(length: bodyCopy.readableBytes) ?? []
+            let echo: [String: Any] = [
+                "method": head.method.rawValue,
+                "uri": head.uri,
+                "path": path,
+                "headers": head.headers.map { [$0.name, $0.value] },
+                "body": String(decoding: bodyBytes, as: UTF8.self),
+                "bodyBase64": Data(bodyBytes).base64EncodedString(),
+            ]
+            let data = try JSONSerialization.data(withJSONObject: echo, options: [.sortedKeys])
+            try await send(200, [("Content-Type", "application/json")], Array(data))
+        case "status":
+            let code = Int(segments.dropFirst().first ?? "") ?? 500
+            try await sendText(code, "body of \(code)")
+        case "problem":
+            let problem = #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","status":403,"detail":"Your current balance is 30, but that costs 50.","instance":"/account/12345/msgs/abc","balance":30,"accounts":["/account/12345","/account/67890"]}"#
+            try await sendText(403, problem, contentType: "application/problem+json")
+        case "latin1":
+            // "café" in ISO-8859-1; with charset named or not.
+            let bytes: [UInt8] = [0x63, 0x61, 0x66, 0xE9]
+            let contentType = query["named"] == "1" ? "text/plain; charset=ISO-8859-1" : "text/plain"
+            try await send(200, [("Content-Type", contentType)], bytes)
+        case "utf16":
+            let data = "héllo".data(using: .utf16BigEndian)!
+            try await send(200, [("Content-Type", "text/plain; charset=utf-16be")], Array(data))
+        case "gzip":
+            let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 203, 72, 205, 201, 201, 87, 72, 175, 202, 44, 0, 0, 25, 106, 210, 223, 10, 0, 0, 0]
+            try await send(200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], gzipped)
+        case "bad-gzip":
+            try await send(200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], Array("this is not gzip at all, not even close".utf8))
+        case "redirect":
+            let count = Int(segments.dropFirst().first ?? "") ?? 0
+            if count <= 0 { try await sendText(200, "arrived") } else {
+                try await send(302, [("Location", "/redirect/\(count - 1)")], [])
+            }
+        case "redirect-loop":
+            try await send(302, [("Location", "/redirect-loop")], [])
+        case "stall":
+            // Never answers; the connection stays open until the client closes it.
+            return false
+        case "close-mid-body":
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "1000"])))
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(repeating: UInt8(ascii: "x"), count: 100))))
+            return false
+        case "bytes":
+            let total = Int(segments.dropFirst().first ?? "") ?? 0
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": String(total), "Content-Type": "application/octet-stream"])))
+            let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 256 * 1024)
+            var left = total
+            while left > 0 {
+                let size = min(left, chunk.readableBytes)
+                try await outbound.write(.body(.byteBuffer(chunk.getSlice(at: 0, length: size)!)))
+                left -= size
+            }
+            try await outbound.write(.end(nil))
+        case "retry-after":
+            // The first request answers 503 with Retry-After: 1, the next ones 200.
+            let key = "retry:" + path
+            state.add(key, 1)
+            if state.value(key) == 1 {
+                try await send(503, [("Retry-After", "1"), ("Content-Type", "text/plain")], Array("busy".utf8))
+            } else {
+                try await sendText(200, "ok after \(state.value(key)) attempts")
+            }
+        case "flaky":
+            // Always 503: counts attempts.
+            try await sendText(503, "still busy")
+        case "token":
+            state.add("tokens", 1)
+            try await sendText(200, "token-\(state.value("tokens"))")
+        case "protected":
+            let authorization = head.headers.first(name: "authorization") ?? ""
+            let current = "Bearer token-\(state.value("tokens"))"
+            if state.value("tokens") > 0, authorization == current {
+                try await sendText(200, "secret data")
+            } else {
+                try await send(401, [("WWW-Authenticate", "Bearer"), ("Content-Type", "text/plain")], Array("expired".utf8))
+            }
+        default:
+            try await sendText(404, "no route for \(path)")
+        }
+        return true
+    }
+}
+
+/// Named counters shared by a server's connections.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: Int] = [:]
+
+    func add(_ name: String, _ delta: Int) {
+        lock.lock()
+        values[name, default: 0] += delta
+        lock.unlock()
+    }
+
+    func value(_ name: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[name, default: 0]
+    }
+}
