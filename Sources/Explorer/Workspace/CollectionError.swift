@@ -1,0 +1,56 @@
+/// Why a collection file could not be loaded, always with `file:line:column`.
+enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be read at all.
+    case unreadable(path: String, reason: String)
+    /// The text is not valid YAML.
+    case malformedYAML(SourceLocation, problem: String)
+    /// A value has the wrong shape (a list where a mapping belongs ...).
+    case wrongType(SourceLocation, key: String, expected: String)
+    /// A required key is missing.
+    case missingKey(SourceLocation, key: String, in: String)
+    /// Two endpoints in one folder share a name.
+    case duplicateEndpoint(SourceLocation, id: String, firstLine: Int)
+    /// Two environments share a name.
+    case duplicateEnvironment(SourceLocation, name: String, firstLine: Int)
+    /// An endpoint has more than one of `json`, `body`, `form`, `multipart`.
+    case conflictingBodies(SourceLocation, endpoint: String)
+    /// A method that is not an HTTP token.
+    case invalidMethod(SourceLocation, method: String)
+    /// A `base_url` that can never be a URL.
+    case invalidBaseURL(SourceLocation, environment: String, url: String)
+
+    /// Where the problem is, when known.
+    var location: SourceLocation? {
+        switch self {
+        case .unreadable: return nil
+        case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _),
+             .duplicateEndpoint(let location, _, _), .duplicateEnvironment(let location, _, _),
+             .conflictingBodies(let location, _), .invalidMethod(let location, _),
+             .invalidBaseURL(let location, _, _):
+            return location
+        }
+    }
+
+    var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            return "\(path): cannot read the collection: \(reason)"
+        case let .malformedYAML(location, problem):
+            return "\(location): the YAML is malformed: \(problem)"
+        case let .wrongType(location, key, expected):
+            return "\(location): \"\(key)\" must be \(expected)."
+        case let .missingKey(location, key, container):
+            return "\(location): \(container) has no \"\(key)\", which is required."
+        case let .duplicateEndpoint(location, id, firstLine):
+            return "\(location): the endpoint \"\(id)\" is defined twice (first on line \(firstLine)); names must be unique within a folder."
+        case let .duplicateEnvironment(location, name, firstLine):
+            return "\(location): the environment \"\(name)\" is defined twice (first on line \(firstLine))."
+        case let .conflictingBodies(location, endpoint):
+            return "\(location): the endpoint \"\(endpoint)\" has more than one of json, body, form and multipart; keep one."
+        case let .invalidMethod(location, method):
+            return "\(location): \"\(method)\" is not a valid HTTP method."
+        case let .invalidBaseURL(location, environment, url):
+            return "\(location): the base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// An entry of a collection's endpoint tree: an endpoint, or a folder of further entries.
+enum CollectionItem: Sendable, Hashable {
+    /// A request.
+    case endpoint(Endpoint)
+    /// A named group of entries.
+    case folder(Folder)
+
+    /// The entry's display name.
+    var name: String {
+        switch self {
+        case .endpoint(let endpoint): return endpoint.name
+        case .folder(let folder): return folder.name
+        }
+    }
+}
+
+/// A named group of endpoints and sub-folders, as written under `folder:` in the file.
+struct Folder: Sendable, Hashable {
+    /// The folder's name.
+    var name: String
+    /// Its entries, in file order.
+    var items: [CollectionItem]
+
+    /// Creates a folder.
+    init(name: String, items: [CollectionItem] = []) {
+        self.name = name
+        self.items = items
+    }
+}

@@ -1,0 +1,15 @@
+/// Something the loader accepted but the user should know about, with where it is.
+struct CollectionWarning: Sendable, Hashable, CustomStringConvertible {
+    /// Where it is.
+    var location: SourceLocation
+    /// One sentence saying what is wrong.
+    var message: String
+
+    /// Creates a warning.
+    init(location: SourceLocation, message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    var description: String { "\(location): warning: \(message)" }
+}

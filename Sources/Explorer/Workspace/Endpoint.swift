@@ -1,0 +1,57 @@
+import Networking
+
+/// One request of a collection: a method, a path relative to the environment's base URL,
+/// query items, headers and a body, all of which may hold `{{variable}}` templates.
+struct Endpoint: Sendable, Hashable, Identifiable {
+    /// The endpoint's name, unique within its folder.
+    var name: String
+    /// The folders it is in, outermost first (empty at the top level).
+    var folderPath: [String]
+    /// The method (GET when the file leaves it out).
+    var method: HTTPMethod
+    /// The path, appended to the base URL's own path.
+    var path: String
+    /// Query items, in order.
+    var query: [KeyValue]
+    /// Header fields, in order.
+    var headers: [KeyValue]
+    /// The body, if any.
+    var body: EndpointBody?
+    /// Where the endpoint is written, when it came from a file.
+    var location: SourceLocation?
+
+    /// Creates an endpoint.
+    init(
+        name: String,
+        folderPath: [String] = [],
+        method: HTTPMethod = .get,
+        path: String,
+        query: [KeyValue] = [],
+        headers: [KeyValue] = [],
+        body: EndpointBody? = nil,
+        location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.folderPath = folderPath
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.location = location
+    }
+
+    /// The address a user types: `Folder/Sub/Name`, or `Name` at the top level.
+    var id: String { (folderPath + [name]).joined(separator: "/") }
+
+    static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
+        lhs.name == rhs.name && lhs.folderPath == rhs.folderPath && lhs.method == rhs.method
+            && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(method)
+        hasher.combine(path)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Networking
+
+/// One environment of a collection (local, staging, production ...), and the server provider
+/// requests are sent through.
+///
+/// `baseURL` is asked at send time: it expands the `base_url` template with the variables in
+/// effect now (command-line overrides set through `setOverrides`, the environment's own, the
+/// collection's, `{{env.NAME}}`), so switching or editing the environment reaches every later
+/// request without rebuilding a dispatcher. The configuration is immutable; only the
+/// overrides change, under a lock, so the class is safe to share.
+final class Environment: ServerProvider, @unchecked Sendable, CustomStringConvertible {
+    /// The environment's name, unique in its collection.
+    let name: String
+    /// The `base_url` template, e.g. `https://api.example.com/v1` or `http://{{host}}/v1`.
+    let baseURLTemplate: String
+    /// Whether a request must be confirmed before it is sent (`protected: true`).
+    let isProtected: Bool
+    /// The environment's variables, in file order.
+    let variables: [KeyValue]
+    /// Headers added to every request sent in this environment (an endpoint's own win).
+    let headers: [KeyValue]
+    /// Names of variables whose values are masked on screen and in history.
+    let secrets: [String]
+    /// The collection's variables (lower precedence than the environment's).
+    let collectionVariables: [KeyValue]
+    /// The `.env` file read beside the collection.
+    let dotEnv: [String: String]
+    /// Where the environment is written, when it came from a file.
+    let location: SourceLocation?
+
+    private let lock = NSLock()
+    private var _overrides: [String: String] = [:]
+
+    /// Creates an environment.
+    init(
+        name: String,
+        baseURLTemplate: String,
+        isProtected: Bool = false,
+        variables: [KeyValue] = [],
+        headers: [KeyValue] = [],
+        secrets: [String] = [],
+        collectionVariables: [KeyValue] = [],
+        dotEnv: [String: String] = [:],
+        location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.baseURLTemplate = baseURLTemplate
+        self.isProtected = isProtected
+        self.variables = variables
+        self.headers = headers
+        self.secrets = secrets
+        self.collectionVariables = collectionVariables
+        self.dotEnv = dotEnv
+        self.location = location
+    }
+
+    /// The `--var` overrides in effect for `baseURL`.
+    var overrides: [String: String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _overrides
+    }
+
+    /// Sets the command-line overrides used when `baseURL` is asked.
+    func setOverrides(_ overrides: [String: String]) {
+        lock.lock()
+        _overrides = overrides
+        lock.unlock()
+    }
+
+    /// The variable scope of this environment now, with the given overrides.
+    func scope(overrides: [String: String]? = nil, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) -> VariableScope {
+        VariableScope(
+            overrides: overrides ?? self.overrides,
+            environmentVariables: variables,
+            collectionVariables: collectionVariables,
+            processEnvironment: processEnvironment,
+            dotEnv: dotEnv
+        )
+    }
+
+    /// The base URL with its templates expanded, or `nil` when a variable is undefined or
+    /// the result is not an absolute http(s) URL.
+    var baseURL: URL? { try? resolvedBaseURL(in: scope()) }
+
+    /// The base URL expanded in a scope.
+    ///
+    /// - Throws: `ResolveError.undefinedVariable` or `ResolveError.invalidBaseURL`.
+    func resolvedBaseURL(in scope: VariableScope) throws -> URL {
+        let text: String
+        do {
+            text = try scope.expand(baseURLTemplate).text
+        } catch {
+            throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host != nil
+        else { throw ResolveError.invalidBaseURL(environment: name, url: text) }
+        return url
+    }
+
+    /// The expanded values of the secret variables, for masking (empty values are skipped).
+    func secretValues(in scope: VariableScope) -> [String] {
+        secrets.compactMap { try? scope.value(of: $0) }.filter { !$0.isEmpty }
+    }
+
+    var description: String { "\(name) (\(baseURLTemplate))" }
+}

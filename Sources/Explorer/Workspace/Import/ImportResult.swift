@@ -1,0 +1,34 @@
+/// What an importer produced: a collection fragment to print or merge, and what it noticed.
+struct ImportResult: Sendable {
+    /// The imported collection (name, variables, environments, endpoints).
+    var collection: APICollection
+    /// Things the user should know: unknown curl flags, unsupported features, placeholders.
+    var warnings: [String]
+
+    /// Creates a result.
+    init(collection: APICollection, warnings: [String] = []) {
+        self.collection = collection
+        self.warnings = warnings
+    }
+}
+
+/// Why an import failed.
+enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The curl command line could not be understood.
+    case invalidCurl(String)
+    /// The OpenAPI document could not be read.
+    case invalidOpenAPI(path: String, reason: String)
+    /// The `.http` file could not be read.
+    case invalidHTTPFile(path: String, reason: String)
+    /// A file named by the input (`-d @file`, the spec) could not be read.
+    case unreadableFile(String)
+
+    var description: String {
+        switch self {
+        case .invalidCurl(let reason): return "The curl command cannot be imported: \(reason)"
+        case let .invalidOpenAPI(path, reason): return "\(path): the OpenAPI document cannot be imported: \(reason)"
+        case let .invalidHTTPFile(path, reason): return "\(path): the .http file cannot be imported: \(reason)"
+        case .unreadableFile(let path): return "The file \(path) cannot be read."
+        }
+    }
+}

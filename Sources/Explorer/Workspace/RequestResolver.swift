@@ -1,0 +1,235 @@
+import Foundation
+import Networking
+
+/// Turns an endpoint of a collection into a request: `(collection, endpoint, environment,
+/// --var overrides) -> ResolvedRequest`.
+///
+/// Variables resolve by precedence `--var` > environment > collection, then `{{env.NAME}}`
+/// and the built-ins. Environment headers come first and an endpoint's header of the same
+/// name replaces them. A body adds its `Content-Type` unless the endpoint sets one.
+struct RequestResolver: Sendable {
+    /// The process environment used for `{{env.NAME}}`.
+    var processEnvironment: [String: String]
+    /// The time `{{timestamp}}` and `{{now}}` stand for (the current time when `nil`).
+    var now: Date?
+    /// The value `{{uuid}}` stands for (a fresh one when `nil`).
+    var uuid: String?
+    /// The directory multipart file parts are read relative to (the collection's when `nil`).
+    var baseDirectory: URL?
+
+    /// Creates a resolver.
+    init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil, uuid: String? = nil, baseDirectory: URL? = nil) {
+        self.processEnvironment = processEnvironment
+        self.now = now
+        self.uuid = uuid
+        self.baseDirectory = baseDirectory
+    }
+
+    /// Resolves an endpoint in an environment.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the endpoint.
+    ///   - collection: its collection (for collection variables and the file's directory).
+    ///   - environment: the environment to send in; the collection's first when `nil`.
+    ///   - overrides: `--var name=value` pairs.
+    /// - Returns: the request and what a screen needs to show it.
+    /// - Throws: `ResolveError` (an undefined variable names the variable and the endpoint).
+    func resolve(
+        _ endpoint: Endpoint,
+        in collection: APICollection,
+        environment: Environment? = nil,
+        overrides: [String: String] = [:]
+    ) throws -> ResolvedRequest {
+        guard let environment = environment ?? collection.environments.first else {
+            throw ResolveError.noEnvironment(endpoint: endpoint.id)
+        }
+        let scope = VariableScope(
+            overrides: overrides,
+            environmentVariables: environment.variables,
+            collectionVariables: collection.variables.isEmpty ? environment.collectionVariables : collection.variables,
+            processEnvironment: processEnvironment,
+            dotEnv: environment.dotEnv,
+            uuid: uuid ?? UUID().uuidString.lowercased(),
+            now: now ?? Date()
+        )
+        func expand(_ text: String, _ part: String) throws -> (text: String, spans: [VariableSpan]) {
+            do {
+                return try scope.expand(text)
+            } catch {
+                throw ResolveError(scopeFailure: error, context: "the \(part) of endpoint \"\(endpoint.id)\"")
+            }
+        }
+
+        let baseURL = try environment.resolvedBaseURL(in: scope)
+        let baseSpans = (try? scope.expand(environment.baseURLTemplate).spans) ?? []
+
+        // Path: each piece is percent-encoded on its own, so variable spans stay exact.
+        var path = ""
+        var pathSpans: [VariableSpan] = []
+        for segment in Template(endpoint.path).segments {
+            switch segment {
+            case .literal(let literal):
+                path += encodePath(literal)
+            case .variable(let name):
+                let value = try expand("{{\(name)}}", "path").text
+                let encoded = encodePath(value)
+                pathSpans.append(VariableSpan(name: name, range: path.count..<(path.count + encoded.count)))
+                path += encoded
+            }
+        }
+        if !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path = "/" + path }
+
+        var queryItems: [URLQueryItem] = []
+        var queryText = ""
+        var querySpans: [VariableSpan] = []
+        for (index, item) in endpoint.query.enumerated() {
+            let name = try expand(item.name, "query").text
+            if index > 0 { queryText += "&" }
+            queryText += encodeQuery(name) + "="
+            var value = ""
+            for segment in Template(item.value).segments {
+                switch segment {
+                case .literal(let literal):
+                    value += literal
+                    queryText += encodeQuery(literal)
+                case .variable(let variable):
+                    let expanded = try expand("{{\(variable)}}", "query").text
+                    let encoded = encodeQuery(expanded)
+                    querySpans.append(VariableSpan(name: variable, range: queryText.count..<(queryText.count + encoded.count)))
+                    value += expanded
+                    queryText += encoded
+                }
+            }
+            queryItems.append(URLQueryItem(name: name, value: value))
+        }
+
+        var headers = HTTPHeaders()
+        for header in environment.headers + endpoint.headers {
+            let name = try expand(header.name, "headers").text
+            headers.replaceOrAdd(name: name, value: try expand(header.value, "header \(name)").text)
+        }
+
+        var body: Data?
+        switch endpoint.body {
+        case nil:
+            break
+        case .json(let json):
+            let expanded = try json.mapStrings { try expand($0, "json body").text }
+            body = Data(expanded.serialized(pretty: false).utf8)
+            if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
+        case .raw(let text):
+            body = Data(try expand(text, "body").text.utf8)
+        case .form(let fields):
+            let encoded = try fields.map { field in
+                FormEncoding.encode(try expand(field.name, "form").text) + "=" + FormEncoding.encode(try expand(field.value, "form").text)
+            }
+            body = Data(encoded.joined(separator: "&").utf8)
+            if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
+        case .multipart(let fields):
+            let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            var parts: [MultipartBody.Part] = []
+            for field in fields {
+                let name = try expand(field.name, "multipart").text
+                let value = try expand(field.value, "multipart").text
+                if field.isFile {
+                    let url = value.hasPrefix("/") ? URL(fileURLWithPath: value) : directory.appendingPathComponent(value)
+                    guard let data = try? Data(contentsOf: url) else {
+                        throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path)
+                    }
+                    parts.append(MultipartBody.Part(name: name, filename: url.lastPathComponent, data: data))
+                } else {
+                    parts.append(MultipartBody.Part(name: name, filename: nil, data: Data(value.utf8)))
+                }
+            }
+            let multipart = MultipartBody(parts: parts)
+            body = multipart.data
+            headers.remove(name: "Content-Type")
+            headers.add(name: "Content-Type", value: multipart.contentType)
+        }
+
+        let request = BasicRequest(method: endpoint.method, path: path, queryItems: queryItems, headers: headers, httpBody: body)
+        // The URL is built by Networking itself, so what is shown is exactly what is sent.
+        guard let built = try? request.url(relativeTo: baseURL) else {
+            throw ResolveError.invalidURL(endpoint: endpoint.id, url: baseURL.absoluteString + path)
+        }
+        let url = built.absoluteString
+        let tail = path + (queryText.isEmpty ? "" : (path.contains("?") ? "&" : "?") + queryText)
+        var spans = baseSpans.filter { $0.range.upperBound <= baseURL.absoluteString.count }
+        if url.hasSuffix(tail) {
+            let pathOffset = url.count - tail.count
+            spans += pathSpans.map { $0.shifted(by: pathOffset) }
+            spans += querySpans.map { $0.shifted(by: pathOffset + path.count + 1) }
+        }
+
+        var secretValues = environment.secretValues(in: scope)
+        for name in environment.secrets { if let value = overrides[name] { secretValues.append(value) } }
+        return ResolvedRequest(
+            endpoint: endpoint,
+            environment: environment,
+            baseURL: baseURL,
+            request: request,
+            url: url,
+            urlVariableSpans: spans,
+            masker: SecretMasker(secretValues: secretValues)
+        )
+    }
+
+    private func encodePath(_ text: String) -> String {
+        URLEncoding.encode(text, allowed: URLEncoding.pathAllowed, keepEscapes: true)
+    }
+
+    private func encodeQuery(_ text: String) -> String {
+        URLEncoding.encode(text, allowed: URLEncoding.queryComponentAllowed, keepEscapes: false)
+    }
+}
+
+/// `application/x-www-form-urlencoded` encoding as curl's `--data-urlencode` writes it:
+/// unreserved characters stay, a space becomes `+`, everything else is `%XX`.
+enum FormEncoding {
+    /// Encodes one name or value.
+    static func encode(_ text: String) -> String {
+        URLEncoding.encode(text, allowed: URLEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
+            .replacingOccurrences(of: " ", with: "+")
+    }
+}
+
+/// RFC 3986 percent-encoding with the same allowed sets as Networking's URL builder, so the
+/// URL shown (and its variable spans) is the URL sent.
+enum URLEncoding {
+    /// Unreserved characters.
+    static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    /// Characters left as they are in a path.
+    static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
+    /// Characters left as they are in one query name or value.
+    static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
+
+    /// Percent-encodes every byte outside `allowed`; with `keepEscapes` an existing `%XX` stays.
+    static func encode(_ string: String, allowed: Set<UInt8>, keepEscapes: Bool) -> String {
+        let bytes = Array(string.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if allowed.contains(byte) {
+                out.append(byte)
+            } else if keepEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                      bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit {
+                out.append(byte)
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
+}

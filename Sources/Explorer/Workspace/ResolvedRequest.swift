@@ -1,0 +1,37 @@
+import Foundation
+import Networking
+
+/// An endpoint with every template expanded, ready to send and to show.
+///
+/// `request` is what a dispatcher sends through `environment` (its `baseURL` is asked at send
+/// time); `url` is the full URL as it will go out, with `urlVariableSpans` saying which
+/// characters came from variables. `masked` and `maskedURL` are the copies to show on screen
+/// or keep in history: secrets never leave through them.
+struct ResolvedRequest: Sendable {
+    /// The endpoint it came from.
+    let endpoint: Endpoint
+    /// The environment it is sent in.
+    let environment: Environment
+    /// The base URL, expanded.
+    let baseURL: URL
+    /// The request to send: path relative to `baseURL`, query items, headers and body.
+    let request: BasicRequest
+    /// The full URL with the query, percent-encoded as sent.
+    let url: String
+    /// Which characters of `url` came from which variables.
+    let urlVariableSpans: [VariableSpan]
+    /// What hides the secrets of this request.
+    let masker: SecretMasker
+
+    /// Whether the environment asks for a confirmation before sending.
+    var isProtected: Bool { environment.isProtected }
+
+    /// The request with secrets masked, for display and history.
+    var masked: BasicRequest { masker.mask(request: request) }
+
+    /// The full URL with secrets masked.
+    var maskedURL: String { masker.mask(url) }
+
+    /// The headers with secrets masked, in order.
+    var maskedHeaders: HTTPHeaders { masker.mask(headers: request.headers) }
+}

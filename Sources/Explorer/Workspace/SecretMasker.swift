@@ -1,0 +1,83 @@
+import Foundation
+import Networking
+
+/// Hides secrets before anything is shown or stored: used by the TUI, history and exports.
+///
+/// Two rules: the values of sensitive headers (`Authorization`, `Proxy-Authorization`,
+/// `Cookie`, `Set-Cookie`, `X-Api-Key` — always) are replaced, keeping an auth scheme such as
+/// `Bearer` visible; and every occurrence of a secret value (an environment's `secrets:`
+/// variables) is replaced wherever it appears: URL, headers, body. Values shorter than three
+/// characters are not searched for, since masking every `1` in a text would hide nothing.
+struct SecretMasker: Sendable, Hashable {
+    /// What a masked value is replaced with.
+    static let mask = "••••••"
+    /// Header names whose values are always masked, compared case-insensitively.
+    static let alwaysSensitiveHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
+
+    /// The secret values searched for, longest first (so a longer secret wins over its prefix).
+    let secretValues: [String]
+    /// The header names whose values are masked.
+    let sensitiveHeaders: [String]
+
+    /// Creates a masker.
+    ///
+    /// - Parameters:
+    ///   - secretValues: the expanded values of secret variables.
+    ///   - extraSensitiveHeaders: header names masked besides the always-sensitive ones.
+    init(secretValues: [String] = [], extraSensitiveHeaders: [String] = []) {
+        self.secretValues = Array(Set(secretValues.filter { $0.count >= 3 })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        self.sensitiveHeaders = SecretMasker.alwaysSensitiveHeaders + extraSensitiveHeaders
+    }
+
+    /// Whether a header's value is always masked.
+    func isSensitive(header name: String) -> Bool {
+        sensitiveHeaders.contains { $0.lowercased() == name.lowercased() }
+    }
+
+    /// The text with every secret value replaced (and its percent-encoded form too).
+    func mask(_ text: String) -> String {
+        var out = text
+        for secret in secretValues {
+            out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
+            let encoded = URLEncoding.encode(secret, allowed: URLEncoding.queryComponentAllowed, keepEscapes: false)
+            if encoded != secret {
+                out = out.replacingOccurrences(of: encoded, with: SecretMasker.mask)
+            }
+        }
+        return out
+    }
+
+    /// A header value as it may be shown: masked whole for sensitive headers (keeping a
+    /// leading auth scheme such as `Bearer`), else with secret values masked.
+    func mask(header name: String, value: String) -> String {
+        guard isSensitive(header: name) else { return mask(value) }
+        let lowered = name.lowercased()
+        if lowered == "authorization" || lowered == "proxy-authorization",
+           let space = value.firstIndex(of: " "), !value[..<space].isEmpty {
+            return value[..<space] + " " + SecretMasker.mask
+        }
+        return value.isEmpty ? value : SecretMasker.mask
+    }
+
+    /// Headers with their values masked.
+    func mask(headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: mask(header: $0.name, value: $0.value)) })
+    }
+
+    /// A body with secret values masked, when it is text; binary bodies are kept.
+    func mask(body: Data?) -> Data? {
+        guard let body, let text = String(data: body, encoding: .utf8) else { return body }
+        let masked = mask(text)
+        return masked == text ? body : Data(masked.utf8)
+    }
+
+    /// A copy of a request that is safe to show or store.
+    func mask(request: BasicRequest) -> BasicRequest {
+        var copy = request
+        copy.path = mask(request.path)
+        copy.queryItems = request.queryItems.map { URLQueryItem(name: $0.name, value: $0.value.map(mask)) }
+        copy.headers = mask(headers: request.headers)
+        copy.httpBody = mask(body: request.httpBody)
+        return copy
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Where `{{name}}` gets its value, by precedence: `--var` > environment > collection.
+///
+/// `{{env.NAME}}` reads the process environment, then the `.env` file beside the collection.
+/// The built-ins `{{uuid}}`, `{{timestamp}}` (Unix seconds) and `{{now}}` (ISO 8601, UTC)
+/// hold one value per scope, so a request that uses `{{uuid}}` twice sees the same one.
+/// Values may themselves hold templates; they are expanded, and a cycle is an error.
+struct VariableScope: Sendable {
+    /// `--var name=value` pairs from the command line (highest precedence).
+    var overrides: [String: String]
+    /// The active environment's variables.
+    var environmentVariables: [KeyValue]
+    /// The collection-wide defaults (lowest precedence).
+    var collectionVariables: [KeyValue]
+    /// The process environment, for `{{env.NAME}}`.
+    var processEnvironment: [String: String]
+    /// The `.env` file beside the collection, for `{{env.NAME}}` when the process lacks it.
+    var dotEnv: [String: String]
+    /// The value of `{{uuid}}`.
+    var uuid: String
+    /// The moment `{{timestamp}}` and `{{now}}` stand for.
+    var now: Date
+
+    /// Creates a scope; the built-ins default to a fresh UUID and the current time.
+    init(
+        overrides: [String: String] = [:],
+        environmentVariables: [KeyValue] = [],
+        collectionVariables: [KeyValue] = [],
+        processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
+        dotEnv: [String: String] = [:],
+        uuid: String = UUID().uuidString.lowercased(),
+        now: Date = Date()
+    ) {
+        self.overrides = overrides
+        self.environmentVariables = environmentVariables
+        self.collectionVariables = collectionVariables
+        self.processEnvironment = processEnvironment
+        self.dotEnv = dotEnv
+        self.uuid = uuid
+        self.now = now
+    }
+
+    /// Why a template could not be expanded.
+    enum Failure: Error, Sendable, Hashable {
+        /// No source defines the name.
+        case undefined(String)
+        /// The name's value refers back to itself, through the names listed.
+        case cycle([String])
+    }
+
+    /// The raw (unexpanded) value of a name, or `nil` when nothing defines it.
+    func rawValue(of name: String) -> String? {
+        if let value = overrides[name] { return value }
+        if let value = environmentVariables[named: name] { return value }
+        if let value = collectionVariables[named: name] { return value }
+        if name.hasPrefix("env.") {
+            let key = String(name.dropFirst(4))
+            return processEnvironment[key] ?? dotEnv[key]
+        }
+        switch name {
+        case "uuid", "$uuid", "$guid": return uuid
+        case "timestamp", "$timestamp": return String(Int(now.timeIntervalSince1970))
+        case "now", "$datetime": return VariableScope.iso8601(now)
+        default: return nil
+        }
+    }
+
+    /// The fully expanded value of a name.
+    ///
+    /// - Throws: `Failure.undefined` or `Failure.cycle`.
+    func value(of name: String) throws(Failure) -> String {
+        try value(of: name, trail: [])
+    }
+
+    private func value(of name: String, trail: [String]) throws(Failure) -> String {
+        if trail.contains(name) { throw .cycle(trail + [name]) }
+        guard let raw = rawValue(of: name) else { throw .undefined(name) }
+        if name.hasPrefix("env.") { return raw }
+        return try expand(raw, trail: trail + [name]).text
+    }
+
+    /// Expands every `{{name}}` of a text.
+    ///
+    /// - Returns: the text, and for each variable the character range (in `Character`s of the
+    ///   result) its value took, for highlighting.
+    /// - Throws: `Failure` naming the first variable that could not be expanded.
+    func expand(_ text: String) throws(Failure) -> (text: String, spans: [VariableSpan]) {
+        try expand(text, trail: [])
+    }
+
+    private func expand(_ text: String, trail: [String]) throws(Failure) -> (text: String, spans: [VariableSpan]) {
+        var out = ""
+        var count = 0
+        var spans: [VariableSpan] = []
+        for segment in Template(text).segments {
+            switch segment {
+            case .literal(let literal):
+                out += literal
+                count += literal.count
+            case .variable(let name):
+                let value = try value(of: name, trail: trail)
+                spans.append(VariableSpan(name: name, range: count..<(count + value.count)))
+                out += value
+                count += value.count
+            }
+        }
+        return (out, spans)
+    }
+
+    /// `{{now}}`'s format: ISO 8601 in UTC with seconds, e.g. `2026-11-23T09:30:00Z`.
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+/// Where one variable's value sits in an expanded string, for highlighting.
+struct VariableSpan: Sendable, Hashable {
+    /// The variable's name as written between the braces.
+    var name: String
+    /// The range of `Character` offsets its value covers in the expanded string.
+    var range: Range<Int>
+
+    /// Creates a span.
+    init(name: String, range: Range<Int>) {
+        self.name = name
+        self.range = range
+    }
+
+    /// The same span moved right by `offset` characters.
+    func shifted(by offset: Int) -> VariableSpan {
+        VariableSpan(name: name, range: (range.lowerBound + offset)..<(range.upperBound + offset))
+    }
+}
