@@ -1,2 +1,185 @@
-// The Networking benchmark: filled in by the Networking issue.
-print("networking-bench: no benchmarks yet")
+// The Networking benchmark: small GETs through NetworkDispatcher vs the raw transport vs raw
+// AsyncHTTPClient vs curl in a loop, sequential and 32 concurrent; and a 100 MB body's time and
+// peak memory. Prints figures; it asserts nothing.
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Networking
+
+// MARK: - Arguments
+
+let arguments = CommandLine.arguments
+func argument(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else { return value }
+    return number
+}
+let requestCount = argument("--requests", default: 5000)
+let curlCount = argument("--curl-requests", default: 300)
+let concurrency = argument("--concurrency", default: 32)
+let bigBodyMB = argument("--body-mb", default: 100)
+
+// MARK: - Server
+
+final class Environment: ServerProvider, @unchecked Sendable {
+    let baseURL: URL?
+    init(_ url: URL) { baseURL = url }
+}
+
+func startServer() async throws -> (port: Int, task: Task<Void, any Error>) {
+    let router = Router()
+    router.get("small") { _, _ in #"{"id":1,"title":"hello"}"# }
+    router.get("bytes/:n") { _, context -> Response in
+        let total = context.parameters.get("n", as: Int.self) ?? 0
+        return Response(
+            status: .ok, headers: [.contentType: "application/octet-stream"],
+            body: ResponseBody(contentLength: total) { writer in
+                let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 256 * 1024)
+                var left = total
+                while left > 0 {
+                    let size = min(left, chunk.readableBytes)
+                    try await writer.write(chunk.getSlice(at: 0, length: size)!)
+                    left -= size
+                }
+                try await writer.finish(nil)
+            })
+    }
+    let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) })
+    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+    var iterator = portStream.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw TransportError.other("server did not start") }
+    return (port, task)
+}
+
+// MARK: - Measuring
+
+struct Figures {
+    var name: String
+    var count: Int
+    var seconds: Double
+    var latencies: [Double]
+
+    var line: String {
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
+        let padded = name.padding(toLength: 46, withPad: " ", startingAt: 0)
+        return padded + String(format: " %7d req  %8.0f req/s  p50 %7.3f ms  p99 %7.3f ms", count, Double(count) / seconds, percentile(0.5), percentile(0.99))
+    }
+}
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// Runs `count` calls of `body` spread over `workers` concurrent loops.
+func measure(_ name: String, count: Int, workers: Int, _ body: @escaping @Sendable () async throws -> Void) async throws -> Figures {
+    // Warm up the connection pool.
+    for _ in 0..<min(50, count) { try await body() }
+    let start = now()
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for worker in 0..<workers {
+            let share = count / workers + (worker < count % workers ? 1 : 0)
+            group.addTask {
+                var latencies: [Double] = []
+                latencies.reserveCapacity(share)
+                for _ in 0..<share {
+                    let begin = now()
+                    try await body()
+                    latencies.append(now() - begin)
+                }
+                return latencies
+            }
+        }
+        var all: [Double] = []
+        for try await part in group { all += part }
+        return all
+    }
+    return Figures(name: name, count: count, seconds: now() - start, latencies: latencies)
+}
+
+func peakRSSMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return 0 }
+    let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    return kilobytes / 1024
+}
+
+func currentRSSMegabytes() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
+    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+}
+
+func curlLoop(url: String, count: Int) throws -> Figures {
+    var latencies: [Double] = []
+    let start = now()
+    for _ in 0..<count {
+        let begin = now()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--output", "/dev/null", url]
+        try process.run()
+        process.waitUntilExit()
+        latencies.append(now() - begin)
+    }
+    return Figures(name: "curl in a loop (a process per request)", count: count, seconds: now() - start, latencies: latencies)
+}
+
+// MARK: - Main
+
+let (port, serverTask) = try await startServer()
+let base = URL(string: "http://127.0.0.1:\(port)")!
+let environment = Environment(base)
+let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
+let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
+let small = BasicRequest(path: "/small")
+let preparedSmall = try small.prepared(baseURL: base)
+let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+
+print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+var results: [Figures] = []
+for workers in [1, concurrency] {
+    let label = workers == 1 ? "sequential" : "\(workers) concurrent"
+    results.append(try await measure("NetworkDispatcher, \(label)", count: requestCount, workers: workers) {
+        let response = try await dispatcher.future(from: small).value
+        precondition(response.statusCode == .ok)
+    })
+    results.append(try await measure("AsyncHTTPClientTransport, \(label)", count: requestCount, workers: workers) {
+        let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        precondition(response.status == .ok)
+    })
+    results.append(try await measure("raw HTTPClient.execute, \(label)", count: requestCount, workers: workers) {
+        let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+    })
+    print(results[results.count - 3].line)
+    print(results[results.count - 2].line)
+    print(results[results.count - 1].line)
+}
+let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
+print(curl.line)
+
+for (dispatcherIndex, transportIndex) in [(0, 1), (3, 4)] {
+    let overhead = 1 - (Double(results[dispatcherIndex].count) / results[dispatcherIndex].seconds) / (Double(results[transportIndex].count) / results[transportIndex].seconds)
+    print(String(format: "dispatcher overhead vs transport (%@): %.1f%% of throughput", results[dispatcherIndex].name.contains("sequential") ? "sequential" : "concurrent", overhead * 100))
+}
+
+let bigBytes = bigBodyMB * 1024 * 1024
+let bigRequest = BasicRequest(path: "/bytes/\(bigBytes)")
+let rssBefore = currentRSSMegabytes()
+var start = now()
+let streamed = try await dispatcher.future(from: bigRequest, options: TransferOptions(bodyDestination: .discard)).value
+let streamSeconds = now() - start
+let peakAfterStream = peakRSSMegabytes()
+print(String(format: "%d MB streamed (discarded): %.2f s, %.0f MB/s, RSS before %.0f MB, peak RSS %.0f MB", bigBodyMB, streamSeconds, Double(streamed.timings.bytesReceived) / 1048576 / streamSeconds, rssBefore, peakAfterStream))
+start = now()
+let collected = try await dispatcher.future(from: bigRequest).value
+let memorySeconds = now() - start
+print(String(format: "%d MB collected in memory: %.2f s, %.0f MB/s, body %d bytes, peak RSS %.0f MB", bigBodyMB, memorySeconds, Double(collected.body?.count ?? 0) / 1048576 / memorySeconds, collected.body?.count ?? 0, peakRSSMegabytes()))
+
+try await client.shutdown().get()
+try await transport.shutdown()
+serverTask.cancel()
