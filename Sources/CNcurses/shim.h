@@ -56,6 +56,10 @@ static inline int explorer_setcchar(cchar_t *cell, const wchar_t *chars, attr_t 
 
 static inline int explorer_ccharw_max(void) { return CCHARW_MAX; }
 
+/* wcwidth is only declared by <wchar.h> under _XOPEN_SOURCE; declare it here. */
+extern int wcwidth(wchar_t c);
+static inline int explorer_wcwidth(wchar_t c) { return wcwidth(c); }
+
 /* The locale's character set, so the Curses layer can tell whether it is UTF-8. */
 static inline const char *explorer_codeset(void) { return nl_langinfo(CODESET); }
 
