@@ -1,0 +1,314 @@
+import ArgumentParser
+import Foundation
+import Networking
+
+/// `explorer history ...`: lists, shows, re-sends and clears stored exchanges.
+///
+/// The history lives in `$XDG_STATE_HOME/explorer/history.sqlite`. Exit codes: 0 on success,
+/// 2 for usage errors and unknown ids, 1 when the history file cannot be read or written;
+/// `resend` exits like `explorer send`.
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List, show, re-send and clear the stored request history.",
+        subcommands: [List.self, Show.self, Resend.self, Clear.self],
+        defaultSubcommand: List.self
+    )
+
+    /// Opens the history file for a command, or ends it with one sentence on stderr.
+    ///
+    /// - Returns: the store.
+    /// - Throws: `ExitCode(1)` when the file cannot be opened.
+    static func openStore() throws -> HistoryStore {
+        do {
+            let store = try HistoryStore(fileURL: HistoryLocation.defaultFile())
+            if let notice = store.recoveryNotice { printError(notice) }
+            return store
+        } catch {
+            printError(ExchangeSender.sentence(error))
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs a store operation, turning its failure into one sentence and exit code 1.
+    static func attempt<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            printError(ExchangeSender.sentence(error))
+            throw ExitCode(1)
+        }
+    }
+
+    // MARK: - list
+
+    /// `explorer history [--endpoint NAME] [--env NAME] [--status CLASS] [--search TEXT] [--limit N] [--json]`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List stored exchanges, newest first (the default).")
+
+        @Option(name: .long, help: "Only this endpoint (Folder/Name).")
+        var endpoint: String?
+
+        @Option(name: .long, help: "Only this environment.")
+        var env: String?
+
+        @Option(name: .long, help: ArgumentHelp("Only this outcome: 2xx, 3xx, 4xx, 5xx or error.", valueName: "CLASS"))
+        var status: String?
+
+        @Option(name: .long, help: "Full-text search over URLs and bodies.")
+        var search: String?
+
+        @Option(name: .long, help: "Only exchanges sent at or after this date (YYYY-MM-DD or ISO 8601).")
+        var since: String?
+
+        @Option(name: .long, help: "How many to show.")
+        var limit: Int = 20
+
+        @Option(name: .long, help: "How many of the newest matches to skip (for paging).")
+        var offset: Int = 0
+
+        @Flag(name: .long, help: "Print a JSON array.")
+        var json = false
+
+        func validate() throws {
+            if let status, HistoryStatusClass(rawValue: status.lowercased()) == nil {
+                throw ExchangeSender.usageError("--status must be one of 2xx, 3xx, 4xx, 5xx or error, not \"\(status)\".")
+            }
+            if limit < 1 { throw ExchangeSender.usageError("--limit must be at least 1.") }
+            if offset < 0 { throw ExchangeSender.usageError("--offset must not be negative.") }
+            if let since, HistoryCommand.parseDate(since) == nil {
+                throw ExchangeSender.usageError("--since expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(since)\".")
+            }
+        }
+
+        func run() throws {
+            let store = try HistoryCommand.openStore()
+            let query = HistoryQuery(
+                endpoint: endpoint, environment: env,
+                statusClass: status.flatMap { HistoryStatusClass(rawValue: $0.lowercased()) },
+                since: since.flatMap(HistoryCommand.parseDate), search: search, limit: limit, offset: offset)
+            let rows = try HistoryCommand.attempt { try store.summaries(matching: query) }
+            if json {
+                ExchangeOutput.write(ExchangeOutput.jsonText(rows.map(HistoryCommand.jsonObject)) + "\n")
+                return
+            }
+            if rows.isEmpty {
+                printError("No exchanges in the history match.")
+                return
+            }
+            let terminal = ExchangeOutput.stdoutIsTerminal
+            for row in rows {
+                let line = HistoryCommand.line(for: row)
+                ExchangeOutput.write((terminal ? ExchangeOutput.escapingControls(line) : line) + "\n")
+            }
+        }
+    }
+
+    // MARK: - show
+
+    /// `explorer history show ID [--json]`.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one stored exchange: request, response, headers and bodies.")
+
+        @Argument(help: "The exchange's id, as `explorer history` lists it.")
+        var id: Int64
+
+        @Flag(name: .long, help: "Print one JSON object (the `send --json` fields plus the request).")
+        var json = false
+
+        func run() throws {
+            let store = try HistoryCommand.openStore()
+            let entry = try HistoryCommand.requireEntry(id, in: store)
+            if json {
+                ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: entry.id, includeRequest: true) + "\n")
+                return
+            }
+            ExchangeOutput.write(HistoryCommand.details(of: entry, terminal: ExchangeOutput.stdoutIsTerminal))
+        }
+    }
+
+    // MARK: - resend
+
+    /// `explorer history resend ID`: sends the same endpoint again, as a new exchange.
+    struct Resend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "resend",
+            abstract: "Send a stored exchange again (re-resolved from its collection when it has one).",
+            discussion: """
+                An exchange sent from a collection is re-resolved from that collection in the same \
+                environment, so secrets (masked in the history) are filled in again. Exit codes as \
+                for `explorer send`.
+                """)
+
+        @Argument(help: "The exchange's id, as `explorer history` lists it.")
+        var id: Int64
+
+        @OptionGroup var output: ExchangeOutputOptions
+
+        @Flag(name: .long, help: "Confirm a non-GET request to a protected environment without a prompt.")
+        var yes = false
+
+        func run() async throws {
+            let store = try HistoryCommand.openStore()
+            let entry = try HistoryCommand.requireEntry(id, in: store)
+            let plan = try HistoryCommand.plan(resending: entry)
+            try plan.confirmIfProtected(yes: yes)
+            let recorder = HistoryRecorder(store: store, report: printError)
+            try await ExchangeSender(timeout: output.timeout).run(plan, recorder: recorder, output: output)
+        }
+    }
+
+    // MARK: - clear
+
+    /// `explorer history clear [--before DATE]`.
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Delete stored exchanges: all of them, or those sent before a date.")
+
+        @Option(name: .long, help: "Only delete exchanges sent before this date (YYYY-MM-DD, UTC, or ISO 8601).")
+        var before: String?
+
+        func validate() throws {
+            if let before, HistoryCommand.parseDate(before) == nil {
+                throw ExchangeSender.usageError("--before expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(before)\".")
+            }
+        }
+
+        func run() throws {
+            let store = try HistoryCommand.openStore()
+            let date = before.flatMap(HistoryCommand.parseDate)
+            let deleted = try HistoryCommand.attempt { try store.clear(before: date) }
+            let what = deleted == 1 ? "1 exchange" : "\(deleted) exchanges"
+            ExchangeOutput.write("Deleted \(what)\(before.map { " sent before \($0)" } ?? "").\n")
+        }
+    }
+}
+
+// MARK: - Helpers
+
+extension HistoryCommand {
+    /// The entry with an id, or exit code 2 with one sentence.
+    static func requireEntry(_ id: Int64, in store: HistoryStore) throws -> HistoryEntry {
+        guard let entry = try attempt({ try store.entry(id: id) }) else {
+            printError(HistoryError.notFound(id: id).description)
+            throw ExitCode(2)
+        }
+        return entry
+    }
+
+    /// How to send a stored exchange again: from its collection when it has one, else as stored
+    /// (without the headers whose values history masked).
+    static func plan(resending entry: HistoryEntry) throws -> ExchangeSender.Plan {
+        if let path = entry.collectionPath, let endpoint = entry.endpoint {
+            return try ExchangeSender.Plan.fromCollection(
+                at: URL(fileURLWithPath: path), endpoint: endpoint, environment: entry.environment, overrides: [:])
+        }
+        guard let url = URL(string: entry.url), url.scheme != nil else {
+            printError("Exchange \(entry.id ?? 0) cannot be sent again: its URL \(entry.url) is not absolute.")
+            throw ExitCode(2)
+        }
+        let headers = HTTPHeaders(entry.requestHeaders.fields.filter { !$0.value.contains(HistorySecretMasking.mask) })
+        let request = PreparedRequest(method: HTTPMethod(rawValue: entry.method), url: url, headers: headers, body: entry.requestBody)
+        return ExchangeSender.Plan(target: .raw(request), collectionPath: nil, secrets: [])
+    }
+
+    /// Parses `YYYY-MM-DD` (midnight UTC) or an ISO 8601 date-time.
+    static func parseDate(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: trimmed) { return date }
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = full.date(from: trimmed) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: trimmed)
+    }
+
+    /// One line of the list: id, time, environment, method, status, duration, size, endpoint, URL.
+    static func line(for row: HistorySummary) -> String {
+        let outcome = row.status.map { "\($0)" } ?? "ERR"
+        let columns = [
+            pad("#\(row.id)", 6),
+            shortTime(row.startedAt),
+            pad(row.environment ?? "-", 10),
+            pad(row.method, 6),
+            pad(outcome, 3),
+            pad(String(format: "%.0f ms", row.totalMilliseconds), 8, left: true),
+            pad(byteCount(row.responseBodySize), 9, left: true),
+            row.endpoint ?? "-",
+            row.url,
+        ]
+        return columns.joined(separator: "  ")
+    }
+
+    /// The full exchange, as `history show` prints it.
+    static func details(of entry: HistoryEntry, terminal: Bool) -> String {
+        var text = "Exchange #\(entry.id ?? 0), sent \(ExchangeOutput.iso8601(entry.startedAt))"
+        if let environment = entry.environment { text += " to \(environment)" }
+        if let endpoint = entry.endpoint { text += " (\(endpoint))" }
+        text += "\n"
+        if let collection = entry.collectionPath { text += "Collection: \(collection)\n" }
+        text += "\n> \(entry.method) \(entry.url)\n"
+        for field in entry.requestHeaders { text += "> \(field.name): \(field.value)\n" }
+        if let body = entry.requestBody, !body.isEmpty {
+            text += "\n" + String(decoding: ExchangeOutput.printableBody(body, contentType: entry.requestHeaders["Content-Type"], terminal: true), as: UTF8.self)
+            if entry.isRequestBodyTruncated { text += "(request body truncated: \(byteCount(body.count)) of \(byteCount(entry.requestBodySize)) kept)\n" }
+        }
+        text += "\n"
+        if let failure = entry.transportError {
+            text += "Failed after \(String(format: "%.0f", entry.timings.totalMilliseconds)) ms: \(failure)\n"
+            return terminal ? ExchangeOutput.escapingControls(text) : text
+        }
+        text += "< \(entry.httpVersion ?? "HTTP/1.1") \(entry.status.map(String.init) ?? "") \(entry.reason ?? "")"
+        text += "  (\(String(format: "%.1f", entry.timings.totalMilliseconds)) ms, \(byteCount(entry.responseBodySize)))\n"
+        for field in entry.responseHeaders { text += "< \(field.name): \(field.value)\n" }
+        if let body = entry.responseBody, !body.isEmpty {
+            text += "\n" + String(decoding: ExchangeOutput.printableBody(body, contentType: entry.contentType, terminal: true), as: UTF8.self)
+            if entry.isResponseBodyTruncated {
+                text += "(response body truncated: \(byteCount(body.count)) of \(byteCount(entry.responseBodySize)) kept)\n"
+            }
+        }
+        return terminal ? ExchangeOutput.escapingControls(text) : text
+    }
+
+    /// A summary as a JSON-compatible dictionary.
+    static func jsonObject(_ row: HistorySummary) -> [String: Any] {
+        [
+            "id": row.id,
+            "time": ExchangeOutput.iso8601(row.startedAt),
+            "environment": row.environment ?? NSNull(),
+            "endpoint": row.endpoint ?? NSNull(),
+            "method": row.method,
+            "url": row.url,
+            "status": row.status ?? NSNull(),
+            "reason": row.reason ?? NSNull(),
+            "bodySize": row.responseBodySize,
+            "contentType": row.contentType ?? NSNull(),
+            "timings": ["total": (row.totalMilliseconds * 1000).rounded() / 1000],
+            "error": row.transportError ?? NSNull(),
+        ]
+    }
+
+    private static func shortTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    private static func byteCount(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1024: "\(bytes) B"
+        case ..<(1024 * 1024): String(format: "%.1f KB", Double(bytes) / 1024)
+        default: String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        }
+    }
+
+    private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        guard text.count < width else { return text }
+        let padding = String(repeating: " ", count: width - text.count)
+        return left ? padding + text : text + padding
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+
+/// Finds the collection file for `explorer send`: `--collection`, else `./explorer.yaml`,
+/// else `$EXPLORER_COLLECTION`.
+enum CollectionLocation {
+    /// The collection file to use.
+    ///
+    /// - Parameters:
+    ///   - explicit: the `--collection` value, if given.
+    ///   - environment: the process environment.
+    ///   - currentDirectory: where `explorer.yaml` is looked for.
+    /// - Returns: the file URL.
+    /// - Throws: `ExitCode(2)` after a sentence on stderr when there is none.
+    static func resolve(
+        explicit: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws -> URL {
+        if let explicit {
+            return URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true)).standardizedFileURL
+        }
+        let local = URL(fileURLWithPath: currentDirectory, isDirectory: true).appendingPathComponent("explorer.yaml")
+        if FileManager.default.fileExists(atPath: local.path) { return local }
+        if let fromEnvironment = environment["EXPLORER_COLLECTION"], !fromEnvironment.isEmpty {
+            return URL(fileURLWithPath: fromEnvironment).standardizedFileURL
+        }
+        printError("No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION.")
+        throw ExitCode(2)
+    }
+
+    /// Loads a collection, printing its warnings to stderr.
+    ///
+    /// - Parameter url: the collection file.
+    /// - Returns: the collection.
+    /// - Throws: `ExitCode(2)` after the loader's sentence on stderr.
+    static func load(_ url: URL) throws -> APICollection {
+        do {
+            let collection = try CollectionLoader.load(from: url)
+            for warning in collection.warnings { printError(warning.description) }
+            return collection
+        } catch {
+            printError(ExchangeSender.sentence(error))
+            throw ExitCode(2)
+        }
+    }
+}

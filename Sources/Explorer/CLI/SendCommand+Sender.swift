@@ -1,0 +1,246 @@
+import ArgumentParser
+import Foundation
+import Networking
+
+/// Sends one exchange for the CLI, records it, prints it and ends with the right exit code.
+///
+/// Shared by `explorer send` and `explorer history resend`. The request goes through a
+/// `NetworkDispatcher` whose server provider is the environment, over the async-http-client
+/// transport; a transport failure is recorded too (status `nil`, its sentence kept).
+struct ExchangeSender {
+    /// The deadline for the whole exchange in seconds, or `nil` for the transport's defaults.
+    var timeout: Double?
+
+    /// What will be sent: a resolved endpoint of a collection, or a stored raw request.
+    struct Plan {
+        /// The two ways an exchange is described.
+        enum Target {
+            /// An endpoint resolved in its environment (sent through the dispatcher).
+            case resolved(ResolvedRequest)
+            /// A request with an absolute URL, as history stored it (no collection to resolve from).
+            case raw(PreparedRequest)
+        }
+
+        /// What is sent.
+        var target: Target
+        /// The collection file, if any.
+        var collectionPath: String?
+        /// Secret values to mask in history.
+        var secrets: [String]
+
+        /// Resolves an endpoint of a collection file in an environment.
+        ///
+        /// - Parameters:
+        ///   - url: the collection file.
+        ///   - endpoint: the endpoint's address (`Folder/Name` or a unique `Name`).
+        ///   - environment: the environment's name, or `nil` for the collection's first.
+        ///   - overrides: `--var` values.
+        /// - Returns: the plan.
+        /// - Throws: `ExitCode(2)` after one sentence on stderr for any collection, lookup or
+        ///   variable error.
+        static func fromCollection(
+            at url: URL, endpoint: String, environment: String?, overrides: [String: String]
+        ) throws -> Plan {
+            let collection = try CollectionLocation.load(url)
+            do {
+                let found = try collection.endpoint(named: endpoint)
+                let chosen = try environment.map { try collection.requireEnvironment(named: $0) }
+                chosen?.setOverrides(overrides)
+                let resolved = try RequestResolver().resolve(found, in: collection, environment: chosen, overrides: overrides)
+                resolved.environment.setOverrides(overrides)
+                return Plan(target: .resolved(resolved), collectionPath: url.path, secrets: resolved.masker.secretValues)
+            } catch {
+                printError(ExchangeSender.sentence(error))
+                throw ExitCode(2)
+            }
+        }
+
+        /// The request method.
+        var method: HTTPMethod {
+            switch target {
+            case .resolved(let resolved): resolved.request.method
+            case .raw(let request): request.method
+            }
+        }
+
+        /// The URL as it may be shown (secrets masked).
+        var displayURL: String {
+            switch target {
+            case .resolved(let resolved): resolved.maskedURL
+            case .raw(let request): request.url.absoluteString
+            }
+        }
+
+        /// Asks before a non-GET request to a protected environment: on a terminal with a
+        /// prompt, else only `--yes` lets it through.
+        ///
+        /// - Parameter yes: whether `--yes` was given.
+        /// - Throws: `ExitCode(2)` without `--yes` when stdin is not a terminal; `ExitCode(1)`
+        ///   when the prompt is declined.
+        func confirmIfProtected(yes: Bool) throws {
+            guard case .resolved(let resolved) = target, resolved.isProtected, method != .get, !yes else { return }
+            let name = resolved.environment.name
+            guard ExchangeOutput.stdinIsTerminal else {
+                printError("The environment \"\(name)\" is protected: add --yes to send \(method) \(displayURL) without a prompt.")
+                throw ExitCode(2)
+            }
+            FileHandle.standardError.write(Data("Send \(method) \(displayURL) to the protected environment \"\(name)\"? [y/N] ".utf8))
+            let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard answer == "y" || answer == "yes" else {
+                printError("Not sent: the request to the protected environment \"\(name)\" was not confirmed.")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    // MARK: - Running
+
+    /// Sends, records, prints, and ends with the exit code the issue fixes.
+    ///
+    /// - Parameters:
+    ///   - plan: what to send.
+    ///   - recorder: where to record the exchange (`nil` with `--no-history`).
+    ///   - output: how to print it.
+    /// - Throws: `ExitCode` 1 (transport failure), 4 or 5 (with `--check-status`); returns
+    ///   normally for exit code 0.
+    func run(_ plan: Plan, recorder: HistoryRecorder?, output: ExchangeOutputOptions) async throws {
+        var entry = await send(plan)
+        entry.collectionPath = plan.collectionPath
+        let historyId = recorder?.record(entry, secrets: plan.secrets)
+        try Self.finish(entry, historyId: historyId, output: output)
+    }
+
+    /// Prints an exchange and throws the exit code it calls for.
+    ///
+    /// - Parameters:
+    ///   - entry: the exchange.
+    ///   - historyId: its id in the history, if recorded.
+    ///   - output: how to print it.
+    /// - Throws: `ExitCode` 1, 4 or 5; returns for exit code 0.
+    static func finish(_ entry: HistoryEntry, historyId: Int64?, output: ExchangeOutputOptions) throws {
+        let terminal = ExchangeOutput.stdoutIsTerminal
+        if output.json {
+            ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: historyId) + "\n")
+        } else if entry.transportError == nil {
+            if output.include { ExchangeOutput.write(ExchangeOutput.head(of: entry, terminal: terminal)) }
+            ExchangeOutput.write(ExchangeOutput.printableBody(entry.responseBody, contentType: entry.contentType, terminal: terminal))
+        }
+        if let failure = entry.transportError {
+            printError(failure)
+            throw ExitCode(1)
+        }
+        guard output.checkStatus, let status = entry.status else { return }
+        switch status {
+        case 400..<500:
+            printError("The server answered \(status) \(entry.reason ?? "") for \(entry.method) \(entry.url).".replacingOccurrences(of: "  ", with: " "))
+            throw ExitCode(4)
+        case 500..<600:
+            printError("The server answered \(status) \(entry.reason ?? "") for \(entry.method) \(entry.url).".replacingOccurrences(of: "  ", with: " "))
+            throw ExitCode(5)
+        default:
+            return
+        }
+    }
+
+    /// Sends the plan's request and describes the outcome as a history entry (never throws:
+    /// a transport failure is an entry with `transportError` set).
+    ///
+    /// - Parameter plan: what to send.
+    /// - Returns: the exchange, request secrets masked, bodies whole.
+    func send(_ plan: Plan) async -> HistoryEntry {
+        let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+        let options = TransferOptions(timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        let started = Date()
+        var entry: HistoryEntry
+        switch plan.target {
+        case .resolved(let resolved):
+            let masked = resolved.masked
+            entry = HistoryEntry(
+                startedAt: started, environment: resolved.environment.name, endpoint: resolved.endpoint.id,
+                method: resolved.request.method.rawValue, url: resolved.maskedURL,
+                requestHeaders: masked.headers, requestBody: masked.httpBody,
+                requestBodySize: resolved.request.httpBody?.count)
+            let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport)
+            do {
+                let response = try await dispatcher.future(from: resolved.request, options: options).value
+                Self.fill(&entry, status: response.statusCode, headers: response.headers, body: response.body,
+                          httpVersion: response.httpVersion, timings: response.timings)
+            } catch {
+                Self.fail(&entry, error: error, started: started)
+            }
+            withExtendedLifetime(resolved.environment) {}
+        case .raw(let request):
+            entry = HistoryEntry(
+                startedAt: started, method: request.method.rawValue, url: request.url.absoluteString,
+                requestHeaders: request.headers, requestBody: request.body)
+            do {
+                let response = try await transport.send(request, options: options) { _ in }
+                let timings = ResponseTimings(started: started, headReceived: response.headReceived, finished: response.finished ?? Date(),
+                                              bytesReceived: response.bytesReceived, redirects: response.redirects)
+                Self.fill(&entry, status: response.status, headers: response.headers, body: response.body,
+                          httpVersion: response.httpVersion, timings: timings)
+            } catch {
+                Self.fail(&entry, error: error, started: started)
+            }
+        }
+        try? await transport.shutdown()
+        return entry
+    }
+
+    private var transportConfiguration: AsyncHTTPClientTransport.Configuration {
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        if let timeout {
+            let deadline = Duration.milliseconds(Int64((timeout * 1000).rounded()))
+            configuration.requestTimeout = deadline
+            configuration.connectTimeout = min(configuration.connectTimeout, deadline)
+            configuration.readTimeout = deadline
+        }
+        return configuration
+    }
+
+    private static func fill(
+        _ entry: inout HistoryEntry, status: HTTPStatus, headers: HTTPHeaders, body: Data?,
+        httpVersion: String, timings: ResponseTimings
+    ) {
+        entry.status = status.code
+        entry.reason = status.reasonPhrase
+        entry.responseHeaders = headers
+        entry.responseBody = body
+        entry.responseBodySize = body?.count ?? 0
+        entry.contentType = headers["Content-Type"]
+        entry.httpVersion = httpVersion
+        entry.timings = HistoryTimings(
+            totalMilliseconds: (timings.total ?? Date().timeIntervalSince(timings.started)) * 1000,
+            headMilliseconds: timings.timeToHead.map { $0 * 1000 })
+    }
+
+    private static func fail(_ entry: inout HistoryEntry, error: any Error, started: Date) {
+        entry.transportError = sentence(error)
+        entry.timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(started) * 1000)
+    }
+
+    /// Reports a usage error as one sentence on stderr and gives the exit code for it (2).
+    ///
+    /// - Parameter sentence: what was wrong and what to do.
+    /// - Returns: `ExitCode(2)`, to throw.
+    static func usageError(_ sentence: String) -> ExitCode {
+        printError(sentence)
+        return ExitCode(2)
+    }
+
+    /// The one sentence of an error, ending with a period.
+    ///
+    /// - Parameter error: any error.
+    /// - Returns: its description, with a final period.
+    static func sentence(_ error: any Error) -> String {
+        let text: String
+        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+            text = description
+        } else {
+            text = String(describing: error)
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let last = trimmed.last else { return "The request failed." }
+        return ".!?".contains(last) ? trimmed : trimmed + "."
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Networking
+
+/// `explorer send ENDPOINT ...`: sends one endpoint of a collection, headless.
+///
+/// Exit codes: 0 for any response (or only 2xx/3xx with `--check-status`), 4 for 4xx and 5 for
+/// 5xx with `--check-status`, 1 for a transport failure, 2 for usage and collection errors.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send one endpoint of a collection and print the response.",
+        discussion: """
+            The body is printed (pretty JSON on a terminal, raw bytes when piped). Exit codes: \
+            0 for a response, 1 for a transport failure, 2 for usage and collection errors; \
+            with --check-status, 4 for a 4xx and 5 for a 5xx status (the body is still printed).
+            """
+    )
+
+    @Argument(help: "The endpoint, as Folder/Name or Name when unique.")
+    var endpoint: String
+
+    @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
+    var collection: String?
+
+    @Option(name: .long, help: "The environment to send to (default: the collection's first).")
+    var env: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for this request (repeatable).", valueName: "K=V"))
+    var variables: [String] = []
+
+    @OptionGroup var output: ExchangeOutputOptions
+
+    @Flag(name: .long, help: "Do not record this exchange in the history.")
+    var noHistory = false
+
+    @Flag(name: .long, help: "Confirm a non-GET request to a protected environment without a prompt.")
+    var yes = false
+
+    func run() async throws {
+        let overrides = try Self.parseVariables(variables)
+        let located = try CollectionLocation.resolve(explicit: collection)
+        let exchange = try ExchangeSender.Plan.fromCollection(
+            at: located, endpoint: endpoint, environment: env, overrides: overrides)
+        try exchange.confirmIfProtected(yes: yes)
+        let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        try await ExchangeSender(timeout: output.timeout).run(exchange, recorder: recorder, output: output)
+    }
+
+    /// Parses `--var K=V` pairs.
+    ///
+    /// - Parameter pairs: the raw `K=V` texts.
+    /// - Returns: the variables by name (a later pair wins).
+    /// - Throws: `ExitCode(2)` after a sentence on stderr when a pair has no `=` or no name.
+    static func parseVariables(_ pairs: [String]) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                printError("--var expects NAME=VALUE, but got \"\(pair)\".")
+                throw ExitCode(2)
+            }
+            result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        return result
+    }
+}
+
+/// The output options `send` and `history resend` share.
+struct ExchangeOutputOptions: ParsableArguments {
+    @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers before the body.")
+    var include = false
+
+    @Flag(name: .long, help: "Print one JSON object: method, url, environment, status, reason, headers, body, timings, historyId.")
+    var json = false
+
+    @Flag(name: .long, help: "Exit 4 for a 4xx and 5 for a 5xx status.")
+    var checkStatus = false
+
+    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds.", valueName: "S"))
+    var timeout: Double?
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) {
+            throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+"""`explorer history` end to end: list, filters, show, resend, clear, against real sends."""
+from __future__ import annotations
+
+import json
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+from test_send import one_sentence, run, send
+
+
+def history(explorer_bin, tmp_path, *args):
+    return run(explorer_bin, tmp_path, "history", *args)
+
+
+def listed(explorer_bin, tmp_path, *args):
+    result = history(explorer_bin, tmp_path, *args, "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def sent_id(explorer_bin, tmp_path, demo, *args) -> int:
+    result = send(explorer_bin, tmp_path, demo, *args, "--json")
+    return json.loads(result.stdout)["historyId"]
+
+
+def seed(explorer_bin, tmp_path, demo) -> dict[str, int]:
+    return {
+        "users": sent_id(explorer_bin, tmp_path, demo, "Users/List users", "--env", "local"),
+        "missing": sent_id(explorer_bin, tmp_path, demo, "Users/Missing user (404)", "--env", "local"),
+        "posts": sent_id(explorer_bin, tmp_path, demo, "Posts/List posts", "--env", "staging"),
+        "error": sent_id(explorer_bin, tmp_path, demo, "Errors/Server error (500 HTML)", "--env", "staging"),
+    }
+
+
+def test_the_list_is_newest_first_with_every_send(explorer_bin, tmp_path, demo):
+    ids = seed(explorer_bin, tmp_path, demo)
+    rows = listed(explorer_bin, tmp_path)
+    assert [row["id"] for row in rows] == [ids["error"], ids["posts"], ids["missing"], ids["users"]]
+    assert rows[-1]["endpoint"] == "Users/List users" and rows[-1]["status"] == 200
+    assert rows[-1]["url"].startswith(demo.url("local", "/users"))
+
+
+def test_the_plain_list_shows_one_line_per_exchange(explorer_bin, tmp_path, demo):
+    seed(explorer_bin, tmp_path, demo)
+    result = history(explorer_bin, tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    assert len(lines) == 4
+    assert lines[0].startswith("#4") and "500" in lines[0] and "Errors/Server error (500 HTML)" in lines[0]
+
+
+def test_filters_by_endpoint_environment_status_and_search(explorer_bin, tmp_path, demo):
+    ids = seed(explorer_bin, tmp_path, demo)
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--endpoint", "Posts/List posts")] == [ids["posts"]]
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--env", "local")] == [ids["missing"], ids["users"]]
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--status", "4xx")] == [ids["missing"]]
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--status", "5xx")] == [ids["error"]]
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--status", "error")] == []
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--search", "posts")] == [ids["posts"]]
+    assert [r["id"] for r in listed(explorer_bin, tmp_path, "--limit", "1")] == [ids["error"]]
+
+
+def test_a_bad_status_class_is_a_usage_error(explorer_bin, tmp_path):
+    result = history(explorer_bin, tmp_path, "--status", "6xx")
+    assert result.returncode == 2
+    assert "2xx" in result.stderr
+
+
+def test_show_prints_request_and_response(explorer_bin, tmp_path, demo):
+    ids = seed(explorer_bin, tmp_path, demo)
+    result = history(explorer_bin, tmp_path, "show", str(ids["missing"]))
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode()
+    assert f"> GET {demo.url('local', '/users/9999')}" in text
+    assert "< HTTP/1.1 404 Not Found" in text
+
+
+def test_show_json_has_the_send_fields_and_the_request(explorer_bin, tmp_path, demo):
+    ids = seed(explorer_bin, tmp_path, demo)
+    shown = json.loads(history(explorer_bin, tmp_path, "show", str(ids["users"]), "--json").stdout)
+    assert shown["historyId"] == ids["users"] and shown["status"] == 200
+    assert shown["request"]["method"] == "GET"
+    assert json.loads(shown["body"])["items"]
+    assert shown["bodyTruncated"] is False
+
+
+def test_show_of_an_unknown_id_exits_2_with_one_sentence(explorer_bin, tmp_path):
+    result = history(explorer_bin, tmp_path, "show", "999")
+    assert result.returncode == 2
+    assert one_sentence(result.stderr), result.stderr
+
+
+def test_resend_sends_the_same_endpoint_again_as_a_new_exchange(explorer_bin, tmp_path, demo):
+    ids = seed(explorer_bin, tmp_path, demo)
+    result = history(explorer_bin, tmp_path, "resend", str(ids["posts"]), "--json")
+    assert result.returncode == 0, result.stderr
+    again = json.loads(result.stdout)
+    assert again["historyId"] > ids["error"]
+    assert again["url"].startswith(demo.url("staging", "/posts")) and again["status"] == 200
+    assert listed(explorer_bin, tmp_path)[0]["endpoint"] == "Posts/List posts"
+
+
+def test_resend_exits_like_send(explorer_bin, tmp_path, demo):
+    ids = seed(explorer_bin, tmp_path, demo)
+    result = history(explorer_bin, tmp_path, "resend", str(ids["error"]), "--check-status")
+    assert result.returncode == 5
+
+
+def test_resend_fills_secrets_in_again(explorer_bin, tmp_path, demo):
+    first = sent_id(explorer_bin, tmp_path, demo, "Auth/Me with token", "--env", "production")
+    result = history(explorer_bin, tmp_path, "resend", str(first), "--check-status")
+    assert result.returncode == 0, result.stderr
+
+
+def test_clear_before_a_date_and_clear_all(explorer_bin, tmp_path, demo):
+    seed(explorer_bin, tmp_path, demo)
+    result = history(explorer_bin, tmp_path, "clear", "--before", "2000-01-01")
+    assert result.returncode == 0 and result.stdout.decode().startswith("Deleted 0 exchanges")
+    assert len(listed(explorer_bin, tmp_path)) == 4
+    result = history(explorer_bin, tmp_path, "clear")
+    assert result.returncode == 0 and result.stdout.decode().startswith("Deleted 4 exchanges")
+    assert listed(explorer_bin, tmp_path) == []
+
+
+def test_a_bad_date_is_a_usage_error(explorer_bin, tmp_path):
+    result = history(explorer_bin, tmp_path, "clear", "--before", "last tuesday")
+    assert result.returncode == 2
+    assert "--before" in result.stderr
+
+
+def test_two_processes_sending_at_once_lose_nothing(explorer_bin, tmp_path, demo):
+    def burst(environment: str) -> list[int]:
+        return [send(explorer_bin, tmp_path, demo, "Users/List users", "--env", environment).returncode for _ in range(10)]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        codes = list(pool.map(burst, ["local", "staging"]))
+    assert codes == [[0] * 10, [0] * 10]
+    rows = listed(explorer_bin, tmp_path, "--limit", "100")
+    assert len(rows) == 20
+    assert len({row["id"] for row in rows}) == 20
