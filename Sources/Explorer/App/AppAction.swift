@@ -1,0 +1,30 @@
+import Foundation
+
+/// Everything that can change the explorer's state: input, and what effects report back.
+enum AppAction: Sendable {
+    case input(InputEvent)
+    case collectionReloaded(APICollection)
+    case collectionFailed(String)
+    case historyLoaded([HistoryEntry])
+    case progress(exchange: Int, bytes: Int)
+    case received(exchange: Int, ResponseSnapshot)
+    case failed(exchange: Int, TransportFailure)
+    case recorded(exchange: Int, historyID: Int64)
+    case message(String, isError: Bool)
+}
+
+/// Work the reducer asks the runtime to do; the results come back as actions.
+enum AppEffect: Sendable {
+    /// Send a resolved request as exchange `id`.
+    case send(exchange: Int, ResolvedRequest)
+    /// Cancel exchange `id` (the transport closes its connection).
+    case cancel(exchange: Int)
+    /// Reload the newest history entries.
+    case loadHistory
+    /// Put text on the clipboard with OSC 52.
+    case copyToClipboard(String)
+    /// Write a body to a file.
+    case saveBody([UInt8], path: String)
+    /// Leave the explorer.
+    case quit
+}

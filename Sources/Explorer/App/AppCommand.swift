@@ -1,0 +1,61 @@
+/// What a key can ask the explorer to do, by meaning; the keymap maps keys to these.
+enum AppCommand: String, Hashable, Sendable, CaseIterable {
+    case quit
+    case help
+    case focusNext
+    case focusPrevious
+    case up
+    case down
+    case left
+    case right
+    case pageUp
+    case pageDown
+    case top
+    case bottom
+    case send
+    case environments
+    case search
+    case filter
+    case nextMatch
+    case previousMatch
+    case copyAsCurl
+    case cancel
+    case nextTab
+    case previousTab
+    case toggleWrap
+    case toggleLineNumbers
+    case resend
+    case saveBody
+}
+
+extension AppCommand {
+    /// The default keys; the footer hints and the help overlay are generated from them.
+    static let defaultKeymap = Keymap<AppCommand>([
+        KeyBinding([.char("q"), .ctrl("c")], .quit, hint: "quit", help: "Quit (q or Ctrl-C)"),
+        KeyBinding(.char("?"), .help, hint: "help", help: "Show all keys"),
+        KeyBinding(KeyPress(.enter), .send, hint: "send", help: "Send the selected endpoint / open the history entry"),
+        KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
+        KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
+        KeyBinding(KeyPress(.backTab), .focusPrevious, help: "Previous pane"),
+        KeyBinding(.char("/"), .search, hint: "search", help: "Filter a list / search the response body"),
+        KeyBinding(.char("f"), .filter, hint: "filter", help: "Filter the JSON body with a JSONPath ($.items[*].name)"),
+        KeyBinding(.char("c"), .copyAsCurl, hint: "curl", help: "Copy the request as a curl command"),
+        KeyBinding(.char("r"), .resend, help: "Re-send the selected history entry"),
+        KeyBinding(KeyPress(.escape), .cancel, hint: "cancel", help: "Cancel the request in flight / close"),
+        KeyBinding([.char("n")], .nextMatch, help: "Next search match"),
+        KeyBinding([.char("N")], .previousMatch, help: "Previous search match"),
+        KeyBinding([.char("]"), KeyPress(.right, .alt)], .nextTab, help: "Next response tab"),
+        KeyBinding([.char("["), KeyPress(.left, .alt)], .previousTab, help: "Previous response tab"),
+        KeyBinding(.char("w"), .toggleWrap, help: "Wrap long lines on/off"),
+        KeyBinding(.char("#"), .toggleLineNumbers, help: "Line numbers on/off"),
+        KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
+        KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),
+        KeyBinding([KeyPress(.down), .char("j")], .down, help: "Move down"),
+        KeyBinding([KeyPress(.left), .char("h")], .left, help: "Previous tab / scroll left"),
+        KeyBinding([KeyPress(.right), .char("l")], .right, help: "Next tab / scroll right"),
+        KeyBinding(KeyPress(.pageUp), .pageUp, help: "Page up"),
+        KeyBinding(KeyPress(.pageDown), .pageDown, help: "Page down"),
+        KeyBinding([KeyPress(.home), .char("g")], .top, help: "First line"),
+        KeyBinding([KeyPress(.end), .char("G")], .bottom, help: "Last line"),
+    ])
+}

@@ -1,0 +1,545 @@
+import Foundation
+import Networking
+
+/// The explorer's one reducer: `reduce(&state, action) -> [effects]`, pure apart from reading
+/// the clock and expanding `{{uuid}}`-style built-ins while resolving a request.
+enum AppReducer {
+    static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        switch action {
+        case .input(let event):
+            return handle(event, &state)
+        case .collectionReloaded(let collection):
+            state.setCollection(collection)
+            state.message = "Reloaded \(URL(fileURLWithPath: state.collectionPath).lastPathComponent)"
+            state.messageIsError = false
+        case .collectionFailed(let message):
+            state.message = message
+            state.messageIsError = true
+        case .historyLoaded(let entries):
+            state.history = entries
+            state.historyList.selected = min(state.historyList.selected, max(0, entries.count - 1))
+        case .progress(let id, let bytes):
+            if state.exchanges[id]?.isInFlight == true { state.exchanges[id]?.phase = .inFlight(bytes: bytes) }
+        case .received(let id, let response):
+            guard state.exchanges[id]?.isInFlight == true else { return [] }
+            state.exchanges[id]?.phase = .received(response)
+            if state.shownExchange == id { resetBodyView(&state) }
+        case .failed(let id, let failure):
+            guard state.exchanges[id]?.isInFlight == true else { return [] }
+            state.exchanges[id]?.phase = .failed(failure)
+        case .recorded(let id, let historyID):
+            state.exchanges[id]?.historyID = historyID
+            return [.loadHistory]
+        case .message(let text, let isError):
+            state.message = text
+            state.messageIsError = isError
+        }
+        return []
+    }
+
+    // MARK: - Input
+
+    private static func handle(_ event: InputEvent, _ state: inout AppState) -> [AppEffect] {
+        switch event {
+        case .resize(let size):
+            state.size = size
+            return []
+        case .tick:
+            state.now = Date()
+            return []
+        case .paste(let text):
+            if state.input != nil { typeText(text.filter { !$0.isNewline }, &state) }
+            return []
+        case .mouse(let mouse):
+            return handleMouse(mouse, &state)
+        case .key(let press):
+            state.message = nil
+            if state.input != nil { return handleTyping(press, &state) }
+            if state.overlay != nil { return handleOverlay(press, &state) }
+            guard let command = state.keymap.command(for: press) else { return [] }
+            return perform(command, &state)
+        }
+    }
+
+    private static func handleTyping(_ press: KeyPress, _ state: inout AppState) -> [AppEffect] {
+        guard var input = state.input else { return [] }
+        switch press.key {
+        case .escape:
+            if case .listFilter(let pane) = input.purpose { setListFilter("", pane, &state) }
+            if input.purpose == .bodyFilter { clearBodyFilter(&state) }
+            state.input = nil
+        case .enter:
+            state.input = nil
+            switch input.purpose {
+            case .listFilter: break
+            case .bodySearch: runSearch(input.text, &state)
+            case .bodyFilter: applyBodyFilter(input.text, &state)
+            }
+        case .backspace:
+            if !input.text.isEmpty { input.text.removeLast() }
+            state.input = input
+            typed(&state)
+        case .character(let character) where !press.modifiers.contains(.ctrl) && !press.modifiers.contains(.alt):
+            typeText(String(character), &state)
+        case .character("u") where press.modifiers.contains(.ctrl):
+            input.text = ""
+            state.input = input
+            typed(&state)
+        case .character("w") where press.modifiers.contains(.ctrl):
+            let trimmed = input.text.reversed().drop { $0 == " " }.drop { $0 != " " }
+            input.text = String(trimmed.reversed())
+            state.input = input
+            typed(&state)
+        default:
+            break
+        }
+        return []
+    }
+
+    private static func typeText(_ text: String, _ state: inout AppState) {
+        state.input?.text += text
+        typed(&state)
+    }
+
+    /// Applies what is being typed live: list filters narrow as you type.
+    private static func typed(_ state: inout AppState) {
+        guard let input = state.input else { return }
+        if case .listFilter(let pane) = input.purpose { setListFilter(input.text, pane, &state) }
+    }
+
+    private static func setListFilter(_ text: String, _ pane: Pane, _ state: inout AppState) {
+        switch pane {
+        case .environments: state.environmentList.setFilter(text)
+        case .history: state.historyList.setFilter(text)
+        default:
+            state.endpointList.setFilter(text)
+            // Land on the first endpoint rather than on a folder heading.
+            let visible = state.endpointList.visibleIndices(state.endpointItems)
+            if let first = visible.firstIndex(where: { state.endpointRows[$0].endpoint != nil }) {
+                state.endpointList.selected = first
+            }
+        }
+    }
+
+    private static func handleOverlay(_ press: KeyPress, _ state: inout AppState) -> [AppEffect] {
+        guard let overlay = state.overlay else { return [] }
+        switch overlay {
+        case .environmentPicker(var list):
+            let command = state.keymap.command(for: press)
+            switch (press.key, command) {
+            case (.escape, _), (_, .quit?), (_, .environments?):
+                state.overlay = nil
+            case (.enter, _):
+                state.overlay = nil
+                switchEnvironment(to: list.selected, &state)
+            case (_, .up?):
+                list.move(by: -1, count: state.environments.count)
+                state.overlay = .environmentPicker(list)
+            case (_, .down?):
+                list.move(by: 1, count: state.environments.count)
+                state.overlay = .environmentPicker(list)
+            case (.character(let digit), _) where digit.wholeNumberValue.map { (1...state.environments.count).contains($0) } ?? false:
+                state.overlay = nil
+                switchEnvironment(to: digit.wholeNumberValue! - 1, &state)
+            default:
+                break
+            }
+        case .confirmSend(let endpointID, let environment):
+            switch press.key {
+            case .character("y"), .character("Y"), .enter:
+                state.overlay = nil
+                guard let endpoint = state.collection?.endpoint(withID: endpointID),
+                      let environment = state.environments.first(where: { $0.name == environment }) else { return [] }
+                return send(endpoint, in: environment, &state)
+            case .character("n"), .character("N"), .escape, .character("q"):
+                state.overlay = nil
+                state.message = "Not sent."
+            default:
+                break
+            }
+        case .help, .text:
+            switch press.key {
+            case .escape, .enter, .character("q"), .character("?"): state.overlay = nil
+            default: break
+            }
+        }
+        return []
+    }
+
+    // MARK: - Commands
+
+    private static func perform(_ command: AppCommand, _ state: inout AppState) -> [AppEffect] {
+        switch command {
+        case .quit:
+            return [.quit]
+        case .help:
+            state.overlay = .help
+        case .focusNext, .focusPrevious:
+            let panes = Pane.allCases
+            let index = panes.firstIndex(of: state.focus)!
+            state.focus = panes[(index + (command == .focusNext ? 1 : panes.count - 1)) % panes.count]
+            if [.environments, .endpoints, .history].contains(state.focus) { state.lastList = state.focus }
+        case .up, .down, .pageUp, .pageDown, .top, .bottom:
+            move(command, &state)
+        case .left, .right:
+            if state.focus == .response {
+                if state.body.text.wrap || state.responseTab != .body {
+                    cycleTab(command == .right ? 1 : -1, &state)
+                } else {
+                    state.body.text.scrollHorizontally(by: command == .right ? 8 : -8)
+                }
+            }
+        case .nextTab:
+            cycleTab(1, &state)
+        case .previousTab:
+            cycleTab(-1, &state)
+        case .send:
+            return sendFromFocus(&state)
+        case .resend:
+            guard let entry = state.selectedHistoryEntry else { return [] }
+            return resend(entry, &state)
+        case .environments:
+            guard !state.environments.isEmpty else {
+                state.message = "This collection has no environments."
+                return []
+            }
+            state.overlay = .environmentPicker(ListState(selected: state.activeEnvironment))
+        case .search:
+            if state.focus == .response {
+                state.input = TextInput(purpose: .bodySearch, text: state.body.search)
+            } else {
+                let pane = [.environments, .endpoints, .history].contains(state.focus) ? state.focus : .endpoints
+                state.focus = pane
+                state.lastList = pane
+                state.input = TextInput(purpose: .listFilter(pane))
+                setListFilter("", pane, &state)
+            }
+        case .filter:
+            guard state.shown?.response?.document.kind == .json else {
+                state.message = "The JSONPath filter works on JSON bodies."
+                return []
+            }
+            state.focus = .response
+            state.responseTab = .body
+            state.input = TextInput(purpose: .bodyFilter, text: state.body.filter)
+        case .nextMatch, .previousMatch:
+            stepMatch(command == .nextMatch ? 1 : -1, &state)
+        case .copyAsCurl:
+            return copyAsCurl(&state)
+        case .cancel:
+            return cancel(&state)
+        case .toggleWrap:
+            state.body.text.wrap.toggle()
+            state.body.text.leftColumn = 0
+            state.body.text.topRow = 0
+            state.message = state.body.text.wrap ? "Wrap on" : "Wrap off"
+        case .toggleLineNumbers:
+            state.body.text.showLineNumbers.toggle()
+        case .saveBody:
+            guard let exchange = state.shown, let response = exchange.response else {
+                state.message = "No response body to save."
+                return []
+            }
+            let name = "explorer-body-\(exchange.id).\(fileExtension(response.document))"
+            return [.saveBody(response.document.raw, path: name)]
+        }
+        return []
+    }
+
+    private static func move(_ command: AppCommand, _ state: inout AppState) {
+        let page = max(1, state.size.height - 8)
+        let delta: Int
+        switch command {
+        case .up: delta = -1
+        case .down: delta = 1
+        case .pageUp: delta = -page
+        case .pageDown: delta = page
+        case .top: delta = Int.min / 2
+        default: delta = Int.max / 2
+        }
+        switch state.focus {
+        case .environments:
+            let count = state.environmentList.visibleIndices(environmentItems(state)).count
+            state.environmentList.move(by: delta, count: count)
+        case .endpoints:
+            let count = state.endpointList.visibleIndices(state.endpointItems).count
+            state.endpointList.move(by: delta, count: count)
+        case .history:
+            let count = state.historyList.visibleIndices(state.historyItems).count
+            state.historyList.move(by: delta, count: count)
+            if let entry = state.selectedHistoryEntry { show(entry, &state) }
+        case .request:
+            break
+        case .response:
+            let source = ResponseContent.source(for: state)
+            let width = AppLayout(size: state.size, state: state).responseTextWidth(state: state, source: source)
+            if command == .top {
+                state.body.text.scrollToTop()
+            } else if command == .bottom {
+                state.body.text.scrollToBottom(source: source, height: AppLayout(size: state.size, state: state).responseTextHeight)
+            } else {
+                state.body.text.scroll(by: delta, source: source, width: width)
+            }
+        }
+    }
+
+    static func environmentItems(_ state: AppState) -> [ListItem] {
+        state.environments.map { ListItem($0.name) }
+    }
+
+    private static func cycleTab(_ step: Int, _ state: inout AppState) {
+        let tabs = ResponseTab.allCases
+        let index = tabs.firstIndex(of: state.responseTab)!
+        state.responseTab = tabs[(index + step + tabs.count) % tabs.count]
+        state.body.text.scrollToTop()
+    }
+
+    // MARK: - Sending
+
+    private static func sendFromFocus(_ state: inout AppState) -> [AppEffect] {
+        switch state.focus {
+        case .environments:
+            let visible = state.environmentList.visibleIndices(environmentItems(state))
+            if visible.indices.contains(state.environmentList.selected) {
+                switchEnvironment(to: visible[state.environmentList.selected], &state)
+            }
+            return []
+        case .history:
+            if let entry = state.selectedHistoryEntry { show(entry, &state) }
+            state.focus = .response
+            return []
+        default:
+            guard let endpoint = state.selectedEndpoint else {
+                state.message = state.endpointRows.isEmpty ? "This collection has no endpoints." : "Select an endpoint to send."
+                return []
+            }
+            guard let environment = state.activeEnvironmentValue else {
+                state.message = "This collection has no environment to send to."
+                state.messageIsError = true
+                return []
+            }
+            if environment.isProtected {
+                state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
+                return []
+            }
+            return send(endpoint, in: environment, &state)
+        }
+    }
+
+    private static func send(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect] {
+        guard let collection = state.collection else { return [] }
+        let resolved: ResolvedRequest
+        do {
+            resolved = try RequestResolver().resolve(endpoint, in: collection, environment: environment)
+        } catch {
+            state.message = String(describing: error)
+            state.messageIsError = true
+            return []
+        }
+        let id = state.nextExchangeID
+        state.nextExchangeID += 1
+        let masked = resolved.masked
+        state.exchanges[id] = Exchange(
+            id: id, endpointID: endpoint.id, environment: environment.name,
+            method: masked.method.rawValue, url: resolved.maskedURL, requestHeaders: resolved.maskedHeaders,
+            requestBody: masked.httpBody.map { String(decoding: $0, as: UTF8.self) },
+            startedAt: Date(), phase: .inFlight(bytes: 0))
+        state.shownExchange = id
+        resetBodyView(&state)
+        return [.send(exchange: id, resolved)]
+    }
+
+    private static func resend(_ entry: HistoryEntry, _ state: inout AppState) -> [AppEffect] {
+        guard let name = entry.endpoint, let endpoint = state.collection?.endpoint(withID: name) else {
+            state.message = "That exchange did not come from an endpoint of this collection; it cannot be re-sent from here."
+            return []
+        }
+        let environment = state.environments.first { $0.name == entry.environment } ?? state.activeEnvironmentValue
+        guard let environment else { return [] }
+        if environment.isProtected {
+            state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
+            return []
+        }
+        return send(endpoint, in: environment, &state)
+    }
+
+    private static func switchEnvironment(to index: Int, _ state: inout AppState) {
+        guard state.environments.indices.contains(index) else { return }
+        state.activeEnvironment = index
+        state.environmentList.selected = index
+        let environment = state.environments[index]
+        state.message = "Environment: \(environment.name)" + (environment.isProtected ? " (protected: sending asks first)" : "")
+        state.messageIsError = false
+    }
+
+    private static func cancel(_ state: inout AppState) -> [AppEffect] {
+        if let exchange = state.shown, exchange.isInFlight {
+            state.exchanges[exchange.id]?.phase = .cancelled
+            state.message = "Cancelled \(exchange.method) \(exchange.endpointID ?? exchange.url)"
+            return [.cancel(exchange: exchange.id)]
+        }
+        if !state.body.filter.isEmpty {
+            clearBodyFilter(&state)
+            return []
+        }
+        if !state.body.search.isEmpty {
+            state.body.search = ""
+            state.body.matches = []
+        }
+        return []
+    }
+
+    private static func copyAsCurl(_ state: inout AppState) -> [AppEffect] {
+        guard let endpoint = state.selectedEndpoint ?? state.shown?.endpointID.flatMap({ state.collection?.endpoint(withID: $0) }),
+              let collection = state.collection, let environment = state.activeEnvironmentValue else {
+            state.message = "Select an endpoint to copy as curl."
+            return []
+        }
+        do {
+            let resolved = try RequestResolver().resolve(endpoint, in: collection, environment: environment)
+            let command = try resolved.request.curlDescription(baseURL: resolved.baseURL)
+            let shown = try resolved.masked.curlDescription(baseURL: resolved.baseURL)
+            state.overlay = .text(
+                title: "curl · \(endpoint.id) · \(environment.name) (copied to the clipboard)",
+                lines: shown.components(separatedBy: "\n"))
+            return [.copyToClipboard(command)]
+        } catch {
+            state.message = String(describing: error)
+            state.messageIsError = true
+            return []
+        }
+    }
+
+    // MARK: - Showing history
+
+    private static func show(_ entry: HistoryEntry, _ state: inout AppState) {
+        let id = state.nextExchangeID
+        state.nextExchangeID += 1
+        let phase: Exchange.Phase
+        if let status = entry.status {
+            phase = .received(ResponseSnapshot.make(entry: entry, status: status))
+        } else {
+            phase = .failed(TransportFailure(category: "transport error", message: entry.transportError ?? "no response", hint: nil))
+        }
+        state.exchanges[id] = Exchange(
+            id: id, endpointID: entry.endpoint, environment: entry.environment, method: entry.method, url: entry.url,
+            requestHeaders: entry.requestHeaders, requestBody: entry.requestBody.map { String(decoding: $0, as: UTF8.self) },
+            startedAt: entry.startedAt, phase: phase, historyID: entry.id)
+        // Keep only one history preview at a time: drop the previous one.
+        if let previous = state.shownExchange, previous != id, state.exchanges[previous]?.historyID != nil,
+           state.exchanges[previous]?.isInFlight == false {
+            state.exchanges[previous] = nil
+        }
+        state.shownExchange = id
+        resetBodyView(&state)
+    }
+
+    // MARK: - Body search and filter
+
+    private static func resetBodyView(_ state: inout AppState) {
+        let wrap = state.body.text.wrap
+        let numbers = state.body.text.showLineNumbers
+        state.body = BodyViewState()
+        state.body.text.wrap = wrap
+        state.body.text.showLineNumbers = numbers
+    }
+
+    private static func runSearch(_ text: String, _ state: inout AppState) {
+        state.body.search = text
+        state.body.matches = text.isEmpty ? [] : (state.shownDocument?.linesMatching(text) ?? [])
+        state.body.currentMatch = 0
+        state.responseTab = .body
+        state.body.text.currentMatchLine = state.body.matches.first
+        if let first = state.body.matches.first {
+            state.body.text.topLine = max(0, first - 2)
+            state.body.text.topRow = 0
+            state.message = "\(state.body.matches.count) line\(state.body.matches.count == 1 ? "" : "s") match \"\(text)\""
+        } else if !text.isEmpty {
+            state.message = "No match for \"\(text)\""
+        }
+    }
+
+    private static func stepMatch(_ step: Int, _ state: inout AppState) {
+        let count = state.body.matches.count
+        guard count > 0 else { return }
+        state.body.currentMatch = (state.body.currentMatch + step + count) % count
+        let line = state.body.matches[state.body.currentMatch]
+        state.body.text.currentMatchLine = line
+        state.body.text.topLine = max(0, line - 2)
+        state.body.text.topRow = 0
+        state.message = "Match \(state.body.currentMatch + 1)/\(count)"
+    }
+
+    private static func applyBodyFilter(_ expression: String, _ state: inout AppState) {
+        state.body.filter = expression
+        state.body.filterError = nil
+        state.body.filtered = nil
+        state.body.text.scrollToTop()
+        guard !expression.isEmpty, let document = state.shown?.response?.document else { return }
+        do {
+            let path = try JSONPath(expression)
+            let result = try path.evaluate(Data(document.raw))
+            state.body.filtered = BodyDocument.make(Array(result), contentType: "application/json")
+            state.message = "Filter: \(expression)"
+        } catch {
+            state.body.filterError = String(describing: error)
+            state.message = String(describing: error)
+            state.messageIsError = true
+        }
+    }
+
+    private static func clearBodyFilter(_ state: inout AppState) {
+        state.body.filter = ""
+        state.body.filtered = nil
+        state.body.filterError = nil
+        state.body.text.scrollToTop()
+    }
+
+    private static func fileExtension(_ document: BodyDocument) -> String {
+        switch document.kind {
+        case .json: return "json"
+        case .xml: return "xml"
+        case .html: return "html"
+        case .binary: return document.contentType.contains("png") ? "png" : "bin"
+        default: return "txt"
+        }
+    }
+
+    // MARK: - Mouse
+
+    private static func handleMouse(_ mouse: MouseEvent, _ state: inout AppState) -> [AppEffect] {
+        guard state.overlay == nil, state.input == nil else { return [] }
+        let layout = AppLayout(size: state.size, state: state)
+        switch mouse.kind {
+        case .press(.left):
+            if let pane = layout.pane(at: mouse.position) {
+                state.focus = pane
+                if [.environments, .endpoints, .history].contains(pane) {
+                    state.lastList = pane
+                    if let row = layout.listRow(at: mouse.position, pane: pane, state: state) {
+                        switch pane {
+                        case .environments: state.environmentList.selected = row
+                        case .endpoints: state.endpointList.selected = row
+                        default:
+                            state.historyList.selected = row
+                            if let entry = state.selectedHistoryEntry { show(entry, &state) }
+                        }
+                    }
+                }
+            }
+        case .wheelUp:
+            if let pane = layout.pane(at: mouse.position) { state.focus = pane }
+            move(.up, &state)
+            move(.up, &state)
+            move(.up, &state)
+        case .wheelDown:
+            if let pane = layout.pane(at: mouse.position) { state.focus = pane }
+            move(.down, &state)
+            move(.down, &state)
+            move(.down, &state)
+        default:
+            break
+        }
+        return []
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Networking
+
+/// The panes that can hold the focus, in Tab order.
+enum Pane: String, Sendable, CaseIterable {
+    case environments = "Environments"
+    case endpoints = "Endpoints"
+    case history = "History"
+    case request = "Request"
+    case response = "Response"
+}
+
+/// The tabs of the response pane.
+enum ResponseTab: String, Sendable, CaseIterable {
+    case body = "Body"
+    case headers = "Headers"
+    case raw = "Raw"
+    case timing = "Timing"
+    case request = "Request"
+}
+
+/// A modal overlay over the screen.
+enum AppOverlay: Sendable {
+    case environmentPicker(ListState)
+    case confirmSend(endpointID: String, environment: String)
+    case help
+    case text(title: String, lines: [String])
+}
+
+/// A one-line text being typed: a list filter, a body search or a JSONPath filter.
+struct TextInput: Sendable, Hashable {
+    enum Purpose: Sendable, Hashable {
+        case listFilter(Pane)
+        case bodySearch
+        case bodyFilter
+    }
+    var purpose: Purpose
+    var text: String = ""
+}
+
+/// A line in the endpoints list: a folder heading or an endpoint.
+struct EndpointRow: Sendable, Hashable {
+    let depth: Int
+    let folder: String?
+    let endpoint: Endpoint?
+}
+
+/// How the body of the shown exchange is being viewed.
+struct BodyViewState: Sendable {
+    /// Scroll position, wrap, line numbers and the search highlight of the response pane.
+    var text = ScrollTextState(wrap: false, showLineNumbers: true)
+    var search: String {
+        get { text.search }
+        set { text.search = newValue }
+    }
+    var matches: [Int] = []
+    var currentMatch = 0
+    /// A JSONPath expression and what it selected, shown instead of the body.
+    var filter = ""
+    var filtered: BodyDocument?
+    var filterError: String?
+}
+
+/// Everything the explorer shows: one value, changed only by `reduce`.
+struct AppState: Sendable {
+    var collection: APICollection?
+    var collectionPath: String
+    var activeEnvironment = 0
+    var focus: Pane = .endpoints
+    /// The list shown in the narrow layout's single list slot.
+    var lastList: Pane = .endpoints
+    var environmentList = ListState()
+    var endpointList = ListState()
+    var historyList = ListState()
+    var endpointRows: [EndpointRow] = []
+    var history: [HistoryEntry] = []
+    var exchanges: [Int: Exchange] = [:]
+    var nextExchangeID = 1
+    /// The exchange the response pane shows.
+    var shownExchange: Int?
+    var responseTab: ResponseTab = .body
+    var body = BodyViewState()
+    var overlay: AppOverlay?
+    var input: TextInput?
+    var message: String?
+    var messageIsError = false
+    var size = Size(width: 80, height: 24)
+    var now = Date()
+    var keymap = AppCommand.defaultKeymap
+
+    init(collection: APICollection?, collectionPath: String, environment: String? = nil) {
+        self.collectionPath = collectionPath
+        setCollection(collection)
+        if let environment, let index = collection?.environments.firstIndex(where: { $0.name == environment }) {
+            activeEnvironment = index
+            environmentList.selected = index
+        }
+        if let firstEndpoint = endpointRows.firstIndex(where: { $0.endpoint != nil }) {
+            endpointList.selected = firstEndpoint
+        }
+    }
+
+    /// Replaces the collection (on load or reload), keeping the selection by endpoint id.
+    mutating func setCollection(_ collection: APICollection?) {
+        let selectedID = selectedEndpoint?.id
+        let environmentName = activeEnvironmentValue?.name
+        self.collection = collection
+        endpointRows = Self.rows(collection?.items ?? [], depth: 0)
+        if let selectedID, let index = endpointRows.firstIndex(where: { $0.endpoint?.id == selectedID }) {
+            endpointList.selected = index
+        }
+        if let environmentName, let index = collection?.environments.firstIndex(where: { $0.name == environmentName }) {
+            activeEnvironment = index
+        } else {
+            activeEnvironment = 0
+        }
+    }
+
+    static func rows(_ items: [CollectionItem], depth: Int) -> [EndpointRow] {
+        items.flatMap { item -> [EndpointRow] in
+            switch item {
+            case .endpoint(let endpoint): return [EndpointRow(depth: depth, folder: nil, endpoint: endpoint)]
+            case .folder(let folder):
+                return [EndpointRow(depth: depth, folder: folder.name, endpoint: nil)] + rows(folder.items, depth: depth + 1)
+            }
+        }
+    }
+
+    // MARK: - Derived
+
+    var environments: [Environment] { collection?.environments ?? [] }
+
+    var activeEnvironmentValue: Environment? {
+        environments.indices.contains(activeEnvironment) ? environments[activeEnvironment] : nil
+    }
+
+    /// The endpoint under the selection of the endpoints list (nil on a folder).
+    var selectedEndpoint: Endpoint? {
+        let visible = endpointList.visibleIndices(endpointItems)
+        guard visible.indices.contains(endpointList.selected) else { return nil }
+        return endpointRows[visible[endpointList.selected]].endpoint
+    }
+
+    /// The list items of the endpoints list (what filtering matches on).
+    var endpointItems: [ListItem] {
+        endpointRows.map { row in
+            let indent = String(repeating: "  ", count: row.depth)
+            if let folder = row.folder { return ListItem([Span(indent + "▾ " + folder, role: .title)]) }
+            let endpoint = row.endpoint!
+            return ListItem([
+                Span(indent),
+                Span(endpoint.method.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
+                Span(endpoint.name),
+            ])
+        }
+    }
+
+    var selectedHistoryEntry: HistoryEntry? {
+        let visible = historyList.visibleIndices(historyItems)
+        guard visible.indices.contains(historyList.selected) else { return nil }
+        return history[visible[historyList.selected]]
+    }
+
+    var historyItems: [ListItem] {
+        history.map { entry in
+            let time = entry.startedAt.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+            let status = entry.status.map(String.init) ?? "ERR"
+            return ListItem(
+                [
+                    Span(time + " ", role: .dim),
+                    Span(entry.method.padding(toLength: 6, withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
+                    Span(entry.endpoint ?? entry.url),
+                ],
+                trailing: [
+                    Span(status, role: Self.role(forStatus: entry.status)),
+                    Span(" " + Self.duration(entry.timings.totalMilliseconds), role: .dim),
+                ])
+        }
+    }
+
+    var shown: Exchange? { shownExchange.flatMap { exchanges[$0] } }
+
+    /// The document the body tab shows: the JSONPath result when a filter is set.
+    var shownDocument: BodyDocument? { body.filtered ?? shown?.response?.document }
+
+    var inFlightCount: Int { exchanges.values.filter(\.isInFlight).count }
+
+    // MARK: - Formatting shared by views
+
+    static func role(for method: HTTPMethod) -> Role {
+        switch method {
+        case .get: return .methodGet
+        case .post: return .methodPost
+        case .put: return .methodPut
+        case .patch: return .methodPatch
+        case .delete: return .methodDelete
+        default: return .methodOther
+        }
+    }
+
+    static func role(forStatus status: Int?) -> Role {
+        guard let status else { return .error }
+        switch status {
+        case ..<200: return .status1xx
+        case ..<300: return .status2xx
+        case ..<400: return .status3xx
+        case ..<500: return .status4xx
+        default: return .status5xx
+        }
+    }
+
+    static func duration(_ milliseconds: Double) -> String {
+        milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.2f s", milliseconds / 1000)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Networking
+
+/// One request sent from the explorer and what became of it, as the response pane shows it.
+struct Exchange: Sendable, Identifiable {
+    /// Where the exchange is.
+    enum Phase: Sendable {
+        /// Sent; `bytes` of the body have arrived so far.
+        case inFlight(bytes: Int)
+        /// A response arrived (any status).
+        case received(ResponseSnapshot)
+        /// No response: the transport failed.
+        case failed(TransportFailure)
+        /// The user cancelled it.
+        case cancelled
+    }
+
+    let id: Int
+    /// The endpoint's `Folder/Name`, when it came from the collection.
+    let endpointID: String?
+    let environment: String?
+    let method: String
+    /// The URL as sent, secrets masked.
+    let url: String
+    /// The request headers as sent, secrets masked.
+    let requestHeaders: HTTPHeaders
+    /// The request body as text (secrets masked), if any.
+    let requestBody: String?
+    let startedAt: Date
+    var phase: Phase
+    /// The history row it was stored as, once stored.
+    var historyID: Int64?
+
+    var isInFlight: Bool {
+        if case .inFlight = phase { return true }
+        return false
+    }
+
+    var response: ResponseSnapshot? {
+        if case .received(let response) = phase { return response }
+        return nil
+    }
+}
+
+/// A received response, prepared for display.
+struct ResponseSnapshot: Sendable {
+    let status: Int
+    let reason: String
+    let headers: HTTPHeaders
+    let httpVersion: String
+    let document: BodyDocument
+    /// Milliseconds until the head arrived, when known.
+    let headMilliseconds: Double?
+    let totalMilliseconds: Double
+    /// The redirects followed, as "302 → URL" lines.
+    let redirects: [String]
+    /// A one-line reading of an error body: problem+json title/detail/instance, an HTML
+    /// page's text, or nil for 2xx/3xx.
+    let errorSummary: [String]
+}
+
+/// Why an exchange got no response, in the words a person needs: the category and a hint.
+struct TransportFailure: Sendable, Hashable {
+    let category: String
+    let message: String
+    let hint: String?
+}

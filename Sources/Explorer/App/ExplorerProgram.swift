@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import Networking
+
+/// The explorer as a `TerminalProgram`: the reducer and view, plus the effects that reach the
+/// network, the history store and the clipboard.
+///
+/// Every request goes through a `NetworkDispatcher` whose server provider is the environment it
+/// was resolved in and whose callback queue is the runtime's (main) queue; bodies are decoded
+/// and indexed off the main queue before they reach the state.
+final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
+    typealias State = AppState
+    typealias Action = AppAction
+    typealias Effect = AppEffect
+
+    private let transport: AsyncHTTPClientTransport
+    private let history: HistoryRecorder?
+    private let collectionPath: String?
+    private let preparation = DispatchQueue(label: "explorer.body-preparation", qos: .userInitiated, attributes: .concurrent)
+    private let lock = NSLock()
+    private var inFlight: [Int: ResponseFuture<Response<Data?>>] = [:]
+    /// Where OSC 52 clipboard sequences are written (the terminal); nil in tests.
+    private let clipboardWriter: (@Sendable (String) -> Void)?
+
+    init(
+        transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
+        history: HistoryRecorder?,
+        collectionPath: String?,
+        clipboardWriter: (@Sendable (String) -> Void)?
+    ) {
+        self.transport = transport
+        self.history = history
+        self.collectionPath = collectionPath
+        self.clipboardWriter = clipboardWriter
+    }
+
+    func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        AppReducer.reduce(&state, action)
+    }
+
+    func view(_ state: AppState, size: Size) -> CellGrid {
+        AppView.render(state, size: size)
+    }
+
+    func action(for event: InputEvent, in state: AppState) -> AppAction? {
+        .input(event)
+    }
+
+    func shouldQuit(_ state: AppState) -> Bool { false }
+
+    func tickInterval(_ state: AppState) -> DispatchTimeInterval? {
+        state.inFlightCount > 0 ? .milliseconds(100) : nil
+    }
+
+    func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
+        switch effect {
+        case .send(let id, let resolved):
+            sendRequest(id, resolved, send: send)
+        case .cancel(let id):
+            let future = lock.withLock { inFlight.removeValue(forKey: id) }
+            future?.cancel()
+        case .loadHistory:
+            guard let store = history?.store else { return }
+            do {
+                send(.historyLoaded(try store.entries(matching: HistoryQuery(limit: 200))))
+            } catch {
+                send(.message("History could not be read: \(error)", isError: true))
+            }
+        case .copyToClipboard(let text):
+            clipboardWriter?(OSC52.sequence(copying: text))
+        case .saveBody(let bytes, let path):
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                send(.message("Saved \(bytes.count) bytes to \(path)", isError: false))
+            } catch {
+                send(.message("Could not save the body to \(path): \(error.localizedDescription)", isError: true))
+            }
+        case .quit:
+            break
+        }
+    }
+
+    private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
+        let started = Date()
+        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: .main)
+        let future = dispatcher.future(from: resolved.request)
+        let environment = resolved.environment
+        let collectionPath = self.collectionPath
+        let history = self.history
+        let secrets = resolved.masker.secretValues
+        lock.withLock { inFlight[id] = future }
+        future
+            .progress { progress in send(.progress(exchange: id, bytes: Int(progress.completedBytes))) }
+            .response { [preparation] response in
+                preparation.async {
+                    let snapshot = ResponseSnapshot.make(response)
+                    send(.received(exchange: id, snapshot))
+                    var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
+                    entry.fill(response)
+                    if let historyID = history?.record(entry, secrets: secrets) {
+                        send(.recorded(exchange: id, historyID: historyID))
+                    }
+                }
+            }
+            .error { error in
+                if let transportError = error as? TransportError, transportError == .cancelled { return }
+                send(.failed(exchange: id, TransportFailure(error)))
+                var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
+                entry.fail(String(describing: error), started: started)
+                if let historyID = history?.record(entry, secrets: secrets) {
+                    send(.recorded(exchange: id, historyID: historyID))
+                }
+            }
+            .completion { [weak self] in
+                withExtendedLifetime(environment) {}
+                self?.lock.withLock { _ = self?.inFlight.removeValue(forKey: id) }
+            }
+            .send()
+    }
+
+    /// Closes the HTTP client; call once the runtime has returned.
+    func shutdown() async {
+        try? await transport.shutdown()
+    }
+}
+
+/// The OSC 52 escape sequence that asks the terminal to put text on the clipboard.
+enum OSC52 {
+    static func sequence(copying text: String) -> String {
+        "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
+    }
+}

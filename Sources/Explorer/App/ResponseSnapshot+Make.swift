@@ -1,0 +1,132 @@
+import Foundation
+import Networking
+
+extension ResponseSnapshot {
+    /// Prepares a response for display (off the main queue: the body is decoded and indexed).
+    static func make(_ response: Response<Data?>) -> ResponseSnapshot {
+        let body = response.body.map { [UInt8]($0) } ?? []
+        let document = BodyDocument.make(body, contentType: response.headers["Content-Type"])
+        let timings = response.timings
+        return ResponseSnapshot(
+            status: response.statusCode.code,
+            reason: response.statusCode.reasonPhrase,
+            headers: response.headers,
+            httpVersion: response.httpVersion,
+            document: document,
+            headMilliseconds: timings.timeToHead.map { $0 * 1000 },
+            totalMilliseconds: (timings.total ?? Date().timeIntervalSince(timings.started)) * 1000,
+            redirects: timings.redirects.map { "\($0.status.code) \($0.from.absoluteString) → \($0.to.absoluteString)" },
+            errorSummary: errorSummary(status: response.statusCode.code, document: document))
+    }
+
+    /// Rebuilds a stored exchange's response for display.
+    static func make(entry: HistoryEntry, status: Int) -> ResponseSnapshot {
+        let document = BodyDocument.make(entry.responseBody.map { [UInt8]($0) } ?? [], contentType: entry.contentType)
+        var summary = errorSummary(status: status, document: document)
+        if entry.responseBodySize > (entry.responseBody?.count ?? 0) {
+            summary.append("Stored body truncated: \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes kept.")
+        }
+        return ResponseSnapshot(
+            status: status,
+            reason: entry.reason ?? HTTPStatus(code: status).reasonPhrase,
+            headers: entry.responseHeaders,
+            httpVersion: entry.httpVersion ?? "HTTP/1.1",
+            document: document,
+            headMilliseconds: entry.timings.headMilliseconds,
+            totalMilliseconds: entry.timings.totalMilliseconds,
+            redirects: [],
+            errorSummary: summary)
+    }
+
+    /// What an error body says, in a few lines: problem+json's title, detail, instance and
+    /// field errors; an HTML page's text; the start of any other body.
+    static func errorSummary(status: Int, document: BodyDocument) -> [String] {
+        guard status >= 400 else { return [] }
+        let raw = Data(document.raw.prefix(256 * 1024))
+        if document.contentType.contains("json"),
+           let object = try? JSONSerialization.jsonObject(with: raw) as? [String: Any],
+           object["title"] != nil || object["detail"] != nil {
+            var lines: [String] = []
+            let title = object["title"] as? String ?? ""
+            let detail = object["detail"] as? String ?? ""
+            lines.append([title, detail].filter { !$0.isEmpty }.joined(separator: " — "))
+            if let instance = object["instance"] as? String { lines.append("instance: \(instance)") }
+            if let errors = object["errors"] as? [[String: Any]] {
+                for error in errors.prefix(8) {
+                    let field = error["field"] ?? error["pointer"] ?? error["name"] ?? "?"
+                    let message = error["message"] ?? error["detail"] ?? ""
+                    lines.append("• \(field): \(message)")
+                }
+            }
+            return lines
+        }
+        if document.kind == .html {
+            let text = HTMLText.readable(String(decoding: raw, as: UTF8.self))
+            return text.isEmpty ? [] : [String(text.prefix(300))]
+        }
+        if document.kind == .text || document.kind == .json {
+            let first = String(decoding: raw.prefix(200), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return first.isEmpty ? [] : [first]
+        }
+        return []
+    }
+}
+
+extension TransportFailure {
+    /// Reads a transport error as a category and a hint a person can act on.
+    init(_ error: any Error) {
+        guard let transport = error as? TransportError else {
+            self.init(category: "error", message: String(describing: error), hint: nil)
+            return
+        }
+        let message = transport.description
+        switch transport {
+        case .connectionRefused(let host, let port):
+            self.init(category: "connection refused", message: message,
+                      hint: "connection refused by \(host):\(port) — is the server running?")
+        case .dnsFailure(let host):
+            self.init(category: "DNS failure", message: message, hint: "\(host) does not resolve — check the base URL of the environment.")
+        case .timedOut:
+            self.init(category: "timed out", message: message, hint: "the server did not answer in time — is it overloaded, or is the URL right?")
+        case .tlsFailure(let host, _):
+            self.init(category: "TLS failure", message: message, hint: "\(host)'s certificate was not accepted — check the scheme (http/https) and the certificate.")
+        case .notConnected:
+            self.init(category: "not connected", message: message, hint: "check the network and the base URL.")
+        case .invalidURL, .missingBaseURL, .serverProviderReleased:
+            self.init(category: "invalid URL", message: message, hint: "check the environment's base_url and the endpoint's path.")
+        case .cancelled:
+            self.init(category: "cancelled", message: message, hint: nil)
+        case .tooManyRedirects:
+            self.init(category: "too many redirects", message: message, hint: "the server redirects in a loop.")
+        case .bodyTooLarge:
+            self.init(category: "body too large", message: message, hint: nil)
+        case .connectionClosed:
+            self.init(category: "connection closed", message: message, hint: "the server closed the connection before the response was complete.")
+        case .decompressionFailed:
+            self.init(category: "decompression failed", message: message, hint: "the body is not valid for its Content-Encoding.")
+        case .other:
+            self.init(category: "transport error", message: message, hint: nil)
+        }
+    }
+}
+
+/// The readable text of an HTML page: tags, scripts and styles dropped, whitespace folded.
+enum HTMLText {
+    static func readable(_ html: String) -> String {
+        var text = html
+        for block in ["script", "style", "head"] {
+            while let start = text.range(of: "<\(block)", options: .caseInsensitive),
+                  let end = text.range(of: "</\(block)>", options: .caseInsensitive, range: start.upperBound..<text.endIndex) {
+                text.removeSubrange(start.lowerBound..<end.upperBound)
+            }
+        }
+        var result = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; result.append(" ") } else if character == ">" { inTag = false } else if !inTag { result.append(character) }
+        }
+        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&nbsp;": " "]
+        for (entity, value) in entities { result = result.replacingOccurrences(of: entity, with: value) }
+        return result.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

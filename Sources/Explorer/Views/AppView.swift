@@ -1,0 +1,82 @@
+import Foundation
+import Networking
+
+/// Draws the whole explorer screen from the state: `view(state, size) -> CellGrid`, pure.
+enum AppView {
+    static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    static func render(_ state: AppState, size: Size) -> CellGrid {
+        var grid = CellGrid(size: size)
+        guard size.width >= 20, size.height >= 6 else {
+            grid.put("Terminal too small: \(size.width)×\(size.height)", x: 0, y: 0, style: Style(.warning), clip: grid.bounds)
+            if size.height > 1 { grid.put("Needs 40×12", x: 0, y: 1, style: Style(.dim), clip: grid.bounds) }
+            return grid
+        }
+        let layout = AppLayout(size: size, state: state)
+        renderHeader(state, into: &grid, area: layout.header)
+        ListPanes.renderEnvironments(state, into: &grid, area: layout.environments)
+        ListPanes.renderEndpoints(state, into: &grid, area: layout.endpoints)
+        ListPanes.renderHistory(state, into: &grid, area: layout.history)
+        RequestPane.render(state, into: &grid, area: layout.request, compact: layout.isNarrow)
+        ResponsePane.render(state, into: &grid, area: layout.response)
+        renderFooter(state, into: &grid, area: layout.footer)
+        if let overlay = state.overlay { OverlayView.render(overlay, state: state, into: &grid) }
+        return grid
+    }
+
+    // MARK: - Header and footer
+
+    private static func renderHeader(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        grid.fill(area, style: Style(.statusBar))
+        var spans: [Span] = [Span(" explorer ", Style(.title, .bold))]
+        if let name = state.collection?.name { spans.append(Span("· \(name) ", role: .statusBar)) }
+        grid.put(spans, x: area.x, y: area.y, clip: area)
+
+        var trailing: [Span] = []
+        let inFlight = state.inFlightCount
+        if inFlight > 0 {
+            trailing.append(Span("\(spinnerFrame(state.now)) \(inFlight) in flight  ", role: .spinner))
+        }
+        if let environment = state.activeEnvironmentValue {
+            trailing.append(Span("env ", role: .statusBar))
+            trailing.append(Span(" \(environment.name) ", Style(environment.isProtected ? .protectedBadge : .environment, .bold)))
+            if environment.isProtected { trailing.append(Span(" protected", role: .protectedBadge)) }
+            trailing.append(Span(" "))
+        }
+        let width = DisplayWidth.of(trailing.plainText)
+        if width < area.width - 12 {
+            grid.put(trailing, x: area.maxX - width, y: area.y, clip: area)
+        }
+    }
+
+    private static func renderFooter(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        if let input = state.input {
+            grid.fill(area, style: Style(.statusBar))
+            let prompt: String
+            switch input.purpose {
+            case .listFilter(let pane): prompt = " Filter \(pane.rawValue.lowercased()): "
+            case .bodySearch: prompt = " Search body: "
+            case .bodyFilter: prompt = " JSONPath: "
+            }
+            let used = grid.put([Span(prompt, Style(.statusKey, .bold)), Span(Sanitizer.sanitize(input.text), role: .input)], x: area.x, y: area.y, clip: area)
+            var cursorGrid = grid
+            cursorGrid.cursor = Point(x: min(area.maxX - 1, area.x + used), y: area.y)
+            grid = cursorGrid
+            let hint = "Enter apply · Esc cancel "
+            if used + hint.count + 2 < area.width {
+                grid.put(hint, x: area.maxX - hint.count, y: area.y, style: Style(.dim), clip: area)
+            }
+            return
+        }
+        var message: [Span] = []
+        if let text = state.message {
+            message = [Span(Sanitizer.sanitize(text), role: state.messageIsError ? .error : .message)]
+        }
+        let hints = state.keymap.hints()
+        StatusBar(hints: hints, message: message, trailing: [Span(state.focus.rawValue + " ", role: .dim)]).render(into: &grid, area: area)
+    }
+
+    static func spinnerFrame(_ now: Date) -> Character {
+        spinner[Int(now.timeIntervalSinceReferenceDate * 10) % spinner.count]
+    }
+}

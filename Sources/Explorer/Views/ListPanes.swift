@@ -1,0 +1,40 @@
+/// The three lists of the left column: environments, endpoints (a folder tree) and history.
+enum ListPanes {
+    static func renderEnvironments(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        guard !area.isEmpty else { return }
+        let items = state.environments.enumerated().map { index, environment -> ListItem in
+            let active = index == state.activeEnvironment
+            var trailing: [Span] = []
+            if environment.isProtected { trailing.append(Span("protected", role: .protectedBadge)) }
+            return ListItem(
+                [Span(active ? "● " : "  ", role: .environment), Span(environment.name, Style(active ? .environment : .text, active ? .bold : []))],
+                trailing: trailing)
+        }
+        let focused = state.focus == .environments
+        let inner = Block(title: "Environments", trailingTitle: filterTitle(state.environmentList.filter), focused: focused).render(into: &grid, area: area)
+        ListView(items: items, state: state.environmentList, focused: focused, emptyText: "No environments").render(into: &grid, area: inner)
+    }
+
+    static func renderEndpoints(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        guard !area.isEmpty else { return }
+        let focused = state.focus == .endpoints
+        let count = state.endpointRows.filter { $0.endpoint != nil }.count
+        let inner = Block(
+            title: "Endpoints",
+            trailingTitle: filterTitle(state.endpointList.filter) + [Span(" \(count) ", role: .dim)],
+            focused: focused
+        ).render(into: &grid, area: area)
+        ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: "No endpoints").render(into: &grid, area: inner)
+    }
+
+    static func renderHistory(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        guard !area.isEmpty else { return }
+        let focused = state.focus == .history
+        let inner = Block(title: "History", trailingTitle: filterTitle(state.historyList.filter), focused: focused).render(into: &grid, area: area)
+        ListView(items: state.historyItems, state: state.historyList, focused: focused, emptyText: "Nothing sent yet").render(into: &grid, area: inner)
+    }
+
+    private static func filterTitle(_ filter: String) -> [Span] {
+        filter.isEmpty ? [] : [Span(" /\(Sanitizer.sanitize(filter)) ", role: .searchMatch)]
+    }
+}

@@ -1,0 +1,46 @@
+/// Modal overlays: the environment picker, the protected-environment confirmation, help and
+/// text panels (copy as curl).
+enum OverlayView {
+    static func render(_ overlay: AppOverlay, state: AppState, into grid: inout CellGrid) {
+        let screen = grid.bounds
+        switch overlay {
+        case .environmentPicker(let list):
+            let items = state.environments.enumerated().map { index, environment -> ListItem in
+                ListItem(
+                    [Span("\(index + 1) "), Span(environment.name, role: .environment), Span("  " + environment.baseURLTemplate, role: .dim)],
+                    trailing: environment.isProtected ? [Span("protected", role: .protectedBadge)] : [])
+            }
+            let width = min(screen.width - 2, max(40, (items.map { DisplayWidth.of($0.spans.plainText) }.max() ?? 0) + 14))
+            let area = screen.centered(width: width, height: min(screen.height - 2, items.count + 2))
+            let inner = Block(title: "Switch environment", focused: true, borders: .rounded, fill: Style(.overlay)).render(into: &grid, area: area)
+            ListView(items: items, state: list, focused: true).render(into: &grid, area: inner)
+        case .confirmSend(let endpointID, let environment):
+            let lines: [[Span]] = [
+                [Span("Send to "), Span(environment, Style(.protectedBadge, .bold)), Span("?")],
+                [Span(endpointID, role: .dim)],
+                [Span("\(environment) is a protected environment.", role: .warning)],
+                [],
+                [Span("y", Style(.statusKey, .bold)), Span(" send   "), Span("n", Style(.statusKey, .bold)), Span(" / Esc keep it unsent")],
+            ]
+            panel(title: "Protected environment", lines: lines, into: &grid)
+        case .help:
+            let hints = state.keymap.helpLines()
+            let keyWidth = hints.map { $0.key.count }.max() ?? 0
+            let lines = hints.map { [Span($0.key.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0), Style(.statusKey, .bold)), Span($0.label)] }
+                + [[], [Span("Esc, q or ? closes this help.", role: .dim)]]
+            panel(title: "Keys", lines: lines, into: &grid)
+        case .text(let title, let lines):
+            panel(title: title, lines: lines.map { [Span($0)] } + [[], [Span("Esc closes.", role: .dim)]], into: &grid)
+        }
+    }
+
+    private static func panel(title: String, lines: [[Span]], into grid: inout CellGrid) {
+        let screen = grid.bounds
+        let contentWidth = max(DisplayWidth.of(title) + 4, lines.map { DisplayWidth.of($0.plainText) }.max() ?? 0)
+        let area = screen.centered(width: min(screen.width - 2, contentWidth + 4), height: min(screen.height - 2, lines.count + 2))
+        let inner = Block(title: title, focused: true, fill: Style(.overlay)).render(into: &grid, area: area).inset(left: 1, right: 1)
+        for (row, line) in lines.prefix(inner.height).enumerated() {
+            grid.put(Sanitizer.characters(line), x: inner.x, y: inner.y + row, clip: inner)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Networking
+
+/// The text each response tab shows, as a `TextSource` that `ScrollText` draws lazily.
+enum ResponseContent {
+    static func source(for state: AppState) -> any TextSource {
+        guard let exchange = state.shown else { return LinesTextSource([]) }
+        switch state.responseTab {
+        case .body:
+            if let document = state.shownDocument {
+                if document.kind == .empty { return LinesTextSource(text: "(empty body)", style: Style(.dim)) }
+                return document
+            }
+            return LinesTextSource([])
+        case .headers:
+            guard let response = exchange.response else { return LinesTextSource([]) }
+            return LinesTextSource(headerLines(response.headers))
+        case .raw:
+            guard let response = exchange.response else { return LinesTextSource([]) }
+            if response.document.kind == .binary {
+                return response.document
+            }
+            return RawResponseSource(response: response)
+        case .timing:
+            return LinesTextSource(timingLines(exchange))
+        case .request:
+            return LinesTextSource(requestLines(exchange))
+        }
+    }
+
+    static func headerLines(_ headers: HTTPHeaders) -> [[Span]] {
+        let width = min(32, headers.map { $0.name.count }.max() ?? 0)
+        return headers.map { field in
+            [
+                Span(field.name.padding(toLength: max(width, field.name.count), withPad: " ", startingAt: 0), role: .headerName),
+                Span("  "),
+                Span(field.value, role: .headerValue),
+            ]
+        }
+    }
+
+    static func timingLines(_ exchange: Exchange) -> [[Span]] {
+        var lines: [[Span]] = [
+            [Span("Started      ", role: .headerName), Span(exchange.startedAt.formatted(.iso8601))],
+        ]
+        switch exchange.phase {
+        case .inFlight(let bytes):
+            lines.append([Span("In flight    ", role: .headerName), Span("\(bytes) bytes so far")])
+        case .cancelled:
+            lines.append([Span("Cancelled", role: .warning)])
+        case .failed(let failure):
+            lines.append([Span("Failed       ", role: .headerName), Span(failure.message, role: .error)])
+        case .received(let response):
+            if let head = response.headMilliseconds {
+                lines.append([Span("Head         ", role: .headerName), Span("+" + AppState.duration(head))])
+                lines.append([Span("Body         ", role: .headerName), Span(AppState.duration(max(0, response.totalMilliseconds - head)))])
+            }
+            lines.append([Span("Total        ", role: .headerName), Span(AppState.duration(response.totalMilliseconds))])
+            lines.append([Span("Received     ", role: .headerName), Span(ByteCountFormatter.string(fromByteCount: Int64(response.document.byteCount), countStyle: .binary))])
+            lines.append([Span("HTTP version ", role: .headerName), Span(response.httpVersion)])
+            lines.append([])
+            if response.redirects.isEmpty {
+                lines.append([Span("No redirects.", role: .dim)])
+            } else {
+                lines.append([Span("Redirects (\(response.redirects.count)):", role: .title)])
+                lines.append(contentsOf: response.redirects.map { [Span("  " + $0)] })
+            }
+        }
+        return lines
+    }
+
+    static func requestLines(_ exchange: Exchange) -> [[Span]] {
+        var lines: [[Span]] = [[
+            Span(exchange.method + " ", role: AppState.role(for: HTTPMethod(rawValue: exchange.method))),
+            Span(exchange.url),
+        ]]
+        if let environment = exchange.environment {
+            lines.append([Span("environment: ", role: .dim), Span(environment, role: .environment)])
+        }
+        lines.append([])
+        lines.append(contentsOf: headerLines(exchange.requestHeaders))
+        if let body = exchange.requestBody, !body.isEmpty {
+            lines.append([])
+            lines.append(contentsOf: body.components(separatedBy: "\n").map { [Span($0)] })
+        }
+        return lines
+    }
+}
+
+/// The Raw tab of a text response: the status line, headers, a blank line, then the body as
+/// received, line by line.
+struct RawResponseSource: TextSource {
+    let response: ResponseSnapshot
+
+    private var headerCount: Int { response.headers.count + 2 }
+
+    var lineCount: Int { headerCount + response.document.rawLines.lineCount }
+
+    func line(_ index: Int, maxCharacters: Int) -> [Span] {
+        if index == 0 { return [Span("\(response.httpVersion) \(response.status) \(response.reason)", role: .title)] }
+        if index < headerCount - 1 {
+            let field = response.headers.fields[index - 1]
+            return [Span(field.name, role: .headerName), Span(": "), Span(field.value, role: .headerValue)]
+        }
+        if index == headerCount - 1 { return [] }
+        return [Span(response.document.rawLines.line(index - headerCount, maxBytes: max(64, maxCharacters * 4)))]
+    }
+}

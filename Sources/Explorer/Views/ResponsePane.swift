@@ -1,0 +1,105 @@
+import Foundation
+
+/// The response pane: a status line, the tabs, an error summary when the status is an error,
+/// and the tab's text drawn through a virtualized `ScrollText`.
+enum ResponsePane {
+    static func render(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        guard !area.isEmpty else { return }
+        let focused = state.focus == .response
+        var trailing: [Span] = []
+        if let document = state.shownDocument, state.responseTab == .body, document.lineCount > 0 {
+            trailing.append(Span(" \(state.body.text.topLine + 1)/\(document.lineCount) ", role: .dim))
+        }
+        let inner = Block(title: "Response", trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
+        guard inner.height > 0 else { return }
+        guard let exchange = state.shown else {
+            grid.put("Nothing sent yet. Press Enter on an endpoint.", x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
+            return
+        }
+        var row = inner.y
+        grid.put(statusLine(exchange, state: state), x: inner.x, y: row, clip: inner)
+        row += 1
+        guard row < inner.maxY else { return }
+
+        switch exchange.phase {
+        case .failed(let failure):
+            let lines = [[Span("✗ \(failure.category)", Style(.error, .bold))], [Span(Sanitizer.sanitize(failure.message), role: .error)]]
+                + (failure.hint.map { [[Span("hint: " + $0, role: .warning)]] } ?? [])
+            for line in lines where row < inner.maxY {
+                grid.put(line, x: inner.x, y: row, clip: inner)
+                row += 1
+            }
+            return
+        case .cancelled:
+            grid.put("The request was cancelled; its connection was closed.", x: inner.x, y: row, style: Style(.warning), clip: inner)
+            return
+        case .inFlight(let bytes):
+            let elapsed = state.now.timeIntervalSince(exchange.startedAt) * 1000
+            grid.put([Span("\(AppView.spinnerFrame(state.now)) waiting for \(exchange.method) \(exchange.url)", role: .spinner)], x: inner.x, y: row, clip: inner)
+            if row + 1 < inner.maxY {
+                let received = bytes > 0 ? " · \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)) received" : ""
+                grid.put("\(AppState.duration(elapsed))\(received) · Esc cancels", x: inner.x, y: row + 1, style: Style(.dim), clip: inner)
+            }
+            return
+        case .received(let response):
+            grid.put(tabs(state.responseTab), x: inner.x, y: row, clip: inner)
+            row += 1
+            if state.responseTab == .body {
+                for line in response.errorSummary.prefix(max(0, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
+                    grid.put(Sanitizer.sanitize(line), x: inner.x, y: row, style: Style(AppState.role(forStatus: response.status), .bold), clip: inner)
+                    row += 1
+                }
+                if let error = state.body.filterError, row < inner.maxY {
+                    grid.put(Sanitizer.sanitize(error), x: inner.x, y: row, style: Style(.error), clip: inner)
+                    row += 1
+                } else if !state.body.filter.isEmpty, row < inner.maxY {
+                    grid.put("JSONPath \(state.body.filter) · Esc clears", x: inner.x, y: row, style: Style(.searchMatch), clip: inner)
+                    row += 1
+                }
+            }
+            let textArea = Rect(x: inner.x, y: row, width: inner.width, height: inner.maxY - row)
+            var textState = state.body.text
+            if state.responseTab != .body {
+                textState.showLineNumbers = false
+                textState.search = ""
+            }
+            ScrollText(source: ResponseContent.source(for: state), state: textState).render(into: &grid, area: textArea)
+        }
+    }
+
+    static func statusLine(_ exchange: Exchange, state: AppState) -> [Span] {
+        var spans: [Span] = []
+        switch exchange.phase {
+        case .received(let response):
+            spans.append(Span(" \(response.status) \(response.reason) ", Style(AppState.role(forStatus: response.status), [.bold, .reverse])))
+            spans.append(Span(" \(AppState.duration(response.totalMilliseconds))", role: .text))
+            spans.append(Span(" · \(response.document.summary)", role: .dim))
+            spans.append(Span(" · \(response.httpVersion)", role: .dim))
+            if !state.body.matches.isEmpty {
+                spans.append(Span(" · match \(state.body.currentMatch + 1)/\(state.body.matches.count)", role: .searchMatch))
+            } else if !state.body.search.isEmpty {
+                spans.append(Span(" · no match", role: .warning))
+            }
+        case .inFlight:
+            spans.append(Span(" sending ", Style(.spinner, .reverse)))
+        case .failed:
+            spans.append(Span(" no response ", Style(.error, [.bold, .reverse])))
+        case .cancelled:
+            spans.append(Span(" cancelled ", Style(.warning, .reverse)))
+        }
+        if let environment = exchange.environment {
+            spans.append(Span(" · ", role: .dim))
+            spans.append(Span(environment, role: .environment))
+        }
+        if let endpoint = exchange.endpointID {
+            spans.append(Span(" · \(endpoint)", role: .dim))
+        }
+        return spans
+    }
+
+    static func tabs(_ active: ResponseTab) -> [Span] {
+        ResponseTab.allCases.flatMap { tab -> [Span] in
+            [Span(" \(tab.rawValue) ", tab == active ? Style(.tabActive, .bold) : Style(.tabInactive)), Span(" ")]
+        }
+    }
+}
