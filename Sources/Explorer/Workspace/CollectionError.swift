@@ -3,24 +3,24 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read at all.
     case unreadable(path: String, reason: String)
     /// The text is not valid YAML.
-    case malformedYAML(SourceLocation, problem: String)
+    case malformedYAML(FileLocation, problem: String)
     /// A value has the wrong shape (a list where a mapping belongs ...).
-    case wrongType(SourceLocation, key: String, expected: String)
+    case wrongType(FileLocation, key: String, expected: String)
     /// A required key is missing.
-    case missingKey(SourceLocation, key: String, in: String)
+    case missingKey(FileLocation, key: String, in: String)
     /// Two endpoints in one folder share a name.
-    case duplicateEndpoint(SourceLocation, id: String, firstLine: Int)
+    case duplicateEndpoint(FileLocation, id: String, firstLine: Int)
     /// Two environments share a name.
-    case duplicateEnvironment(SourceLocation, name: String, firstLine: Int)
+    case duplicateEnvironment(FileLocation, name: String, firstLine: Int)
     /// An endpoint has more than one of `json`, `body`, `form`, `multipart`.
-    case conflictingBodies(SourceLocation, endpoint: String)
+    case conflictingBodies(FileLocation, endpoint: String)
     /// A method that is not an HTTP token.
-    case invalidMethod(SourceLocation, method: String)
+    case invalidMethod(FileLocation, method: String)
     /// A `base_url` that can never be a URL.
-    case invalidBaseURL(SourceLocation, environment: String, url: String)
+    case invalidBaseURL(FileLocation, environment: String, url: String)
 
     /// Where the problem is, when known.
-    var location: SourceLocation? {
+    var location: FileLocation? {
         switch self {
         case .unreadable: return nil
         case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _),

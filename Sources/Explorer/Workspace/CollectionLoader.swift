@@ -44,7 +44,7 @@ enum CollectionLoader {
             throw reader.malformed(error)
         }
         guard let root else {
-            throw CollectionError.missingKey(SourceLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
+            throw CollectionError.missingKey(FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
         }
         guard case .mapping(let mapping) = root else {
             throw CollectionError.wrongType(reader.location(root), key: "the collection", expected: "a mapping with name, environments and endpoints")
@@ -86,23 +86,23 @@ private struct Reader {
 
     init(file: String) { self.file = file }
 
-    func location(_ node: Node?) -> SourceLocation {
+    func location(_ node: Node?) -> FileLocation {
         let mark = node?.mark
-        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        return FileLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
     func malformed(_ error: YamlError) -> CollectionError {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            return .malformedYAML(SourceLocation(file: file, line: mark.line, column: mark.column), problem: detail)
+            return .malformedYAML(FileLocation(file: file, line: mark.line, column: mark.column), problem: detail)
         case let .duplicatedKeysInMapping(duplicates, context):
-            return .malformedYAML(SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
+            return .malformedYAML(FileLocation(file: file, line: context.mark.line, column: context.mark.column),
                                   problem: "duplicate keys \(duplicates.joined(separator: ", ")) in one mapping")
         case let .reader(problem, _, _, _):
-            return .malformedYAML(SourceLocation(file: file, line: 1, column: 1), problem: problem)
+            return .malformedYAML(FileLocation(file: file, line: 1, column: 1), problem: problem)
         default:
-            return .malformedYAML(SourceLocation(file: file, line: 1, column: 1), problem: "\(error)")
+            return .malformedYAML(FileLocation(file: file, line: 1, column: 1), problem: "\(error)")
         }
     }
 

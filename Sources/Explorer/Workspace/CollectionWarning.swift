@@ -1,12 +1,12 @@
 /// Something the loader accepted but the user should know about, with where it is.
 struct CollectionWarning: Sendable, Hashable, CustomStringConvertible {
     /// Where it is.
-    var location: SourceLocation
+    var location: FileLocation
     /// One sentence saying what is wrong.
     var message: String
 
     /// Creates a warning.
-    init(location: SourceLocation, message: String) {
+    init(location: FileLocation, message: String) {
         self.location = location
         self.message = message
     }

@@ -18,7 +18,7 @@ struct Endpoint: Sendable, Hashable, Identifiable {
     /// The body, if any.
     var body: EndpointBody?
     /// Where the endpoint is written, when it came from a file.
-    var location: SourceLocation?
+    var location: FileLocation?
 
     /// Creates an endpoint.
     init(
@@ -29,7 +29,7 @@ struct Endpoint: Sendable, Hashable, Identifiable {
         query: [KeyValue] = [],
         headers: [KeyValue] = [],
         body: EndpointBody? = nil,
-        location: SourceLocation? = nil
+        location: FileLocation? = nil
     ) {
         self.name = name
         self.folderPath = folderPath

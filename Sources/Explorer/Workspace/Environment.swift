@@ -27,7 +27,7 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
     /// The `.env` file read beside the collection.
     let dotEnv: [String: String]
     /// Where the environment is written, when it came from a file.
-    let location: SourceLocation?
+    let location: FileLocation?
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -42,7 +42,7 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
         secrets: [String] = [],
         collectionVariables: [KeyValue] = [],
         dotEnv: [String: String] = [:],
-        location: SourceLocation? = nil
+        location: FileLocation? = nil
     ) {
         self.name = name
         self.baseURLTemplate = baseURLTemplate

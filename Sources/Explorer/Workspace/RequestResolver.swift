@@ -66,13 +66,22 @@ struct RequestResolver: Sendable {
         // Path: each piece is percent-encoded on its own, so variable spans stay exact.
         var path = ""
         var pathSpans: [VariableSpan] = []
+        var inQuery = false
+        // A `?` written in the path starts a raw query, encoded as Networking encodes it.
+        func encodePiece(_ text: String) -> String {
+            guard !inQuery else { return URLEncoding.encode(text, allowed: URLEncoding.rawQueryAllowed, keepEscapes: true) }
+            guard let mark = text.firstIndex(of: "?") else { return encodePath(text) }
+            inQuery = true
+            return encodePath(String(text[..<mark])) + "?"
+                + URLEncoding.encode(String(text[text.index(after: mark)...]), allowed: URLEncoding.rawQueryAllowed, keepEscapes: true)
+        }
         for segment in Template(endpoint.path).segments {
             switch segment {
             case .literal(let literal):
-                path += encodePath(literal)
+                path += encodePiece(literal)
             case .variable(let name):
                 let value = try expand("{{\(name)}}", "path").text
-                let encoded = encodePath(value)
+                let encoded = encodePiece(value)
                 pathSpans.append(VariableSpan(name: name, range: path.count..<(path.count + encoded.count)))
                 path += encoded
             }
@@ -200,6 +209,8 @@ enum URLEncoding {
     static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
     /// Characters left as they are in a path.
     static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
+    /// Characters left as they are in a query written by hand (`a=1&b=2`).
+    static let rawQueryAllowed = unreserved.union("!$&'()*+,;=:@/?".utf8)
     /// Characters left as they are in one query name or value.
     static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
 

@@ -39,9 +39,13 @@ struct SecretMasker: Sendable, Hashable {
         var out = text
         for secret in secretValues {
             out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
-            let encoded = URLEncoding.encode(secret, allowed: URLEncoding.queryComponentAllowed, keepEscapes: false)
-            if encoded != secret {
-                out = out.replacingOccurrences(of: encoded, with: SecretMasker.mask)
+            let variants = [
+                URLEncoding.encode(secret, allowed: URLEncoding.queryComponentAllowed, keepEscapes: false),
+                URLEncoding.encode(secret, allowed: URLEncoding.unreserved, keepEscapes: false),
+                FormEncoding.encode(secret),
+            ]
+            for encoded in Set(variants) where encoded != secret {
+                out = out.replacingOccurrences(of: encoded, with: SecretMasker.mask, options: .caseInsensitive)
             }
         }
         return out

@@ -92,7 +92,7 @@ let issueExampleYAML = """
         #expect {
             try CollectionLoader.parse(yaml, file: "c.yaml")
         } throws: { error in
-            (error as? CollectionError) == .duplicateEndpoint(SourceLocation(file: "c.yaml", line: 5, column: 5), id: "a", firstLine: 3)
+            (error as? CollectionError) == .duplicateEndpoint(FileLocation(file: "c.yaml", line: 5, column: 5), id: "a", firstLine: 3)
         }
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+import Yams
+
+/// Writes a collection as YAML in the format `CollectionLoader` reads.
+///
+/// What is written is the collection as the user wrote it: templates stay templates, so a
+/// secret held in `{{env.TOKEN}}` or a `.env` file is never written out. Key order follows the
+/// format's documentation; mappings keep the collection's order. Comments cannot be written
+/// back (the YAML library drops them when it reads), which `CollectionMerger` says to the user.
+enum CollectionWriter {
+    /// The collection as YAML text.
+    ///
+    /// - Throws: an emitter error from the YAML library (not expected for collection values).
+    static func yaml(for collection: APICollection) throws -> String {
+        var root: [(Node, Node)] = [("name", Node(collection.name))]
+        if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
+        if !collection.environments.isEmpty {
+            root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
+        }
+        root.append(("endpoints", Node(collection.items.map(itemNode), .implicit)))
+        return try Yams.serialize(node: Node(root, .implicit), indent: 2, width: -1, allowUnicode: true)
+    }
+
+    static func environmentNode(_ environment: Environment) -> Node {
+        var pairs: [(Node, Node)] = [("name", Node(environment.name)), ("base_url", Node(environment.baseURLTemplate))]
+        if environment.isProtected { pairs.append(("protected", Node("true", .implicit, .plain))) }
+        if !environment.variables.isEmpty { pairs.append(("variables", mapping(environment.variables))) }
+        if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
+        if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { Node($0) }, .implicit, .flow))) }
+        return Node(pairs, .implicit)
+    }
+
+    static func itemNode(_ item: CollectionItem) -> Node {
+        switch item {
+        case .folder(let folder):
+            return Node([("folder", Node(folder.name)), ("endpoints", Node(folder.items.map(itemNode), .implicit))], .implicit)
+        case .endpoint(let endpoint):
+            var pairs: [(Node, Node)] = [("name", Node(endpoint.name))]
+            if endpoint.method != .get { pairs.append(("method", Node(endpoint.method.rawValue))) }
+            pairs.append(("path", Node(endpoint.path)))
+            if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }
+            if !endpoint.headers.isEmpty { pairs.append(("headers", mapping(endpoint.headers))) }
+            switch endpoint.body {
+            case nil: break
+            case .json(let json): pairs.append(("json", jsonNode(json)))
+            case .raw(let text): pairs.append(("body", Node(text)))
+            case .form(let fields): pairs.append(("form", mapping(fields)))
+            case .multipart(let fields):
+                pairs.append(("multipart", mapping(fields.map { KeyValue($0.name, $0.isFile ? "@" + $0.value : $0.value) })))
+            }
+            return Node(pairs, .implicit)
+        }
+    }
+
+    /// A mapping of text values, quoted so numbers and booleans stay text.
+    static func mapping(_ pairs: [KeyValue]) -> Node {
+        Node(pairs.map { (Node($0.name), scalar($0.value)) }, .implicit)
+    }
+
+    /// A text scalar that reads back as the same text (quoted when it would read as something else).
+    static func scalar(_ text: String) -> Node {
+        let plain = Node(text)
+        let needsQuotes = plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || text.isEmpty
+        return needsQuotes ? Node(text, .implicit, .doubleQuoted) : plain
+    }
+
+    static func jsonNode(_ value: JSONValue) -> Node {
+        switch value {
+        case .null: return Node("null", .implicit, .plain)
+        case .bool(let flag): return Node(flag ? "true" : "false", .implicit, .plain)
+        case .number(let text): return Node(text, .implicit, .plain)
+        case .string(let text): return scalar(text)
+        case .array(let values): return Node(values.map(jsonNode), .implicit)
+        case .object(let pairs): return Node(pairs.map { (Node($0.key), jsonNode($0.value)) }, .implicit)
+        }
+    }
+}
