@@ -6,7 +6,7 @@ import Testing
     @Test func cancellingAFutureClosesItsConnection() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
         let counter = CallCounter()
 
         let future = dispatcher.future(from: BasicRequest(path: "/stall"))
@@ -26,7 +26,7 @@ import Testing
     @Test func cancellingTheAwaitingTaskClosesTheConnectionAndThrowsCancelled() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let task = Task { try await dispatcher.future(from: BasicRequest(path: "/stall")).value }
         #expect(await eventually { server.openConnections == 1 && server.hits("/stall") == 1 })
@@ -39,7 +39,7 @@ import Testing
     @Test func aThousandConcurrentFuturesEachCompleteExactlyOnce() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
         let counter = CallCounter()
         let count = 1000
 

@@ -6,7 +6,7 @@ import Testing
     @Test func textUsesTheCharsetFromContentTypeThenUTF8ThenLatin1() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let named = try await dispatcher.future(from: BasicRequest(path: "/latin1", queryItems: [URLQueryItem(name: "named", value: "1")])).ensureString().value
         #expect(named.body == "café")

@@ -6,7 +6,7 @@ import Testing
     @Test func getReachesTheServerAndTheResponseCarriesItsRequestAndTimings() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let environment = TestEnvironment(server.baseURL)
+        let environment = server.environment
         let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/echo/hello", headers: ["X-Trace": "1"])).value
@@ -41,7 +41,9 @@ import Testing
     @Test func pathAndQueryArePercentEncoded() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL.appendingPathComponent("api")), transport: sharedTransport)
+        let environment = TestEnvironment(server.baseURL.appendingPathComponent("api"))
+        defer { withExtendedLifetime(environment) {} }
+        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
         let request = BasicRequest(
             path: "/users/jane doe/café",
             queryItems: [
@@ -90,7 +92,9 @@ import Testing
 
     @Test func aThrowingRequestBuilderFailsTheFuture() async throws {
         struct BuildFailed: Error {}
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(URL(string: "http://127.0.0.1:9")!), transport: sharedTransport)
+        let environment = TestEnvironment(URL(string: "http://127.0.0.1:9")!)
+        defer { withExtendedLifetime(environment) {} }
+        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
         await #expect(throws: BuildFailed.self) {
             try await dispatcher.future(from: { () throws -> any Request in throw BuildFailed() }).value
@@ -103,7 +107,7 @@ import Testing
         let queue = DispatchQueue(label: "test.callbacks")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "callbacks")
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport, callbackQueue: queue)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
         let counter = CallCounter()
 
         dispatcher.future(from: BasicRequest(path: "/echo"))

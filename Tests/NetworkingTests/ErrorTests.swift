@@ -5,7 +5,9 @@ import Testing
 @Suite struct ErrorTests {
     @Test func aRefusedPortFailsWithConnectionRefused() async throws {
         let port = try await closedPort()
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(URL(string: "http://127.0.0.1:\(port)")!), transport: sharedTransport)
+        let environment = TestEnvironment(URL(string: "http://127.0.0.1:\(port)")!)
+        defer { withExtendedLifetime(environment) {} }
+        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
         await #expect(throws: TransportError.connectionRefused(host: "127.0.0.1", port: port)) {
             try await dispatcher.future(from: BasicRequest(path: "/")).value
@@ -13,7 +15,9 @@ import Testing
     }
 
     @Test func anUnresolvableHostFailsWithDNSFailure() async throws {
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(URL(string: "http://no-such-host.invalid")!), transport: sharedTransport)
+        let environment = TestEnvironment(URL(string: "http://no-such-host.invalid")!)
+        defer { withExtendedLifetime(environment) {} }
+        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
         await #expect(throws: TransportError.dnsFailure(host: "no-such-host.invalid")) {
             try await dispatcher.future(from: BasicRequest(path: "/")).value
@@ -23,7 +27,7 @@ import Testing
     @Test func aStallingServerTimesOut() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let error = await #expect(throws: TransportError.self) {
             try await dispatcher.future(from: BasicRequest(path: "/stall"), options: TransferOptions(timeout: .milliseconds(300))).value
@@ -34,7 +38,7 @@ import Testing
     @Test func aServerClosingMidBodyFailsWithConnectionClosed() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let error = await #expect(throws: TransportError.self) {
             try await dispatcher.future(from: BasicRequest(path: "/close-mid-body")).value
@@ -45,7 +49,7 @@ import Testing
     @Test func invalidGzipFailsWithDecompressionFailedAndValidGzipIsDecompressed() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let text = try await dispatcher.future(from: BasicRequest(path: "/gzip")).ensureString().value.body
         #expect(text == "hello gzip")
@@ -59,7 +63,7 @@ import Testing
     @Test func aBodyOverTheLimitFailsWithBodyTooLarge() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         await #expect(throws: TransportError.bodyTooLarge(url: server.baseURL.appendingPathComponent("bytes/5000"), limit: 1000)) {
             try await dispatcher.future(from: BasicRequest(path: "/bytes/5000"), options: TransferOptions(maximumBodySize: 1000)).value
@@ -69,7 +73,7 @@ import Testing
     @Test func errorBodiesAreKeptOn4xxAnd5xx() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let notFound = try await dispatcher.future(from: BasicRequest(path: "/status/404")).value
         #expect(notFound.statusCode == .notFound)
@@ -88,7 +92,7 @@ import Testing
     @Test func problemJSONIsTypedWithExtensionMembers() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/problem")).value
         let problem = try #require(response.problemDetails)
@@ -106,7 +110,7 @@ import Testing
         struct Wrong: Decodable, Sendable { var method: Int }
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let error = await #expect(throws: SerializationError.self) {
             try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse().ensureData().ensureDecoded(Wrong.self).value
@@ -120,7 +124,7 @@ import Testing
     @Test func redirectsAreFollowedWithTheirHistory() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/redirect/2")).ensureString().value
 
@@ -139,7 +143,7 @@ import Testing
         let server = try await TestServer.start()
         let transport = AsyncHTTPClientTransport(configuration: .init(followRedirects: false, proxy: .none))
         defer { Task { await server.stop(); try? await transport.shutdown() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: transport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: transport)
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/redirect/1")).value
 

@@ -45,7 +45,7 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
     @Test func aTokenRefreshFlowRetriesWithTheNewToken() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let environment = TestEnvironment(server.baseURL)
+        let environment = server.environment
         let tokens = TokenStore()
         let plain = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
         let dispatcher = NetworkDispatcher(
@@ -68,7 +68,7 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
         defer { Task { await server.stop() } }
         let monitor = RecordingMonitor()
         let dispatcher = NetworkDispatcher(
-            serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport,
+            serverProvider: server.environment, transport: sharedTransport,
             retryPolicy: RetryPolicy(initialDelay: .milliseconds(1), jitter: 0), eventMonitors: [monitor])
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/retry-after/a")).ensureString().value
@@ -81,7 +81,7 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(
-            serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport,
+            serverProvider: server.environment, transport: sharedTransport,
             retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1), jitter: 0.5))
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/flaky")).value
@@ -106,7 +106,7 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
         defer { Task { await server.stop() } }
         let counter = CallCounter()
         let dispatcher = NetworkDispatcher(
-            serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport,
+            serverProvider: server.environment, transport: sharedTransport,
             responseAdapters: [AnyResponseAdapter { _, _ in .complete }, AnyResponseAdapter { _, _ in counter.hit("second"); return .continue }],
             retryPolicy: RetryPolicy(initialDelay: .milliseconds(1)))
 

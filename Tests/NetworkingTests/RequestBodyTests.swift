@@ -6,7 +6,7 @@ import Testing
     struct Post: Codable, Sendable, Equatable { var id: Int; var title: String }
 
     private func echo(_ request: BasicRequest, on server: TestServer) async throws -> Echo {
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
         return try await dispatcher.future(from: request).ensureValidResponse().ensureDecoded(Echo.self).value.body
     }
 
@@ -74,7 +74,7 @@ import Testing
     @Test func curlDescriptionRunThroughRealCurlEchoesTheSameRequest() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: TestEnvironment(server.baseURL), transport: sharedTransport)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
         var request = BasicRequest(
             method: .post, path: "/echo/it's here",
             queryItems: [URLQueryItem(name: "q", value: "a b&c"), URLQueryItem(name: "x", value: "[1]")],

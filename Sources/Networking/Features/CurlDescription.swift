@@ -22,10 +22,14 @@ extension PreparedRequest {
             let value = redactingSecrets && Self.secretHeaderNames.contains(field.name.lowercased()) ? "REDACTED" : field.value
             parts.append("-H " + ShellQuoting.quote(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)"))
         }
-        if let body {
-            parts.append("--data-binary " + ShellQuoting.quote(body))
+        guard let body else { return parts.joined(separator: " \\\n  ") }
+        if let text = ShellQuoting.printableText(body) {
+            parts.append("--data-binary " + ShellQuoting.quote(text))
+            return parts.joined(separator: " \\\n  ")
         }
-        return parts.joined(separator: " \\\n  ")
+        // Bytes a shell argument cannot hold (NUL) are piped in through printf.
+        parts.append("--data-binary @-")
+        return "printf " + ShellQuoting.printfFormat(body) + " | " + parts.joined(separator: " \\\n  ")
     }
 }
 
@@ -50,20 +54,22 @@ enum ShellQuoting {
         "'" + string.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Quotes bytes: single quotes for printable UTF-8 text, else bash's `$'…'` with `\xHH`.
-    static func quote(_ data: Data) -> String {
-        if let text = String(data: data, encoding: .utf8),
-            !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" || $0.value == 0x7F })
-        {
-            return quote(text)
-        }
-        var out = "$'"
+    /// The body as text when it is UTF-8 without control characters other than tab and newlines.
+    static func printableText(_ data: Data) -> String? {
+        guard let text = String(data: data, encoding: .utf8),
+            !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r") || $0.value == 0x7F })
+        else { return nil }
+        return text
+    }
+
+    /// A single-quoted `printf` format that prints exactly these bytes.
+    static func printfFormat(_ data: Data) -> String {
+        var out = "'"
         for byte in data {
             switch byte {
-            case UInt8(ascii: "'"): out += "\\'"
-            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "%"): out += String(format: "\\%03o", UInt32(byte))
             case 0x20..<0x7F: out.append(Character(Unicode.Scalar(byte)))
-            default: out += String(format: "\\x%02X", byte)
+            default: out += String(format: "\\%03o", UInt32(byte))
             }
         }
         return out + "'"

@@ -283,10 +283,13 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             for handler in taken.cancelHandlers { handler() }
         }
         for observer in taken.observers { observer(outcome) }
-        let hasCallbacks = !(taken.successHandlers.isEmpty && taken.errorHandlers.isEmpty
+        let pendingProgress = taken.progressDeliveryPending ? taken.latestProgress : nil
+        let hasCallbacks = pendingProgress != nil || !(taken.successHandlers.isEmpty && taken.errorHandlers.isEmpty
             && taken.cancellationHandlers.isEmpty && taken.completionHandlers.isEmpty)
         guard hasCallbacks else { return }
         callbackQueue.async {
+            // A coalesced progress update still in flight is delivered before the outcome.
+            if let pendingProgress { for handler in taken.progressHandlers { handler(pendingProgress) } }
             switch outcome {
             case .success(let value): for handler in taken.successHandlers { handler(value) }
             case .failure(let error): for handler in taken.errorHandlers { handler(error) }

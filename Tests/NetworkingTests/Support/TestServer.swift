@@ -11,6 +11,8 @@ final class TestServer: Sendable {
     private let state: Counter
     /// The port it listens on.
     let port: Int
+    /// A server provider answering this server's base URL, alive as long as the server.
+    let environment: TestEnvironment
 
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -25,6 +27,7 @@ final class TestServer: Sendable {
         self.channel = channel
         self.state = state
         self.port = channel.channel.localAddress?.port ?? 0
+        self.environment = TestEnvironment(URL(string: "http://127.0.0.1:\(channel.channel.localAddress?.port ?? 0)")!)
         self.task = Task {
             try? await withThrowingDiscardingTaskGroup { group in
                 try await channel.executeThenClose { inbound in
@@ -73,9 +76,12 @@ final class TestServer: Sendable {
                     body.writeBuffer(&chunk)
                 case .end:
                     guard let head else { continue }
-                    let keepOpen = try await respond(to: head, body: body, outbound: outbound, state: state)
-                    if !keepOpen {
-                        // Wait for the client to go away (stall) or close now (mid-body).
+                    switch try await respond(to: head, body: body, outbound: outbound, state: state) {
+                    case .keepOpen: break
+                    case .close: return
+                    case .stall:
+                        // Never answer; wait for the client to go away.
+                        while try await iterator.next() != nil {}
                         return
                     }
                 }
@@ -83,8 +89,11 @@ final class TestServer: Sendable {
         }
     }
 
-    /// Answers one request; returns whether the connection stays usable.
-    private static func respond(to head: HTTPRequestHead, body: ByteBuffer, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, state: Counter) async throws -> Bool {
+    /// What happens to a connection after a route.
+    private enum After { case keepOpen, close, stall }
+
+    /// Answers one request.
+    private static func respond(to head: HTTPRequestHead, body: ByteBuffer, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, state: Counter) async throws -> After {
         let components = URLComponents(string: head.uri)
         let path = components?.percentEncodedPath ?? head.uri
         let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
@@ -143,12 +152,11 @@ final class TestServer: Sendable {
         case "redirect-loop":
             try await send(302, [("Location", "/redirect-loop")], [])
         case "stall":
-            // Never answers; the connection stays open until the client closes it.
-            return false
+            return .stall
         case "close-mid-body":
             try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "1000"])))
             try await outbound.write(.body(.byteBuffer(ByteBuffer(repeating: UInt8(ascii: "x"), count: 100))))
-            return false
+            return .close
         case "bytes":
             let total = Int(segments.dropFirst().first ?? "") ?? 0
             try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": String(total), "Content-Type": "application/octet-stream"])))
@@ -186,7 +194,7 @@ final class TestServer: Sendable {
         default:
             try await sendText(404, "no route for \(path)")
         }
-        return true
+        return .keepOpen
     }
 }
 

@@ -1,0 +1,237 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A second transport, on Foundation's `URLSession`, for platforms or setups that prefer it.
+///
+/// It streams bodies into their destination with progress, follows redirects (or not) with
+/// their history, and maps `URLError`s to `TransportError`. On Linux, `URLSession` cannot accept
+/// invalid certificates and does not report the HTTP version (`HTTP/1.1` is assumed). Call
+/// `shutdown()` when done.
+public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+    /// How the transport behaves.
+    public struct Configuration: Sendable {
+        /// Whether redirects are followed.
+        public var followRedirects: Bool
+        /// How many redirects are followed at most.
+        public var maximumRedirects: Int
+        /// The time a whole request may take unless its options say otherwise.
+        public var requestTimeout: Duration
+        /// The largest body accepted, in bytes, unless a request's options say otherwise.
+        public var maximumBodySize: Int?
+
+        /// Creates a configuration.
+        public init(followRedirects: Bool = true, maximumRedirects: Int = 10, requestTimeout: Duration = .seconds(300), maximumBodySize: Int? = nil) {
+            self.followRedirects = followRedirects
+            self.maximumRedirects = maximumRedirects
+            self.requestTimeout = requestTimeout
+            self.maximumBodySize = maximumBodySize
+        }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own ephemeral session.
+    ///
+    /// - Parameter configuration: how it behaves.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let delegate = SessionDelegate(configuration: configuration)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout.seconds
+        sessionConfiguration.httpMaximumConnectionsPerHost = 8
+        self.delegate = delegate
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
+    }
+
+    /// Lets running requests finish, then releases the session.
+    public func shutdown() {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends a request, streaming its body into the options' destination.
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - options: the deadline, body limit and destination.
+    ///   - progress: called as body bytes arrive.
+    /// - Returns: the response.
+    /// - Throws: `TransportError`.
+    public func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        urlRequest.httpBody = request.body
+        urlRequest.timeoutInterval = (options.timeout ?? configuration.requestTimeout).seconds
+        let handle = TaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
+                let task = session.dataTask(with: urlRequest)
+                delegate.register(task.taskIdentifier, Exchange(url: request.url, options: options, limit: options.maximumBodySize ?? configuration.maximumBodySize, progress: progress, continuation: continuation))
+                handle.set(task)
+                task.resume()
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+}
+
+/// The data task of one request, cancellable before it exists.
+private final class TaskHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionTask) {
+        lock.lock()
+        self.task = task
+        let cancelNow = cancelled
+        lock.unlock()
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}
+
+/// The state of one request while its task runs; touched only on the session's serial queue.
+private final class Exchange: @unchecked Sendable {
+    let url: URL
+    let options: TransferOptions
+    let limit: Int?
+    let progress: @Sendable (TransferProgress) -> Void
+    let continuation: CheckedContinuation<TransportResponse, any Error>
+    var sink: BodySink?
+    var response: HTTPURLResponse?
+    var headReceived: Date?
+    var redirects: [ResponseTimings.Redirect] = []
+    var failure: (any Error)?
+
+    init(url: URL, options: TransferOptions, limit: Int?, progress: @escaping @Sendable (TransferProgress) -> Void, continuation: CheckedContinuation<TransportResponse, any Error>) {
+        self.url = url
+        self.options = options
+        self.limit = limit
+        self.progress = progress
+        self.continuation = continuation
+    }
+}
+
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let configuration: URLSessionTransport.Configuration
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    init(configuration: URLSessionTransport.Configuration) {
+        self.configuration = configuration
+    }
+
+    func register(_ identifier: Int, _ exchange: Exchange) {
+        lock.lock()
+        exchanges[identifier] = exchange
+        lock.unlock()
+    }
+
+    private func exchange(for task: URLSessionTask, remove: Bool = false) -> Exchange? {
+        lock.lock()
+        defer { lock.unlock() }
+        return remove ? exchanges.removeValue(forKey: task.taskIdentifier) : exchanges[task.taskIdentifier]
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let exchange = exchange(for: dataTask), let http = response as? HTTPURLResponse else {
+            return completionHandler(.cancel)
+        }
+        exchange.response = http
+        exchange.headReceived = Date()
+        let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        do {
+            exchange.sink = try BodySink(url: http.url ?? exchange.url, limit: exchange.limit, expected: expected, destination: exchange.options.bodyDestination, progress: exchange.progress)
+            completionHandler(.allow)
+        } catch {
+            exchange.failure = error
+            completionHandler(.cancel)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let exchange = exchange(for: dataTask), exchange.failure == nil else { return }
+        do {
+            try exchange.sink?.append(data)
+        } catch {
+            exchange.failure = error
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        guard let exchange = exchange(for: task), configuration.followRedirects else { return completionHandler(nil) }
+        guard exchange.redirects.count < configuration.maximumRedirects else {
+            exchange.failure = TransportError.tooManyRedirects(url: exchange.url, limit: configuration.maximumRedirects)
+            completionHandler(nil)
+            task.cancel()
+            return
+        }
+        if let from = response.url, let to = request.url {
+            exchange.redirects.append(.init(from: from, to: to, status: HTTPStatus(code: response.statusCode)))
+        }
+        completionHandler(request)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchange(for: task, remove: true) else { return }
+        if let failure = exchange.failure {
+            return exchange.continuation.resume(throwing: failure)
+        }
+        if let error {
+            return exchange.continuation.resume(throwing: Self.map(error, url: exchange.url, redirectLimit: configuration.maximumRedirects))
+        }
+        guard let response = exchange.response else {
+            return exchange.continuation.resume(throwing: TransportError.connectionClosed(url: exchange.url))
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            headers.add(name: String(describing: name), value: String(describing: value))
+        }
+        do {
+            var sink = exchange.sink
+            let body = try sink?.finish()
+            exchange.continuation.resume(returning: TransportResponse(
+                status: HTTPStatus(code: response.statusCode), headers: headers, body: body,
+                url: response.url ?? exchange.url, httpVersion: "HTTP/1.1", headReceived: exchange.headReceived,
+                finished: Date(), bytesReceived: sink?.count ?? 0, redirects: exchange.redirects))
+        } catch {
+            exchange.continuation.resume(throwing: error)
+        }
+    }
+
+    static func map(_ error: any Error, url: URL, redirectLimit: Int) -> any Error {
+        guard let urlError = error as? URLError else { return TransportError.other(String(describing: error)) }
+        let host = url.host ?? url.absoluteString
+        switch urlError.code {
+        case .cancelled: return TransportError.cancelled
+        case .cannotConnectToHost: return TransportError.connectionRefused(host: host, port: url.port ?? (url.scheme == "https" ? 443 : 80))
+        case .cannotFindHost, .dnsLookupFailed: return TransportError.dnsFailure(host: host)
+        case .timedOut: return TransportError.timedOut(url: url, phase: "no answer in time")
+        case .networkConnectionLost: return TransportError.connectionClosed(url: url)
+        case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed: return TransportError.notConnected(host: host, reason: urlError.localizedDescription)
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: return TransportError.tooManyRedirects(url: url, limit: redirectLimit)
+        case .badURL, .unsupportedURL: return TransportError.invalidURL(url.absoluteString)
+        case .cannotDecodeContentData, .cannotDecodeRawData: return TransportError.decompressionFailed(url: url, reason: urlError.localizedDescription)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return TransportError.tlsFailure(host: host, reason: urlError.localizedDescription)
+        default: return TransportError.other(urlError.localizedDescription)
+        }
+    }
+}
