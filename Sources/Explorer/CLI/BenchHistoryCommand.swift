@@ -77,6 +77,8 @@ struct BenchHistoryCommand: ParsableCommand {
             ("FTS body word (lorem)", HistoryQuery(search: "lorem")),
             ("FTS rare word (zyzzyva)", HistoryQuery(search: "zyzzyva")),
             ("FTS two words (alpha omega)", HistoryQuery(search: "alpha omega")),
+            ("FTS prefix (lore*)", HistoryQuery(search: "lore*")),
+            ("FTS URL phrase (users/43)", HistoryQuery(search: "users/43")),
         ]
         for (label, query) in queries {
             var found = 0

@@ -56,7 +56,7 @@ struct HistoryCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Only this outcome: 2xx, 3xx, 4xx, 5xx or error.", valueName: "CLASS"))
         var status: String?
 
-        @Option(name: .long, help: "Full-text search over URLs and bodies.")
+        @Option(name: .long, help: "Full-text search over URLs and bodies: whole words, all of them; end a word with * for a prefix.")
         var search: String?
 
         @Option(name: .long, help: "Only exchanges sent at or after this date (YYYY-MM-DD or ISO 8601).")

@@ -3,8 +3,10 @@ import Foundation
 /// Which exchanges to list, newest first, one page at a time.
 ///
 /// Every filter is optional and they combine with AND. `search` is a full-text search over the
-/// URL and the (textual) request and response bodies; each word matches as a prefix, so
-/// `"ali usr"` finds bodies with `alice` and URLs with `/users`.
+/// URL and the (textual) request and response bodies: every word must appear as a whole word
+/// (case-insensitive, `users/42` as a phrase); a word ending in `*` matches as a prefix, so
+/// `"ali* posts"` finds exchanges mentioning `alice` and `posts`. Whole words are answered from
+/// the index in well under a millisecond; prefixes cost more (a TUI typing ahead appends `*`).
 struct HistoryQuery: Sendable, Hashable {
     /// Only exchanges of this endpoint (`Folder/Name`, exact).
     var endpoint: String?
@@ -18,7 +20,7 @@ struct HistoryQuery: Sendable, Hashable {
     var since: Date?
     /// Only exchanges sent before this time.
     var until: Date?
-    /// Full-text search over URL and bodies.
+    /// Full-text search over URL and bodies (whole words; `word*` for a prefix).
     var search: String?
     /// The page size.
     var limit: Int

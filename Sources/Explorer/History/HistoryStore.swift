@@ -44,29 +44,46 @@ final class HistoryStore: Sendable {
         } catch {
             throw HistoryError.cannotOpen(path: path, reason: Self.reason(error))
         }
+        // Opening, migrating and recovering hold a lock file, so two processes starting at once
+        // neither migrate twice nor move aside the file the other has just created.
+        let opened = try Self.holdingOpenLock(path: path + ".lock") {
+            try Self.openOrRecover(fileURL: fileURL, configuration: configuration, now: now)
+        }
+        pool = opened.pool
+        recoveryNotice = opened.notice
+        _ = try? prune(now: now)
+    }
+
+    private static func openOrRecover(
+        fileURL: URL, configuration: HistoryConfiguration, now: Date
+    ) throws -> (pool: DatabasePool, notice: String?) {
+        let path = fileURL.path
         do {
-            pool = try Self.openPool(path: path, configuration: configuration)
-            recoveryNotice = nil
-        } catch let error as DatabaseError where Self.isUnreadable(error, path: path) {
-            // Another process may have recovered the file meanwhile: try once more before moving.
-            if let reopened = try? Self.openPool(path: path, configuration: configuration) {
-                pool = reopened
-                recoveryNotice = nil
-            } else {
-                let aside = try Self.moveAside(fileURL: fileURL, now: now)
-                do {
-                    pool = try Self.openPool(path: path, configuration: configuration)
-                } catch {
-                    throw HistoryError.cannotOpen(path: path, reason: Self.reason(error))
-                }
-                recoveryNotice = aside.map {
+            return (try openPool(path: path, configuration: configuration), nil)
+        } catch let error as DatabaseError where isUnreadable(error, path: path) {
+            let aside = try moveAside(fileURL: fileURL, now: now)
+            do {
+                let pool = try openPool(path: path, configuration: configuration)
+                return (pool, aside.map {
                     "The history file \(path) was unreadable, so it was moved to \($0.path) and a new one was started."
-                }
+                })
+            } catch {
+                throw HistoryError.cannotOpen(path: path, reason: reason(error))
             }
         } catch {
-            throw HistoryError.cannotOpen(path: path, reason: Self.reason(error))
+            throw HistoryError.cannotOpen(path: path, reason: reason(error))
         }
-        _ = try? prune(now: now)
+    }
+
+    /// Runs `body` holding an exclusive `flock` on a lock file (without it when the lock file
+    /// cannot be created: a read-only folder fails later with a clearer error).
+    private static func holdingOpenLock<T>(path: String, _ body: () throws -> T) throws -> T {
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return try body() }
+        defer { closeDescriptor(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 
     private static func openPool(path: String, configuration: HistoryConfiguration) throws -> DatabasePool {
@@ -276,13 +293,13 @@ final class HistoryStore: Sendable {
         var arguments = StatementArguments()
         var from = "exchange"
         var order = "exchange.id DESC"
-        if let search = query.search, let pattern = FTS5Pattern(matchingAllPrefixesIn: search) {
+        if let search = query.search, let pattern = Self.matchPattern(search) {
             from = "exchange_fts JOIN exchange ON exchange.id = exchange_fts.rowid"
             clauses.append("exchange_fts MATCH ?")
             _ = arguments.append(contentsOf: [pattern])
             order = "exchange_fts.rowid DESC"
         } else if let search = query.search, !search.trimmingCharacters(in: .whitespaces).isEmpty {
-            // Words FTS cannot tokenize (punctuation only): fall back to a substring match on the URL.
+            // Nothing FTS can tokenize (punctuation only): fall back to a substring match on the URL.
             clauses.append("instr(exchange.url, ?) > 0")
             _ = arguments.append(contentsOf: [search])
         }
@@ -321,6 +338,27 @@ final class HistoryStore: Sendable {
             _ = arguments.append(contentsOf: [max(0, query.limit), max(0, query.offset)])
         }
         return (sql, arguments)
+    }
+
+    /// The FTS5 pattern for search text: every word must match (AND); each word is quoted, so
+    /// FTS operators and quotes in it are taken literally, and a word with punctuation inside
+    /// (`users/42`) matches as a phrase. A word ending in `*` matches as a prefix.
+    ///
+    /// - Parameter search: what the user typed.
+    /// - Returns: the pattern, or `nil` when no word has a letter or digit.
+    static func matchPattern(_ search: String) -> String? {
+        let phrases = search.split(whereSeparator: \.isWhitespace).compactMap { word -> String? in
+            var word = Substring(word)
+            var isPrefix = false
+            while word.hasSuffix("*") {
+                word.removeLast()
+                isPrefix = true
+            }
+            guard word.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+            let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return isPrefix ? quoted + " *" : quoted
+        }
+        return phrases.isEmpty ? nil : phrases.joined(separator: " ")
     }
 
     private static func summary(from row: Row) -> HistorySummary {
@@ -382,4 +420,9 @@ final class HistoryStore: Sendable {
         }
         return text.trimmingCharacters(in: CharacterSet(charactersIn: ". \n"))
     }
+}
+
+/// Closes a file descriptor (outside `HistoryStore`, whose `close()` would shadow the C call).
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
 }

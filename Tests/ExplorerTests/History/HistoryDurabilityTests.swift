@@ -145,6 +145,20 @@ import Testing
         #expect(try a.count(matching: HistoryQuery(search: "alpha")) == 200)
     }
 
+    @Test func storesOpeningAFreshFileAtOnceAllSucceed() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.historyFile
+        let opened = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 {
+                group.addTask { (try? HistoryStore(fileURL: file).record(sampleEntry())) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(opened == Array(repeating: true, count: 6))
+        #expect(try HistoryStore(fileURL: file).count() == 6)
+    }
+
     @Test func twoProcessesWriting500EachLoseNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

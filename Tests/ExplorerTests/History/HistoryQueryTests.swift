@@ -89,11 +89,13 @@ import Testing
         #expect(try store.count(matching: HistoryQuery(search: "title missing")) == 1)
     }
 
-    @Test func searchWordsMatchAsPrefixesAndCombineWithFilters() throws {
+    @Test func searchWordsMatchWholeOrAsPrefixesWithAStarAndCombineWithFilters() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
-        #expect(try store.count(matching: HistoryQuery(search: "car")) == 1)
+        #expect(try store.count(matching: HistoryQuery(search: "car")) == 0)
+        #expect(try store.count(matching: HistoryQuery(search: "car*")) == 1)
+        #expect(try store.count(matching: HistoryQuery(search: "ALI*")) == 1)
         #expect(try store.count(matching: HistoryQuery(statusClass: .clientError, search: "title")) == 2)
         #expect(try store.count(matching: HistoryQuery(statusClass: .success, search: "title")) == 1)
         #expect(try store.count(matching: HistoryQuery(environment: "local", search: "users")) == 2)
@@ -107,6 +109,7 @@ import Testing
         #expect(try store.count(matching: HistoryQuery(search: "NOT")) == 1)  // the word in "Not Found"
         #expect(try store.count(matching: HistoryQuery(search: "OR")) == 0)
         #expect(try store.count(matching: HistoryQuery(search: "??")) == 0)
+        #expect(try store.count(matching: HistoryQuery(search: "users/99")) == 1)  // a phrase
     }
 
     @Test func deletedExchangesLeaveTheSearchIndex() throws {
