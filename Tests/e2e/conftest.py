@@ -130,7 +130,11 @@ class Screen:
             raise AssertionError(f"{error}\n--- screen ---\n{self.text()}") from None
 
     def wait_until_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
-        return poll(lambda: (s := self.text()) if text not in s else None, timeout=timeout, message=f"{text!r} to go")
+        def gone():
+            screen = self.text()
+            return screen if text not in screen else None
+
+        return poll(gone, timeout=timeout, message=f"{text!r} to go")
 
     def keys(self, *keys: str) -> None:
         """Sends tmux key names (`Enter`, `Down`, `C-c`) or literal text (`-l` is not used)."""
@@ -144,6 +148,20 @@ class Screen:
 
     def pane_pid(self) -> int:
         return int(self.tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
+
+    def child_pid(self, name: str) -> int | None:
+        """The pid of the first process called `name` under this pane's shell, if any."""
+        pending = [self.pane_pid()]
+        while pending:
+            pid = pending.pop(0)
+            try:
+                if Path(f"/proc/{pid}/comm").read_text().strip() == name and pid != self.pane_pid():
+                    return pid
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                continue
+            pending.extend(int(child) for child in children)
+        return None
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-session", "-t", self.name], capture_output=True)

@@ -25,6 +25,4 @@ enum AppEffect: Sendable {
     case copyToClipboard(String)
     /// Write a body to a file.
     case saveBody([UInt8], path: String)
-    /// Leave the explorer.
-    case quit
 }

@@ -113,11 +113,16 @@ enum AppReducer {
         case .history: state.historyList.setFilter(text)
         default:
             state.endpointList.setFilter(text)
-            // Land on the first endpoint rather than on a folder heading.
+            // Land on the best match: the endpoint named exactly so, else one whose name
+            // starts with the text, else the first endpoint (never a folder heading).
             let visible = state.endpointList.visibleIndices(state.endpointItems)
-            if let first = visible.firstIndex(where: { state.endpointRows[$0].endpoint != nil }) {
-                state.endpointList.selected = first
-            }
+            let names = visible.map { state.endpointRows[$0].endpoint?.name.lowercased() }
+            let wanted = text.lowercased()
+            let best = names.firstIndex { $0 == wanted }
+                ?? names.firstIndex { $0?.hasPrefix(wanted) == true }
+                ?? names.firstIndex { $0?.contains(wanted) == true }
+                ?? names.firstIndex { $0 != nil }
+            if let best { state.endpointList.selected = best }
         }
     }
 
@@ -171,7 +176,7 @@ enum AppReducer {
     private static func perform(_ command: AppCommand, _ state: inout AppState) -> [AppEffect] {
         switch command {
         case .quit:
-            return [.quit]
+            state.quitting = true
         case .help:
             state.overlay = .help
         case .focusNext, .focusPrevious:

@@ -87,6 +87,8 @@ struct AppState: Sendable {
     var size = Size(width: 80, height: 24)
     var now = Date()
     var keymap = AppCommand.defaultKeymap
+    /// Set by the quit command; the runtime then restores the terminal and returns.
+    var quitting = false
 
     init(collection: APICollection?, collectionPath: String, environment: String? = nil) {
         self.collectionPath = collectionPath
@@ -149,7 +151,7 @@ struct AppState: Sendable {
             let endpoint = row.endpoint!
             return ListItem([
                 Span(indent),
-                Span(endpoint.method.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
+                Span(endpoint.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
                 Span(endpoint.name),
             ])
         }
@@ -168,7 +170,7 @@ struct AppState: Sendable {
             return ListItem(
                 [
                     Span(time + " ", role: .dim),
-                    Span(entry.method.padding(toLength: 6, withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
+                    Span(entry.method.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
                     Span(entry.endpoint ?? entry.url),
                 ],
                 trailing: [

@@ -46,7 +46,7 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         .input(event)
     }
 
-    func shouldQuit(_ state: AppState) -> Bool { false }
+    func shouldQuit(_ state: AppState) -> Bool { state.quitting }
 
     func tickInterval(_ state: AppState) -> DispatchTimeInterval? {
         state.inFlightCount > 0 ? .milliseconds(100) : nil
@@ -75,8 +75,6 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             } catch {
                 send(.message("Could not save the body to \(path): \(error.localizedDescription)", isError: true))
             }
-        case .quit:
-            break
         }
     }
 

@@ -200,7 +200,8 @@ public final class Runtime<Program: TerminalProgram> {
         teardown()
         RuntimeSignals.uninstall()
         signal(number, SIG_DFL)
-        raise(number)
+        // Not raise(): that targets this thread, a dispatch worker whose mask blocks the signal.
+        kill(getpid(), number)
     }
 
     // MARK: - Ending

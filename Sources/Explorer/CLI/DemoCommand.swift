@@ -54,8 +54,14 @@ struct DemoCommand: AsyncParsableCommand {
 
         guard serveOnly else {
             defer { if collectionOut == nil { try? FileManager.default.removeItem(at: collectionURL.deletingLastPathComponent()) } }
+            do {
+                try await ExplorerTUI.run(collectionURL: collectionURL, environment: "local", themeName: theme)
+            } catch {
+                await server.stop()
+                throw error
+            }
             await server.stop()
-            try notBuiltYet("The explorer TUI")
+            return
         }
 
         printLine("explorer demo API is serving:")

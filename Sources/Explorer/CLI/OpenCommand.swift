@@ -17,6 +17,7 @@ struct OpenCommand: AsyncParsableCommand {
     var theme: String?
 
     func run() async throws {
-        try notBuiltYet("The explorer TUI")
+        let url = try CollectionLocation.resolve(explicit: collection)
+        try await ExplorerTUI.run(collectionURL: url, environment: env, themeName: theme)
     }
 }

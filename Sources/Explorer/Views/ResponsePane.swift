@@ -7,6 +7,11 @@ enum ResponsePane {
         guard !area.isEmpty else { return }
         let focused = state.focus == .response
         var trailing: [Span] = []
+        if state.responseTab == .body, !state.body.search.isEmpty {
+            trailing.append(state.body.matches.isEmpty
+                ? Span(" no match ", role: .warning)
+                : Span(" match \(state.body.currentMatch + 1)/\(state.body.matches.count) ", role: .searchMatch))
+        }
         if let document = state.shownDocument, state.responseTab == .body, document.lineCount > 0 {
             trailing.append(Span(" \(state.body.text.topLine + 1)/\(document.lineCount) ", role: .dim))
         }
@@ -23,8 +28,9 @@ enum ResponsePane {
 
         switch exchange.phase {
         case .failed(let failure):
-            let lines = [[Span("✗ \(failure.category)", Style(.error, .bold))], [Span(Sanitizer.sanitize(failure.message), role: .error)]]
-                + (failure.hint.map { [[Span("hint: " + $0, role: .warning)]] } ?? [])
+            let lines = [[Span("✗ \(failure.category)", Style(.error, .bold))]]
+                + wrapWords(Sanitizer.sanitize(failure.message), width: inner.width).map { [Span($0, role: .error)] }
+                + (failure.hint.map { wrapWords("hint: " + $0, width: inner.width).map { [Span($0, role: .warning)] } } ?? [])
             for line in lines where row < inner.maxY {
                 grid.put(line, x: inner.x, y: row, clip: inner)
                 row += 1
@@ -73,13 +79,8 @@ enum ResponsePane {
         case .received(let response):
             spans.append(Span(" \(response.status) \(response.reason) ", Style(AppState.role(forStatus: response.status), [.bold, .reverse])))
             spans.append(Span(" \(AppState.duration(response.totalMilliseconds))", role: .text))
-            spans.append(Span(" · \(response.document.summary)", role: .dim))
-            spans.append(Span(" · \(response.httpVersion)", role: .dim))
-            if !state.body.matches.isEmpty {
-                spans.append(Span(" · match \(state.body.currentMatch + 1)/\(state.body.matches.count)", role: .searchMatch))
-            } else if !state.body.search.isEmpty {
-                spans.append(Span(" · no match", role: .warning))
-            }
+            spans.append(Span(" · \(ByteCountFormatter.string(fromByteCount: Int64(response.document.byteCount), countStyle: .binary))", role: .text))
+            spans.append(Span(" · \(response.document.kind.rawValue) · \(response.httpVersion)", role: .dim))
         case .inFlight:
             spans.append(Span(" sending ", Style(.spinner, .reverse)))
         case .failed:
@@ -95,6 +96,24 @@ enum ResponsePane {
             spans.append(Span(" · \(endpoint)", role: .dim))
         }
         return spans
+    }
+
+    /// Breaks text into lines of at most `width` columns at spaces (a longer word is cut).
+    static func wrapWords(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if DisplayWidth.of(candidate) <= width {
+                current = candidate
+            } else {
+                if !current.isEmpty { lines.append(current) }
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 
     static func tabs(_ active: ResponseTab) -> [Span] {

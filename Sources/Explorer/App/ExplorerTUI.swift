@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+
+/// Opens the explorer's full-screen UI on a collection file and runs it until the user quits.
+enum ExplorerTUI {
+    /// Loads the collection, the theme and the history, then runs the UI.
+    ///
+    /// - Parameters:
+    ///   - collectionURL: the collection file.
+    ///   - environment: the environment to start in (the collection's first when nil).
+    ///   - themeName: the `--theme` value.
+    /// - Throws: `ExitCode(2)` after one sentence on stderr when the collection cannot be
+    ///   read or the environment does not exist; `CursesError` when there is no terminal.
+    @MainActor
+    static func run(collectionURL: URL, environment: String?, themeName: String?) async throws {
+        let collection: APICollection
+        do {
+            collection = try CollectionLoader.load(from: collectionURL)
+        } catch {
+            printError(ExchangeSender.sentence(error))
+            throw ExitCode(2)
+        }
+        if let environment, collection.environment(named: environment) == nil {
+            printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
+            throw ExitCode(2)
+        }
+        var notices: [String] = collection.warnings.map(\.description)
+        let processEnvironment = ProcessInfo.processInfo.environment
+        let theme = ThemeLoader.load(name: themeName, environment: processEnvironment)
+        if let problem = theme.problem { notices.append(problem.description) }
+        let historyNotices = NoticeBox()
+        let history = HistoryRecorder(report: { historyNotices.append($0) })
+        notices.append(contentsOf: historyNotices.drain())
+
+        let program = ExplorerProgram(
+            history: history,
+            collectionPath: collectionURL.path,
+            clipboardWriter: { sequence in FileHandle.standardOutput.write(Data(sequence.utf8)) })
+        var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
+        if let entries = try? history.store?.entries(matching: HistoryQuery(limit: 200)) { state.history = entries }
+        if let first = notices.first {
+            state.message = first
+            state.messageIsError = true
+        }
+        let runtime = Runtime(program: program, state: state, theme: theme.theme, environment: processEnvironment)
+        defer { _ = runtime }
+        do {
+            try await runtime.run()
+        } catch {
+            await program.shutdown()
+            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
+            throw ExitCode(1)
+        }
+        await program.shutdown()
+    }
+}
+
+/// Collects messages reported from any thread (history notices) until the UI shows them.
+final class NoticeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notices: [String] = []
+
+    func append(_ notice: String) { lock.withLock { notices.append(notice) } }
+
+    func drain() -> [String] {
+        lock.withLock {
+            defer { notices.removeAll() }
+            return notices
+        }
+    }
+}

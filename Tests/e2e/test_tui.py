@@ -1,0 +1,197 @@
+"""The explorer TUI, driven in a real terminal (tmux) against the real demo API."""
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+
+import pytest
+
+from conftest import poll
+
+
+@pytest.fixture
+def tui(explorer_bin, demo, screen):
+    """The TUI on the demo collection, served by a separate `explorer demo --serve-only`."""
+    def open_tui(width: int = 120, height: int = 36, env: str | None = None):
+        command = [str(explorer_bin), str(demo.collection)] + (["--env", env] if env else [])
+        opened = screen(command, width=width, height=height)
+        opened.wait_for("Endpoints")
+        return opened
+    return open_tui
+
+
+def select_endpoint(tui_screen, name: str) -> None:
+    """Filters the endpoints list to `name` and leaves the selection on it."""
+    tui_screen.keys("/")
+    tui_screen.wait_for("Filter endpoints:")
+    tui_screen.type(name)
+    tui_screen.keys("Enter")
+    tui_screen.wait_until_gone("Filter endpoints:")
+
+
+def send(tui_screen, name: str) -> None:
+    select_endpoint(tui_screen, name)
+    tui_screen.keys("Enter")
+
+
+def test_demo_opens_on_its_environments_and_endpoints(explorer_bin, screen):
+    demo_screen = screen([str(explorer_bin), "demo"], width=120, height=36)
+    text = demo_screen.wait_for("List users")
+    for expected in ["Environments", "local", "staging", "production", "protected", "Endpoints", "Users", "Get user", "History"]:
+        assert expected in text
+    demo_screen.keys("q")
+    demo_screen.wait_for("[exited 0]")
+
+
+def test_sending_the_selected_endpoint_shows_status_and_body(tui):
+    s = tui()
+    send(s, "Get user")
+    text = s.wait_for("200 OK")
+    assert '"name": "Ada Lovelace"' in text
+    assert "Users/Get user" in s.wait_for(re.compile(r"GET\s+Users/Get"))
+
+
+def test_switching_environment_live_changes_the_answer(tui):
+    s = tui()
+    send(s, "Get user")
+    s.wait_for("Ada Lovelace")
+    s.keys("e")
+    s.wait_for("Switch environment")
+    s.keys("2")
+    s.wait_for(re.compile(r"env\s+staging"))
+    s.keys("Enter")
+    text = s.wait_for("staging.example.com")
+    assert "Ada Lovelace" not in text
+
+
+def test_a_protected_environment_asks_before_sending(tui):
+    s = tui(env="production")
+    send(s, "Get user")
+    s.wait_for("Send to production?")
+    s.keys("n")
+    s.wait_for("Not sent.")
+    s.keys("Enter")
+    s.wait_for("Send to production?")
+    s.keys("y")
+    s.wait_for("200 OK")
+
+
+def test_a_problem_json_error_shows_its_summary(tui):
+    s = tui()
+    send(s, "Create invalid user")
+    text = s.wait_for("422 Unprocessable")
+    assert "Your request is not valid" in text
+    assert "• name: must be a non-empty string" in text
+
+
+def test_an_unreachable_server_says_what_to_do(explorer_bin, tmp_path, screen):
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    collection = tmp_path / "down.yaml"
+    collection.write_text(
+        "name: Down\nenvironments:\n  - name: local\n    base_url: http://127.0.0.1:%d\nendpoints:\n  - name: Ping\n    path: /ping\n" % port)
+    s = screen([str(explorer_bin), str(collection)])
+    s.wait_for("Ping")
+    s.keys("Enter")
+    s.wait_for("connection refused")
+    s.wait_for(f"connection refused by 127.0.0.1:{port}")
+
+
+def test_a_slow_request_can_be_cancelled(tui):
+    s = tui()
+    send(s, "Slow response")
+    s.wait_for("waiting for GET")
+    s.keys("Escape")
+    s.wait_for("cancelled")
+
+
+def test_a_history_entry_opens_without_sending(tui):
+    s = tui()
+    send(s, "Get user")
+    s.wait_for("200 OK")
+    send(s, "Missing user")
+    s.wait_for("404 Not Found")
+    s.keys("Tab")  # endpoints -> history
+    s.wait_for(re.compile(r"History\s+$|History", re.M))
+    s.keys("Down")
+    text = s.wait_for("Ada Lovelace")
+    assert "200 OK" in text
+
+
+def test_searching_the_body_counts_matches(tui):
+    s = tui()
+    send(s, "List users")
+    s.wait_for("200 OK")
+    s.keys("Tab", "Tab", "Tab")
+    s.wait_for(re.compile(r"Response\s*$", re.M))
+    s.keys("/")
+    s.wait_for("Search body:")
+    s.type("email")
+    s.keys("Enter")
+    s.wait_for("match 1/5")
+    s.keys("n")
+    s.wait_for("match 2/5")
+
+
+def test_filtering_the_body_with_jsonpath(tui):
+    s = tui()
+    send(s, "List users")
+    s.wait_for("200 OK")
+    s.keys("f")
+    s.wait_for("JSONPath:")
+    s.type("$.items[*].name")
+    s.keys("Enter")
+    text = s.wait_for("JSONPath $.items[*].name")
+    assert '"Ada Lovelace",' in text and '"email"' not in text
+
+
+def test_copy_as_curl_shows_the_command(tui):
+    s = tui()
+    select_endpoint(s, "Create user")
+    s.keys("c")
+    text = s.wait_for("copied to the clipboard")
+    assert "curl" in text and "-X 'POST'" in text and "/v1/users" in text
+
+
+def test_resizing_to_40x12_and_back_reflows(tui):
+    s = tui()
+    send(s, "Get user")
+    s.wait_for("200 OK")
+    s.resize(40, 12)
+    small = s.wait_for("Response")
+    assert max(len(line) for line in small.splitlines()) <= 40
+    s.resize(120, 36)
+    s.wait_for("Environments")
+    assert "Ada Lovelace" in s.text()
+
+
+def test_escape_sequences_in_a_body_are_shown_inert(tui):
+    s = tui()
+    send(s, "Escape sequences")
+    text = s.wait_for("␛[2J")
+    assert "␛]0;owned" in text
+    title = s.tmux("display-message", "-p", "-t", s.name, "#{pane_title}")
+    assert "owned" not in title
+    assert "Environments" in s.text()
+
+
+def test_quitting_restores_the_terminal(explorer_bin, demo, screen):
+    s = screen(["sh", "-c", f"{explorer_bin} {demo.collection}; echo \"[explorer $?]\"; stty -a"])
+    s.wait_for("Endpoints")
+    s.keys("q")
+    text = s.wait_for("[explorer 0]")
+    s.wait_for("icanon")
+    assert " -icanon" not in s.text() and " -echo " not in s.text()
+
+
+def test_sigterm_restores_the_terminal(explorer_bin, demo, screen):
+    s = screen(["sh", "-c", f"{explorer_bin} {demo.collection}; echo \"[explorer $?]\"; stty -a"])
+    s.wait_for("Endpoints")
+    pid = poll(lambda: s.child_pid("explorer"), message="the explorer's pid")
+    subprocess.run(["kill", "-TERM", str(pid)], check=True)
+    s.wait_for("[explorer")
+    s.wait_for("icanon")
+    assert " -icanon" not in s.text() and " -echo " not in s.text()
