@@ -52,7 +52,7 @@ enum TerminalRestore {
             #else
             action.__sigaction_handler.sa_handler = { TerminalRestore.crashed($0) }
             #endif
-            action.sa_flags = Int32(SA_RESETHAND)
+            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
