@@ -106,6 +106,12 @@ struct ExchangeSender {
     func run(_ plan: Plan, recorder: HistoryRecorder?, output: ExchangeOutputOptions) async throws {
         var entry = await send(plan)
         entry.collectionPath = plan.collectionPath
+        guard output.json else {
+            // The output does not show the id: print first, so a slow history never delays it.
+            defer { recorder?.record(entry, secrets: plan.secrets) }
+            try Self.finish(entry, historyId: nil, output: output)
+            return
+        }
         let historyId = recorder?.record(entry, secrets: plan.secrets)
         try Self.finish(entry, historyId: historyId, output: output)
     }
@@ -154,19 +160,12 @@ struct ExchangeSender {
         var entry: HistoryEntry
         switch plan.target {
         case .resolved(let resolved):
-            let masked = resolved.masked
-            entry = HistoryEntry(
-                startedAt: started, environment: resolved.environment.name, endpoint: resolved.endpoint.id,
-                method: resolved.request.method.rawValue, url: resolved.maskedURL,
-                requestHeaders: masked.headers, requestBody: masked.httpBody,
-                requestBodySize: resolved.request.httpBody?.count)
+            entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
             let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport)
             do {
-                let response = try await dispatcher.future(from: resolved.request, options: options).value
-                Self.fill(&entry, status: response.statusCode, headers: response.headers, body: response.body,
-                          httpVersion: response.httpVersion, timings: response.timings)
+                entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
             } catch {
-                Self.fail(&entry, error: error, started: started)
+                entry.fail(Self.sentence(error), started: started)
             }
             withExtendedLifetime(resolved.environment) {}
         case .raw(let request):
@@ -177,10 +176,10 @@ struct ExchangeSender {
                 let response = try await transport.send(request, options: options) { _ in }
                 let timings = ResponseTimings(started: started, headReceived: response.headReceived, finished: response.finished ?? Date(),
                                               bytesReceived: response.bytesReceived, redirects: response.redirects)
-                Self.fill(&entry, status: response.status, headers: response.headers, body: response.body,
-                          httpVersion: response.httpVersion, timings: timings)
+                entry.fill(status: response.status, headers: response.headers, body: response.body,
+                           httpVersion: response.httpVersion, timings: timings)
             } catch {
-                Self.fail(&entry, error: error, started: started)
+                entry.fail(Self.sentence(error), started: started)
             }
         }
         try? await transport.shutdown()
@@ -196,27 +195,6 @@ struct ExchangeSender {
             configuration.readTimeout = deadline
         }
         return configuration
-    }
-
-    private static func fill(
-        _ entry: inout HistoryEntry, status: HTTPStatus, headers: HTTPHeaders, body: Data?,
-        httpVersion: String, timings: ResponseTimings
-    ) {
-        entry.status = status.code
-        entry.reason = status.reasonPhrase
-        entry.responseHeaders = headers
-        entry.responseBody = body
-        entry.responseBodySize = body?.count ?? 0
-        entry.contentType = headers["Content-Type"]
-        entry.httpVersion = httpVersion
-        entry.timings = HistoryTimings(
-            totalMilliseconds: (timings.total ?? Date().timeIntervalSince(timings.started)) * 1000,
-            headMilliseconds: timings.timeToHead.map { $0 * 1000 })
-    }
-
-    private static func fail(_ entry: inout HistoryEntry, error: any Error, started: Date) {
-        entry.transportError = sentence(error)
-        entry.timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(started) * 1000)
     }
 
     /// Reports a usage error as one sentence on stderr and gives the exit code for it (2).
