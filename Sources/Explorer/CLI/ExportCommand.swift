@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+
+/// `explorer export curl|http ...`: writes endpoints out as curl or `.http`.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export endpoints as curl command lines or a .http file.",
+        subcommands: [Curl.self, HTTPFile.self]
+    )
+
+    struct Curl: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "curl", abstract: "Print an endpoint as a shell-safe curl command.")
+        @Argument(help: "The endpoint, as Folder/Name or Name when unique.") var endpoint: String
+        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
+        @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
+        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).") var variables: [String] = []
+        @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
+
+        func run() async throws {
+            let url = try CollectionLocation.resolve(explicit: collection)
+            let loaded = try CollectionLocation.load(url)
+            do {
+                let overrides = try ExportCommand.parseVariables(variables)
+                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
+                let resolved = try RequestResolver().resolve(try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
+                print(CurlExporter.command(for: resolved, revealSecrets: revealSecrets))
+            } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct HTTPFile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "http", abstract: "Print the collection as a .http file.")
+        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
+        @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
+
+        func run() async throws {
+            let url = try CollectionLocation.resolve(explicit: collection)
+            let loaded = try CollectionLocation.load(url)
+            do {
+                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
+                print(HTTPFileExporter.text(for: loaded, environment: environment), terminator: "")
+            } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// Parses `NAME=VALUE` pairs.
+    ///
+    /// - Throws: `ValidationError` for a pair without `=`.
+    static func parseVariables(_ pairs: [String]) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ValidationError("--var \(pair) is not NAME=VALUE.")
+            }
+            out[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        return out
+    }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+
+/// `explorer import curl|openapi|http ...`: turns other formats into collection YAML.
+///
+/// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
+/// collection file (created when absent), asking before replacing an endpoint of the same
+/// address unless `--force`. The file is written atomically. Comments in it are not kept:
+/// the YAML library drops them when it reads, and the command says so before writing.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import endpoints from a curl command, an OpenAPI document or a .http file.",
+        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self]
+    )
+
+    /// The options every import shares.
+    struct Destination: ParsableArguments {
+        @Option(name: .long, help: "Merge into this collection file (created if absent) instead of printing YAML.")
+        var into: String?
+
+        @Flag(name: .long, help: "Replace endpoints of the same name in --into without asking.")
+        var force = false
+    }
+
+    struct Curl: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "curl", abstract: "Import a curl command line ('-' reads it from stdin).")
+        @Argument(help: "The curl command line, or - for stdin.") var command: String
+        @Option(name: .long, help: "The endpoint's name (default: METHOD /path).") var name: String?
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            var text = command
+            if command == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            }
+            try ImportCommand.finish(destination: destination, readsStandardInput: command == "-") {
+                try CurlImporter().importCommand(text, name: name)
+            }
+        }
+    }
+
+    struct OpenAPI: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi", abstract: "Import every operation of an OpenAPI 3.x document.")
+        @Argument(help: "The OpenAPI document (YAML or JSON).") var spec: String
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            try ImportCommand.finish(destination: destination) {
+                try OpenAPIImporter().importFile(at: URL(fileURLWithPath: spec))
+            }
+        }
+    }
+
+    struct HTTPFile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "http", abstract: "Import a VS Code REST Client / JetBrains .http file.")
+        @Argument(help: "The .http file.") var file: String
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            try ImportCommand.finish(destination: destination) {
+                try HTTPFileImporter().importFile(at: URL(fileURLWithPath: file))
+            }
+        }
+    }
+
+    /// Runs an importer, prints its warnings, then prints or merges the result.
+    static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws {
+        let result: ImportResult
+        do {
+            result = try run()
+        } catch {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+        for warning in result.warnings { printError("warning: \(warning)") }
+        guard let into = destination.into else {
+            do {
+                print(try CollectionWriter.yaml(for: result.collection), terminator: "")
+            } catch {
+                printError("The imported collection cannot be written as YAML: \(error)")
+                throw ExitCode(1)
+            }
+            return
+        }
+        let url = URL(fileURLWithPath: into)
+        let canAsk = !readsStandardInput && isatty(STDIN_FILENO) == 1
+        do {
+            let ask: ((String) -> Bool)? = canAsk ? { askToReplace($0) } : nil
+            let report = try merge(result.collection, into: url, force: destination.force, ask: ask)
+            for note in report.notes { printError("note: \(note)") }
+            if !report.kept.isEmpty { printError("Kept \(report.kept.count) existing endpoint(s): \(report.kept.joined(separator: ", ")).") }
+            printError("\(url.path): added \(report.added.count), replaced \(report.replaced.count) endpoint(s).")
+        } catch let error as MergeFailure {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+
+    /// Why `--into` did not write.
+    enum MergeFailure: Error, CustomStringConvertible {
+        /// The existing file is not a valid collection.
+        case invalidCollection(String)
+        /// Endpoints exist already and there is no terminal to ask and no `--force`.
+        case wouldReplace([String], path: String)
+        /// Writing failed.
+        case writeFailed(path: String, reason: String)
+
+        var description: String {
+            switch self {
+            case .invalidCollection(let reason): return reason
+            case let .wouldReplace(ids, path):
+                return "\(path) already has \(ids.map { "\"\($0)\"" }.joined(separator: ", ")); pass --force to replace, or run in a terminal to be asked."
+            case let .writeFailed(path, reason): return "\(path) cannot be written: \(reason)"
+            }
+        }
+    }
+
+    /// Merges an imported collection into a file, atomically.
+    ///
+    /// - Parameters:
+    ///   - imported: what was imported.
+    ///   - url: the collection file (created when absent).
+    ///   - force: replaces existing endpoints without asking.
+    ///   - ask: asks whether to replace one endpoint; `nil` when no one can be asked.
+    /// - Returns: what the merge did.
+    /// - Throws: `MergeFailure`.
+    @discardableResult
+    static func merge(_ imported: APICollection, into url: URL, force: Bool, ask: ((String) -> Bool)?) throws -> CollectionMerger.Report {
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        var base = APICollection(name: imported.name)
+        var originalText = ""
+        if exists {
+            do {
+                originalText = try String(contentsOf: url, encoding: .utf8)
+                base = try CollectionLoader.load(from: url)
+            } catch {
+                throw MergeFailure.invalidCollection("\(error)")
+            }
+            if !force && ask == nil {
+                let clashes = imported.endpoints.map(\.id).filter { base.endpoint(withID: $0) != nil }
+                if !clashes.isEmpty { throw MergeFailure.wouldReplace(clashes, path: url.path) }
+            }
+        }
+        let (merged, report) = CollectionMerger.merge(imported, into: base) { id in force || (ask?(id) ?? false) }
+        if report.added.isEmpty && report.replaced.isEmpty && exists { return report }
+        if exists && CollectionMerger.hasComments(originalText) {
+            printError("note: \(url.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file.")
+        }
+        do {
+            try CollectionMerger.writeAtomically(try CollectionWriter.yaml(for: merged), to: url)
+        } catch {
+            throw MergeFailure.writeFailed(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return report
+    }
+
+    private static func askToReplace(_ id: String) -> Bool {
+        FileHandle.standardError.write(Data("Replace the existing endpoint \"\(id)\"? [y/N] ".utf8))
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

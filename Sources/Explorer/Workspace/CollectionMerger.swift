@@ -1,0 +1,118 @@
+import Foundation
+
+/// Merges imported endpoints into a collection, and writes collection files atomically.
+///
+/// Endpoints with a new address are added (folders merged by name); an endpoint whose
+/// address exists is replaced only when `replace` says so (the CLI asks, or `--force`).
+/// Environments and variables that are new are added; existing ones are kept as they are.
+enum CollectionMerger {
+    /// What a merge did, for the user to read.
+    struct Report: Sendable, Hashable {
+        /// Addresses of endpoints added.
+        var added: [String] = []
+        /// Addresses of endpoints replaced.
+        var replaced: [String] = []
+        /// Addresses of endpoints kept because replacing them was declined.
+        var kept: [String] = []
+        /// Notes about environments and variables that were not changed.
+        var notes: [String] = []
+    }
+
+    /// Merges `imported` into `base`.
+    ///
+    /// - Parameters:
+    ///   - imported: the collection an importer produced.
+    ///   - base: the existing collection.
+    ///   - replace: asked for each endpoint that exists already; `true` replaces it.
+    /// - Returns: the merged collection and what happened.
+    static func merge(_ imported: APICollection, into base: APICollection, replace: (String) -> Bool) -> (APICollection, Report) {
+        var merged = base
+        var report = Report()
+        for variable in imported.variables {
+            if let existing = merged.variables[named: variable.name] {
+                if existing != variable.value { report.notes.append("The variable \(variable.name) exists already and was kept as \"\(existing)\".") }
+            } else {
+                merged.variables.append(variable)
+            }
+        }
+        for environment in imported.environments {
+            if let existing = merged.environment(named: environment.name) {
+                if existing.baseURLTemplate != environment.baseURLTemplate
+                    && !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) {
+                    report.notes.append("The environment \"\(environment.name)\" exists already with the base_url \(existing.baseURLTemplate); the imported \(environment.baseURLTemplate) was not added.")
+                }
+            } else if !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) {
+                merged.environments.append(Environment(
+                    name: environment.name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
+                    variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
+                    collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
+            }
+        }
+        for endpoint in imported.endpoints {
+            if merged.endpoint(withID: endpoint.id) != nil {
+                if replace(endpoint.id) {
+                    merged.items = replacing(endpoint, in: merged.items, folderPath: [])
+                    report.replaced.append(endpoint.id)
+                } else {
+                    report.kept.append(endpoint.id)
+                }
+            } else {
+                merged.items = inserting(endpoint, into: merged.items, remainingPath: endpoint.folderPath)
+                report.added.append(endpoint.id)
+            }
+        }
+        return (merged, report)
+    }
+
+    private static func replacing(_ endpoint: Endpoint, in items: [CollectionItem], folderPath: [String]) -> [CollectionItem] {
+        items.map { item in
+            switch item {
+            case .endpoint(let existing) where existing.id == endpoint.id:
+                var replacement = endpoint
+                replacement.folderPath = existing.folderPath
+                return .endpoint(replacement)
+            case .folder(var folder):
+                folder.items = replacing(endpoint, in: folder.items, folderPath: folderPath + [folder.name])
+                return .folder(folder)
+            default:
+                return item
+            }
+        }
+    }
+
+    private static func inserting(_ endpoint: Endpoint, into items: [CollectionItem], remainingPath: [String]) -> [CollectionItem] {
+        guard let head = remainingPath.first else { return items + [.endpoint(endpoint)] }
+        var items = items
+        if let index = items.firstIndex(where: { if case .folder(let f) = $0 { return f.name == head } else { return false } }),
+           case .folder(var folder) = items[index] {
+            folder.items = inserting(endpoint, into: folder.items, remainingPath: Array(remainingPath.dropFirst()))
+            items[index] = .folder(folder)
+        } else {
+            items.append(.folder(Folder(name: head, items: inserting(endpoint, into: [], remainingPath: Array(remainingPath.dropFirst())))))
+        }
+        return items
+    }
+
+    /// Whether a YAML text has comments that rewriting it would lose.
+    static func hasComments(_ yaml: String) -> Bool {
+        yaml.split(separator: "\n").contains { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("#") || line.contains(" #")
+        }
+    }
+
+    /// Writes text to a file atomically: a temporary file beside it, then a rename, so a
+    /// reader (or a crash) never sees half a file.
+    ///
+    /// - Throws: the file system's error.
+    static func writeAtomically(_ text: String, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        try Data(text.utf8).write(to: temporary)
+        if rename(temporary.path, url.path) != 0 {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
+        }
+    }
+}

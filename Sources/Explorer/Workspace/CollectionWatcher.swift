@@ -1,0 +1,151 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Watches a collection file (and the `.env` beside it) and reloads it when it changes on disk.
+///
+/// It watches the file's directory, so editors that save by writing a new file and renaming
+/// it over the old one are seen too (inotify on Linux, a vnode dispatch source elsewhere).
+/// Bursts of events are coalesced into one reload; a reload whose text did not change is not
+/// reported. Each reload is delivered on `queue`, as the new collection or the load error, so
+/// the TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`).
+final class CollectionWatcher: @unchecked Sendable {
+    /// The collection file.
+    let url: URL
+    private let queue: DispatchQueue
+    private let internalQueue = DispatchQueue(label: "explorer.collection-watcher")
+    private let onChange: @Sendable (Result<APICollection, any Error>) -> Void
+    private var source: (any DispatchSourceProtocol)?
+    private var descriptor: Int32 = -1
+    private var pending = false
+    private var lastSnapshot: String?
+    private let coalescing: DispatchTimeInterval
+
+    /// Creates a watcher; call `start()` to begin.
+    ///
+    /// - Parameters:
+    ///   - url: the collection file.
+    ///   - queue: where `onChange` is called (the main queue by default).
+    ///   - coalescing: how long a burst of events is gathered before one reload.
+    ///   - onChange: called with each reloaded collection, or the error that loading it gave.
+    init(url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
+         onChange: @escaping @Sendable (Result<APICollection, any Error>) -> Void) {
+        self.url = url.standardizedFileURL
+        self.queue = queue
+        self.coalescing = coalescing
+        self.onChange = onChange
+    }
+
+    deinit {
+        source?.cancel()
+    }
+
+    /// The changes as an async sequence, for callers that prefer `for await`.
+    ///
+    /// - Returns: a watcher already started and a stream of reloads that ends when the stream's
+    ///   consumer stops (the watcher is stopped then).
+    static func changes(of url: URL) throws -> AsyncStream<Result<APICollection, any Error>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<APICollection, any Error>.self)
+        let watcher = CollectionWatcher(url: url, queue: DispatchQueue(label: "explorer.collection-watcher.stream")) { result in
+            continuation.yield(result)
+        }
+        try watcher.start()
+        continuation.onTermination = { _ in watcher.stop() }
+        return stream
+    }
+
+    /// Starts watching.
+    ///
+    /// - Throws: `CollectionError.unreadable` when the directory cannot be watched.
+    func start() throws {
+        try internalQueue.sync {
+            guard source == nil else { return }
+            lastSnapshot = snapshot()
+            let directory = url.deletingLastPathComponent().path
+            #if canImport(Glibc)
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard fd >= 0 else { throw CollectionError.unreadable(path: directory, reason: "inotify is unavailable (errno \(errno)).") }
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_ATTRIB)
+            guard inotify_add_watch(fd, directory, mask) >= 0 else {
+                close(fd)
+                throw CollectionError.unreadable(path: directory, reason: "the directory cannot be watched (errno \(errno)).")
+            }
+            descriptor = fd
+            let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: internalQueue)
+            read.setEventHandler { [weak self] in self?.drainInotify() }
+            read.setCancelHandler { close(fd) }
+            source = read
+            read.resume()
+            #else
+            let fd = open(directory, O_EVTONLY)
+            guard fd >= 0 else { throw CollectionError.unreadable(path: directory, reason: "the directory cannot be watched (errno \(errno)).") }
+            descriptor = fd
+            let vnode = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete, .attrib, .extend], queue: internalQueue)
+            vnode.setEventHandler { [weak self] in self?.scheduleReload() }
+            vnode.setCancelHandler { close(fd) }
+            source = vnode
+            vnode.resume()
+            // A vnode source on a directory sees renames and new files; edits in place are
+            // caught by polling the file's text on the directory's events and this timer-free
+            // check on each event.
+            #endif
+        }
+    }
+
+    /// Stops watching; no callback is made after it returns on the watcher's queue.
+    func stop() {
+        internalQueue.sync {
+            source?.cancel()
+            source = nil
+        }
+    }
+
+    #if canImport(Glibc)
+    private func drainInotify() {
+        let watched: Set<String> = [url.lastPathComponent, ".env"]
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var relevant = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            var offset = 0
+            while offset + 16 <= count {
+                let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16 | Int(buffer[offset + 15]) << 24
+                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                if watched.contains(name) { relevant = true }
+                offset += 16 + length
+            }
+        }
+        if relevant { scheduleReload() }
+    }
+    #endif
+
+    private func scheduleReload() {
+        guard !pending else { return }
+        pending = true
+        internalQueue.asyncAfter(deadline: .now() + coalescing) { [weak self] in
+            guard let self else { return }
+            self.pending = false
+            guard self.source != nil else { return }
+            let current = self.snapshot()
+            guard current != self.lastSnapshot else { return }
+            self.lastSnapshot = current
+            let result: Result<APICollection, any Error> = Result { try CollectionLoader.load(from: self.url) }
+            let onChange = self.onChange
+            self.queue.async { onChange(result) }
+        }
+    }
+
+    /// The file's text and its `.env`'s, to tell a real change from a touch.
+    private func snapshot() -> String? {
+        let text = try? String(contentsOf: url, encoding: .utf8)
+        let env = try? String(contentsOf: url.deletingLastPathComponent().appendingPathComponent(".env"), encoding: .utf8)
+        guard text != nil || env != nil else { return nil }
+        return (text ?? "\u{0}missing") + "\u{0}" + (env ?? "")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Networking
+
+/// Writes a collection as a `.http` file for the VS Code REST Client / JetBrains HTTP Client.
+///
+/// Templates stay templates (`{{name}}`; explorer's built-ins become the clients' system
+/// variables), so no secret is expanded into the file; the values of secret variables are
+/// left out, with a comment saying where to set them.
+enum HTTPFileExporter {
+    /// The `.http` text for a collection in one environment.
+    ///
+    /// - Parameters:
+    ///   - collection: the collection.
+    ///   - environment: the environment whose base URL and variables are written (the first when `nil`).
+    static func text(for collection: APICollection, environment: Environment?) -> String {
+        var out = "# \(collection.name) — exported by explorer"
+        let environment = environment ?? collection.environments.first
+        if let environment { out += " for the environment \"\(environment.name)\"" }
+        out += "\n\n"
+        var written: Set<String> = []
+        if let environment {
+            out += "@baseUrl = \(convert(environment.baseURLTemplate))\n"
+            written.insert("baseUrl")
+            for variable in environment.variables where !written.contains(variable.name) {
+                written.insert(variable.name)
+                if environment.secrets.contains(variable.name) {
+                    out += "# @\(variable.name) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
+                } else {
+                    out += "@\(variable.name) = \(convert(variable.value))\n"
+                }
+            }
+        }
+        for variable in collection.variables where !written.contains(variable.name) {
+            written.insert(variable.name)
+            out += "@\(variable.name) = \(convert(variable.value))\n"
+        }
+        for endpoint in collection.endpoints {
+            out += "\n### \(endpoint.id)\n"
+            out += "# @name \(endpoint.name.replacingOccurrences(of: " ", with: "_"))\n"
+            var path = convert(endpoint.path)
+            if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+            var line = "\(endpoint.method.rawValue) \(environment == nil ? "" : "{{baseUrl}}")\(path)"
+            if !endpoint.query.isEmpty {
+                line += (path.contains("?") ? "&" : "?") + endpoint.query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
+            }
+            out += line + "\n"
+            var headers = environment?.headers ?? []
+            for header in endpoint.headers {
+                headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
+                headers.append(header)
+            }
+            func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
+            var body: String?
+            switch endpoint.body {
+            case nil: break
+            case .json(let json):
+                if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
+                body = convert(json.serialized(pretty: true))
+            case .raw(let text):
+                body = convert(text)
+            case .form(let fields):
+                if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded")) }
+                body = fields.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "\n&")
+            case .multipart(let fields):
+                let boundary = "ExplorerBoundary"
+                headers.removeAll { $0.name.lowercased() == "content-type" }
+                headers.append(KeyValue("Content-Type", "multipart/form-data; boundary=\(boundary)"))
+                var text = ""
+                for field in fields {
+                    text += "--\(boundary)\n"
+                    if field.isFile {
+                        text += "Content-Disposition: form-data; name=\"\(field.name)\"; filename=\"\((field.value as NSString).lastPathComponent)\"\n\n< \(field.value)\n"
+                    } else {
+                        text += "Content-Disposition: form-data; name=\"\(field.name)\"\n\n\(convert(field.value))\n"
+                    }
+                }
+                body = text + "--\(boundary)--"
+            }
+            for header in headers { out += "\(convert(header.name)): \(convert(header.value))\n" }
+            if let body { out += "\n" + body + "\n" }
+        }
+        return out
+    }
+
+    /// Rewrites explorer's built-in variables into the clients' system variables.
+    static func convert(_ text: String) -> String {
+        var out = ""
+        for segment in Template(text).segments {
+            switch segment {
+            case .literal(let literal): out += literal
+            case .variable(let name):
+                switch name {
+                case "uuid": out += "{{$guid}}"
+                case "timestamp": out += "{{$timestamp}}"
+                case "now": out += "{{$datetime iso8601}}"
+                default:
+                    if name.hasPrefix("env.") { out += "{{$processEnv \(name.dropFirst(4))}}" } else { out += "{{\(name)}}" }
+                }
+            }
+        }
+        return out
+    }
+}

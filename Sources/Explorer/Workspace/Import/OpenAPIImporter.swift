@@ -1,0 +1,263 @@
+import Foundation
+import Networking
+import OpenAPIKit
+import OpenAPIKit30
+import OpenAPIKitCompat
+import Yams
+
+/// Imports an OpenAPI 3.0 or 3.1 document (YAML or JSON) with OpenAPIKit.
+///
+/// Servers become environments (server variables become the environment's variables, so
+/// `{scheme}://host` is `{{scheme}}://host`); every operation becomes an endpoint, in a folder
+/// named after its first tag; path parameters become `{{variables}}` (given a value when the
+/// document has an example or default); required query and header parameters are included
+/// (optional ones when they have an example or default); request bodies come from their
+/// example, else from a skeleton built from the schema. `$ref`s are resolved first.
+struct OpenAPIImporter: Sendable {
+    /// Creates an importer.
+    init() {}
+
+    /// Imports a document from a file.
+    ///
+    /// - Throws: `ImportError`.
+    func importFile(at url: URL) throws -> ImportResult {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
+        return try importText(text, path: url.path)
+    }
+
+    /// Imports a document's text.
+    ///
+    /// - Parameter path: the path shown in errors.
+    /// - Throws: `ImportError.invalidOpenAPI`.
+    func importText(_ text: String, path: String = "<openapi>") throws -> ImportResult {
+        let document = try decode(text, path: path)
+        let resolved: OpenAPIKit.ResolvedDocument
+        do {
+            resolved = try document.locallyDereferenced().resolved()
+        } catch {
+            throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
+        }
+        var warnings: [String] = []
+
+        // Servers → environments.
+        var environments: [Environment] = []
+        var usedEnvironmentNames: Set<String> = []
+        for (index, server) in document.servers.enumerated() {
+            var base = server.urlTemplate.rawValue
+            for name in server.variables.keys { base = base.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}") }
+            if base.hasPrefix("/") || !base.contains("://") && !base.hasPrefix("{{") {
+                warnings.append("The server \"\(server.urlTemplate.rawValue)\" is relative; its environment uses http://localhost, edit its base_url.")
+                base = "http://localhost" + (base.hasPrefix("/") ? base : "/" + base)
+            }
+            while base.hasSuffix("/") { base.removeLast() }
+            var name = environmentName(server.description, url: server.urlTemplate.rawValue, index: index)
+            if usedEnvironmentNames.contains(name) { name += " \(index + 1)" }
+            usedEnvironmentNames.insert(name)
+            let variables = server.variables.map { KeyValue($0.key, $0.value.default) }
+            environments.append(Environment(name: name, baseURLTemplate: base, variables: variables))
+        }
+        if environments.isEmpty {
+            warnings.append("The document has no servers; the environment \"default\" uses http://localhost, edit its base_url.")
+            environments.append(Environment(name: "default", baseURLTemplate: "http://localhost"))
+        }
+
+        // Operations → endpoints, in folders per first tag (in the document's tag order).
+        var folders: [String: [Endpoint]] = [:]
+        var folderOrder: [String] = (document.tags ?? []).map(\.name)
+        var topLevel: [Endpoint] = []
+        var variables: [KeyValue] = []
+        var usedIDs: Set<String> = []
+        for operation in resolved.endpoints {
+            let folder = operation.tags.first
+            var endpoint = makeEndpoint(operation, variables: &variables, warnings: &warnings)
+            if let folder { endpoint.folderPath = [folder] }
+            if usedIDs.contains(endpoint.id) {
+                endpoint.name += " (\(operation.operationId ?? "\(operation.method.rawValue) \(operation.path.rawValue)"))"
+                var counter = 2
+                let baseName = endpoint.name
+                while usedIDs.contains(endpoint.id) { endpoint.name = "\(baseName) \(counter)"; counter += 1 }
+            }
+            usedIDs.insert(endpoint.id)
+            if let folder {
+                if !folderOrder.contains(folder) { folderOrder.append(folder) }
+                folders[folder, default: []].append(endpoint)
+            } else {
+                topLevel.append(endpoint)
+            }
+        }
+        var items: [CollectionItem] = topLevel.map { .endpoint($0) }
+        for name in folderOrder {
+            guard let endpoints = folders[name], !endpoints.isEmpty else { continue }
+            items.append(.folder(Folder(name: name, items: endpoints.map { .endpoint($0) })))
+        }
+        let collection = APICollection(name: document.info.title, variables: variables, environments: environments, items: items)
+        return ImportResult(collection: collection, warnings: warnings)
+    }
+
+    private func decode(_ text: String, path: String) throws -> OpenAPIKit.OpenAPI.Document {
+        struct VersionProbe: Decodable { var openapi: String? }
+        let isJSON = text.drop { $0.isWhitespace }.first == "{"
+        func decoded<T: Decodable>(_ type: T.Type) throws -> T {
+            if isJSON { return try JSONDecoder().decode(type, from: Data(text.utf8)) }
+            return try YAMLDecoder().decode(type, from: text)
+        }
+        let version: String
+        do {
+            guard let found = try decoded(VersionProbe.self).openapi else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" version key (Swagger 2.0 is not supported).")
+            }
+            version = found
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid \(isJSON ? "JSON" : "YAML"): \(error)")
+        }
+        do {
+            if version.hasPrefix("3.0") {
+                return try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
+            } else if version.hasPrefix("3.") {
+                return try decoded(OpenAPIKit.OpenAPI.Document.self)
+            }
+        } catch {
+            throw ImportError.invalidOpenAPI(path: path, reason: String(describing: error))
+        }
+        throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
+    }
+
+    private func environmentName(_ description: String?, url: String, index: Int) -> String {
+        if let description, !description.isEmpty, description.count <= 40 { return description }
+        if let host = URL(string: url)?.host, !host.isEmpty { return host }
+        return index == 0 ? "default" : "server \(index + 1)"
+    }
+
+    private func makeEndpoint(_ operation: OpenAPIKit.ResolvedEndpoint, variables: inout [KeyValue], warnings: inout [String]) -> Endpoint {
+        let method = HTTPMethod(rawValue: operation.method.rawValue)
+        var path = operation.path.rawValue
+        if !path.hasPrefix("/") { path = "/" + path }
+        var query: [KeyValue] = []
+        var headers: [KeyValue] = []
+        for parameter in operation.parameters {
+            let name = parameter.underlyingParameter.name
+            let sample = parameterSample(parameter)
+            switch parameter.underlyingParameter.location {
+            case .path:
+                path = path.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}")
+                if let sample, variables[named: name] == nil { variables.append(KeyValue(name, sample)) }
+            case .query:
+                if let sample { query.append(KeyValue(name, sample)) } else if parameter.underlyingParameter.required {
+                    query.append(KeyValue(name, "{{\(name)}}"))
+                }
+            case .header:
+                if let sample { headers.append(KeyValue(name, sample)) } else if parameter.underlyingParameter.required {
+                    headers.append(KeyValue(name, "{{\(name)}}"))
+                }
+            default:
+                break
+            }
+        }
+        var body: EndpointBody?
+        if let request = operation.requestBody, let (contentType, content) = preferredContent(request.content) {
+            let example = contentExample(content)
+            let type = contentType.rawValue.lowercased()
+            if type.contains("json") {
+                if let example { body = .json(example) }
+                if type != "application/json" { headers.append(KeyValue("Content-Type", contentType.rawValue)) }
+            } else if type.contains("x-www-form-urlencoded") {
+                if case .object(let pairs)? = example { body = .form(pairs.map { KeyValue($0.key, flat($0.value)) }) }
+            } else if type.contains("multipart/form-data") {
+                if case .object(let pairs)? = example { body = .multipart(pairs.map { MultipartField(name: $0.key, value: flat($0.value)) }) }
+            } else if let example {
+                body = .raw(flat(example))
+                headers.append(KeyValue("Content-Type", contentType.rawValue))
+            }
+        }
+        let title = operation.endpointSummary ?? operation.operationId ?? "\(method.rawValue) \(operation.path.rawValue)"
+        let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕").trimmingCharacters(in: .whitespaces)
+        return Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
+    }
+
+    /// A JSON value written as a parameter or form value.
+    private func flat(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .null: return ""
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let text): return text
+        default: return value.serialized()
+        }
+    }
+
+    private func preferredContent(_ map: OpenAPIKit.DereferencedContent.Map) -> (OpenAPIKit.OpenAPI.ContentType, OpenAPIKit.DereferencedContent)? {
+        let pairs = Array(map)
+        return pairs.first { $0.key.rawValue.lowercased().contains("json") }.map { ($0.key, $0.value) }
+            ?? pairs.first.map { ($0.key, $0.value) }
+    }
+
+    private func contentExample(_ content: OpenAPIKit.DereferencedContent) -> JSONValue? {
+        if let example = content.example.flatMap(jsonValue) { return example }
+        if let first = content.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(jsonValue) { return value }
+        guard let schema = content.schema else { return nil }
+        return skeleton(schema, depth: 0)
+    }
+
+    private func parameterSample(_ parameter: OpenAPIKit.DereferencedParameter) -> String? {
+        if let context = parameter.schemaOrContent.a {
+            if let example = context.example.flatMap(jsonValue) { return flat(example) }
+            if let first = context.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(jsonValue) { return flat(value) }
+            let schema = context.schema
+            if let value = (schema.examples.first ?? schema.defaultValue).flatMap(jsonValue) { return flat(value) }
+            if let value = schema.allowedValues?.first.flatMap(jsonValue) { return flat(value) }
+        }
+        return nil
+    }
+
+    /// A sample value for a schema: its example, default or first allowed value, else a
+    /// placeholder of its type (objects list their properties).
+    private func skeleton(_ schema: OpenAPIKit.DereferencedJSONSchema, depth: Int) -> JSONValue {
+        if let value = (schema.examples.first ?? schema.defaultValue).flatMap(jsonValue) { return value }
+        if let value = schema.allowedValues?.first.flatMap(jsonValue) { return value }
+        guard depth < 8 else { return .null }
+        switch schema {
+        case .null, .fragment: return .null
+        case .boolean: return .bool(false)
+        case .integer, .number: return .number("0")
+        case .string:
+            switch schema.formatString {
+            case "date-time": return .string("2024-01-01T00:00:00Z")
+            case "date": return .string("2024-01-01")
+            case "uuid": return .string("00000000-0000-0000-0000-000000000000")
+            case "email": return .string("user@example.com")
+            case "uri", "url": return .string("https://example.com")
+            default: return .string("")
+            }
+        case .array(_, let context):
+            return .array(context.items.map { [skeleton($0, depth: depth + 1)] } ?? [])
+        case .object(_, let context):
+            return .object(context.properties.filter { !$0.value.readOnly }.prefix(60).map { (key: $0.key, value: skeleton($0.value, depth: depth + 1)) })
+        case .all(let schemas, _):
+            var pairs: [(key: String, value: JSONValue)] = []
+            for part in schemas {
+                if case .object(let more) = skeleton(part, depth: depth + 1) {
+                    for pair in more where !pairs.contains(where: { $0.key == pair.key }) { pairs.append(pair) }
+                }
+            }
+            return pairs.isEmpty ? (schemas.first.map { skeleton($0, depth: depth + 1) } ?? .null) : .object(pairs)
+        case .one(let schemas, _), .any(let schemas, _):
+            let nonNull = schemas.first { if case .null = $0 { return false } else { return true } }
+            return (nonNull ?? schemas.first).map { skeleton($0, depth: depth + 1) } ?? .null
+        case .not:
+            return .null
+        }
+    }
+
+    private func jsonValue(_ value: OpenAPIKit.AnyCodable) -> JSONValue? {
+        guard let data = try? JSONEncoder().encode(value), let text = String(data: data, encoding: .utf8) else { return nil }
+        if let parsed = JSONValue.parse(text) { return parsed }
+        switch value.value {
+        case let string as String: return .string(string)
+        case let flag as Bool: return .bool(flag)
+        case is NSNull: return .null
+        default: return .number(text)
+        }
+    }
+}
