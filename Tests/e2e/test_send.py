@@ -265,3 +265,36 @@ def test_secrets_never_reach_the_history_file(explorer_bin, tmp_path, demo):
     folder = tmp_path / "state" / "explorer"
     raw = b"".join(path.read_bytes() for path in folder.iterdir() if path.name.startswith("history.sqlite"))
     assert b"demo-token" not in raw
+
+
+# MARK: - On a terminal
+
+def test_on_a_terminal_a_json_body_is_pretty_printed(explorer_bin, demo, screen):
+    pane = screen([str(explorer_bin), "send", "--collection", str(demo.collection), "Users/Get user", "--env", "local"])
+    text = pane.wait_for("[exited 0]")
+    assert "\n  \"id\": 1," in text
+
+
+def test_on_a_terminal_escape_sequences_in_a_body_are_shown_escaped(explorer_bin, demo, screen):
+    pane = screen([str(explorer_bin), "send", "--collection", str(demo.collection), "Content/Escape sequences", "--env", "local"])
+    text = pane.wait_for("[exited 0]")
+    assert "\\e[31mred?\\e[0m" in text
+    assert "nul:\\x00 end" in text
+
+
+def test_on_a_terminal_a_protected_post_asks_first_and_no_means_no(explorer_bin, demo, screen):
+    pane = screen([str(explorer_bin), "send", "--collection", str(demo.collection), "Users/Create user", "--env", "production"])
+    pane.wait_for("[y/N]")
+    pane.type("n")
+    pane.keys("Enter")
+    text = pane.wait_for("[exited 1]")
+    assert "Not sent" in text
+
+
+def test_on_a_terminal_a_protected_post_is_sent_after_yes(explorer_bin, demo, screen):
+    pane = screen([str(explorer_bin), "send", "--collection", str(demo.collection), "Users/Create user", "--env", "production"])
+    pane.wait_for("[y/N]")
+    pane.type("y")
+    pane.keys("Enter")
+    text = pane.wait_for("[exited 0]")
+    assert "Ada Lovelace" in text

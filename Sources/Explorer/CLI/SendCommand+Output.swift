@@ -39,7 +39,7 @@ enum ExchangeOutput {
     static func printableBody(_ body: Data?, contentType: String?, terminal: Bool) -> Data {
         guard let body, !body.isEmpty else { return Data() }
         guard terminal else { return body }
-        guard let text = String(data: body, encoding: .utf8), !body.contains(0) else {
+        guard let text = decodedText(body, contentType: contentType) else {
             let kind = contentType.map { ", \($0)" } ?? ""
             return Data("(binary body, \(body.count) bytes\(kind); pipe the output to a file to keep it)\n".utf8)
         }
@@ -51,6 +51,31 @@ enum ExchangeOutput {
         shown = escapingControls(shown)
         if !shown.hasSuffix("\n") { shown += "\n" }
         return Data(shown.utf8)
+    }
+
+    /// A body as text: in the charset its `Content-Type` names when that is a known one, else
+    /// as UTF-8; `nil` when it is not text in either.
+    ///
+    /// - Parameters:
+    ///   - body: the bytes.
+    ///   - contentType: the `Content-Type`, if any.
+    /// - Returns: the text, or `nil` for a binary body.
+    static func decodedText(_ body: Data, contentType: String?) -> String? {
+        let charset = contentType?.split(separator: ";").dropFirst()
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.lowercased().hasPrefix("charset=") }
+            .map { $0.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")).lowercased() }
+        let named: String.Encoding? = switch charset {
+        case "iso-8859-1", "latin1", "iso_8859-1", "l1": .isoLatin1
+        case "windows-1252", "cp1252": .windowsCP1252
+        case "us-ascii", "ascii": .ascii
+        case "utf-16": .utf16
+        case "utf-16le": .utf16LittleEndian
+        case "utf-16be": .utf16BigEndian
+        default: nil
+        }
+        if let named, let text = String(data: body, encoding: named) { return text }
+        return String(data: body, encoding: .utf8)
     }
 
     /// The text with control characters and escape sequences shown escaped (`\u{1B}` as `\e`),
@@ -165,7 +190,7 @@ enum ExchangeOutput {
             object[key] = NSNull()
             return
         }
-        if !body.contains(0), let text = String(data: body, encoding: .utf8) {
+        if let text = String(data: body, encoding: .utf8) {
             object[key] = text
         } else {
             object[key] = body.base64EncodedString()
