@@ -1,0 +1,68 @@
+import Foundation
+import Networking
+import Testing
+@testable import Explorer
+
+@Suite struct CollectionMergerTests {
+    @Test func mergingAddsNewEndpointsAndAsksBeforeReplacing() throws {
+        let base = try CollectionLoader.parse(issueExampleYAML)
+        let imported = try CurlImporter().importCommand("curl -X POST http://127.0.0.1:8080/v1/users -d x", name: "List posts")
+        var asked: [String] = []
+        let (kept, keptReport) = CollectionMerger.merge(imported.collection, into: base) { asked.append($0); return false }
+        #expect(asked == ["List posts"])
+        #expect(keptReport.kept == ["List posts"])
+        #expect(try kept.endpoint(named: "List posts").method == .get)
+        let (replaced, report) = CollectionMerger.merge(imported.collection, into: base) { _ in true }
+        #expect(report.replaced == ["List posts"])
+        #expect(try replaced.endpoint(named: "List posts").method == .post)
+        #expect(replaced.endpoints.count == base.endpoints.count)
+    }
+
+    @Test func intoCreatesTheFileThenMergesAtomically() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let file = directory.url.appendingPathComponent("api.yaml")
+        let first = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
+        try ImportCommand.merge(first.collection, into: file, force: false, ask: nil)
+        #expect(try CollectionLoader.load(from: file).endpoints.map(\.id) == ["GET /a"])
+
+        let second = try HTTPFileImporter().importText("GET http://127.0.0.1:9/b\n\n###\nGET http://127.0.0.1:9/a\nX: 1\n")
+        // No terminal and no --force: nothing is written.
+        #expect(throws: ImportCommand.MergeFailure.self) {
+            try ImportCommand.merge(second.collection, into: file, force: false, ask: nil)
+        }
+        #expect(try CollectionLoader.load(from: file).endpoints.count == 1)
+        let report = try ImportCommand.merge(second.collection, into: file, force: true, ask: nil)
+        #expect(report.added == ["GET /b"])
+        #expect(report.replaced == ["GET /a"])
+        let merged = try CollectionLoader.load(from: file)
+        #expect(merged.endpoints.map(\.id) == ["GET /a", "GET /b"])
+        #expect(try merged.endpoint(named: "GET /a").headers == [KeyValue("X", "1")])
+        // No temporary files are left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["api.yaml"])
+    }
+
+    @Test func anInvalidTargetIsNeverOverwritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let file = try directory.write("api.yaml", "name: [broken\n")
+        let imported = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
+        #expect(throws: ImportCommand.MergeFailure.self) {
+            try ImportCommand.merge(imported.collection, into: file, force: true, ask: nil)
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "name: [broken\n")
+    }
+
+    @Test func secretsFromTheEnvironmentAreNeverWrittenBack() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try directory.write(".env", "DEMO_TOKEN=from-dotenv-secret\n")
+        let file = try directory.write("api.yaml", issueExampleYAML)
+        let imported = try CurlImporter().importCommand("curl http://127.0.0.1:8080/v1/new")
+        try ImportCommand.merge(imported.collection, into: file, force: true, ask: nil)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("from-dotenv-secret"))
+        #expect(text.contains("{{env.DEMO_TOKEN}}"))
+        #expect(try CollectionLoader.load(from: file).endpoints.count == 4)
+    }
+}

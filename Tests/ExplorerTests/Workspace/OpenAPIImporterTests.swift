@@ -1,0 +1,72 @@
+import Foundation
+import Networking
+import Testing
+@testable import Explorer
+
+@Suite struct OpenAPIImporterTests {
+    static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml"]
+
+    @Test(arguments: fixtures)
+    func everyFixtureImportsAndRoundTripsThroughYAML(_ fixture: String) throws {
+        let result = try OpenAPIImporter().importFile(at: Fixtures.url(fixture))
+        #expect(!result.collection.endpoints.isEmpty)
+        #expect(!result.collection.environments.isEmpty)
+        let yaml = try CollectionWriter.yaml(for: result.collection)
+        let reloaded = try CollectionLoader.parse(yaml, file: fixture)
+        #expect(reloaded.warnings.isEmpty)
+        #expect(reloaded.endpoints.map(\.id) == result.collection.endpoints.map(\.id))
+        #expect(reloaded.endpoints == result.collection.endpoints)
+        #expect(Set(reloaded.endpoints.map(\.id)).count == reloaded.endpoints.count)
+    }
+
+    @Test func petstoreBecomesFoldersPerTagWithPathVariables() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-petstore.yaml")).collection
+        #expect(collection.name == "Swagger Petstore")
+        #expect(collection.environments.map(\.baseURLTemplate) == ["http://petstore.swagger.io/v1"])
+        #expect(collection.endpoints.map(\.id) == ["pets/List all pets", "pets/Create a pet", "pets/Info for a specific pet"])
+        let show = try collection.endpoint(named: "Info for a specific pet")
+        #expect(show.path == "/pets/{{petId}}")
+        let list = try collection.endpoint(named: "List all pets")
+        #expect(list.method == .get)
+        let create = try collection.endpoint(named: "Create a pet")
+        #expect(create.method == .post)
+        guard case .json(.object(let pairs))? = create.body else {
+            Issue.record("Create a pet has no JSON body: \(String(describing: create.body))")
+            return
+        }
+        #expect(pairs.map(\.key) == ["id", "name", "tag"])
+    }
+
+    @Test func templatedServersBecomeEnvironmentVariables() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-uspto.yaml")).collection
+        let environment = try #require(collection.environments.first)
+        #expect(environment.baseURLTemplate == "{{scheme}}://developer.uspto.gov/ds-api")
+        #expect(environment.variables == [KeyValue("scheme", "https")])
+        #expect(environment.baseURL?.absoluteString == "https://developer.uspto.gov/ds-api")
+        // A form body from the schema of the search operation.
+        let search = try #require(collection.endpoints.first { $0.method == .post })
+        guard case .form(let fields)? = search.body else {
+            Issue.record("the search operation has no form body: \(String(describing: search.body))")
+            return
+        }
+        #expect(fields.map(\.name).contains("criteria"))
+    }
+
+    @Test func refsAreResolvedIntoBodies() throws {
+        // AssemblyAI uses $ref'd request schemas and 3.1 `type: [x, "null"]`.
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/assemblyai-openapi.yml")).collection
+        let create = try #require(collection.endpoints.first { $0.method == .post && $0.path == "/v2/transcript" })
+        guard case .json(.object(let pairs))? = create.body else {
+            Issue.record("no JSON body from the $ref'd TranscriptParams: \(String(describing: create.body))")
+            return
+        }
+        #expect(pairs.contains { $0.key == "audio_url" })
+        let transcript = try #require(collection.endpoints.first { $0.method == .get && $0.path == "/v2/transcript/{{transcript_id}}" })
+        #expect(transcript.folderPath.count == 1)
+    }
+
+    @Test func notOpenAPIIsAClearError() {
+        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("swagger: \"2.0\"\ninfo: {title: x, version: '1'}\npaths: {}\n") }
+        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("{ not json") }
+    }
+}
