@@ -26,6 +26,8 @@ enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case toggleLineNumbers
     case resend
     case saveBody
+    case compare
+    case fold
 }
 
 extension AppCommand {
@@ -49,6 +51,8 @@ extension AppCommand {
         KeyBinding(.char("w"), .toggleWrap, help: "Wrap long lines on/off"),
         KeyBinding(.char("#"), .toggleLineNumbers, help: "Line numbers on/off"),
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
+        KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
+        KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),
         KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),
         KeyBinding([KeyPress(.down), .char("j")], .down, help: "Move down"),
         KeyBinding([KeyPress(.left), .char("h")], .left, help: "Previous tab / scroll left"),

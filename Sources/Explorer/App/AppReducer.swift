@@ -240,6 +240,20 @@ enum AppReducer {
             state.message = state.body.text.wrap ? "Wrap on" : "Wrap off"
         case .toggleLineNumbers:
             state.body.text.showLineNumbers.toggle()
+        case .compare:
+            compare(&state)
+        case .fold:
+            guard let document = state.shownDocument, document.kind == .json else {
+                state.message = "Folding works on JSON bodies."
+                return []
+            }
+            let maxDepth = 6
+            let next = (state.body.foldDepth ?? -1) + 1
+            state.body.foldDepth = next > maxDepth ? nil : next
+            state.body.folded = state.body.foldDepth.map { FoldedDocument(document, depth: $0) }
+            state.body.text.scrollToTop()
+            state.responseTab = .body
+            state.message = state.body.foldDepth.map { "Folded below depth \($0) (z: one level deeper)" } ?? "Unfolded"
         case .saveBody:
             guard let exchange = state.shown, let response = exchange.response else {
                 state.message = "No response body to save."
@@ -275,6 +289,9 @@ enum AppReducer {
             if let entry = state.selectedHistoryEntry { show(entry, &state) }
         case .request:
             break
+        case .response where state.comparison != nil:
+            let source = ResponseContent.comparisonSource(state.comparison!)
+            state.comparison!.text.scroll(by: delta, source: source, width: state.size.width)
         case .response:
             let source = ResponseContent.source(for: state)
             let width = AppLayout(size: state.size, state: state).responseTextWidth(state: state, source: source)
@@ -378,6 +395,15 @@ enum AppReducer {
     }
 
     private static func cancel(_ state: inout AppState) -> [AppEffect] {
+        if state.comparison != nil {
+            state.comparison = nil
+            return []
+        }
+        if state.compareBase != nil {
+            state.compareBase = nil
+            state.message = "Comparison cancelled."
+            return []
+        }
         if let exchange = state.shown, exchange.isInFlight {
             state.exchanges[exchange.id]?.phase = .cancelled
             state.message = "Cancelled \(exchange.method) \(exchange.endpointID ?? exchange.url)"
@@ -415,6 +441,28 @@ enum AppReducer {
         }
     }
 
+    // MARK: - Comparing history entries
+
+    private static func compare(_ state: inout AppState) {
+        guard let entry = state.selectedHistoryEntry else {
+            state.message = "Select a history entry, press d, then d again on another to compare them."
+            return
+        }
+        guard let base = state.compareBase, base.id != entry.id else {
+            state.compareBase = entry
+            state.message = "Marked #\(entry.id ?? 0) \(entry.endpoint ?? entry.url) (\(entry.environment ?? "-")); press d on another entry to compare."
+            return
+        }
+        state.compareBase = nil
+        let lines = LineDiff.diff(LineDiff.comparableLines(base), LineDiff.comparableLines(entry))
+        let changed = lines.filter { if case .same = $0 { return false } else { return true } }.count
+        state.comparison = Comparison(
+            title: "#\(base.id ?? 0) \(base.environment ?? "") ↔ #\(entry.id ?? 0) \(entry.environment ?? "")",
+            lines: lines)
+        state.focus = .response
+        state.message = changed == 0 ? "The two exchanges are the same." : "\(changed) line\(changed == 1 ? "" : "s") differ; Esc closes the comparison."
+    }
+
     // MARK: - Showing history
 
     private static func show(_ entry: HistoryEntry, _ state: inout AppState) {
@@ -450,6 +498,9 @@ enum AppReducer {
     }
 
     private static func runSearch(_ text: String, _ state: inout AppState) {
+        // Matches are document lines: search the unfolded body.
+        state.body.foldDepth = nil
+        state.body.folded = nil
         state.body.search = text
         state.body.matches = text.isEmpty ? [] : (state.shownDocument?.linesMatching(text) ?? [])
         state.body.currentMatch = 0
@@ -479,6 +530,8 @@ enum AppReducer {
         state.body.filter = expression
         state.body.filterError = nil
         state.body.filtered = nil
+        state.body.foldDepth = nil
+        state.body.folded = nil
         state.body.text.scrollToTop()
         guard !expression.isEmpty, let document = state.shown?.response?.document else { return }
         do {
@@ -497,6 +550,8 @@ enum AppReducer {
         state.body.filter = ""
         state.body.filtered = nil
         state.body.filterError = nil
+        state.body.foldDepth = nil
+        state.body.folded = nil
         state.body.text.scrollToTop()
     }
 

@@ -59,6 +59,16 @@ struct BodyViewState: Sendable {
     var filter = ""
     var filtered: BodyDocument?
     var filterError: String?
+    /// JSON folding: lines deeper than this many levels are folded away (nil: unfolded).
+    var foldDepth: Int?
+    var folded: FoldedDocument?
+}
+
+/// Two history entries compared line by line.
+struct Comparison: Sendable {
+    let title: String
+    let lines: [LineDiff.Line]
+    var text = ScrollTextState(wrap: false, showLineNumbers: false)
 }
 
 /// Everything the explorer shows: one value, changed only by `reduce`.
@@ -80,6 +90,10 @@ struct AppState: Sendable {
     var shownExchange: Int?
     var responseTab: ResponseTab = .body
     var body = BodyViewState()
+    /// The history entry marked with `d`, waiting for a second one to compare with.
+    var compareBase: HistoryEntry?
+    /// A comparison of two history entries, shown in the response pane until Esc.
+    var comparison: Comparison?
     var overlay: AppOverlay?
     var input: TextInput?
     var message: String?
@@ -184,6 +198,12 @@ struct AppState: Sendable {
 
     /// The document the body tab shows: the JSONPath result when a filter is set.
     var shownDocument: BodyDocument? { body.filtered ?? shown?.response?.document }
+
+    /// What the body tab draws: the shown document, folded when folding is on.
+    var shownBodySource: (any TextSource)? {
+        if let folded = body.folded { return folded }
+        return shownDocument
+    }
 
     var inFlightCount: Int { exchanges.values.filter(\.isInFlight).count }
 

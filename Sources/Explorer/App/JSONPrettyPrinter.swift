@@ -6,7 +6,9 @@
 enum JSONPrettyPrinter {
     static func prettyPrint(_ input: [UInt8]) -> [UInt8]? {
         var output: [UInt8] = []
-        output.reserveCapacity(input.count + input.count / 4)
+        // Generous on purpose: pages never written are never resident, while growing by
+        // doubling would copy the whole output and briefly hold it twice.
+        output.reserveCapacity(input.count * 2 + 1024)
         var depth = 0
         var inString = false
         var escaped = false

@@ -9,7 +9,7 @@ enum ResponseContent {
         case .body:
             if let document = state.shownDocument {
                 if document.kind == .empty { return LinesTextSource(text: "(empty body)", style: Style(.dim)) }
-                return document
+                return state.shownBodySource ?? document
             }
             return LinesTextSource([])
         case .headers:
@@ -26,6 +26,16 @@ enum ResponseContent {
         case .request:
             return LinesTextSource(requestLines(exchange))
         }
+    }
+
+    static func comparisonSource(_ comparison: Comparison) -> any TextSource {
+        LinesTextSource(comparison.lines.map { line -> [Span] in
+            switch line {
+            case .same(let text): return [Span("  " + text, role: .dim)]
+            case .removed(let text): return [Span("- " + text, role: .status4xx)]
+            case .added(let text): return [Span("+ " + text, role: .status2xx)]
+            }
+        })
     }
 
     static func headerLines(_ headers: HTTPHeaders) -> [[Span]] {

@@ -12,8 +12,15 @@ enum ResponsePane {
                 ? Span(" no match ", role: .warning)
                 : Span(" match \(state.body.currentMatch + 1)/\(state.body.matches.count) ", role: .searchMatch))
         }
-        if let document = state.shownDocument, state.responseTab == .body, document.lineCount > 0 {
-            trailing.append(Span(" \(state.body.text.topLine + 1)/\(document.lineCount) ", role: .dim))
+        if let source = state.shownBodySource, state.responseTab == .body, source.lineCount > 0 {
+            trailing.append(Span(" \(state.body.text.topLine + 1)/\(source.lineCount) ", role: .dim))
+        }
+        if let comparison = state.comparison {
+            let inner = Block(titleSpans: [Span("Compare ", role: .title), Span(comparison.title, role: .environment)],
+                              trailingTitle: [Span(" - first  + second · Esc closes ", role: .dim)], focused: focused)
+                .render(into: &grid, area: area)
+            ScrollText(source: ResponseContent.comparisonSource(comparison), state: comparison.text).render(into: &grid, area: inner)
+            return
         }
         let inner = Block(title: "Response", trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
         guard inner.height > 0 else { return }

@@ -1,0 +1,53 @@
+/// A pretty-printed JSON document folded to a depth: objects and arrays nested deeper show as
+/// one line, `"items": [ … ]`.
+///
+/// The visible lines are found in one pass over the line starts (never the whole text), and
+/// drawing still asks only for the lines in sight.
+struct FoldedDocument: TextSource {
+    let document: BodyDocument
+    let depth: Int
+    /// The document line shown at each visible position.
+    private let visible: [Int32]
+    /// Visible lines whose block is folded away, with the closing bracket to show.
+    private let markers: [Int: Character]
+
+    init(_ document: BodyDocument, depth: Int) {
+        self.document = document
+        self.depth = depth
+        let bytes = document.text.bytes
+        let starts = document.text.lineStarts
+        let limit = depth * 2
+        var visible: [Int32] = []
+        var markers: [Int: Character] = [:]
+        for (line, start) in starts.enumerated() {
+            var position = start
+            while position < bytes.count, bytes[position] == 0x20 { position += 1 }
+            let indent = position - start
+            guard indent <= limit else { continue }
+            let first = position < bytes.count ? bytes[position] : 0
+            if indent == limit, depth > 0 || line > 0, first == UInt8(ascii: "}") || first == UInt8(ascii: "]") { continue }
+            visible.append(Int32(line))
+            if indent == limit {
+                let end = line + 1 < starts.count ? starts[line + 1] - 1 : bytes.count
+                var last = end - 1
+                while last > start, bytes[last] == 0x20 || bytes[last] == 0x0A { last -= 1 }
+                if last >= start, bytes[last] == UInt8(ascii: "{") { markers[line] = "}" }
+                if last >= start, bytes[last] == UInt8(ascii: "[") { markers[line] = "]" }
+            }
+        }
+        self.visible = visible
+        self.markers = markers
+    }
+
+    var lineCount: Int { visible.count }
+
+    /// The document line at a visible position.
+    func documentLine(_ index: Int) -> Int { Int(visible[index]) }
+
+    func line(_ index: Int, maxCharacters: Int) -> [Span] {
+        let line = Int(visible[index])
+        var spans = document.spans(line, maxCharacters: maxCharacters)
+        if let closer = markers[line] { spans.append(Span(" … \(closer)", role: .dim)) }
+        return spans
+    }
+}
