@@ -195,3 +195,16 @@ def test_sigterm_restores_the_terminal(explorer_bin, demo, screen):
     s.wait_for("[explorer")
     s.wait_for("icanon")
     assert " -icanon" not in s.text() and " -echo " not in s.text()
+
+
+def test_editing_the_collection_on_disk_reloads_it_live(tui, demo):
+    s = tui()
+    select_endpoint(s, "Get user")
+    original = demo.collection.read_text()
+    demo.collection.write_text(original + "  - name: Brand new endpoint\n    path: /users/3\n")
+    s.wait_for("Reloaded demo.yaml")
+    send(s, "Brand new")
+    s.wait_for('"name": "Margaret Hamilton"')
+    demo.collection.write_text(original + "  - name: [broken\n")
+    text = s.wait_for("demo.yaml:")
+    assert "Endpoints" in text  # the last good collection stays on screen

@@ -43,7 +43,17 @@ enum ExplorerTUI {
             state.messageIsError = true
         }
         let runtime = Runtime(program: program, state: state, theme: theme.theme, environment: processEnvironment)
-        defer { _ = runtime }
+        // Edits saved to the collection on disk show at once, keeping the selection.
+        let watcher = CollectionWatcher(url: collectionURL) { result in
+            MainActor.assumeIsolated {
+                switch result {
+                case .success(let collection): runtime.send(.collectionReloaded(collection))
+                case .failure(let error): runtime.send(.collectionFailed(ExchangeSender.sentence(error)))
+                }
+            }
+        }
+        try? watcher.start()
+        defer { watcher.stop() }
         do {
             try await runtime.run()
         } catch {
