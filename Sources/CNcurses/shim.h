@@ -63,4 +63,18 @@ static inline int explorer_wcwidth(wchar_t c) { return wcwidth(c); }
 /* The locale's character set, so the Curses layer can tell whether it is UTF-8. */
 static inline const char *explorer_codeset(void) { return nl_langinfo(CODESET); }
 
+/* Pseudo-terminal calls for the pty tests; <stdlib.h> declares them only under
+   _XOPEN_SOURCE, which the Swift importer does not set. */
+extern int posix_openpt(int flags);
+extern int grantpt(int fd);
+extern int unlockpt(int fd);
+extern char *ptsname(int fd);
+static inline int explorer_open_pty_master(void) {
+    int fd = posix_openpt(02 /* O_RDWR */ | 0400 /* O_NOCTTY */);
+    if (fd < 0) return -1;
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0) return -1;
+    return fd;
+}
+static inline const char *explorer_pty_slave_name(int fd) { return ptsname(fd); }
+
 #endif

@@ -206,7 +206,10 @@ final class CursesScreen {
                 }
                 if code == KEY_MOUSE {
                     var event = MEVENT()
-                    if getmouse(&event) == explorer_ok(), let mouse = decoder.mouse(event) { events.append(.mouse(mouse)) }
+                    // ncurses may queue several reports behind one KEY_MOUSE (a fast wheel).
+                    while getmouse(&event) == explorer_ok() {
+                        if let mouse = decoder.mouse(event) { events.append(.mouse(mouse)) }
+                    }
                     continue
                 }
                 if let event = decoder.key(code: code) { events.append(event) }
