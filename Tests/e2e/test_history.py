@@ -8,12 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 from test_send import one_sentence, run, send
 
 
-def history(explorer_bin, tmp_path, *args):
-    return run(explorer_bin, tmp_path, "history", *args)
+def history(explorer_bin, tmp_path, *args, env=None):
+    return run(explorer_bin, tmp_path, "history", *args, env=env)
 
 
-def listed(explorer_bin, tmp_path, *args):
-    result = history(explorer_bin, tmp_path, *args, "--json")
+def listed(explorer_bin, tmp_path, *args, env=None):
+    result = history(explorer_bin, tmp_path, *args, "--json", env=env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -138,3 +138,31 @@ def test_two_processes_sending_at_once_lose_nothing(explorer_bin, tmp_path, demo
     rows = listed(explorer_bin, tmp_path, "--limit", "100")
     assert len(rows) == 20
     assert len({row["id"] for row in rows}) == 20
+
+
+def test_a_body_over_the_cap_is_kept_truncated_with_its_full_size(explorer_bin, tmp_path, demo):
+    result = send(explorer_bin, tmp_path, demo, "Content/Large JSON", "--env", "local", "--json",
+                  env={"EXPLORER_HISTORY_BODY_CAP": "1K"})
+    assert result.returncode == 0, result.stderr
+    exchange = json.loads(result.stdout)
+    full = len(exchange["body"].encode())
+    assert full > 1024
+    shown = json.loads(history(explorer_bin, tmp_path, "show", str(exchange["historyId"]), "--json").stdout)
+    assert shown["bodyTruncated"] is True
+    assert shown["bodySize"] == full
+    assert len(shown["body"].encode()) == 1024
+    text = history(explorer_bin, tmp_path, "show", str(exchange["historyId"])).stdout.decode()
+    assert "(response body truncated: 1.0 KB of" in text
+
+
+def test_retention_keeps_the_newest_n_on_start(explorer_bin, tmp_path, demo):
+    seed(explorer_bin, tmp_path, demo)
+    rows = listed(explorer_bin, tmp_path, env={"EXPLORER_HISTORY_KEEP": "2"})
+    assert len(rows) == 2
+    assert [row["endpoint"] for row in rows] == ["Errors/Server error (500 HTML)", "Posts/List posts"]
+
+
+def test_until_and_since_bound_the_list_in_time(explorer_bin, tmp_path, demo):
+    seed(explorer_bin, tmp_path, demo)
+    assert listed(explorer_bin, tmp_path, "--until", "2000-01-01") == []
+    assert len(listed(explorer_bin, tmp_path, "--since", "2000-01-01")) == 4

@@ -4,13 +4,22 @@ import Networking
 
 /// `explorer history ...`: lists, shows, re-sends and clears stored exchanges.
 ///
-/// The history lives in `$XDG_STATE_HOME/explorer/history.sqlite`. Exit codes: 0 on success,
+/// The history lives in `$XDG_STATE_HOME/explorer/history.sqlite`; `EXPLORER_HISTORY_BODY_CAP`,
+/// `EXPLORER_HISTORY_KEEP` and `EXPLORER_HISTORY_KEEP_DAYS` change the body cap and retention
+/// (see `HistoryConfiguration.fromEnvironment`). Exit codes: 0 on success,
 /// 2 for usage errors and unknown ids, 1 when the history file cannot be read or written;
 /// `resend` exits like `explorer send`.
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "List, show, re-send and clear the stored request history.",
+        discussion: """
+            Every exchange `explorer send` and the TUI make is kept in \
+            $XDG_STATE_HOME/explorer/history.sqlite (default ~/.local/state/explorer). Bodies are \
+            kept up to EXPLORER_HISTORY_BODY_CAP (default 5M); the newest EXPLORER_HISTORY_KEEP \
+            exchanges (default 10000) are kept, or those of the last EXPLORER_HISTORY_KEEP_DAYS \
+            days when set.
+            """,
         subcommands: [List.self, Show.self, Resend.self, Clear.self],
         defaultSubcommand: List.self
     )
@@ -21,7 +30,7 @@ struct HistoryCommand: AsyncParsableCommand {
     /// - Throws: `ExitCode(1)` when the file cannot be opened.
     static func openStore() throws -> HistoryStore {
         do {
-            let store = try HistoryStore(fileURL: HistoryLocation.defaultFile())
+            let store = try HistoryStore(fileURL: HistoryLocation.defaultFile(), configuration: .fromEnvironment())
             if let notice = store.recoveryNotice { printError(notice) }
             return store
         } catch {
@@ -62,6 +71,9 @@ struct HistoryCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Only exchanges sent at or after this date (YYYY-MM-DD or ISO 8601).")
         var since: String?
 
+        @Option(name: .long, help: "Only exchanges sent before this date (YYYY-MM-DD or ISO 8601).")
+        var until: String?
+
         @Option(name: .long, help: "How many to show.")
         var limit: Int = 20
 
@@ -80,6 +92,9 @@ struct HistoryCommand: AsyncParsableCommand {
             if let since, HistoryCommand.parseDate(since) == nil {
                 throw ExchangeSender.usageError("--since expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(since)\".")
             }
+            if let until, HistoryCommand.parseDate(until) == nil {
+                throw ExchangeSender.usageError("--until expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(until)\".")
+            }
         }
 
         func run() throws {
@@ -87,7 +102,7 @@ struct HistoryCommand: AsyncParsableCommand {
             let query = HistoryQuery(
                 endpoint: endpoint, environment: env,
                 statusClass: status.flatMap { HistoryStatusClass(rawValue: $0.lowercased()) },
-                since: since.flatMap(HistoryCommand.parseDate), search: search, limit: limit, offset: offset)
+                since: since.flatMap(HistoryCommand.parseDate), until: until.flatMap(HistoryCommand.parseDate), search: search, limit: limit, offset: offset)
             let rows = try HistoryCommand.attempt { try store.summaries(matching: query) }
             if json {
                 ExchangeOutput.write(ExchangeOutput.jsonText(rows.map(HistoryCommand.jsonObject)) + "\n")

@@ -33,4 +33,42 @@ struct HistoryConfiguration: Sendable, Hashable {
         self.maximumAgeDays = maximumAgeDays
         self.busyTimeout = busyTimeout
     }
+
+    /// The defaults, changed by environment variables where they are set:
+    /// `EXPLORER_HISTORY_BODY_CAP` (bytes, or with a `K`/`M` suffix: `512K`, `5M`),
+    /// `EXPLORER_HISTORY_KEEP` (how many exchanges; `0` for no limit) and
+    /// `EXPLORER_HISTORY_KEEP_DAYS` (how many days; `0` for no limit). Values that do not
+    /// parse are ignored.
+    ///
+    /// - Parameter environment: the process environment (default: this process's).
+    /// - Returns: the configuration.
+    static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> HistoryConfiguration {
+        var configuration = HistoryConfiguration()
+        if let cap = environment["EXPLORER_HISTORY_BODY_CAP"].flatMap(byteCount), cap >= 0 {
+            configuration.bodyCap = cap
+        }
+        if let keep = environment["EXPLORER_HISTORY_KEEP"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), keep >= 0 {
+            configuration.maximumCount = keep == 0 ? nil : keep
+        }
+        if let days = environment["EXPLORER_HISTORY_KEEP_DAYS"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), days >= 0 {
+            configuration.maximumAgeDays = days == 0 ? nil : days
+        }
+        return configuration
+    }
+
+    private static func byteCount(_ text: String) -> Int? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        if digits.hasSuffix("B") { digits.removeLast() }
+        var multiplier = 1
+        if digits.hasSuffix("K") {
+            multiplier = 1024
+            digits.removeLast()
+        } else if digits.hasSuffix("M") {
+            multiplier = 1024 * 1024
+            digits.removeLast()
+        }
+        return Int(digits.trimmingCharacters(in: .whitespaces)).map { $0 * multiplier }
+    }
 }

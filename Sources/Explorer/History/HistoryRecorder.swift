@@ -18,12 +18,13 @@ final class HistoryRecorder: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - fileURL: the history file (default: `HistoryLocation.defaultFile()`).
-    ///   - configuration: the body cap and retention.
+    ///   - configuration: the body cap and retention (default: the defaults with the
+    ///     `EXPLORER_HISTORY_*` environment variables applied).
     ///   - report: where the one-sentence messages go (the CLI writes them to stderr; the TUI
     ///     shows them in its status line).
     init(
         fileURL: URL = HistoryLocation.defaultFile(),
-        configuration: HistoryConfiguration = .default,
+        configuration: HistoryConfiguration = .fromEnvironment(),
         report: @escaping @Sendable (String) -> Void
     ) {
         self.report = report

@@ -34,6 +34,18 @@ import Testing
         #expect(try reopened.summaries().map(\.endpoint) == ["0 days ago", "1 days ago", "29 days ago"])
     }
 
+    @Test func environmentVariablesChangeTheCapAndRetention() {
+        let configuration = HistoryConfiguration.fromEnvironment([
+            "EXPLORER_HISTORY_BODY_CAP": "512K", "EXPLORER_HISTORY_KEEP": "0", "EXPLORER_HISTORY_KEEP_DAYS": "30",
+        ])
+        #expect(configuration.bodyCap == 512 * 1024)
+        #expect(configuration.maximumCount == nil)
+        #expect(configuration.maximumAgeDays == 30)
+        #expect(HistoryConfiguration.fromEnvironment(["EXPLORER_HISTORY_BODY_CAP": "2MB"]).bodyCap == 2 * 1024 * 1024)
+        #expect(HistoryConfiguration.fromEnvironment(["EXPLORER_HISTORY_BODY_CAP": "lots"]) == HistoryConfiguration.default)
+        #expect(HistoryConfiguration.fromEnvironment([:]) == HistoryConfiguration.default)
+    }
+
     @Test func idsAreNeverReusedAfterAClear() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
