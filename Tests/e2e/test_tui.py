@@ -208,3 +208,20 @@ def test_editing_the_collection_on_disk_reloads_it_live(tui, demo):
     demo.collection.write_text(original + "  - name: [broken\n")
     text = s.wait_for("demo.yaml:")
     assert "Endpoints" in text  # the last good collection stays on screen
+
+
+def test_keys_are_rebindable_in_the_config_file(tui, tmp_path):
+    config = tmp_path / "config" / "explorer" / "config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text("keys:\n  quit: x\n  environments: E\n  sendd: ctrl-s\n")
+    s = tui()
+    s.wait_for('"sendd" is not a command (did you mean send?)')
+    s.keys("q")  # no longer quits; any key clears the message
+    text = s.wait_for("x quit")
+    assert "E env" in text
+    s.keys("E")
+    s.wait_for("Switch environment")
+    s.keys("Escape")
+    s.wait_until_gone("Switch environment")  # else ESC x arrives as Alt-x
+    s.keys("x")
+    s.wait_for("[exited 0]")

@@ -26,7 +26,9 @@ enum ExplorerTUI {
         }
         var notices: [String] = collection.warnings.map(\.description)
         let processEnvironment = ProcessInfo.processInfo.environment
-        let theme = ThemeLoader.load(name: themeName, environment: processEnvironment)
+        let config = UserConfig.load(environment: processEnvironment)
+        notices.append(contentsOf: config.problems)
+        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         if let problem = theme.problem { notices.append(problem.description) }
         let historyNotices = NoticeBox()
         let history = HistoryRecorder(report: { historyNotices.append($0) })
@@ -37,6 +39,7 @@ enum ExplorerTUI {
             collectionPath: collectionURL.path,
             clipboardWriter: { sequence in FileHandle.standardOutput.write(Data(sequence.utf8)) })
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
+        state.keymap = config.keymap
         if let entries = try? history.store?.entries(matching: HistoryQuery(limit: 200)) { state.history = entries }
         if let first = notices.first {
             state.message = first

@@ -1,0 +1,135 @@
+import Foundation
+import Yams
+
+/// The user's settings in `$XDG_CONFIG_HOME/explorer/config.yaml` (default
+/// `~/.config/explorer/config.yaml`):
+///
+/// ```yaml
+/// theme: light                 # used when --theme is not given
+/// keys:                        # command: a key, or a list of keys
+///   send: [enter, ctrl-s]
+///   environments: E
+///   quit: [q, ctrl-q]
+/// ```
+///
+/// A key is a character (`x`, `?`), `ctrl-x`, `alt-x`, or a name: enter, esc, tab,
+/// shift-tab, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown,
+/// f1 … f12. Binding a command replaces its default keys; the footer and help follow.
+struct UserConfig: Sendable {
+    var theme: String?
+    var keymap = AppCommand.defaultKeymap
+    /// What was wrong with the file, one sentence each (the rest of the file still applies).
+    var problems: [String] = []
+
+    /// Where the file is.
+    static func fileURL(environment: [String: String]) -> URL {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return URL(fileURLWithPath: base).appendingPathComponent("explorer/config.yaml")
+    }
+
+    /// Reads the file if there is one; a missing file is the defaults, a broken one is the
+    /// defaults plus a problem naming the file, the line and what to change.
+    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
+        let url = fileURL(environment: environment)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return UserConfig() }
+        var shown = url.path
+        if let home = environment["HOME"], !home.isEmpty, shown.hasPrefix(home + "/") { shown = "~" + shown.dropFirst(home.count) }
+        return parse(text, file: shown)
+    }
+
+    static func parse(_ text: String, file: String) -> UserConfig {
+        var config = UserConfig()
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { return config }
+            root = node
+        } catch let error as YamlError {
+            config.problems.append("\(file): \(error). The default settings are used.")
+            return config
+        } catch {
+            config.problems.append("\(file): \(error). The default settings are used.")
+            return config
+        }
+        guard let mapping = root.mapping else {
+            config.problems.append("\(file):\(root.mark?.line ?? 1): the file must be a mapping with theme: and keys:.")
+            return config
+        }
+        for (keyNode, value) in mapping {
+            let line = keyNode.mark?.line ?? 1
+            switch keyNode.string ?? "" {
+            case "theme":
+                config.theme = value.string
+            case "keys":
+                guard let bindings = value.mapping else {
+                    config.problems.append("\(file):\(line): keys: must map command names to keys, e.g. send: ctrl-s.")
+                    continue
+                }
+                config.applyKeys(bindings, file: file)
+            case let other:
+                let hint = Suggestions.closest(to: other, in: ["theme", "keys"]).first.map { " (did you mean \($0)?)" } ?? ""
+                config.problems.append("\(file):\(line): unknown setting \"\(other)\"\(hint); it is ignored.")
+            }
+        }
+        return config
+    }
+
+    private mutating func applyKeys(_ bindings: Node.Mapping, file: String) {
+        var rebound: [AppCommand: [KeyPress]] = [:]
+        for (commandNode, keysNode) in bindings {
+            let line = commandNode.mark?.line ?? 1
+            let name = commandNode.string ?? ""
+            guard let command = AppCommand(rawValue: name) else {
+                let hint = Suggestions.closest(to: name, in: AppCommand.allCases.map(\.rawValue)).first.map { " (did you mean \($0)?)" } ?? ""
+                problems.append("\(file):\(line): \"\(name)\" is not a command\(hint); it is ignored.")
+                continue
+            }
+            let texts = keysNode.sequence.map { $0.compactMap(\.string) } ?? [keysNode.string ?? ""]
+            var presses: [KeyPress] = []
+            for text in texts {
+                if let press = Self.keyPress(text) {
+                    presses.append(press)
+                } else {
+                    problems.append("\(file):\(keysNode.mark?.line ?? line): \"\(text)\" is not a key for \(name); write a character, ctrl-x, alt-x or a key name such as enter or f5.")
+                }
+            }
+            if !presses.isEmpty { rebound[command] = presses }
+        }
+        guard !rebound.isEmpty else { return }
+        // A key moved to a new command leaves the command that had it.
+        let taken = Set(rebound.values.joined())
+        keymap = Keymap(keymap.bindings.compactMap { binding in
+            var binding = binding
+            if let keys = rebound[binding.command] {
+                binding.keys = keys
+            } else {
+                binding.keys.removeAll { taken.contains($0) }
+                if binding.keys.isEmpty { return nil }
+            }
+            return binding
+        })
+    }
+
+    /// Reads a key as written in the config file.
+    static func keyPress(_ text: String) -> KeyPress? {
+        let lower = text.lowercased()
+        for (prefix, modifier) in [("ctrl-", Modifiers.ctrl), ("c-", .ctrl), ("alt-", .alt), ("m-", .alt)] where lower.hasPrefix(prefix) && text.count > prefix.count {
+            guard var press = keyPress(String(text.dropFirst(prefix.count))) else { return nil }
+            if modifier == .ctrl, case .character(let character) = press.key { press.key = .character(Character(character.lowercased())) }
+            press.modifiers.insert(modifier)
+            return press
+        }
+        let named: [String: Key] = [
+            "enter": .enter, "return": .enter, "esc": .escape, "escape": .escape, "tab": .tab,
+            "shift-tab": .backTab, "backtab": .backTab, "backspace": .backspace, "delete": .delete, "del": .delete,
+            "insert": .insert, "up": .up, "down": .down, "left": .left, "right": .right, "home": .home, "end": .end,
+            "pageup": .pageUp, "pgup": .pageUp, "pagedown": .pageDown, "pgdn": .pageDown, "space": .character(" "),
+        ]
+        if let key = named[lower] { return KeyPress(key) }
+        if lower.count >= 2, lower.hasPrefix("f"), let number = Int(lower.dropFirst()), (1...24).contains(number) {
+            return KeyPress(.function(number))
+        }
+        if text.count == 1, let character = text.first { return KeyPress(.character(character)) }
+        return nil
+    }
+}
