@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Endpoints with a new address are added (folders merged by name); an endpoint whose
 /// address exists is replaced only when `replace` says so (the CLI asks, or `--force`).
-/// Environments and variables that are new are added; existing ones are kept as they are.
+/// Variables that are new are added, existing ones kept; an environment with a new base URL
+/// is added (under its host's name when its name is taken).
 enum CollectionMerger {
     /// What a merge did, for the user to read.
     struct Report: Sendable, Hashable {
@@ -36,17 +37,24 @@ enum CollectionMerger {
             }
         }
         for environment in imported.environments {
-            if let existing = merged.environment(named: environment.name) {
-                if existing.baseURLTemplate != environment.baseURLTemplate
-                    && !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) {
-                    report.notes.append("The environment \"\(environment.name)\" exists already with the base_url \(existing.baseURLTemplate); the imported \(environment.baseURLTemplate) was not added.")
+            // An environment whose base URL is there already adds nothing.
+            guard !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) else { continue }
+            var name = environment.name
+            if merged.environment(named: name) != nil {
+                // Same name, another server: keep both, the new one named after its host.
+                let host = URL(string: environment.baseURLTemplate)?.host.map { host in
+                    URL(string: environment.baseURLTemplate)?.port.map { "\(host):\($0)" } ?? host
                 }
-            } else if !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) {
-                merged.environments.append(Environment(
-                    name: environment.name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
-                    variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
-                    collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
+                name = host ?? environment.name
+                var counter = 2
+                let stem = name
+                while merged.environment(named: name) != nil { name = "\(stem) \(counter)"; counter += 1 }
+                report.notes.append("The environment \"\(environment.name)\" exists already; the imported \(environment.baseURLTemplate) was added as \"\(name)\".")
             }
+            merged.environments.append(Environment(
+                name: name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
+                variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
+                collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
         }
         for endpoint in imported.endpoints {
             if merged.endpoint(withID: endpoint.id) != nil {

@@ -42,6 +42,16 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["api.yaml"])
     }
 
+    @Test func anotherServerUnderATakenNameIsAddedUnderItsHost() throws {
+        let base = try CurlImporter().importCommand("curl http://127.0.0.1:9/a").collection
+        let other = try CurlImporter().importCommand("curl https://api.example.com/b").collection
+        let (merged, report) = CollectionMerger.merge(other, into: base) { _ in false }
+        #expect(merged.environments.map(\.name) == ["default", "api.example.com"])
+        #expect(report.notes.count == 1)
+        let (again, _) = CollectionMerger.merge(base, into: merged) { _ in false }
+        #expect(again.environments.count == 2)
+    }
+
     @Test func anInvalidTargetIsNeverOverwritten() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }

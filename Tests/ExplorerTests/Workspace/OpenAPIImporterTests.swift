@@ -70,3 +70,20 @@ import Testing
         #expect(throws: ImportError.self) { try OpenAPIImporter().importText("{ not json") }
     }
 }
+
+@Suite struct OpenAPISecurityTests {
+    @Test func securitySchemesBecomeSecretCredentialsFromTheProcessEnvironment() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/assemblyai-openapi.yml")).collection
+        let environment = try #require(collection.environments.first)
+        #expect(environment.variables[named: "api_key"] == "{{env.API_KEY}}")
+        #expect(environment.secrets == ["api_key"])
+        let list = try #require(collection.endpoints.first { $0.path == "/v2/transcript" && $0.method == .get })
+        #expect(list.headers[named: "Authorization"] == "{{api_key}}")
+        let resolved = try RequestResolver(processEnvironment: ["API_KEY": "key-123456"]).resolve(list, in: collection)
+        #expect(resolved.request.headers["Authorization"] == "key-123456")
+        #expect(resolved.masked.headers["Authorization"] == "••••••")
+
+        let twilio = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/twilio-lookups-v2.json")).collection
+        #expect(twilio.endpoints.allSatisfy { $0.headers[named: "Authorization"] == "Basic {{basic_auth}}" })
+    }
+}

@@ -25,6 +25,7 @@ struct HTTPFileImporter: Sendable {
         var endpoints: [Endpoint] = []
         var origins: [String] = []
         var usedNames: Set<String> = []
+        var chainedNames: Set<String> = []
 
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         var blocks: [(title: String, lines: [(number: Int, text: String)])] = [("", [])]
@@ -78,6 +79,7 @@ struct HTTPFileImporter: Sendable {
                         let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
                         let converted = convert(value, warnings: &warnings, at: "\(file):\(number)")
                         if converted.chained {
+                            chainedNames.insert(variable)
                             warnings.append("\(file):\(number): @\(variable) takes its value from an earlier response, which explorer does not chain; pass --var \(variable)=VALUE when sending.")
                         } else {
                             variables.set(variable, converted.text)
@@ -158,7 +160,7 @@ struct HTTPFileImporter: Sendable {
                 undefined.append(name)
             }
         }
-        for name in undefined {
+        for name in undefined where !chainedNames.contains(name) {
             warnings.append("{{\(name)}} is not defined in the file (a script or the client's environment file sets it); pass --var \(name)=VALUE or add it to the collection.")
         }
         let environment = Environment(name: "default", baseURLTemplate: origins.first ?? "http://localhost")

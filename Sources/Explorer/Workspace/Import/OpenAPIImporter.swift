@@ -60,6 +60,7 @@ struct OpenAPIImporter: Sendable {
             warnings.append("The document has no servers; the environment \"default\" uses http://localhost, edit its base_url.")
             environments.append(Environment(name: "default", baseURLTemplate: "http://localhost"))
         }
+        var credentials: [KeyValue] = []
 
         // Operations → endpoints, in folders per first tag (in the document's tag order).
         var folders: [String: [Endpoint]] = [:]
@@ -70,6 +71,7 @@ struct OpenAPIImporter: Sendable {
         for operation in resolved.endpoints {
             let folder = operation.tags.first
             var endpoint = makeEndpoint(operation, variables: &variables, warnings: &warnings)
+            applySecurity(operation, to: &endpoint, credentials: &credentials, warnings: &warnings)
             if let folder { endpoint.folderPath = [folder] }
             if usedIDs.contains(endpoint.id) {
                 endpoint.name += " (\(operation.operationId ?? "\(operation.method.rawValue) \(operation.path.rawValue)"))"
@@ -83,6 +85,13 @@ struct OpenAPIImporter: Sendable {
                 folders[folder, default: []].append(endpoint)
             } else {
                 topLevel.append(endpoint)
+            }
+        }
+        if !credentials.isEmpty {
+            // Credentials come from the process environment by default and are secrets.
+            environments = environments.map { environment in
+                Environment(name: environment.name, baseURLTemplate: environment.baseURLTemplate,
+                            variables: environment.variables + credentials, secrets: credentials.map(\.name))
             }
         }
         var items: [CollectionItem] = topLevel.map { .endpoint($0) }
@@ -174,6 +183,40 @@ struct OpenAPIImporter: Sendable {
         let title = operation.endpointSummary ?? operation.operationId ?? "\(method.rawValue) \(operation.path.rawValue)"
         let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕").trimmingCharacters(in: .whitespaces)
         return Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
+    }
+
+    /// Adds what the operation's first security requirement needs: a header (or query item)
+    /// holding a `{{variable}}` whose value defaults to `{{env.NAME}}` and is a secret.
+    private func applySecurity(_ operation: OpenAPIKit.ResolvedEndpoint, to endpoint: inout Endpoint, credentials: inout [KeyValue], warnings: inout [String]) {
+        guard let requirement = operation.security.first else { return }
+        func credential(_ name: String, _ environmentName: String) -> String {
+            if credentials[named: name] == nil { credentials.append(KeyValue(name, "{{env.\(environmentName)}}")) }
+            return "{{\(name)}}"
+        }
+        for scoped in requirement.schemes.values.sorted(by: { $0.name < $1.name }) {
+            switch scoped.securityScheme.type {
+            case .apiKey(let name, let location):
+                let value = credential("api_key", "API_KEY")
+                switch location {
+                case .header:
+                    if !endpoint.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) { endpoint.headers.append(KeyValue(name, value)) }
+                case .query:
+                    if endpoint.query[named: name] == nil { endpoint.query.append(KeyValue(name, value)) }
+                case .cookie:
+                    endpoint.headers.append(KeyValue("Cookie", "\(name)=\(value)"))
+                }
+            case .http(let scheme, _):
+                if scheme.lowercased() == "basic" {
+                    endpoint.headers.set("Authorization", "Basic " + credential("basic_auth", "API_BASIC_AUTH"))
+                } else {
+                    endpoint.headers.set("Authorization", "Bearer " + credential("token", "API_TOKEN"))
+                }
+            case .oauth2, .openIdConnect:
+                endpoint.headers.set("Authorization", "Bearer " + credential("token", "API_TOKEN"))
+            case .mutualTLS:
+                warnings.append("The security scheme \(scoped.name) (mutual TLS) is not imported.")
+            }
+        }
     }
 
     /// A JSON value written as a parameter or form value.
