@@ -5,7 +5,11 @@ enum AppAction: Sendable {
     case input(InputEvent)
     case collectionReloaded(APICollection)
     case collectionFailed(String)
-    case historyLoaded([HistoryEntry])
+    case historyLoaded([HistorySummary])
+    /// A stored exchange was read for showing; its response is prepared off the main queue.
+    case historyOpened(HistoryEntry, ResponseSnapshot?)
+    /// Two stored exchanges were compared.
+    case comparisonReady(Comparison)
     case progress(exchange: Int, bytes: Int)
     case received(exchange: Int, ResponseSnapshot)
     case failed(exchange: Int, TransportFailure)
@@ -21,6 +25,10 @@ enum AppEffect: Sendable {
     case cancel(exchange: Int)
     /// Reload the newest history entries.
     case loadHistory
+    /// Read one stored exchange to show it.
+    case openHistory(id: Int64)
+    /// Read two stored exchanges and compare them.
+    case compareHistory(Int64, Int64)
     /// Put text on the clipboard with OSC 52.
     case copyToClipboard(String)
     /// Write a body to a file.

@@ -18,6 +18,14 @@ enum AppReducer {
         case .historyLoaded(let entries):
             state.history = entries
             state.historyList.selected = min(state.historyList.selected, max(0, entries.count - 1))
+        case .historyOpened(let entry, let snapshot):
+            guard state.selectedHistoryEntry?.id == entry.id || state.focus != .history else { return [] }
+            show(entry, snapshot, &state)
+        case .comparisonReady(let comparison):
+            state.comparison = comparison
+            state.focus = .response
+            let changed = comparison.lines.filter { if case .same = $0 { return false } else { return true } }.count
+            state.message = changed == 0 ? "The two exchanges are the same." : "\(changed) line\(changed == 1 ? "" : "s") differ; Esc closes the comparison."
         case .progress(let id, let bytes):
             if state.exchanges[id]?.isInFlight == true { state.exchanges[id]?.phase = .inFlight(bytes: bytes) }
         case .received(let id, let response):
@@ -185,7 +193,7 @@ enum AppReducer {
             state.focus = panes[(index + (command == .focusNext ? 1 : panes.count - 1)) % panes.count]
             if [.environments, .endpoints, .history].contains(state.focus) { state.lastList = state.focus }
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
-            move(command, &state)
+            return move(command, &state)
         case .left, .right:
             if state.focus == .response {
                 if state.body.text.wrap || state.responseTab != .body {
@@ -241,7 +249,7 @@ enum AppReducer {
         case .toggleLineNumbers:
             state.body.text.showLineNumbers.toggle()
         case .compare:
-            compare(&state)
+            return compare(&state)
         case .fold:
             guard let document = state.shownDocument, document.kind == .json else {
                 state.message = "Folding works on JSON bodies."
@@ -265,7 +273,7 @@ enum AppReducer {
         return []
     }
 
-    private static func move(_ command: AppCommand, _ state: inout AppState) {
+    private static func move(_ command: AppCommand, _ state: inout AppState) -> [AppEffect] {
         let page = max(1, state.size.height - 8)
         let delta: Int
         switch command {
@@ -286,9 +294,9 @@ enum AppReducer {
         case .history:
             let count = state.historyList.visibleIndices(state.historyItems).count
             state.historyList.move(by: delta, count: count)
-            if let entry = state.selectedHistoryEntry { show(entry, &state) }
+            if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
         case .request:
-            break
+            return []
         case .response where state.comparison != nil:
             let source = ResponseContent.comparisonSource(state.comparison!)
             state.comparison!.text.scroll(by: delta, source: source, width: state.size.width)
@@ -303,6 +311,7 @@ enum AppReducer {
                 state.body.text.scroll(by: delta, source: source, width: width)
             }
         }
+        return []
     }
 
     static func environmentItems(_ state: AppState) -> [ListItem] {
@@ -327,8 +336,8 @@ enum AppReducer {
             }
             return []
         case .history:
-            if let entry = state.selectedHistoryEntry { show(entry, &state) }
             state.focus = .response
+            if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
             return []
         default:
             guard let endpoint = state.selectedEndpoint else {
@@ -371,7 +380,7 @@ enum AppReducer {
         return [.send(exchange: id, resolved)]
     }
 
-    private static func resend(_ entry: HistoryEntry, _ state: inout AppState) -> [AppEffect] {
+    private static func resend(_ entry: HistorySummary, _ state: inout AppState) -> [AppEffect] {
         guard let name = entry.endpoint, let endpoint = state.collection?.endpoint(withID: name) else {
             state.message = "That exchange did not come from an endpoint of this collection; it cannot be re-sent from here."
             return []
@@ -443,34 +452,29 @@ enum AppReducer {
 
     // MARK: - Comparing history entries
 
-    private static func compare(_ state: inout AppState) {
+    private static func compare(_ state: inout AppState) -> [AppEffect] {
         guard let entry = state.selectedHistoryEntry else {
             state.message = "Select a history entry, press d, then d again on another to compare them."
-            return
+            return []
         }
         guard let base = state.compareBase, base.id != entry.id else {
             state.compareBase = entry
-            state.message = "Marked #\(entry.id ?? 0) \(entry.endpoint ?? entry.url) (\(entry.environment ?? "-")); press d on another entry to compare."
-            return
+            state.message = "Marked #\(entry.id) \(entry.endpoint ?? entry.url) (\(entry.environment ?? "-")); press d on another entry to compare."
+            return []
         }
         state.compareBase = nil
-        let lines = LineDiff.diff(LineDiff.comparableLines(base), LineDiff.comparableLines(entry))
-        let changed = lines.filter { if case .same = $0 { return false } else { return true } }.count
-        state.comparison = Comparison(
-            title: "#\(base.id ?? 0) \(base.environment ?? "") ↔ #\(entry.id ?? 0) \(entry.environment ?? "")",
-            lines: lines)
-        state.focus = .response
-        state.message = changed == 0 ? "The two exchanges are the same." : "\(changed) line\(changed == 1 ? "" : "s") differ; Esc closes the comparison."
+        state.message = "Comparing #\(base.id) and #\(entry.id)…"
+        return [.compareHistory(base.id, entry.id)]
     }
 
     // MARK: - Showing history
 
-    private static func show(_ entry: HistoryEntry, _ state: inout AppState) {
+    private static func show(_ entry: HistoryEntry, _ snapshot: ResponseSnapshot?, _ state: inout AppState) {
         let id = state.nextExchangeID
         state.nextExchangeID += 1
         let phase: Exchange.Phase
-        if let status = entry.status {
-            phase = .received(ResponseSnapshot.make(entry: entry, status: status))
+        if let snapshot {
+            phase = .received(snapshot)
         } else {
             phase = .failed(TransportFailure(category: "transport error", message: entry.transportError ?? "no response", hint: nil))
         }
@@ -582,21 +586,17 @@ enum AppReducer {
                         case .endpoints: state.endpointList.selected = row
                         default:
                             state.historyList.selected = row
-                            if let entry = state.selectedHistoryEntry { show(entry, &state) }
+                            if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
                         }
                     }
                 }
             }
         case .wheelUp:
             if let pane = layout.pane(at: mouse.position) { state.focus = pane }
-            move(.up, &state)
-            move(.up, &state)
-            move(.up, &state)
+            return move(.up, &state) + move(.up, &state) + move(.up, &state)
         case .wheelDown:
             if let pane = layout.pane(at: mouse.position) { state.focus = pane }
-            move(.down, &state)
-            move(.down, &state)
-            move(.down, &state)
+            return move(.down, &state) + move(.down, &state) + move(.down, &state)
         default:
             break
         }

@@ -69,6 +69,12 @@ struct Comparison: Sendable {
     let title: String
     let lines: [LineDiff.Line]
     var text = ScrollTextState(wrap: false, showLineNumbers: false)
+
+    /// Compares two stored exchanges (reads and diffs their bodies: run it off the main queue).
+    init(_ first: HistoryEntry, _ second: HistoryEntry) {
+        title = "#\(first.id ?? 0) \(first.environment ?? "") ↔ #\(second.id ?? 0) \(second.environment ?? "")"
+        lines = LineDiff.diff(LineDiff.comparableLines(first), LineDiff.comparableLines(second))
+    }
 }
 
 /// Everything the explorer shows: one value, changed only by `reduce`.
@@ -83,7 +89,8 @@ struct AppState: Sendable {
     var endpointList = ListState()
     var historyList = ListState()
     var endpointRows: [EndpointRow] = []
-    var history: [HistoryEntry] = []
+    /// The newest stored exchanges, without their bodies (an entry is read when opened).
+    var history: [HistorySummary] = []
     var exchanges: [Int: Exchange] = [:]
     var nextExchangeID = 1
     /// The exchange the response pane shows.
@@ -91,7 +98,7 @@ struct AppState: Sendable {
     var responseTab: ResponseTab = .body
     var body = BodyViewState()
     /// The history entry marked with `d`, waiting for a second one to compare with.
-    var compareBase: HistoryEntry?
+    var compareBase: HistorySummary?
     /// A comparison of two history entries, shown in the response pane until Esc.
     var comparison: Comparison?
     var overlay: AppOverlay?
@@ -171,7 +178,7 @@ struct AppState: Sendable {
         }
     }
 
-    var selectedHistoryEntry: HistoryEntry? {
+    var selectedHistoryEntry: HistorySummary? {
         let visible = historyList.visibleIndices(historyItems)
         guard visible.indices.contains(historyList.selected) else { return nil }
         return history[visible[historyList.selected]]
@@ -189,7 +196,7 @@ struct AppState: Sendable {
                 ],
                 trailing: [
                     Span(status, role: Self.role(forStatus: entry.status)),
-                    Span(" " + Self.duration(entry.timings.totalMilliseconds), role: .dim),
+                    Span(" " + Self.duration(entry.totalMilliseconds), role: .dim),
                 ])
         }
     }

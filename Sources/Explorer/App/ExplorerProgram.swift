@@ -62,7 +62,23 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         case .loadHistory:
             guard let store = history?.store else { return }
             do {
-                send(.historyLoaded(try store.entries(matching: HistoryQuery(limit: 200))))
+                send(.historyLoaded(try store.summaries(matching: HistoryQuery(limit: 500))))
+            } catch {
+                send(.message("History could not be read: \(error)", isError: true))
+            }
+        case .openHistory(let id):
+            guard let store = history?.store else { return }
+            do {
+                guard let entry = try store.entry(id: id) else { return }
+                send(.historyOpened(entry, entry.status.map { ResponseSnapshot.make(entry: entry, status: $0) }))
+            } catch {
+                send(.message("History entry #\(id) could not be read: \(error)", isError: true))
+            }
+        case .compareHistory(let first, let second):
+            guard let store = history?.store else { return }
+            do {
+                guard let a = try store.entry(id: first), let b = try store.entry(id: second) else { return }
+                send(.comparisonReady(Comparison(a, b)))
             } catch {
                 send(.message("History could not be read: \(error)", isError: true))
             }

@@ -40,7 +40,7 @@ enum ExplorerTUI {
             clipboardWriter: { sequence in FileHandle.standardOutput.write(Data(sequence.utf8)) })
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
-        if let entries = try? history.store?.entries(matching: HistoryQuery(limit: 200)) { state.history = entries }
+        if let entries = try? history.store?.summaries(matching: HistoryQuery(limit: 500)) { state.history = entries }
         if let first = notices.first {
             state.message = first
             state.messageIsError = true

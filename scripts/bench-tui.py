@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Measures the explorer TUI as a user feels it, in a real pseudo-terminal (pyte reads the screen).
+
+Prints: launch to first full frame (the demo collection and a 500-endpoint one), the time a
+~50 MB JSON body takes to show against curl fetching the same URL in the same run,
+keystroke-to-frame latency while that body loads and while scrolling it, and peak memory.
+
+    scripts/bench-tui.py [--binary .build/release/explorer] [--items 440000]
+
+Build first: `swift build -c release --product explorer` (a debug build works, slower).
+Needs pyte (`pip install pyte`).
+"""
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+import pyte
+
+ROOT = Path(__file__).resolve().parents[1]
+WIDTH, HEIGHT = 120, 40
+
+
+class Terminal:
+    """A process in a pseudo-terminal, its screen kept by pyte."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]):
+        self.screen = pyte.Screen(WIDTH, HEIGHT)
+        self.stream = pyte.ByteStream(self.screen)
+        self.started = time.monotonic()
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(argv[0], argv, env)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
+
+    def pump(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except OSError:
+            return False
+        self.stream.feed(data)
+        return bool(data)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, predicate, timeout: float = 120.0) -> float:
+        """Seconds until `predicate(screen text)` holds."""
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
+            if predicate(self.text()):
+                return time.monotonic() - start
+            self.pump(0.005)
+        raise TimeoutError(f"screen never matched; last screen:\n{self.text()}")
+
+    def send(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def peak_rss_kib(self) -> int:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return 0
+
+    def close(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(self.fd)
+
+
+def start_demo(binary: str, folder: Path) -> tuple[subprocess.Popen, dict[str, str], Path]:
+    collection = folder / "demo.yaml"
+    process = subprocess.Popen([binary, "demo", "--serve-only", "--collection-out", str(collection)],
+                               stdout=subprocess.PIPE, text=True)
+    urls = {}
+    for line in process.stdout:
+        match = re.match(r"\s+(\w+)\s+(http://\S+)", line)
+        if match:
+            urls[match.group(1)] = match.group(2)
+        if line.startswith("collection:"):
+            break
+    return process, urls, collection
+
+
+def launch_time(binary: str, collection: Path, env: dict[str, str], runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        term = Terminal([binary, str(collection)], env)
+        times.append(term.wait_for(lambda text: "Endpoints" in text and "History" in text and "q quit" in text))
+        term.close()
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    release = ROOT / ".build" / "release" / "explorer"
+    parser.add_argument("--binary", default=str(release if release.exists() else ROOT / ".build" / "debug" / "explorer"))
+    parser.add_argument("--items", type=int, default=440_000, help="items of /large (440,000 is about 50 MB)")
+    args = parser.parse_args()
+    binary = str(Path(args.binary).resolve())
+    folder = Path(tempfile.mkdtemp(prefix="explorer-bench-"))
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(folder), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "XDG_STATE_HOME": str(folder / "state"), "XDG_CONFIG_HOME": str(folder / "config")}
+    demo, urls, collection = start_demo(binary, folder)
+    try:
+        print(f"binary: {binary}")
+        text = collection.read_text()
+        collection.write_text(text + f"  - name: Huge JSON\n    path: /large\n    query: {{ items: \"{args.items}\" }}\n")
+        big = folder / "big.yaml"
+        big.write_text(text + "".join(f"  - name: Endpoint {n}\n    path: /users/{n % 20 + 1}\n" for n in range(500)))
+
+        print(f"launch to first full frame, demo collection (27 endpoints): {launch_time(binary, collection, env) * 1000:.0f} ms (median of 5)")
+        print(f"launch to first full frame, 500-endpoint collection:        {launch_time(binary, big, env) * 1000:.0f} ms (median of 5)")
+
+        url = f"{urls['local']}/large?items={args.items}"
+        curl = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", url],
+                              capture_output=True, text=True, check=True).stdout.split()
+        curl_seconds, size = float(curl[0]), int(curl[1])
+        print(f"body: {size / 1e6:.1f} MB; curl fetches it in {curl_seconds * 1000:.0f} ms")
+
+        term = Terminal([binary, str(collection)], env)
+        term.wait_for(lambda t: "q quit" in t)
+        term.send(b"/Huge JSON\r")
+        term.wait_for(lambda t: "Filter endpoints" not in t)
+        sent = time.monotonic()
+        term.send(b"\r")
+        # Keystrokes while the body loads: Tab moves the focus; the footer names the pane.
+        latencies = []
+        panes = ["History", "Request", "Response", "Environments", "Endpoints"]
+        index = 0
+        while "200 OK" not in term.text() and time.monotonic() - sent < 120:
+            expected = panes[index % len(panes)]
+            start = time.monotonic()
+            term.send(b"\t")
+            term.wait_for(lambda t, e=expected: t.splitlines()[-1].rstrip().endswith(e))
+            latencies.append(time.monotonic() - start)
+            index += 1
+        term.wait_for(lambda t: "200 OK" in t)
+        shown = time.monotonic() - sent
+        print(f"explorer shows it (status, first lines) {shown * 1000:.0f} ms after Enter: {shown / curl_seconds:.1f}× curl's time")
+        if latencies:
+            print(f"keystroke to frame while it loads: median {statistics.median(latencies) * 1000:.1f} ms, "
+                  f"max {max(latencies) * 1000:.1f} ms over {len(latencies)} keys")
+        # Focus the response pane, then scroll it a page at a time.
+        while not term.text().splitlines()[-1].rstrip().endswith("Response"):
+            term.send(b"\t")
+            term.pump(0.05)
+        scroll = []
+        for _ in range(30):
+            before = re.search(r" (\d+)/\d+ ", term.text())
+            start = time.monotonic()
+            term.send(b"\x1b[6~")  # PageDown
+            term.wait_for(lambda t, b=before: (m := re.search(r" (\d+)/\d+ ", t)) is not None and (b is None or m.group(1) != b.group(1)))
+            scroll.append(time.monotonic() - start)
+        print(f"keystroke to frame scrolling the body: median {statistics.median(scroll) * 1000:.1f} ms, max {max(scroll) * 1000:.1f} ms")
+        start = time.monotonic()
+        term.send(b"/")
+        term.wait_for(lambda t: "Search body" in t)
+        term.send(b"item 439999\r")
+        term.wait_for(lambda t: "match 1/" in t)
+        print(f"search of the whole body: {(time.monotonic() - start) * 1000:.0f} ms")
+        peak = term.peak_rss_kib()
+        print(f"peak memory (VmHWM): {peak / 1024:.0f} MiB = {peak * 1024 / size:.1f}× the body size")
+        term.close()
+    finally:
+        demo.send_signal(signal.SIGINT)
+        demo.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
