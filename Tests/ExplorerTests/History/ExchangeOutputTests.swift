@@ -103,6 +103,23 @@ import Testing
         #expect(HistoryStore.matchPattern("?? --") == nil)
     }
 
+    @Test func anExchangeWithoutACollectionIsResentAsStoredWithoutItsMaskedHeaders() throws {
+        let entry = HistoryEntry(
+            id: 3, method: "POST", url: "http://127.0.0.1:9/v1/echo?x=1",
+            requestHeaders: ["Authorization": "Bearer ••••••", "Accept": "application/json"],
+            requestBody: Data("{}".utf8))
+        let plan = try HistoryCommand.plan(resending: entry)
+        guard case .raw(let request) = plan.target else {
+            Issue.record("expected a raw request")
+            return
+        }
+        #expect(request.method == .post)
+        #expect(request.url.absoluteString == "http://127.0.0.1:9/v1/echo?x=1")
+        #expect(request.headers["Authorization"] == nil)
+        #expect(request.headers["Accept"] == "application/json")
+        #expect(request.body == Data("{}".utf8))
+    }
+
     @Test func theHistoryFileFollowsXDGStateHome() {
         #expect(HistoryLocation.defaultFile(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"]).path
             == "/state/explorer/history.sqlite")
