@@ -17,6 +17,8 @@ struct APICollection: Sendable {
     var sourceURL: URL?
     /// What the loader noticed but accepted (unknown keys ...), for the user to see.
     var warnings: [CollectionWarning]
+    /// The `description:` the user wrote.
+    var description: String?
 
     /// Creates a collection.
     init(

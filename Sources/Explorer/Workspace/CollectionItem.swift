@@ -20,10 +20,13 @@ struct Folder: Sendable, Hashable {
     var name: String
     /// Its entries, in file order.
     var items: [CollectionItem]
+    /// The `description:` the user wrote.
+    var description: String?
 
     /// Creates a folder.
-    init(name: String, items: [CollectionItem] = []) {
+    init(name: String, items: [CollectionItem] = [], description: String? = nil) {
         self.name = name
         self.items = items
+        self.description = description
     }
 }

@@ -75,7 +75,9 @@ enum CollectionLoader {
             var seen: [String: Int] = [:]
             items = try reader.items(node, folderPath: [], seen: &seen)
         }
-        return APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
+        var collection = APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
+        collection.description = try mapping["description"].map { try reader.string($0, key: "description") }
+        return collection
     }
 }
 
@@ -180,7 +182,8 @@ private struct Reader {
             secrets: secrets,
             collectionVariables: collectionVariables,
             dotEnv: dotEnv,
-            location: location(node)
+            location: location(node),
+            summary: try mapping["description"].map { try string($0, key: "description") }
         )
     }
 
@@ -207,7 +210,8 @@ private struct Reader {
                     folder.items += children
                     items[index] = .folder(folder)
                 } else {
-                    items.append(.folder(Folder(name: name, items: children)))
+                    items.append(.folder(Folder(name: name, items: children,
+                                                description: try mapping["description"].map { try string($0, key: "description") })))
                 }
             } else {
                 let endpoint = try self.endpoint(mapping, node: element, folderPath: folderPath)
@@ -265,7 +269,8 @@ private struct Reader {
             query: try mapping["query"].map { try pairs($0, key: "query") } ?? [],
             headers: try mapping["headers"].map { try pairs($0, key: "headers") } ?? [],
             body: body,
-            location: location(node)
+            location: location(node),
+            description: try mapping["description"].map { try string($0, key: "description") }
         )
     }
 }

@@ -54,7 +54,7 @@ enum CollectionMerger {
             merged.environments.append(Environment(
                 name: name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
                 variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
-                collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
+                collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:], summary: environment.summary))
         }
         for endpoint in imported.endpoints {
             if merged.endpoint(withID: endpoint.id) != nil {

@@ -13,6 +13,7 @@ enum CollectionWriter {
     /// - Throws: an emitter error from the YAML library (not expected for collection values).
     static func yaml(for collection: APICollection) throws -> String {
         var root: [(Node, Node)] = [("name", Node(collection.name))]
+        if let description = collection.description { root.append(("description", scalar(description))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if !collection.environments.isEmpty {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
@@ -22,7 +23,9 @@ enum CollectionWriter {
     }
 
     static func environmentNode(_ environment: Environment) -> Node {
-        var pairs: [(Node, Node)] = [("name", Node(environment.name)), ("base_url", Node(environment.baseURLTemplate))]
+        var pairs: [(Node, Node)] = [("name", Node(environment.name))]
+        if let summary = environment.summary { pairs.append(("description", scalar(summary))) }
+        pairs.append(("base_url", Node(environment.baseURLTemplate)))
         if environment.isProtected { pairs.append(("protected", Node("true", .implicit, .plain))) }
         if !environment.variables.isEmpty { pairs.append(("variables", mapping(environment.variables))) }
         if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
@@ -33,9 +36,13 @@ enum CollectionWriter {
     static func itemNode(_ item: CollectionItem) -> Node {
         switch item {
         case .folder(let folder):
-            return Node([("folder", Node(folder.name)), ("endpoints", Node(folder.items.map(itemNode), .implicit))], .implicit)
+            var pairs: [(Node, Node)] = [("folder", Node(folder.name))]
+            if let description = folder.description { pairs.append(("description", scalar(description))) }
+            pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
+            return Node(pairs, .implicit)
         case .endpoint(let endpoint):
             var pairs: [(Node, Node)] = [("name", Node(endpoint.name))]
+            if let description = endpoint.description { pairs.append(("description", scalar(description))) }
             if endpoint.method != .get { pairs.append(("method", Node(endpoint.method.rawValue))) }
             pairs.append(("path", Node(endpoint.path)))
             if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }

@@ -19,6 +19,8 @@ struct Endpoint: Sendable, Hashable, Identifiable {
     var body: EndpointBody?
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
+    /// The `description:` the user wrote, kept so rewriting the file does not lose it.
+    var description: String?
 
     /// Creates an endpoint.
     init(
@@ -29,8 +31,10 @@ struct Endpoint: Sendable, Hashable, Identifiable {
         query: [KeyValue] = [],
         headers: [KeyValue] = [],
         body: EndpointBody? = nil,
-        location: FileLocation? = nil
+        location: FileLocation? = nil,
+        description: String? = nil
     ) {
+        self.description = description
         self.name = name
         self.folderPath = folderPath
         self.method = method
@@ -47,6 +51,7 @@ struct Endpoint: Sendable, Hashable, Identifiable {
     static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.name == rhs.name && lhs.folderPath == rhs.folderPath && lhs.method == rhs.method
             && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && lhs.description == rhs.description
     }
 
     func hash(into hasher: inout Hasher) {

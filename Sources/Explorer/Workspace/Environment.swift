@@ -28,6 +28,8 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
     let dotEnv: [String: String]
     /// Where the environment is written, when it came from a file.
     let location: FileLocation?
+    /// The `description:` the user wrote.
+    let summary: String?
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -42,8 +44,10 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
         secrets: [String] = [],
         collectionVariables: [KeyValue] = [],
         dotEnv: [String: String] = [:],
-        location: FileLocation? = nil
+        location: FileLocation? = nil,
+        summary: String? = nil
     ) {
+        self.summary = summary
         self.name = name
         self.baseURLTemplate = baseURLTemplate
         self.isProtected = isProtected

@@ -52,6 +52,52 @@ import Testing
         #expect(again.environments.count == 2)
     }
 
+    @Test func rewritingKeepsEverythingTheLoaderReads() throws {
+        let yaml = """
+            name: Kept
+            description: the whole API
+            variables: { n: "1", flag: "true", empty: "" }
+            environments:
+              - name: prod
+                description: careful
+                base_url: https://api.example.com/{{n}}
+                protected: true
+                headers: { X-Env: e }
+                secrets: [token]
+                variables: { token: "{{env.TOKEN}}" }
+            endpoints:
+              - folder: F
+                description: a folder
+                endpoints:
+                  - name: e
+                    description: an endpoint
+                    method: PUT
+                    path: /e
+                    query: { a: "1" }
+                    json: { n: 1.50, s: "1.50", list: [true, null, "x"] }
+                  - name: m
+                    method: POST
+                    path: /m
+                    multipart: { file: "@data.bin", text: hi }
+                  - name: f
+                    method: POST
+                    path: /f
+                    form: { a: b }
+            """
+        let original = try CollectionLoader.parse(yaml)
+        let rewritten = try CollectionLoader.parse(try CollectionWriter.yaml(for: original))
+        #expect(rewritten.name == original.name && rewritten.description == "the whole API")
+        #expect(rewritten.variables == original.variables)
+        #expect(rewritten.endpoints == original.endpoints)
+        #expect(rewritten.endpoints.first?.description == "an endpoint")
+        guard case .folder(let folder) = rewritten.items[0] else { Issue.record("no folder"); return }
+        #expect(folder.description == "a folder")
+        let environment = try #require(rewritten.environments.first)
+        #expect(environment.summary == "careful" && environment.isProtected && environment.secrets == ["token"])
+        #expect(environment.headers == [KeyValue("X-Env", "e")] && environment.variables == [KeyValue("token", "{{env.TOKEN}}")])
+        #expect(environment.baseURLTemplate == "https://api.example.com/{{n}}")
+    }
+
     @Test func anInvalidTargetIsNeverOverwritten() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
