@@ -16,6 +16,9 @@ private nonisolated(unsafe) var restoreArmed = false
 private nonisolated(unsafe) var restoreSequence: UnsafeMutablePointer<UInt8>?
 private nonisolated(unsafe) var restoreSequenceLength = 0
 private nonisolated(unsafe) var handlersInstalled = false
+/// The actions in place before ours, by signal number, put back before re-raising so the
+/// Swift runtime's backtracer (or a core dump) still happens.
+private nonisolated(unsafe) var previousActions: UnsafeMutablePointer<sigaction>?
 
 /// Puts the terminal back the way it was on every way out: a normal end, `exit`, a
 /// crash signal. Only async-signal-safe calls (`write`, `tcsetattr`) are made from a
@@ -45,6 +48,9 @@ enum TerminalRestore {
         guard !handlersInstalled else { return }
         handlersInstalled = true
         atexit { TerminalRestore.restoreNow() }
+        let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        previous.initialize(repeating: sigaction(), count: 65)
+        previousActions = previous
         for signal in crashSignals {
             var action = sigaction()
             #if canImport(Darwin)
@@ -73,9 +79,15 @@ enum TerminalRestore {
         _ = tcsetattr(fd, TCSANOW, &restoreTermios)
     }
 
-    /// The crash handler: restore, then let the default action (core dump) happen.
+    /// The crash handler: restore, put the previous handler back, and re-raise so it (or
+    /// the default action) runs.
     static func crashed(_ signal: Int32) {
         restoreNow()
+        if let previousActions, signal > 0, signal < 65 {
+            sigaction(signal, previousActions + Int(signal), nil)
+        } else {
+            Glibc.signal(signal, SIG_DFL)
+        }
         raise(signal)
     }
 }

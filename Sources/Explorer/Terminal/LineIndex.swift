@@ -26,7 +26,15 @@ public struct LineIndex: Sendable {
         var starts: [Int] = [0]
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-            starts.reserveCapacity(buffer.count / 40 + 1)
+            // Count first and allocate once: growing by doubling would briefly hold the
+            // index twice, which for a 50 MB body is tens of megabytes.
+            var newlines = 0
+            var scan = 0
+            while scan < buffer.count, let hit = memchr(base + scan, 0x0A, buffer.count - scan) {
+                newlines += 1
+                scan = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit)) + 1
+            }
+            starts.reserveCapacity(newlines + 1)
             var position = 0
             while position < buffer.count,
                   let hit = memchr(base + position, 0x0A, buffer.count - position) {

@@ -55,12 +55,12 @@ final class PseudoTerminal {
     func waitForOutput(containing needle: String, timeout: TimeInterval = 5) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         let pattern = Array(needle.utf8)
-        while Date() < deadline {
+        repeat {
             drain()
             if output.firstRange(of: pattern) != nil { return true }
+            if Date() >= deadline { return false }
             usleep(2000)
-        }
-        return false
+        } while true
     }
 
     var outputText: String { String(decoding: output, as: UTF8.self) }
