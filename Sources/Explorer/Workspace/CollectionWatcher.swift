@@ -20,6 +20,7 @@ final class CollectionWatcher: @unchecked Sendable {
     private let internalQueue = DispatchQueue(label: "explorer.collection-watcher")
     private let onChange: @Sendable (Result<APICollection, any Error>) -> Void
     private var source: (any DispatchSourceProtocol)?
+    private var fileSource: (any DispatchSourceProtocol)?
     private var descriptor: Int32 = -1
     private var pending = false
     private var lastSnapshot: String?
@@ -42,6 +43,7 @@ final class CollectionWatcher: @unchecked Sendable {
 
     deinit {
         source?.cancel()
+        fileSource?.cancel()
     }
 
     /// The changes as an async sequence, for callers that prefer `for await`.
@@ -84,14 +86,13 @@ final class CollectionWatcher: @unchecked Sendable {
             let fd = open(directory, O_EVTONLY)
             guard fd >= 0 else { throw CollectionError.unreadable(path: directory, reason: "the directory cannot be watched (errno \(errno)).") }
             descriptor = fd
+            // The directory's source sees saves that rename a new file over the old one.
             let vnode = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete, .attrib, .extend], queue: internalQueue)
             vnode.setEventHandler { [weak self] in self?.scheduleReload() }
             vnode.setCancelHandler { close(fd) }
             source = vnode
             vnode.resume()
-            // A vnode source on a directory sees renames and new files; edits in place are
-            // caught by polling the file's text on the directory's events and this timer-free
-            // check on each event.
+            watchFileItself()
             #endif
         }
     }
@@ -101,8 +102,26 @@ final class CollectionWatcher: @unchecked Sendable {
         internalQueue.sync {
             source?.cancel()
             source = nil
+            fileSource?.cancel()
+            fileSource = nil
         }
     }
+
+    #if !canImport(Glibc)
+    /// A vnode source on the file itself sees writes in place, which do not change the
+    /// directory; it is re-armed after each reload, since a rename replaces the file.
+    private func watchFileItself() {
+        fileSource?.cancel()
+        fileSource = nil
+        let fd = open(url.path, O_EVTONLY)
+        guard fd >= 0 else { return }
+        let vnode = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .extend, .delete, .rename], queue: internalQueue)
+        vnode.setEventHandler { [weak self] in self?.scheduleReload() }
+        vnode.setCancelHandler { close(fd) }
+        fileSource = vnode
+        vnode.resume()
+    }
+    #endif
 
     #if canImport(Glibc)
     private func drainInotify() {
@@ -132,6 +151,9 @@ final class CollectionWatcher: @unchecked Sendable {
             guard let self else { return }
             self.pending = false
             guard self.source != nil else { return }
+            #if !canImport(Glibc)
+            self.watchFileItself()
+            #endif
             let current = self.snapshot()
             guard current != self.lastSnapshot else { return }
             self.lastSnapshot = current

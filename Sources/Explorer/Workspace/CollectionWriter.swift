@@ -12,7 +12,7 @@ enum CollectionWriter {
     ///
     /// - Throws: an emitter error from the YAML library (not expected for collection values).
     static func yaml(for collection: APICollection) throws -> String {
-        var root: [(Node, Node)] = [("name", Node(collection.name))]
+        var root: [(Node, Node)] = [("name", scalar(collection.name))]
         if let description = collection.description { root.append(("description", scalar(description))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if !collection.environments.isEmpty {
@@ -23,34 +23,34 @@ enum CollectionWriter {
     }
 
     static func environmentNode(_ environment: Environment) -> Node {
-        var pairs: [(Node, Node)] = [("name", Node(environment.name))]
+        var pairs: [(Node, Node)] = [("name", scalar(environment.name))]
         if let summary = environment.summary { pairs.append(("description", scalar(summary))) }
-        pairs.append(("base_url", Node(environment.baseURLTemplate)))
+        pairs.append(("base_url", scalar(environment.baseURLTemplate)))
         if environment.isProtected { pairs.append(("protected", Node("true", .implicit, .plain))) }
         if !environment.variables.isEmpty { pairs.append(("variables", mapping(environment.variables))) }
         if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
-        if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { Node($0) }, .implicit, .flow))) }
+        if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
         return Node(pairs, .implicit)
     }
 
     static func itemNode(_ item: CollectionItem) -> Node {
         switch item {
         case .folder(let folder):
-            var pairs: [(Node, Node)] = [("folder", Node(folder.name))]
+            var pairs: [(Node, Node)] = [("folder", scalar(folder.name))]
             if let description = folder.description { pairs.append(("description", scalar(description))) }
             pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
             return Node(pairs, .implicit)
         case .endpoint(let endpoint):
-            var pairs: [(Node, Node)] = [("name", Node(endpoint.name))]
+            var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
             if let description = endpoint.description { pairs.append(("description", scalar(description))) }
             if endpoint.method != .get { pairs.append(("method", Node(endpoint.method.rawValue))) }
-            pairs.append(("path", Node(endpoint.path)))
+            pairs.append(("path", scalar(endpoint.path)))
             if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }
             if !endpoint.headers.isEmpty { pairs.append(("headers", mapping(endpoint.headers))) }
             switch endpoint.body {
             case nil: break
             case .json(let json): pairs.append(("json", jsonNode(json)))
-            case .raw(let text): pairs.append(("body", Node(text)))
+            case .raw(let text): pairs.append(("body", scalar(text)))
             case .form(let fields): pairs.append(("form", mapping(fields)))
             case .multipart(let fields):
                 pairs.append(("multipart", mapping(fields.map { KeyValue($0.name, $0.isFile ? "@" + $0.value : $0.value) })))
@@ -61,13 +61,13 @@ enum CollectionWriter {
 
     /// A mapping of text values, quoted so numbers and booleans stay text.
     static func mapping(_ pairs: [KeyValue]) -> Node {
-        Node(pairs.map { (Node($0.name), scalar($0.value)) }, .implicit)
+        Node(pairs.map { (scalar($0.name), scalar($0.value)) }, .implicit)
     }
 
     /// A text scalar that reads back as the same text (quoted when it would read as something else).
     static func scalar(_ text: String) -> Node {
         let plain = Node(text)
-        let needsQuotes = plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || text.isEmpty
+        let needsQuotes = plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || plain.timestamp != nil || text.isEmpty
         return needsQuotes ? Node(text, .implicit, .doubleQuoted) : plain
     }
 
@@ -78,7 +78,7 @@ enum CollectionWriter {
         case .number(let text): return Node(text, .implicit, .plain)
         case .string(let text): return scalar(text)
         case .array(let values): return Node(values.map(jsonNode), .implicit)
-        case .object(let pairs): return Node(pairs.map { (Node($0.key), jsonNode($0.value)) }, .implicit)
+        case .object(let pairs): return Node(pairs.map { (scalar($0.key), jsonNode($0.value)) }, .implicit)
         }
     }
 }

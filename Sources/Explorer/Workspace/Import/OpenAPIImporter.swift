@@ -175,7 +175,7 @@ struct OpenAPIImporter: Sendable {
                 if case .object(let pairs)? = example { body = .form(pairs.map { KeyValue($0.key, flat($0.value)) }) }
             } else if type.contains("multipart/form-data") {
                 if case .object(let pairs)? = example { body = .multipart(pairs.map { MultipartField(name: $0.key, value: flat($0.value)) }) }
-            } else if let example {
+            } else if let example, example != .string(""), example != .null {
                 body = .raw(flat(example))
                 headers.append(KeyValue("Content-Type", contentType.rawValue))
             }
