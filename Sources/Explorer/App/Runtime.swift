@@ -34,6 +34,9 @@ public final class Runtime<Program: TerminalProgram> {
     private var signalPipe: [Int32] = [-1, -1]
     private var finished = false
 
+    /// Whether the runtime has ended (the program quit, the terminal hung up).
+    public var hasEnded: Bool { finished }
+
     /// The number of frames drawn (for the idle measurement: it must not grow while idle).
     public private(set) var framesDrawn = 0
 
@@ -70,11 +73,12 @@ public final class Runtime<Program: TerminalProgram> {
     func start(screen: CursesScreen) {
         self.screen = screen
         installSignalPipe()
-        let input = DispatchSource.makeReadSource(fileDescriptor: screen.inputDescriptor, queue: .main)
+        let descriptor = screen.inputDescriptor
+        let input = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
         input.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
-                if input.data == 0 {
+                if input.data == 0, Runtime.isHungUp(descriptor) {
                     // The terminal hung up: reading would return end-of-file forever.
                     self.finish()
                     return
@@ -202,6 +206,19 @@ public final class Runtime<Program: TerminalProgram> {
         signal(number, SIG_DFL)
         // Not raise(): that targets this thread, a dispatch worker whose mask blocks the signal.
         kill(getpid(), number)
+    }
+
+    /// Whether the terminal behind `descriptor` has hung up (no byte will ever come).
+    ///
+    /// A read source can also fire with nothing to read when ncurses already consumed the
+    /// bytes, so "no data" alone is not a hang-up.
+    nonisolated static func isHungUp(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        if entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return true }
+        // Readable with no bytes waiting is end-of-file.
+        var waiting: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &waiting) == 0 && waiting == 0 && entry.revents & Int16(POLLIN) != 0
     }
 
     // MARK: - Ending

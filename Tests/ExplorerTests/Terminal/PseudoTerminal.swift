@@ -10,7 +10,7 @@ import Foundation
 /// A real pseudo-terminal for tests: the app side gets the slave as `FILE` streams, the
 /// test reads and writes the master like a terminal emulator would.
 final class PseudoTerminal {
-    let master: Int32
+    private(set) var master: Int32
     let slavePath: String
     private(set) var output: [UInt8] = []
 
@@ -25,7 +25,13 @@ final class PseudoTerminal {
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { close(master) }
+    deinit { hangUp() }
+
+    /// Closes the master, as a terminal emulator that quits does.
+    func hangUp() {
+        if master >= 0 { close(master) }
+        master = -1
+    }
 
     /// Opens the slave as input and output streams for ncurses.
     func openSlave() throws -> (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>) {

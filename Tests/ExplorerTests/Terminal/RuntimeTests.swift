@@ -94,4 +94,18 @@ extension CursesPtyTests {
         #expect(await waitUntil { runtime.state.quit })
         #expect(await waitUntil { pty.waitForOutput(containing: "\u{1B}[?2004l", timeout: 0) })
     }
+
+    @Test @MainActor func runtimeEndsWhenTheTerminalHangsUp() async throws {
+        let pty = try PseudoTerminal(columns: 40, rows: 10)
+        let (input, output) = try pty.openSlave()
+        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        let runtime = Runtime(program: CounterProgram(), state: CounterProgram.State(), theme: Theme.fallback)
+        runtime.start(screen: screen)
+        #expect(await waitUntil { pty.waitForOutput(containing: "count=0;", timeout: 0) })
+        pty.type("b")
+        #expect(await waitUntil { runtime.state.count == 1 })
+        #expect(!runtime.hasEnded)
+        pty.hangUp()
+        #expect(await waitUntil { runtime.hasEnded })
+    }
 }
