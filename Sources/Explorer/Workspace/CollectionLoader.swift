@@ -4,8 +4,9 @@ import Yams
 
 /// Reads collection YAML into an `APICollection`, with errors and warnings at `file:line:column`.
 ///
-/// Unknown keys are warnings with a "did you mean" (so a newer file still opens); a missing
-/// `base_url`, duplicate endpoint or environment names and values of the wrong shape are errors.
+/// Unknown keys and a `base_url` that is not a URL are warnings (so the file still opens; the
+/// resolver refuses to send there); a missing `base_url`, duplicate endpoint or environment
+/// names and values of the wrong shape are errors.
 /// The file is only read, never written.
 enum CollectionLoader {
     static let topLevelKeys = ["name", "description", "variables", "environments", "endpoints"]
@@ -155,7 +156,9 @@ private struct Reader {
             let url = URL(string: base)
             let scheme = url?.scheme?.lowercased()
             if url?.host == nil || (scheme != "http" && scheme != "https") {
-                throw CollectionError.invalidBaseURL(location(baseNode), environment: name, url: base)
+                // A warning, so the other environments stay usable; sending here fails clearly.
+                warnings.append(CollectionWarning(location: location(baseNode),
+                    message: "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s) URL; sending in it will fail"))
             }
         }
         var isProtected = false

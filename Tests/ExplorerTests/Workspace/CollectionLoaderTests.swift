@@ -121,13 +121,13 @@ let issueExampleYAML = """
         }
     }
 
-    @Test func aBaseURLThatIsNotAURLIsAnError() {
-        let yaml = "name: x\nenvironments:\n  - name: local\n    base_url: not a url\n"
-        #expect {
-            try CollectionLoader.parse(yaml, file: "c.yaml")
-        } throws: { error in
-            guard case .invalidBaseURL(let location, "local", "not a url")? = error as? CollectionError else { return false }
-            return location.line == 4
+    @Test func aBaseURLThatIsNotAURLIsAWarningAndARefusalToSend() throws {
+        let yaml = "name: x\nenvironments:\n  - name: local\n    base_url: not a url\nendpoints: [{ name: p, path: /p }]\n"
+        let collection = try CollectionLoader.parse(yaml, file: "c.yaml")
+        #expect(collection.warnings.map(\.location.line) == [4])
+        #expect(collection.warnings.first?.description.hasPrefix("c.yaml:4:15: warning: the base_url of environment \"local\"") == true)
+        #expect(throws: ResolveError.invalidBaseURL(environment: "local", url: "not a url")) {
+            try RequestResolver().resolve(try collection.endpoint(named: "p"), in: collection)
         }
     }
 
@@ -139,6 +139,7 @@ let issueExampleYAML = """
             "name: x\nendpoints:\n  - name: a\n    path: /a\n    json: {}\n    body: x\n",
             "name: x\nendpoints:\n  - name: a\n    method: \"GE T\"\n    path: /a\n",
             "name: x\nenvironments:\n  - name: a\n    base_url: http://h\n    protected: maybe\n",
+            "name: x\nenvironments:\n  - name: a\n",
             "name: x\nenvironments: 3\n",
             "name: x\nvariables: [1, 2]\n",
             "\t- broken: [\n",

@@ -322,6 +322,9 @@ struct CurlImporter: Sendable {
         )
         let environment = Environment(name: "default", baseURLTemplate: parts.origin)
         var warnings = command.warnings
+        if !parts.hasUsableOrigin {
+            warnings.append("\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
+        }
         if command.options.contains("insecure") {
             warnings.append("-k (skip TLS verification) is not kept in the collection.")
         }

@@ -132,6 +132,9 @@ struct HTTPFileImporter: Sendable {
             }
             let convertedURL = convert(url, warnings: &warnings, at: "\(file):\(requestLine)").text
             let parts = URLParts(convertedURL)
+            if !parts.hasUsableOrigin {
+                warnings.append("\(file):\(requestLine): \(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
+            }
             if origins.isEmpty {
                 origins.append(parts.origin)
             } else if parts.origin != origins[0] {

@@ -48,6 +48,13 @@ struct URLParts: Sendable, Hashable {
         }
     }
 
+    /// Whether `origin` can be an environment's `base_url`: templated, or an absolute http(s) URL.
+    var hasUsableOrigin: Bool {
+        if Template.containsVariables(origin) { return true }
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
     /// Decodes `a=1&b=2` into pairs, or `nil` when an item has no `=` or does not decode.
     static func pairs(_ query: String) -> [KeyValue]? {
         var out: [KeyValue] = []
