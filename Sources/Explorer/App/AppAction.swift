@@ -32,5 +32,5 @@ enum AppEffect: Sendable {
     /// Put text on the clipboard with OSC 52.
     case copyToClipboard(String)
     /// Write a body to a file.
-    case saveBody([UInt8], path: String)
+    case saveBody(Data, path: String)
 }

@@ -540,8 +540,8 @@ enum AppReducer {
         guard !expression.isEmpty, let document = state.shown?.response?.document else { return }
         do {
             let path = try JSONPath(expression)
-            let result = try path.evaluate(Data(document.raw))
-            state.body.filtered = BodyDocument.make(Array(result), contentType: "application/json")
+            let result = try path.evaluate(document.raw)
+            state.body.filtered = BodyDocument.make(result, contentType: "application/json")
             state.message = "Filter: \(expression)"
         } catch {
             state.body.filterError = String(describing: error)

@@ -22,10 +22,11 @@ struct BodyDocument: Sendable {
     let byteCount: Int
     /// The text shown, line-indexed (for binary: empty; lines are hex-dumped on demand).
     let text: LineIndex
-    /// The body as received, line-indexed, for the Raw tab.
-    let rawLines: LineIndex
-    /// The body as received, for hex dumps and saving.
-    var raw: [UInt8] { rawLines.bytes }
+    /// The body as received (shared with the response, not copied), for the Raw tab, hex
+    /// dumps and saving.
+    let raw: Data
+    /// Where the lines of `raw` start.
+    let rawLines: RawLineIndex
     /// The charset the text was decoded with, when it came from Content-Type.
     let charset: String?
 
@@ -36,28 +37,29 @@ struct BodyDocument: Sendable {
     /// - Parameters:
     ///   - data: the body bytes as received.
     ///   - contentType: the response's Content-Type, if any.
-    static func make(_ data: [UInt8], contentType: String?) -> BodyDocument {
+    static func make(_ data: Data, contentType: String?) -> BodyDocument {
         let type = (contentType ?? "").lowercased()
         let charset = Self.charset(in: type)
-        guard !data.isEmpty else {
-            return BodyDocument(kind: .empty, contentType: type, byteCount: 0, text: LineIndex([UInt8]()), rawLines: LineIndex(data), charset: charset)
+        func document(_ kind: Kind, _ text: LineIndex, charset: String?) -> BodyDocument {
+            BodyDocument(kind: kind, contentType: type, byteCount: data.count, text: text, raw: data, rawLines: RawLineIndex(data), charset: charset)
         }
-        if Self.looksBinary(data, contentType: type) {
-            return BodyDocument(kind: .binary, contentType: type, byteCount: data.count, text: LineIndex([UInt8]()), rawLines: LineIndex(data), charset: nil)
+        guard !data.isEmpty else { return document(.empty, LineIndex([UInt8]()), charset: charset) }
+        if Self.looksBinary(data, contentType: type) { return document(.binary, LineIndex([UInt8]()), charset: nil) }
+        let converted = Self.convertedToUTF8(data, charset: charset)
+        let firstByte = (converted.map { $0.first { !$0.isJSONWhitespace } })
+            ?? data.first { !$0.isJSONWhitespace }
+        let jsonLike = type.contains("json")
+            || (type.isEmpty || type.hasPrefix("text/plain")) && (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["))
+        if jsonLike {
+            let pretty = converted.map { bytes in bytes.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) } }
+                ?? data.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) }
+            if let pretty { return document(.json, LineIndex(pretty), charset: charset) }
         }
-        let utf8 = Self.utf8Bytes(data, charset: charset)
-        let firstByte = utf8.first { !$0.isJSONWhitespace }
-        if type.contains("json") || (type.isEmpty || type.hasPrefix("text/plain")) && (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")),
-           let pretty = JSONPrettyPrinter.prettyPrint(utf8) {
-            return BodyDocument(kind: .json, contentType: type, byteCount: data.count, text: LineIndex(pretty), rawLines: LineIndex(data), charset: charset)
-        }
+        let utf8 = converted ?? [UInt8](data)
         if type.contains("xml") || type.contains("html") {
-            let kind: Kind = type.contains("html") ? .html : .xml
-            return BodyDocument(kind: kind, contentType: type, byteCount: data.count, text: LineIndex(MarkupIndenter.indent(utf8)), rawLines: LineIndex(data), charset: charset)
+            return document(type.contains("html") ? .html : .xml, LineIndex(MarkupIndenter.indent(utf8)), charset: charset)
         }
-        let raw = LineIndex(data)
-        let text = utf8 == data ? raw : LineIndex(utf8)
-        return BodyDocument(kind: .text, contentType: type, byteCount: data.count, text: text, rawLines: raw, charset: charset)
+        return document(.text, LineIndex(utf8), charset: charset)
     }
 
     /// The number of lines shown.
@@ -140,23 +142,22 @@ struct BodyDocument: Sendable {
         return nil
     }
 
-    /// The body as UTF-8: Latin-1 and Windows-1252 bodies are converted, others kept as they are
-    /// (invalid UTF-8 is shown as replacement characters when drawn).
-    static func utf8Bytes(_ data: [UInt8], charset: String?) -> [UInt8] {
+    /// The body converted to UTF-8 when its charset is Latin-1 or Windows-1252; nil when it is
+    /// shown as it is (UTF-8 or unknown: invalid sequences are drawn as replacement characters).
+    static func convertedToUTF8(_ data: Data, charset: String?) -> [UInt8]? {
         switch charset {
         case "iso-8859-1", "latin1", "latin-1", "iso8859-1":
             var scalars = String.UnicodeScalarView()
             scalars.append(contentsOf: data.map { Unicode.Scalar($0) })
             return Array(String(scalars).utf8)
         case "windows-1252", "cp1252":
-            if let text = String(data: Data(data), encoding: .windowsCP1252) { return Array(text.utf8) }
-            return data
+            return String(data: data, encoding: .windowsCP1252).map { Array($0.utf8) }
         default:
-            return data
+            return nil
         }
     }
 
-    static func looksBinary(_ data: [UInt8], contentType: String) -> Bool {
+    static func looksBinary(_ data: Data, contentType: String) -> Bool {
         if contentType.hasPrefix("image/") || contentType.hasPrefix("audio/") || contentType.hasPrefix("video/")
             || contentType.contains("octet-stream") || contentType.contains("zip") || contentType.contains("pdf") {
             return true
@@ -168,10 +169,10 @@ struct BodyDocument: Sendable {
         return sample.contains(0) || control * 10 > sample.count
     }
 
-    static func hexLine(_ data: [UInt8], line: Int) -> String {
+    static func hexLine(_ data: Data, line: Int) -> String {
         let start = line * hexBytesPerLine
         guard start < data.count else { return "" }
-        let chunk = data[start..<min(start + hexBytesPerLine, data.count)]
+        let chunk = data[data.startIndex + start..<data.startIndex + min(start + hexBytesPerLine, data.count)]
         var hex = chunk.map { String(format: "%02x", $0) }.joined(separator: " ")
         hex += String(repeating: " ", count: max(0, hexBytesPerLine * 3 - 1 - hex.count))
         let ascii = String(chunk.map { (0x20..<0x7F).contains($0) ? Character(Unicode.Scalar($0)) : "." })
@@ -182,6 +183,40 @@ struct BodyDocument: Sendable {
 extension UInt8 {
     var asciiLowercased: UInt8 { (0x41...0x5A).contains(self) ? self + 0x20 : self }
     var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}
+
+/// Where the lines of a `Data` start, found with `memchr` without copying the bytes.
+struct RawLineIndex: Sendable {
+    let data: Data
+    let lineStarts: [Int]
+
+    init(_ data: Data) {
+        self.data = data
+        var starts = [0]
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+            var position = 0
+            while position < buffer.count, let hit = memchr(base + position, 0x0A, buffer.count - position) {
+                position = base.distance(to: UnsafeRawPointer(hit)) + 1
+                if position < buffer.count { starts.append(position) }
+            }
+        }
+        lineStarts = starts
+    }
+
+    var lineCount: Int { lineStarts.count }
+
+    /// A line as text (invalid UTF-8 as U+FFFD), without its line break, at most `maxBytes`.
+    func line(_ index: Int, maxBytes: Int) -> String {
+        guard lineStarts.indices.contains(index) else { return "" }
+        let start = lineStarts[index]
+        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : data.count
+        end = min(end, start + maxBytes)
+        let base = data.startIndex
+        var slice = data[base + start..<base + max(start, end)]
+        if slice.last == 0x0D { slice = slice.dropLast() }
+        return String(decoding: slice, as: UTF8.self)
+    }
 }
 
 extension BodyDocument: TextSource {

@@ -86,7 +86,7 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             clipboardWriter?(OSC52.sequence(copying: text))
         case .saveBody(let bytes, let path):
             do {
-                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
                 send(.message("Saved \(bytes.count) bytes to \(path)", isError: false))
             } catch {
                 send(.message("Could not save the body to \(path): \(error.localizedDescription)", isError: true))

@@ -4,7 +4,8 @@
 /// It does not build a tree, so a body of any size costs one linear pass and one output
 /// buffer. Text that is not balanced JSON gives `nil` (the caller shows it as it is).
 enum JSONPrettyPrinter {
-    static func prettyPrint(_ input: [UInt8]) -> [UInt8]? {
+    static func prettyPrint(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
+        let input = raw.bindMemory(to: UInt8.self)
         var output: [UInt8] = []
         // Generous on purpose: pages never written are never resident, while growing by
         // doubling would copy the whole output and briefly hold it twice.

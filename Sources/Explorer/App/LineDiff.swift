@@ -1,3 +1,5 @@
+import Foundation
+
 /// A line-by-line diff (longest common subsequence), shown as unified lines:
 /// `  same`, `- only in the first`, `+ only in the second`.
 enum LineDiff {
@@ -61,7 +63,7 @@ enum LineDiff {
             .map { "\($0.name.lowercased()): \($0.value)" }
             .sorted()
         lines.append("")
-        let document = BodyDocument.make(entry.responseBody.map { [UInt8]($0) } ?? [], contentType: entry.contentType)
+        let document = BodyDocument.make(entry.responseBody ?? Data(), contentType: entry.contentType)
         for index in 0..<min(document.lineCount, limit) { lines.append(document.plainLine(index)) }
         return lines
     }

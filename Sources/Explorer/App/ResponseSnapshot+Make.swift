@@ -4,8 +4,7 @@ import Networking
 extension ResponseSnapshot {
     /// Prepares a response for display (off the main queue: the body is decoded and indexed).
     static func make(_ response: Response<Data?>) -> ResponseSnapshot {
-        let body = response.body.map { [UInt8]($0) } ?? []
-        let document = BodyDocument.make(body, contentType: response.headers["Content-Type"])
+        let document = BodyDocument.make(response.body ?? Data(), contentType: response.headers["Content-Type"])
         let timings = response.timings
         return ResponseSnapshot(
             status: response.statusCode.code,
@@ -21,7 +20,7 @@ extension ResponseSnapshot {
 
     /// Rebuilds a stored exchange's response for display.
     static func make(entry: HistoryEntry, status: Int) -> ResponseSnapshot {
-        let document = BodyDocument.make(entry.responseBody.map { [UInt8]($0) } ?? [], contentType: entry.contentType)
+        let document = BodyDocument.make(entry.responseBody ?? Data(), contentType: entry.contentType)
         var summary = errorSummary(status: status, document: document)
         if entry.responseBodySize > (entry.responseBody?.count ?? 0) {
             summary.append("Stored body truncated: \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes kept.")
@@ -42,7 +41,7 @@ extension ResponseSnapshot {
     /// field errors; an HTML page's text; the start of any other body.
     static func errorSummary(status: Int, document: BodyDocument) -> [String] {
         guard status >= 400 else { return [] }
-        let raw = Data(document.raw.prefix(256 * 1024))
+        let raw = document.raw.prefix(256 * 1024)
         if document.contentType.contains("json"),
            let object = try? JSONSerialization.jsonObject(with: raw) as? [String: Any],
            object["title"] != nil || object["detail"] != nil {
