@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `explorer` executable: a terminal API explorer.
 ///
@@ -26,6 +27,25 @@ struct ExplorerCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: OpenCommand.self
     )
+
+    /// Runs the command line; a usage error (unknown option, missing argument) exits with 2,
+    /// like every other usage or collection error of explorer, instead of the parser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Ends a subcommand whose feature is not built yet: one clear sentence, exit code 2.
