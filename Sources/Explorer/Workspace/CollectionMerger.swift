@@ -36,6 +36,8 @@ enum CollectionMerger {
                 merged.variables.append(variable)
             }
         }
+        var imported = imported
+        rebase(&imported, onto: merged, report: &report)
         for environment in imported.environments {
             // An environment whose base URL is there already adds nothing.
             guard !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) else { continue }
@@ -70,6 +72,40 @@ enum CollectionMerger {
             }
         }
         return (merged, report)
+    }
+
+    /// When a one-server import (curl, `.http`) points under an existing environment's base
+    /// URL (`http://h/v1` + `/v1/posts` under `http://h/v1`), its paths are made relative to
+    /// that environment and its own environment is dropped.
+    private static func rebase(_ imported: inout APICollection, onto base: APICollection, report: inout Report) {
+        guard imported.environments.count == 1, let source = imported.environments.first,
+              !Template.containsVariables(source.baseURLTemplate) else { return }
+        let origin = source.baseURLTemplate.hasSuffix("/") ? String(source.baseURLTemplate.dropLast()) : source.baseURLTemplate
+        for target in base.environments where !Template.containsVariables(target.baseURLTemplate) {
+            let prefix = target.baseURLTemplate.hasSuffix("/") ? String(target.baseURLTemplate.dropLast()) : target.baseURLTemplate
+            guard prefix.hasPrefix(origin) else { continue }
+            let basePath = String(prefix.dropFirst(origin.count))
+            let allUnder = imported.endpoints.allSatisfy { $0.path == basePath || $0.path.hasPrefix(basePath + "/") || $0.path.hasPrefix(basePath + "?") }
+            guard allUnder else { continue }
+            imported.items = imported.items.map { rebased($0, removing: basePath) }
+            imported.environments = []
+            if !basePath.isEmpty {
+                report.notes.append("The imported paths were made relative to the environment \"\(target.name)\" (\(target.baseURLTemplate)).")
+            }
+            return
+        }
+    }
+
+    private static func rebased(_ item: CollectionItem, removing basePath: String) -> CollectionItem {
+        switch item {
+        case .endpoint(var endpoint):
+            endpoint.path = String(endpoint.path.dropFirst(basePath.count))
+            if endpoint.path.isEmpty { endpoint.path = "/" }
+            return .endpoint(endpoint)
+        case .folder(var folder):
+            folder.items = folder.items.map { rebased($0, removing: basePath) }
+            return .folder(folder)
+        }
     }
 
     private static func replacing(_ endpoint: Endpoint, in items: [CollectionItem], folderPath: [String]) -> [CollectionItem] {

@@ -98,6 +98,18 @@ import Testing
         #expect(environment.baseURLTemplate == "https://api.example.com/{{n}}")
     }
 
+    @Test func aCurlUnderAnExistingBaseURLBecomesRelativeToIt() throws {
+        let base = try CollectionLoader.parse(issueExampleYAML)
+        let imported = try CurlImporter().importCommand("curl 'http://127.0.0.1:8080/v1/posts/7?x=1'").collection
+        let (merged, report) = CollectionMerger.merge(imported, into: base) { _ in false }
+        #expect(merged.environments.count == 2)
+        let endpoint = try merged.endpoint(named: "GET /v1/posts/7")
+        #expect(endpoint.path == "/posts/7")
+        #expect(report.notes.first?.contains("\"local\"") == true)
+        let resolved = try RequestResolver(processEnvironment: ["DEMO_TOKEN": "t"]).resolve(endpoint, in: merged)
+        #expect(resolved.url == "http://127.0.0.1:8080/v1/posts/7?x=1")
+    }
+
     @Test func anInvalidTargetIsNeverOverwritten() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
