@@ -78,4 +78,18 @@ public struct ListState: Sendable, Hashable {
         if sel >= top + height { top = sel - height + 1 }
         return top
     }
+
+    /// The visible row (index among filtered rows) drawn at `row` of a list `height` rows
+    /// high, for mouse clicks; nil below the last row.
+    ///
+    /// - Parameters:
+    ///   - row: the clicked row, relative to the list's top.
+    ///   - height: the list's height.
+    ///   - count: the number of visible (filtered) rows.
+    /// - Returns: the row's index among the visible rows.
+    public func index(atRow row: Int, height: Int, count: Int) -> Int? {
+        guard row >= 0, row < height else { return nil }
+        let index = visibleOffset(height: height, count: count) + row
+        return index < count ? index : nil
+    }
 }

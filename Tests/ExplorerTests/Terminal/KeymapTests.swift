@@ -36,4 +36,26 @@ import Testing
         #expect(grid.textLines() == [" q quit  Enter send   "])
         #expect(grid[1, 0].style == Style(.statusKey, [.bold]))
     }
+
+    @Test func keyNamesParseBackToKeys() {
+        #expect(KeyPress(parsing: "ctrl-s") == .ctrl("s"))
+        #expect(KeyPress(parsing: "Ctrl-S") == .ctrl("s"))
+        #expect(KeyPress(parsing: "alt-x") == .alt("x"))
+        #expect(KeyPress(parsing: "Q") == .char("Q"))
+        #expect(KeyPress(parsing: "pgdn") == KeyPress(.pageDown))
+        #expect(KeyPress(parsing: "shift-tab") == KeyPress(.backTab))
+        #expect(KeyPress(parsing: "F5") == KeyPress(.function(5)))
+        #expect(KeyPress(parsing: "-") == .char("-"))
+        #expect(KeyPress(parsing: "hyper-x") == nil)
+        for press in [KeyPress.ctrl("s"), .alt("x"), KeyPress(.pageDown), KeyPress(.function(12)), .char("?"), KeyPress(.up, .ctrl), KeyPress(.backTab), KeyPress(.enter)] {
+            #expect(KeyPress(parsing: press.description) == press)
+        }
+    }
+
+    @Test func clickedRowsMapToListRows() {
+        let state = ListState(selected: 15, offset: 0)
+        #expect(state.index(atRow: 0, height: 10, count: 20) == 6)
+        #expect(state.index(atRow: 9, height: 10, count: 20) == 15)
+        #expect(ListState().index(atRow: 5, height: 10, count: 3) == nil)
+    }
 }
