@@ -60,7 +60,8 @@ extension KeyedDecodingContainer {
     /// Decodes an optional transformed property: a missing key or `null` gives `nil`.
     public func decode<Transform: CodingTransform>(_ type: Transformed<Transform>.Type, forKey key: Key) throws -> Transformed<Transform> where Transform.Value: ExpressibleByNilLiteral {
         guard contains(key), !(try decodeNil(forKey: key)) else { return Transformed(wrappedValue: nil) }
-        return try decode(type, forKey: key)
+        // Not `decode(type, forKey:)`: that picks this overload again and recurses forever.
+        return try Transformed<Transform>(from: superDecoder(forKey: key))
     }
 }
 
