@@ -81,28 +81,50 @@ struct CursesKeyDecoder {
         return press.map(InputEvent.key)
     }
 
-    /// Decodes a character; ESC followed at once by a character is Alt and that character.
+    /// What ncurses read next: a character or a function-key code.
+    enum Read {
+        /// A character's code point.
+        case character(UInt32)
+        /// A `KEY_*` code.
+        case keyCode(Int32)
+    }
+
+    /// Decodes a character; ESC followed at once by a character or key is Alt and that key.
     ///
     /// - Parameters:
     ///   - value: the character's code point.
-    ///   - next: reads the next character already waiting, if any.
-    /// - Returns: the event, or nil while a paste is being collected.
-    mutating func character(_ value: UInt32, next: () -> UInt32?) -> InputEvent? {
+    ///   - next: reads the next character or key already waiting, if any.
+    /// - Returns: the events (two when ESC is followed by something that is not a key),
+    ///   none while a paste is being collected.
+    mutating func character(_ value: UInt32, next: () -> Read?) -> [InputEvent] {
         if pasting != nil {
             if let scalar = Unicode.Scalar(value) {
                 pasting?.unicodeScalars.append(value == 13 ? "\n" : scalar)
             }
-            return nil
+            return []
         }
-        if value == 27 {
-            guard let following = next() else { return .key(KeyPress(.escape)) }
+        guard value == 27 else { return CursesKeyDecoder.plain(value).map { [$0] } ?? [] }
+        let escape = InputEvent.key(KeyPress(.escape))
+        switch next() {
+        case nil:
+            return [escape]
+        case .character(27):
+            // Two Escape presses in a row stay two Escapes.
+            return [escape, escape]
+        case .character(let following):
             if case .key(var press)? = CursesKeyDecoder.plain(following) {
                 press.modifiers.insert(.alt)
-                return .key(press)
+                return [.key(press)]
             }
-            return .key(KeyPress(.escape))
+            return [escape]
+        case .keyCode(let code):
+            let decoded = key(code: code)
+            if case .key(var press)? = decoded {
+                press.modifiers.insert(.alt)
+                return [.key(press)]
+            }
+            return [escape] + (decoded.map { [$0] } ?? [])
         }
-        return CursesKeyDecoder.plain(value)
     }
 
     /// A character without the ESC prefix: control codes become Ctrl-letters.

@@ -214,12 +214,14 @@ final class CursesScreen {
                 }
                 if let event = decoder.key(code: code) { events.append(event) }
             } else {
-                let next: () -> UInt32? = {
+                let next: () -> CursesKeyDecoder.Read? = {
                     var more: wint_t = 0
                     let status = wget_wch(window, &more)
-                    return status == explorer_ok() ? UInt32(more) : nil
+                    if status == explorer_ok() { return .character(UInt32(more)) }
+                    if status == explorer_key_code_yes() { return .keyCode(Int32(more)) }
+                    return nil
                 }
-                if let event = decoder.character(UInt32(value), next: next) { events.append(event) }
+                events += decoder.character(UInt32(value), next: next)
             }
         }
         return events

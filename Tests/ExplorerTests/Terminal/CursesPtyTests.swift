@@ -51,6 +51,8 @@ import Testing
         }
         // Mouse reports arrive one at a time, as a real pointer produces them.
         var events = collect(after: "\u{1B}OA" + "x" + "\u{13}" + "\u{1B}[6~" + "\u{1B}OP" + "\u{1B}[200~pasted\ntext\u{1B}[201~" + "é", count: 7)
+        events += collect(after: "\u{1B}x", count: 1)
+        events += collect(after: "\u{1B}\u{1B}OA", count: 1)
         events += collect(after: "\u{1B}[<0;11;6M", count: 1)
         events += collect(after: "\u{1B}[<0;11;6m", count: 1)
         events += collect(after: "\u{1B}[<65;3;4M", count: 1)
@@ -64,6 +66,8 @@ import Testing
             .key(KeyPress(.function(1))),
             .paste("pasted\ntext"),
             .key(.char("é")),
+            .key(.alt("x")),
+            .key(KeyPress(.up, .alt)),
             .mouse(MouseEvent(.press(.left), at: Point(x: 10, y: 5))),
             .mouse(MouseEvent(.release, at: Point(x: 10, y: 5))),
             .mouse(MouseEvent(.wheelDown, at: Point(x: 2, y: 3))),
