@@ -83,7 +83,7 @@ import Testing
 
         let viaDispatcher = try await dispatcher.future(from: request).ensureDecoded(Echo.self).value.body
         let command = try request.curlDescription(baseURL: server.baseURL)
-        let viaCurl = try JSONDecoder().decode(Echo.self, from: try runShell(command + " --silent --show-error"))
+        let viaCurl = try JSONDecoder().decode(Echo.self, from: try await runShell(command + " --silent --show-error"))
 
         #expect(viaCurl.method == viaDispatcher.method)
         #expect(viaCurl.uri == viaDispatcher.uri)
@@ -99,7 +99,7 @@ import Testing
         var request = BasicRequest(method: .put, path: "/echo")
         request.setBody(Data([0x00, 0x27, 0x5C, 0x0A, 0xFF, 0x41]))
 
-        let viaCurl = try JSONDecoder().decode(Echo.self, from: try runShell(try request.curlDescription(baseURL: server.baseURL) + " -s"))
+        let viaCurl = try JSONDecoder().decode(Echo.self, from: try await runShell(try request.curlDescription(baseURL: server.baseURL) + " -s"))
 
         #expect(viaCurl.method == "PUT")
         #expect(Data(base64Encoded: viaCurl.bodyBase64) == Data([0x00, 0x27, 0x5C, 0x0A, 0xFF, 0x41]))
@@ -116,15 +116,22 @@ import Testing
         #expect(try request.curlDescription(baseURL: base).contains("'Authorization: Bearer abc'"))
     }
 
-    private func runShell(_ command: String) throws -> Data {
+    private func runShell(_ command: String) async throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", command]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Wait on a thread of its own: blocking a cooperative thread while curl talks to the
+        // in-process test server, which needs those threads, can deadlock the test run.
+        let data = await withCheckedContinuation { continuation in
+            Thread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }.start()
+        }
         #expect(process.terminationStatus == 0, "curl failed: \(command)")
         return data
     }

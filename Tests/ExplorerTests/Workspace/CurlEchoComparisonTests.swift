@@ -13,9 +13,19 @@ func runShell(_ commandLine: String, in directory: URL) async throws -> Data {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = try await Task.detached { try output.fileHandleForReading.readToEnd() ?? Data() }.value
-    process.waitUntilExit()
-    return data
+    // Wait on a thread of its own: blocking one of the few cooperative threads while curl
+    // talks to an in-process server that needs them deadlocks the test run.
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            do {
+                let data = try output.fileHandleForReading.readToEnd() ?? Data()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }.start()
+    }
 }
 
 /// The parts of an `/echo` answer that say what request arrived, with curl's own defaults
