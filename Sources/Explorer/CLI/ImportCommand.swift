@@ -5,8 +5,10 @@ import Foundation
 ///
 /// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
 /// collection file (created when absent), asking before replacing an endpoint of the same
-/// address unless `--force`. The file is written atomically. Comments in it are not kept:
-/// the YAML library drops them when it reads, and the command says so before writing.
+/// address unless `--force`. The file is written atomically. When only new top-level
+/// endpoints are added they are appended to the file's text, keeping its comments; otherwise
+/// the file is rewritten and its comments are lost (the YAML library drops them when it
+/// reads), which the command says before writing.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -147,11 +149,17 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let (merged, report) = CollectionMerger.merge(imported, into: base) { id in force || (ask?(id) ?? false) }
         if report.added.isEmpty && report.replaced.isEmpty && exists { return report }
-        if exists && CollectionMerger.hasComments(originalText) {
+        var text: String?
+        if exists && report.replaced.isEmpty && merged.environments.count == base.environments.count && merged.variables == base.variables {
+            // Only new top-level endpoints: append them, keeping the file as written.
+            let added = merged.endpoints.filter { report.added.contains($0.id) }
+            text = CollectionMerger.appendingEndpoints(added, to: originalText, expecting: merged)
+        }
+        if text == nil && exists && CollectionMerger.hasComments(originalText) {
             printError("note: \(url.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file.")
         }
         do {
-            try CollectionMerger.writeAtomically(try CollectionWriter.yaml(for: merged), to: url)
+            try CollectionMerger.writeAtomically(try text ?? CollectionWriter.yaml(for: merged), to: url)
         } catch {
             throw MergeFailure.writeFailed(path: url.path, reason: (error as NSError).localizedDescription)
         }

@@ -110,6 +110,22 @@ import Testing
         #expect(resolved.url == "http://127.0.0.1:8080/v1/posts/7?x=1")
     }
 
+    @Test func addingTopLevelEndpointsKeepsTheFilesComments() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let original = issueExampleYAML.replacingOccurrences(of: "  - folder: Users", with: "  # the users\n  - folder: Users")
+        let file = try directory.write("api.yaml", original + "\n# trailing note\n")
+        let imported = try CurlImporter().importCommand("curl -d x=1 http://127.0.0.1:8080/v1/notes")
+        let report = try ImportCommand.merge(imported.collection, into: file, force: false, ask: nil)
+        #expect(report.added == ["POST /v1/notes"])
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix(original))
+        #expect(text.contains("# the users") && text.contains("# trailing note"))
+        let merged = try CollectionLoader.load(from: file)
+        #expect(merged.endpoints.map(\.id) == ["List posts", "Users/Get user", "Users/Create user", "POST /v1/notes"])
+        #expect(try merged.endpoint(named: "POST /v1/notes").path == "/notes")
+    }
+
     @Test func anInvalidTargetIsNeverOverwritten() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
