@@ -21,7 +21,9 @@ public struct ListState: Sendable, Hashable {
     /// Every whitespace-separated word of the filter must occur in the item's text,
     /// ignoring case.
     public func visibleIndices(_ items: [ListItem]) -> [Int] {
-        ListState.matching(items.map(\.filterText), filter: filter)
+        // No filter: skip building every item's text (lists are drawn every frame).
+        if filter.allSatisfy(\.isWhitespace) { return Array(items.indices) }
+        return ListState.matching(items.map(\.filterText), filter: filter)
     }
 
     /// The index in `items` of the selected row, or nil when nothing matches.
