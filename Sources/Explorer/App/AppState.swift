@@ -192,7 +192,8 @@ struct AppState: Sendable {
                 [
                     Span(time + " ", role: .dim),
                     Span(entry.method.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
-                    Span(entry.endpoint ?? entry.url),
+                    // The endpoint's own name: the folder is in the request pane when opened.
+                    Span(entry.endpoint.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? entry.url),
                 ],
                 trailing: [
                     Span(status, role: Self.role(forStatus: entry.status)),
