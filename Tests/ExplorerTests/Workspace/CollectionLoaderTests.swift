@@ -165,7 +165,7 @@ let issueExampleYAML = """
     }
 
     @Test func loadsFromAFileAndReadsTheDotEnvBesideIt() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         try directory.write(".env", "# comment\nDEMO_TOKEN=\"from-dotenv\"\n")
         let file = try directory.write("api.yaml", issueExampleYAML)

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func intoCreatesTheFileThenMergesAtomically() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         let file = directory.url.appendingPathComponent("api.yaml")
         let first = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func addingTopLevelEndpointsKeepsTheFilesComments() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         let original = issueExampleYAML.replacingOccurrences(of: "  - folder: Users", with: "  # the users\n  - folder: Users")
         let file = try directory.write("api.yaml", original + "\n# trailing note\n")
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func anInvalidTargetIsNeverOverwritten() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: [broken\n")
         let imported = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func secretsFromTheEnvironmentAreNeverWrittenBack() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         try directory.write(".env", "DEMO_TOKEN=from-dotenv-secret\n")
         let file = try directory.write("api.yaml", issueExampleYAML)

@@ -3,7 +3,7 @@ import Testing
 @testable import Explorer
 
 /// Collects what a watcher reports, safely across queues.
-final class Received: @unchecked Sendable {
+final class WatcherReports: @unchecked Sendable {
     private let lock = NSLock()
     private var names: [String] = []
     private var errors: [String] = []
@@ -25,7 +25,7 @@ final class Received: @unchecked Sendable {
 }
 
 /// Polls a condition until it holds or the deadline passes.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
@@ -36,35 +36,35 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
 
 @Suite struct CollectionWatcherTests {
     @Test func editsOnDiskAreReloadedIncludingAtomicSaves() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
-        let received = Received()
+        let received = WatcherReports()
         let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.record($0) }
         try watcher.start()
         defer { watcher.stop() }
 
         try Data("name: second\n".utf8).write(to: file)  // in place
-        #expect(await eventually { received.snapshot.names.last == "second" })
+        #expect(await watcherEventually { received.snapshot.names.last == "second" })
 
         try CollectionMerger.writeAtomically("name: third\n", to: file)  // an editor's rename-over
-        #expect(await eventually { received.snapshot.names.last == "third" })
+        #expect(await watcherEventually { received.snapshot.names.last == "third" })
 
         try Data("name: [broken\n".utf8).write(to: file)
-        #expect(await eventually { received.snapshot.errors.contains { $0.contains("api.yaml:") } })
+        #expect(await watcherEventually { received.snapshot.errors.contains { $0.contains("api.yaml:") } })
     }
 
     @Test func otherFilesInTheDirectoryAreIgnored() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
-        let received = Received()
+        let received = WatcherReports()
         let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.record($0) }
         try watcher.start()
         defer { watcher.stop() }
         try directory.write("other.yaml", "name: other\n")
         try Data("name: mine\n".utf8).write(to: file)
-        #expect(await eventually { received.snapshot.names.last == "mine" })
+        #expect(await watcherEventually { received.snapshot.names.last == "mine" })
         #expect(!received.snapshot.names.contains("other"))
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import Explorer
 
 /// Runs a command line with bash in a directory and returns its standard output.
-func runShell(_ commandLine: String, in directory: URL) async throws -> Data {
+func runWithBash(_ commandLine: String, in directory: URL) async throws -> Data {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")  // $'…' quoting needs bash
     process.arguments = ["-c", commandLine]
@@ -90,7 +90,7 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
                 let command = expected.curl
                     .replacingOccurrences(of: "http://127.0.0.1:PORT/", with: "http://127.0.0.1:\(port)/v1/echo/")
                     .replacingOccurrences(of: "PORT", with: "\(port)")
-                let byCurl = try EchoedRequest(try await runShell(command + " -s", in: directory))
+                let byCurl = try EchoedRequest(try await runWithBash(command + " -s", in: directory))
                 // The echo is not vacuous: curl's own request is the one the fixture expects.
                 #expect(byCurl.method == expected.method)
                 if let body = expected.body { #expect(byCurl.body == body.replacingOccurrences(of: "PORT", with: "\(port)")) }

@@ -22,7 +22,7 @@ struct ExpectedCurl: Decodable, Sendable {
 }
 
 /// The decoded `name=value` pairs of a query, `+` read as a space.
-func decodedQuery(_ query: String?) -> [String] {
+func decodedCurlQuery(_ query: String?) -> [String] {
     guard let query, !query.isEmpty else { return [] }
     return query.split(separator: "&").map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
 }
@@ -58,7 +58,7 @@ func decodedQuery(_ query: String?) -> [String] {
             let wanted = try #require(URLComponents(string: expected.url.replacingOccurrences(of: "PORT", with: "9")))
             #expect(resolved.request.method.rawValue == expected.method)
             #expect(sent.path == wanted.path, "\(expected.curl)")
-            #expect(decodedQuery(sent.percentEncodedQuery) == decodedQuery(wanted.percentEncodedQuery), "\(expected.curl)")
+            #expect(decodedCurlQuery(sent.percentEncodedQuery) == decodedCurlQuery(wanted.percentEncodedQuery), "\(expected.curl)")
             for (name, value) in expected.headers where name.lowercased() != "content-type" || expected.form == nil {
                 #expect(resolved.request.headers[name] == value.replacingOccurrences(of: "PORT", with: "9"), "\(name) of \(expected.curl)")
             }

@@ -21,7 +21,7 @@ enum Fixtures {
 }
 
 /// A fresh temporary directory for one test, removed by `cleanUp()`.
-struct TemporaryDirectory {
+struct WorkspaceTemporaryDirectory {
     /// The directory.
     let url: URL
 
