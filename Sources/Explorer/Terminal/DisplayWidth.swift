@@ -100,11 +100,24 @@ public enum DisplayWidth {
     static func isWide(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v < 0x1100 { return false }
-        for range in wideRanges where range.contains(v) { return true }
+        // Binary search over the sorted, disjoint ranges.
+        var low = 0
+        var high = wideRanges.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let range = wideRanges[middle]
+            if v < range.lowerBound {
+                high = middle - 1
+            } else if v > range.upperBound {
+                low = middle + 1
+            } else {
+                return true
+            }
+        }
         return false
     }
 
-    private static let wideRanges: [ClosedRange<UInt32>] = [
+    static let wideRanges: [ClosedRange<UInt32>] = [
         0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0,
         0x23F3...0x23F3, 0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F,
         0x2693...0x2693, 0x26A1...0x26A1, 0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5,

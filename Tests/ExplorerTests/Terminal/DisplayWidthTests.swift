@@ -41,4 +41,13 @@ import Testing
         #expect(DisplayWidth.pad("日本", to: 3) == "日 ")
         #expect(DisplayWidth.pad("ab", to: 4) == "ab  ")
     }
+
+    @Test func theWideTableIsSortedAndDisjointSoItsBinarySearchIsExact() {
+        let ranges = DisplayWidth.wideRanges
+        for (a, b) in zip(ranges, ranges.dropFirst()) { #expect(a.upperBound < b.lowerBound) }
+        for value in stride(from: UInt32(0x1000), to: 0x40000, by: 7) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(DisplayWidth.isWide(scalar) == ranges.contains { $0.contains(value) })
+        }
+    }
 }
