@@ -76,7 +76,9 @@ struct VariableScope: Sendable {
     private func value(of name: String, trail: [String]) throws(Failure) -> String {
         if trail.contains(name) { throw .cycle(trail + [name]) }
         guard let raw = rawValue(of: name) else { throw .undefined(name) }
-        if name.hasPrefix("env.") { return raw }
+        // Values from the process, `.env` and the built-ins are taken as they are.
+        let isUserVariable = overrides[name] != nil || environmentVariables[named: name] != nil || collectionVariables[named: name] != nil
+        guard isUserVariable else { return raw }
         return try expand(raw, trail: trail + [name]).text
     }
 

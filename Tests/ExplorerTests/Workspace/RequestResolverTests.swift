@@ -81,6 +81,11 @@ import Testing
         #expect(throws: VariableScope.Failure.undefined("env.C")) { try scope.value(of: "env.C") }
     }
 
+    @Test func builtInAndProcessValuesAreNotExpandedAgain() throws {
+        let scope = VariableScope(processEnvironment: ["T": "{{x}}"], uuid: "{{uuid}}")
+        #expect(try scope.expand("{{uuid}} {{env.T}}").text == "{{uuid}} {{x}}")
+    }
+
     @Test func aVariableCycleIsAnErrorNotAHang() throws {
         let scope = VariableScope(collectionVariables: [KeyValue("a", "{{b}}"), KeyValue("b", "{{a}}")])
         #expect(throws: VariableScope.Failure.cycle(["a", "b", "a"])) { try scope.value(of: "a") }
