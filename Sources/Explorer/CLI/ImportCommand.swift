@@ -23,6 +23,9 @@ struct ImportCommand: AsyncParsableCommand {
 
         @Flag(name: .long, help: "Replace endpoints of the same name in --into without asking.")
         var force = false
+
+        @Option(name: .long, help: "Put the imported endpoints in this folder.")
+        var folder: String?
     }
 
     struct Curl: AsyncParsableCommand {
@@ -71,9 +74,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// Runs an importer, prints its warnings, then prints or merges the result.
     static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws {
-        let result: ImportResult
+        var result: ImportResult
         do {
             result = try run()
+            if let folder = destination.folder, !folder.isEmpty {
+                result.collection = result.collection.nested(inFolder: folder)
+            }
         } catch {
             printError("\(error)")
             throw ExitCode(1)

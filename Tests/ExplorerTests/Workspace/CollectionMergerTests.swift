@@ -126,6 +126,15 @@ import Testing
         #expect(try merged.endpoint(named: "POST /v1/notes").path == "/notes")
     }
 
+    @Test func importsCanGoIntoAFolder() throws {
+        let base = try CollectionLoader.parse(issueExampleYAML)
+        let imported = try HTTPFileImporter().importFile(at: Fixtures.url("http/github-issues.http")).collection.nested(inFolder: "Users")
+        let (merged, report) = CollectionMerger.merge(imported, into: base) { _ in false }
+        #expect(report.added.allSatisfy { $0.hasPrefix("Users/") })
+        #expect(merged.endpoints.filter { $0.folderPath == ["Users"] }.count == 2 + 5)
+        #expect(try CollectionLoader.parse(try CollectionWriter.yaml(for: merged)).endpoints == merged.endpoints)
+    }
+
     @Test func anInvalidTargetIsNeverOverwritten() throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }

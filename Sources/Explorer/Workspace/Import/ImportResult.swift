@@ -12,6 +12,25 @@ struct ImportResult: Sendable {
     }
 }
 
+extension APICollection {
+    /// The collection with its whole endpoint tree moved into one folder (`--folder NAME`).
+    func nested(inFolder name: String) -> APICollection {
+        func prefixed(_ item: CollectionItem) -> CollectionItem {
+            switch item {
+            case .endpoint(var endpoint):
+                endpoint.folderPath.insert(name, at: 0)
+                return .endpoint(endpoint)
+            case .folder(var folder):
+                folder.items = folder.items.map(prefixed)
+                return .folder(folder)
+            }
+        }
+        var copy = self
+        copy.items = [.folder(Folder(name: name, items: items.map(prefixed)))]
+        return copy
+    }
+}
+
 /// Why an import failed.
 enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The curl command line could not be understood.
