@@ -225,3 +225,24 @@ def test_keys_are_rebindable_in_the_config_file(tui, tmp_path):
     s.wait_until_gone("Switch environment")  # else ESC x arrives as Alt-x
     s.keys("x")
     s.wait_for("[exited 0]")
+
+
+def test_editing_the_request_line_then_saving_it_to_the_file(tui, demo):
+    s = tui()
+    select_endpoint(s, "Get user")
+    s.keys("i")
+    s.wait_for("Request: GET /users/{{user_id}}")
+    s.keys("C-u")
+    s.type("GET /users/3?expand=posts")
+    s.keys("Enter")
+    s.wait_for("edited · S saves")
+    s.keys("Enter")
+    s.wait_for('"name": "Margaret Hamilton"')
+    assert "/users/3?expand=posts" in s.text()
+    s.keys("S")
+    s.wait_for("Save the edit of Users/Get user")
+    s.keys("y")
+    s.wait_for("Saved Users/Get user")
+    text = demo.collection.read_text()
+    assert "/users/3" in text and "expand: posts" in text
+    assert "List users" in text  # the rest of the collection is kept

@@ -15,6 +15,8 @@ enum AppAction: Sendable {
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)
     case message(String, isError: Bool)
+    /// An edited endpoint was written to the collection file.
+    case endpointSaved(id: String)
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
@@ -33,4 +35,6 @@ enum AppEffect: Sendable {
     case copyToClipboard(String)
     /// Write a body to a file.
     case saveBody(Data, path: String)
+    /// Write an edited endpoint back into the collection file.
+    case saveEndpoint(Endpoint, collectionPath: String)
 }

@@ -28,6 +28,8 @@ enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case saveBody
     case compare
     case fold
+    case edit
+    case saveEdits
 }
 
 extension AppCommand {
@@ -52,6 +54,8 @@ extension AppCommand {
         KeyBinding(.char("#"), .toggleLineNumbers, help: "Line numbers on/off"),
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
         KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
+        KeyBinding(.char("i"), .edit, hint: "edit", help: "Edit the request line (method, path, query) of the selected endpoint"),
+        KeyBinding(.char("S"), .saveEdits, help: "Save the edited endpoint back to the collection file (asks first)"),
         KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),
         KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),
         KeyBinding([KeyPress(.down), .char("j")], .down, help: "Move down"),

@@ -9,6 +9,10 @@ enum AppReducer {
         case .input(let event):
             return handle(event, &state)
         case .collectionReloaded(let collection):
+            // An edit that the file now holds (or whose endpoint is gone) is no longer a draft.
+            state.drafts = state.drafts.filter { id, draft in
+                collection.endpoint(withID: id).map { $0 != draft } ?? false
+            }
             state.setCollection(collection)
             state.message = "Reloaded \(URL(fileURLWithPath: state.collectionPath).lastPathComponent)"
             state.messageIsError = false
@@ -41,6 +45,10 @@ enum AppReducer {
         case .message(let text, let isError):
             state.message = text
             state.messageIsError = isError
+        case .endpointSaved(let id):
+            state.drafts[id] = nil
+            state.message = "Saved \(id) to \(URL(fileURLWithPath: state.collectionPath).lastPathComponent)."
+            state.messageIsError = false
         }
         return []
     }
@@ -82,30 +90,19 @@ enum AppReducer {
             case .listFilter: break
             case .bodySearch: runSearch(input.text, &state)
             case .bodyFilter: applyBodyFilter(input.text, &state)
+            case .requestLine(let id): applyRequestLine(input.text, to: id, &state)
             }
-        case .backspace:
-            if !input.text.isEmpty { input.text.removeLast() }
-            state.input = input
-            typed(&state)
-        case .character(let character) where !press.modifiers.contains(.ctrl) && !press.modifiers.contains(.alt):
-            typeText(String(character), &state)
-        case .character("u") where press.modifiers.contains(.ctrl):
-            input.text = ""
-            state.input = input
-            typed(&state)
-        case .character("w") where press.modifiers.contains(.ctrl):
-            let trimmed = input.text.reversed().drop { $0 == " " }.drop { $0 != " " }
-            input.text = String(trimmed.reversed())
-            state.input = input
-            typed(&state)
         default:
-            break
+            if input.field.handle(press) {
+                state.input = input
+                typed(&state)
+            }
         }
         return []
     }
 
     private static func typeText(_ text: String, _ state: inout AppState) {
-        state.input?.text += text
+        state.input?.field.insert(text)
         typed(&state)
     }
 
@@ -161,12 +158,24 @@ enum AppReducer {
             switch press.key {
             case .character("y"), .character("Y"), .enter:
                 state.overlay = nil
-                guard let endpoint = state.collection?.endpoint(withID: endpointID),
+                guard let endpoint = state.endpoint(withID: endpointID),
                       let environment = state.environments.first(where: { $0.name == environment }) else { return [] }
                 return send(endpoint, in: environment, &state)
             case .character("n"), .character("N"), .escape, .character("q"):
                 state.overlay = nil
                 state.message = "Not sent."
+            default:
+                break
+            }
+        case .confirmSave(let endpointID):
+            switch press.key {
+            case .character("y"), .character("Y"), .enter:
+                state.overlay = nil
+                guard let draft = state.drafts[endpointID] else { return [] }
+                return [.saveEndpoint(draft, collectionPath: state.collectionPath)]
+            case .character("n"), .character("N"), .escape, .character("q"):
+                state.overlay = nil
+                state.message = "Not saved; the edit stays in this session."
             default:
                 break
             }
@@ -250,6 +259,18 @@ enum AppReducer {
             state.body.text.showLineNumbers.toggle()
         case .compare:
             return compare(&state)
+        case .edit:
+            guard let endpoint = state.selectedEndpoint else {
+                state.message = "Select an endpoint to edit."
+                return []
+            }
+            state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: requestLine(of: endpoint))
+        case .saveEdits:
+            guard let endpoint = state.selectedEndpoint, state.drafts[endpoint.id] != nil else {
+                state.message = "This endpoint has no edits to save (i edits its request line)."
+                return []
+            }
+            state.overlay = .confirmSave(endpointID: endpoint.id)
         case .fold:
             guard let document = state.shownDocument, document.kind == .json else {
                 state.message = "Folding works on JSON bodies."
@@ -381,7 +402,7 @@ enum AppReducer {
     }
 
     private static func resend(_ entry: HistorySummary, _ state: inout AppState) -> [AppEffect] {
-        guard let name = entry.endpoint, let endpoint = state.collection?.endpoint(withID: name) else {
+        guard let name = entry.endpoint, let endpoint = state.endpoint(withID: name) else {
             state.message = "That exchange did not come from an endpoint of this collection; it cannot be re-sent from here."
             return []
         }
@@ -430,7 +451,7 @@ enum AppReducer {
     }
 
     private static func copyAsCurl(_ state: inout AppState) -> [AppEffect] {
-        guard let endpoint = state.selectedEndpoint ?? state.shown?.endpointID.flatMap({ state.collection?.endpoint(withID: $0) }),
+        guard let endpoint = state.selectedEndpoint ?? state.shown?.endpointID.flatMap({ state.endpoint(withID: $0) }),
               let collection = state.collection, let environment = state.activeEnvironmentValue else {
             state.message = "Select an endpoint to copy as curl."
             return []
@@ -448,6 +469,45 @@ enum AppReducer {
             state.messageIsError = true
             return []
         }
+    }
+
+    // MARK: - Editing
+
+    /// `METHOD path?query`, templates kept, as the inline editor shows it.
+    static func requestLine(of endpoint: Endpoint) -> String {
+        let query = endpoint.query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return "\(endpoint.method.rawValue) \(endpoint.path)" + (query.isEmpty ? "" : "?" + query)
+    }
+
+    /// Reads an edited request line back into a draft of the endpoint.
+    private static func applyRequestLine(_ line: String, to id: String, _ state: inout AppState) {
+        guard var endpoint = state.endpoint(withID: id) else { return }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        var rest = Substring(trimmed)
+        if let space = trimmed.firstIndex(of: " ") {
+            let word = trimmed[..<space]
+            if word.allSatisfy({ $0.isLetter }) {
+                endpoint.method = HTTPMethod(rawValue: String(word))
+                rest = trimmed[space...].drop { $0 == " " }
+            }
+        }
+        guard !rest.isEmpty else {
+            state.message = "The request line needs a path, as in GET /users/{{user_id}}?page=1"
+            state.messageIsError = true
+            return
+        }
+        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        endpoint.path = String(parts[0])
+        endpoint.query = parts.count > 1
+            ? parts[1].split(separator: "&").map { pair in
+                let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return KeyValue(String(nameValue[0]), nameValue.count > 1 ? String(nameValue[1]) : "")
+            }
+            : []
+        let original = state.collection?.endpoint(withID: id)
+        state.drafts[id] = endpoint == original ? nil : endpoint
+        state.message = state.drafts[id] == nil ? "No change." : "Edited \(id) for this session; Enter sends it, S saves it to the file."
+        state.messageIsError = false
     }
 
     // MARK: - Comparing history entries

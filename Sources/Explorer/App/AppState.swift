@@ -23,19 +23,30 @@ enum ResponseTab: String, Sendable, CaseIterable {
 enum AppOverlay: Sendable {
     case environmentPicker(ListState)
     case confirmSend(endpointID: String, environment: String)
+    case confirmSave(endpointID: String)
     case help
     case text(title: String, lines: [String])
 }
 
-/// A one-line text being typed: a list filter, a body search or a JSONPath filter.
+/// A one-line text being typed: a list filter, a body search, a JSONPath filter or the
+/// request line of an endpoint being edited.
 struct TextInput: Sendable, Hashable {
     enum Purpose: Sendable, Hashable {
         case listFilter(Pane)
         case bodySearch
         case bodyFilter
+        /// `METHOD path?query` of the endpoint with this id.
+        case requestLine(endpointID: String)
     }
     var purpose: Purpose
-    var text: String = ""
+    var field: TextFieldState
+
+    init(purpose: Purpose, text: String = "") {
+        self.purpose = purpose
+        field = TextFieldState(text)
+    }
+
+    var text: String { field.text }
 }
 
 /// A line in the endpoints list: a folder heading or an endpoint.
@@ -89,6 +100,9 @@ struct AppState: Sendable {
     var endpointList = ListState()
     var historyList = ListState()
     var endpointRows: [EndpointRow] = []
+    /// Endpoints edited in this session, by id: sent and shown instead of the file's, until
+    /// saved to the file (`S`) or the file changes them.
+    var drafts: [String: Endpoint] = [:]
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
     var history: [HistorySummary] = []
     var exchanges: [Int: Exchange] = [:]
@@ -157,11 +171,18 @@ struct AppState: Sendable {
         environments.indices.contains(activeEnvironment) ? environments[activeEnvironment] : nil
     }
 
-    /// The endpoint under the selection of the endpoints list (nil on a folder).
+    /// The endpoint under the selection of the endpoints list (nil on a folder), with its
+    /// edits when it has some.
     var selectedEndpoint: Endpoint? {
         let visible = endpointList.visibleIndices(endpointItems)
-        guard visible.indices.contains(endpointList.selected) else { return nil }
-        return endpointRows[visible[endpointList.selected]].endpoint
+        guard visible.indices.contains(endpointList.selected),
+              let endpoint = endpointRows[visible[endpointList.selected]].endpoint else { return nil }
+        return drafts[endpoint.id] ?? endpoint
+    }
+
+    /// An endpoint by id, with its edits when it has some.
+    func endpoint(withID id: String) -> Endpoint? {
+        drafts[id] ?? collection?.endpoint(withID: id)
     }
 
     /// The list items of the endpoints list (what filtering matches on).
@@ -169,12 +190,12 @@ struct AppState: Sendable {
         endpointRows.map { row in
             let indent = String(repeating: "  ", count: row.depth)
             if let folder = row.folder { return ListItem([Span(indent + "▾ " + folder, role: .title)]) }
-            let endpoint = row.endpoint!
+            let endpoint = drafts[row.endpoint!.id] ?? row.endpoint!
             return ListItem([
                 Span(indent),
                 Span(endpoint.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
                 Span(endpoint.name),
-            ])
+            ] + (drafts[endpoint.id] == nil ? [] : [Span(" *", role: .warning)]))
         }
     }
 

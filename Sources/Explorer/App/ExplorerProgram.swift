@@ -84,6 +84,18 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .copyToClipboard(let text):
             clipboardWriter?(OSC52.sequence(copying: text))
+        case .saveEndpoint(let endpoint, let collectionPath):
+            let url = URL(fileURLWithPath: collectionPath)
+            do {
+                let current = try CollectionLoader.load(from: url)
+                var single = current
+                single.items = [.endpoint(endpoint)]
+                let (merged, _) = CollectionMerger.merge(single, into: current) { _ in true }
+                try CollectionMerger.writeAtomically(try CollectionWriter.yaml(for: merged), to: url)
+                send(.endpointSaved(id: endpoint.id))
+            } catch {
+                send(.message("Could not save \(endpoint.id) to \(url.path): \(ExchangeSender.sentence(error))", isError: true))
+            }
         case .saveBody(let bytes, let path):
             do {
                 try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)

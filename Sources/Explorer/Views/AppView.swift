@@ -57,15 +57,14 @@ enum AppView {
             case .listFilter(let pane): prompt = " Filter \(pane.rawValue.lowercased()): "
             case .bodySearch: prompt = " Search body: "
             case .bodyFilter: prompt = " JSONPath: "
+            case .requestLine: prompt = " Request: "
             }
-            let used = grid.put([Span(prompt, Style(.statusKey, .bold)), Span(Sanitizer.sanitize(input.text), role: .input)], x: area.x, y: area.y, clip: area)
-            var cursorGrid = grid
-            cursorGrid.cursor = Point(x: min(area.maxX - 1, area.x + used), y: area.y)
-            grid = cursorGrid
-            let hint = "Enter apply · Esc cancel "
-            if used + hint.count + 2 < area.width {
-                grid.put(hint, x: area.maxX - hint.count, y: area.y, style: Style(.dim), clip: area)
-            }
+            let used = grid.put([Span(prompt, Style(.statusKey, .bold))], x: area.x, y: area.y, clip: area)
+            let hint = " Enter apply · Esc cancel "
+            let hintWidth = area.width - used > hint.count + 20 ? hint.count : 0
+            let field = Rect(x: area.x + used, y: area.y, width: max(1, area.width - used - hintWidth), height: 1)
+            TextField(state: input.field, focused: true).render(into: &grid, area: field)
+            if hintWidth > 0 { grid.put(hint, x: area.maxX - hint.count, y: area.y, style: Style(.dim), clip: area) }
             return
         }
         var message: [Span] = []

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Modal overlays: the environment picker, the protected-environment confirmation, help and
 /// text panels (copy as curl).
 enum OverlayView {
@@ -23,6 +25,19 @@ enum OverlayView {
                 [Span("y", Style(.statusKey, .bold)), Span(" send   "), Span("n", Style(.statusKey, .bold)), Span(" / Esc keep it unsent")],
             ]
             panel(title: "Protected environment", lines: lines, into: &grid)
+        case .confirmSave(let endpointID):
+            let file = URL(fileURLWithPath: state.collectionPath).lastPathComponent
+            var lines: [[Span]] = [
+                [Span("Save the edit of "), Span(endpointID, Style(.title, .bold)), Span(" to \(file)?")],
+            ]
+            if let draft = state.drafts[endpointID] {
+                lines.append([Span(AppReducer.requestLine(of: draft), role: .dim)])
+            }
+            if let text = try? String(contentsOfFile: state.collectionPath, encoding: .utf8), CollectionMerger.hasComments(text) {
+                lines.append([Span("The file has comments; they will not be kept (the YAML library drops them).", role: .warning)])
+            }
+            lines += [[], [Span("y", Style(.statusKey, .bold)), Span(" save   "), Span("n", Style(.statusKey, .bold)), Span(" / Esc keep it unsaved")]]
+            panel(title: "Save to the collection", lines: lines, into: &grid)
         case .help:
             let hints = state.keymap.helpLines()
             let keyWidth = hints.map { $0.key.count }.max() ?? 0

@@ -7,7 +7,9 @@ enum RequestPane {
     static func render(_ state: AppState, into grid: inout CellGrid, area: Rect, compact: Bool) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .request
-        let inner = Block(title: "Request", focused: focused).render(into: &grid, area: area)
+        let edited = state.selectedEndpoint.map { state.drafts[$0.id] != nil } ?? false
+        let trailing = edited ? [Span(" edited · S saves ", role: .warning)] : []
+        let inner = Block(title: "Request", trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
         guard let endpoint = state.selectedEndpoint else {
             grid.put("Select an endpoint and press Enter to send it.", x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
             return
