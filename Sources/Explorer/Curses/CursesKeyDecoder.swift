@@ -17,6 +17,17 @@ struct CursesKeyDecoder {
     mutating func defineKeys() {
         _ = define_key("\u{1B}[200~", CursesKeyDecoder.pasteStart)
         _ = define_key("\u{1B}[201~", CursesKeyDecoder.pasteEnd)
+        // Sequences terminals and multiplexers send whatever terminfo says (tmux and screen
+        // send ESC [1~ / ESC [4~ for Home / End under TERM=xterm*): without these, the keys
+        // fall apart into Alt-[ and characters typed into a text field.
+        let common: [(String, Int32)] = [
+            ("\u{1B}[1~", KEY_HOME), ("\u{1B}[7~", KEY_HOME), ("\u{1B}[H", KEY_HOME), ("\u{1B}OH", KEY_HOME),
+            ("\u{1B}[4~", KEY_END), ("\u{1B}[8~", KEY_END), ("\u{1B}[F", KEY_END), ("\u{1B}OF", KEY_END),
+            ("\u{1B}[2~", KEY_IC), ("\u{1B}[3~", KEY_DC), ("\u{1B}[5~", KEY_PPAGE), ("\u{1B}[6~", KEY_NPAGE),
+        ]
+        for (sequence, code) in common where key_defined(sequence) <= 0 {
+            _ = define_key(sequence, code)
+        }
         let keys: [(String, Key)] = [("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home), ("kEND", .end), ("kDC", .delete), ("kPRV", .pageUp), ("kNXT", .pageDown)]
         let suffixes: [(String, Modifiers)] = [("", .shift), ("3", .alt), ("4", [.alt, .shift]), ("5", .ctrl), ("6", [.ctrl, .shift]), ("7", [.ctrl, .alt])]
         for (capability, key) in keys {
