@@ -4,6 +4,7 @@ import Yams
 
 /// Reads collection YAML into an `APICollection`, with errors and warnings at `file:line:column`.
 ///
+/// YAML anchors, aliases and `<<` merge keys work; keys starting with `x-` are left alone.
 /// Unknown keys and a `base_url` that is not a URL are warnings (so the file still opens; the
 /// resolver refuses to send there); a missing `base_url`, duplicate endpoint or environment
 /// names and values of the wrong shape are errors.
@@ -44,7 +45,7 @@ enum CollectionLoader {
         } catch let error as YamlError {
             throw reader.malformed(error)
         }
-        guard let root else {
+        guard let root = root.map(Reader.resolvingMergeKeys) else {
             throw CollectionError.missingKey(FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
         }
         guard case .mapping(let mapping) = root else {
@@ -109,9 +110,42 @@ private struct Reader {
         }
     }
 
+    /// Applies YAML merge keys (`<<: *defaults`): the merged mapping's pairs are added where
+    /// the mapping does not set the key itself.
+    static func resolvingMergeKeys(_ node: Node) -> Node {
+        switch node {
+        case .mapping(let mapping):
+            var own: [(Node, Node)] = []
+            var merged: [(Node, Node)] = []
+            for (key, value) in mapping {
+                if key.string == "<<" {
+                    let sources: [Node]
+                    if case .sequence(let sequence) = value { sources = Array(sequence) } else { sources = [value] }
+                    for case .mapping(let source) in sources.map(resolvingMergeKeys) {
+                        merged += source.map { ($0.key, $0.value) }
+                    }
+                } else {
+                    own.append((key, resolvingMergeKeys(value)))
+                }
+            }
+            let ownKeys = Set(own.compactMap { $0.0.string })
+            var seen: Set<String> = []
+            let inherited = merged.filter { pair in
+                guard let name = pair.0.string else { return false }
+                return !ownKeys.contains(name) && seen.insert(name).inserted
+            }
+            return .mapping(Node.Mapping(inherited + own, mapping.tag, mapping.style, mapping.mark))
+        case .sequence(let sequence):
+            return .sequence(Node.Sequence(sequence.map(resolvingMergeKeys), sequence.tag, sequence.style, sequence.mark))
+        default:
+            return node
+        }
+    }
+
     mutating func checkKeys(_ mapping: Node.Mapping, known: [String], in container: String) {
         for (key, _) in mapping {
-            guard let name = key.string, !known.contains(name) else { continue }
+            // `x-` keys are extensions a user may keep (anchors for `<<` merges, notes).
+            guard let name = key.string, !known.contains(name), !name.hasPrefix("x-") else { continue }
             let suggestions = Suggestions.closest(to: name, in: known, limit: 1)
             let hint = suggestions.isEmpty ? "" : "; did you mean \"\(suggestions[0])\"?"
             warnings.append(CollectionWarning(location: location(key), message: "unknown key \"\(name)\" in \(container) is ignored\(hint)"))

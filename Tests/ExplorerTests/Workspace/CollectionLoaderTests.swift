@@ -80,6 +80,27 @@ let issueExampleYAML = """
         #expect(warning.description == "c.yaml:8:5: warning: unknown key \"heders\" in endpoint \"a\" is ignored; did you mean \"headers\"?")
     }
 
+    @Test func anchorsAndMergeKeysShareHeaders() throws {
+        let yaml = """
+            name: A
+            x-common: &common { Accept: application/json, X-A: "1" }
+            environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
+            endpoints:
+              - name: a
+                path: /a
+                headers:
+                  <<: *common
+                  X-A: "2"
+              - name: b
+                path: /b
+                headers: *common
+            """
+        let collection = try CollectionLoader.parse(yaml)
+        #expect(collection.warnings.isEmpty)
+        #expect(try collection.endpoint(named: "a").headers == [KeyValue("Accept", "application/json"), KeyValue("X-A", "2")])
+        #expect(try collection.endpoint(named: "b").headers == [KeyValue("Accept", "application/json"), KeyValue("X-A", "1")])
+    }
+
     @Test func duplicateEndpointNamesInAFolderAreAnError() {
         let yaml = """
             name: x
