@@ -58,9 +58,11 @@ enum TerminalRestore {
             #else
             action.__sigaction_handler.sa_handler = { TerminalRestore.crashed($0) }
             #endif
-            action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+            // No SA_RESETHAND: the handler itself puts the previous action back, so the
+            // Swift runtime's backtracer (if it had installed one) still reports the crash.
+            action.sa_flags = 0
             sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
+            sigaction(signal, &action, previous + Int(signal))
         }
     }
 
