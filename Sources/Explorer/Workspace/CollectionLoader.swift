@@ -10,9 +10,13 @@ import Yams
 /// names and values of the wrong shape are errors.
 /// The file is only read, never written.
 enum CollectionLoader {
+    /// The keys a collection file may have at the top.
     static let topLevelKeys = ["name", "description", "variables", "environments", "endpoints"]
+    /// The keys of an environment.
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets"]
+    /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart"]
+    /// The keys of a folder.
     static let folderKeys = ["folder", "description", "endpoints"]
 
     /// Loads the collection file at `url`, with the `.env` file beside it.

@@ -22,6 +22,7 @@ enum CollectionWriter {
         return try Yams.serialize(node: Node(root, .implicit), indent: 2, width: -1, allowUnicode: true)
     }
 
+    /// One environment as a YAML mapping.
     static func environmentNode(_ environment: Environment) -> Node {
         var pairs: [(Node, Node)] = [("name", scalar(environment.name))]
         if let summary = environment.summary { pairs.append(("description", scalar(summary))) }
@@ -33,6 +34,7 @@ enum CollectionWriter {
         return Node(pairs, .implicit)
     }
 
+    /// One endpoint or folder as a YAML mapping.
     static func itemNode(_ item: CollectionItem) -> Node {
         switch item {
         case .folder(let folder):
@@ -71,6 +73,7 @@ enum CollectionWriter {
         return needsQuotes ? Node(text, .implicit, .doubleQuoted) : plain
     }
 
+    /// A JSON body as YAML (flow-free block style, numbers and booleans kept plain).
     static func jsonNode(_ value: JSONValue) -> Node {
         switch value {
         case .null: return Node("null", .implicit, .plain)
