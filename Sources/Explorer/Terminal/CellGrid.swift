@@ -99,6 +99,8 @@ public struct CellGrid: Sendable, Hashable {
             }
             if column >= area.maxX { break }
             if column < area.x {
+                // A wide character cut by the left edge leaves its visible half blank.
+                if column + w > area.x { set(area.x, y, Cell(" ", style: item.style)) }
                 column += w
                 continue
             }

@@ -19,6 +19,10 @@ import Testing
         var clipped = CellGrid(width: 4, height: 1)
         clipped.put("日本", x: 1, y: 0, clip: Rect(x: 0, y: 0, width: 4, height: 1))
         #expect(clipped.textLines() == [" 日 "])
+        var scrolled = CellGrid(width: 4, height: 1)
+        scrolled.fill(scrolled.bounds, with: "x")
+        scrolled.put("日本語", x: -1, y: 0)
+        #expect(scrolled.textLines() == [" 本 "])
     }
 
     @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
