@@ -1,0 +1,130 @@
+import Foundation
+import Networking
+import Testing
+@testable import Explorer
+
+/// The collection every TUI test starts from: three environments (one protected, with a
+/// secret token), a top-level endpoint and a folder of two.
+let tuiCollectionYAML = """
+    name: Shop API
+    environments:
+      - name: local
+        base_url: http://127.0.0.1:8080/v1
+        variables: { user_id: "1", token: "local-token" }
+        headers: { Authorization: "Bearer {{token}}" }
+      - name: staging
+        base_url: https://staging.example.com/v1
+        variables: { user_id: "2", token: "staging-token" }
+        headers: { Authorization: "Bearer {{token}}" }
+      - name: production
+        base_url: https://api.example.com/v1
+        protected: true
+        variables: { user_id: "3", token: "s3cret-prod-token" }
+        headers: { Authorization: "Bearer {{token}}" }
+        secrets: [token]
+    endpoints:
+      - name: List posts
+        method: GET
+        path: /posts
+        query: { page: "1" }
+      - folder: Users
+        endpoints:
+          - name: Get user
+            path: /users/{{user_id}}
+          - name: Create user
+            method: POST
+            path: /users
+            json: { name: Ada }
+    """
+
+/// A fixed clock: the spinner shows its first frame at this instant.
+let tuiNow = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+/// A fresh state over `tuiCollectionYAML` with a fixed clock and size.
+func tuiState(width: Int = 80, height: Int = 24, environment: String? = nil) throws -> AppState {
+    let collection = try CollectionLoader.parse(tuiCollectionYAML, file: "shop.yaml")
+    var state = AppState(collection: collection, collectionPath: "/tmp/shop.yaml", environment: environment)
+    state.size = Size(width: width, height: height)
+    state.now = tuiNow
+    return state
+}
+
+/// Sends key presses through the reducer, returning all the effects they asked for.
+@discardableResult
+func tuiPress(_ state: inout AppState, _ keys: KeyPress...) -> [AppEffect] {
+    keys.flatMap { AppReducer.reduce(&state, .input(.key($0))) }
+}
+
+/// Types text one character at a time.
+@discardableResult
+func tuiType(_ state: inout AppState, _ text: String) -> [AppEffect] {
+    text.flatMap { AppReducer.reduce(&state, .input(.key(.char($0)))) }
+}
+
+/// A received response with fixed timings.
+func tuiResponse(status: Int, reason: String, body: String, contentType: String?) -> ResponseSnapshot {
+    tuiResponse(status: status, reason: reason, data: Data(body.utf8), contentType: contentType)
+}
+
+/// A received response with fixed timings, from raw bytes.
+func tuiResponse(status: Int, reason: String, data: Data, contentType: String?) -> ResponseSnapshot {
+    let document = BodyDocument.make(data, contentType: contentType)
+    var headers = HTTPHeaders()
+    if let contentType { headers["Content-Type"] = contentType }
+    headers["Content-Length"] = String(data.count)
+    return ResponseSnapshot(
+        status: status, reason: reason, headers: headers, httpVersion: "HTTP/1.1", document: document,
+        headMilliseconds: 12, totalMilliseconds: 42, redirects: [],
+        errorSummary: ResponseSnapshot.errorSummary(status: status, document: document))
+}
+
+/// Puts an exchange of the selected endpoint in flight with a fixed start time (as `send`
+/// would, minus the clock), shows it, and returns its id.
+@discardableResult
+func tuiInFlight(_ state: inout AppState, startedSecondsAgo: Double = 1.5) -> Int {
+    let id = state.nextExchangeID
+    state.nextExchangeID += 1
+    let endpoint = state.selectedEndpoint
+    state.exchanges[id] = Exchange(
+        id: id, endpointID: endpoint?.id, environment: state.activeEnvironmentValue?.name,
+        method: endpoint?.method.rawValue ?? "GET", url: "http://127.0.0.1:8080/v1/posts?page=1",
+        requestHeaders: ["Authorization": "Bearer local-token"], requestBody: nil,
+        startedAt: tuiNow.addingTimeInterval(-startedSecondsAgo), phase: .inFlight(bytes: 0))
+    state.shownExchange = id
+    return id
+}
+
+/// Puts an exchange in flight and delivers its response through the reducer.
+@discardableResult
+func tuiReceive(_ state: inout AppState, _ response: ResponseSnapshot) -> Int {
+    let id = tuiInFlight(&state)
+    _ = AppReducer.reduce(&state, .received(exchange: id, response))
+    return id
+}
+
+/// A JSON body with a few items, for search and filter tests.
+let tuiItemsJSON = #"{"items":[{"id":1,"name":"apple","price":3},{"id":2,"name":"banana","price":1},{"id":3,"name":"cherry","price":7}],"total":3}"#
+
+/// Compares the rendered screen with `__Snapshots__/<name>.txt` beside this file: its text
+/// lines and style mask. `SNAPSHOT_RECORD=1` rewrites the files; a missing file is recorded
+/// and fails the test once so it gets looked at.
+func assertScreen(_ state: AppState, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let grid = AppView.render(state, size: state.size)
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+    let file = directory.appendingPathComponent(name + ".txt")
+    let actual = grid.snapshot()
+    let record = ProcessInfo.processInfo.environment["SNAPSHOT_RECORD"] == "1"
+    if record || !FileManager.default.fileExists(atPath: file.path) {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? actual.write(to: file, atomically: true, encoding: .utf8)
+        if !record { Issue.record("Recorded snapshot \(name); check it and run again.", sourceLocation: sourceLocation) }
+        return
+    }
+    let expected = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+    #expect(actual == expected, "screen \(name) differs:\n\(actual)", sourceLocation: sourceLocation)
+}
+
+/// The rendered screen's text, for assertions on what a user reads.
+func screenText(_ state: AppState) -> String {
+    AppView.render(state, size: state.size).textLines().joined(separator: "\n")
+}
