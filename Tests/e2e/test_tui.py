@@ -13,9 +13,9 @@ from conftest import poll
 @pytest.fixture
 def tui(explorer_bin, demo, screen):
     """The TUI on the demo collection, served by a separate `explorer demo --serve-only`."""
-    def open_tui(width: int = 120, height: int = 36, env: str | None = None):
+    def open_tui(width: int = 120, height: int = 36, env: str | None = None, process_env: dict[str, str] | None = None):
         command = [str(explorer_bin), str(demo.collection)] + (["--env", env] if env else [])
-        opened = screen(command, width=width, height=height)
+        opened = screen(command, width=width, height=height, env=process_env)
         opened.wait_for("Endpoints")
         return opened
     return open_tui
@@ -49,7 +49,7 @@ def test_sending_the_selected_endpoint_shows_status_and_body(tui):
     send(s, "Get user")
     text = s.wait_for("200 OK")
     assert '"name": "Ada Lovelace"' in text
-    assert "Users/Get user" in s.wait_for(re.compile(r"GET\s+Users/Get"))
+    s.wait_for(re.compile(r"\d\d:\d\d:\d\d GET\s+Get user"))
 
 
 def test_switching_environment_live_changes_the_answer(tui):
@@ -246,3 +246,28 @@ def test_editing_the_request_line_then_saving_it_to_the_file(tui, demo):
     text = demo.collection.read_text()
     assert "/users/3" in text and "expand: posts" in text
     assert "List users" in text  # the rest of the collection is kept
+
+
+def test_editing_an_endpoint_in_the_editor(tui, tmp_path):
+    editor = tmp_path / "editor.sh"
+    # A scripted "editor": changes the path and adds a header, as a person would in vi.
+    editor.write_text("#!/bin/sh\nsed -i -e 's#/users/{{user_id}}#/users/5#' -e 's#^path:#headers: { X-Edited: yes }\\npath:#' \"$1\"\n")
+    editor.chmod(0o755)
+    s = tui(process_env={"EDITOR": str(editor)})
+    select_endpoint(s, "Get user")
+    s.keys("E")
+    s.wait_for("edited · S saves")
+    s.keys("Enter")
+    s.wait_for('"name": "Ken Thompson"')
+    assert "X-Edited" in s.text()
+
+
+def test_a_broken_edit_says_where_and_changes_nothing(tui, tmp_path):
+    editor = tmp_path / "editor.sh"
+    editor.write_text("#!/bin/sh\nprintf 'path: [unclosed\\n' >> \"$1\"\n")
+    editor.chmod(0o755)
+    s = tui(process_env={"EDITOR": str(editor)})
+    select_endpoint(s, "Get user")
+    s.keys("E")
+    s.wait_for("The edit was not applied")
+    assert "edited · S saves" not in s.text()

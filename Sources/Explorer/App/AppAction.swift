@@ -15,6 +15,8 @@ enum AppAction: Sendable {
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)
     case message(String, isError: Bool)
+    /// The user's editor returned an edited endpoint.
+    case endpointEdited(Endpoint)
     /// An edited endpoint was written to the collection file.
     case endpointSaved(id: String)
 }
@@ -35,6 +37,8 @@ enum AppEffect: Sendable {
     case copyToClipboard(String)
     /// Write a body to a file.
     case saveBody(Data, path: String)
+    /// Open an endpoint in the user's editor.
+    case editInEditor(Endpoint)
     /// Write an edited endpoint back into the collection file.
     case saveEndpoint(Endpoint, collectionPath: String)
 }

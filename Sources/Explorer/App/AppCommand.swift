@@ -29,6 +29,7 @@ enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case compare
     case fold
     case edit
+    case editInEditor
     case saveEdits
 }
 
@@ -55,6 +56,7 @@ extension AppCommand {
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
         KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
         KeyBinding(.char("i"), .edit, hint: "edit", help: "Edit the request line (method, path, query) of the selected endpoint"),
+        KeyBinding(.char("E"), .editInEditor, help: "Edit the whole endpoint (headers, body …) in $EDITOR"),
         KeyBinding(.char("S"), .saveEdits, help: "Save the edited endpoint back to the collection file (asks first)"),
         KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),
         KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),

@@ -45,6 +45,13 @@ enum AppReducer {
         case .message(let text, let isError):
             state.message = text
             state.messageIsError = isError
+        case .endpointEdited(let endpoint):
+            let original = state.collection?.endpoint(withID: endpoint.id)
+            state.drafts[endpoint.id] = endpoint == original ? nil : endpoint
+            state.message = state.drafts[endpoint.id] == nil
+                ? "No change."
+                : "Edited \(endpoint.id) for this session; Enter sends it, S saves it to the file."
+            state.messageIsError = false
         case .endpointSaved(let id):
             state.drafts[id] = nil
             state.message = "Saved \(id) to \(URL(fileURLWithPath: state.collectionPath).lastPathComponent)."
@@ -265,6 +272,12 @@ enum AppReducer {
                 return []
             }
             state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: requestLine(of: endpoint))
+        case .editInEditor:
+            guard let endpoint = state.selectedEndpoint else {
+                state.message = "Select an endpoint to edit."
+                return []
+            }
+            return [.editInEditor(endpoint)]
         case .saveEdits:
             guard let endpoint = state.selectedEndpoint, state.drafts[endpoint.id] != nil else {
                 state.message = "This endpoint has no edits to save (i edits its request line)."

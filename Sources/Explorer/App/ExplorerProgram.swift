@@ -21,13 +21,18 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private var inFlight: [Int: ResponseFuture<Response<Data?>>] = [:]
     /// Where OSC 52 clipboard sequences are written (the terminal); nil in tests.
     private let clipboardWriter: (@Sendable (String) -> Void)?
+    /// Lets the user edit a text in their editor, the UI suspended meanwhile; nil when there
+    /// is no terminal to hand over. Returns the saved text, or nil when it was not changed.
+    private let externalEditor: (@Sendable (_ text: String, _ fileName: String) -> String?)?
 
     init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
         history: HistoryRecorder?,
         collectionPath: String?,
-        clipboardWriter: (@Sendable (String) -> Void)?
+        clipboardWriter: (@Sendable (String) -> Void)?,
+        externalEditor: (@Sendable (String, String) -> String?)? = nil
     ) {
+        self.externalEditor = externalEditor
         self.transport = transport
         self.history = history
         self.collectionPath = collectionPath
@@ -84,6 +89,21 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .copyToClipboard(let text):
             clipboardWriter?(OSC52.sequence(copying: text))
+        case .editInEditor(let endpoint):
+            guard let externalEditor else {
+                send(.message("There is no terminal to run an editor in.", isError: true))
+                return
+            }
+            do {
+                let fileName = "explorer-" + endpoint.id.map { $0.isLetter || $0.isNumber ? $0 : "-" } + ".yaml"
+                guard let edited = externalEditor(try EndpointEditing.document(for: endpoint), String(fileName)) else {
+                    send(.message("Not changed.", isError: false))
+                    return
+                }
+                send(.endpointEdited(try EndpointEditing.endpoint(from: edited, original: endpoint, file: String(fileName))))
+            } catch {
+                send(.message(String(describing: error), isError: true))
+            }
         case .saveEndpoint(let endpoint, let collectionPath):
             let url = URL(fileURLWithPath: collectionPath)
             do {

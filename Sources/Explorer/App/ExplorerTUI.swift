@@ -34,10 +34,19 @@ enum ExplorerTUI {
         let history = HistoryRecorder(report: { historyNotices.append($0) })
         notices.append(contentsOf: historyNotices.drain())
 
+        let handOver = TerminalHandOver()
         let program = ExplorerProgram(
             history: history,
             collectionPath: collectionURL.path,
-            clipboardWriter: { sequence in FileHandle.standardOutput.write(Data(sequence.utf8)) })
+            clipboardWriter: { sequence in FileHandle.standardOutput.write(Data(sequence.utf8)) },
+            externalEditor: { text, fileName in
+                // Effects run off the main queue; the terminal is handed over on the main queue.
+                DispatchQueue.main.sync {
+                    MainActor.assumeIsolated {
+                        handOver.run { ExternalEditor.edit(text, fileName: fileName, environment: processEnvironment) }
+                    }
+                }
+            })
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         if let entries = try? history.store?.summaries(matching: HistoryQuery(limit: 500)) { state.history = entries }
@@ -46,6 +55,7 @@ enum ExplorerTUI {
             state.messageIsError = true
         }
         let runtime = Runtime(program: program, state: state, theme: theme.theme, environment: processEnvironment)
+        handOver.runtime = runtime
         // Edits saved to the collection on disk show at once, keeping the selection.
         let watcher = CollectionWatcher(url: collectionURL) { result in
             MainActor.assumeIsolated {
@@ -80,5 +90,18 @@ final class NoticeBox: @unchecked Sendable {
             defer { notices.removeAll() }
             return notices
         }
+    }
+}
+
+/// Lets an effect hand the terminal to another program through the runtime, which exists only
+/// after the program that needs it.
+@MainActor
+final class TerminalHandOver: Sendable {
+    var runtime: Runtime<ExplorerProgram>?
+
+    nonisolated init() {}
+
+    func run<T>(_ body: () -> T) -> T {
+        runtime?.handOverTerminal(body) ?? body()
     }
 }

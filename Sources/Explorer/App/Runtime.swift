@@ -221,6 +221,23 @@ public final class Runtime<Program: TerminalProgram> {
         return ioctl(descriptor, UInt(FIONREAD), &waiting) == 0 && waiting == 0 && entry.revents & Int16(POLLIN) != 0
     }
 
+    // MARK: - Handing the terminal over
+
+    /// Runs another program in the terminal (an editor): input is not read meanwhile, the
+    /// terminal is in its normal modes, and the screen is fully redrawn afterwards.
+    ///
+    /// - Parameter body: runs on the main queue while the terminal is handed over.
+    /// - Returns: what `body` returned.
+    public func handOverTerminal<T>(_ body: () -> T) -> T {
+        guard let screen, !finished else { return body() }
+        for source in sources { source.suspend() }
+        let result = screen.handOver(body)
+        for source in sources { source.resume() }
+        if let event = screen.refreshSize() { handle(event) }
+        scheduleRedraw()
+        return result
+    }
+
     // MARK: - Ending
 
     private func finish() {

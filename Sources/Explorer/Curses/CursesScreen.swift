@@ -25,6 +25,8 @@ final class CursesScreen {
     private var decoder = CursesKeyDecoder()
     private var ended = false
     private var cursorVisible = false
+    /// The last frame drawn; cells equal to it are not handed to ncurses again.
+    private var lastGrid: CellGrid?
 
     /// Opens the terminal: `/dev/tty` when it can, else standard input and output.
     ///
@@ -112,11 +114,18 @@ final class CursesScreen {
         let columns = min(grid.width, size.width)
         var cell = cchar_t()
         var chars = [wchar_t](repeating: 0, count: Int(explorer_ccharw_max()) + 1)
+        // Skip cells unchanged since the last frame: ncurses would find no difference
+        // either, but building and adding 12,000 cells costs more than comparing them.
+        let previous = lastGrid.flatMap { $0.size == grid.size ? $0 : nil }
         for y in 0..<rows {
             var x = 0
             while x < columns {
                 let item = grid[x, y]
                 if item.isContinuation {
+                    x += 1
+                    continue
+                }
+                if let previous, previous[x, y] == item, x + 1 >= columns || previous[x + 1, y].isContinuation == grid[x + 1, y].isContinuation {
                     x += 1
                     continue
                 }
@@ -149,6 +158,7 @@ final class CursesScreen {
         }
         wnoutrefresh(window)
         doupdate()
+        lastGrid = grid
     }
 
     /// Fills `chars` with a cell's scalars (zero-terminated, at most CCHARW_MAX) and returns
@@ -245,7 +255,30 @@ final class CursesScreen {
         guard newSize != size else { return nil }
         size = newSize
         wclear(window)
+        lastGrid = nil
         return .resize(newSize)
+    }
+
+    // MARK: - Handing the terminal over
+
+    /// Gives the terminal back to its normal modes for another program (an editor), then takes
+    /// it again and repaints everything.
+    ///
+    /// - Parameter body: runs while the terminal is the other program's.
+    /// - Returns: what `body` returned.
+    func handOver<T>(_ body: () -> T) -> T {
+        guard !ended else { return body() }
+        writeRaw("\u{1B}[?2004l")
+        _ = mousemask(0, nil)
+        def_prog_mode()
+        endwin()
+        let result = body()
+        reset_prog_mode()
+        _ = mousemask(explorer_all_mouse_events() | explorer_report_mouse_position(), nil)
+        writeRaw("\u{1B}[?2004h")
+        _ = clearok(explorer_stdscr(), true)
+        refresh()
+        return result
     }
 
     // MARK: - Ending
