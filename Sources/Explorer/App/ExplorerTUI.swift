@@ -38,7 +38,10 @@ enum ExplorerTUI {
         let program = ExplorerProgram(
             history: history,
             collectionPath: collectionURL.path,
-            clipboardWriter: { sequence in FileHandle.standardOutput.write(Data(sequence.utf8)) },
+            clipboardWriter: { sequence in
+                // To the terminal itself, as the screen is, even when stdout is redirected.
+                (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(Data(sequence.utf8))
+            },
             externalEditor: { text, fileName in
                 // Effects run off the main queue; the terminal is handed over on the main queue.
                 DispatchQueue.main.sync {
