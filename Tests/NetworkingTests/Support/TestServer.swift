@@ -125,6 +125,13 @@ final class TestServer: Sendable {
             ]
             let data = try JSONSerialization.data(withJSONObject: echo, options: [.sortedKeys])
             try await send(200, [("Content-Type", "application/json")], Array(data))
+        case "readme":
+            // /readme/v1/posts/1 is a post; any other id is a problem+json 404.
+            if path == "/readme/v1/posts/1" {
+                try await sendText(200, #"{"id":1,"title":"Hello, Linux"}"#, contentType: "application/json")
+            } else {
+                try await sendText(404, #"{"title":"Not Found","status":404,"detail":"No post with that id."}"#, contentType: "application/problem+json")
+            }
         case "status":
             let code = Int(segments.dropFirst().first ?? "") ?? 500
             try await sendText(code, "body of \(code)")
