@@ -309,7 +309,9 @@ final class CursesScreen {
     /// Sets the locale from the environment, falling back to C.UTF-8 when it is not UTF-8,
     /// so the wide-character calls accept every character.
     static func setUTF8Locale() {
-        setlocale(LC_ALL, "")
+        // Only the character type: ncurses needs it for wide characters, and leaving
+        // LC_NUMERIC and the rest alone keeps number formatting the same everywhere.
+        setlocale(LC_CTYPE, "")
         let codeset = String(cString: explorer_codeset())
         if String(codeset.uppercased().filter { $0 != "-" }) != "UTF8" {
             if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
