@@ -271,3 +271,25 @@ def test_a_broken_edit_says_where_and_changes_nothing(tui, tmp_path):
     s.keys("E")
     s.wait_for("The edit was not applied")
     assert "edited · S saves" not in s.text()
+
+
+def test_a_binary_body_is_a_hex_dump_with_its_type(tui):
+    s = tui()
+    send(s, "Binary image")
+    text = s.wait_for("binary image/png")
+    assert "00000000  89 50 4e 47 0d 0a 1a 0a" in text and ".PNG" in text
+
+
+def test_latin1_text_is_decoded_by_its_charset(tui):
+    s = tui()
+    send(s, "Latin-1 text")
+    text = s.wait_for("Café crème")
+    assert "Straße" in text
+
+
+def test_copying_the_body_says_what_was_copied(tui):
+    s = tui()
+    send(s, "Get user")
+    s.wait_for("Ada Lovelace")
+    s.keys("y")
+    s.wait_for(re.compile(r"Copied \d+ bytes: \{"))

@@ -15,6 +15,10 @@ enum AppAction: Sendable {
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)
     case message(String, isError: Bool)
+    /// A search of a large body finished off the main queue.
+    case searchFinished(exchange: Int, query: String, lines: [Int])
+    /// A JSONPath filter of a large body finished off the main queue.
+    case filterFinished(exchange: Int, expression: String, Result<BodyDocument, JSONPath.Failure>)
     /// The user's editor returned an edited endpoint.
     case endpointEdited(Endpoint)
     /// An edited endpoint was written to the collection file.
@@ -37,6 +41,10 @@ enum AppEffect: Sendable {
     case copyToClipboard(String)
     /// Write a body to a file.
     case saveBody(Data, path: String)
+    /// Search a large body for the lines holding `query`.
+    case search(exchange: Int, query: String, BodyDocument)
+    /// Apply a JSONPath filter to a large body.
+    case filter(exchange: Int, expression: String, BodyDocument)
     /// Open an endpoint in the user's editor.
     case editInEditor(Endpoint)
     /// Write an edited endpoint back into the collection file.

@@ -30,6 +30,7 @@ enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case fold
     case edit
     case editInEditor
+    case copyBody
     case saveEdits
 }
 
@@ -45,6 +46,7 @@ extension AppCommand {
         KeyBinding(.char("/"), .search, hint: "search", help: "Filter a list / search the response body"),
         KeyBinding(.char("f"), .filter, hint: "filter", help: "Filter the JSON body with a JSONPath ($.items[*].name)"),
         KeyBinding(.char("c"), .copyAsCurl, hint: "curl", help: "Copy the request as a curl command"),
+        KeyBinding(.char("y"), .copyBody, help: "Copy the response body (or the JSONPath result) to the clipboard"),
         KeyBinding(.char("r"), .resend, help: "Re-send the selected history entry"),
         KeyBinding(KeyPress(.escape), .cancel, hint: "cancel", help: "Cancel the request in flight / close"),
         KeyBinding([.char("n")], .nextMatch, help: "Next search match"),

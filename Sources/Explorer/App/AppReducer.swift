@@ -45,6 +45,12 @@ enum AppReducer {
         case .message(let text, let isError):
             state.message = text
             state.messageIsError = isError
+        case .searchFinished(let id, let query, let lines):
+            guard state.shownExchange == id, state.body.search == query else { return [] }
+            showMatches(lines, for: query, &state)
+        case .filterFinished(let id, let expression, let result):
+            guard state.shownExchange == id, state.body.filter == expression else { return [] }
+            showFilterResult(result, expression, &state)
         case .endpointEdited(let endpoint):
             let original = state.collection?.endpoint(withID: endpoint.id)
             state.drafts[endpoint.id] = endpoint == original ? nil : endpoint
@@ -95,8 +101,8 @@ enum AppReducer {
             state.input = nil
             switch input.purpose {
             case .listFilter: break
-            case .bodySearch: runSearch(input.text, &state)
-            case .bodyFilter: applyBodyFilter(input.text, &state)
+            case .bodySearch: return runSearch(input.text, &state)
+            case .bodyFilter: return applyBodyFilter(input.text, &state)
             case .requestLine(let id): applyRequestLine(input.text, to: id, &state)
             }
         default:
@@ -116,7 +122,21 @@ enum AppReducer {
     /// Applies what is being typed live: list filters narrow as you type.
     private static func typed(_ state: inout AppState) {
         guard let input = state.input else { return }
-        if case .listFilter(let pane) = input.purpose { setListFilter(input.text, pane, &state) }
+        switch input.purpose {
+        case .listFilter(let pane):
+            setListFilter(input.text, pane, &state)
+        case .bodyFilter:
+            // Live as you type on bodies that filter in a blink; an expression still being
+            // typed that does not parse yet leaves the last good result on screen.
+            guard let document = state.shown?.response?.document, document.byteCount <= backgroundThreshold / 2,
+                  let path = try? JSONPath(input.text), let result = try? path.evaluate(document.raw) else { return }
+            state.body.filter = input.text
+            state.body.filterError = nil
+            state.body.filtered = BodyDocument.make(result, contentType: "application/json")
+            state.body.text.scrollToTop()
+        default:
+            break
+        }
     }
 
     private static func setListFilter(_ text: String, _ pane: Pane, _ state: inout AppState) {
@@ -272,6 +292,25 @@ enum AppReducer {
                 return []
             }
             state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: requestLine(of: endpoint))
+        case .copyBody:
+            guard let document = state.shownDocument, document.kind != .empty else {
+                state.message = "No response body to copy."
+                return []
+            }
+            guard document.kind != .binary else {
+                state.message = "A binary body cannot go to the clipboard as text; s saves it to a file."
+                return []
+            }
+            let limit = 512 * 1024
+            guard document.byteCount <= limit else {
+                state.message = "The body is too large for the terminal clipboard (over 512 KB); s saves it to a file."
+                return []
+            }
+            let text = (0..<document.lineCount).map { document.plainLine($0, maxBytes: .max) }.joined(separator: "\n")
+            let preview = text.prefix(60).replacingOccurrences(of: "\n", with: " ")
+            state.message = "Copied \(text.utf8.count) bytes: \(preview)\(text.count > 60 ? "…" : "")"
+            state.messageIsError = false
+            return [.copyToClipboard(text)]
         case .editInEditor:
             guard let endpoint = state.selectedEndpoint else {
                 state.message = "Select an endpoint to edit."
@@ -574,14 +613,27 @@ enum AppReducer {
         state.body.text.showLineNumbers = numbers
     }
 
-    private static func runSearch(_ text: String, _ state: inout AppState) {
+    /// Bodies larger than this are searched and filtered off the main queue.
+    static let backgroundThreshold = 2 * 1024 * 1024
+
+    private static func runSearch(_ text: String, _ state: inout AppState) -> [AppEffect] {
         // Matches are document lines: search the unfolded body.
         state.body.foldDepth = nil
         state.body.folded = nil
         state.body.search = text
-        state.body.matches = text.isEmpty ? [] : (state.shownDocument?.linesMatching(text) ?? [])
-        state.body.currentMatch = 0
         state.responseTab = .body
+        if !text.isEmpty, let document = state.shownDocument, document.byteCount > backgroundThreshold, let id = state.shownExchange {
+            state.body.matches = []
+            state.message = "Searching \(ByteCountFormatter.string(fromByteCount: Int64(document.byteCount), countStyle: .binary)) for \"\(text)\"…"
+            return [.search(exchange: id, query: text, document)]
+        }
+        showMatches(text.isEmpty ? [] : (state.shownDocument?.linesMatching(text) ?? []), for: text, &state)
+        return []
+    }
+
+    private static func showMatches(_ lines: [Int], for text: String, _ state: inout AppState) {
+        state.body.matches = lines
+        state.body.currentMatch = 0
         state.body.text.currentMatchLine = state.body.matches.first
         if let first = state.body.matches.first {
             state.body.text.topLine = max(0, first - 2)
@@ -603,22 +655,30 @@ enum AppReducer {
         state.message = "Match \(state.body.currentMatch + 1)/\(count)"
     }
 
-    private static func applyBodyFilter(_ expression: String, _ state: inout AppState) {
+    private static func applyBodyFilter(_ expression: String, _ state: inout AppState) -> [AppEffect] {
         state.body.filter = expression
         state.body.filterError = nil
         state.body.filtered = nil
         state.body.foldDepth = nil
         state.body.folded = nil
         state.body.text.scrollToTop()
-        guard !expression.isEmpty, let document = state.shown?.response?.document else { return }
-        do {
-            let path = try JSONPath(expression)
-            let result = try path.evaluate(document.raw)
-            state.body.filtered = BodyDocument.make(result, contentType: "application/json")
+        guard !expression.isEmpty, let document = state.shown?.response?.document, let id = state.shownExchange else { return [] }
+        if document.byteCount > backgroundThreshold {
+            state.message = "Filtering \(ByteCountFormatter.string(fromByteCount: Int64(document.byteCount), countStyle: .binary)) with \(expression)…"
+            return [.filter(exchange: id, expression: expression, document)]
+        }
+        showFilterResult(Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure), expression, &state)
+        return []
+    }
+
+    private static func showFilterResult(_ result: Result<BodyDocument, JSONPath.Failure>, _ expression: String, _ state: inout AppState) {
+        switch result {
+        case .success(let document):
+            state.body.filtered = document
             state.message = "Filter: \(expression)"
-        } catch {
-            state.body.filterError = String(describing: error)
-            state.message = String(describing: error)
+        case .failure(let failure):
+            state.body.filterError = failure.description
+            state.message = failure.description
             state.messageIsError = true
         }
     }

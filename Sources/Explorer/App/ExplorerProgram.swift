@@ -89,6 +89,11 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .copyToClipboard(let text):
             clipboardWriter?(OSC52.sequence(copying: text))
+        case .search(let id, let query, let document):
+            send(.searchFinished(exchange: id, query: query, lines: document.linesMatching(query)))
+        case .filter(let id, let expression, let document):
+            send(.filterFinished(exchange: id, expression: expression,
+                                 Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure)))
         case .editInEditor(let endpoint):
             guard let externalEditor else {
                 send(.message("There is no terminal to run an editor in.", isError: true))

@@ -31,7 +31,7 @@ struct JSONPath: Sendable, CustomStringConvertible {
     }
 
     /// What is wrong with an expression or a body, in one sentence.
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, Sendable, CustomStringConvertible {
         let description: String
     }
 
@@ -75,6 +75,16 @@ struct JSONPath: Sendable, CustomStringConvertible {
         }
         let matches = evaluate(root)
         return try JSONSerialization.data(withJSONObject: matches, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+    }
+
+    /// Parses `expression` and applies it to a JSON document, giving the matches as a document.
+    static func filter(_ document: BodyDocument, _ expression: String) throws -> BodyDocument {
+        BodyDocument.make(try JSONPath(expression).evaluate(document.raw), contentType: "application/json")
+    }
+
+    /// Any error as a `Failure` (parsing and evaluation already throw `Failure`).
+    static func failure(_ error: any Error) -> Failure {
+        error as? Failure ?? Failure(description: String(describing: error))
     }
 
     func evaluate(_ root: Any) -> [Any] {

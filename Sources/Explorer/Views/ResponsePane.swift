@@ -87,7 +87,9 @@ enum ResponsePane {
             spans.append(Span(" \(response.status) \(response.reason) ", Style(AppState.role(forStatus: response.status), [.bold, .reverse])))
             spans.append(Span(" \(AppState.duration(response.totalMilliseconds))", role: .text))
             spans.append(Span(" · \(ByteCountFormatter.string(fromByteCount: Int64(response.document.byteCount), countStyle: .binary))", role: .text))
-            spans.append(Span(" · \(response.document.kind.rawValue) · \(response.httpVersion)", role: .dim))
+            let kind = response.document.kind == .binary && !response.document.contentType.isEmpty
+                ? "binary \(response.document.contentType)" : response.document.kind.rawValue
+            spans.append(Span(" · \(kind) · \(response.httpVersion)", role: .dim))
         case .inFlight:
             spans.append(Span(" sending ", Style(.spinner, .reverse)))
         case .failed:
