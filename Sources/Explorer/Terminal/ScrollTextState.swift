@@ -47,9 +47,17 @@ public struct ScrollTextState: Sendable, Hashable {
             return
         }
         var remaining = rows
+        // Each line is measured once per call, however many rows move through it (a
+        // single 50 MB line would otherwise be laid out once per row of a page).
+        var measured: (line: Int, rows: Int)?
+        func rowsIn(_ line: Int) -> Int {
+            if let measured, measured.line == line { return measured.rows }
+            let rows = ScrollText.rowCount(of: line, source: source, width: width)
+            measured = (line, rows)
+            return rows
+        }
         while remaining > 0 {
-            let rowsInLine = ScrollText.rowCount(of: topLine, source: source, width: width)
-            if topRow + 1 < rowsInLine {
+            if topRow + 1 < rowsIn(topLine) {
                 topRow += 1
             } else if topLine + 1 < count {
                 topLine += 1
@@ -64,7 +72,7 @@ public struct ScrollTextState: Sendable, Hashable {
                 topRow -= 1
             } else if topLine > 0 {
                 topLine -= 1
-                topRow = max(0, ScrollText.rowCount(of: topLine, source: source, width: width) - 1)
+                topRow = max(0, rowsIn(topLine) - 1)
             } else {
                 break
             }

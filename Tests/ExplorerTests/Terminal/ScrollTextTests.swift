@@ -5,17 +5,27 @@ import Testing
 /// A source that records which lines were asked for.
 final class CountingSource: TextSource, @unchecked Sendable {
     let lineCount: Int
+    let lineLength: Int?
     private let lock = NSLock()
     private var requested: Set<Int> = []
+    private var calls = 0
 
-    init(lineCount: Int) { self.lineCount = lineCount }
+    init(lineCount: Int, lineLength: Int? = nil) {
+        self.lineCount = lineCount
+        self.lineLength = lineLength
+    }
 
     func line(_ index: Int, maxCharacters: Int) -> [Span] {
-        lock.withLock { _ = requested.insert(index) }
+        lock.withLock {
+            _ = requested.insert(index)
+            calls += 1
+        }
+        if let lineLength { return [Span(String(repeating: "y", count: min(lineLength, maxCharacters)))] }
         return [Span("line \(index) " + String(repeating: "x", count: index % 50))]
     }
 
     var requestedLines: Set<Int> { lock.withLock { requested } }
+    var callCount: Int { lock.withLock { calls } }
 }
 
 @Suite struct ScrollTextTests {
@@ -70,5 +80,13 @@ final class CountingSource: TextSource, @unchecked Sendable {
         var grid = CellGrid(width: 40, height: 1)
         ScrollText(source: BytesTextSource(body), state: ScrollTextState()).render(into: &grid, area: grid.bounds)
         #expect(grid.textLines()[0].hasPrefix("before␛]0;owned\\u{7}after␛[2J"))
+    }
+
+    @Test func pagingThroughOneHugeLineMeasuresItOnce() {
+        let source = CountingSource(lineCount: 1, lineLength: 1_000_000)
+        var state = ScrollTextState(wrap: true)
+        state.scroll(by: 50, source: source, width: 100)
+        #expect(state.topRow == 50)
+        #expect(source.callCount == 1)
     }
 }
