@@ -87,7 +87,7 @@ struct UserConfig: Sendable {
             let texts = keysNode.sequence.map { $0.compactMap(\.string) } ?? [keysNode.string ?? ""]
             var presses: [KeyPress] = []
             for text in texts {
-                if let press = Self.keyPress(text) {
+                if let press = KeyPress(parsing: text) {
                     presses.append(press)
                 } else {
                     problems.append("\(file):\(keysNode.mark?.line ?? line): \"\(text)\" is not a key for \(name); write a character, ctrl-x, alt-x or a key name such as enter or f5.")
@@ -108,28 +108,5 @@ struct UserConfig: Sendable {
             }
             return binding
         })
-    }
-
-    /// Reads a key as written in the config file.
-    static func keyPress(_ text: String) -> KeyPress? {
-        let lower = text.lowercased()
-        for (prefix, modifier) in [("ctrl-", Modifiers.ctrl), ("c-", .ctrl), ("alt-", .alt), ("m-", .alt)] where lower.hasPrefix(prefix) && text.count > prefix.count {
-            guard var press = keyPress(String(text.dropFirst(prefix.count))) else { return nil }
-            if modifier == .ctrl, case .character(let character) = press.key { press.key = .character(Character(character.lowercased())) }
-            press.modifiers.insert(modifier)
-            return press
-        }
-        let named: [String: Key] = [
-            "enter": .enter, "return": .enter, "esc": .escape, "escape": .escape, "tab": .tab,
-            "shift-tab": .backTab, "backtab": .backTab, "backspace": .backspace, "delete": .delete, "del": .delete,
-            "insert": .insert, "up": .up, "down": .down, "left": .left, "right": .right, "home": .home, "end": .end,
-            "pageup": .pageUp, "pgup": .pageUp, "pagedown": .pageDown, "pgdn": .pageDown, "space": .character(" "),
-        ]
-        if let key = named[lower] { return KeyPress(key) }
-        if lower.count >= 2, lower.hasPrefix("f"), let number = Int(lower.dropFirst()), (1...24).contains(number) {
-            return KeyPress(.function(number))
-        }
-        if text.count == 1, let character = text.first { return KeyPress(.character(character)) }
-        return nil
     }
 }

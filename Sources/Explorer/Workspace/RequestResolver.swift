@@ -69,11 +69,11 @@ struct RequestResolver: Sendable {
         var inQuery = false
         // A `?` written in the path starts a raw query, encoded as Networking encodes it.
         func encodePiece(_ text: String) -> String {
-            guard !inQuery else { return URLEncoding.encode(text, allowed: URLEncoding.rawQueryAllowed, keepEscapes: true) }
+            guard !inQuery else { return PercentEncoding.encode(text, allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true) }
             guard let mark = text.firstIndex(of: "?") else { return encodePath(text) }
             inQuery = true
             return encodePath(String(text[..<mark])) + "?"
-                + URLEncoding.encode(String(text[text.index(after: mark)...]), allowed: URLEncoding.rawQueryAllowed, keepEscapes: true)
+                + PercentEncoding.encode(String(text[text.index(after: mark)...]), allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true)
         }
         for segment in Template(endpoint.path).segments {
             switch segment {
@@ -184,11 +184,11 @@ struct RequestResolver: Sendable {
     }
 
     private func encodePath(_ text: String) -> String {
-        URLEncoding.encode(text, allowed: URLEncoding.pathAllowed, keepEscapes: true)
+        PercentEncoding.encode(text, allowed: PercentEncoding.pathAllowed, keepEscapes: true)
     }
 
     private func encodeQuery(_ text: String) -> String {
-        URLEncoding.encode(text, allowed: URLEncoding.queryComponentAllowed, keepEscapes: false)
+        PercentEncoding.encode(text, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
     }
 }
 
@@ -197,50 +197,7 @@ struct RequestResolver: Sendable {
 enum FormEncoding {
     /// Encodes one name or value.
     static func encode(_ text: String) -> String {
-        URLEncoding.encode(text, allowed: URLEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
+        PercentEncoding.encode(text, allowed: PercentEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
             .replacingOccurrences(of: " ", with: "+")
-    }
-}
-
-/// RFC 3986 percent-encoding with the same allowed sets as Networking's URL builder, so the
-/// URL shown (and its variable spans) is the URL sent.
-enum URLEncoding {
-    /// Unreserved characters.
-    static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-    /// Characters left as they are in a path.
-    static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
-    /// Characters left as they are in a query written by hand (`a=1&b=2`).
-    static let rawQueryAllowed = unreserved.union("!$&'()*+,;=:@/?".utf8)
-    /// Characters left as they are in one query name or value.
-    static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
-
-    /// Percent-encodes every byte outside `allowed`; with `keepEscapes` an existing `%XX` stays.
-    static func encode(_ string: String, allowed: Set<UInt8>, keepEscapes: Bool) -> String {
-        let bytes = Array(string.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if allowed.contains(byte) {
-                out.append(byte)
-            } else if keepEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                      bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit {
-                out.append(byte)
-            } else {
-                let hex = Array("0123456789ABCDEF".utf8)
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            }
-            index += 1
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigit: Bool {
-        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
     }
 }

@@ -40,8 +40,8 @@ struct SecretMasker: Sendable, Hashable {
         for secret in secretValues {
             out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
             let variants = [
-                URLEncoding.encode(secret, allowed: URLEncoding.queryComponentAllowed, keepEscapes: false),
-                URLEncoding.encode(secret, allowed: URLEncoding.unreserved, keepEscapes: false),
+                PercentEncoding.encode(secret, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false),
+                PercentEncoding.encode(secret, allowed: PercentEncoding.unreserved, keepEscapes: false),
                 FormEncoding.encode(secret),
             ]
             for encoded in Set(variants) where encoded != secret {

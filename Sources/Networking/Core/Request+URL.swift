@@ -62,21 +62,30 @@ extension Request {
     }
 }
 
-/// RFC 3986 percent-encoding with explicit allowed sets.
-enum PercentEncoding {
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+/// RFC 3986 percent-encoding with explicit allowed sets: what the URL builder uses, public so
+/// that code showing a URL before it is sent (with the parts that came from variables marked)
+/// encodes it exactly as it will be sent.
+public enum PercentEncoding {
+    /// Unreserved characters (RFC 3986 §2.3), never encoded.
+    public static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
     /// Characters left as they are in a path (segments and `/`).
-    static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
+    public static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
     /// Characters left as they are in a query written by hand (`a=1&b=2`).
-    static let rawQueryAllowed = unreserved.union("!$&'()*+,;=:@/?".utf8)
+    public static let rawQueryAllowed = unreserved.union("!$&'()*+,;=:@/?".utf8)
     /// Characters left as they are in one query name or value (`&`, `=`, `+`, `#` are encoded).
-    static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
+    public static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
     /// Characters left as they are in a form field (`application/x-www-form-urlencoded`).
-    static let formAllowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*".utf8)
+    public static let formAllowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*".utf8)
 
     /// Percent-encodes every byte outside `allowed`; with `keepEscapes`, an existing `%XX`
     /// stays as it is.
-    static func encode(_ string: String, allowed: Set<UInt8>, keepEscapes: Bool = true) -> String {
+    ///
+    /// - Parameters:
+    ///   - string: the text.
+    ///   - allowed: the bytes left as they are.
+    ///   - keepEscapes: whether `%XX` already in the text stays (it is encoded as `%25XX` otherwise).
+    /// - Returns: the encoded text.
+    public static func encode(_ string: String, allowed: Set<UInt8>, keepEscapes: Bool = true) -> String {
         let bytes = Array(string.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
