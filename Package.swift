@@ -74,7 +74,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ExplorerTests",
-            dependencies: ["Explorer", "Networking"]
+            dependencies: ["Explorer", "Networking"],
+            exclude: ["App/__Snapshots__"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,187 @@
+import Foundation
+import Networking
+import Testing
+@testable import Explorer
+
+/// The whole screen, state by state: text and style masks compared with
+/// `__Snapshots__/<name>.txt` (`SNAPSHOT_RECORD=1` rewrites them).
+@Suite struct AppScreenSnapshotTests {
+    private let problemJSON = #"{"type":"https://example.com/probs/invalid","title":"Invalid request","detail":"1 field is invalid","instance":"/posts","errors":[{"field":"page","message":"must be positive"}]}"#
+    private let errorPage = "<html><head><title>Oops</title></head><body><h1>Internal Server Error</h1><p>The server hit a snag &amp; gave up.</p></body></html>"
+
+    private func received(_ response: ResponseSnapshot, width: Int = 80, height: Int = 24) throws -> AppState {
+        var state = try tuiState(width: width, height: height)
+        tuiReceive(&state, response)
+        state.focus = .response
+        return state
+    }
+
+    @Test func emptyCollection() throws {
+        let collection = try CollectionLoader.parse("name: Empty\n", file: "empty.yaml")
+        var state = AppState(collection: collection, collectionPath: "/tmp/empty.yaml")
+        state.now = tuiNow
+        assertScreen(state, named: "empty-collection-80x24")
+        tuiPress(&state, KeyPress(.enter))
+        assertScreen(state, named: "empty-collection-enter-80x24")
+    }
+
+    @Test func initialScreen80x24() throws {
+        assertScreen(try tuiState(), named: "initial-80x24")
+    }
+
+    @Test func initialScreen120x40() throws {
+        assertScreen(try tuiState(width: 120, height: 40), named: "initial-120x40")
+    }
+
+    @Test func loadingShowsTheSpinner() throws {
+        var state = try tuiState()
+        tuiInFlight(&state)
+        assertScreen(state, named: "loading-80x24")
+        #expect(screenText(state).contains("⠋ 1 in flight"))
+    }
+
+    @Test func successJSON() throws {
+        let state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        assertScreen(state, named: "success-json-80x24")
+        let wide = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"), width: 120, height: 40)
+        assertScreen(wide, named: "success-json-120x40")
+    }
+
+    @Test func clientErrorProblemJSON() throws {
+        let state = try received(tuiResponse(status: 422, reason: "Unprocessable Content", body: problemJSON, contentType: "application/problem+json"))
+        assertScreen(state, named: "problem-json-422-80x24")
+        #expect(screenText(state).contains("Invalid request — 1 field is invalid"))
+    }
+
+    @Test func serverErrorHTML() throws {
+        let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
+        assertScreen(state, named: "server-error-html-80x24")
+        #expect(screenText(state).contains("Internal Server Error The server hit a snag & gave"))
+    }
+
+    /// The page's text is one summary line of up to 300 characters, drawn clipped to the
+    /// pane's width (ResponsePane.swift draws `errorSummary` lines without `wrapWords`),
+    /// so the end of the sentence is lost.
+    @Test func serverErrorHTMLSummaryIsReadableInFull() throws {
+        let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
+        withKnownIssue("bug: error summary lines are clipped, not wrapped (ResponsePane.render, errorSummary loop)") {
+            #expect(screenText(state).contains("snag & gave up."))
+        }
+    }
+
+    @Test func transportError() throws {
+        var state = try tuiState()
+        let id = tuiInFlight(&state)
+        let failure = TransportFailure(TransportError.connectionRefused(host: "127.0.0.1", port: 8080))
+        _ = AppReducer.reduce(&state, .failed(exchange: id, failure))
+        assertScreen(state, named: "transport-error-80x24")
+        #expect(screenText(state).contains("hint: connection refused by 127.0.0.1:8080"))
+    }
+
+    @Test func binaryHexDump() throws {
+        let data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<56).map { UInt8($0) })
+        let state = try received(tuiResponse(status: 200, reason: "OK", data: data, contentType: "image/png"))
+        assertScreen(state, named: "binary-hex-80x24")
+        #expect(screenText(state).contains("00000000  89 50 4e 47"))
+    }
+
+    @Test func searchWithMatches() throws {
+        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        tuiPress(&state, .char("/"))
+        tuiType(&state, "name")
+        assertScreen(state, named: "search-typing-80x24")
+        tuiPress(&state, KeyPress(.enter), .char("n"))
+        assertScreen(state, named: "search-matches-80x24")
+    }
+
+    @Test func jsonPathFilter() throws {
+        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        tuiPress(&state, .char("f"))
+        tuiType(&state, "$.items[?(@.price > 2)].name")
+        tuiPress(&state, KeyPress(.enter))
+        assertScreen(state, named: "jsonpath-filter-80x24")
+        #expect(screenText(state).contains("\"cherry\""))
+        #expect(!screenText(state).contains("\"banana\""))
+    }
+
+    @Test func environmentPicker() throws {
+        var state = try tuiState()
+        tuiPress(&state, .char("e"), KeyPress(.down))
+        assertScreen(state, named: "environment-picker-80x24")
+    }
+
+    @Test func protectedConfirm() throws {
+        var state = try tuiState(environment: "production")
+        tuiPress(&state, KeyPress(.enter))
+        assertScreen(state, named: "protected-confirm-80x24")
+        #expect(screenText(state).contains("production"))
+    }
+
+    @Test func helpOverlay() throws {
+        var state = try tuiState(width: 120, height: 40)
+        tuiPress(&state, .char("?"))
+        assertScreen(state, named: "help-120x40")
+        var small = try tuiState()
+        tuiPress(&small, .char("?"))
+        assertScreen(small, named: "help-80x24")
+    }
+
+    /// At 80×24 the help panel has more lines than rows; `OverlayView.panel` drops the rest
+    /// (`lines.prefix(inner.height)`) and the help overlay cannot scroll, so the last keys
+    /// and the "Esc, q or ? closes this help." line never show.
+    @Test func helpShowsEveryKeyAt80x24() throws {
+        var state = try tuiState()
+        tuiPress(&state, .char("?"))
+        withKnownIssue("bug: the help overlay is cut at the screen height and cannot scroll") {
+            #expect(screenText(state).contains("closes this help"))
+        }
+    }
+
+    @Test func copyAsCurlOverlayMasksSecrets() throws {
+        var state = try tuiState(environment: "production")
+        tuiPress(&state, .char("c"))
+        assertScreen(state, named: "curl-overlay-80x24")
+        #expect(!screenText(state).contains("s3cret-prod-token"))
+    }
+
+    @Test func narrowLayout() throws {
+        var state = try tuiState(width: 40, height: 12)
+        assertScreen(state, named: "narrow-40x12")
+        tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        assertScreen(state, named: "narrow-response-40x12")
+    }
+
+    @Test func tooSmallSaysSo() throws {
+        let state = try tuiState(width: 19, height: 5)
+        #expect(screenText(state).hasPrefix("Terminal too small"))
+    }
+
+    @Test func headersAndTimingTabs() throws {
+        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        tuiPress(&state, .char("]"))
+        assertScreen(state, named: "headers-tab-80x24")
+    }
+
+    @Test func everyStateRendersAtManySizesWithoutCrashing() throws {
+        var states: [AppState] = []
+        states.append(try tuiState())
+        states.append(try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json")))
+        states.append(try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html")))
+        var picker = try tuiState()
+        tuiPress(&picker, .char("e"))
+        states.append(picker)
+        var help = try tuiState()
+        tuiPress(&help, .char("?"))
+        states.append(help)
+        for state in states {
+            for width in [1, 10, 20, 39, 40, 60, 79, 80, 200] {
+                for height in [1, 5, 6, 11, 12, 17, 18, 24, 60] {
+                    var sized = state
+                    sized.size = Size(width: width, height: height)
+                    let grid = AppView.render(sized, size: sized.size)
+                    #expect(grid.textLines().count == height)
+                }
+            }
+        }
+    }
+}
