@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Everything that can change the explorer's state: input, and what effects report back.
 enum AppAction: Sendable {
@@ -10,7 +11,8 @@ enum AppAction: Sendable {
     case historyOpened(HistoryEntry, ResponseSnapshot?)
     /// Two stored exchanges were compared.
     case comparisonReady(Comparison)
-    case progress(exchange: Int, bytes: Int)
+    /// Body bytes arrived; the head comes with the first update, before any body byte.
+    case progress(exchange: Int, bytes: Int, head: ResponseHead? = nil)
     case received(exchange: Int, ResponseSnapshot)
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)

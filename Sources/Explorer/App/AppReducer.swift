@@ -30,8 +30,10 @@ enum AppReducer {
             state.focus = .response
             let changed = comparison.lines.filter { if case .same = $0 { return false } else { return true } }.count
             state.message = changed == 0 ? "The two exchanges are the same." : "\(changed) line\(changed == 1 ? "" : "s") differ; Esc closes the comparison."
-        case .progress(let id, let bytes):
-            if state.exchanges[id]?.isInFlight == true { state.exchanges[id]?.phase = .inFlight(bytes: bytes) }
+        case .progress(let id, let bytes, let head):
+            guard state.exchanges[id]?.isInFlight == true else { return [] }
+            state.exchanges[id]?.phase = .inFlight(bytes: bytes)
+            if let head { state.exchanges[id]?.head = head }
         case .received(let id, let response):
             guard state.exchanges[id]?.isInFlight == true else { return [] }
             state.exchanges[id]?.phase = .received(response)

@@ -207,18 +207,18 @@ struct AppState: Sendable {
 
     var historyItems: [ListItem] {
         history.map { entry in
-            let time = entry.startedAt.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+            let time = entry.startedAt.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
             let status = entry.status.map(String.init) ?? "ERR"
             return ListItem(
                 [
                     Span(time + " ", role: .dim),
-                    Span(entry.method.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
+                    Span(entry.method.padding(toLength: max(entry.method.count + 1, 7), withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
                     // The endpoint's own name: the folder is in the request pane when opened.
                     Span(entry.endpoint.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? entry.url),
                 ],
                 trailing: [
                     Span(status, role: Self.role(forStatus: entry.status)),
-                    Span(" " + Self.duration(entry.totalMilliseconds), role: .dim),
+                    Span(" " + Self.duration(entry.totalMilliseconds).replacingOccurrences(of: " ", with: ""), role: .dim),
                 ])
         }
     }

@@ -30,6 +30,8 @@ struct Exchange: Sendable, Identifiable {
     var phase: Phase
     /// The history row it was stored as, once stored.
     var historyID: Int64?
+    /// The response's status and headers, as soon as they arrive (before the body).
+    var head: ResponseHead?
 
     var isInFlight: Bool {
         if case .inFlight = phase { return true }

@@ -141,7 +141,7 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let secrets = resolved.masker.secretValues
         lock.withLock { inFlight[id] = future }
         future
-            .progress { progress in send(.progress(exchange: id, bytes: Int(progress.completedBytes))) }
+            .progress { progress in send(.progress(exchange: id, bytes: Int(progress.completedBytes), head: progress.head)) }
             .response { [preparation] response in
                 preparation.async {
                     let snapshot = ResponseSnapshot.make(response)

@@ -28,10 +28,6 @@ enum AppView {
 
     private static func renderHeader(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         grid.fill(area, style: Style(.statusBar))
-        var spans: [Span] = [Span(" explorer ", Style(.title, .bold))]
-        if let name = state.collection?.name { spans.append(Span("· \(name) ", role: .statusBar)) }
-        grid.put(spans, x: area.x, y: area.y, clip: area)
-
         var trailing: [Span] = []
         let inFlight = state.inFlightCount
         if inFlight > 0 {
@@ -43,10 +39,14 @@ enum AppView {
             if environment.isProtected { trailing.append(Span(" protected", role: .protectedBadge)) }
             trailing.append(Span(" "))
         }
-        let width = DisplayWidth.of(trailing.plainText)
-        if width < area.width - 12 {
-            grid.put(trailing, x: area.maxX - width, y: area.y, clip: area)
-        }
+        var width = DisplayWidth.of(trailing.plainText)
+        if width >= area.width - 12 { width = 0 }
+        // The title gets what the environment leaves, cut rather than overlapping it.
+        var spans: [Span] = [Span(" explorer ", Style(.title, .bold))]
+        if let name = state.collection?.name { spans.append(Span("· \(Sanitizer.sanitize(name)) ", role: .statusBar)) }
+        let titleArea = Rect(x: area.x, y: area.y, width: max(0, area.width - width - 1), height: 1)
+        grid.put(Sanitizer.characters(spans), x: area.x, y: area.y, clip: titleArea)
+        if width > 0 { grid.put(trailing, x: area.maxX - width, y: area.y, clip: area) }
     }
 
     private static func renderFooter(_ state: AppState, into grid: inout CellGrid, area: Rect) {

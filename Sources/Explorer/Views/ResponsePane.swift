@@ -48,10 +48,20 @@ enum ResponsePane {
             return
         case .inFlight(let bytes):
             let elapsed = state.now.timeIntervalSince(exchange.startedAt) * 1000
-            grid.put([Span("\(AppView.spinnerFrame(state.now)) waiting for \(exchange.method) \(exchange.url)", role: .spinner)], x: inner.x, y: row, clip: inner)
+            let what = exchange.head == nil ? "waiting for \(exchange.method) \(exchange.url)" : "receiving the body"
+            grid.put([Span("\(AppView.spinnerFrame(state.now)) \(what)", role: .spinner)], x: inner.x, y: row, clip: inner)
             if row + 1 < inner.maxY {
-                let received = bytes > 0 ? " · \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)) received" : ""
+                var received = bytes > 0 ? " · \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)) received" : ""
+                if let length = exchange.head?.headers["Content-Length"].flatMap(Int64.init), length > 0 {
+                    received += " of \(ByteCountFormatter.string(fromByteCount: length, countStyle: .binary))"
+                }
                 grid.put("\(AppState.duration(elapsed))\(received) · Esc cancels", x: inner.x, y: row + 1, style: Style(.dim), clip: inner)
+            }
+            if let head = exchange.head {
+                let lines = ResponseContent.headerLines(head.headers)
+                for (offset, line) in lines.enumerated() where row + 3 + offset < inner.maxY {
+                    grid.put(Sanitizer.characters(line), x: inner.x, y: row + 3 + offset, clip: inner)
+                }
             }
             return
         case .received(let response):
@@ -91,7 +101,12 @@ enum ResponsePane {
                 ? "binary \(response.document.contentType)" : response.document.kind.rawValue
             spans.append(Span(" · \(kind) · \(response.httpVersion)", role: .dim))
         case .inFlight:
-            spans.append(Span(" sending ", Style(.spinner, .reverse)))
+            if let head = exchange.head {
+                spans.append(Span(" \(head.status.code) \(head.status.reasonPhrase) ", Style(AppState.role(forStatus: head.status.code), [.bold, .reverse])))
+                spans.append(Span(" · \(head.httpVersion)", role: .dim))
+            } else {
+                spans.append(Span(" sending ", Style(.spinner, .reverse)))
+            }
         case .failed:
             spans.append(Span(" no response ", Style(.error, [.bold, .reverse])))
         case .cancelled:

@@ -141,7 +141,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             var sink = try BodySink(
                 url: finalURL, limit: options.maximumBodySize ?? configuration.maximumBodySize,
                 expected: configuration.decompression && response.headers.contains(name: "content-encoding") ? nil : expected,
-                destination: options.bodyDestination, progress: progress)
+                destination: options.bodyDestination,
+                head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
+                progress: progress)
+            sink.begin()
             for try await chunk in response.body {
                 try sink.append(chunk.readableBytesView)
             }

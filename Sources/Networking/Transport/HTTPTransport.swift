@@ -93,11 +93,17 @@ struct BodySink {
     let expected: Int64?
     let destination: TransferOptions.BodyDestination
     let progress: @Sendable (TransferProgress) -> Void
+    /// The response head, carried in every progress update.
+    let head: ResponseHead?
     private(set) var data = Data()
     private(set) var count = 0
     private var file: FileHandle?
 
-    init(url: URL, limit: Int?, expected: Int64?, destination: TransferOptions.BodyDestination, progress: @escaping @Sendable (TransferProgress) -> Void) throws {
+    init(
+        url: URL, limit: Int?, expected: Int64?, destination: TransferOptions.BodyDestination, head: ResponseHead? = nil,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) throws {
+        self.head = head
         self.url = url
         self.limit = limit
         self.expected = expected
@@ -129,7 +135,12 @@ struct BodySink {
         case .stream(let handler): try handler(Data(bytes))
         case .discard: break
         }
-        progress(TransferProgress(completedBytes: Int64(count), expectedBytes: expected))
+        progress(TransferProgress(completedBytes: Int64(count), expectedBytes: expected, head: head))
+    }
+
+    /// Reports that the head has arrived, before any body byte.
+    func begin() {
+        progress(TransferProgress(completedBytes: 0, expectedBytes: expected, head: head))
     }
 
     /// Finishes and gives the body collected in memory, if any.

@@ -157,7 +157,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         exchange.headReceived = Date()
         let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
         do {
-            exchange.sink = try BodySink(url: http.url ?? exchange.url, limit: exchange.limit, expected: expected, destination: exchange.options.bodyDestination, progress: exchange.progress)
+            let head = ResponseHead(status: HTTPStatus(code: http.statusCode), headers: Self.headers(of: http), httpVersion: "HTTP/1.1")
+            exchange.sink = try BodySink(
+                url: http.url ?? exchange.url, limit: exchange.limit, expected: expected,
+                destination: exchange.options.bodyDestination, head: head, progress: exchange.progress)
+            exchange.sink?.begin()
             completionHandler(.allow)
         } catch {
             exchange.failure = error
@@ -189,6 +193,15 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         completionHandler(request)
     }
 
+    /// A response's header fields as `HTTPHeaders`.
+    static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            headers.add(name: String(describing: name), value: String(describing: value))
+        }
+        return headers
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchange(for: task, remove: true) else { return }
         if let failure = exchange.failure {
@@ -200,10 +213,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         guard let response = exchange.response else {
             return exchange.continuation.resume(throwing: TransportError.connectionClosed(url: exchange.url))
         }
-        var headers = HTTPHeaders()
-        for (name, value) in response.allHeaderFields {
-            headers.add(name: String(describing: name), value: String(describing: value))
-        }
+        let headers = Self.headers(of: response)
         do {
             var sink = exchange.sink
             let body = try sink?.finish()
