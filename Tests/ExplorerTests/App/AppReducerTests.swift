@@ -568,6 +568,19 @@ import Testing
         #expect(state.endpointList.selected == 0)
     }
 
+    @Test func theNarrowLayoutShowsTheLastFocusedList() throws {
+        var state = try tuiState(width: 40, height: 12)
+        #expect(!AppLayout(size: state.size, state: state).endpoints.isEmpty)
+        tuiPress(&state, KeyPress(.backTab))
+        let layout = AppLayout(size: state.size, state: state)
+        #expect(layout.endpoints.isEmpty)
+        #expect(!layout.environments.isEmpty)
+        #expect(screenText(state).contains("Environments"))
+        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 2, y: layout.response.y + 2)))))
+        #expect(state.focus == .response)
+        #expect(state.lastList == .environments)
+    }
+
     @Test func resizeChangesTheSize() throws {
         var state = try tuiState()
         #expect(AppReducer.reduce(&state, .input(.resize(Size(width: 40, height: 12)))).isEmpty)

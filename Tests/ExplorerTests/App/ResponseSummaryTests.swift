@@ -48,6 +48,14 @@ import Testing
         #expect(HTMLText.readable("") == "")
     }
 
+    /// `HTMLText.readable` replaces entities by iterating a Dictionary, whose order changes
+    /// from run to run: when `&amp;` goes first, `&amp;lt;` is decoded twice and shows `<`.
+    @Test func anEscapedEntityIsDecodedOnce() {
+        withKnownIssue("bug: entity decoding order depends on Dictionary order (HTMLText.readable)", isIntermittent: true) {
+            #expect(HTMLText.readable("<p>write &amp;lt; for &lt;</p>") == "write &lt; for <")
+        }
+    }
+
     @Test(arguments: [
         (TransportError.connectionRefused(host: "127.0.0.1", port: 8080), "connection refused", "127.0.0.1:8080"),
         (TransportError.dnsFailure(host: "api.invalid"), "DNS failure", "api.invalid"),
