@@ -124,7 +124,8 @@ enum HTMLText {
         for character in text {
             if character == "<" { inTag = true; result.append(" ") } else if character == ">" { inTag = false } else if !inTag { result.append(character) }
         }
-        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&nbsp;": " "]
+        // In order, `&amp;` last, so `&amp;lt;` becomes `&lt;` and is not decoded twice.
+        let entities = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")]
         for (entity, value) in entities { result = result.replacingOccurrences(of: entity, with: value) }
         return result.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }

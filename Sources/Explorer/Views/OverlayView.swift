@@ -41,8 +41,26 @@ enum OverlayView {
         case .help:
             let hints = state.keymap.helpLines()
             let keyWidth = hints.map { $0.key.count }.max() ?? 0
-            let lines = hints.map { [Span($0.key.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0), Style(.statusKey, .bold)), Span($0.label)] }
-                + [[], [Span("Esc, q or ? closes this help.", role: .dim)]]
+            let entries = hints.map { [Span($0.key.padding(toLength: keyWidth + 2, withPad: " ", startingAt: 0), Style(.statusKey, .bold)), Span($0.label)] }
+            // As many columns as the height needs, so every key shows on a small screen.
+            let rows = max(1, grid.height - 6)
+            let columns = (entries.count + rows - 1) / rows
+            let perColumn = (entries.count + columns - 1) / columns
+            let columnWidth = max(20, (grid.width - 6) / columns - 2)
+            var lines: [[Span]] = []
+            for row in 0..<perColumn {
+                var line: [Span] = []
+                for column in 0..<columns where column * perColumn + row < entries.count {
+                    let entry = entries[column * perColumn + row]
+                    let text = entry.plainText
+                    let cut = DisplayWidth.truncate(text, to: columnWidth)
+                    line.append(Span(String(cut.prefix(keyWidth + 2)), Style(.statusKey, .bold)))
+                    line.append(Span(String(cut.dropFirst(keyWidth + 2))))
+                    if column + 1 < columns { line.append(Span(String(repeating: " ", count: max(1, columnWidth + 2 - DisplayWidth.of(cut))))) }
+                }
+                lines.append(line)
+            }
+            lines += [[], [Span("Esc, q or ? closes this help.", role: .dim)]]
             panel(title: "Keys", lines: lines, into: &grid)
         case .text(let title, let lines):
             panel(title: title, lines: lines.map { [Span($0)] } + [[], [Span("Esc closes.", role: .dim)]], into: &grid)

@@ -68,8 +68,10 @@ enum ResponsePane {
             grid.put(tabs(state.responseTab), x: inner.x, y: row, clip: inner)
             row += 1
             if state.responseTab == .body {
-                for line in response.errorSummary.prefix(max(0, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
-                    grid.put(Sanitizer.sanitize(line), x: inner.x, y: row, style: Style(AppState.role(forStatus: response.status), .bold), clip: inner)
+                // The summary takes at most a third of the pane; its lines wrap.
+                let summaryRows = response.errorSummary.flatMap { wrapWords(Sanitizer.sanitize($0), width: inner.width) }
+                for line in summaryRows.prefix(max(1, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
+                    grid.put(line, x: inner.x, y: row, style: Style(AppState.role(forStatus: response.status), .bold), clip: inner)
                     row += 1
                 }
                 if let error = state.body.filterError, row < inner.maxY {
