@@ -17,7 +17,7 @@ enum ResponsePane {
         }
         if let comparison = state.comparison {
             let inner = Block(titleSpans: [Span("Compare ", role: .title), Span(comparison.title, role: .environment)],
-                              trailingTitle: [Span(" - first  + second · Esc closes ", role: .dim)], focused: focused)
+                              trailingTitle: [Span(" Esc closes ", role: .dim)], focused: focused)
                 .render(into: &grid, area: area)
             ScrollText(source: ResponseContent.comparisonSource(comparison), state: comparison.text).render(into: &grid, area: inner)
             return
