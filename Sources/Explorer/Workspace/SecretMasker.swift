@@ -29,9 +29,14 @@ struct SecretMasker: Sendable, Hashable {
         self.sensitiveHeaders = SecretMasker.alwaysSensitiveHeaders + extraSensitiveHeaders
     }
 
-    /// Whether a header's value is always masked.
+    /// Words that make a header name a credential (`X-Auth-Token`, `X-Client-Secret` …).
+    static let sensitiveNameWords = ["token", "secret", "password", "api-key", "apikey", "api_key", "session"]
+
+    /// Whether a header's value is always masked: the named headers, and any whose name says
+    /// it carries a credential.
     func isSensitive(header name: String) -> Bool {
-        sensitiveHeaders.contains { $0.lowercased() == name.lowercased() }
+        let lower = name.lowercased()
+        return sensitiveHeaders.contains { $0.lowercased() == lower } || Self.sensitiveNameWords.contains { lower.contains($0) }
     }
 
     /// The text with every secret value replaced (and its percent-encoded form too).
@@ -55,9 +60,9 @@ struct SecretMasker: Sendable, Hashable {
     /// leading auth scheme such as `Bearer`), else with secret values masked.
     func mask(header name: String, value: String) -> String {
         guard isSensitive(header: name) else { return mask(value) }
-        let lowered = name.lowercased()
-        if lowered == "authorization" || lowered == "proxy-authorization",
-           let space = value.firstIndex(of: " "), !value[..<space].isEmpty {
+        // Keep an auth scheme (`Bearer`, `Basic`, `Digest`): it says what kind of credential it is.
+        if let space = value.firstIndex(of: " "), !value[..<space].isEmpty,
+           value[..<space].allSatisfy({ $0.isLetter || $0 == "-" }) {
             return value[..<space] + " " + SecretMasker.mask
         }
         return value.isEmpty ? value : SecretMasker.mask
