@@ -33,7 +33,7 @@ enum OverlayView {
             if let draft = state.drafts[endpointID] {
                 lines.append([Span(AppReducer.requestLine(of: draft), role: .dim)])
             }
-            if let text = try? String(contentsOfFile: state.collectionPath, encoding: .utf8), CollectionMerger.hasComments(text) {
+            if state.collection?.sourceHasComments == true {
                 lines.append([Span("The file has comments; they will not be kept (the YAML library drops them).", role: .warning)])
             }
             lines += [[], [Span("y", Style(.statusKey, .bold)), Span(" save   "), Span("n", Style(.statusKey, .bold)), Span(" / Esc keep it unsaved")]]

@@ -15,6 +15,8 @@ struct APICollection: Sendable {
     var items: [CollectionItem]
     /// The file it was read from, if any.
     var sourceURL: URL?
+    /// Whether the file it was read from has comments (a rewrite of the whole file loses them).
+    var sourceHasComments = false
     /// What the loader noticed but accepted (unknown keys ...), for the user to see.
     var warnings: [CollectionWarning]
     /// The `description:` the user wrote.

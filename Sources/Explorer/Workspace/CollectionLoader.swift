@@ -31,6 +31,7 @@ enum CollectionLoader {
         }
         var collection = try parse(text, file: url.path, dotEnv: DotEnv.load(besides: url))
         collection.sourceURL = url
+        collection.sourceHasComments = CollectionMerger.hasComments(text)
         return collection
     }
 
