@@ -100,36 +100,13 @@ struct BodyDocument: Sendable {
 
     // MARK: - Search
 
-    /// The lines that contain `needle`, case-insensitively for ASCII letters, in order.
+    /// The lines that contain `needle`, case-insensitively for ASCII letters, in order (for
+    /// binary bodies: the hex-dump lines).
     func linesMatching(_ needle: String) -> [Int] {
-        let pattern = Array(needle.lowercased().utf8)
-        guard !pattern.isEmpty else { return [] }
-        var result: [Int] = []
-        for line in 0..<lineCount {
-            if kind == .binary {
-                if plainLine(line).lowercased().contains(needle.lowercased()) { result.append(line) }
-                continue
-            }
-            if Self.contains(text.bytes, in: text.range(ofLine: line), pattern) { result.append(line) }
-        }
-        return result
-    }
-
-    private static func contains(_ bytes: [UInt8], in range: Range<Int>, _ pattern: [UInt8]) -> Bool {
-        let count = pattern.count
-        guard range.count >= count else { return false }
-        let first = pattern[0]
-        var index = range.lowerBound
-        let last = range.upperBound - count
-        while index <= last {
-            if bytes[index].asciiLowercased == first {
-                var offset = 1
-                while offset < count && bytes[index + offset].asciiLowercased == pattern[offset] { offset += 1 }
-                if offset == count { return true }
-            }
-            index += 1
-        }
-        return false
+        guard kind == .binary else { return text.lines(containing: needle) }
+        let wanted = needle.lowercased()
+        guard !wanted.isEmpty else { return [] }
+        return (0..<lineCount).filter { plainLine($0).lowercased().contains(wanted) }
     }
 
     // MARK: - Decoding
@@ -181,7 +158,6 @@ struct BodyDocument: Sendable {
 }
 
 extension UInt8 {
-    var asciiLowercased: UInt8 { (0x41...0x5A).contains(self) ? self + 0x20 : self }
     var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }
 

@@ -41,9 +41,6 @@ struct FoldedDocument: TextSource {
 
     var lineCount: Int { visible.count }
 
-    /// The document line at a visible position.
-    func documentLine(_ index: Int) -> Int { Int(visible[index]) }
-
     func line(_ index: Int, maxCharacters: Int) -> [Span] {
         let line = Int(visible[index])
         var spans = document.spans(line, maxCharacters: maxCharacters)

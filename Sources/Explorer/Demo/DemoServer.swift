@@ -25,9 +25,6 @@ final class DemoServer: Sendable {
         self.runTask = runTask
     }
 
-    /// The environment of that name.
-    func environment(named name: String) -> DemoEnvironment? { environments.first { $0.name == name } }
-
     /// Starts serving and returns once every environment is listening.
     ///
     /// - Parameters:

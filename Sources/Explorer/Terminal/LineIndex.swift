@@ -113,6 +113,16 @@ public struct LineIndex: Sendable {
         return nil
     }
 
+    /// Every line that contains `needle`, compared ASCII case-insensitively, in order.
+    ///
+    /// - Parameter needle: the text searched for.
+    /// - Returns: the lines' indexes (empty for an empty needle).
+    public func lines(containing needle: String) -> [Int] {
+        let pattern = Array(needle.utf8).map(LineIndex.lower)
+        guard !pattern.isEmpty else { return [] }
+        return (0..<lineCount).filter { contains(pattern, inLine: $0) }
+    }
+
     private func contains(_ pattern: [UInt8], inLine index: Int) -> Bool {
         let range = range(ofLine: index)
         guard range.count >= pattern.count else { return false }
