@@ -39,6 +39,9 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         self.clipboardWriter = clipboardWriter
     }
 
+    /// The stored exchanges the History list shows: the newest 500, without bodies.
+    static let historyShown = HistoryQuery(limit: 500)
+
     func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         AppReducer.reduce(&state, action)
     }
@@ -67,7 +70,7 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         case .loadHistory:
             guard let store = history?.store else { return }
             do {
-                send(.historyLoaded(try store.summaries(matching: HistoryQuery(limit: 500))))
+                send(.historyLoaded(try store.summaries(matching: Self.historyShown)))
             } catch {
                 send(.message("History could not be read: \(error)", isError: true))
             }

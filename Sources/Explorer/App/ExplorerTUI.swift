@@ -52,7 +52,7 @@ enum ExplorerTUI {
             })
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
-        if let entries = try? history.store?.summaries(matching: HistoryQuery(limit: 500)) { state.history = entries }
+        if let entries = try? history.store?.summaries(matching: ExplorerProgram.historyShown) { state.history = entries }
         if let first = notices.first {
             state.message = first
             state.messageIsError = true
