@@ -184,9 +184,11 @@ final class CursesScreen {
             chars[1] = 0
             width = 1
         } else if count > 1 {
-            // setcchar wants one spacing character followed by non-spacing ones only.
+            // setcchar wants one spacing character followed by non-spacing ones only. A
+            // zero-width joiner is dropped too: its partner was, and a terminal would join it
+            // to whatever is written next, shifting the rest of the row (👩‍💻 shows as 👩).
             var kept = 1
-            for i in 1..<count where explorer_wcwidth(chars[i]) == 0 {
+            for i in 1..<count where explorer_wcwidth(chars[i]) == 0 && chars[i] != 0x200D {
                 chars[kept] = chars[i]
                 kept += 1
             }

@@ -34,6 +34,21 @@ import Testing
         #expect(pty.output.count - before < 40)
     }
 
+    @Test func anEmojiSequenceIsFlushedWithoutItsJoiner() throws {
+        let pty = try PseudoTerminal(columns: 20, rows: 4)
+        let (input, output) = try pty.openSlave()
+        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        defer { screen.end() }
+        var grid = CellGrid(width: 20, height: 4)
+        grid.put("[👩\u{200D}💻]end", x: 0, y: 0)
+        screen.draw(grid)
+        #expect(pty.waitForOutput(containing: "end"))
+        // A joiner left in the output would make the terminal join it to the next character
+        // and shift the rest of the row.
+        #expect(pty.outputText.contains("👩"))
+        #expect(!pty.outputText.contains("\u{200D}"))
+    }
+
     @Test func keysMouseAndPasteDecodeToInputEvents() throws {
         let pty = try PseudoTerminal(columns: 80, rows: 24)
         let (input, output) = try pty.openSlave()
