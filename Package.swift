@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Networking", targets: ["Networking"]),
-        .executable(name: "explorer", targets: ["Explorer"]),
+        .executable(name: "explorer", targets: ["ExplorerCLI"]),
         .executable(name: "networking-bench", targets: ["NetworkingBench"]),
     ],
     dependencies: [
@@ -35,24 +35,74 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .executableTarget(
-            name: "Explorer",
+        // The explorer's layers, one target each under Sources/Explorer, so that a dependency
+        // that runs the wrong way does not compile (see ARCHITECTURE.md).
+        .target(
+            name: "Terminal",
+            path: "Sources/Explorer/Terminal"
+        ),
+        .target(
+            name: "Curses",
+            dependencies: ["CNcurses", "Terminal"],
+            path: "Sources/Explorer/Curses"
+        ),
+        .target(
+            name: "Workspace",
             dependencies: [
-                "CNcurses",
                 "Networking",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ],
+            path: "Sources/Explorer/Workspace"
+        ),
+        .target(
+            name: "History",
+            dependencies: [
+                "Networking",
+                "Workspace",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Explorer/History"
+        ),
+        .target(
+            name: "App",
+            dependencies: [
+                "Curses",
+                "History",
+                "Networking",
+                "Terminal",
+                "Workspace",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Sources/Explorer/App"
+        ),
+        .target(
+            name: "Demo",
+            dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
-            ]
+            ],
+            path: "Sources/Explorer/Demo"
+        ),
+        .executableTarget(
+            name: "ExplorerCLI",
+            dependencies: [
+                "App",
+                "Curses",
+                "Demo",
+                "History",
+                "Networking",
+                "Terminal",
+                "Workspace",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Explorer/CLI"
         ),
         .executableTarget(
             name: "NetworkingBench",
@@ -74,7 +124,18 @@ let package = Package(
         ),
         .testTarget(
             name: "ExplorerTests",
-            dependencies: ["Explorer", "Networking"],
+            dependencies: [
+                "App",
+                "CNcurses",
+                "Curses",
+                "Demo",
+                "ExplorerCLI",
+                "History",
+                "Networking",
+                "Terminal",
+                "Workspace",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["App/__Snapshots__"]
         ),
     ],

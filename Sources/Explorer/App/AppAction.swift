@@ -1,8 +1,11 @@
 import Foundation
+import History
 import Networking
+import Terminal
+import Workspace
 
 /// Everything that can change the explorer's state: input, and what effects report back.
-enum AppAction: Sendable {
+package enum AppAction: Sendable {
     case input(InputEvent)
     case collectionReloaded(APICollection)
     case collectionFailed(String)
@@ -28,7 +31,7 @@ enum AppAction: Sendable {
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
-enum AppEffect: Sendable {
+package enum AppEffect: Sendable {
     /// Send a resolved request as exchange `id`.
     case send(exchange: Int, ResolvedRequest)
     /// Cancel exchange `id` (the transport closes its connection).

@@ -1,5 +1,7 @@
+import Terminal
+
 /// What a key can ask the explorer to do, by meaning; the keymap maps keys to these.
-enum AppCommand: String, Hashable, Sendable, CaseIterable {
+package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case quit
     case help
     case focusNext

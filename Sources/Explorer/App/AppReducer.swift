@@ -1,9 +1,12 @@
 import Foundation
+import History
 import Networking
+import Terminal
+import Workspace
 
 /// The explorer's one reducer: `reduce(&state, action) -> [effects]`, pure apart from reading
 /// the clock and expanding `{{uuid}}`-style built-ins while resolving a request.
-enum AppReducer {
+package enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch action {
         case .input(let event):

@@ -1,8 +1,11 @@
 import Foundation
+import History
 import Networking
+import Terminal
+import Workspace
 
 /// The panes that can hold the focus, in Tab order.
-enum Pane: String, Sendable, CaseIterable {
+package enum Pane: String, Sendable, CaseIterable {
     case environments = "Environments"
     case endpoints = "Endpoints"
     case history = "History"
@@ -11,7 +14,7 @@ enum Pane: String, Sendable, CaseIterable {
 }
 
 /// The tabs of the response pane.
-enum ResponseTab: String, Sendable, CaseIterable {
+package enum ResponseTab: String, Sendable, CaseIterable {
     case body = "Body"
     case headers = "Headers"
     case raw = "Raw"
@@ -20,7 +23,7 @@ enum ResponseTab: String, Sendable, CaseIterable {
 }
 
 /// A modal overlay over the screen.
-enum AppOverlay: Sendable {
+package enum AppOverlay: Sendable {
     case environmentPicker(ListState)
     case confirmSend(endpointID: String, environment: String)
     case confirmSave(endpointID: String)
@@ -30,7 +33,7 @@ enum AppOverlay: Sendable {
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter or the
 /// request line of an endpoint being edited.
-struct TextInput: Sendable, Hashable {
+package struct TextInput: Sendable, Hashable {
     enum Purpose: Sendable, Hashable {
         case listFilter(Pane)
         case bodySearch
@@ -50,14 +53,14 @@ struct TextInput: Sendable, Hashable {
 }
 
 /// A line in the endpoints list: a folder heading or an endpoint.
-struct EndpointRow: Sendable, Hashable {
+package struct EndpointRow: Sendable, Hashable {
     let depth: Int
     let folder: String?
     let endpoint: Endpoint?
 }
 
 /// How the body of the shown exchange is being viewed.
-struct BodyViewState: Sendable {
+package struct BodyViewState: Sendable {
     /// Scroll position, wrap, line numbers and the search highlight of the response pane.
     var text = ScrollTextState(wrap: false, showLineNumbers: true)
     var search: String {
@@ -76,7 +79,7 @@ struct BodyViewState: Sendable {
 }
 
 /// Two history entries compared line by line.
-struct Comparison: Sendable {
+package struct Comparison: Sendable {
     let title: String
     let lines: [LineDiff.Line]
     var text = ScrollTextState(wrap: false, showLineNumbers: false)
@@ -89,7 +92,7 @@ struct Comparison: Sendable {
 }
 
 /// Everything the explorer shows: one value, changed only by `reduce`.
-struct AppState: Sendable {
+package struct AppState: Sendable {
     var collection: APICollection?
     var collectionPath: String
     var activeEnvironment = 0
@@ -104,7 +107,7 @@ struct AppState: Sendable {
     /// saved to the file (`S`) or the file changes them.
     var drafts: [String: Endpoint] = [:]
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
-    var history: [HistorySummary] = []
+    package var history: [HistorySummary] = []
     var exchanges: [Int: Exchange] = [:]
     var nextExchangeID = 1
     /// The exchange the response pane shows.
@@ -117,15 +120,15 @@ struct AppState: Sendable {
     var comparison: Comparison?
     var overlay: AppOverlay?
     var input: TextInput?
-    var message: String?
-    var messageIsError = false
+    package var message: String?
+    package var messageIsError = false
     var size = Size(width: 80, height: 24)
     var now = Date()
-    var keymap = AppCommand.defaultKeymap
+    package var keymap = AppCommand.defaultKeymap
     /// Set by the quit command; the runtime then restores the terminal and returns.
     var quitting = false
 
-    init(collection: APICollection?, collectionPath: String, environment: String? = nil) {
+    package init(collection: APICollection?, collectionPath: String, environment: String? = nil) {
         self.collectionPath = collectionPath
         setCollection(collection)
         if let environment, let index = collection?.environments.firstIndex(where: { $0.name == environment }) {

@@ -1,11 +1,12 @@
 import Foundation
+import Terminal
 
 /// A response body made ready to show: decoded by its charset, pretty-printed when it is JSON
 /// or XML, indexed by line, and highlighted only for the lines that are drawn.
 ///
 /// Building one is linear in the body's size and happens off the main queue; drawing asks
 /// only for the visible lines, so a 50 MB body draws as fast as a small one.
-struct BodyDocument: Sendable {
+package struct BodyDocument: Sendable {
     /// How the body is shown.
     enum Kind: String, Sendable {
         case json = "JSON"
@@ -63,7 +64,7 @@ struct BodyDocument: Sendable {
     }
 
     /// The number of lines shown.
-    var lineCount: Int {
+    package var lineCount: Int {
         switch kind {
         case .binary: return (raw.count + Self.hexBytesPerLine - 1) / Self.hexBytesPerLine
         case .empty: return 0
@@ -162,7 +163,7 @@ extension UInt8 {
 }
 
 /// Where the lines of a `Data` start, found with `memchr` without copying the bytes.
-struct RawLineIndex: Sendable {
+package struct RawLineIndex: Sendable {
     let data: Data
     let lineStarts: [Int]
 
@@ -196,5 +197,5 @@ struct RawLineIndex: Sendable {
 }
 
 extension BodyDocument: TextSource {
-    func line(_ index: Int, maxCharacters: Int) -> [Span] { spans(index, maxCharacters: maxCharacters) }
+    package func line(_ index: Int, maxCharacters: Int) -> [Span] { spans(index, maxCharacters: maxCharacters) }
 }

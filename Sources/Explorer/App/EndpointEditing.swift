@@ -1,8 +1,9 @@
 import Foundation
+import Workspace
 import Yams
 
 /// An endpoint as a small YAML document for editing in `$EDITOR`, and back.
-enum EndpointEditing {
+package enum EndpointEditing {
     /// The endpoint as the YAML a collection would hold, with a comment that says what to do.
     static func document(for endpoint: Endpoint) throws -> String {
         let node = CollectionWriter.itemNode(.endpoint(endpoint))

@@ -2,7 +2,7 @@ import Foundation
 import Networking
 
 /// One request sent from the explorer and what became of it, as the response pane shows it.
-struct Exchange: Sendable, Identifiable {
+package struct Exchange: Sendable, Identifiable {
     /// Where the exchange is.
     enum Phase: Sendable {
         /// Sent; `bytes` of the body have arrived so far.
@@ -15,7 +15,7 @@ struct Exchange: Sendable, Identifiable {
         case cancelled
     }
 
-    let id: Int
+    package let id: Int
     /// The endpoint's `Folder/Name`, when it came from the collection.
     let endpointID: String?
     let environment: String?
@@ -45,7 +45,7 @@ struct Exchange: Sendable, Identifiable {
 }
 
 /// A received response, prepared for display.
-struct ResponseSnapshot: Sendable {
+package struct ResponseSnapshot: Sendable {
     let status: Int
     let reason: String
     let headers: HTTPHeaders
@@ -62,7 +62,7 @@ struct ResponseSnapshot: Sendable {
 }
 
 /// Why an exchange got no response, in the words a person needs: the category and a hint.
-struct TransportFailure: Sendable, Hashable {
+package struct TransportFailure: Sendable, Hashable {
     let category: String
     let message: String
     let hint: String?

@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
+import History
 import Networking
+import Terminal
+import Workspace
 
 /// The explorer as a `TerminalProgram`: the reducer and view, plus the effects that reach the
 /// network, the history store and the clipboard.
@@ -8,10 +11,10 @@ import Networking
 /// Every request goes through a `NetworkDispatcher` whose server provider is the environment it
 /// was resolved in and whose callback queue is the runtime's (main) queue; bodies are decoded
 /// and indexed off the main queue before they reach the state.
-final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
-    typealias State = AppState
-    typealias Action = AppAction
-    typealias Effect = AppEffect
+package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
+    package typealias State = AppState
+    package typealias Action = AppAction
+    package typealias Effect = AppEffect
 
     private let transport: AsyncHTTPClientTransport
     private let history: HistoryRecorder?
@@ -25,7 +28,7 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// is no terminal to hand over. Returns the saved text, or nil when it was not changed.
     private let externalEditor: (@Sendable (_ text: String, _ fileName: String) -> String?)?
 
-    init(
+    package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
         history: HistoryRecorder?,
         collectionPath: String?,
@@ -40,27 +43,27 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     }
 
     /// The stored exchanges the History list shows: the newest 500, without bodies.
-    static let historyShown = HistoryQuery(limit: 500)
+    package static let historyShown = HistoryQuery(limit: 500)
 
-    func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    package func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         AppReducer.reduce(&state, action)
     }
 
-    func view(_ state: AppState, size: Size) -> CellGrid {
+    package func view(_ state: AppState, size: Size) -> CellGrid {
         AppView.render(state, size: size)
     }
 
-    func action(for event: InputEvent, in state: AppState) -> AppAction? {
+    package func action(for event: InputEvent, in state: AppState) -> AppAction? {
         .input(event)
     }
 
-    func shouldQuit(_ state: AppState) -> Bool { state.quitting }
+    package func shouldQuit(_ state: AppState) -> Bool { state.quitting }
 
-    func tickInterval(_ state: AppState) -> DispatchTimeInterval? {
+    package func tickInterval(_ state: AppState) -> DispatchTimeInterval? {
         state.inFlightCount > 0 ? .milliseconds(100) : nil
     }
 
-    func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
+    package func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send(let id, let resolved):
             sendRequest(id, resolved, send: send)
@@ -122,7 +125,7 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 try CollectionMerger.writeAtomically(try CollectionWriter.yaml(for: merged), to: url)
                 send(.endpointSaved(id: endpoint.id))
             } catch {
-                send(.message("Could not save \(endpoint.id) to \(url.path): \(ExchangeSender.sentence(error))", isError: true))
+                send(.message("Could not save \(endpoint.id) to \(url.path): \(sentence(describing: error))", isError: true))
             }
         case .saveBody(let bytes, let path):
             do {
@@ -173,13 +176,13 @@ final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     }
 
     /// Closes the HTTP client; call once the runtime has returned.
-    func shutdown() async {
+    package func shutdown() async {
         try? await transport.shutdown()
     }
 }
 
 /// The OSC 52 escape sequence that asks the terminal to put text on the clipboard.
-enum OSC52 {
+package enum OSC52 {
     static func sequence(copying text: String) -> String {
         "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
     }

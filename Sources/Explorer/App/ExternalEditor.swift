@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the user's editor (`$VISUAL`, else `$EDITOR`, else `vi`) on a text in a temporary file.
-enum ExternalEditor {
+package enum ExternalEditor {
     /// Edits a text; blocks until the editor exits.
     ///
     /// - Parameters:
@@ -9,7 +9,7 @@ enum ExternalEditor {
     ///   - fileName: the temporary file's name (its extension tells the editor the syntax).
     ///   - environment: the process environment.
     /// - Returns: the saved text, or nil when the editor failed or the text did not change.
-    static func edit(_ text: String, fileName: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func edit(_ text: String, fileName: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-edit-\(UUID().uuidString)")
         let file = folder.appendingPathComponent(fileName)
         defer { try? FileManager.default.removeItem(at: folder) }

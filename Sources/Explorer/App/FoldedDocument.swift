@@ -1,9 +1,11 @@
+import Terminal
+
 /// A pretty-printed JSON document folded to a depth: objects and arrays nested deeper show as
 /// one line, `"items": [ … ]`.
 ///
 /// The visible lines are found in one pass over the line starts (never the whole text), and
 /// drawing still asks only for the lines in sight.
-struct FoldedDocument: TextSource {
+package struct FoldedDocument: TextSource {
     let document: BodyDocument
     let depth: Int
     /// The document line shown at each visible position.
@@ -39,9 +41,9 @@ struct FoldedDocument: TextSource {
         self.markers = markers
     }
 
-    var lineCount: Int { visible.count }
+    package var lineCount: Int { visible.count }
 
-    func line(_ index: Int, maxCharacters: Int) -> [Span] {
+    package func line(_ index: Int, maxCharacters: Int) -> [Span] {
         let line = Int(visible[index])
         var spans = document.spans(line, maxCharacters: maxCharacters)
         if let closer = markers[line] { spans.append(Span(" … \(closer)", role: .dim)) }

@@ -5,7 +5,7 @@ import Foundation
 /// `$.items[?(@.status=="open")]`, `[?(@.score >= 50)]`, `[?(@.tags)]`.
 ///
 /// The result is always a JSON array of what matched, in document order.
-struct JSONPath: Sendable, CustomStringConvertible {
+package struct JSONPath: Sendable, CustomStringConvertible {
     enum Step: Sendable, Hashable {
         case child(String)
         case index(Int)
@@ -31,12 +31,12 @@ struct JSONPath: Sendable, CustomStringConvertible {
     }
 
     /// What is wrong with an expression or a body, in one sentence.
-    struct Failure: Error, Sendable, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     let steps: [Step]
-    let description: String
+    package let description: String
 
     /// Parses an expression; the leading `$` is optional.
     init(_ expression: String) throws {

@@ -1,9 +1,11 @@
+import Terminal
+
 /// Re-indents JSON text, byte by byte, in one pass: two spaces per level, one member or
 /// element per line, strings untouched.
 ///
 /// It does not build a tree, so a body of any size costs one linear pass and one output
 /// buffer. Text that is not balanced JSON gives `nil` (the caller shows it as it is).
-enum JSONPrettyPrinter {
+package enum JSONPrettyPrinter {
     static func prettyPrint(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
         let input = raw.bindMemory(to: UInt8.self)
         var output: [UInt8] = []
@@ -68,7 +70,7 @@ enum JSONPrettyPrinter {
 }
 
 /// Colours one line of pretty-printed JSON: keys, strings, numbers, booleans, null, punctuation.
-enum JSONHighlighter {
+package enum JSONHighlighter {
     static func spans(_ line: String) -> [Span] {
         var spans: [Span] = []
         let characters = Array(line)
@@ -115,7 +117,7 @@ enum JSONHighlighter {
 }
 
 /// Indents XML and HTML that arrive on few lines, and colours tags.
-enum MarkupIndenter {
+package enum MarkupIndenter {
     static func indent(_ input: [UInt8]) -> [UInt8] {
         let newlines = input.lazy.filter { $0 == 0x0A }.count
         // Already laid out by its author: keep it.

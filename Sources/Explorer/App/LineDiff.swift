@@ -1,8 +1,9 @@
 import Foundation
+import History
 
 /// A line-by-line diff (longest common subsequence), shown as unified lines:
 /// `  same`, `- only in the first`, `+ only in the second`.
-enum LineDiff {
+package enum LineDiff {
     enum Line: Sendable, Hashable {
         case same(String)
         case removed(String)

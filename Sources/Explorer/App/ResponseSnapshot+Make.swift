@@ -1,4 +1,5 @@
 import Foundation
+import History
 import Networking
 
 extension ResponseSnapshot {
@@ -110,7 +111,7 @@ extension TransportFailure {
 }
 
 /// The readable text of an HTML page: tags, scripts and styles dropped, whitespace folded.
-enum HTMLText {
+package enum HTMLText {
     static func readable(_ html: String) -> String {
         var text = html
         for block in ["script", "style", "head"] {

@@ -5,8 +5,10 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Curses
 import Dispatch
 import Foundation
+import Terminal
 
 /// Runs a `TerminalProgram` on the main queue: input and signals in, one redraw per burst
 /// of actions out, effects off the main queue.
@@ -17,11 +19,11 @@ import Foundation
 /// terminal is restored: the normal end and a thrown error end ncurses, a terminating
 /// signal ends ncurses and then re-raises, and a crash signal writes the reset bytes.
 @MainActor
-public final class Runtime<Program: TerminalProgram> {
+package final class Runtime<Program: TerminalProgram> {
     /// The program.
-    public let program: Program
+    package let program: Program
     /// The current state (after `run` returns: the final state).
-    public private(set) var state: Program.State
+    package private(set) var state: Program.State
 
     private let theme: Theme
     private let environment: [String: String]
@@ -35,10 +37,10 @@ public final class Runtime<Program: TerminalProgram> {
     private var finished = false
 
     /// Whether the runtime has ended (the program quit, the terminal hung up).
-    public var hasEnded: Bool { finished }
+    package var hasEnded: Bool { finished }
 
     /// The number of frames drawn (for the idle measurement: it must not grow while idle).
-    public private(set) var framesDrawn = 0
+    package private(set) var framesDrawn = 0
 
     /// Creates a runtime.
     ///
@@ -47,7 +49,7 @@ public final class Runtime<Program: TerminalProgram> {
     ///   - state: the initial state.
     ///   - theme: the theme to draw with.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
-    public init(program: Program, state: Program.State, theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(program: Program, state: Program.State, theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.program = program
         self.state = state
         self.theme = theme
@@ -58,8 +60,8 @@ public final class Runtime<Program: TerminalProgram> {
     ///
     /// - Throws: `CursesError` when the terminal cannot be set up. The terminal is restored
     ///   before this returns or throws.
-    public func run() async throws {
-        try start(screen: CursesScreen(theme: theme, environment: environment))
+    package func run() async throws {
+        try start(screen: CursesScreen(theme: theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: environment))
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             if finished {
                 continuation.resume()
@@ -95,7 +97,7 @@ public final class Runtime<Program: TerminalProgram> {
     }
 
     /// Sends an action from the main actor (effects use the `send` closure they receive).
-    public func send(_ action: Program.Action) {
+    package func send(_ action: Program.Action) {
         dispatch(action)
     }
 
@@ -228,7 +230,7 @@ public final class Runtime<Program: TerminalProgram> {
     ///
     /// - Parameter body: runs on the main queue while the terminal is handed over.
     /// - Returns: what `body` returned.
-    public func handOverTerminal<T>(_ body: () -> T) -> T {
+    package func handOverTerminal<T>(_ body: () -> T) -> T {
         guard let screen, !finished else { return body() }
         for source in sources { source.suspend() }
         let result = screen.handOver(body)

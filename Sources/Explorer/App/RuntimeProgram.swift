@@ -1,4 +1,5 @@
 import Dispatch
+import Terminal
 
 /// An Elm-like program the `Runtime` runs: one state, one action type, a pure reducer,
 /// effects as data, a pure view.
@@ -6,7 +7,7 @@ import Dispatch
 /// The runtime calls `reduce`, `view`, `action(for:in:)` and `tickInterval` on the main
 /// queue and `perform` on a background queue; `perform` reports back through `send`,
 /// which hops to the main queue. Nothing here touches the terminal.
-public protocol TerminalProgram: Sendable {
+package protocol TerminalProgram: Sendable {
     /// Everything the screen shows; lives on the main queue.
     associatedtype State
     /// What can happen: keys mapped to meaning, results of effects.
@@ -55,5 +56,5 @@ public protocol TerminalProgram: Sendable {
 
 extension TerminalProgram {
     /// No ticks by default.
-    public func tickInterval(_ state: State) -> DispatchTimeInterval? { nil }
+    package func tickInterval(_ state: State) -> DispatchTimeInterval? { nil }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Terminal
+import Workspace
 import Yams
 
 /// The user's settings in `$XDG_CONFIG_HOME/explorer/config.yaml` (default
@@ -15,11 +17,11 @@ import Yams
 /// A key is a character (`x`, `?`), `ctrl-x`, `alt-x`, or a name: enter, esc, tab,
 /// shift-tab, backspace, delete, space, up, down, left, right, home, end, pageup, pagedown,
 /// f1 … f12. Binding a command replaces its default keys; the footer and help follow.
-struct UserConfig: Sendable {
-    var theme: String?
-    var keymap = AppCommand.defaultKeymap
+package struct UserConfig: Sendable {
+    package var theme: String?
+    package var keymap = AppCommand.defaultKeymap
     /// What was wrong with the file, one sentence each (the rest of the file still applies).
-    var problems: [String] = []
+    package var problems: [String] = []
 
     /// Where the file is.
     static func fileURL(environment: [String: String]) -> URL {
@@ -30,7 +32,7 @@ struct UserConfig: Sendable {
 
     /// Reads the file if there is one; a missing file is the defaults, a broken one is the
     /// defaults plus a problem naming the file, the line and what to change.
-    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
+    package static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
         let url = fileURL(environment: environment)
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return UserConfig() }
         var shown = url.path

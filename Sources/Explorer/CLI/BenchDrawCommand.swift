@@ -1,5 +1,7 @@
 import ArgumentParser
+import Curses
 import Foundation
+import Terminal
 
 /// `explorer bench draw`: figures for the terminal layer.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import History
 import Networking
 
 /// `explorer bench history`: figures for the SQLite history store.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Demo
 import Foundation
 
 /// `explorer demo [--port N] [--serve-only]`: serves the embedded demo API and opens it.

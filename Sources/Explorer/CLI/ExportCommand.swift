@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Workspace
 
 /// `explorer export curl|http ...`: writes endpoints out as curl or `.http`.
 struct ExportCommand: AsyncParsableCommand {

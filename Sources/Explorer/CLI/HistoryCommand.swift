@@ -1,6 +1,9 @@
+import App
 import ArgumentParser
 import Foundation
+import History
 import Networking
+import Workspace
 
 /// `explorer history ...`: lists, shows, re-sends and clears stored exchanges.
 ///
@@ -34,7 +37,7 @@ struct HistoryCommand: AsyncParsableCommand {
             if let notice = store.recoveryNotice { printError(notice) }
             return store
         } catch {
-            printError(ExchangeSender.sentence(error))
+            printError(sentence(describing: error))
             throw ExitCode(1)
         }
     }
@@ -44,7 +47,7 @@ struct HistoryCommand: AsyncParsableCommand {
         do {
             return try body()
         } catch {
-            printError(ExchangeSender.sentence(error))
+            printError(sentence(describing: error))
             throw ExitCode(1)
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Workspace
 
 /// `explorer import curl|openapi|http ...`: turns other formats into collection YAML.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Workspace
 
 /// Finds the collection file for `explorer send`: `--collection`, else `./explorer.yaml`,
 /// else `$EXPLORER_COLLECTION`.
@@ -40,7 +41,7 @@ enum CollectionLocation {
             for warning in collection.warnings { printError(warning.description) }
             return collection
         } catch {
-            printError(ExchangeSender.sentence(error))
+            printError(sentence(describing: error))
             throw ExitCode(2)
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
+import History
 import Networking
+import Workspace
 
 /// How `explorer send` and `explorer history` print an exchange: the body alone, the head with
 /// `--include`, or one JSON object with `--json`.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import History
 import Networking
+import Workspace
 
 /// Sends one exchange for the CLI, records it, prints it and ends with the right exit code.
 ///
@@ -50,7 +52,7 @@ struct ExchangeSender {
                 resolved.environment.setOverrides(overrides)
                 return Plan(target: .resolved(resolved), collectionPath: url.path, secrets: resolved.masker.secretValues)
             } catch {
-                printError(ExchangeSender.sentence(error))
+                printError(sentence(describing: error))
                 throw ExitCode(2)
             }
         }
@@ -165,7 +167,7 @@ struct ExchangeSender {
             do {
                 entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
             } catch {
-                entry.fail(Self.sentence(error), started: started)
+                entry.fail(sentence(describing: error), started: started)
             }
             withExtendedLifetime(resolved.environment) {}
         case .raw(let request):
@@ -179,7 +181,7 @@ struct ExchangeSender {
                 entry.fill(status: response.status, headers: response.headers, body: response.body,
                            httpVersion: response.httpVersion, timings: timings)
             } catch {
-                entry.fail(Self.sentence(error), started: started)
+                entry.fail(sentence(describing: error), started: started)
             }
         }
         try? await transport.shutdown()
@@ -204,21 +206,5 @@ struct ExchangeSender {
     static func usageError(_ sentence: String) -> ExitCode {
         printError(sentence)
         return ExitCode(2)
-    }
-
-    /// The one sentence of an error, ending with a period.
-    ///
-    /// - Parameter error: any error.
-    /// - Returns: its description, with a final period.
-    static func sentence(_ error: any Error) -> String {
-        let text: String
-        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
-            text = description
-        } else {
-            text = String(describing: error)
-        }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let last = trimmed.last else { return "The request failed." }
-        return ".!?".contains(last) ? trimmed : trimmed + "."
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import History
 import Networking
+import Workspace
 
 /// `explorer send ENDPOINT ...`: sends one endpoint of a collection, headless.
 ///

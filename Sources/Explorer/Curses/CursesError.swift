@@ -1,12 +1,12 @@
 /// Why the terminal could not be set up.
-public enum CursesError: Error, Sendable, CustomStringConvertible {
+package enum CursesError: Error, Sendable, CustomStringConvertible {
     /// No terminal to draw on (neither /dev/tty nor stdin/stdout is one).
     case noTerminal
     /// ncurses does not know the terminal type.
     case setupFailed(term: String)
 
     /// One clear sentence.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noTerminal:
             return "explorer's interface needs a terminal, and neither /dev/tty nor standard input is one."

@@ -1,10 +1,11 @@
 import CNcurses
+import Terminal
 
 /// Turns what ncurses reads (characters, key codes, mouse events) into `InputEvent`s.
 ///
 /// Holds the state a bracketed paste needs (collecting text between the start and end
 /// markers) and the codes of modified arrow keys, which terminfo defines per terminal.
-struct CursesKeyDecoder {
+package struct CursesKeyDecoder {
     /// The key code defined for the bracketed-paste start marker `ESC [200~`.
     static let pasteStart = KEY_MAX + 1
     /// The key code defined for the bracketed-paste end marker `ESC [201~`.

@@ -1,15 +1,16 @@
 import CNcurses
+import Terminal
 
 /// Turns cell styles into ncurses attributes and colour pairs, caching each.
 ///
 /// Colours go to the best the terminal has: direct (24-bit) colour, else the nearest of
 /// 256, else of 16 or 8; with no colour (or `NO_COLOR`) only attributes are drawn, from
-/// the monochrome theme. Pairs come from `alloc_pair`, so ncurses manages the pair table
+/// the theme the screen chose for no colour. Pairs come from `alloc_pair`, so ncurses manages the pair table
 /// and extended (above 32767) pairs work.
-struct CursesPalette {
+package struct CursesPalette {
     /// How many colours the terminal shows; 0 when drawing without colour.
     let colors: Int
-    /// The theme in effect (monochrome when there is no colour).
+    /// The theme in effect (the screen passes its monochrome theme when there is no colour).
     let theme: Theme
     private var cache: [Style: (attr_t, Int32)] = [:]
 
@@ -20,7 +21,7 @@ struct CursesPalette {
     ///   - colors: the terminal's colour count, 0 for none.
     init(theme: Theme, colors: Int) {
         self.colors = colors
-        self.theme = colors == 0 ? (ThemeLoader.builtin("monochrome") ?? theme) : theme
+        self.theme = theme
     }
 
     /// The attributes and pair for a style.

@@ -6,17 +6,18 @@ import Musl
 import Darwin
 #endif
 import CNcurses
+import Terminal
 
 /// The terminal, through ncurses: set up, draw `CellGrid`s, decode input, restore.
 ///
 /// The only type (with its helpers in this folder) that talks to ncurses. Drawing writes
 /// every cell of the grid with the wide-character calls and lets ncurses send only what
 /// changed. Not thread-safe: use it from the main queue.
-final class CursesScreen {
+package final class CursesScreen {
     /// The file descriptor input is read from (watch it for readability).
-    let inputDescriptor: Int32
+    package let inputDescriptor: Int32
     /// The current size.
-    private(set) var size: Size
+    package private(set) var size: Size
     private let screen: OpaquePointer
     private let inputFile: UnsafeMutablePointer<FILE>
     private let outputFile: UnsafeMutablePointer<FILE>
@@ -32,13 +33,15 @@ final class CursesScreen {
     ///
     /// - Parameters:
     ///   - theme: the theme to draw with.
+    ///   - monochromeTheme: the theme for a terminal without colour (or `NO_COLOR`); `theme`'s
+    ///     attributes alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     /// - Throws: `CursesError` when there is no terminal or ncurses cannot set it up.
-    convenience init(theme: Theme, environment: [String: String]) throws {
+    package convenience init(theme: Theme, monochromeTheme: Theme? = nil, environment: [String: String]) throws {
         if let tty = fopen("/dev/tty", "r+") {
-            try self.init(input: tty, output: tty, ownsFiles: true, theme: theme, environment: environment)
+            try self.init(input: tty, output: tty, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme, environment: environment)
         } else if isatty(0) == 1, isatty(1) == 1, let input = fdopen(dup(0), "r"), let output = fdopen(dup(1), "w") {
-            try self.init(input: input, output: output, ownsFiles: true, theme: theme, environment: environment)
+            try self.init(input: input, output: output, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme, environment: environment)
         } else {
             throw CursesError.noTerminal
         }
@@ -51,9 +54,11 @@ final class CursesScreen {
     ///   - output: the stream drawing goes to.
     ///   - ownsFiles: whether to close the streams at the end.
     ///   - theme: the theme.
+    ///   - monochromeTheme: the theme for a terminal without colour; `theme`'s attributes
+    ///     alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     /// - Throws: `CursesError.setupFailed` when ncurses refuses the terminal.
-    init(input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsFiles: Bool, theme: Theme, environment: [String: String]) throws {
+    package init(input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsFiles: Bool, theme: Theme, monochromeTheme: Theme? = nil, environment: [String: String]) throws {
         CursesScreen.setUTF8Locale()
         let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 } ?? "xterm-256color"
         TerminalRestore.arm(descriptor: fileno(output))
@@ -86,7 +91,7 @@ final class CursesScreen {
             _ = use_default_colors()
             colors = Int(explorer_colors())
         }
-        self.palette = CursesPalette(theme: theme, colors: colors)
+        self.palette = CursesPalette(theme: colors == 0 ? (monochromeTheme ?? theme) : theme, colors: colors)
         _ = mousemask(explorer_all_mouse_events() | explorer_report_mouse_position(), nil)
         _ = mouseinterval(0)
         decoder.defineKeys()
@@ -107,7 +112,7 @@ final class CursesScreen {
     /// the differences from the previous frame.
     ///
     /// - Parameter grid: the frame (cut or padded to the screen's size).
-    func draw(_ grid: CellGrid) {
+    package func draw(_ grid: CellGrid) {
         guard !ended else { return }
         let window = explorer_stdscr()
         let rows = min(grid.height, size.height)
@@ -202,7 +207,7 @@ final class CursesScreen {
     /// Every input event waiting, without blocking.
     ///
     /// - Returns: decoded events, a `.resize` when the terminal's size changed.
-    func readEvents() -> [InputEvent] {
+    package func readEvents() -> [InputEvent] {
         guard !ended else { return [] }
         var events: [InputEvent] = []
         var value: wint_t = 0
@@ -242,7 +247,7 @@ final class CursesScreen {
     /// Reads the terminal's size from the tty and tells ncurses when it changed.
     ///
     /// - Returns: a `.resize` event when the size is new.
-    func refreshSize() -> InputEvent? {
+    package func refreshSize() -> InputEvent? {
         guard !ended else { return nil }
         var winsize = winsize()
         if ioctl(fileno(outputFile), UInt(TIOCGWINSZ), &winsize) == 0, winsize.ws_row > 0, winsize.ws_col > 0 {
@@ -268,7 +273,7 @@ final class CursesScreen {
     ///
     /// - Parameter body: runs while the terminal is the other program's.
     /// - Returns: what `body` returned.
-    func handOver<T>(_ body: () -> T) -> T {
+    package func handOver<T>(_ body: () -> T) -> T {
         guard !ended else { return body() }
         writeRaw("\u{1B}[?2004l")
         _ = mousemask(0, nil)
@@ -287,7 +292,7 @@ final class CursesScreen {
 
     /// Restores the terminal: mouse and paste modes off, ncurses ended, settings back.
     /// Safe to call more than once.
-    func end() {
+    package func end() {
         guard !ended else { return }
         ended = true
         writeRaw("\u{1B}[?2004l")

@@ -12,7 +12,7 @@ import CNcurses
 ///   - columns: the width.
 ///   - rows: the height.
 /// - Returns: the master and the slave's path, or nil when no pty is available.
-func explorerBenchOpenPty(columns: UInt16, rows: UInt16) -> (fd: Int32, slave: String)? {
+package func explorerBenchOpenPty(columns: UInt16, rows: UInt16) -> (fd: Int32, slave: String)? {
     let master = explorer_open_pty_master()
     guard master >= 0, let name = explorer_pty_slave_name(master) else { return nil }
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)

@@ -7,7 +7,7 @@ import Hummingbird
 ///
 /// Every route answers both at the root and under the `/v1` base path, so
 /// `http://127.0.0.1:P/users` and `http://127.0.0.1:P/v1/users` are the same resource.
-struct DemoAPI: Sendable {
+package struct DemoAPI: Sendable {
     let environment: String
     let store: DemoStore
     /// Called with one line per request (method, path, status, environment) when set.
@@ -434,7 +434,7 @@ struct DemoAPI: Sendable {
 }
 
 /// A list response: one page of items and where it is in the whole.
-struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
+package struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
     let environment: String
     let page: Int
     let perPage: Int
@@ -447,7 +447,7 @@ struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
 }
 
 /// A request the demo cannot read (a body that is not JSON): answered with 400.
-struct DemoBadRequest: Error {
+package struct DemoBadRequest: Error {
     let detail: String
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The collection file the demo writes and opens: every demo endpoint, in folders, with the
 /// three environments pointing at the ports the demo got.
-enum DemoCollection {
+package enum DemoCollection {
     /// The collection as YAML, in the format of any user's collection file.
     static func yaml(for environments: [DemoEnvironment]) -> String {
         var text = """
@@ -38,7 +38,7 @@ enum DemoCollection {
     ///
     /// - Returns: the file's URL.
     @discardableResult
-    static func write(for environments: [DemoEnvironment], to url: URL) throws -> URL {
+    package static func write(for environments: [DemoEnvironment], to url: URL) throws -> URL {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(yaml(for: environments).utf8).write(to: url, options: .atomic)
         return url
@@ -46,7 +46,7 @@ enum DemoCollection {
 
     /// Where the demo writes its collection when no `--collection-out` is given: a folder of its
     /// own under the temporary directory, one per process.
-    static func defaultURL() -> URL {
+    package static func defaultURL() -> URL {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("explorer-demo-\(ProcessInfo.processInfo.processIdentifier)")
             .appendingPathComponent("demo.yaml")

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The environments hold different people and posts on purpose: switching environments in the
 /// explorer shows a visibly different answer for the same endpoint.
-enum DemoSeed {
+package enum DemoSeed {
     static func users(for environment: String) -> [DemoUser] {
         let people: [(String, String)]
         switch environment {
@@ -73,7 +73,7 @@ enum DemoSeed {
 }
 
 /// A user of the demo API.
-struct DemoUser: Codable, Sendable, Equatable {
+package struct DemoUser: Codable, Sendable, Equatable {
     var id: Int
     var name: String
     var username: String
@@ -83,7 +83,7 @@ struct DemoUser: Codable, Sendable, Equatable {
 }
 
 /// A post of the demo API.
-struct DemoPost: Codable, Sendable, Equatable {
+package struct DemoPost: Codable, Sendable, Equatable {
     var id: Int
     var userId: Int
     var title: String

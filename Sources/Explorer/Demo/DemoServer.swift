@@ -12,9 +12,9 @@ import ServiceLifecycle
 /// print(server.environments.map(\.baseURL))
 /// await server.stop()
 /// ```
-final class DemoServer: Sendable {
+package final class DemoServer: Sendable {
     /// The environments, in the order `local`, `staging`, `production`, with the ports they got.
-    let environments: [DemoEnvironment]
+    package let environments: [DemoEnvironment]
 
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
@@ -34,7 +34,7 @@ final class DemoServer: Sendable {
     ///     signals itself).
     ///   - accessLog: called with one line per request, if set.
     /// - Throws: `DemoServerError.couldNotListen` when a port is taken or cannot be bound.
-    static func start(
+    package static func start(
         port: Int = 0,
         handleSignals: Bool = false,
         accessLog: (@Sendable (String) -> Void)? = nil
@@ -77,23 +77,23 @@ final class DemoServer: Sendable {
     }
 
     /// Stops serving: open connections finish, then the ports are released.
-    func stop() async {
+    package func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await runTask.value
     }
 
     /// Returns when the server has stopped (after `stop()` or a signal).
-    func waitUntilStopped() async {
+    package func waitUntilStopped() async {
         _ = try? await runTask.value
     }
 }
 
 /// Why the demo could not start.
-enum DemoServerError: Error, CustomStringConvertible {
+package enum DemoServerError: Error, CustomStringConvertible {
     case couldNotListen(port: Int, reason: String)
     case stoppedBeforeListening(port: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .couldNotListen(let port, let reason):
             let ports = port == 0 ? "free ports" : "ports \(port)-\(port + 2)"

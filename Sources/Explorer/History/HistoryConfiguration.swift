@@ -1,7 +1,7 @@
 import Foundation
 
 /// How much the history store keeps: the body cap and the retention rules.
-struct HistoryConfiguration: Sendable, Hashable {
+package struct HistoryConfiguration: Sendable, Hashable {
     /// The most bytes of one body that are stored; larger bodies are truncated, their full
     /// size recorded. Default 5 MB.
     var bodyCap: Int
@@ -22,7 +22,7 @@ struct HistoryConfiguration: Sendable, Hashable {
     ///   - maximumCount: how many exchanges to keep (default 10,000; `nil` for no limit).
     ///   - maximumAgeDays: how many days to keep (default `nil`, no limit).
     ///   - busyTimeout: how long to wait for another writer (default 10 s).
-    init(
+    package init(
         bodyCap: Int = 5 * 1024 * 1024,
         maximumCount: Int? = 10_000,
         maximumAgeDays: Int? = nil,
@@ -42,7 +42,7 @@ struct HistoryConfiguration: Sendable, Hashable {
     ///
     /// - Parameter environment: the process environment (default: this process's).
     /// - Returns: the configuration.
-    static func fromEnvironment(
+    package static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> HistoryConfiguration {
         var configuration = HistoryConfiguration()

@@ -6,45 +6,45 @@ import Networking
 /// This is what `HistoryStore.record(_:secrets:)` takes and what `HistoryStore.entry(id:)` gives
 /// back. Bodies larger than the store's cap come back truncated; `responseBodySize` and
 /// `requestBodySize` always hold the full sizes, so `isResponseBodyTruncated` tells the two apart.
-struct HistoryEntry: Sendable, Hashable {
+package struct HistoryEntry: Sendable, Hashable {
     /// The row id, assigned by the store when the entry is recorded (`nil` before that).
-    var id: Int64?
+    package var id: Int64?
     /// When the request was sent.
-    var startedAt: Date
+    package var startedAt: Date
     /// The collection file the endpoint came from, if any.
-    var collectionPath: String?
+    package var collectionPath: String?
     /// The environment's name, if any.
-    var environment: String?
+    package var environment: String?
     /// The endpoint's name (`Folder/Name`), if the request came from a collection.
-    var endpoint: String?
+    package var endpoint: String?
     /// The request method, e.g. `GET`.
-    var method: String
+    package var method: String
     /// The fully resolved URL.
-    var url: String
+    package var url: String
     /// The request header fields, secrets masked once stored.
-    var requestHeaders: HTTPHeaders
+    package var requestHeaders: HTTPHeaders
     /// The request body (possibly truncated to the cap), if any.
-    var requestBody: Data?
+    package var requestBody: Data?
     /// The full size of the request body in bytes.
-    var requestBodySize: Int
+    package var requestBodySize: Int
     /// The response status code, or `nil` when the exchange failed before a response.
-    var status: Int?
+    package var status: Int?
     /// The response's reason phrase.
-    var reason: String?
+    package var reason: String?
     /// The response header fields.
-    var responseHeaders: HTTPHeaders
+    package var responseHeaders: HTTPHeaders
     /// The response body (possibly truncated to the cap), if any.
-    var responseBody: Data?
+    package var responseBody: Data?
     /// The full size of the response body in bytes.
-    var responseBodySize: Int
+    package var responseBodySize: Int
     /// The response's `Content-Type`, if any.
-    var contentType: String?
+    package var contentType: String?
     /// How long the exchange took.
-    var timings: HistoryTimings
+    package var timings: HistoryTimings
     /// The HTTP version of the response, e.g. `HTTP/1.1`.
-    var httpVersion: String?
+    package var httpVersion: String?
     /// The transport error's sentence when the exchange failed without a response.
-    var transportError: String?
+    package var transportError: String?
 
     /// Creates an entry; sizes default to those of the bodies given.
     ///
@@ -68,7 +68,7 @@ struct HistoryEntry: Sendable, Hashable {
     ///   - timings: the timings.
     ///   - httpVersion: the response's HTTP version.
     ///   - transportError: the transport error's sentence, if the exchange failed.
-    init(
+    package init(
         id: Int64? = nil,
         startedAt: Date = Date(),
         collectionPath: String? = nil,
@@ -111,10 +111,10 @@ struct HistoryEntry: Sendable, Hashable {
     }
 
     /// Whether the stored response body is shorter than the one received.
-    var isResponseBodyTruncated: Bool { (responseBody?.count ?? 0) < responseBodySize }
+    package var isResponseBodyTruncated: Bool { (responseBody?.count ?? 0) < responseBodySize }
 
     /// Whether the stored request body is shorter than the one sent.
-    var isRequestBodyTruncated: Bool { (requestBody?.count ?? 0) < requestBodySize }
+    package var isRequestBodyTruncated: Bool { (requestBody?.count ?? 0) < requestBodySize }
 
     /// The class of the outcome: `2xx` ... `5xx`, or `error` for a transport failure.
     var statusClass: HistoryStatusClass? { HistoryStatusClass(status: status) }
@@ -130,18 +130,18 @@ struct HistoryEntry: Sendable, Hashable {
 }
 
 /// How long an exchange took, in milliseconds.
-struct HistoryTimings: Sendable, Hashable {
+package struct HistoryTimings: Sendable, Hashable {
     /// From sending the request to the end of the response body (or the failure).
-    var totalMilliseconds: Double
+    package var totalMilliseconds: Double
     /// From sending the request to receiving the response head, when known.
-    var headMilliseconds: Double?
+    package var headMilliseconds: Double?
 
     /// Creates timings.
     ///
     /// - Parameters:
     ///   - totalMilliseconds: the whole exchange.
     ///   - headMilliseconds: until the response head arrived, if known.
-    init(totalMilliseconds: Double = 0, headMilliseconds: Double? = nil) {
+    package init(totalMilliseconds: Double = 0, headMilliseconds: Double? = nil) {
         self.totalMilliseconds = totalMilliseconds
         self.headMilliseconds = headMilliseconds
     }

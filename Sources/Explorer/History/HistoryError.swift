@@ -1,7 +1,7 @@
 import Foundation
 
 /// What can go wrong with the history store, each as one sentence a person can act on.
-enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+package enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The history file could not be opened or created.
     case cannotOpen(path: String, reason: String)
     /// An exchange could not be written.
@@ -12,7 +12,7 @@ enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible, Localize
     case notFound(id: Int64)
 
     /// The sentence.
-    var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(path, reason): "The history file \(path) could not be opened: \(reason)."
         case let .cannotWrite(path, reason): "The exchange could not be saved to the history file \(path): \(reason)."
@@ -22,5 +22,5 @@ enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible, Localize
     }
 
     /// The sentence, for `LocalizedError`.
-    var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the history file lives: `$XDG_STATE_HOME/explorer/history.sqlite`.
-enum HistoryLocation {
+package enum HistoryLocation {
     /// The history file's name inside the state folder.
     static let fileName = "history.sqlite"
 
@@ -12,7 +12,7 @@ enum HistoryLocation {
     ///
     /// - Parameter environment: the process environment (default: this process's).
     /// - Returns: the file URL (the folder may not exist yet).
-    static func defaultFile(
+    package static func defaultFile(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         let stateHome: URL

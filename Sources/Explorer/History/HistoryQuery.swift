@@ -7,7 +7,7 @@ import Foundation
 /// (case-insensitive, `users/42` as a phrase); a word ending in `*` matches as a prefix, so
 /// `"ali* posts"` finds exchanges mentioning `alice` and `posts`. Whole words are answered from
 /// the index in well under a millisecond; prefixes cost more (a TUI typing ahead appends `*`).
-struct HistoryQuery: Sendable, Hashable {
+package struct HistoryQuery: Sendable, Hashable {
     /// Only exchanges of this endpoint (`Folder/Name`, exact).
     var endpoint: String?
     /// Only exchanges sent to this environment (exact name).
@@ -39,7 +39,7 @@ struct HistoryQuery: Sendable, Hashable {
     ///   - search: full-text search words.
     ///   - limit: the page size (default 50).
     ///   - offset: how many to skip (default 0).
-    init(
+    package init(
         endpoint: String? = nil,
         environment: String? = nil,
         collectionPath: String? = nil,

@@ -6,9 +6,9 @@ import Foundation
 /// failure is reported once (through `report`) and every later exchange is still sent and
 /// shown; `record` just returns `nil`. A recovery notice from opening is reported the same way.
 /// This is what `explorer send` and the TUI use after each exchange.
-final class HistoryRecorder: @unchecked Sendable {
+package final class HistoryRecorder: @unchecked Sendable {
     /// The store, or `nil` when history is off or could not be opened.
-    let store: HistoryStore?
+    package let store: HistoryStore?
 
     private let report: @Sendable (String) -> Void
     private let lock = NSLock()
@@ -22,7 +22,7 @@ final class HistoryRecorder: @unchecked Sendable {
     ///     `EXPLORER_HISTORY_*` environment variables applied).
     ///   - report: where the one-sentence messages go (the CLI writes them to stderr; the TUI
     ///     shows them in its status line).
-    init(
+    package init(
         fileURL: URL = HistoryLocation.defaultFile(),
         configuration: HistoryConfiguration = .fromEnvironment(),
         report: @escaping @Sendable (String) -> Void
@@ -44,7 +44,7 @@ final class HistoryRecorder: @unchecked Sendable {
     /// - Parameters:
     ///   - store: the store, or `nil`.
     ///   - report: where a write failure's sentence goes.
-    init(store: HistoryStore?, report: @escaping @Sendable (String) -> Void) {
+    package init(store: HistoryStore?, report: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.report = report
     }
@@ -56,7 +56,7 @@ final class HistoryRecorder: @unchecked Sendable {
     ///   - secrets: secret values to mask.
     /// - Returns: the new id, or `nil` when history is off or the write failed.
     @discardableResult
-    func record(_ entry: HistoryEntry, secrets: [String] = []) -> Int64? {
+    package func record(_ entry: HistoryEntry, secrets: [String] = []) -> Int64? {
         guard let store else { return nil }
         do {
             return try store.record(entry, secrets: secrets)

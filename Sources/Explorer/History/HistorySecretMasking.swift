@@ -1,12 +1,13 @@
 import Foundation
+import Workspace
 
 /// Masks secrets before an exchange is written to the history file, with the workspace's
 /// `SecretMasker` rules: credential headers keep only their auth scheme (`Bearer ••••••`), and
 /// every known secret value is replaced wherever it appears in the URL, the request headers or
 /// the request body.
-enum HistorySecretMasking {
+package enum HistorySecretMasking {
     /// What a masked secret is replaced with.
-    static let mask = SecretMasker.mask
+    package static let mask = SecretMasker.mask
 
     /// The entry with its request's secrets masked.
     ///

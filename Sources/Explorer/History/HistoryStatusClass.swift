@@ -1,5 +1,5 @@
 /// The class of an exchange's outcome, as `explorer history --status` names it.
-enum HistoryStatusClass: String, Sendable, Hashable, CaseIterable {
+package enum HistoryStatusClass: String, Sendable, Hashable, CaseIterable {
     /// Any 1xx status (rarely final, listed for completeness).
     case informational = "1xx"
     /// Any 2xx status.

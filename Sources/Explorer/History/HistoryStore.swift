@@ -15,13 +15,13 @@ import Networking
 /// let page = try store.summaries(matching: HistoryQuery(statusClass: .clientError))
 /// let full = try store.entry(id: id)
 /// ```
-final class HistoryStore: Sendable {
+package final class HistoryStore: Sendable {
     /// The history file.
     let fileURL: URL
     /// The body cap and retention rules.
     let configuration: HistoryConfiguration
     /// Set when opening found an unreadable file and moved it aside: one sentence saying where.
-    let recoveryNotice: String?
+    package let recoveryNotice: String?
 
     private let pool: DatabasePool
 
@@ -34,7 +34,7 @@ final class HistoryStore: Sendable {
     ///   - configuration: the body cap and retention (default: 5 MB, newest 10,000).
     ///   - now: the current time, for age-based retention.
     /// - Throws: `HistoryError.cannotOpen` when no usable file can be opened or created.
-    init(fileURL: URL, configuration: HistoryConfiguration = .default, now: Date = Date()) throws {
+    package init(fileURL: URL, configuration: HistoryConfiguration = .default, now: Date = Date()) throws {
         self.fileURL = fileURL
         self.configuration = configuration
         let path = fileURL.path
@@ -114,7 +114,7 @@ final class HistoryStore: Sendable {
     /// - Returns: the new exchange's id.
     /// - Throws: `HistoryError.cannotWrite` when the file cannot be written.
     @discardableResult
-    func record(_ entry: HistoryEntry, secrets: [String] = []) throws -> Int64 {
+    package func record(_ entry: HistoryEntry, secrets: [String] = []) throws -> Int64 {
         let masked = HistorySecretMasking.masked(entry, secrets: secrets)
         let row = ExchangeRow(masked, bodyCap: configuration.bodyCap)
         do {
@@ -135,7 +135,7 @@ final class HistoryStore: Sendable {
     /// - Returns: the new ids, in order.
     /// - Throws: `HistoryError.cannotWrite` when the file cannot be written (nothing is kept).
     @discardableResult
-    func record(contentsOf entries: [HistoryEntry], secrets: [String] = []) throws -> [Int64] {
+    package func record(contentsOf entries: [HistoryEntry], secrets: [String] = []) throws -> [Int64] {
         let rows = entries.map { ExchangeRow(HistorySecretMasking.masked($0, secrets: secrets), bodyCap: configuration.bodyCap) }
         do {
             return try pool.write { db in
@@ -150,7 +150,7 @@ final class HistoryStore: Sendable {
     }
 
     /// The size of the history on disk in bytes: the file plus its write-ahead log.
-    var fileSize: Int {
+    package var fileSize: Int {
         [fileURL.path, fileURL.path + "-wal"].reduce(0) { total, path in
             total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         }
@@ -159,7 +159,7 @@ final class HistoryStore: Sendable {
     /// Moves the write-ahead log into the main file (so `fileSize` is the file alone).
     ///
     /// - Throws: `HistoryError.cannotWrite` when the checkpoint fails.
-    func checkpoint() throws {
+    package func checkpoint() throws {
         do {
             _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         } catch {
@@ -173,7 +173,7 @@ final class HistoryStore: Sendable {
     /// - Returns: how many exchanges were deleted.
     /// - Throws: `HistoryError.cannotWrite` when the file cannot be written.
     @discardableResult
-    func clear(before date: Date? = nil) throws -> Int {
+    package func clear(before date: Date? = nil) throws -> Int {
         do {
             return try pool.write { db in
                 if let date {
@@ -227,7 +227,7 @@ final class HistoryStore: Sendable {
     /// - Parameter query: the filters and the page (default: the newest 50).
     /// - Returns: the summaries, newest first.
     /// - Throws: `HistoryError.cannotRead` when the file cannot be read.
-    func summaries(matching query: HistoryQuery = HistoryQuery()) throws -> [HistorySummary] {
+    package func summaries(matching query: HistoryQuery = HistoryQuery()) throws -> [HistorySummary] {
         let columns = """
             exchange.id, exchange.startedAt, exchange.environment, exchange.endpoint,
             exchange.method, exchange.url, exchange.status, exchange.reason,
@@ -257,7 +257,7 @@ final class HistoryStore: Sendable {
     /// - Parameter query: the filters.
     /// - Returns: the count.
     /// - Throws: `HistoryError.cannotRead` when the file cannot be read.
-    func count(matching query: HistoryQuery = HistoryQuery()) throws -> Int {
+    package func count(matching query: HistoryQuery = HistoryQuery()) throws -> Int {
         let (sql, arguments) = Self.select("count(*)", matching: query, paged: false)
         return try read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
     }
@@ -267,7 +267,7 @@ final class HistoryStore: Sendable {
     /// - Parameter id: the exchange's id.
     /// - Returns: the entry, with headers and (capped) bodies.
     /// - Throws: `HistoryError.cannotRead` when the file cannot be read.
-    func entry(id: Int64) throws -> HistoryEntry? {
+    package func entry(id: Int64) throws -> HistoryEntry? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM exchange WHERE id = ?", arguments: [id])
                 .map { ExchangeRow(row: $0).entry }

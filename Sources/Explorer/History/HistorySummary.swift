@@ -4,31 +4,31 @@ import Foundation
 ///
 /// List queries return summaries so that a page of 50 never loads 50 bodies; the full entry
 /// comes from `HistoryStore.entry(id:)`.
-struct HistorySummary: Sendable, Hashable, Identifiable {
+package struct HistorySummary: Sendable, Hashable, Identifiable {
     /// The row id.
-    var id: Int64
+    package var id: Int64
     /// When the request was sent.
-    var startedAt: Date
+    package var startedAt: Date
     /// The environment's name, if any.
-    var environment: String?
+    package var environment: String?
     /// The endpoint's name, if any.
-    var endpoint: String?
+    package var endpoint: String?
     /// The request method.
-    var method: String
+    package var method: String
     /// The resolved URL.
-    var url: String
+    package var url: String
     /// The status code, or `nil` for a transport failure.
-    var status: Int?
+    package var status: Int?
     /// The reason phrase.
-    var reason: String?
+    package var reason: String?
     /// The full size of the response body in bytes.
-    var responseBodySize: Int
+    package var responseBodySize: Int
     /// The response content type, if any.
-    var contentType: String?
+    package var contentType: String?
     /// The whole exchange's duration in milliseconds.
-    var totalMilliseconds: Double
+    package var totalMilliseconds: Double
     /// The transport error's sentence, if the exchange failed.
-    var transportError: String?
+    package var transportError: String?
 
     /// The class of the outcome: `2xx` ... `5xx`, or `error` for a transport failure.
     var statusClass: HistoryStatusClass? { HistoryStatusClass(status: status) }

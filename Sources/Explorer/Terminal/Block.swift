@@ -1,35 +1,35 @@
 /// A bordered box with a title: the frame of a pane.
-public struct Block: Sendable {
+package struct Block: Sendable {
     /// The line characters of a border.
-    public struct BorderSet: Sendable, Hashable {
+    package struct BorderSet: Sendable, Hashable {
         /// Top left, top right, bottom left, bottom right, horizontal, vertical.
-        public var topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical: Character
+        package var topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical: Character
 
         /// Rounded corners with light lines.
-        public static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
+        package static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
         /// Square corners with light lines.
-        public static let plain = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
+        package static let plain = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
         /// Heavy lines (the focused pane in the high-contrast look).
-        public static let thick = BorderSet(topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
+        package static let thick = BorderSet(topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
         /// Double lines.
-        public static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
+        package static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
         /// ASCII only.
-        public static let ascii = BorderSet(topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|")
+        package static let ascii = BorderSet(topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|")
     }
 
     /// The title on the top border (sanitized; cut with an ellipsis when too long).
-    public var title: [Span]
+    package var title: [Span]
     /// Text on the right of the top border (a count, a status).
-    public var trailingTitle: [Span]
+    package var trailingTitle: [Span]
     /// Whether the pane has focus: the border takes `.focusBorder`.
-    public var focused: Bool
+    package var focused: Bool
     /// The border's characters.
-    public var borders: BorderSet
+    package var borders: BorderSet
     /// A style the inside is cleared with, or nil to leave it as it is.
-    public var fill: Style?
+    package var fill: Style?
 
     /// Creates a block.
-    public init(title: String = "", trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded, fill: Style? = .plain) {
+    package init(title: String = "", trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded, fill: Style? = .plain) {
         self.title = title.isEmpty ? [] : [Span(title, role: .title)]
         self.trailingTitle = trailingTitle
         self.focused = focused
@@ -38,7 +38,7 @@ public struct Block: Sendable {
     }
 
     /// Creates a block with a styled title.
-    public init(titleSpans: [Span], trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded, fill: Style? = .plain) {
+    package init(titleSpans: [Span], trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded, fill: Style? = .plain) {
         self.title = titleSpans
         self.trailingTitle = trailingTitle
         self.focused = focused
@@ -47,7 +47,7 @@ public struct Block: Sendable {
     }
 
     /// The inside of the block drawn in `area`.
-    public static func inner(_ area: Rect) -> Rect { area.inset(by: 1) }
+    package static func inner(_ area: Rect) -> Rect { area.inset(by: 1) }
 
     /// Draws the block and returns its inside.
     ///
@@ -56,7 +56,7 @@ public struct Block: Sendable {
     ///   - area: the block's outer rectangle.
     /// - Returns: the rectangle inside the border.
     @discardableResult
-    public func render(into grid: inout CellGrid, area: Rect) -> Rect {
+    package func render(into grid: inout CellGrid, area: Rect) -> Rect {
         let inside = Block.inner(area)
         if let fill { grid.fill(inside, style: fill) }
         guard area.width >= 2, area.height >= 2 else { return inside }

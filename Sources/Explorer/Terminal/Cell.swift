@@ -2,21 +2,21 @@
 ///
 /// A wide character (CJK, emoji) lives in its first cell; the cell to its right is a
 /// continuation with empty text, so every row has exactly one `Cell` per column.
-public struct Cell: Sendable, Hashable {
+package struct Cell: Sendable, Hashable {
     /// The grapheme cluster drawn here; empty for a continuation cell.
-    public var text: String
+    package var text: String
     /// How it is drawn.
-    public var style: Style
+    package var style: Style
     /// Whether this cell is the right half of a wide character.
-    public var isContinuation: Bool
+    package var isContinuation: Bool
 
     /// Creates a cell.
-    public init(_ text: String = " ", style: Style = .plain, isContinuation: Bool = false) {
+    package init(_ text: String = " ", style: Style = .plain, isContinuation: Bool = false) {
         self.text = text
         self.style = style
         self.isContinuation = isContinuation
     }
 
     /// A blank cell in plain style.
-    public static let blank = Cell()
+    package static let blank = Cell()
 }

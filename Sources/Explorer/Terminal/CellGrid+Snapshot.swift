@@ -1,6 +1,6 @@
 extension CellGrid {
     /// The rows as text, one string per row (wide characters once, continuations skipped).
-    public func textLines() -> [String] {
+    package func textLines() -> [String] {
         (0..<height).map { y in
             var line = ""
             for x in 0..<width {
@@ -19,7 +19,7 @@ extension CellGrid {
     /// stable when roles are added. A cursor, when set, is listed last.
     ///
     /// - Returns: the snapshot text.
-    public func snapshot() -> String {
+    package func snapshot() -> String {
         var legend: [Style: Character] = [.plain: "."]
         var order: [Style] = []
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")

@@ -3,38 +3,38 @@
 /// Drawing clips to the grid (and to an optional rectangle) and never splits a wide
 /// character; every string drawn goes through the `Sanitizer`, so text from a response
 /// can never put a control sequence on the terminal.
-public struct CellGrid: Sendable, Hashable {
+package struct CellGrid: Sendable, Hashable {
     /// The grid's size.
-    public let size: Size
+    package let size: Size
     /// The cells, row by row.
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
     /// Where the terminal cursor should show (a focused text field), or nil to hide it.
-    public var cursor: Point?
+    package var cursor: Point?
 
     /// A blank grid.
     ///
     /// - Parameters:
     ///   - size: the size in cells.
     ///   - fill: the style of the blank cells.
-    public init(size: Size, fill: Style = .plain) {
+    package init(size: Size, fill: Style = .plain) {
         self.size = size
         self.cells = Array(repeating: Cell(" ", style: fill), count: size.width * size.height)
     }
 
     /// A blank grid of `width` × `height` cells.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.init(size: Size(width: width, height: height))
     }
 
     /// Columns.
-    public var width: Int { size.width }
+    package var width: Int { size.width }
     /// Rows.
-    public var height: Int { size.height }
+    package var height: Int { size.height }
     /// The whole grid as a rectangle.
-    public var bounds: Rect { Rect(size: size) }
+    package var bounds: Rect { Rect(size: size) }
 
     /// The cell at a column and row (a blank for positions outside the grid).
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         get {
             guard x >= 0, y >= 0, x < width, y < height else { return .blank }
             return cells[y * width + x]
@@ -53,7 +53,7 @@ public struct CellGrid: Sendable, Hashable {
     ///   - clip: a rectangle the text must stay in (the grid when nil).
     /// - Returns: the column after the last one drawn.
     @discardableResult
-    public mutating func put<S: StringProtocol>(_ text: S, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
+    package mutating func put<S: StringProtocol>(_ text: S, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
         var characters: [StyledCharacter] = []
         characters.reserveCapacity(text.utf8.count)
         Sanitizer.append(text, style: style, to: &characters)
@@ -69,7 +69,7 @@ public struct CellGrid: Sendable, Hashable {
     ///   - clip: a rectangle the text must stay in (the grid when nil).
     /// - Returns: the column after the last one drawn.
     @discardableResult
-    public mutating func put(_ spans: [Span], x: Int, y: Int, clip: Rect? = nil) -> Int {
+    package mutating func put(_ spans: [Span], x: Int, y: Int, clip: Rect? = nil) -> Int {
         put(Sanitizer.characters(spans), x: x, y: y, clip: clip)
     }
 
@@ -82,7 +82,7 @@ public struct CellGrid: Sendable, Hashable {
     ///   - clip: a rectangle the text must stay in (the grid when nil).
     /// - Returns: the column after the last one drawn.
     @discardableResult
-    public mutating func put(_ characters: [StyledCharacter], x: Int, y: Int, clip: Rect? = nil) -> Int {
+    package mutating func put(_ characters: [StyledCharacter], x: Int, y: Int, clip: Rect? = nil) -> Int {
         let area = clip.map { $0.intersection(bounds) } ?? bounds
         guard y >= area.y, y < area.maxY else { return x }
         var column = x
@@ -122,7 +122,7 @@ public struct CellGrid: Sendable, Hashable {
     ///   - rect: the area (clipped to the grid).
     ///   - character: a one-column character, a space by default.
     ///   - style: the style.
-    public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
+    package mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
         let area = rect.intersection(bounds)
         let text = DisplayWidth.of(character) == 1 ? String(character) : " "
         for y in area.y..<area.maxY {
@@ -135,7 +135,7 @@ public struct CellGrid: Sendable, Hashable {
     /// - Parameters:
     ///   - rect: the area (clipped to the grid).
     ///   - style: the new style.
-    public mutating func setStyle(_ rect: Rect, _ style: Style) {
+    package mutating func setStyle(_ rect: Rect, _ style: Style) {
         let area = rect.intersection(bounds)
         for y in area.y..<area.maxY {
             for x in area.x..<area.maxX { cells[y * width + x].style = style }
@@ -148,7 +148,7 @@ public struct CellGrid: Sendable, Hashable {
     ///   - x: the column.
     ///   - y: the row.
     ///   - cell: the new cell (one column wide; use `put` for text).
-    public mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
+    package mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = y * width + x
         let old = cells[index]
@@ -166,7 +166,7 @@ public struct CellGrid: Sendable, Hashable {
     /// - Parameters:
     ///   - other: the grid to copy.
     ///   - origin: where its top left cell goes.
-    public mutating func blit(_ other: CellGrid, at origin: Point) {
+    package mutating func blit(_ other: CellGrid, at origin: Point) {
         for y in 0..<other.height {
             for x in 0..<other.width {
                 set(origin.x + x, origin.y + y, other[x, y])

@@ -4,12 +4,12 @@
 /// two columns, combining marks and other zero-width characters add nothing, everything
 /// else takes one. Control characters measure 0 here; the `Sanitizer` turns them into
 /// visible text before anything is drawn.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// The width of one grapheme cluster: 0, 1 or 2.
     ///
     /// - Parameter character: the grapheme cluster.
     /// - Returns: the number of columns it takes.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         if let ascii = character.asciiValue {
             return ascii >= 0x20 && ascii < 0x7F ? 1 : 0
         }
@@ -34,7 +34,7 @@ public enum DisplayWidth {
     ///
     /// - Parameter text: the text.
     /// - Returns: the number of columns it takes.
-    public static func of<S: StringProtocol>(_ text: S) -> Int {
+    package static func of<S: StringProtocol>(_ text: S) -> Int {
         var total = 0
         for character in text { total += of(character) }
         return total
@@ -47,7 +47,7 @@ public enum DisplayWidth {
     ///   - width: the columns available.
     ///   - ellipsis: appended (and counted) when the text had to be cut; pass "" for none.
     /// - Returns: the text, cut on a grapheme boundary.
-    public static func truncate<S: StringProtocol>(_ text: S, to width: Int, ellipsis: String = "…") -> String {
+    package static func truncate<S: StringProtocol>(_ text: S, to width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return String(text) }
         let room = width - of(ellipsis)
@@ -70,7 +70,7 @@ public enum DisplayWidth {
     ///   - width: the target width.
     /// - Returns: text of exactly `width` columns (a wide character that would straddle the
     ///   edge is replaced by a space).
-    public static func pad<S: StringProtocol>(_ text: S, to width: Int) -> String {
+    package static func pad<S: StringProtocol>(_ text: S, to width: Int) -> String {
         var result = ""
         var used = 0
         for character in text {

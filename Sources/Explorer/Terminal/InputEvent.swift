@@ -1,5 +1,5 @@
 /// A key, without modifiers.
-public enum Key: Sendable, Hashable {
+package enum Key: Sendable, Hashable {
     /// A printable character (a letter is lowercase when Ctrl is held; Shift shows in the
     /// character itself: `A`, `?`).
     case character(Character)
@@ -38,41 +38,41 @@ public enum Key: Sendable, Hashable {
 }
 
 /// Modifier keys held with a key or a mouse event.
-public struct Modifiers: OptionSet, Sendable, Hashable {
+package struct Modifiers: OptionSet, Sendable, Hashable {
     /// The raw bits.
-    public let rawValue: UInt8
+    package let rawValue: UInt8
     /// Creates modifiers from raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Shift.
-    public static let shift = Modifiers(rawValue: 1)
+    package static let shift = Modifiers(rawValue: 1)
     /// Alt / Meta.
-    public static let alt = Modifiers(rawValue: 2)
+    package static let alt = Modifiers(rawValue: 2)
     /// Control.
-    public static let ctrl = Modifiers(rawValue: 4)
+    package static let ctrl = Modifiers(rawValue: 4)
 }
 
 /// A key with its modifiers: what a key binding matches.
-public struct KeyPress: Sendable, Hashable, CustomStringConvertible {
+package struct KeyPress: Sendable, Hashable, CustomStringConvertible {
     /// The key.
-    public var key: Key
+    package var key: Key
     /// The modifiers held.
-    public var modifiers: Modifiers
+    package var modifiers: Modifiers
 
     /// Creates a key press.
-    public init(_ key: Key, _ modifiers: Modifiers = []) {
+    package init(_ key: Key, _ modifiers: Modifiers = []) {
         self.key = key
         self.modifiers = modifiers
     }
 
     /// A printable character without modifiers.
-    public static func char(_ character: Character) -> KeyPress { KeyPress(.character(character)) }
+    package static func char(_ character: Character) -> KeyPress { KeyPress(.character(character)) }
     /// Ctrl and a letter: `ctrl("s")`.
-    public static func ctrl(_ character: Character) -> KeyPress { KeyPress(.character(character), .ctrl) }
+    package static func ctrl(_ character: Character) -> KeyPress { KeyPress(.character(character), .ctrl) }
     /// Alt and a character: `alt("x")`.
-    public static func alt(_ character: Character) -> KeyPress { KeyPress(.character(character), .alt) }
+    package static func alt(_ character: Character) -> KeyPress { KeyPress(.character(character), .alt) }
 
     /// The key's name as a person reads it in a hint: `q`, `Ctrl-S`, `Alt-x`, `↑`, `PgDn`, `F5`.
-    public var description: String {
+    package var description: String {
         var prefix = ""
         if modifiers.contains(.ctrl) { prefix += "Ctrl-" }
         if modifiers.contains(.alt) { prefix += "Alt-" }
@@ -103,7 +103,7 @@ public struct KeyPress: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A mouse button.
-public enum MouseButton: Sendable, Hashable {
+package enum MouseButton: Sendable, Hashable {
     /// The left (primary) button.
     case left
     /// The middle button.
@@ -113,9 +113,9 @@ public enum MouseButton: Sendable, Hashable {
 }
 
 /// A mouse event at a cell.
-public struct MouseEvent: Sendable, Hashable {
+package struct MouseEvent: Sendable, Hashable {
     /// What happened.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A button went down.
         case press(MouseButton)
         /// A button went up.
@@ -129,14 +129,14 @@ public struct MouseEvent: Sendable, Hashable {
     }
 
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// The cell under the pointer.
-    public var position: Point
+    package var position: Point
     /// The modifiers held.
-    public var modifiers: Modifiers
+    package var modifiers: Modifiers
 
     /// Creates a mouse event.
-    public init(_ kind: Kind, at position: Point, modifiers: Modifiers = []) {
+    package init(_ kind: Kind, at position: Point, modifiers: Modifiers = []) {
         self.kind = kind
         self.position = position
         self.modifiers = modifiers
@@ -144,7 +144,7 @@ public struct MouseEvent: Sendable, Hashable {
 }
 
 /// Everything the terminal can tell the app: one type for keys, mouse, paste and resize.
-public enum InputEvent: Sendable, Hashable {
+package enum InputEvent: Sendable, Hashable {
     /// A key press.
     case key(KeyPress)
     /// A mouse event.

@@ -7,7 +7,7 @@ extension KeyPress {
     ///
     /// - Parameter text: the key's name.
     /// - Returns: nil when the text names no key.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var rest = Substring(text)
         var modifiers: Modifiers = []
         while true {

@@ -1,16 +1,16 @@
 /// One key binding: keys that run a command, and how the footer names it.
-public struct KeyBinding<Command: Hashable & Sendable>: Sendable {
+package struct KeyBinding<Command: Hashable & Sendable>: Sendable {
     /// The keys (any of them runs the command); the first is shown in hints.
-    public var keys: [KeyPress]
+    package var keys: [KeyPress]
     /// The command, a meaning-name such as `.sendRequest`.
-    public var command: Command
+    package var command: Command
     /// The short label in the footer ("send"); nil keeps the binding out of the footer.
-    public var hint: String?
+    package var hint: String?
     /// A longer description for the help overlay (the hint when nil).
-    public var help: String?
+    package var help: String?
 
     /// Creates a binding.
-    public init(_ keys: [KeyPress], _ command: Command, hint: String? = nil, help: String? = nil) {
+    package init(_ keys: [KeyPress], _ command: Command, hint: String? = nil, help: String? = nil) {
         self.keys = keys
         self.command = command
         self.hint = hint
@@ -18,20 +18,20 @@ public struct KeyBinding<Command: Hashable & Sendable>: Sendable {
     }
 
     /// Creates a binding of one key.
-    public init(_ key: KeyPress, _ command: Command, hint: String? = nil, help: String? = nil) {
+    package init(_ key: KeyPress, _ command: Command, hint: String? = nil, help: String? = nil) {
         self.init([key], command, hint: hint, help: help)
     }
 }
 
 /// A key hint as the status bar and help overlay show it: `⏎ send`.
-public struct KeyHint: Sendable, Hashable {
+package struct KeyHint: Sendable, Hashable {
     /// The key's name (`Ctrl-S`).
-    public var key: String
+    package var key: String
     /// What it does.
-    public var label: String
+    package var label: String
 
     /// Creates a hint.
-    public init(key: String, label: String) {
+    package init(key: String, label: String) {
         self.key = key
         self.label = label
     }
@@ -41,12 +41,12 @@ public struct KeyHint: Sendable, Hashable {
 ///
 /// Because the footer is generated from the same bindings that dispatch keys, the hints
 /// can never lie.
-public struct Keymap<Command: Hashable & Sendable>: Sendable {
+package struct Keymap<Command: Hashable & Sendable>: Sendable {
     /// The bindings, in footer order.
-    public var bindings: [KeyBinding<Command>]
+    package var bindings: [KeyBinding<Command>]
 
     /// Creates a keymap.
-    public init(_ bindings: [KeyBinding<Command>]) {
+    package init(_ bindings: [KeyBinding<Command>]) {
         self.bindings = bindings
     }
 
@@ -54,7 +54,7 @@ public struct Keymap<Command: Hashable & Sendable>: Sendable {
     ///
     /// A Shift-modified character also matches a binding of the bare character, since
     /// terminals report `A` both ways.
-    public func command(for press: KeyPress) -> Command? {
+    package func command(for press: KeyPress) -> Command? {
         for binding in bindings where binding.keys.contains(press) { return binding.command }
         if press.modifiers == .shift, case .character = press.key {
             return command(for: KeyPress(press.key))
@@ -63,7 +63,7 @@ public struct Keymap<Command: Hashable & Sendable>: Sendable {
     }
 
     /// The command for an input event that is a key press.
-    public func command(for event: InputEvent) -> Command? {
+    package func command(for event: InputEvent) -> Command? {
         if case .key(let press) = event { return command(for: press) }
         return nil
     }
@@ -72,7 +72,7 @@ public struct Keymap<Command: Hashable & Sendable>: Sendable {
     ///
     /// - Parameter only: when given, only bindings of these commands.
     /// - Returns: hints in binding order.
-    public func hints(only: Set<Command>? = nil) -> [KeyHint] {
+    package func hints(only: Set<Command>? = nil) -> [KeyHint] {
         bindings.compactMap { binding in
             guard let label = binding.hint, let key = binding.keys.first else { return nil }
             if let only, !only.contains(binding.command) { return nil }
@@ -81,7 +81,7 @@ public struct Keymap<Command: Hashable & Sendable>: Sendable {
     }
 
     /// Every binding as a help line: all its keys and its description.
-    public func helpLines() -> [KeyHint] {
+    package func helpLines() -> [KeyHint] {
         bindings.compactMap { binding in
             guard let label = binding.help ?? binding.hint else { return nil }
             return KeyHint(key: binding.keys.map(\.description).joined(separator: "/"), label: label)
@@ -89,7 +89,7 @@ public struct Keymap<Command: Hashable & Sendable>: Sendable {
     }
 
     /// The keymap followed by the bindings of `other` (for layered keymaps: pane + global).
-    public func merged(with other: Keymap<Command>) -> Keymap<Command> {
+    package func merged(with other: Keymap<Command>) -> Keymap<Command> {
         Keymap(bindings + other.bindings)
     }
 }

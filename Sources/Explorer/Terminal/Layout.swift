@@ -1,5 +1,5 @@
 /// How much of a split one part takes.
-public enum Constraint: Sendable, Hashable {
+package enum Constraint: Sendable, Hashable {
     /// Exactly this many cells (less if the space runs out).
     case fixed(Int)
     /// This percentage of the whole (0–100), rounded down.
@@ -8,11 +8,11 @@ public enum Constraint: Sendable, Hashable {
     case fill(Int)
 
     /// A fill of weight 1.
-    public static let fill = Constraint.fill(1)
+    package static let fill = Constraint.fill(1)
 }
 
 /// The direction of a split.
-public enum Axis: Sendable, Hashable {
+package enum Axis: Sendable, Hashable {
     /// Side by side: parts are columns.
     case horizontal
     /// Stacked: parts are rows.
@@ -20,7 +20,7 @@ public enum Axis: Sendable, Hashable {
 }
 
 /// Splits rectangles into parts by constraints.
-public enum Layout {
+package enum Layout {
     /// Splits `rect` along `axis`.
     ///
     /// Fixed and percent parts are served first, in order, until the space runs out; the
@@ -34,7 +34,7 @@ public enum Layout {
     ///   - constraints: one per part.
     ///   - spacing: cells between parts.
     /// - Returns: one rectangle per constraint.
-    public static func split(_ rect: Rect, _ axis: Axis, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
+    package static func split(_ rect: Rect, _ axis: Axis, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
         guard !constraints.isEmpty else { return [] }
         let total = axis == .horizontal ? rect.width : rect.height
         let gaps = max(0, spacing) * (constraints.count - 1)
@@ -78,12 +78,12 @@ public enum Layout {
     }
 
     /// Splits `rect` into columns.
-    public static func columns(_ rect: Rect, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
+    package static func columns(_ rect: Rect, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
         split(rect, .horizontal, constraints, spacing: spacing)
     }
 
     /// Splits `rect` into rows.
-    public static func rows(_ rect: Rect, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
+    package static func rows(_ rect: Rect, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
         split(rect, .vertical, constraints, spacing: spacing)
     }
 }

@@ -12,16 +12,16 @@ import Foundation
 ///
 /// Lines end at `\n`; a `\r` before it is not part of the line. A buffer ending in `\n`
 /// has no empty last line.
-public struct LineIndex: Sendable {
+package struct LineIndex: Sendable {
     /// The bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Byte offset of each line's start.
-    public let lineStarts: [Int]
+    package let lineStarts: [Int]
 
     /// Indexes a byte buffer.
     ///
     /// - Parameter bytes: the body.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts: [Int] = [0]
         bytes.withUnsafeBufferPointer { buffer in
@@ -47,20 +47,20 @@ public struct LineIndex: Sendable {
     }
 
     /// Indexes `Data`.
-    public init(_ data: Data) {
+    package init(_ data: Data) {
         self.init([UInt8](data))
     }
 
     /// Indexes a string's UTF-8.
-    public init(text: String) {
+    package init(text: String) {
         self.init(Array(text.utf8))
     }
 
     /// The number of lines (at least 1, an empty buffer has one empty line).
-    public var lineCount: Int { lineStarts.count }
+    package var lineCount: Int { lineStarts.count }
 
     /// The byte range of a line, without its `\n` or `\r\n`.
-    public func range(ofLine index: Int) -> Range<Int> {
+    package func range(ofLine index: Int) -> Range<Int> {
         guard index >= 0, index < lineStarts.count else { return 0..<0 }
         let start = lineStarts[index]
         var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
@@ -70,7 +70,7 @@ public struct LineIndex: Sendable {
     }
 
     /// The length in bytes of a line.
-    public func byteCount(ofLine index: Int) -> Int { range(ofLine: index).count }
+    package func byteCount(ofLine index: Int) -> Int { range(ofLine: index).count }
 
     /// A line decoded as UTF-8 (invalid sequences become U+FFFD), cut at `maxBytes` on a
     /// character boundary.
@@ -79,7 +79,7 @@ public struct LineIndex: Sendable {
     ///   - index: the line.
     ///   - maxBytes: the most bytes to decode.
     /// - Returns: the line's text, unsanitized.
-    public func line(_ index: Int, maxBytes: Int = .max) -> String {
+    package func line(_ index: Int, maxBytes: Int = .max) -> String {
         let range = range(ofLine: index)
         var end = range.upperBound
         if range.count > maxBytes {
@@ -102,7 +102,7 @@ public struct LineIndex: Sendable {
     ///   - start: the first line to look at.
     ///   - backwards: search towards the top instead.
     /// - Returns: the line's index, or nil when no line contains it.
-    public func firstLine(containing needle: String, from start: Int, backwards: Bool = false) -> Int? {
+    package func firstLine(containing needle: String, from start: Int, backwards: Bool = false) -> Int? {
         let pattern = Array(needle.utf8).map(LineIndex.lower)
         guard !pattern.isEmpty, lineCount > 0 else { return nil }
         var line = min(max(0, start), lineCount - 1)
@@ -117,7 +117,7 @@ public struct LineIndex: Sendable {
     ///
     /// - Parameter needle: the text searched for.
     /// - Returns: the lines' indexes (empty for an empty needle).
-    public func lines(containing needle: String) -> [Int] {
+    package func lines(containing needle: String) -> [Int] {
         let pattern = Array(needle.utf8).map(LineIndex.lower)
         guard !pattern.isEmpty else { return [] }
         return (0..<lineCount).filter { contains(pattern, inLine: $0) }

@@ -1,21 +1,21 @@
 /// One row of a `ListView`: styled text on the left, optional styled text on the right.
-public struct ListItem: Sendable, Hashable {
+package struct ListItem: Sendable, Hashable {
     /// The row's text.
-    public var spans: [Span]
+    package var spans: [Span]
     /// Text aligned right (a count, a status), dropped when the row is too narrow.
-    public var trailing: [Span]
+    package var trailing: [Span]
 
     /// Creates an item from styled text.
-    public init(_ spans: [Span], trailing: [Span] = []) {
+    package init(_ spans: [Span], trailing: [Span] = []) {
         self.spans = spans
         self.trailing = trailing
     }
 
     /// Creates an item from plain text.
-    public init(_ text: String, style: Style = .plain, trailing: [Span] = []) {
+    package init(_ text: String, style: Style = .plain, trailing: [Span] = []) {
         self.init([Span(text, style)], trailing: trailing)
     }
 
     /// The text the filter matches against.
-    public var filterText: String { spans.plainText }
+    package var filterText: String { spans.plainText }
 }

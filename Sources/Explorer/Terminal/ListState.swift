@@ -1,16 +1,16 @@
 /// The state of a list the app keeps: selection, scroll position and filter.
 ///
 /// `selected` indexes the *filtered* rows; `selectedItem(in:)` maps it back to the items.
-public struct ListState: Sendable, Hashable {
+package struct ListState: Sendable, Hashable {
     /// The selected row among the visible (filtered) rows.
-    public var selected: Int
+    package var selected: Int
     /// The first row shown; the view adjusts it so the selection is always visible.
-    public var offset: Int
+    package var offset: Int
     /// Filter-as-you-type text; empty shows everything.
-    public var filter: String
+    package var filter: String
 
     /// Creates a list state.
-    public init(selected: Int = 0, offset: Int = 0, filter: String = "") {
+    package init(selected: Int = 0, offset: Int = 0, filter: String = "") {
         self.selected = selected
         self.offset = offset
         self.filter = filter
@@ -20,21 +20,21 @@ public struct ListState: Sendable, Hashable {
     ///
     /// Every whitespace-separated word of the filter must occur in the item's text,
     /// ignoring case.
-    public func visibleIndices(_ items: [ListItem]) -> [Int] {
+    package func visibleIndices(_ items: [ListItem]) -> [Int] {
         // No filter: skip building every item's text (lists are drawn every frame).
         if filter.allSatisfy(\.isWhitespace) { return Array(items.indices) }
         return ListState.matching(items.map(\.filterText), filter: filter)
     }
 
     /// The index in `items` of the selected row, or nil when nothing matches.
-    public func selectedItem(in items: [ListItem]) -> Int? {
+    package func selectedItem(in items: [ListItem]) -> Int? {
         let visible = visibleIndices(items)
         guard !visible.isEmpty else { return nil }
         return visible[min(max(0, selected), visible.count - 1)]
     }
 
     /// Indices of `texts` matching `filter` (every word, case-insensitive).
-    public static func matching(_ texts: [String], filter: String) -> [Int] {
+    package static func matching(_ texts: [String], filter: String) -> [Int] {
         let words = filter.lowercased().split(whereSeparator: \.isWhitespace)
         guard !words.isEmpty else { return Array(texts.indices) }
         return texts.indices.filter { i in
@@ -46,19 +46,19 @@ public struct ListState: Sendable, Hashable {
     // MARK: - Moving
 
     /// Moves the selection by `delta` rows, clamped to `count` rows.
-    public mutating func move(by delta: Int, count: Int) {
+    package mutating func move(by delta: Int, count: Int) {
         guard count > 0 else { selected = 0; return }
         selected = min(max(0, selected + delta), count - 1)
     }
 
     /// Selects the first row.
-    public mutating func moveToFirst() { selected = 0 }
+    package mutating func moveToFirst() { selected = 0 }
 
     /// Selects the last of `count` rows.
-    public mutating func moveToLast(count: Int) { selected = max(0, count - 1) }
+    package mutating func moveToLast(count: Int) { selected = max(0, count - 1) }
 
     /// Sets the filter and selects the first match.
-    public mutating func setFilter(_ text: String) {
+    package mutating func setFilter(_ text: String) {
         filter = text
         selected = 0
         offset = 0
@@ -66,13 +66,13 @@ public struct ListState: Sendable, Hashable {
 
     /// Keeps `offset` so that the selection shows in `height` rows; the reducer calls it
     /// when it knows the height, the view applies the same rule when it draws.
-    public mutating func scrollToSelection(height: Int, count: Int) {
+    package mutating func scrollToSelection(height: Int, count: Int) {
         offset = visibleOffset(height: height, count: count)
     }
 
     /// The first row to show in `height` rows: the stored offset, moved as little as
     /// possible to keep the selection visible.
-    public func visibleOffset(height: Int, count: Int) -> Int {
+    package func visibleOffset(height: Int, count: Int) -> Int {
         guard height > 0, count > 0 else { return 0 }
         let sel = min(max(0, selected), count - 1)
         var top = min(max(0, offset), max(0, count - height))
@@ -89,7 +89,7 @@ public struct ListState: Sendable, Hashable {
     ///   - height: the list's height.
     ///   - count: the number of visible (filtered) rows.
     /// - Returns: the row's index among the visible rows.
-    public func index(atRow row: Int, height: Int, count: Int) -> Int? {
+    package func index(atRow row: Int, height: Int, count: Int) -> Int? {
         guard row >= 0, row < height else { return nil }
         let index = visibleOffset(height: height, count: count) + row
         return index < count ? index : nil

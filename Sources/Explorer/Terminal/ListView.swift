@@ -1,16 +1,16 @@
 /// A scrolling, filterable list with a selection.
-public struct ListView: Sendable {
+package struct ListView: Sendable {
     /// All items (the filter in `state` picks the visible ones).
-    public var items: [ListItem]
+    package var items: [ListItem]
     /// Selection, offset and filter.
-    public var state: ListState
+    package var state: ListState
     /// Whether the list has focus (the selection takes `.selection`, else `.selectionInactive`).
-    public var focused: Bool
+    package var focused: Bool
     /// Shown when no item is visible.
-    public var emptyText: String
+    package var emptyText: String
 
     /// Creates a list view.
-    public init(items: [ListItem], state: ListState, focused: Bool = true, emptyText: String = "Nothing here") {
+    package init(items: [ListItem], state: ListState, focused: Bool = true, emptyText: String = "Nothing here") {
         self.items = items
         self.state = state
         self.focused = focused
@@ -23,7 +23,7 @@ public struct ListView: Sendable {
     /// - Parameters:
     ///   - grid: the grid to draw on.
     ///   - area: the list's rectangle.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let visible = state.visibleIndices(items)
         if visible.isEmpty {

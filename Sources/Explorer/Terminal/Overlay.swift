@@ -1,5 +1,5 @@
 /// Modal boxes drawn over a screen: a confirm dialog, a picker, the help.
-public enum Overlay {
+package enum Overlay {
     /// Clears a centred box of the given size and draws its frame.
     ///
     /// - Parameters:
@@ -10,7 +10,7 @@ public enum Overlay {
     ///   - title: the frame's title.
     /// - Returns: the inside of the box.
     @discardableResult
-    public static func frame(into grid: inout CellGrid, area: Rect, width: Int, height: Int, title: String) -> Rect {
+    package static func frame(into grid: inout CellGrid, area: Rect, width: Int, height: Int, title: String) -> Rect {
         let box = area.centered(width: width, height: height)
         grid.fill(box, style: Style(.overlay))
         return Block(title: title, focused: true, borders: .rounded, fill: Style(.overlay)).render(into: &grid, area: box)
@@ -18,18 +18,18 @@ public enum Overlay {
 }
 
 /// A yes/no question in a box: "Send DELETE to production?".
-public struct ConfirmDialog: Sendable {
+package struct ConfirmDialog: Sendable {
     /// The box's title.
-    public var title: String
+    package var title: String
     /// The question, wrapped to the box.
-    public var message: String
+    package var message: String
     /// The hints under the question (`y` confirm, `n` cancel).
-    public var hints: [KeyHint]
+    package var hints: [KeyHint]
     /// Whether confirming is dangerous: the title shows as an error.
-    public var destructive: Bool
+    package var destructive: Bool
 
     /// Creates a dialog.
-    public init(title: String, message: String, hints: [KeyHint], destructive: Bool = false) {
+    package init(title: String, message: String, hints: [KeyHint], destructive: Bool = false) {
         self.title = title
         self.message = message
         self.hints = hints
@@ -37,7 +37,7 @@ public struct ConfirmDialog: Sendable {
     }
 
     /// Draws the dialog centred in `area`.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         let width = min(area.width, max(30, min(60, DisplayWidth.of(message) + 4)))
         let lines = ScrollText.wrap(Sanitizer.characters([Span(message, Style(.overlay))]), width: max(1, width - 4))
         let height = min(area.height, lines.count + 4)
@@ -61,18 +61,18 @@ public struct ConfirmDialog: Sendable {
 }
 
 /// A filterable list in a box: pick an environment, an endpoint, a theme.
-public struct Picker: Sendable {
+package struct Picker: Sendable {
     /// The box's title.
-    public var title: String
+    package var title: String
     /// The items and the list state (its `filter` is shown and typed into).
-    public var list: ListView
+    package var list: ListView
     /// The box's preferred size.
-    public var width: Int
+    package var width: Int
     /// The box's preferred height.
-    public var height: Int
+    package var height: Int
 
     /// Creates a picker.
-    public init(title: String, items: [ListItem], state: ListState, width: Int = 50, height: Int = 16) {
+    package init(title: String, items: [ListItem], state: ListState, width: Int = 50, height: Int = 16) {
         self.title = title
         self.list = ListView(items: items, state: state, focused: true, emptyText: "No match")
         self.width = width
@@ -80,7 +80,7 @@ public struct Picker: Sendable {
     }
 
     /// Draws the picker centred in `area`: a filter line, then the list.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         let inside = Overlay.frame(into: &grid, area: area, width: width, height: height, title: title)
         guard inside.height >= 2 else { return }
         let parts = Layout.rows(inside, [.fixed(1), .fill])
@@ -94,23 +94,23 @@ public struct Picker: Sendable {
 }
 
 /// The key help: every binding of a keymap in two columns.
-public struct HelpOverlay: Sendable {
+package struct HelpOverlay: Sendable {
     /// The box's title.
-    public var title: String
+    package var title: String
     /// The lines: key names and what they do.
-    public var lines: [KeyHint]
+    package var lines: [KeyHint]
     /// The first line shown (the help scrolls when long).
-    public var offset: Int
+    package var offset: Int
 
     /// Creates the help overlay.
-    public init(title: String = "Keys", lines: [KeyHint], offset: Int = 0) {
+    package init(title: String = "Keys", lines: [KeyHint], offset: Int = 0) {
         self.title = title
         self.lines = lines
         self.offset = offset
     }
 
     /// Draws the help centred in `area`.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         let keyWidth = min(20, lines.map { DisplayWidth.of($0.key) }.max() ?? 0)
         let labelWidth = lines.map { DisplayWidth.of($0.label) }.max() ?? 0
         let inside = Overlay.frame(into: &grid, area: area, width: keyWidth + labelWidth + 7, height: lines.count + 2, title: title)

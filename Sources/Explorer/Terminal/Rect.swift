@@ -1,16 +1,16 @@
 /// A rectangle of cells.
-public struct Rect: Sendable, Hashable {
+package struct Rect: Sendable, Hashable {
     /// Left column.
-    public var x: Int
+    package var x: Int
     /// Top row.
-    public var y: Int
+    package var y: Int
     /// Columns.
-    public var width: Int
+    package var width: Int
     /// Rows.
-    public var height: Int
+    package var height: Int
 
     /// Creates a rectangle; negative sizes become 0.
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = max(0, width)
@@ -18,49 +18,49 @@ public struct Rect: Sendable, Hashable {
     }
 
     /// The rectangle covering a whole screen of `size`.
-    public init(size: Size) {
+    package init(size: Size) {
         self.init(x: 0, y: 0, width: size.width, height: size.height)
     }
 
     /// The rectangle's size.
-    public var size: Size { Size(width: width, height: height) }
+    package var size: Size { Size(width: width, height: height) }
     /// One past the right column.
-    public var maxX: Int { x + width }
+    package var maxX: Int { x + width }
     /// One past the bottom row.
-    public var maxY: Int { y + height }
+    package var maxY: Int { y + height }
     /// Whether it has no cells.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 
     /// Whether a point lies inside.
-    public func contains(_ point: Point) -> Bool {
+    package func contains(_ point: Point) -> Bool {
         point.x >= x && point.x < maxX && point.y >= y && point.y < maxY
     }
 
     /// The rectangle shrunk by `amount` cells on every side.
-    public func inset(by amount: Int) -> Rect {
+    package func inset(by amount: Int) -> Rect {
         inset(top: amount, left: amount, bottom: amount, right: amount)
     }
 
     /// The rectangle shrunk by the given number of cells per side.
-    public func inset(top: Int = 0, left: Int = 0, bottom: Int = 0, right: Int = 0) -> Rect {
+    package func inset(top: Int = 0, left: Int = 0, bottom: Int = 0, right: Int = 0) -> Rect {
         Rect(x: x + left, y: y + top, width: width - left - right, height: height - top - bottom)
     }
 
     /// The part of the rectangle that also lies in `other`.
-    public func intersection(_ other: Rect) -> Rect {
+    package func intersection(_ other: Rect) -> Rect {
         let left = max(x, other.x), top = max(y, other.y)
         let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// A rectangle of `size` centred in this one (clipped to it).
-    public func centered(width w: Int, height h: Int) -> Rect {
+    package func centered(width w: Int, height h: Int) -> Rect {
         let cw = min(w, width), ch = min(h, height)
         return Rect(x: x + (width - cw) / 2, y: y + (height - ch) / 2, width: cw, height: ch)
     }
 
     /// The single row `row` (relative to the top) of the rectangle.
-    public func row(_ row: Int) -> Rect {
+    package func row(_ row: Int) -> Rect {
         Rect(x: x, y: y + row, width: width, height: row >= 0 && row < height ? 1 : 0)
     }
 }

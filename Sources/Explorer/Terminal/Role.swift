@@ -1,91 +1,91 @@
 /// A meaning-name for a colour: what a piece of text is, not what it looks like.
 ///
-/// Views paint with roles; a `Theme` maps each role to colours and attributes. Adding a
-/// role here means adding it to the theme files in `themes/` (a missing role falls back to
-/// `.text`).
-public enum Role: String, Sendable, Hashable, CaseIterable, Codable {
+/// Views paint with roles; a `Theme` maps each role to colours and attributes. The terminal
+/// layer names only the roles its widgets draw with (text, borders, selection, tabs, the
+/// status bar, overlays); an application adds its own as static constants in an extension,
+/// so this layer knows no word of what the application is about. A role a theme leaves out
+/// draws as `.text`.
+package struct Role: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The role's name, as theme files spell it (`focusBorder`).
+    package let rawValue: String
+
+    /// Creates a role from its name.
+    ///
+    /// - Parameter rawValue: the name theme files use for it.
+    package init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The role's name.
+    package var description: String { rawValue }
+}
+
+extension Role {
     /// Ordinary text.
-    case text
+    package static let text = Role(rawValue: "text")
     /// Secondary text: hints, placeholders, line numbers.
-    case dim
+    package static let dim = Role(rawValue: "dim")
     /// The border of a pane without focus.
-    case border
+    package static let border = Role(rawValue: "border")
     /// The border of the focused pane.
-    case focusBorder
+    package static let focusBorder = Role(rawValue: "focusBorder")
     /// A pane's title.
-    case title
+    package static let title = Role(rawValue: "title")
     /// The selected row of a list.
-    case selection
+    package static let selection = Role(rawValue: "selection")
     /// The selected row of a list that does not have focus.
-    case selectionInactive
+    package static let selectionInactive = Role(rawValue: "selectionInactive")
     /// The active tab.
-    case tabActive
+    package static let tabActive = Role(rawValue: "tabActive")
     /// An inactive tab.
-    case tabInactive
+    package static let tabInactive = Role(rawValue: "tabInactive")
     /// The status bar's background.
-    case statusBar
+    package static let statusBar = Role(rawValue: "statusBar")
     /// A key in the status bar's hints (`q`, `Ctrl-S`).
-    case statusKey
+    package static let statusKey = Role(rawValue: "statusKey")
     /// A transient message in the status bar.
-    case message
+    package static let message = Role(rawValue: "message")
     /// An error message.
-    case error
+    package static let error = Role(rawValue: "error")
     /// A warning.
-    case warning
+    package static let warning = Role(rawValue: "warning")
     /// Success.
-    case success
-    /// HTTP method GET.
-    case methodGet
-    /// HTTP method POST.
-    case methodPost
-    /// HTTP method PUT.
-    case methodPut
-    /// HTTP method PATCH.
-    case methodPatch
-    /// HTTP method DELETE.
-    case methodDelete
-    /// Any other HTTP method (HEAD, OPTIONS ...).
-    case methodOther
-    /// A 1xx status.
-    case status1xx
-    /// A 2xx status.
-    case status2xx
-    /// A 3xx status.
-    case status3xx
-    /// A 4xx status.
-    case status4xx
-    /// A 5xx status.
-    case status5xx
-    /// A JSON object key.
-    case jsonKey
-    /// A JSON string value.
-    case jsonString
-    /// A JSON number.
-    case jsonNumber
-    /// A JSON `true`/`false`.
-    case jsonBool
-    /// A JSON `null`.
-    case jsonNull
-    /// JSON punctuation: braces, brackets, commas, colons.
-    case jsonPunctuation
-    /// A header name.
-    case headerName
-    /// A header value.
-    case headerValue
+    package static let success = Role(rawValue: "success")
     /// A search match.
-    case searchMatch
+    package static let searchMatch = Role(rawValue: "searchMatch")
     /// The current search match.
-    case searchCurrent
+    package static let searchCurrent = Role(rawValue: "searchCurrent")
     /// A control character or escape sequence shown escaped (`␛[2J`).
-    case escaped
-    /// The badge of a protected (production) environment.
-    case protectedBadge
-    /// An environment name.
-    case environment
+    package static let escaped = Role(rawValue: "escaped")
     /// A text field being edited.
-    case input
+    package static let input = Role(rawValue: "input")
     /// The frame and text of a modal overlay.
-    case overlay
+    package static let overlay = Role(rawValue: "overlay")
     /// A spinner or progress indicator.
-    case spinner
+    package static let spinner = Role(rawValue: "spinner")
+
+    /// Every role the terminal layer's widgets draw with.
+    package static let widgetRoles: [Role] = [
+        .text,
+        .dim,
+        .border,
+        .focusBorder,
+        .title,
+        .selection,
+        .selectionInactive,
+        .tabActive,
+        .tabInactive,
+        .statusBar,
+        .statusKey,
+        .message,
+        .error,
+        .warning,
+        .success,
+        .searchMatch,
+        .searchCurrent,
+        .escaped,
+        .input,
+        .overlay,
+        .spinner,
+    ]
 }

@@ -1,14 +1,14 @@
 /// A grapheme cluster ready to draw: visible, styled and measured.
-public struct StyledCharacter: Sendable, Hashable {
+package struct StyledCharacter: Sendable, Hashable {
     /// The grapheme cluster; never a control character.
-    public var character: Character
+    package var character: Character
     /// How it is drawn.
-    public var style: Style
+    package var style: Style
     /// Columns it takes (0, 1 or 2).
-    public var width: Int
+    package var width: Int
 
     /// Creates a styled character (the width is measured).
-    public init(_ character: Character, _ style: Style) {
+    package init(_ character: Character, _ style: Style) {
         self.character = character
         self.style = style
         self.width = DisplayWidth.of(character)
@@ -21,15 +21,15 @@ public struct StyledCharacter: Sendable, Hashable {
 /// bidirectional overrides show as `\u{7}`-style escapes, a tab becomes spaces and invalid
 /// UTF-8 becomes U+FFFD. Every text drawing path of `CellGrid` goes through it, so it is
 /// the default, not an opt-in.
-public enum Sanitizer {
+package enum Sanitizer {
     /// Spaces a tab becomes.
-    public static let tabWidth = 4
+    package static let tabWidth = 4
 
     /// Text with every control character and escape made visible.
     ///
     /// - Parameter text: untrusted text.
     /// - Returns: text that is safe to write to a terminal.
-    public static func sanitize<S: StringProtocol>(_ text: S) -> String {
+    package static func sanitize<S: StringProtocol>(_ text: S) -> String {
         var needsWork = false
         for scalar in text.unicodeScalars where escape(for: scalar) != nil {
             needsWork = true
@@ -51,7 +51,7 @@ public enum Sanitizer {
     ///
     /// - Parameter bytes: untrusted bytes.
     /// - Returns: text that is safe to write to a terminal.
-    public static func sanitize<C: Collection>(bytes: C) -> String where C.Element == UInt8 {
+    package static func sanitize<C: Collection>(bytes: C) -> String where C.Element == UInt8 {
         sanitize(String(decoding: bytes, as: UTF8.self))
     }
 
@@ -60,7 +60,7 @@ public enum Sanitizer {
     ///
     /// - Parameter scalar: one Unicode scalar.
     /// - Returns: the replacement text.
-    public static func escape(for scalar: Unicode.Scalar) -> String? {
+    package static func escape(for scalar: Unicode.Scalar) -> String? {
         let v = scalar.value
         switch v {
         case 0x20..<0x7F:
@@ -82,7 +82,7 @@ public enum Sanitizer {
     ///
     /// - Parameter spans: the styled text.
     /// - Returns: one entry per grapheme cluster to draw.
-    public static func characters(_ spans: [Span]) -> [StyledCharacter] {
+    package static func characters(_ spans: [Span]) -> [StyledCharacter] {
         var result: [StyledCharacter] = []
         for span in spans { append(span.text, style: span.style, to: &result) }
         return result
@@ -94,7 +94,7 @@ public enum Sanitizer {
     ///   - text: the text, trusted or not.
     ///   - style: its style; escapes take the `.escaped` role.
     ///   - result: where the characters go.
-    public static func append<S: StringProtocol>(_ text: S, style: Style, to result: inout [StyledCharacter]) {
+    package static func append<S: StringProtocol>(_ text: S, style: Style, to result: inout [StyledCharacter]) {
         for character in text {
             if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
                 result.append(StyledCharacter(character, style))

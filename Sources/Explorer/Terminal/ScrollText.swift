@@ -3,25 +3,25 @@
 ///
 /// Supports wrap on and off (with horizontal scrolling), a line-number gutter and search
 /// highlights. Text is sanitized on the way to the grid.
-public struct ScrollText: Sendable {
+package struct ScrollText: Sendable {
     /// The lines.
-    public var source: any TextSource
+    package var source: any TextSource
     /// Scroll position and options.
-    public var state: ScrollTextState
+    package var state: ScrollTextState
 
     /// Creates a scroll text.
-    public init(source: any TextSource, state: ScrollTextState) {
+    package init(source: any TextSource, state: ScrollTextState) {
         self.source = source
         self.state = state
     }
 
     /// The gutter's width for `lineCount` lines (digits plus a space), 0 when hidden.
-    public static func gutterWidth(lineCount: Int, visible: Bool) -> Int {
+    package static func gutterWidth(lineCount: Int, visible: Bool) -> Int {
         visible ? String(max(1, lineCount)).count + 1 : 0
     }
 
     /// The width of the text column inside `area`, the gutter excluded.
-    public func textWidth(in area: Rect) -> Int {
+    package func textWidth(in area: Rect) -> Int {
         max(0, area.width - ScrollText.gutterWidth(lineCount: source.lineCount, visible: state.showLineNumbers))
     }
 
@@ -30,7 +30,7 @@ public struct ScrollText: Sendable {
     /// - Parameters:
     ///   - grid: the grid to draw on.
     ///   - area: the text's rectangle.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let count = source.lineCount
         let gutter = ScrollText.gutterWidth(lineCount: count, visible: state.showLineNumbers)
@@ -77,7 +77,7 @@ public struct ScrollText: Sendable {
 
     /// Breaks characters into rows of at most `width` columns (a wide character that does
     /// not fit moves to the next row). An empty line is one empty row.
-    public static func wrap(_ characters: [StyledCharacter], width: Int) -> [[StyledCharacter]] {
+    package static func wrap(_ characters: [StyledCharacter], width: Int) -> [[StyledCharacter]] {
         guard width > 0 else { return [characters] }
         var rows: [[StyledCharacter]] = []
         var current: [StyledCharacter] = []
@@ -96,7 +96,7 @@ public struct ScrollText: Sendable {
     }
 
     /// How many rows a line takes when wrapped at `width`.
-    public static func rowCount(of line: Int, source: any TextSource, width: Int) -> Int {
+    package static func rowCount(of line: Int, source: any TextSource, width: Int) -> Int {
         let characters = Sanitizer.characters(source.line(line, maxCharacters: ScrollTextState.wrapLimit))
         return wrap(Array(characters.prefix(ScrollTextState.wrapLimit)), width: width).count
     }

@@ -1,25 +1,25 @@
 /// Where a `ScrollText` is scrolled to and how it shows its text.
-public struct ScrollTextState: Sendable, Hashable {
+package struct ScrollTextState: Sendable, Hashable {
     /// The first line shown.
-    public var topLine: Int
+    package var topLine: Int
     /// With wrap on, the first row of `topLine` shown (a long line scrolls row by row).
-    public var topRow: Int
+    package var topRow: Int
     /// With wrap off, the first column shown.
-    public var leftColumn: Int
+    package var leftColumn: Int
     /// Whether long lines wrap.
-    public var wrap: Bool
+    package var wrap: Bool
     /// Whether a line-number gutter shows.
-    public var showLineNumbers: Bool
+    package var showLineNumbers: Bool
     /// Text to highlight (case-insensitive); empty for none.
-    public var search: String
+    package var search: String
     /// The line of the current match, highlighted as `.searchCurrent`.
-    public var currentMatchLine: Int?
+    package var currentMatchLine: Int?
 
     /// The longest line, in characters, that wrap mode lays out; the rest is cut.
-    public static let wrapLimit = 65_536
+    package static let wrapLimit = 65_536
 
     /// Creates a state at the top.
-    public init(topLine: Int = 0, topRow: Int = 0, leftColumn: Int = 0, wrap: Bool = true, showLineNumbers: Bool = false, search: String = "", currentMatchLine: Int? = nil) {
+    package init(topLine: Int = 0, topRow: Int = 0, leftColumn: Int = 0, wrap: Bool = true, showLineNumbers: Bool = false, search: String = "", currentMatchLine: Int? = nil) {
         self.topLine = topLine
         self.topRow = topRow
         self.leftColumn = leftColumn
@@ -37,7 +37,7 @@ public struct ScrollTextState: Sendable, Hashable {
     ///   - rows: how far.
     ///   - source: the text.
     ///   - width: the text area's width in columns (the gutter excluded).
-    public mutating func scroll(by rows: Int, source: any TextSource, width: Int) {
+    package mutating func scroll(by rows: Int, source: any TextSource, width: Int) {
         let count = source.lineCount
         guard count > 0 else { topLine = 0; topRow = 0; return }
         topLine = min(max(0, topLine), count - 1)
@@ -81,18 +81,18 @@ public struct ScrollTextState: Sendable, Hashable {
     }
 
     /// Scrolls sideways (wrap off only), never left of column 0.
-    public mutating func scrollHorizontally(by columns: Int) {
+    package mutating func scrollHorizontally(by columns: Int) {
         leftColumn = wrap ? 0 : max(0, leftColumn + columns)
     }
 
     /// Shows `line` at the top.
-    public mutating func jump(toLine line: Int, source: any TextSource) {
+    package mutating func jump(toLine line: Int, source: any TextSource) {
         topLine = min(max(0, line), max(0, source.lineCount - 1))
         topRow = 0
     }
 
     /// Scrolls to the top.
-    public mutating func scrollToTop() {
+    package mutating func scrollToTop() {
         topLine = 0
         topRow = 0
         leftColumn = 0
@@ -100,13 +100,13 @@ public struct ScrollTextState: Sendable, Hashable {
 
     /// Scrolls so that the last line shows at the bottom of `height` rows (wrap off), or
     /// at the top of the last screen (wrap on).
-    public mutating func scrollToBottom(source: any TextSource, height: Int) {
+    package mutating func scrollToBottom(source: any TextSource, height: Int) {
         topRow = 0
         topLine = max(0, source.lineCount - (wrap ? 1 : max(1, height)))
     }
 
     /// "line 12/3400" for a title or status bar.
-    public func positionText(lineCount: Int) -> String {
+    package func positionText(lineCount: Int) -> String {
         "\(min(topLine + 1, max(lineCount, 1)))/\(max(lineCount, 1))"
     }
 }

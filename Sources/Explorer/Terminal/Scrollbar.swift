@@ -1,14 +1,14 @@
 /// A vertical scroll indicator: a thumb on a track, sized by how much of the content shows.
-public struct Scrollbar: Sendable {
+package struct Scrollbar: Sendable {
     /// Total rows (or lines) of content.
-    public var total: Int
+    package var total: Int
     /// Rows visible at once.
-    public var visible: Int
+    package var visible: Int
     /// The first visible row.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates a scrollbar.
-    public init(total: Int, visible: Int, offset: Int) {
+    package init(total: Int, visible: Int, offset: Int) {
         self.total = total
         self.visible = visible
         self.offset = offset
@@ -16,7 +16,7 @@ public struct Scrollbar: Sendable {
 
     /// The thumb's first row and height within a track of `height` rows, or nil when all
     /// the content fits (no bar is drawn then).
-    public func thumb(height: Int) -> (start: Int, length: Int)? {
+    package func thumb(height: Int) -> (start: Int, length: Int)? {
         guard height > 0, total > visible, visible > 0 else { return nil }
         let length = max(1, min(height, height * visible / total))
         let maxOffset = max(1, total - visible)
@@ -25,7 +25,7 @@ public struct Scrollbar: Sendable {
     }
 
     /// Draws the bar down the first column of `area` (usually a pane's right border).
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         guard let (start, length) = thumb(height: area.height) else { return }
         for row in 0..<area.height {
             let isThumb = row >= start && row < start + length

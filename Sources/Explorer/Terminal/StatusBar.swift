@@ -1,14 +1,14 @@
 /// The bottom line: key hints generated from a keymap, a message, and text on the right.
-public struct StatusBar: Sendable {
+package struct StatusBar: Sendable {
     /// The hints, left to right; those that do not fit are dropped from the end.
-    public var hints: [KeyHint]
+    package var hints: [KeyHint]
     /// A message shown instead of the hints (an error, "Saved").
-    public var message: [Span]
+    package var message: [Span]
     /// Text on the right (environment, spinner).
-    public var trailing: [Span]
+    package var trailing: [Span]
 
     /// Creates a status bar.
-    public init(hints: [KeyHint], message: [Span] = [], trailing: [Span] = []) {
+    package init(hints: [KeyHint], message: [Span] = [], trailing: [Span] = []) {
         self.hints = hints
         self.message = message
         self.trailing = trailing
@@ -19,7 +19,7 @@ public struct StatusBar: Sendable {
     /// - Parameters:
     ///   - grid: the grid to draw on.
     ///   - area: where the bar goes (only its first row is used).
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         let base = Style(.statusBar)

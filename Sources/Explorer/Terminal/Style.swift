@@ -2,30 +2,30 @@
 ///
 /// Colours are never chosen here; the theme maps the role to colours at flush time, so
 /// the same grid draws correctly in every theme and with `NO_COLOR`.
-public struct Style: Sendable, Hashable {
+package struct Style: Sendable, Hashable {
     /// What the text is.
-    public var role: Role
+    package var role: Role
     /// Attributes added to the role's own attributes.
-    public var attributes: TextAttributes
+    package var attributes: TextAttributes
 
     /// Creates a style.
     ///
     /// - Parameters:
     ///   - role: what the text is.
     ///   - attributes: attributes added to the theme's attributes for the role.
-    public init(_ role: Role = .text, _ attributes: TextAttributes = []) {
+    package init(_ role: Role = .text, _ attributes: TextAttributes = []) {
         self.role = role
         self.attributes = attributes
     }
 
     /// Plain text.
-    public static let plain = Style()
+    package static let plain = Style()
 
     /// The same style with more attributes.
     ///
     /// - Parameter more: the attributes to add.
     /// - Returns: a style with the union of attributes.
-    public func adding(_ more: TextAttributes) -> Style {
+    package func adding(_ more: TextAttributes) -> Style {
         Style(role, attributes.union(more))
     }
 }

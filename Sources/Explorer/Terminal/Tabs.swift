@@ -1,21 +1,21 @@
 /// A row of tab titles with one active: ` Body │ Headers │ Timing `.
-public struct Tabs: Sendable {
+package struct Tabs: Sendable {
     /// The titles.
-    public var titles: [String]
+    package var titles: [String]
     /// The active tab.
-    public var selected: Int
+    package var selected: Int
     /// The separator between titles.
-    public var separator: String
+    package var separator: String
 
     /// Creates tabs.
-    public init(titles: [String], selected: Int, separator: String = "│") {
+    package init(titles: [String], selected: Int, separator: String = "│") {
         self.titles = titles
         self.selected = selected
         self.separator = separator
     }
 
     /// Draws the tabs on the first row of `area`.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         var x = row.x
@@ -33,7 +33,7 @@ public struct Tabs: Sendable {
     ///   - x: the clicked column.
     ///   - area: where the tabs were drawn.
     /// - Returns: the tab's index, or nil between or after the tabs.
-    public func tab(atColumn x: Int, in area: Rect) -> Int? {
+    package func tab(atColumn x: Int, in area: Rect) -> Int? {
         var left = area.x
         let separatorWidth = DisplayWidth.of(separator)
         for (i, title) in titles.enumerated() {

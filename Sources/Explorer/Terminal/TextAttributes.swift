@@ -1,23 +1,23 @@
 /// Attributes drawn on top of a role's colours: bold, underline, reverse ...
-public struct TextAttributes: OptionSet, Sendable, Hashable, Codable {
+package struct TextAttributes: OptionSet, Sendable, Hashable, Codable {
     /// The raw bits.
-    public let rawValue: UInt8
+    package let rawValue: UInt8
 
     /// Creates attributes from raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Bold (or bright).
-    public static let bold = TextAttributes(rawValue: 1 << 0)
+    package static let bold = TextAttributes(rawValue: 1 << 0)
     /// Dim.
-    public static let dim = TextAttributes(rawValue: 1 << 1)
+    package static let dim = TextAttributes(rawValue: 1 << 1)
     /// Italic.
-    public static let italic = TextAttributes(rawValue: 1 << 2)
+    package static let italic = TextAttributes(rawValue: 1 << 2)
     /// Underline.
-    public static let underline = TextAttributes(rawValue: 1 << 3)
+    package static let underline = TextAttributes(rawValue: 1 << 3)
     /// Reverse video: foreground and background swapped.
-    public static let reverse = TextAttributes(rawValue: 1 << 4)
+    package static let reverse = TextAttributes(rawValue: 1 << 4)
     /// Blink.
-    public static let blink = TextAttributes(rawValue: 1 << 5)
+    package static let blink = TextAttributes(rawValue: 1 << 5)
 
     /// One letter per attribute for snapshot masks, in a fixed order.
     var letters: String {

@@ -1,17 +1,17 @@
 /// A one-line text input: scrolls sideways to keep the cursor in view, shows the
 /// terminal cursor when focused.
-public struct TextField: Sendable {
+package struct TextField: Sendable {
     /// The text and cursor.
-    public var state: TextFieldState
+    package var state: TextFieldState
     /// Whether the field has focus (the terminal cursor shows in it).
-    public var focused: Bool
+    package var focused: Bool
     /// Shown dim when the text is empty.
-    public var placeholder: String
+    package var placeholder: String
     /// The style of the text.
-    public var style: Style
+    package var style: Style
 
     /// Creates a text field.
-    public init(state: TextFieldState, focused: Bool = true, placeholder: String = "", style: Style = Style(.input)) {
+    package init(state: TextFieldState, focused: Bool = true, placeholder: String = "", style: Style = Style(.input)) {
         self.state = state
         self.focused = focused
         self.placeholder = placeholder
@@ -23,7 +23,7 @@ public struct TextField: Sendable {
     /// - Parameters:
     ///   - grid: the grid to draw on; its `cursor` is set when the field is focused.
     ///   - area: the field's rectangle.
-    public func render(into grid: inout CellGrid, area: Rect) {
+    package func render(into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         grid.fill(row, style: style)

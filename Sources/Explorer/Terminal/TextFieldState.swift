@@ -3,14 +3,14 @@
 /// The cursor counts grapheme clusters, so editing never splits an emoji or a letter with
 /// its accent. Typed and pasted control characters are not stored: line breaks and tabs
 /// become spaces, others are dropped.
-public struct TextFieldState: Sendable, Hashable {
+package struct TextFieldState: Sendable, Hashable {
     /// The text.
-    public private(set) var text: String
+    package private(set) var text: String
     /// The cursor, in grapheme clusters from the start (0...text.count).
-    public private(set) var cursor: Int
+    package private(set) var cursor: Int
 
     /// Creates a field with the cursor at the end.
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         self.text = TextFieldState.clean(text)
         self.cursor = self.text.count
     }
@@ -18,7 +18,7 @@ public struct TextFieldState: Sendable, Hashable {
     // MARK: - Editing
 
     /// Inserts text at the cursor (typing or pasting).
-    public mutating func insert(_ string: String) {
+    package mutating func insert(_ string: String) {
         let clean = TextFieldState.clean(string)
         guard !clean.isEmpty else { return }
         let index = text.index(text.startIndex, offsetBy: cursor)
@@ -31,38 +31,38 @@ public struct TextFieldState: Sendable, Hashable {
     }
 
     /// Deletes the character before the cursor.
-    public mutating func deleteBackward() {
+    package mutating func deleteBackward() {
         guard cursor > 0 else { return }
         removeCharacters(in: (cursor - 1)..<cursor)
         cursor -= 1
     }
 
     /// Deletes the character after the cursor.
-    public mutating func deleteForward() {
+    package mutating func deleteForward() {
         guard cursor < text.count else { return }
         removeCharacters(in: cursor..<(cursor + 1))
     }
 
     /// Deletes from the start of the previous word to the cursor (Ctrl-W).
-    public mutating func deleteWordBackward() {
+    package mutating func deleteWordBackward() {
         let start = wordStart(before: cursor)
         removeCharacters(in: start..<cursor)
         cursor = start
     }
 
     /// Deletes from the start to the cursor (Ctrl-U).
-    public mutating func deleteToStart() {
+    package mutating func deleteToStart() {
         removeCharacters(in: 0..<cursor)
         cursor = 0
     }
 
     /// Deletes from the cursor to the end (Ctrl-K).
-    public mutating func deleteToEnd() {
+    package mutating func deleteToEnd() {
         removeCharacters(in: cursor..<text.count)
     }
 
     /// Replaces all the text, cursor at the end.
-    public mutating func setText(_ newText: String) {
+    package mutating func setText(_ newText: String) {
         text = TextFieldState.clean(newText)
         cursor = text.count
     }
@@ -70,21 +70,21 @@ public struct TextFieldState: Sendable, Hashable {
     // MARK: - Moving
 
     /// Moves the cursor by `delta` characters.
-    public mutating func moveCursor(by delta: Int) {
+    package mutating func moveCursor(by delta: Int) {
         cursor = min(max(0, cursor + delta), text.count)
     }
 
     /// Moves to the start.
-    public mutating func moveToStart() { cursor = 0 }
+    package mutating func moveToStart() { cursor = 0 }
 
     /// Moves to the end.
-    public mutating func moveToEnd() { cursor = text.count }
+    package mutating func moveToEnd() { cursor = text.count }
 
     /// Moves to the start of the previous word.
-    public mutating func moveWordBackward() { cursor = wordStart(before: cursor) }
+    package mutating func moveWordBackward() { cursor = wordStart(before: cursor) }
 
     /// Moves past the end of the next word.
-    public mutating func moveWordForward() {
+    package mutating func moveWordForward() {
         let characters = Array(text)
         var i = cursor
         while i < characters.count, !TextFieldState.isWordCharacter(characters[i]) { i += 1 }
@@ -102,7 +102,7 @@ public struct TextFieldState: Sendable, Hashable {
     /// - Parameter event: the input event.
     /// - Returns: true when the event changed the field or its cursor.
     @discardableResult
-    public mutating func handle(_ event: InputEvent) -> Bool {
+    package mutating func handle(_ event: InputEvent) -> Bool {
         switch event {
         case .paste(let string):
             insert(string)
@@ -116,7 +116,7 @@ public struct TextFieldState: Sendable, Hashable {
 
     /// Applies an editing key; returns whether the field used it.
     @discardableResult
-    public mutating func handle(_ press: KeyPress) -> Bool {
+    package mutating func handle(_ press: KeyPress) -> Bool {
         let mods = press.modifiers.subtracting(.shift)
         switch (press.key, mods) {
         case (.character(let c), []):

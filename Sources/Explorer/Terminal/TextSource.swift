@@ -1,6 +1,6 @@
 /// Lines of text a `ScrollText` draws, fetched one at a time so a body of any size is never
 /// laid out whole.
-public protocol TextSource: Sendable {
+package protocol TextSource: Sendable {
     /// The number of lines.
     var lineCount: Int { get }
 
@@ -15,47 +15,47 @@ public protocol TextSource: Sendable {
 }
 
 /// A `TextSource` over lines already in memory (formatted JSON, headers).
-public struct LinesTextSource: TextSource {
+package struct LinesTextSource: TextSource {
     /// The lines.
-    public var lines: [[Span]]
+    package var lines: [[Span]]
 
     /// Creates a source from styled lines.
-    public init(_ lines: [[Span]]) { self.lines = lines }
+    package init(_ lines: [[Span]]) { self.lines = lines }
 
     /// Creates a source from plain text, split at line breaks.
-    public init(text: String, style: Style = .plain) {
+    package init(text: String, style: Style = .plain) {
         self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { [Span(String($0), style)] }
     }
 
     /// The number of lines.
-    public var lineCount: Int { lines.count }
+    package var lineCount: Int { lines.count }
 
     /// The line at `index` (empty outside the range).
-    public func line(_ index: Int, maxCharacters: Int) -> [Span] {
+    package func line(_ index: Int, maxCharacters: Int) -> [Span] {
         guard index >= 0, index < lines.count else { return [] }
         return lines[index]
     }
 }
 
 /// A `TextSource` over raw bytes (a response body), indexed by `LineIndex`.
-public struct BytesTextSource: TextSource {
+package struct BytesTextSource: TextSource {
     /// The index over the bytes.
-    public let index: LineIndex
+    package let index: LineIndex
     /// The style every line is drawn in.
-    public var style: Style
+    package var style: Style
 
     /// Creates a source over bytes.
-    public init(_ index: LineIndex, style: Style = .plain) {
+    package init(_ index: LineIndex, style: Style = .plain) {
         self.index = index
         self.style = style
     }
 
     /// The number of lines.
-    public var lineCount: Int { index.lineCount }
+    package var lineCount: Int { index.lineCount }
 
     /// The line at `index`, decoded as UTF-8 (invalid bytes become U+FFFD), at most about
     /// `maxCharacters` characters.
-    public func line(_ index: Int, maxCharacters: Int) -> [Span] {
+    package func line(_ index: Int, maxCharacters: Int) -> [Span] {
         [Span(self.index.line(index, maxBytes: max(16, maxCharacters) * 4), style)]
     }
 }

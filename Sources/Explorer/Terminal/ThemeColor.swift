@@ -2,7 +2,7 @@ import Foundation
 
 /// A colour in a theme: the terminal's default, one of the 16 ANSI colours, one of 256,
 /// or a 24-bit RGB value (drawn as the nearest the terminal can show).
-public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
+package enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     /// The terminal's own foreground or background.
     case terminalDefault
     /// An ANSI colour, 0–15 (8–15 are the bright ones).
@@ -13,7 +13,7 @@ public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     case rgb(UInt8, UInt8, UInt8)
 
     /// The colour names a theme file may use, with their ANSI numbers.
-    public static let names: [String: Int] = [
+    package static let names: [String: Int] = [
         "black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6, "white": 7,
         "gray": 8, "grey": 8, "bright-black": 8, "bright-red": 9, "bright-green": 10, "bright-yellow": 11,
         "bright-blue": 12, "bright-magenta": 13, "bright-cyan": 14, "bright-white": 15,
@@ -23,7 +23,7 @@ public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter text: the colour as written in a theme file.
     /// - Returns: the colour, or nil when the text is none of these.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let value = text.trimmingCharacters(in: .whitespaces).lowercased()
         if value == "default" || value == "none" {
             self = .terminalDefault
@@ -39,7 +39,7 @@ public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The colour as a theme file writes it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .terminalDefault: return "default"
         case .ansi(let n): return ThemeColor.names.first { $0.value == n && !$0.key.hasPrefix("gr") }?.key ?? String(n)
@@ -50,7 +50,7 @@ public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The RGB value of the colour (xterm's palette for ANSI and 256 colours).
-    public var rgbValue: (r: Int, g: Int, b: Int)? {
+    package var rgbValue: (r: Int, g: Int, b: Int)? {
         switch self {
         case .terminalDefault:
             return nil
@@ -62,7 +62,7 @@ public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The nearest xterm 256-colour index (16–255 cube and greys; ANSI kept as is).
-    public var nearest256: Int? {
+    package var nearest256: Int? {
         switch self {
         case .terminalDefault: return nil
         case .ansi(let n), .indexed(let n): return n
@@ -85,7 +85,7 @@ public enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The nearest of the 16 ANSI colours (or 8 when `limit` is 8).
-    public func nearestANSI(limit: Int = 16) -> Int? {
+    package func nearestANSI(limit: Int = 16) -> Int? {
         if case .ansi(let n) = self { return limit >= 16 ? n : n % 8 }
         guard let rgb = rgbValue else { return nil }
         var best = 0

@@ -1,14 +1,14 @@
 /// What a role looks like in a theme: colours and attributes.
-public struct ThemeStyle: Sendable, Hashable {
+package struct ThemeStyle: Sendable, Hashable {
     /// Foreground colour.
-    public var foreground: ThemeColor
+    package var foreground: ThemeColor
     /// Background colour.
-    public var background: ThemeColor
+    package var background: ThemeColor
     /// Attributes.
-    public var attributes: TextAttributes
+    package var attributes: TextAttributes
 
     /// Creates a theme style.
-    public init(foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault, attributes: TextAttributes = []) {
+    package init(foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault, attributes: TextAttributes = []) {
         self.foreground = foreground
         self.background = background
         self.attributes = attributes

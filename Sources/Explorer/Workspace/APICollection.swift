@@ -4,26 +4,26 @@ import Foundation
 ///
 /// Named `APICollection` so it does not shadow the standard library's `Collection` protocol
 /// in this module. Load one with `CollectionLoader.load(from:)`.
-struct APICollection: Sendable {
+package struct APICollection: Sendable {
     /// The collection's display name.
-    var name: String
+    package var name: String
     /// Collection-wide variable defaults.
-    var variables: [KeyValue]
+    package var variables: [KeyValue]
     /// The environments, in file order.
-    var environments: [Environment]
+    package var environments: [Environment]
     /// The endpoint tree, in file order.
-    var items: [CollectionItem]
+    package var items: [CollectionItem]
     /// The file it was read from, if any.
     var sourceURL: URL?
     /// Whether the file it was read from has comments (a rewrite of the whole file loses them).
-    var sourceHasComments = false
+    package var sourceHasComments = false
     /// What the loader noticed but accepted (unknown keys ...), for the user to see.
-    var warnings: [CollectionWarning]
+    package var warnings: [CollectionWarning]
     /// The `description:` the user wrote.
     var description: String?
 
     /// Creates a collection.
-    init(
+    package init(
         name: String,
         variables: [KeyValue] = [],
         environments: [Environment] = [],
@@ -40,7 +40,7 @@ struct APICollection: Sendable {
     }
 
     /// Every endpoint, depth first in file order, with its folder path filled in.
-    var endpoints: [Endpoint] {
+    package var endpoints: [Endpoint] {
         var out: [Endpoint] = []
         func walk(_ items: [CollectionItem]) {
             for item in items {
@@ -55,14 +55,14 @@ struct APICollection: Sendable {
     }
 
     /// The environment with that name (exact, then case-insensitive), or `nil`.
-    func environment(named name: String) -> Environment? {
+    package func environment(named name: String) -> Environment? {
         environments.first { $0.name == name } ?? environments.first { $0.name.lowercased() == name.lowercased() }
     }
 
     /// The environment with that name.
     ///
     /// - Throws: `LookupError.environmentNotFound` listing the environments there are.
-    func requireEnvironment(named name: String) throws -> Environment {
+    package func requireEnvironment(named name: String) throws -> Environment {
         if let environment = environment(named: name) { return environment }
         throw LookupError.environmentNotFound(name, available: environments.map(\.name),
                                               suggestions: Suggestions.closest(to: name, in: environments.map(\.name)))
@@ -73,7 +73,7 @@ struct APICollection: Sendable {
     /// Matching tries the exact address, then the exact name, then both ignoring case.
     /// - Throws: `LookupError.endpointNotFound` with close matches, or
     ///   `LookupError.ambiguousEndpoint` listing the full addresses to choose from.
-    func endpoint(named query: String) throws -> Endpoint {
+    package func endpoint(named query: String) throws -> Endpoint {
         let all = endpoints
         let trimmed = query.trimmingCharacters(in: .whitespaces)
         let passes: [(Endpoint) -> Bool] = [
@@ -91,13 +91,13 @@ struct APICollection: Sendable {
     }
 
     /// The endpoint at exactly that address (`Endpoint.id`), for keeping a selection on reload.
-    func endpoint(withID id: String) -> Endpoint? {
+    package func endpoint(withID id: String) -> Endpoint? {
         endpoints.first { $0.id == id }
     }
 }
 
 /// Why an endpoint or environment a user named could not be found.
-enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No endpoint has that address or name; close matches are listed.
     case endpointNotFound(String, suggestions: [String])
     /// Several endpoints have that name; their full addresses are listed.
@@ -105,7 +105,7 @@ enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No environment has that name.
     case environmentNotFound(String, available: [String], suggestions: [String])
 
-    var description: String {
+    package var description: String {
         switch self {
         case let .endpointNotFound(query, suggestions):
             if suggestions.isEmpty { return "No endpoint is named \"\(query)\"." }

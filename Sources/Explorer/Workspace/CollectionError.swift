@@ -1,5 +1,5 @@
 /// Why a collection file could not be loaded, always with `file:line:column`.
-enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read at all.
     case unreadable(path: String, reason: String)
     /// The text is not valid YAML.
@@ -31,7 +31,7 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, reason):
             return "\(path): cannot read the collection: \(reason)"

@@ -1,5 +1,5 @@
 /// An entry of a collection's endpoint tree: an endpoint, or a folder of further entries.
-enum CollectionItem: Sendable, Hashable {
+package enum CollectionItem: Sendable, Hashable {
     /// A request.
     case endpoint(Endpoint)
     /// A named group of entries.
@@ -15,11 +15,11 @@ enum CollectionItem: Sendable, Hashable {
 }
 
 /// A named group of endpoints and sub-folders, as written under `folder:` in the file.
-struct Folder: Sendable, Hashable {
+package struct Folder: Sendable, Hashable {
     /// The folder's name.
-    var name: String
+    package var name: String
     /// Its entries, in file order.
-    var items: [CollectionItem]
+    package var items: [CollectionItem]
     /// The `description:` the user wrote.
     var description: String?
 

@@ -9,7 +9,7 @@ import Yams
 /// resolver refuses to send there); a missing `base_url`, duplicate endpoint or environment
 /// names and values of the wrong shape are errors.
 /// The file is only read, never written.
-enum CollectionLoader {
+package enum CollectionLoader {
     /// The keys a collection file may have at the top.
     static let topLevelKeys = ["name", "description", "variables", "environments", "endpoints"]
     /// The keys of an environment.
@@ -22,7 +22,7 @@ enum CollectionLoader {
     /// Loads the collection file at `url`, with the `.env` file beside it.
     ///
     /// - Throws: `CollectionError`.
-    static func load(from url: URL) throws -> APICollection {
+    package static func load(from url: URL) throws -> APICollection {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
@@ -42,7 +42,7 @@ enum CollectionLoader {
     ///   - file: the path shown in errors and warnings.
     ///   - dotEnv: the `.env` values `{{env.NAME}}` falls back to.
     /// - Throws: `CollectionError`.
-    static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws -> APICollection {
+    package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws -> APICollection {
         var reader = Reader(file: file)
         let root: Node?
         do {

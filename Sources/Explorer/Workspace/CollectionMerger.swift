@@ -7,17 +7,17 @@ import Yams
 /// address exists is replaced only when `replace` says so (the CLI asks, or `--force`).
 /// Variables that are new are added, existing ones kept; an environment with a new base URL
 /// is added (under its host's name when its name is taken).
-enum CollectionMerger {
+package enum CollectionMerger {
     /// What a merge did, for the user to read.
-    struct Report: Sendable, Hashable {
+    package struct Report: Sendable, Hashable {
         /// Addresses of endpoints added.
-        var added: [String] = []
+        package var added: [String] = []
         /// Addresses of endpoints replaced.
-        var replaced: [String] = []
+        package var replaced: [String] = []
         /// Addresses of endpoints kept because replacing them was declined.
-        var kept: [String] = []
+        package var kept: [String] = []
         /// Notes about environments and variables that were not changed.
-        var notes: [String] = []
+        package var notes: [String] = []
     }
 
     /// Merges `imported` into `base`.
@@ -27,7 +27,7 @@ enum CollectionMerger {
     ///   - base: the existing collection.
     ///   - replace: asked for each endpoint that exists already; `true` replaces it.
     /// - Returns: the merged collection and what happened.
-    static func merge(_ imported: APICollection, into base: APICollection, replace: (String) -> Bool) -> (APICollection, Report) {
+    package static func merge(_ imported: APICollection, into base: APICollection, replace: (String) -> Bool) -> (APICollection, Report) {
         var merged = base
         var report = Report()
         for variable in imported.variables {
@@ -144,7 +144,7 @@ enum CollectionMerger {
     /// Only possible when the merge added top-level endpoints and changed nothing else, and
     /// `endpoints:` is the file's last top-level key. The result is checked by loading it: it
     /// must give exactly `merged`'s endpoints, else `nil` (and the caller rewrites the file).
-    static func appendingEndpoints(_ added: [Endpoint], to original: String, expecting merged: APICollection) -> String? {
+    package static func appendingEndpoints(_ added: [Endpoint], to original: String, expecting merged: APICollection) -> String? {
         guard !added.isEmpty, added.allSatisfy({ $0.folderPath.isEmpty }) else { return nil }
         var lines = original.components(separatedBy: "\n")
         while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
@@ -171,7 +171,7 @@ enum CollectionMerger {
     }
 
     /// Whether a YAML text has comments that rewriting it would lose.
-    static func hasComments(_ yaml: String) -> Bool {
+    package static func hasComments(_ yaml: String) -> Bool {
         yaml.split(separator: "\n").contains { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             return trimmed.hasPrefix("#") || line.contains(" #")
@@ -182,7 +182,7 @@ enum CollectionMerger {
     /// reader (or a crash) never sees half a file.
     ///
     /// - Throws: the file system's error.
-    static func writeAtomically(_ text: String, to url: URL) throws {
+    package static func writeAtomically(_ text: String, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         try Data(text.utf8).write(to: temporary)

@@ -1,5 +1,5 @@
 /// Something the loader accepted but the user should know about, with where it is.
-struct CollectionWarning: Sendable, Hashable, CustomStringConvertible {
+package struct CollectionWarning: Sendable, Hashable, CustomStringConvertible {
     /// Where it is.
     var location: FileLocation
     /// One sentence saying what is wrong.
@@ -11,5 +11,5 @@ struct CollectionWarning: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    var description: String { "\(location): warning: \(message)" }
+    package var description: String { "\(location): warning: \(message)" }
 }

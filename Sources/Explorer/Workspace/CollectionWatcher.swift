@@ -13,7 +13,7 @@ import Darwin
 /// Bursts of events are coalesced into one reload; a reload whose text did not change is not
 /// reported. Each reload is delivered on `queue`, as the new collection or the load error, so
 /// the TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`).
-final class CollectionWatcher: @unchecked Sendable {
+package final class CollectionWatcher: @unchecked Sendable {
     /// The collection file.
     let url: URL
     private let queue: DispatchQueue
@@ -33,7 +33,7 @@ final class CollectionWatcher: @unchecked Sendable {
     ///   - queue: where `onChange` is called (the main queue by default).
     ///   - coalescing: how long a burst of events is gathered before one reload.
     ///   - onChange: called with each reloaded collection, or the error that loading it gave.
-    init(url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
+    package init(url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
          onChange: @escaping @Sendable (Result<APICollection, any Error>) -> Void) {
         self.url = url.standardizedFileURL
         self.queue = queue
@@ -63,7 +63,7 @@ final class CollectionWatcher: @unchecked Sendable {
     /// Starts watching.
     ///
     /// - Throws: `CollectionError.unreadable` when the directory cannot be watched.
-    func start() throws {
+    package func start() throws {
         try internalQueue.sync {
             guard source == nil else { return }
             lastSnapshot = snapshot()
@@ -98,7 +98,7 @@ final class CollectionWatcher: @unchecked Sendable {
     }
 
     /// Stops watching; no callback is made after it returns on the watcher's queue.
-    func stop() {
+    package func stop() {
         internalQueue.sync {
             source?.cancel()
             source = nil

@@ -7,11 +7,11 @@ import Yams
 /// secret held in `{{env.TOKEN}}` or a `.env` file is never written out. Key order follows the
 /// format's documentation; mappings keep the collection's order. Comments cannot be written
 /// back (the YAML library drops them when it reads), which `CollectionMerger` says to the user.
-enum CollectionWriter {
+package enum CollectionWriter {
     /// The collection as YAML text.
     ///
     /// - Throws: an emitter error from the YAML library (not expected for collection values).
-    static func yaml(for collection: APICollection) throws -> String {
+    package static func yaml(for collection: APICollection) throws -> String {
         var root: [(Node, Node)] = [("name", scalar(collection.name))]
         if let description = collection.description { root.append(("description", scalar(description))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
@@ -35,7 +35,7 @@ enum CollectionWriter {
     }
 
     /// One endpoint or folder as a YAML mapping.
-    static func itemNode(_ item: CollectionItem) -> Node {
+    package static func itemNode(_ item: CollectionItem) -> Node {
         switch item {
         case .folder(let folder):
             var pairs: [(Node, Node)] = [("folder", scalar(folder.name))]

@@ -2,17 +2,17 @@ import Networking
 
 /// One request of a collection: a method, a path relative to the environment's base URL,
 /// query items, headers and a body, all of which may hold `{{variable}}` templates.
-struct Endpoint: Sendable, Hashable, Identifiable {
+package struct Endpoint: Sendable, Hashable, Identifiable {
     /// The endpoint's name, unique within its folder.
-    var name: String
+    package var name: String
     /// The folders it is in, outermost first (empty at the top level).
-    var folderPath: [String]
+    package var folderPath: [String]
     /// The method (GET when the file leaves it out).
-    var method: HTTPMethod
+    package var method: HTTPMethod
     /// The path, appended to the base URL's own path.
-    var path: String
+    package var path: String
     /// Query items, in order.
-    var query: [KeyValue]
+    package var query: [KeyValue]
     /// Header fields, in order.
     var headers: [KeyValue]
     /// The body, if any.
@@ -46,15 +46,15 @@ struct Endpoint: Sendable, Hashable, Identifiable {
     }
 
     /// The address a user types: `Folder/Sub/Name`, or `Name` at the top level.
-    var id: String { (folderPath + [name]).joined(separator: "/") }
+    package var id: String { (folderPath + [name]).joined(separator: "/") }
 
-    static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
+    package static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.name == rhs.name && lhs.folderPath == rhs.folderPath && lhs.method == rhs.method
             && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
             && lhs.description == rhs.description
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(method)
         hasher.combine(path)

@@ -9,13 +9,13 @@ import Networking
 /// collection's, `{{env.NAME}}`), so switching or editing the environment reaches every later
 /// request without rebuilding a dispatcher. The configuration is immutable; only the
 /// overrides change, under a lock, so the class is safe to share.
-final class Environment: ServerProvider, @unchecked Sendable, CustomStringConvertible {
+package final class Environment: ServerProvider, @unchecked Sendable, CustomStringConvertible {
     /// The environment's name, unique in its collection.
-    let name: String
+    package let name: String
     /// The `base_url` template, e.g. `https://api.example.com/v1` or `http://{{host}}/v1`.
-    let baseURLTemplate: String
+    package let baseURLTemplate: String
     /// Whether a request must be confirmed before it is sent (`protected: true`).
-    let isProtected: Bool
+    package let isProtected: Bool
     /// The environment's variables, in file order.
     let variables: [KeyValue]
     /// Headers added to every request sent in this environment (an endpoint's own win).
@@ -67,7 +67,7 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
     }
 
     /// Sets the command-line overrides used when `baseURL` is asked.
-    func setOverrides(_ overrides: [String: String]) {
+    package func setOverrides(_ overrides: [String: String]) {
         lock.lock()
         _overrides = overrides
         lock.unlock()
@@ -86,7 +86,7 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
 
     /// The base URL with its templates expanded, or `nil` when a variable is undefined or
     /// the result is not an absolute http(s) URL.
-    var baseURL: URL? { try? resolvedBaseURL(in: scope()) }
+    package var baseURL: URL? { try? resolvedBaseURL(in: scope()) }
 
     /// The base URL expanded in a scope.
     ///
@@ -109,5 +109,5 @@ final class Environment: ServerProvider, @unchecked Sendable, CustomStringConver
         secrets.compactMap { try? scope.value(of: $0) }.filter { !$0.isEmpty }
     }
 
-    var description: String { "\(name) (\(baseURLTemplate))" }
+    package var description: String { "\(name) (\(baseURLTemplate))" }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Where something is in a file: the file's path, a 1-based line and column.
 ///
 /// Printed as `file:line:column`, the form editors and terminals turn into links.
-struct FileLocation: Sendable, Hashable, CustomStringConvertible {
+package struct FileLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file's path as it should be shown.
     var file: String
     /// The line, from 1.
@@ -18,5 +18,5 @@ struct FileLocation: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
-    var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 }

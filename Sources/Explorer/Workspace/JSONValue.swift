@@ -5,7 +5,7 @@ import Yams
 /// (string leaves may hold templates) and pretty-printing of bodies.
 ///
 /// It shadows `Networking.JSONValue` inside this module; write `Networking.JSONValue` for that one.
-indirect enum JSONValue: Sendable, Hashable {
+package indirect enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -19,7 +19,7 @@ indirect enum JSONValue: Sendable, Hashable {
     /// An object whose keys keep their order.
     case object([(key: String, value: JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -32,7 +32,7 @@ indirect enum JSONValue: Sendable, Hashable {
         }
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let value): hasher.combine(value)
@@ -63,7 +63,7 @@ indirect enum JSONValue: Sendable, Hashable {
     /// The value as JSON text.
     ///
     /// - Parameter pretty: indents nested values by two spaces when `true`.
-    func serialized(pretty: Bool = false) -> String {
+    package func serialized(pretty: Bool = false) -> String {
         var out = ""
         write(to: &out, pretty: pretty, depth: 0)
         return out
@@ -121,7 +121,7 @@ indirect enum JSONValue: Sendable, Hashable {
     ///
     /// JSON is read with the YAML parser (JSON is YAML's flow style), which keeps the order
     /// of object keys where `JSONSerialization` would not.
-    static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = trimmed.first, first == "{" || first == "[",
               (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) != nil,

@@ -1,14 +1,14 @@
 /// One named value of an ordered mapping: a variable, a header, a query item or a form field.
 ///
 /// Collections keep these as arrays so the order a user wrote is the order that is sent.
-struct KeyValue: Sendable, Hashable {
+package struct KeyValue: Sendable, Hashable {
     /// The name, as written.
-    var name: String
+    package var name: String
     /// The value, possibly holding `{{variable}}` templates.
-    var value: String
+    package var value: String
 
     /// Creates a named value.
-    init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }

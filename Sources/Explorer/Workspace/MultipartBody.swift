@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) with a random boundary.
-struct MultipartBody: Sendable {
+package struct MultipartBody: Sendable {
     /// One part: a text field, or a file when it has a file name.
     struct Part: Sendable {
         /// The field name.

@@ -7,7 +7,7 @@ import Networking
 /// Variables resolve by precedence `--var` > environment > collection, then `{{env.NAME}}`
 /// and the built-ins. Environment headers come first and an endpoint's header of the same
 /// name replaces them. A body adds its `Content-Type` unless the endpoint sets one.
-struct RequestResolver: Sendable {
+package struct RequestResolver: Sendable {
     /// The process environment used for `{{env.NAME}}`.
     var processEnvironment: [String: String]
     /// The time `{{timestamp}}` and `{{now}}` stand for (the current time when `nil`).
@@ -18,7 +18,7 @@ struct RequestResolver: Sendable {
     var baseDirectory: URL?
 
     /// Creates a resolver.
-    init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil, uuid: String? = nil, baseDirectory: URL? = nil) {
+    package init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil, uuid: String? = nil, baseDirectory: URL? = nil) {
         self.processEnvironment = processEnvironment
         self.now = now
         self.uuid = uuid
@@ -34,7 +34,7 @@ struct RequestResolver: Sendable {
     ///   - overrides: `--var name=value` pairs.
     /// - Returns: the request and what a screen needs to show it.
     /// - Throws: `ResolveError` (an undefined variable names the variable and the endpoint).
-    func resolve(
+    package func resolve(
         _ endpoint: Endpoint,
         in collection: APICollection,
         environment: Environment? = nil,
@@ -194,7 +194,7 @@ struct RequestResolver: Sendable {
 
 /// `application/x-www-form-urlencoded` encoding as curl's `--data-urlencode` writes it:
 /// unreserved characters stay, a space becomes `+`, everything else is `%XX`.
-enum FormEncoding {
+package enum FormEncoding {
     /// Encodes one name or value.
     static func encode(_ text: String) -> String {
         PercentEncoding.encode(text, allowed: PercentEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)

@@ -1,5 +1,5 @@
 /// Why an endpoint could not be turned into a request; nothing is sent when this happens.
-enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `{{name}}` that no source defines, and where it was used.
     case undefinedVariable(name: String, context: String)
     /// Variables whose values refer back to each other.
@@ -20,7 +20,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case let .undefinedVariable(name, context):
             if name.hasPrefix("env.") {

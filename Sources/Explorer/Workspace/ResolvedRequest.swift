@@ -7,31 +7,31 @@ import Networking
 /// time); `url` is the full URL as it will go out, with `urlVariableSpans` saying which
 /// characters came from variables. `masked` and `maskedURL` are the copies to show on screen
 /// or keep in history: secrets never leave through them.
-struct ResolvedRequest: Sendable {
+package struct ResolvedRequest: Sendable {
     /// The endpoint it came from.
-    let endpoint: Endpoint
+    package let endpoint: Endpoint
     /// The environment it is sent in.
-    let environment: Environment
+    package let environment: Environment
     /// The base URL, expanded.
-    let baseURL: URL
+    package let baseURL: URL
     /// The request to send: path relative to `baseURL`, query items, headers and body.
-    let request: BasicRequest
+    package let request: BasicRequest
     /// The full URL with the query, percent-encoded as sent.
-    let url: String
+    package let url: String
     /// Which characters of `url` came from which variables.
-    let urlVariableSpans: [VariableSpan]
+    package let urlVariableSpans: [VariableSpan]
     /// What hides the secrets of this request.
-    let masker: SecretMasker
+    package let masker: SecretMasker
 
     /// Whether the environment asks for a confirmation before sending.
-    var isProtected: Bool { environment.isProtected }
+    package var isProtected: Bool { environment.isProtected }
 
     /// The request with secrets masked, for display and history.
-    var masked: BasicRequest { masker.mask(request: request) }
+    package var masked: BasicRequest { masker.mask(request: request) }
 
     /// The full URL with secrets masked.
-    var maskedURL: String { masker.mask(url) }
+    package var maskedURL: String { masker.mask(url) }
 
     /// The headers with secrets masked, in order.
-    var maskedHeaders: HTTPHeaders { masker.mask(headers: request.headers) }
+    package var maskedHeaders: HTTPHeaders { masker.mask(headers: request.headers) }
 }

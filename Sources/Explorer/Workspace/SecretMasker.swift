@@ -8,14 +8,14 @@ import Networking
 /// `Bearer` visible; and every occurrence of a secret value (an environment's `secrets:`
 /// variables) is replaced wherever it appears: URL, headers, body. Values shorter than three
 /// characters are not searched for, since masking every `1` in a text would hide nothing.
-struct SecretMasker: Sendable, Hashable {
+package struct SecretMasker: Sendable, Hashable {
     /// What a masked value is replaced with.
-    static let mask = "••••••"
+    package static let mask = "••••••"
     /// Header names whose values are always masked, compared case-insensitively.
     static let alwaysSensitiveHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
 
     /// The secret values searched for, longest first (so a longer secret wins over its prefix).
-    let secretValues: [String]
+    package let secretValues: [String]
     /// The header names whose values are masked.
     let sensitiveHeaders: [String]
 
@@ -24,7 +24,7 @@ struct SecretMasker: Sendable, Hashable {
     /// - Parameters:
     ///   - secretValues: the expanded values of secret variables.
     ///   - extraSensitiveHeaders: header names masked besides the always-sensitive ones.
-    init(secretValues: [String] = [], extraSensitiveHeaders: [String] = []) {
+    package init(secretValues: [String] = [], extraSensitiveHeaders: [String] = []) {
         self.secretValues = Array(Set(secretValues.filter { $0.count >= 3 })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
         self.sensitiveHeaders = SecretMasker.alwaysSensitiveHeaders + extraSensitiveHeaders
     }
@@ -40,7 +40,7 @@ struct SecretMasker: Sendable, Hashable {
     }
 
     /// The text with every secret value replaced (and its percent-encoded form too).
-    func mask(_ text: String) -> String {
+    package func mask(_ text: String) -> String {
         var out = text
         for secret in secretValues {
             out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
@@ -58,7 +58,7 @@ struct SecretMasker: Sendable, Hashable {
 
     /// A header value as it may be shown: masked whole for sensitive headers (keeping a
     /// leading auth scheme such as `Bearer`), else with secret values masked.
-    func mask(header name: String, value: String) -> String {
+    package func mask(header name: String, value: String) -> String {
         guard isSensitive(header: name) else { return mask(value) }
         // Keep an auth scheme (`Bearer`, `Basic`, `Digest`): it says what kind of credential it is.
         if let space = value.firstIndex(of: " "), !value[..<space].isEmpty,
@@ -69,19 +69,19 @@ struct SecretMasker: Sendable, Hashable {
     }
 
     /// Headers with their values masked.
-    func mask(headers: HTTPHeaders) -> HTTPHeaders {
+    package func mask(headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: mask(header: $0.name, value: $0.value)) })
     }
 
     /// A body with secret values masked, when it is text; binary bodies are kept.
-    func mask(body: Data?) -> Data? {
+    package func mask(body: Data?) -> Data? {
         guard let body, let text = String(data: body, encoding: .utf8) else { return body }
         let masked = mask(text)
         return masked == text ? body : Data(masked.utf8)
     }
 
     /// A copy of a request that is safe to show or store.
-    func mask(request: BasicRequest) -> BasicRequest {
+    package func mask(request: BasicRequest) -> BasicRequest {
         var copy = request
         copy.path = mask(request.path)
         copy.queryItems = request.queryItems.map { URLQueryItem(name: $0.name, value: $0.value.map(mask)) }

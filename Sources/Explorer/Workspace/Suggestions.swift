@@ -1,7 +1,7 @@
 /// "Did you mean" candidates: the names closest to what a user typed.
-enum Suggestions {
+package enum Suggestions {
     /// Up to `limit` names within a small edit distance of `word` (or containing it), closest first.
-    static func closest(to word: String, in names: [String], limit: Int = 3) -> [String] {
+    package static func closest(to word: String, in names: [String], limit: Int = 3) -> [String] {
         let lowered = word.lowercased()
         var scored: [(name: String, score: Int)] = []
         var seen: Set<String> = []

@@ -6,7 +6,7 @@ import Foundation
 /// The built-ins `{{uuid}}`, `{{timestamp}}` (Unix seconds) and `{{now}}` (ISO 8601, UTC)
 /// hold one value per scope, so a request that uses `{{uuid}}` twice sees the same one.
 /// Values may themselves hold templates; they are expanded, and a cycle is an error.
-struct VariableScope: Sendable {
+package struct VariableScope: Sendable {
     /// `--var name=value` pairs from the command line (highest precedence).
     var overrides: [String: String]
     /// The active environment's variables.
@@ -120,11 +120,11 @@ struct VariableScope: Sendable {
 }
 
 /// Where one variable's value sits in an expanded string, for highlighting.
-struct VariableSpan: Sendable, Hashable {
+package struct VariableSpan: Sendable, Hashable {
     /// The variable's name as written between the braces.
     var name: String
     /// The range of `Character` offsets its value covers in the expanded string.
-    var range: Range<Int>
+    package var range: Range<Int>
 
     /// Creates a span.
     init(name: String, range: Range<Int>) {

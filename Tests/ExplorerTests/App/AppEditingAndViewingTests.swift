@@ -1,7 +1,10 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import App
+@testable import History
+@testable import Terminal
+@testable import Workspace
 
 /// Editing endpoints, comparing history entries, folding, copying and streaming heads.
 @Suite struct AppEditingAndViewingTests {

@@ -1,7 +1,11 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import App
+@testable import ExplorerCLI
+@testable import History
+@testable import Terminal
+@testable import Workspace
 
 /// The reducer, key by key: every command and every action a user or an effect can cause.
 @Suite struct AppReducerTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import App
+@testable import Terminal
+@testable import Workspace
 
 /// The whole screen, state by state: text and style masks compared with
 /// `__Snapshots__/<name>.txt` (`SNAPSHOT_RECORD=1` rewrites them).

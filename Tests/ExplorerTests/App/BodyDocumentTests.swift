@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import App
+@testable import Terminal
 
 /// Response bodies made ready to show: pretty JSON, indented markup, charsets, binary.
 @Suite struct BodyDocumentTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import App
 
 /// JSONPath as people type it to narrow a response; results are JSON arrays of matches.
 @Suite struct JSONPathTests {

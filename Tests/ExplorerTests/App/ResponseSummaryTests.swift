@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import App
 
 /// What an error response says, and what a failed transport means, in a person's words.
 @Suite struct ResponseSummaryTests {

@@ -1,7 +1,10 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import App
+@testable import ExplorerCLI
+@testable import Terminal
+@testable import Workspace
 
 /// The collection every TUI test starts from: three environments (one protected, with a
 /// secret token), a top-level endpoint and a folder of two.

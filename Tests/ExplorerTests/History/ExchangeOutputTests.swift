@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import History
 
 @Suite struct ExchangeOutputTests {
     @Test func aPipedBodyIsWrittenByteForByte() {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import Explorer
+@testable import History
 
 @Suite struct HistoryDurabilityTests {
     // MARK: - Retention

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import History
 
 @Suite struct HistoryQueryTests {
     /// Eight exchanges, oldest first, one minute apart from `base`.

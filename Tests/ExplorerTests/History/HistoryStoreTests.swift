@@ -2,7 +2,9 @@ import Foundation
 import GRDB
 import Networking
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import History
+@testable import Terminal
 
 @Suite struct HistoryStoreTests {
     @Test func anEmptyFolderGetsAFreshFileInWALModeWithTheSchema() throws {

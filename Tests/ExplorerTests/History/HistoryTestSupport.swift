@@ -1,6 +1,7 @@
 import Foundation
 import Networking
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import History
 
 /// A fresh, unique temporary folder for one test; removed by `remove()`.
 struct TemporaryFolder {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import Curses
+@testable import Terminal
 
 /// ncurses has one global screen, so everything that sets one up runs in this suite,
 /// one test at a time.

@@ -1,5 +1,6 @@
 import Testing
-@testable import Explorer
+@testable import Terminal
+@testable import Workspace
 
 @Suite struct KeymapTests {
     enum Command: Hashable, Sendable { case quit, send, search, help }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CNcurses
 import Foundation
-@testable import Explorer
+@testable import Terminal
 
 /// A real pseudo-terminal for tests: the app side gets the slave as `FILE` streams, the
 /// test reads and writes the master like a terminal emulator would.

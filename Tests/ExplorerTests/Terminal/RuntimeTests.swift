@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import Explorer
+@testable import App
+@testable import Curses
+@testable import Terminal
 
 /// A tiny program: `a` asks an effect to double the count off the main queue, `b` adds
 /// one, `q` quits.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Explorer
+@testable import Terminal
 
 @Suite struct SanitizerTests {
     @Test func escapeSequencesShowAsVisibleText() {

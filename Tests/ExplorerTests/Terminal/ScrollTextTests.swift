@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import Terminal
 
 /// A source that records which lines were asked for.
 final class CountingSource: TextSource, @unchecked Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import Terminal
 
 /// Compares a grid's snapshot with `Tests/Fixtures/TerminalSnapshots/<name>.txt` (kept out of
 /// the test target's folder so SwiftPM does not see them as unhandled resources).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import App
+@testable import Terminal
 
 @Suite struct ThemeTests {
     static let themesDirectory = URL(fileURLWithPath: #filePath)
@@ -12,7 +13,7 @@ import Testing
         let file = try String(contentsOf: Self.themesDirectory.appendingPathComponent(name + ".yaml"), encoding: .utf8)
         #expect(file.trimmingCharacters(in: .newlines) == BuiltinThemes.source[name]?.trimmingCharacters(in: .newlines))
         let theme = try ThemeFile.parse(file, file: name + ".yaml", base: nil)
-        #expect(Set(theme.styles.keys) == Set(Role.allCases))
+        #expect(Set(theme.styles.keys) == Set(Role.known))
     }
 
     @Test func aBrokenThemeNamesFileLineAndKeyAndTheDefaultIsUsed() throws {

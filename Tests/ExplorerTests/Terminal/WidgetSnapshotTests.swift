@@ -1,5 +1,7 @@
 import Testing
-@testable import Explorer
+@testable import App
+@testable import Terminal
+@testable import Workspace
 
 /// A screen built from every widget, with text in several scripts.
 func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import Workspace
 
 /// Nothing a user can type makes the workspace crash: every input gives a value or a clear error.
 @Suite struct BadInputTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import Workspace
 
 /// The collection format of issue 5, as written in the issue.
 let issueExampleYAML = """

@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import Workspace
 
 @Suite struct CollectionMergerTests {
     @Test func mergingAddsNewEndpointsAndAsksBeforeReplacing() throws {

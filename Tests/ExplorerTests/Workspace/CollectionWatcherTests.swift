@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Explorer
+@testable import App
+@testable import Workspace
 
 /// Collects what a watcher reports, safely across queues.
 final class WatcherReports: @unchecked Sendable {

@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import Demo
+@testable import Workspace
 
 /// Runs a command line with bash in a directory and returns its standard output.
 func runWithBash(_ commandLine: String, in directory: URL) async throws -> Data {

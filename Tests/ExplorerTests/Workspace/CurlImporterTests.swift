@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import Demo
+@testable import Workspace
 
 /// One entry of `Tests/Fixtures/curl/expected.json`.
 struct ExpectedCurl: Decodable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import Workspace
 
 @Suite struct ExporterTests {
     let resolver = RequestResolver(processEnvironment: ["DEMO_TOKEN": "s3cret-token"], now: Date(timeIntervalSince1970: 0), uuid: "u-1")

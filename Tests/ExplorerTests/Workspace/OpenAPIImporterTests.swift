@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import Workspace
 
 @Suite struct OpenAPIImporterTests {
     static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml"]

@@ -1,7 +1,9 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import ExplorerCLI
+@testable import Terminal
+@testable import Workspace
 
 @Suite struct RequestResolverTests {
     let fixedDate = Date(timeIntervalSince1970: 1_700_000_000)

@@ -1,7 +1,8 @@
 import Foundation
 import Networking
 import Testing
-@testable import Explorer
+@testable import Terminal
+@testable import Workspace
 
 @Suite struct SecretMaskerTests {
     @Test func sensitiveHeadersAreAlwaysMaskedKeepingTheScheme() {

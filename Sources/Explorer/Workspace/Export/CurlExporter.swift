@@ -5,14 +5,14 @@ import Networking
 ///
 /// Every argument is quoted (`'…'`, or `$'…'` when it holds control characters), so pasting
 /// it is safe. Secrets are masked unless the caller reveals them.
-enum CurlExporter {
+package enum CurlExporter {
     /// The curl command for a resolved request.
     ///
     /// - Parameters:
     ///   - resolved: the request, with all variables expanded.
     ///   - revealSecrets: writes secrets as they are when `true`; masks them otherwise.
     ///   - multiline: puts each option on its own backslash-continued line.
-    static func command(for resolved: ResolvedRequest, revealSecrets: Bool = false, multiline: Bool = true) -> String {
+    package static func command(for resolved: ResolvedRequest, revealSecrets: Bool = false, multiline: Bool = true) -> String {
         let request = revealSecrets ? resolved.request : resolved.masked
         let url = revealSecrets ? resolved.url : resolved.maskedURL
         var words: [String] = ["curl"]

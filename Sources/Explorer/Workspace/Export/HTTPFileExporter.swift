@@ -6,13 +6,13 @@ import Networking
 /// Templates stay templates (`{{name}}`; explorer's built-ins become the clients' system
 /// variables), so no secret is expanded into the file; the values of secret variables are
 /// left out, with a comment saying where to set them.
-enum HTTPFileExporter {
+package enum HTTPFileExporter {
     /// The `.http` text for a collection in one environment.
     ///
     /// - Parameters:
     ///   - collection: the collection.
     ///   - environment: the environment whose base URL and variables are written (the first when `nil`).
-    static func text(for collection: APICollection, environment: Environment?) -> String {
+    package static func text(for collection: APICollection, environment: Environment?) -> String {
         var out = "# \(collection.name) — exported by explorer"
         let environment = environment ?? collection.environments.first
         if let environment { out += " for the environment \"\(environment.name)\"" }

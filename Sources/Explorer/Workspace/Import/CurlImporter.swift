@@ -8,12 +8,12 @@ import Networking
 /// `-A` → `User-Agent`, `-e` → `Referer`, `-d` → form `Content-Type`, `--json` → JSON
 /// `Content-Type` and `Accept`) and body become the endpoint. Options that are not request
 /// data (`-L`, `-k`, `--compressed`, `-s` ...) are accepted; unknown options are reported.
-struct CurlImporter: Sendable {
+package struct CurlImporter: Sendable {
     /// Where `@file` arguments are read from.
     var baseDirectory: URL
 
     /// Creates an importer reading `@file` relative to a directory (the working one by default).
-    init(baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    package init(baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         self.baseDirectory = baseDirectory
     }
 
@@ -295,7 +295,7 @@ struct CurlImporter: Sendable {
     ///
     /// - Parameter name: the endpoint's name; `METHOD /path` when `nil`.
     /// - Throws: what `parse` throws.
-    func importCommand(_ commandLine: String, name: String? = nil) throws -> ImportResult {
+    package func importCommand(_ commandLine: String, name: String? = nil) throws -> ImportResult {
         let command = try parse(commandLine)
         let parts = URLParts(command.url)
         var body: EndpointBody?

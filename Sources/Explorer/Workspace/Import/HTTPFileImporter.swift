@@ -9,9 +9,9 @@ import Networking
 /// then the body. The client's system variables map to explorer's (`{{$guid}}` → `{{uuid}}`,
 /// `{{$timestamp}}`, `{{$datetime}}` → `{{now}}`, `{{$processEnv X}}`/`{{$dotenv X}}` →
 /// `{{env.X}}`); response handler scripts and request chaining are reported, not imported.
-struct HTTPFileImporter: Sendable {
+package struct HTTPFileImporter: Sendable {
     /// Creates an importer.
-    init() {}
+    package init() {}
 
     /// Imports the text of a `.http` file.
     ///
@@ -174,7 +174,7 @@ struct HTTPFileImporter: Sendable {
     /// Imports a `.http` file.
     ///
     /// - Throws: `ImportError`.
-    func importFile(at url: URL) throws -> ImportResult {
+    package func importFile(at url: URL) throws -> ImportResult {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
         return try importText(text, name: url.deletingPathExtension().lastPathComponent, file: url.path)
     }

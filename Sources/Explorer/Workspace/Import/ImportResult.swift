@@ -1,9 +1,9 @@
 /// What an importer produced: a collection fragment to print or merge, and what it noticed.
-struct ImportResult: Sendable {
+package struct ImportResult: Sendable {
     /// The imported collection (name, variables, environments, endpoints).
-    var collection: APICollection
+    package var collection: APICollection
     /// Things the user should know: unknown curl flags, unsupported features, placeholders.
-    var warnings: [String]
+    package var warnings: [String]
 
     /// Creates a result.
     init(collection: APICollection, warnings: [String] = []) {
@@ -14,7 +14,7 @@ struct ImportResult: Sendable {
 
 extension APICollection {
     /// The collection with its whole endpoint tree moved into one folder (`--folder NAME`).
-    func nested(inFolder name: String) -> APICollection {
+    package func nested(inFolder name: String) -> APICollection {
         func prefixed(_ item: CollectionItem) -> CollectionItem {
             switch item {
             case .endpoint(var endpoint):
@@ -32,7 +32,7 @@ extension APICollection {
 }
 
 /// Why an import failed.
-enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The curl command line could not be understood.
     case invalidCurl(String)
     /// The OpenAPI document could not be read.
@@ -42,7 +42,7 @@ enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file named by the input (`-d @file`, the spec) could not be read.
     case unreadableFile(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .invalidCurl(let reason): return "The curl command cannot be imported: \(reason)"
         case let .invalidOpenAPI(path, reason): return "\(path): the OpenAPI document cannot be imported: \(reason)"

@@ -13,14 +13,14 @@ import Yams
 /// document has an example or default); required query and header parameters are included
 /// (optional ones when they have an example or default); request bodies come from their
 /// example, else from a skeleton built from the schema. `$ref`s are resolved first.
-struct OpenAPIImporter: Sendable {
+package struct OpenAPIImporter: Sendable {
     /// Creates an importer.
-    init() {}
+    package init() {}
 
     /// Imports a document from a file.
     ///
     /// - Throws: `ImportError`.
-    func importFile(at url: URL) throws -> ImportResult {
+    package func importFile(at url: URL) throws -> ImportResult {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
         return try importText(text, path: url.path)
     }

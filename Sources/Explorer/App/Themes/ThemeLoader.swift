@@ -1,20 +1,21 @@
 import Foundation
+import Terminal
 
 /// Finds and loads themes: user themes from `$XDG_CONFIG_HOME/explorer/themes/`, then the
 /// built-in ones. A broken file never stops the app: the default theme is used and the
 /// error is returned for the status bar.
-public enum ThemeLoader {
+package enum ThemeLoader {
     /// The outcome of loading a theme.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The theme to draw with.
-        public var theme: Theme
+        package var theme: Theme
         /// Why the requested theme was not used, if it was not.
-        public var problem: ThemeError?
+        package var problem: ThemeError?
     }
 
     /// The folder user themes live in: `$XDG_CONFIG_HOME/explorer/themes`, or
     /// `~/.config/explorer/themes`.
-    public static func userThemesDirectory(environment: [String: String]) -> String {
+    package static func userThemesDirectory(environment: [String: String]) -> String {
         if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
             return config + "/explorer/themes"
         }
@@ -30,7 +31,7 @@ public enum ThemeLoader {
     ///   - name: the `--theme` value, or nil.
     ///   - environment: the process environment.
     /// - Returns: the theme and, when it could not be used, why.
-    public static func load(name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
+    package static func load(name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
         guard let name, !name.isEmpty else {
             let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
             return Result(theme: builtin(noColor ? "monochrome" : "default") ?? Theme.fallback, problem: nil)
@@ -47,7 +48,7 @@ public enum ThemeLoader {
     /// Loads a theme by name or path, throwing on any problem.
     ///
     /// - Throws: `ThemeError`.
-    public static func loadOrThrow(name: String, environment: [String: String]) throws -> Theme {
+    package static func loadOrThrow(name: String, environment: [String: String]) throws -> Theme {
         var candidates: [String] = []
         if name.contains("/") || name.hasSuffix(".yaml") {
             candidates.append(name)
@@ -72,7 +73,7 @@ public enum ThemeLoader {
     }
 
     /// A built-in theme by name.
-    public static func builtin(_ name: String) -> Theme? {
+    package static func builtin(_ name: String) -> Theme? {
         guard let source = BuiltinThemes.source[name] else { return nil }
         if name == "default" { return Theme.fallback }
         let base = ThemeFile.baseName(source) == "default" ? Theme.fallback : nil
@@ -80,5 +81,5 @@ public enum ThemeLoader {
     }
 
     /// The names of the built-in themes.
-    public static var builtinNames: [String] { BuiltinThemes.names }
+    package static var builtinNames: [String] { BuiltinThemes.names }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Terminal
 
 /// The response pane: a status line, the tabs, an error summary when the status is an error,
 /// and the tab's text drawn through a virtualized `ScrollText`.
-enum ResponsePane {
+package enum ResponsePane {
     static func render(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .response

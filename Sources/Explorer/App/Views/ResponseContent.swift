@@ -1,8 +1,9 @@
 import Foundation
 import Networking
+import Terminal
 
 /// The text each response tab shows, as a `TextSource` that `ScrollText` draws lazily.
-enum ResponseContent {
+package enum ResponseContent {
     static func source(for state: AppState) -> any TextSource {
         guard let exchange = state.shown else { return LinesTextSource([]) }
         switch state.responseTab {
@@ -99,14 +100,14 @@ enum ResponseContent {
 
 /// The Raw tab of a text response: the status line, headers, a blank line, then the body as
 /// received, line by line.
-struct RawResponseSource: TextSource {
+package struct RawResponseSource: TextSource {
     let response: ResponseSnapshot
 
     private var headerCount: Int { response.headers.count + 2 }
 
-    var lineCount: Int { headerCount + response.document.rawLines.lineCount }
+    package var lineCount: Int { headerCount + response.document.rawLines.lineCount }
 
-    func line(_ index: Int, maxCharacters: Int) -> [Span] {
+    package func line(_ index: Int, maxCharacters: Int) -> [Span] {
         if index == 0 { return [Span("\(response.httpVersion) \(response.status) \(response.reason)", role: .title)] }
         if index < headerCount - 1 {
             let field = response.headers.fields[index - 1]

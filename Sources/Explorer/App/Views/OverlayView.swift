@@ -1,8 +1,9 @@
 import Foundation
+import Terminal
 
 /// Modal overlays: the environment picker, the protected-environment confirmation, help and
 /// text panels (copy as curl).
-enum OverlayView {
+package enum OverlayView {
     static func render(_ overlay: AppOverlay, state: AppState, into grid: inout CellGrid) {
         let screen = grid.bounds
         switch overlay {

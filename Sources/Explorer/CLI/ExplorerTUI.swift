@@ -1,5 +1,8 @@
+import App
 import ArgumentParser
 import Foundation
+import History
+import Workspace
 
 /// Opens the explorer's full-screen UI on a collection file and runs it until the user quits.
 enum ExplorerTUI {
@@ -17,7 +20,7 @@ enum ExplorerTUI {
         do {
             collection = try CollectionLoader.load(from: collectionURL)
         } catch {
-            printError(ExchangeSender.sentence(error))
+            printError(sentence(describing: error))
             throw ExitCode(2)
         }
         if let environment, collection.environment(named: environment) == nil {
@@ -64,7 +67,7 @@ enum ExplorerTUI {
             MainActor.assumeIsolated {
                 switch result {
                 case .success(let collection): runtime.send(.collectionReloaded(collection))
-                case .failure(let error): runtime.send(.collectionFailed(ExchangeSender.sentence(error)))
+                case .failure(let error): runtime.send(.collectionFailed(sentence(describing: error)))
                 }
             }
         }

@@ -1,5 +1,7 @@
+import Terminal
+
 /// A theme file that cannot be used, with where the problem is.
-public enum ThemeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ThemeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is not valid YAML.
     case syntax(file: String, line: Int, reason: String)
     /// A key or value in the file is wrong.
@@ -8,7 +10,7 @@ public enum ThemeError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(name: String, searched: [String])
 
     /// One sentence naming the file, line and key.
-    public var description: String {
+    package var description: String {
         switch self {
         case .syntax(let file, let line, let reason):
             return "Theme file \(file), line \(line): not valid YAML (\(reason))."

@@ -1,9 +1,11 @@
 import Foundation
+import History
 import Networking
+import Workspace
 
 extension HistoryEntry {
     /// A new entry for a resolved request about to be sent: secrets masked, no response yet.
-    init(sending resolved: ResolvedRequest, startedAt: Date, collectionPath: String?) {
+    package init(sending resolved: ResolvedRequest, startedAt: Date, collectionPath: String?) {
         let masked = resolved.masked
         self.init(
             startedAt: startedAt, collectionPath: collectionPath, environment: resolved.environment.name,
@@ -13,7 +15,7 @@ extension HistoryEntry {
     }
 
     /// Fills in the response: status, headers, body, timings.
-    mutating func fill(
+    package mutating func fill(
         status: HTTPStatus, headers: HTTPHeaders, body: Data?, httpVersion: String, timings: ResponseTimings
     ) {
         self.status = status.code
@@ -29,13 +31,13 @@ extension HistoryEntry {
     }
 
     /// Fills in the response from a dispatcher's response.
-    mutating func fill(_ response: Response<Data?>) {
+    package mutating func fill(_ response: Response<Data?>) {
         fill(status: response.statusCode, headers: response.headers, body: response.body,
              httpVersion: response.httpVersion, timings: response.timings)
     }
 
     /// Marks the exchange failed without a response.
-    mutating func fail(_ sentence: String, started: Date) {
+    package mutating func fail(_ sentence: String, started: Date) {
         transportError = sentence
         timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(started) * 1000)
     }

@@ -1,9 +1,11 @@
+import Terminal
+
 /// Where each pane goes for a terminal size: wide (lists on the left, request and response on
 /// the right) or narrow (one list, the request line and the response stacked).
 ///
 /// Views draw into these rectangles and the reducer hit-tests mouse clicks against them, so
 /// both always agree.
-struct AppLayout: Sendable {
+package struct AppLayout: Sendable {
     /// Below this width or height the panes stack.
     static let wideMinimum = Size(width: 80, height: 18)
 

@@ -1,7 +1,7 @@
 /// The themes shipped in `themes/`, compiled in so the binary works from anywhere.
 ///
 /// Generated from `themes/*.yaml`; a test checks the two stay identical.
-enum BuiltinThemes {
+package enum BuiltinThemes {
     /// Theme file text by theme name.
     static let source: [String: String] = [
         "default": #"""

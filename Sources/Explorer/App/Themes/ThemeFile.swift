@@ -1,3 +1,4 @@
+import Terminal
 import Yams
 
 /// Reads the YAML theme format.
@@ -13,7 +14,7 @@ import Yams
 ///
 /// Colours are `default`, a name (`red`, `bright-blue`, `gray`), a number 0–255 or
 /// `#rrggbb`; attributes are `bold`, `dim`, `italic`, `underline`, `reverse`, `blink`.
-public enum ThemeFile {
+package enum ThemeFile {
     /// Parses a theme.
     ///
     /// - Parameters:
@@ -22,7 +23,7 @@ public enum ThemeFile {
     ///   - base: the theme that supplies roles the file leaves out (nil: none).
     /// - Returns: the theme.
     /// - Throws: `ThemeError` naming the file, line and key.
-    public static func parse(_ yaml: String, file: String, base: Theme?) throws -> Theme {
+    package static func parse(_ yaml: String, file: String, base: Theme?) throws -> Theme {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -54,8 +55,9 @@ public enum ThemeFile {
                 for (roleNode, styleNode) in roles {
                     let roleName = roleNode.string ?? ""
                     let roleLine = roleNode.mark?.line ?? line
-                    guard let role = Role(rawValue: roleName) else {
-                        throw ThemeError.invalid(file: file, line: roleLine, key: "roles.\(roleName)", reason: "unknown role (known: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    let role = Role(rawValue: roleName)
+                    guard Role.known.contains(role) else {
+                        throw ThemeError.invalid(file: file, line: roleLine, key: "roles.\(roleName)", reason: "unknown role (known: \(Role.known.map(\.rawValue).joined(separator: ", ")))")
                     }
                     styles[role] = try style(styleNode, file: file, path: "roles.\(roleName)")
                 }
@@ -67,7 +69,7 @@ public enum ThemeFile {
     }
 
     /// The name of the base theme a file asks for (`base:`), if any.
-    public static func baseName(_ yaml: String) -> String? {
+    package static func baseName(_ yaml: String) -> String? {
         guard let root = try? Yams.compose(yaml: yaml), let mapping = root.mapping else { return nil }
         return mapping["base"]?.string
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Networking
+import Terminal
 
 /// Draws the whole explorer screen from the state: `view(state, size) -> CellGrid`, pure.
-enum AppView {
+package enum AppView {
     static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     static func render(_ state: AppState, size: Size) -> CellGrid {

@@ -1,9 +1,11 @@
 import Foundation
 import Networking
+import Terminal
+import Workspace
 
 /// The request pane: method and resolved URL (the parts that came from variables highlighted),
 /// then headers and body, secrets masked.
-enum RequestPane {
+package enum RequestPane {
     static func render(_ state: AppState, into grid: inout CellGrid, area: Rect, compact: Bool) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .request

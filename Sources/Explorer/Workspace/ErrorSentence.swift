@@ -1,0 +1,18 @@
+import Foundation
+
+/// The one sentence of an error, ending with a period: its `LocalizedError` description when
+/// it has one, else its description.
+///
+/// - Parameter error: any error.
+/// - Returns: the sentence, trimmed, with a final period.
+package func sentence(describing error: any Error) -> String {
+    let text: String
+    if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+        text = description
+    } else {
+        text = String(describing: error)
+    }
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let last = trimmed.last else { return "The request failed." }
+    return ".!?".contains(last) ? trimmed : trimmed + "."
+}
