@@ -76,7 +76,18 @@ let package = Package(
                 "Workspace",
                 .product(name: "Yams", package: "Yams"),
             ],
-            path: "Sources/Explorer/App"
+            path: "Sources/Explorer/App",
+            plugins: ["EmbedThemes"]
+        ),
+        // themes/*.yaml compiled into App as string literals (see Plugins/EmbedThemes).
+        .executableTarget(
+            name: "ThemeEmbedder",
+            path: "Plugins/ThemeEmbedder"
+        ),
+        .plugin(
+            name: "EmbedThemes",
+            capability: .buildTool(),
+            dependencies: ["ThemeEmbedder"]
         ),
         .target(
             name: "Demo",

@@ -8,12 +8,45 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("themes")
 
-    @Test(arguments: ["default", "light", "high-contrast", "monochrome"])
-    func shippedThemeFilesMatchTheBuiltInCopyAndCoverEveryRole(name: String) throws {
-        let file = try String(contentsOf: Self.themesDirectory.appendingPathComponent(name + ".yaml"), encoding: .utf8)
-        #expect(file.trimmingCharacters(in: .newlines) == BuiltinThemes.source[name]?.trimmingCharacters(in: .newlines))
-        let theme = try ThemeFile.parse(file, file: name + ".yaml", base: nil)
-        #expect(Set(theme.styles.keys) == Set(Role.known))
+    /// The files in `themes/`, by theme name.
+    static func shippedThemeFiles() throws -> [String: String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: themesDirectory.path).filter { $0.hasSuffix(".yaml") }
+        return try Dictionary(uniqueKeysWithValues: names.map { file in
+            (String(file.dropLast(".yaml".count)), try String(contentsOf: themesDirectory.appendingPathComponent(file), encoding: .utf8))
+        })
+    }
+
+    @Test func everyFileInThemesIsBuiltInAndNothingElseIs() throws {
+        let files = try Self.shippedThemeFiles()
+        #expect(files.count >= 4)
+        #expect(ThemeLoader.builtinNames == files.keys.sorted())
+        for (name, text) in files {
+            #expect(BuiltinThemes.source[name] == text, "themes/\(name).yaml is not the embedded text")
+        }
+    }
+
+    @Test func everyBuiltInThemeLoadsWithoutProblemsAndCoversEveryRole() throws {
+        for name in ThemeLoader.builtinNames {
+            let result = ThemeLoader.load(name: name, environment: ["XDG_CONFIG_HOME": "/nonexistent"])
+            #expect(result.problem == nil, "\(name): \(String(describing: result.problem))")
+            #expect(result.theme.name == name)
+            let parsed = try ThemeFile.parse(try #require(BuiltinThemes.source[name]), file: name + ".yaml", base: nil)
+            #expect(Set(parsed.styles.keys) == Set(Role.known), "\(name) leaves roles to its base")
+        }
+    }
+
+    @Test func aUserThemeOfABuiltInNameOverridesItAndMayExtendIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID().uuidString)")
+        let themes = directory.appendingPathComponent("explorer/themes")
+        try FileManager.default.createDirectory(at: themes, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "name: light\nbase: light\nroles:\n  title: { fg: \"#123456\" }\n".write(to: themes.appendingPathComponent("light.yaml"), atomically: true, encoding: .utf8)
+        let result = ThemeLoader.load(name: "light", environment: ["XDG_CONFIG_HOME": directory.path])
+        let builtin = try #require(ThemeLoader.builtin("light"))
+        #expect(result.problem == nil)
+        #expect(result.theme.style(for: .title) == ThemeStyle(foreground: .rgb(0x12, 0x34, 0x56)))
+        #expect(result.theme.style(for: .selection) == builtin.style(for: .selection))
+        #expect(result.theme.style(for: .selection) != Theme.fallback.style(for: .selection))
     }
 
     @Test func aBrokenThemeNamesFileLineAndKeyAndTheDefaultIsUsed() throws {

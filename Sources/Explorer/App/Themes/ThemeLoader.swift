@@ -64,15 +64,17 @@ package enum ThemeLoader {
             } catch {
                 throw ThemeError.syntax(file: path, line: 1, reason: "cannot be read as UTF-8 text")
             }
-            let baseName = ThemeFile.baseName(text) ?? "default"
-            let base = baseName == name ? Theme.fallback : (builtin(baseName) ?? Theme.fallback)
+            // A user file may share a built-in's name and build on it (`base: light` in
+            // light.yaml): the base is always looked up among the built-ins, never the
+            // user's folder, so a theme cannot inherit from itself.
+            let base = builtin(ThemeFile.baseName(text) ?? "default") ?? Theme.fallback
             return try ThemeFile.parse(text, file: path, base: base)
         }
         if let theme = builtin(name) { return theme }
         throw ThemeError.notFound(name: name, searched: candidates)
     }
 
-    /// A built-in theme by name.
+    /// A built-in theme by name: one of `themes/*.yaml`, compiled in by the EmbedThemes plugin.
     package static func builtin(_ name: String) -> Theme? {
         guard let source = BuiltinThemes.source[name] else { return nil }
         if name == "default" { return Theme.fallback }
