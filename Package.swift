@@ -146,8 +146,7 @@ let package = Package(
                 "Terminal",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            exclude: ["App/__Snapshots__"]
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

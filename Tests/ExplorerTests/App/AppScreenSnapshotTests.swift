@@ -6,7 +6,7 @@ import Testing
 @testable import Workspace
 
 /// The whole screen, state by state: text and style masks compared with
-/// `__Snapshots__/<name>.txt` (`SNAPSHOT_RECORD=1` rewrites them).
+/// `Tests/Fixtures/Snapshots/<name>.txt` (`RECORD_SNAPSHOTS=1` rewrites them).
 @Suite struct AppScreenSnapshotTests {
     private let problemJSON = #"{"type":"https://example.com/probs/invalid","title":"Invalid request","detail":"1 field is invalid","instance":"/posts","errors":[{"field":"page","message":"must be positive"}]}"#
     private let errorPage = "<html><head><title>Oops</title></head><body><h1>Internal Server Error</h1><p>The server hit a snag &amp; gave up.</p></body></html>"
@@ -22,49 +22,49 @@ import Testing
         let collection = try CollectionLoader.parse("name: Empty\n", file: "empty.yaml")
         var state = AppState(collection: collection, collectionPath: "/tmp/empty.yaml")
         state.now = tuiNow
-        assertScreen(state, named: "empty-collection-80x24")
+        assertSnapshot(tuiScreen(state), named: "empty-collection-80x24")
         tuiPress(&state, KeyPress(.enter))
-        assertScreen(state, named: "empty-collection-enter-80x24")
+        assertSnapshot(tuiScreen(state), named: "empty-collection-enter-80x24")
     }
 
     @Test func initialScreen80x24() throws {
-        assertScreen(try tuiState(), named: "initial-80x24")
+        assertSnapshot(tuiScreen(try tuiState()), named: "initial-80x24")
     }
 
     @Test func initialScreen120x40() throws {
-        assertScreen(try tuiState(width: 120, height: 40), named: "initial-120x40")
+        assertSnapshot(tuiScreen(try tuiState(width: 120, height: 40)), named: "initial-120x40")
     }
 
     @Test func loadingShowsTheSpinner() throws {
         var state = try tuiState()
         tuiInFlight(&state)
-        assertScreen(state, named: "loading-80x24")
+        assertSnapshot(tuiScreen(state), named: "loading-80x24")
         #expect(screenText(state).contains("⠋ 1 in flight"))
     }
 
     @Test func successJSON() throws {
         let state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
-        assertScreen(state, named: "success-json-80x24")
+        assertSnapshot(tuiScreen(state), named: "success-json-80x24")
         let wide = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"), width: 120, height: 40)
-        assertScreen(wide, named: "success-json-120x40")
+        assertSnapshot(tuiScreen(wide), named: "success-json-120x40")
     }
 
     @Test func clientErrorProblemJSON() throws {
         let state = try received(tuiResponse(status: 422, reason: "Unprocessable Content", body: problemJSON, contentType: "application/problem+json"))
-        assertScreen(state, named: "problem-json-422-80x24")
+        assertSnapshot(tuiScreen(state), named: "problem-json-422-80x24")
         #expect(screenText(state).contains("Invalid request — 1 field is invalid"))
     }
 
     @Test func serverErrorHTML() throws {
         let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
-        assertScreen(state, named: "server-error-html-80x24")
+        assertSnapshot(tuiScreen(state), named: "server-error-html-80x24")
         #expect(screenText(state).contains("Internal Server Error The server hit a snag"))
     }
 
     /// The page's text (up to 300 characters) wraps in the pane instead of being cut.
     @Test func serverErrorHTMLSummaryIsReadableInFull() throws {
         let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
-        let lines = AppView.render(state, size: state.size).textLines()
+        let lines = tuiScreen(state).textLines()
         let row = try #require(lines.firstIndex { $0.contains("The server hit a snag & gave") })
         #expect(lines[row + 1].contains("││up."))
     }
@@ -74,14 +74,14 @@ import Testing
         let id = tuiInFlight(&state)
         let failure = TransportFailure(TransportError.connectionRefused(host: "127.0.0.1", port: 8080))
         _ = AppReducer.reduce(&state, .failed(exchange: id, failure))
-        assertScreen(state, named: "transport-error-80x24")
+        assertSnapshot(tuiScreen(state), named: "transport-error-80x24")
         #expect(screenText(state).contains("hint: connection refused by 127.0.0.1:8080"))
     }
 
     @Test func binaryHexDump() throws {
         let data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<56).map { UInt8($0) })
         let state = try received(tuiResponse(status: 200, reason: "OK", data: data, contentType: "image/png"))
-        assertScreen(state, named: "binary-hex-80x24")
+        assertSnapshot(tuiScreen(state), named: "binary-hex-80x24")
         #expect(screenText(state).contains("00000000  89 50 4e 47"))
     }
 
@@ -89,9 +89,9 @@ import Testing
         var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
         tuiPress(&state, .char("/"))
         tuiType(&state, "name")
-        assertScreen(state, named: "search-typing-80x24")
+        assertSnapshot(tuiScreen(state), named: "search-typing-80x24")
         tuiPress(&state, KeyPress(.enter), .char("n"))
-        assertScreen(state, named: "search-matches-80x24")
+        assertSnapshot(tuiScreen(state), named: "search-matches-80x24")
     }
 
     @Test func jsonPathFilter() throws {
@@ -99,7 +99,7 @@ import Testing
         tuiPress(&state, .char("f"))
         tuiType(&state, "$.items[?(@.price > 2)].name")
         tuiPress(&state, KeyPress(.enter))
-        assertScreen(state, named: "jsonpath-filter-80x24")
+        assertSnapshot(tuiScreen(state), named: "jsonpath-filter-80x24")
         #expect(screenText(state).contains("\"cherry\""))
         #expect(!screenText(state).contains("\"banana\""))
     }
@@ -107,23 +107,23 @@ import Testing
     @Test func environmentPicker() throws {
         var state = try tuiState()
         tuiPress(&state, .char("e"), KeyPress(.down))
-        assertScreen(state, named: "environment-picker-80x24")
+        assertSnapshot(tuiScreen(state), named: "environment-picker-80x24")
     }
 
     @Test func protectedConfirm() throws {
         var state = try tuiState(environment: "production")
         tuiPress(&state, KeyPress(.enter))
-        assertScreen(state, named: "protected-confirm-80x24")
+        assertSnapshot(tuiScreen(state), named: "protected-confirm-80x24")
         #expect(screenText(state).contains("production"))
     }
 
     @Test func helpOverlay() throws {
         var state = try tuiState(width: 120, height: 40)
         tuiPress(&state, .char("?"))
-        assertScreen(state, named: "help-120x40")
+        assertSnapshot(tuiScreen(state), named: "help-120x40")
         var small = try tuiState()
         tuiPress(&small, .char("?"))
-        assertScreen(small, named: "help-80x24")
+        assertSnapshot(tuiScreen(small), named: "help-80x24")
     }
 
     /// At 80×24 the help has more keys than rows: every key and the closing hint still show.
@@ -140,15 +140,15 @@ import Testing
     @Test func copyAsCurlOverlayMasksSecrets() throws {
         var state = try tuiState(environment: "production")
         tuiPress(&state, .char("c"))
-        assertScreen(state, named: "curl-overlay-80x24")
+        assertSnapshot(tuiScreen(state), named: "curl-overlay-80x24")
         #expect(!screenText(state).contains("s3cret-prod-token"))
     }
 
     @Test func narrowLayout() throws {
         var state = try tuiState(width: 40, height: 12)
-        assertScreen(state, named: "narrow-40x12")
+        assertSnapshot(tuiScreen(state), named: "narrow-40x12")
         tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
-        assertScreen(state, named: "narrow-response-40x12")
+        assertSnapshot(tuiScreen(state), named: "narrow-response-40x12")
     }
 
     @Test func tooSmallSaysSo() throws {
@@ -159,11 +159,11 @@ import Testing
     @Test func headersAndTimingTabs() throws {
         var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
         tuiPress(&state, .char("]"))
-        assertScreen(state, named: "headers-tab-80x24")
+        assertSnapshot(tuiScreen(state), named: "headers-tab-80x24")
         tuiPress(&state, .char("]"))
-        assertScreen(state, named: "raw-tab-80x24")
+        assertSnapshot(tuiScreen(state), named: "raw-tab-80x24")
         tuiPress(&state, .char("]"))
-        assertScreen(state, named: "timing-tab-80x24")
+        assertSnapshot(tuiScreen(state), named: "timing-tab-80x24")
     }
 
     @Test func everyStateRendersAtManySizesWithoutCrashing() throws {

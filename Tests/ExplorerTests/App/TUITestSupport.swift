@@ -108,26 +108,12 @@ func tuiReceive(_ state: inout AppState, _ response: ResponseSnapshot) -> Int {
 /// A JSON body with a few items, for search and filter tests.
 let tuiItemsJSON = #"{"items":[{"id":1,"name":"apple","price":3},{"id":2,"name":"banana","price":1},{"id":3,"name":"cherry","price":7}],"total":3}"#
 
-/// Compares the rendered screen with `__Snapshots__/<name>.txt` beside this file: its text
-/// lines and style mask. `SNAPSHOT_RECORD=1` rewrites the files; a missing file is recorded
-/// and fails the test once so it gets looked at.
-func assertScreen(_ state: AppState, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-    let grid = AppView.render(state, size: state.size)
-    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
-    let file = directory.appendingPathComponent(name + ".txt")
-    let actual = grid.snapshot()
-    let record = ProcessInfo.processInfo.environment["SNAPSHOT_RECORD"] == "1"
-    if record || !FileManager.default.fileExists(atPath: file.path) {
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? actual.write(to: file, atomically: true, encoding: .utf8)
-        if !record { Issue.record("Recorded snapshot \(name); check it and run again.", sourceLocation: sourceLocation) }
-        return
-    }
-    let expected = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-    #expect(actual == expected, "screen \(name) differs:\n\(actual)", sourceLocation: sourceLocation)
+/// The whole screen as the explorer draws it for the state's size, for `assertSnapshot`.
+func tuiScreen(_ state: AppState) -> CellGrid {
+    AppView.render(state, size: state.size)
 }
 
 /// The rendered screen's text, for assertions on what a user reads.
 func screenText(_ state: AppState) -> String {
-    AppView.render(state, size: state.size).textLines().joined(separator: "\n")
+    tuiScreen(state).textLines().joined(separator: "\n")
 }

@@ -43,18 +43,18 @@ func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {
 @Suite struct WidgetSnapshotTests {
     @Test(arguments: [(80, 24), (120, 40), (40, 12)])
     func screenOfEveryWidget(width: Int, height: Int) {
-        assertSnapshot(sampleScreen(Size(width: width, height: height)), named: "screen-\(width)x\(height)")
+        assertSnapshot(sampleScreen(Size(width: width, height: height)), named: "widget-screen-\(width)x\(height)")
     }
 
     @Test func bodyPaneFocusedAt80x24() {
-        assertSnapshot(sampleScreen(Size(width: 80, height: 24), focusList: false), named: "screen-body-focused-80x24")
+        assertSnapshot(sampleScreen(Size(width: 80, height: 24), focusList: false), named: "widget-screen-body-focused-80x24")
     }
 
     @Test func confirmDialogOverAScreen() {
         var grid = sampleScreen(Size(width: 80, height: 24))
         ConfirmDialog(title: "Production", message: "Send DELETE /users/42 to api.example.com (production)?", hints: [KeyHint(key: "y", label: "send"), KeyHint(key: "n", label: "cancel")], destructive: true)
             .render(into: &grid, area: grid.bounds)
-        assertSnapshot(grid, named: "confirm-80x24")
+        assertSnapshot(grid, named: "widget-confirm-80x24")
     }
 
     @Test func pickerWithAFilterAt40x12() {
@@ -62,14 +62,14 @@ func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {
         let items = ["local", "staging", "production", "本番", "testing 🧪"].map { ListItem($0) }
         Picker(title: "Environment", items: items, state: ListState(selected: 0, filter: "t"), width: 30, height: 8)
             .render(into: &grid, area: grid.bounds)
-        assertSnapshot(grid, named: "picker-40x12")
+        assertSnapshot(grid, named: "widget-picker-40x12")
     }
 
     @Test func helpOverlayAt120x40() {
         var grid = sampleScreen(Size(width: 120, height: 40))
         let lines = [KeyHint(key: "q/Ctrl-C", label: "quit"), KeyHint(key: "Enter", label: "send the request"), KeyHint(key: "/", label: "search the body"), KeyHint(key: "Tab", label: "next pane")]
         HelpOverlay(lines: lines).render(into: &grid, area: grid.bounds)
-        assertSnapshot(grid, named: "help-120x40")
+        assertSnapshot(grid, named: "widget-help-120x40")
     }
 
     @Test func textFieldWithWideTextAndCursor() {
@@ -77,6 +77,6 @@ func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {
         var state = TextFieldState("日本語のテキスト")
         state.moveCursor(by: -2)
         TextField(state: state, focused: true).render(into: &grid, area: grid.bounds)
-        assertSnapshot(grid, named: "textfield-wide")
+        assertSnapshot(grid, named: "widget-textfield-wide")
     }
 }
