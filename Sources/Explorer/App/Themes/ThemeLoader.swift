@@ -1,5 +1,6 @@
 import Foundation
 import Terminal
+import Workspace
 
 /// Finds and loads themes: user themes from `$XDG_CONFIG_HOME/explorer/themes/`, then the
 /// built-in ones. A broken file never stops the app: the default theme is used and the
@@ -14,13 +15,9 @@ package enum ThemeLoader {
     }
 
     /// The folder user themes live in: `$XDG_CONFIG_HOME/explorer/themes`, or
-    /// `~/.config/explorer/themes`.
+    /// `~/.config/explorer/themes` (see `XDGDirectories`).
     package static func userThemesDirectory(environment: [String: String]) -> String {
-        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
-            return config + "/explorer/themes"
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.config/explorer/themes"
+        XDGDirectories(environment: environment).themesDirectory.path
     }
 
     /// Loads a theme by name (or by path, when `name` contains `/` or ends in `.yaml`).
