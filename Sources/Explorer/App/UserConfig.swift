@@ -23,21 +23,56 @@ package struct UserConfig: Sendable {
     /// What was wrong with the file, one sentence each (the rest of the file still applies).
     package var problems: [String] = []
 
-    /// Where the file is.
+    /// Where the file is: `config.yaml` in the explorer's config folder (see `XDGDirectories`).
     static func fileURL(environment: [String: String]) -> URL {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        return URL(fileURLWithPath: base).appendingPathComponent("explorer/config.yaml")
+        XDGDirectories(environment: environment).configFile
     }
 
     /// Reads the file if there is one; a missing file is the defaults, a broken one is the
-    /// defaults plus a problem naming the file, the line and what to change.
+    /// defaults plus a problem naming the file, the line and what to change, and one that
+    /// cannot be read (no permission, a folder, not UTF-8) the defaults plus a problem naming
+    /// the file and why.
     package static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserConfig {
-        let url = fileURL(environment: environment)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return UserConfig() }
-        var shown = url.path
-        if let home = environment["HOME"], !home.isEmpty, shown.hasPrefix(home + "/") { shown = "~" + shown.dropFirst(home.count) }
+        let folders = XDGDirectories(environment: environment)
+        let url = folders.configFile
+        let shown = folders.displayPath(url)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            // No file is the usual case: everything is a default, nothing to say.
+            guard FileManager.default.fileExists(atPath: url.path) || isSymbolicLink(url) else { return UserConfig() }
+            var config = UserConfig()
+            config.problems.append("\(shown) cannot be read (\(unreadableReason(url, error))); the default settings are used.")
+            return config
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            var config = UserConfig()
+            config.problems.append("\(shown) is not UTF-8 text; the default settings are used.")
+            return config
+        }
         return parse(text, file: shown)
+    }
+
+    /// Whether the path is a symbolic link (a dangling one is a broken config, not a missing one).
+    private static func isSymbolicLink(_ url: URL) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil
+    }
+
+    /// The system's reason a file could not be read, e.g. `Permission denied`.
+    private static func unreadableReason(_ url: URL, _ error: any Error) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "it is a folder"
+        }
+        if !FileManager.default.isReadableFile(atPath: url.path), FileManager.default.fileExists(atPath: url.path) {
+            return "permission denied"
+        }
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let code = Int32(exactly: underlying.code) {
+            return String(cString: strerror(code))
+        }
+        return (error as NSError).localizedDescription
     }
 
     static func parse(_ text: String, file: String) -> UserConfig {

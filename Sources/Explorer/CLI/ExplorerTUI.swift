@@ -38,6 +38,20 @@ enum ExplorerTUI {
         notices.append(contentsOf: historyNotices.drain())
 
         let handOver = TerminalHandOver()
+        // Edits saved to the collection on disk show at once, keeping the selection. The
+        // watcher starts before the screen so that, when it cannot, the user is told at start
+        // that edits on disk will not show (reloads arrive on the main queue, after the
+        // runtime below exists).
+        let watcher = CollectionWatcher(url: collectionURL) { result in
+            MainActor.assumeIsolated {
+                switch result {
+                case .success(let collection): handOver.runtime?.send(.collectionReloaded(collection))
+                case .failure(let error): handOver.runtime?.send(.collectionFailed(sentence(describing: error)))
+                }
+            }
+        }
+        if let notice = Self.startWatching(watcher, collectionURL: collectionURL) { notices.append(notice) }
+        defer { watcher.stop() }
         let program = ExplorerProgram(
             history: history,
             collectionPath: collectionURL.path,
@@ -56,23 +70,13 @@ enum ExplorerTUI {
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         if let entries = try? history.store?.summaries(matching: ExplorerProgram.historyShown) { state.history = entries }
-        if let first = notices.first {
-            state.message = first
+        if !notices.isEmpty {
+            // Every notice, not only the first: each one is something the user must know.
+            state.message = notices.joined(separator: " ")
             state.messageIsError = true
         }
         let runtime = Runtime(program: program, state: state, theme: theme.theme, environment: processEnvironment)
         handOver.runtime = runtime
-        // Edits saved to the collection on disk show at once, keeping the selection.
-        let watcher = CollectionWatcher(url: collectionURL) { result in
-            MainActor.assumeIsolated {
-                switch result {
-                case .success(let collection): runtime.send(.collectionReloaded(collection))
-                case .failure(let error): runtime.send(.collectionFailed(sentence(describing: error)))
-                }
-            }
-        }
-        try? watcher.start()
-        defer { watcher.stop() }
         do {
             try await runtime.run()
         } catch {
@@ -81,6 +85,19 @@ enum ExplorerTUI {
             throw ExitCode(1)
         }
         await program.shutdown()
+    }
+
+    /// Starts watching the collection file.
+    ///
+    /// - Returns: the notice to show when the watcher could not start (edits made on disk
+    ///   will then not show until the explorer is restarted), or `nil`.
+    static func startWatching(_ watcher: CollectionWatcher, collectionURL: URL) -> String? {
+        do {
+            try watcher.start()
+            return nil
+        } catch {
+            return "Changes to \(collectionURL.path) on disk will not show until you restart the explorer: \(sentence(describing: error))"
+        }
     }
 }
 

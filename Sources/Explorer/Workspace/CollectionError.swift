@@ -2,6 +2,8 @@
 package enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read at all.
     case unreadable(path: String, reason: String)
+    /// The folder of the file cannot be watched for changes (no inotify, no permission …).
+    case unwatchable(path: String, reason: String)
     /// The text is not valid YAML.
     case malformedYAML(FileLocation, problem: String)
     /// A value has the wrong shape (a list where a mapping belongs ...).
@@ -22,7 +24,7 @@ package enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible
     /// Where the problem is, when known.
     var location: FileLocation? {
         switch self {
-        case .unreadable: return nil
+        case .unreadable, .unwatchable: return nil
         case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _),
              .duplicateEndpoint(let location, _, _), .duplicateEnvironment(let location, _, _),
              .conflictingBodies(let location, _), .invalidMethod(let location, _),
@@ -35,6 +37,8 @@ package enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case let .unreadable(path, reason):
             return "\(path): cannot read the collection: \(reason)"
+        case let .unwatchable(path, reason):
+            return "\(path): cannot watch the folder for changes: \(reason)."
         case let .malformedYAML(location, problem):
             return "\(location): the YAML is malformed: \(problem)"
         case let .wrongType(location, key, expected):

@@ -62,7 +62,7 @@ package final class CollectionWatcher: @unchecked Sendable {
 
     /// Starts watching.
     ///
-    /// - Throws: `CollectionError.unreadable` when the directory cannot be watched.
+    /// - Throws: `CollectionError.unwatchable` when the directory cannot be watched.
     package func start() throws {
         try internalQueue.sync {
             guard source == nil else { return }
@@ -70,11 +70,12 @@ package final class CollectionWatcher: @unchecked Sendable {
             let directory = url.deletingLastPathComponent().path
             #if canImport(Glibc)
             let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            guard fd >= 0 else { throw CollectionError.unreadable(path: directory, reason: "inotify is unavailable (errno \(errno)).") }
+            guard fd >= 0 else { throw CollectionError.unwatchable(path: directory, reason: "inotify is unavailable (\(Self.systemReason()))") }
             let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_ATTRIB)
             guard inotify_add_watch(fd, directory, mask) >= 0 else {
+                let reason = Self.systemReason()
                 close(fd)
-                throw CollectionError.unreadable(path: directory, reason: "the directory cannot be watched (errno \(errno)).")
+                throw CollectionError.unwatchable(path: directory, reason: reason)
             }
             descriptor = fd
             let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: internalQueue)
@@ -84,7 +85,7 @@ package final class CollectionWatcher: @unchecked Sendable {
             read.resume()
             #else
             let fd = open(directory, O_EVTONLY)
-            guard fd >= 0 else { throw CollectionError.unreadable(path: directory, reason: "the directory cannot be watched (errno \(errno)).") }
+            guard fd >= 0 else { throw CollectionError.unwatchable(path: directory, reason: Self.systemReason()) }
             descriptor = fd
             // The directory's source sees saves that rename a new file over the old one.
             let vnode = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete, .attrib, .extend], queue: internalQueue)
@@ -95,6 +96,11 @@ package final class CollectionWatcher: @unchecked Sendable {
             watchFileItself()
             #endif
         }
+    }
+
+    /// The current `errno` as the system words it, e.g. `No such file or directory`.
+    private static func systemReason() -> String {
+        String(cString: strerror(errno))
     }
 
     /// Stops watching; no callback is made after it returns on the watcher's queue.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+@testable import ExplorerCLI
 @testable import Workspace
 
 /// Collects what a watcher reports, safely across queues.
@@ -36,6 +37,30 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
 }
 
 @Suite struct CollectionWatcherTests {
+    @Test func aWatcherThatCannotStartIsANoticeAtStartNotSilence() throws {
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        // A folder that is gone cannot be watched (as one without read permission cannot).
+        let file = directory.url.appendingPathComponent("gone/api.yaml")
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _ in }
+        defer { watcher.stop() }
+
+        let notice = try #require(ExplorerTUI.startWatching(watcher, collectionURL: file))
+
+        #expect(notice.contains(file.path))
+        #expect(notice.contains("will not show"))
+        #expect(notice.contains("No such file or directory"))
+    }
+
+    @Test func aWatcherThatStartsLeavesNoNotice() throws {
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let file = try directory.write("api.yaml", "name: first\n")
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _ in }
+        defer { watcher.stop() }
+        #expect(ExplorerTUI.startWatching(watcher, collectionURL: file) == nil)
+    }
+
     @Test func editsOnDiskAreReloadedIncludingAtomicSaves() async throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
