@@ -34,7 +34,7 @@ struct HistoryCommand: AsyncParsableCommand {
     static func openStore() throws -> HistoryStore {
         do {
             let store = try HistoryStore(fileURL: HistoryLocation.defaultFile(), configuration: .fromEnvironment())
-            if let notice = store.recoveryNotice { printError(notice) }
+            store.notices.forEach(printError)
             return store
         } catch {
             printError(sentence(describing: error))

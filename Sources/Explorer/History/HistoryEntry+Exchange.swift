@@ -1,5 +1,4 @@
 import Foundation
-import History
 import Networking
 import Workspace
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Wraps an optional `HistoryStore`: when the store could not be opened, or a write fails, the
 /// failure is reported once (through `report`) and every later exchange is still sent and
-/// shown; `record` just returns `nil`. A recovery notice from opening is reported the same way.
+/// shown; `record` just returns `nil`. The notices from opening (a recovery, a folder that
+/// could not be made private) are reported the same way.
 /// This is what `explorer send` and the TUI use after each exchange.
 package final class HistoryRecorder: @unchecked Sendable {
     /// The store, or `nil` when history is off or could not be opened.
@@ -31,7 +32,7 @@ package final class HistoryRecorder: @unchecked Sendable {
         do {
             let store = try HistoryStore(fileURL: fileURL, configuration: configuration)
             self.store = store
-            if let notice = store.recoveryNotice { report(notice) }
+            store.notices.forEach(report)
         } catch {
             self.store = nil
             hasReportedFailure = true

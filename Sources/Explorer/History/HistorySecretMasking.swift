@@ -3,16 +3,19 @@ import Workspace
 
 /// Masks secrets before an exchange is written to the history file, with the workspace's
 /// `SecretMasker` rules: credential headers keep only their auth scheme (`Bearer ••••••`), and
-/// every known secret value is replaced wherever it appears in the URL, the request headers or
-/// the request body.
+/// every known secret value is replaced wherever the exchange carries it.
+///
+/// That is the request (URL, headers, body) and the response too (headers, body, reason,
+/// a transport error's sentence): an echo service or a login response hands the token back,
+/// and what is stored in the response columns also feeds the full-text index.
 package enum HistorySecretMasking {
     /// What a masked secret is replaced with.
     package static let mask = SecretMasker.mask
 
-    /// The entry with its request's secrets masked.
+    /// The entry with its secrets masked, in the request and in the response.
     ///
     /// - Parameters:
-    ///   - entry: the exchange as sent.
+    ///   - entry: the exchange as sent and received.
     ///   - secrets: secret values to mask wherever they appear.
     /// - Returns: the entry, masked.
     static func masked(_ entry: HistoryEntry, secrets: [String]) -> HistoryEntry {
@@ -20,11 +23,19 @@ package enum HistorySecretMasking {
         var entry = entry
         entry.url = masker.mask(entry.url)
         entry.requestHeaders = masker.mask(headers: entry.requestHeaders)
-        if let body = entry.requestBody, let masked = masker.mask(body: body), masked != body {
-            let wasWhole = entry.requestBodySize == body.count
-            entry.requestBody = masked
-            if wasWhole { entry.requestBodySize = masked.count }
-        }
+        mask(&entry.requestBody, size: &entry.requestBodySize, with: masker)
+        entry.responseHeaders = masker.mask(headers: entry.responseHeaders)
+        mask(&entry.responseBody, size: &entry.responseBodySize, with: masker)
+        entry.reason = entry.reason.map(masker.mask)
+        entry.transportError = entry.transportError.map(masker.mask)
         return entry
+    }
+
+    /// Masks a body; its recorded size follows when the body was whole, so a masked body is
+    /// not mistaken for a truncated one (and a truncated one still reads as truncated).
+    private static func mask(_ body: inout Data?, size: inout Int, with masker: SecretMasker) {
+        guard let original = body, let masked = masker.mask(body: original), masked != original else { return }
+        if size == original.count { size = masked.count }
+        body = masked
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Networking
+import Workspace
 
 /// The exchange history, kept in an SQLite file (WAL mode) through GRDB.
 ///
@@ -8,6 +9,9 @@ import Networking
 /// thread and from several processes at once (writers wait for each other; nothing is lost).
 /// Opening creates or upgrades the schema, prunes by the retention rules, and moves an
 /// unreadable file aside to `history.sqlite.corrupt-<time>` (then `recoveryNotice` says so).
+/// The history is the user's alone: its folder is `0700` and its files (the database, its
+/// `-wal`, `-shm` and lock files, a file moved aside) `0600`, tightened when they exist with
+/// wider modes (`privacyNotices` says what could not be tightened).
 ///
 /// ```swift
 /// let store = try HistoryStore(fileURL: HistoryLocation.defaultFile())
@@ -22,6 +26,12 @@ package final class HistoryStore: Sendable {
     let configuration: HistoryConfiguration
     /// Set when opening found an unreadable file and moved it aside: one sentence saying where.
     package let recoveryNotice: String?
+    /// One sentence per folder or file of the history that other users can read and that could
+    /// not be made private (owned by another account, a read-only file system …).
+    package let privacyNotices: [String]
+
+    /// Everything opening found worth telling the user: the recovery, then the privacy notices.
+    package var notices: [String] { [recoveryNotice].compactMap { $0 } + privacyNotices }
 
     private let pool: DatabasePool
 
@@ -38,9 +48,11 @@ package final class HistoryStore: Sendable {
         self.fileURL = fileURL
         self.configuration = configuration
         let path = fileURL.path
+        var privacy: [String] = []
         do {
-            try FileManager.default.createDirectory(
-                at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if let notice = try PrivateFiles.prepareDirectory(at: fileURL.deletingLastPathComponent()) {
+                privacy.append(notice)
+            }
         } catch {
             throw HistoryError.cannotOpen(path: path, reason: Self.reason(error))
         }
@@ -51,6 +63,11 @@ package final class HistoryStore: Sendable {
         }
         pool = opened.pool
         recoveryNotice = opened.notice
+        // Again once open: files an older version created (or SQLite just did) are tightened too.
+        for notice in Self.makeFilesPrivate(path: path) where !privacy.contains(notice) {
+            privacy.append(notice)
+        }
+        privacyNotices = privacy
         _ = try? prune(now: now)
     }
 
@@ -78,7 +95,7 @@ package final class HistoryStore: Sendable {
     /// Runs `body` holding an exclusive `flock` on a lock file (without it when the lock file
     /// cannot be created: a read-only folder fails later with a clearer error).
     private static func holdingOpenLock<T>(path: String, _ body: () throws -> T) throws -> T {
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return try body() }
         defer { closeDescriptor(descriptor) }
         while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
@@ -87,6 +104,12 @@ package final class HistoryStore: Sendable {
     }
 
     private static func openPool(path: String, configuration: HistoryConfiguration) throws -> DatabasePool {
+        // SQLite creates a new database 0644, and its -wal and -shm files with the database's
+        // mode: an empty file created 0600 first (SQLite takes it as an empty database) makes
+        // all three private from the start, with no moment where others could read them.
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        _ = makeFilesPrivate(path: path)
         var grdb = Configuration()
         grdb.busyMode = .timeout(configuration.busyTimeout)
         grdb.label = "explorer.history"
@@ -94,6 +117,16 @@ package final class HistoryStore: Sendable {
         let pool = try DatabasePool(path: path, configuration: grdb)
         try migrator.migrate(pool)
         return pool
+    }
+
+    /// The database's own files, by their suffix after its path.
+    private static let ownFileSuffixes = ["", "-wal", "-shm", "-journal", ".lock"]
+
+    /// Tightens the database's files that exist to `0600`.
+    ///
+    /// - Returns: one sentence per file that could not be tightened.
+    private static func makeFilesPrivate(path: String) -> [String] {
+        ownFileSuffixes.compactMap { PrivateFiles.restrictFile(at: URL(fileURLWithPath: path + $0)) }
     }
 
     /// Closes the file's connections; later calls throw.
@@ -404,6 +437,8 @@ package final class HistoryStore: Sendable {
         if manager.fileExists(atPath: fileURL.path + "-wal") {
             try? manager.moveItem(atPath: fileURL.path + "-wal", toPath: aside.path + "-wal")
         }
+        // What was moved aside is still the user's history: as private as the new file.
+        _ = makeFilesPrivate(path: aside.path)
         try? manager.removeItem(atPath: fileURL.path + "-shm")
         return aside
     }

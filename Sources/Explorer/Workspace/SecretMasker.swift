@@ -44,10 +44,14 @@ package struct SecretMasker: Sendable, Hashable {
         var out = text
         for secret in secretValues {
             out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
+            // The forms a secret takes once a response or a body carries it: in a URL, in a
+            // form, and inside a JSON string (an echo or a login response quotes it).
             let variants = [
                 PercentEncoding.encode(secret, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false),
                 PercentEncoding.encode(secret, allowed: PercentEncoding.unreserved, keepEscapes: false),
                 FormEncoding.encode(secret),
+                Self.jsonEscaped(secret, escapingSlash: false),
+                Self.jsonEscaped(secret, escapingSlash: true),
             ]
             for encoded in Set(variants) where encoded != secret {
                 out = out.replacingOccurrences(of: encoded, with: SecretMasker.mask, options: .caseInsensitive)
@@ -73,11 +77,47 @@ package struct SecretMasker: Sendable, Hashable {
         HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: mask(header: $0.name, value: $0.value)) })
     }
 
-    /// A body with secret values masked, when it is text; binary bodies are kept.
+    /// A body with secret values masked: every form of them in a text body, their bytes as
+    /// they are in a binary one.
     package func mask(body: Data?) -> Data? {
-        guard let body, let text = String(data: body, encoding: .utf8) else { return body }
+        guard let body else { return nil }
+        guard let text = String(data: body, encoding: .utf8) else { return maskBytes(body) }
         let masked = mask(text)
         return masked == text ? body : Data(masked.utf8)
+    }
+
+    /// A binary body with each secret's UTF-8 bytes replaced by the mask's.
+    private func maskBytes(_ body: Data) -> Data {
+        let maskBytes = Data(SecretMasker.mask.utf8)
+        var out = body
+        for secret in secretValues {
+            let needle = Data(secret.utf8)
+            var searchFrom = out.startIndex
+            while let found = out.range(of: needle, in: searchFrom..<out.endIndex) {
+                out.replaceSubrange(found, with: maskBytes)
+                searchFrom = found.lowerBound + maskBytes.count
+            }
+        }
+        return out
+    }
+
+    /// A secret as it appears inside a JSON string: quotes, backslashes and control characters
+    /// escaped, and `/` too when `escapingSlash` (some encoders, Foundation's among them, do).
+    static func jsonEscaped(_ secret: String, escapingSlash: Bool) -> String {
+        var out = ""
+        for scalar in secret.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "/" where escapingSlash: out += "\\/"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// A copy of a request that is safe to show or store.
