@@ -115,15 +115,15 @@ struct ImportCommand: AsyncParsableCommand {
         case invalidCollection(String)
         /// Endpoints exist already and there is no terminal to ask and no `--force`.
         case wouldReplace([String], path: String)
-        /// Writing failed.
-        case writeFailed(path: String, reason: String)
+        /// Writing failed: the write's own sentence, which names the file and the step.
+        case writeFailed(String)
 
         var description: String {
             switch self {
             case .invalidCollection(let reason): return reason
             case let .wouldReplace(ids, path):
                 return "\(path) already has \(ids.map { "\"\($0)\"" }.joined(separator: ", ")); pass --force to replace, or run in a terminal to be asked."
-            case let .writeFailed(path, reason): return "\(path) cannot be written: \(reason)"
+            case .writeFailed(let sentence): return sentence
             }
         }
     }
@@ -168,7 +168,7 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             try CollectionMerger.writeAtomically(try text ?? CollectionWriter.yaml(for: merged), to: url)
         } catch {
-            throw MergeFailure.writeFailed(path: url.path, reason: (error as NSError).localizedDescription)
+            throw MergeFailure.writeFailed(sentence(describing: error))
         }
         return report
     }

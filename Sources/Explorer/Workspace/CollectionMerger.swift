@@ -178,18 +178,14 @@ package enum CollectionMerger {
         }
     }
 
-    /// Writes text to a file atomically: a temporary file beside it, then a rename, so a
-    /// reader (or a crash) never sees half a file.
+    /// Writes a collection's text over its file atomically, keeping the file's mode, owner and
+    /// symbolic link, and flushing it to disk (see `AtomicFile`).
     ///
-    /// - Throws: the file system's error.
+    /// - Parameters:
+    ///   - text: the collection's YAML.
+    ///   - url: the collection file, or a symbolic link to it.
+    /// - Throws: `FileSystemError`; the file is then unchanged.
     package static func writeAtomically(_ text: String, to url: URL) throws {
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        try Data(text.utf8).write(to: temporary)
-        if rename(temporary.path, url.path) != 0 {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
-        }
+        try AtomicFile.write(Data(text.utf8), to: url)
     }
 }
