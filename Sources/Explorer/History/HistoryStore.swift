@@ -11,7 +11,10 @@ import Workspace
 /// unreadable file aside to `history.sqlite.corrupt-<time>` (then `recoveryNotice` says so).
 /// The history is the user's alone: its folder is `0700` and its files (the database, its
 /// `-wal`, `-shm` and lock files, a file moved aside) `0600`, tightened when they exist with
-/// wider modes (`privacyNotices` says what could not be tightened).
+/// wider modes (`privacyNotices` says what could not be tightened). An existing folder is
+/// tightened only when it is the explorer's own (named `explorer`, as the XDG state folder
+/// is): a history placed in a folder the user keeps for other things (`bench --database`)
+/// leaves that folder as it is, its files being private anyway.
 ///
 /// ```swift
 /// let store = try HistoryStore(fileURL: HistoryLocation.defaultFile())
@@ -50,7 +53,9 @@ package final class HistoryStore: Sendable {
         let path = fileURL.path
         var privacy: [String] = []
         do {
-            if let notice = try PrivateFiles.prepareDirectory(at: fileURL.deletingLastPathComponent()) {
+            let folder = fileURL.deletingLastPathComponent()
+            let isOwnFolder = folder.lastPathComponent == XDGDirectories.applicationFolder
+            if let notice = try PrivateFiles.prepareDirectory(at: folder, tighteningExisting: isOwnFolder) {
                 privacy.append(notice)
             }
         } catch {

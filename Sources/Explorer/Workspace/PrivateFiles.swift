@@ -19,18 +19,22 @@ package enum PrivateFiles {
     /// The mode of a private file: the owner may read and write it.
     package static let fileMode: mode_t = 0o600
 
-    /// Creates a folder and its missing parents with mode `0700`, or tightens it to `0700`
-    /// when it exists with wider modes.
+    /// Creates a folder and its missing parents with mode `0700`, and, when `tighteningExisting`,
+    /// tightens it to `0700` when it exists with wider modes.
     ///
     /// Existing parents are left as they are: they are the user's (`~/.local/state`), and the
-    /// private folder inside them is what keeps others out.
+    /// private folder inside them is what keeps others out. A shared folder (sticky bit, like
+    /// `/tmp`) is never tightened.
     ///
-    /// - Parameter url: the folder.
-    /// - Returns: one sentence when the folder exists, is open to others and could not be
-    ///   tightened; `nil` when it is private.
+    /// - Parameters:
+    ///   - url: the folder.
+    ///   - tighteningExisting: whether an existing folder is the explorer's own to tighten
+    ///     (its state folder) rather than one the user chose for something else.
+    /// - Returns: one sentence when the folder is open to others and could not be tightened;
+    ///   `nil` when it is private (or not ours to tighten).
     /// - Throws: `FileSystemError` when the folder cannot be created.
     @discardableResult
-    package static func prepareDirectory(at url: URL) throws -> String? {
+    package static func prepareDirectory(at url: URL, tighteningExisting: Bool = true) throws -> String? {
         var missing: [String] = []
         var path = url.standardizedFileURL.path
         while !path.isEmpty, path != "/", !FileManager.default.fileExists(atPath: path) {
@@ -40,6 +44,7 @@ package enum PrivateFiles {
         for folder in missing.reversed() where mkdir(folder, directoryMode) != 0 && errno != EEXIST {
             throw FileSystemError("create the folder", path: folder)
         }
+        guard tighteningExisting || !missing.isEmpty else { return nil }
         return restrict(url.path, to: directoryMode, kind: "folder")
     }
 
@@ -57,7 +62,8 @@ package enum PrivateFiles {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         let current = status.st_mode & 0o7777
-        guard current & 0o077 != 0 else { return nil }
+        // A sticky folder is shared by design (/tmp): making it private would break others.
+        guard current & 0o077 != 0, current & mode_t(S_ISVTX) == 0 else { return nil }
         let shown = String(current, radix: 8)
         guard status.st_uid == geteuid() else {
             return "The \(kind) \(path) can be read by other users (mode \(shown)) and belongs to another account, so the explorer cannot make it private; run chmod \(String(mode, radix: 8)) on it."

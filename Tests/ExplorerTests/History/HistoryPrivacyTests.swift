@@ -69,6 +69,31 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
         #expect(try mode(folder.historyFile) == 0o600)
     }
 
+    @Test func aFolderTheUserKeepsForOtherThingsIsLeftAsItIsButItsHistoryFilesArePrivate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(chmod(folder.url.path, 0o755) == 0)
+        let file = folder.url.appendingPathComponent("bench.sqlite")  // as `bench history --database` places it
+
+        let store = try HistoryStore(fileURL: file)
+        try store.record(sampleEntry())
+
+        #expect(try mode(folder.url) == 0o755)
+        #expect(try mode(file) == 0o600)
+        #expect(store.privacyNotices.isEmpty)
+    }
+
+    @Test func aSharedStickyFolderIsNeverMadePrivate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let shared = folder.url.appendingPathComponent("explorer")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared.path, 0o1777) == 0)  // as /tmp is
+
+        #expect(try PrivateFiles.prepareDirectory(at: shared) == nil)
+        #expect(try mode(shared) == 0o1777)
+    }
+
     @Test(.enabled(if: geteuid() == 0, "only root can give a folder to another account"))
     func aFolderThatCannotBeMadePrivateIsSaidNotHidden() throws {
         let folder = try TemporaryFolder()
