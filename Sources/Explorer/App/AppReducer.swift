@@ -296,7 +296,7 @@ package enum AppReducer {
                 state.message = "Select an endpoint to edit."
                 return []
             }
-            state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: requestLine(of: endpoint))
+            state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: endpoint.requestLine)
         case .copyBody:
             guard let document = state.shownDocument, document.kind != .empty else {
                 state.message = "No response body to copy."
@@ -529,12 +529,6 @@ package enum AppReducer {
     }
 
     // MARK: - Editing
-
-    /// `METHOD path?query`, templates kept, as the inline editor shows it.
-    static func requestLine(of endpoint: Endpoint) -> String {
-        let query = endpoint.query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return "\(endpoint.method.rawValue) \(endpoint.path)" + (query.isEmpty ? "" : "?" + query)
-    }
 
     /// Reads an edited request line back into a draft of the endpoint.
     private static func applyRequestLine(_ line: String, to id: String, _ state: inout AppState) {

@@ -1,4 +1,5 @@
-/// A row of tab titles with one active: ` Body │ Headers │ Timing `.
+/// A row of tab titles with one active: ` Body │ Headers │ Timing `; the active title is
+/// bold as well as in its role, so it stands out in a theme without colours too.
 package struct Tabs: Sendable {
     /// The titles.
     package var titles: [String]
@@ -21,7 +22,7 @@ package struct Tabs: Sendable {
         var x = row.x
         for (i, title) in titles.enumerated() {
             if i > 0 { x = grid.put(separator, x: x, y: row.y, style: Style(.border), clip: row) }
-            let style = Style(i == selected ? .tabActive : .tabInactive)
+            let style = i == selected ? Style(.tabActive, [.bold]) : Style(.tabInactive)
             x = grid.put(" " + title + " ", x: x, y: row.y, style: style, clip: row)
             if x >= row.maxX { break }
         }

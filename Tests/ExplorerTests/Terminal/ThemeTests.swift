@@ -16,6 +16,16 @@ import Testing
         })
     }
 
+    /// Loads `name` with `text` as the user's `$XDG_CONFIG_HOME/explorer/themes/NAME.yaml`.
+    static func loadUserTheme(named name: String, text: String) throws -> ThemeLoader.Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID().uuidString)")
+        let themes = directory.appendingPathComponent("explorer/themes")
+        try FileManager.default.createDirectory(at: themes, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try text.write(to: themes.appendingPathComponent(name + ".yaml"), atomically: true, encoding: .utf8)
+        return ThemeLoader.load(name: name, environment: ["XDG_CONFIG_HOME": directory.path])
+    }
+
     @Test func everyFileInThemesIsBuiltInAndNothingElseIs() throws {
         let files = try Self.shippedThemeFiles()
         #expect(files.count >= 4)
@@ -36,12 +46,7 @@ import Testing
     }
 
     @Test func aUserThemeOfABuiltInNameOverridesItAndMayExtendIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID().uuidString)")
-        let themes = directory.appendingPathComponent("explorer/themes")
-        try FileManager.default.createDirectory(at: themes, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try "name: light\nbase: light\nroles:\n  title: { fg: \"#123456\" }\n".write(to: themes.appendingPathComponent("light.yaml"), atomically: true, encoding: .utf8)
-        let result = ThemeLoader.load(name: "light", environment: ["XDG_CONFIG_HOME": directory.path])
+        let result = try Self.loadUserTheme(named: "light", text: "name: light\nbase: light\nroles:\n  title: { fg: \"#123456\" }\n")
         let builtin = try #require(ThemeLoader.builtin("light"))
         #expect(result.problem == nil)
         #expect(result.theme.style(for: .title) == ThemeStyle(foreground: .rgb(0x12, 0x34, 0x56)))
@@ -50,24 +55,14 @@ import Testing
     }
 
     @Test func aBrokenThemeNamesFileLineAndKeyAndTheDefaultIsUsed() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID().uuidString)")
-        let themes = directory.appendingPathComponent("explorer/themes")
-        try FileManager.default.createDirectory(at: themes, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try "name: broken\nroles:\n  text: { fg: default }\n  selection: { fg: chartreuse }\n".write(to: themes.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
-        let result = ThemeLoader.load(name: "broken", environment: ["XDG_CONFIG_HOME": directory.path])
+        let result = try Self.loadUserTheme(named: "broken", text: "name: broken\nroles:\n  text: { fg: default }\n  selection: { fg: chartreuse }\n")
         #expect(result.theme == Theme.fallback)
         let message = try #require(result.problem).description
         #expect(message.contains("broken.yaml, line 4, key 'roles.selection.fg'"))
     }
 
     @Test func userThemesInheritFromTheirBase() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID().uuidString)")
-        let themes = directory.appendingPathComponent("explorer/themes")
-        try FileManager.default.createDirectory(at: themes, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try "name: mine\nbase: light\nroles:\n  error: { fg: \"#ff0000\", attrs: [bold, underline] }\n".write(to: themes.appendingPathComponent("mine.yaml"), atomically: true, encoding: .utf8)
-        let result = ThemeLoader.load(name: "mine", environment: ["XDG_CONFIG_HOME": directory.path])
+        let result = try Self.loadUserTheme(named: "mine", text: "name: mine\nbase: light\nroles:\n  error: { fg: \"#ff0000\", attrs: [bold, underline] }\n")
         #expect(result.problem == nil)
         #expect(result.theme.style(for: .error) == ThemeStyle(foreground: .rgb(255, 0, 0), attributes: [.bold, .underline]))
         #expect(result.theme.style(for: .selection) == ThemeLoader.builtin("light")?.style(for: .selection))

@@ -72,6 +72,33 @@ func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {
         assertSnapshot(grid, named: "widget-help-120x40")
     }
 
+    @Test func confirmDialogWrapsStyledParagraphsAt40x12() {
+        var grid = sampleScreen(Size(width: 40, height: 12))
+        let message: [[Span]] = [
+            [Span("Send to "), Span("production", Style(.error, .bold)), Span("?")],
+            [],
+            [Span("A long warning that needs more than one row in a narrow box.", role: .warning)],
+        ]
+        ConfirmDialog(title: "Confirm", message: message, hints: [KeyHint(key: "y", label: "send"), KeyHint(key: "n/Esc", label: "cancel")])
+            .render(into: &grid, area: grid.bounds)
+        assertSnapshot(grid, named: "widget-confirm-paragraphs-40x12")
+    }
+
+    @Test func pickerWithoutAFilterLineSizedToItsItems() {
+        var grid = sampleScreen(Size(width: 80, height: 24))
+        let items = [ListItem("1 local"), ListItem("2 production", trailing: [Span("protected", role: .error)])]
+        Picker(title: "Environment", items: items, state: ListState(selected: 1), filterable: false)
+            .render(into: &grid, area: grid.bounds)
+        assertSnapshot(grid, named: "widget-picker-unfiltered-80x24")
+    }
+
+    @Test func helpOverlayTakesColumnsAndCountsWhatDoesNotFitAt40x12() {
+        var grid = sampleScreen(Size(width: 40, height: 12))
+        let lines = (1...20).map { KeyHint(key: "F\($0)", label: "command number \($0)") }
+        HelpOverlay(lines: lines, footer: "Esc closes.").render(into: &grid, area: grid.bounds)
+        assertSnapshot(grid, named: "widget-help-columns-40x12")
+    }
+
     @Test func textFieldWithWideTextAndCursor() {
         var grid = CellGrid(width: 12, height: 1)
         var state = TextFieldState("日本語のテキスト")

@@ -36,9 +36,9 @@ package enum ResponsePane {
 
         switch exchange.phase {
         case .failed(let failure):
-            let lines = [[Span("✗ \(failure.category)", Style(.error, .bold))]]
-                + wrapWords(Sanitizer.sanitize(failure.message), width: inner.width).map { [Span($0, role: .error)] }
-                + (failure.hint.map { wrapWords("hint: " + $0, width: inner.width).map { [Span($0, role: .warning)] } } ?? [])
+            let lines = [Sanitizer.characters([Span("✗ \(failure.category)", Style(.error, .bold))])]
+                + WordWrap.rows(Sanitizer.characters([Span(failure.message, role: .error)]), width: inner.width)
+                + (failure.hint.map { WordWrap.rows(Sanitizer.characters([Span("hint: " + $0, role: .warning)]), width: inner.width) } ?? [])
             for line in lines where row < inner.maxY {
                 grid.put(line, x: inner.x, y: row, clip: inner)
                 row += 1
@@ -66,13 +66,15 @@ package enum ResponsePane {
             }
             return
         case .received(let response):
-            grid.put(tabs(state.responseTab), x: inner.x, y: row, clip: inner)
+            Tabs(titles: ResponseTab.allCases.map(\.rawValue), selected: ResponseTab.allCases.firstIndex(of: state.responseTab) ?? 0, separator: " ")
+                .render(into: &grid, area: Rect(x: inner.x, y: row, width: inner.width, height: 1))
             row += 1
             if state.responseTab == .body {
                 // The summary takes at most a third of the pane; its lines wrap.
-                let summaryRows = response.errorSummary.flatMap { wrapWords(Sanitizer.sanitize($0), width: inner.width) }
+                let summaryStyle = Style(AppState.role(forStatus: response.status), .bold)
+                let summaryRows = response.errorSummary.flatMap { WordWrap.rows(Sanitizer.characters([Span($0, summaryStyle)]), width: inner.width) }
                 for line in summaryRows.prefix(max(1, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
-                    grid.put(line, x: inner.x, y: row, style: Style(AppState.role(forStatus: response.status), .bold), clip: inner)
+                    grid.put(line, x: inner.x, y: row, clip: inner)
                     row += 1
                 }
                 if let error = state.body.filterError, row < inner.maxY {
@@ -123,29 +125,5 @@ package enum ResponsePane {
             spans.append(Span(" · \(endpoint)", role: .dim))
         }
         return spans
-    }
-
-    /// Breaks text into lines of at most `width` columns at spaces (a longer word is cut).
-    static func wrapWords(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let candidate = current.isEmpty ? String(word) : current + " " + word
-            if DisplayWidth.of(candidate) <= width {
-                current = candidate
-            } else {
-                if !current.isEmpty { lines.append(current) }
-                current = String(word)
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
-    }
-
-    static func tabs(_ active: ResponseTab) -> [Span] {
-        ResponseTab.allCases.flatMap { tab -> [Span] in
-            [Span(" \(tab.rawValue) ", tab == active ? Style(.tabActive, .bold) : Style(.tabInactive)), Span(" ")]
-        }
     }
 }

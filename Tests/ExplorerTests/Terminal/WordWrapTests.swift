@@ -1,0 +1,22 @@
+import Testing
+@testable import Terminal
+
+@Suite struct WordWrapTests {
+    private func rows(_ text: String, _ width: Int) -> [String] {
+        WordWrap.rows(Sanitizer.characters([Span(text)]), width: width).map { String($0.map(\.character)) }
+    }
+
+    @Test func breaksAtTheLastSpaceAndDropsIt() {
+        #expect(rows("The server hit a snag & gave up.", 12) == ["The server", "hit a snag &", "gave up."])
+    }
+
+    @Test func keepsAnIndentAndCutsAWordLongerThanARow() {
+        #expect(rows("   --globoff \\", 20) == ["   --globoff \\"])
+        #expect(rows("  'https://example.com/a/long/path'", 16) == ["  'https://examp", "le.com/a/long/pa", "th'"])
+    }
+
+    @Test func emptyTextOrNoRoomGivesNoRows() {
+        #expect(rows("", 10).isEmpty)
+        #expect(rows("text", 0).isEmpty)
+    }
+}
