@@ -1,8 +1,12 @@
 import Foundation
 import History
 
-/// A line-by-line diff (longest common subsequence), shown as unified lines:
-/// `  same`, `- only in the first`, `+ only in the second`.
+/// A line-by-line diff, shown as unified lines: `  same`, `- only in the first`,
+/// `+ only in the second`.
+///
+/// The common lines are a longest common subsequence found by the standard library's
+/// `difference(from:)` (Myers: O((n+m)·D) time for D differing lines, memory linear in n+m).
+/// Between two common lines, the first side's lines come before the second side's.
 package enum LineDiff {
     enum Line: Sendable, Hashable {
         case same(String)
@@ -10,48 +14,65 @@ package enum LineDiff {
         case added(String)
     }
 
-    /// The most lines of each side that are compared; the rest is cut with a note.
-    static let limit = 3000
+    /// The most body lines of each exchange that are compared; one note line stands for the rest.
+    static let limit = 20_000
 
+    /// Compares two texts line by line.
+    ///
+    /// - Returns: every line of both sides once, in order: the common ones as `.same`, and in
+    ///   each gap between two common lines the removed lines, then the added ones.
     static func diff(_ old: [String], _ new: [String]) -> [Line] {
-        let a = Array(old.prefix(limit))
-        let b = Array(new.prefix(limit))
-        // Trim the common head and tail so the table only covers what differs.
-        var head = 0
-        while head < a.count, head < b.count, a[head] == b[head] { head += 1 }
-        var tail = 0
-        while tail < a.count - head, tail < b.count - head, a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
-        let x = Array(a[head..<(a.count - tail)])
-        let y = Array(b[head..<(b.count - tail)])
-        let width = y.count + 1
-        var table = [Int32](repeating: 0, count: (x.count + 1) * width)
-        if !x.isEmpty && !y.isEmpty {
-            for i in stride(from: x.count - 1, through: 0, by: -1) {
-                for j in stride(from: y.count - 1, through: 0, by: -1) {
-                    table[i * width + j] = x[i] == y[j]
-                        ? table[(i + 1) * width + j + 1] + 1
-                        : max(table[(i + 1) * width + j], table[i * width + j + 1])
-                }
+        // Each distinct line becomes a small integer: hashed once, then compared as integers.
+        var ids: [String: Int] = [:]
+        func id(_ line: String) -> Int {
+            if let id = ids[line] { return id }
+            ids[line] = ids.count
+            return ids.count - 1
+        }
+        let oldIDs = old.map(id)
+        let newIDs = new.map(id)
+        var onOldSide = [Bool](repeating: false, count: ids.count)
+        var onNewSide = [Bool](repeating: false, count: ids.count)
+        for id in oldIDs { onOldSide[id] = true }
+        for id in newIDs { onNewSide[id] = true }
+
+        // A line found on one side only can never be common. Leaving such lines out before
+        // Myers runs keeps D to the lines that could match: two unrelated bodies cost O(n+m),
+        // not the (n+m)² steps of Myers' worst case.
+        let oldShared = old.indices.filter { onNewSide[oldIDs[$0]] }
+        let newShared = new.indices.filter { onOldSide[newIDs[$0]] }
+        let difference = newShared.map { newIDs[$0] }.difference(from: oldShared.map { oldIDs[$0] })
+
+        var oldChanged = [Bool](repeating: false, count: oldShared.count)
+        var newChanged = [Bool](repeating: false, count: newShared.count)
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): oldChanged[offset] = true
+            case .insert(let offset, _, _): newChanged[offset] = true
             }
         }
-        var result = a[0..<head].map(Line.same)
-        var i = 0
-        var j = 0
-        while i < x.count || j < y.count {
-            if i < x.count, j < y.count, x[i] == y[j] {
-                result.append(.same(x[i])); i += 1; j += 1
-            } else if i < x.count, j == y.count || table[(i + 1) * width + j] >= table[i * width + j + 1] {
-                result.append(.removed(x[i])); i += 1
-            } else {
-                result.append(.added(y[j])); j += 1
-            }
+        // What the difference leaves unchanged is common to both, in the same order on each side.
+        let oldCommon = oldShared.indices.filter { !oldChanged[$0] }.map { oldShared[$0] }
+        let newCommon = newShared.indices.filter { !newChanged[$0] }.map { newShared[$0] }
+
+        var result: [Line] = []
+        result.reserveCapacity(old.count + new.count - oldCommon.count)
+        var oldNext = 0
+        var newNext = 0
+        // The ends of both sides close the last gap.
+        let anchors = Array(zip(oldCommon, newCommon)) + [(old.count, new.count)]
+        for (oldIndex, newIndex) in anchors {
+            result += old[oldNext..<oldIndex].map(Line.removed)
+            result += new[newNext..<newIndex].map(Line.added)
+            if oldIndex < old.count { result.append(.same(old[oldIndex])) }
+            oldNext = oldIndex + 1
+            newNext = newIndex + 1
         }
-        result += a[(a.count - tail)...].map(Line.same)
         return result
     }
 
     /// The text of an exchange as compared: status, URL, headers (without ones that always
-    /// differ) and the pretty body.
+    /// differ) and the pretty body, cut after `limit` lines with a note saying how many remain.
     static func comparableLines(_ entry: HistoryEntry) -> [String] {
         var lines = [
             "status: \(entry.status.map(String.init) ?? "no response") \(entry.reason ?? entry.transportError ?? "")",
@@ -66,6 +87,9 @@ package enum LineDiff {
         lines.append("")
         let document = BodyDocument.make(entry.responseBody ?? Data(), contentType: entry.contentType)
         for index in 0..<min(document.lineCount, limit) { lines.append(document.plainLine(index)) }
+        if document.lineCount > limit {
+            lines.append("… \(document.lineCount - limit) more body lines, not compared")
+        }
         return lines
     }
 }
