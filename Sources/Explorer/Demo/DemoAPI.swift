@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The routes of the demo API for one environment.
+/// The demo API of one environment: its data and the answers of its routes.
 ///
-/// Every route answers both at the root and under the `/v1` base path, so
-/// `http://127.0.0.1:P/users` and `http://127.0.0.1:P/v1/users` are the same resource.
+/// `router()` (in `DemoAPI+Routes.swift`) maps paths and methods to these answers. Every route
+/// answers both at the root and under the `/v1` base path, so `http://127.0.0.1:P/users` and
+/// `http://127.0.0.1:P/v1/users` are the same resource.
 package struct DemoAPI: Sendable {
     let environment: String
     let store: DemoStore
@@ -22,142 +23,61 @@ package struct DemoAPI: Sendable {
         self.accessLog = accessLog
     }
 
-    /// Answers one request, adding the headers every demo response carries.
-    func respond(to request: Hummingbird.Request) async throws -> Hummingbird.Response {
-        var response: Hummingbird.Response
-        do {
-            response = try await route(request)
-        } catch let error as DemoBadRequest {
-            response = DemoReply.problem(
-                .badRequest, type: "bad-request", title: "Bad Request", detail: error.detail,
-                instance: request.uri.path)
-        }
-        response.headers[DemoReply.header("X-Demo-Environment")] = environment
-        response.headers[DemoReply.header("X-Request-Id")] = UUID().uuidString.lowercased()
-        if request.method == .head { response.body = ResponseBody() }
-        accessLog?("\(environment.padding(toLength: 10, withPad: " ", startingAt: 0)) \(request.method.rawValue) \(request.uri.string) → \(response.status.code)")
-        return response
+    // MARK: - Fixed answers
+
+    func serverError() -> Hummingbird.Response {
+        DemoReply.text(
+            DemoContent.serverErrorPage(requestID: UUID().uuidString.lowercased()),
+            contentType: "text/html; charset=utf-8", status: .internalServerError)
     }
 
-    private func route(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
-        let fullPath = request.uri.path
-        var path = fullPath
-        if path == "/v1" || path.hasPrefix("/v1/") { path = String(path.dropFirst(3)) }
-        if path.isEmpty { path = "/" }
-        if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        let segments = path.split(separator: "/").map(String.init)
-        let method = request.method
+    func rateLimited(_ request: Hummingbird.Request) -> Hummingbird.Response {
+        var headers = HTTPFields()
+        headers[DemoReply.header("Retry-After")] = "30"
+        headers[DemoReply.header("X-RateLimit-Limit")] = "60"
+        headers[DemoReply.header("X-RateLimit-Remaining")] = "0"
+        return DemoReply.problem(
+            .tooManyRequests, type: "rate-limited", title: "Too Many Requests",
+            detail: "You have sent more than 60 requests in a minute. Retry after 30 seconds.",
+            instance: request.uri.path, headers: headers)
+    }
 
-        if segments.first == "echo" { return try await echo(request) }
+    func latin1() -> Hummingbird.Response {
+        DemoReply.bytes(DemoContent.latin1Text.data(using: .isoLatin1)!, contentType: "text/plain; charset=iso-8859-1")
+    }
 
-        switch (segments.first ?? "", segments.count) {
-        case ("", _):
-            return try only([.get], method, fullPath) { index(request) }
-        case ("users", 1):
-            switch method {
-            case .get, .head: return await listUsers(request)
-            case .post: return try await createUser(request)
-            default: return notAllowed(method, fullPath, allowed: ["GET", "HEAD", "POST"])
-            }
-        case ("users", 2):
-            guard let id = Int(segments[1]) else { return notFound(fullPath, what: "user \(segments[1])") }
-            switch method {
-            case .get, .head: return await getUser(id, fullPath)
-            case .put, .patch: return try await updateUser(id, request, partial: method == .patch)
-            case .delete: return await deleteUser(id, fullPath)
-            default: return notAllowed(method, fullPath, allowed: ["GET", "HEAD", "PUT", "PATCH", "DELETE"])
-            }
-        case ("posts", 1):
-            switch method {
-            case .get, .head: return await listPosts(request)
-            case .post: return try await createPost(request)
-            default: return notAllowed(method, fullPath, allowed: ["GET", "HEAD", "POST"])
-            }
-        case ("posts", 2):
-            guard let id = Int(segments[1]) else { return notFound(fullPath, what: "post \(segments[1])") }
-            switch method {
-            case .get, .head:
-                guard let post = await store.post(id: id) else { return notFound(fullPath, what: "post \(id)") }
-                return DemoReply.json(post)
-            case .put, .patch: return try await updatePost(id, request, partial: method == .patch)
-            case .delete:
-                return await store.deletePost(id: id)
-                    ? Hummingbird.Response(status: .noContent) : notFound(fullPath, what: "post \(id)")
-            default: return notAllowed(method, fullPath, allowed: ["GET", "HEAD", "PUT", "PATCH", "DELETE"])
-            }
-        case ("me", 1):
-            return try only([.get], method, fullPath) { me(request) }
-        case ("slow", 1):
-            return try await slow(request)
-        case ("large", 1):
-            return try only([.get], method, fullPath) { large(request) }
-        case ("error", 1):
-            return DemoReply.text(
-                DemoContent.serverErrorPage(requestID: UUID().uuidString.lowercased()),
-                contentType: "text/html; charset=utf-8", status: .internalServerError)
-        case ("rate-limited", 1):
-            var headers = HTTPFields()
-            headers[DemoReply.header("Retry-After")] = "30"
-            headers[DemoReply.header("X-RateLimit-Limit")] = "60"
-            headers[DemoReply.header("X-RateLimit-Remaining")] = "0"
-            return DemoReply.problem(
-                .tooManyRequests, type: "rate-limited", title: "Too Many Requests",
-                detail: "You have sent more than 60 requests in a minute. Retry after 30 seconds.",
-                instance: fullPath, headers: headers)
-        case ("redirect", 1):
-            return redirect(request)
-        case ("gzip", 1):
-            return try gzip()
-        case ("image.png", 1):
-            return DemoReply.bytes(DemoContent.png, contentType: "image/png")
-        case ("latin1", 1):
-            return DemoReply.bytes(
-                DemoContent.latin1Text.data(using: .isoLatin1)!, contentType: "text/plain; charset=iso-8859-1")
-        case ("unicode", 1):
-            return DemoReply.jsonObject(DemoContent.unicodeJSON)
-        case ("xml", 1):
-            return DemoReply.text(
-                DemoContent.xml.replacingOccurrences(of: "ENVIRONMENT", with: environment),
-                contentType: "application/xml; charset=utf-8")
-        case ("escape", 1):
-            return DemoReply.text(DemoContent.escapeText)
-        case ("status", 2):
-            guard let code = Int(segments[1]), (200...599).contains(code) else {
-                return notFound(fullPath, what: "status \(segments[1])")
-            }
-            let status = HTTPResponse.Status(code: code)
-            if code == 204 || code == 304 { return Hummingbird.Response(status: status) }
-            return DemoReply.jsonObject(["status": code, "reason": status.reasonPhrase], status: status)
-        default:
-            return notFound(fullPath, what: "route \(fullPath)")
+    func xml() -> Hummingbird.Response {
+        DemoReply.text(
+            DemoContent.xml.replacingOccurrences(of: "ENVIRONMENT", with: environment),
+            contentType: "application/xml; charset=utf-8")
+    }
+
+    /// `/status/{code}`: any status from 200 to 599, with a small JSON body unless the status has none.
+    func status(_ request: Hummingbird.Request, _ context: BasicRequestContext) -> Hummingbird.Response {
+        let segment = context.parameters.get("code") ?? ""
+        guard let code = Int(segment), (200...599).contains(code) else {
+            return notFound(request.uri.path, what: "status \(segment)")
         }
+        let status = HTTPResponse.Status(code: code)
+        if code == 204 || code == 304 { return Hummingbird.Response(status: status) }
+        return DemoReply.jsonObject(["status": code, "reason": status.reasonPhrase], status: status)
     }
 
     // MARK: - Errors
 
-    private func notFound(_ path: String, what: String) -> Hummingbird.Response {
+    func notFound(_ path: String, what: String) -> Hummingbird.Response {
         DemoReply.problem(
             .notFound, type: "not-found", title: "Not Found",
             detail: "There is no \(what) in the \(environment) environment.", instance: path)
     }
 
-    private func notAllowed(_ method: HTTPRequest.Method, _ path: String, allowed: [String]) -> Hummingbird.Response {
+    func notAllowed(_ method: HTTPRequest.Method, _ path: String, allowed: [String]) -> Hummingbird.Response {
         var headers = HTTPFields()
         headers[.allow] = allowed.joined(separator: ", ")
         return DemoReply.problem(
             .methodNotAllowed, type: "method-not-allowed", title: "Method Not Allowed",
             detail: "\(method.rawValue) is not allowed on \(path); use \(allowed.joined(separator: ", ")).",
             instance: path, headers: headers)
-    }
-
-    private func only(
-        _ methods: [HTTPRequest.Method], _ method: HTTPRequest.Method, _ path: String,
-        _ answer: () throws -> Hummingbird.Response
-    ) throws -> Hummingbird.Response {
-        var allowed = methods
-        if allowed.contains(.get) { allowed.append(.head) }
-        guard allowed.contains(method) else { return notAllowed(method, path, allowed: allowed.map(\.rawValue)) }
-        return try answer()
     }
 
     private func validationFailed(_ path: String, _ errors: [[String: String]]) -> Hummingbird.Response {
@@ -169,7 +89,7 @@ package struct DemoAPI: Sendable {
 
     // MARK: - Index
 
-    private func index(_ request: Hummingbird.Request) -> Hummingbird.Response {
+    func index() -> Hummingbird.Response {
         DemoReply.jsonObject([
             "name": "explorer demo API",
             "environment": environment,
@@ -185,13 +105,13 @@ package struct DemoAPI: Sendable {
 
     // MARK: - Users and posts
 
-    private func listUsers(_ request: Hummingbird.Request) async -> Hummingbird.Response {
+    func listUsers(_ request: Hummingbird.Request) async -> Hummingbird.Response {
         var users = await store.users
         if let role = request.uri.queryParameters.get("role") { users = users.filter { $0.role == role } }
         return paginated(users, request)
     }
 
-    private func listPosts(_ request: Hummingbird.Request) async -> Hummingbird.Response {
+    func listPosts(_ request: Hummingbird.Request) async -> Hummingbird.Response {
         var posts = await store.posts
         if let user = request.uri.queryParameters.get("userId").flatMap({ Int($0) }) {
             posts = posts.filter { $0.userId == user }
@@ -223,12 +143,12 @@ package struct DemoAPI: Sendable {
             headers: headers)
     }
 
-    private func getUser(_ id: Int, _ path: String) async -> Hummingbird.Response {
-        guard let user = await store.user(id: id) else { return notFound(path, what: "user \(id)") }
+    func getUser(_ id: Int, _ request: Hummingbird.Request) async -> Hummingbird.Response {
+        guard let user = await store.user(id: id) else { return notFound(request.uri.path, what: "user \(id)") }
         return DemoReply.json(user)
     }
 
-    private func createUser(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
+    func createUser(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
         let fields = try await jsonBody(request)
         let errors = userErrors(fields, partial: false)
         guard errors.isEmpty else { return validationFailed(request.uri.path, errors) }
@@ -242,7 +162,7 @@ package struct DemoAPI: Sendable {
         return DemoReply.json(user, status: .created, headers: headers)
     }
 
-    private func updateUser(_ id: Int, _ request: Hummingbird.Request, partial: Bool) async throws -> Hummingbird.Response {
+    func updateUser(_ id: Int, _ request: Hummingbird.Request, partial: Bool) async throws -> Hummingbird.Response {
         let fields = try await jsonBody(request)
         guard var user = await store.user(id: id) else { return notFound(request.uri.path, what: "user \(id)") }
         let errors = userErrors(fields, partial: partial)
@@ -255,8 +175,19 @@ package struct DemoAPI: Sendable {
         return DemoReply.json(user)
     }
 
-    private func deleteUser(_ id: Int, _ path: String) async -> Hummingbird.Response {
-        await store.deleteUser(id: id) ? Hummingbird.Response(status: .noContent) : notFound(path, what: "user \(id)")
+    func deleteUser(_ id: Int, _ request: Hummingbird.Request) async -> Hummingbird.Response {
+        await store.deleteUser(id: id)
+            ? Hummingbird.Response(status: .noContent) : notFound(request.uri.path, what: "user \(id)")
+    }
+
+    func getPost(_ id: Int, _ request: Hummingbird.Request) async -> Hummingbird.Response {
+        guard let post = await store.post(id: id) else { return notFound(request.uri.path, what: "post \(id)") }
+        return DemoReply.json(post)
+    }
+
+    func deletePost(_ id: Int, _ request: Hummingbird.Request) async -> Hummingbird.Response {
+        await store.deletePost(id: id)
+            ? Hummingbird.Response(status: .noContent) : notFound(request.uri.path, what: "post \(id)")
     }
 
     private func userErrors(_ fields: [String: Any], partial: Bool) -> [[String: String]] {
@@ -278,7 +209,7 @@ package struct DemoAPI: Sendable {
         return errors
     }
 
-    private func createPost(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
+    func createPost(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
         let fields = try await jsonBody(request)
         let errors = await postErrors(fields, partial: false)
         guard errors.isEmpty else { return validationFailed(request.uri.path, errors) }
@@ -291,7 +222,7 @@ package struct DemoAPI: Sendable {
         return DemoReply.json(post, status: .created, headers: headers)
     }
 
-    private func updatePost(_ id: Int, _ request: Hummingbird.Request, partial: Bool) async throws -> Hummingbird.Response {
+    func updatePost(_ id: Int, _ request: Hummingbird.Request, partial: Bool) async throws -> Hummingbird.Response {
         let fields = try await jsonBody(request)
         guard var post = await store.post(id: id) else { return notFound(request.uri.path, what: "post \(id)") }
         let errors = await postErrors(fields, partial: partial)
@@ -341,7 +272,7 @@ package struct DemoAPI: Sendable {
 
     // MARK: - Auth
 
-    private func me(_ request: Hummingbird.Request) -> Hummingbird.Response {
+    func me(_ request: Hummingbird.Request) -> Hummingbird.Response {
         let authorization = request.headers[.authorization]
         guard authorization == "Bearer \(Self.bearerToken)" else {
             var headers = HTTPFields()
@@ -361,14 +292,14 @@ package struct DemoAPI: Sendable {
 
     // MARK: - Timing and size
 
-    private func slow(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
+    func slow(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
         let milliseconds = min(max(request.uri.queryParameters.get("ms").flatMap { Int($0) } ?? 2000, 0), 120_000)
         try await Task.sleep(for: .milliseconds(milliseconds))
         return DemoReply.jsonObject(["sleptMs": milliseconds, "environment": environment])
     }
 
     /// A JSON array of `items` objects, written in chunks as it is generated.
-    private func large(_ request: Hummingbird.Request) -> Hummingbird.Response {
+    func large(_ request: Hummingbird.Request) -> Hummingbird.Response {
         let count = min(max(request.uri.queryParameters.get("items").flatMap { Int($0) } ?? 10_000, 0), 10_000_000)
         let environment = self.environment
         var headers = HTTPFields()
@@ -397,7 +328,7 @@ package struct DemoAPI: Sendable {
 
     // MARK: - Redirects and encodings
 
-    private func redirect(_ request: Hummingbird.Request) -> Hummingbird.Response {
+    func redirect(_ request: Hummingbird.Request) -> Hummingbird.Response {
         let remaining = min(max(request.uri.queryParameters.get("n").flatMap { Int($0) } ?? 3, 0), 50)
         guard remaining > 0 else {
             return DemoReply.jsonObject(["message": "You reached the end of the redirect chain.", "environment": environment])
@@ -409,7 +340,7 @@ package struct DemoAPI: Sendable {
             .with(headers: headers)
     }
 
-    private func gzip() throws -> Hummingbird.Response {
+    func gzip() throws -> Hummingbird.Response {
         var plain = ByteBuffer(bytes: (try? JSONSerialization.data(
             withJSONObject: ["compressed": true, "environment": environment,
                              "message": String(repeating: "This JSON body was sent gzip-encoded. ", count: 20)],
@@ -424,7 +355,7 @@ package struct DemoAPI: Sendable {
     // MARK: - Echo
 
     /// Answers with what was received: method, path, query arguments, headers and body.
-    private func echo(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
+    func echo(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
         var request = request
         let buffer = try await request.collectBody(upTo: Self.maxBodySize)
         let body = Data(buffer.readableBytesView)

@@ -48,7 +48,7 @@ package final class DemoServer: Sendable {
             let api = DemoAPI(environment: name, accessLog: accessLog)
             let wantedPort = port == 0 ? 0 : port + offset
             let application = Application(
-                responder: CallbackResponder<BasicRequestContext> { request, _ in try await api.respond(to: request) },
+                router: api.router(),
                 configuration: .init(address: .hostname("127.0.0.1", port: wantedPort), serverName: "explorer-demo"),
                 onServerRunning: { channel in
                     await readiness.listening(name, port: channel.localAddress?.port ?? wantedPort)
