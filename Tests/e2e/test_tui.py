@@ -262,15 +262,42 @@ def test_editing_an_endpoint_in_the_editor(tui, tmp_path):
     assert "X-Edited" in s.text()
 
 
-def test_a_broken_edit_says_where_and_changes_nothing(tui, tmp_path):
+def test_a_broken_edit_says_where_changes_nothing_and_keeps_the_text(tui, tmp_path):
+    # An editor that breaks the file every time it runs: the text is reopened with the error
+    # on top, a bounded number of times, then set aside in a file whose path is shown.
     editor = tmp_path / "editor.sh"
     editor.write_text("#!/bin/sh\nprintf 'path: [unclosed\\n' >> \"$1\"\n")
     editor.chmod(0o755)
     s = tui(process_env={"EDITOR": str(editor)})
     select_endpoint(s, "Get user")
     s.keys("E")
-    s.wait_for("The edit was not applied")
-    assert "edited · S saves" not in s.text()
+    text = s.wait_for("Your text is kept in")
+    assert "The edit was not applied" in text and "edited · S saves" not in text
+    kept = re.search(r"(/\S+/explorer-Users-Get-user\.yaml)", text)
+    assert kept, text
+    with open(kept.group(1)) as f:
+        assert "path: [unclosed" in f.read()
+    s.keys("Escape")
+    s.wait_until_gone("Your text is kept in")
+
+
+def test_a_broken_edit_reopens_with_the_error_on_top_and_a_fix_applies(tui, tmp_path):
+    editor = tmp_path / "editor.sh"
+    log = tmp_path / "first-lines.log"
+    editor.write_text(
+        "#!/bin/sh\n"
+        f"head -n 1 \"$1\" >> '{log}'\n"
+        f"if [ ! -e '{tmp_path}/ran' ]; then touch '{tmp_path}/ran'; printf 'query: [unclosed\\n' >> \"$1\"; exit 0; fi\n"
+        "printf 'name: Get user\\nmethod: DELETE\\npath: /users/7\\n' > \"$1\"\n")
+    editor.chmod(0o755)
+    s = tui(process_env={"EDITOR": str(editor)})
+    select_endpoint(s, "Get user")
+    s.keys("E")
+    s.wait_for("edited · S saves")
+    first_lines = log.read_text().splitlines()
+    assert len(first_lines) == 2
+    assert first_lines[1].startswith("# ✗ The edit was not applied:"), first_lines
+    assert "DELETE" in s.wait_for("/users/7")
 
 
 def test_a_binary_body_is_a_hex_dump_with_its_type(tui):

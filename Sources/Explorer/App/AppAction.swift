@@ -5,8 +5,13 @@ import Terminal
 import Workspace
 
 /// Everything that can change the explorer's state: input, and what effects report back.
+///
+/// The reducer reads no clock and no process environment: the time comes in with each input,
+/// and whatever needs files, the environment or the clock (resolving a request) is an effect
+/// whose result comes back as an action.
 package enum AppAction: Sendable {
-    case input(InputEvent)
+    /// A key, mouse event, paste, resize or tick, and when it happened.
+    case input(InputEvent, at: Date)
     case collectionReloaded(APICollection)
     case collectionFailed(String)
     case historyLoaded([HistorySummary])
@@ -17,6 +22,15 @@ package enum AppAction: Sendable {
     /// Body bytes arrived; the head comes with the first update, before any body byte.
     case progress(exchange: Int, bytes: Int, head: ResponseHead? = nil)
     case received(exchange: Int, ResponseSnapshot)
+    /// The request of an exchange was resolved and is about to go out: what it shows.
+    case resolved(exchange: Int, RequestPreview)
+    /// The request of an exchange could not be resolved (an undefined variable, a missing
+    /// file): nothing was sent.
+    case resolveFailed(exchange: Int, String)
+    /// The request pane's preview of the selected endpoint was resolved.
+    case previewResolved(RequestPreview)
+    /// A text to show in an overlay (the curl command of an endpoint).
+    case showText(title: String, lines: [String])
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)
     case message(String, isError: Bool)
@@ -32,8 +46,12 @@ package enum AppAction: Sendable {
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
 package enum AppEffect: Sendable {
-    /// Send a resolved request as exchange `id`.
-    case send(exchange: Int, ResolvedRequest)
+    /// Resolve a request and send it as exchange `id`.
+    case send(exchange: Int, RequestPlan)
+    /// Resolve the selected endpoint for the request pane (nothing is sent).
+    case preview(RequestPlan)
+    /// Resolve a request and put it on the clipboard as a curl command.
+    case copyAsCurl(RequestPlan)
     /// Cancel exchange `id` (the transport closes its connection).
     case cancel(exchange: Int)
     /// Reload the newest history entries.
@@ -44,7 +62,7 @@ package enum AppEffect: Sendable {
     case compareHistory(Int64, Int64)
     /// Put text on the clipboard with OSC 52.
     case copyToClipboard(String)
-    /// Write a body to a file.
+    /// Write a body to a new file at `path` (a free name beside it when that file exists).
     case saveBody(Data, path: String)
     /// Search a large body for the lines holding `query`.
     case search(exchange: Int, query: String, BodyDocument)

@@ -4,12 +4,18 @@ import Networking
 import Terminal
 import Workspace
 
-/// The explorer's one reducer: `reduce(&state, action) -> [effects]`, pure apart from reading
-/// the clock and expanding `{{uuid}}`-style built-ins while resolving a request.
+/// The explorer's one reducer: `reduce(&state, action) -> [effects]`, pure. It reads no clock
+/// (the time comes with each input) and resolves no request (effects do, and report back).
 package enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        let effects = apply(action, &state)
+        return effects + refreshPreview(&state)
+    }
+
+    private static func apply(_ action: AppAction, _ state: inout AppState) -> [AppEffect] {
         switch action {
-        case .input(let event):
+        case .input(let event, let time):
+            state.now = time
             return handle(event, &state)
         case .collectionReloaded(let collection):
             // An edit that the file now holds (or whose endpoint is gone) is no longer a draft.
@@ -44,6 +50,18 @@ package enum AppReducer {
         case .failed(let id, let failure):
             guard state.exchanges[id]?.isInFlight == true else { return [] }
             state.exchanges[id]?.phase = .failed(failure)
+        case .resolved(let id, let preview):
+            state.exchanges[id]?.show(preview)
+        case .resolveFailed(let id, let error):
+            guard state.exchanges[id]?.isInFlight == true else { return [] }
+            state.exchanges[id]?.phase = .failed(TransportFailure(category: "not sent", message: error, hint: nil))
+            state.message = error
+            state.messageIsError = true
+        case .previewResolved(let preview):
+            guard preview.key == state.previewKey else { return [] }
+            state.preview = preview
+        case .showText(let title, let lines):
+            state.overlay = .text(title: title, lines: lines)
         case .recorded(let id, let historyID):
             state.exchanges[id]?.historyID = historyID
             return [.loadHistory]
@@ -79,7 +97,6 @@ package enum AppReducer {
             state.size = size
             return []
         case .tick:
-            state.now = Date()
             return []
         case .paste(let text):
             if state.input != nil { typeText(text.filter { !$0.isNewline }, &state) }
@@ -109,6 +126,9 @@ package enum AppReducer {
             case .bodySearch: return runSearch(input.text, &state)
             case .bodyFilter: return applyBodyFilter(input.text, &state)
             case .requestLine(let id): applyRequestLine(input.text, to: id, &state)
+            case .savePath(let id):
+                guard let response = state.exchanges[id]?.response, !input.text.isEmpty else { return [] }
+                return [.saveBody(response.document.raw, path: input.text)]
             }
         default:
             if input.field.handle(press) {
@@ -171,9 +191,11 @@ package enum AppReducer {
             switch (press.key, command) {
             case (.escape, _), (_, .quit?), (_, .environments?):
                 state.overlay = nil
+                if state.resendPending != nil { state.message = "Not sent." }
+                state.resendPending = nil
             case (.enter, _):
                 state.overlay = nil
-                switchEnvironment(to: list.selected, &state)
+                return picked(list.selected, &state)
             case (_, .up?):
                 list.move(by: -1, count: state.environments.count)
                 state.overlay = .environmentPicker(list)
@@ -182,7 +204,7 @@ package enum AppReducer {
                 state.overlay = .environmentPicker(list)
             case (.character(let digit), _) where digit.wholeNumberValue.map { (1...state.environments.count).contains($0) } ?? false:
                 state.overlay = nil
-                switchEnvironment(to: digit.wholeNumberValue! - 1, &state)
+                return picked(digit.wholeNumberValue! - 1, &state)
             default:
                 break
             }
@@ -345,8 +367,15 @@ package enum AppReducer {
                 state.message = "No response body to save."
                 return []
             }
-            let name = "explorer-body-\(exchange.id).\(fileExtension(response.document))"
-            return [.saveBody(response.document.raw, path: name)]
+            // A name of its own (endpoint and time), in a folder the user sees and can change;
+            // the effect never replaces a file that is there.
+            let slug = String((exchange.endpointID ?? "response").map { $0.isLetter || $0.isNumber ? $0 : "-" })
+            // UTC, so the name does not depend on the machine's time zone.
+            let stamp = state.now.formatted(.iso8601.year().month().day().dateSeparator(.omitted)
+                .time(includingFractionalSeconds: false).timeSeparator(.omitted))
+            let name = "explorer-\(slug)-\(stamp)Z.\(fileExtension(response.document))"
+            let folder = state.saveFolder.hasSuffix("/") ? String(state.saveFolder.dropLast()) : state.saveFolder
+            state.input = TextInput(purpose: .savePath(exchange: exchange.id), text: folder + "/" + name)
         }
         return []
     }
@@ -436,26 +465,35 @@ package enum AppReducer {
     }
 
     private static func send(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect] {
-        guard let collection = state.collection else { return [] }
-        let resolved: ResolvedRequest
-        do {
-            resolved = try RequestResolver().resolve(endpoint, in: collection, environment: environment)
-        } catch {
-            state.message = String(describing: error)
-            state.messageIsError = true
-            return []
-        }
+        guard let plan = state.plan(for: endpoint, in: environment) else { return [] }
         let id = state.nextExchangeID
         state.nextExchangeID += 1
-        let masked = resolved.masked
-        state.exchanges[id] = Exchange(
+        var exchange = Exchange(
             id: id, endpointID: endpoint.id, environment: environment.name,
-            method: masked.method.rawValue, url: resolved.maskedURL, requestHeaders: resolved.maskedHeaders,
-            requestBody: masked.httpBody.map { String(decoding: $0, as: UTF8.self) },
-            startedAt: Date(), phase: .inFlight(bytes: 0))
+            method: endpoint.method.rawValue, url: endpoint.path, requestHeaders: HTTPHeaders(), requestBody: nil,
+            startedAt: state.now, phase: .inFlight(bytes: 0))
+        // Until the effect reports what it resolved, show the pane's preview of the same plan.
+        if let preview = state.preview, preview.key == plan.key { exchange.show(preview) }
+        state.exchanges[id] = exchange
         state.shownExchange = id
+        state.forgetOldExchanges()
         resetBodyView(&state)
-        return [.send(exchange: id, resolved)]
+        return [.send(exchange: id, plan)]
+    }
+
+    /// Asks for the request pane's preview when the selected endpoint, the environment or the
+    /// collection changed since the last one.
+    private static func refreshPreview(_ state: inout AppState) -> [AppEffect] {
+        guard let endpoint = state.selectedEndpoint, let environment = state.activeEnvironmentValue,
+              let plan = state.plan(for: endpoint, in: environment) else {
+            state.previewKey = nil
+            state.preview = nil
+            return []
+        }
+        guard plan.key != state.previewKey else { return [] }
+        state.previewKey = plan.key
+        state.preview = nil
+        return [.preview(plan)]
     }
 
     private static func resend(_ entry: HistorySummary, _ state: inout AppState) -> [AppEffect] {
@@ -463,8 +501,42 @@ package enum AppReducer {
             state.message = "That exchange did not come from an endpoint of this collection; it cannot be re-sent from here."
             return []
         }
-        let environment = state.environments.first { $0.name == entry.environment } ?? state.activeEnvironmentValue
-        guard let environment else { return [] }
+        let environment: Environment
+        if let name = entry.environment {
+            guard let found = state.environments.first(where: { $0.name == name }) else {
+                guard !state.environments.isEmpty else {
+                    state.message = "This collection has no environment to send to."
+                    state.messageIsError = true
+                    return []
+                }
+                // Never another environment silently: ask which one.
+                state.resendPending = entry
+                state.overlay = .environmentPicker(ListState(selected: state.activeEnvironment))
+                state.message = "Environment \(name) is no longer in the collection; choose one to re-send in."
+                return []
+            }
+            environment = found
+        } else {
+            guard let active = state.activeEnvironmentValue else { return [] }
+            environment = active
+        }
+        if environment.isProtected {
+            state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
+            return []
+        }
+        return send(endpoint, in: environment, &state)
+    }
+
+    /// The environment picker's choice: re-send the pending history entry in it, or switch to it.
+    private static func picked(_ index: Int, _ state: inout AppState) -> [AppEffect] {
+        guard let entry = state.resendPending else {
+            switchEnvironment(to: index, &state)
+            return []
+        }
+        state.resendPending = nil
+        guard state.environments.indices.contains(index), let name = entry.endpoint,
+              let endpoint = state.endpoint(withID: name) else { return [] }
+        let environment = state.environments[index]
         if environment.isProtected {
             state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
             return []
@@ -509,23 +581,12 @@ package enum AppReducer {
 
     private static func copyAsCurl(_ state: inout AppState) -> [AppEffect] {
         guard let endpoint = state.selectedEndpoint ?? state.shown?.endpointID.flatMap({ state.endpoint(withID: $0) }),
-              let collection = state.collection, let environment = state.activeEnvironmentValue else {
+              let environment = state.activeEnvironmentValue else {
             state.message = "Select an endpoint to copy as curl."
             return []
         }
-        do {
-            let resolved = try RequestResolver().resolve(endpoint, in: collection, environment: environment)
-            let command = try resolved.request.curlDescription(baseURL: resolved.baseURL)
-            let shown = try resolved.masked.curlDescription(baseURL: resolved.baseURL)
-            state.overlay = .text(
-                title: "curl · \(endpoint.id) · \(environment.name) (copied to the clipboard)",
-                lines: shown.components(separatedBy: "\n"))
-            return [.copyToClipboard(command)]
-        } catch {
-            state.message = String(describing: error)
-            state.messageIsError = true
-            return []
-        }
+        guard let plan = state.plan(for: endpoint, in: environment) else { return [] }
+        return [.copyAsCurl(plan)]
     }
 
     // MARK: - Editing
@@ -593,6 +654,7 @@ package enum AppReducer {
             id: id, endpointID: entry.endpoint, environment: entry.environment, method: entry.method, url: entry.url,
             requestHeaders: entry.requestHeaders, requestBody: entry.requestBody.map { String(decoding: $0, as: UTF8.self) },
             startedAt: entry.startedAt, phase: phase, historyID: entry.id)
+        state.forgetOldExchanges()
         // Keep only one history preview at a time: drop the previous one.
         if let previous = state.shownExchange, previous != id, state.exchanges[previous]?.historyID != nil,
            state.exchanges[previous]?.isInFlight == false {

@@ -31,8 +31,8 @@ package enum AppOverlay: Sendable {
     case text(title: String, lines: [String])
 }
 
-/// A one-line text being typed: a list filter, a body search, a JSONPath filter or the
-/// request line of an endpoint being edited.
+/// A one-line text being typed: a list filter, a body search, a JSONPath filter, the
+/// request line of an endpoint being edited or the file to save a body to.
 package struct TextInput: Sendable, Hashable {
     enum Purpose: Sendable, Hashable {
         case listFilter(Pane)
@@ -40,6 +40,19 @@ package struct TextInput: Sendable, Hashable {
         case bodyFilter
         /// `METHOD path?query` of the endpoint with this id.
         case requestLine(endpointID: String)
+        /// The path to save the body of this exchange to.
+        case savePath(exchange: Int)
+
+        /// What the footer says before the text.
+        var prompt: String {
+            switch self {
+            case .listFilter(let pane): return " Filter \(pane.rawValue.lowercased()): "
+            case .bodySearch: return " Search body: "
+            case .bodyFilter: return " JSONPath: "
+            case .requestLine: return " Request: "
+            case .savePath: return " Save body to: "
+            }
+        }
     }
     var purpose: Purpose
     var field: TextFieldState
@@ -108,8 +121,18 @@ package struct AppState: Sendable {
     var drafts: [String: Endpoint] = [:]
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
     package var history: [HistorySummary] = []
+    /// The exchanges of this session the screen can still show: the newest
+    /// `exchangeLimit`, the shown one and those in flight (older ones are in the history).
     var exchanges: [Int: Exchange] = [:]
+    /// How many finished exchanges are kept in memory (`exchanges_in_memory` in the config).
+    package var exchangeLimit = AppState.defaultExchangeLimit
     var nextExchangeID = 1
+    /// Bumped each time the collection is loaded, so a preview of an older load is not kept.
+    var collectionRevision = 0
+    /// What the request pane shows of the selected endpoint, once an effect resolved it.
+    var preview: RequestPreview?
+    /// The plan the preview was (or is being) resolved for.
+    var previewKey: RequestPreview.Key?
     /// The exchange the response pane shows.
     var shownExchange: Int?
     var responseTab: ResponseTab = .body
@@ -119,12 +142,18 @@ package struct AppState: Sendable {
     /// A comparison of two history entries, shown in the response pane until Esc.
     var comparison: Comparison?
     var overlay: AppOverlay?
+    /// The history entry to re-send once the environment picker's choice is made: its own
+    /// environment is no longer in the collection, and another is never chosen silently.
+    var resendPending: HistorySummary?
     var input: TextInput?
     package var message: String?
     package var messageIsError = false
     var size = Size(width: 80, height: 24)
     var now = Date()
     package var keymap = AppCommand.defaultKeymap
+    /// The folder `s` proposes to save bodies in (the download folder, else the working
+    /// directory), found at start-up.
+    package var saveFolder = "."
     /// Set by the quit command; the runtime then restores the terminal and returns.
     var quitting = false
 
@@ -145,6 +174,7 @@ package struct AppState: Sendable {
         let selectedID = selectedEndpoint?.id
         let environmentName = activeEnvironmentValue?.name
         self.collection = collection
+        collectionRevision += 1
         endpointRows = Self.rows(collection?.items ?? [], depth: 0)
         if let selectedID, let index = endpointRows.firstIndex(where: { $0.endpoint?.id == selectedID }) {
             endpointList.selected = index
@@ -164,6 +194,22 @@ package struct AppState: Sendable {
                 return [EndpointRow(depth: depth, folder: folder.name, endpoint: nil)] + rows(folder.items, depth: depth + 1)
             }
         }
+    }
+
+    /// Finished exchanges kept in memory by default.
+    package static let defaultExchangeLimit = 20
+
+    /// Drops the oldest finished exchanges beyond `exchangeLimit`; the shown one and those in
+    /// flight stay.
+    mutating func forgetOldExchanges() {
+        let finished = exchanges.values.filter { !$0.isInFlight && $0.id != shownExchange }.map(\.id).sorted()
+        let keep = max(0, exchangeLimit - (shownExchange == nil ? 0 : 1))
+        for id in finished.dropLast(keep) { exchanges[id] = nil }
+    }
+
+    /// The plan to resolve an endpoint in an environment of the loaded collection.
+    func plan(for endpoint: Endpoint, in environment: Environment) -> RequestPlan? {
+        collection.map { RequestPlan(endpoint: endpoint, collection: $0, environment: environment, revision: collectionRevision) }
     }
 
     // MARK: - Derived

@@ -33,6 +33,50 @@ package enum EndpointEditing {
         return edited
     }
 
+    /// How the error of an edit that does not read begins.
+    static let notAppliedPrefix = "The edit was not applied: "
+
+    /// What starts each line of the note an edit that could not be read gets on top.
+    static let notePrefix = "# ✗ "
+
+    /// The text without the note a previous round put on top.
+    static func withoutNote(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        while let first = lines.first, first.hasPrefix(notePrefix) { lines.removeFirst() }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The text to reopen in the editor after `error`: a note on top (YAML comments, so the
+    /// line numbers it gives are those of the file as the user sees it), then the user's text
+    /// exactly as they left it.
+    ///
+    /// - Parameters:
+    ///   - text: the saved text (a previous note is replaced).
+    ///   - original: the endpoint being edited.
+    ///   - file: the file name errors name.
+    /// - Returns: the text to write back, or nil when it reads fine after all.
+    static func reopened(_ text: String, original: Endpoint, file: String) -> String? {
+        let body = withoutNote(text)
+        func note(_ message: String) -> String {
+            let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { notePrefix + $0 }
+                + [notePrefix + "Fix it, then save and quit to apply it; quit without saving to give up (this file is kept)."]
+            return lines.joined(separator: "\n") + "\n"
+        }
+        do {
+            _ = try endpoint(from: body, original: original, file: file)
+            return nil
+        } catch {
+            // Read again below a note of the same height, so the line numbers count the note.
+            let draft = note(String(describing: error))
+            do {
+                _ = try endpoint(from: draft + body, original: original, file: file)
+                return nil
+            } catch {
+                return note(String(describing: error)) + body
+            }
+        }
+    }
+
     /// A YAML mapping written at the top level, as one item of a list.
     private static func listItem(_ text: String) -> String {
         var lines: [String] = []
@@ -67,7 +111,7 @@ package enum EndpointEditing {
         var description: String {
             switch self {
             case .noEndpoint(let file): return "\(file): the edited text holds no endpoint; nothing was changed."
-            case .invalid(let message): return "The edit was not applied: " + message
+            case .invalid(let message): return EndpointEditing.notAppliedPrefix + message
             }
         }
     }

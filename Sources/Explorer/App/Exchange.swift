@@ -19,13 +19,13 @@ package struct Exchange: Sendable, Identifiable {
     /// The endpoint's `Folder/Name`, when it came from the collection.
     let endpointID: String?
     let environment: String?
-    let method: String
+    var method: String
     /// The URL as sent, secrets masked.
-    let url: String
+    var url: String
     /// The request headers as sent, secrets masked.
-    let requestHeaders: HTTPHeaders
+    var requestHeaders: HTTPHeaders
     /// The request body as text (secrets masked), if any.
-    let requestBody: String?
+    var requestBody: String?
     let startedAt: Date
     var phase: Phase
     /// The history row it was stored as, once stored.
@@ -36,6 +36,14 @@ package struct Exchange: Sendable, Identifiable {
     var isInFlight: Bool {
         if case .inFlight = phase { return true }
         return false
+    }
+
+    /// Shows the request as resolved for sending.
+    mutating func show(_ preview: RequestPreview) {
+        method = preview.method.rawValue
+        url = preview.urlText
+        requestHeaders = preview.headers
+        requestBody = preview.body
     }
 
     var response: ResponseSnapshot? {

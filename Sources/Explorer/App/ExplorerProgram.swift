@@ -11,6 +11,11 @@ import Workspace
 /// Every request goes through a `NetworkDispatcher` whose server provider is the environment it
 /// was resolved in and whose callback queue is the runtime's (main) queue; bodies are decoded
 /// and indexed off the main queue before they reach the state.
+///
+/// The runtime calls `perform` on one serial queue, in the order the reducer asked, so a
+/// cancel always finds its send. What takes long (reading and searching bodies, history
+/// reads, files, the editor) moves on to `work`; history writes go one after another on
+/// `recording`, never on the main queue.
 package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package typealias State = AppState
     package typealias Action = AppAction
@@ -19,21 +24,22 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private let transport: AsyncHTTPClientTransport
     private let history: HistoryRecorder?
     private let collectionPath: String?
-    private let preparation = DispatchQueue(label: "explorer.body-preparation", qos: .userInitiated, attributes: .concurrent)
+    private let work = DispatchQueue(label: "explorer.work", qos: .userInitiated, attributes: .concurrent)
+    private let recording = DispatchQueue(label: "explorer.history-writes", qos: .utility)
     private let lock = NSLock()
     private var inFlight: [Int: ResponseFuture<Response<Data?>>] = [:]
     /// Where OSC 52 clipboard sequences are written (the terminal); nil in tests.
     private let clipboardWriter: (@Sendable (String) -> Void)?
-    /// Lets the user edit a text in their editor, the UI suspended meanwhile; nil when there
-    /// is no terminal to hand over. Returns the saved text, or nil when it was not changed.
-    private let externalEditor: (@Sendable (_ text: String, _ fileName: String) -> String?)?
+    /// Runs the user's editor on a file, the UI suspended meanwhile; nil when there is no
+    /// terminal to hand over.
+    private let externalEditor: (@Sendable (_ file: URL) -> ExternalEditor.Outcome)?
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
         history: HistoryRecorder?,
         collectionPath: String?,
         clipboardWriter: (@Sendable (String) -> Void)?,
-        externalEditor: (@Sendable (String, String) -> String?)? = nil
+        externalEditor: (@Sendable (URL) -> ExternalEditor.Outcome)? = nil
     ) {
         self.externalEditor = externalEditor
         self.transport = transport
@@ -53,8 +59,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         AppView.render(state, size: size)
     }
 
+    /// Input with the time it happened: the runtime's boundary is where the clock is read.
     package func action(for event: InputEvent, in state: AppState) -> AppAction? {
-        .input(event)
+        .input(event, at: Date())
     }
 
     package func shouldQuit(_ state: AppState) -> Bool { state.quitting }
@@ -65,11 +72,44 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     package func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
-        case .send(let id, let resolved):
+        case .send(let id, let plan):
+            let resolved: ResolvedRequest
+            do {
+                resolved = try plan.resolve()
+            } catch {
+                send(.resolveFailed(exchange: id, sentence(describing: error)))
+                return
+            }
+            send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
             sendRequest(id, resolved, send: send)
         case .cancel(let id):
             let future = lock.withLock { inFlight.removeValue(forKey: id) }
             future?.cancel()
+        case .preview(let plan):
+            send(.previewResolved(plan.preview()))
+        case .copyAsCurl(let plan):
+            do {
+                let curl = try plan.curl()
+                clipboardWriter?(OSC52.sequence(copying: curl.command))
+                send(.showText(title: curl.title, lines: curl.shown))
+            } catch {
+                send(.message(sentence(describing: error), isError: true))
+            }
+        case .copyToClipboard(let text):
+            clipboardWriter?(OSC52.sequence(copying: text))
+        default:
+            work.async { self.performSlowly(effect, send: send) }
+        }
+    }
+
+    /// How much of a sent request's body an exchange keeps to show in its Request tab.
+    static let exchangeRequestBodyBytes = 1 << 20
+
+    /// The effects that read or write files or stores, off the effects queue.
+    private func performSlowly(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
+        switch effect {
+        case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard:
+            perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
             do {
@@ -93,8 +133,6 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             } catch {
                 send(.message("History could not be read: \(error)", isError: true))
             }
-        case .copyToClipboard(let text):
-            clipboardWriter?(OSC52.sequence(copying: text))
         case .search(let id, let query, let document):
             send(.searchFinished(exchange: id, query: query, lines: document.linesMatching(query)))
         case .filter(let id, let expression, let document):
@@ -105,16 +143,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 send(.message("There is no terminal to run an editor in.", isError: true))
                 return
             }
-            do {
-                let fileName = "explorer-" + endpoint.id.map { $0.isLetter || $0.isNumber ? $0 : "-" } + ".yaml"
-                guard let edited = externalEditor(try EndpointEditing.document(for: endpoint), String(fileName)) else {
-                    send(.message("Not changed.", isError: false))
-                    return
-                }
-                send(.endpointEdited(try EndpointEditing.endpoint(from: edited, original: endpoint, file: String(fileName))))
-            } catch {
-                send(.message(String(describing: error), isError: true))
-            }
+            send(edit(endpoint, with: externalEditor))
         case .saveEndpoint(let endpoint, let collectionPath):
             let url = URL(fileURLWithPath: collectionPath)
             do {
@@ -129,13 +158,98 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .saveBody(let bytes, let path):
             do {
-                try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
-                send(.message("Saved \(bytes.count) bytes to \(path)", isError: false))
+                let home = XDGDirectories().home.path
+                let written = try BodyFile.save(bytes, to: path, home: home, currentDirectory: FileManager.default.currentDirectoryPath)
+                let wanted = BodyFile.absolute(path, home: home, currentDirectory: FileManager.default.currentDirectoryPath)
+                send(.message(written == wanted
+                    ? "Saved \(bytes.count) bytes to \(written)"
+                    : "\(wanted) exists; saved \(bytes.count) bytes to \(written)", isError: false))
             } catch {
-                send(.message("Could not save the body to \(path): \(error.localizedDescription)", isError: true))
+                send(.message(sentence(describing: error), isError: true))
             }
         }
     }
+
+    /// Edits an endpoint in the user's editor until its text reads, or the user gives up.
+    ///
+    /// The text lives in a private temporary folder. When it does not read, it is reopened
+    /// with the error on top and the user's text below it, untouched; when the user then quits
+    /// without saving, the file is kept and its path given, so no edit is ever lost.
+    private func edit(_ endpoint: Endpoint, with editor: @Sendable (URL) -> ExternalEditor.Outcome) -> AppAction {
+        let fileName = "explorer-" + String(endpoint.id.map { $0.isLetter || $0.isNumber ? $0 : "-" }) + ".yaml"
+        // Short and unguessable, so the path fits on a line when it has to be shown.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-edit-" + String(UUID().uuidString.prefix(8)).lowercased())
+        let file = folder.appendingPathComponent(fileName)
+        var keep = false
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(try EndpointEditing.document(for: endpoint).utf8).write(to: file)
+        } catch {
+            return .message("Could not prepare the file to edit: \(sentence(describing: error))", isError: true)
+        }
+        var lastError: String?
+        var lastFailedText: String?
+        for round in 1...Self.editorRounds {
+            let before = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            let outcome = editor(file)
+            let after = (try? String(contentsOf: file, encoding: .utf8)) ?? before
+            if case .failed(let reason) = outcome {
+                keep = after != before || lastError != nil
+                return .message("The editor failed: \(reason). The endpoint is unchanged" + (keep ? "; your text is kept in \(file.path)." : "."), isError: true)
+            }
+            guard after != before else {
+                guard lastError != nil else { return .message("Not changed.", isError: false) }
+                keep = true
+                return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+            }
+            let text = EndpointEditing.withoutNote(after)
+            do {
+                return .endpointEdited(try EndpointEditing.endpoint(from: text, original: endpoint, file: fileName))
+            } catch {
+                lastError = sentence(describing: error)
+                // The same text saved again, or round after round: the user is not fixing it here.
+                if text == lastFailedText || round == Self.editorRounds {
+                    keep = true
+                    return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+                }
+                lastFailedText = text
+                guard let reopened = EndpointEditing.reopened(after, original: endpoint, file: fileName) else { continue }
+                do {
+                    try Data(reopened.utf8).write(to: file)
+                } catch {
+                    keep = true
+                    return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+                }
+            }
+        }
+        keep = true
+        return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+    }
+
+    /// What the user sees when an edit that does not read is set aside: a panel, not the
+    /// status line, so the path of the kept text is never cut off.
+    private static func setAside(_ file: URL, endpoint: Endpoint, fileName: String) -> AppAction {
+        // Read once more as kept (note included), so its line numbers are those of the file.
+        var reason = "it does not read as an endpoint."
+        do {
+            _ = try EndpointEditing.endpoint(from: (try? String(contentsOf: file, encoding: .utf8)) ?? "", original: endpoint, file: fileName)
+        } catch {
+            let text = sentence(describing: error)
+            reason = text.hasPrefix(EndpointEditing.notAppliedPrefix) ? String(text.dropFirst(EndpointEditing.notAppliedPrefix.count)) : text
+        }
+        return .showText(title: "The edit was not applied", lines: [
+            "Your text is kept in",
+            "  " + file.path,
+            "",
+        ] + reason.components(separatedBy: "\n") + [
+            "",
+            "The endpoint is unchanged. E edits it again from the collection.",
+        ])
+    }
+
+    /// How many times an edit that does not read is reopened before it is set aside.
+    static let editorRounds = 10
 
     private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
         let started = Date()
@@ -148,24 +262,28 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         lock.withLock { inFlight[id] = future }
         future
             .progress { progress in send(.progress(exchange: id, bytes: Int(progress.completedBytes), head: progress.head)) }
-            .response { [preparation] response in
-                preparation.async {
-                    let snapshot = ResponseSnapshot.make(response)
-                    send(.received(exchange: id, snapshot))
+            .response { [work, recording] response in
+                work.async {
+                    send(.received(exchange: id, ResponseSnapshot.make(response)))
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                     entry.fill(response)
-                    if let historyID = history?.record(entry, secrets: secrets) {
-                        send(.recorded(exchange: id, historyID: historyID))
+                    recording.async { [entry] in
+                        if let historyID = history?.record(entry, secrets: secrets) {
+                            send(.recorded(exchange: id, historyID: historyID))
+                        }
                     }
                 }
             }
-            .error { error in
+            .error { [recording] error in
                 if let transportError = error as? TransportError, transportError == .cancelled { return }
                 send(.failed(exchange: id, TransportFailure(error)))
                 var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                 entry.fail(String(describing: error), started: started)
-                if let historyID = history?.record(entry, secrets: secrets) {
-                    send(.recorded(exchange: id, historyID: historyID))
+                // Off the main queue: a busy database can make a write wait for seconds.
+                recording.async { [entry] in
+                    if let historyID = history?.record(entry, secrets: secrets) {
+                        send(.recorded(exchange: id, historyID: historyID))
+                    }
                 }
             }
             .completion { [weak self] in

@@ -3,6 +3,9 @@ import Networking
 import Terminal
 
 /// The text each response tab shows, as a `TextSource` that `ScrollText` draws lazily.
+///
+/// A model of the content, not a view: the response pane draws it, and the reducer measures it
+/// to scroll (page sizes, the bottom line), so neither calls into the other.
 package enum ResponseContent {
     static func source(for state: AppState) -> any TextSource {
         guard let exchange = state.shown else { return LinesTextSource([]) }

@@ -11,7 +11,7 @@ import Foundation
 import Terminal
 
 /// Runs a `TerminalProgram` on the main queue: input and signals in, one redraw per burst
-/// of actions out, effects off the main queue.
+/// of actions out, effects off the main queue in order (`EffectInterpreter`).
 ///
 /// Nothing polls: a read source on the terminal wakes it for keys, a self-pipe wakes it
 /// for SIGWINCH, SIGTERM, SIGHUP and SIGINT, effects report back by hopping to the main
@@ -25,6 +25,7 @@ package final class Runtime<Program: TerminalProgram> {
     /// The current state (after `run` returns: the final state).
     package private(set) var state: Program.State
 
+    private let interpreter: EffectInterpreter<Program>
     private let theme: Theme
     private let environment: [String: String]
     private var screen: CursesScreen?
@@ -51,6 +52,7 @@ package final class Runtime<Program: TerminalProgram> {
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     package init(program: Program, state: Program.State, theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.program = program
+        interpreter = EffectInterpreter(program: program)
         self.state = state
         self.theme = theme
         self.environment = environment
@@ -121,13 +123,7 @@ package final class Runtime<Program: TerminalProgram> {
             finish()
             return
         }
-        let program = self.program
-        let send = makeSend()
-        for effect in effects {
-            DispatchQueue.global(qos: .userInitiated).async {
-                program.perform(effect, send: send)
-            }
-        }
+        interpreter.run(effects, send: makeSend())
         updateTicker()
         scheduleRedraw()
     }

@@ -5,8 +5,9 @@ import Terminal
 /// effects as data, a pure view.
 ///
 /// The runtime calls `reduce`, `view`, `action(for:in:)` and `tickInterval` on the main
-/// queue and `perform` on a background queue; `perform` reports back through `send`,
-/// which hops to the main queue. Nothing here touches the terminal.
+/// queue and `perform` on one serial background queue, effects in the order `reduce` returned
+/// them; `perform` reports back through `send`, which hops to the main queue. Nothing here
+/// touches the terminal.
 package protocol TerminalProgram: Sendable {
     /// Everything the screen shows; lives on the main queue.
     associatedtype State
@@ -39,7 +40,8 @@ package protocol TerminalProgram: Sendable {
     /// - Returns: the action.
     func action(for event: InputEvent, in state: State) -> Action?
 
-    /// Runs an effect off the main queue.
+    /// Runs an effect off the main queue, after the effects asked for before it. Work that
+    /// takes long belongs on a queue of the program's own, so later effects do not wait.
     ///
     /// - Parameters:
     ///   - effect: the work.

@@ -8,6 +8,7 @@ import Yams
 ///
 /// ```yaml
 /// theme: light                 # used when --theme is not given
+/// exchanges_in_memory: 20      # responses of this session kept to look back at (older: History)
 /// keys:                        # command: a key, or a list of keys
 ///   send: [enter, ctrl-s]
 ///   environments: E
@@ -20,6 +21,8 @@ import Yams
 package struct UserConfig: Sendable {
     package var theme: String?
     package var keymap = AppCommand.defaultKeymap
+    /// How many finished exchanges the TUI keeps in memory (`exchanges_in_memory`).
+    package var exchangesInMemory = AppState.defaultExchangeLimit
     /// What was wrong with the file, one sentence each (the rest of the file still applies).
     package var problems: [String] = []
 
@@ -97,6 +100,12 @@ package struct UserConfig: Sendable {
             switch keyNode.string ?? "" {
             case "theme":
                 config.theme = value.string
+            case "exchanges_in_memory":
+                guard let count = value.int, (1...10_000).contains(count) else {
+                    config.problems.append("\(file):\(line): exchanges_in_memory must be a whole number from 1 to 10000; \(AppState.defaultExchangeLimit) is used.")
+                    continue
+                }
+                config.exchangesInMemory = count
             case "keys":
                 guard let bindings = value.mapping else {
                     config.problems.append("\(file):\(line): keys: must map command names to keys, e.g. send: ctrl-s.")
@@ -104,7 +113,7 @@ package struct UserConfig: Sendable {
                 }
                 config.applyKeys(bindings, file: file)
             case let other:
-                let hint = Suggestions.closest(to: other, in: ["theme", "keys"]).first.map { " (did you mean \($0)?)" } ?? ""
+                let hint = Suggestions.closest(to: other, in: ["theme", "keys", "exchanges_in_memory"]).first.map { " (did you mean \($0)?)" } ?? ""
                 config.problems.append("\(file):\(line): unknown setting \"\(other)\"\(hint); it is ignored.")
             }
         }

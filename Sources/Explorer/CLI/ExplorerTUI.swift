@@ -59,16 +59,19 @@ enum ExplorerTUI {
                 // To the terminal itself, as the screen is, even when stdout is redirected.
                 (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(Data(sequence.utf8))
             },
-            externalEditor: { text, fileName in
+            externalEditor: { file in
                 // Effects run off the main queue; the terminal is handed over on the main queue.
                 DispatchQueue.main.sync {
                     MainActor.assumeIsolated {
-                        handOver.run { ExternalEditor.edit(text, fileName: fileName, environment: processEnvironment) }
+                        handOver.run { ExternalEditor.run(on: file, environment: processEnvironment) }
                     }
                 }
             })
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
+        state.exchangeLimit = config.exchangesInMemory
+        state.saveFolder = XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
+            ?? FileManager.default.currentDirectoryPath
         if let entries = try? history.store?.summaries(matching: ExplorerProgram.historyShown) { state.history = entries }
         if !notices.isEmpty {
             // Every notice, not only the first: each one is something the user must know.

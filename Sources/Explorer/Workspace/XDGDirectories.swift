@@ -63,6 +63,33 @@ package struct XDGDirectories: Sendable, Hashable {
     /// The folder user themes live in: `$XDG_CONFIG_HOME/explorer/themes`.
     package var themesDirectory: URL { configDirectory.appendingPathComponent("themes", isDirectory: true) }
 
+    /// The user's download folder, where saved response bodies are proposed to go: the
+    /// `XDG_DOWNLOAD_DIR` of the environment or of `$XDG_CONFIG_HOME/user-dirs.dirs` (as
+    /// xdg-user-dirs writes it), else `~/Downloads`; nil when that folder does not exist.
+    ///
+    /// - Parameter environment: the process environment.
+    /// - Returns: an existing folder, or nil.
+    package func downloadDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        var candidates: [String] = []
+        if let path = environment["XDG_DOWNLOAD_DIR"], !path.isEmpty { candidates.append(path) }
+        let userDirs = configHome.appendingPathComponent("user-dirs.dirs")
+        if let text = try? String(contentsOf: userDirs, encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
+                let value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+                candidates.append(value.replacingOccurrences(of: "$HOME", with: home.path))
+            }
+        }
+        candidates.append(home.appendingPathComponent("Downloads").path)
+        for candidate in candidates {
+            guard let path = Self.absolutePath(candidate) else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: path, isDirectory: true)
+            }
+        }
+        return nil
+    }
+
     /// A path as a person reads it: the home folder written `~`.
     ///
     /// - Parameter url: a file or folder.

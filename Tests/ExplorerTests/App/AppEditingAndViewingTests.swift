@@ -31,10 +31,11 @@ import Testing
         #expect(screenText(state).contains("edited · S saves"))
 
         let effects = tuiPress(&state, KeyPress(.enter))
-        guard case .send(_, let resolved)? = effects.first else {
+        guard case .send(_, let plan)? = effects.first else {
             Issue.record("expected a send effect, got \(effects)")
             return
         }
+        let resolved = try plan.resolve()
         #expect(resolved.request.method == .delete)
         #expect(resolved.url == "http://127.0.0.1:8080/v1/users/7?force=true&dry=")
     }

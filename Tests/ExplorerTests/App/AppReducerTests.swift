@@ -11,8 +11,12 @@ import Testing
 @Suite struct AppReducerTests {
     // MARK: - Helpers
 
+    /// The exchange id and the request of the send effect among `effects`, resolved as the
+    /// effect would resolve it.
     private func sentRequest(_ effects: [AppEffect]) -> (Int, ResolvedRequest)? {
-        for effect in effects { if case .send(let id, let request) = effect { return (id, request) } }
+        for effect in effects {
+            if case .send(let id, let plan) = effect, let resolved = try? plan.resolve() { return (id, resolved) }
+        }
         return nil
     }
 
@@ -523,15 +527,15 @@ import Testing
         var state = try tuiState(width: 120, height: 40)
         let layout = AppLayout(size: state.size, state: state)
         let inner = Block.inner(layout.endpoints)
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 2, y: inner.y + 2)))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 2, y: inner.y + 2))), at: tuiNow))
         #expect(state.focus == .endpoints)
         #expect(selectedName(state) == "Get user")
         let environments = Block.inner(layout.environments)
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: environments.x + 1, y: environments.y + 1)))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: environments.x + 1, y: environments.y + 1))), at: tuiNow))
         #expect(state.focus == .environments)
         #expect(state.environmentList.selected == 1)
         #expect(state.activeEnvironment == 0, "a click selects, Enter switches")
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 3, y: layout.response.y + 3)))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 3, y: layout.response.y + 3))), at: tuiNow))
         #expect(state.focus == .response)
     }
 
@@ -539,7 +543,7 @@ import Testing
         var state = try tuiState(width: 120, height: 40)
         _ = AppReducer.reduce(&state, .historyLoaded([summary(id: 9, endpoint: "List posts"), summary(id: 8, endpoint: "List posts")]))
         let inner = Block.inner(AppLayout(size: state.size, state: state).history)
-        let effects = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 1)))))
+        let effects = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 1))), at: tuiNow))
         #expect(state.focus == .history)
         guard case .openHistory(8)? = effects.first else { Issue.record("expected openHistory(8), got \(effects)"); return }
     }
@@ -548,9 +552,9 @@ import Testing
         var state = try tuiState(width: 120, height: 40)
         let inner = Block.inner(AppLayout(size: state.size, state: state).endpoints)
         let point = Point(x: inner.x + 1, y: inner.y)
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.wheelDown, at: point))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.wheelDown, at: point)), at: tuiNow))
         #expect(state.endpointList.selected == 3)
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.wheelUp, at: point))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.wheelUp, at: point)), at: tuiNow))
         #expect(state.endpointList.selected == 0)
     }
 
@@ -559,7 +563,7 @@ import Testing
         let long = "[" + (1...60).map(String.init).joined(separator: ",") + "]"
         tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: long, contentType: "application/json"))
         let response = AppLayout(size: state.size, state: state).response
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.wheelDown, at: Point(x: response.x + 5, y: response.y + 4)))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.wheelDown, at: Point(x: response.x + 5, y: response.y + 4))), at: tuiNow))
         #expect(state.focus == .response)
         #expect(state.body.text.topLine == 3)
     }
@@ -568,7 +572,7 @@ import Testing
         var state = try tuiState(width: 120, height: 40)
         tuiPress(&state, .char("?"))
         let inner = Block.inner(AppLayout(size: state.size, state: state).endpoints)
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 2)))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 2))), at: tuiNow))
         #expect(state.endpointList.selected == 0)
     }
 
@@ -580,24 +584,24 @@ import Testing
         #expect(layout.endpoints.isEmpty)
         #expect(!layout.environments.isEmpty)
         #expect(screenText(state).contains("Environments"))
-        _ = AppReducer.reduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 2, y: layout.response.y + 2)))))
+        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 2, y: layout.response.y + 2))), at: tuiNow))
         #expect(state.focus == .response)
         #expect(state.lastList == .environments)
     }
 
     @Test func resizeChangesTheSize() throws {
         var state = try tuiState()
-        #expect(AppReducer.reduce(&state, .input(.resize(Size(width: 40, height: 12)))).isEmpty)
+        #expect(tuiReduce(&state, .input(.resize(Size(width: 40, height: 12)), at: tuiNow)).isEmpty)
         #expect(state.size == Size(width: 40, height: 12))
         #expect(AppLayout(size: state.size, state: state).isNarrow)
     }
 
     @Test func pasteGoesIntoTheInputWithoutLineBreaks() throws {
         var state = try tuiState()
-        _ = AppReducer.reduce(&state, .input(.paste("ignored")))
+        _ = tuiReduce(&state, .input(.paste("ignored"), at: tuiNow))
         #expect(state.input == nil)
         tuiPress(&state, .char("/"))
-        _ = AppReducer.reduce(&state, .input(.paste("cre\nate")))
+        _ = tuiReduce(&state, .input(.paste("cre\nate"), at: tuiNow))
         #expect(state.input?.text == "create")
         #expect(selectedName(state) == "Create user", "a pasted filter applies live")
     }

@@ -48,20 +48,41 @@ func tuiState(width: Int = 80, height: Int = 24, environment: String? = nil) thr
     let collection = try CollectionLoader.parse(tuiCollectionYAML, file: "shop.yaml")
     var state = AppState(collection: collection, collectionPath: "/tmp/shop.yaml", environment: environment)
     state.size = Size(width: width, height: height)
-    state.now = tuiNow
+    // The first input resolves the request pane's preview, as the runtime's first resize does.
+    tuiReduce(&state, .input(.tick, at: tuiNow))
     return state
+}
+
+/// Runs an action through the reducer and performs at once the effects that only resolve
+/// templates (the request pane's preview; the curl overlay, whose copy it returns as a
+/// `copyToClipboard`), returning the other effects.
+@discardableResult
+func tuiReduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    var others: [AppEffect] = []
+    for effect in AppReducer.reduce(&state, action) {
+        switch effect {
+        case .preview(let plan):
+            others += tuiReduce(&state, .previewResolved(plan.preview()))
+        case .copyAsCurl(let plan):
+            guard let curl = try? plan.curl() else { others.append(effect); continue }
+            others += tuiReduce(&state, .showText(title: curl.title, lines: curl.shown)) + [.copyToClipboard(curl.command)]
+        default:
+            others.append(effect)
+        }
+    }
+    return others
 }
 
 /// Sends key presses through the reducer, returning all the effects they asked for.
 @discardableResult
 func tuiPress(_ state: inout AppState, _ keys: KeyPress...) -> [AppEffect] {
-    keys.flatMap { AppReducer.reduce(&state, .input(.key($0))) }
+    keys.flatMap { tuiReduce(&state, .input(.key($0), at: tuiNow)) }
 }
 
 /// Types text one character at a time.
 @discardableResult
 func tuiType(_ state: inout AppState, _ text: String) -> [AppEffect] {
-    text.flatMap { AppReducer.reduce(&state, .input(.key(.char($0)))) }
+    text.flatMap { tuiReduce(&state, .input(.key(.char($0)), at: tuiNow)) }
 }
 
 /// A received response with fixed timings.

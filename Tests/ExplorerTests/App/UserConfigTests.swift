@@ -76,4 +76,12 @@ import Testing
         try Data([0xff]).write(to: configFolder.appendingPathComponent("config.yaml"))
         #expect(UserConfig.load(environment: environment).problems == ["~/.config/explorer/config.yaml is not UTF-8 text; the default settings are used."])
     }
+
+    @Test func exchangesInMemoryIsASettingWithBounds() {
+        #expect(UserConfig.parse("exchanges_in_memory: 5\n", file: "config.yaml").exchangesInMemory == 5)
+        let wrong = UserConfig.parse("exchanges_in_memory: 0\n", file: "config.yaml")
+        #expect(wrong.exchangesInMemory == AppState.defaultExchangeLimit)
+        #expect(wrong.problems == ["config.yaml:1: exchanges_in_memory must be a whole number from 1 to 10000; 20 is used."])
+        #expect(UserConfig.parse("exchanges_in_memry: 5\n", file: "config.yaml").problems.first?.contains("did you mean exchanges_in_memory?") == true)
+    }
 }

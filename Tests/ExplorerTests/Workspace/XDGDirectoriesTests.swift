@@ -56,4 +56,22 @@ import Testing
         #expect(UserConfig.fileURL(environment: environment).path == "/home/u/.config/explorer/config.yaml")
         #expect(ThemeLoader.userThemesDirectory(environment: environment) == "/home/u/.config/explorer/themes")
     }
+
+    @Test func theDownloadFolderComesFromUserDirsOrIsTheHomesDownloads() throws {
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let home = directory.url.appendingPathComponent("home")
+        let config = home.appendingPathComponent(".config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let environment = ["HOME": home.path]
+        #expect(XDGDirectories(environment: environment).downloadDirectory(environment: environment) == nil, "no folder: nothing proposed")
+
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
+        #expect(XDGDirectories(environment: environment).downloadDirectory(environment: environment)?.path == home.appendingPathComponent("Downloads").path)
+
+        // As xdg-user-dirs writes it, $HOME included.
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("Téléchargements"), withIntermediateDirectories: true)
+        try Data("# comment\nXDG_DOWNLOAD_DIR=\"$HOME/Téléchargements\"\n".utf8).write(to: config.appendingPathComponent("user-dirs.dirs"))
+        #expect(XDGDirectories(environment: environment).downloadDirectory(environment: environment)?.path == home.appendingPathComponent("Téléchargements").path)
+    }
 }

@@ -53,13 +53,7 @@ package enum AppView {
     private static func renderFooter(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         if let input = state.input {
             grid.fill(area, style: Style(.statusBar))
-            let prompt: String
-            switch input.purpose {
-            case .listFilter(let pane): prompt = " Filter \(pane.rawValue.lowercased()): "
-            case .bodySearch: prompt = " Search body: "
-            case .bodyFilter: prompt = " JSONPath: "
-            case .requestLine: prompt = " Request: "
-            }
+            let prompt = input.purpose.prompt
             let used = grid.put([Span(prompt, Style(.statusKey, .bold))], x: area.x, y: area.y, clip: area)
             let hint = " Enter apply · Esc cancel "
             let hintWidth = area.width - used > hint.count + 20 ? hint.count : 0

@@ -1,0 +1,133 @@
+import Foundation
+import Networking
+import Workspace
+
+/// An endpoint to resolve in an environment of a collection: what a send, a preview or a
+/// copy-as-curl effect needs, as plain values the reducer can hand over.
+package struct RequestPlan: Sendable {
+    /// The endpoint, with its session edits.
+    package let endpoint: Endpoint
+    /// The collection it belongs to (collection variables, the file's directory).
+    package let collection: APICollection
+    /// The environment to resolve in.
+    package let environment: Environment
+    /// Which load of the collection this is (`AppState.collectionRevision`).
+    package let revision: Int
+
+    /// Resolves the request to send: reads the process environment, the clock and multipart
+    /// files, so only effects call it.
+    ///
+    /// - Throws: `ResolveError` (an undefined variable, a missing file ...).
+    package func resolve() throws -> ResolvedRequest {
+        try RequestResolver().resolve(endpoint, in: collection, environment: environment)
+    }
+
+    /// The request as a curl command to copy, and what the screen shows of it (secrets
+    /// masked) under a title that says where it was copied from.
+    ///
+    /// - Throws: `ResolveError`, or the curl description's error for a body it cannot write.
+    package func curl() throws -> (command: String, title: String, shown: [String]) {
+        let resolved = try resolve()
+        let command = try resolved.request.curlDescription(baseURL: resolved.baseURL)
+        let shown = try resolved.masked.curlDescription(baseURL: resolved.baseURL)
+        return (command, "curl · \(endpoint.id) · \(environment.name) (copied to the clipboard)", shown.components(separatedBy: "\n"))
+    }
+
+    /// Resolves the request pane's preview: built-ins that change on every send (`{{uuid}}`)
+    /// are shown as written.
+    package func preview() -> RequestPreview {
+        do {
+            let resolved = try RequestResolver(uuid: "{{uuid}}").resolve(endpoint, in: collection, environment: environment)
+            return RequestPreview(resolved, key: key)
+        } catch {
+            return RequestPreview(failed: endpoint, error: String(describing: error), key: key)
+        }
+    }
+
+    /// What a preview is kept for: the same endpoint, environment and collection load give
+    /// the same preview.
+    package var key: RequestPreview.Key {
+        RequestPreview.Key(endpoint: endpoint, environment: environment.name, revision: revision)
+    }
+}
+
+/// What the request pane shows of a request: method, URL with the parts that came from
+/// variables marked, headers and the start of the body, secrets masked. Computed by an
+/// effect, once per change of endpoint, environment or collection, never by the view.
+package struct RequestPreview: Sendable, Hashable {
+    /// Which plan it was resolved from.
+    package struct Key: Sendable, Hashable {
+        let endpoint: Endpoint
+        let environment: String
+        let revision: Int
+    }
+
+    /// A run of the URL: its text and whether it came from a variable.
+    package struct URLPart: Sendable, Hashable {
+        let text: String
+        let isVariable: Bool
+    }
+
+    /// How much of a body the pane shows.
+    static let bodyPreviewBytes = 4096
+
+    let key: Key?
+    let method: HTTPMethod
+    /// The URL, masked, in runs.
+    let url: [URLPart]
+    /// The header fields, masked.
+    let headers: HTTPHeaders
+    /// The first bytes of the body as text, masked.
+    let body: String?
+    /// Why it could not be resolved (the method and path are then the endpoint's own).
+    let error: String?
+
+    /// The whole URL as text.
+    var urlText: String { url.map(\.text).joined() }
+
+    /// The preview of a resolved request.
+    ///
+    /// - Parameters:
+    ///   - resolved: the request.
+    ///   - key: the plan it came from, nil for an exchange's own copy.
+    ///   - bodyLimit: how many bytes of the body to keep as text.
+    init(_ resolved: ResolvedRequest, key: Key?, bodyLimit: Int = RequestPreview.bodyPreviewBytes) {
+        self.key = key
+        method = resolved.request.method
+        url = Self.parts(resolved)
+        headers = resolved.maskedHeaders
+        error = nil
+        body = resolved.masked.httpBody.flatMap { $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self) }
+    }
+
+    /// The preview of an endpoint that could not be resolved.
+    init(failed endpoint: Endpoint, error: String, key: Key?) {
+        self.key = key
+        method = endpoint.method
+        url = [URLPart(text: endpoint.path, isVariable: false)]
+        headers = HTTPHeaders()
+        body = nil
+        self.error = error
+    }
+
+    /// The masked URL cut into runs of variable and literal characters. When masking changed
+    /// the URL the variable positions no longer line up, so nothing is marked.
+    private static func parts(_ resolved: ResolvedRequest) -> [URLPart] {
+        let characters = Array(resolved.maskedURL)
+        var marked = Array(repeating: false, count: characters.count)
+        if resolved.maskedURL == resolved.url {
+            for span in resolved.urlVariableSpans {
+                for index in span.range where marked.indices.contains(index) { marked[index] = true }
+            }
+        }
+        var parts: [URLPart] = []
+        var start = 0
+        while start < characters.count {
+            var end = start
+            while end < characters.count && marked[end] == marked[start] { end += 1 }
+            parts.append(URLPart(text: String(characters[start..<end]), isVariable: marked[start]))
+            start = end
+        }
+        return parts
+    }
+}
