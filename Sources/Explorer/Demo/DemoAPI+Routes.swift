@@ -55,7 +55,7 @@ struct DemoRoute: Sendable {
 extension DemoAPI {
     /// The router of this environment: every route at the root and again under `/v1`, with
     /// the headers, the access log and the problem answers every response shares.
-    package func router() -> Router<BasicRequestContext> {
+    func router() -> Router<BasicRequestContext> {
         let router = Router()
         // Added first, so that it wraps every route and the router's own "not found".
         router.add(middleware: DemoEnvelope(api: self))
