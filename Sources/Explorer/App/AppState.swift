@@ -121,6 +121,8 @@ package struct AppState: Sendable {
     var drafts: [String: Endpoint] = [:]
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
     package var history: [HistorySummary] = []
+    /// The zone times are shown in (the machine's, set at start-up; UTC in tests).
+    package var timeZone = TimeZone(identifier: "UTC")!
     /// The exchanges of this session the screen can still show: the newest
     /// `exchangeLimit`, the shown one and those in flight (older ones are in the history).
     var exchanges: [Int: Exchange] = [:]
@@ -149,7 +151,8 @@ package struct AppState: Sendable {
     package var message: String?
     package var messageIsError = false
     var size = Size(width: 80, height: 24)
-    var now = Date()
+    /// The time of the latest input (the reducer reads no clock).
+    var now = Date(timeIntervalSinceReferenceDate: 0)
     package var keymap = AppCommand.defaultKeymap
     /// The folder `s` proposes to save bodies in (the download folder, else the working
     /// directory), found at start-up.
@@ -255,8 +258,12 @@ package struct AppState: Sendable {
     }
 
     var historyItems: [ListItem] {
-        history.map { entry in
-            let time = entry.startedAt.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return history.map { entry in
+            // 24-hour HH:MM whatever the locale: 13:05, never 01:05 without its pm.
+            let parts = calendar.dateComponents([.hour, .minute], from: entry.startedAt)
+            let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
             let status = entry.status.map(String.init) ?? "ERR"
             return ListItem(
                 [

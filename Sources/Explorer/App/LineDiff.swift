@@ -16,10 +16,11 @@ package enum LineDiff {
 
     /// The most body lines of each exchange that are compared; one note line stands for the rest.
     ///
-    /// A few changes in 20 000 lines take about 0.1 s and a few MB. The worst case is the same
-    /// lines in another order (a list sorted the other way): D nears n+m, about 10 s at this
-    /// limit, which is why a comparison runs off the main queue.
-    static let limit = 20_000
+    /// A few changes in 10 000 lines take well under 0.1 s and a few MB. The worst case is the
+    /// same lines in another order (a list sorted the other way): D nears n+m, about 2.5 s at
+    /// this limit (10 s at 20 000), which is why the limit is here and a comparison runs off the
+    /// main queue.
+    static let limit = 10_000
 
     /// Compares two texts line by line.
     ///

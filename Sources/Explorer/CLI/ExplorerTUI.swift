@@ -70,6 +70,7 @@ enum ExplorerTUI {
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         state.exchangeLimit = config.exchangesInMemory
+        state.timeZone = .current
         state.saveFolder = XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
             ?? FileManager.default.currentDirectoryPath
         if let entries = try? history.store?.summaries(matching: ExplorerProgram.historyShown) { state.history = entries }

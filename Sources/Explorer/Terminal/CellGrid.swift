@@ -1,7 +1,7 @@
 /// A screen's worth of cells: what views produce and what the terminal layer flushes.
 ///
 /// Drawing clips to the grid (and to an optional rectangle) and never splits a wide
-/// character; every string drawn goes through the `Sanitizer`, so text from a response
+/// character; every string drawn goes through the `Sanitizer`, so untrusted text
 /// can never put a control sequence on the terminal.
 package struct CellGrid: Sendable, Hashable {
     /// The grid's size.

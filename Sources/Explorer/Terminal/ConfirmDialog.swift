@@ -34,7 +34,7 @@ package struct ConfirmDialog: Sendable {
         let contentWidth = max(26, DisplayWidth.of(title) + 2, hintWidth, message.map { DisplayWidth.of($0.plainText) }.max() ?? 0)
         let width = min(Overlay.maximumWidth(in: area), min(maximumWidth, contentWidth + 4))
         let rows = message.flatMap { paragraph -> [[StyledCharacter]] in
-            paragraph.isEmpty ? [[]] : WordWrap.rows(Overlay.characters(paragraph), width: max(1, width - 4))
+            paragraph.allSatisfy({ $0.text.isEmpty }) ? [[]] : WordWrap.rows(Overlay.characters(paragraph), width: max(1, width - 4))
         }
         let height = min(Overlay.maximumHeight(in: area), rows.count + (hints.isEmpty ? 2 : 4))
         let inside = Overlay.frame(into: &grid, area: area, width: width, height: height, title: title)

@@ -2,7 +2,7 @@
 package struct KeyBinding<Command: Hashable & Sendable>: Sendable {
     /// The keys (any of them runs the command); the first is shown in hints.
     package var keys: [KeyPress]
-    /// The command, a meaning-name such as `.sendRequest`.
+    /// The command, a meaning-name the application defines (`.quit`, `.help` …).
     package var command: Command
     /// The short label in the footer ("send"); nil keeps the binding out of the footer.
     package var hint: String?

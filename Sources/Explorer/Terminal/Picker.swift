@@ -1,4 +1,4 @@
-/// A list in a box to pick from: an environment, an endpoint, a theme. When filterable, a
+/// A list in a box to pick one item from. When filterable, a
 /// filter line above the list shows what is typed into the list state's `filter`.
 package struct Picker: Sendable {
     /// The box's title.

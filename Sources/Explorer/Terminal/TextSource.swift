@@ -14,7 +14,7 @@ package protocol TextSource: Sendable {
     func line(_ index: Int, maxCharacters: Int) -> [Span]
 }
 
-/// A `TextSource` over lines already in memory (formatted JSON, headers).
+/// A `TextSource` over lines already in memory.
 package struct LinesTextSource: TextSource {
     /// The lines.
     package var lines: [[Span]]
@@ -37,7 +37,7 @@ package struct LinesTextSource: TextSource {
     }
 }
 
-/// A `TextSource` over raw bytes (a response body), indexed by `LineIndex`.
+/// A `TextSource` over raw bytes (a file, a download), indexed by `LineIndex`.
 package struct BytesTextSource: TextSource {
     /// The index over the bytes.
     package let index: LineIndex

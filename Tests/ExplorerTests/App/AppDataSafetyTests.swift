@@ -68,7 +68,7 @@ import Testing
         let path = folder.appendingPathComponent("b.txt").path
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
-        let reported = ReportedActions()
+        let reported = Collected<AppAction>()
         program.perform(.saveBody(Data("new".utf8), path: path), send: { reported.append($0) })
         #expect(await reported.wait { if case .message = $0 { return true } else { return false } })
         guard case .message(let text, let isError)? = reported.all.first else { return }
@@ -101,7 +101,7 @@ import Testing
     private func edit(_ endpoint: Endpoint, environment: [String: String]) async -> AppAction? {
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil,
                                       externalEditor: { ExternalEditor.run(on: $0, environment: environment) })
-        let reported = ReportedActions()
+        let reported = Collected<AppAction>()
         program.perform(.editInEditor(endpoint), send: { reported.append($0) })
         _ = await reported.wait { _ in true }
         await program.shutdown()

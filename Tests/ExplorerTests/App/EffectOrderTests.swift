@@ -8,26 +8,6 @@ import Testing
 @testable import Terminal
 @testable import Workspace
 
-/// Actions an effect reported, collected from any thread.
-final class ReportedActions: @unchecked Sendable {
-    private let lock = NSLock()
-    private var actions: [AppAction] = []
-
-    func append(_ action: AppAction) { lock.withLock { actions.append(action) } }
-
-    var all: [AppAction] { lock.withLock { actions } }
-
-    /// Waits (polling, never longer than `timeout`) until an action satisfies `condition`.
-    func wait(timeout: Duration = .seconds(10), for condition: @Sendable (AppAction) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if all.contains(where: condition) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-}
-
 /// Effects run in the order the reducer asked for them; history writes stay off the main queue.
 @Suite struct EffectOrderTests {
     /// A program whose first effect is slow: on a concurrent queue the second would finish first.
@@ -36,7 +16,7 @@ final class ReportedActions: @unchecked Sendable {
         typealias Action = Int
         enum Effect: Sendable { case slow(Int), fast(Int) }
 
-        let log: LockedLog
+        let log: Collected<Int>
         func reduce(_ state: inout Int, _ action: Int) -> [Effect] { [] }
         func view(_ state: Int, size: Size) -> CellGrid { CellGrid(size: size) }
         func action(for event: InputEvent, in state: Int) -> Int? { nil }
@@ -52,15 +32,8 @@ final class ReportedActions: @unchecked Sendable {
         }
     }
 
-    final class LockedLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [Int] = []
-        func append(_ value: Int) { lock.withLock { values.append(value) } }
-        var all: [Int] { lock.withLock { values } }
-    }
-
     @Test func effectsRunInTheOrderTheyWereAskedForEvenWhenTheFirstIsSlow() {
-        let log = LockedLog()
+        let log = Collected<Int>()
         let interpreter = EffectInterpreter(program: OrderProgram(log: log))
         interpreter.run([.slow(1)], send: { _ in })
         interpreter.run([.fast(2), .slow(3)], send: { _ in })
@@ -102,7 +75,7 @@ final class ReportedActions: @unchecked Sendable {
         let (store, _) = try temporaryStore()
         let program = ExplorerProgram(history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
         let interpreter = EffectInterpreter(program: program)
-        let reported = ReportedActions()
+        let reported = Collected<AppAction>()
         let send: @Sendable (AppAction) -> Void = { reported.append($0) }
 
         // As the runtime does after `Enter` then `Esc`: two reductions, two batches of effects.
@@ -145,7 +118,7 @@ final class ReportedActions: @unchecked Sendable {
         // Nothing listens on this port: the request fails at once.
         let collection = try collection(port: 9)
         let program = ExplorerProgram(history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
-        let reported = ReportedActions()
+        let reported = Collected<AppAction>()
         program.perform(.send(exchange: 1, try plan("Fast", collection)), send: { reported.append($0) })
         #expect(await reported.wait { if case .failed(exchange: 1, _) = $0 { return true } else { return false } })
         // The test runs on the main actor: it got here while the write still waits for the lock,
@@ -162,9 +135,9 @@ final class ReportedActions: @unchecked Sendable {
             Issue.record("expected a copy effect")
             return
         }
-        let written = ReportedActions()
+        let written = Collected<AppAction>()
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: { written.append(.message($0, isError: false)) })
-        let reported = ReportedActions()
+        let reported = Collected<AppAction>()
         program.perform(.copyAsCurl(plan), send: { reported.append($0) })
         await program.shutdown()
         // OSC 52: ESC ] 52 ; c ; base64 BEL

@@ -103,7 +103,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try HistoryStore(fileURL: folder.historyFile)
-        let messages = Messages()
+        let messages = Collected<String>()
         let recorder = HistoryRecorder(store: store, report: messages.append)
         #expect(recorder.record(sampleEntry()) != nil)
         try store.close()  // every later write fails
@@ -119,7 +119,7 @@ import Testing
         // A regular file where the state folder should be: the history folder cannot exist.
         let blocker = folder.url.appendingPathComponent("state")
         try Data("x".utf8).write(to: blocker)
-        let messages = Messages()
+        let messages = Collected<String>()
         let recorder = HistoryRecorder(fileURL: folder.historyFile, report: messages.append)
         #expect(recorder.store == nil)
         #expect(recorder.record(sampleEntry()) == nil)
@@ -132,7 +132,7 @@ import Testing
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 7, count: 8192).write(to: folder.historyFile)
-        let messages = Messages()
+        let messages = Collected<String>()
         let recorder = HistoryRecorder(fileURL: folder.historyFile, report: messages.append)
         #expect(recorder.record(sampleEntry()) != nil)
         #expect(messages.all.count == 1)
@@ -204,14 +204,4 @@ import Testing
         }
         return nil
     }
-}
-
-/// Collects reported messages from any thread.
-final class Messages: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [String] = []
-
-    var all: [String] { lock.withLock { messages } }
-
-    @Sendable func append(_ message: String) { lock.withLock { messages.append(message) } }
 }

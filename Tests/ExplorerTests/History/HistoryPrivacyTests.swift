@@ -104,7 +104,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
         #expect(chown(stateFolder.path, 65534, 65534) == 0)
 
         let store = try HistoryStore(fileURL: folder.historyFile)
-        let messages = Messages()
+        let messages = Collected<String>()
         _ = HistoryRecorder(fileURL: folder.historyFile, report: messages.append)
 
         #expect(store.privacyNotices.count == 1)

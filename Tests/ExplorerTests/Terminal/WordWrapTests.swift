@@ -19,4 +19,14 @@ import Testing
         #expect(rows("", 10).isEmpty)
         #expect(rows("text", 0).isEmpty)
     }
+
+    @Test func anEmptyParagraphOfADialogIsABlankRow() throws {
+        var grid = CellGrid(size: Size(width: 40, height: 12))
+        ConfirmDialog(title: "Kept", message: [[Span("first")], [Span("")], [Span("second")]], hints: [])
+            .render(into: &grid, area: grid.bounds)
+        let lines = grid.textLines()
+        let first = try #require(lines.firstIndex { $0.contains("first") })
+        let second = try #require(lines.firstIndex { $0.contains("second") })
+        #expect(first + 2 == second, "one blank row between them")
+    }
 }

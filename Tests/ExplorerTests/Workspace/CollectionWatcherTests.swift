@@ -4,25 +4,14 @@ import Testing
 @testable import ExplorerCLI
 @testable import Workspace
 
-/// Collects what a watcher reports, safely across queues.
-final class WatcherReports: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var errors: [String] = []
+/// A watcher's reports: the names of the collections it loaded and its errors, in order.
+typealias WatcherReports = Collected<Result<APICollection, any Error>>
 
-    func record(_ result: Result<APICollection, any Error>) {
-        lock.lock()
-        defer { lock.unlock() }
-        switch result {
-        case .success(let collection): names.append(collection.name)
-        case .failure(let error): errors.append("\(error)")
-        }
-    }
-
+extension Collected where Element == Result<APICollection, any Error> {
     var snapshot: (names: [String], errors: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (names, errors)
+        let results = all
+        return (results.compactMap { try? $0.get().name },
+                results.compactMap { if case .failure(let error) = $0 { return "\(error)" } else { return nil } })
     }
 }
 
@@ -66,7 +55,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
-        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.record($0) }
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.append($0) }
         try watcher.start()
         defer { watcher.stop() }
 
@@ -85,7 +74,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
-        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.record($0) }
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.append($0) }
         try watcher.start()
         defer { watcher.stop() }
         try directory.write("other.yaml", "name: other\n")
