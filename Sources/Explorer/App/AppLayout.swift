@@ -6,7 +6,7 @@ import Terminal
 /// Views draw into these rectangles and the reducer hit-tests mouse clicks against them, so
 /// both always agree. Geometry, not a view: it lives beside the state, and the reducer never
 /// calls into `Views/`.
-package struct AppLayout: Sendable {
+struct AppLayout: Sendable {
     /// Below this width or height the panes stack.
     static let wideMinimum = Size(width: 80, height: 18)
 

@@ -6,7 +6,7 @@ import Workspace
 
 /// The explorer's one reducer: `reduce(&state, action) -> [effects]`, pure. It reads no clock
 /// (the time comes with each input) and resolves no request (effects do, and report back).
-package enum AppReducer {
+enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let effects = apply(action, &state)
         return effects + refreshPreview(&state)

@@ -5,7 +5,7 @@ import Terminal
 import Workspace
 
 /// The panes that can hold the focus, in Tab order.
-package enum Pane: String, Sendable, CaseIterable {
+enum Pane: String, Sendable, CaseIterable {
     case environments = "Environments"
     case endpoints = "Endpoints"
     case history = "History"
@@ -14,7 +14,7 @@ package enum Pane: String, Sendable, CaseIterable {
 }
 
 /// The tabs of the response pane.
-package enum ResponseTab: String, Sendable, CaseIterable {
+enum ResponseTab: String, Sendable, CaseIterable {
     case body = "Body"
     case headers = "Headers"
     case raw = "Raw"
@@ -23,7 +23,7 @@ package enum ResponseTab: String, Sendable, CaseIterable {
 }
 
 /// A modal overlay over the screen.
-package enum AppOverlay: Sendable {
+enum AppOverlay: Sendable {
     case environmentPicker(ListState)
     case confirmSend(endpointID: String, environment: String)
     case confirmSave(endpointID: String)
@@ -33,7 +33,7 @@ package enum AppOverlay: Sendable {
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the
 /// request line of an endpoint being edited or the file to save a body to.
-package struct TextInput: Sendable, Hashable {
+struct TextInput: Sendable, Hashable {
     enum Purpose: Sendable, Hashable {
         case listFilter(Pane)
         case bodySearch
@@ -66,14 +66,14 @@ package struct TextInput: Sendable, Hashable {
 }
 
 /// A line in the endpoints list: a folder heading or an endpoint.
-package struct EndpointRow: Sendable, Hashable {
+struct EndpointRow: Sendable, Hashable {
     let depth: Int
     let folder: String?
     let endpoint: Endpoint?
 }
 
 /// How the body of the shown exchange is being viewed.
-package struct BodyViewState: Sendable {
+struct BodyViewState: Sendable {
     /// Scroll position, wrap, line numbers and the search highlight of the response pane.
     var text = ScrollTextState(wrap: false, showLineNumbers: true)
     var search: String {

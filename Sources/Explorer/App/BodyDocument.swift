@@ -163,7 +163,7 @@ extension UInt8 {
 }
 
 /// Where the lines of a `Data` start, found with `memchr` without copying the bytes.
-package struct RawLineIndex: Sendable {
+struct RawLineIndex: Sendable {
     let data: Data
     let lineStarts: [Int]
 

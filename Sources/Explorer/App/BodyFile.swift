@@ -8,7 +8,7 @@ import Darwin
 import Foundation
 
 /// Writes a response body to a new file, never over one that is there.
-package enum BodyFile {
+enum BodyFile {
     /// Why a body could not be saved.
     package struct Failure: Error, CustomStringConvertible {
         package let path: String

@@ -6,7 +6,7 @@ import Dispatch
 /// Order is what keeps an exchange coherent: a cancel must find the send it cancels, and a
 /// send must be registered before anything about it is reported. A program whose effect takes
 /// long moves that work on to a queue of its own, so the next effect does not wait for it.
-package final class EffectInterpreter<Program: TerminalProgram>: Sendable {
+final class EffectInterpreter<Program: TerminalProgram>: Sendable {
     private let program: Program
     private let queue: DispatchQueue
 

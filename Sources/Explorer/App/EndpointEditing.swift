@@ -3,7 +3,7 @@ import Workspace
 import Yams
 
 /// An endpoint as a small YAML document for editing in `$EDITOR`, and back.
-package enum EndpointEditing {
+enum EndpointEditing {
     /// The endpoint as the YAML a collection would hold, with a comment that says what to do.
     static func document(for endpoint: Endpoint) throws -> String {
         let node = CollectionWriter.itemNode(.endpoint(endpoint))

@@ -300,7 +300,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 }
 
 /// The OSC 52 escape sequence that asks the terminal to put text on the clipboard.
-package enum OSC52 {
+enum OSC52 {
     static func sequence(copying text: String) -> String {
         "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
     }

@@ -5,7 +5,7 @@ import Terminal
 ///
 /// The visible lines are found in one pass over the line starts (never the whole text), and
 /// drawing still asks only for the lines in sight.
-package struct FoldedDocument: TextSource {
+struct FoldedDocument: TextSource {
     let document: BodyDocument
     let depth: Int
     /// The document line shown at each visible position.

@@ -5,7 +5,7 @@ import Terminal
 ///
 /// It does not build a tree, so a body of any size costs one linear pass and one output
 /// buffer. Text that is not balanced JSON gives `nil` (the caller shows it as it is).
-package enum JSONPrettyPrinter {
+enum JSONPrettyPrinter {
     static func prettyPrint(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
         let input = raw.bindMemory(to: UInt8.self)
         var output: [UInt8] = []
@@ -70,7 +70,7 @@ package enum JSONPrettyPrinter {
 }
 
 /// Colours one line of pretty-printed JSON: keys, strings, numbers, booleans, null, punctuation.
-package enum JSONHighlighter {
+enum JSONHighlighter {
     static func spans(_ line: String) -> [Span] {
         var spans: [Span] = []
         let characters = Array(line)
@@ -117,7 +117,7 @@ package enum JSONHighlighter {
 }
 
 /// Indents XML and HTML that arrive on few lines, and colours tags.
-package enum MarkupIndenter {
+enum MarkupIndenter {
     static func indent(_ input: [UInt8]) -> [UInt8] {
         let newlines = input.lazy.filter { $0 == 0x0A }.count
         // Already laid out by its author: keep it.

@@ -7,7 +7,7 @@ import History
 /// The common lines are a longest common subsequence found by the standard library's
 /// `difference(from:)` (Myers: O((n+m)·D) time for D differing lines, memory linear in n+m).
 /// Between two common lines, the first side's lines come before the second side's.
-package enum LineDiff {
+enum LineDiff {
     enum Line: Sendable, Hashable {
         case same(String)
         case removed(String)

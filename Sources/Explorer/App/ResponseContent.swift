@@ -6,7 +6,7 @@ import Terminal
 ///
 /// A model of the content, not a view: the response pane draws it, and the reducer measures it
 /// to scroll (page sizes, the bottom line), so neither calls into the other.
-package enum ResponseContent {
+enum ResponseContent {
     static func source(for state: AppState) -> any TextSource {
         guard let exchange = state.shown else { return LinesTextSource([]) }
         switch state.responseTab {
@@ -103,7 +103,7 @@ package enum ResponseContent {
 
 /// The Raw tab of a text response: the status line, headers, a blank line, then the body as
 /// received, line by line.
-package struct RawResponseSource: TextSource {
+struct RawResponseSource: TextSource {
     let response: ResponseSnapshot
 
     private var headerCount: Int { response.headers.count + 2 }

@@ -111,7 +111,7 @@ extension TransportFailure {
 }
 
 /// The readable text of an HTML page: tags, scripts and styles dropped, whitespace folded.
-package enum HTMLText {
+enum HTMLText {
     static func readable(_ html: String) -> String {
         var text = html
         for block in ["script", "style", "head"] {

@@ -11,7 +11,7 @@ private nonisolated(unsafe) var signalPipeDescriptor: Int32 = -1
 
 /// Turns SIGWINCH, SIGTERM, SIGHUP and SIGINT into bytes on a pipe the runtime's main
 /// queue reads, so no work happens inside a signal handler beyond one `write`.
-package enum RuntimeSignals {
+enum RuntimeSignals {
     /// The signals the runtime handles.
     static let handled: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGINT]
 

@@ -5,7 +5,7 @@ import Terminal
 ///
 /// Holds the state a bracketed paste needs (collecting text between the start and end
 /// markers) and the codes of modified arrow keys, which terminfo defines per terminal.
-package struct CursesKeyDecoder {
+struct CursesKeyDecoder {
     /// The key code defined for the bracketed-paste start marker `ESC [200~`.
     static let pasteStart = KEY_MAX + 1
     /// The key code defined for the bracketed-paste end marker `ESC [201~`.

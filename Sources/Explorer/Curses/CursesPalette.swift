@@ -7,7 +7,7 @@ import Terminal
 /// 256, else of 16 or 8; with no colour (or `NO_COLOR`) only attributes are drawn, from
 /// the theme the screen chose for no colour. Pairs come from `alloc_pair`, so ncurses manages the pair table
 /// and extended (above 32767) pairs work.
-package struct CursesPalette {
+struct CursesPalette {
     /// How many colours the terminal shows; 0 when drawing without colour.
     let colors: Int
     /// The theme in effect (the screen passes its monochrome theme when there is no colour).

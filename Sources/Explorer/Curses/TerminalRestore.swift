@@ -23,7 +23,7 @@ private nonisolated(unsafe) var previousActions: UnsafeMutablePointer<sigaction>
 /// Puts the terminal back the way it was on every way out: a normal end, `exit`, a
 /// crash signal. Only async-signal-safe calls (`write`, `tcsetattr`) are made from a
 /// signal handler.
-package enum TerminalRestore {
+enum TerminalRestore {
     /// Mouse reporting, bracketed paste and attributes off, cursor shown, alternate screen
     /// left: what an interrupted session may have left on.
     static let resetSequence = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"

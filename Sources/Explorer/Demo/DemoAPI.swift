@@ -8,7 +8,7 @@ import Hummingbird
 /// `router()` (in `DemoAPI+Routes.swift`) maps paths and methods to these answers. Every route
 /// answers both at the root and under the `/v1` base path, so `http://127.0.0.1:P/users` and
 /// `http://127.0.0.1:P/v1/users` are the same resource.
-package struct DemoAPI: Sendable {
+struct DemoAPI: Sendable {
     let environment: String
     let store: DemoStore
     /// Called with one line per request (method, path, status, environment) when set.
@@ -365,7 +365,7 @@ package struct DemoAPI: Sendable {
 }
 
 /// A list response: one page of items and where it is in the whole.
-package struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
+struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
     let environment: String
     let page: Int
     let perPage: Int
@@ -378,7 +378,7 @@ package struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
 }
 
 /// A request the demo cannot read (a body that is not JSON): answered with 400.
-package struct DemoBadRequest: Error {
+struct DemoBadRequest: Error {
     let detail: String
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The fixed bodies the demo serves to show how the explorer handles content types:
 /// binary, Latin-1 text, Unicode, XML, an HTML error page and hostile escape sequences.
-package enum DemoContent {
+enum DemoContent {
     /// A 32×32 PNG (a gradient with a white dot).
     static let png = Data(base64Encoded: """
         iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAIAAAD8GO2jAAAFpElEQVR42pXUERTuOhpG4WIwGIwGg8FosVgsVn8sFqvFwoZi

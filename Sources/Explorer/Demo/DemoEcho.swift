@@ -7,7 +7,7 @@ import Hummingbird
 /// `headers` keep the names as sent, repeated ones joined with ", ". A UTF-8 body is in `body`,
 /// any other in `bodyBase64`; JSON bodies are also parsed into `json`, urlencoded ones into
 /// `form`, multipart ones into `form` and `files`.
-package struct DemoEcho {
+struct DemoEcho {
     let object: [String: Any]
 
     init(request: Hummingbird.Request, body: Data, environment: String) {

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Builds the demo API's responses: JSON, RFC 9457 problem details, text and HTML.
-package enum DemoReply {
+enum DemoReply {
     static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The environments hold different people and posts on purpose: switching environments in the
 /// explorer shows a visibly different answer for the same endpoint.
-package enum DemoSeed {
+enum DemoSeed {
     static func users(for environment: String) -> [DemoUser] {
         let people: [(String, String)]
         switch environment {
@@ -73,7 +73,7 @@ package enum DemoSeed {
 }
 
 /// A user of the demo API.
-package struct DemoUser: Codable, Sendable, Equatable {
+struct DemoUser: Codable, Sendable, Equatable {
     var id: Int
     var name: String
     var username: String
@@ -83,7 +83,7 @@ package struct DemoUser: Codable, Sendable, Equatable {
 }
 
 /// A post of the demo API.
-package struct DemoPost: Codable, Sendable, Equatable {
+struct DemoPost: Codable, Sendable, Equatable {
     var id: Int
     var userId: Int
     var title: String

@@ -89,7 +89,7 @@ package final class DemoServer: Sendable {
 }
 
 /// Why the demo could not start.
-package enum DemoServerError: Error, CustomStringConvertible {
+enum DemoServerError: Error, CustomStringConvertible {
     case couldNotListen(port: Int, reason: String)
     case stoppedBeforeListening(port: Int)
 

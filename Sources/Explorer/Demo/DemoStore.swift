@@ -1,5 +1,5 @@
 /// The in-memory data of one demo environment: users and posts, changed by the CRUD routes.
-package actor DemoStore {
+actor DemoStore {
     private(set) var users: [DemoUser]
     private(set) var posts: [DemoPost]
 

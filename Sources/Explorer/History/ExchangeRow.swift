@@ -4,7 +4,7 @@ import Networking
 
 /// An exchange as the `exchange` table stores it: headers as JSON, each body either as text
 /// (valid UTF-8 without NUL, searchable) or as a blob, capped, with its full size beside it.
-package struct ExchangeRow: Sendable {
+struct ExchangeRow: Sendable {
     /// The stored entry (bodies already capped).
     var entry: HistoryEntry
 

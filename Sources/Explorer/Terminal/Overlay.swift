@@ -1,5 +1,5 @@
 /// The box every modal is drawn in: a confirm dialog, a picker, the help.
-package enum Overlay {
+enum Overlay {
     /// Clears a centred box of the given size and draws its frame.
     ///
     /// - Parameters:

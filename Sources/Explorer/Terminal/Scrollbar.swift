@@ -1,5 +1,5 @@
 /// A vertical scroll indicator: a thumb on a track, sized by how much of the content shows.
-package struct Scrollbar: Sendable {
+struct Scrollbar: Sendable {
     /// Total rows (or lines) of content.
     package var total: Int
     /// Rows visible at once.

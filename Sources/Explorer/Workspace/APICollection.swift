@@ -97,7 +97,7 @@ package struct APICollection: Sendable {
 }
 
 /// Why an endpoint or environment a user named could not be found.
-package enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
+enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No endpoint has that address or name; close matches are listed.
     case endpointNotFound(String, suggestions: [String])
     /// Several endpoints have that name; their full addresses are listed.

@@ -14,7 +14,7 @@ import Darwin
 /// itself survives a crash. When the path is a symbolic link, the link's final target is
 /// replaced and the link stays: a collection kept in a dotfiles repository and linked into a
 /// project is updated where it lives.
-package enum AtomicFile {
+enum AtomicFile {
     /// How many links are followed before giving up, as the kernel does (`ELOOP`).
     static let maximumLinkHops = 40
 

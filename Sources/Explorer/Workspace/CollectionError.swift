@@ -1,5 +1,5 @@
 /// Why a collection file could not be loaded, always with `file:line:column`.
-package enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
+enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read at all.
     case unreadable(path: String, reason: String)
     /// The folder of the file cannot be watched for changes (no inotify, no permission …).

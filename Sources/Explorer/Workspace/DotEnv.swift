@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Blank lines and `#` comments are skipped, `export ` prefixes allowed, and values may be
 /// wrapped in single or double quotes (double quotes understand `\n`).
-package enum DotEnv {
+enum DotEnv {
     /// Parses `.env` text.
     static func parse(_ text: String) -> [String: String] {
         var values: [String: String] = [:]

@@ -1,5 +1,5 @@
 /// The body of an endpoint, in the form it was written in the collection.
-package enum EndpointBody: Sendable, Hashable {
+enum EndpointBody: Sendable, Hashable {
     /// `json:` — a JSON value whose strings may hold templates; sent as `application/json`.
     case json(JSONValue)
     /// `body:` — raw text, sent as written (after templating).
@@ -11,7 +11,7 @@ package enum EndpointBody: Sendable, Hashable {
 }
 
 /// One part of a `multipart:` body: a text value, or a file read at send time.
-package struct MultipartField: Sendable, Hashable {
+struct MultipartField: Sendable, Hashable {
     /// The field name.
     var name: String
     /// The text value, or the file path when `isFile` is set.

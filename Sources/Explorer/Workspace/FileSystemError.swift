@@ -5,7 +5,7 @@ import Foundation
 /// Written by the explorer's own file writes (atomic replacement, private folders), so that
 /// the one sentence a user sees names the file and what went wrong:
 /// `Could not rename the new text over /home/u/api.yaml: Permission denied.`
-package struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// What was being done, as a verb phrase: `create the folder`, `write`, `rename … over`.
     package var step: String
     /// The file or folder it was done to.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) with a random boundary.
-package struct MultipartBody: Sendable {
+struct MultipartBody: Sendable {
     /// One part: a text field, or a file when it has a file name.
     struct Part: Sendable {
         /// The field name.

@@ -194,7 +194,7 @@ package struct RequestResolver: Sendable {
 
 /// `application/x-www-form-urlencoded` encoding as curl's `--data-urlencode` writes it:
 /// unreserved characters stay, a space becomes `+`, everything else is `%XX`.
-package enum FormEncoding {
+enum FormEncoding {
     /// Encodes one name or value.
     static func encode(_ text: String) -> String {
         PercentEncoding.encode(text, allowed: PercentEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)

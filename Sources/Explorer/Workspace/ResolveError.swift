@@ -1,5 +1,5 @@
 /// Why an endpoint could not be turned into a request; nothing is sent when this happens.
-package enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
+enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `{{name}}` that no source defines, and where it was used.
     case undefinedVariable(name: String, context: String)
     /// Variables whose values refer back to each other.

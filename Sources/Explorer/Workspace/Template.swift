@@ -1,7 +1,7 @@
 /// A string with `{{name}}` placeholders, split into literal text and variable references.
 ///
 /// `{{ name }}` may have spaces inside the braces; an unclosed `{{` is literal text.
-package struct Template: Sendable, Hashable {
+struct Template: Sendable, Hashable {
     /// One piece of a template.
     enum Segment: Sendable, Hashable {
         /// Text taken as written.

@@ -6,7 +6,7 @@ import Foundation
 /// The built-ins `{{uuid}}`, `{{timestamp}}` (Unix seconds) and `{{now}}` (ISO 8601, UTC)
 /// hold one value per scope, so a request that uses `{{uuid}}` twice sees the same one.
 /// Values may themselves hold templates; they are expanded, and a cycle is an error.
-package struct VariableScope: Sendable {
+struct VariableScope: Sendable {
     /// `--var name=value` pairs from the command line (highest precedence).
     var overrides: [String: String]
     /// The active environment's variables.

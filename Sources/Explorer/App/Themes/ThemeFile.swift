@@ -14,7 +14,7 @@ import Yams
 ///
 /// Colours are `default`, a name (`red`, `bright-blue`, `gray`), a number 0–255 or
 /// `#rrggbb`; attributes are `bold`, `dim`, `italic`, `underline`, `reverse`, `blink`.
-package enum ThemeFile {
+enum ThemeFile {
     /// Parses a theme.
     ///
     /// - Parameters:

@@ -3,7 +3,7 @@ import Networking
 import Terminal
 
 /// Draws the whole explorer screen from the state: `view(state, size) -> CellGrid`, pure.
-package enum AppView {
+enum AppView {
     static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     static func render(_ state: AppState, size: Size) -> CellGrid {

@@ -1,7 +1,7 @@
 import Terminal
 
 /// The three lists of the left column: environments, endpoints (a folder tree) and history.
-package enum ListPanes {
+enum ListPanes {
     static func renderEnvironments(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let items = state.environments.enumerated().map { index, environment -> ListItem in

@@ -4,7 +4,7 @@ import Terminal
 /// Modal overlays, each drawn by a `Terminal` widget: the environment picker, the
 /// confirmations (send to a protected environment, save an edit), the key help and text
 /// notices (copy as curl).
-package enum OverlayView {
+enum OverlayView {
     static func render(_ overlay: AppOverlay, state: AppState, into grid: inout CellGrid) {
         let screen = grid.bounds
         switch overlay {

@@ -4,7 +4,7 @@ import Terminal
 /// The request pane: method and resolved URL (the parts that came from variables highlighted),
 /// then headers and body, secrets masked — as the preview in the state has them. The view
 /// resolves nothing: an effect resolved the preview when the selection last changed.
-package enum RequestPane {
+enum RequestPane {
     static func render(_ state: AppState, into grid: inout CellGrid, area: Rect, compact: Bool) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .request

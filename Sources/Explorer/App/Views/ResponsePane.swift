@@ -3,7 +3,7 @@ import Terminal
 
 /// The response pane: a status line, the tabs, an error summary when the status is an error,
 /// and the tab's text drawn through a virtualized `ScrollText`.
-package enum ResponsePane {
+enum ResponsePane {
     static func render(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .response

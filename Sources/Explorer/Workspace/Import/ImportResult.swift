@@ -32,7 +32,7 @@ extension APICollection {
 }
 
 /// Why an import failed.
-package enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The curl command line could not be understood.
     case invalidCurl(String)
     /// The OpenAPI document could not be read.

@@ -3,7 +3,7 @@
 /// Understands single quotes, double quotes (where `\` escapes `$`, `` ` ``, `"`, `\` and a
 /// newline), ANSI-C `$'…'` quotes (`\n`, `\t`, `\'`, `\xHH`, `\uHHHH` ...), backslash escapes
 /// and backslash-newline continuations. Expansions (`$VAR`, globs) are not performed.
-package enum ShellWords {
+enum ShellWords {
     /// Why a command line could not be split.
     enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// A quote opened and never closed.

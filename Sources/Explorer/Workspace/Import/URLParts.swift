@@ -2,7 +2,7 @@ import Foundation
 
 /// An absolute URL taken apart for a collection: the origin becomes an environment's
 /// `base_url`, the rest an endpoint's path and query.
-package struct URLParts: Sendable, Hashable {
+struct URLParts: Sendable, Hashable {
     /// `scheme://host[:port]`, or the leading `{{variable}}` of a templated URL.
     var origin: String
     /// The path, starting with `/` (just `/` when the URL has none).
