@@ -92,6 +92,7 @@ let package = Package(
         .target(
             name: "Demo",
             dependencies: [
+                "Networking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

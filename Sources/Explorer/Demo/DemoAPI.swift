@@ -2,6 +2,7 @@ import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Networking
 
 /// The demo API of one environment: its data and the answers of its routes.
 ///
@@ -58,7 +59,8 @@ struct DemoAPI: Sendable {
         guard let code = Int(segment), (200...599).contains(code) else {
             return notFound(request.uri.path, what: "status \(segment)")
         }
-        let status = HTTPResponse.Status(code: code)
+        // With its reason phrase: `Status(code:)` alone has none ("HTTP/1.1 201 ").
+        let status = HTTPResponse.Status(code: code, reasonPhrase: HTTPStatus(code: code).reasonPhrase)
         if code == 204 || code == 304 { return Hummingbird.Response(status: status) }
         return DemoReply.jsonObject(["status": code, "reason": status.reasonPhrase], status: status)
     }

@@ -62,6 +62,7 @@ import Testing
             let teapot = try await send("GET", "/v1/status/418", on: server)
             #expect(teapot.status == 418)
             #expect(teapot.json["status"] as? Int == 418)
+            #expect(teapot.json["reason"] as? String == "I'm a teapot", "the reason phrase, not an empty string")
         }
     }
 
