@@ -14,7 +14,7 @@ import Darwin
 /// itself survives a crash. When the path is a symbolic link, the link's final target is
 /// replaced and the link stays: a collection kept in a dotfiles repository and linked into a
 /// project is updated where it lives.
-enum AtomicFile {
+package enum AtomicFile {
     /// How many links are followed before giving up, as the kernel does (`ELOOP`).
     static let maximumLinkHops = 40
 
@@ -61,6 +61,30 @@ enum AtomicFile {
             throw FileSystemError("rename the new text over", path: target, code: code)
         }
         syncDirectory(directory.isEmpty ? "." : directory)
+    }
+
+    /// Creates a new file with `data`, never replacing one: the file is opened with `O_EXCL`,
+    /// so even one that appears meanwhile is left alone.
+    ///
+    /// - Parameters:
+    ///   - data: the contents.
+    ///   - path: the new file.
+    /// - Returns: false when a file of that name exists (nothing was written).
+    /// - Throws: `FileSystemError` for any other failure; no partial file is left.
+    package static func create(_ data: Data, at path: String) throws -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
+            throw FileSystemError("create", path: path)
+        }
+        defer { close(descriptor) }
+        do {
+            try writeAll(data, to: descriptor, path: path)
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return true
     }
 
     /// The path a chain of symbolic links ends at (the path itself when it is not a link, or

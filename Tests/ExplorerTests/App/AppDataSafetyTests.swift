@@ -33,6 +33,17 @@ import Testing
         #expect(try String(contentsOfFile: second, encoding: .utf8) == "two")
     }
 
+    @Test func aBodyThatCannotBeSavedSaysWhereAndWhy() throws {
+        let folder = try temporaryFolder()
+        let path = folder.appendingPathComponent("no-such-folder/body.json").path
+        #expect {
+            try BodyFile.save(Data("x".utf8), to: path, home: "/nonexistent", currentDirectory: "/")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.hasPrefix("Could not save the body to \(path): ") && text.contains("No such file or directory")
+        }
+    }
+
     @Test func aSavePathWithATildeOrRelativeIsResolved() {
         #expect(BodyFile.absolute("~/b.json", home: "/home/ada", currentDirectory: "/w") == "/home/ada/b.json")
         #expect(BodyFile.absolute("out/b.json", home: "/home/ada", currentDirectory: "/w") == "/w/out/b.json")
