@@ -23,7 +23,7 @@ enum AppReducer {
                 collection.endpoint(withID: id).map { $0 != draft } ?? false
             }
             state.setCollection(collection)
-            state.message = "Reloaded \(URL(fileURLWithPath: state.collectionPath).lastPathComponent)"
+            state.message = "Reloaded \(state.collectionFileName)"
             state.messageIsError = false
         case .collectionFailed(let message):
             state.message = message
@@ -83,7 +83,7 @@ enum AppReducer {
             state.messageIsError = false
         case .endpointSaved(let id):
             state.drafts[id] = nil
-            state.message = "Saved \(id) to \(URL(fileURLWithPath: state.collectionPath).lastPathComponent)."
+            state.message = "Saved \(id) to \(state.collectionFileName)."
             state.messageIsError = false
         }
         return []

@@ -219,6 +219,11 @@ package struct AppState: Sendable {
 
     var environments: [Environment] { collection?.environments ?? [] }
 
+    /// The collection file's name, for messages (no file-system call: the path is a string).
+    var collectionFileName: String {
+        collectionPath.split(separator: "/").last.map(String.init) ?? collectionPath
+    }
+
     var activeEnvironmentValue: Environment? {
         environments.indices.contains(activeEnvironment) ? environments[activeEnvironment] : nil
     }

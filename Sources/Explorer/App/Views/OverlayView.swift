@@ -29,7 +29,7 @@ enum OverlayView {
                 destructive: true
             ).render(into: &grid, area: screen)
         case .confirmSave(let endpointID):
-            let file = URL(fileURLWithPath: state.collectionPath).lastPathComponent
+            let file = state.collectionFileName
             var message: [[Span]] = [[Span("Save the edit of "), Span(endpointID, Style(.title, .bold)), Span(" to \(file)?")]]
             if let draft = state.drafts[endpointID] {
                 message.append([Span(draft.requestLine, role: .dim)])
