@@ -248,12 +248,17 @@ def test_editing_the_request_line_then_saving_it_to_the_file(tui, demo):
     assert "List users" in text  # the rest of the collection is kept
 
 
-def test_editing_an_endpoint_in_the_editor(tui, tmp_path):
+def tui_with_editor(tui, tmp_path, script):
+    """The TUI with a shell script as $EDITOR (the file to edit is its $1)."""
     editor = tmp_path / "editor.sh"
-    # A scripted "editor": changes the path and adds a header, as a person would in vi.
-    editor.write_text("#!/bin/sh\nsed -i -e 's#/users/{{user_id}}#/users/5#' -e 's#^path:#headers: { X-Edited: yes }\\npath:#' \"$1\"\n")
+    editor.write_text("#!/bin/sh\n" + script)
     editor.chmod(0o755)
-    s = tui(process_env={"EDITOR": str(editor)})
+    return tui(process_env={"EDITOR": str(editor)})
+
+
+def test_editing_an_endpoint_in_the_editor(tui, tmp_path):
+    # A scripted "editor": changes the path and adds a header, as a person would in vi.
+    s = tui_with_editor(tui, tmp_path, "sed -i -e 's#/users/{{user_id}}#/users/5#' -e 's#^path:#headers: { X-Edited: yes }\\npath:#' \"$1\"\n")
     select_endpoint(s, "Get user")
     s.keys("E")
     s.wait_for("edited · S saves")
@@ -265,10 +270,7 @@ def test_editing_an_endpoint_in_the_editor(tui, tmp_path):
 def test_a_broken_edit_says_where_changes_nothing_and_keeps_the_text(tui, tmp_path):
     # An editor that breaks the file every time it runs: the text is reopened with the error
     # on top, a bounded number of times, then set aside in a file whose path is shown.
-    editor = tmp_path / "editor.sh"
-    editor.write_text("#!/bin/sh\nprintf 'path: [unclosed\\n' >> \"$1\"\n")
-    editor.chmod(0o755)
-    s = tui(process_env={"EDITOR": str(editor)})
+    s = tui_with_editor(tui, tmp_path, "printf 'path: [unclosed\\n' >> \"$1\"\n")
     select_endpoint(s, "Get user")
     s.keys("E")
     text = s.wait_for("Your text is kept in")
@@ -282,15 +284,12 @@ def test_a_broken_edit_says_where_changes_nothing_and_keeps_the_text(tui, tmp_pa
 
 
 def test_a_broken_edit_reopens_with_the_error_on_top_and_a_fix_applies(tui, tmp_path):
-    editor = tmp_path / "editor.sh"
     log = tmp_path / "first-lines.log"
-    editor.write_text(
-        "#!/bin/sh\n"
+    s = tui_with_editor(
+        tui, tmp_path,
         f"head -n 1 \"$1\" >> '{log}'\n"
         f"if [ ! -e '{tmp_path}/ran' ]; then touch '{tmp_path}/ran'; printf 'query: [unclosed\\n' >> \"$1\"; exit 0; fi\n"
         "printf 'name: Get user\\nmethod: DELETE\\npath: /users/7\\n' > \"$1\"\n")
-    editor.chmod(0o755)
-    s = tui(process_env={"EDITOR": str(editor)})
     select_endpoint(s, "Get user")
     s.keys("E")
     s.wait_for("edited · S saves")

@@ -33,9 +33,6 @@ enum EndpointEditing {
         return edited
     }
 
-    /// How the error of an edit that does not read begins.
-    static let notAppliedPrefix = "The edit was not applied: "
-
     /// What starts each line of the note an edit that could not be read gets on top.
     static let notePrefix = "# ✗ "
 
@@ -46,35 +43,30 @@ enum EndpointEditing {
         return lines.joined(separator: "\n")
     }
 
-    /// The text to reopen in the editor after `error`: a note on top (YAML comments, so the
-    /// line numbers it gives are those of the file as the user sees it), then the user's text
-    /// exactly as they left it.
+    /// How many lines the note is: always the same, so an error read below it (`read`) gives
+    /// the line numbers of the file as the user will see it, note included.
+    static let noteHeight = 2
+
+    /// Reads a saved text (a previous note left out) as it will be shown, below the note.
     ///
-    /// - Parameters:
-    ///   - text: the saved text (a previous note is replaced).
-    ///   - original: the endpoint being edited.
-    ///   - file: the file name errors name.
-    /// - Returns: the text to write back, or nil when it reads fine after all.
-    static func reopened(_ text: String, original: Endpoint, file: String) -> String? {
-        let body = withoutNote(text)
-        func note(_ message: String) -> String {
-            let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { notePrefix + $0 }
-                + [notePrefix + "Fix it, then save and quit to apply it; quit without saving to give up (this file is kept)."]
-            return lines.joined(separator: "\n") + "\n"
-        }
+    /// - Returns: the endpoint, or why not, its `file:line:column` counting the note.
+    static func read(_ text: String, original: Endpoint, file: String) -> Result<Endpoint, EditError> {
+        let shown = String(repeating: "\n", count: noteHeight) + withoutNote(text)
         do {
-            _ = try endpoint(from: body, original: original, file: file)
-            return nil
+            return .success(try endpoint(from: shown, original: original, file: file))
+        } catch let error as EditError {
+            return .failure(error)
         } catch {
-            // Read again below a note of the same height, so the line numbers count the note.
-            let draft = note(String(describing: error))
-            do {
-                _ = try endpoint(from: draft + body, original: original, file: file)
-                return nil
-            } catch {
-                return note(String(describing: error)) + body
-            }
+            return .failure(.invalid(String(describing: error)))
         }
+    }
+
+    /// The text to reopen in the editor after `error`: the note on top (YAML comments), then
+    /// the user's text exactly as they left it.
+    static func noted(_ text: String, error: EditError) -> String {
+        notePrefix + error.description + "\n"
+            + notePrefix + "Fix it, then save and quit to apply it; quit without saving to give up (this file is kept).\n"
+            + withoutNote(text)
     }
 
     /// A YAML mapping written at the top level, as one item of a list.
@@ -108,10 +100,18 @@ enum EndpointEditing {
         case noEndpoint(file: String)
         case invalid(String)
 
-        var description: String {
+        /// What is wrong, in one line (`file:line:column: …`).
+        var reason: String {
             switch self {
             case .noEndpoint(let file): return "\(file): the edited text holds no endpoint; nothing was changed."
-            case .invalid(let message): return EndpointEditing.notAppliedPrefix + message
+            case .invalid(let message): return message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .noEndpoint: return reason
+            case .invalid: return "The edit was not applied: " + reason
             }
         }
     }

@@ -188,64 +188,45 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         } catch {
             return .message("Could not prepare the file to edit: \(sentence(describing: error))", isError: true)
         }
-        var lastError: String?
-        var lastFailedText: String?
-        for round in 1...Self.editorRounds {
+        var failure: EndpointEditing.EditError?
+        var failedText: String?
+        for _ in 1...Self.editorRounds {
             let before = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             let outcome = editor(file)
             let after = (try? String(contentsOf: file, encoding: .utf8)) ?? before
             if case .failed(let reason) = outcome {
-                keep = after != before || lastError != nil
+                keep = after != before || failure != nil
                 return .message("The editor failed: \(reason). The endpoint is unchanged" + (keep ? "; your text is kept in \(file.path)." : "."), isError: true)
             }
             guard after != before else {
-                guard lastError != nil else { return .message("Not changed.", isError: false) }
+                guard let failure else { return .message("Not changed.", isError: false) }
                 keep = true
-                return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+                return Self.setAside(file, error: failure)
             }
             let text = EndpointEditing.withoutNote(after)
-            do {
-                return .endpointEdited(try EndpointEditing.endpoint(from: text, original: endpoint, file: fileName))
-            } catch {
-                lastError = sentence(describing: error)
-                // The same text saved again, or round after round: the user is not fixing it here.
-                if text == lastFailedText || round == Self.editorRounds {
+            switch EndpointEditing.read(text, original: endpoint, file: fileName) {
+            case .success(let edited):
+                return .endpointEdited(edited)
+            case .failure(let error):
+                failure = error
+                // The same text saved again: the user is not fixing it here.
+                guard text != failedText, (try? Data(EndpointEditing.noted(text, error: error).utf8).write(to: file)) != nil else {
                     keep = true
-                    return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+                    return Self.setAside(file, error: error)
                 }
-                lastFailedText = text
-                guard let reopened = EndpointEditing.reopened(after, original: endpoint, file: fileName) else { continue }
-                do {
-                    try Data(reopened.utf8).write(to: file)
-                } catch {
-                    keep = true
-                    return Self.setAside(file, endpoint: endpoint, fileName: fileName)
-                }
+                failedText = text
             }
         }
         keep = true
-        return Self.setAside(file, endpoint: endpoint, fileName: fileName)
+        return Self.setAside(file, error: failure ?? .noEndpoint(file: fileName))
     }
 
     /// What the user sees when an edit that does not read is set aside: a panel, not the
-    /// status line, so the path of the kept text is never cut off.
-    private static func setAside(_ file: URL, endpoint: Endpoint, fileName: String) -> AppAction {
-        // Read once more as kept (note included), so its line numbers are those of the file.
-        var reason = "it does not read as an endpoint."
-        do {
-            _ = try EndpointEditing.endpoint(from: (try? String(contentsOf: file, encoding: .utf8)) ?? "", original: endpoint, file: fileName)
-        } catch {
-            let text = sentence(describing: error)
-            reason = text.hasPrefix(EndpointEditing.notAppliedPrefix) ? String(text.dropFirst(EndpointEditing.notAppliedPrefix.count)) : text
-        }
-        return .showText(title: "The edit was not applied", lines: [
-            "Your text is kept in",
-            "  " + file.path,
-            "",
-        ] + reason.components(separatedBy: "\n") + [
-            "",
-            "The endpoint is unchanged. E edits it again from the collection.",
-        ])
+    /// status line, so the path of the kept text is never cut off. The error's line numbers
+    /// are those of the kept file (its note included).
+    private static func setAside(_ file: URL, error: EndpointEditing.EditError) -> AppAction {
+        .showText(title: "The edit was not applied", lines: ["Your text is kept in", "  " + file.path, "", error.reason, "",
+                                                             "The endpoint is unchanged. E edits it again from the collection."])
     }
 
     /// How many times an edit that does not read is reopened before it is set aside.

@@ -101,23 +101,11 @@ package struct SecretMasker: Sendable, Hashable {
         return out
     }
 
-    /// A secret as it appears inside a JSON string: quotes, backslashes and control characters
-    /// escaped, and `/` too when `escapingSlash` (some encoders, Foundation's among them, do).
+    /// A secret as it appears inside a JSON string (`JSONValue.quote` without its quotes), with
+    /// `/` escaped too when `escapingSlash` (some encoders, Foundation's among them, do).
     static func jsonEscaped(_ secret: String, escapingSlash: Bool) -> String {
-        var out = ""
-        for scalar in secret.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "/" where escapingSlash: out += "\\/"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        let escaped = String(JSONValue.quote(secret).dropFirst().dropLast())
+        return escapingSlash ? escaped.replacingOccurrences(of: "/", with: "\\/") : escaped
     }
 
     /// A copy of a request that is safe to show or store.

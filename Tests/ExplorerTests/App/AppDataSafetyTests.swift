@@ -163,12 +163,19 @@ import Testing
     }
 
     @Test func theNoteCountsItsOwnLinesInTheLineNumbersItGives() throws {
-        let text = "method: GET\npath: /a\nquery: [oops\n"
-        let reopened = try #require(EndpointEditing.reopened(text, original: getUser, file: "e.yaml"))
+        let text = "name: a\npath: /a\nheaders: 5\n"
+        guard case .failure(let error) = EndpointEditing.read(text, original: getUser, file: "e.yaml") else {
+            Issue.record("the text read")
+            return
+        }
+        let reopened = EndpointEditing.noted(text, error: error)
         // The note gives the line of the file as it is now shown, note included.
-        let noteLines = reopened.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix(EndpointEditing.notePrefix) }.count
-        let reopenedAgain = try #require(EndpointEditing.reopened(reopened, original: getUser, file: "e.yaml"))
-        #expect(reopenedAgain == reopened, "a second round replaces the note, it does not stack")
+        let shown = reopened.split(separator: "\n", omittingEmptySubsequences: false)
+        let noteLines = shown.prefix { $0.hasPrefix(EndpointEditing.notePrefix) }.count
+        let reported = try #require(error.reason.components(separatedBy: "e.yaml:").dropFirst().first?.split(separator: ":").first.flatMap { Int($0) })
+        #expect(shown.indices.contains(reported - 1) && shown[reported - 1].hasPrefix("headers:"), "\(error.reason) in \(shown)")
+        guard case .failure(let again) = EndpointEditing.read(reopened, original: getUser, file: "e.yaml") else { return }
+        #expect(EndpointEditing.noted(reopened, error: again) == reopened, "a second round replaces the note, it does not stack")
         #expect(noteLines >= 2)
         #expect(EndpointEditing.withoutNote(reopened) == text)
     }
