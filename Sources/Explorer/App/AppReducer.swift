@@ -396,10 +396,10 @@ enum AppReducer {
             let count = state.environmentList.visibleIndices(environmentItems(state)).count
             state.environmentList.move(by: delta, count: count)
         case .endpoints:
-            let count = state.endpointList.visibleIndices(state.endpointItems).count
+            let count = state.endpointList.visibleIndices(count: state.endpointRows.count) { state.endpointItems }.count
             state.endpointList.move(by: delta, count: count)
         case .history:
-            let count = state.historyList.visibleIndices(state.historyItems).count
+            let count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems }.count
             state.historyList.move(by: delta, count: count)
             if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
         case .request:
@@ -456,12 +456,17 @@ enum AppReducer {
                 state.messageIsError = true
                 return []
             }
-            if environment.isProtected {
-                state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
-                return []
-            }
-            return send(endpoint, in: environment, &state)
+            return sendOrConfirm(endpoint, in: environment, &state)
         }
+    }
+
+    /// Sends, or first asks when the environment is protected (the confirmation then sends).
+    private static func sendOrConfirm(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect] {
+        if environment.isProtected {
+            state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
+            return []
+        }
+        return send(endpoint, in: environment, &state)
     }
 
     private static func send(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect] {
@@ -520,11 +525,7 @@ enum AppReducer {
             guard let active = state.activeEnvironmentValue else { return [] }
             environment = active
         }
-        if environment.isProtected {
-            state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
-            return []
-        }
-        return send(endpoint, in: environment, &state)
+        return sendOrConfirm(endpoint, in: environment, &state)
     }
 
     /// The environment picker's choice: re-send the pending history entry in it, or switch to it.
@@ -537,11 +538,7 @@ enum AppReducer {
         guard state.environments.indices.contains(index), let name = entry.endpoint,
               let endpoint = state.endpoint(withID: name) else { return [] }
         let environment = state.environments[index]
-        if environment.isProtected {
-            state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
-            return []
-        }
-        return send(endpoint, in: environment, &state)
+        return sendOrConfirm(endpoint, in: environment, &state)
     }
 
     private static func switchEnvironment(to index: Int, _ state: inout AppState) {

@@ -231,7 +231,7 @@ package struct AppState: Sendable {
     /// The endpoint under the selection of the endpoints list (nil on a folder), with its
     /// edits when it has some.
     var selectedEndpoint: Endpoint? {
-        let visible = endpointList.visibleIndices(endpointItems)
+        let visible = endpointList.visibleIndices(count: endpointRows.count) { endpointItems }
         guard visible.indices.contains(endpointList.selected),
               let endpoint = endpointRows[visible[endpointList.selected]].endpoint else { return nil }
         return drafts[endpoint.id] ?? endpoint
@@ -257,7 +257,7 @@ package struct AppState: Sendable {
     }
 
     var selectedHistoryEntry: HistorySummary? {
-        let visible = historyList.visibleIndices(historyItems)
+        let visible = historyList.visibleIndices(count: history.count) { historyItems }
         guard visible.indices.contains(historyList.selected) else { return nil }
         return history[visible[historyList.selected]]
     }

@@ -13,20 +13,16 @@ enum BodyFile {
     /// The most `name-N` variants tried before asking for another name.
     static let maximumVariants = 10_000
 
-    /// Writes `bytes` to `path`, or, when that file exists, to the first free `name-2.ext`,
+    /// Writes `bytes` to `wanted`, or, when that file exists, to the first free `name-2.ext`,
     /// `name-3.ext` … beside it. Each file is created exclusively, so even one that appears
     /// meanwhile is never replaced.
     ///
     /// - Parameters:
     ///   - bytes: the body.
-    ///   - path: where the user asked for it; `~` is the home folder, a relative path is
-    ///     relative to `currentDirectory`.
-    ///   - home: the home folder.
-    ///   - currentDirectory: the working directory.
+    ///   - wanted: the absolute path the user asked for (see `absolute`).
     /// - Returns: the path written.
     /// - Throws: `BodyFile.Failure` naming the path and the reason.
-    static func save(_ bytes: Data, to path: String, home: String, currentDirectory: String) throws -> String {
-        let wanted = absolute(path, home: home, currentDirectory: currentDirectory)
+    static func save(_ bytes: Data, to wanted: String) throws -> String {
         let url = URL(fileURLWithPath: wanted)
         let stem = url.deletingPathExtension().path
         let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension

@@ -33,7 +33,7 @@ final class EffectInterpreter<Program: TerminalProgram>: Sendable {
         }
     }
 
-    /// Waits until every effect queued so far has run (tests, and shutting down).
+    /// Waits until every effect queued so far has run.
     package func drain() {
         queue.sync {}
     }

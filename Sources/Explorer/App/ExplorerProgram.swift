@@ -158,9 +158,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .saveBody(let bytes, let path):
             do {
-                let home = XDGDirectories().home.path
-                let written = try BodyFile.save(bytes, to: path, home: home, currentDirectory: FileManager.default.currentDirectoryPath)
-                let wanted = BodyFile.absolute(path, home: home, currentDirectory: FileManager.default.currentDirectoryPath)
+                let wanted = BodyFile.absolute(path, home: XDGDirectories().home.path, currentDirectory: FileManager.default.currentDirectoryPath)
+                let written = try BodyFile.save(bytes, to: wanted)
                 send(.message(written == wanted
                     ? "Saved \(bytes.count) bytes to \(written)"
                     : "\(wanted) exists; saved \(bytes.count) bytes to \(written)", isError: false))

@@ -21,9 +21,14 @@ package struct ListState: Sendable, Hashable {
     /// Every whitespace-separated word of the filter must occur in the item's text,
     /// ignoring case.
     package func visibleIndices(_ items: [ListItem]) -> [Int] {
-        // No filter: skip building every item's text (lists are drawn every frame).
-        if filter.allSatisfy(\.isWhitespace) { return Array(items.indices) }
-        return ListState.matching(items.map(\.filterText), filter: filter)
+        visibleIndices(count: items.count) { items }
+    }
+
+    /// The same for `count` items that are built only when a filter needs their text: with no
+    /// filter, every index (a list asked for its selection on every action builds nothing).
+    package func visibleIndices(count: Int, items: () -> [ListItem]) -> [Int] {
+        if filter.allSatisfy(\.isWhitespace) { return Array(0..<count) }
+        return ListState.matching(items().map(\.filterText), filter: filter)
     }
 
     /// The index in `items` of the selected row, or nil when nothing matches.

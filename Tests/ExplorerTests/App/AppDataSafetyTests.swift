@@ -23,8 +23,8 @@ import Testing
         let wanted = folder.appendingPathComponent("body.json").path
         try Data("earlier session".utf8).write(to: URL(fileURLWithPath: wanted))
 
-        let first = try BodyFile.save(Data("one".utf8), to: wanted, home: "/nonexistent", currentDirectory: "/")
-        let second = try BodyFile.save(Data("two".utf8), to: wanted, home: "/nonexistent", currentDirectory: "/")
+        let first = try BodyFile.save(Data("one".utf8), to: wanted)
+        let second = try BodyFile.save(Data("two".utf8), to: wanted)
 
         #expect(first == folder.appendingPathComponent("body-2.json").path)
         #expect(second == folder.appendingPathComponent("body-3.json").path)
@@ -37,7 +37,7 @@ import Testing
         let folder = try temporaryFolder()
         let path = folder.appendingPathComponent("no-such-folder/body.json").path
         #expect {
-            try BodyFile.save(Data("x".utf8), to: path, home: "/nonexistent", currentDirectory: "/")
+            try BodyFile.save(Data("x".utf8), to: path)
         } throws: { error in
             let text = String(describing: error)
             return text.hasPrefix("Could not save the body to \(path): ") && text.contains("No such file or directory")

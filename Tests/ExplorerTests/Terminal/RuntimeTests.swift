@@ -68,13 +68,20 @@ extension CursesPtyTests {
         return condition()
     }
 
-    @Test @MainActor func runtimeReducesInputRunsEffectsOffMainAndRedrawsOncePerBurst() async throws {
+    /// The counter program running on a 40x10 pseudo-terminal, its first frame drawn.
+    @MainActor
+    func startCounter() async throws -> (PseudoTerminal, Runtime<CounterProgram>) {
         let pty = try PseudoTerminal(columns: 40, rows: 10)
         let (input, output) = try pty.openSlave()
         let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
         let runtime = Runtime(program: CounterProgram(), state: CounterProgram.State(), theme: Theme.fallback)
         runtime.start(screen: screen)
         #expect(await waitUntil { pty.waitForOutput(containing: "count=0;", timeout: 0) })
+        return (pty, runtime)
+    }
+
+    @Test @MainActor func runtimeReducesInputRunsEffectsOffMainAndRedrawsOncePerBurst() async throws {
+        let (pty, runtime) = try await startCounter()
         let frames = runtime.framesDrawn
 
         pty.type("bbbbbbbbbb")
@@ -98,12 +105,7 @@ extension CursesPtyTests {
     }
 
     @Test @MainActor func runtimeEndsWhenTheTerminalHangsUp() async throws {
-        let pty = try PseudoTerminal(columns: 40, rows: 10)
-        let (input, output) = try pty.openSlave()
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
-        let runtime = Runtime(program: CounterProgram(), state: CounterProgram.State(), theme: Theme.fallback)
-        runtime.start(screen: screen)
-        #expect(await waitUntil { pty.waitForOutput(containing: "count=0;", timeout: 0) })
+        let (pty, runtime) = try await startCounter()
         pty.type("b")
         #expect(await waitUntil { runtime.state.count == 1 })
         #expect(!runtime.hasEnded)
