@@ -27,6 +27,7 @@ package final class Runtime<Program: TerminalProgram> {
 
     private let interpreter: EffectInterpreter<Program>
     private let theme: Theme
+    private let monochromeTheme: Theme?
     private let environment: [String: String]
     private var screen: CursesScreen?
     private var sources: [any DispatchSourceProtocol] = []
@@ -49,12 +50,18 @@ package final class Runtime<Program: TerminalProgram> {
     ///   - program: the program.
     ///   - state: the initial state.
     ///   - theme: the theme to draw with.
+    ///   - monochromeTheme: the theme for a terminal without colour; `theme`'s attributes
+    ///     alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
-    package init(program: Program, state: Program.State, theme: Theme, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(
+        program: Program, state: Program.State, theme: Theme, monochromeTheme: Theme? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.program = program
         interpreter = EffectInterpreter(program: program)
         self.state = state
         self.theme = theme
+        self.monochromeTheme = monochromeTheme
         self.environment = environment
     }
 
@@ -63,7 +70,7 @@ package final class Runtime<Program: TerminalProgram> {
     /// - Throws: `CursesError` when the terminal cannot be set up. The terminal is restored
     ///   before this returns or throws.
     package func run() async throws {
-        try start(screen: CursesScreen(theme: theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: environment))
+        try start(screen: CursesScreen(theme: theme, monochromeTheme: monochromeTheme, environment: environment))
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             if finished {
                 continuation.resume()

@@ -79,7 +79,9 @@ enum ExplorerTUI {
             state.message = notices.joined(separator: " ")
             state.messageIsError = true
         }
-        let runtime = Runtime(program: program, state: state, theme: theme.theme, environment: processEnvironment)
+        let runtime = Runtime(
+            program: program, state: state, theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"),
+            environment: processEnvironment)
         handOver.runtime = runtime
         do {
             try await runtime.run()
