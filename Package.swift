@@ -134,6 +134,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // PiuPiu's own README examples (1.3 and 2.x), as its users write them, against a real
+        // server: only Networking, and Hummingbird for the server.
+        .testTarget(
+            name: "PiuPiuExampleTests",
+            dependencies: [
+                "Networking",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "ExplorerTests",
             dependencies: [

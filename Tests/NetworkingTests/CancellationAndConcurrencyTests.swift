@@ -57,4 +57,76 @@ import Testing
         #expect((0..<count).allSatisfy { counter.count("completion \($0)") == 1 })
         #expect(server.hits("/echo/999") == 1)
     }
+
+    @Test func callbacksRunInOrderOnceEachOnAConcurrentQueueEvenWhenAttachedLate() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let queue = DispatchQueue(label: "callbacks", attributes: .concurrent)
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
+        let log = EventLog()
+        let count = 1000
+
+        // Attached before: half succeed, half fail by a throw in `then`; some `response`
+        // callbacks throw, which must reach `error` before `completion`.
+        let early = (0..<count).map { index in
+            dispatcher.future(from: BasicRequest(path: "/echo/\(index)"))
+                .then { response -> Int in
+                    if index % 2 == 1 { throw TransportError.other("odd \(index)") }
+                    return response.statusCode.code
+                }
+                .completion { log.append(index, "completion") }
+                .response { _ in
+                    log.append(index, "response")
+                    if index % 4 == 0 { throw TransportError.other("thrown \(index)") }
+                }
+                .error { _ in log.append(index, "error") }
+        }
+        early.forEach { $0.send() }
+
+        // Attached after the future finished.
+        let late = (0..<count).map { index in
+            ResponseFuture<Int>(value: index, callbackQueue: queue).send()
+        }
+        #expect(await eventually { late.allSatisfy(\.isFinished) })
+        for (index, future) in late.enumerated() {
+            future
+                .response { _ in log.append(count + index, "response") }
+                .error { _ in log.append(count + index, "error") }
+                .completion { log.append(count + index, "completion") }
+        }
+
+        #expect(await eventually(timeout: .seconds(60)) { log.finished(2 * count) })
+        for index in 0..<count {
+            let expected = index % 2 == 1 ? ["error", "completion"]
+                : index % 4 == 0 ? ["response", "error", "completion"] : ["response", "completion"]
+            #expect(log.events(of: index) == expected, "future \(index)")
+            #expect(log.events(of: count + index) == ["response", "completion"], "late future \(index)")
+        }
+    }
+}
+
+/// What each future's callbacks did, in order.
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byFuture: [Int: [String]] = [:]
+    private var completions = 0
+
+    func append(_ future: Int, _ event: String) {
+        lock.lock()
+        byFuture[future, default: []].append(event)
+        if event == "completion" { completions += 1 }
+        lock.unlock()
+    }
+
+    func events(of future: Int) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return byFuture[future] ?? []
+    }
+
+    func finished(_ count: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return completions >= count
+    }
 }

@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct CodingTransformTests {
     struct User: Codable, Equatable, Sendable {
-        @Transformed<IntFromString> var id: Int
-        @Transformed<StringFromInt> var code: String
-        @Transformed<ISO8601Date> var joined: Date
-        @Transformed<UnixTimestamp> var seen: Date
-        @Transformed<TimeZoneIdentifier> var zone: TimeZone
-        @Transformed<URLString> var homepage: URL
-        @Transformed<EmptyStringAsNil> var nickname: String?
-        @Transformed<EmptyStringAsNil> var motto: String?
+        @Transformed<IntFromStringTransform> var id: Int64
+        @Transformed<StringFromIntTransform> var code: String
+        @Transformed<ISO8601DateTransform> var joined: Date
+        @Transformed<UnixTimestampTransform> var seen: Date
+        @Transformed<TimeZoneTransform> var zone: TimeZone
+        @Transformed<URLTransform> var homepage: URL
+        @Transformed<EmptyStringTransform> var nickname: String?
+        @Transformed<EmptyStringTransform> var motto: String?
     }
 
     @Test func transformsDecodeWhatAPIsSendAndEncodeItBack() throws {
@@ -34,7 +34,7 @@ import Testing
     @Test func anInvalidValueFailsWithItsCodingPath() async throws {
         let mock = MockDispatcher()
         mock.stub(path: "/user", with: .data(Data(#"{"id":"forty-two"}"#.utf8), contentType: "application/json"))
-        struct OnlyID: Decodable, Sendable { @Transformed<IntFromString> var id: Int }
+        struct OnlyID: Decodable, Sendable { @Transformed<IntFromStringTransform> var id: Int64 }
 
         let error = await #expect(throws: SerializationError.self) {
             try await mock.future(from: BasicRequest(path: "/user")).ensureDecoded(OnlyID.self).value

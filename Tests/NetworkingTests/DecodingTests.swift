@@ -25,7 +25,7 @@ import Testing
     @Test func decodeJSONObjectGivesASendableTree() throws {
         let request = PreparedRequest(url: URL(string: "http://h/")!)
         let body = Data(#"{"a":[1,"two",true,null],"b":{"c":1.5}}"#.utf8)
-        let json = try Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request).decodeJSONObject().body
+        let json = try Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request).decodeJSONObject()
 
         #expect(json["a"]?[1]?.stringValue == "two")
         #expect(json["a"]?[3] == .null)

@@ -19,7 +19,7 @@ import Testing
         #expect(response.headers["content-type"] == "application/json")
         #expect(response.timings.headReceived != nil)
         #expect(response.timings.bytesReceived == response.body?.count)
-        let echo = try response.decode(Echo.self).body
+        let echo = try response.decode(Echo.self)
         #expect(echo.method == "GET")
         #expect(echo.header("x-trace") == "1")
     }

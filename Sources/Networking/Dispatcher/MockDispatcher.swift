@@ -3,6 +3,16 @@ import Foundation
 /// A dispatcher that answers from stubs without a network and records what it was sent, for
 /// tests of code that uses a `Dispatcher`.
 ///
+/// As in PiuPiu, one mock response answers every request:
+///
+/// ```swift
+/// let dispatcher = MockDispatcher(baseUrl: url, mockStatusCode: .ok)
+/// try dispatcher.setMockData(post)
+/// dispatcher.future(from: BasicRequest(method: .get, path: "/posts/1")).response { ... }.send()
+/// ```
+///
+/// Stubs answer the requests they match instead (a later stub wins over an earlier one):
+///
 /// ```swift
 /// let mock = MockDispatcher()
 /// mock.stub(.get, path: "/posts/1", with: try .json(Post(id: 1, title: "Hi")))
@@ -69,26 +79,115 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
     private struct State {
         var entries: [Entry] = []
         var recorded: [PreparedRequest] = []
+        var fallback: Stub
     }
 
     /// The queue callbacks run on.
     public let callbackQueue: DispatchQueue
     /// The base URL requests are resolved against.
     public let baseURL: URL
-    /// The answer when no stub matches (404 by default).
-    public let fallback: Stub
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     /// Creates a mock dispatcher.
     ///
     /// - Parameters:
     ///   - baseURL: the base URL requests are resolved against.
-    ///   - callbackQueue: the queue callbacks run on.
-    ///   - fallback: the answer when no stub matches.
-    public init(baseURL: URL = URL(string: "https://mock.invalid")!, callbackQueue: DispatchQueue = DispatchQueue(label: "Networking.MockDispatcher.callbacks"), fallback: Stub = Stub(status: .notFound)) {
+    ///   - callbackQueue: the queue callbacks run on: the main queue by default, as in PiuPiu.
+    ///   - fallback: the answer when no stub matches (404 by default).
+    public init(baseURL: URL = URL(string: "https://mock.invalid")!, callbackQueue: DispatchQueue = .main, fallback: Stub = Stub(status: .notFound)) {
         self.baseURL = baseURL
         self.callbackQueue = callbackQueue
-        self.fallback = fallback
+        self.state = Locked(State(fallback: fallback))
+    }
+
+    /// Creates a mock dispatcher whose every answer is the mock response, as PiuPiu's
+    /// `MockDispatcher(baseUrl:mockStatusCode:)`: that status, no body until
+    /// `setMockData(_:)` gives one.
+    ///
+    /// - Parameters:
+    ///   - baseUrl: the base URL requests are resolved against (nothing is sent to it).
+    ///   - mockStatusCode: the status every request is answered with.
+    ///   - callbackQueue: the queue callbacks run on (the main queue by default).
+    public convenience init(baseUrl: URL, mockStatusCode: HTTPStatus = .ok, callbackQueue: DispatchQueue = .main) {
+        self.init(baseURL: baseUrl, callbackQueue: callbackQueue, fallback: Stub(status: mockStatusCode))
+    }
+
+    // MARK: - The mock response (what answers when no stub matches)
+
+    /// The answer when no stub matches.
+    public var fallback: Stub {
+        get { state.withLock { $0.fallback } }
+        set { state.withLock { $0.fallback = newValue } }
+    }
+
+    /// The status of the mock response.
+    public var mockStatusCode: HTTPStatus {
+        get { fallback.status }
+        set { state.withLock { $0.fallback.status = newValue } }
+    }
+
+    /// The body of the mock response.
+    public var mockData: Data? {
+        get { fallback.body }
+        set { state.withLock { $0.fallback.body = newValue } }
+    }
+
+    /// The headers of the mock response.
+    public var mockHeaders: HTTPHeaders {
+        get { fallback.headers }
+        set { state.withLock { $0.fallback.headers = newValue } }
+    }
+
+    /// An error every request fails with instead of the mock response, when set.
+    public var mockError: (any Error)? {
+        get { fallback.error }
+        set { state.withLock { $0.fallback.error = newValue } }
+    }
+
+    /// Sets the mock response's body to raw bytes (its `Content-Type` is left as it is);
+    /// `mockData = nil` removes it.
+    ///
+    /// - Parameter data: the body.
+    public func setMockData(_ data: Data) {
+        mockData = data
+    }
+
+    /// Sets the mock response's body to an `Encodable` value as JSON, and
+    /// `Content-Type: application/json`.
+    ///
+    /// - Parameters:
+    ///   - codable: the value.
+    ///   - encoder: the encoder (a fresh `JSONEncoder` by default).
+    /// - Throws: `SerializationError.encodingFailed`.
+    public func setMockData<Value: Encodable>(_ codable: Value, encoder: JSONEncoder = JSONEncoder()) throws {
+        let data: Data
+        do { data = try encoder.encode(codable) } catch { throw SerializationError.encodingFailed(reason: String(describing: error)) }
+        setJSON(data)
+    }
+
+    /// Sets the mock response's body to a JSON object (`nil` values are `null`), and
+    /// `Content-Type: application/json`.
+    ///
+    /// - Parameter jsonObject: the object.
+    /// - Throws: `SerializationError.encodingFailed` naming the member that is not JSON.
+    public func setMockData(_ jsonObject: [String: Any?]) throws {
+        setJSON(try JSONObjectEncoding.data(jsonObject))
+    }
+
+    /// Sets the mock response's body to a JSON array of objects (`nil` values are `null`), and
+    /// `Content-Type: application/json`.
+    ///
+    /// - Parameter jsonArray: the array.
+    /// - Throws: `SerializationError.encodingFailed` naming the member that is not JSON.
+    public func setMockData(_ jsonArray: [[String: Any?]]) throws {
+        setJSON(try JSONObjectEncoding.data(jsonArray))
+    }
+
+    private func setJSON(_ data: Data) {
+        state.withLock { state in
+            state.fallback.body = data
+            state.fallback.headers["Content-Type"] = "application/json"
+        }
     }
 
     /// Answers requests with this method (any when `nil`) and path (query ignored) with a stub;
@@ -130,7 +229,7 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
             do { prepared = try request.prepared(baseURL: self.baseURL) } catch { return future.fail(with: error) }
             let stub = self.state.withLock { state -> Stub in
                 state.recorded.append(prepared)
-                return state.entries.last { $0.matches(prepared, request) }?.stub ?? self.fallback
+                return state.entries.last { $0.matches(prepared, request) }?.stub ?? state.fallback
             }
             let task = Task {
                 let started = Date()

@@ -4,10 +4,7 @@ import Foundation
 /// time, running adapters, the retry policy and event monitors on the way.
 ///
 /// ```swift
-/// let dispatcher = NetworkDispatcher(
-///     serverProvider: environment,
-///     transport: AsyncHTTPClientTransport(),
-///     callbackQueue: .main)
+/// let dispatcher = NetworkDispatcher(serverProvider: environment)
 /// dispatcher.future(from: BasicRequest(path: "/posts/1"))
 ///     .response { response in print(response.statusCode) }
 ///     .error { error in print(error) }
@@ -41,9 +38,11 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - serverProvider: answers the base URL at send time; held weakly.
-    ///   - transport: sends the requests.
-    ///   - callbackQueue: the queue callbacks run on (a TUI passes its own; the default is a
-    ///     private serial queue).
+    ///   - transport: sends the requests (by default `AsyncHTTPClientTransport.shared`, one
+    ///     client for the process, shut down at exit).
+    ///   - callbackQueue: the queue callbacks run on: the main queue by default, as in PiuPiu.
+    ///     A program whose main thread does not run the main queue (no `dispatchMain()`, no
+    ///     run loop, no async `main`) passes a queue of its own.
     ///   - requestAdapters: run on every prepared request, in order.
     ///   - responseAdapters: run on every response, in order.
     ///   - retryPolicy: when to retry; `nil` (the default) never retries.
@@ -52,8 +51,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - maximumAdapterRetries: how many adapter retries a future follows (default 3).
     public init(
         serverProvider: any ServerProvider,
-        transport: any HTTPTransport,
-        callbackQueue: DispatchQueue = DispatchQueue(label: "Networking.NetworkDispatcher.callbacks"),
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+        callbackQueue: DispatchQueue = .main,
         requestAdapters: [any RequestAdapter] = [],
         responseAdapters: [any ResponseAdapter] = [],
         retryPolicy: RetryPolicy? = nil,
@@ -135,12 +134,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 throw error
             }
 
-            let response = Response<Data?>(
-                statusCode: sent.status, headers: sent.headers, data: sent.body, request: prepared,
-                url: sent.url, httpVersion: sent.httpVersion,
-                timings: ResponseTimings(
-                    started: started, headReceived: sent.headReceived, finished: sent.finished ?? Date(),
-                    bytesReceived: sent.bytesReceived, redirects: sent.redirects))
+            let response = Response(sent, request: prepared, started: started)
             for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
 
             adapters: for adapter in responseAdapters {

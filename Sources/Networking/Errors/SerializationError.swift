@@ -28,6 +28,17 @@ public enum SerializationError: Error, Sendable, Hashable, LocalizedError, Custo
 
     public var errorDescription: String? { description }
 
+    /// The error a custom decoder throws when it cannot make its value from the response data,
+    /// as PiuPiu 1.x's `SerializationError.failedToDecodeResponseData(cause:)`.
+    ///
+    /// - Parameter cause: what the decoder threw, if anything.
+    /// - Returns: `.decodingFailed` with the cause as the reason.
+    public static func failedToDecodeResponseData(cause: (any Error)?) -> SerializationError {
+        .decodingFailed(
+            type: "the response data", codingPath: "",
+            reason: cause.map { String(describing: $0) } ?? "the decoder gave no value", bodyExcerpt: "")
+    }
+
     /// Describes a `DecodingError` with its coding path and an excerpt of the body.
     static func decoding(_ error: Error, type: Any.Type, body: Data) -> SerializationError {
         let path: [CodingKey]

@@ -5,8 +5,11 @@ import Foundation
 ///
 /// Nothing happens until `send()` (or `start()`). Then exactly one of success, error or
 /// cancellation happens, followed by `completion`, exactly once. Callbacks run on the
-/// future's `callbackQueue`; the closures given to `then`/`replace` run on whatever thread
-/// delivered the result. Every method is safe to call from any thread.
+/// future's `callbackQueue` (the main queue unless another is given), one at a time and in
+/// that order (`response`/`error`/`cancellation` before `completion`) even on a concurrent
+/// queue and even when attached after the future finished. The closures given to
+/// `then`/`replace` run on whatever thread delivered the result. Every method is safe to call
+/// from any thread.
 ///
 /// ```swift
 /// dispatcher.future(from: request)
@@ -39,7 +42,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     private struct State {
         var phase: Phase
-        var successHandlers: [@Sendable (T) -> Void] = []
+        var successHandlers: [@Sendable (T) throws -> Void] = []
         var errorHandlers: [@Sendable (any Error) -> Void] = []
         var cancellationHandlers: [@Sendable () -> Void] = []
         var completionHandlers: [@Sendable () -> Void] = []
@@ -49,6 +52,23 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         var cancelHandlers: [@Sendable () -> Void] = []
         var latestProgress: TransferProgress?
         var progressDeliveryPending = false
+        /// Callbacks due to run, once finished: what was registered before, and what is
+        /// registered after (each runs once, in the order `Delivery.Rank` gives).
+        var due: [Delivery] = []
+        /// Whether a drain of `due` is scheduled or running on `callbackQueue`; there is at
+        /// most one, so even on a concurrent queue one future's callbacks never overlap.
+        var draining = false
+        /// The first error a `response` callback threw: what `error` callbacks get after a
+        /// success (PiuPiu: a throw in any callback reaches `error`).
+        var thrown: (any Error)?
+    }
+
+    /// A user callback bound to the outcome, waiting to run.
+    private struct Delivery {
+        /// Progress before the outcome's callbacks, those before `completion`.
+        enum Rank: Int { case progress, outcome, completion }
+        let rank: Rank
+        let run: @Sendable () -> Void
     }
 
     /// The queue user callbacks run on.
@@ -61,9 +81,10 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// cancellation through `onCancel(_:)`.
     ///
     /// - Parameters:
-    ///   - callbackQueue: the queue user callbacks run on.
+    ///   - callbackQueue: the queue user callbacks run on (the main queue by default, as in
+    ///     PiuPiu; a program without a running main loop passes its own).
     ///   - action: the work to start; it receives this future.
-    public init(callbackQueue: DispatchQueue = .global(), action: @escaping Action) {
+    public init(callbackQueue: DispatchQueue = .main, action: @escaping Action) {
         self.callbackQueue = callbackQueue
         self.state = Locked(State(phase: .idle(action)))
     }
@@ -73,7 +94,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameters:
     ///   - value: the value.
     ///   - callbackQueue: the queue user callbacks run on.
-    public convenience init(value: T, callbackQueue: DispatchQueue = .global()) {
+    public convenience init(value: T, callbackQueue: DispatchQueue = .main) {
         self.init(callbackQueue: callbackQueue) { $0.succeed(with: value) }
     }
 
@@ -82,7 +103,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameters:
     ///   - error: the error.
     ///   - callbackQueue: the queue user callbacks run on.
-    public convenience init(error: any Error, callbackQueue: DispatchQueue = .global()) {
+    public convenience init(error: any Error, callbackQueue: DispatchQueue = .main) {
         self.init(callbackQueue: callbackQueue) { $0.fail(with: error) }
     }
 
@@ -145,22 +166,29 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter progress: the progress so far.
     public func update(progress: TransferProgress) {
-        let (observers, schedule) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
+        let (observers, scheduleDrain) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
             guard case .running = state.phase else { return ([], false) }
             state.latestProgress = progress
-            let schedule = !state.progressHandlers.isEmpty && !state.progressDeliveryPending
-            if schedule { state.progressDeliveryPending = true }
-            return (state.progressObservers, schedule)
+            guard !state.progressHandlers.isEmpty, !state.progressDeliveryPending else { return (state.progressObservers, false) }
+            state.progressDeliveryPending = true
+            state.due.append(Delivery(rank: .progress) { self.deliverLatestProgress() })
+            guard !state.draining else { return (state.progressObservers, false) }
+            state.draining = true
+            return (state.progressObservers, true)
         }
         for observer in observers { observer(progress) }
-        guard schedule else { return }
-        callbackQueue.async {
-            let (handlers, latest) = self.state.withLock { state in
-                state.progressDeliveryPending = false
-                return (state.progressHandlers, state.latestProgress)
-            }
-            if let latest { for handler in handlers { handler(latest) } }
+        if scheduleDrain { callbackQueue.async { self.drain() } }
+    }
+
+    /// Runs the progress callbacks with the latest progress (nothing once finished: `finish`
+    /// delivers a pending update itself, before the outcome).
+    private func deliverLatestProgress() {
+        let (handlers, latest) = state.withLock { state in
+            guard case .running = state.phase else { return ([@Sendable (TransferProgress) -> Void](), TransferProgress?.none) }
+            state.progressDeliveryPending = false
+            return (state.progressHandlers, state.latestProgress)
         }
+        if let latest { for handler in handlers { handler(latest) } }
     }
 
     /// Registers work to run when the future is cancelled (e.g. cancelling a transport task).
@@ -185,30 +213,66 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     /// Adds a callback for the value; runs on `callbackQueue`.
     ///
+    /// What it throws reaches the `error` callbacks (once: the first throw of any `response`
+    /// callback of this future), before `completion`.
+    ///
     /// - Parameter handler: receives the value.
     /// - Returns: this future.
     @discardableResult
-    public func response(_ handler: @escaping @Sendable (T) -> Void) -> Self {
-        addCallback { $0.successHandlers.append(handler) } ifFinished: { outcome in
-            if case .success(let value) = outcome { handler(value) }
+    public func response(_ handler: @escaping @Sendable (T) throws -> Void) -> Self {
+        addCallback({ $0.successHandlers.append(handler) }, rank: .outcome) { outcome in
+            if case .success(let value) = outcome { self.respond(handler, value) }
         }
     }
 
     /// Adds a callback for the value; the same as `response(_:)`.
     ///
-    /// - Parameter handler: receives the value.
+    /// - Parameter handler: receives the value; a throw reaches the `error` callbacks.
     /// - Returns: this future.
     @discardableResult
-    public func success(_ handler: @escaping @Sendable (T) -> Void) -> Self { response(handler) }
+    public func success(_ handler: @escaping @Sendable (T) throws -> Void) -> Self { response(handler) }
 
-    /// Adds a callback for any error thrown anywhere in the chain; runs on `callbackQueue`.
+    /// Adds a callback for any error: one the operation failed with, one thrown anywhere in
+    /// the chain, or one a `response` callback threw; runs on `callbackQueue`, at most once.
     ///
     /// - Parameter handler: receives the error.
     /// - Returns: this future.
     @discardableResult
     public func error(_ handler: @escaping @Sendable (any Error) -> Void) -> Self {
-        addCallback { $0.errorHandlers.append(handler) } ifFinished: { outcome in
-            if case .failure(let error) = outcome { handler(error) }
+        let scheduleDrain: Bool = state.withLock { state in
+            let due: (any Error)?
+            switch state.phase {
+            case .finished(.failure(let error)): due = error
+            case .finished(.success):
+                // Kept for a `response` callback that has yet to throw.
+                state.errorHandlers.append(handler)
+                due = state.thrown
+            case .finished(.cancelled): due = nil
+            default:
+                state.errorHandlers.append(handler)
+                return false
+            }
+            guard let due else { return false }
+            state.due.append(Delivery(rank: .outcome) { handler(due) })
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if scheduleDrain { callbackQueue.async { self.drain() } }
+        return self
+    }
+
+    /// Runs a `response` callback; the first throw of one goes to the `error` callbacks.
+    private func respond(_ handler: @Sendable (T) throws -> Void, _ value: T) {
+        do {
+            try handler(value)
+        } catch {
+            let handlers: [@Sendable (any Error) -> Void] = state.withLock { state in
+                guard state.thrown == nil else { return [] }
+                state.thrown = error
+                return state.errorHandlers
+            }
+            for handler in handlers { handler(error) }
         }
     }
 
@@ -218,7 +282,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func cancellation(_ handler: @escaping @Sendable () -> Void) -> Self {
-        addCallback { $0.cancellationHandlers.append(handler) } ifFinished: { outcome in
+        addCallback({ $0.cancellationHandlers.append(handler) }, rank: .outcome) { outcome in
             if case .cancelled = outcome { handler() }
         }
     }
@@ -230,7 +294,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func completion(_ handler: @escaping @Sendable () -> Void) -> Self {
-        addCallback { $0.completionHandlers.append(handler) } ifFinished: { _ in handler() }
+        addCallback({ $0.completionHandlers.append(handler) }, rank: .completion) { _ in handler() }
     }
 
     /// Adds a callback for body transfer progress; runs on `callbackQueue`, coalesced.
@@ -245,14 +309,38 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     // MARK: - Internals
 
-    private func addCallback(_ register: (inout State) -> Void, ifFinished: @escaping @Sendable (Outcome) -> Void) -> Self {
-        let finished: Outcome? = state.withLock { state in
-            if case .finished(let outcome) = state.phase { return outcome }
-            register(&state)
-            return nil
+    private func addCallback(_ register: (inout State) -> Void, rank: Delivery.Rank, ifFinished: @escaping @Sendable (Outcome) -> Void) -> Self {
+        let scheduleDrain: Bool = state.withLock { state in
+            guard case .finished(let outcome) = state.phase else {
+                register(&state)
+                return false
+            }
+            state.due.append(Delivery(rank: rank) { ifFinished(outcome) })
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
         }
-        if let finished { callbackQueue.async { ifFinished(finished) } }
+        if scheduleDrain { callbackQueue.async { self.drain() } }
         return self
+    }
+
+    /// Runs the due callbacks, batch after batch, until none is left; the only place user
+    /// outcome callbacks run.
+    private func drain() {
+        while true {
+            let batch: [Delivery]? = state.withLock { state in
+                guard !state.due.isEmpty else {
+                    state.draining = false
+                    return nil
+                }
+                defer { state.due.removeAll() }
+                return state.due
+            }
+            guard let batch else { return }
+            for rank in [Delivery.Rank.progress, .outcome, .completion] {
+                for delivery in batch where delivery.rank == rank { delivery.run() }
+            }
+        }
     }
 
     /// Observes the outcome synchronously, on the thread that finishes the future; used for
@@ -272,30 +360,33 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     private func finish(_ outcome: Outcome) {
-        let taken: State? = state.withLock { state in
-            if case .finished = state.phase { return nil }
+        let (taken, scheduleDrain): (State?, Bool) = state.withLock { state in
+            if case .finished = state.phase { return (nil, false) }
             let snapshot = state
             state = State(phase: .finished(outcome))
-            return snapshot
+            // A coalesced progress update still in flight is delivered before the outcome.
+            if snapshot.progressDeliveryPending, let latest = snapshot.latestProgress {
+                for handler in snapshot.progressHandlers { state.due.append(Delivery(rank: .progress) { handler(latest) }) }
+            }
+            switch outcome {
+            case .success(let value):
+                for handler in snapshot.successHandlers { state.due.append(Delivery(rank: .outcome) { self.respond(handler, value) }) }
+                state.errorHandlers = snapshot.errorHandlers
+            case .failure(let error):
+                for handler in snapshot.errorHandlers { state.due.append(Delivery(rank: .outcome) { handler(error) }) }
+            case .cancelled:
+                for handler in snapshot.cancellationHandlers { state.due.append(Delivery(rank: .outcome, run: handler)) }
+            }
+            for handler in snapshot.completionHandlers { state.due.append(Delivery(rank: .completion, run: handler)) }
+            // A drain already scheduled (for progress) runs what is due now; else one starts.
+            state.draining = snapshot.draining || !state.due.isEmpty
+            return (snapshot, !snapshot.draining && state.draining)
         }
         guard let taken else { return }
         if case .cancelled = outcome {
             for handler in taken.cancelHandlers { handler() }
         }
         for observer in taken.observers { observer(outcome) }
-        let pendingProgress = taken.progressDeliveryPending ? taken.latestProgress : nil
-        let hasCallbacks = pendingProgress != nil || !(taken.successHandlers.isEmpty && taken.errorHandlers.isEmpty
-            && taken.cancellationHandlers.isEmpty && taken.completionHandlers.isEmpty)
-        guard hasCallbacks else { return }
-        callbackQueue.async {
-            // A coalesced progress update still in flight is delivered before the outcome.
-            if let pendingProgress { for handler in taken.progressHandlers { handler(pendingProgress) } }
-            switch outcome {
-            case .success(let value): for handler in taken.successHandlers { handler(value) }
-            case .failure(let error): for handler in taken.errorHandlers { handler(error) }
-            case .cancelled: for handler in taken.cancellationHandlers { handler() }
-            }
-            for handler in taken.completionHandlers { handler() }
-        }
+        if scheduleDrain { callbackQueue.async { self.drain() } }
     }
 }

@@ -1,22 +1,50 @@
 import Foundation
 
-extension Response where Body == Data? {
-    /// The response with a body that must be present.
+/// What PiuPiu 1.x calls a response: something with a status, headers, an error for a status
+/// outside 2xx, and `data` of some type.
+///
+/// `Response` is the only conformer the library makes; the protocol exists so that code written
+/// for PiuPiu can add its own decoders with `extension ResponseInterface where T == Data? { ... }`
+/// and have them on every raw response.
+public protocol ResponseInterface {
+    /// The type of the body.
+    associatedtype T
+    /// The body.
+    var data: T { get }
+    /// The status, with its reason phrase.
+    var statusCode: HTTPStatus { get }
+    /// The response headers.
+    var headers: HTTPHeaders { get }
+    /// The HTTP error for a status outside 2xx.
+    var error: HTTPError? { get }
+}
+
+extension Response: ResponseInterface {
+    /// The body, by PiuPiu 1.x's name (`body` is PiuPiu 2's).
+    public var data: Body { body }
+}
+
+// MARK: - Values (PiuPiu 1.x and 2.x: `unwrapData`, `decodeString`, `decode` give the value)
+
+extension ResponseInterface where T == Data? {
+    /// The body, which must be present.
     ///
-    /// - Returns: the response with a non-optional body.
+    /// - Returns: the body.
     /// - Throws: `SerializationError.missingBody` when there is no body.
-    public func unwrapData() throws -> Response<Data> {
-        guard let body else { throw SerializationError.missingBody }
-        return replacingBody(body)
+    public func unwrapData() throws -> Data {
+        guard let data else { throw SerializationError.missingBody }
+        return data
     }
 
-    /// The body as text: the charset from `Content-Type`, else UTF-8, else Latin-1.
+    /// The body as text: in `encoding` when given, else in the charset `Content-Type` names,
+    /// else UTF-8, else Latin-1.
     ///
     /// - Parameter encoding: a charset to use instead of the one the headers name.
-    /// - Returns: the response with a `String` body.
-    /// - Throws: `SerializationError.missingBody` or `.invalidText`.
-    public func decodeString(encoding: String.Encoding? = nil) throws -> Response<String> {
-        try unwrapData().decodeString(encoding: encoding)
+    /// - Returns: the text.
+    /// - Throws: `SerializationError.missingBody`, or `.invalidText` when the body is not text
+    ///   in the `encoding` given.
+    public func decodeString(encoding: String.Encoding? = nil) throws -> String {
+        try TextDecoding.decode(unwrapData(), encoding: encoding, contentType: headers["Content-Type"])
     }
 
     /// Decodes the body as a `Decodable` value.
@@ -24,90 +52,186 @@ extension Response where Body == Data? {
     /// - Parameters:
     ///   - type: the type to decode.
     ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
-    /// - Returns: the response with the decoded body.
+    /// - Returns: the value.
     /// - Throws: `SerializationError` with the coding path and a body excerpt.
-    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Response<Value> {
-        try unwrapData().decode(type, using: decoder)
+    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+        try JSONBodyDecoding.decode(type, from: unwrapData(), using: decoder)
     }
 
-    /// Decodes the body as any JSON value.
+    /// Decodes the body as any JSON value, object keys in the order the body has them.
     ///
-    /// - Returns: the response with a `JSONValue` body.
-    /// - Throws: `SerializationError` when the body is not JSON.
-    public func decodeJSONObject() throws -> Response<JSONValue> {
-        try unwrapData().decodeJSONObject()
+    /// - Returns: the value.
+    /// - Throws: `SerializationError` when the body is missing or not JSON.
+    public func decodeJSONObject() throws -> JSONValue {
+        try decode(JSONValue.self)
     }
 }
 
 extension Response where Body == Data {
-    /// The body as text: the charset from `Content-Type`, else UTF-8, else Latin-1.
+    /// The body as text: in `encoding` when given, else in the charset `Content-Type` names,
+    /// else UTF-8, else Latin-1.
     ///
     /// - Parameter encoding: a charset to use instead of the one the headers name.
-    /// - Returns: the response with a `String` body.
-    /// - Throws: `SerializationError.invalidText` when the named charset does not fit.
-    public func decodeString(encoding: String.Encoding? = nil) throws -> Response<String> {
-        if let encoding {
-            guard let text = String(data: body, encoding: encoding) else {
-                throw SerializationError.invalidText(charset: String(describing: encoding))
-            }
-            return replacingBody(text)
-        }
-        return replacingBody(TextDecoding.decode(body, contentType: headers["Content-Type"]))
+    /// - Returns: the text.
+    /// - Throws: `SerializationError.invalidText` when the body is not text in `encoding`.
+    public func decodeString(encoding: String.Encoding? = nil) throws -> String {
+        try TextDecoding.decode(body, encoding: encoding, contentType: headers["Content-Type"])
     }
 
     /// Decodes the body as a `Decodable` value.
     ///
     /// - Parameters:
     ///   - type: the type to decode.
-    ///   - decoder: the JSON decoder.
-    /// - Returns: the response with the decoded body.
+    ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
+    /// - Returns: the value.
     /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
-    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Response<Value> {
-        do {
-            return replacingBody(try decoder.decode(type, from: body))
-        } catch {
-            throw SerializationError.decoding(error, type: type, body: body)
-        }
+    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+        try JSONBodyDecoding.decode(type, from: body, using: decoder)
     }
 
-    /// Decodes the body as any JSON value.
+    /// Decodes the body as a `Decodable` value off the caller's actor (a large body does not
+    /// hold up the main actor): what `try await response.ensureData().decode(_:)` calls.
     ///
-    /// - Returns: the response with a `JSONValue` body.
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
+    /// - Returns: the value.
+    /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
+    @concurrent
+    public func decode<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()) async throws -> Value {
+        try JSONBodyDecoding.decode(type, from: body, using: decoder)
+    }
+
+    /// Decodes the body as any JSON value, object keys in the order the body has them.
+    ///
+    /// - Returns: the value.
     /// - Throws: `SerializationError` when the body is not JSON.
-    public func decodeJSONObject() throws -> Response<JSONValue> {
+    public func decodeJSONObject() throws -> JSONValue {
         try decode(JSONValue.self)
     }
 }
 
-/// Turns bytes into text using the charset a `Content-Type` names.
-enum TextDecoding {
-    static func decode(_ data: Data, contentType: String?) -> String {
-        if let charset = contentType.flatMap({ MediaType($0).parameters["charset"] }),
-            let encoding = encoding(named: charset),
-            let text = String(data: data, encoding: encoding)
-        {
-            return text
-        }
-        if let text = String(data: data, encoding: .utf8) { return text }
-        return String(data: data, encoding: .isoLatin1) ?? String(decoding: data, as: UTF8.self)
+// MARK: - Responses (PiuPiu 2.x: `ensure...` give a response, so they chain)
+
+extension Response {
+    /// The response itself: every `Response` here is an HTTP response. Kept so that PiuPiu 2
+    /// chains (`response.ensureHTTPResponse().ensureValidResponse()...`) read the same.
+    ///
+    /// - Returns: this response.
+    public func ensureHTTPResponse() -> Response<Body> { self }
+
+    /// The response, when its status is 2xx.
+    ///
+    /// - Returns: this response.
+    /// - Throws: the response's `HTTPError` (status, headers and body) otherwise.
+    public func ensureValidResponse() throws -> Response<Body> {
+        if let error { throw error }
+        return self
+    }
+}
+
+extension Response where Body == Data? {
+    /// The response with a body that must be present.
+    ///
+    /// - Returns: the response with a non-optional body.
+    /// - Throws: `SerializationError.missingBody` when there is no body.
+    public func ensureData() throws -> Response<Data> {
+        replacingBody(try unwrapData())
     }
 
-    static func encoding(named name: String) -> String.Encoding? {
-        switch name.lowercased() {
-        case "utf-8", "utf8": return .utf8
-        case "iso-8859-1", "latin1", "iso_8859-1", "l1": return .isoLatin1
-        case "iso-8859-2", "latin2": return .isoLatin2
-        case "us-ascii", "ascii": return .ascii
-        case "utf-16": return .utf16
-        case "utf-16le": return .utf16LittleEndian
-        case "utf-16be": return .utf16BigEndian
-        case "utf-32": return .utf32
-        case "windows-1252", "cp1252": return .windowsCP1252
-        case "windows-1251", "cp1251": return .windowsCP1251
-        case "windows-1250", "cp1250": return .windowsCP1250
-        case "shift_jis", "shift-jis", "sjis": return .shiftJIS
-        case "euc-jp": return .japaneseEUC
-        default: return nil
+    /// The response with its body decoded as a `Decodable` value.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
+    /// - Returns: the response with the decoded body.
+    /// - Throws: `SerializationError` (a missing body, or the coding path and a body excerpt).
+    public func ensureDecoded<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Response<Value> {
+        replacingBody(try decode(type, using: decoder))
+    }
+
+    /// The response with its body decoded off the caller's actor, as PiuPiu 2's
+    /// `try await response.ensureDecoded(_:)`.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
+    /// - Returns: the response with the decoded body.
+    /// - Throws: `SerializationError` (a missing body, or the coding path and a body excerpt).
+    @concurrent
+    public func ensureDecoded<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()) async throws -> Response<Value> {
+        replacingBody(try decode(type, using: decoder))
+    }
+
+    /// The response with its body as text (see `decodeString(encoding:)`).
+    ///
+    /// - Parameter encoding: a charset to use instead of the one the headers name.
+    /// - Returns: the response with a `String` body.
+    /// - Throws: `SerializationError.missingBody` or `.invalidText`.
+    public func ensureString(encoding: String.Encoding? = nil) throws -> Response<String> {
+        replacingBody(try decodeString(encoding: encoding))
+    }
+}
+
+extension Response where Body == Data {
+    /// The response with its body decoded as a `Decodable` value.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
+    /// - Returns: the response with the decoded body.
+    /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
+    public func ensureDecoded<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Response<Value> {
+        replacingBody(try JSONBodyDecoding.decode(type, from: body, using: decoder))
+    }
+
+    /// The response with its body decoded off the caller's actor, as PiuPiu 2's
+    /// `try await response.ensureData().ensureDecoded(_:)`.
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
+    /// - Returns: the response with the decoded body.
+    /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
+    @concurrent
+    public func ensureDecoded<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()) async throws -> Response<Value> {
+        replacingBody(try JSONBodyDecoding.decode(type, from: body, using: decoder))
+    }
+
+    /// The response with its body as text (see `decodeString(encoding:)`).
+    ///
+    /// - Parameter encoding: a charset to use instead of the one the headers name.
+    /// - Returns: the response with a `String` body.
+    /// - Throws: `SerializationError.invalidText`.
+    public func ensureString(encoding: String.Encoding? = nil) throws -> Response<String> {
+        replacingBody(try decodeString(encoding: encoding))
+    }
+}
+
+/// A `SuccessResponse` of PiuPiu 1.x: a response whose body is a decoded value. Here it is
+/// the one `Response` type with another body.
+public typealias SuccessResponse<Value> = Response<Value>
+
+extension Response {
+    /// A response with a decoded body in place of the one `response` brought, as PiuPiu 1.x's
+    /// `SuccessResponse<[Post]>(data: posts, response: response)`.
+    ///
+    /// - Parameters:
+    ///   - data: the new body.
+    ///   - response: the response the status, headers, request and timings come from.
+    public init<Other>(data: Body, response: Response<Other>) {
+        self = response.replacingBody(data)
+    }
+}
+
+/// Decodes JSON bodies, turning a `DecodingError` into a `SerializationError` that names the
+/// coding path and quotes the body.
+enum JSONBodyDecoding {
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, using decoder: JSONDecoder) throws -> Value {
+        do {
+            return try decoder.decode(type, from: body)
+        } catch {
+            throw SerializationError.decoding(error, type: type, body: body)
         }
     }
 }

@@ -82,6 +82,21 @@ extension Response where Body == Data? {
             error: statusCode.isSuccess ? nil : .unsuccessfulStatus(statusCode, url: url, headers: headers, body: body))
     }
 
+    /// Creates the response a transport answered to a request sent at `started`.
+    ///
+    /// - Parameters:
+    ///   - sent: what the transport answered.
+    ///   - request: the request that was sent.
+    ///   - started: when it was sent.
+    package init(_ sent: TransportResponse, request: PreparedRequest, started: Date) {
+        self.init(
+            statusCode: sent.status, headers: sent.headers, data: sent.body, request: request,
+            url: sent.url, httpVersion: sent.httpVersion,
+            timings: ResponseTimings(
+                started: started, headReceived: sent.headReceived, finished: sent.finished ?? Date(),
+                bytesReceived: sent.bytesReceived, redirects: sent.redirects))
+    }
+
     /// The RFC 9457 problem details in the body when it is `application/problem+json`,
     /// whatever the status.
     public var problemDetails: ProblemDetails? {

@@ -74,7 +74,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
     public let client: HTTPClient
     private let ownsClient: Bool
-    private let isShutDown = Locked(false)
+    let isShutDown = Locked(false)
 
     /// Creates a transport with its own client.
     ///
