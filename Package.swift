@@ -31,6 +31,7 @@ let package = Package(
             name: "Networking",
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -128,6 +129,7 @@ let package = Package(
             name: "NetworkingTests",
             dependencies: [
                 "Networking",
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

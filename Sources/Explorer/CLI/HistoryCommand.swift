@@ -174,7 +174,7 @@ struct HistoryCommand: AsyncParsableCommand {
             let plan = try HistoryCommand.plan(resending: entry)
             try plan.confirmIfProtected(yes: yes)
             let recorder = HistoryRecorder(store: store, report: printError)
-            try await ExchangeSender(timeout: output.timeout).run(plan, recorder: recorder, output: output)
+            try await ExchangeSender(output).run(plan, recorder: recorder, output: output)
         }
     }
 

@@ -10,8 +10,19 @@ import Workspace
 /// `NetworkDispatcher` whose server provider is the environment, over the async-http-client
 /// transport; a transport failure is recorded too (status `nil`, its sentence kept).
 struct ExchangeSender {
-    /// The deadline for the whole exchange in seconds, or `nil` for the transport's defaults.
+    /// The idle timeout in seconds (`--timeout`), or `nil` for the transport's default.
     var timeout: Double?
+    /// The total deadline in seconds (`--max-time`), or `nil` for the transport's default.
+    var maxTime: Double?
+    /// The body limit in bytes (`--max-body`), or `nil` for the default 2 GiB.
+    var maxBody: Int?
+
+    /// A sender with the limits the output options name.
+    init(_ output: ExchangeOutputOptions) {
+        timeout = output.timeout
+        maxTime = output.maxTime
+        maxBody = output.maxBodyBytes
+    }
 
     /// What will be sent: a resolved endpoint of a collection, or a stored raw request.
     struct Plan {
@@ -106,6 +117,9 @@ struct ExchangeSender {
     /// - Throws: `ExitCode` 1 (transport failure), 4 or 5 (with `--check-status`); returns
     ///   normally for exit code 0.
     func run(_ plan: Plan, recorder: HistoryRecorder?, output: ExchangeOutputOptions) async throws {
+        if output.streams {
+            return try await stream(plan, recorder: recorder, output: output)
+        }
         var entry = await send(plan)
         entry.collectionPath = plan.collectionPath
         guard output.json else {
@@ -137,6 +151,17 @@ struct ExchangeSender {
             printError(failure)
             throw ExitCode(1)
         }
+        try checkStatus(entry, output: output)
+    }
+
+    /// Throws the exit code `--check-status` calls for (4 for a 4xx, 5 for a 5xx), after a
+    /// sentence on stderr.
+    ///
+    /// - Parameters:
+    ///   - entry: the exchange.
+    ///   - output: the output options.
+    /// - Throws: `ExitCode` 4 or 5.
+    static func checkStatus(_ entry: HistoryEntry, output: ExchangeOutputOptions) throws {
         guard output.checkStatus, let status = entry.status else { return }
         switch status {
         case 400..<500:
@@ -157,7 +182,7 @@ struct ExchangeSender {
     /// - Returns: the exchange, request secrets masked, bodies whole.
     func send(_ plan: Plan) async -> HistoryEntry {
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
-        let options = TransferOptions(timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        let options = transferOptions
         let started = Date()
         var entry: HistoryEntry
         switch plan.target {
@@ -167,7 +192,7 @@ struct ExchangeSender {
             do {
                 entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
             } catch {
-                entry.fail(sentence(describing: error), started: started)
+                entry.fail(failureSentence(for: error), started: started)
             }
             withExtendedLifetime(resolved.environment) {}
         case .raw(let request):
@@ -181,20 +206,23 @@ struct ExchangeSender {
                 entry.fill(status: response.status, headers: response.headers, body: response.body,
                            httpVersion: response.httpVersion, timings: timings)
             } catch {
-                entry.fail(sentence(describing: error), started: started)
+                entry.fail(failureSentence(for: error), started: started)
             }
         }
         try? await transport.shutdown()
         return entry
     }
 
-    private var transportConfiguration: AsyncHTTPClientTransport.Configuration {
+    /// The transport's configuration: `--timeout` is the idle (read) timeout and bounds the
+    /// connect time; `--max-time` bounds the connect time too.
+    var transportConfiguration: AsyncHTTPClientTransport.Configuration {
         var configuration = AsyncHTTPClientTransport.Configuration()
+        for limit in [timeout, maxTime].compactMap({ $0 }) {
+            let duration = Duration.milliseconds(Int64((limit * 1000).rounded()))
+            configuration.connectTimeout = min(configuration.connectTimeout, duration)
+        }
         if let timeout {
-            let deadline = Duration.milliseconds(Int64((timeout * 1000).rounded()))
-            configuration.requestTimeout = deadline
-            configuration.connectTimeout = min(configuration.connectTimeout, deadline)
-            configuration.readTimeout = deadline
+            configuration.readTimeout = .milliseconds(Int64((timeout * 1000).rounded()))
         }
         return configuration
     }

@@ -46,7 +46,7 @@ struct SendCommand: AsyncParsableCommand {
             at: located, endpoint: endpoint, environment: env, overrides: overrides)
         try exchange.confirmIfProtected(yes: yes)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
-        try await ExchangeSender(timeout: output.timeout).run(exchange, recorder: recorder, output: output)
+        try await ExchangeSender(output).run(exchange, recorder: recorder, output: output)
     }
 
     /// Parses `--var K=V` pairs.
@@ -78,12 +78,48 @@ struct ExchangeOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Exit 4 for a 4xx and 5 for a 5xx status.")
     var checkStatus = false
 
-    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds.", valueName: "S"))
+    @Option(name: .long, help: ArgumentHelp("Give up when nothing arrives for this many seconds (the idle timeout).", valueName: "S"))
     var timeout: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Give up when the whole exchange, body included, takes longer than this (a total deadline).", valueName: "S"))
+    var maxTime: Double?
+
+    @Option(name: .long, help: ArgumentHelp("The largest body accepted, in bytes or with a K, M or G suffix (default 2G).", valueName: "BYTES"))
+    var maxBody: String?
+
+    @Flag(name: .long, help: "Print the body as it arrives (always so when stdout is not a terminal); a text/event-stream body prints event by event.")
+    var stream = false
+
+    /// Whether the body is printed as it arrives rather than collected first.
+    var streams: Bool { !json && (stream || !ExchangeOutput.stdoutIsTerminal) }
+
+    /// `--max-body` in bytes.
+    var maxBodyBytes: Int? { maxBody.flatMap(Self.byteCount) }
+
+    /// A byte count: digits with an optional K, M or G suffix (binary units).
+    static func byteCount(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(trimmed)
+        var unit = 1
+        if let last = trimmed.last, let multiplier = units[last] {
+            unit = multiplier
+            digits = digits.dropLast()
+        }
+        guard let value = Int(digits), value > 0 else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : bytes
+    }
 
     func validate() throws {
         if let timeout, !(timeout > 0) {
             throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
+        }
+        if let maxTime, !(maxTime > 0) {
+            throw ExchangeSender.usageError("--max-time must be a number of seconds greater than 0.")
+        }
+        if let maxBody, Self.byteCount(maxBody) == nil {
+            throw ExchangeSender.usageError("--max-body expects a number of bytes such as 1048576, 512K, 10M or 2G, not \"\(maxBody)\".")
         }
     }
 }

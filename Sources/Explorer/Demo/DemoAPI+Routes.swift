@@ -98,6 +98,11 @@ extension DemoAPI {
             .any("/xml") { _, _ in xml() },
             .any("/escape") { _, _ in DemoReply.text(DemoContent.escapeText) },
             .any("/status/:code") { request, context in status(request, context) },
+            DemoRoute("/stream/events", get: { request, _ in events(request) }),
+            DemoRoute("/stream/ndjson", get: { request, _ in ndjson(request) }),
+            DemoRoute("/stream/endless", get: { request, _ in endless(request) }),
+            DemoRoute("/stream/bytes", get: { request, _ in bytes(request) }),
+            DemoRoute("/stream/bomb", get: { _, _ in try bomb() }),
         ]
     }
 

@@ -141,6 +141,16 @@ package enum DemoCollection {
                 path: /xml
               - name: Escape sequences
                 path: /escape
+          - folder: Streams
+            endpoints:
+              - name: Live events
+                path: /stream/events
+              - name: NDJSON feed
+                path: /stream/ndjson
+              - name: Endless body
+                path: /stream/endless
+              - name: Gzip bomb
+                path: /stream/bomb
 
         """
 }

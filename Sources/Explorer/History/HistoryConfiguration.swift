@@ -4,7 +4,7 @@ import Foundation
 package struct HistoryConfiguration: Sendable, Hashable {
     /// The most bytes of one body that are stored; larger bodies are truncated, their full
     /// size recorded. Default 5 MB.
-    var bodyCap: Int
+    package var bodyCap: Int
     /// Keep at most this many exchanges (the newest). Default 10,000; `nil` keeps any number.
     var maximumCount: Int?
     /// Keep exchanges at most this many days old. Default `nil`: no age limit.

@@ -16,7 +16,7 @@ import Foundation
 public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     // `serverProvider` is set once in `init` and only read afterwards; the provider is asked
     // for its base URL on the thread that starts the future.
-    private weak var serverProvider: (any ServerProvider)?
+    weak var serverProvider: (any ServerProvider)?
     /// The transport requests go through.
     public let transport: any HTTPTransport
     /// The queue futures run their callbacks on.

@@ -22,8 +22,8 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case cancelled
     /// The server redirected more times than allowed, or in a cycle.
     case tooManyRedirects(url: URL, limit: Int)
-    /// The body was larger than the configured limit.
-    case bodyTooLarge(url: URL, limit: Int)
+    /// The body passed one of the configured limits (bytes, inflated bytes or inflation ratio).
+    case bodyTooLarge(url: URL, limit: BodyLimit)
     /// The server closed the connection before the response was complete.
     case connectionClosed(url: URL)
     /// The body could not be decompressed (invalid gzip or deflate data).
@@ -55,7 +55,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .tooManyRedirects(let url, let limit):
             return "\(url.absoluteString) redirected more than \(limit) times or in a cycle."
         case .bodyTooLarge(let url, let limit):
-            return "The response from \(url.absoluteString) is larger than the limit of \(limit) bytes."
+            return "The response from \(url.absoluteString) passed \(limit)."
         case .connectionClosed(let url):
             return "\(url.absoluteString) closed the connection before the response was complete."
         case .decompressionFailed(let url, let reason):

@@ -7,8 +7,9 @@ import NIOHTTP1
 ///
 /// One long-lived `HTTPClient` with a connection pool serves every request; call `shutdown()`
 /// when done (a transport released without it shuts its client down in the background).
-/// Bodies are streamed chunk by chunk into their destination with progress; redirects are
-/// followed (or not) with their history; gzip/deflate are decompressed.
+/// Bodies are streamed chunk by chunk with back-pressure (`stream`) or into a destination with
+/// progress (`send`); redirects are followed (or not) with their history; gzip/deflate are
+/// decompressed under size and ratio limits.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// How the transport's client behaves.
     public struct Configuration: Sendable {
@@ -32,10 +33,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var readTimeout: Duration?
         /// The time a whole request may take unless its options say otherwise.
         public var requestTimeout: Duration
-        /// Whether gzip and deflate bodies are decompressed (and `Accept-Encoding` sent).
+        /// Whether gzip and deflate bodies are decompressed (and `Accept-Encoding: gzip, deflate`
+        /// sent when the request names none).
         public var decompression: Bool
         /// The largest body accepted, in bytes, unless a request's options say otherwise.
         public var maximumBodySize: Int?
+        /// The largest size a compressed body may inflate to, unless a request's options say
+        /// otherwise.
+        public var maximumDecompressedSize: Int?
+        /// The largest ratio of inflated to compressed bytes, unless a request's options say
+        /// otherwise. Text rarely compresses beyond 20:1; deflate cannot pass about 1032:1, so
+        /// the default 200 stops a bomb after its first pieces and lets real bodies through.
+        public var maximumDecompressionRatio: Int?
         /// Whether invalid TLS certificates are accepted: for local development only.
         public var allowsInvalidCertificates: Bool
         /// The proxy.
@@ -52,6 +61,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             requestTimeout: Duration = .seconds(300),
             decompression: Bool = true,
             maximumBodySize: Int? = nil,
+            maximumDecompressedSize: Int? = nil,
+            maximumDecompressionRatio: Int? = 200,
             allowsInvalidCertificates: Bool = false,
             proxy: Proxy = .environment,
             allowsHTTP2: Bool = true
@@ -63,6 +74,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             self.requestTimeout = requestTimeout
             self.decompression = decompression
             self.maximumBodySize = maximumBodySize
+            self.maximumDecompressedSize = maximumDecompressedSize
+            self.maximumDecompressionRatio = maximumDecompressionRatio
             self.allowsInvalidCertificates = allowsInvalidCertificates
             self.proxy = proxy
             self.allowsHTTP2 = allowsHTTP2
@@ -115,48 +128,91 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     // MARK: - Sending
 
-    /// Sends a request, streaming its body into the options' destination.
+    /// Sends a request and collects its body into the options' destination.
     ///
     /// - Parameters:
     ///   - request: the request.
-    ///   - options: the deadline, body limit and destination.
+    ///   - options: the deadlines, body limits and destination.
     ///   - progress: called as body bytes arrive.
     /// - Returns: the response.
     /// - Throws: `TransportError`.
     public func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+        try await collect(try await stream(request, options: options), destination: options.bodyDestination, progress: progress)
+    }
+
+    /// Sends a request and answers as soon as its head has arrived; the body follows as a
+    /// back-pressured sequence of chunks.
+    ///
+    /// The total deadline (`options.timeout`, else `requestTimeout`) covers the head and the
+    /// whole body; the idle timeout (`options.idleTimeout`, else `readTimeout`) covers each
+    /// wait for bytes. gzip and deflate bodies are inflated here in bounded pieces, under the
+    /// decompression limits.
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - options: the deadlines and body limits (the destination is ignored).
+    /// - Returns: the head, with the body still arriving.
+    /// - Throws: `TransportError`, for anything before the head.
+    public func stream(_ request: PreparedRequest, options: TransferOptions) async throws -> StreamedResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if configuration.decompression, !outgoing.headers.contains(name: "accept-encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let timeout = options.timeout ?? configuration.requestTimeout
-        let deadline = NIODeadline.now() + TimeAmount.nanoseconds(timeout.nanoseconds)
+        let clock = ContinuousClock()
+        let deadline = clock.now + (options.timeout ?? configuration.requestTimeout)
+        let idle = options.idleTimeout ?? configuration.readTimeout
+        var headDeadline = deadline
+        if let idle { headDeadline = min(headDeadline, clock.now + idle) }
+        let response: HTTPClientResponse
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            let headReceived = Date()
-            let finalURL = response.url ?? request.url
-            let headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-            let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
-            var sink = try BodySink(
-                url: finalURL, limit: options.maximumBodySize ?? configuration.maximumBodySize,
-                expected: configuration.decompression && response.headers.contains(name: "content-encoding") ? nil : expected,
-                destination: options.bodyDestination,
-                head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
-                progress: progress)
-            sink.begin()
-            for try await chunk in response.body {
-                try sink.append(chunk.readableBytesView)
-            }
-            let body = try sink.finish()
-            return TransportResponse(
-                status: HTTPStatus(code: Int(response.status.code)), headers: headers, body: body, url: finalURL,
-                httpVersion: Self.describe(response.version), headReceived: headReceived, finished: Date(),
-                bytesReceived: sink.count, redirects: Self.redirects(in: response.history))
+            response = try await client.execute(outgoing, deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
         } catch {
             if Task.isCancelled { throw TransportError.cancelled }
+            if case .deadlineExceeded? = error as? HTTPClientError {
+                let phase = clock.now >= deadline ? "no answer before the total deadline" : "no answer for \((idle ?? .zero).shortDescription)"
+                throw TransportError.timedOut(url: request.url, phase: phase)
+            }
             throw TransportErrorMapping.map(error, url: request.url, redirectLimit: configuration.maximumRedirects)
         }
+        let finalURL = response.url ?? request.url
+        let headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+        let limits = BodyDecoder.Limits(
+            bodyBytes: options.maximumBodySize ?? configuration.maximumBodySize,
+            decompressedBytes: options.maximumDecompressedSize ?? configuration.maximumDecompressedSize,
+            decompressionRatio: options.maximumDecompressionRatio ?? configuration.maximumDecompressionRatio)
+        let contentEncoding = response.headers.first(name: "content-encoding")
+        let inflates = configuration.decompression && BodyDecoder.decodes(contentEncoding)
+        let expected = inflates ? nil : response.headers.first(name: "content-length").flatMap { Int64($0) }
+        if let limit = limits.bodyBytes, let expected, expected > Int64(limit) {
+            throw TransportError.bodyTooLarge(url: finalURL, limit: .bodyBytes(limit))
+        }
+        let channel = BodyChannel()
+        let redirectLimit = configuration.maximumRedirects
+        let pump = Task {
+            do {
+                var decoder = try BodyDecoder(url: finalURL, contentEncoding: contentEncoding, decompress: inflates, limits: limits)
+                for try await chunk in response.body {
+                    decoder.feed(chunk)
+                    while let piece = try decoder.next() {
+                        guard await channel.send(piece) else { return }
+                    }
+                }
+                channel.finish()
+            } catch {
+                channel.fail(Task.isCancelled ? TransportError.cancelled : TransportErrorMapping.map(error, url: finalURL, redirectLimit: redirectLimit))
+            }
+        }
+        channel.onTermination { pump.cancel() }
+        channel.watch(deadline: deadline, idle: idle, url: finalURL)
+        return StreamedResponse(
+            head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
+            url: finalURL, headReceived: Date(), redirects: Self.redirects(in: response.history),
+            body: ResponseBody(channel: channel), expectedBytes: expected)
     }
 
     // MARK: - Helpers
@@ -182,7 +238,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
                 read: configuration.readTimeout.map { .nanoseconds($0.nanoseconds) }),
             proxy: proxy(for: configuration.proxy),
-            decompression: configuration.decompression ? .enabled(limit: .none) : .disabled)
+            // Decompression is done by BodyDecoder, in bounded pieces under per-request limits.
+            decompression: .disabled)
         // Fail at once when nothing listens, instead of retrying until the deadline.
         client.connectionPool.retryConnectionEstablishment = false
         client.httpVersion = configuration.allowsHTTP2 ? .automatic : .http1Only

@@ -15,6 +15,19 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: the response.
     /// - Throws: `TransportError`.
     func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse
+
+    /// Sends a request and answers when its head has arrived, the body following as a
+    /// back-pressured `AsyncSequence` of chunks.
+    ///
+    /// A default implementation streams through `send` (without back-pressure); the project's
+    /// transports implement it natively.
+    ///
+    /// - Parameters:
+    ///   - request: the request, with its absolute URL.
+    ///   - options: deadlines and body limits (the destination is ignored).
+    /// - Returns: the head and the body still arriving.
+    /// - Throws: `TransportError`, for anything before the head; later failures end the body.
+    func stream(_ request: PreparedRequest, options: TransferOptions) async throws -> StreamedResponse
 }
 
 /// What a transport answers: status, headers, body and how it arrived.
@@ -52,7 +65,13 @@ public struct TransportResponse: Sendable {
     }
 }
 
-/// Per-request transfer options: a deadline, a body limit, and where the body goes.
+/// Per-request transfer options: time limits, body limits, and where the body goes.
+///
+/// Every limit is visible here and can be raised: a body past `maximumBodySize`, a compressed
+/// body that inflates past `maximumDecompressedSize` or by more than
+/// `maximumDecompressionRatio` fails with `TransportError.bodyTooLarge` naming the limit; a
+/// request still running at `timeout` or silent for `idleTimeout` fails with
+/// `TransportError.timedOut`.
 public struct TransferOptions: Sendable {
     /// Where a response body goes.
     public enum BodyDestination: Sendable {
@@ -66,30 +85,50 @@ public struct TransferOptions: Sendable {
         case discard
     }
 
-    /// The time the whole request may take, or `nil` for the transport's default.
+    /// The total deadline: the time the whole request may take, head and body, or `nil` for the
+    /// transport's default.
     public var timeout: Duration?
-    /// The largest body accepted, in bytes, or `nil` for the transport's default.
+    /// The longest silence while waiting for the head or the next body bytes, or `nil` for the
+    /// transport's default read timeout. Separate from `timeout`: an endless body that keeps
+    /// sending is stopped by `timeout`, a stalled one by this.
+    public var idleTimeout: Duration?
+    /// The largest body accepted, in bytes (after decompression), or `nil` for the transport's
+    /// default.
     public var maximumBodySize: Int?
+    /// The largest size a compressed body may inflate to, in bytes, or `nil` for the
+    /// transport's default.
+    public var maximumDecompressedSize: Int?
+    /// The largest ratio of inflated to compressed bytes, checked as bytes arrive, or `nil`
+    /// for the transport's default.
+    public var maximumDecompressionRatio: Int?
     /// Where the body goes.
     public var bodyDestination: BodyDestination
 
     /// Creates options.
     ///
     /// - Parameters:
-    ///   - timeout: the deadline for the whole request.
+    ///   - timeout: the total deadline for the whole request.
+    ///   - idleTimeout: the longest silence while reading.
     ///   - maximumBodySize: the body limit in bytes.
+    ///   - maximumDecompressedSize: the limit on inflated bytes.
+    ///   - maximumDecompressionRatio: the limit on inflated / compressed bytes.
     ///   - bodyDestination: where the body goes (memory by default).
-    public init(timeout: Duration? = nil, maximumBodySize: Int? = nil, bodyDestination: BodyDestination = .memory) {
+    public init(
+        timeout: Duration? = nil, idleTimeout: Duration? = nil, maximumBodySize: Int? = nil,
+        maximumDecompressedSize: Int? = nil, maximumDecompressionRatio: Int? = nil,
+        bodyDestination: BodyDestination = .memory
+    ) {
         self.timeout = timeout
+        self.idleTimeout = idleTimeout
         self.maximumBodySize = maximumBodySize
+        self.maximumDecompressedSize = maximumDecompressedSize
+        self.maximumDecompressionRatio = maximumDecompressionRatio
         self.bodyDestination = bodyDestination
     }
 }
 
-/// Collects body chunks into their destination, enforcing the size limit and reporting progress.
+/// Collects body chunks into their destination and reports progress.
 struct BodySink {
-    let url: URL
-    let limit: Int?
     let expected: Int64?
     let destination: TransferOptions.BodyDestination
     let progress: @Sendable (TransferProgress) -> Void
@@ -100,21 +139,16 @@ struct BodySink {
     private var file: FileHandle?
 
     init(
-        url: URL, limit: Int?, expected: Int64?, destination: TransferOptions.BodyDestination, head: ResponseHead? = nil,
+        expected: Int64?, destination: TransferOptions.BodyDestination, head: ResponseHead? = nil,
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) throws {
         self.head = head
-        self.url = url
-        self.limit = limit
         self.expected = expected
         self.destination = destination
         self.progress = progress
-        if let limit, let expected, expected > Int64(limit) {
-            throw TransportError.bodyTooLarge(url: url, limit: limit)
-        }
         switch destination {
         case .memory:
-            if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, Int64(limit ?? Int.max)))) }
+            if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, 64 << 20))) }
         case .file(let fileURL):
             guard FileManager.default.createFile(atPath: fileURL.path, contents: nil) else {
                 throw TransportError.other("cannot create \(fileURL.path)")
@@ -126,13 +160,12 @@ struct BodySink {
     }
 
     /// Takes one chunk.
-    mutating func append<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+    mutating func append(_ bytes: Data) throws {
         count += bytes.count
-        if let limit, count > limit { throw TransportError.bodyTooLarge(url: url, limit: limit) }
         switch destination {
-        case .memory: data.append(contentsOf: bytes)
-        case .file: try file?.write(contentsOf: Data(bytes))
-        case .stream(let handler): try handler(Data(bytes))
+        case .memory: data.append(bytes)
+        case .file: try file?.write(contentsOf: bytes)
+        case .stream(let handler): try handler(bytes)
         case .discard: break
         }
         progress(TransferProgress(completedBytes: Int64(count), expectedBytes: expected, head: head))

@@ -7,8 +7,10 @@ import FoundationNetworking
 ///
 /// It streams bodies into their destination with progress, follows redirects (or not) with
 /// their history, and maps `URLError`s to `TransportError`. On Linux, `URLSession` cannot accept
-/// invalid certificates and does not report the HTTP version (`HTTP/1.1` is assumed). Call
-/// `shutdown()` when done.
+/// invalid certificates, does not report the HTTP version (`HTTP/1.1` is assumed) and delivers
+/// body bytes without back-pressure, so `stream` buffers what a slow reader has not taken
+/// (the body limits still apply). `URLSession` inflates gzip itself: the size limits apply to
+/// the inflated bytes, the ratio limit cannot be checked. Call `shutdown()` when done.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// How the transport behaves.
     public struct Configuration: Sendable {
@@ -68,12 +70,20 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = (options.timeout ?? configuration.requestTimeout).seconds
+        let deadline = options.timeout ?? configuration.requestTimeout
+        // URLSession's request timeout is the longest silence; the total deadline is kept below.
+        urlRequest.timeoutInterval = (options.idleTimeout ?? deadline).seconds
         let handle = TaskHandle()
+        let limits = [options.maximumBodySize ?? configuration.maximumBodySize, options.maximumDecompressedSize].compactMap { $0 }
+        let watchdog = Task {
+            try await Task.sleep(for: deadline)
+            handle.fail(TransportError.timedOut(url: request.url, phase: "the total deadline of \(deadline.shortDescription) passed"))
+        }
+        defer { watchdog.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest)
-                delegate.register(task.taskIdentifier, Exchange(url: request.url, options: options, limit: options.maximumBodySize ?? configuration.maximumBodySize, progress: progress, continuation: continuation))
+                delegate.register(task.taskIdentifier, Exchange(url: request.url, options: options, limit: limits.min(), handle: handle, progress: progress, continuation: continuation))
                 handle.set(task)
                 task.resume()
             }
@@ -88,6 +98,22 @@ private final class TaskHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionTask?
     private var cancelled = false
+    private var failure: (any Error)?
+
+    /// Why the task was stopped from outside (a deadline), if it was.
+    var recordedFailure: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure
+    }
+
+    /// Stops the task with an error to report instead of cancellation.
+    func fail(_ error: any Error) {
+        lock.lock()
+        if failure == nil { failure = error }
+        lock.unlock()
+        cancel()
+    }
 
     func set(_ task: URLSessionTask) {
         lock.lock()
@@ -111,6 +137,7 @@ private final class Exchange: @unchecked Sendable {
     let url: URL
     let options: TransferOptions
     let limit: Int?
+    let handle: TaskHandle
     let progress: @Sendable (TransferProgress) -> Void
     let continuation: CheckedContinuation<TransportResponse, any Error>
     var sink: BodySink?
@@ -119,10 +146,11 @@ private final class Exchange: @unchecked Sendable {
     var redirects: [ResponseTimings.Redirect] = []
     var failure: (any Error)?
 
-    init(url: URL, options: TransferOptions, limit: Int?, progress: @escaping @Sendable (TransferProgress) -> Void, continuation: CheckedContinuation<TransportResponse, any Error>) {
+    init(url: URL, options: TransferOptions, limit: Int?, handle: TaskHandle, progress: @escaping @Sendable (TransferProgress) -> Void, continuation: CheckedContinuation<TransportResponse, any Error>) {
         self.url = url
         self.options = options
         self.limit = limit
+        self.handle = handle
         self.progress = progress
         self.continuation = continuation
     }
@@ -158,9 +186,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
         do {
             let head = ResponseHead(status: HTTPStatus(code: http.statusCode), headers: Self.headers(of: http), httpVersion: "HTTP/1.1")
+            if let limit = exchange.limit, let expected, expected > Int64(limit) {
+                throw TransportError.bodyTooLarge(url: http.url ?? exchange.url, limit: .bodyBytes(limit))
+            }
             exchange.sink = try BodySink(
-                url: http.url ?? exchange.url, limit: exchange.limit, expected: expected,
-                destination: exchange.options.bodyDestination, head: head, progress: exchange.progress)
+                expected: expected, destination: exchange.options.bodyDestination, head: head, progress: exchange.progress)
             exchange.sink?.begin()
             completionHandler(.allow)
         } catch {
@@ -172,6 +202,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(for: dataTask), exchange.failure == nil else { return }
         do {
+            if let limit = exchange.limit, (exchange.sink?.count ?? 0) + data.count > limit {
+                throw TransportError.bodyTooLarge(url: dataTask.response?.url ?? exchange.url, limit: .bodyBytes(limit))
+            }
             try exchange.sink?.append(data)
         } catch {
             exchange.failure = error
@@ -204,7 +237,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchange(for: task, remove: true) else { return }
-        if let failure = exchange.failure {
+        if let failure = exchange.handle.recordedFailure ?? exchange.failure {
             return exchange.continuation.resume(throwing: failure)
         }
         if let error {

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -19,6 +20,9 @@ final class TestServer: Sendable {
 
     /// Connections open right now.
     var openConnections: Int { state.value("connections") }
+
+    /// Body bytes a streaming route has handed to its connection so far.
+    func written(_ path: String) -> Int { state.value("written:" + path) }
 
     /// How many requests a path got.
     func hits(_ path: String) -> Int { state.value("hits:" + path) }
@@ -172,8 +176,44 @@ final class TestServer: Sendable {
             while left > 0 {
                 let size = min(left, chunk.readableBytes)
                 try await outbound.write(.body(.byteBuffer(chunk.getSlice(at: 0, length: size)!)))
+                state.add("written:" + path, size)
                 left -= size
             }
+            try await outbound.write(.end(nil))
+        case "endless":
+            // A chunked body that never ends: 64 KiB of JSON-ish text until the client goes.
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Type": "application/x-ndjson", "Transfer-Encoding": "chunked"])))
+            let line = ByteBuffer(string: String(repeating: "{\"n\":1234567890}\n", count: 4096))
+            while true {
+                try await outbound.write(.body(.byteBuffer(line)))
+                state.add("written:" + path, line.readableBytes)
+            }
+        case "gzip-bomb":
+            // 32 MiB of zeros, gzipped to about 32 KiB: a ratio near deflate's maximum.
+            let bomb = try gzipBomb()
+            try await send(200, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], Array(bomb.readableBytesView))
+        case "drip":
+            // `count` lines, one every `every` milliseconds; `count` 0 or absent: 5 lines.
+            let count = Int(query["count"] ?? "") ?? 5
+            let every = Int(query["every"] ?? "") ?? 50
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Type": "text/plain", "Transfer-Encoding": "chunked"])))
+            for index in 0..<count {
+                if index > 0 { try await Task.sleep(for: .milliseconds(every)) }
+                try await outbound.write(.body(.byteBuffer(ByteBuffer(string: "line \(index)\n"))))
+                state.add("sent:" + path, 1)
+            }
+            try await outbound.write(.end(nil))
+        case "sse", "ndjson":
+            // The stream, then (with ?hold=1) the connection kept open until the client goes.
+            let isSSE = segments.first == "sse"
+            let text = isSSE ? sseStream : #"{"id":1,"name":"first"}\#n{"id":2,"name":"second"}\#n{"id":3,"nested":{"ok":true}}\#n"#
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Type": isSSE ? "text/event-stream" : "application/x-ndjson", "Transfer-Encoding": "chunked"])))
+            // Split at odd places so that lines and events cross chunk boundaries.
+            let bytes = Array(text.utf8)
+            for start in stride(from: 0, to: bytes.count, by: 7) {
+                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes[start..<min(bytes.count, start + 7)]))))
+            }
+            if query["hold"] == "1" { return .stall }
             try await outbound.write(.end(nil))
         case "retry-after":
             // The first request answers 503 with Retry-After: 1, the next ones 200.
@@ -204,6 +244,18 @@ final class TestServer: Sendable {
         return .keepOpen
     }
 }
+
+/// An event stream with what the WHATWG parser must handle: comments, multi-line data, ids,
+/// event names, `retry`, CRLF line ends, an id-only field, and an unterminated last event.
+let sseStream = ": a comment the parser skips\n\nretry: 2500\ndata: first\n\nevent: update\nid: 7\ndata: {\"a\": 1,\ndata:  \"b\": [2, 3]}\n\nid: 8\r\ndata:no space\r\n\r\ndata: last\nid: 9\n\ndata: cut before its blank line"
+
+/// 32 MiB of zeros gzipped, made once.
+private let gzipBombBytes = Result { () throws -> ByteBuffer in
+    var zeros = ByteBuffer(repeating: 0, count: 32 << 20)
+    return try zeros.compress(with: .gzip())
+}
+
+func gzipBomb() throws -> ByteBuffer { try gzipBombBytes.get() }
 
 /// Named counters shared by a server's connections.
 final class Counter: @unchecked Sendable {

@@ -1,0 +1,94 @@
+import Foundation
+
+extension NetworkDispatcher {
+    /// Sends a request and answers as soon as its head has arrived; the body follows as a
+    /// back-pressured `AsyncSequence` of chunks (`StreamedResponse.body`).
+    ///
+    /// Request adapters and event monitors run as for `future(from:)`; a streamed body is read
+    /// once, so the retry policy and response adapters do not apply.
+    ///
+    /// ```swift
+    /// let streamed = try await dispatcher.stream(from: BasicRequest(path: "/feed"))
+    /// for try await event in streamed.body.serverSentEvents { print(event.data) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - options: deadlines and body limits (the dispatcher's when `nil`).
+    /// - Returns: the head, with the body still arriving.
+    /// - Throws: `TransportError` and adapter errors, for anything before the head.
+    public func stream(from request: any Request, options: TransferOptions? = nil) async throws -> StreamedResponse {
+        try await stream(try await prepareForStreaming(request), options: options)
+    }
+
+    private func prepareForStreaming(_ request: any Request) async throws -> PreparedRequest {
+        guard let provider = serverProvider else { throw TransportError.serverProviderReleased }
+        guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
+        var prepared = try request.prepared(baseURL: baseURL)
+        for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+        return prepared
+    }
+
+    private func stream(_ prepared: PreparedRequest, options: TransferOptions?) async throws -> StreamedResponse {
+        for monitor in eventMonitors { monitor.requestWillSend(prepared) }
+        do {
+            return try await transport.stream(prepared, options: options ?? self.options)
+        } catch {
+            for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }
+            throw error
+        }
+    }
+
+    /// The callback form of `stream(from:options:)`: a lazy future of the response (its body
+    /// `nil`), with the head and each chunk handed to callbacks on the callback queue as they
+    /// arrive.
+    ///
+    /// The next chunk is read only after `chunk` has returned for the previous one, so a slow
+    /// callback slows the transfer instead of filling memory. Cancelling the future closes the
+    /// connection.
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - options: deadlines and body limits (the dispatcher's when `nil`).
+    ///   - head: called once with the status and headers, before any chunk.
+    ///   - chunk: called with each chunk, in order.
+    /// - Returns: a future of the response, completed when the body has ended.
+    public func streamingFuture(
+        from request: any Request, options: TransferOptions? = nil,
+        head: @escaping @Sendable (ResponseHead) -> Void, chunk: @escaping @Sendable (Data) -> Void
+    ) -> ResponseFuture<Response<Data?>> {
+        let queue = callbackQueue
+        return ResponseFuture(callbackQueue: queue) { future in
+            let task = Task {
+                let started = Date()
+                do {
+                    let prepared = try await self.prepareForStreaming(request)
+                    let streamed = try await self.stream(prepared, options: options)
+                    await Self.hop(to: queue) { head(streamed.head) }
+                    var count = 0
+                    for try await piece in streamed.body {
+                        count += piece.count
+                        await Self.hop(to: queue) { chunk(piece) }
+                    }
+                    future.succeed(with: Response<Data?>(
+                        statusCode: streamed.head.status, headers: streamed.head.headers, data: nil, request: prepared,
+                        url: streamed.url, httpVersion: streamed.head.httpVersion,
+                        timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), bytesReceived: count, redirects: streamed.redirects)))
+                } catch {
+                    future.fail(with: Task.isCancelled ? TransportError.cancelled : error)
+                }
+            }
+            future.onCancel { task.cancel() }
+        }
+    }
+
+    /// Runs work on a queue and waits for it.
+    private static func hop(to queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                work()
+                continuation.resume()
+            }
+        }
+    }
+}

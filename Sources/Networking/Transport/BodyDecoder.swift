@@ -1,0 +1,138 @@
+import CompressNIO
+import Foundation
+import NIOCore
+
+/// Turns the bytes of a body as they arrive into the bytes a client reads: inflates gzip and
+/// deflate in bounded pieces and enforces the body limits as it goes.
+///
+/// Feed it one received chunk, then take pieces until it answers `nil`. Inflating never holds
+/// more than one piece (`pieceSize`) of output at a time, so a compression bomb is stopped by
+/// its ratio or size limit after a few pieces, never inflated whole.
+struct BodyDecoder {
+    /// The limits in force.
+    struct Limits: Sendable {
+        /// The largest body in bytes after decompression.
+        var bodyBytes: Int?
+        /// The largest size a compressed body may inflate to.
+        var decompressedBytes: Int?
+        /// The largest ratio of inflated to compressed bytes.
+        var decompressionRatio: Int?
+    }
+
+    /// The largest piece of inflated output handed over at once.
+    static let pieceSize = 64 * 1024
+
+    private let url: URL
+    private let limits: Limits
+    private let inflater: ZlibDecompressor?
+    private var pending = ByteBuffer()
+    private var inflaterEnded = false
+    /// Bytes received on the wire.
+    private(set) var receivedBytes = 0
+    /// Bytes handed over.
+    private(set) var decodedBytes = 0
+
+    /// The `Content-Encoding` values this decoder inflates.
+    static func decodes(_ contentEncoding: String?) -> Bool {
+        algorithm(for: contentEncoding) != nil
+    }
+
+    private static func algorithm(for contentEncoding: String?) -> ZlibAlgorithm? {
+        switch contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "gzip", "x-gzip": .gzip
+        case "deflate": .zlib
+        default: nil
+        }
+    }
+
+    /// Creates a decoder.
+    ///
+    /// - Parameters:
+    ///   - url: the response's URL, for errors.
+    ///   - contentEncoding: the response's `Content-Encoding`; gzip and deflate are inflated
+    ///     when `decompress` is true, anything else passes through as it is.
+    ///   - decompress: whether to inflate.
+    ///   - limits: the limits.
+    /// - Throws: `TransportError.other` when the inflater cannot start.
+    init(url: URL, contentEncoding: String?, decompress: Bool, limits: Limits) throws {
+        self.url = url
+        self.limits = limits
+        if decompress, let algorithm = Self.algorithm(for: contentEncoding) {
+            do {
+                inflater = try ZlibDecompressor(algorithm: algorithm, windowSize: 15)
+            } catch {
+                throw TransportError.other("the \(algorithm) decompressor could not start (\(error))")
+            }
+        } else {
+            inflater = nil
+        }
+    }
+
+    /// Whether the body is being inflated.
+    var inflates: Bool { inflater != nil }
+
+    /// Takes one received chunk.
+    mutating func feed(_ chunk: ByteBuffer) {
+        receivedBytes += chunk.readableBytes
+        if pending.readableBytes == 0 {
+            pending = chunk
+        } else {
+            var copy = chunk
+            pending.writeBuffer(&copy)
+        }
+    }
+
+    /// The next piece of body to hand over, or `nil` when the chunks fed so far are used up.
+    ///
+    /// - Throws: `TransportError.bodyTooLarge` naming the limit passed, or
+    ///   `TransportError.decompressionFailed` for data that is not what its encoding says.
+    mutating func next() throws -> Data? {
+        guard pending.readableBytes > 0 else { return nil }
+        guard let inflater else {
+            let piece = Data(pending.readableBytesView)
+            pending.clear()
+            try account(piece.count)
+            return piece
+        }
+        if inflaterEnded {
+            // Bytes after the end of the compressed stream are not part of the body.
+            pending.clear()
+            return nil
+        }
+        var output = ByteBufferAllocator().buffer(capacity: Self.pieceSize)
+        do {
+            try inflater.inflate(from: &pending, to: &output)
+            // Returned without an error: either the stream ended or all input was used.
+            if pending.readableBytes > 0 { inflaterEnded = true }
+        } catch let error as CompressNIOError where error == .bufferOverflow || error == .inputBufferOverflow {
+            // The piece is full (more to come from the same input), or the input is used up.
+        } catch {
+            throw TransportError.decompressionFailed(url: url, reason: "\(error)")
+        }
+        guard output.readableBytes > 0 else {
+            if pending.readableBytes > 0, !inflaterEnded {
+                throw TransportError.decompressionFailed(url: url, reason: "the inflater made no progress")
+            }
+            return pending.readableBytes > 0 ? try next() : nil
+        }
+        try account(output.readableBytes)
+        return Data(output.readableBytesView)
+    }
+
+    private mutating func account(_ count: Int) throws {
+        decodedBytes += count
+        if let limit = limits.bodyBytes, decodedBytes > limit {
+            throw TransportError.bodyTooLarge(url: url, limit: .bodyBytes(limit))
+        }
+        guard inflater != nil else { return }
+        if let limit = limits.decompressedBytes, decodedBytes > limit {
+            throw TransportError.bodyTooLarge(url: url, limit: .decompressedBytes(limit))
+        }
+        // Checked only past a first piece, so a tiny compressed body of a few bytes may inflate
+        // to one piece whatever its ratio.
+        if let ratio = limits.decompressionRatio, decodedBytes > Self.pieceSize,
+           decodedBytes / max(1, receivedBytes - pending.readableBytes) > ratio {
+            throw TransportError.bodyTooLarge(url: url, limit: .decompressionRatio(ratio))
+        }
+    }
+}

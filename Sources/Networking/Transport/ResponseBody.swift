@@ -1,0 +1,301 @@
+import Foundation
+
+/// A response body as it arrives: an `AsyncSequence` of chunks with back-pressure.
+///
+/// The transport reads from the connection only while fewer than `BodyChannel.highWater`
+/// bytes wait unread, so a slow reader holds a bounded amount of memory whatever the body's
+/// size. Iterate it once. Cancelling the iterating Task, or releasing the body before its end,
+/// cancels the request and closes its connection. The limits and deadlines of the request's
+/// `TransferOptions` end the sequence with their `TransportError`.
+///
+/// ```swift
+/// let streamed = try await transport.stream(request, options: TransferOptions())
+/// for try await chunk in streamed.body { output.write(chunk) }
+/// ```
+public struct ResponseBody: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    private let storage: Storage
+
+    init(channel: BodyChannel) {
+        self.storage = Storage(channel: channel)
+    }
+
+    /// Cancels the transfer: the connection is closed and the sequence ends with
+    /// `TransportError.cancelled`.
+    public func cancel() {
+        storage.channel.cancel()
+    }
+
+    /// Bytes received so far, after decompression.
+    public var bytesReceived: Int { storage.channel.bytesDelivered }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(storage: storage)
+    }
+
+    /// Reads the next chunk.
+    public struct Iterator: AsyncIteratorProtocol {
+        fileprivate let storage: Storage
+
+        /// The next chunk, or `nil` at the end of the body.
+        ///
+        /// - Throws: `TransportError` (a limit, a deadline, cancellation, the connection).
+        public mutating func next() async throws -> Data? {
+            try await storage.channel.next()
+        }
+    }
+
+    /// Owns the channel: when the last copy of the body goes, an unfinished transfer is cancelled.
+    fileprivate final class Storage: Sendable {
+        let channel: BodyChannel
+        init(channel: BodyChannel) { self.channel = channel }
+        deinit { channel.cancel() }
+    }
+}
+
+/// A response whose head has arrived and whose body is still streaming.
+public struct StreamedResponse: Sendable {
+    /// The status line and headers.
+    public var head: ResponseHead
+    /// The URL that finally answered, after redirects.
+    public var url: URL
+    /// When the head arrived.
+    public var headReceived: Date
+    /// The redirects followed, in order.
+    public var redirects: [ResponseTimings.Redirect]
+    /// The body, chunk by chunk (decompressed when the transport decompresses).
+    public var body: ResponseBody
+    /// The expected body size from `Content-Length` when the body is not being decompressed.
+    public var expectedBytes: Int64?
+
+    /// Creates a streamed response.
+    public init(head: ResponseHead, url: URL, headReceived: Date, redirects: [ResponseTimings.Redirect], body: ResponseBody, expectedBytes: Int64?) {
+        self.head = head
+        self.url = url
+        self.headReceived = headReceived
+        self.redirects = redirects
+        self.body = body
+        self.expectedBytes = expectedBytes
+    }
+}
+
+/// A bounded hand-over of body chunks from one producer (the transport) to one consumer.
+///
+/// A producer either awaits room (`send`, the pull-based async-http-client pump) or pushes and
+/// learns whether it should pause (`push`). The channel also keeps the request's clock: its
+/// watchdog fails the transfer at the total deadline, or when the consumer has waited for bytes
+/// longer than the idle timeout.
+final class BodyChannel: @unchecked Sendable {
+    /// Bytes buffered before the producer is held back.
+    static let highWater = 1 << 20
+
+    private let lock = NSLock()
+    private var chunks: [Data] = []
+    private var head = 0
+    private var bufferedBytes = 0
+    private var ended: (any Error)??
+    private var consumer: CheckedContinuation<Data?, any Error>?
+    private var producers: [CheckedContinuation<Bool, Never>] = []
+    private var waitingSince: ContinuousClock.Instant?
+    private var terminationHandlers: [@Sendable () -> Void] = []
+    private var delivered = 0
+    private var watchdog: Task<Void, Never>?
+
+    /// Creates a channel.
+    init() {}
+
+    /// Whether the body is still open (not finished, failed or cancelled).
+    var isOpen: Bool { lock.withLock { ended == nil } }
+
+    /// Bytes handed to the consumer so far.
+    var bytesDelivered: Int { lock.withLock { delivered } }
+
+    // MARK: - Producer
+
+    /// Hands over a chunk, waiting while the buffer is full.
+    ///
+    /// - Returns: `false` when the consumer has gone (stop producing).
+    func send(_ chunk: Data) async -> Bool {
+        guard push(chunk) else {
+            return await withCheckedContinuation { continuation in
+                let resumeNow: Bool? = lock.withLock {
+                    if ended != nil { return false }
+                    if bufferedBytes < Self.highWater { return true }
+                    producers.append(continuation)
+                    return nil
+                }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
+            }
+        }
+        return lock.withLock { ended == nil }
+    }
+
+    /// Hands over a chunk without waiting.
+    ///
+    /// - Returns: whether there is still room (`false`: the buffer is full or the consumer gone).
+    @discardableResult
+    func push(_ chunk: Data) -> Bool {
+        guard !chunk.isEmpty else { return lock.withLock { ended == nil && bufferedBytes < Self.highWater } }
+        let (waiting, room): (CheckedContinuation<Data?, any Error>?, Bool) = lock.withLock {
+            guard ended == nil else { return (nil, false) }
+            if let consumer {
+                self.consumer = nil
+                waitingSince = nil
+                delivered += chunk.count
+                return (consumer, true)
+            }
+            chunks.append(chunk)
+            bufferedBytes += chunk.count
+            return (nil, bufferedBytes < Self.highWater)
+        }
+        waiting?.resume(returning: chunk)
+        return room
+    }
+
+    /// Ends the body, normally or with an error. Later calls are ignored.
+    func finish(throwing error: (any Error)? = nil) {
+        let (waiting, producers) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>]) in
+            guard ended == nil else { return (nil, []) }
+            ended = .some(error)
+            if error != nil {
+                chunks = []
+                head = 0
+                bufferedBytes = 0
+            }
+            let waiting = bufferedBytes == 0 ? consumer : nil
+            if waiting != nil { consumer = nil }
+            let producers = self.producers
+            self.producers = []
+            return (waiting, producers)
+        }
+        watchdog?.cancel()
+        if let waiting {
+            if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
+        }
+        for producer in producers { producer.resume(returning: false) }
+    }
+
+    /// Ends the transfer with an error and runs the termination handlers (closing the connection).
+    func fail(_ error: any Error) {
+        finish(throwing: error)
+        terminate()
+    }
+
+    /// Registers work to run when the consumer goes away or the transfer fails early.
+    func onTermination(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = lock.withLock { () -> Bool in
+            if case .some(.some) = ended { return true }
+            terminationHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    // MARK: - Consumer
+
+    /// The next chunk, waiting for one.
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                enum Answer { case chunk(Data, [CheckedContinuation<Bool, Never>]), end((any Error)?), wait }
+                let answer: Answer = lock.withLock {
+                    if head < chunks.count {
+                        let chunk = chunks[head]
+                        head += 1
+                        if head == chunks.count {
+                            chunks.removeAll(keepingCapacity: true)
+                            head = 0
+                        }
+                        bufferedBytes -= chunk.count
+                        delivered += chunk.count
+                        var released: [CheckedContinuation<Bool, Never>] = []
+                        if bufferedBytes < Self.highWater {
+                            released = producers
+                            producers = []
+                        }
+                        return .chunk(chunk, released)
+                    }
+                    if let ended { return .end(ended) }
+                    consumer = continuation
+                    waitingSince = .now
+                    return .wait
+                }
+                switch answer {
+                case .chunk(let chunk, let released):
+                    continuation.resume(returning: chunk)
+                    for producer in released { producer.resume(returning: true) }
+                case .end(let error?):
+                    continuation.resume(throwing: error)
+                case .end(nil):
+                    continuation.resume(returning: nil)
+                case .wait:
+                    break
+                }
+            }
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    /// The consumer gives up: the transfer is cancelled.
+    func cancel() {
+        finish(throwing: TransportError.cancelled)
+        terminate()
+    }
+
+    private func terminate() {
+        let handlers = lock.withLock { () -> [@Sendable () -> Void] in
+            let handlers = terminationHandlers
+            terminationHandlers = []
+            return handlers
+        }
+        for handler in handlers { handler() }
+    }
+
+    // MARK: - Clock
+
+    /// Starts the watchdog: fails the transfer at `deadline`, or when the consumer has waited
+    /// longer than `idle` for bytes.
+    ///
+    /// - Parameters:
+    ///   - deadline: the total deadline, if any.
+    ///   - idle: the idle timeout, if any.
+    ///   - url: the URL, for the error.
+    func watch(deadline: ContinuousClock.Instant?, idle: Duration?, url: URL) {
+        guard deadline != nil || idle != nil else { return }
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                let now = ContinuousClock.now
+                let since = self.lock.withLock { self.waitingSince }
+                if let deadline, now >= deadline {
+                    return self.fail(TransportError.timedOut(url: url, phase: "the total deadline passed while the body was arriving"))
+                }
+                if let idle, let since, now - since >= idle {
+                    return self.fail(TransportError.timedOut(url: url, phase: "no bytes for \(idle.shortDescription)"))
+                }
+                var wake = now + (idle ?? .seconds(3600))
+                if let deadline { wake = min(wake, deadline) }
+                if let idle, let since { wake = min(wake, since + idle) }
+                try? await Task.sleep(until: wake, clock: .continuous)
+            }
+        }
+        let keep = lock.withLock { () -> Bool in
+            guard ended == nil else { return false }
+            watchdog = task
+            return true
+        }
+        if !keep { task.cancel() }
+    }
+}
+
+extension Duration {
+    /// The duration as a person reads it: `300 ms`, `3 s`, `1.5 s`.
+    var shortDescription: String {
+        let milliseconds = Double(nanoseconds) / 1_000_000
+        if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
+        let seconds = milliseconds / 1000
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Networking
+import Testing
+
+/// Bodies as streams: the head first, then chunks with back-pressure, under limits a user sets.
+@Suite struct BodyStreamTests {
+    static let twoHundredMB = 200 * 1024 * 1024
+
+    private func prepared(_ server: TestServer, _ path: String) -> PreparedRequest {
+        PreparedRequest(url: URL(string: server.baseURL.absoluteString + path)!)
+    }
+
+    @Test func aTwoHundredMegabyteBodyStreamsWhileOnlyWhatIsReadIsFetched() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let streamed = try await sharedTransport.stream(prepared(server, "/bytes/\(Self.twoHundredMB)"), options: TransferOptions())
+        #expect(streamed.head.status == .ok)
+        #expect(streamed.expectedBytes == Int64(Self.twoHundredMB))
+
+        var iterator = streamed.body.makeAsyncIterator()
+        var total = try await iterator.next()?.count ?? 0
+        // The reader pauses: the transport stops fetching once its 1 MiB buffer is full, so what
+        // has left the server stops growing at the buffers' worth (this channel's, the client's
+        // and the kernel's socket buffers, which autotune up to 32 + 4 MiB here: 9 to 84 MB
+        // measured), well before the body's end.
+        let stalled = await steadyValue { server.written("/bytes/\(Self.twoHundredMB)") }
+        #expect(stalled != nil && stalled! < Self.twoHundredMB / 2)
+        while let chunk = try await iterator.next() { total += chunk.count }
+        #expect(total == Self.twoHundredMB)
+    }
+
+    @Test func anEndlessBodyStopsAtTheTotalDeadlineEvenWhileBytesKeepComing() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: TransportError.self) {
+            let streamed = try await sharedTransport.stream(
+                prepared(server, "/endless"), options: TransferOptions(timeout: .milliseconds(400), idleTimeout: .seconds(30)))
+            for try await _ in streamed.body {}
+        }
+        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        #expect(phase.contains("total deadline"))
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(await eventually { server.openConnections == 0 })
+    }
+
+    @Test func anEndlessBodyStopsAtTheBodyLimitNamingIt() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await sharedTransport.send(prepared(server, "/endless"), options: TransferOptions(maximumBodySize: 10 << 20)) { _ in }
+        }
+        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("endless"), limit: .bodyBytes(10 << 20)))
+        #expect(error?.description.contains("the body limit of 10485760 bytes (10 MiB)") == true)
+    }
+
+    @Test func aGzipBombFailsOnTheRatioLimitAfterAFewPieces() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let received = Locked64()
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await sharedTransport.send(prepared(server, "/gzip-bomb"), options: TransferOptions(bodyDestination: .stream { received.set(received.get() + Int64($0.count)) })) { _ in }
+        }
+        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressionRatio(200)))
+        #expect(received.get() < 8 << 20)
+    }
+
+    @Test func aGzipBombFailsOnTheDecompressedSizeLimitWhenTheRatioIsLifted() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let limit = 4 << 20
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await sharedTransport.send(
+                prepared(server, "/gzip-bomb"),
+                options: TransferOptions(maximumDecompressedSize: limit, maximumDecompressionRatio: .max, bodyDestination: .discard)) { _ in }
+        }
+        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressedBytes(limit)))
+    }
+
+    @Test func aGzipBodyWithinTheLimitsInflatesWhole() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let response = try await sharedTransport.send(
+            prepared(server, "/gzip-bomb"), options: TransferOptions(maximumDecompressionRatio: 2000, bodyDestination: .discard)) { _ in }
+        #expect(response.bytesReceived == 32 << 20)
+    }
+
+    @Test func aSlowDripArrivesLineByLineAndTheIdleTimeoutIsSeparate() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // Each line comes before the next is sent.
+        let streamed = try await sharedTransport.stream(prepared(server, "/drip?count=4&every=100"), options: TransferOptions(idleTimeout: .seconds(5)))
+        var lines: [String] = []
+        for try await chunk in streamed.body {
+            lines.append(String(decoding: chunk, as: UTF8.self))
+            #expect(server.hits("/drip") == 1)
+        }
+        #expect(lines.joined() == "line 0\nline 1\nline 2\nline 3\n")
+        #expect(lines.count == 4)
+
+        // Silence longer than the idle timeout fails, though the total deadline is far.
+        let error = await #expect(throws: TransportError.self) {
+            let slow = try await sharedTransport.stream(
+                prepared(server, "/drip?count=3&every=5000"), options: TransferOptions(timeout: .seconds(60), idleTimeout: .seconds(1)))
+            for try await _ in slow.body {}
+        }
+        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        #expect(phase == "no bytes for 1 s")
+    }
+
+    @Test func serverSentEventsAreParsedAsTheyArrive() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let streamed = try await sharedTransport.stream(prepared(server, "/sse"), options: TransferOptions())
+        var events: [ServerSentEvent] = []
+        for try await event in streamed.body.serverSentEvents { events.append(event) }
+        #expect(events == [
+            ServerSentEvent(data: "first", retry: 2500),
+            ServerSentEvent(id: "7", event: "update", data: "{\"a\": 1,\n \"b\": [2, 3]}"),
+            ServerSentEvent(id: "8", data: "no space"),
+            ServerSentEvent(id: "9", data: "last"),
+        ])
+    }
+
+    @Test func eventsOfALiveStreamArriveBeforeItEnds() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let streamed = try await sharedTransport.stream(prepared(server, "/sse?hold=1"), options: TransferOptions())
+        var iterator = streamed.body.serverSentEvents.makeAsyncIterator()
+        var seen: [String] = []
+        while seen.count < 4, let event = try await iterator.next() { seen.append(event.data) }
+        #expect(seen.last == "last")
+        streamed.body.cancel()
+        #expect(await eventually { server.openConnections == 0 })
+    }
+
+    @Test func ndjsonLinesArriveWhileTheStreamStaysOpen() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let streamed = try await sharedTransport.stream(prepared(server, "/ndjson?hold=1"), options: TransferOptions())
+        var text = ""
+        for try await chunk in streamed.body {
+            text += String(decoding: chunk, as: UTF8.self)
+            if text.hasSuffix("\n"), text.split(separator: "\n").count == 3 { break }
+        }
+        #expect(text.split(separator: "\n").map(String.init) == [#"{"id":1,"name":"first"}"#, #"{"id":2,"name":"second"}"#, #"{"id":3,"nested":{"ok":true}}"#])
+    }
+
+    @Test func aBodyCutMidStreamKeepsWhatArrivedAndFails() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let streamed = try await sharedTransport.stream(prepared(server, "/close-mid-body"), options: TransferOptions())
+        var received = 0
+        await #expect(throws: TransportError.connectionClosed(url: server.baseURL.appendingPathComponent("close-mid-body"))) {
+            for try await chunk in streamed.body { received += chunk.count }
+        }
+        #expect(received == 100)
+    }
+
+    @Test func cancellingAStreamClosesItsConnection() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let streamed = try await sharedTransport.stream(prepared(server, "/endless"), options: TransferOptions())
+        var iterator = streamed.body.makeAsyncIterator()
+        _ = try await iterator.next()
+        streamed.body.cancel()
+        await #expect(throws: TransportError.cancelled) { _ = try await iterator.next() }
+        #expect(await eventually { server.openConnections == 0 })
+    }
+
+    @Test func theDispatchersCallbackFormHandsOverTheHeadThenEachChunkInOrder() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let queue = DispatchQueue(label: "stream-callbacks")
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
+        let seen = Collected<String>()
+        let response = try await dispatcher.streamingFuture(
+            from: BasicRequest(path: "/drip?count=3&every=10"),
+            head: { head in
+                dispatchPrecondition(condition: .onQueue(queue))
+                seen.append("head \(head.status.code)")
+            },
+            chunk: { chunk in seen.append(String(decoding: chunk, as: UTF8.self)) }
+        ).value
+        #expect(response.timings.bytesReceived == 21)
+        #expect(seen.values.joined(separator: "|") == "head 200|line 0\n|line 1\n|line 2\n")
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func bothTransportsStreamEventsAndKeepTheTotalDeadline(_ kind: TransportKind) async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let transport = kind.make()
+        let streamed = try await transport.stream(prepared(server, "/sse"), options: TransferOptions())
+        var data: [String] = []
+        for try await event in streamed.body.serverSentEvents { data.append(event.data) }
+        #expect(data.count == 4)
+
+        await #expect(throws: TransportError.self) {
+            _ = try await transport.send(prepared(server, "/endless"), options: TransferOptions(timeout: .milliseconds(500), idleTimeout: .seconds(30), bodyDestination: .discard)) { _ in }
+        }
+    }
+}
+
+/// Values appended from any thread.
+final class Collected<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Element] = []
+
+    func append(_ item: Element) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+
+    var values: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
+
+/// Polls a value until it has stayed the same for 300 ms (the producer has stopped), or the
+/// timeout passes (`nil`).
+func steadyValue(timeout: Duration = .seconds(20), _ value: @Sendable () -> Int) async -> Int? {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var last = value()
+    var since = clock.now
+    while clock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(20))
+        let now = value()
+        if now != last {
+            last = now
+            since = clock.now
+        } else if clock.now - since >= .milliseconds(300) {
+            return now
+        }
+    }
+    return nil
+}
