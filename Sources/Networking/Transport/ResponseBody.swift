@@ -100,7 +100,7 @@ final class BodyChannel: @unchecked Sendable {
     private var waitingSince: ContinuousClock.Instant?
     private var terminationHandlers: [@Sendable () -> Void] = []
     private var delivered = 0
-    private var watchdog: Task<Void, Never>?
+    private var watchdog: (any DispatchSourceTimer)?
 
     /// Creates a channel.
     init() {}
@@ -155,8 +155,8 @@ final class BodyChannel: @unchecked Sendable {
 
     /// Ends the body, normally or with an error. Later calls are ignored.
     func finish(throwing error: (any Error)? = nil) {
-        let (waiting, producers) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>]) in
-            guard ended == nil else { return (nil, []) }
+        let (waiting, producers, timer) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], (any DispatchSourceTimer)?) in
+            guard ended == nil else { return (nil, [], nil) }
             ended = .some(error)
             if error != nil {
                 chunks = []
@@ -167,9 +167,11 @@ final class BodyChannel: @unchecked Sendable {
             if waiting != nil { consumer = nil }
             let producers = self.producers
             self.producers = []
-            return (waiting, producers)
+            let timer = watchdog
+            watchdog = nil
+            return (waiting, producers, timer)
         }
-        watchdog?.cancel()
+        timer?.cancel()
         if let waiting {
             if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
         }
@@ -264,30 +266,37 @@ final class BodyChannel: @unchecked Sendable {
     ///   - url: the URL, for the error.
     func watch(deadline: ContinuousClock.Instant?, idle: Duration?, url: URL) {
         guard deadline != nil || idle != nil else { return }
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let self else { return }
-                let now = ContinuousClock.now
-                let since = self.lock.withLock { self.waitingSince }
-                if let deadline, now >= deadline {
-                    return self.fail(TransportError.timedOut(url: url, phase: "the total deadline passed while the body was arriving"))
-                }
-                if let idle, let since, now - since >= idle {
-                    return self.fail(TransportError.timedOut(url: url, phase: "no bytes for \(idle.shortDescription)"))
-                }
-                var wake = now + (idle ?? .seconds(3600))
-                if let deadline { wake = min(wake, deadline) }
-                if let idle, let since { wake = min(wake, since + idle) }
-                try? await Task.sleep(until: wake, clock: .continuous)
+        // A dispatch timer, not a Task: thousands of concurrent requests each keep one.
+        let timer = DispatchSource.makeTimerSource(queue: Self.clockQueue)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return timer.cancel() }
+            let now = ContinuousClock.now
+            let since = self.lock.withLock { self.waitingSince }
+            if let deadline, now >= deadline {
+                return self.fail(TransportError.timedOut(url: url, phase: "the total deadline passed while the body was arriving"))
             }
+            if let idle, let since, now - since >= idle {
+                return self.fail(TransportError.timedOut(url: url, phase: "no bytes for \(idle.shortDescription)"))
+            }
+            var wake = now + (idle ?? .seconds(3600))
+            if let deadline { wake = min(wake, deadline) }
+            if let idle, let since { wake = min(wake, since + idle) }
+            timer.schedule(deadline: .now() + .nanoseconds(Int(max(1_000_000, (wake - now).nanoseconds))))
         }
         let keep = lock.withLock { () -> Bool in
             guard ended == nil else { return false }
-            watchdog = task
+            watchdog = timer
             return true
         }
-        if !keep { task.cancel() }
+        guard keep else { return }
+        var first = ContinuousClock.now + (idle ?? .seconds(3600))
+        if let deadline { first = min(first, deadline) }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(max(1_000_000, (first - .now).nanoseconds))))
+        timer.resume()
     }
+
+    /// The queue the transfers' clocks run on.
+    private static let clockQueue = DispatchQueue(label: "Networking.BodyChannel.clock")
 }
 
 extension Duration {
