@@ -22,6 +22,8 @@ package enum AppAction: Sendable {
     /// Body bytes arrived; the head comes with the first update, before any body byte.
     case progress(exchange: Int, bytes: Int, head: ResponseHead? = nil)
     case received(exchange: Int, ResponseSnapshot)
+    /// What has arrived of a body still streaming (or kept when it stopped early).
+    case streamed(exchange: Int, ResponseSnapshot)
     /// The request of an exchange was resolved and is about to go out: what it shows.
     case resolved(exchange: Int, RequestPreview)
     /// The request of an exchange could not be resolved (an undefined variable, a missing

@@ -45,8 +45,27 @@ enum AppReducer {
             if let head { state.exchanges[id]?.head = head }
         case .received(let id, let response):
             guard state.exchanges[id]?.isInFlight == true else { return [] }
+            let streamed = state.exchanges[id]?.partial != nil
             state.exchanges[id]?.phase = .received(response)
-            if state.shownExchange == id { resetBodyView(&state) }
+            state.exchanges[id]?.partial = nil
+            // A body shown while it streamed keeps its scroll position; search and filters
+            // start over on the whole body.
+            if state.shownExchange == id, !streamed { resetBodyView(&state) }
+        case .streamed(let id, let snapshot):
+            guard state.exchanges[id]?.isInFlight == true else { return [] }
+            let first = state.exchanges[id]?.partial == nil
+            // The pane shows one line more above the text while the body streams.
+            let height = max(1, AppLayout(size: state.size, state: state).responseTextHeight - 1)
+            let before = ResponseContent.source(for: state).lineCount
+            let following = state.shownExchange == id && state.body.text.topLine + height >= before
+            state.exchanges[id]?.partial = snapshot
+            guard state.shownExchange == id else { return [] }
+            if first {
+                resetBodyView(&state)
+            } else if following, snapshot.document.kind == .events {
+                // A live event view follows the tail until the user scrolls up.
+                state.body.text.scrollToBottom(source: ResponseContent.source(for: state), height: height)
+            }
         case .failed(let id, let failure):
             guard state.exchanges[id]?.isInFlight == true else { return [] }
             state.exchanges[id]?.phase = .failed(failure)

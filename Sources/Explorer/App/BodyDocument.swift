@@ -15,6 +15,8 @@ package struct BodyDocument: Sendable {
         case text = "text"
         case binary = "binary"
         case empty = "empty"
+        /// Server-sent events or JSON lines, one block per event as it arrived.
+        case events = "events"
     }
 
     let kind: Kind
@@ -38,7 +40,9 @@ package struct BodyDocument: Sendable {
     /// - Parameters:
     ///   - data: the body bytes as received.
     ///   - contentType: the response's Content-Type, if any.
-    static func make(_ data: Data, contentType: String?) -> BodyDocument {
+    ///   - isCut: whether the bytes stop before the body's end (still arriving, or a stored copy
+    ///     cut at its cap): JSON is then pretty-printed as far as it goes.
+    static func make(_ data: Data, contentType: String?, isCut: Bool = false) -> BodyDocument {
         let type = (contentType ?? "").lowercased()
         let charset = Self.charset(in: type)
         func document(_ kind: Kind, _ text: LineIndex, charset: String?) -> BodyDocument {
@@ -52,8 +56,8 @@ package struct BodyDocument: Sendable {
         let jsonLike = type.contains("json")
             || (type.isEmpty || type.hasPrefix("text/plain")) && (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["))
         if jsonLike {
-            let pretty = converted.map { bytes in bytes.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) } }
-                ?? data.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) }
+            let pretty = converted.map { bytes in bytes.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0, allowingCut: isCut) } }
+                ?? data.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0, allowingCut: isCut) }
             if let pretty { return document(.json, LineIndex(pretty), charset: charset) }
         }
         let utf8 = converted ?? [UInt8](data)
@@ -86,6 +90,7 @@ package struct BodyDocument: Sendable {
         let line = plainLine(index, maxBytes: max(maxCharacters * 4, 64))
         switch kind {
         case .json: return JSONHighlighter.spans(line)
+        case .events: return EventLog.spans(line)
         case .xml, .html: return MarkupIndenter.spans(line)
         case .binary: return [Span(line, role: .text)]
         default: return [Span(line)]

@@ -32,6 +32,9 @@ package struct Exchange: Sendable, Identifiable {
     var historyID: Int64?
     /// The response's status and headers, as soon as they arrive (before the body).
     var head: ResponseHead?
+    /// What has arrived of the body while it streams, and what was kept when it stopped at
+    /// a limit or a cut: shown until (or instead of) the complete response.
+    var partial: ResponseSnapshot?
 
     var isInFlight: Bool {
         if case .inFlight = phase { return true }
@@ -46,9 +49,10 @@ package struct Exchange: Sendable, Identifiable {
         requestBody = preview.body
     }
 
+    /// The response to show: the complete one, or what has arrived of it.
     var response: ResponseSnapshot? {
         if case .received(let response) = phase { return response }
-        return nil
+        return partial
     }
 }
 

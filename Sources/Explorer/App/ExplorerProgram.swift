@@ -22,6 +22,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package typealias Effect = AppEffect
 
     private let transport: AsyncHTTPClientTransport
+    private let limits: ResponseLimits
     private let history: HistoryRecorder?
     private let collectionPath: String?
     private let work = DispatchQueue(label: "explorer.work", qos: .userInitiated, attributes: .concurrent)
@@ -36,6 +37,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
+        limits: ResponseLimits = ResponseLimits(),
         history: HistoryRecorder?,
         collectionPath: String?,
         clipboardWriter: (@Sendable (String) -> Void)?,
@@ -43,6 +45,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     ) {
         self.externalEditor = externalEditor
         self.transport = transport
+        self.limits = limits
         self.history = history
         self.collectionPath = collectionPath
         self.clipboardWriter = clipboardWriter
@@ -233,20 +236,39 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
         let started = Date()
-        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: .main)
-        let future = dispatcher.future(from: resolved.request)
+        // The body streams in on its own serial queue: the first lines are shown from the first
+        // chunk, and a slow screen never holds more than the transport's buffer.
+        let queue = DispatchQueue(label: "explorer.response-\(id)", qos: .userInitiated)
+        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: queue)
         let environment = resolved.environment
         let collectionPath = self.collectionPath
         let history = self.history
+        let limits = self.limits
         let secrets = resolved.masker.secretValues
+        let live = LiveBodySlot()
+        let future = dispatcher.streamingFuture(
+            from: resolved.request, options: limits.transferOptions,
+            head: { head in
+                live.body = LiveBody(head: head, started: started)
+                send(.progress(exchange: id, bytes: 0, head: head))
+            },
+            chunk: { chunk in
+                guard let body = live.body else { return }
+                if let snapshot = body.append(chunk, at: Date()) {
+                    send(.progress(exchange: id, bytes: body.data.count))
+                    send(.streamed(exchange: id, snapshot))
+                }
+            })
         lock.withLock { inFlight[id] = future }
         future
-            .progress { progress in send(.progress(exchange: id, bytes: Int(progress.completedBytes), head: progress.head)) }
             .response { [work, recording] response in
+                let body = live.body?.data
                 work.async {
-                    send(.received(exchange: id, ResponseSnapshot.make(response)))
+                    var complete = response
+                    complete.body = body
+                    send(.received(exchange: id, ResponseSnapshot.make(complete)))
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
-                    entry.fill(response)
+                    entry.fill(complete)
                     recording.async { [entry] in
                         if let historyID = history?.record(entry, secrets: secrets) {
                             send(.recorded(exchange: id, historyID: historyID))
@@ -256,8 +278,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
             .error { [recording] error in
                 if let transportError = error as? TransportError, transportError == .cancelled { return }
-                send(.failed(exchange: id, TransportFailure(error)))
                 var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
+                if let body = live.body {
+                    // Stopped after the head (a limit, the deadline, a cut): what arrived stays.
+                    send(.streamed(exchange: id, body.snapshot(isComplete: false)))
+                    entry.fill(status: body.head.status, headers: body.head.headers, body: body.data, httpVersion: body.head.httpVersion,
+                               timings: ResponseTimings(started: started, headReceived: body.headReceived, finished: Date(), bytesReceived: body.data.count))
+                }
+                send(.failed(exchange: id, TransportFailure(error, limits: limits)))
                 entry.fail(String(describing: error), started: started)
                 // Off the main queue: a busy database can make a write wait for seconds.
                 recording.async { [entry] in

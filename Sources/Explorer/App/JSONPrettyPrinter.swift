@@ -4,9 +4,11 @@ import Terminal
 /// element per line, strings untouched.
 ///
 /// It does not build a tree, so a body of any size costs one linear pass and one output
-/// buffer. Text that is not balanced JSON gives `nil` (the caller shows it as it is).
+/// buffer. Text that is not balanced JSON gives `nil` (the caller shows it as it is), unless
+/// `allowingCut` is set: then JSON that stops early (a body still arriving, a history copy
+/// cut at its cap) is printed as far as it goes.
 enum JSONPrettyPrinter {
-    static func prettyPrint(_ raw: UnsafeRawBufferPointer) -> [UInt8]? {
+    static func prettyPrint(_ raw: UnsafeRawBufferPointer, allowingCut: Bool = false) -> [UInt8]? {
         let input = raw.bindMemory(to: UInt8.self)
         var output: [UInt8] = []
         // Generous on purpose: pages never written are never resident, while growing by
@@ -64,7 +66,7 @@ enum JSONPrettyPrinter {
             }
             index += 1
         }
-        guard depth == 0, !inString else { return nil }
+        guard allowingCut || (depth == 0 && !inString) else { return nil }
         return output
     }
 }

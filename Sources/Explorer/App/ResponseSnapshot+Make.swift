@@ -21,7 +21,8 @@ extension ResponseSnapshot {
 
     /// Rebuilds a stored exchange's response for display.
     static func make(entry: HistoryEntry, status: Int) -> ResponseSnapshot {
-        let document = BodyDocument.make(entry.responseBody ?? Data(), contentType: entry.contentType)
+        // A copy cut at the history's cap is still pretty-printed as far as it goes.
+        let document = BodyDocument.make(entry.responseBody ?? Data(), contentType: entry.contentType, isCut: entry.isResponseBodyTruncated)
         var summary = errorSummary(status: status, document: document)
         if entry.responseBodySize > (entry.responseBody?.count ?? 0) {
             summary.append("Stored body truncated: \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes kept.")

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Terminal
 import Workspace
 import Yams
@@ -23,6 +24,8 @@ package struct UserConfig: Sendable {
     package var keymap = AppCommand.defaultKeymap
     /// How many finished exchanges the TUI keeps in memory (`exchanges_in_memory`).
     package var exchangesInMemory = AppState.defaultExchangeLimit
+    /// The limits responses are read under (`max_body`, `max_time`, `timeout`).
+    package var limits = ResponseLimits()
     /// What was wrong with the file, one sentence each (the rest of the file still applies).
     package var problems: [String] = []
 
@@ -106,6 +109,19 @@ package struct UserConfig: Sendable {
                     continue
                 }
                 config.exchangesInMemory = count
+            case "max_body":
+                guard let bytes = value.string.flatMap(ResponseLimits.byteCount) else {
+                    config.problems.append("\(file):\(line): max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; \(BodyLimit.size(config.limits.maximumBody)) is used.")
+                    continue
+                }
+                config.limits.maximumBody = bytes
+            case "max_time", "timeout":
+                let name = keyNode.string ?? ""
+                guard let seconds = value.float, seconds > 0 else {
+                    config.problems.append("\(file):\(line): \(name) must be a number of seconds greater than 0; the default is used.")
+                    continue
+                }
+                if name == "max_time" { config.limits.maximumTime = seconds } else { config.limits.idleTimeout = seconds }
             case "keys":
                 guard let bindings = value.mapping else {
                     config.problems.append("\(file):\(line): keys: must map command names to keys, e.g. send: ctrl-s.")
@@ -113,7 +129,7 @@ package struct UserConfig: Sendable {
                 }
                 config.applyKeys(bindings, file: file)
             case let other:
-                let hint = Suggestions.closest(to: other, in: ["theme", "keys", "exchanges_in_memory"]).first.map { " (did you mean \($0)?)" } ?? ""
+                let hint = Suggestions.closest(to: other, in: ["theme", "keys", "exchanges_in_memory", "max_body", "max_time", "timeout"]).first.map { " (did you mean \($0)?)" } ?? ""
                 config.problems.append("\(file):\(line): unknown setting \"\(other)\"\(hint); it is ignored.")
             }
         }

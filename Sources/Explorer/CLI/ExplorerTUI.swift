@@ -53,6 +53,7 @@ enum ExplorerTUI {
         if let notice = Self.startWatching(watcher, collectionURL: collectionURL) { notices.append(notice) }
         defer { watcher.stop() }
         let program = ExplorerProgram(
+            limits: config.limits,
             history: history,
             collectionPath: collectionURL.path,
             clipboardWriter: { sequence in

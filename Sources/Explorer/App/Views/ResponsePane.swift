@@ -39,13 +39,30 @@ enum ResponsePane {
             let lines = [Sanitizer.characters([Span("✗ \(failure.category)", Style(.error, .bold))])]
                 + WordWrap.rows(Sanitizer.characters([Span(failure.message, role: .error)]), width: inner.width)
                 + (failure.hint.map { WordWrap.rows(Sanitizer.characters([Span("hint: " + $0, role: .warning)]), width: inner.width) } ?? [])
-            for line in lines where row < inner.maxY {
+            // What arrived before a limit, a deadline or a cut stays viewable below.
+            let room = exchange.partial == nil ? lines.count : max(1, (inner.maxY - row) / 3)
+            for line in lines.prefix(room) where row < inner.maxY {
                 grid.put(line, x: inner.x, y: row, clip: inner)
                 row += 1
+            }
+            if let partial = exchange.partial, row < inner.maxY {
+                drawResponse(partial, state: state, into: &grid, inner: inner, row: row)
             }
             return
         case .cancelled:
             grid.put("The request was cancelled; its connection was closed.", x: inner.x, y: row, style: Style(.warning), clip: inner)
+            return
+        case .inFlight(let bytes) where exchange.partial != nil:
+            let received = ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
+            let what = exchange.partial?.document.kind == .events ? "live" : "receiving"
+            let note = exchange.partial?.document.kind == .events || bytes <= LiveBody.partialLimit
+                ? "" : " · showing the first \(ByteCountFormatter.string(fromByteCount: Int64(LiveBody.partialLimit), countStyle: .binary)) until it is complete"
+            grid.put([Span("\(AppView.spinnerFrame(state.now)) \(what) · \(received) so far\(note) · search and filter cover what has arrived · Esc stops", role: .spinner)],
+                     x: inner.x, y: row, clip: inner)
+            row += 1
+            if row < inner.maxY, let partial = exchange.partial {
+                drawResponse(partial, state: state, into: &grid, inner: inner, row: row)
+            }
             return
         case .inFlight(let bytes):
             let elapsed = state.now.timeIntervalSince(exchange.startedAt) * 1000
@@ -66,6 +83,14 @@ enum ResponsePane {
             }
             return
         case .received(let response):
+            drawResponse(response, state: state, into: &grid, inner: inner, row: row)
+        }
+    }
+
+    /// The tabs, the error summary and filter line, and the tab's text, from `row` down.
+    private static func drawResponse(_ response: ResponseSnapshot, state: AppState, into grid: inout CellGrid, inner: Rect, row start: Int) {
+        var row = start
+        do {
             Tabs(titles: ResponseTab.allCases.map(\.rawValue), selected: ResponseTab.allCases.firstIndex(of: state.responseTab) ?? 0, separator: " ")
                 .render(into: &grid, area: Rect(x: inner.x, y: row, width: inner.width, height: 1))
             row += 1
@@ -112,8 +137,13 @@ enum ResponsePane {
             } else {
                 spans.append(Span(" sending ", Style(.spinner, .reverse)))
             }
-        case .failed:
-            spans.append(Span(" no response ", Style(.error, [.bold, .reverse])))
+        case .failed(let failure):
+            if let partial = exchange.partial {
+                spans.append(Span(" \(partial.status) \(partial.reason) ", Style(AppState.role(forStatus: partial.status), [.bold, .reverse])))
+                spans.append(Span(" stopped: \(failure.category) ", Style(.error, .bold)))
+            } else {
+                spans.append(Span(" no response ", Style(.error, [.bold, .reverse])))
+            }
         case .cancelled:
             spans.append(Span(" cancelled ", Style(.warning, .reverse)))
         }

@@ -1,0 +1,160 @@
+import Foundation
+import Networking
+import Terminal
+
+/// A response body while it arrives, on the effect side: the bytes so far, the events of an
+/// event stream or JSON-lines body, and when to show a new partial snapshot.
+///
+/// The first chunk is shown at once; later ones at most every `publishInterval`, and for a
+/// plain body only while it is under `partialLimit` (beyond, the pane says how much has
+/// arrived and the whole body is laid out once complete). Touched on one serial queue.
+final class LiveBody: @unchecked Sendable {
+    /// How often a new partial snapshot is shown while bytes arrive.
+    static let publishInterval: TimeInterval = 0.1
+    /// Plain bodies are laid out while they arrive up to this size.
+    static let partialLimit = 4 * 1024 * 1024
+    /// The live event view keeps the newest this many events (the Raw tab keeps all bytes).
+    static let eventLimit = 5_000
+
+    let head: ResponseHead
+    let started: Date
+    let headReceived: Date
+    private(set) var data = Data()
+    private var lastPublished: Date?
+    private let kind: EventLog.Kind?
+    private var log: EventLog
+
+    init(head: ResponseHead, started: Date, headReceived: Date = Date(), timeZone: TimeZone = .current) {
+        self.head = head
+        self.started = started
+        self.headReceived = headReceived
+        self.kind = EventLog.Kind(contentType: head.headers["Content-Type"])
+        self.log = EventLog(timeZone: timeZone, limit: Self.eventLimit)
+    }
+
+    /// Takes a chunk.
+    ///
+    /// - Returns: a partial snapshot to show now, or `nil` to wait for more.
+    func append(_ chunk: Data, at now: Date) -> ResponseSnapshot? {
+        data.append(chunk)
+        if let kind { log.consume(chunk, kind: kind, at: now) }
+        let due = lastPublished.map { now.timeIntervalSince($0) >= Self.publishInterval } ?? true
+        guard due, kind != nil || data.count <= Self.partialLimit || lastPublished == nil else { return nil }
+        lastPublished = now
+        return snapshot(isComplete: false)
+    }
+
+    /// What has arrived, as a snapshot (the body cut where it stopped).
+    func snapshot(isComplete: Bool, now: Date = Date()) -> ResponseSnapshot {
+        let contentType = head.headers["Content-Type"]
+        let shown = kind == nil && !isComplete && data.count > Self.partialLimit ? data.prefix(Self.partialLimit) : data
+        var document = BodyDocument.make(Data(shown), contentType: contentType, isCut: !isComplete)
+        if kind != nil, !log.isEmpty {
+            document = BodyDocument(
+                kind: .events, contentType: document.contentType, byteCount: data.count,
+                text: LineIndex(Array(log.text.utf8)), raw: data, rawLines: RawLineIndex(data), charset: nil)
+        }
+        return ResponseSnapshot(
+            status: head.status.code, reason: head.status.reasonPhrase, headers: head.headers,
+            httpVersion: head.httpVersion, document: document,
+            headMilliseconds: headReceived.timeIntervalSince(started) * 1000,
+            totalMilliseconds: now.timeIntervalSince(started) * 1000, redirects: [],
+            errorSummary: ResponseSnapshot.errorSummary(status: head.status.code, document: document))
+    }
+}
+
+/// The events of a live body as the event view shows them: one header line per event (`▸`,
+/// the time it arrived, its type and id), then its data, pretty when it is JSON, indented.
+struct EventLog: Sendable {
+    /// The bodies shown as events.
+    enum Kind: Sendable {
+        case serverSentEvents
+        case jsonLines
+
+        init?(contentType: String?) {
+            let type = (contentType ?? "").lowercased()
+            if type.hasPrefix("text/event-stream") {
+                self = .serverSentEvents
+            } else if type.contains("ndjson") || type.contains("jsonl") || type.contains("json-seq") || type.contains("x-json-stream") {
+                self = .jsonLines
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private let formatter: DateFormatter
+    private let limit: Int
+    private var parser = ServerSentEventParser()
+    private var partialLine = Data()
+    private var blocks: [String] = []
+    private var dropped = 0
+    private var lineNumber = 0
+
+    init(timeZone: TimeZone, limit: Int) {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        formatter.timeZone = timeZone
+        self.formatter = formatter
+        self.limit = limit
+    }
+
+    var isEmpty: Bool { blocks.isEmpty }
+
+    /// Takes the next bytes of the body.
+    mutating func consume(_ chunk: Data, kind: Kind, at time: Date) {
+        let stamp = formatter.string(from: time)
+        switch kind {
+        case .serverSentEvents:
+            for event in parser.consume(chunk) {
+                var header = "▸ \(stamp)  \(event.event)"
+                if let id = event.id { header += "  #\(id)" }
+                add(header, data: event.data)
+            }
+        case .jsonLines:
+            partialLine.append(chunk)
+            while let newline = partialLine.firstIndex(of: 0x0A) {
+                let line = String(decoding: partialLine[partialLine.startIndex..<newline], as: UTF8.self)
+                partialLine = Data(partialLine[partialLine.index(after: newline)...])
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                lineNumber += 1
+                add("▸ \(stamp)  line \(lineNumber)", data: line)
+            }
+        }
+    }
+
+    private mutating func add(_ header: String, data: String) {
+        var body = data
+        let bytes = Array(data.utf8)
+        if let first = bytes.first(where: { !$0.isJSONWhitespace }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+           let pretty = bytes.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0) }) {
+            body = String(decoding: pretty, as: UTF8.self)
+        }
+        let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        blocks.append(header + "\n" + indented)
+        if blocks.count > limit {
+            dropped += blocks.count - limit
+            blocks.removeFirst(blocks.count - limit)
+        }
+    }
+
+    /// The events as text, oldest first.
+    var text: String {
+        let note = dropped > 0 ? "(older events are in the Raw tab)\n" : ""
+        return note + blocks.joined(separator: "\n")
+    }
+
+    /// Colours one line of the event view: a header line, or data (JSON-highlighted).
+    static func spans(_ line: String) -> [Span] {
+        guard line.hasPrefix("▸ ") else { return JSONHighlighter.spans(line) }
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count == 3 else { return [Span(line, role: .title)] }
+        return [Span("▸ ", role: .dim), Span(String(parts[1]), role: .dim), Span("  " + parts[2].trimmingCharacters(in: .whitespaces), role: .title)]
+    }
+}
+
+/// The live body of one request, set when its head arrives; touched only on that request's
+/// serial callback queue (head, chunks, then the outcome).
+final class LiveBodySlot: @unchecked Sendable {
+    var body: LiveBody?
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Networking
+import Testing
+@testable import App
+@testable import Terminal
+
+/// A body shown while it arrives: partial snapshots, the live event view, the limit line.
+@Suite struct LiveBodyTests {
+    private let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    private func head(_ contentType: String) -> ResponseHead {
+        ResponseHead(status: .ok, headers: ["Content-Type": contentType], httpVersion: "HTTP/1.1")
+    }
+
+    @Test func jsonCutMidwayIsPrettyPrintedAsFarAsItGoes() {
+        let body = LiveBody(head: head("application/json"), started: start, headReceived: start, timeZone: .gmt)
+        let snapshot = body.append(Data(#"{"items":[{"id":1,"name":"ap"#.utf8), at: start)
+        let lines = (0..<(snapshot?.document.lineCount ?? 0)).map { snapshot!.document.plainLine($0) }
+        #expect(snapshot?.document.kind == .json)
+        #expect(lines == ["{", "  \"items\": [", "    {", "      \"id\": 1,", "      \"name\": \"ap"])
+    }
+
+    @Test func laterChunksAreShownAtMostEveryTenthOfASecond() {
+        let body = LiveBody(head: head("text/plain"), started: start, headReceived: start, timeZone: .gmt)
+        #expect(body.append(Data("a\n".utf8), at: start) != nil)
+        #expect(body.append(Data("b\n".utf8), at: start.addingTimeInterval(0.05)) == nil)
+        let later = body.append(Data("c\n".utf8), at: start.addingTimeInterval(0.2))
+        #expect(later?.document.lineCount == 3)
+    }
+
+    @Test func serverSentEventsBecomeOneBlockPerEventWithTheirTimeTypeAndId() {
+        let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
+        _ = body.append(Data(": hi\n\nevent: tick\nid: 1\ndata: {\"n\":".utf8), at: start)
+        let snapshot = body.append(Data(" 1}\n\ndata: plain\n\n".utf8), at: start.addingTimeInterval(0.5))
+        let document = snapshot!.document
+        #expect(document.kind == .events)
+        let lines = (0..<document.lineCount).map { document.plainLine($0) }
+        #expect(lines == ["▸ 22:13:20.500  tick  #1", "  {", "    \"n\": 1", "  }", "▸ 22:13:20.500  message", "  plain"])
+        #expect(EventLog.spans(lines[0]).map(\.text) == ["▸ ", "22:13:20.500", "  tick  #1"])
+    }
+
+    @Test func ndjsonLinesAreEventsToo() {
+        let body = LiveBody(head: head("application/x-ndjson"), started: start, headReceived: start, timeZone: .gmt)
+        let snapshot = body.append(Data("{\"n\": 1}\n{\"n\"".utf8), at: start)
+        let lines = (0..<snapshot!.document.lineCount).map { snapshot!.document.plainLine($0) }
+        #expect(lines == ["▸ 22:13:20.000  line 1", "  {", "    \"n\": 1", "  }"])
+    }
+
+    @Test func theStreamedBodyShowsWhileInFlightAndAFollowingEventViewStaysAtTheTail() throws {
+        var state = try tuiState(width: 80, height: 24)
+        let id = tuiInFlight(&state)
+        let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
+        var time = start
+        for index in 1...30 {
+            time = time.addingTimeInterval(1)
+            if let snapshot = body.append(Data("event: tick\nid: \(index)\ndata: {\"n\": \(index)}\n\n".utf8), at: time) {
+                _ = tuiReduce(&state, .streamed(exchange: id, snapshot))
+            }
+        }
+        let text = screenText(state)
+        #expect(text.contains("tick  #30"))
+        #expect(!text.contains("tick  #1 "))
+        #expect(text.contains("live ·"))
+    }
+
+    @Test func aLimitLineNamesTheSettingAndWhatArrivedStaysBelow() throws {
+        var state = try tuiState(width: 100, height: 30)
+        let id = tuiInFlight(&state)
+        let body = LiveBody(head: head("application/json"), started: start, headReceived: start, timeZone: .gmt)
+        _ = tuiReduce(&state, .streamed(exchange: id, body.append(Data(#"{"kept": true, "more":"#.utf8), at: start)!))
+        let error = TransportError.bodyTooLarge(url: URL(string: "http://127.0.0.1/x")!, limit: .bodyBytes(1 << 20))
+        _ = tuiReduce(&state, .failed(exchange: id, TransportFailure(error, limits: ResponseLimits(maximumBody: 1 << 20))))
+        let text = screenText(state)
+        #expect(text.contains("body limit"))
+        #expect(text.contains("raise max_body in config.yaml"))
+        #expect(text.contains("200 OK"))
+        #expect(text.contains("\"kept\": true"))
+    }
+
+    @Test func configSetsTheLimits() {
+        let config = UserConfig.parse("max_body: 64M\nmax_time: 30\ntimeout: 2.5\n", file: "config.yaml")
+        #expect(config.problems.isEmpty)
+        #expect(config.limits == ResponseLimits(maximumBody: 64 << 20, maximumTime: 30, idleTimeout: 2.5))
+        let wrong = UserConfig.parse("max_body: lots\n", file: "config.yaml")
+        #expect(wrong.problems == ["config.yaml:1: max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; 256 MiB is used."])
+    }
+}

@@ -1,0 +1,42 @@
+"""The TUI with bodies that are streams: lines before the body completes, live events that
+follow the tail, the limit message with what arrived still shown, cancelling mid-stream."""
+from __future__ import annotations
+
+import re
+
+from test_tui import send, tui  # noqa: F401  (the fixture)
+
+
+def test_the_first_lines_show_before_the_body_completes(tui):
+    s = tui()
+    send(s, "NDJSON feed")  # endless, one line every 200 ms
+    text = s.wait_for('"n": 2')
+    assert "live ·" in text and "so far" in text
+    assert "line 1" in text and "line 2" in text
+    s.keys("Escape")
+    s.wait_for("cancelled")
+
+
+def test_events_appear_live_and_the_view_follows_the_tail(tui):
+    s = tui(height=24)
+    send(s, "Live events")  # endless, one event every 500 ms
+    s.wait_for(re.compile(r"tick\s+#1"))
+    s.wait_for(re.compile(r"alert\s+#3"))
+    # Past a screenful the newest event is still on screen: the view follows the tail.
+    text = s.wait_for(re.compile(r"alert\s+#9\b"), timeout=20)
+    assert not re.search(r"tick\s+#1\b", text), text
+    # The newest event's last line is on screen too.
+    assert re.search(r'"n": 9,', text), text
+    s.keys("Escape")
+    s.wait_for("cancelled")
+
+
+def test_a_body_past_max_body_stops_with_a_line_and_keeps_what_arrived(tui, tmp_path):
+    config = tmp_path / "config" / "explorer" / "config.yaml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("max_body: 1M\n")
+    s = tui()
+    send(s, "Endless body")
+    text = s.wait_for("raise max_body in config.yaml")
+    assert "body limit" in text
+    assert '"endless": true' in text  # what arrived is still shown
