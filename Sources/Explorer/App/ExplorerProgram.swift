@@ -252,11 +252,15 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 live.body = LiveBody(head: head, started: started)
                 send(.progress(exchange: id, bytes: 0, head: head))
             },
-            chunk: { chunk in
-                guard let body = live.body else { return }
-                if let snapshot = body.append(chunk, at: Date()) {
-                    send(.progress(exchange: id, bytes: body.data.count))
-                    send(.streamed(exchange: id, snapshot))
+            chunk: { [work] chunk in
+                guard let body = live.body, body.append(chunk, at: Date()) else { return }
+                send(.progress(exchange: id, bytes: body.data.count))
+                guard body.wantsLayout, !live.laying else { return }
+                live.laying = true
+                let frame = body.frame(isComplete: false)
+                work.async {
+                    send(.streamed(exchange: id, frame.snapshot()))
+                    queue.async { live.laying = false }
                 }
             })
         lock.withLock { inFlight[id] = future }

@@ -5,14 +5,15 @@ import Terminal
 /// A response body while it arrives, on the effect side: the bytes so far, the events of an
 /// event stream or JSON-lines body, and when to show a new partial snapshot.
 ///
-/// The first chunk is shown at once; later ones at most every `publishInterval`, and for a
-/// plain body only while it is under `partialLimit` (beyond, the pane says how much has
-/// arrived and the whole body is laid out once complete). Touched on one serial queue.
+/// The first chunk is shown at once; later ones at most every `publishInterval`, laid out on
+/// another queue one at a time (the chunks never wait for a layout), and for a plain body only
+/// while it is under `partialLimit` (beyond, the pane shows its first MiB and how much has
+/// arrived, and the whole body is laid out once complete). Touched on one serial queue.
 final class LiveBody: @unchecked Sendable {
     /// How often a new partial snapshot is shown while bytes arrive.
     static let publishInterval: TimeInterval = 0.1
     /// Plain bodies are laid out while they arrive up to this size.
-    static let partialLimit = 4 * 1024 * 1024
+    static let partialLimit = 1024 * 1024
     /// The live event view keeps the newest this many events (the Raw tab keeps all bytes).
     static let eventLimit = 5_000
 
@@ -34,32 +35,59 @@ final class LiveBody: @unchecked Sendable {
 
     /// Takes a chunk.
     ///
-    /// - Returns: a partial snapshot to show now, or `nil` to wait for more.
-    func append(_ chunk: Data, at now: Date) -> ResponseSnapshot? {
+    /// - Returns: whether it is time to show progress (the first chunk, then every
+    ///   `publishInterval`).
+    func append(_ chunk: Data, at now: Date) -> Bool {
         data.append(chunk)
         if let kind { log.consume(chunk, kind: kind, at: now) }
         let due = lastPublished.map { now.timeIntervalSince($0) >= Self.publishInterval } ?? true
-        guard due, kind != nil || data.count <= Self.partialLimit || lastPublished == nil else { return nil }
-        lastPublished = now
-        return snapshot(isComplete: false)
+        if due { lastPublished = now }
+        return due
     }
 
-    /// What has arrived, as a snapshot (the body cut where it stopped).
+    /// Whether a new partial snapshot is worth laying out: event views always, plain bodies
+    /// while they are small.
+    var wantsLayout: Bool { kind != nil || data.count <= Self.partialLimit }
+
+    /// What has arrived, frozen, to lay out on another queue.
+    func frame(isComplete: Bool, now: Date = Date()) -> Frame {
+        let shown = kind == nil && !isComplete && data.count > Self.partialLimit ? Data(data.prefix(Self.partialLimit)) : data
+        return Frame(head: head, started: started, headReceived: headReceived, now: now, data: data, shown: shown,
+                     isComplete: isComplete, events: kind != nil && !log.isEmpty ? log.text : nil)
+    }
+
+    /// What has arrived, laid out (the body cut where it stopped).
     func snapshot(isComplete: Bool, now: Date = Date()) -> ResponseSnapshot {
-        let contentType = head.headers["Content-Type"]
-        let shown = kind == nil && !isComplete && data.count > Self.partialLimit ? data.prefix(Self.partialLimit) : data
-        var document = BodyDocument.make(Data(shown), contentType: contentType, isCut: !isComplete)
-        if kind != nil, !log.isEmpty {
-            document = BodyDocument(
-                kind: .events, contentType: document.contentType, byteCount: data.count,
-                text: LineIndex(Array(log.text.utf8)), raw: data, rawLines: RawLineIndex(data), charset: nil)
+        frame(isComplete: isComplete, now: now).snapshot()
+    }
+
+    /// A moment of a live body: the bytes and events so far, laid out by `snapshot()` off the
+    /// queue the chunks arrive on.
+    struct Frame: Sendable {
+        let head: ResponseHead
+        let started: Date
+        let headReceived: Date
+        let now: Date
+        let data: Data
+        let shown: Data
+        let isComplete: Bool
+        let events: String?
+
+        func snapshot() -> ResponseSnapshot {
+            let contentType = head.headers["Content-Type"]
+            var document = BodyDocument.make(shown, contentType: contentType, isCut: !isComplete)
+            if let events {
+                document = BodyDocument(
+                    kind: .events, contentType: document.contentType, byteCount: data.count,
+                    text: LineIndex(Array(events.utf8)), raw: data, rawLines: RawLineIndex(data), charset: nil)
+            }
+            return ResponseSnapshot(
+                status: head.status.code, reason: head.status.reasonPhrase, headers: head.headers,
+                httpVersion: head.httpVersion, document: document,
+                headMilliseconds: headReceived.timeIntervalSince(started) * 1000,
+                totalMilliseconds: now.timeIntervalSince(started) * 1000, redirects: [],
+                errorSummary: ResponseSnapshot.errorSummary(status: head.status.code, document: document))
         }
-        return ResponseSnapshot(
-            status: head.status.code, reason: head.status.reasonPhrase, headers: head.headers,
-            httpVersion: head.httpVersion, document: document,
-            headMilliseconds: headReceived.timeIntervalSince(started) * 1000,
-            totalMilliseconds: now.timeIntervalSince(started) * 1000, redirects: [],
-            errorSummary: ResponseSnapshot.errorSummary(status: head.status.code, document: document))
     }
 }
 
@@ -157,4 +185,6 @@ struct EventLog: Sendable {
 /// serial callback queue (head, chunks, then the outcome).
 final class LiveBodySlot: @unchecked Sendable {
     var body: LiveBody?
+    /// Whether a partial snapshot is being laid out (the next one waits for it).
+    var laying = false
 }

@@ -14,7 +14,8 @@ import Testing
 
     @Test func jsonCutMidwayIsPrettyPrintedAsFarAsItGoes() {
         let body = LiveBody(head: head("application/json"), started: start, headReceived: start, timeZone: .gmt)
-        let snapshot = body.append(Data(#"{"items":[{"id":1,"name":"ap"#.utf8), at: start)
+        _ = body.append(Data(#"{"items":[{"id":1,"name":"ap"#.utf8), at: start)
+        let snapshot: ResponseSnapshot? = body.snapshot(isComplete: false)
         let lines = (0..<(snapshot?.document.lineCount ?? 0)).map { snapshot!.document.plainLine($0) }
         #expect(snapshot?.document.kind == .json)
         #expect(lines == ["{", "  \"items\": [", "    {", "      \"id\": 1,", "      \"name\": \"ap"])
@@ -22,16 +23,17 @@ import Testing
 
     @Test func laterChunksAreShownAtMostEveryTenthOfASecond() {
         let body = LiveBody(head: head("text/plain"), started: start, headReceived: start, timeZone: .gmt)
-        #expect(body.append(Data("a\n".utf8), at: start) != nil)
-        #expect(body.append(Data("b\n".utf8), at: start.addingTimeInterval(0.05)) == nil)
-        let later = body.append(Data("c\n".utf8), at: start.addingTimeInterval(0.2))
-        #expect(later?.document.lineCount == 3)
+        #expect(body.append(Data("a\n".utf8), at: start))
+        #expect(!body.append(Data("b\n".utf8), at: start.addingTimeInterval(0.05)))
+        #expect(body.append(Data("c\n".utf8), at: start.addingTimeInterval(0.2)))
+        #expect(body.snapshot(isComplete: false).document.lineCount == 3)
     }
 
     @Test func serverSentEventsBecomeOneBlockPerEventWithTheirTimeTypeAndId() {
         let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
         _ = body.append(Data(": hi\n\nevent: tick\nid: 1\ndata: {\"n\":".utf8), at: start)
-        let snapshot = body.append(Data(" 1}\n\ndata: plain\n\n".utf8), at: start.addingTimeInterval(0.5))
+        _ = body.append(Data(" 1}\n\ndata: plain\n\n".utf8), at: start.addingTimeInterval(0.5))
+        let snapshot: ResponseSnapshot? = body.snapshot(isComplete: false)
         let document = snapshot!.document
         #expect(document.kind == .events)
         let lines = (0..<document.lineCount).map { document.plainLine($0) }
@@ -41,7 +43,8 @@ import Testing
 
     @Test func ndjsonLinesAreEventsToo() {
         let body = LiveBody(head: head("application/x-ndjson"), started: start, headReceived: start, timeZone: .gmt)
-        let snapshot = body.append(Data("{\"n\": 1}\n{\"n\"".utf8), at: start)
+        _ = body.append(Data("{\"n\": 1}\n{\"n\"".utf8), at: start)
+        let snapshot: ResponseSnapshot? = body.snapshot(isComplete: false)
         let lines = (0..<snapshot!.document.lineCount).map { snapshot!.document.plainLine($0) }
         #expect(lines == ["▸ 22:13:20.000  line 1", "  {", "    \"n\": 1", "  }"])
     }
@@ -53,8 +56,8 @@ import Testing
         var time = start
         for index in 1...30 {
             time = time.addingTimeInterval(1)
-            if let snapshot = body.append(Data("event: tick\nid: \(index)\ndata: {\"n\": \(index)}\n\n".utf8), at: time) {
-                _ = tuiReduce(&state, .streamed(exchange: id, snapshot))
+            if body.append(Data("event: tick\nid: \(index)\ndata: {\"n\": \(index)}\n\n".utf8), at: time) {
+                _ = tuiReduce(&state, .streamed(exchange: id, body.snapshot(isComplete: false)))
             }
         }
         let text = screenText(state)
@@ -67,7 +70,8 @@ import Testing
         var state = try tuiState(width: 100, height: 30)
         let id = tuiInFlight(&state)
         let body = LiveBody(head: head("application/json"), started: start, headReceived: start, timeZone: .gmt)
-        _ = tuiReduce(&state, .streamed(exchange: id, body.append(Data(#"{"kept": true, "more":"#.utf8), at: start)!))
+        _ = body.append(Data(#"{"kept": true, "more":"#.utf8), at: start)
+        _ = tuiReduce(&state, .streamed(exchange: id, body.snapshot(isComplete: false)))
         let error = TransportError.bodyTooLarge(url: URL(string: "http://127.0.0.1/x")!, limit: .bodyBytes(1 << 20))
         _ = tuiReduce(&state, .failed(exchange: id, TransportFailure(error, limits: ResponseLimits(maximumBody: 1 << 20))))
         let text = screenText(state)
