@@ -87,6 +87,13 @@ def tui_body(binary: str, collection: Path, env: dict[str, str], name: str, firs
         term.close()
 
 
+def report(label: str, result: dict[str, float], curl_seconds: float, size: int | None) -> None:
+    memory = f"peak RSS {result['rss']:5.0f} MiB" + (f" = {result['rss'] * 1048576 / size:.1f}× the body" if size else "")
+    print(f"  {label}: status {result['status'] * 1000:6.0f} ms, first lines {result['first'] * 1000:6.0f} ms, "
+          f"complete {result['complete'] * 1000:7.0f} ms ({result['complete'] / curl_seconds:5.1f}× curl's {curl_seconds * 1000:.0f} ms); "
+          f"key {result['key'] * 1000:5.1f} ms over {result['keys']}; {memory}")
+
+
 def send_piped(binary: str, collection: Path, env: dict[str, str], name: str) -> tuple[float, float]:
     start = time.monotonic()
     process = subprocess.Popen([binary, "send", "--collection", str(collection), name, "--no-history"],
@@ -129,18 +136,14 @@ def main() -> None:
             result = tui_body(binary, collection, env, f"JSON {mb} MB",
                               first_line=lambda t: '"id": 1,' in t,
                               complete=lambda t: '"id": 1,' in t and "so far" not in t)
-            print(f"  JSON {size / 1e6:6.1f} MB: status {result['status'] * 1000:6.0f} ms, first lines {result['first'] * 1000:6.0f} ms, "
-                  f"complete {result['complete'] * 1000:7.0f} ms ({result['complete'] / curl_seconds:5.1f}× curl's {curl_seconds * 1000:.0f} ms); "
-                  f"key {result['key'] * 1000:5.1f} ms over {result['keys']}; peak RSS {result['rss']:5.0f} MiB = {result['rss'] * 1048576 / size:.1f}× the body")
+            report(f"JSON {size / 1e6:6.1f} MB", result, curl_seconds, size)
 
         url = f"{base}/stream/bytes?size={args.binary_mb << 20}"
         curl_seconds, size = curl_time(url)
         result = tui_body(binary, collection, env, f"Binary {args.binary_mb} MB",
                           first_line=lambda t: "00000000  " in t,
                           complete=lambda t: "00000000  " in t and "so far" not in t)
-        print(f"  binary {size / 1e6:6.0f} MB: status {result['status'] * 1000:6.0f} ms, first lines {result['first'] * 1000:6.0f} ms, "
-              f"complete {result['complete'] * 1000:7.0f} ms ({result['complete'] / curl_seconds:5.1f}× curl's {curl_seconds * 1000:.0f} ms); "
-              f"key {result['key'] * 1000:5.1f} ms over {result['keys']}; peak RSS {result['rss']:5.0f} MiB")
+        report(f"binary {size / 1e6:6.0f} MB", result, curl_seconds, None)
 
         seconds, rss = send_piped(binary, collection, env, f"Binary {args.binary_mb} MB")
         curl_seconds, size = curl_time(url)

@@ -658,6 +658,15 @@ enum AppReducer {
     // MARK: - Showing history
 
     private static func show(_ entry: HistoryEntry, _ snapshot: ResponseSnapshot?, _ state: inout AppState) {
+        // A row of an exchange still in memory shows that exchange, whole, not the stored copy.
+        if let live = state.exchanges.values.first(where: { $0.historyID == entry.id && !$0.isHistoryPreview }) {
+            dropHistoryPreview(keeping: live.id, &state)
+            if state.shownExchange != live.id {
+                state.shownExchange = live.id
+                resetBodyView(&state)
+            }
+            return
+        }
         let id = state.nextExchangeID
         state.nextExchangeID += 1
         let phase: Exchange.Phase
@@ -669,15 +678,19 @@ enum AppReducer {
         state.exchanges[id] = Exchange(
             id: id, endpointID: entry.endpoint, environment: entry.environment, method: entry.method, url: entry.url,
             requestHeaders: entry.requestHeaders, requestBody: entry.requestBody.map { String(decoding: $0, as: UTF8.self) },
-            startedAt: entry.startedAt, phase: phase, historyID: entry.id)
+            startedAt: entry.startedAt, phase: phase, historyID: entry.id, isHistoryPreview: true)
         state.forgetOldExchanges()
-        // Keep only one history preview at a time: drop the previous one.
-        if let previous = state.shownExchange, previous != id, state.exchanges[previous]?.historyID != nil,
-           state.exchanges[previous]?.isInFlight == false {
-            state.exchanges[previous] = nil
-        }
+        dropHistoryPreview(keeping: id, &state)
         state.shownExchange = id
         resetBodyView(&state)
+    }
+
+    /// Keeps one history preview at a time: drops the one shown before, never an exchange of
+    /// this session (a response just received stays whole in memory while rows are previewed).
+    private static func dropHistoryPreview(keeping id: Int, _ state: inout AppState) {
+        if let previous = state.shownExchange, previous != id, state.exchanges[previous]?.isHistoryPreview == true {
+            state.exchanges[previous] = nil
+        }
     }
 
     // MARK: - Body search and filter

@@ -30,6 +30,9 @@ package struct Exchange: Sendable, Identifiable {
     var phase: Phase
     /// The history row it was stored as, once stored.
     var historyID: Int64?
+    /// Whether it is a stored exchange opened from History (a preview, dropped when another
+    /// row is previewed) rather than one sent in this session.
+    var isHistoryPreview = false
     /// The response's status and headers, as soon as they arrive (before the body).
     var head: ResponseHead?
     /// What has arrived of the body while it streams, and what was kept when it stopped at

@@ -29,8 +29,9 @@ package struct ResponseLimits: Sendable, Hashable {
             maximumBodySize: maximumBody, maximumDecompressedSize: maximumBody)
     }
 
-    /// A byte count: digits with an optional K, M or G suffix (binary units).
-    static func byteCount(_ text: String) -> Int? {
+    /// A byte count: digits with an optional K, M or G suffix (binary units), as `max_body`
+    /// and `explorer send --max-body` take it.
+    package static func byteCount(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = Substring(trimmed)

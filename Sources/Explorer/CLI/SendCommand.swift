@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import Foundation
 import History
@@ -94,22 +95,7 @@ struct ExchangeOutputOptions: ParsableArguments {
     var streams: Bool { !json && (stream || !ExchangeOutput.stdoutIsTerminal) }
 
     /// `--max-body` in bytes.
-    var maxBodyBytes: Int? { maxBody.flatMap(Self.byteCount) }
-
-    /// A byte count: digits with an optional K, M or G suffix (binary units).
-    static func byteCount(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
-        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        var digits = Substring(trimmed)
-        var unit = 1
-        if let last = trimmed.last, let multiplier = units[last] {
-            unit = multiplier
-            digits = digits.dropLast()
-        }
-        guard let value = Int(digits), value > 0 else { return nil }
-        let (bytes, overflow) = value.multipliedReportingOverflow(by: unit)
-        return overflow ? nil : bytes
-    }
+    var maxBodyBytes: Int? { maxBody.flatMap(ResponseLimits.byteCount) }
 
     func validate() throws {
         if let timeout, !(timeout > 0) {
@@ -118,7 +104,7 @@ struct ExchangeOutputOptions: ParsableArguments {
         if let maxTime, !(maxTime > 0) {
             throw ExchangeSender.usageError("--max-time must be a number of seconds greater than 0.")
         }
-        if let maxBody, Self.byteCount(maxBody) == nil {
+        if let maxBody, ResponseLimits.byteCount(maxBody) == nil {
             throw ExchangeSender.usageError("--max-body expects a number of bytes such as 1048576, 512K, 10M or 2G, not \"\(maxBody)\".")
         }
     }
