@@ -11,6 +11,9 @@ package struct Picker: Sendable {
     package var width: Int
     /// The box's preferred outer height (cut to the screen).
     package var height: Int
+    /// What the filter line shows when the caller filters and orders the items itself (a
+    /// fuzzy search); nil shows the list state's own `filter`.
+    package var query: String?
 
     /// Creates a picker of a given size.
     package init(title: String, items: [ListItem], state: ListState, filterable: Bool = true, width: Int = 50, height: Int = 16) {
@@ -39,7 +42,7 @@ package struct Picker: Sendable {
         }
         guard inside.height >= 2 else { return }
         let parts = Layout.rows(inside, [.fixed(1), .fill])
-        var field = TextFieldState(list.state.filter)
+        var field = TextFieldState(query ?? list.state.filter)
         field.moveToEnd()
         let prompt = grid.put("/ ", x: parts[0].x, y: parts[0].y, style: Style(.dim), clip: parts[0])
         TextField(state: field, focused: true, placeholder: "type to filter", style: Style(.overlay))
