@@ -24,7 +24,7 @@ package struct Folder: Sendable, Hashable {
     var description: String?
 
     /// Creates a folder.
-    init(name: String, items: [CollectionItem] = [], description: String? = nil) {
+    package init(name: String, items: [CollectionItem] = [], description: String? = nil) {
         self.name = name
         self.items = items
         self.description = description

@@ -14,16 +14,16 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     /// Query items, in order.
     package var query: [KeyValue]
     /// Header fields, in order.
-    var headers: [KeyValue]
+    package var headers: [KeyValue]
     /// The body, if any.
-    var body: EndpointBody?
+    package var body: EndpointBody?
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
     var description: String?
 
     /// Creates an endpoint.
-    init(
+    package init(
         name: String,
         folderPath: [String] = [],
         method: HTTPMethod = .get,

@@ -1,5 +1,5 @@
 /// The body of an endpoint, in the form it was written in the collection.
-enum EndpointBody: Sendable, Hashable {
+package enum EndpointBody: Sendable, Hashable {
     /// `json:` — a JSON value whose strings may hold templates; sent as `application/json`.
     case json(JSONValue)
     /// `body:` — raw text, sent as written (after templating).
@@ -11,16 +11,16 @@ enum EndpointBody: Sendable, Hashable {
 }
 
 /// One part of a `multipart:` body: a text value, or a file read at send time.
-struct MultipartField: Sendable, Hashable {
+package struct MultipartField: Sendable, Hashable {
     /// The field name.
-    var name: String
+    package var name: String
     /// The text value, or the file path when `isFile` is set.
-    var value: String
+    package var value: String
     /// Whether `value` names a file whose contents are sent.
-    var isFile: Bool
+    package var isFile: Bool
 
     /// Creates a part.
-    init(name: String, value: String, isFile: Bool = false) {
+    package init(name: String, value: String, isFile: Bool = false) {
         self.name = name
         self.value = value
         self.isFile = isFile
