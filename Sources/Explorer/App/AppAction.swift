@@ -44,6 +44,8 @@ package enum AppAction: Sendable {
     case endpointEdited(Endpoint)
     /// An edited endpoint was written to the collection file.
     case endpointSaved(id: String)
+    /// The active environment's variables were resolved for the editors (secrets masked).
+    case variablesResolved(VariablesKey, [Environment.ShownVariable])
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
@@ -72,6 +74,10 @@ package enum AppEffect: Sendable {
     case filter(exchange: Int, expression: String, BodyDocument)
     /// Open an endpoint in the user's editor.
     case editInEditor(Endpoint)
-    /// Write an edited endpoint back into the collection file.
-    case saveEndpoint(Endpoint, collectionPath: String)
+    /// Change the collection file: write an endpoint, delete one, put one back.
+    case changeCollection(CollectionChange, collectionPath: String)
+    /// Resolve an environment's variables for the editors (reads the process environment).
+    case resolveVariables(Environment, VariablesKey)
+    /// Keep the drafts in the state folder (an empty list removes the file).
+    case storeDrafts([Endpoint], collectionPath: String)
 }

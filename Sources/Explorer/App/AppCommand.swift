@@ -34,6 +34,18 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case editInEditor
     case copyBody
     case saveEdits
+    case palette
+    case newEndpoint
+    case duplicateEndpoint
+    case renameEndpoint
+    case moveEndpoint
+    case deleteEndpoint
+    case undoDelete
+    case undo
+    case redo
+    case addRow
+    case toggleRow
+    case bodyMode
 }
 
 extension AppCommand {
@@ -41,6 +53,7 @@ extension AppCommand {
     static let defaultKeymap = Keymap<AppCommand>([
         KeyBinding([.char("q"), .ctrl("c")], .quit, hint: "quit", help: "Quit (q or Ctrl-C)"),
         KeyBinding(.char("?"), .help, hint: "help", help: "Show all keys"),
+        KeyBinding(.ctrl("p"), .palette, hint: "palette", help: "Command palette: jump to an endpoint, environment or history entry, or run a command"),
         KeyBinding(KeyPress(.enter), .send, hint: "send", help: "Send the selected endpoint / open the history entry"),
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
         KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
@@ -53,15 +66,26 @@ extension AppCommand {
         KeyBinding(KeyPress(.escape), .cancel, hint: "cancel", help: "Cancel the request in flight / close"),
         KeyBinding([.char("n")], .nextMatch, help: "Next search match"),
         KeyBinding([.char("N")], .previousMatch, help: "Previous search match"),
-        KeyBinding([.char("]"), KeyPress(.right, .alt)], .nextTab, help: "Next response tab"),
-        KeyBinding([.char("["), KeyPress(.left, .alt)], .previousTab, help: "Previous response tab"),
+        KeyBinding([.char("]"), KeyPress(.right, .alt)], .nextTab, help: "Next tab of the request or response pane"),
+        KeyBinding([.char("["), KeyPress(.left, .alt)], .previousTab, help: "Previous tab of the request or response pane"),
         KeyBinding(.char("w"), .toggleWrap, help: "Wrap long lines on/off"),
         KeyBinding(.char("#"), .toggleLineNumbers, help: "Line numbers on/off"),
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
         KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
         KeyBinding(.char("i"), .edit, hint: "edit", help: "Edit the request line (method, path, query) of the selected endpoint"),
         KeyBinding(.char("E"), .editInEditor, help: "Edit the whole endpoint (headers, body …) in $EDITOR"),
-        KeyBinding(.char("S"), .saveEdits, help: "Save the edited endpoint back to the collection file (asks first)"),
+        KeyBinding(.char("S"), .saveEdits, help: "Save the edited or new endpoint to the collection file (asks first)"),
+        KeyBinding(.ctrl("n"), .newEndpoint, hint: "new", help: "New endpoint in the selected folder (a draft until S saves it)"),
+        KeyBinding(.char("D"), .duplicateEndpoint, help: "Duplicate the selected endpoint as a new draft"),
+        KeyBinding(.char("R"), .renameEndpoint, help: "Rename the selected endpoint"),
+        KeyBinding(.char("M"), .moveEndpoint, help: "Move the selected endpoint to another folder"),
+        KeyBinding(.char("x"), .deleteEndpoint, help: "Delete the selected endpoint (asks first) or table row"),
+        KeyBinding(.char("u"), .undoDelete, help: "Bring back the endpoint deleted last"),
+        KeyBinding(.ctrl("z"), .undo, help: "Undo the last edit of a draft"),
+        KeyBinding(.ctrl("y"), .redo, help: "Redo the edit undone last"),
+        KeyBinding(.char("a"), .addRow, help: "Add a row to the Request pane's Query, Headers or Body table (Tab completes)"),
+        KeyBinding(.char(" "), .toggleRow, help: "Switch the selected table row off (kept, not sent) or on"),
+        KeyBinding(.char("m"), .bodyMode, help: "Switch the body form: none, JSON, form, multipart, raw"),
         KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),
         KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),
         KeyBinding([KeyPress(.down), .char("j")], .down, help: "Move down"),

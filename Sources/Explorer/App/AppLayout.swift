@@ -26,7 +26,17 @@ struct AppLayout: Sendable {
         footer = rows[2]
         let body = rows[1]
         isNarrow = size.width < Self.wideMinimum.width || size.height < Self.wideMinimum.height
-        if isNarrow {
+        // An editor tab in use gets room: most of the right column, or of a narrow screen.
+        let editing = state.focus == .request && state.compose.editor.tab != .preview
+        if isNarrow, editing {
+            let parts = Layout.rows(body, [.fill, .percent(30)])
+            let empty = Rect(x: 0, y: 0, width: 0, height: 0)
+            environments = empty
+            endpoints = empty
+            history = empty
+            request = parts[0]
+            response = parts[1]
+        } else if isNarrow {
             let requestHeight = size.height >= 14 ? 3 : 0
             let parts = Layout.rows(body, [.percent(38), .fixed(requestHeight), .fill])
             let empty = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -43,7 +53,7 @@ struct AppLayout: Sendable {
             environments = left[0]
             endpoints = left[1]
             history = left[2]
-            let requestHeight = min(10, max(5, body.height / 4))
+            let requestHeight = editing ? max(5, body.height * 3 / 5) : min(10, max(5, body.height / 4))
             let right = Layout.rows(columns[1], [.fixed(requestHeight), .fill])
             request = right[0]
             response = right[1]

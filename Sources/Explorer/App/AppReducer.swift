@@ -8,8 +8,23 @@ import Workspace
 /// (the time comes with each input) and resolves no request (effects do, and report back).
 enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
-        let effects = apply(action, &state)
-        return effects + refreshPreview(&state)
+        let drafts = state.drafts
+        let steps = (state.compose.undo.count, state.compose.redo.count)
+        var effects = apply(action, &state)
+        if state.drafts != drafts {
+            // What the user did (not a reload, not an undo itself) can be undone; every
+            // change is kept on disk.
+            if isUserEdit(action), steps == (state.compose.undo.count, state.compose.redo.count) { recordUndo(drafts, &state) }
+            effects.append(.storeDrafts(Array(state.drafts.values), collectionPath: state.collectionPath))
+        }
+        return effects + refreshPreview(&state) + refreshVariables(&state)
+    }
+
+    private static func isUserEdit(_ action: AppAction) -> Bool {
+        switch action {
+        case .input, .endpointEdited: return true
+        default: return false
+        }
     }
 
     private static func apply(_ action: AppAction, _ state: inout AppState) -> [AppEffect] {
@@ -18,9 +33,10 @@ enum AppReducer {
             state.now = time
             return handle(event, &state)
         case .collectionReloaded(let collection):
-            // An edit that the file now holds (or whose endpoint is gone) is no longer a draft.
+            // An edit that the file now holds is no longer a draft; one whose endpoint is gone
+            // from the file stays, as a new endpoint (nothing typed is lost).
             state.drafts = state.drafts.filter { id, draft in
-                collection.endpoint(withID: id).map { $0 != draft } ?? false
+                collection.endpoint(withID: id).map { $0 != draft } ?? true
             }
             state.setCollection(collection)
             state.message = "Reloaded \(state.collectionFileName)"
@@ -100,6 +116,9 @@ enum AppReducer {
                 ? "No change."
                 : "Edited \(endpoint.id) for this session; Enter sends it, S saves it to the file."
             state.messageIsError = false
+        case .variablesResolved(let key, let variables):
+            guard key == state.compose.editor.variablesKey else { return [] }
+            state.compose.editor.variables = variables
         case .endpointSaved(let id):
             state.drafts[id] = nil
             state.message = "Saved \(id) to \(state.collectionFileName)."
@@ -118,7 +137,13 @@ enum AppReducer {
         case .tick:
             return []
         case .paste(let text):
-            if state.input != nil { typeText(text.filter { !$0.isNewline }, &state) }
+            if state.input != nil {
+                typeText(text.filter { !$0.isNewline }, &state)
+            } else if case .palette = state.overlay {
+                pasteIntoPalette(text.filter { !$0.isNewline }, &state)
+            } else if state.compose.editor.bodyText != nil {
+                pasteIntoBody(text, &state)
+            }
             return []
         case .mouse(let mouse):
             return handleMouse(mouse, &state)
@@ -126,6 +151,7 @@ enum AppReducer {
             state.message = nil
             if state.input != nil { return handleTyping(press, &state) }
             if state.overlay != nil { return handleOverlay(press, &state) }
+            if state.compose.editor.bodyText != nil { return handleBodyEditor(press, &state) }
             guard let command = state.keymap.command(for: press) else { return [] }
             return perform(command, &state)
         }
@@ -148,7 +174,17 @@ enum AppReducer {
             case .savePath(let id):
                 guard let response = state.exchanges[id]?.response, !input.text.isEmpty else { return [] }
                 return [.saveBody(response.document.raw, path: input.text)]
+            case .saveAs(let id):
+                return saveNewDraft(id, as: input.text, &state)
+            case .rename(let id):
+                return relocate(id, name: input.text, &state)
+            case .move(let id):
+                return relocate(id, folderPath: folderPath(from: input.text), &state)
+            case .row(let table, let id, let index):
+                applyRow(input.text, table, endpointID: id, index: index, &state)
             }
+        case .tab:
+            completeRow(&state)
         default:
             if input.field.handle(press) {
                 state.input = input
@@ -205,6 +241,8 @@ enum AppReducer {
     private static func handleOverlay(_ press: KeyPress, _ state: inout AppState) -> [AppEffect] {
         guard let overlay = state.overlay else { return [] }
         switch overlay {
+        case .palette(let palette):
+            return handlePalette(press, palette, &state)
         case .environmentPicker(var list):
             let command = state.keymap.command(for: press)
             switch (press.key, command) {
@@ -245,10 +283,30 @@ enum AppReducer {
             case .character("y"), .character("Y"), .enter:
                 state.overlay = nil
                 guard let draft = state.drafts[endpointID] else { return [] }
-                return [.saveEndpoint(draft, collectionPath: state.collectionPath)]
+                return [.changeCollection(.put(draft, replacing: endpointID), collectionPath: state.collectionPath)]
             case .character("n"), .character("N"), .escape, .character("q"):
                 state.overlay = nil
                 state.message = "Not saved; the edit stays in this session."
+            default:
+                break
+            }
+        case .confirmDelete(let endpointID):
+            switch press.key {
+            case .character("y"), .character("Y"):
+                state.overlay = nil
+                return delete(endpointID, &state)
+            case .character("n"), .character("N"), .escape, .character("q"), .enter:
+                state.overlay = nil
+                state.message = "Not deleted."
+            default:
+                break
+            }
+        case .restoreDrafts:
+            switch press.key {
+            case .character("y"), .character("Y"), .enter:
+                return restoreDrafts(true, &state)
+            case .character("n"), .character("N"):
+                return restoreDrafts(false, &state)
             default:
                 break
             }
@@ -263,12 +321,14 @@ enum AppReducer {
 
     // MARK: - Commands
 
-    private static func perform(_ command: AppCommand, _ state: inout AppState) -> [AppEffect] {
+    static func perform(_ command: AppCommand, _ state: inout AppState) -> [AppEffect] {
         switch command {
         case .quit:
             state.quitting = true
         case .help:
             state.overlay = .help
+        case .palette:
+            openPalette(&state)
         case .focusNext, .focusPrevious:
             let panes = Pane.allCases
             let index = panes.firstIndex(of: state.focus)!
@@ -276,6 +336,10 @@ enum AppReducer {
             if [.environments, .endpoints, .history].contains(state.focus) { state.lastList = state.focus }
         case .up, .down, .pageUp, .pageDown, .top, .bottom:
             return move(command, &state)
+        case .left where state.focus == .request, .right where state.focus == .request:
+            cycleRequestTab(command == .right ? 1 : -1, &state)
+        case .nextTab where state.focus == .request, .previousTab where state.focus == .request:
+            cycleRequestTab(command == .nextTab ? 1 : -1, &state)
         case .left, .right:
             if state.focus == .response {
                 if state.body.text.wrap || state.responseTab != .body {
@@ -289,6 +353,7 @@ enum AppReducer {
         case .previousTab:
             cycleTab(-1, &state)
         case .send:
+            if state.focus == .request, let effects = requestEnter(&state) { return effects }
             return sendFromFocus(&state)
         case .resend:
             guard let entry = state.selectedHistoryEntry else { return [] }
@@ -364,11 +429,29 @@ enum AppReducer {
             }
             return [.editInEditor(endpoint)]
         case .saveEdits:
-            guard let endpoint = state.selectedEndpoint, state.drafts[endpoint.id] != nil else {
-                state.message = "This endpoint has no edits to save (i edits its request line)."
-                return []
-            }
-            state.overlay = .confirmSave(endpointID: endpoint.id)
+            saveEdits(&state)
+        case .newEndpoint:
+            newEndpoint(&state)
+        case .duplicateEndpoint:
+            duplicateEndpoint(&state)
+        case .renameEndpoint:
+            startRename(&state)
+        case .moveEndpoint:
+            startMove(&state)
+        case .deleteEndpoint where state.focus == .request && state.shownTable != nil:
+            deleteRow(&state)
+        case .deleteEndpoint:
+            askToDelete(&state)
+        case .addRow:
+            addRow(&state)
+        case .toggleRow:
+            toggleRow(&state)
+        case .bodyMode:
+            cycleBodyMode(&state)
+        case .undoDelete:
+            return undoDelete(&state)
+        case .undo, .redo:
+            undoDraft(redo: command == .redo, &state)
         case .fold:
             guard let document = state.shownDocument, document.kind == .json else {
                 state.message = "Folding works on JSON bodies."
@@ -422,7 +505,7 @@ enum AppReducer {
             state.historyList.move(by: delta, count: count)
             if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
         case .request:
-            return []
+            moveRow(delta, &state)
         case .response where state.comparison != nil:
             let source = ResponseContent.comparisonSource(state.comparison!)
             state.comparison!.text.scroll(by: delta, source: source, width: state.size.width)
@@ -560,7 +643,7 @@ enum AppReducer {
         return sendOrConfirm(endpoint, in: environment, &state)
     }
 
-    private static func switchEnvironment(to index: Int, _ state: inout AppState) {
+    static func switchEnvironment(to index: Int, _ state: inout AppState) {
         guard state.environments.indices.contains(index) else { return }
         state.activeEnvironment = index
         state.environmentList.selected = index
@@ -795,7 +878,7 @@ enum AppReducer {
     // MARK: - Mouse
 
     private static func handleMouse(_ mouse: MouseEvent, _ state: inout AppState) -> [AppEffect] {
-        guard state.overlay == nil, state.input == nil else { return [] }
+        guard state.overlay == nil, state.input == nil, state.compose.editor.bodyText == nil else { return [] }
         let layout = AppLayout(size: state.size, state: state)
         switch mouse.kind {
         case .press(.left):

@@ -29,6 +29,12 @@ enum AppOverlay: Sendable {
     case confirmSave(endpointID: String)
     case help
     case text(title: String, lines: [String])
+    /// The command palette (`Ctrl-P`).
+    case palette(PaletteState)
+    /// Delete this endpoint (or draft)?
+    case confirmDelete(endpointID: String)
+    /// Take back the drafts a previous session left (`compose.restorable`)?
+    case restoreDrafts
 }
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the
@@ -42,6 +48,14 @@ struct TextInput: Sendable, Hashable {
         case requestLine(endpointID: String)
         /// The path to save the body of this exchange to.
         case savePath(exchange: Int)
+        /// The name a new draft is saved under.
+        case saveAs(endpointID: String)
+        /// A new name for an endpoint.
+        case rename(endpointID: String)
+        /// The folder (`A/B`, empty for the top level) to move an endpoint to.
+        case move(endpointID: String)
+        /// A row of a table of an endpoint: the row at `index`, or a new one when nil.
+        case row(RowTable, endpointID: String, index: Int?)
 
         /// What the footer says before the text.
         var prompt: String {
@@ -51,6 +65,12 @@ struct TextInput: Sendable, Hashable {
             case .bodyFilter: return " JSONPath: "
             case .requestLine: return " Request: "
             case .savePath: return " Save body to: "
+            case .saveAs: return " Save as: "
+            case .rename: return " Rename to: "
+            case .move: return " Move to folder (A/B, empty: top level): "
+            case .row(let table, _, let index):
+                let what = index == nil ? "New \(table.rowName)" : table.rowName.prefix(1).uppercased() + table.rowName.dropFirst()
+                return " \(what) (\(table == .headers ? "Name: value" : "name=value")\(table == .multipart ? ", @file" : "")): "
             }
         }
     }
@@ -70,6 +90,8 @@ struct EndpointRow: Sendable, Hashable {
     let depth: Int
     let folder: String?
     let endpoint: Endpoint?
+    /// The folders the row is in, outermost first; a folder heading's own path ends with it.
+    var folderPath: [String] = []
 }
 
 /// How the body of the shown exchange is being viewed.
@@ -119,6 +141,8 @@ package struct AppState: Sendable {
     /// Endpoints edited in this session, by id: sent and shown instead of the file's, until
     /// saved to the file (`S`) or the file changes them.
     var drafts: [String: Endpoint] = [:]
+    /// Undo, redo, the last deletion and the drafts a previous session left.
+    var compose = ComposeState()
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
     package var history: [HistorySummary] = []
     /// The zone times are shown in (the machine's, set at start-up; UTC in tests).
@@ -178,10 +202,7 @@ package struct AppState: Sendable {
         let environmentName = activeEnvironmentValue?.name
         self.collection = collection
         collectionRevision += 1
-        endpointRows = Self.rows(collection?.items ?? [], depth: 0)
-        if let selectedID, let index = endpointRows.firstIndex(where: { $0.endpoint?.id == selectedID }) {
-            endpointList.selected = index
-        }
+        rebuildRows(selecting: selectedID)
         if let environmentName, let index = collection?.environments.firstIndex(where: { $0.name == environmentName }) {
             activeEnvironment = index
         } else {
@@ -189,14 +210,35 @@ package struct AppState: Sendable {
         }
     }
 
-    static func rows(_ items: [CollectionItem], depth: Int) -> [EndpointRow] {
+    static func rows(_ items: [CollectionItem], depth: Int, folderPath: [String] = []) -> [EndpointRow] {
         items.flatMap { item -> [EndpointRow] in
             switch item {
-            case .endpoint(let endpoint): return [EndpointRow(depth: depth, folder: nil, endpoint: endpoint)]
+            case .endpoint(let endpoint): return [EndpointRow(depth: depth, folder: nil, endpoint: endpoint, folderPath: folderPath)]
             case .folder(let folder):
-                return [EndpointRow(depth: depth, folder: folder.name, endpoint: nil)] + rows(folder.items, depth: depth + 1)
+                return [EndpointRow(depth: depth, folder: folder.name, endpoint: nil, folderPath: folderPath + [folder.name])]
+                    + rows(folder.items, depth: depth + 1, folderPath: folderPath + [folder.name])
             }
         }
+    }
+
+    /// Rebuilds the endpoint rows from the collection and the new drafts (each in its
+    /// folder), selecting the endpoint `id` when it has a row, else keeping the selection.
+    mutating func rebuildRows(selecting id: String? = nil) {
+        let wanted = id ?? selectedEndpoint?.id
+        var tree = collection ?? APICollection(name: "")
+        for (draftID, draft) in drafts.sorted(by: { $0.key < $1.key }) where isNewDraft(draftID) {
+            tree.insert(draft)
+        }
+        endpointRows = Self.rows(tree.items, depth: 0)
+        if let wanted {
+            let visible = endpointList.visibleIndices(count: endpointRows.count) { endpointItems }
+            if let index = visible.firstIndex(where: { endpointRows[$0].endpoint?.id == wanted }) { endpointList.selected = index }
+        }
+    }
+
+    /// Whether the draft with this id is an endpoint the collection file does not have yet.
+    func isNewDraft(_ id: String) -> Bool {
+        drafts[id] != nil && collection?.endpoint(withID: id) == nil
     }
 
     /// Finished exchanges kept in memory by default.
@@ -252,7 +294,7 @@ package struct AppState: Sendable {
                 Span(indent),
                 Span(endpoint.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
                 Span(endpoint.name),
-            ] + (drafts[endpoint.id] == nil ? [] : [Span(" *", role: .warning)]))
+            ] + (drafts[endpoint.id] == nil ? [] : [Span(isNewDraft(endpoint.id) ? " new" : " *", role: .warning)]))
         }
     }
 

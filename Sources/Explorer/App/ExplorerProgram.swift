@@ -34,6 +34,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Runs the user's editor on a file, the UI suspended meanwhile; nil when there is no
     /// terminal to hand over.
     private let externalEditor: (@Sendable (_ file: URL) -> ExternalEditor.Outcome)?
+    /// Where unsaved drafts are kept; nil keeps none (tests).
+    private let draftStore: DraftStore?
+    /// Draft writes, one after another in the order they were asked for (the last one wins).
+    private let draftWrites = DispatchQueue(label: "explorer.draft-writes", qos: .utility)
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
@@ -41,9 +45,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         history: HistoryRecorder?,
         collectionPath: String?,
         clipboardWriter: (@Sendable (String) -> Void)?,
-        externalEditor: (@Sendable (URL) -> ExternalEditor.Outcome)? = nil
+        externalEditor: (@Sendable (URL) -> ExternalEditor.Outcome)? = nil,
+        draftStore: DraftStore? = nil
     ) {
         self.externalEditor = externalEditor
+        self.draftStore = draftStore
         self.transport = transport
         self.limits = limits
         self.history = history
@@ -90,6 +96,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             future?.cancel()
         case .preview(let plan):
             send(.previewResolved(plan.preview()))
+        case .resolveVariables(let environment, let key):
+            send(.variablesResolved(key, environment.shownVariables()))
         case .copyAsCurl(let plan):
             do {
                 let curl = try plan.curl()
@@ -100,6 +108,15 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .copyToClipboard(let text):
             clipboardWriter?(OSC52.sequence(copying: text))
+        case .storeDrafts(let drafts, let collectionPath):
+            guard let draftStore else { return }
+            draftWrites.async {
+                do {
+                    try draftStore.save(drafts, collectionPath: collectionPath)
+                } catch {
+                    send(.message("Drafts could not be kept in \(draftStore.folder.path): \(sentence(describing: error))", isError: true))
+                }
+            }
         default:
             work.async { self.performSlowly(effect, send: send) }
         }
@@ -111,7 +128,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// The effects that read or write files or stores, off the effects queue.
     private func performSlowly(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
-        case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard:
+        case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables:
             perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
@@ -147,17 +164,18 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 return
             }
             send(edit(endpoint, with: externalEditor))
-        case .saveEndpoint(let endpoint, let collectionPath):
+        case .changeCollection(let change, let collectionPath):
             let url = URL(fileURLWithPath: collectionPath)
             do {
-                let current = try CollectionLoader.load(from: url)
-                var single = current
-                single.items = [.endpoint(endpoint)]
-                let (merged, _) = CollectionMerger.merge(single, into: current) { _ in true }
-                try CollectionMerger.writeAtomically(try CollectionWriter.yaml(for: merged), to: url)
-                send(.endpointSaved(id: endpoint.id))
+                let written = try change.apply(to: url)
+                send(.collectionReloaded(written))
+                // A saved draft is no draft any more (a rename keeps the edits of the renamed one).
+                if case .put(let endpoint, let replacing) = change, replacing == nil || replacing == endpoint.id {
+                    send(.endpointSaved(id: endpoint.id))
+                }
+                send(.message(change.doneMessage(file: url.lastPathComponent), isError: false))
             } catch {
-                send(.message("Could not save \(endpoint.id) to \(url.path): \(sentence(describing: error))", isError: true))
+                send(.message("Could not change \(change.endpointID) in \(url.path): \(sentence(describing: error))", isError: true))
             }
         case .saveBody(let bytes, let path):
             do {

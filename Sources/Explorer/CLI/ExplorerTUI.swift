@@ -37,6 +37,11 @@ enum ExplorerTUI {
         let history = HistoryRecorder(report: { historyNotices.append($0) })
         notices.append(contentsOf: historyNotices.drain())
 
+        // Drafts a previous session left (a crash, a quit with unsaved edits) are offered back.
+        let draftStore = DraftStore(directories: XDGDirectories(environment: processEnvironment))
+        let (leftDrafts, draftProblem) = draftStore.load(collectionPath: collectionURL.path)
+        if let draftProblem { notices.append(draftProblem) }
+
         let handOver = TerminalHandOver()
         // Edits saved to the collection on disk show at once, keeping the selection. The
         // watcher starts before the screen so that, when it cannot, the user is told at start
@@ -67,7 +72,8 @@ enum ExplorerTUI {
                         handOver.run { ExternalEditor.run(on: file, environment: processEnvironment) }
                     }
                 }
-            })
+            },
+            draftStore: draftStore)
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         state.exchangeLimit = config.exchangesInMemory
@@ -80,6 +86,7 @@ enum ExplorerTUI {
             state.message = notices.joined(separator: " ")
             state.messageIsError = true
         }
+        state.offerDrafts(leftDrafts)
         let runtime = Runtime(
             program: program, state: state, theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"),
             environment: processEnvironment)

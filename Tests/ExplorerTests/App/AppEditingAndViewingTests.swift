@@ -77,7 +77,7 @@ import Testing
 
         tuiPress(&state, .char("S"))
         let effects = tuiPress(&state, .char("y"))
-        guard case .saveEndpoint(let endpoint, "/tmp/shop.yaml")? = effects.first else {
+        guard case .changeCollection(.put(let endpoint, replacing: "Users/Get user"), "/tmp/shop.yaml")? = effects.first else {
             Issue.record("expected a save effect, got \(effects)")
             return
         }

@@ -54,8 +54,8 @@ func tuiState(width: Int = 80, height: Int = 24, environment: String? = nil) thr
 }
 
 /// Runs an action through the reducer and performs at once the effects that only resolve
-/// templates (the request pane's preview; the curl overlay, whose copy it returns as a
-/// `copyToClipboard`), returning the other effects.
+/// templates (the request pane's preview, the editors' variables; the curl overlay, whose
+/// copy it returns as a `copyToClipboard`), returning the other effects.
 @discardableResult
 func tuiReduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
     var others: [AppEffect] = []
@@ -63,6 +63,8 @@ func tuiReduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch effect {
         case .preview(let plan):
             others += tuiReduce(&state, .previewResolved(plan.preview()))
+        case .resolveVariables(let environment, let key):
+            others += tuiReduce(&state, .variablesResolved(key, environment.shownVariables(processEnvironment: [:])))
         case .copyAsCurl(let plan):
             guard let curl = try? plan.curl() else { others.append(effect); continue }
             others += tuiReduce(&state, .showText(title: curl.title, lines: curl.shown)) + [.copyToClipboard(curl.command)]

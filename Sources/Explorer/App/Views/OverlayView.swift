@@ -42,6 +42,27 @@ enum OverlayView {
                 message: message,
                 hints: [KeyHint(key: "y", label: "save"), KeyHint(key: "n/Esc", label: "keep it unsaved")]
             ).render(into: &grid, area: screen)
+        case .confirmDelete(let endpointID):
+            let isDraft = state.isNewDraft(endpointID)
+            var message: [[Span]] = [[Span("Delete "), Span(endpointID, Style(.title, .bold)),
+                                      Span(isDraft ? " (a draft never saved)?" : " from \(state.collectionFileName)?")]]
+            if let endpoint = state.endpoint(withID: endpointID) { message.append([Span(endpoint.requestLine, role: .dim)]) }
+            message.append([Span("u brings it back in this session.", role: .dim)])
+            ConfirmDialog(
+                title: "Delete endpoint", message: message,
+                hints: [KeyHint(key: "y", label: "delete"), KeyHint(key: "n/Esc", label: "keep it")], destructive: true
+            ).render(into: &grid, area: screen)
+        case .restoreDrafts:
+            let drafts = state.compose.restorable
+            var message: [[Span]] = [[Span("The last session left \(drafts.count) unsaved draft\(drafts.count == 1 ? "" : "s"):")]]
+            message += drafts.prefix(5).map { [Span("  " + $0.id, Style(.title, .bold)), Span("  " + $0.requestLine, role: .dim)] }
+            if drafts.count > 5 { message.append([Span("  and \(drafts.count - 5) more", role: .dim)]) }
+            ConfirmDialog(
+                title: "Unsaved drafts", message: message,
+                hints: [KeyHint(key: "y", label: "restore them"), KeyHint(key: "n", label: "discard them")]
+            ).render(into: &grid, area: screen)
+        case .palette(let palette):
+            CommandPaletteView.render(palette, state: state, into: &grid)
         case .help:
             HelpOverlay(lines: state.keymap.helpLines(), footer: "Esc, q or ? closes this help.").render(into: &grid, area: screen)
         case .text(let title, let lines):

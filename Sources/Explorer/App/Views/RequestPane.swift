@@ -1,5 +1,6 @@
 import Networking
 import Terminal
+import Workspace
 
 /// The request pane: method and resolved URL (the parts that came from variables highlighted),
 /// then headers and body, secrets masked — as the preview in the state has them. The view
@@ -9,12 +10,30 @@ enum RequestPane {
         guard !area.isEmpty else { return }
         let focused = state.focus == .request
         let edited = state.selectedEndpoint.map { state.drafts[$0.id] != nil } ?? false
-        let trailing = edited ? [Span(" edited · S saves ", role: .warning)] : []
-        let inner = Block(title: "Request", trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
+        let trailing = edited ? [Span(state.isNewDraft(state.selectedEndpoint!.id) ? " new · S saves " : " edited · S saves ", role: .warning)] : []
+        let tab = state.compose.editor.tab
+        var title = [Span("Request", role: .title)]
+        // The editor tabs show where there is room for them, or once one is chosen.
+        if !compact || focused || tab != .preview {
+            for candidate in RequestTab.allCases {
+                title.append(Span(" "))
+                title.append(Span(candidate.rawValue, candidate == tab ? Style(.tabActive, .bold) : Style(.tabInactive)))
+            }
+        }
+        let inner = Block(titleSpans: title, trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
         guard let endpoint = state.selectedEndpoint else {
             grid.put("Select an endpoint and press Enter to send it.", x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
             return
         }
+        switch tab {
+        case .preview: renderPreview(state, endpoint: endpoint, into: &grid, inner: inner, compact: compact)
+        case .query: RequestEditorView.renderTable(.query, state, endpoint: endpoint, into: &grid, area: inner)
+        case .headers: RequestEditorView.renderTable(.headers, state, endpoint: endpoint, into: &grid, area: inner)
+        case .body: RequestEditorView.renderBody(state, endpoint: endpoint, into: &grid, area: inner)
+        }
+    }
+
+    private static func renderPreview(_ state: AppState, endpoint: Endpoint, into grid: inout CellGrid, inner: Rect, compact: Bool) {
         guard let preview = state.preview else {
             // Not resolved yet (or no environment): the endpoint as written.
             grid.put([Span(endpoint.method.rawValue + " ", role: AppState.role(for: endpoint.method)), Span(endpoint.path)],

@@ -1,0 +1,275 @@
+import Foundation
+import Networking
+import Terminal
+import Workspace
+
+/// Creating, saving, duplicating, renaming, moving and deleting endpoints; undo and redo of
+/// drafts; the drafts a previous session left.
+///
+/// A new endpoint is a draft until `S` saves it into the collection file; renaming, moving and
+/// deleting a saved endpoint change the file at once (a deletion asks first, and `u` puts the
+/// last one back), while doing so to a draft only changes the draft.
+extension AppReducer {
+    // MARK: - New and duplicate
+
+    /// `Ctrl-N`: a new GET endpoint in the selected folder, its request line open for the path.
+    static func newEndpoint(_ state: inout AppState) {
+        let folderPath = selectedFolderPath(state)
+        let name = freeName("New request", in: folderPath, state)
+        let endpoint = Endpoint(name: name, folderPath: folderPath, method: .get, path: "")
+        state.drafts[endpoint.id] = endpoint
+        state.rebuildRows(selecting: endpoint.id)
+        state.focus = .endpoints
+        state.lastList = .endpoints
+        state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: "GET ")
+        state.message = "New endpoint \(endpoint.id): type its path; Enter applies, S saves it to the file."
+        state.messageIsError = false
+    }
+
+    /// `D`: a copy of the selected endpoint (with its edits) as a new draft beside it.
+    static func duplicateEndpoint(_ state: inout AppState) {
+        guard var copy = state.selectedEndpoint else {
+            state.message = "Select an endpoint to duplicate."
+            return
+        }
+        copy.name = freeName(copy.name + " copy", in: copy.folderPath, state)
+        state.drafts[copy.id] = copy
+        state.rebuildRows(selecting: copy.id)
+        state.message = "Duplicated as \(copy.id); S saves it to the file."
+        state.messageIsError = false
+    }
+
+    /// The folder a new endpoint goes in: the selected folder heading, else the selected
+    /// endpoint's folder, else the top level.
+    private static func selectedFolderPath(_ state: AppState) -> [String] {
+        let visible = state.endpointList.visibleIndices(count: state.endpointRows.count) { state.endpointItems }
+        guard visible.indices.contains(state.endpointList.selected) else { return [] }
+        return state.endpointRows[visible[state.endpointList.selected]].folderPath
+    }
+
+    /// `base`, or `base 2`, `base 3` … : the first name no endpoint or draft in the folder has.
+    static func freeName(_ base: String, in folderPath: [String], _ state: AppState, except id: String? = nil) -> String {
+        func taken(_ name: String) -> Bool {
+            let candidate = (folderPath + [name]).joined(separator: "/")
+            return candidate != id && (state.collection?.endpoint(withID: candidate) != nil || state.drafts[candidate] != nil)
+        }
+        guard taken(base) else { return base }
+        var counter = 2
+        while taken("\(base) \(counter)") { counter += 1 }
+        return "\(base) \(counter)"
+    }
+
+    // MARK: - Save
+
+    /// `S`: a new draft asks for its name (one proposed from its method and path); an edited
+    /// endpoint asks before it replaces the file's.
+    static func saveEdits(_ state: inout AppState) {
+        guard let endpoint = state.selectedEndpoint, state.drafts[endpoint.id] != nil else {
+            state.message = "This endpoint has no edits to save (i edits its request line, Ctrl-N makes a new one)."
+            return
+        }
+        guard state.isNewDraft(endpoint.id) else {
+            state.overlay = .confirmSave(endpointID: endpoint.id)
+            return
+        }
+        guard !endpoint.path.isEmpty else {
+            state.message = "Give \(endpoint.name) a path first (i edits its request line)."
+            state.messageIsError = true
+            return
+        }
+        let proposed = endpoint.name.hasPrefix("New request") ? proposedName(endpoint) : endpoint.name
+        state.input = TextInput(purpose: .saveAs(endpointID: endpoint.id), text: freeName(proposed, in: endpoint.folderPath, state, except: endpoint.id))
+    }
+
+    /// A name from the method and the path's words: `POST /users/{{id}}/posts` → `Post users id posts`.
+    static func proposedName(_ endpoint: Endpoint) -> String {
+        let words = endpoint.path.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
+        let method = endpoint.method.rawValue.lowercased().capitalized
+        return ([method] + words).joined(separator: " ")
+    }
+
+    /// The name typed for a new draft: the draft takes it and is written to the file.
+    static func saveNewDraft(_ id: String, as name: String, _ state: inout AppState) -> [AppEffect] {
+        guard var draft = state.drafts[id] else { return [] }
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard validName(name, in: draft.folderPath, except: id, &state) else { return [] }
+        state.drafts[id] = nil
+        draft.name = name
+        state.drafts[draft.id] = draft
+        state.rebuildRows(selecting: draft.id)
+        state.message = "Saving \(draft.id) to \(state.collectionFileName)…"
+        state.messageIsError = false
+        return [.changeCollection(.put(draft, replacing: nil), collectionPath: state.collectionPath)]
+    }
+
+    private static func validName(_ name: String, in folderPath: [String], except id: String, _ state: inout AppState) -> Bool {
+        let problem: String?
+        if name.isEmpty {
+            problem = "An endpoint needs a name."
+        } else if name.contains("/") {
+            problem = "A name cannot hold / (it separates folders); M moves an endpoint to another folder."
+        } else if freeName(name, in: folderPath, state, except: id) != name {
+            problem = "\((folderPath + [name]).joined(separator: "/")) exists already; choose another name."
+        } else {
+            problem = nil
+        }
+        guard let problem else { return true }
+        state.message = problem
+        state.messageIsError = true
+        return false
+    }
+
+    // MARK: - Rename and move
+
+    /// `R`: asks for a new name.
+    static func startRename(_ state: inout AppState) {
+        guard let endpoint = state.selectedEndpoint else {
+            state.message = "Select an endpoint to rename."
+            return
+        }
+        state.input = TextInput(purpose: .rename(endpointID: endpoint.id), text: endpoint.name)
+    }
+
+    /// `M`: asks for the folder to move to (`Folder/Sub`, empty for the top level).
+    static func startMove(_ state: inout AppState) {
+        guard let endpoint = state.selectedEndpoint else {
+            state.message = "Select an endpoint to move."
+            return
+        }
+        state.input = TextInput(purpose: .move(endpointID: endpoint.id), text: endpoint.folderPath.joined(separator: "/"))
+    }
+
+    /// Renames or moves an endpoint: a new draft changes alone; a saved endpoint changes in
+    /// the file (its unsaved edits follow it).
+    static func relocate(_ id: String, name: String? = nil, folderPath: [String]? = nil, _ state: inout AppState) -> [AppEffect] {
+        guard let current = state.endpoint(withID: id) else { return [] }
+        var moved = current
+        if let name { moved.name = name.trimmingCharacters(in: .whitespaces) }
+        if let folderPath { moved.folderPath = folderPath }
+        guard moved.id != id else {
+            state.message = "No change."
+            return []
+        }
+        guard validName(moved.name, in: moved.folderPath, except: id, &state) else { return [] }
+        let verb = name == nil ? "Moved" : "Renamed"
+        if state.isNewDraft(id) {
+            state.drafts[id] = nil
+            state.drafts[moved.id] = moved
+            state.rebuildRows(selecting: moved.id)
+            state.message = "\(verb) the draft to \(moved.id)."
+            state.messageIsError = false
+            return []
+        }
+        guard var stored = state.collection?.endpoint(withID: id) else { return [] }
+        stored.name = moved.name
+        stored.folderPath = moved.folderPath
+        if state.drafts[id] != nil {
+            state.drafts[id] = nil
+            state.drafts[moved.id] = moved
+        }
+        state.message = "\(verb) \(id) to \(moved.id) in \(state.collectionFileName)…"
+        state.messageIsError = false
+        return [.changeCollection(.put(stored, replacing: id), collectionPath: state.collectionPath)]
+    }
+
+    /// The folder path typed for a move: `A/B`, spaces around parts trimmed, empty parts dropped.
+    static func folderPath(from text: String) -> [String] {
+        text.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    // MARK: - Delete and undo
+
+    /// `x` on an endpoint: asks first.
+    static func askToDelete(_ state: inout AppState) {
+        guard let endpoint = state.selectedEndpoint else {
+            state.message = "Select an endpoint to delete."
+            return
+        }
+        state.overlay = .confirmDelete(endpointID: endpoint.id)
+    }
+
+    /// Deletes a draft that was never saved, or the endpoint from the file; `u` undoes it.
+    static func delete(_ id: String, _ state: inout AppState) -> [AppEffect] {
+        if state.isNewDraft(id), let draft = state.drafts[id] {
+            state.drafts[id] = nil
+            state.compose.lastDeleted = DeletedEndpoint(endpoint: draft, draft: nil, place: nil)
+            state.rebuildRows()
+            state.message = "Deleted the draft \(id); u brings it back."
+            state.messageIsError = false
+            return []
+        }
+        var collection = state.collection
+        guard let removed = collection?.remove(endpointWithID: id) else { return [] }
+        state.compose.lastDeleted = DeletedEndpoint(endpoint: removed.endpoint, draft: state.drafts[id], place: removed.place)
+        state.drafts[id] = nil
+        state.message = "Deleting \(id) from \(state.collectionFileName)…"
+        state.messageIsError = false
+        return [.changeCollection(.delete(id: id), collectionPath: state.collectionPath)]
+    }
+
+    /// `u`: puts the last deleted endpoint back (in the file, where it was), with its edits.
+    static func undoDelete(_ state: inout AppState) -> [AppEffect] {
+        guard let deleted = state.compose.lastDeleted else {
+            state.message = "Nothing deleted in this session to bring back."
+            return []
+        }
+        state.compose.lastDeleted = nil
+        let id = deleted.endpoint.id
+        guard let place = deleted.place else {
+            state.drafts[id] = deleted.endpoint
+            state.rebuildRows(selecting: id)
+            state.message = "Brought back the draft \(id)."
+            state.messageIsError = false
+            return []
+        }
+        if let draft = deleted.draft { state.drafts[id] = draft }
+        state.message = "Bringing back \(id) in \(state.collectionFileName)…"
+        state.messageIsError = false
+        return [.changeCollection(.restore(deleted.endpoint, at: place), collectionPath: state.collectionPath)]
+    }
+
+    // MARK: - Undo and redo of drafts
+
+    /// Records the drafts as they were before an edit, for `Ctrl-Z`.
+    static func recordUndo(_ before: [String: Endpoint], _ state: inout AppState) {
+        state.compose.undo.append(before)
+        if state.compose.undo.count > ComposeState.undoLimit { state.compose.undo.removeFirst() }
+        state.compose.redo = []
+    }
+
+    /// `Ctrl-Z` / `Ctrl-Y`: the drafts as they were before the last edit, or after the last undo.
+    static func undoDraft(redo: Bool, _ state: inout AppState) {
+        guard let drafts = redo ? state.compose.redo.popLast() : state.compose.undo.popLast() else {
+            state.message = redo ? "Nothing to redo." : "Nothing to undo."
+            return
+        }
+        if redo { state.compose.undo.append(state.drafts) } else { state.compose.redo.append(state.drafts) }
+        let changed = Set(drafts.keys).symmetricDifference(state.drafts.keys)
+            .union(drafts.keys.filter { drafts[$0] != state.drafts[$0] })
+        state.drafts = drafts
+        state.rebuildRows(selecting: changed.sorted().first { drafts[$0] != nil })
+        state.message = (redo ? "Redone" : "Undone") + (changed.isEmpty ? "." : ": " + changed.sorted().joined(separator: ", "))
+        state.messageIsError = false
+    }
+
+    // MARK: - Drafts of a previous session
+
+    /// Takes the drafts back (`y`) or discards them (`n`, which empties the drafts file).
+    static func restoreDrafts(_ accept: Bool, _ state: inout AppState) -> [AppEffect] {
+        let drafts = state.compose.restorable
+        state.compose.restorable = []
+        state.overlay = nil
+        guard accept else {
+            state.message = "Discarded \(drafts.count) draft\(drafts.count == 1 ? "" : "s") of the last session."
+            state.messageIsError = false
+            return [.storeDrafts(Array(state.drafts.values), collectionPath: state.collectionPath)]
+        }
+        for draft in drafts where state.collection?.endpoint(withID: draft.id) != draft {
+            state.drafts[draft.id] = draft
+        }
+        state.rebuildRows(selecting: drafts.first?.id)
+        state.message = "Restored \(drafts.count) draft\(drafts.count == 1 ? "" : "s"); S saves one to the file, Ctrl-Z undoes."
+        state.messageIsError = false
+        return []
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Workspace
+
+extension CollectionChange {
+    /// Applies the change to the collection file as it is on disk now, and writes it back
+    /// atomically (mode, owner and symbolic links kept: `AtomicFile`).
+    ///
+    /// A new top-level endpoint is appended to the file's text, so its comments and layout
+    /// stay as the user wrote them; any other change rewrites the file through
+    /// `CollectionWriter` (which cannot keep comments: the save dialog says so first).
+    ///
+    /// - Parameter url: the collection file.
+    /// - Returns: the collection as written (read back from the file).
+    /// - Throws: the loader's error when the file no longer reads, `ChangeError` when the
+    ///   change no longer fits the file, `FileSystemError` when it cannot be written.
+    func apply(to url: URL) throws -> APICollection {
+        let original = try String(contentsOf: url, encoding: .utf8)
+        var collection = try CollectionLoader.load(from: url)
+        var appended: Endpoint?
+        switch self {
+        case .put(let endpoint, let replacing):
+            if let replacing, collection.replace(endpointWithID: replacing, with: endpoint) {
+                break
+            }
+            guard collection.endpoint(withID: endpoint.id) == nil else { throw ChangeError.exists(endpoint.id, file: url.path) }
+            collection.insert(endpoint)
+            appended = endpoint
+        case .delete(let id):
+            guard collection.remove(endpointWithID: id) != nil else { throw ChangeError.missing(id, file: url.path) }
+        case .restore(let endpoint, let place):
+            guard collection.endpoint(withID: endpoint.id) == nil else { throw ChangeError.exists(endpoint.id, file: url.path) }
+            var restored = endpoint
+            restored.folderPath = place.folderPath
+            collection.insert(restored, at: place.index)
+        }
+        let text = try appended.flatMap { CollectionMerger.appendingEndpoints([$0], to: original, expecting: collection) }
+            ?? CollectionWriter.yaml(for: collection)
+        try CollectionMerger.writeAtomically(text, to: url)
+        return try CollectionLoader.load(from: url)
+    }
+
+    /// The endpoint the change is about.
+    var endpointID: String {
+        switch self {
+        case .put(let endpoint, _): return endpoint.id
+        case .delete(let id): return id
+        case .restore(let endpoint, let place): return (place.folderPath + [endpoint.name]).joined(separator: "/")
+        }
+    }
+
+    /// What the user reads once the file is written.
+    func doneMessage(file: String) -> String {
+        switch self {
+        case .put(let endpoint, let replacing):
+            if let replacing, replacing != endpoint.id { return "\(replacing) is now \(endpoint.id) in \(file)." }
+            return "Saved \(endpoint.id) to \(file)."
+        case .delete(let id): return "Deleted \(id) from \(file); u brings it back."
+        case .restore: return "Brought back \(endpointID) in \(file)."
+        }
+    }
+
+    /// Why a change no longer fits the file (someone changed it meanwhile).
+    enum ChangeError: Error, CustomStringConvertible {
+        case exists(String, file: String)
+        case missing(String, file: String)
+
+        var description: String {
+            switch self {
+            case .exists(let id, let file): return "\(file) has an endpoint \(id) already; rename yours (R) and save again."
+            case .missing(let id, let file): return "\(file) has no endpoint \(id) any more (changed on disk?)."
+            }
+        }
+    }
+}

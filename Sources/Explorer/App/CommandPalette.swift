@@ -1,0 +1,108 @@
+import Foundation
+import History
+import Terminal
+import Workspace
+
+/// What the command palette (`Ctrl-P`) is showing: the text typed and the selected row.
+struct PaletteState: Sendable, Hashable {
+    var query = TextFieldState()
+    var list = ListState()
+}
+
+/// One row of the command palette: something to jump to or run.
+struct PaletteEntry: Sendable, Hashable {
+    enum Target: Sendable, Hashable {
+        /// Select the endpoint with this id.
+        case endpoint(id: String)
+        /// Switch to the environment at this index.
+        case environment(index: Int)
+        /// Open the stored exchange with this id.
+        case history(id: Int64)
+        /// Run a command of the keymap.
+        case command(AppCommand)
+    }
+
+    var target: Target
+    /// What the fuzzy search matches and the row shows.
+    var text: String
+    /// Shown dim on the right: the keys of a command, the time of a history entry.
+    var detail: String
+
+    /// The kind, as the row's first column says it.
+    var kind: String {
+        switch target {
+        case .endpoint: return "endpoint"
+        case .environment: return "env"
+        case .history: return "history"
+        case .command: return "command"
+        }
+    }
+}
+
+/// The palette's rows for a state, and how a query ranks them.
+///
+/// Commands come from the same keymap the footer and the help are generated from, with the
+/// keys bound to them, so the palette never offers a key that does something else.
+enum CommandPalette {
+    /// Every row, in the order an empty query shows them: endpoints (drafts included),
+    /// environments, commands, then history (newest first).
+    static func entries(_ state: AppState) -> [PaletteEntry] {
+        var entries: [PaletteEntry] = []
+        for row in state.endpointRows {
+            guard let stored = row.endpoint else { continue }
+            let endpoint = state.drafts[stored.id] ?? stored
+            entries.append(PaletteEntry(target: .endpoint(id: stored.id),
+                                        text: "\(endpoint.method.rawValue) \(endpoint.id)  \(endpoint.path)", detail: ""))
+        }
+        for (index, environment) in state.environments.enumerated() {
+            entries.append(PaletteEntry(target: .environment(index: index), text: "\(environment.name)  \(environment.baseURLTemplate)",
+                                        detail: index == state.activeEnvironment ? "active" : ""))
+        }
+        for binding in state.keymap.bindings where binding.command != .palette {
+            guard let label = binding.help ?? binding.hint else { continue }
+            entries.append(PaletteEntry(target: .command(binding.command), text: label,
+                                        detail: binding.keys.map(\.description).joined(separator: "/")))
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = state.timeZone
+        for entry in state.history {
+            let parts = calendar.dateComponents([.hour, .minute], from: entry.startedAt)
+            let status = entry.status.map(String.init) ?? "ERR"
+            entries.append(PaletteEntry(target: .history(id: entry.id), text: "\(entry.method) \(status) \(entry.url)",
+                                        detail: String(format: "#%lld %02d:%02d", entry.id, parts.hour ?? 0, parts.minute ?? 0)))
+        }
+        return entries
+    }
+
+    /// The rows matching `query`, best first, with the matched characters.
+    static func ranked(_ state: AppState, query: String) -> [(entry: PaletteEntry, match: FuzzyMatch.Match)] {
+        let all = entries(state)
+        return FuzzyMatch.rank(query, all.map(\.text)).map { (entry: all[$0.index], match: $0.match) }
+    }
+
+    /// The most rows the palette shows at once.
+    static let maximumRows = 14
+
+    /// How wide the kind column is.
+    static let kindWidth = 9
+
+    /// The rows as list items: the kind, then the text with matched characters underlined.
+    static func items(_ ranked: [(entry: PaletteEntry, match: FuzzyMatch.Match)]) -> [ListItem] {
+        ranked.map { entry, match in
+            let matched = Set(match.positions)
+            var spans = [Span(entry.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0), role: .dim)]
+            // One span per run of matched or unmatched characters.
+            var run = "", runMatched = false
+            for (index, character) in entry.text.enumerated() {
+                if matched.contains(index) != runMatched, !run.isEmpty {
+                    spans.append(Span(run, runMatched ? Style(.searchMatch, [.bold, .underline]) : Style(.overlay)))
+                    run = ""
+                }
+                runMatched = matched.contains(index)
+                run.append(character)
+            }
+            if !run.isEmpty { spans.append(Span(run, runMatched ? Style(.searchMatch, [.bold, .underline]) : Style(.overlay))) }
+            return ListItem(spans, trailing: entry.detail.isEmpty ? [] : [Span(entry.detail, role: .dim)])
+        }
+    }
+}

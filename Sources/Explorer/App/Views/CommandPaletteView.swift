@@ -1,0 +1,16 @@
+import Terminal
+
+/// The command palette: a query line over the fuzzy-ranked rows, each with its kind, the
+/// matched characters underlined, and the keys of a command on the right.
+enum CommandPaletteView {
+    static func render(_ palette: PaletteState, state: AppState, into grid: inout CellGrid) {
+        let screen = grid.bounds
+        let ranked = CommandPalette.ranked(state, query: palette.query.text)
+        var picker = Picker(
+            title: "Command palette · \(ranked.count) of \(CommandPalette.entries(state).count)",
+            items: CommandPalette.items(ranked), state: palette.list, filterable: true,
+            width: min(96, screen.width - 2), height: CommandPalette.maximumRows + 3)
+        picker.query = palette.query.text
+        picker.render(into: &grid, area: screen)
+    }
+}
