@@ -36,7 +36,7 @@ def test_create_send_edit_save_and_find_it_through_the_palette_after_a_restart(t
 
     # Headers: Tab twice from the endpoints list to the request pane, then the Headers tab.
     s.keys("Tab", "Tab")
-    s.wait_for(re.compile(r"Request\s+Preview"))
+    s.wait_for("Request Query Headers Body")
     s.keys("]", "]")
     s.wait_for("No headers. a adds one.")
     s.keys("a")
@@ -110,6 +110,7 @@ def find_in_body(s, text: str) -> None:
     """Searches the response body (the response pane has the focus) and waits for the match."""
     s.keys("/")
     s.wait_for("Search body:")
+    s.keys("C-u")  # the field starts with the last search
     s.type(text)
     s.keys("Enter")
     s.wait_for(f'match "{text}"')
@@ -148,10 +149,10 @@ def test_delete_asks_and_u_brings_the_endpoint_back(tui, demo):
     assert re.search(r"Delete \S*Echo query from demo.yaml\?", s.wait_for("Delete endpoint"))
     s.keys("y")
     s.wait_for("Deleted ")
-    assert "Echo query" not in demo.collection.read_text()
+    poll(lambda: "Echo query" not in demo.collection.read_text(), message="the endpoint gone from the file")
     s.keys("u")
     s.wait_for("Brought back")
-    assert "Echo query" in demo.collection.read_text()
+    poll(lambda: "Echo query" in demo.collection.read_text(), message="the endpoint back in the file")
 
 
 def test_the_palette_runs_commands_by_name(tui):

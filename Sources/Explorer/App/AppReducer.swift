@@ -38,9 +38,17 @@ enum AppReducer {
             state.drafts = state.drafts.filter { id, draft in
                 collection.endpoint(withID: id).map { $0 != draft } ?? true
             }
+            // The explorer's own writes come back through the watcher too: those change
+            // nothing on screen, and their own message ("Deleted …, u brings it back") stays.
+            let unchanged = state.collection.map {
+                $0.endpoints == collection.endpoints && $0.variables == collection.variables
+                    && $0.environments.map(\.description) == collection.environments.map(\.description)
+            } ?? false
             state.setCollection(collection)
-            state.message = "Reloaded \(state.collectionFileName)"
-            state.messageIsError = false
+            if !unchanged {
+                state.message = "Reloaded \(state.collectionFileName)"
+                state.messageIsError = false
+            }
         case .collectionFailed(let message):
             state.message = message
             state.messageIsError = true

@@ -1,6 +1,9 @@
 /// Fuzzy matching as a command palette does it: the typed characters must appear in the text
 /// in order, not necessarily together (`gtusr` finds `Get user`), and a match that keeps them
 /// together or starts words ranks higher.
+///
+/// Texts are short (names, commands, URLs): each possible start of the first character is
+/// tried, so a match costs O(starts × length).
 package enum FuzzyMatch {
     /// How well a text matches, and where.
     package struct Match: Sendable, Hashable {
@@ -63,8 +66,6 @@ package enum FuzzyMatch {
             }
         }
         if positions.first == 0 { score += 4 }
-        // Shorter texts win ties: `Get user` before `Get user avatar`.
-        score -= original.count / 16
         return Match(score: score, positions: positions)
     }
 
@@ -75,7 +76,9 @@ package enum FuzzyMatch {
         return previous.isLowercase && text[index].isUppercase
     }
 
-    /// The indices of `texts` that match `query`, best first (ties keep their order).
+    /// The indices of `texts` that match `query`, best first; of two equal scores the shorter
+    /// text first (`Get user` before `Get user avatar`), then the given order (an empty query
+    /// keeps the given order).
     ///
     /// - Parameters:
     ///   - query: what was typed.
@@ -83,8 +86,13 @@ package enum FuzzyMatch {
     /// - Returns: pairs of index and match, sorted by score.
     package static func rank(_ query: String, _ texts: [String]) -> [(index: Int, match: Match)] {
         let matches = texts.enumerated().compactMap { index, text in match(query, in: text).map { (index: index, match: $0) } }
-        return matches.enumerated().sorted { a, b in
-            a.element.match.score != b.element.match.score ? a.element.match.score > b.element.match.score : a.offset < b.offset
-        }.map(\.element)
+        // An empty query ranks nothing: everything in the given order.
+        guard !query.allSatisfy(\.isWhitespace) else { return matches }
+        let lengths = texts.map(\.count)
+        return matches.sorted { a, b in
+            if a.match.score != b.match.score { return a.match.score > b.match.score }
+            if lengths[a.index] != lengths[b.index] { return lengths[a.index] < lengths[b.index] }
+            return a.index < b.index
+        }
     }
 }

@@ -211,6 +211,13 @@ import Testing
         #expect(state.drafts["New request"] != nil)
     }
 
+    @Test func theWatchersEchoOfOurOwnWriteKeepsItsMessage() throws {
+        var state = try tuiState()
+        state.message = "Deleted Users/Get user from shop.yaml; u brings it back."
+        tuiReduce(&state, .collectionReloaded(try CollectionLoader.parse(tuiCollectionYAML, file: "shop.yaml")))
+        #expect(state.message == "Deleted Users/Get user from shop.yaml; u brings it back.")
+    }
+
     @Test func paletteCommandsIncludeTheNewOnes() throws {
         let state = try tuiState()
         let commands = CommandPalette.entries(state).compactMap { entry -> AppCommand? in

@@ -24,8 +24,9 @@ import Testing
     }
 
     @Test func aWordStartIsPreferredOverAnEarlierLetterInsideAWord() throws {
-        // "p" of "path" rather than the p in "api".
-        let match = try #require(FuzzyMatch.match("ap", in: "api path"))
-        #expect(match.positions == [0, 4])
+        // The "p" of "path" rather than the one inside "alpha"; an adjacent letter stays first.
+        let match = try #require(FuzzyMatch.match("ap", in: "alpha path"))
+        #expect(match.positions == [0, 6])
+        #expect(FuzzyMatch.match("ap", in: "api path")?.positions == [0, 1])
     }
 }

@@ -52,15 +52,21 @@ enum RequestEditorView {
         let isEditing = editor.bodyText != nil && editor.bodyEndpointID == endpoint.id
         let mode = isEditing ? editor.bodyMode : BodyMode(endpoint.body)
         var status: [Span] = [Span("Body: ", role: .dim), Span(mode.rawValue, Style(.title, .bold))]
-        if isEditing, let failure = editor.bodyError {
-            status.append(Span("  ✗ " + failure.description, role: .error))
-        } else if isEditing {
-            status.append(Span(mode == .json ? "  ✓ valid · Esc closes · Tab completes {{" : "  Esc closes", role: .dim))
+        let failure = isEditing ? editor.bodyError : nil
+        if isEditing {
+            status.append(Span(failure == nil && mode == .json ? "  ✓ valid · Esc closes · Tab completes {{" : "  Esc closes", role: .dim))
         } else {
             status.append(Span(mode == .none ? "  m chooses a form" : mode.table == nil ? "  Enter edits · m switches" : "  a adds · m switches", role: .dim))
         }
-        grid.put(Sanitizer.characters(status), x: area.x, y: area.y, clip: area.row(0))
-        let rest = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        var rows = [Sanitizer.characters(status)]
+        // Where the JSON does not parse, whole: line, column and what was expected.
+        if let failure {
+            rows += WordWrap.rows(Sanitizer.characters([Span("✗ " + failure.description, role: .error)]), width: area.width).prefix(2)
+        }
+        for (offset, row) in rows.prefix(area.height).enumerated() {
+            grid.put(row, x: area.x, y: area.y + offset, clip: area.row(offset))
+        }
+        let rest = Rect(x: area.x, y: area.y + rows.count, width: area.width, height: area.height - rows.count)
         guard !rest.isEmpty else { return }
         if let table = mode.table {
             renderTable(table, state, endpoint: endpoint, into: &grid, area: rest)

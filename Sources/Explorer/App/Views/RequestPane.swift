@@ -10,12 +10,16 @@ enum RequestPane {
         guard !area.isEmpty else { return }
         let focused = state.focus == .request
         let edited = state.selectedEndpoint.map { state.drafts[$0.id] != nil } ?? false
-        let trailing = edited ? [Span(state.isNewDraft(state.selectedEndpoint!.id) ? " new · S saves " : " edited · S saves ", role: .warning)] : []
+        let isNew = edited && state.isNewDraft(state.selectedEndpoint!.id)
+        // A narrow screen keeps the tabs readable: the mark without its hint.
+        let mark = compact ? (isNew ? " new " : " * ") : (isNew ? " new · S saves " : " edited · S saves ")
+        let trailing = edited ? [Span(mark, role: .warning)] : []
         let tab = state.compose.editor.tab
-        var title = [Span("Request", role: .title)]
-        // The editor tabs show where there is room for them, or once one is chosen.
+        // The pane's own title is its first tab (the preview); the editor tabs follow it where
+        // there is room for them, or once one is chosen.
+        var title = [Span("Request", tab == .preview ? Style(.title, .bold) : Style(.tabInactive))]
         if !compact || focused || tab != .preview {
-            for candidate in RequestTab.allCases {
+            for candidate in RequestTab.allCases where candidate != .preview {
                 title.append(Span(" "))
                 title.append(Span(candidate.rawValue, candidate == tab ? Style(.tabActive, .bold) : Style(.tabInactive)))
             }
