@@ -58,6 +58,21 @@ import Testing
         #expect(server.hits("/echo/999") == 1)
     }
 
+    @Test func cancellingAFutureThatIsAwaitedClosesTheConnectionAndThrowsCancelled() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
+        let future = dispatcher.future(from: BasicRequest(path: "/stall"))
+
+        // `value` runs the request in the awaiting Task; `cancel()` must still reach it.
+        let task = Task { try await future.value }
+        #expect(await eventually { server.openConnections == 1 && server.hits("/stall") == 1 })
+        future.cancel()
+
+        await #expect(throws: TransportError.cancelled) { try await task.value }
+        #expect(await eventually { server.openConnections == 0 })
+    }
+
     @Test func callbacksRunInOrderOnceEachOnAConcurrentQueueEvenWhenAttachedLate() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

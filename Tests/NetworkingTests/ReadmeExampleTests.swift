@@ -23,8 +23,9 @@ private struct Post: Decodable, Sendable {
 
         // --- README example begins (with the test server's address) ---
         let environment = Environment(baseURL: server.baseURL.appendingPathComponent("readme/v1"))
-        let transport = AsyncHTTPClientTransport()
-        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: .global())
+        // One shared AsyncHTTPClient transport, shut down at exit; callbacks on the main queue unless
+        // you pass another (a program whose main thread runs no main queue must).
+        let dispatcher = NetworkDispatcher(serverProvider: environment, callbackQueue: .global())
 
         // Callbacks:
         dispatcher.future(from: BasicRequest(path: "/posts/1"))
@@ -46,7 +47,6 @@ private struct Post: Decodable, Sendable {
         #expect(await eventually { lines.all.contains("done") })
         #expect(lines.all.contains("200 OK: Hello, Linux"))
         #expect(lines.all.contains("404 Not Found: No post with that id."))
-        try await transport.shutdown()
         withExtendedLifetime(environment) {}
     }
 }

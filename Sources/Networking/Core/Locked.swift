@@ -1,17 +1,16 @@
-import Foundation
+import NIOConcurrencyHelpers
 
 /// A value guarded by a lock, for the few places where state is shared across threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+///
+/// The value and its lock live in one allocation (a future makes one per request).
+struct Locked<Value>: @unchecked Sendable {
+    private let box: NIOLockedValueBox<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { box = NIOLockedValueBox(value) }
 
     /// Runs `body` with exclusive access to the value.
     @discardableResult
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try box.withLockedValue(body)
     }
 }

@@ -10,7 +10,12 @@ extension Request {
     /// - Returns: the request with its absolute URL.
     /// - Throws: `TransportError.invalidURL` when no valid URL results.
     public func prepared(baseURL: URL) throws -> PreparedRequest {
-        PreparedRequest(method: method, url: try url(relativeTo: baseURL), headers: headers, body: httpBody)
+        try prepared(on: BaseURLParts(baseURL))
+    }
+
+    /// Resolves the request against a base URL taken apart once.
+    func prepared(on base: BaseURLParts) throws -> PreparedRequest {
+        PreparedRequest(method: method, url: try url(on: base), headers: headers, body: httpBody)
     }
 
     /// The absolute URL of the request on a base URL; see `prepared(baseURL:)`.
@@ -19,10 +24,11 @@ extension Request {
     /// - Returns: the absolute URL.
     /// - Throws: `TransportError.invalidURL`.
     public func url(relativeTo baseURL: URL) throws -> URL {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-            components.scheme != nil, components.host != nil
-        else { throw TransportError.invalidURL(baseURL.absoluteString) }
+        try url(on: BaseURLParts(baseURL))
+    }
 
+    /// The absolute URL of the request on a base URL taken apart once.
+    func url(on base: BaseURLParts) throws -> URL {
         var requestPath = path
         var pathQuery: String?
         if let mark = requestPath.firstIndex(of: "?") {
@@ -31,17 +37,16 @@ extension Request {
         }
         if let hash = requestPath.firstIndex(of: "#") { requestPath = String(requestPath[..<hash]) }
 
-        var basePath = components.percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        var relative = requestPath
+        var relative = Substring(requestPath)
         while relative.hasPrefix("/") { relative.removeFirst() }
-        let encoded = PercentEncoding.encode(relative, allowed: PercentEncoding.pathAllowed)
-        components.percentEncodedPath = relative.isEmpty && !requestPath.hasPrefix("/")
-            ? (basePath.isEmpty ? "/" : basePath)
-            : basePath + "/" + encoded
+        let encoded = PercentEncoding.encode(String(relative), allowed: PercentEncoding.pathAllowed)
+        var text = base.origin
+        text += relative.isEmpty && !requestPath.hasPrefix("/")
+            ? (base.path.isEmpty ? "/" : base.path)
+            : base.path + "/" + encoded
 
         var queryParts: [String] = []
-        if let baseQuery = components.percentEncodedQuery, !baseQuery.isEmpty { queryParts.append(baseQuery) }
+        if let baseQuery = base.query, !baseQuery.isEmpty { queryParts.append(baseQuery) }
         if let pathQuery, !pathQuery.isEmpty {
             queryParts.append(PercentEncoding.encode(pathQuery, allowed: PercentEncoding.rawQueryAllowed))
         }
@@ -53,12 +58,44 @@ extension Request {
                 queryParts.append(name)
             }
         }
-        components.percentEncodedQuery = queryParts.isEmpty ? nil : queryParts.joined(separator: "&")
-        components.fragment = nil
-        guard let url = components.url else {
-            throw TransportError.invalidURL(baseURL.absoluteString + "/" + path)
+        if !queryParts.isEmpty { text += "?" + queryParts.joined(separator: "&") }
+        guard let url = URL(string: text) else {
+            throw TransportError.invalidURL(base.url.absoluteString + "/" + path)
         }
         return url
+    }
+}
+
+/// A base URL taken apart: what every request's URL starts with. A dispatcher keeps the one of
+/// the base URL its provider last answered, so that only the request's own part is built per
+/// request.
+struct BaseURLParts: Sendable {
+    /// The base URL.
+    let url: URL
+    /// `scheme://user@host:port`, as the base URL spells it.
+    let origin: String
+    /// The base path, percent-encoded, without a trailing `/`.
+    let path: String
+    /// The base query, percent-encoded, if any.
+    let query: String?
+
+    /// Takes a base URL apart.
+    ///
+    /// - Throws: `TransportError.invalidURL` when it has no scheme or host.
+    init(_ baseURL: URL) throws {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+            components.scheme != nil, components.host != nil
+        else { throw TransportError.invalidURL(baseURL.absoluteString) }
+        url = baseURL
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        self.path = path
+        query = components.percentEncodedQuery
+        components.percentEncodedPath = ""
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        guard let origin = components.string else { throw TransportError.invalidURL(baseURL.absoluteString) }
+        self.origin = origin
     }
 }
 

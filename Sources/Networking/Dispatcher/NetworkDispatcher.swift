@@ -33,6 +33,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     public let options: TransferOptions
     /// How many `.retry(with:)` answers from response adapters one future follows at most.
     public let maximumAdapterRetries: Int
+    private let lastBase = Locked<BaseURLParts?>(nil)
 
     /// Creates a dispatcher.
     ///
@@ -87,34 +88,38 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - options: the transfer options.
     /// - Returns: a future of the response, whatever its status.
     public func future(from request: any Request, options: TransferOptions) -> ResponseFuture<Response<Data?>> {
-        ResponseFuture(callbackQueue: callbackQueue) { future in
-            guard let provider = self.serverProvider else {
-                return future.fail(with: TransportError.serverProviderReleased)
-            }
-            guard let baseURL = provider.baseURL else {
-                return future.fail(with: TransportError.missingBaseURL)
-            }
-            let task = Task {
+        ResponseFuture.operation(callbackQueue: callbackQueue) { future in
+            // Asked on the thread that starts the future, as the provider expects.
+            guard let provider = self.serverProvider else { throw TransportError.serverProviderReleased }
+            guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
+            let base = try self.parts(of: baseURL)
+            return {
                 do {
-                    let response = try await self.run(request, baseURL: baseURL, options: options, future: future)
-                    future.succeed(with: response)
+                    return try await self.run(request, base: base, options: options, future: future)
                 } catch {
-                    future.fail(with: Task.isCancelled ? TransportError.cancelled : error)
+                    throw Task.isCancelled ? TransportError.cancelled : error
                 }
             }
-            future.onCancel { task.cancel() }
         }
     }
 
     // MARK: - Sending
 
-    private func run(_ original: any Request, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+    /// The base URL taken apart, reusing the last one while the provider answers the same.
+    private func parts(of baseURL: URL) throws -> BaseURLParts {
+        if let last = lastBase.withLock({ $0 }), last.url == baseURL { return last }
+        let parts = try BaseURLParts(baseURL)
+        lastBase.withLock { $0 = parts }
+        return parts
+    }
+
+    private func run(_ original: any Request, base: BaseURLParts, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         var request = original
         var attempt = 1
         var adapterRetries = 0
         attempts: while true {
             try Task.checkCancellation()
-            var prepared = try request.prepared(baseURL: baseURL)
+            var prepared = try request.prepared(on: base)
             for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
             for monitor in eventMonitors { monitor.requestWillSend(prepared) }
 

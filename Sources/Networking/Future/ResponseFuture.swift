@@ -34,8 +34,19 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// What a started operation uses to report its result.
     public typealias Action = @Sendable (ResponseFuture<T>) -> Void
 
+    /// Begins an operation that is awaited, not called back: it runs on the thread that
+    /// starts the future (reading what must be read there) and gives the async work, which
+    /// runs in the awaiting Task for `value` and in a new Task for `start()`.
+    package typealias Begin = @Sendable (ResponseFuture<T>) throws -> @Sendable () async throws -> T
+
+    /// What starting the future runs.
+    enum Start {
+        case action(Action)
+        case operation(Begin)
+    }
+
     private enum Phase {
-        case idle(Action)
+        case idle(Start)
         case running
         case finished(Outcome)
     }
@@ -86,7 +97,25 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///   - action: the work to start; it receives this future.
     public init(callbackQueue: DispatchQueue = .main, action: @escaping Action) {
         self.callbackQueue = callbackQueue
-        self.state = Locked(State(phase: .idle(action)))
+        self.state = Locked(State(phase: .idle(.action(action))))
+    }
+
+    /// A lazy future of an async operation; see `Begin`.
+    ///
+    /// Awaiting `value` runs the operation in the awaiting Task (no Task of its own, no hop
+    /// back): what a dispatcher's futures cost no more than the transport call they make.
+    ///
+    /// - Parameters:
+    ///   - callbackQueue: the queue user callbacks run on.
+    ///   - begin: begins the operation.
+    /// - Returns: the future.
+    package static func operation(callbackQueue: DispatchQueue, _ begin: @escaping Begin) -> ResponseFuture<T> {
+        ResponseFuture(callbackQueue: callbackQueue, start: .operation(begin))
+    }
+
+    private init(callbackQueue: DispatchQueue, start: Start) {
+        self.callbackQueue = callbackQueue
+        self.state = Locked(State(phase: .idle(start)))
     }
 
     /// Creates a future that is already finished with a value.
@@ -114,13 +143,36 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func start() -> Self {
-        let action: Action? = state.withLock { state in
-            guard case .idle(let action) = state.phase else { return nil }
-            state.phase = .running
-            return action
+        switch takeStart() {
+        case .action(let action):
+            action(self)
+        case .operation(let begin):
+            guard let work = self.begin(begin, for: self) else { break }
+            let task = Task {
+                do { self.succeed(with: try await work()) } catch { self.fail(with: error) }
+            }
+            onCancel { task.cancel() }
+        case nil:
+            break
         }
-        action?(self)
         return self
+    }
+
+    /// Moves an idle future to running and gives what starts it; `nil` when it is not idle.
+    func takeStart() -> Start? {
+        state.withLock { state in
+            guard case .idle(let start) = state.phase else { return nil }
+            state.phase = .running
+            return start
+        }
+    }
+
+    /// Begins an operation; a throw fails the future.
+    func begin(_ begin: Begin, for future: ResponseFuture<T>) -> (@Sendable () async throws -> T)? {
+        do { return try begin(future) } catch {
+            fail(with: error)
+            return nil
+        }
     }
 
     /// Sends the request: the same as `start()`, reads better at the end of a chain.
