@@ -231,15 +231,18 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
                 state.recorded.append(prepared)
                 return state.entries.last { $0.matches(prepared, request) }?.stub ?? state.fallback
             }
-            let task = Task {
-                let started = Date()
-                if stub.delay > .zero {
-                    do { try await Task.sleep(for: stub.delay) } catch { return future.cancel() }
-                }
+            let respond: @Sendable (Date) -> Void = { started in
                 if let error = stub.error { return future.fail(with: error) }
                 future.succeed(with: Response(
                     statusCode: stub.status, headers: stub.headers, data: stub.body, request: prepared,
                     timings: ResponseTimings(started: started, headReceived: Date(), finished: Date(), bytesReceived: stub.body?.count ?? 0)))
+            }
+            // Without a delay, the answer is there at once: no Task to wait for.
+            guard stub.delay > .zero else { return respond(Date()) }
+            let task = Task {
+                let started = Date()
+                do { try await Task.sleep(for: stub.delay) } catch { return future.cancel() }
+                respond(started)
             }
             future.onCancel { task.cancel() }
         }

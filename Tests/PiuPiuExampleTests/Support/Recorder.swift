@@ -19,17 +19,18 @@ final class Recorder: @unchecked Sendable {
         return recorded
     }
 
-    /// Waits until `event` has been recorded, polling, for at most `limit`.
+    /// Waits until `event` has been recorded, polling, for at most `limit` (a minute: the
+    /// main queue and the Task pool are shared with every test running beside this one).
     ///
     /// - Returns: whether it was recorded in time (or before the test was cancelled).
-    func wait(for event: String, limit: Duration = .seconds(10)) async -> Bool {
+    func wait(for event: String, limit: Duration = .seconds(60)) async -> Bool {
         await wait(limit: limit) { $0.contains(event) }
     }
 
     /// Waits until the events satisfy `done`, polling, for at most `limit`.
     ///
     /// - Returns: whether they did in time (or before the test was cancelled).
-    func wait(limit: Duration = .seconds(10), until done: ([String]) -> Bool) async -> Bool {
+    func wait(limit: Duration = .seconds(60), until done: ([String]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if done(events) { return true }
