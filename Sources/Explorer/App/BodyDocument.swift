@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Terminal
 
 /// A response body made ready to show: decoded by its charset, pretty-printed when it is JSON
@@ -117,27 +118,16 @@ package struct BodyDocument: Sendable {
 
     // MARK: - Decoding
 
+    /// The charset a `Content-Type` names, as written (the one parser: Networking's).
     static func charset(in contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0] == "charset" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-        }
-        return nil
+        TextDecoding.charset(in: contentType)
     }
 
-    /// The body converted to UTF-8 when its charset is Latin-1 or Windows-1252; nil when it is
-    /// shown as it is (UTF-8 or unknown: invalid sequences are drawn as replacement characters).
+    /// The body converted to UTF-8 when its charset is a known one other than UTF-8; nil when
+    /// it is shown as it is (UTF-8 or unknown: invalid sequences are drawn as replacement
+    /// characters). The same decoding as `explorer send`'s.
     static func convertedToUTF8(_ data: Data, charset: String?) -> [UInt8]? {
-        switch charset {
-        case "iso-8859-1", "latin1", "latin-1", "iso8859-1":
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: data.map { Unicode.Scalar($0) })
-            return Array(String(scalars).utf8)
-        case "windows-1252", "cp1252":
-            return String(data: data, encoding: .windowsCP1252).map { Array($0.utf8) }
-        default:
-            return nil
-        }
+        TextDecoding.convertedToUTF8(data, charset: charset)
     }
 
     static func looksBinary(_ data: Data, contentType: String) -> Bool {

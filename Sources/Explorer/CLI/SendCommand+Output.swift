@@ -63,21 +63,7 @@ enum ExchangeOutput {
     ///   - contentType: the `Content-Type`, if any.
     /// - Returns: the text, or `nil` for a binary body.
     static func decodedText(_ body: Data, contentType: String?) -> String? {
-        let charset = contentType?.split(separator: ";").dropFirst()
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.lowercased().hasPrefix("charset=") }
-            .map { $0.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"'")).lowercased() }
-        let named: String.Encoding? = switch charset {
-        case "iso-8859-1", "latin1", "iso_8859-1", "l1": .isoLatin1
-        case "windows-1252", "cp1252": .windowsCP1252
-        case "us-ascii", "ascii": .ascii
-        case "utf-16": .utf16
-        case "utf-16le": .utf16LittleEndian
-        case "utf-16be": .utf16BigEndian
-        default: nil
-        }
-        if let named, let text = String(data: body, encoding: named) { return text }
-        return String(data: body, encoding: .utf8)
+        TextDecoding.text(body, contentType: contentType)
     }
 
     /// The text with control characters and escape sequences shown escaped (`\u{1B}` as `\e`),

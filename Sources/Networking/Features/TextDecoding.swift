@@ -37,12 +37,42 @@ package enum TextDecoding {
         return String(data: data, encoding: .isoLatin1) ?? String(decoding: data, as: UTF8.self)
     }
 
-    /// The charset parameter of a `Content-Type` value, lower-cased, unquoted; `nil` when absent.
+    /// The charset parameter of a `Content-Type` value, unquoted, as written; `nil` when absent.
     ///
     /// - Parameter contentType: the field value, e.g. `text/plain; charset="ISO-8859-1"`.
-    /// - Returns: the charset, e.g. `iso-8859-1`.
+    /// - Returns: the charset, e.g. `ISO-8859-1`.
     package static func charset(in contentType: String) -> String? {
-        MediaType(contentType).parameters["charset"].map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        MediaType(contentType).parameters["charset"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The body as text when it is text: in the charset `contentType` names when that is a
+    /// known one and the bytes fit it, else UTF-8; `nil` when it is neither (a binary body).
+    ///
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - contentType: the `Content-Type` field value, if any.
+    /// - Returns: the text, or `nil`.
+    package static func text(_ data: Data, contentType: String?) -> String? {
+        if let encoding = contentType.flatMap(charset(in:)).flatMap(encoding(named:)),
+            let text = String(data: data, encoding: encoding)
+        {
+            return text
+        }
+        return String(data: data, encoding: .utf8)
+    }
+
+    /// The body as UTF-8 bytes when `charset` names a known charset other than UTF-8 that the
+    /// bytes fit; `nil` when the body is to be read as it is (UTF-8, or a charset not known).
+    ///
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - charset: the charset, any case.
+    /// - Returns: the UTF-8 bytes, or `nil`.
+    package static func convertedToUTF8(_ data: Data, charset: String?) -> [UInt8]? {
+        guard let encoding = charset.flatMap(encoding(named:)), encoding != .utf8,
+            let text = String(data: data, encoding: encoding)
+        else { return nil }
+        return Array(text.utf8)
     }
 
     /// The encoding a charset name stands for, or `nil` when it is not one this decoder knows.
@@ -52,7 +82,7 @@ package enum TextDecoding {
     package static func encoding(named name: String) -> String.Encoding? {
         switch name.lowercased() {
         case "utf-8", "utf8": return .utf8
-        case "iso-8859-1", "latin1", "iso_8859-1", "l1": return .isoLatin1
+        case "iso-8859-1", "latin1", "latin-1", "iso8859-1", "iso_8859-1", "l1": return .isoLatin1
         case "iso-8859-2", "latin2": return .isoLatin2
         case "us-ascii", "ascii": return .ascii
         case "utf-16": return .utf16

@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import Testing
+@testable import App
 @testable import ExplorerCLI
 @testable import History
 
@@ -33,6 +34,21 @@ import Testing
         let body = Data([0x63, 0x61, 0x66, 0xE9])  // "café" in ISO-8859-1
         #expect(ExchangeOutput.decodedText(body, contentType: "text/plain; charset=ISO-8859-1") == "café")
         #expect(ExchangeOutput.decodedText(body, contentType: "text/plain") == nil)
+    }
+
+    @Test func theTUIAndSendDecodeABodyTheSameWay() {
+        // One charset decoder: a charset named in capitals, quoted, or UTF-16 reads the same in
+        // `explorer send` and in the TUI's body pane.
+        let bodies: [(Data, String)] = [
+            (Data([0x63, 0x61, 0x66, 0xE9]), #"text/plain; charset="ISO-8859-1""#),
+            (Data([0x80, 0x20, 0x35]), "text/plain; charset=Windows-1252"),
+            (Data("héllo".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }), "text/plain; charset=utf-16be"),
+        ]
+        for (body, contentType) in bodies {
+            let sent = ExchangeOutput.decodedText(body, contentType: contentType)
+            let shown = BodyDocument.make(body, contentType: contentType).plainLine(0)
+            #expect(sent != nil && sent == shown, "\(contentType)")
+        }
     }
 
     @Test func jsonOutputHasTheDocumentedFields() throws {
