@@ -44,18 +44,18 @@ extension ResponseSnapshot {
     static func errorSummary(status: Int, document: BodyDocument) -> [String] {
         guard status >= 400 else { return [] }
         let raw = document.raw.prefix(256 * 1024)
+        // The one problem-details parser (Networking's), for any JSON body that reads as one.
         if document.contentType.contains("json"),
-           let object = try? JSONSerialization.jsonObject(with: raw) as? [String: Any],
-           object["title"] != nil || object["detail"] != nil {
+           let problem = try? JSONDecoder().decode(ProblemDetails.self, from: raw),
+           problem.title != nil || problem.detail != nil {
             var lines: [String] = []
-            let title = object["title"] as? String ?? ""
-            let detail = object["detail"] as? String ?? ""
-            lines.append([title, detail].filter { !$0.isEmpty }.joined(separator: " — "))
-            if let instance = object["instance"] as? String { lines.append("instance: \(instance)") }
-            if let errors = object["errors"] as? [[String: Any]] {
+            lines.append([problem.title ?? "", problem.detail ?? ""].filter { !$0.isEmpty }.joined(separator: " — "))
+            if let instance = problem.instance { lines.append("instance: \(instance)") }
+            func text(_ value: Networking.JSONValue?) -> String? { value.map { $0.stringValue ?? $0.description } }
+            if let errors = problem.extensions["errors"]?.arrayValue, errors.allSatisfy({ $0.objectValue != nil }) {
                 for error in errors.prefix(8) {
-                    let field = error["field"] ?? error["pointer"] ?? error["name"] ?? "?"
-                    let message = error["message"] ?? error["detail"] ?? ""
+                    let field = text(error["field"] ?? error["pointer"] ?? error["name"]) ?? "?"
+                    let message = text(error["message"] ?? error["detail"]) ?? ""
                     lines.append("• \(field): \(message)")
                 }
             }
