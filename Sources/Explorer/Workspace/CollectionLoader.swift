@@ -165,16 +165,38 @@ private struct Reader {
     }
 
     func pairs(_ node: Node, key: String) throws -> [KeyValue] {
-        if case .scalar(let scalar) = node, node.null != nil || scalar.string.isEmpty { return [] }
-        guard case .mapping(let mapping) = node else {
-            throw CollectionError.wrongType(location(node), key: key, expected: "a mapping of names to values")
-        }
-        return try mapping.map { pair in
-            let name = try string(pair.key, key: key)
-            guard case .scalar(let scalar) = pair.value else {
-                throw CollectionError.wrongType(location(pair.value), key: "\(key).\(name)", expected: "a text value")
+        try locatedPairs(node, key: key).map(\.pair)
+    }
+
+    /// A mapping of names to text values, or the list form (`- name: value`, one pair per
+    /// item) that can repeat a name, with where each value is written.
+    func locatedPairs(_ node: Node, key: String) throws -> [(pair: KeyValue, location: FileLocation)] {
+        try entries(node, key: key).map { entry in
+            guard case .scalar(let scalar) = entry.value else {
+                throw CollectionError.wrongType(location(entry.value), key: "\(key).\(entry.name)", expected: "a text value")
             }
-            return KeyValue(name, pair.value.null != nil && scalar.style == .plain && scalar.string != "" ? "" : scalar.string)
+            let value = entry.value.null != nil && scalar.style == .plain && scalar.string != "" ? "" : scalar.string
+            return (KeyValue(entry.name, value), location(entry.value))
+        }
+    }
+
+    /// The named entries of a mapping, or of the list form (a sequence of one-pair mappings).
+    func entries(_ node: Node, key: String) throws -> [(name: String, value: Node)] {
+        if case .scalar(let scalar) = node, node.null != nil || scalar.string.isEmpty { return [] }
+        switch node {
+        case .mapping(let mapping):
+            return try mapping.map { (try string($0.key, key: key), $0.value) }
+        case .sequence(let sequence):
+            return try sequence.map { item in
+                guard case .mapping(let mapping) = item, mapping.count == 1, let pair = mapping.first else {
+                    throw CollectionError.wrongType(location(item), key: key,
+                                                    expected: "a mapping of names to values, or a list of one-pair mappings (- name: value)")
+                }
+                return (try string(pair.key, key: key), pair.value)
+            }
+        default:
+            throw CollectionError.wrongType(location(node), key: key,
+                                            expected: "a mapping of names to values, or a list of one-pair mappings (- name: value)")
         }
     }
 
@@ -225,6 +247,7 @@ private struct Reader {
             collectionVariables: collectionVariables,
             dotEnv: dotEnv,
             location: location(node),
+            baseURLLocation: location(baseNode),
             summary: try mapping["description"].map { try string($0, key: "description") }
         )
     }
@@ -273,6 +296,7 @@ private struct Reader {
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
+        var locations: [String: FileLocation] = [:]
         var method = HTTPMethod.get
         if let methodNode = mapping["method"] {
             let token = try string(methodNode, key: "method").trimmingCharacters(in: .whitespaces)
@@ -280,11 +304,19 @@ private struct Reader {
             guard !token.isEmpty, token.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
                 throw CollectionError.invalidMethod(location(methodNode), method: token)
             }
-            method = HTTPMethod(rawValue: token)
+            // Methods are case-sensitive: sent exactly as written (curl's -X wHat sends wHat).
+            method = HTTPMethod(exactly: token)
+            let standard = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+            if token != token.uppercased(), standard.contains(token.uppercased()) {
+                warnings.append(CollectionWarning(location: location(methodNode),
+                    message: "the method \"\(token)\" of endpoint \"\(name)\" is sent as written (methods are case-sensitive); write \(token.uppercased()) for the standard one"))
+            }
+            locations["method"] = location(methodNode)
         }
         guard let pathNode = mapping["path"] else {
             throw CollectionError.missingKey(location(node), key: "path", in: "endpoint \"\(name)\"")
         }
+        locations["path"] = location(pathNode)
         let bodyKeys = ["json", "body", "form", "multipart"].filter { mapping[$0] != nil }
         if bodyKeys.count > 1 {
             throw CollectionError.conflictingBodies(location(node), endpoint: name)
@@ -292,27 +324,73 @@ private struct Reader {
         var body: EndpointBody?
         if let json = mapping["json"] {
             body = .json(JSONValue(yaml: json))
+            locations["body"] = location(json)
         } else if let raw = mapping["body"] {
-            body = .raw(try string(raw, key: "body"))
+            locations["body"] = location(raw)
+            if case .mapping(let fileMapping) = raw {
+                guard fileMapping.count == 1, let file = fileMapping["file"] else {
+                    throw CollectionError.wrongType(location(raw), key: "body", expected: "text, or a mapping with only \"file\" (a path)")
+                }
+                body = .file(try string(file, key: "body.file"))
+            } else {
+                body = .raw(try string(raw, key: "body"))
+            }
         } else if let form = mapping["form"] {
-            body = .form(try pairs(form, key: "form"))
+            let located = try locatedPairs(form, key: "form")
+            body = .form(located.map(\.pair))
+            for (index, entry) in located.enumerated() { locations["form[\(index)]"] = entry.location }
         } else if let multipart = mapping["multipart"] {
-            body = .multipart(try pairs(multipart, key: "multipart").map {
-                $0.value.hasPrefix("@")
-                    ? MultipartField(name: $0.name, value: String($0.value.dropFirst()), isFile: true)
-                    : MultipartField(name: $0.name, value: $0.value)
-            })
+            var fields: [MultipartField] = []
+            for (index, entry) in try entries(multipart, key: "multipart").enumerated() {
+                fields.append(try multipartField(entry.name, entry.value))
+                locations["multipart[\(index)]"] = location(entry.value)
+            }
+            body = .multipart(fields)
         }
-        return Endpoint(
+        let query = try mapping["query"].map { try locatedPairs($0, key: "query") } ?? []
+        for (index, entry) in query.enumerated() { locations["query[\(index)]"] = entry.location }
+        let headers = try mapping["headers"].map { try locatedPairs($0, key: "headers") } ?? []
+        for (index, entry) in headers.enumerated() { locations["headers[\(index)]"] = entry.location }
+        var endpoint = Endpoint(
             name: name,
             folderPath: folderPath,
             method: method,
             path: try string(pathNode, key: "path"),
-            query: try mapping["query"].map { try pairs($0, key: "query") } ?? [],
-            headers: try mapping["headers"].map { try pairs($0, key: "headers") } ?? [],
+            query: query.map(\.pair),
+            headers: headers.map(\.pair),
             body: body,
             location: location(node),
             description: try mapping["description"].map { try string($0, key: "description") }
         )
+        endpoint.locations = locations
+        return endpoint
+    }
+
+    /// One `multipart:` part: `text`, `@path`, or a mapping with `value` or `file` and
+    /// optional `filename` and `type`.
+    func multipartField(_ name: String, _ node: Node) throws -> MultipartField {
+        switch node {
+        case .scalar(let scalar):
+            let value = node.null != nil && scalar.style == .plain && scalar.string != "" ? "" : scalar.string
+            return value.hasPrefix("@")
+                ? MultipartField(name: name, value: String(value.dropFirst()), isFile: true)
+                : MultipartField(name: name, value: value)
+        case .mapping(let mapping):
+            let known = ["value", "file", "filename", "type"]
+            if let unknown = mapping.compactMap({ $0.key.string }).first(where: { !known.contains($0) }) {
+                throw CollectionError.wrongType(location(node), key: "multipart.\(name)",
+                                                expected: "a mapping of value or file, filename and type (not \"\(unknown)\")")
+            }
+            let file = try mapping["file"].map { try string($0, key: "multipart.\(name).file") }
+            let value = try mapping["value"].map { try string($0, key: "multipart.\(name).value") }
+            guard (file == nil) != (value == nil) else {
+                throw CollectionError.wrongType(location(node), key: "multipart.\(name)", expected: "a mapping with exactly one of value and file")
+            }
+            return MultipartField(name: name, value: file ?? value ?? "", isFile: file != nil,
+                                  filename: try mapping["filename"].map { try string($0, key: "multipart.\(name).filename") },
+                                  contentType: try mapping["type"].map { try string($0, key: "multipart.\(name).type") })
+        default:
+            throw CollectionError.wrongType(location(node), key: "multipart.\(name)", expected: "text, @path, or a mapping of value or file, filename and type")
+        }
     }
 }

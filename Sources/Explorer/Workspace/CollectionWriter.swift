@@ -48,22 +48,46 @@ package enum CollectionWriter {
             if endpoint.method != .get { pairs.append(("method", Node(endpoint.method.rawValue))) }
             pairs.append(("path", scalar(endpoint.path)))
             if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }
-            if !endpoint.headers.isEmpty { pairs.append(("headers", mapping(endpoint.headers))) }
+            if !endpoint.headers.isEmpty { pairs.append(("headers", mapping(endpoint.headers, caseInsensitive: true))) }
             switch endpoint.body {
             case nil: break
             case .json(let json): pairs.append(("json", jsonNode(json)))
             case .raw(let text): pairs.append(("body", scalar(text)))
+            case .file(let path): pairs.append(("body", Node([(scalar("file"), scalar(path))], .implicit)))
             case .form(let fields): pairs.append(("form", mapping(fields)))
             case .multipart(let fields):
-                pairs.append(("multipart", mapping(fields.map { KeyValue($0.name, $0.isFile ? "@" + $0.value : $0.value) })))
+                pairs.append(("multipart", named(fields.map { ($0.name, multipartValue($0)) })))
             }
             return Node(pairs, .implicit)
         }
     }
 
-    /// A mapping of text values, quoted so numbers and booleans stay text.
-    static func mapping(_ pairs: [KeyValue]) -> Node {
-        Node(pairs.map { (scalar($0.name), scalar($0.value)) }, .implicit)
+    /// A mapping of text values, quoted so numbers and booleans stay text; the list form
+    /// (`- name: value`) when a name repeats, which a mapping cannot hold.
+    ///
+    /// - Parameter caseInsensitive: whether names differing only in case count as repeats
+    ///   (header names).
+    static func mapping(_ pairs: [KeyValue], caseInsensitive: Bool = false) -> Node {
+        named(pairs.map { ($0.name, scalar($0.value)) }, caseInsensitive: caseInsensitive)
+    }
+
+    /// Named values as a mapping, or as the list form when a name repeats.
+    static func named(_ pairs: [(name: String, value: Node)], caseInsensitive: Bool = false) -> Node {
+        var seen: Set<String> = []
+        let repeats = pairs.contains { !seen.insert(caseInsensitive ? $0.name.lowercased() : $0.name).inserted }
+        if repeats {
+            return Node(pairs.map { Node([(scalar($0.name), $0.value)], .implicit) }, .implicit)
+        }
+        return Node(pairs.map { (scalar($0.name), $0.value) }, .implicit)
+    }
+
+    /// A multipart part: `text`, `@path`, or a mapping when it has a file name or a type.
+    static func multipartValue(_ field: MultipartField) -> Node {
+        guard field.hasAttributes else { return scalar(field.isFile ? "@" + field.value : field.value) }
+        var pairs: [(Node, Node)] = [(scalar(field.isFile ? "file" : "value"), scalar(field.value))]
+        if let filename = field.filename { pairs.append((scalar("filename"), scalar(filename))) }
+        if let type = field.contentType { pairs.append((scalar("type"), scalar(type))) }
+        return Node(pairs, .implicit)
     }
 
     /// A text scalar that reads back as the same text (quoted when it would read as something else).

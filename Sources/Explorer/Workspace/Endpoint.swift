@@ -21,6 +21,9 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
     var description: String?
+    /// Where each part is written (`path`, `method`, `query[0]`, `headers[1]`, `body` ...),
+    /// so an error about a part names the line and column to fix. Not part of equality.
+    var locations: [String: FileLocation] = [:]
 
     /// Creates an endpoint.
     package init(

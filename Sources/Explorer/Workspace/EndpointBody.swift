@@ -4,6 +4,9 @@ package enum EndpointBody: Sendable, Hashable {
     case json(JSONValue)
     /// `body:` — raw text, sent as written (after templating).
     case raw(String)
+    /// `body: {file: PATH}` — the bytes of a file, read at send time and sent as they are
+    /// (no templating: a file may be binary). The path is relative to the collection's folder.
+    case file(String)
     /// `form:` — fields sent as `application/x-www-form-urlencoded`.
     case form([KeyValue])
     /// `multipart:` — parts sent as `multipart/form-data`.
@@ -18,11 +21,20 @@ package struct MultipartField: Sendable, Hashable {
     package var value: String
     /// Whether `value` names a file whose contents are sent.
     package var isFile: Bool
+    /// The file name sent in `Content-Disposition` (a file part's own name when `nil`).
+    package var filename: String?
+    /// The part's `Content-Type` (none for text, `application/octet-stream` for files when `nil`).
+    package var contentType: String?
 
     /// Creates a part.
-    package init(name: String, value: String, isFile: Bool = false) {
+    package init(name: String, value: String, isFile: Bool = false, filename: String? = nil, contentType: String? = nil) {
         self.name = name
         self.value = value
         self.isFile = isFile
+        self.filename = filename
+        self.contentType = contentType
     }
+
+    /// Whether the part is more than a name and a text or `@file` value (written as a mapping).
+    var hasAttributes: Bool { filename != nil || contentType != nil }
 }

@@ -28,6 +28,8 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     let dotEnv: [String: String]
     /// Where the environment is written, when it came from a file.
     let location: FileLocation?
+    /// Where its `base_url` value is written, when it came from a file.
+    let baseURLLocation: FileLocation?
     /// The `description:` the user wrote.
     let summary: String?
 
@@ -45,8 +47,10 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         collectionVariables: [KeyValue] = [],
         dotEnv: [String: String] = [:],
         location: FileLocation? = nil,
+        baseURLLocation: FileLocation? = nil,
         summary: String? = nil
     ) {
+        self.baseURLLocation = baseURLLocation
         self.summary = summary
         self.name = name
         self.baseURLTemplate = baseURLTemplate
@@ -96,11 +100,11 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         do {
             text = try scope.expand(baseURLTemplate).text
         } catch {
-            throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"")
+            throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"", at: baseURLLocation ?? location)
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil
-        else { throw ResolveError.invalidBaseURL(environment: name, url: text) }
+        else { throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location) }
         return url
     }
 

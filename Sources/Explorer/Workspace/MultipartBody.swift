@@ -8,6 +8,8 @@ struct MultipartBody: Sendable {
         var name: String
         /// The file name, for file parts.
         var filename: String?
+        /// The part's `Content-Type`; file parts without one are `application/octet-stream`.
+        var contentType: String?
         /// The content.
         var data: Data
     }
@@ -34,7 +36,9 @@ struct MultipartBody: Sendable {
             var disposition = "Content-Disposition: form-data; name=\"\(escape(part.name))\""
             if let filename = part.filename { disposition += "; filename=\"\(escape(filename))\"" }
             out.append(Data((disposition + "\r\n").utf8))
-            if part.filename != nil { out.append(Data("Content-Type: application/octet-stream\r\n".utf8)) }
+            if let type = part.contentType ?? (part.filename != nil ? "application/octet-stream" : nil) {
+                out.append(Data("Content-Type: \(type)\r\n".utf8))
+            }
             out.append(Data("\r\n".utf8))
             out.append(part.data)
             out.append(Data("\r\n".utf8))

@@ -52,11 +52,14 @@ package struct RequestResolver: Sendable {
             uuid: uuid ?? UUID().uuidString.lowercased(),
             now: now ?? Date()
         )
-        func expand(_ text: String, _ part: String) throws -> (text: String, spans: [VariableSpan]) {
+        // `at` names the part in `Endpoint.locations` (`path`, `query[2]` …), so an error
+        // points at the line and column to fix.
+        func place(_ key: String) -> FileLocation? { endpoint.locations[key] ?? endpoint.location }
+        func expand(_ text: String, _ part: String, at key: String) throws -> (text: String, spans: [VariableSpan]) {
             do {
                 return try scope.expand(text)
             } catch {
-                throw ResolveError(scopeFailure: error, context: "the \(part) of endpoint \"\(endpoint.id)\"")
+                throw ResolveError(scopeFailure: error, context: "the \(part) of endpoint \"\(endpoint.id)\"", at: place(key))
             }
         }
 
@@ -80,7 +83,7 @@ package struct RequestResolver: Sendable {
             case .literal(let literal):
                 path += encodePiece(literal)
             case .variable(let name):
-                let value = try expand("{{\(name)}}", "path").text
+                let value = try expand("{{\(name)}}", "path", at: "path").text
                 let encoded = encodePiece(value)
                 pathSpans.append(VariableSpan(name: name, range: path.count..<(path.count + encoded.count)))
                 path += encoded
@@ -92,7 +95,7 @@ package struct RequestResolver: Sendable {
         var queryText = ""
         var querySpans: [VariableSpan] = []
         for (index, item) in endpoint.query.enumerated() {
-            let name = try expand(item.name, "query").text
+            let name = try expand(item.name, "query", at: "query[\(index)]").text
             if index > 0 { queryText += "&" }
             queryText += encodeQuery(name) + "="
             var value = ""
@@ -102,7 +105,7 @@ package struct RequestResolver: Sendable {
                     value += literal
                     queryText += encodeQuery(literal)
                 case .variable(let variable):
-                    let expanded = try expand("{{\(variable)}}", "query").text
+                    let expanded = try expand("{{\(variable)}}", "query", at: "query[\(index)]").text
                     let encoded = encodeQuery(expanded)
                     querySpans.append(VariableSpan(name: variable, range: queryText.count..<(queryText.count + encoded.count)))
                     value += expanded
@@ -112,42 +115,62 @@ package struct RequestResolver: Sendable {
             queryItems.append(URLQueryItem(name: name, value: value))
         }
 
+        // The environment's headers, then the endpoint's: an endpoint header replaces the
+        // environment's of the same name, and an endpoint may repeat a header (list form).
         var headers = HTTPHeaders()
-        for header in environment.headers + endpoint.headers {
-            let name = try expand(header.name, "headers").text
-            headers.replaceOrAdd(name: name, value: try expand(header.value, "header \(name)").text)
+        let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
+        for header in environment.headers where !ownNames.contains(header.name.lowercased()) {
+            do {
+                headers.add(name: try scope.expand(header.name).text, value: try scope.expand(header.value).text)
+            } catch {
+                throw ResolveError(scopeFailure: error, context: "the header \(header.name) of environment \"\(environment.name)\"", at: environment.location)
+            }
+        }
+        for (index, header) in endpoint.headers.enumerated() {
+            let name = try expand(header.name, "headers", at: "headers[\(index)]").text
+            headers.add(name: name, value: try expand(header.value, "header \(name)", at: "headers[\(index)]").text)
         }
 
+        let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var body: Data?
         switch endpoint.body {
         case nil:
             break
         case .json(let json):
-            let expanded = try json.mapStrings { try expand($0, "json body").text }
+            let expanded = try json.mapStrings { try expand($0, "json body", at: "body").text }
             body = Data(expanded.serialized(pretty: false).utf8)
             if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
         case .raw(let text):
-            body = Data(try expand(text, "body").text.utf8)
+            body = Data(try expand(text, "body", at: "body").text.utf8)
+        case .file(let path):
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+            guard let data = try? Data(contentsOf: url) else {
+                throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: place("body"))
+            }
+            body = data
         case .form(let fields):
-            let encoded = try fields.map { field in
-                FormEncoding.encode(try expand(field.name, "form").text) + "=" + FormEncoding.encode(try expand(field.value, "form").text)
+            let encoded = try fields.enumerated().map { index, field in
+                FormEncoding.encode(try expand(field.name, "form", at: "form[\(index)]").text) + "="
+                    + FormEncoding.encode(try expand(field.value, "form", at: "form[\(index)]").text)
             }
             body = Data(encoded.joined(separator: "&").utf8)
             if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
         case .multipart(let fields):
-            let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             var parts: [MultipartBody.Part] = []
-            for field in fields {
-                let name = try expand(field.name, "multipart").text
-                let value = try expand(field.value, "multipart").text
+            for (index, field) in fields.enumerated() {
+                let key = "multipart[\(index)]"
+                let name = try expand(field.name, "multipart", at: key).text
+                let value = try expand(field.value, "multipart", at: key).text
+                let filename = try field.filename.map { try expand($0, "multipart", at: key).text }
+                let contentType = try field.contentType.map { try expand($0, "multipart", at: key).text }
                 if field.isFile {
                     let url = value.hasPrefix("/") ? URL(fileURLWithPath: value) : directory.appendingPathComponent(value)
                     guard let data = try? Data(contentsOf: url) else {
-                        throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path)
+                        throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: place(key))
                     }
-                    parts.append(MultipartBody.Part(name: name, filename: url.lastPathComponent, data: data))
+                    parts.append(MultipartBody.Part(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, data: data))
                 } else {
-                    parts.append(MultipartBody.Part(name: name, filename: nil, data: Data(value.utf8)))
+                    parts.append(MultipartBody.Part(name: name, filename: filename, contentType: contentType, data: Data(value.utf8)))
                 }
             }
             let multipart = MultipartBody(parts: parts)
@@ -159,7 +182,7 @@ package struct RequestResolver: Sendable {
         let request = BasicRequest(method: endpoint.method, path: path, queryItems: queryItems, headers: headers, httpBody: body)
         // The URL is built by Networking itself, so what is shown is exactly what is sent.
         guard let built = try? request.url(relativeTo: baseURL) else {
-            throw ResolveError.invalidURL(endpoint: endpoint.id, url: baseURL.absoluteString + path)
+            throw ResolveError.invalidURL(endpoint: endpoint.id, url: baseURL.absoluteString + path, at: place("path"))
         }
         let url = built.absoluteString
         let tail = path + (queryText.isEmpty ? "" : (path.contains("?") ? "&" : "?") + queryText)

@@ -1,41 +1,60 @@
 /// Why an endpoint could not be turned into a request; nothing is sent when this happens.
+///
+/// Each case carries where the text to fix is written (`file:line:column`) when the
+/// collection came from a file; the sentence starts with it, as every collection error does.
 enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `{{name}}` that no source defines, and where it was used.
-    case undefinedVariable(name: String, context: String)
+    case undefinedVariable(name: String, context: String, at: FileLocation? = nil)
     /// Variables whose values refer back to each other.
-    case variableCycle(names: [String], context: String)
+    case variableCycle(names: [String], context: String, at: FileLocation? = nil)
     /// The environment's base URL is not an absolute http(s) URL after templating.
-    case invalidBaseURL(environment: String, url: String)
+    case invalidBaseURL(environment: String, url: String, at: FileLocation? = nil)
     /// The endpoint's URL is not valid after templating.
-    case invalidURL(endpoint: String, url: String)
+    case invalidURL(endpoint: String, url: String, at: FileLocation? = nil)
     /// The collection has no environment to send to.
     case noEnvironment(endpoint: String)
-    /// A multipart file part names a file that cannot be read.
-    case unreadableFile(endpoint: String, path: String)
+    /// A multipart file part or a `body: {file: …}` names a file that cannot be read.
+    case unreadableFile(endpoint: String, path: String, at: FileLocation? = nil)
 
-    init(scopeFailure: VariableScope.Failure, context: String) {
+    init(scopeFailure: VariableScope.Failure, context: String, at location: FileLocation? = nil) {
         switch scopeFailure {
-        case .undefined(let name): self = .undefinedVariable(name: name, context: context)
-        case .cycle(let names): self = .variableCycle(names: names, context: context)
+        case .undefined(let name): self = .undefinedVariable(name: name, context: context, at: location)
+        case .cycle(let names): self = .variableCycle(names: names, context: context, at: location)
+        }
+    }
+
+    /// Where the text to fix is written, when known.
+    var location: FileLocation? {
+        switch self {
+        case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
+             .invalidURL(_, _, let location), .unreadableFile(_, _, let location):
+            return location
+        case .noEnvironment:
+            return nil
         }
     }
 
     package var description: String {
+        let prefix = location.map { "\($0): " } ?? ""
+        return prefix + sentence
+    }
+
+    private var sentence: String {
         switch self {
-        case let .undefinedVariable(name, context):
+        case let .undefinedVariable(name, context, _):
             if name.hasPrefix("env.") {
                 return "The variable {{\(name)}} used in \(context) is undefined: set \(name.dropFirst(4)) in the process environment or in a .env file beside the collection."
             }
             return "The variable {{\(name)}} used in \(context) is undefined: define it in the environment or the collection's variables, or pass --var \(name)=VALUE."
-        case let .variableCycle(names, context):
+        case let .variableCycle(names, context, _):
             return "The variables used in \(context) refer to each other in a cycle: \(names.joined(separator: " -> "))."
-        case let .invalidBaseURL(environment, url):
+        case let .invalidBaseURL(environment, url, _):
             return "The base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
-        case let .invalidURL(endpoint, url):
+        case let .invalidURL(endpoint, url, _):
             return "The URL of endpoint \"\(endpoint)\" is \"\(url)\", which is not a valid URL."
         case let .noEnvironment(endpoint):
             return "The endpoint \"\(endpoint)\" cannot be sent: the collection has no environment (add one with a base_url)."
-        case let .unreadableFile(endpoint, path):
+        case let .unreadableFile(endpoint, path, _):
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
         }
     }

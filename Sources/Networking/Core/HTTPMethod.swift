@@ -2,13 +2,20 @@
 ///
 /// Any token is allowed (`HTTPMethod(rawValue: "PROPFIND")`); the common ones are constants.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    /// The method token, upper-cased.
+    /// The method token: upper-cased, or exactly as written when made with `init(exactly:)`.
     public let rawValue: String
 
     /// Creates a method from its token; the token is upper-cased.
     ///
     /// - Parameter rawValue: the method token, e.g. `"get"` or `"PATCH"`.
     public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
+
+    /// Creates a method from its token exactly as written (`wHat` stays `wHat`).
+    ///
+    /// Methods are case-sensitive (RFC 9110 §9.1): this is what a collection or a curl
+    /// command line asks for, where `-X wHat` sends `wHat`.
+    /// - Parameter token: the method token.
+    public init(exactly token: String) { self.rawValue = token }
 
     /// Creates a method from a string literal, upper-cased.
     public init(stringLiteral value: String) { self.init(rawValue: value) }

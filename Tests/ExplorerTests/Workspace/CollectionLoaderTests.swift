@@ -148,7 +148,7 @@ let issueExampleYAML = """
         let collection = try CollectionLoader.parse(yaml, file: "c.yaml")
         #expect(collection.warnings.map(\.location.line) == [4])
         #expect(collection.warnings.first?.description.hasPrefix("c.yaml:4:15: warning: the base_url of environment \"local\"") == true)
-        #expect(throws: ResolveError.invalidBaseURL(environment: "local", url: "not a url")) {
+        #expect(throws: ResolveError.invalidBaseURL(environment: "local", url: "not a url", at: FileLocation(file: "c.yaml", line: 4, column: 15))) {
             try RequestResolver().resolve(try collection.endpoint(named: "p"), in: collection)
         }
     }

@@ -51,11 +51,115 @@ import Testing
         let collection = try CollectionLoader.parse(issueExampleYAML)
         let endpoint = try collection.endpoint(named: "Get user")
         let production = try collection.requireEnvironment(named: "production")
-        #expect(throws: ResolveError.undefinedVariable(name: "user_id", context: "the path of endpoint \"Users/Get user\"")) {
+        let location = try #require(endpoint.locations["path"])
+        #expect(throws: ResolveError.undefinedVariable(name: "user_id", context: "the path of endpoint \"Users/Get user\"", at: location)) {
             try resolver().resolve(endpoint, in: collection, environment: production)
         }
-        let error = ResolveError.undefinedVariable(name: "user_id", context: "the path of endpoint \"Users/Get user\"")
+        let error = ResolveError.undefinedVariable(name: "user_id", context: "the path of endpoint \"Users/Get user\"", at: location)
         #expect(error.description.contains("{{user_id}}") && error.description.contains("Users/Get user"))
+    }
+
+    @Test func everyResolutionErrorNamesTheFileLineAndColumnToFix() throws {
+        let yaml = """
+            name: x
+            environments:
+              - name: e
+                base_url: "http://{{host}}"
+              - name: bad
+                base_url: "{{scheme}}://h"
+                variables: { scheme: ftp }
+            endpoints:
+              - name: p
+                path: /p
+                headers:
+                  - X-A: one
+                  - X-A: "{{missing}}"
+                query: { q: "{{also_missing}}" }
+            """
+        let collection = try CollectionLoader.parse(yaml, file: "c.yaml")
+        let endpoint = try collection.endpoint(named: "p")
+        func message(_ environment: String, _ overrides: [String: String] = [:]) -> String {
+            do {
+                _ = try resolver().resolve(endpoint, in: collection, environment: try collection.requireEnvironment(named: environment), overrides: overrides)
+                return "resolved"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message("e").hasPrefix("c.yaml:4:15: The variable {{host}} used in the base_url of environment \"e\""))
+        #expect(message("bad").hasPrefix("c.yaml:6:15: The base_url of environment \"bad\" is \"ftp://h\""))
+        #expect(message("e", ["host": "h"]).hasPrefix("c.yaml:14:17: The variable {{also_missing}} used in the query"))
+        #expect(message("e", ["host": "h", "also_missing": "m"]).hasPrefix("c.yaml:13:14: The variable {{missing}} used in the header X-A"))
+    }
+
+    @Test func repeatedHeadersAndQueryKeysAreAllSent() throws {
+        let yaml = """
+            name: x
+            environments: [{ name: e, base_url: "http://127.0.0.1:1", headers: { X-A: env, X-B: env } }]
+            endpoints:
+              - name: p
+                path: /p
+                query:
+                  - key: one
+                  - key: two
+                headers:
+                  - X-A: one
+                  - x-a: two
+            """
+        let collection = try CollectionLoader.parse(yaml)
+        let resolved = try resolver().resolve(try collection.endpoint(named: "p"), in: collection)
+        #expect(resolved.url == "http://127.0.0.1:1/p?key=one&key=two")
+        #expect(resolved.request.headers.values(for: "X-A") == ["one", "two"])
+        #expect(resolved.request.headers["X-B"] == "env")
+        let written = try CollectionWriter.yaml(for: collection)
+        #expect(written.contains("- key: one\n") && written.contains("- x-a: two\n"))
+        #expect(try CollectionLoader.parse(written).endpoints == collection.endpoints)
+    }
+
+    @Test func aRawBodyFromAFileIsSentAsItIs() throws {
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        try Data([0, 1, 2, 255]).write(to: directory.url.appendingPathComponent("blob.bin"))
+        let file = try directory.write("c.yaml", """
+            name: x
+            environments: [{ name: e, base_url: "http://127.0.0.1:1" }]
+            endpoints:
+              - name: p
+                method: PUT
+                path: /p
+                body: { file: blob.bin }
+              - name: q
+                path: /q
+                body:
+                  file: nope.bin
+            """)
+        let collection = try CollectionLoader.load(from: file)
+        #expect(try resolver().resolve(try collection.endpoint(named: "p"), in: collection).request.httpBody == Data([0, 1, 2, 255]))
+        #expect(throws: ResolveError.self) { try resolver().resolve(try collection.endpoint(named: "q"), in: collection) }
+        #expect(try CollectionLoader.parse(try CollectionWriter.yaml(for: collection)).endpoints == collection.endpoints)
+    }
+
+    @Test func multipartPartsCarryTheirFileNameAndType() throws {
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        try directory.write("q3-report.csv", "a,b\n1,2\n")
+        let file = try directory.write("c.yaml", """
+            name: x
+            environments: [{ name: e, base_url: "http://127.0.0.1:1" }]
+            endpoints:
+              - name: p
+                path: /p
+                multipart:
+                  document: { file: q3-report.csv, filename: report.csv, type: text/csv }
+                  input: { value: '{"a": 1}', type: application/json }
+                  plain: text
+            """)
+        let collection = try CollectionLoader.load(from: file)
+        let body = String(decoding: try #require(try resolver().resolve(try collection.endpoint(named: "p"), in: collection).request.httpBody), as: UTF8.self)
+        #expect(body.contains("name=\"document\"; filename=\"report.csv\"\r\nContent-Type: text/csv\r\n\r\na,b\n1,2\n\r\n"))
+        #expect(body.contains("name=\"input\"\r\nContent-Type: application/json\r\n\r\n{\"a\": 1}\r\n"))
+        #expect(body.contains("name=\"plain\"\r\n\r\ntext\r\n"))
+        #expect(try CollectionLoader.parse(try CollectionWriter.yaml(for: collection)).endpoints == collection.endpoints)
     }
 
     @Test func builtInsAndProcessEnvironment() throws {
@@ -178,7 +282,7 @@ import Testing
             endpoints: [{ name: p, path: /p }]
             """
         let collection = try CollectionLoader.parse(yaml)
-        #expect(throws: ResolveError.invalidBaseURL(environment: "e", url: "http://")) {
+        #expect(throws: ResolveError.invalidBaseURL(environment: "e", url: "http://", at: collection.environments.first?.baseURLLocation)) {
             try resolver().resolve(try collection.endpoint(named: "p"), in: collection)
         }
     }

@@ -44,11 +44,8 @@ package enum HTTPFileExporter {
                 line += (path.contains("?") ? "&" : "?") + endpoint.query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
             }
             out += line + "\n"
-            var headers = environment?.headers ?? []
-            for header in endpoint.headers {
-                headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
-                headers.append(header)
-            }
+            let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
+            var headers = (environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
             func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
             var body: String?
             switch endpoint.body {
@@ -58,6 +55,8 @@ package enum HTTPFileExporter {
                 body = convert(json.serialized(pretty: true))
             case .raw(let text):
                 body = convert(text)
+            case .file(let path):
+                body = "< \(path)"
             case .form(let fields):
                 if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded")) }
                 body = fields.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "\n&")
@@ -68,11 +67,13 @@ package enum HTTPFileExporter {
                 var text = ""
                 for field in fields {
                     text += "--\(boundary)\n"
-                    if field.isFile {
-                        text += "Content-Disposition: form-data; name=\"\(field.name)\"; filename=\"\((field.value as NSString).lastPathComponent)\"\n\n< \(field.value)\n"
-                    } else {
-                        text += "Content-Disposition: form-data; name=\"\(field.name)\"\n\n\(convert(field.value))\n"
+                    var disposition = "Content-Disposition: form-data; name=\"\(field.name)\""
+                    if let filename = field.filename ?? (field.isFile ? (field.value as NSString).lastPathComponent : nil) {
+                        disposition += "; filename=\"\(filename)\""
                     }
+                    text += disposition + "\n"
+                    if let type = field.contentType { text += "Content-Type: \(type)\n" }
+                    text += field.isFile ? "\n< \(field.value)\n" : "\n\(convert(field.value))\n"
                 }
                 body = text + "--\(boundary)--"
             }
