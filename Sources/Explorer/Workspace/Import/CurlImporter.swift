@@ -1,13 +1,20 @@
 import Foundation
 import Networking
 
-/// Imports a curl command line, as people paste it from API docs, into a one-endpoint collection.
+/// Imports curl command lines, as people paste them from API docs and browsers, into a
+/// collection: one endpoint per request curl would send.
 ///
-/// The URL's origin becomes the `default` environment's `base_url`; the path, query, method,
-/// headers (with those curl's options imply: `-u` → `Authorization: Basic`, `-b` → `Cookie`,
-/// `-A` → `User-Agent`, `-e` → `Referer`, `-d` → form `Content-Type`, `--json` → JSON
-/// `Content-Type` and `Accept`) and body become the endpoint. Options that are not request
-/// data (`-L`, `-k`, `--compressed`, `-s` ...) are accepted; unknown options are reported.
+/// Every option of curl is known with its arity (`CurlOptions`), so no option takes the next
+/// word by mistake. What has a meaning in a collection is kept exactly as curl sends it: the
+/// method as written, headers (with those options imply: `-u` → `Authorization: Basic`, `-b` →
+/// `Cookie`, `-A` → `User-Agent`, `-e` → `Referer`, `-r` → `Range`, `-d` → form
+/// `Content-Type`, `--json` → JSON `Content-Type` and `Accept`), the body encoded byte for
+/// byte as curl encodes it, multipart parts with their file names and types. `$VAR` becomes
+/// `{{env.VAR}}`; heredocs, here-strings and `< file` feed `@-`. Several commands (separated
+/// by newlines, `&&`, `;`, `|`) and several URLs or `--next` give several endpoints.
+/// Everything else is reported: options that do not change the request are listed as
+/// ignored; options that change it in ways a collection does not keep (proxies, client
+/// certificates, digest and other challenge-based authentication) are warned about.
 package struct CurlImporter: Sendable {
     /// Where `@file` arguments are read from.
     var baseDirectory: URL
@@ -19,242 +26,398 @@ package struct CurlImporter: Sendable {
 
     /// The request a curl command line describes.
     struct Command: Sendable, Hashable {
-        /// The method curl would send.
+        /// The method curl would send, exactly as written.
         var method: HTTPMethod
-        /// The URL, with `-G` data appended to its query.
+        /// The URL, with `-G` data and `--url-query` appended to its query.
         var url: String
         /// The headers written and implied, in order.
         var headers: [KeyValue]
-        /// The body, when there is one and it is not multipart.
+        /// The body text, when there is one and it is neither multipart nor a file.
         var body: String?
+        /// The file sent as the body as it is (`--data-binary @file`, `-T file`).
+        var bodyFile: String?
         /// The multipart parts of `-F`.
         var form: [MultipartField]
         /// Options accepted that are not request data, by long name (`location`, `insecure` ...).
         var options: Set<String>
-        /// Unknown options and other things the user should know.
+        /// What the user should know: ignored options, options not kept, guesses.
         var warnings: [String]
     }
 
     private enum DataKind { case ascii, raw, binary, urlencode, json }
 
-    private static let flagsWithArgument: [String: String] = [
-        "-X": "--request", "-H": "--header", "-d": "--data", "-u": "--user", "-F": "--form", "-b": "--cookie",
-        "-A": "--user-agent", "-e": "--referer", "-o": "--output", "-D": "--dump-header", "-w": "--write-out",
-        "-m": "--max-time", "-x": "--proxy", "-E": "--cert", "-c": "--cookie-jar", "-T": "--upload-file",
-        "-r": "--range", "-U": "--proxy-user", "-K": "--config", "-C": "--continue-at", "-Y": "--speed-limit",
-        "-y": "--speed-time", "-z": "--time-cond", "-P": "--ftp-port", "-Q": "--quote", "-t": "--telnet-option",
-    ]
-    private static let flagsWithoutArgument: [String: String] = [
-        "-G": "--get", "-L": "--location", "-k": "--insecure", "-s": "--silent", "-S": "--show-error",
-        "-v": "--verbose", "-i": "--include", "-I": "--head", "-f": "--fail", "-O": "--remote-name",
-        "-N": "--no-buffer", "-g": "--globoff", "-#": "--progress-bar", "-n": "--netrc", "-q": "--disable",
-        "-Z": "--parallel", "-j": "--junk-session-cookies", "-J": "--remote-header-name", "-R": "--remote-time",
-        "-0": "--http1.0", "-1": "--tlsv1", "-2": "--sslv2", "-3": "--sslv3", "-4": "--ipv4", "-6": "--ipv6",
-    ]
-    private static let longWithArgument: Set<String> = [
-        "--request", "--header", "--data", "--data-ascii", "--data-raw", "--data-binary", "--data-urlencode", "--json",
-        "--user", "--form", "--form-string", "--cookie", "--user-agent", "--referer", "--url", "--output",
-        "--dump-header", "--write-out", "--max-time", "--connect-timeout", "--proxy", "--cert", "--key", "--cacert",
-        "--cookie-jar", "--retry", "--retry-delay", "--retry-max-time", "--max-redirs", "--resolve", "--oauth2-bearer",
-        "--upload-file", "--range", "--proxy-user", "--config", "--limit-rate", "--interface", "--unix-socket",
-        "--aws-sigv4", "--expect100-timeout", "--keepalive-time", "--local-port", "--max-filesize", "--connect-to",
-        "--request-target", "--url-query", "--variable", "--trace", "--trace-ascii", "--stderr",
-    ]
-    /// Options that change what is sent in ways a collection does not keep: reported.
-    private static let notKept: Set<String> = [
-        "--proxy", "--cert", "--key", "--cacert", "--cookie-jar", "--resolve", "--upload-file", "--range",
-        "--proxy-user", "--config", "--interface", "--unix-socket", "--aws-sigv4", "--connect-to",
-        "--request-target", "--variable", "--netrc", "--remote-name", "--output", "--parallel",
+    /// Options that do not change the request a server sees (output, progress, retries,
+    /// timeouts, TLS versions ...): ignored, listed in one warning.
+    private static let outputOnly: Set<String> = [
+        "verbose", "silent", "show-error", "include", "fail", "fail-with-body", "fail-early", "no-buffer", "globoff",
+        "progress-bar", "write-out", "output", "output-dir", "remote-name", "remote-name-all", "remote-header-name",
+        "remote-time", "create-dirs", "create-file-mode", "dump-header", "trace", "trace-ascii", "trace-time", "trace-ids",
+        "trace-config", "stderr", "styled-output", "no-progress-meter", "max-time", "connect-timeout", "retry",
+        "retry-delay", "retry-max-time", "retry-all-errors", "retry-connrefused", "max-redirs", "speed-limit",
+        "speed-time", "limit-rate", "rate", "keepalive-time", "keepalive-cnt", "no-keepalive", "tcp-nodelay",
+        "tcp-fastopen", "parallel", "parallel-max", "parallel-immediate", "parallel-max-host", "libcurl", "xattr",
+        "no-clobber", "remove-on-error", "skip-existing", "out-null", "raw", "path-as-is", "no-sessionid", "manual",
+        "help", "version", "disable", "happy-eyeballs-timeout-ms", "expect100-timeout", "suppress-connect-headers",
+        "http1.1", "http2", "http2-prior-knowledge", "http3", "http3-only", "ipv4", "ipv6", "tlsv1", "tlsv1.0",
+        "tlsv1.1", "tlsv1.2", "tlsv1.3", "tls-max", "sslv2", "sslv3", "ssl", "ssl-reqd", "ssl-allow-beast",
+        "ssl-no-revoke", "ssl-revoke-best-effort", "false-start", "cert-status", "no-alpn", "no-npn", "ciphers",
+        "tls13-ciphers", "curves", "random-file", "egd-file", "alt-svc", "hsts", "doh-url", "doh-insecure",
+        "doh-cert-status", "dns-servers", "dns-interface", "dns-ipv4-addr", "dns-ipv6-addr", "local-port",
+        "ignore-content-length", "post301", "post302", "post303", "junk-session-cookies", "max-filesize",
+        "tr-encoding", "metalink", "buffer",
     ]
 
-    /// Parses a curl command line into the request it describes.
+    /// Challenge-based authentication curl negotiates with the server: not imported (the
+    /// collection would send Basic instead, which is a silent downgrade).
+    private static let negotiatedAuth: Set<String> = ["digest", "ntlm", "ntlm-wb", "negotiate", "anyauth", "aws-sigv4", "delegation", "krb"]
+
+    // MARK: - Parsing
+
+    /// Parses the first request a pasted curl command line describes.
     ///
-    /// - Throws: `ImportError.invalidCurl` (no URL, unclosed quote, missing option argument)
-    ///   or `ImportError.unreadableFile` for an unreadable `@file`.
+    /// - Throws: what `parseAll` throws.
     func parse(_ commandLine: String) throws -> Command {
-        var words: [String]
+        guard let first = try parseAll(commandLine).first else { throw ImportError.invalidCurl("it has no URL.") }
+        return first
+    }
+
+    /// Parses every request of a pasted text: each curl command, each of its URLs and
+    /// `--next` groups, in order; other commands (`echo`, `cd` …) are skipped with a warning
+    /// on the next request.
+    ///
+    /// - Throws: `ImportError.invalidCurl` (no curl command, no URL, an unclosed quote, an
+    ///   option curl does not know, a missing option argument) or
+    ///   `ImportError.unreadableFile` for an unreadable `@file`.
+    func parseAll(_ text: String) throws -> [Command] {
+        let commands: [ShellWords.Command]
         do {
-            words = try ShellWords.split(commandLine)
+            commands = try ShellWords.commands(text)
         } catch {
             throw ImportError.invalidCurl(error.description)
         }
-        // A pasted prompt, and the program name itself.
-        if words.first == "$" { words.removeFirst() }
-        if let first = words.first, first == "curl" || first.hasSuffix("/curl") { words.removeFirst() }
-        guard !words.isEmpty else { throw ImportError.invalidCurl("it has no URL.") }
+        var requests: [Command] = []
+        var skipped: [String] = []
+        var pendingWarnings: [String] = []
+        for command in commands {
+            var words = command.words
+            // A pasted prompt, and `sudo`/`time` in front of the program.
+            while let first = words.first, ["$", "%", "#", ">", "sudo", "time", "command", "exec"].contains(first) { words.removeFirst() }
+            guard let program = words.first, program == "curl" || program.hasSuffix("/curl") || program == "curl.exe" else {
+                if let program = words.first { skipped.append(program) }
+                continue
+            }
+            words.removeFirst()
+            if case .file(let path) = command.standardInput, !Template.containsVariables(path),
+               !FileManager.default.isReadableFile(atPath: absolutePath(path)) {
+                pendingWarnings.append("The shell cannot open \(path) for the standard input of a curl command, so it would not run it; that command was skipped.")
+                continue
+            }
+            var parsed = try parseCurl(words, standardInput: command.standardInput)
+            if !skipped.isEmpty, !parsed.isEmpty {
+                parsed[0].warnings.insert("Commands that are not curl were skipped: \(skipped.joined(separator: ", ")).", at: 0)
+                skipped = []
+            }
+            if !pendingWarnings.isEmpty, !parsed.isEmpty {
+                parsed[0].warnings.insert(contentsOf: pendingWarnings, at: 0)
+                pendingWarnings = []
+            }
+            if !parsed.isEmpty { parsed[0].warnings += command.notes }
+            requests += parsed
+        }
+        if !pendingWarnings.isEmpty, !requests.isEmpty { requests[requests.count - 1].warnings += pendingWarnings }
+        guard !requests.isEmpty else {
+            throw ImportError.invalidCurl(commands.isEmpty ? "it has no command." : "it has no curl command (found \(skipped.joined(separator: ", "))).")
+        }
+        return requests
+    }
 
+    /// The options of one `--next` group, shared by its URLs.
+    private struct Group {
+        var urls: [String] = []
+        var uploads: [String] = []
         var explicitMethod: String?
-        var url: String?
         var headers: [KeyValue] = []
+        var removedHeaders: Set<String> = []
         var data: [(kind: DataKind, value: String)] = []
         var form: [MultipartField] = []
         var options: Set<String> = []
+        var ignored: [String] = []
         var warnings: [String] = []
         var user: String?
+        var authentication = "basic"
+        var bearer: String?
+        var cookie: String?
+        var userAgent: String?
+        var referer: String?
+        var range: String?
         var getMode = false
         var head = false
-        var extraQuery: [String] = []
+        var urlQueries: [String] = []
+    }
 
-        // Expand short-option clusters (-sSL, -XPOST, -d'x') into (option, argument) pairs.
+    /// Reads the words after `curl` into requests, as curl reads its command line.
+    private func parseCurl(_ words: [String], standardInput: ShellWords.StandardInput?) throws -> [Command] {
+        var groups: [Group] = []
+        var group = Group()
         var index = 0
-        func argument(for option: String, attached: String?) throws -> String {
-            if let attached, !attached.isEmpty { return attached }
-            guard index < words.count else { throw ImportError.invalidCurl("the option \(option) needs a value.") }
-            defer { index += 1 }
-            return words[index]
+        var stdinUsed = false
+        func readStandardInput() throws -> String {
+            stdinUsed = true
+            switch standardInput {
+            case .text(let text): return text
+            case .file(let path): return try readFile(path)
+            case .pipe: throw ImportError.invalidCurl("the data is read from standard input (@-), which comes from another command here; paste the data instead.")
+            case nil: throw ImportError.invalidCurl("the data is read from standard input (@-); paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…').")
+            }
         }
+        func content(ofFile path: String) throws -> String {
+            path == "-" ? try readStandardInput() : try readFile(path)
+        }
+        // Data options (-d, --data-binary, --data-urlencode, --json, --url-query, -T -) read a
+        // file curl cannot read as empty, with a warning; so does the import.
+        var readWarnings: [String] = []
+        func dataContent(ofFile path: String) throws -> String? {
+            do {
+                return try content(ofFile: path)
+            } catch ImportError.unreadableFile(let file) {
+                readWarnings.append("curl cannot read \(file) either: it sends that data empty, and so does the imported endpoint; edit the body.")
+                return nil
+            } catch ImportError.invalidCurl where path == "-" {
+                readWarnings.append("The data read from standard input (@-) is not in the pasted text, so it is empty, as curl sends it with nothing to read; paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…').")
+                return nil
+            }
+        }
+
         while index < words.count {
             let word = words[index]
             index += 1
-            var pairs: [(option: String, value: String?)] = []
+            var pairs: [(option: String, value: String?, negated: Bool, written: String)] = []
             if word.hasPrefix("--") && word.count > 2 {
-                var name = word
+                var name = String(word.dropFirst(2))
                 var attached: String?
-                if let equals = word.firstIndex(of: "="), CurlImporter.longWithArgument.contains(String(word[..<equals])) {
-                    name = String(word[..<equals])
-                    attached = String(word[word.index(after: equals)...])
+                // curl itself has no `--name=value`; it is accepted for a known option that takes a value.
+                if let equals = name.firstIndex(of: "="), CurlOptions.withArgument.contains(String(name[..<equals])) {
+                    attached = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
                 }
-                if CurlImporter.longWithArgument.contains(name) {
-                    pairs.append((name, try argument(for: name, attached: attached)))
-                } else {
-                    pairs.append((name, nil))
+                switch CurlOptions.match(name) {
+                case let .option(long, negated):
+                    if CurlOptions.withArgument.contains(long) {
+                        guard let value = attached ?? (index < words.count ? words[index] : nil) else {
+                            throw ImportError.invalidCurl("the option \(word) needs a value.")
+                        }
+                        if attached == nil { index += 1 }
+                        pairs.append((long, value, false, word))
+                    } else {
+                        pairs.append((long, nil, negated, word))
+                    }
+                case .ambiguous(let candidates):
+                    throw ImportError.invalidCurl("the option \(word) could be any of \(candidates.map { "--" + $0 }.joined(separator: ", ")); curl refuses it too.")
+                case .unknown:
+                    throw ImportError.invalidCurl("curl does not know the option \(word) (curl 7.88.1 and the newer options of curl's manual were checked); curl refuses it too.")
                 }
             } else if word.hasPrefix("-") && word.count > 1 {
-                var chars = Substring(word.dropFirst())
-                while let c = chars.first {
-                    let short = "-" + String(c)
-                    chars = chars.dropFirst()
-                    if let long = CurlImporter.flagsWithArgument[short] {
-                        pairs.append((long, try argument(for: short, attached: String(chars))))
-                        break
-                    } else if let long = CurlImporter.flagsWithoutArgument[short] {
-                        pairs.append((long, nil))
-                    } else {
-                        warnings.append("The curl option \(short) is not known to explorer and was ignored.")
+                var letters = Substring(word.dropFirst())
+                while let letter = letters.first {
+                    letters = letters.dropFirst()
+                    guard let long = CurlOptions.short[letter] else {
+                        throw ImportError.invalidCurl("curl does not know the option -\(letter) (in \(word)); curl refuses it too.")
                     }
+                    if CurlOptions.withArgument.contains(long) {
+                        let value: String
+                        if !letters.isEmpty {
+                            value = String(letters)
+                        } else if index < words.count {
+                            value = words[index]
+                            index += 1
+                        } else {
+                            throw ImportError.invalidCurl("the option -\(letter) needs a value.")
+                        }
+                        pairs.append((long, value, false, "-\(letter)"))
+                        break
+                    }
+                    pairs.append((long, nil, false, "-\(letter)"))
                 }
             } else {
-                if url == nil { url = word } else { warnings.append("Only one URL is imported; \(word) was ignored.") }
+                group.urls.append(word)
                 continue
             }
 
-            for (option, value) in pairs {
+            for (option, value, negated, written) in pairs {
                 let value = value ?? ""
                 switch option {
-                case "--request": explicitMethod = value
-                case "--header":
-                    if let colon = value.firstIndex(of: ":") {
-                        let name = value[..<colon].trimmingCharacters(in: .whitespaces)
-                        let headerValue = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                        if headerValue.isEmpty {
-                            headers.removeAll { $0.name.lowercased() == name.lowercased() }  // "Name:" removes it
-                        } else {
-                            headers.append(KeyValue(name, headerValue))
-                        }
-                    } else if value.hasSuffix(";") {
-                        headers.append(KeyValue(String(value.dropLast()).trimmingCharacters(in: .whitespaces), ""))
-                    } else if value.hasPrefix("@") {
-                        warnings.append("Headers read from a file (-H \(value)) are not imported.")
-                    } else {
-                        warnings.append("The header \"\(value)\" has no colon and was ignored.")
-                    }
-                case "--data", "--data-ascii": data.append((.ascii, value))
-                case "--data-raw": data.append((.raw, value))
-                case "--data-binary": data.append((.binary, value))
-                case "--data-urlencode": data.append((.urlencode, value))
-                case "--json": data.append((.json, value))
-                case "--get": getMode = true
-                case "--head": head = true
-                case "--user": user = value
-                case "--oauth2-bearer": headers.append(KeyValue("Authorization", "Bearer \(value)"))
-                case "--form", "--form-string":
-                    guard let equals = value.firstIndex(of: "=") else {
-                        throw ImportError.invalidCurl("the form field \"\(value)\" has no '='.")
-                    }
-                    let name = String(value[..<equals])
-                    var fieldValue = String(value[value.index(after: equals)...])
-                    if option == "--form", fieldValue.hasPrefix("@") || fieldValue.hasPrefix("<") {
-                        let isFile = fieldValue.hasPrefix("@")
-                        fieldValue.removeFirst()
-                        if let semicolon = fieldValue.firstIndex(of: ";") { fieldValue = String(fieldValue[..<semicolon]) }
-                        if isFile {
-                            form.append(MultipartField(name: name, value: fieldValue, isFile: true))
-                        } else {
-                            form.append(MultipartField(name: name, value: try readFile(fieldValue)))
+                case "next":
+                    groups.append(group)
+                    group = Group()
+                case "url": group.urls.append(value)
+                case "request": group.explicitMethod = value
+                case "header":
+                    if value.hasPrefix("@") {
+                        for line in try content(ofFile: String(value.dropFirst())).split(whereSeparator: \.isNewline) {
+                            try addHeader(String(line), to: &group)
                         }
                     } else {
-                        form.append(MultipartField(name: name, value: fieldValue))
+                        try addHeader(value, to: &group)
                     }
-                case "--cookie":
+                case "data", "data-ascii": group.data.append((.ascii, value))
+                case "data-raw": group.data.append((.raw, value))
+                case "data-binary": group.data.append((.binary, value))
+                case "data-urlencode": group.data.append((.urlencode, value))
+                case "json": group.data.append((.json, value))
+                case "get": group.getMode = !negated
+                case "head": group.head = !negated
+                case "user": group.user = value
+                case "basic": if !negated { group.authentication = "basic" }
+                case "oauth2-bearer": group.bearer = value
+                case "form", "form-string":
+                    group.form.append(try formField(value, literal: option == "form-string", content: content(ofFile:)))
+                case "cookie":
                     if value.contains("=") {
-                        headers.append(KeyValue("Cookie", value))
+                        group.cookie = group.cookie.map { $0 + "; " + value } ?? value
                     } else {
-                        warnings.append("Cookies read from the file \(value) are not imported.")
+                        group.warnings.append("-b \(value) reads cookies from a file, which is not imported; add a Cookie header if the request needs one.")
                     }
-                case "--user-agent": headers.append(KeyValue("User-Agent", value))
-                case "--referer": headers.append(KeyValue("Referer", value.replacingOccurrences(of: ";auto", with: "")))
-                case "--url": if url == nil { url = value } else { warnings.append("Only one URL is imported; \(value) was ignored.") }
-                case "--url-query": extraQuery.append(value)
-                case "--location", "--location-trusted": options.insert("location")
-                case "--insecure": options.insert("insecure")
-                case "--compressed": options.insert("compressed")
-                case "--silent": options.insert("silent")
-                case "--dump-header": options.insert("dump_header")
-                case "--show-error", "--verbose", "--include", "--fail", "--fail-with-body", "--no-buffer", "--globoff",
-                     "--progress-bar", "--write-out", "--max-time", "--connect-timeout", "--retry", "--retry-delay",
-                     "--retry-max-time", "--max-redirs", "--http1.0", "--http1.1", "--http2", "--http2-prior-knowledge",
-                     "--http3", "--ipv4", "--ipv6", "--tlsv1", "--tlsv1.2", "--tlsv1.3", "--limit-rate", "--keepalive-time",
-                     "--no-keepalive", "--tcp-nodelay", "--path-as-is", "--disable", "--trace", "--trace-ascii", "--stderr",
-                     "--create-dirs", "--remote-header-name", "--remote-time", "--junk-session-cookies", "--expect100-timeout",
-                     "--local-port", "--max-filesize", "--no-progress-meter", "--raw", "--tr-encoding", "--digest", "--basic",
-                     "--anyauth", "--ntlm", "--negotiate", "--no-sessionid", "--ssl", "--ssl-reqd", "--styled-output":
-                    break
+                case "user-agent": group.userAgent = value
+                case "referer":
+                    let referer = value.hasSuffix(";auto") ? String(value.dropLast(5)) : value
+                    if !referer.isEmpty { group.referer = referer }
+                case "range": group.range = value
+                case "url-query": group.urlQueries.append(try urlQuery(value, content: dataContent(ofFile:)))
+                case "upload-file": group.uploads.append(value)
+                case "config":
+                    throw ImportError.invalidCurl("-K \(value) reads more options from a file; run it through curl --libcurl, or paste the options themselves.")
+                case "location", "location-trusted", "follow", "insecure", "compressed":
+                    // Honoured: explorer follows redirects and decompresses bodies by default.
+                    let name = option == "insecure" || option == "compressed" ? option : "location"
+                    if negated { group.options.remove(name) } else { group.options.insert(name) }
+                case "silent": group.options.insert("silent"); group.ignored.append(written)
+                case "dump-header": group.options.insert("dump_header"); group.ignored.append(written)
                 default:
-                    if CurlImporter.notKept.contains(option) {
-                        warnings.append("The curl option \(option) is not kept in a collection and was ignored.")
+                    if CurlImporter.negotiatedAuth.contains(option) {
+                        if !negated { group.authentication = option }
+                        break
+                    }
+                    if CurlImporter.outputOnly.contains(option) {
+                        group.ignored.append(value.isEmpty ? written : "\(written) \(value)")
                     } else {
-                        warnings.append("The curl option \(option) is not known to explorer and was ignored.")
+                        group.warnings.append("\(written)\(value.isEmpty ? "" : " \(value)") changes how curl connects or sends, which a collection does not keep; it was ignored.")
                     }
                 }
             }
         }
-        guard var url else { throw ImportError.invalidCurl("it has no URL.") }
+        groups.append(group)
+
+        var requests: [Command] = []
+        for group in groups {
+            if group.urls.isEmpty {
+                if groups.count == 1 || !group.data.isEmpty || !group.headers.isEmpty { throw ImportError.invalidCurl("it has no URL.") }
+                continue
+            }
+            for (number, url) in group.urls.enumerated() {
+                requests.append(try request(url, upload: number < group.uploads.count ? group.uploads[number] : nil,
+                                            group: group, content: dataContent(ofFile:)))
+            }
+        }
+        if !requests.isEmpty { requests[0].warnings += Array(NSOrderedSet(array: readWarnings)).compactMap { $0 as? String } }
+        if stdinUsed == false, case .text = standardInput {
+            if !requests.isEmpty { requests[0].warnings.append("The text given to curl's standard input is not read (no @- option uses it).") }
+        }
+        return requests
+    }
+
+    /// Adds a `-H` value as curl does: `Name: value` adds, `Name:` removes curl's own header of
+    /// that name, `Name;` sends it empty.
+    private func addHeader(_ value: String, to group: inout Group) throws {
+        if let colon = value.firstIndex(of: ":") {
+            let name = value[..<colon].trimmingCharacters(in: .whitespaces)
+            let headerValue = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if headerValue.isEmpty {
+                group.removedHeaders.insert(name.lowercased())
+                group.headers.removeAll { $0.name.lowercased() == name.lowercased() }
+            } else {
+                group.headers.append(KeyValue(name, headerValue))
+            }
+        } else if value.hasSuffix(";") {
+            group.headers.append(KeyValue(String(value.dropLast()).trimmingCharacters(in: .whitespaces), ""))
+        } else {
+            group.warnings.append("The header \"\(value)\" has no colon; curl does not send it either.")
+        }
+    }
+
+    /// One request of a group: the URL with its query, the method, the headers and the body.
+    private func request(_ rawURL: String, upload: String?, group: Group, content: (String) throws -> String?) throws -> Command {
+        var url = rawURL
+        var warnings = group.warnings
+        if !group.ignored.isEmpty {
+            warnings.append("Ignored (they do not change the request): \(group.ignored.joined(separator: ", ")).")
+        }
 
         // The body, joined as curl joins several -d (with '&'; --json pieces are concatenated).
         var pieces: [String] = []
+        var bodyFile: String?
         var jsonBody = false
-        for item in data {
+        for item in group.data {
             switch item.kind {
             case .ascii:
                 pieces.append(item.value.hasPrefix("@")
-                    ? try readFile(String(item.value.dropFirst())).replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
+                    ? (try content(String(item.value.dropFirst())) ?? "").replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
                     : item.value)
             case .raw:
                 pieces.append(item.value)
             case .binary:
-                pieces.append(item.value.hasPrefix("@") ? try readFile(String(item.value.dropFirst())) : item.value)
+                if item.value.hasPrefix("@") {
+                    let path = String(item.value.dropFirst())
+                    if group.data.count == 1, path != "-", !group.getMode, FileManager.default.isReadableFile(atPath: absolutePath(path)) {
+                        bodyFile = path  // sent as it is, read at send time like curl reads it
+                    } else {
+                        pieces.append(try content(path) ?? "")
+                    }
+                } else {
+                    pieces.append(item.value)
+                }
             case .json:
+                let text = item.value.hasPrefix("@") ? (try content(String(item.value.dropFirst())) ?? "") : item.value
+                if jsonBody, let last = pieces.last { pieces[pieces.count - 1] = last + text } else { pieces.append(text) }
                 jsonBody = true
-                let text = item.value.hasPrefix("@") ? try readFile(String(item.value.dropFirst())) : item.value
-                if let last = pieces.last, data.count > 1 { pieces[pieces.count - 1] = last + text } else { pieces.append(text) }
             case .urlencode:
-                pieces.append(try urlencodeData(item.value))
+                pieces.append(try urlencodeData(item.value, content: content))
             }
         }
-        let bodyText: String? = pieces.isEmpty ? nil : pieces.joined(separator: jsonBody ? "" : "&")
+        let bodyText: String? = pieces.isEmpty ? nil : pieces.joined(separator: "&")
 
-        if let user {
-            var credentials = user
-            if !credentials.contains(":") {
-                credentials += ":"
-                warnings.append("curl would ask for the password of \(user); the imported Authorization has an empty one.")
-            }
-            headers.insert(KeyValue("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()), at: 0)
+        var headers: [KeyValue] = []
+        func hasHeader(_ name: String) -> Bool {
+            group.headers.contains { $0.name.lowercased() == name.lowercased() } || group.removedHeaders.contains(name.lowercased())
         }
+        // curl's own headers, each left out when the command sets (or removes) one of that name.
+        if let user = group.user, !hasHeader("Authorization") {
+            if group.authentication == "basic" {
+                var credentials = user
+                if !credentials.contains(":") {
+                    credentials += ":"
+                    warnings.append("curl would ask for the password of \(user); the imported Authorization has an empty one.")
+                }
+                headers.append(KeyValue("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
+            } else {
+                warnings.append("--\(group.authentication) authentication is not imported: curl computes it with the server, and sending Basic instead would be a downgrade, so no Authorization header was written; add the credentials to the endpoint by hand.")
+            }
+        } else if group.user == nil, group.authentication != "basic", group.bearer == nil {
+            warnings.append("--\(group.authentication) is ignored: it has no credentials (-u) to use.")
+        }
+        if let bearer = group.bearer, group.user == nil, !hasHeader("Authorization") {
+            headers.append(KeyValue("Authorization", "Bearer \(bearer)"))
+        }
+        if let range = group.range, !hasHeader("Range") {
+            headers.append(KeyValue("Range", "bytes=" + range + (range.contains("-") ? "" : "-")))  // curl: -r 600 is 600-
+        }
+        if let agent = group.userAgent, !hasHeader("User-Agent") { headers.append(KeyValue("User-Agent", agent)) }
+        if let referer = group.referer, !hasHeader("Referer") { headers.append(KeyValue("Referer", referer)) }
+        if let cookie = group.cookie, !hasHeader("Cookie") { headers.append(KeyValue("Cookie", cookie)) }
+        headers += group.headers
 
-        func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
         var body: String?
-        if getMode {
+        var extraQuery = group.urlQueries
+        if group.getMode {
             if let bodyText { extraQuery.append(bodyText) }
         } else if let bodyText {
             body = bodyText
@@ -264,93 +427,253 @@ package struct CurlImporter: Sendable {
             } else if !hasHeader("Content-Type") {
                 headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded"))
             }
+        } else if bodyFile != nil, !hasHeader("Content-Type") {
+            headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded"))
         }
-        if !form.isEmpty && body != nil {
+        if !group.form.isEmpty && (body != nil || bodyFile != nil) {
             throw ImportError.invalidCurl("it mixes -F with -d; curl refuses that too.")
         }
-        if !form.isEmpty && !hasHeader("Content-Type") {
+        if !group.form.isEmpty && !hasHeader("Content-Type") {
             headers.append(KeyValue("Content-Type", "multipart/form-data"))
         }
+        if let upload {
+            guard body == nil, bodyFile == nil, group.form.isEmpty else {
+                throw ImportError.invalidCurl("it sends both -T \(upload) and other data; curl sends only one body.")
+            }
+            if upload == "-" || upload == "." {
+                body = try content("-") ?? ""
+            } else {
+                bodyFile = upload
+                // curl appends the file's name to a URL that ends in '/' (or has no path).
+                let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
+                let pathPart = afterScheme.split(separator: "?", maxSplits: 1).first ?? ""
+                if !pathPart.contains("/") {
+                    url += "/" + (upload as NSString).lastPathComponent
+                } else if pathPart.hasSuffix("/") {
+                    url = url.replacingOccurrences(of: String(pathPart), with: pathPart + (upload as NSString).lastPathComponent)
+                }
+            }
+        }
         if !extraQuery.isEmpty {
-            url += (url.contains("?") ? "&" : "?") + extraQuery.joined(separator: "&")
+            if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+            // As curl appends a query: no second '&' after a query that ends with one.
+            let separator = !url.contains("?") ? "?" : (url.hasSuffix("&") || url.hasSuffix("?") ? "" : "&")
+            url += separator + extraQuery.joined(separator: "&")
         }
 
         let method: String
-        if let explicitMethod {
+        if let explicitMethod = group.explicitMethod {
             method = explicitMethod
-        } else if head {
+        } else if group.head {
             method = "HEAD"
-        } else if getMode {
+        } else if upload != nil {
+            method = "PUT"
+        } else if group.getMode {
             method = "GET"
-        } else if body != nil || !form.isEmpty {
+        } else if body != nil || bodyFile != nil || !group.form.isEmpty {
             method = "POST"
         } else {
             method = "GET"
         }
-        return Command(method: HTTPMethod(rawValue: method), url: url, headers: headers, body: body, form: form,
-                       options: options, warnings: warnings)
-    }
-
-    /// Imports a curl command line as a collection with one environment and one endpoint.
-    ///
-    /// - Parameter name: the endpoint's name; `METHOD /path` when `nil`.
-    /// - Throws: what `parse` throws.
-    package func importCommand(_ commandLine: String, name: String? = nil) throws -> ImportResult {
-        let command = try parse(commandLine)
-        let parts = URLParts(command.url)
-        var body: EndpointBody?
-        if !command.form.isEmpty {
-            body = .multipart(command.form.map { field in
-                guard field.isFile else { return field }
-                let path = field.value.hasPrefix("/") ? field.value : baseDirectory.appendingPathComponent(field.value).path
-                return MultipartField(name: field.name, value: path, isFile: true)
-            })
-        } else if let text = command.body {
-            body = .raw(text)
-        }
-        let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
-        let endpoint = Endpoint(
-            name: name ?? "\(command.method.rawValue) \(pathName)",
-            method: command.method,
-            path: parts.path,
-            query: parts.query,
-            headers: command.form.isEmpty ? command.headers : command.headers.filter {
-                // multipart's Content-Type is written with its boundary at send time.
-                !($0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/form-data"))
-            },
-            body: body
-        )
-        let environment = Environment(name: "default", baseURLTemplate: parts.origin)
-        var warnings = command.warnings
-        if !parts.hasUsableOrigin {
-            warnings.append("\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
-        }
-        if command.options.contains("insecure") {
+        if group.options.contains("insecure") {
             warnings.append("-k (skip TLS verification) is not kept in the collection.")
         }
-        let collection = APICollection(name: "Imported from curl", environments: [environment], items: [.endpoint(endpoint)])
+        return Command(method: HTTPMethod(exactly: method), url: url, headers: headers, body: body, bodyFile: bodyFile,
+                       form: group.form, options: group.options, warnings: warnings)
+    }
+
+    // MARK: - Importing
+
+    /// Imports curl command lines as a collection with one environment and one endpoint per
+    /// request.
+    ///
+    /// The first request's origin is the `default` environment's `base_url`; a request to
+    /// another origin is imported with a warning saying so.
+    /// - Parameter name: the name of the (first) endpoint; `METHOD /path` when `nil`.
+    /// - Throws: what `parseAll` throws.
+    package func importCommand(_ commandLine: String, name: String? = nil) throws -> ImportResult {
+        let commands = try parseAll(commandLine)
+        var warnings: [String] = []
+        var items: [CollectionItem] = []
+        var origin: String?
+        var usedNames: Set<String> = []
+        for (number, command) in commands.enumerated() {
+            let parts = URLParts(command.url)
+            let prefix = commands.count > 1 ? "\(command.method.rawValue) \(command.url): " : ""
+            warnings += command.warnings.map { prefix + $0 }
+            if origin == nil {
+                origin = parts.origin
+                if !parts.hasUsableOrigin {
+                    warnings.append("\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
+                }
+            } else if parts.origin != origin {
+                warnings.append("\(command.url) is on \(parts.origin), not on the base_url \(origin ?? ""); its endpoint is sent to the base_url until you give it an environment of its own.")
+            }
+            var body: EndpointBody?
+            if !command.form.isEmpty {
+                body = .multipart(command.form.map { field in
+                    guard field.isFile else { return field }
+                    var field = field
+                    field.value = absolutePath(field.value)
+                    return field
+                })
+            } else if let file = command.bodyFile {
+                body = .file(absolutePath(file))
+            } else if let text = command.body {
+                body = .raw(text)
+            }
+            let sentFiles = command.form.filter(\.isFile).map(\.value) + (command.bodyFile.map { [$0] } ?? [])
+            for file in sentFiles where !Template.containsVariables(file) && !FileManager.default.fileExists(atPath: absolutePath(file)) {
+                warnings.append("\(absolutePath(file)) does not exist; sending \(command.method.rawValue) \(command.url) fails until it does (curl refuses too).")
+            }
+            let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
+            var endpointName = (number == 0 ? name : nil) ?? "\(command.method.rawValue) \(pathName)"
+            var suffix = 2
+            let baseName = endpointName
+            while !usedNames.insert(endpointName).inserted {
+                endpointName = "\(baseName) (\(suffix))"
+                suffix += 1
+            }
+            let endpoint = Endpoint(
+                name: endpointName,
+                method: command.method,
+                path: parts.path,
+                query: parts.query,
+                headers: command.form.isEmpty ? command.headers : command.headers.filter {
+                    // multipart's Content-Type is written with its boundary at send time.
+                    !($0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/form-data"))
+                },
+                body: body
+            )
+            items.append(.endpoint(endpoint))
+        }
+        let environment = Environment(name: "default", baseURLTemplate: origin ?? "http://localhost")
+        let collection = APICollection(name: "Imported from curl", environments: [environment], items: items)
         return ImportResult(collection: collection, warnings: warnings)
     }
 
+    private func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : baseDirectory.appendingPathComponent(path).path
+    }
+
     private func readFile(_ path: String) throws -> String {
-        if path == "-" { throw ImportError.invalidCurl("reading data from stdin (@-) is not supported when importing.") }
+        if path == "-" { throw ImportError.invalidCurl("reading data from standard input (@-) needs a heredoc or a here-string in the pasted text.") }
+        if Template.containsVariables(path) {
+            throw ImportError.invalidCurl("the file \(path) is named by a shell variable, which is not known when importing; write its path.")
+        }
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
         guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
         return String(decoding: data, as: UTF8.self)
     }
 
+    // MARK: - curl's encodings
+
+    /// Percent-encodes as curl's `curl_easy_escape` does in `--data-urlencode` and
+    /// `--url-query`: letters, digits and `-._~` stay, a space becomes `+`, every other byte
+    /// `%XX` in upper case.
+    static func curlEscape(_ text: String) -> String {
+        PercentEncoding.encode(text, allowed: PercentEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
+            .replacingOccurrences(of: " ", with: "+")
+    }
+
     /// `--data-urlencode`'s five forms: `content`, `=content`, `name=content`, `@file`, `name@file`.
-    private func urlencodeData(_ value: String) throws -> String {
+    /// A file curl cannot read makes the whole piece empty, as curl sends it.
+    private func urlencodeData(_ value: String, content: (String) throws -> String?) throws -> String {
         if let equals = value.firstIndex(of: "=") {
             let name = value[..<equals]
-            let content = FormEncoding.encode(String(value[value.index(after: equals)...]))
-            return name.isEmpty ? content : name + "=" + content
+            let encoded = CurlImporter.curlEscape(String(value[value.index(after: equals)...]))
+            return name.isEmpty ? encoded : name + "=" + encoded
         }
         if let at = value.firstIndex(of: "@") {
             let name = value[..<at]
-            let content = FormEncoding.encode(try readFile(String(value[value.index(after: at)...])))
-            return name.isEmpty ? content : name + "=" + content
+            guard let text = try content(String(value[value.index(after: at)...])) else { return "" }
+            let encoded = CurlImporter.curlEscape(text)
+            return name.isEmpty ? encoded : name + "=" + encoded
         }
-        return FormEncoding.encode(value)
+        return CurlImporter.curlEscape(value)
+    }
+
+    /// `--url-query`: as `--data-urlencode`, or as written after a leading `+`.
+    private func urlQuery(_ value: String, content: (String) throws -> String?) throws -> String {
+        if value.hasPrefix("+") { return String(value.dropFirst()) }
+        return try urlencodeData(value, content: content)
+    }
+
+    /// A `-F` value as curl reads it: `name=value`, `name="quoted"`, `name=@file`, `name=<file`,
+    /// each optionally followed by `;type=…` and `;filename=…` (`;headers=` is not kept).
+    private func formField(_ value: String, literal: Bool, content: (String) throws -> String) throws -> MultipartField {
+        guard let equals = value.firstIndex(of: "=") else {
+            throw ImportError.invalidCurl("the form field \"\(value)\" has no '='; curl refuses it too.")
+        }
+        let name = String(value[..<equals])
+        let rest = String(value[value.index(after: equals)...])
+        if literal { return MultipartField(name: name, value: rest) }
+        var scanner = FormScanner(rest)
+        let isFile = scanner.take("@")
+        let isContent = !isFile && scanner.take("<")
+        let main = scanner.word(isFile || isContent)
+        var field = MultipartField(name: name, value: main, isFile: isFile)
+        while scanner.take(";") {
+            let parameter = scanner.word(true)
+            if parameter.lowercased().hasPrefix("type=") {
+                field.contentType = String(parameter.dropFirst(5))
+            } else if parameter.lowercased().hasPrefix("filename=") {
+                field.filename = String(parameter.dropFirst(9))
+            } else if parameter.lowercased().hasPrefix("headers=") || parameter.lowercased().hasPrefix("encoder=") {
+                throw ImportError.invalidCurl("the form field \"\(name)\" sets \(parameter.prefix { $0 != "=" }), which a collection does not keep.")
+            } else if !isFile && !isContent {
+                // A text value with a ';' that is not a parameter: curl keeps it in the value.
+                field.value += ";" + parameter
+            }
+        }
+        if isContent { field.value = try content(main) }
+        return field
+    }
+
+    /// Reads curl's `-F` syntax: a word is quoted (`"…"` with `\"` and `\\`) or runs to the next `;`.
+    private struct FormScanner {
+        var rest: Substring
+        init(_ text: String) { rest = Substring(text) }
+
+        mutating func take(_ character: Character) -> Bool {
+            guard rest.first == character else { return false }
+            rest = rest.dropFirst()
+            return true
+        }
+
+        /// The next word; a text value (`stopsAtSemicolon` false) runs to the end unless a
+        /// `;type=` or `;filename=` parameter follows.
+        mutating func word(_ stopsAtSemicolon: Bool) -> String {
+            if rest.first == "\"" {
+                var out = ""
+                rest = rest.dropFirst()
+                while let c = rest.first {
+                    rest = rest.dropFirst()
+                    if c == "\\", let next = rest.first, next == "\"" || next == "\\" {
+                        out.append(next)
+                        rest = rest.dropFirst()
+                    } else if c == "\"" {
+                        break
+                    } else {
+                        out.append(c)
+                    }
+                }
+                if let semicolon = rest.firstIndex(of: ";") { rest = rest[semicolon...] } else { rest = "" }
+                return out
+            }
+            var end = rest.endIndex
+            var search = rest.startIndex
+            while let semicolon = rest[search...].firstIndex(of: ";") {
+                let after = rest[rest.index(after: semicolon)...].lowercased()
+                if stopsAtSemicolon || after.hasPrefix("type=") || after.hasPrefix("filename=") || after.hasPrefix("headers=") || after.hasPrefix("encoder=") {
+                    end = semicolon
+                    break
+                }
+                search = rest.index(after: semicolon)
+            }
+            let out = String(rest[..<end])
+            rest = rest[end...]
+            return out
+        }
     }
 }

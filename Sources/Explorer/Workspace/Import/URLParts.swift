@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// An absolute URL taken apart for a collection: the origin becomes an environment's
 /// `base_url`, the rest an endpoint's path and query.
@@ -7,7 +8,8 @@ struct URLParts: Sendable, Hashable {
     var origin: String
     /// The path, starting with `/` (just `/` when the URL has none).
     var path: String
-    /// The query as decoded pairs (`+` read as a space), when every item is `name=value`;
+    /// The query as decoded pairs, when every item is `name=value` and encoding the pairs
+    /// again gives back exactly the text written (so a signed URL is sent byte for byte);
     /// otherwise empty and the query stays in `path` as written.
     var query: [KeyValue]
 
@@ -55,7 +57,8 @@ struct URLParts: Sendable, Hashable {
         return scheme == "http" || scheme == "https"
     }
 
-    /// Decodes `a=1&b=2` into pairs, or `nil` when an item has no `=` or does not decode.
+    /// Decodes `a=1&b=2` into pairs, or `nil` when an item has no `=`, does not decode, or
+    /// would not be sent again as written (`+`, `%7e`, a raw `é` …).
     static func pairs(_ query: String) -> [KeyValue]? {
         var out: [KeyValue] = []
         for item in query.split(separator: "&", omittingEmptySubsequences: false) {
@@ -67,7 +70,17 @@ struct URLParts: Sendable, Hashable {
         return out
     }
 
+    /// The decoded text, when encoding it as a query name or value gives `text` back
+    /// (`{{variables}}` stay as they are, as the resolver keeps them).
     private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        guard let decoded = text.removingPercentEncoding else { return nil }
+        var encoded = ""
+        for segment in Template(decoded).segments {
+            switch segment {
+            case .literal(let literal): encoded += PercentEncoding.encode(literal, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
+            case .variable(let name): encoded += "{{\(name)}}"
+            }
+        }
+        return encoded == text ? decoded : nil
     }
 }

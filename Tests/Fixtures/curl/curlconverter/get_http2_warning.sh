@@ -1,0 +1,1 @@
+curl --http2 localhost:28139

@@ -1,0 +1,1 @@
+curl -k "http://localhost:28139/" -u "some_username:some_password"

@@ -1,0 +1,1 @@
+curl --sil 'localhost:28139'

@@ -1,0 +1,1 @@
+curl httpbin.org/test

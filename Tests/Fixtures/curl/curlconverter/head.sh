@@ -1,0 +1,1 @@
+curl --head http://localhost:28139/page

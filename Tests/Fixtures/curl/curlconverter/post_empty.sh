@@ -1,0 +1,1 @@
+curl --data-binary "" http://localhost:28139

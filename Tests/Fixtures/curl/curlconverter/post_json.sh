@@ -1,0 +1,1 @@
+curl --json '{ "drink":' --json ' "coffe" }' http://localhost:28139

@@ -1,0 +1,1 @@
+curl --data @- localhost:28139

@@ -1,0 +1,1 @@
+curl localhost:28139 --url-query @- < `echo image.jpg`

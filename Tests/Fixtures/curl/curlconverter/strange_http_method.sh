@@ -1,0 +1,1 @@
+curl -X wHat localhost:28139

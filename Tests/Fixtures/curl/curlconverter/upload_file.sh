@@ -1,0 +1,2 @@
+# https://github.com/curlconverter/curlconverter/issues/55
+curl http://localhost:28139 --upload-file file.txt
