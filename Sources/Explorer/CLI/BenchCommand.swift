@@ -9,6 +9,6 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark of explorer's own parts and print figures.",
         shouldDisplay: false,
-        subcommands: [BenchHistoryCommand.self, BenchDrawCommand.self]
+        subcommands: [BenchHistoryCommand.self, BenchDrawCommand.self, BenchImportCommand.self]
     )
 }

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Workspace
 
-/// `explorer export curl|http ...`: writes endpoints out as curl or `.http`.
+/// `explorer export curl|http|postman|har ...`: writes endpoints out as curl, `.http`, a
+/// Postman collection or a HAR file.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export endpoints as curl command lines or a .http file.",
-        subcommands: [Curl.self, HTTPFile.self]
+        abstract: "Export endpoints as curl command lines, a .http file, a Postman collection or a HAR file.",
+        subcommands: [Curl.self, HTTPFile.self, Postman.self, HAR.self]
     )
 
     struct Curl: AsyncParsableCommand {
@@ -46,6 +47,50 @@ struct ExportCommand: AsyncParsableCommand {
             do {
                 let environment = try env.map { try loaded.requireEnvironment(named: $0) }
                 print(HTTPFileExporter.text(for: loaded, environment: environment), terminator: "")
+            } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct Postman: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "postman", abstract: "Print the collection as a Postman collection (v2.1); secret values are left empty.")
+        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
+        @Option(name: .long, help: "The environment whose base URL and variables are written (default: the collection's first).") var env: String?
+
+        func run() async throws {
+            let url = try CollectionLocation.resolve(explicit: collection)
+            let loaded = try CollectionLocation.load(url)
+            do {
+                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
+                print(PostmanExporter.json(for: loaded, environment: environment), terminator: "")
+            } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct HAR: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "har", abstract: "Print endpoints, resolved in an environment, as a HAR file (requests only; secrets masked).")
+        @Argument(help: "The endpoints, as Folder/Name or Name when unique (default: every endpoint).") var endpoints: [String] = []
+        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
+        @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
+        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).") var variables: [String] = []
+        @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
+
+        func run() async throws {
+            let url = try CollectionLocation.resolve(explicit: collection)
+            let loaded = try CollectionLocation.load(url)
+            do {
+                let overrides = try ExportCommand.parseVariables(variables)
+                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
+                let chosen = endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) }
+                let resolved = try chosen.map { try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides) }
+                print(HARExporter.json(for: resolved, revealSecrets: revealSecrets), terminator: "")
             } catch {
                 printError("\(error)")
                 throw ExitCode(1)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Workspace
 
-/// `explorer import curl|openapi|http ...`: turns other formats into collection YAML.
+/// `explorer import curl|openapi|http|postman|insomnia|har ...`: turns other formats into collection YAML.
 ///
 /// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
 /// collection file (created when absent), asking before replacing an endpoint of the same
@@ -13,8 +13,8 @@ import Workspace
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import endpoints from a curl command, an OpenAPI document or a .http file.",
-        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self]
+        abstract: "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export or a HAR file.",
+        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self]
     )
 
     /// The options every import shares.
@@ -31,8 +31,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     struct Curl: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "curl", abstract: "Import a curl command line ('-' reads it from stdin).")
-        @Argument(help: "The curl command line, or - for stdin.") var command: String
+            commandName: "curl",
+            abstract: "Import curl command lines ('-' reads them from stdin).",
+            discussion: "Several commands (one per line, or joined with && or ;) become several endpoints; $VAR becomes {{env.VAR}}; heredocs and here-strings feed @-.")
+        @Argument(help: "The curl command line(s), or - for stdin.") var command: String
         @Option(name: .long, help: "The endpoint's name (default: METHOD /path).") var name: String?
         @OptionGroup var destination: Destination
 
@@ -49,7 +51,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     struct OpenAPI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "openapi", abstract: "Import every operation of an OpenAPI 3.x document.")
+            commandName: "openapi", abstract: "Import every operation of an OpenAPI 3.0/3.1 or Swagger 2.0 document.")
         @Argument(help: "The OpenAPI document (YAML or JSON).") var spec: String
         @OptionGroup var destination: Destination
 
@@ -69,6 +71,48 @@ struct ImportCommand: AsyncParsableCommand {
         func run() async throws {
             try ImportCommand.finish(destination: destination) {
                 try HTTPFileImporter().importFile(at: URL(fileURLWithPath: file))
+            }
+        }
+    }
+
+    struct Postman: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "postman", abstract: "Import a Postman collection (v2.0 or v2.1), with its environments.")
+        @Argument(help: "The collection file (.postman_collection.json).") var file: String
+        @Option(name: .customLong("environment"), help: "A Postman environment file (.postman_environment.json); repeatable.")
+        var environments: [String] = []
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            try ImportCommand.finish(destination: destination) {
+                try PostmanImporter().importFile(at: URL(fileURLWithPath: file), environments: environments.map { URL(fileURLWithPath: $0) })
+            }
+        }
+    }
+
+    struct Insomnia: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "insomnia", abstract: "Import an Insomnia export (format 4, JSON or YAML).")
+        @Argument(help: "The export file.") var file: String
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            try ImportCommand.finish(destination: destination) {
+                try InsomniaImporter().importFile(at: URL(fileURLWithPath: file))
+            }
+        }
+    }
+
+    struct HAR: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "har", abstract: "Import the requests of a HAR file (browsers' developer tools: Save all as HAR).")
+        @Argument(help: "The .har file.") var file: String
+        @Option(name: .long, help: "Import only this entry (1 for the first).") var entry: Int?
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            try ImportCommand.finish(destination: destination) {
+                try HARImporter().importFile(at: URL(fileURLWithPath: file), entry: entry)
             }
         }
     }

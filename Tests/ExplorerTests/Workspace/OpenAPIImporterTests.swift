@@ -5,7 +5,8 @@ import Testing
 @testable import Workspace
 
 @Suite struct OpenAPIImporterTests {
-    static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml"]
+    static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml",
+                           "openapi/discord-openapi.json", "openapi/oai-swagger2-petstore-expanded.json", "openapi/oai-swagger2-uber.json"]
 
     @Test(arguments: fixtures)
     func everyFixtureImportsAndRoundTripsThroughYAML(_ fixture: String) throws {
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func notOpenAPIIsAClearError() {
-        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("swagger: \"2.0\"\ninfo: {title: x, version: '1'}\npaths: {}\n") }
+        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("swagger: \"1.2\"\ninfo: {title: x, version: '1'}\npaths: {}\n") }
         #expect(throws: ImportError.self) { try OpenAPIImporter().importText("{ not json") }
     }
 }
@@ -86,5 +87,28 @@ import Testing
 
         let twilio = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/twilio-lookups-v2.json")).collection
         #expect(twilio.endpoints.allSatisfy { $0.headers[named: "Authorization"] == "Basic {{basic_auth}}" })
+    }
+}
+
+@Suite struct OpenAPIRecursionAndSwaggerTests {
+    @Test func discordsRecursiveErrorDetailsNoLongerStopsTheImport() throws {
+        let result = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/discord-openapi.json"))
+        // Every operation of the document becomes an endpoint.
+        #expect(result.collection.endpoints.count == 242)
+        #expect(result.warnings.contains { $0.contains("ErrorDetails") && $0.contains("contain themselves") })
+    }
+
+    @Test func swagger2IsReadAsTheOpenAPIDocumentItDescribes() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
+        #expect(collection.name == "Swagger Petstore")
+        #expect(collection.environments.map(\.baseURLTemplate) == ["http://petstore.swagger.io/api"])
+        #expect(collection.endpoints.count == 4)
+        let add = try #require(collection.endpoints.first { $0.method == .post })
+        guard case .json(.object(let pairs))? = add.body else {
+            Issue.record("the body parameter did not become a JSON body: \(String(describing: add.body))")
+            return
+        }
+        #expect(pairs.map(\.key).contains("name"))
+        #expect(collection.endpoints.contains { $0.path == "/pets/{{id}}" && $0.method == .delete })
     }
 }

@@ -41,6 +41,8 @@ enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidHTTPFile(path: String, reason: String)
     /// A file named by the input (`-d @file`, the spec) could not be read.
     case unreadableFile(String)
+    /// Another tool's export (a Postman collection, a HAR file …) could not be read.
+    case invalidFile(path: String, format: String, reason: String)
 
     package var description: String {
         switch self {
@@ -48,6 +50,7 @@ enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidOpenAPI(path, reason): return "\(path): the OpenAPI document cannot be imported: \(reason)"
         case let .invalidHTTPFile(path, reason): return "\(path): the .http file cannot be imported: \(reason)"
         case .unreadableFile(let path): return "The file \(path) cannot be read."
+        case let .invalidFile(path, format, reason): return "\(path): it cannot be imported as \(format): \(reason)"
         }
     }
 }

@@ -30,14 +30,26 @@ package struct OpenAPIImporter: Sendable {
     /// - Parameter path: the path shown in errors.
     /// - Throws: `ImportError.invalidOpenAPI`.
     func importText(_ text: String, path: String = "<openapi>") throws -> ImportResult {
-        let document = try decode(text, path: path)
+        var warnings: [String] = []
+        var document = try decode(text, path: path)
         let resolved: OpenAPIKit.ResolvedDocument
         do {
             resolved = try document.locallyDereferenced().resolved()
         } catch {
-            throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
+            // A schema that contains itself (a tree, an error with nested errors) cannot be
+            // expanded; no operation needs it expanded, so the cycles are cut and it is tried again.
+            var tree = try Self.tree(from: text, path: path)
+            if tree["swagger"] != nil { tree = Self.convertingSwagger2(tree) }
+            let cut = Self.breakingSchemaCycles(in: &tree)
+            guard !cut.isEmpty else { throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)") }
+            do {
+                document = try decode(try Self.json(tree), path: path)
+                resolved = try document.locallyDereferenced().resolved()
+            } catch {
+                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
+            }
+            warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
         }
-        var warnings: [String] = []
 
         // Servers → environments.
         var environments: [Environment] = []
@@ -104,7 +116,7 @@ package struct OpenAPIImporter: Sendable {
     }
 
     private func decode(_ text: String, path: String) throws -> OpenAPIKit.OpenAPI.Document {
-        struct VersionProbe: Decodable { var openapi: String? }
+        struct VersionProbe: Decodable { var openapi: String?; var swagger: String? }
         let isJSON = text.drop { $0.isWhitespace }.first == "{"
         func decoded<T: Decodable>(_ type: T.Type) throws -> T {
             if isJSON { return try JSONDecoder().decode(type, from: Data(text.utf8)) }
@@ -112,8 +124,16 @@ package struct OpenAPIImporter: Sendable {
         }
         let version: String
         do {
-            guard let found = try decoded(VersionProbe.self).openapi else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" version key (Swagger 2.0 is not supported).")
+            let probe = try decoded(VersionProbe.self)
+            if let swagger = probe.swagger {
+                guard swagger.hasPrefix("2.") else {
+                    throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(swagger) is not supported (2.0 is).")
+                }
+                // Swagger 2.0 is rewritten as the OpenAPI 3.0 document it describes.
+                return try decode(try Self.json(Self.convertingSwagger2(try Self.tree(from: text, path: path))), path: path)
+            }
+            guard let found = probe.openapi else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
             }
             version = found
         } catch let error as ImportError {

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Writes a collection as a Postman collection (format v2.1), which Postman, Insomnia and
+/// newman import.
+///
+/// Folders stay folders; each request's URL is `{{baseUrl}}` + its path, with `baseUrl` (the
+/// environment's `base_url`), the collection's variables and the environment's variables as
+/// collection variables. What is written is the collection as the user wrote it: templates
+/// stay templates (`{{env.NAME}}` becomes `{{NAME}}`, the built-ins Postman's dynamic
+/// variables), and the values of secret variables are left empty, so no secret is exported.
+package enum PostmanExporter {
+    /// The schema address Postman writes in `info.schema` for v2.1.
+    static let schema = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"
+
+    /// The collection as Postman v2.1 JSON.
+    ///
+    /// - Parameter environment: whose base URL, variables and headers are written (the
+    ///   collection's first when `nil`).
+    package static func json(for collection: APICollection, environment: Environment? = nil) -> String {
+        let environment = environment ?? collection.environments.first
+        var info: [(key: String, value: JSONValue)] = [("name", .string(collection.name))]
+        if let description = collection.description { info.append(("description", .string(description))) }
+        info.append(("schema", .string(schema)))
+        var variables: [KeyValue] = [KeyValue("baseUrl", environment?.baseURLTemplate ?? "")] + collection.variables
+        for variable in environment?.variables ?? [] {
+            let value = environment?.secrets.contains(variable.name) == true ? "" : variable.value
+            variables.removeAll { $0.name == variable.name }
+            variables.append(KeyValue(variable.name, value))
+        }
+        let root: JSONValue = .object([
+            ("info", .object(info)),
+            ("item", .array(collection.items.map { item($0, environmentHeaders: environment?.headers ?? []) })),
+            ("variable", .array(variables.map { pair(key: $0.name, value: convert($0.value)) })),
+        ])
+        return root.serialized(pretty: true) + "\n"
+    }
+
+    private static func pair(key: String, value: String, extra: [(key: String, value: JSONValue)] = []) -> JSONValue {
+        .object([("key", .string(key)), ("value", .string(value))] + extra)
+    }
+
+    private static func item(_ item: CollectionItem, environmentHeaders: [KeyValue]) -> JSONValue {
+        switch item {
+        case .folder(let folder):
+            var pairs: [(key: String, value: JSONValue)] = [("name", .string(folder.name))]
+            if let description = folder.description { pairs.append(("description", .string(description))) }
+            pairs.append(("item", .array(folder.items.map { self.item($0, environmentHeaders: environmentHeaders) })))
+            return .object(pairs)
+        case .endpoint(let endpoint):
+            let own = Set(endpoint.headers.map { $0.name.lowercased() })
+            let headers = environmentHeaders.filter { !own.contains($0.name.lowercased()) } + endpoint.headers
+            var path = endpoint.path.hasPrefix("/") || endpoint.path.isEmpty ? endpoint.path : "/" + endpoint.path
+            var rawQuery = ""
+            if let mark = path.firstIndex(of: "?") {
+                rawQuery = String(path[path.index(after: mark)...])
+                path = String(path[..<mark])
+            }
+            let query = endpoint.query.map { "\(convert($0.name))=\(convert($0.value))" }
+            let queryText = ([rawQuery].filter { !$0.isEmpty } + query).joined(separator: "&")
+            var url: [(key: String, value: JSONValue)] = [
+                ("raw", .string("{{baseUrl}}" + convert(path) + (queryText.isEmpty ? "" : "?" + queryText))),
+                ("host", .array([.string("{{baseUrl}}")])),
+                ("path", .array(path.split(separator: "/").map { .string(convert(String($0))) })),
+            ]
+            if !endpoint.query.isEmpty { url.append(("query", .array(endpoint.query.map { pair(key: convert($0.name), value: convert($0.value)) }))) }
+            var request: [(key: String, value: JSONValue)] = [
+                ("method", .string(endpoint.method.rawValue)),
+                ("header", .array(headers.map { pair(key: $0.name, value: convert($0.value)) })),
+            ]
+            if let body = body(endpoint.body) { request.append(("body", body)) }
+            request.append(("url", .object(url)))
+            if let description = endpoint.description { request.append(("description", .string(description))) }
+            return .object([("name", .string(endpoint.name)), ("request", .object(request)), ("response", .array([]))])
+        }
+    }
+
+    private static func body(_ body: EndpointBody?) -> JSONValue? {
+        switch body {
+        case nil: return nil
+        case .json(let json):
+            return .object([("mode", .string("raw")), ("raw", .string(convert(json.serialized(pretty: true)))),
+                            ("options", .object([("raw", .object([("language", .string("json"))]))]))])
+        case .raw(let text):
+            return .object([("mode", .string("raw")), ("raw", .string(convert(text)))])
+        case .file(let path):
+            return .object([("mode", .string("file")), ("file", .object([("src", .string(path))]))])
+        case .form(let fields):
+            return .object([("mode", .string("urlencoded")),
+                            ("urlencoded", .array(fields.map { pair(key: convert($0.name), value: convert($0.value), extra: [("type", .string("text"))]) }))])
+        case .multipart(let fields):
+            return .object([("mode", .string("formdata")), ("formdata", .array(fields.map { field in
+                var pairs: [(key: String, value: JSONValue)] = [("key", .string(convert(field.name)))]
+                if field.isFile {
+                    pairs += [("type", .string("file")), ("src", .string(field.value))]
+                } else {
+                    pairs += [("value", .string(convert(field.value))), ("type", .string("text"))]
+                }
+                if let type = field.contentType { pairs.append(("contentType", .string(type))) }
+                return .object(pairs)
+            }))])
+        }
+    }
+
+    /// Explorer's templates as Postman's: `{{env.NAME}}` → `{{NAME}}`, built-ins → dynamic variables.
+    static func convert(_ text: String) -> String {
+        var out = ""
+        for segment in Template(text).segments {
+            switch segment {
+            case .literal(let literal): out += literal
+            case .variable(let name):
+                switch name {
+                case "uuid": out += "{{$guid}}"
+                case "timestamp": out += "{{$timestamp}}"
+                case "now": out += "{{$isoTimestamp}}"
+                default: out += "{{\(name.hasPrefix("env.") ? String(name.dropFirst(4)) : name)}}"
+                }
+            }
+        }
+        return out
+    }
+}
