@@ -31,6 +31,16 @@ package struct OpenAPIImporter: Sendable {
     /// - Throws: `ImportError.invalidOpenAPI`.
     func importText(_ text: String, path: String = "<openapi>") throws -> ImportResult {
         var warnings: [String] = []
+        var text = text
+        // A JSON document is checked for schemas that contain themselves before it is decoded
+        // (cheap next to decoding it twice); a YAML one only when expanding it fails.
+        if text.drop(while: \.isWhitespace).first == "{", var tree = try? Self.tree(from: text, path: path) {
+            let cut = Self.breakingSchemaCycles(in: &tree)
+            if !cut.isEmpty, let json = try? Self.json(tree) {
+                text = json
+                warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
+            }
+        }
         var document = try decode(text, path: path)
         let resolved: OpenAPIKit.ResolvedDocument
         do {
