@@ -47,7 +47,8 @@ enum BodyMode: String, Sendable, CaseIterable {
         case .json: self = .json
         case .form: self = .form
         case .multipart: self = .multipart
-        case .raw: self = .raw
+        // A file body (`body: {file: …}`) is edited as raw text for now.
+        case .raw, .file: self = .raw
         }
     }
 
@@ -144,10 +145,16 @@ extension Endpoint {
         case .headers: endpoint.headers = rows
         case .form: endpoint.body = .form(rows)
         case .multipart:
+            // A part keeps its file name and type (which the table does not show) by name.
+            var previous: [String: MultipartField] = [:]
+            if case .multipart(let parts) = body { for part in parts { previous[part.name] = part } }
             endpoint.body = .multipart(rows.map { row in
-                row.value.hasPrefix("@")
+                var field = row.value.hasPrefix("@")
                     ? MultipartField(name: row.name, value: String(row.value.dropFirst()), isFile: true)
                     : MultipartField(name: row.name, value: row.value)
+                field.filename = previous[row.name]?.filename
+                field.contentType = previous[row.name]?.contentType
+                return field
             })
         }
         return endpoint
