@@ -2,8 +2,12 @@
 follow the tail, the limit message with what arrived still shown, cancelling mid-stream."""
 from __future__ import annotations
 
+import os
 import re
+import signal
+from pathlib import Path
 
+from conftest import poll
 from test_tui import send, tui  # noqa: F401  (the fixture)
 
 
@@ -40,3 +44,38 @@ def test_a_body_past_max_body_stops_with_a_line_and_keeps_what_arrived(tui, tmp_
     text = s.wait_for("raise max_body in config.yaml")
     assert "body limit" in text
     assert '"endless": true' in text  # what arrived is still shown
+
+
+def open_spool_files(pid: int) -> list[str]:
+    """The explorer's spool files a process holds open (they have no name: '(deleted)')."""
+    found = []
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(entry)
+        except OSError:
+            continue
+        if "explorer-body-" in target:
+            found.append(target)
+    return found
+
+
+def test_a_large_body_spools_to_a_file_that_is_gone_after_sigterm_and_after_exit(tui, tmp_path):
+    spool_folder = tmp_path / "spool"
+    spool_folder.mkdir()
+    for ending in ("SIGTERM", "quit"):
+        s = tui(process_env={"TMPDIR": str(spool_folder)})
+        send(s, "Endless body")
+        pid = s.child_pid("explorer")
+        # Past 8 MB the body goes to an unnamed file: open, but with no name in the folder.
+        spooled = poll(lambda: open_spool_files(pid), message="a spool file")
+        assert all(target.endswith("(deleted)") for target in spooled), spooled
+        assert list(spool_folder.iterdir()) == []
+        if ending == "SIGTERM":
+            os.kill(pid, signal.SIGTERM)
+        else:
+            s.keys("Escape")
+            s.wait_for("cancelled")
+            s.keys("q")
+        poll(lambda: not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2],
+             message="the explorer to end")
+        assert list(spool_folder.iterdir()) == []

@@ -272,7 +272,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             },
             chunk: { [work] chunk in
                 guard let body = live.body, body.append(chunk, at: Date()) else { return }
-                send(.progress(exchange: id, bytes: body.data.count))
+                send(.progress(exchange: id, bytes: body.byteCount))
                 guard body.wantsLayout, !live.laying else { return }
                 live.laying = true
                 let frame = body.frame(isComplete: false)
@@ -284,7 +284,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         lock.withLock { inFlight[id] = future }
         future
             .response { [work, recording] response in
-                let body = live.body?.data
+                let body = live.body?.body
                 work.async {
                     var complete = response
                     complete.body = body
@@ -303,9 +303,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                 if let body = live.body {
                     // Stopped after the head (a limit, the deadline, a cut): what arrived stays.
-                    send(.streamed(exchange: id, body.snapshot(isComplete: false)))
-                    entry.fill(status: body.head.status, headers: body.head.headers, body: body.data, httpVersion: body.head.httpVersion,
-                               timings: ResponseTimings(started: started, headReceived: body.headReceived, finished: Date(), bytesReceived: body.data.count))
+                    send(.streamed(exchange: id, body.snapshot(isComplete: false, whole: true)))
+                    entry.fill(status: body.head.status, headers: body.head.headers, body: body.body, httpVersion: body.head.httpVersion,
+                               timings: ResponseTimings(started: started, headReceived: body.headReceived, finished: Date(), bytesReceived: body.byteCount))
                 }
                 send(.failed(exchange: id, TransportFailure(error, limits: limits)))
                 entry.fail(String(describing: error), started: started)

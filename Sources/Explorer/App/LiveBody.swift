@@ -16,11 +16,19 @@ final class LiveBody: @unchecked Sendable {
     static let partialLimit = 1024 * 1024
     /// The live event view keeps the newest this many events (the Raw tab keeps all bytes).
     static let eventLimit = 5_000
+    /// Bodies past this size spool to an unnamed temporary file, read back through a memory map.
+    static let spoolThreshold = 8 * 1024 * 1024
 
     let head: ResponseHead
     let started: Date
     let headReceived: Date
+    /// The bytes kept in memory: the whole body, or its first `partialLimit` bytes once it
+    /// spools.
     private(set) var data = Data()
+    /// Where a body past `spoolThreshold` goes.
+    private var spool: BodySpool?
+    /// Bytes received.
+    private(set) var byteCount = 0
     private var lastPublished: Date?
     private let kind: EventLog.Kind?
     private var log: EventLog
@@ -38,27 +46,60 @@ final class LiveBody: @unchecked Sendable {
     /// - Returns: whether it is time to show progress (the first chunk, then every
     ///   `publishInterval`).
     func append(_ chunk: Data, at now: Date) -> Bool {
-        data.append(chunk)
+        byteCount += chunk.count
+        if let spool {
+            spoolOrKeep(chunk, spool)
+        } else {
+            data.append(chunk)
+            if data.count > Self.spoolThreshold, let spool = try? BodySpool() {
+                // Past the threshold the body goes to disk; memory keeps what partial views show.
+                self.spool = spool
+                spoolOrKeep(data, spool)
+                data = Data(data.prefix(Self.partialLimit))
+            }
+        }
         if let kind { log.consume(chunk, kind: kind, at: now) }
         let due = lastPublished.map { now.timeIntervalSince($0) >= Self.publishInterval } ?? true
         if due { lastPublished = now }
         return due
     }
 
+    /// Writes to the spool; when the disk refuses, the rest is kept in memory instead.
+    private func spoolOrKeep(_ bytes: Data, _ spool: BodySpool) {
+        do {
+            try spool.write(bytes)
+        } catch {
+            // A full disk must not lose the body: back to memory, with what was spooled.
+            data = (spool.mapped() ?? Data()) + bytes
+            self.spool = nil
+        }
+    }
+
+    /// The whole body: from memory, or mapped from its spool file.
+    var body: Data {
+        guard let spool else { return data }
+        return spool.mapped() ?? data
+    }
+
     /// Whether a new partial snapshot is worth laying out: event views always, plain bodies
     /// while they are small.
-    var wantsLayout: Bool { kind != nil || data.count <= Self.partialLimit }
+    var wantsLayout: Bool { kind != nil || byteCount <= Self.partialLimit }
 
     /// What has arrived, frozen, to lay out on another queue.
-    func frame(isComplete: Bool, now: Date = Date()) -> Frame {
-        let shown = kind == nil && !isComplete && data.count > Self.partialLimit ? Data(data.prefix(Self.partialLimit)) : data
-        return Frame(head: head, started: started, headReceived: headReceived, now: now, data: data, shown: shown,
+    ///
+    /// - Parameters:
+    ///   - isComplete: whether the body has ended.
+    ///   - whole: lay out all that arrived (when the body stopped early), not only its first MiB.
+    func frame(isComplete: Bool, whole: Bool = false, now: Date = Date()) -> Frame {
+        let all = whole || isComplete ? body : data
+        let shown = kind == nil && !whole && !isComplete && all.count > Self.partialLimit ? Data(all.prefix(Self.partialLimit)) : all
+        return Frame(head: head, started: started, headReceived: headReceived, now: now, data: all, shown: shown,
                      isComplete: isComplete, events: kind != nil && !log.isEmpty ? log.text : nil)
     }
 
     /// What has arrived, laid out (the body cut where it stopped).
-    func snapshot(isComplete: Bool, now: Date = Date()) -> ResponseSnapshot {
-        frame(isComplete: isComplete, now: now).snapshot()
+    func snapshot(isComplete: Bool, whole: Bool = false, now: Date = Date()) -> ResponseSnapshot {
+        frame(isComplete: isComplete, whole: whole, now: now).snapshot()
     }
 
     /// A moment of a live body: the bytes and events so far, laid out by `snapshot()` off the

@@ -89,3 +89,33 @@ import Testing
         #expect(wrong.problems == ["config.yaml:1: max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; 256 MiB is used."])
     }
 }
+
+/// Large bodies spool to an unnamed file and come back through a memory map.
+@Suite struct BodySpoolTests {
+    @Test func aSpoolHasNoNameAndMapsBackWhatWasWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spool = try BodySpool(in: folder)
+        try spool.write(Data("hello ".utf8))
+        try spool.write(Data(repeating: UInt8(ascii: "x"), count: 100_000))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        let mapped = try #require(spool.mapped())
+        #expect(mapped.count == 100_006)
+        #expect(mapped.prefix(6) == Data("hello ".utf8))
+        #expect(mapped.last == UInt8(ascii: "x"))
+    }
+
+    @Test func aBodyPastTheThresholdSpoolsAndKeepsOnlyItsFirstMiBInMemory() {
+        let head = ResponseHead(status: .ok, headers: ["Content-Type": "application/octet-stream"], httpVersion: "HTTP/1.1")
+        let body = LiveBody(head: head, started: Date(), headReceived: Date(), timeZone: .gmt)
+        let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0) })
+        for _ in 0..<10 { _ = body.append(chunk, at: Date()) }
+        #expect(body.byteCount == 10 << 20)
+        #expect(body.data.count == LiveBody.partialLimit)
+        let whole = body.body
+        #expect(whole.count == 10 << 20)
+        #expect(whole.suffix(1 << 20) == chunk)
+        #expect(body.snapshot(isComplete: true).document.byteCount == 10 << 20)
+    }
+}
