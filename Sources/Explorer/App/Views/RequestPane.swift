@@ -11,19 +11,22 @@ enum RequestPane {
         let focused = state.focus == .request
         let edited = state.selectedEndpoint.map { state.drafts[$0.id] != nil } ?? false
         let isNew = edited && state.isNewDraft(state.selectedEndpoint!.id)
-        // A narrow screen keeps the tabs readable: the mark without its hint.
-        let mark = compact ? (isNew ? " new " : " * ") : (isNew ? " new · S saves " : " edited · S saves ")
-        let trailing = edited ? [Span(mark, role: .warning)] : []
         let tab = state.compose.editor.tab
-        // The pane's own title is its first tab (the preview); the editor tabs follow it where
-        // there is room for them, or once one is chosen.
+        // The pane's own title is its first tab (the preview); the editor tabs follow it once
+        // the pane has the focus or an editor tab is chosen.
+        let showsTabs = focused || tab != .preview
         var title = [Span("Request", tab == .preview ? Style(.title, .bold) : Style(.tabInactive))]
-        if !compact || focused || tab != .preview {
+        if showsTabs {
             for candidate in RequestTab.allCases where candidate != .preview {
                 title.append(Span(" "))
                 title.append(Span(candidate.rawValue, candidate == tab ? Style(.tabActive, .bold) : Style(.tabInactive)))
             }
         }
+        // Where the tabs need the room, the mark goes without its hint.
+        let long = isNew ? " new · S saves " : " edited · S saves "
+        let roomy = !showsTabs || area.width >= DisplayWidth.of(title.plainText) + long.count + 12
+        let mark = roomy ? long : (isNew ? " new " : " * ")
+        let trailing = edited ? [Span(mark, role: .warning)] : []
         let inner = Block(titleSpans: title, trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
         guard let endpoint = state.selectedEndpoint else {
             grid.put("Select an endpoint and press Enter to send it.", x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
