@@ -11,8 +11,9 @@ import Networking
 package struct SecretMasker: Sendable, Hashable {
     /// What a masked value is replaced with.
     package static let mask = "••••••"
-    /// Header names whose values are always masked, compared case-insensitively.
-    static let alwaysSensitiveHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
+    /// Header names whose values are always masked, compared case-insensitively: the one list,
+    /// Networking's (curl descriptions redact the same).
+    static let alwaysSensitiveHeaders = HTTPHeaders.secretFieldNames
 
     /// The secret values searched for, longest first (so a longer secret wins over its prefix).
     package let secretValues: [String]

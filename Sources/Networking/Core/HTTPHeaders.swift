@@ -79,3 +79,9 @@ extension String {
         utf8.count == other.utf8.count && lowercased() == other.lowercased()
     }
 }
+
+extension HTTPHeaders {
+    /// The header fields that carry secrets whatever their value: the one list the library's
+    /// curl descriptions and the app's masking (history, exports, displays) hide.
+    public static let secretFieldNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
+}

@@ -1,14 +1,15 @@
 import Foundation
 
 extension PreparedRequest {
-    /// The header names whose values `curlDescription(redactingSecrets: true)` hides.
-    public static let secretHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key"]
+    /// The header names whose values `curlDescription(redactingSecrets: true)` hides, lower-cased:
+    /// `HTTPHeaders.secretFieldNames`.
+    public static let secretHeaderNames = Set(HTTPHeaders.secretFieldNames.map { $0.lowercased() })
 
     /// A `curl` command line that sends this request: shell-safe (single-quoted), one option per
     /// line.
     ///
-    /// - Parameter redactingSecrets: whether `Authorization`, `Proxy-Authorization`, `Cookie` and
-    ///   `X-Api-Key` values are replaced by `REDACTED`.
+    /// - Parameter redactingSecrets: whether the values of `HTTPHeaders.secretFieldNames`
+    ///   (`Authorization`, `Cookie`, `X-Api-Key` ...) are replaced by `REDACTED`.
     /// - Returns: the command.
     public func curlDescription(redactingSecrets: Bool = false) -> String {
         var parts = ["curl", "--globoff"]
