@@ -41,6 +41,17 @@ struct Template: Sendable, Hashable {
         }
     }
 
+    /// The text with each `{{name}}` replaced by what `replacement` gives for the name
+    /// (another tool's spelling of a variable); literal text stays as it is.
+    static func rewritingVariables(in text: String, _ replacement: (String) -> String) -> String {
+        Template(text).segments.map { segment in
+            switch segment {
+            case .literal(let literal): return literal
+            case .variable(let name): return replacement(name)
+            }
+        }.joined()
+    }
+
     /// Whether the text holds any `{{name}}` reference.
     static func containsVariables(_ text: String) -> Bool {
         Template(text).segments.contains { if case .variable = $0 { return true } else { return false } }

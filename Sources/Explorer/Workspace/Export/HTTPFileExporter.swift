@@ -85,20 +85,13 @@ package enum HTTPFileExporter {
 
     /// Rewrites explorer's built-in variables into the clients' system variables.
     static func convert(_ text: String) -> String {
-        var out = ""
-        for segment in Template(text).segments {
-            switch segment {
-            case .literal(let literal): out += literal
-            case .variable(let name):
-                switch name {
-                case "uuid": out += "{{$guid}}"
-                case "timestamp": out += "{{$timestamp}}"
-                case "now": out += "{{$datetime iso8601}}"
-                default:
-                    if name.hasPrefix("env.") { out += "{{$processEnv \(name.dropFirst(4))}}" } else { out += "{{\(name)}}" }
-                }
+        Template.rewritingVariables(in: text) { name in
+            switch name {
+            case "uuid": return "{{$guid}}"
+            case "timestamp": return "{{$timestamp}}"
+            case "now": return "{{$datetime iso8601}}"
+            default: return name.hasPrefix("env.") ? "{{$processEnv \(name.dropFirst(4))}}" : "{{\(name)}}"
             }
         }
-        return out
     }
 }

@@ -103,19 +103,13 @@ package enum PostmanExporter {
 
     /// Explorer's templates as Postman's: `{{env.NAME}}` → `{{NAME}}`, built-ins → dynamic variables.
     static func convert(_ text: String) -> String {
-        var out = ""
-        for segment in Template(text).segments {
-            switch segment {
-            case .literal(let literal): out += literal
-            case .variable(let name):
-                switch name {
-                case "uuid": out += "{{$guid}}"
-                case "timestamp": out += "{{$timestamp}}"
-                case "now": out += "{{$isoTimestamp}}"
-                default: out += "{{\(name.hasPrefix("env.") ? String(name.dropFirst(4)) : name)}}"
-                }
+        Template.rewritingVariables(in: text) { name in
+            switch name {
+            case "uuid": return "{{$guid}}"
+            case "timestamp": return "{{$timestamp}}"
+            case "now": return "{{$isoTimestamp}}"
+            default: return "{{\(name.hasPrefix("env.") ? String(name.dropFirst(4)) : name)}}"
             }
         }
-        return out
     }
 }

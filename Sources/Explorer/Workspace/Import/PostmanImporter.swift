@@ -297,23 +297,17 @@ package struct PostmanImporter: Sendable {
     /// Postman's dynamic variables as explorer's built-ins (`{{$guid}}` → `{{uuid}}` …).
     private static func converted(_ text: String, state: inout State) -> String {
         guard text.contains("{{$") else { return text }
-        var out = ""
-        for segment in Template(text).segments {
-            switch segment {
-            case .literal(let literal): out += literal
-            case .variable(let name):
-                switch name {
-                case "$guid", "$randomUUID": out += "{{uuid}}"
-                case "$timestamp": out += "{{timestamp}}"
-                case "$isoTimestamp": out += "{{now}}"
-                default:
-                    if name.hasPrefix("$"), state.unknownDynamic.insert(name).inserted {
-                        state.warnings.append("Postman's {{\(name)}} has no equivalent; define a variable \(name) or edit the endpoints that use it.")
-                    }
-                    out += "{{\(name)}}"
+        return Template.rewritingVariables(in: text) { name in
+            switch name {
+            case "$guid", "$randomUUID": return "{{uuid}}"
+            case "$timestamp": return "{{timestamp}}"
+            case "$isoTimestamp": return "{{now}}"
+            default:
+                if name.hasPrefix("$"), state.unknownDynamic.insert(name).inserted {
+                    state.warnings.append("Postman's {{\(name)}} has no equivalent; define a variable \(name) or edit the endpoints that use it.")
                 }
+                return "{{\(name)}}"
             }
         }
-        return out
     }
 }
