@@ -21,16 +21,10 @@ struct ExportCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
-            let url = try CollectionLocation.resolve(explicit: collection)
-            let loaded = try CollectionLocation.load(url)
-            do {
+            try ExportCommand.print(collection: collection, env: env, terminator: "\n") { loaded, environment in
                 let overrides = try ExportCommand.parseVariables(variables)
-                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
                 let resolved = try RequestResolver().resolve(try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
-                print(CurlExporter.command(for: resolved, revealSecrets: revealSecrets))
-            } catch {
-                printError("\(error)")
-                throw ExitCode(1)
+                return CurlExporter.command(for: resolved, revealSecrets: revealSecrets)
             }
         }
     }
@@ -42,14 +36,8 @@ struct ExportCommand: AsyncParsableCommand {
         @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
 
         func run() async throws {
-            let url = try CollectionLocation.resolve(explicit: collection)
-            let loaded = try CollectionLocation.load(url)
-            do {
-                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
-                print(HTTPFileExporter.text(for: loaded, environment: environment), terminator: "")
-            } catch {
-                printError("\(error)")
-                throw ExitCode(1)
+            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+                HTTPFileExporter.text(for: loaded, environment: environment)
             }
         }
     }
@@ -61,14 +49,8 @@ struct ExportCommand: AsyncParsableCommand {
         @Option(name: .long, help: "The environment whose base URL and variables are written (default: the collection's first).") var env: String?
 
         func run() async throws {
-            let url = try CollectionLocation.resolve(explicit: collection)
-            let loaded = try CollectionLocation.load(url)
-            do {
-                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
-                print(PostmanExporter.json(for: loaded, environment: environment), terminator: "")
-            } catch {
-                printError("\(error)")
-                throw ExitCode(1)
+            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+                PostmanExporter.json(for: loaded, environment: environment)
             }
         }
     }
@@ -83,18 +65,29 @@ struct ExportCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
-            let url = try CollectionLocation.resolve(explicit: collection)
-            let loaded = try CollectionLocation.load(url)
-            do {
+            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
                 let overrides = try ExportCommand.parseVariables(variables)
-                let environment = try env.map { try loaded.requireEnvironment(named: $0) }
                 let chosen = endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) }
                 let resolved = try chosen.map { try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides) }
-                print(HARExporter.json(for: resolved, revealSecrets: revealSecrets), terminator: "")
-            } catch {
-                printError("\(error)")
-                throw ExitCode(1)
+                return HARExporter.json(for: resolved, revealSecrets: revealSecrets)
             }
+        }
+    }
+
+    /// Loads the collection, picks the environment (the collection's first when `env` is
+    /// `nil`), and prints what `render` makes of them. A collection that cannot be found or read
+    /// fails as every command's does; a failure in `render` is printed and exits 1.
+    static func print(
+        collection: String?, env: String?, terminator: String = "",
+        _ render: (APICollection, Environment?) throws -> String
+    ) throws {
+        let loaded = try CollectionLocation.load(try CollectionLocation.resolve(explicit: collection))
+        do {
+            let environment = try env.map { try loaded.requireEnvironment(named: $0) }
+            Swift.print(try render(loaded, environment), terminator: terminator)
+        } catch {
+            printError("\(error)")
+            throw ExitCode(1)
         }
     }
 
