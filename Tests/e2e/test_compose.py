@@ -59,10 +59,10 @@ def test_create_send_edit_save_and_find_it_through_the_palette_after_a_restart(t
     s.wait_for("✓ valid")
     s.keys("Escape")
     s.wait_until_gone("valid · Esc closes")
+    s.wait_for("Enter edits")  # the Body tab, its editor closed
 
     # Back to the Preview tab; Enter sends the draft as it is now.
     s.keys("]")
-    s.wait_for("Enter edits")
     s.wait_until_gone("Enter edits")
     s.keys("Enter")
     wait_for_exchanges(s, "POST", "New request", 2)
