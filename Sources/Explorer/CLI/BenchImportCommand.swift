@@ -5,9 +5,9 @@ import Workspace
 /// `explorer bench import`: how long an OpenAPI document takes to import, against the time
 /// the same bytes take just to be parsed as JSON (the reference measured in the same run).
 ///
-/// `--scale N` repeats the document's paths N times under `/copyK` prefixes, to reach the
-/// size of the largest public documents (Discord's 1.2 MB with 242 operations, scaled 5×, is
-/// 1,210 operations).
+/// `--scale N` repeats the whole document N times (paths under `/copyK` prefixes, components
+/// renamed), to reach the size of the largest public documents: Discord's 1.2 MB with 242
+/// operations, scaled 9×, is 10.8 MB with 2,178 operations.
 struct BenchImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -18,7 +18,7 @@ struct BenchImportCommand: ParsableCommand {
     @Argument(help: "OpenAPI documents in JSON (default: Tests/Fixtures/openapi/discord-openapi.json).")
     var documents: [String] = []
 
-    @Option(name: .long, help: "Repeat each document's paths this many times.")
+    @Option(name: .long, help: "Repeat each document (paths and components) this many times.")
     var scale: Int = 1
 
     @Option(name: .long, help: "How many times each import is timed (the fastest is printed).")
@@ -52,23 +52,44 @@ struct BenchImportCommand: ParsableCommand {
         }
     }
 
-    /// The document with its paths repeated under `/copyK` prefixes (operation ids made unique).
+    /// The document repeated `times` times: copy K's paths under `/copyK`, its components
+    /// renamed `Name_K` and its `$ref`s pointing at its own components (operation ids made
+    /// unique), written pretty-printed as such documents are published (Discord's 1.2 MB × 9
+    /// is 10.8 MB with 2,178 operations).
     private func scaled(_ data: Data, times: Int) throws -> Data {
-        guard var root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let paths = root["paths"] as? [String: Any] else { throw ValidationError("The document has no paths.") }
-        var all: [String: Any] = [:]
+        let components = root["components"] as? [String: Any] ?? [:]
+        var allPaths: [String: Any] = [:]
+        var allComponents: [String: [String: Any]] = [:]
         for copy in 0..<times {
-            for (path, item) in paths {
-                guard var operations = item as? [String: Any] else { continue }
-                for (method, value) in operations {
-                    guard var operation = value as? [String: Any] else { continue }
-                    if let id = operation["operationId"] as? String { operation["operationId"] = "\(id)_\(copy)" }
-                    operations[method] = operation
+            let suffix = copy == 0 ? "" : "_\(copy)"
+            func renamed(_ value: Any) -> Any {
+                if let object = value as? [String: Any] {
+                    var out: [String: Any] = [:]
+                    for (key, child) in object {
+                        if key == "$ref", let ref = child as? String, ref.hasPrefix("#/components/") {
+                            out[key] = ref + suffix
+                        } else if key == "operationId", let id = child as? String {
+                            out[key] = id + suffix
+                        } else {
+                            out[key] = renamed(child)
+                        }
+                    }
+                    return out
                 }
-                all[copy == 0 ? path : "/copy\(copy)\(path)"] = operations
+                if let array = value as? [Any] { return array.map(renamed) }
+                return value
+            }
+            for (path, item) in paths { allPaths[copy == 0 ? path : "/copy\(copy)\(path)"] = renamed(item) }
+            for (section, value) in components {
+                guard let entries = value as? [String: Any] else { continue }
+                for (name, entry) in entries { allComponents[section, default: [:]][name + suffix] = renamed(entry) }
             }
         }
-        root["paths"] = all
-        return try JSONSerialization.data(withJSONObject: root)
+        var out = root
+        out["paths"] = allPaths
+        if !allComponents.isEmpty { out["components"] = allComponents }
+        return try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted])
     }
 }

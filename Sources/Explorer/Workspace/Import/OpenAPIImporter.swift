@@ -31,34 +31,15 @@ package struct OpenAPIImporter: Sendable {
     /// - Throws: `ImportError.invalidOpenAPI`.
     func importText(_ text: String, path: String = "<openapi>") throws -> ImportResult {
         var warnings: [String] = []
-        var text = text
-        // A JSON document is checked for schemas that contain themselves before it is decoded
-        // (cheap next to decoding it twice); a YAML one only when expanding it fails.
-        if text.drop(while: \.isWhitespace).first == "{", var tree = try? Self.tree(from: text, path: path) {
-            let cut = Self.breakingSchemaCycles(in: &tree)
-            if !cut.isEmpty, let json = try? Self.json(tree) {
-                text = json
-                warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
-            }
+        let (document, cut) = try decode(text, path: path)
+        if !cut.isEmpty {
+            warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
         }
-        var document = try decode(text, path: path)
         let resolved: OpenAPIKit.ResolvedDocument
         do {
             resolved = try document.locallyDereferenced().resolved()
         } catch {
-            // A schema that contains itself (a tree, an error with nested errors) cannot be
-            // expanded; no operation needs it expanded, so the cycles are cut and it is tried again.
-            var tree = try Self.tree(from: text, path: path)
-            if tree["swagger"] != nil { tree = Self.convertingSwagger2(tree) }
-            let cut = Self.breakingSchemaCycles(in: &tree)
-            guard !cut.isEmpty else { throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)") }
-            do {
-                document = try decode(try Self.json(tree), path: path)
-                resolved = try document.locallyDereferenced().resolved()
-            } catch {
-                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
-            }
-            warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
+            throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
         }
 
         // Servers → environments.
@@ -125,42 +106,73 @@ package struct OpenAPIImporter: Sendable {
         return ImportResult(collection: collection, warnings: warnings)
     }
 
-    private func decode(_ text: String, path: String) throws -> OpenAPIKit.OpenAPI.Document {
-        struct VersionProbe: Decodable { var openapi: String?; var swagger: String? }
+    /// The document, decoded by OpenAPIKit and prepared for dereferencing: Swagger 2.0 rewritten
+    /// as OpenAPI 3.0 and schemas that contain themselves cut where they recur (both on the
+    /// document as a plain tree), and every operation's `responses` emptied.
+    ///
+    /// A JSON document is decoded from its tree. A YAML one is decoded from its text, by type,
+    /// unless it had to be rewritten: as a plain tree, YAML 1.1 reads `enum: [no]` as `false`
+    /// and `version: 1` as a number, which the decoder of a string refuses.
+    ///
+    /// - Returns: the document and the names of the schemas whose cycles were cut.
+    private func decode(_ text: String, path: String) throws -> (OpenAPIKit.OpenAPI.Document, cut: [String]) {
         let isJSON = text.drop { $0.isWhitespace }.first == "{"
-        func decoded<T: Decodable>(_ type: T.Type) throws -> T {
-            if isJSON { return try JSONDecoder().decode(type, from: Data(text.utf8)) }
-            return try YAMLDecoder().decode(type, from: text)
+        var tree = try Self.tree(from: text, path: path)
+        let isSwagger = tree["swagger"] != nil
+        if let swagger = tree["swagger"] {
+            guard "\(swagger)".hasPrefix("2.") else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(swagger) is not supported (2.0 is).")
+            }
+            tree = Self.convertingSwagger2(tree)
         }
-        let version: String
+        guard let found = tree["openapi"] else {
+            throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
+        }
+        let version = "\(found)"
+        tree["openapi"] = version
+        let cut = Self.breakingSchemaCycles(in: &tree)
+        // No vendor extension (`x-…`) is imported; reading them decodes every object twice
+        // (OpenAPIKit30 reads the same key).
+        let userInfo: [CodingUserInfoKey: any Sendable] = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
+        func decoded<T: Decodable>(_ type: T.Type) throws -> T {
+            if isJSON || isSwagger || !cut.isEmpty {
+                let decoder = JSONDecoder()
+                decoder.userInfo = userInfo
+                return try decoder.decode(type, from: try JSONSerialization.data(withJSONObject: tree))
+            }
+            return try YAMLDecoder().decode(type, from: text, userInfo: userInfo)
+        }
+        var document: OpenAPIKit.OpenAPI.Document
         do {
-            let probe = try decoded(VersionProbe.self)
-            if let swagger = probe.swagger {
-                guard swagger.hasPrefix("2.") else {
-                    throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(swagger) is not supported (2.0 is).")
-                }
-                // Swagger 2.0 is rewritten as the OpenAPI 3.0 document it describes.
-                return try decode(try Self.json(Self.convertingSwagger2(try Self.tree(from: text, path: path))), path: path)
+            if version.hasPrefix("3.0") {
+                document = try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
+            } else if version.hasPrefix("3.") {
+                document = try decoded(OpenAPIKit.OpenAPI.Document.self)
+            } else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
             }
-            guard let found = probe.openapi else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
-            }
-            version = found
         } catch let error as ImportError {
             throw error
         } catch {
-            throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid \(isJSON ? "JSON" : "YAML"): \(error)")
-        }
-        do {
-            if version.hasPrefix("3.0") {
-                return try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
-            } else if version.hasPrefix("3.") {
-                return try decoded(OpenAPIKit.OpenAPI.Document.self)
-            }
-        } catch {
             throw ImportError.invalidOpenAPI(path: path, reason: String(describing: error))
         }
-        throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
+        Self.emptyingResponses(of: &document)
+        return (document, cut)
+    }
+
+    /// Empties every operation's `responses`: no endpoint is built from a response, and
+    /// dereferencing expands a response's schema into every operation that names it (most of
+    /// the import's time: Discord's 242 operations each inline the same large objects).
+    private static func emptyingResponses(of document: inout OpenAPIKit.OpenAPI.Document) {
+        for (template, value) in document.paths {
+            guard case .b(var item) = value else { continue }
+            for endpoint in item.endpoints {
+                var operation = endpoint.operation
+                operation.responses = [:]
+                item.set(operation: operation, for: endpoint.method)
+            }
+            document.paths[template] = .b(item)
+        }
     }
 
     private func environmentName(_ description: String?, url: String, index: Int) -> String {
@@ -287,15 +299,16 @@ package struct OpenAPIImporter: Sendable {
     /// A sample value for a schema: its example, default or first allowed value, else a
     /// placeholder of its type (objects list their properties).
     private func skeleton(_ schema: OpenAPIKit.DereferencedJSONSchema, depth: Int) -> JSONValue {
-        if let value = (schema.examples.first ?? schema.defaultValue).flatMap(jsonValue) { return value }
-        if let value = schema.allowedValues?.first.flatMap(jsonValue) { return value }
+        let core = Self.core(of: schema)
+        if let value = (core.examples.first ?? core.defaultValue).flatMap(jsonValue) { return value }
+        if let value = core.allowedValues?.first.flatMap(jsonValue) { return value }
         guard depth < 8 else { return .null }
         switch schema {
         case .null, .fragment: return .null
         case .boolean: return .bool(false)
         case .integer, .number: return .number("0")
         case .string:
-            switch schema.formatString {
+            switch core.formatString {
             case "date-time": return .string("2024-01-01T00:00:00Z")
             case "date": return .string("2024-01-01")
             case "uuid": return .string("00000000-0000-0000-0000-000000000000")
@@ -306,7 +319,7 @@ package struct OpenAPIImporter: Sendable {
         case .array(_, let context):
             return .array(context.items.map { [skeleton($0, depth: depth + 1)] } ?? [])
         case .object(_, let context):
-            return .object(context.properties.filter { !$0.value.readOnly }.prefix(60).map { (key: $0.key, value: skeleton($0.value, depth: depth + 1)) })
+            return .object(context.properties.filter { !Self.core(of: $0.value).readOnly }.prefix(60).map { (key: $0.key, value: skeleton($0.value, depth: depth + 1)) })
         case .all(let schemas, _):
             var pairs: [(key: String, value: JSONValue)] = []
             for part in schemas {
@@ -320,6 +333,21 @@ package struct OpenAPIImporter: Sendable {
             return (nonNull ?? schemas.first).map { skeleton($0, depth: depth + 1) } ?? .null
         case .not:
             return .null
+        }
+    }
+
+    /// A schema's own example, default, format and flags, read from its core context: the
+    /// `DereferencedJSONSchema` properties of the same names rebuild the whole subtree as a
+    /// `JSONSchema` first, which made building a skeleton quadratic in its depth.
+    private static func core(of schema: OpenAPIKit.DereferencedJSONSchema) -> any OpenAPIKit.JSONSchemaContext {
+        switch schema {
+        case .null(let core), .fragment(let core), .all(_, let core), .one(_, let core), .any(_, let core), .not(_, let core): return core
+        case .boolean(let core): return core
+        case .number(let core, _): return core
+        case .integer(let core, _): return core
+        case .string(let core, _): return core
+        case .object(let core, _): return core
+        case .array(let core, _): return core
         }
     }
 
