@@ -101,7 +101,7 @@ import Testing
         #expect(problem.title == "You do not have enough credit.")
         #expect(problem.status == 403)
         #expect(problem.instance == "/account/12345/msgs/abc")
-        #expect(problem.extensions["balance"] == .number(30))
+        #expect(problem.extensions["balance"] == 30)
         #expect(problem.extensions["accounts"]?[1] == .string("/account/67890"))
         #expect(response.error?.problemDetails == problem)
     }

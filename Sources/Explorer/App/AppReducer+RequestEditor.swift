@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Terminal
 import Workspace
 
@@ -168,7 +169,7 @@ extension AppReducer {
         let rows = AppState.rows(.form, of: endpoint) + AppState.rows(.multipart, of: endpoint)
         switch next {
         case .none: endpoint.body = nil
-        case .json: endpoint.body = .json(JSONValue.parse(text) ?? .object([]))
+        case .json: endpoint.body = .json(JSONValue.container(parsing: text) ?? .object([]))
         case .form: endpoint.body = .form(rows)
         case .multipart: endpoint = endpoint.setting(.multipart, to: rows)
         case .raw: endpoint.body = .raw(text)
@@ -233,16 +234,19 @@ extension AppReducer {
         if state.compose.editor.bodyMode == .raw {
             endpoint.body = .raw(text)
         } else {
-            if let failure = JSONSyntax.check(text) {
-                state.compose.editor.bodyError = failure
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: text)
+            } catch {
+                state.compose.editor.bodyError = error
+                return
+            }
+            guard !value.isScalar else {
+                // A scalar on its own (`42`, `"text"`) is valid JSON but not a body object.
+                state.compose.editor.bodyError = JSONValue.SyntaxError(line: 1, column: 1, message: "a JSON body is an object or an array")
                 return
             }
             state.compose.editor.bodyError = nil
-            guard let value = JSONValue.parse(text) else {
-                // A scalar on its own (`42`, `"text"`) is valid JSON but not a body object.
-                state.compose.editor.bodyError = JSONSyntax.Failure(line: 1, column: 1, message: "a JSON body is an object or an array")
-                return
-            }
             endpoint.body = .json(value)
         }
         setDraft(endpoint, &state)

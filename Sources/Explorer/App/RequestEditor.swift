@@ -1,3 +1,4 @@
+import Networking
 import Terminal
 import Workspace
 
@@ -82,7 +83,7 @@ struct RequestEditorState: Sendable {
     /// The mode `bodyText` is edited in (JSON or raw).
     var bodyMode: BodyMode = .json
     /// Where the JSON being typed does not parse (the draft keeps the last text that did).
-    var bodyError: JSONSyntax.Failure?
+    var bodyError: JSONValue.SyntaxError?
     /// Rows switched off, by endpoint id.
     var disabled: [String: [DisabledRow]] = [:]
     /// The active environment's variables with their values (secrets masked), resolved by

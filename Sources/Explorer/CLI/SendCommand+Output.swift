@@ -47,7 +47,7 @@ enum ExchangeOutput {
         }
         var shown = text
         if body.count <= 2 * 1024 * 1024, looksLikeJSON(contentType: contentType, text: text),
-           let value = JSONValue.parse(text) {
+           let value = JSONValue.container(parsing: text) {
             shown = value.serialized(pretty: true)
         }
         shown = escapingControls(shown)

@@ -208,7 +208,7 @@ struct BodyPrinter {
         var line = "\(formatter.string(from: Date())) \(event.event)"
         if let id = event.id { line += " id=\(id)" }
         var data = event.data
-        if let value = JSONValue.parse(data) { data = value.serialized(pretty: true) }
+        if let value = JSONValue.container(parsing: data) { data = value.serialized(pretty: true) }
         return line + "\n" + data + "\n\n"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Yams
 
 /// Writes a collection as YAML in the format `CollectionLoader` reads.

@@ -1,3 +1,5 @@
+import Networking
+
 /// The body of an endpoint, in the form it was written in the collection.
 package enum EndpointBody: Sendable, Hashable {
     /// `json:` — a JSON value whose strings may hold templates; sent as `application/json`.

@@ -29,12 +29,19 @@ public struct ProblemDetails: Sendable, Hashable, Decodable {
 
     /// Decodes problem details; members of the wrong type are ignored, as RFC 9457 asks.
     public init(from decoder: Decoder) throws {
-        guard case .object(var members) = try JSONValue(from: decoder) else {
+        guard let members = try JSONValue(from: decoder).members else {
             throw DecodingError.typeMismatch(ProblemDetails.self, .init(codingPath: decoder.codingPath, debugDescription: "problem details must be a JSON object"))
         }
+        self.init(members: members)
+    }
+
+    /// Problem details from the members of a JSON object; members of the wrong type are
+    /// ignored, as RFC 9457 asks.
+    init(members: [(key: String, value: JSONValue)]) {
+        var members = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         type = members.removeValue(forKey: "type")?.stringValue ?? "about:blank"
         title = members.removeValue(forKey: "title")?.stringValue
-        status = members.removeValue(forKey: "status")?.numberValue.map { Int($0) }
+        status = members.removeValue(forKey: "status")?.intValue
         detail = members.removeValue(forKey: "detail")?.stringValue
         instance = members.removeValue(forKey: "instance")?.stringValue
         extensions = members
@@ -45,7 +52,8 @@ public struct ProblemDetails: Sendable, Hashable, Decodable {
         guard let body, let contentType,
             MediaType(contentType).essence == "application/problem+json"
         else { return nil }
-        return try? JSONDecoder().decode(ProblemDetails.self, from: body)
+        guard let members = (try? JSONValue(parsing: body))?.members else { return nil }
+        return ProblemDetails(members: members)
     }
 }
 

@@ -63,7 +63,7 @@ extension ResponseInterface where T == Data? {
     /// - Returns: the value.
     /// - Throws: `SerializationError` when the body is missing or not JSON.
     public func decodeJSONObject() throws -> JSONValue {
-        try decode(JSONValue.self)
+        try JSONBodyDecoding.jsonValue(from: unwrapData())
     }
 }
 
@@ -107,7 +107,7 @@ extension Response where Body == Data {
     /// - Returns: the value.
     /// - Throws: `SerializationError` when the body is not JSON.
     public func decodeJSONObject() throws -> JSONValue {
-        try decode(JSONValue.self)
+        try JSONBodyDecoding.jsonValue(from: body)
     }
 }
 
@@ -232,6 +232,16 @@ enum JSONBodyDecoding {
             return try decoder.decode(type, from: body)
         } catch {
             throw SerializationError.decoding(error, type: type, body: body)
+        }
+    }
+
+    /// The body as a `JSONValue` that keeps its member order and number text.
+    static func jsonValue(from body: Data) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: body)
+        } catch {
+            throw SerializationError.decodingFailed(
+                type: "JSONValue", codingPath: "", reason: error.description, bodyExcerpt: BodyExcerpt.make(body))
         }
     }
 }

@@ -244,18 +244,6 @@ import Testing
         #expect(editor.lines[2] == "  ")
     }
 
-    @Test func jsonSyntaxNamesLineAndColumn() {
-        #expect(JSONSyntax.check("{\"a\": [1, 2]}") == nil)
-        #expect(JSONSyntax.check("{\n  \"a\": tru\n}")?.description == "line 2, column 11: expected true, found a control character")
-        let trailing = JSONSyntax.check("[1,\n 2,\n]")
-        #expect(trailing?.line == 3 && trailing?.column == 1)
-        #expect(trailing?.message == "a trailing comma before ']'")
-        let open = JSONSyntax.check("{\"a\": \"x}")
-        #expect(open?.message == "the string that starts here is not closed" && open?.column == 7)
-        #expect(JSONSyntax.check("{} x")?.message == "unexpected 'x' after the end of the JSON value")
-        #expect(JSONSyntax.check(String(repeating: "[", count: 600))?.message.contains("deeper") == true)
-    }
-
     @Test func tableAndEditorSnapshots() {
         var grid = CellGrid(size: Size(width: 40, height: 6))
         let rows = [

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Writes a collection as a Postman collection (format v2.1), which Postman, Insomnia and
 /// newman import.

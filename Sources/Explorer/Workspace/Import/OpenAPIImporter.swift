@@ -352,13 +352,7 @@ package struct OpenAPIImporter: Sendable {
     }
 
     private func jsonValue(_ value: OpenAPIKit.AnyCodable) -> JSONValue? {
-        guard let data = try? JSONEncoder().encode(value), let text = String(data: data, encoding: .utf8) else { return nil }
-        if let parsed = JSONValue.parse(text) { return parsed }
-        switch value.value {
-        case let string as String: return .string(string)
-        case let flag as Bool: return .bool(flag)
-        case is NSNull: return .null
-        default: return .number(text)
-        }
+        guard let data = try? JSONEncoder().encode(value) else { return nil }
+        return try? JSONValue(parsing: data)
     }
 }

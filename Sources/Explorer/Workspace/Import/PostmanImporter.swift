@@ -212,7 +212,7 @@ package struct PostmanImporter: Sendable {
             let graphql = object.object("graphql") ?? [:]
             var pairs: [(key: String, value: JSONValue)] = [("query", .string(graphql.text("query") ?? ""))]
             if let variables = graphql.text("variables"), !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                pairs.append(("variables", JSONValue.parse(variables) ?? .string(variables)))
+                pairs.append(("variables", JSONValue.container(parsing: variables) ?? .string(variables)))
             }
             if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
             return .raw(Self.converted(JSONValue.object(pairs).serialized(pretty: false), state: &state))
