@@ -43,7 +43,8 @@ struct DemoEcho {
         if contentType.hasPrefix("application/x-www-form-urlencoded"), let text = String(data: body, encoding: .utf8) {
             object["form"] = Self.grouped(Self.formPairs(text))
         }
-        if contentType.hasPrefix("multipart/form-data"), let boundary = Self.boundary(in: contentType) {
+        // The boundary is case-sensitive: it is read from the header as sent.
+        if contentType.hasPrefix("multipart/form-data"), let boundary = Self.boundary(in: request.headers[.contentType] ?? "") {
             let parts = Self.multipartParts(body, boundary: boundary)
             object["form"] = Self.grouped(parts.compactMap { $0.filename == nil ? ($0.name, $0.text ?? "") : nil })
             object["files"] = parts.filter { $0.filename != nil }.map { part -> [String: Any] in

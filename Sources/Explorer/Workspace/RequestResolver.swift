@@ -133,6 +133,7 @@ package struct RequestResolver: Sendable {
 
         let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var body: Data?
+        var bodyFile: URL?
         switch endpoint.body {
         case nil:
             break
@@ -148,15 +149,17 @@ package struct RequestResolver: Sendable {
                 throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: place("body"))
             }
             body = data
+            bodyFile = url
         case .form(let fields):
-            let encoded = try fields.enumerated().map { index, field in
-                FormEncoding.encode(try expand(field.name, "form", at: "form[\(index)]").text) + "="
-                    + FormEncoding.encode(try expand(field.value, "form", at: "form[\(index)]").text)
+            let items = try fields.enumerated().map { index, field in
+                URLQueryItem(
+                    name: try expand(field.name, "form", at: "form[\(index)]").text,
+                    value: try expand(field.value, "form", at: "form[\(index)]").text)
             }
-            body = Data(encoded.joined(separator: "&").utf8)
+            body = Data(PercentEncoding.form(items).utf8)
             if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
         case .multipart(let fields):
-            var parts: [MultipartBody.Part] = []
+            var parts: [MultipartPart] = []
             for (index, field) in fields.enumerated() {
                 let key = "multipart[\(index)]"
                 let name = try expand(field.name, "multipart", at: key).text
@@ -168,9 +171,9 @@ package struct RequestResolver: Sendable {
                     guard let data = try? Data(contentsOf: url) else {
                         throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: place(key))
                     }
-                    parts.append(MultipartBody.Part(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, data: data))
+                    parts.append(MultipartPart(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, data: data))
                 } else {
-                    parts.append(MultipartBody.Part(name: name, filename: filename, contentType: contentType, data: Data(value.utf8)))
+                    parts.append(MultipartPart(name: name, filename: filename, contentType: contentType, data: Data(value.utf8)))
                 }
             }
             let multipart = MultipartBody(parts: parts)
@@ -202,7 +205,8 @@ package struct RequestResolver: Sendable {
             request: request,
             url: url,
             urlVariableSpans: spans,
-            masker: SecretMasker(secretValues: secretValues)
+            masker: SecretMasker(secretValues: secretValues),
+            bodyFile: bodyFile
         )
     }
 
@@ -212,15 +216,5 @@ package struct RequestResolver: Sendable {
 
     private func encodeQuery(_ text: String) -> String {
         PercentEncoding.encode(text, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
-    }
-}
-
-/// `application/x-www-form-urlencoded` encoding as curl's `--data-urlencode` writes it:
-/// unreserved characters stay, a space becomes `+`, everything else is `%XX`.
-enum FormEncoding {
-    /// Encodes one name or value.
-    static func encode(_ text: String) -> String {
-        PercentEncoding.encode(text, allowed: PercentEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
-            .replacingOccurrences(of: " ", with: "+")
     }
 }

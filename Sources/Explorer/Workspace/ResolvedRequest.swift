@@ -22,6 +22,9 @@ package struct ResolvedRequest: Sendable {
     package let urlVariableSpans: [VariableSpan]
     /// What hides the secrets of this request.
     package let masker: SecretMasker
+    /// The file the body was read from, for a `file:` body (a curl command names it rather
+    /// than spelling its bytes).
+    package var bodyFile: URL? = nil
 
     /// Whether the environment asks for a confirmation before sending.
     package var isProtected: Bool { environment.isProtected }

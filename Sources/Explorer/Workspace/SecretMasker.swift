@@ -50,7 +50,7 @@ package struct SecretMasker: Sendable, Hashable {
             let variants = [
                 PercentEncoding.encode(secret, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false),
                 PercentEncoding.encode(secret, allowed: PercentEncoding.unreserved, keepEscapes: false),
-                FormEncoding.encode(secret),
+                PercentEncoding.formEncode(secret),
                 Self.jsonEscaped(secret, escapingSlash: false),
                 Self.jsonEscaped(secret, escapingSlash: true),
             ]

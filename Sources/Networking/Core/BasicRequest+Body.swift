@@ -1,39 +1,5 @@
 import Foundation
 
-/// One part of a `multipart/form-data` body: a field or a file.
-public struct MultipartPart: Sendable, Hashable {
-    /// The form field name.
-    public var name: String
-    /// The file name, for a file part.
-    public var filename: String?
-    /// The part's content type, for a file part.
-    public var contentType: String?
-    /// The part's bytes.
-    public var data: Data
-
-    /// A text field.
-    ///
-    /// - Parameters:
-    ///   - name: the field name.
-    ///   - value: the text.
-    /// - Returns: the part.
-    public static func field(_ name: String, _ value: String) -> MultipartPart {
-        MultipartPart(name: name, filename: nil, contentType: nil, data: Data(value.utf8))
-    }
-
-    /// A file.
-    ///
-    /// - Parameters:
-    ///   - name: the field name.
-    ///   - filename: the file name sent to the server.
-    ///   - contentType: the file's media type (default `application/octet-stream`).
-    ///   - data: the file's bytes.
-    /// - Returns: the part.
-    public static func file(_ name: String, filename: String, contentType: String = "application/octet-stream", data: Data) -> MultipartPart {
-        MultipartPart(name: name, filename: filename, contentType: contentType, data: data)
-    }
-}
-
 extension BasicRequest {
     /// Sets a JSON body from a string and `Content-Type: application/json`.
     ///
@@ -92,14 +58,12 @@ extension BasicRequest {
         }
     }
 
-    /// Sets an `application/x-www-form-urlencoded` body (space as `+`, order kept).
+    /// Sets an `application/x-www-form-urlencoded` body (`PercentEncoding.form`: space as
+    /// `+`, order kept).
     ///
     /// - Parameter items: the fields, in order.
     public mutating func setFormBody(_ items: [URLQueryItem]) {
-        let text = items.map { item in
-            PercentEncoding.formEncode(item.name) + "=" + PercentEncoding.formEncode(item.value ?? "")
-        }.joined(separator: "&")
-        setBody(Data(text.utf8), contentType: "application/x-www-form-urlencoded")
+        setBody(Data(PercentEncoding.form(items).utf8), contentType: "application/x-www-form-urlencoded")
     }
 
     /// Sets an `application/x-www-form-urlencoded` body from a dictionary, keys sorted.
@@ -114,20 +78,9 @@ extension BasicRequest {
     /// - Parameters:
     ///   - parts: the parts, in order.
     ///   - boundary: the boundary (a random one by default).
-    public mutating func setMultipartBody(_ parts: [MultipartPart], boundary: String = "Boundary-\(UUID().uuidString)") {
-        var body = Data()
-        for part in parts {
-            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
-            if let filename = part.filename { head += "; filename=\"\(Self.quoted(filename))\"" }
-            head += "\r\n"
-            if let contentType = part.contentType { head += "Content-Type: \(contentType)\r\n" }
-            head += "\r\n"
-            body.append(Data(head.utf8))
-            body.append(part.data)
-            body.append(Data("\r\n".utf8))
-        }
-        body.append(Data("--\(boundary)--\r\n".utf8))
-        setBody(body, contentType: "multipart/form-data; boundary=\(boundary)")
+    public mutating func setMultipartBody(_ parts: [MultipartPart], boundary: String = MultipartBody.randomBoundary()) {
+        let body = MultipartBody(parts: parts, boundary: boundary)
+        setBody(body.data, contentType: body.contentType)
     }
 
     /// Sets a raw body and, when given, its `Content-Type`.
@@ -150,10 +103,5 @@ extension BasicRequest {
         case .windowsCP1252: return "windows-1252"
         default: return nil
         }
-    }
-
-    private static func quoted(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 }

@@ -111,8 +111,6 @@ public enum PercentEncoding {
     public static let rawQueryAllowed = unreserved.union("!$&'()*+,;=:@/?".utf8)
     /// Characters left as they are in one query name or value (`&`, `=`, `+`, `#` are encoded).
     public static let queryComponentAllowed = unreserved.union("!$'()*,;:@/?".utf8)
-    /// Characters left as they are in a form field (`application/x-www-form-urlencoded`).
-    public static let formAllowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*".utf8)
 
     /// Percent-encodes every byte outside `allowed`; with `keepEscapes`, an existing `%XX`
     /// stays as it is.
@@ -145,10 +143,25 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Form-encodes one field: space becomes `+`.
-    static func formEncode(_ string: String) -> String {
-        encode(string, allowed: formAllowed.union([UInt8(ascii: " ")]), keepEscapes: false)
+    /// Form-encodes one name or value (`application/x-www-form-urlencoded`) as curl's
+    /// `--data-urlencode` does: unreserved characters stay, a space becomes `+`, every other
+    /// byte is `%XX`. (WHATWG's form encoder also keeps `*` and encodes `~`; servers read both
+    /// the same.)
+    ///
+    /// - Parameter string: the name or value.
+    /// - Returns: the encoded text.
+    public static func formEncode(_ string: String) -> String {
+        encode(string, allowed: unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
             .replacingOccurrences(of: " ", with: "+")
+    }
+
+    /// An `application/x-www-form-urlencoded` body: `name=value` pairs, each side
+    /// `formEncode`d, joined by `&` in order (a `nil` value is sent as empty).
+    ///
+    /// - Parameter fields: the fields, in order.
+    /// - Returns: the body text.
+    public static func form(_ fields: [URLQueryItem]) -> String {
+        fields.map { formEncode($0.name) + "=" + formEncode($0.value ?? "") }.joined(separator: "&")
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

@@ -168,7 +168,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
     }
 
     @Test func urlencodingIsCurlsByteForByte() throws {
-        #expect(CurlImporter.curlEscape("b c(),:+~*'!é") == "b+c%28%29%2C%3A%2B~%2A%27%21%C3%A9")
+        #expect(PercentEncoding.formEncode("b c(),:+~*'!é") == "b+c%28%29%2C%3A%2B~%2A%27%21%C3%A9")
         let command = try importer.parse(#"curl -G http://h/sign --data-urlencode "sig=a b(c),d:e" -d 'x=1'"#)
         #expect(command.url == "http://h/sign?sig=a+b%28c%29%2Cd%3Ae&x=1")
         // A query that would not be sent back as written stays in the path, exactly.

@@ -568,29 +568,21 @@ package struct CurlImporter: Sendable {
 
     // MARK: - curl's encodings
 
-    /// Percent-encodes as curl's `curl_easy_escape` does in `--data-urlencode` and
-    /// `--url-query`: letters, digits and `-._~` stay, a space becomes `+`, every other byte
-    /// `%XX` in upper case.
-    static func curlEscape(_ text: String) -> String {
-        PercentEncoding.encode(text, allowed: PercentEncoding.unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
-            .replacingOccurrences(of: " ", with: "+")
-    }
-
     /// `--data-urlencode`'s five forms: `content`, `=content`, `name=content`, `@file`, `name@file`.
     /// A file curl cannot read makes the whole piece empty, as curl sends it.
     private func urlencodeData(_ value: String, content: (String) throws -> String?) throws -> String {
         if let equals = value.firstIndex(of: "=") {
             let name = value[..<equals]
-            let encoded = CurlImporter.curlEscape(String(value[value.index(after: equals)...]))
+            let encoded = PercentEncoding.formEncode(String(value[value.index(after: equals)...]))
             return name.isEmpty ? encoded : name + "=" + encoded
         }
         if let at = value.firstIndex(of: "@") {
             let name = value[..<at]
             guard let text = try content(String(value[value.index(after: at)...])) else { return "" }
-            let encoded = CurlImporter.curlEscape(text)
+            let encoded = PercentEncoding.formEncode(text)
             return name.isEmpty ? encoded : name + "=" + encoded
         }
-        return CurlImporter.curlEscape(value)
+        return PercentEncoding.formEncode(value)
     }
 
     /// `--url-query`: as `--data-urlencode`, or as written after a leading `+`.
