@@ -78,7 +78,7 @@ import Testing
         var request = BasicRequest(
             method: .post, path: "/echo/it's here",
             queryItems: [URLQueryItem(name: "q", value: "a b&c"), URLQueryItem(name: "x", value: "[1]")],
-            headers: ["X-Quote": #"it's "quoted" $HOME `ls`"#, "Accept": "application/json"])
+            headers: ["X-Quote": #"it's "quoted" $HOME `ls`"#, "Accept": "application/json", "X-Empty": ""])
         request.setJSONBody(string: #"{"text":"it's $(rm -rf /) \"ok\""}"#)
 
         let viaDispatcher = try await dispatcher.future(from: request).ensureDecoded(Echo.self).value.body
@@ -88,9 +88,10 @@ import Testing
         #expect(viaCurl.method == viaDispatcher.method)
         #expect(viaCurl.uri == viaDispatcher.uri)
         #expect(viaCurl.body == viaDispatcher.body)
-        for name in ["X-Quote", "Accept", "Content-Type"] {
+        for name in ["X-Quote", "Accept", "Content-Type", "X-Empty"] {
             #expect(viaCurl.header(name) == viaDispatcher.header(name), "\(name)")
         }
+        #expect(command.contains("-H 'X-Empty;'") && viaCurl.header("X-Empty") == "")
     }
 
     @Test func binaryBodiesAndHeadRequestsAreQuotedForTheShell() async throws {

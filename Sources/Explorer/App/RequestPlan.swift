@@ -25,11 +25,14 @@ package struct RequestPlan: Sendable {
     /// The request as a curl command to copy, and what the screen shows of it (secrets
     /// masked) under a title that says where it was copied from.
     ///
-    /// - Throws: `ResolveError`, or the curl description's error for a body it cannot write.
+    /// Both are `explorer export curl`'s command (`CurlExporter`), with and without
+    /// `--reveal-secrets`.
+    ///
+    /// - Throws: `ResolveError`.
     package func curl() throws -> (command: String, title: String, shown: [String]) {
         let resolved = try resolve()
-        let command = try resolved.request.curlDescription(baseURL: resolved.baseURL)
-        let shown = try resolved.masked.curlDescription(baseURL: resolved.baseURL)
+        let command = CurlExporter.command(for: resolved, revealSecrets: true)
+        let shown = CurlExporter.command(for: resolved)
         return (command, "curl · \(endpoint.id) · \(environment.name) (copied to the clipboard)", shown.components(separatedBy: "\n"))
     }
 

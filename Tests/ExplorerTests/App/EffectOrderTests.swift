@@ -150,5 +150,9 @@ import Testing
         guard case .showText(let title, let lines)? = reported.all.first else { Issue.record("nothing shown"); return }
         #expect(title == "curl · List posts · production (copied to the clipboard)")
         #expect(!lines.joined().contains("s3cret-prod-token"))
+        // The same command as `explorer export curl` prints (with and without --reveal-secrets).
+        let resolved = try plan.resolve()
+        #expect(String(decoding: data, as: UTF8.self) == CurlExporter.command(for: resolved, revealSecrets: true))
+        #expect(lines.joined(separator: "\n") == CurlExporter.command(for: resolved))
     }
 }

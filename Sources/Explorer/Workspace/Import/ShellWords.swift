@@ -61,13 +61,6 @@ enum ShellWords {
         return try lexer.run()
     }
 
-    /// Quotes a word for a POSIX shell: bare when it is safe, else in single quotes.
-    static func quote(_ word: String) -> String {
-        let safe = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@%+,".contains($0)) }
-        if safe && !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
     // MARK: - Lexer
 
     private struct Lexer {
