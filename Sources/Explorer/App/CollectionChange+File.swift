@@ -5,36 +5,38 @@ extension CollectionChange {
     /// Applies the change to the collection file as it is on disk now, and writes it back
     /// atomically (mode, owner and symbolic links kept: `AtomicFile`).
     ///
-    /// A new top-level endpoint is appended to the file's text, so its comments and layout
-    /// stay as the user wrote them; any other change rewrites the file through
-    /// `CollectionWriter` (which cannot keep comments: the save dialog says so first).
+    /// Only the changed endpoint's lines are written (`CollectionSource`), so the file's
+    /// comments and layout stay as the user wrote them; when its lines cannot be placed, the
+    /// file is rewritten through `CollectionWriter` (the save dialog says comments are lost).
     ///
     /// - Parameter url: the collection file.
     /// - Returns: the collection as written (read back from the file).
     /// - Throws: the loader's error when the file no longer reads, `ChangeError` when the
     ///   change no longer fits the file, `FileSystemError` when it cannot be written.
     func apply(to url: URL) throws -> APICollection {
-        let original = try String(contentsOf: url, encoding: .utf8)
+        var source = CollectionSource(try String(contentsOf: url, encoding: .utf8))
         var collection = try CollectionLoader.load(from: url)
-        var appended: Endpoint?
+        let placed: Bool
         switch self {
         case .put(let endpoint, let replacing):
             if let replacing, collection.replace(endpointWithID: replacing, with: endpoint) {
+                placed = source.replace(endpointWithID: replacing, with: endpoint)
                 break
             }
             guard collection.endpoint(withID: endpoint.id) == nil else { throw ChangeError.exists(endpoint.id, file: url.path) }
             collection.insert(endpoint)
-            appended = endpoint
+            placed = source.insert(endpoint)
         case .delete(let id):
             guard collection.remove(endpointWithID: id) != nil else { throw ChangeError.missing(id, file: url.path) }
+            placed = source.remove(endpointWithID: id)
         case .restore(let endpoint, let place):
             guard collection.endpoint(withID: endpoint.id) == nil else { throw ChangeError.exists(endpoint.id, file: url.path) }
             var restored = endpoint
             restored.folderPath = place.folderPath
             collection.insert(restored, at: place.index)
+            placed = source.insert(restored, at: place.index)
         }
-        let text = try appended.flatMap { CollectionMerger.appendingEndpoints([$0], to: original, expecting: collection) }
-            ?? CollectionWriter.yaml(for: collection)
+        let text = try placed && source.holds(collection) ? source.text : CollectionWriter.yaml(for: collection)
         try CollectionMerger.writeAtomically(text, to: url)
         return try CollectionLoader.load(from: url)
     }

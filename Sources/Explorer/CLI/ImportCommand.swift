@@ -6,10 +6,10 @@ import Workspace
 ///
 /// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
 /// collection file (created when absent), asking before replacing an endpoint of the same
-/// address unless `--force`. The file is written atomically. When only new top-level
-/// endpoints are added they are appended to the file's text, keeping its comments; otherwise
-/// the file is rewritten and its comments are lost (the YAML library drops them when it
-/// reads), which the command says before writing.
+/// address unless `--force`. The file is written atomically. Endpoints are added or replaced
+/// in the file's text (`CollectionSource`), keeping its comments; when environments or
+/// variables change too, the file is rewritten and its comments are lost (the YAML library
+/// drops them when it reads), which the command says before writing.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -201,10 +201,15 @@ struct ImportCommand: AsyncParsableCommand {
         let (merged, report) = CollectionMerger.merge(imported, into: base) { id in force || (ask?(id) ?? false) }
         if report.added.isEmpty && report.replaced.isEmpty && exists { return report }
         var text: String?
-        if exists && report.replaced.isEmpty && merged.environments.count == base.environments.count && merged.variables == base.variables {
-            // Only new top-level endpoints: append them, keeping the file as written.
-            let added = merged.endpoints.filter { report.added.contains($0.id) }
-            text = CollectionMerger.appendingEndpoints(added, to: originalText, expecting: merged)
+        if exists {
+            // Endpoints added or replaced in the file's text, so the rest stays as written.
+            var source = CollectionSource(originalText)
+            var placed = true
+            for endpoint in merged.endpoints where placed {
+                if report.added.contains(endpoint.id) { placed = source.insert(endpoint) }
+                if report.replaced.contains(endpoint.id) { placed = source.replace(endpointWithID: endpoint.id, with: endpoint) }
+            }
+            text = placed && source.holds(merged) ? source.text : nil
         }
         if text == nil && exists && CollectionMerger.hasComments(originalText) {
             printError("note: \(url.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file.")

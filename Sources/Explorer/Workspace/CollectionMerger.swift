@@ -138,38 +138,6 @@ package enum CollectionMerger {
         return items
     }
 
-    /// The file's text with new top-level endpoints appended under its `endpoints:` list, so
-    /// comments and formatting of everything else stay as the user wrote them.
-    ///
-    /// Only possible when the merge added top-level endpoints and changed nothing else, and
-    /// `endpoints:` is the file's last top-level key. The result is checked by loading it: it
-    /// must give exactly `merged`'s endpoints, else `nil` (and the caller rewrites the file).
-    package static func appendingEndpoints(_ added: [Endpoint], to original: String, expecting merged: APICollection) -> String? {
-        guard !added.isEmpty, added.allSatisfy({ $0.folderPath.isEmpty }) else { return nil }
-        var lines = original.components(separatedBy: "\n")
-        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
-        guard let keyIndex = lines.lastIndex(where: { $0.hasPrefix("endpoints:") }),
-              lines[keyIndex].dropFirst("endpoints:".count).trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        // Nothing but the list (and comments) may follow.
-        let after = lines[(keyIndex + 1)...]
-        guard !after.contains(where: { line in
-            guard let first = line.first else { return false }
-            return first != " " && first != "-" && first != "#"
-        }) else { return nil }
-        guard let firstItem = after.first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- ") }) else { return nil }
-        let indent = String(firstItem.prefix { $0 == " " })
-        guard let itemsText = try? Yams.serialize(node: Node(added.map { CollectionWriter.itemNode(.endpoint($0)) }, .implicit),
-                                                  indent: 2, width: -1, allowUnicode: true) else { return nil }
-        var text = lines.joined(separator: "\n") + "\n"
-        for line in itemsText.components(separatedBy: "\n") where !line.isEmpty {
-            text += indent + line + "\n"
-        }
-        guard let check = try? CollectionLoader.parse(text), check.endpoints == merged.endpoints,
-              check.environments.count == merged.environments.count, check.variables == merged.variables
-        else { return nil }
-        return text
-    }
-
     /// Whether a YAML text has comments that rewriting it would lose.
     package static func hasComments(_ yaml: String) -> Bool {
         yaml.split(separator: "\n").contains { line in

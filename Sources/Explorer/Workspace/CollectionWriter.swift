@@ -7,7 +7,8 @@ import Yams
 /// What is written is the collection as the user wrote it: templates stay templates, so a
 /// secret held in `{{env.TOKEN}}` or a `.env` file is never written out. Key order follows the
 /// format's documentation; mappings keep the collection's order. Comments cannot be written
-/// back (the YAML library drops them when it reads), which `CollectionMerger` says to the user.
+/// back (the YAML library drops them when it reads): changes to one endpoint go through
+/// `CollectionSource`, which writes only that endpoint's lines.
 package enum CollectionWriter {
     /// The collection as YAML text.
     ///
@@ -59,8 +60,20 @@ package enum CollectionWriter {
             case .multipart(let fields):
                 pairs.append(("multipart", named(fields.map { ($0.name, multipartValue($0)) })))
             }
+            if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
             return Node(pairs, .implicit)
         }
+    }
+
+    /// An endpoint's rows switched off, each table as `query`, `headers`, `form` and
+    /// `multipart` are written.
+    static func disabledNode(_ rows: DisabledRows) -> Node {
+        var pairs: [(Node, Node)] = []
+        if !rows.query.isEmpty { pairs.append(("query", mapping(rows.query))) }
+        if !rows.headers.isEmpty { pairs.append(("headers", mapping(rows.headers, caseInsensitive: true))) }
+        if !rows.form.isEmpty { pairs.append(("form", mapping(rows.form))) }
+        if !rows.multipart.isEmpty { pairs.append(("multipart", named(rows.multipart.map { ($0.name, multipartValue($0)) }))) }
+        return Node(pairs, .implicit)
     }
 
     /// A mapping of text values, quoted so numbers and booleans stay text; the list form

@@ -35,7 +35,7 @@ enum OverlayView {
                 message.append([Span(draft.requestLine, role: .dim)])
             }
             if state.collection?.sourceHasComments == true {
-                message.append([Span("The file has comments; they will not be kept (the YAML library drops them).", role: .warning)])
+                message.append([Span("The file's comments stay; comments inside this endpoint are replaced.", role: .dim)])
             }
             ConfirmDialog(
                 title: "Save to the collection",
