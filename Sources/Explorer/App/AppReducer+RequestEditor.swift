@@ -107,45 +107,32 @@ extension AppReducer {
             enabled.remove(at: index)
             setDraft(endpoint.setting(table, to: enabled), &state)
         } else {
-            removeDisabled(table, at: index - AppState.rows(table, of: endpoint).count, of: endpoint.id, &state)
+            setDraft(endpoint.switchingOn(table, at: index - AppState.rows(table, of: endpoint).count, deleting: true), &state)
         }
         state.compose.editor.rows.move(by: 0, count: rows.count - 1)
-        state.message = "Deleted the \(table.rowName) \(rows[index].row.name)" + (rows[index].isEnabled ? "; Ctrl-Z brings it back." : ".")
+        state.message = "Deleted the \(table.rowName) \(rows[index].row.name); Ctrl-Z brings it back."
         state.messageIsError = false
     }
 
-    /// Space in a table: switches the selected row off (kept, not sent) or back on.
+    /// Space in a table: switches the selected row off (kept under `disabled:`, not sent) or
+    /// back on, after the rows that are on.
     static func toggleRow(_ state: inout AppState) {
         guard state.focus == .request, let table = state.shownTable, let endpoint = state.selectedEndpoint else { return }
         let rows = state.tableRows(table, of: endpoint)
         let index = state.compose.editor.rows.selected
         guard rows.indices.contains(index) else { return }
-        var enabled = AppState.rows(table, of: endpoint)
+        let enabledCount = AppState.rows(table, of: endpoint).count
+        let row = rows[index].row
         if rows[index].isEnabled {
-            let row = enabled.remove(at: index)
-            state.compose.editor.disabled[endpoint.id, default: []].append(DisabledRow(table: table, index: index, row: row))
-            state.compose.editor.rows.selected = enabled.count + (state.compose.editor.disabled[endpoint.id]?.filter { $0.table == table }.count ?? 1) - 1
+            setDraft(endpoint.switchingOff(table, at: index), &state)
+            state.compose.editor.rows.selected = rows.count - 1
             state.message = "\(row.name) is off: kept here, not sent. Space switches it on."
         } else {
-            let offIndex = index - enabled.count
-            let disabled = (state.compose.editor.disabled[endpoint.id] ?? []).filter { $0.table == table }
-            let entry = disabled[offIndex]
-            removeDisabled(table, at: offIndex, of: endpoint.id, &state)
-            let position = min(entry.index, enabled.count)
-            enabled.insert(entry.row, at: position)
-            state.compose.editor.rows.selected = position
-            state.message = "\(entry.row.name) is on again."
+            setDraft(endpoint.switchingOn(table, at: index - enabledCount), &state)
+            state.compose.editor.rows.selected = enabledCount
+            state.message = "\(row.name) is on again."
         }
         state.messageIsError = false
-        setDraft(endpoint.setting(table, to: enabled), &state)
-    }
-
-    private static func removeDisabled(_ table: RowTable, at offIndex: Int, of id: String, _ state: inout AppState) {
-        var all = state.compose.editor.disabled[id] ?? []
-        let positions = all.indices.filter { all[$0].table == table }
-        guard positions.indices.contains(offIndex) else { return }
-        all.remove(at: positions[offIndex])
-        state.compose.editor.disabled[id] = all.isEmpty ? nil : all
     }
 
     /// The draft of an endpoint becomes `endpoint`, or no draft when it equals the file's.

@@ -10,14 +10,30 @@ enum AppReducer {
     static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let drafts = state.drafts
         let steps = (state.compose.undo.count, state.compose.redo.count)
+        let run = typingRun(action, state)
         var effects = apply(action, &state)
         if state.drafts != drafts {
-            // What the user did (not a reload, not an undo itself) can be undone; every
-            // change is kept on disk.
-            if isUserEdit(action), steps == (state.compose.undo.count, state.compose.redo.count) { recordUndo(drafts, &state) }
+            // What the user did (not a reload, not an undo itself) can be undone, a word typed
+            // in the body editor as one step; every change is kept on disk.
+            if isUserEdit(action), steps == (state.compose.undo.count, state.compose.redo.count) {
+                let continues = run != nil && run?.id == state.compose.typingRun && !(state.compose.typedSpace && run?.isSpace == false)
+                if !continues { recordUndo(drafts, &state) }
+                state.compose.typingRun = run?.id
+            }
             effects.append(.storeDrafts(Array(state.drafts.values), collectionPath: state.collectionPath))
+        } else if case .input = action, run == nil {
+            state.compose.typingRun = nil
         }
+        if let run { state.compose.typedSpace = run.isSpace }
         return effects + refreshPreview(&state) + refreshVariables(&state)
+    }
+
+    /// The endpoint whose body a key types a character into (no modifier), and whether it is
+    /// a space; nil for any other input.
+    private static func typingRun(_ action: AppAction, _ state: AppState) -> (id: String, isSpace: Bool)? {
+        guard case .input(.key(let press), _) = action, press.modifiers.isEmpty, case .character(let character) = press.key,
+              state.compose.editor.bodyText != nil, let id = state.compose.editor.bodyEndpointID else { return nil }
+        return (id, character.isWhitespace)
     }
 
     private static func isUserEdit(_ action: AppAction) -> Bool {

@@ -13,6 +13,11 @@ struct ComposeState: Sendable {
     var restorable: [Endpoint] = []
     /// The request pane's editors.
     var editor = RequestEditorState()
+    /// The endpoint whose body is being typed in, once its undo step is recorded: a word
+    /// and the spaces after it are one step, as in text editors.
+    var typingRun: String?
+    /// Whether the last character typed was a space (the next word is a new step).
+    var typedSpace = false
 
     /// How many undo steps are kept.
     static let undoLimit = 200

@@ -63,14 +63,6 @@ enum BodyMode: String, Sendable, CaseIterable {
     }
 }
 
-/// A row switched off: kept out of what is sent (and saved) without being deleted.
-struct DisabledRow: Sendable, Hashable {
-    var table: RowTable
-    /// Where it was among the table's rows, to put it back there.
-    var index: Int
-    var row: KeyValue
-}
-
 /// What the request pane's editors keep between keys.
 struct RequestEditorState: Sendable {
     var tab: RequestTab = .preview
@@ -84,8 +76,6 @@ struct RequestEditorState: Sendable {
     var bodyMode: BodyMode = .json
     /// Where the JSON being typed does not parse (the draft keeps the last text that did).
     var bodyError: JSONValue.SyntaxError?
-    /// Rows switched off, by endpoint id.
-    var disabled: [String: [DisabledRow]] = [:]
     /// The active environment's variables with their values (secrets masked), resolved by
     /// an effect; what the tables show beside `{{variables}}` and completion offers.
     var variables: [Environment.ShownVariable] = []
@@ -102,9 +92,8 @@ package struct VariablesKey: Sendable, Hashable {
 extension AppState {
     /// The rows of a table of an endpoint: those on, then those switched off.
     func tableRows(_ table: RowTable, of endpoint: Endpoint) -> [(row: KeyValue, isEnabled: Bool)] {
-        let enabled = Self.rows(table, of: endpoint).map { (row: $0, isEnabled: true) }
-        let disabled = (compose.editor.disabled[endpoint.id] ?? []).filter { $0.table == table }.map { (row: $0.row, isEnabled: false) }
-        return enabled + disabled
+        Self.rows(table, of: endpoint).map { (row: $0, isEnabled: true) }
+            + endpoint.disabledRows(table).map { (row: $0, isEnabled: false) }
     }
 
     /// The rows an endpoint sends for a table.
@@ -157,6 +146,56 @@ extension Endpoint {
                 field.contentType = previous[row.name]?.contentType
                 return field
             })
+        }
+        return endpoint
+    }
+
+    /// The rows of a table that are switched off, as the table shows them (`@path` for a file part).
+    func disabledRows(_ table: RowTable) -> [KeyValue] {
+        switch table {
+        case .query: return disabled.query
+        case .headers: return disabled.headers
+        case .form: return disabled.form
+        case .multipart: return disabled.multipart.map { KeyValue($0.name, $0.isFile ? "@" + $0.value : $0.value) }
+        }
+    }
+
+    /// Switches the row at `index` of a table's rows that are on off: it moves to `disabled`
+    /// (a part keeps its file name and type).
+    func switchingOff(_ table: RowTable, at index: Int) -> Endpoint {
+        var endpoint = self
+        switch table {
+        case .query: endpoint.disabled.query.append(endpoint.query.remove(at: index))
+        case .headers: endpoint.disabled.headers.append(endpoint.headers.remove(at: index))
+        case .form:
+            guard case .form(var fields) = body else { return self }
+            endpoint.disabled.form.append(fields.remove(at: index))
+            endpoint.body = .form(fields)
+        case .multipart:
+            guard case .multipart(var parts) = body else { return self }
+            endpoint.disabled.multipart.append(parts.remove(at: index))
+            endpoint.body = .multipart(parts)
+        }
+        return endpoint
+    }
+
+    /// Switches the row at `index` of a table's switched-off rows on again, after the rows
+    /// that are on; or deletes it when `deleting`.
+    func switchingOn(_ table: RowTable, at index: Int, deleting: Bool = false) -> Endpoint {
+        var endpoint = self
+        switch table {
+        case .query:
+            let row = endpoint.disabled.query.remove(at: index)
+            if !deleting { endpoint.query.append(row) }
+        case .headers:
+            let row = endpoint.disabled.headers.remove(at: index)
+            if !deleting { endpoint.headers.append(row) }
+        case .form:
+            let row = endpoint.disabled.form.remove(at: index)
+            if !deleting, case .form(let fields) = body { endpoint.body = .form(fields + [row]) }
+        case .multipart:
+            let part = endpoint.disabled.multipart.remove(at: index)
+            if !deleting, case .multipart(let parts) = body { endpoint.body = .multipart(parts + [part]) }
         }
         return endpoint
     }

@@ -15,7 +15,9 @@ package enum CollectionLoader {
     /// The keys of an environment.
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets"]
     /// The keys of an endpoint.
-    static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart"]
+    static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled"]
+    /// The keys of an endpoint's `disabled:` (rows switched off).
+    static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
     static let folderKeys = ["folder", "description", "endpoints"]
 
@@ -362,8 +364,28 @@ private struct Reader {
             location: location(node),
             description: try mapping["description"].map { try string($0, key: "description") }
         )
+        if let disabled = mapping["disabled"] {
+            endpoint.disabled = try disabledRows(disabled, endpoint: name)
+        }
         endpoint.locations = locations
         return endpoint
+    }
+
+    /// An endpoint's `disabled:`: the rows switched off, in the forms of `query`, `headers`,
+    /// `form` and `multipart`.
+    mutating func disabledRows(_ node: Node, endpoint name: String) throws -> DisabledRows {
+        guard case .mapping(let mapping) = node else {
+            throw CollectionError.wrongType(location(node), key: "disabled", expected: "a mapping of query, headers, form or multipart rows switched off")
+        }
+        checkKeys(mapping, known: CollectionLoader.disabledKeys, in: "disabled of endpoint \"\(name)\"")
+        var rows = DisabledRows()
+        rows.query = try mapping["query"].map { try locatedPairs($0, key: "disabled.query").map(\.pair) } ?? []
+        rows.headers = try mapping["headers"].map { try locatedPairs($0, key: "disabled.headers").map(\.pair) } ?? []
+        rows.form = try mapping["form"].map { try locatedPairs($0, key: "disabled.form").map(\.pair) } ?? []
+        rows.multipart = try mapping["multipart"].map { parts in
+            try entries(parts, key: "disabled.multipart").map { try multipartField($0.name, $0.value) }
+        } ?? []
+        return rows
     }
 
     /// One `multipart:` part: `text`, `@path`, or a mapping with `value` or `file` and

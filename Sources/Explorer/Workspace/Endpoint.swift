@@ -17,6 +17,8 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var headers: [KeyValue]
     /// The body, if any.
     package var body: EndpointBody?
+    /// Rows switched off in the editors (`disabled:` in the file): kept, never sent.
+    package var disabled = DisabledRows()
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
@@ -54,7 +56,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.name == rhs.name && lhs.folderPath == rhs.folderPath && lhs.method == rhs.method
             && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
-            && lhs.description == rhs.description
+            && lhs.description == rhs.description && lhs.disabled == rhs.disabled
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -62,4 +64,28 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
         hasher.combine(method)
         hasher.combine(path)
     }
+}
+
+/// The rows of an endpoint that are switched off: written under `disabled:` so that a row a
+/// user turned off for a while is neither sent nor lost (in the file and in drafts alike).
+package struct DisabledRows: Sendable, Hashable {
+    /// Query items switched off.
+    package var query: [KeyValue] = []
+    /// Header fields switched off.
+    package var headers: [KeyValue] = []
+    /// Fields of a `form:` body switched off.
+    package var form: [KeyValue] = []
+    /// Parts of a `multipart:` body switched off.
+    package var multipart: [MultipartField] = []
+
+    /// Creates a set of switched-off rows.
+    package init(query: [KeyValue] = [], headers: [KeyValue] = [], form: [KeyValue] = [], multipart: [MultipartField] = []) {
+        self.query = query
+        self.headers = headers
+        self.form = form
+        self.multipart = multipart
+    }
+
+    /// Whether no row is switched off.
+    package var isEmpty: Bool { query.isEmpty && headers.isEmpty && form.isEmpty && multipart.isEmpty }
 }

@@ -246,11 +246,12 @@ import Testing
         let folder = try WorkspaceTemporaryDirectory()
         defer { folder.cleanUp() }
         let store = DraftStore(folder: folder.url.appendingPathComponent("state/drafts"))
-        let drafts = [
+        var drafts = [
             Endpoint(name: "New request", folderPath: ["Users"], method: .post, path: "/users", headers: [KeyValue("X-Trace", "{{trace}}")],
                      body: .json(.object([(key: "name", value: .string("Ada"))]))),
             Endpoint(name: "Top", path: "/top"),
         ]
+        drafts[1].disabled.headers = [KeyValue("X-Debug", "1")]  // a row switched off is part of the draft
         try store.save(drafts, collectionPath: "/projects/shop.yaml")
         let file = store.file(for: "/projects/shop.yaml")
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
@@ -261,6 +262,7 @@ import Testing
         #expect(problem == nil)
         #expect(Set(read) == Set(drafts) && read.count == 2)
         #expect(read.first { $0.id == "Users/New request" } == drafts[0])
+        #expect(read.first { $0.id == "Top" }?.disabled.headers == [KeyValue("X-Debug", "1")])
         #expect(store.load(collectionPath: "/other/shop.yaml").drafts.isEmpty, "another collection of the same name has its own")
 
         try store.save([], collectionPath: "/projects/shop.yaml")
@@ -295,7 +297,8 @@ import Testing
     @Test func renameDeleteAndRestoreRewriteTheFileInPlace() throws {
         let folder = try WorkspaceTemporaryDirectory()
         defer { folder.cleanUp() }
-        let url = try folder.write("shop.yaml", tuiCollectionYAML)
+        let url = try folder.write("shop.yaml", "# kept by every change\n" + tuiCollectionYAML)
+        defer { #expect((try? String(contentsOf: url, encoding: .utf8))?.hasPrefix("# kept by every change\n") == true) }
         let collection = try CollectionLoader.load(from: url)
         var renamed = try #require(collection.endpoint(withID: "Users/Get user"))
         renamed.name = "Fetch user"

@@ -77,15 +77,38 @@ import Testing
 
         tuiPress(&state, KeyPress(.up), .char(" "))
         #expect(state.selectedEndpoint?.query == [KeyValue("sort", "desc")], "off: not sent")
-        #expect(state.tableRows(.query, of: state.selectedEndpoint!).map(\.isEnabled) == [true, false], "but kept")
+        #expect(state.selectedEndpoint?.disabled.query == [KeyValue("page", "2")], "but kept in the draft")
+        #expect(state.tableRows(.query, of: state.selectedEndpoint!).map(\.isEnabled) == [true, false])
+        #expect(state.compose.editor.rows.selected == 1, "the selection follows the row to the end")
         tuiPress(&state, .char(" "))
-        #expect(state.selectedEndpoint?.query == [KeyValue("page", "2"), KeyValue("sort", "desc")], "back in its place")
+        #expect(state.selectedEndpoint?.query == [KeyValue("sort", "desc"), KeyValue("page", "2")], "on again, after the rows that are on")
+        #expect(state.selectedEndpoint?.disabled.isEmpty == true)
+        tuiPress(&state, .ctrl("z"))
+        #expect(state.selectedEndpoint?.disabled.query == [KeyValue("page", "2")], "switching is an edit: Ctrl-Z takes it back")
+        tuiPress(&state, .ctrl("y"))
 
         tuiPress(&state, KeyPress(.down), .char("x"))
-        #expect(state.selectedEndpoint?.query == [KeyValue("page", "2")])
+        #expect(state.selectedEndpoint?.query == [KeyValue("sort", "desc")])
         #expect(state.overlay == nil, "x in a table deletes the row, not the endpoint")
         tuiPress(&state, .ctrl("z"))
-        #expect(state.selectedEndpoint?.query == [KeyValue("page", "2"), KeyValue("sort", "desc")])
+        #expect(state.selectedEndpoint?.query == [KeyValue("sort", "desc"), KeyValue("page", "2")])
+    }
+
+    @Test func aSwitchedOffPartKeepsItsFileNameAndTypeAndIsNeverSent() throws {
+        var endpoint = Endpoint(name: "Upload", method: .post, path: "/upload", body: .multipart([
+            MultipartField(name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv"),
+            MultipartField(name: "note", value: "hi"),
+        ]))
+        endpoint = endpoint.switchingOff(.multipart, at: 0)
+        #expect(endpoint.body == .multipart([MultipartField(name: "note", value: "hi")]))
+        #expect(endpoint.disabledRows(.multipart) == [KeyValue("report", "@q3.csv")])
+        let back = endpoint.switchingOn(.multipart, at: 0)
+        #expect(back.body == .multipart([
+            MultipartField(name: "note", value: "hi"),
+            MultipartField(name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv"),
+        ]))
+        #expect(back.disabled.isEmpty)
+        #expect(endpoint.switchingOn(.multipart, at: 0, deleting: true).body == .multipart([MultipartField(name: "note", value: "hi")]))
     }
 
     @Test func aRowWithoutANameIsRefused() throws {
@@ -131,6 +154,28 @@ import Testing
         for _ in 0..<8 { tuiPress(&state, .ctrl("z")) }
         #expect(state.drafts.isEmpty)
         #expect(state.compose.editor.bodyText?.text == "{\n  \"name\": \"Ada\"\n}")
+    }
+
+    @Test func aWordTypedInTheBodyEditorIsOneUndoStep() throws {
+        var state = try editing(.body, endpoint: 3)
+        tuiPress(&state, .char("m"), .char("m"), .char("m"))
+        #expect(BodyMode(state.selectedEndpoint?.body) == .raw)
+        tuiPress(&state, KeyPress(.enter), .ctrl("a"), .ctrl("k"))
+        let start = state.compose.undo.count
+        tuiType(&state, "hello big world")
+        #expect(state.selectedEndpoint?.body == .raw("hello big world"))
+        #expect(state.compose.undo.count == start + 3, "three words, three steps")
+        tuiPress(&state, .ctrl("z"))
+        #expect(state.compose.editor.bodyText?.text == "hello big ")
+        tuiPress(&state, KeyPress(.left))
+        tuiType(&state, "x")
+        tuiPress(&state, KeyPress(.end))
+        tuiType(&state, "y")
+        #expect(state.compose.editor.bodyText?.text == "hello bigx y")
+        tuiPress(&state, .ctrl("z"))
+        #expect(state.compose.editor.bodyText?.text == "hello bigx ", "moving the cursor starts a new step")
+        tuiPress(&state, .ctrl("z"), .ctrl("z"))
+        #expect(state.compose.editor.bodyText?.text == "hello ")
     }
 
     @Test func bodyModesCycleAndKeepWhatTheyCan() throws {

@@ -116,6 +116,44 @@ import Testing
         #expect(try CollectionLoader.parse(written).endpoints == collection.endpoints)
     }
 
+    @Test func rowsSwitchedOffAreKeptInTheFileAndNeverSent() throws {
+        let yaml = """
+            name: x
+            environments: [{ name: e, base_url: "http://127.0.0.1:1" }]
+            endpoints:
+              - name: p
+                method: POST
+                path: /p
+                query: { page: "1" }
+                headers: { Accept: application/json }
+                multipart: { note: hi }
+                disabled:
+                  query: { debug: "1" }
+                  headers:
+                    - X-Trace: a
+                    - x-trace: b
+                  multipart:
+                    report: { file: q3.csv, filename: report.csv, type: text/csv }
+                  formm: { a: b }
+            """
+        let collection = try CollectionLoader.parse(yaml, file: "c.yaml")
+        #expect(collection.warnings.map(\.description) == ["c.yaml:17:7: warning: unknown key \"formm\" in disabled of endpoint \"p\" is ignored; did you mean \"form\"?"])
+        let endpoint = try collection.endpoint(named: "p")
+        #expect(endpoint.disabled.query == [KeyValue("debug", "1")])
+        #expect(endpoint.disabled.headers == [KeyValue("X-Trace", "a"), KeyValue("x-trace", "b")])
+        #expect(endpoint.disabled.multipart == [MultipartField(name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv")])
+        let resolved = try resolver().resolve(endpoint, in: collection)
+        #expect(resolved.url == "http://127.0.0.1:1/p?page=1")
+        #expect(resolved.request.headers["X-Trace"] == nil)
+        #expect(String(decoding: resolved.request.httpBody ?? Data(), as: UTF8.self).contains("report") == false)
+        let written = try CollectionWriter.yaml(for: collection)
+        #expect(written.contains("disabled:"))
+        #expect(try CollectionLoader.parse(written).endpoints == collection.endpoints, "written and read back alike")
+        #expect(throws: CollectionError.self) {
+            try CollectionLoader.parse("name: x\nenvironments: [{ name: e, base_url: \"http://h\" }]\nendpoints:\n  - { name: p, path: /p, disabled: [a] }\n")
+        }
+    }
+
     @Test func aRawBodyFromAFileIsSentAsItIs() throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
