@@ -115,7 +115,9 @@ public indirect enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: return NSNull()
         case .bool(let value): return value
-        case .number(let text): return Int(text).map { $0 as Any } ?? (Double(text) ?? 0)
+        case .number(let text):
+            if let integer = Int(text) { return integer }
+            return Double(text) ?? 0
         case .string(let value): return value
         case .array(let value): return value.map(\.anyValue)
         case .object(let members):
