@@ -19,12 +19,48 @@ public protocol DataDispatcher: Sendable {
     func data(from request: URLRequest) async throws -> Response<Data?>
 }
 
-/// A `DataDispatcher` that sends through an `HTTPTransport` (the shared AsyncHTTPClient
-/// transport by default), running request and response adapters on the way.
+/// Downloads a response body to a file: PiuPiu 2's download dispatcher, giving a
+/// `Response<URL>`.
+///
+/// ```swift
+/// let response = try await dispatcher.download(from: URLRequest(url: url, method: .get), to: destination)
+/// let file = try response.ensureValidResponse().body  // destination, complete
+/// ```
+public protocol DownloadDispatcher: Sendable {
+    /// Sends a request and writes its response body to a file.
+    ///
+    /// - Parameters:
+    ///   - request: the request, with an absolute URL.
+    ///   - destination: the file the body is written to (replaced when it exists).
+    /// - Returns: the response, whose body is `destination`; for a status outside 2xx its
+    ///   `error` is set (the body, an error page, is in the file).
+    /// - Throws: `TransportError`, or the file system's error when the file cannot be written.
+    func download(from request: URLRequest, to destination: URL) async throws -> Response<URL>
+}
+
+/// Uploads data as a request's body: PiuPiu 2's upload dispatcher, giving a `Response<Data?>`.
+///
+/// ```swift
+/// let response = try await dispatcher.upload(for: URLRequest(url: url, method: .post), from: data)
+/// ```
+public protocol UploadDispatcher: Sendable {
+    /// Sends a request with `data` as its body (whatever `httpBody` it had).
+    ///
+    /// - Parameters:
+    ///   - request: the request, with an absolute URL.
+    ///   - data: the body to send.
+    /// - Returns: the response, whatever its status; for a status outside 2xx its `error` is set.
+    /// - Throws: `TransportError`.
+    func upload(for request: URLRequest, from data: Data) async throws -> Response<Data?>
+}
+
+/// A `DataDispatcher`, `DownloadDispatcher` and `UploadDispatcher` that sends through an
+/// `HTTPTransport` (the shared AsyncHTTPClient transport by default), running request and
+/// response adapters on the way.
 ///
 /// Where `NetworkDispatcher` builds the URL from a server provider and gives futures, this one
 /// takes requests that already carry their URL and is awaited.
-public final class URLRequestDispatcher: DataDispatcher {
+public final class URLRequestDispatcher: DataDispatcher, DownloadDispatcher, UploadDispatcher {
     /// The transport requests go through.
     public let transport: any HTTPTransport
     /// Adapters run in order on every request before it is sent.
@@ -53,9 +89,53 @@ public final class URLRequestDispatcher: DataDispatcher {
     /// - Returns: the response; for a status outside 2xx its `error` is set.
     /// - Throws: `TransportError`.
     public func data(from request: URLRequest) async throws -> Response<Data?> {
+        try await send(try PreparedRequest(request), timeout: request.timeoutInterval, to: .memory)
+    }
+
+    /// Sends a request and writes its response body to a file, as it arrives: memory holds a
+    /// chunk at a time, whatever the size. The body goes to a temporary file beside
+    /// `destination` that replaces it only once complete, so a failed transfer leaves no
+    /// partial file (and an existing one as it was).
+    ///
+    /// - Parameters:
+    ///   - request: the request, with an absolute URL.
+    ///   - destination: the file the body is written to (replaced when it exists).
+    /// - Returns: the response, whose body is `destination`; for a status outside 2xx its
+    ///   `error` is set (the body is in the file).
+    /// - Throws: `TransportError`, or the file system's error when the file cannot be written.
+    public func download(from request: URLRequest, to destination: URL) async throws -> Response<URL> {
+        let partial = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
+        do {
+            let response = try await send(try PreparedRequest(request), timeout: request.timeoutInterval, to: .file(partial))
+            guard rename(partial.path, destination.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+            return response.replacingBody(destination)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Sends a request with `data` as its body (whatever `httpBody` it had).
+    ///
+    /// - Parameters:
+    ///   - request: the request, with an absolute URL.
+    ///   - data: the body to send.
+    /// - Returns: the response, whatever its status; for a status outside 2xx its `error` is set.
+    /// - Throws: `TransportError`.
+    public func upload(for request: URLRequest, from data: Data) async throws -> Response<Data?> {
         var prepared = try PreparedRequest(request)
+        prepared.body = data
+        return try await send(prepared, timeout: request.timeoutInterval, to: .memory)
+    }
+
+    /// Adapts, sends and adapts the response: what the three kinds of request share.
+    private func send(_ request: PreparedRequest, timeout: TimeInterval, to destination: TransferOptions.BodyDestination) async throws -> Response<Data?> {
+        var prepared = request
         for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
-        let options = TransferOptions(timeout: request.timeoutInterval > 0 ? .milliseconds(Int64(request.timeoutInterval * 1000)) : nil)
+        let options = TransferOptions(timeout: timeout > 0 ? .milliseconds(Int64(timeout * 1000)) : nil, bodyDestination: destination)
         let started = Date()
         let response = Response(try await transport.send(prepared, options: options) { _ in }, request: prepared, started: started)
         for adapter in responseAdapters {
