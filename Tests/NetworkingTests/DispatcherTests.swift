@@ -73,6 +73,24 @@ import Testing
         #expect(response.request.url.port == second.port)
     }
 
+    @Test func anAbsolutePathIsSentToItsOwnServerWithoutTheBasePathOrQuery() async throws {
+        let first = try await TestServer.start()
+        let second = try await TestServer.start()
+        defer { Task { await first.stop(); await second.stop() } }
+        let environment = TestEnvironment(URL(string: "\(first.baseURL.absoluteString)/v1?key=1")!)
+        defer { withExtendedLifetime(environment) {} }
+        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
+
+        let relative = try await dispatcher.future(from: BasicRequest(path: "/echo/a")).value
+        let absolute = try await dispatcher.future(from: BasicRequest(path: "\(second.baseURL.absoluteString)/echo/b?x=1",
+                                                                      queryItems: [URLQueryItem(name: "y", value: "2 3")])).value
+
+        #expect(relative.request.url.absoluteString == "\(first.baseURL.absoluteString)/v1/echo/a?key=1")
+        #expect(absolute.request.url.absoluteString == "\(second.baseURL.absoluteString)/echo/b?x=1&y=2%203")
+        #expect(second.hits("/echo/b") == 1)
+        #expect(first.hits("/echo/b") == 0)
+    }
+
     @Test func aReleasedProviderOrAMissingBaseURLFailsWithAClearError() async throws {
         var environment: TestEnvironment? = TestEnvironment(URL(string: "http://127.0.0.1:9")!)
         let dispatcher = NetworkDispatcher(serverProvider: environment!, transport: sharedTransport)

@@ -89,7 +89,13 @@ package struct RequestResolver: Sendable {
                 path += encoded
             }
         }
-        if !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path = "/" + path }
+        // A path that is an absolute URL (an imported request to another server than the
+        // environment's) is sent there; the environment's headers stay with its own server.
+        let otherServer = Self.server(ofAbsolute: path)
+        if let otherServer, URL(string: otherServer)?.host?.isEmpty ?? true {
+            throw ResolveError.invalidURL(endpoint: endpoint.id, url: path, at: place("path"))
+        }
+        if otherServer == nil && !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path = "/" + path }
 
         var queryItems: [URLQueryItem] = []
         var queryText = ""
@@ -119,7 +125,7 @@ package struct RequestResolver: Sendable {
         // environment's of the same name, and an endpoint may repeat a header (list form).
         var headers = HTTPHeaders()
         let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
-        for header in environment.headers where !ownNames.contains(header.name.lowercased()) {
+        for header in environment.headers where otherServer == nil && !ownNames.contains(header.name.lowercased()) {
             do {
                 headers.add(name: try scope.expand(header.name).text, value: try scope.expand(header.value).text)
             } catch {
@@ -208,6 +214,23 @@ package struct RequestResolver: Sendable {
             masker: SecretMasker(secretValues: secretValues),
             bodyFile: bodyFile
         )
+    }
+
+    /// Whether an endpoint's path is a whole URL, so that it is sent there and not to the
+    /// environment's `base_url`: written out (`https://cdn.example.com/x`), or a leading
+    /// `{{variable}}` whose value in the environment or the collection is one.
+    package static func pathIsWholeURL(_ path: String, in collection: APICollection, environment: Environment?) -> Bool {
+        if server(ofAbsolute: path) != nil { return true }
+        guard let first = Template(path).segments.first, case .variable(let name) = first else { return false }
+        let value = environment?.variables[named: name] ?? collection.variables[named: name] ?? ""
+        return server(ofAbsolute: value) != nil
+    }
+
+    /// `scheme://host[:port]` of a path that is an absolute http(s) URL, else `nil`.
+    static func server(ofAbsolute path: String) -> String? {
+        guard let scheme = path.range(of: "://"), ["http", "https"].contains(path[..<scheme.lowerBound].lowercased()) else { return nil }
+        let end = path[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
+        return String(path[..<end])
     }
 
     private func encodePath(_ text: String) -> String {

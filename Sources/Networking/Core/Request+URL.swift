@@ -4,7 +4,8 @@ extension Request {
     /// Resolves the request against a base URL: the base path is kept, the path and query are
     /// percent-encoded, base query items come first, and an empty query leaves no `?`.
     ///
-    /// A `?query` inside `path` is kept and merged with `queryItems`.
+    /// A `?query` inside `path` is kept and merged with `queryItems`. A `path` that is an
+    /// absolute http(s) URL is sent there, with neither the base path nor the base query.
     ///
     /// - Parameter baseURL: the server's base URL, e.g. `https://api.example.com/v1`.
     /// - Returns: the request with its absolute URL.
@@ -30,6 +31,18 @@ extension Request {
     /// The absolute URL of the request on a base URL taken apart once.
     func url(on base: BaseURLParts) throws -> URL {
         var requestPath = path
+        var origin = base.origin
+        var basePath = base.path
+        var baseQuery = base.query
+        // An absolute http(s) URL replaces the base, as a reference does in RFC 3986 (5.2.2):
+        // a collection's endpoint on another server than its environment's.
+        if let scheme = requestPath.range(of: "://"), ["http", "https"].contains(requestPath[..<scheme.lowerBound].lowercased()) {
+            let end = requestPath[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? requestPath.endIndex
+            origin = String(requestPath[..<end])
+            basePath = ""
+            baseQuery = nil
+            requestPath = String(requestPath[end...])
+        }
         var pathQuery: String?
         if let mark = requestPath.firstIndex(of: "?") {
             pathQuery = String(requestPath[requestPath.index(after: mark)...])
@@ -40,13 +53,13 @@ extension Request {
         var relative = Substring(requestPath)
         while relative.hasPrefix("/") { relative.removeFirst() }
         let encoded = PercentEncoding.encode(String(relative), allowed: PercentEncoding.pathAllowed)
-        var text = base.origin
+        var text = origin
         text += relative.isEmpty && !requestPath.hasPrefix("/")
-            ? (base.path.isEmpty ? "/" : base.path)
-            : base.path + "/" + encoded
+            ? (basePath.isEmpty ? "/" : basePath)
+            : basePath + "/" + encoded
 
         var queryParts: [String] = []
-        if let baseQuery = base.query, !baseQuery.isEmpty { queryParts.append(baseQuery) }
+        if let baseQuery, !baseQuery.isEmpty { queryParts.append(baseQuery) }
         if let pathQuery, !pathQuery.isEmpty {
             queryParts.append(PercentEncoding.encode(pathQuery, allowed: PercentEncoding.rawQueryAllowed))
         }

@@ -37,15 +37,17 @@ package enum HTTPFileExporter {
         for endpoint in collection.endpoints {
             out += "\n### \(endpoint.id)\n"
             out += "# @name \(endpoint.name.replacingOccurrences(of: " ", with: "_"))\n"
+            // A path that is a whole URL goes to its own server, without the environment's headers.
+            let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
             var path = convert(endpoint.path)
-            if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
-            var line = "\(endpoint.method.rawValue) \(environment == nil ? "" : "{{baseUrl}}")\(path)"
+            if !wholeURL && !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+            var line = "\(endpoint.method.rawValue) \(environment == nil || wholeURL ? "" : "{{baseUrl}}")\(path)"
             if !endpoint.query.isEmpty {
                 line += (path.contains("?") ? "&" : "?") + endpoint.query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
             }
             out += line + "\n"
             let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
-            var headers = (environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
+            var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
             func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
             var body: String?
             switch endpoint.body {

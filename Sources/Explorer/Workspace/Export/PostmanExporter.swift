@@ -30,7 +30,7 @@ package enum PostmanExporter {
         }
         let root: JSONValue = .object([
             ("info", .object(info)),
-            ("item", .array(collection.items.map { item($0, environmentHeaders: environment?.headers ?? []) })),
+            ("item", .array(collection.items.map { item($0, collection: collection, environment: environment) })),
             ("variable", .array(variables.map { pair(key: $0.name, value: convert($0.value)) })),
         ])
         return root.serialized(pretty: true) + "\n"
@@ -40,17 +40,19 @@ package enum PostmanExporter {
         .object([("key", .string(key)), ("value", .string(value))] + extra)
     }
 
-    private static func item(_ item: CollectionItem, environmentHeaders: [KeyValue]) -> JSONValue {
+    private static func item(_ item: CollectionItem, collection: APICollection, environment: Environment?) -> JSONValue {
         switch item {
         case .folder(let folder):
             var pairs: [(key: String, value: JSONValue)] = [("name", .string(folder.name))]
             if let description = folder.description { pairs.append(("description", .string(description))) }
-            pairs.append(("item", .array(folder.items.map { self.item($0, environmentHeaders: environmentHeaders) })))
+            pairs.append(("item", .array(folder.items.map { self.item($0, collection: collection, environment: environment) })))
             return .object(pairs)
         case .endpoint(let endpoint):
+            // A path that is a whole URL goes to its own server, without the environment's headers.
+            let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
             let own = Set(endpoint.headers.map { $0.name.lowercased() })
-            let headers = environmentHeaders.filter { !own.contains($0.name.lowercased()) } + endpoint.headers
-            var path = endpoint.path.hasPrefix("/") || endpoint.path.isEmpty ? endpoint.path : "/" + endpoint.path
+            let headers = (wholeURL ? [] : environment?.headers ?? []).filter { !own.contains($0.name.lowercased()) } + endpoint.headers
+            var path = wholeURL || endpoint.path.hasPrefix("/") || endpoint.path.isEmpty ? endpoint.path : "/" + endpoint.path
             var rawQuery = ""
             if let mark = path.firstIndex(of: "?") {
                 rawQuery = String(path[path.index(after: mark)...])
@@ -58,10 +60,14 @@ package enum PostmanExporter {
             }
             let query = endpoint.query.map { "\(convert($0.name))=\(convert($0.value))" }
             let queryText = ([rawQuery].filter { !$0.isEmpty } + query).joined(separator: "&")
+            // Postman reads a URL from `raw`; host and path are what it shows.
+            let leadingVariable = path.range(of: "}}").map { String(path[..<$0.upperBound]) } ?? ""
+            let origin = wholeURL ? RequestResolver.server(ofAbsolute: path) ?? leadingVariable : "{{baseUrl}}"
+            let rest = wholeURL ? String(path.dropFirst(origin.count)) : path
             var url: [(key: String, value: JSONValue)] = [
-                ("raw", .string("{{baseUrl}}" + convert(path) + (queryText.isEmpty ? "" : "?" + queryText))),
-                ("host", .array([.string("{{baseUrl}}")])),
-                ("path", .array(path.split(separator: "/").map { .string(convert(String($0))) })),
+                ("raw", .string((wholeURL ? "" : "{{baseUrl}}") + convert(path) + (queryText.isEmpty ? "" : "?" + queryText))),
+                ("host", .array([.string(convert(origin))])),
+                ("path", .array(rest.split(separator: "/").map { .string(convert(String($0))) })),
             ]
             if !endpoint.query.isEmpty { url.append(("query", .array(endpoint.query.map { pair(key: convert($0.name), value: convert($0.value)) }))) }
             var request: [(key: String, value: JSONValue)] = [

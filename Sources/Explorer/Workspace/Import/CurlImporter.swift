@@ -487,27 +487,21 @@ package struct CurlImporter: Sendable {
     /// Imports curl command lines as a collection with one environment and one endpoint per
     /// request.
     ///
-    /// The first request's origin is the `default` environment's `base_url`; a request to
-    /// another origin is imported with a warning saying so.
+    /// The origin most requests use is the `default` environment's `base_url`; a request to
+    /// another origin keeps its whole URL (see `ImportedOrigins`).
     /// - Parameter name: the name of the (first) endpoint; `METHOD /path` when `nil`.
     /// - Throws: what `parseAll` throws.
     package func importCommand(_ commandLine: String, name: String? = nil) throws -> ImportResult {
         let commands = try parseAll(commandLine)
         var warnings: [String] = []
         var items: [CollectionItem] = []
-        var origin: String?
         var usedNames: Set<String> = []
         for (number, command) in commands.enumerated() {
             let parts = URLParts(command.url)
             let prefix = commands.count > 1 ? "\(command.method.rawValue) \(command.url): " : ""
             warnings += command.warnings.map { prefix + $0 }
-            if origin == nil {
-                origin = parts.origin
-                if !parts.hasUsableOrigin {
-                    warnings.append("\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
-                }
-            } else if parts.origin != origin {
-                warnings.append("\(command.url) is on \(parts.origin), not on the base_url \(origin ?? ""); its endpoint is sent to the base_url until you give it an environment of its own.")
+            if !parts.hasUsableOrigin {
+                warnings.append("\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
             }
             var body: EndpointBody?
             if !command.form.isEmpty {
@@ -537,7 +531,7 @@ package struct CurlImporter: Sendable {
             let endpoint = Endpoint(
                 name: endpointName,
                 method: command.method,
-                path: parts.path,
+                path: parts.origin + parts.path,
                 query: parts.query,
                 headers: command.form.isEmpty ? command.headers : command.headers.filter {
                     // multipart's Content-Type is written with its boundary at send time.
@@ -547,8 +541,9 @@ package struct CurlImporter: Sendable {
             )
             items.append(.endpoint(endpoint))
         }
-        let environment = Environment(name: "default", baseURLTemplate: origin ?? "http://localhost")
-        let collection = APICollection(name: "Imported from curl", environments: [environment], items: items)
+        let (placed, baseURL) = ImportedOrigins.relativeToMainOrigin(items)
+        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")
+        let collection = APICollection(name: "Imported from curl", environments: [environment], items: placed)
         return ImportResult(collection: collection, warnings: warnings)
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 import Networking
 
-/// Imports an HTTP Archive (HAR 1.2), what browsers' developer tools export: every request
-/// of the main origin becomes an endpoint, or the one entry chosen.
+/// Imports an HTTP Archive (HAR 1.2), what browsers' developer tools export: every http(s)
+/// entry becomes an endpoint, or the one entry chosen.
 ///
-/// A collection sends to one base URL, so the origin with the most entries is imported and the
-/// others are listed in a warning (choose one with `entry`). Headers are kept as the browser
+/// The origin with the most entries is the environment's `base_url`; an entry on another
+/// origin keeps its whole URL, so it is sent where the browser sent it. Headers are kept as the browser
 /// sent them, except those the connection makes (HTTP/2 pseudo-headers, `Host`,
 /// `Content-Length`, `Connection` …) and `Accept-Encoding` (explorer negotiates its own).
 /// A body is kept byte for byte from `postData.text`; without text, its `params` become a
@@ -22,8 +22,7 @@ package struct HARImporter: Sendable {
 
     /// Imports a HAR file.
     ///
-    /// - Parameter entry: the 1-based number of the one entry to import; all of the main
-    ///   origin's when `nil`.
+    /// - Parameter entry: the 1-based number of the one entry to import; all when `nil`.
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, entry: Int? = nil) throws -> ImportResult {
         guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
@@ -52,17 +51,9 @@ package struct HARImporter: Sendable {
         guard !web.isEmpty else {
             throw ImportError.invalidFile(path: path, format: format, reason: "it has no http(s) request to import.")
         }
-        let origins = web.map { URLParts($0.request.text("url") ?? "").origin }
-        let counts = Dictionary(origins.map { ($0, 1) }, uniquingKeysWith: +)
-        let main = origins.first { counts[$0] == counts.values.max() } ?? origins[0]
-        let others = counts.filter { $0.key != main }.sorted { $0.key < $1.key }
-        if !others.isEmpty {
-            warnings.append("Only the requests to \(main) are imported; left out: \(others.map { "\($0.value) to \($0.key)" }.joined(separator: ", ")) (choose one with --entry N).")
-        }
-
         var usedNames: Set<String> = []
         var items: [CollectionItem] = []
-        for item in web where URLParts(item.request.text("url") ?? "").origin == main {
+        for item in web {
             let request = item.request
             let parts = URLParts(request.text("url") ?? "")
             let method = request.text("method") ?? "GET"
@@ -92,11 +83,13 @@ package struct HARImporter: Sendable {
             var name = "\(method) \(pathName)"
             var counter = 2
             while !usedNames.insert(name).inserted { name = "\(method) \(pathName) (\(counter))"; counter += 1 }
-            items.append(.endpoint(Endpoint(name: name, method: HTTPMethod(exactly: method), path: parts.path, query: parts.query,
+            items.append(.endpoint(Endpoint(name: name, method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: parts.query,
                                             headers: headers, body: body, description: request.text("comment").flatMap { $0.isEmpty ? nil : $0 })))
         }
         let creator = log.object("creator")?.text("name").map { " (\($0))" } ?? ""
-        let collection = APICollection(name: "Imported from HAR\(creator)", environments: [Environment(name: "default", baseURLTemplate: main)], items: items)
+        let (placed, main) = ImportedOrigins.relativeToMainOrigin(items)
+        let collection = APICollection(name: "Imported from HAR\(creator)", environments: [Environment(name: "default", baseURLTemplate: main ?? "http://localhost")],
+                                       items: placed)
         return ImportResult(collection: collection, warnings: warnings)
     }
 }

@@ -23,7 +23,6 @@ package struct HTTPFileImporter: Sendable {
         var warnings: [String] = []
         var variables: [KeyValue] = []
         var endpoints: [Endpoint] = []
-        var origins: [String] = []
         var usedNames: Set<String> = []
         var chainedNames: Set<String> = []
 
@@ -135,11 +134,6 @@ package struct HTTPFileImporter: Sendable {
             if !parts.hasUsableOrigin {
                 warnings.append("\(file):\(requestLine): \(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
             }
-            if origins.isEmpty {
-                origins.append(parts.origin)
-            } else if parts.origin != origins[0] {
-                warnings.append("\(file):\(requestLine): \(parts.origin) differs from the first request's \(origins[0]); the request is imported relative to the first.")
-            }
             let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
             var endpointName = requestName ?? (block.title.isEmpty ? "\(method.rawValue) \(pathName)" : block.title)
             if usedNames.contains(endpointName) {
@@ -148,7 +142,7 @@ package struct HTTPFileImporter: Sendable {
                 endpointName = "\(endpointName) \(counter)"
             }
             usedNames.insert(endpointName)
-            endpoints.append(Endpoint(name: endpointName, method: method, path: parts.path, query: parts.query, headers: headers, body: body))
+            endpoints.append(Endpoint(name: endpointName, method: method, path: parts.origin + parts.path, query: parts.query, headers: headers, body: body))
         }
         guard !endpoints.isEmpty else { throw ImportError.invalidHTTPFile(path: file, reason: "it has no request.") }
 
@@ -166,8 +160,9 @@ package struct HTTPFileImporter: Sendable {
         for name in undefined where !chainedNames.contains(name) {
             warnings.append("{{\(name)}} is not defined in the file (a script or the client's environment file sets it); pass --var \(name)=VALUE or add it to the collection.")
         }
-        let environment = Environment(name: "default", baseURLTemplate: origins.first ?? "http://localhost")
-        let collection = APICollection(name: name, variables: variables, environments: [environment], items: endpoints.map { .endpoint($0) })
+        let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(endpoints.map { .endpoint($0) })
+        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")
+        let collection = APICollection(name: name, variables: variables, environments: [environment], items: items)
         return ImportResult(collection: collection, warnings: warnings)
     }
 

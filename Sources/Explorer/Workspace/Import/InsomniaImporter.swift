@@ -72,7 +72,6 @@ package struct InsomniaImporter: Sendable {
         let subEnvironments = sorted((children[base?.text("_id") ?? "-"] ?? []).filter { $0.text("_type") == "environment" })
 
         // The tree of folders and requests.
-        var origins: [String] = []
         var usedNames: [String: Set<String>] = [:]
         func walk(_ parent: String, folderPath: [String]) -> [CollectionItem] {
             var items: [CollectionItem] = []
@@ -92,7 +91,6 @@ package struct InsomniaImporter: Sendable {
                     var endpoint = self.endpoint(resource, converted: converted, warnings: &warnings)
                     endpoint.name = unique
                     endpoint.folderPath = folderPath
-                    origins.append(URLParts(converted(resource.text("url") ?? "")).origin)
                     items.append(.endpoint(endpoint))
                 default:
                     break
@@ -100,18 +98,14 @@ package struct InsomniaImporter: Sendable {
             }
             return items
         }
-        let items = walk(workspaceID, folderPath: [])
+        let (items, found) = ImportedOrigins.relativeToMainOrigin(walk(workspaceID, folderPath: []))
+        let baseURL = found ?? "http://localhost"
         let skipped = Set(resources.compactMap { $0.text("_type") }).subtracting(["workspace", "request_group", "request", "environment"])
         if !skipped.isEmpty {
             warnings.append("Not imported: \(skipped.sorted().joined(separator: ", ")) (cookie jars, specs and unit tests are Insomnia's own).")
         }
         if tags > 0 {
             warnings.append("\(tags) value(s) use Insomnia template tags ({% … %}), which explorer cannot run; edit them before sending.")
-        }
-        let counts = Dictionary(origins.map { ($0, 1) }, uniquingKeysWith: +)
-        let baseURL = origins.first { counts[$0] == counts.values.max() } ?? "http://localhost"
-        for (origin, count) in counts.sorted(by: { $0.key < $1.key }) where origin != baseURL {
-            warnings.append("\(count) request(s) go to \(origin), not to the base_url \(baseURL); they are sent to the base_url until you give them an environment of their own.")
         }
         var environments = subEnvironments.map { environment in
             Environment(name: environment.text("name") ?? "Environment", baseURLTemplate: baseURL, variables: pairs(environment.object("data")),
@@ -179,7 +173,7 @@ package struct InsomniaImporter: Sendable {
                 warnings.append("\"\(name)\" uses \(type) authentication, which is not imported (nothing weaker is sent in its place); add its credentials by hand.")
             }
         }
-        return Endpoint(name: name, method: HTTPMethod(exactly: request.text("method") ?? "GET"), path: parts.path, query: query,
+        return Endpoint(name: name, method: HTTPMethod(exactly: request.text("method") ?? "GET"), path: parts.origin + parts.path, query: query,
                         headers: headers, body: body, description: request.text("description").flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -47,17 +47,14 @@ package struct PostmanImporter: Sendable {
         let info = root.object("info") ?? root
         var state = State()
         let variables = Self.variables(root.objects("variable") + root.objects("variables"))
-        let items = walk(root.objects("item"), folderPath: [], auth: root.object("auth"), state: &state)
+        let walked = walk(root.objects("item"), folderPath: [], auth: root.object("auth"), state: &state)
         if state.scripts > 0 {
             state.warnings.append("\(state.scripts) pre-request or test script(s) are kept in the endpoints' descriptions; explorer does not run them.")
         }
 
         // The base URL: the leading {{variable}} or origin most requests share.
-        let counts = Dictionary(state.origins.map { ($0, 1) }, uniquingKeysWith: +)
-        let base = state.origins.first { counts[$0] == counts.values.max() } ?? "http://localhost"
-        for (origin, count) in counts.sorted(by: { $0.key < $1.key }) where origin != base {
-            state.warnings.append("\(count) request(s) go to \(origin), not to the base_url \(base); they are sent to the base_url until you give them an environment of their own.")
-        }
+        let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(walked)
+        let base = baseURL ?? "http://localhost"
         var environmentList: [Environment] = []
         for (data, environmentPath) in environments {
             let file = try LooseJSON.object(from: data, path: environmentPath, format: "a Postman environment")
@@ -80,7 +77,6 @@ package struct PostmanImporter: Sendable {
     /// What the walk collects besides the items.
     private struct State {
         var warnings: [String] = []
-        var origins: [String] = []
         var scripts = 0
         var pathVariables: [KeyValue] = []
         var unknownDynamic: Set<String> = []
@@ -145,7 +141,6 @@ package struct PostmanImporter: Sendable {
             }
             return "{{\(name)}}"
         }.joined(separator: "/")
-        state.origins.append(parts.origin)
 
         var headers: [KeyValue] = []
         if let list = request["header"] as? [Any] {
@@ -169,7 +164,7 @@ package struct PostmanImporter: Sendable {
         }
         var description = Self.description(request["description"]) ?? Self.description(item["description"])
         if let scripts = scriptText(item, state: &state) { description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n") }
-        return Endpoint(name: item.text("name") ?? "Untitled", method: HTTPMethod(exactly: method), path: parts.path, query: query,
+        return Endpoint(name: item.text("name") ?? "Untitled", method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: query,
                         headers: headers, body: body, description: description)
     }
 
