@@ -49,72 +49,59 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    struct OpenAPI: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "openapi", abstract: "Import every operation of an OpenAPI 3.0/3.1 or Swagger 2.0 document.")
-        @Argument(help: "The OpenAPI document (YAML or JSON).") var spec: String
-        @OptionGroup var destination: Destination
-
-        func run() async throws {
-            try ImportCommand.finish(destination: destination) {
-                try OpenAPIImporter().importFile(at: URL(fileURLWithPath: spec))
-            }
-        }
+    /// An import of one file by one importer: the file argument and `Destination`, then `finish`.
+    protocol FileImport: AsyncParsableCommand {
+        /// The file named on the command line.
+        var file: String { get }
+        /// Where the result goes.
+        var destination: Destination { get }
+        /// Runs the importer on the file.
+        func imported(from url: URL) throws -> ImportResult
     }
 
-    struct HTTPFile: AsyncParsableCommand {
+    struct OpenAPI: FileImport {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi", abstract: "Import every operation of an OpenAPI 3.0/3.1 or Swagger 2.0 document.")
+        @Argument(help: "The OpenAPI document (YAML or JSON).") var file: String
+        @OptionGroup var destination: Destination
+        func imported(from url: URL) throws -> ImportResult { try OpenAPIImporter().importFile(at: url) }
+    }
+
+    struct HTTPFile: FileImport {
         static let configuration = CommandConfiguration(
             commandName: "http", abstract: "Import a VS Code REST Client / JetBrains .http file.")
         @Argument(help: "The .http file.") var file: String
         @OptionGroup var destination: Destination
-
-        func run() async throws {
-            try ImportCommand.finish(destination: destination) {
-                try HTTPFileImporter().importFile(at: URL(fileURLWithPath: file))
-            }
-        }
+        func imported(from url: URL) throws -> ImportResult { try HTTPFileImporter().importFile(at: url) }
     }
 
-    struct Postman: AsyncParsableCommand {
+    struct Postman: FileImport {
         static let configuration = CommandConfiguration(
             commandName: "postman", abstract: "Import a Postman collection (v2.0 or v2.1), with its environments.")
         @Argument(help: "The collection file (.postman_collection.json).") var file: String
         @Option(name: .customLong("environment"), help: "A Postman environment file (.postman_environment.json); repeatable.")
         var environments: [String] = []
         @OptionGroup var destination: Destination
-
-        func run() async throws {
-            try ImportCommand.finish(destination: destination) {
-                try PostmanImporter().importFile(at: URL(fileURLWithPath: file), environments: environments.map { URL(fileURLWithPath: $0) })
-            }
+        func imported(from url: URL) throws -> ImportResult {
+            try PostmanImporter().importFile(at: url, environments: environments.map { URL(fileURLWithPath: $0) })
         }
     }
 
-    struct Insomnia: AsyncParsableCommand {
+    struct Insomnia: FileImport {
         static let configuration = CommandConfiguration(
             commandName: "insomnia", abstract: "Import an Insomnia export (format 4, JSON or YAML).")
         @Argument(help: "The export file.") var file: String
         @OptionGroup var destination: Destination
-
-        func run() async throws {
-            try ImportCommand.finish(destination: destination) {
-                try InsomniaImporter().importFile(at: URL(fileURLWithPath: file))
-            }
-        }
+        func imported(from url: URL) throws -> ImportResult { try InsomniaImporter().importFile(at: url) }
     }
 
-    struct HAR: AsyncParsableCommand {
+    struct HAR: FileImport {
         static let configuration = CommandConfiguration(
             commandName: "har", abstract: "Import the requests of a HAR file (browsers' developer tools: Save all as HAR).")
         @Argument(help: "The .har file.") var file: String
         @Option(name: .long, help: "Import only this entry (1 for the first).") var entry: Int?
         @OptionGroup var destination: Destination
-
-        func run() async throws {
-            try ImportCommand.finish(destination: destination) {
-                try HARImporter().importFile(at: URL(fileURLWithPath: file), entry: entry)
-            }
-        }
+        func imported(from url: URL) throws -> ImportResult { try HARImporter().importFile(at: url, entry: entry) }
     }
 
     /// Runs an importer, prints its warnings, then prints or merges the result.
@@ -226,5 +213,11 @@ struct ImportCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("Replace the existing endpoint \"\(id)\"? [y/N] ".utf8))
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
+
+extension ImportCommand.FileImport {
+    func run() async throws {
+        try ImportCommand.finish(destination: destination) { try imported(from: URL(fileURLWithPath: file)) }
     }
 }
