@@ -6,7 +6,9 @@ import Networking
 /// The workspace is the collection, request groups are folders, requests are endpoints (URL,
 /// method as written, query parameters, headers and bodies; disabled entries left out). The
 /// base environment's data become the collection's variables and each sub-environment an
-/// environment. Insomnia's `{{ _.name }}` is `{{name}}`; template tags (`{% … %}`, response
+/// environment; a folder's own environment is written into the requests inside it (it wins
+/// over the others there; a collection has no folder scope of its own). Insomnia's
+/// `{{ _.name }}` is `{{name}}`; template tags (`{% … %}`, response
 /// references) cannot be run here and are reported. Basic, bearer and API-key authentication
 /// become headers; other kinds are reported, never sent as something weaker.
 package struct InsomniaImporter: Sendable {
@@ -46,9 +48,13 @@ package struct InsomniaImporter: Sendable {
         let resources = root.objects("resources")
         var warnings: [String] = []
         var tags = 0
+        // The environment values of the folders around the request being read, the innermost's winning.
+        var folderValues: [String: String] = [:]
         func converted(_ text: String) -> String {
             if text.contains("{%") { tags += 1 }
-            return text.replacingOccurrences(of: "{{ _.", with: "{{").replacingOccurrences(of: "{{_.", with: "{{")
+            let plain = text.replacingOccurrences(of: "{{ _.", with: "{{").replacingOccurrences(of: "{{_.", with: "{{")
+            guard !folderValues.isEmpty, plain.contains("{{") else { return plain }
+            return Template.rewritingVariables(in: plain) { folderValues[$0] ?? "{{\($0)}}" }
         }
         let children = Dictionary(grouping: resources) { $0.text("parentId") ?? "" }
         func sorted(_ list: [LooseObject]) -> [LooseObject] {
@@ -82,10 +88,13 @@ package struct InsomniaImporter: Sendable {
                 while !usedNames[parent, default: []].insert(unique).inserted { unique = "\(name) (\(counter))"; counter += 1 }
                 switch resource.text("_type") {
                 case "request_group":
-                    if let data = resource.object("environment"), !data.isEmpty {
-                        warnings.append("The folder \"\(name)\" has its own environment values; they are not imported (set them as variables).")
-                    }
-                    items.append(.folder(Folder(name: unique, items: walk(resource.text("_id") ?? "", folderPath: folderPath + [unique]),
+                    // A folder's environment is written into the requests inside it, where it
+                    // wins over the workspace's environments as in Insomnia.
+                    let outer = folderValues
+                    for pair in pairs(resource.object("environment")) { folderValues[pair.name] = pair.value }
+                    let inner = walk(resource.text("_id") ?? "", folderPath: folderPath + [unique])
+                    folderValues = outer
+                    items.append(.folder(Folder(name: unique, items: inner,
                                                 description: resource.text("description").flatMap { $0.isEmpty ? nil : $0 })))
                 case "request":
                     var endpoint = self.endpoint(resource, converted: converted, warnings: &warnings)

@@ -10,7 +10,10 @@ import Networking
 /// collection's, each environment file an environment (its `secret` values listed as
 /// secrets). Path variables (`:id`) become `{{id}}`. Auth, inherited from the collection and
 /// folders as Postman inherits it, becomes headers for `bearer`, `apikey` and `basic` (with
-/// literal credentials); other kinds are reported, never downgraded. Descriptions are kept;
+/// literal credentials); other kinds are reported, never downgraded. A folder's variables
+/// (the collection format allows them on any folder) are written into the requests inside it,
+/// where they win over every other scope, as a folder's own values do in the tools that
+/// honour them; a collection has no folder scope of its own. Descriptions are kept;
 /// pre-request and test scripts are kept in the endpoint's description (explorer does not run
 /// them), with a warning.
 package struct PostmanImporter: Sendable {
@@ -80,6 +83,8 @@ package struct PostmanImporter: Sendable {
         var scripts = 0
         var pathVariables: [KeyValue] = []
         var unknownDynamic: Set<String> = []
+        /// The variables of the folders around the item being read, the innermost's winning.
+        var folderVariables: [String: String] = [:]
     }
 
     private func walk(_ items: [LooseObject], folderPath: [String], auth: LooseObject?, state: inout State) -> [CollectionItem] {
@@ -95,8 +100,14 @@ package struct PostmanImporter: Sendable {
             let name = item.text("name") ?? "Untitled"
             if let children = item["item"] as? [Any] {
                 let folderName = unique(name)
+                // A folder's variables are written into the requests inside it (see the type's comment).
+                let outer = state.folderVariables
+                for variable in Self.variables(item.objects("variable")) {
+                    state.folderVariables[variable.name] = Self.converted(variable.value, state: &state)
+                }
                 let inner = walk(children.compactMap { $0 as? LooseObject }, folderPath: folderPath + [folderName],
                                  auth: item.object("auth") ?? auth, state: &state)
+                state.folderVariables = outer
                 var description = Self.description(item["description"])
                 if let scripts = scriptText(item, state: &state) { description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n") }
                 out.append(.folder(Folder(name: folderName, items: inner, description: description)))
@@ -289,10 +300,12 @@ package struct PostmanImporter: Sendable {
         return text
     }
 
-    /// Postman's dynamic variables as explorer's built-ins (`{{$guid}}` → `{{uuid}}` …).
+    /// Postman's dynamic variables as explorer's built-ins (`{{$guid}}` → `{{uuid}}` …), and
+    /// the variables of the folders around as their values.
     private static func converted(_ text: String, state: inout State) -> String {
-        guard text.contains("{{$") else { return text }
+        guard text.contains("{{") else { return text }
         return Template.rewritingVariables(in: text) { name in
+            if let value = state.folderVariables[name] { return value }
             switch name {
             case "$guid", "$randomUUID": return "{{uuid}}"
             case "$timestamp": return "{{timestamp}}"
