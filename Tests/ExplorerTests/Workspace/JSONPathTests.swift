@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+@testable import Workspace
 
 /// JSONPath as people type it to narrow a response; results are JSON arrays of matches.
 @Suite struct JSONPathTests {

@@ -4,7 +4,8 @@ import Foundation
 /// `$.items[*].name`, `$..id`, `$.items[0]`, `$.items[-1]`, `$.items[1:3]`, `$['odd key']`,
 /// `$.items[?(@.status=="open")]`, `[?(@.score >= 50)]`, `[?(@.tags)]`.
 ///
-/// The result is always a JSON array of what matched, in document order.
+/// The result is always a JSON array of what matched, in document order. The body view's
+/// filter and the checks of a collection (`capture:`, `assert:`) read bodies through it.
 package struct JSONPath: Sendable, CustomStringConvertible {
     enum Step: Sendable, Hashable {
         case child(String)
@@ -39,7 +40,9 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     package let description: String
 
     /// Parses an expression; the leading `$` is optional.
-    init(_ expression: String) throws {
+    ///
+    /// - Throws: `Failure` saying at which position the expression goes wrong.
+    package init(_ expression: String) throws {
         description = expression
         var scanner = Scanner(Array(expression.trimmingCharacters(in: .whitespaces)))
         if scanner.peek == "$" { scanner.advance() }
@@ -69,7 +72,7 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     ///
     /// - Returns: a pretty JSON array of the matches.
     /// - Throws: `Failure` when the body is not JSON.
-    func evaluate(_ json: Data) throws -> Data {
+    package func evaluate(_ json: Data) throws -> Data {
         guard let root = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
             throw Failure(description: "The body is not valid JSON, so a JSONPath filter cannot apply.")
         }
@@ -77,17 +80,26 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         return try JSONSerialization.data(withJSONObject: matches, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
     }
 
-    /// Parses `expression` and applies it to a JSON document, giving the matches as a document.
-    static func filter(_ document: BodyDocument, _ expression: String) throws -> BodyDocument {
-        BodyDocument.make(try JSONPath(expression).evaluate(document.raw), contentType: "application/json")
-    }
-
     /// Any error as a `Failure` (parsing and evaluation already throw `Failure`).
-    static func failure(_ error: any Error) -> Failure {
+    package static func failure(_ error: any Error) -> Failure {
         error as? Failure ?? Failure(description: String(describing: error))
     }
 
-    func evaluate(_ root: Any) -> [Any] {
+    /// Whether the expression can select more than one value (a wildcard, a slice, a filter
+    /// or a descent): its result is then a list even when one value matched.
+    package var isIndefinite: Bool {
+        steps.contains { step in
+            switch step {
+            case .child, .index: return false
+            case .slice, .wildcard, .descendants, .filter: return true
+            }
+        }
+    }
+
+    /// Applies the expression to a document `JSONSerialization` read.
+    ///
+    /// - Returns: the matches, in document order.
+    package func evaluate(_ root: Any) -> [Any] {
         steps.reduce([root]) { nodes, step in nodes.flatMap { apply(step, to: $0) } }
     }
 
