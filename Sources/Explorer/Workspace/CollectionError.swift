@@ -20,6 +20,12 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidMethod(FileLocation, method: String)
     /// A `base_url` that can never be a URL.
     case invalidBaseURL(FileLocation, environment: String, url: String)
+    /// A `capture:`, `assert:`, `retry:` or `requires:` entry that cannot be read.
+    case invalidCheck(FileLocation, key: String, endpoint: String, problem: String)
+    /// A `requires:` names an endpoint the collection does not have.
+    case unknownRequirement(FileLocation, endpoint: String, required: String, suggestions: [String])
+    /// Endpoints that require each other in a cycle (`A -> B -> A`).
+    case requirementCycle(FileLocation, cycle: [String])
 
     /// Where the problem is, when known.
     var location: FileLocation? {
@@ -28,7 +34,8 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _),
              .duplicateEndpoint(let location, _, _), .duplicateEnvironment(let location, _, _),
              .conflictingBodies(let location, _), .invalidMethod(let location, _),
-             .invalidBaseURL(let location, _, _):
+             .invalidBaseURL(let location, _, _), .invalidCheck(let location, _, _, _),
+             .unknownRequirement(let location, _, _, _), .requirementCycle(let location, _):
             return location
         }
     }
@@ -55,6 +62,13 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(location): \"\(method)\" is not a valid HTTP method."
         case let .invalidBaseURL(location, environment, url):
             return "\(location): the base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
+        case let .invalidCheck(location, key, endpoint, problem):
+            return "\(location): in the \(key) of endpoint \"\(endpoint)\", \(problem)"
+        case let .unknownRequirement(location, endpoint, required, suggestions):
+            let hint = suggestions.isEmpty ? "" : " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?"
+            return "\(location): the endpoint \"\(endpoint)\" requires \"\(required)\", which the collection does not have.\(hint)"
+        case let .requirementCycle(location, cycle):
+            return "\(location): endpoints require each other in a cycle (\(cycle.joined(separator: " -> "))); remove one of these requires."
         }
     }
 }

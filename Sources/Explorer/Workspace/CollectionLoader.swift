@@ -15,7 +15,8 @@ package enum CollectionLoader {
     /// The keys of an environment.
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets"]
     /// The keys of an endpoint.
-    static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled"]
+    static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
+                               "capture", "assert", "retry", "requires"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
@@ -84,6 +85,7 @@ package enum CollectionLoader {
             var seen: [String: Int] = [:]
             items = try reader.items(node, folderPath: [], seen: &seen)
         }
+        try reader.checkRequirements(in: items)
         var collection = APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
         collection.description = try mapping["description"].map { try reader.string($0, key: "description") }
         return collection
@@ -91,7 +93,7 @@ package enum CollectionLoader {
 }
 
 /// Walks the YAML nodes of one file, collecting warnings.
-private struct Reader {
+struct Reader {
     let file: String
     var warnings: [CollectionWarning] = []
 
@@ -368,6 +370,7 @@ private struct Reader {
             endpoint.disabled = try disabledRows(disabled, endpoint: name)
         }
         endpoint.locations = locations
+        try readChecks(mapping, into: &endpoint)
         return endpoint
     }
 

@@ -61,6 +61,7 @@ package enum CollectionWriter {
                 pairs.append(("multipart", named(fields.map { ($0.name, multipartValue($0)) })))
             }
             if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
+            pairs += checkPairs(endpoint)
             return Node(pairs, .implicit)
         }
     }

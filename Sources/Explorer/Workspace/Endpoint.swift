@@ -19,6 +19,14 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var body: EndpointBody?
     /// Rows switched off in the editors (`disabled:` in the file): kept, never sent.
     package var disabled = DisabledRows()
+    /// Variables set from the response (`capture:`), in file order.
+    package var captures: [Capture] = []
+    /// What the response must satisfy (`assert:`), in file order.
+    package var assertions: [Assertion] = []
+    /// Sending again until every assertion passes (`retry:`).
+    package var retry: CheckRetry?
+    /// Endpoints sent first when what they capture is missing (`requires:`).
+    package var requirements: [Requirement] = []
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
@@ -56,7 +64,8 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.name == rhs.name && lhs.folderPath == rhs.folderPath && lhs.method == rhs.method
             && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
-            && lhs.description == rhs.description && lhs.disabled == rhs.disabled
+            && lhs.description == rhs.description && lhs.disabled == rhs.disabled && lhs.captures == rhs.captures
+            && lhs.assertions == rhs.assertions && lhs.retry == rhs.retry && lhs.requirements == rhs.requirements
     }
 
     package func hash(into hasher: inout Hasher) {
