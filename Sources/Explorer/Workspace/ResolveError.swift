@@ -7,6 +7,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     case undefinedVariable(name: String, context: String, at: FileLocation? = nil)
     /// Variables whose values refer back to each other.
     case variableCycle(names: [String], context: String, at: FileLocation? = nil)
+    /// A template function that cannot be evaluated (`{{random_int 5 1}}`), and why.
+    case functionFailed(expression: String, reason: String, context: String, at: FileLocation? = nil)
     /// The environment's base URL is not an absolute http(s) URL after templating.
     case invalidBaseURL(environment: String, url: String, at: FileLocation? = nil)
     /// The endpoint's URL is not valid after templating.
@@ -20,6 +22,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         switch scopeFailure {
         case .undefined(let name): self = .undefinedVariable(name: name, context: context, at: location)
         case .cycle(let names): self = .variableCycle(names: names, context: context, at: location)
+        case .function(let expression, let reason): self = .functionFailed(expression: expression, reason: reason, context: context, at: location)
         }
     }
 
@@ -27,6 +30,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     var location: FileLocation? {
         switch self {
         case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
+             .functionFailed(_, _, _, let location),
              .invalidURL(_, _, let location), .unreadableFile(_, _, let location):
             return location
         case .noEnvironment:
@@ -48,6 +52,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The variable {{\(name)}} used in \(context) is undefined: define it in the environment or the collection's variables, or pass --var \(name)=VALUE."
         case let .variableCycle(names, context, _):
             return "The variables used in \(context) refer to each other in a cycle: \(names.joined(separator: " -> "))."
+        case let .functionFailed(expression, reason, context, _):
+            return "{{\(expression)}} in \(context) cannot be evaluated: \(reason)."
         case let .invalidBaseURL(environment, url, _):
             return "The base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
         case let .invalidURL(endpoint, url, _):

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Where `{{name}}` gets its value, by precedence: `--var` > environment > collection.
+/// Where `{{name}}` gets its value, by precedence: `--var` > captured > environment > collection.
 ///
 /// `{{env.NAME}}` reads the process environment, then the `.env` file beside the collection.
 /// The built-ins `{{uuid}}`, `{{timestamp}}` (Unix seconds) and `{{now}}` (ISO 8601, UTC)
-/// hold one value per scope, so a request that uses `{{uuid}}` twice sees the same one.
+/// hold one value per scope, so a request that uses `{{uuid}}` twice sees the same one; the
+/// functions of `TemplateFunction` (`{{now "yyyy"}}`, `{{base64 credentials}}` …) take arguments.
 /// Values may themselves hold templates; they are expanded, and a cycle is an error.
 struct VariableScope: Sendable {
     /// `--var name=value` pairs from the command line (highest precedence).
     var overrides: [String: String]
+    /// Values captured from earlier responses in this environment (taken as they are, never
+    /// expanded: a response's `{{` is text).
+    var captured: [String: String] = [:]
     /// The active environment's variables.
     var environmentVariables: [KeyValue]
     /// The collection-wide defaults (lowest precedence).
@@ -21,6 +25,8 @@ struct VariableScope: Sendable {
     var uuid: String
     /// The moment `{{timestamp}}` and `{{now}}` stand for.
     var now: Date
+    /// The folder `{{file PATH}}` reads from (the collection's).
+    var directory: URL?
 
     /// Creates a scope; the built-ins default to a fresh UUID and the current time.
     init(
@@ -47,11 +53,14 @@ struct VariableScope: Sendable {
         case undefined(String)
         /// The name's value refers back to itself, through the names listed.
         case cycle([String])
+        /// A template function (`{{random_int 1 100}}`) that cannot be evaluated, and why.
+        case function(String, reason: String)
     }
 
     /// The raw (unexpanded) value of a name, or `nil` when nothing defines it.
     func rawValue(of name: String) -> String? {
         if let value = overrides[name] { return value }
+        if let value = captured[name] { return value }
         if let value = environmentVariables[named: name] { return value }
         if let value = collectionVariables[named: name] { return value }
         if name.hasPrefix("env.") {
@@ -75,9 +84,23 @@ struct VariableScope: Sendable {
 
     private func value(of name: String, trail: [String]) throws(Failure) -> String {
         if trail.contains(name) { throw .cycle(trail + [name]) }
+        if let call = TemplateFunction(name) {
+            do {
+                return try call.evaluate(now: now, directory: directory) { argument throws(Failure) in
+                    try value(of: argument, trail: trail + [name])
+                }
+            } catch let failure as Failure {
+                throw failure
+            } catch let failure as TemplateFunction.Failure {
+                throw .function(name, reason: failure.reason)
+            } catch {
+                throw .function(name, reason: "\(error)")
+            }
+        }
         guard let raw = rawValue(of: name) else { throw .undefined(name) }
         // Values from the process, `.env` and the built-ins are taken as they are.
-        let isUserVariable = overrides[name] != nil || environmentVariables[named: name] != nil || collectionVariables[named: name] != nil
+        let isUserVariable = overrides[name] != nil
+            || (captured[name] == nil && (environmentVariables[named: name] != nil || collectionVariables[named: name] != nil))
         guard isUserVariable else { return raw }
         return try expand(raw, trail: trail + [name]).text
     }
