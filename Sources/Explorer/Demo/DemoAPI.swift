@@ -98,7 +98,7 @@ struct DemoAPI: Sendable {
             "endpoints": [
                 "GET /users", "POST /users", "GET|PUT|PATCH|DELETE /users/{id}",
                 "GET /posts", "POST /posts", "GET|PUT|PATCH|DELETE /posts/{id}",
-                "ANY /echo", "GET /slow?ms=N", "GET /large?items=N", "GET /me",
+                "ANY /echo", "GET /slow?ms=N", "GET /large?items=N", "POST /login", "GET /me",
                 "GET /error", "GET /rate-limited", "GET /redirect?n=N", "GET /gzip", "GET /image.png",
                 "GET /latin1", "GET /unicode", "GET /xml", "GET /escape", "GET /status/{code}",
             ],
@@ -274,18 +274,46 @@ struct DemoAPI: Sendable {
 
     // MARK: - Auth
 
-    func me(_ request: Hummingbird.Request) -> Hummingbird.Response {
+    /// The demo's account: `POST /login` with these gives a token that expires.
+    static let demoUser = (user: "ada", password: "lovelace")
+
+    /// `POST /login` with `{"user": "ada", "password": "lovelace"}`: a fresh bearer token
+    /// that `/me` accepts for `DemoTokens.lifetime` (60 s), with an `X-Request-Id`.
+    func login(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
+        let fields = try await jsonBody(request)
+        guard fields["user"] as? String == Self.demoUser.user, fields["password"] as? String == Self.demoUser.password else {
+            return DemoReply.problem(
+                .unauthorized, type: "bad-credentials", title: "Unauthorized",
+                detail: "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
+                instance: request.uri.path)
+        }
+        let issued = await store.tokens.issue()
+        var headers = HTTPFields()
+        headers[DemoReply.header("X-Request-Id")] = UUID().uuidString.lowercased()
+        return DemoReply.jsonObject([
+            "token": issued.token, "token_type": "Bearer", "expires_in": Int(DemoTokens.lifetime),
+            "user": Self.demoUser.user, "roles": ["admin", "reader"],
+        ], headers: headers)
+    }
+
+    /// `GET /me`: needs `Bearer demo-token`, or a token from `POST /login` that has not expired.
+    func me(_ request: Hummingbird.Request) async -> Hummingbird.Response {
         let authorization = request.headers[.authorization]
-        guard authorization == "Bearer \(Self.bearerToken)" else {
+        let token = authorization.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        var state = DemoTokens.State.valid
+        if token != Self.bearerToken { state = await store.tokens.state(of: token ?? "") }
+        guard state == .valid else {
             var headers = HTTPFields()
             let invalid = authorization == nil ? "" : ", error=\"invalid_token\""
             headers[.wwwAuthenticate] = "Bearer realm=\"explorer-demo\"\(invalid)"
-            return DemoReply.problem(
-                .unauthorized, type: "unauthorized", title: "Unauthorized",
-                detail: authorization == nil
-                    ? "This endpoint needs an Authorization header: send 'Authorization: Bearer \(Self.bearerToken)'."
-                    : "The bearer token is not valid; the demo accepts '\(Self.bearerToken)'.",
-                instance: request.uri.path, headers: headers)
+            let detail: String
+            switch (authorization, state) {
+            case (nil, _): detail = "This endpoint needs an Authorization header: send 'Authorization: Bearer \(Self.bearerToken)', or a token from POST /login."
+            case (_, .expired): detail = "The bearer token expired (tokens from POST /login last \(Int(DemoTokens.lifetime)) s); log in again."
+            default: detail = "The bearer token is not valid; the demo accepts '\(Self.bearerToken)' or a token from POST /login."
+            }
+            return DemoReply.problem(.unauthorized, type: "unauthorized", title: "Unauthorized", detail: detail,
+                                     instance: request.uri.path, headers: headers)
         }
         return DemoReply.jsonObject([
             "id": 1, "username": "ada", "environment": environment, "scopes": ["read", "write"],

@@ -13,6 +13,8 @@ package enum DemoCollection {
               per_page: "5"
               user_id: "1"
               post_id: "1"
+              user: ada
+              password: lovelace
             environments:
 
             """
@@ -110,6 +112,28 @@ package enum DemoCollection {
               - name: Me with token
                 path: /me
                 headers: { Authorization: "Bearer {{token}}" }
+              - name: Login
+                method: POST
+                path: /login
+                json: { user: "{{user}}", password: "{{password}}" }
+                capture:
+                  session_token: $.token              # kept for later requests; secret (its name says token)
+                  request_id: { header: X-Request-Id }
+                assert:
+                  - status == 200
+                  - header Content-Type contains json
+                  - jsonpath $.token startsWith tok-
+                  - jsonpath $.roles[*] includes "admin"
+                  - duration < 1000
+              - name: Me after login
+                path: /me
+                headers: { Authorization: "Bearer {{session_token}}" }
+                requires:
+                  - { endpoint: Auth/Login, max_age: 50s }   # the token lasts 60 s: log in again before
+                assert:
+                  - status == 200
+                  - jsonpath $.username == ada
+                  - jsonpath $.scopes isCollection
           - folder: Errors
             endpoints:
               - name: Server error (500 HTML)

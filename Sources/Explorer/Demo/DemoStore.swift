@@ -2,6 +2,8 @@
 actor DemoStore {
     private(set) var users: [DemoUser]
     private(set) var posts: [DemoPost]
+    /// The tokens `POST /login` issued.
+    let tokens = DemoTokens()
 
     init(environment: String) {
         let users = DemoSeed.users(for: environment)

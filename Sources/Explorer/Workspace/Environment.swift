@@ -21,7 +21,7 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     /// Headers added to every request sent in this environment (an endpoint's own win).
     let headers: [KeyValue]
     /// Names of variables whose values are masked on screen and in history.
-    let secrets: [String]
+    package let secrets: [String]
     /// The collection's variables (lower precedence than the environment's).
     let collectionVariables: [KeyValue]
     /// The `.env` file read beside the collection.

@@ -32,26 +32,21 @@ package struct RequestResolver: Sendable {
     ///   - collection: its collection (for collection variables and the file's directory).
     ///   - environment: the environment to send in; the collection's first when `nil`.
     ///   - overrides: `--var name=value` pairs.
+    ///   - captured: variables captured from earlier responses in this environment (below
+    ///     `--var`, above the environment's own); secret ones are masked like `secrets:`.
     /// - Returns: the request and what a screen needs to show it.
     /// - Throws: `ResolveError` (an undefined variable names the variable and the endpoint).
     package func resolve(
         _ endpoint: Endpoint,
         in collection: APICollection,
         environment: Environment? = nil,
-        overrides: [String: String] = [:]
+        overrides: [String: String] = [:],
+        captured: [String: CapturedVariable] = [:]
     ) throws -> ResolvedRequest {
         guard let environment = environment ?? collection.environments.first else {
             throw ResolveError.noEnvironment(endpoint: endpoint.id)
         }
-        let scope = VariableScope(
-            overrides: overrides,
-            environmentVariables: environment.variables,
-            collectionVariables: collection.variables.isEmpty ? environment.collectionVariables : collection.variables,
-            processEnvironment: processEnvironment,
-            dotEnv: environment.dotEnv,
-            uuid: uuid ?? UUID().uuidString.lowercased(),
-            now: now ?? Date()
-        )
+        let scope = self.scope(for: collection, environment: environment, overrides: overrides, captured: captured)
         // `at` names the part in `Endpoint.locations` (`path`, `query[2]` …), so an error
         // points at the line and column to fix.
         func place(_ key: String) -> FileLocation? { endpoint.locations[key] ?? endpoint.location }
@@ -204,6 +199,7 @@ package struct RequestResolver: Sendable {
 
         var secretValues = environment.secretValues(in: scope)
         for name in environment.secrets { if let value = overrides[name] { secretValues.append(value) } }
+        secretValues += captured.values.filter(\.isSecret).map(\.value)
         return ResolvedRequest(
             endpoint: endpoint,
             environment: environment,
@@ -212,6 +208,8 @@ package struct RequestResolver: Sendable {
             url: url,
             urlVariableSpans: spans,
             masker: SecretMasker(secretValues: secretValues),
+            collectionKey: collection.storeKey,
+            scope: scope,
             bodyFile: bodyFile
         )
     }
@@ -231,6 +229,23 @@ package struct RequestResolver: Sendable {
         guard let scheme = path.range(of: "://"), ["http", "https"].contains(path[..<scheme.lowerBound].lowercased()) else { return nil }
         let end = path[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
         return String(path[..<end])
+    }
+
+    /// The variables a request of this environment sees: `--var`, captured, the
+    /// environment's, the collection's, `{{env.NAME}}` and the built-ins.
+    func scope(for collection: APICollection, environment: Environment, overrides: [String: String], captured: [String: CapturedVariable]) -> VariableScope {
+        var scope = VariableScope(
+            overrides: overrides,
+            environmentVariables: environment.variables,
+            collectionVariables: collection.variables.isEmpty ? environment.collectionVariables : collection.variables,
+            processEnvironment: processEnvironment,
+            dotEnv: environment.dotEnv,
+            uuid: uuid ?? UUID().uuidString.lowercased(),
+            now: now ?? Date()
+        )
+        scope.captured = captured.mapValues(\.value)
+        scope.directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent()
+        return scope
     }
 
     private func encodePath(_ text: String) -> String {

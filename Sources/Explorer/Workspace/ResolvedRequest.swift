@@ -22,6 +22,21 @@ package struct ResolvedRequest: Sendable {
     package let urlVariableSpans: [VariableSpan]
     /// What hides the secrets of this request.
     package let masker: SecretMasker
+    /// The key its collection's captured variables are kept under (`APICollection.storeKey`).
+    package let collectionKey: String
+    /// The variables the request was resolved with, for the values of its assertions.
+    let scope: VariableScope
+
+    /// Expands `{{variables}}` as this request saw them (an assertion's expected value).
+    ///
+    /// - Throws: `ResolveError` naming an undefined variable.
+    package func expand(_ text: String) throws -> String {
+        do {
+            return try scope.expand(text).text
+        } catch {
+            throw ResolveError(scopeFailure: error, context: "an assertion of endpoint \"\(endpoint.id)\"", at: endpoint.location)
+        }
+    }
     /// The file the body was read from, for a `file:` body (a curl command names it rather
     /// than spelling its bytes).
     package var bodyFile: URL? = nil
