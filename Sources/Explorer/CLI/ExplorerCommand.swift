@@ -20,6 +20,7 @@ struct ExplorerCommand: AsyncParsableCommand {
             OpenCommand.self,
             DemoCommand.self,
             SendCommand.self,
+            RunCommand.self,
             ImportCommand.self,
             ExportCommand.self,
             HistoryCommand.self,

@@ -122,8 +122,11 @@ enum ExchangeOutput {
     ///   - historyId: its id in the history, if it was recorded.
     ///   - includeRequest: also add `request` (headers and body) and the stored details, as
     ///     `explorer history show --json` does.
+    ///   - checks: what the endpoint's assertions and captures found, added as `checks`
+    ///     (each assertion, whether it passed, the actual value and why it failed) and
+    ///     `captured` (the names set).
     /// - Returns: the JSON text, one line, keys sorted.
-    static func json(of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false) -> String {
+    static func json(of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil) -> String {
         var object: [String: Any] = [
             "method": entry.method,
             "url": entry.url,
@@ -136,6 +139,13 @@ enum ExchangeOutput {
             "historyId": historyId ?? NSNull(),
         ]
         if let error = entry.transportError { object["error"] = error }
+        if let checks {
+            object["checks"] = checks.assertions.map { result -> [String: Any] in
+                ["assert": result.text, "passed": result.passed, "actual": result.actual ?? NSNull(), "reason": result.reason ?? NSNull()]
+            }
+            object["captured"] = checks.captured.map(\.name)
+            if !checks.captureFailures.isEmpty { object["captureFailures"] = checks.captureFailures }
+        }
         add(body: entry.responseBody, to: &object, key: "body")
         if includeRequest {
             var request: [String: Any] = [

@@ -17,6 +17,13 @@ struct ExchangeSender {
     /// The body limit in bytes (`--max-body`), or `nil` for the default 2 GiB.
     var maxBody: Int?
 
+    /// A sender with these limits (`nil`: the transport's defaults).
+    init(timeout: Double?, maxTime: Double? = nil, maxBody: Int? = nil) {
+        self.timeout = timeout
+        self.maxTime = maxTime
+        self.maxBody = maxBody
+    }
+
     /// A sender with the limits the output options name.
     init(_ output: ExchangeOutputOptions) {
         timeout = output.timeout
@@ -55,13 +62,39 @@ struct ExchangeSender {
             at url: URL, endpoint: String, environment: String?, overrides: [String: String]
         ) throws -> Plan {
             let collection = try CollectionLocation.load(url)
+            let (found, chosen) = try lookUp(endpoint, environment: environment, in: collection)
+            return try resolving(found, in: collection, environment: chosen, overrides: overrides)
+        }
+
+        /// Finds an endpoint and the environment to send it in (the collection's first when
+        /// none is named).
+        ///
+        /// - Throws: `ExitCode(2)` after one sentence on stderr when either is not found.
+        static func lookUp(_ endpoint: String, environment: String?, in collection: APICollection) throws -> (Endpoint, Environment) {
             do {
                 let found = try collection.endpoint(named: endpoint)
-                let chosen = try environment.map { try collection.requireEnvironment(named: $0) }
-                chosen?.setOverrides(overrides)
-                let resolved = try RequestResolver().resolve(found, in: collection, environment: chosen, overrides: overrides)
-                resolved.environment.setOverrides(overrides)
-                return Plan(target: .resolved(resolved), collectionPath: url.path, secrets: resolved.masker.secretValues)
+                guard let chosen = try environment.map({ try collection.requireEnvironment(named: $0) }) ?? collection.environments.first else {
+                    printError("The endpoint \"\(found.id)\" cannot be sent: the collection has no environment (add one with a base_url).")
+                    throw ExitCode(2)
+                }
+                return (found, chosen)
+            } catch let exit as ExitCode {
+                throw exit
+            } catch {
+                printError(sentence(describing: error))
+                throw ExitCode(2)
+            }
+        }
+
+        /// Resolves an endpoint in an environment, with the variables captured there before.
+        ///
+        /// - Throws: `ExitCode(2)` after one sentence on stderr for a variable error.
+        static func resolving(_ endpoint: Endpoint, in collection: APICollection, environment: Environment, overrides: [String: String]) throws -> Plan {
+            do {
+                environment.setOverrides(overrides)
+                let captured = CaptureStore().variables(collection: collection.storeKey, environment: environment.name)
+                let resolved = try RequestResolver().resolve(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
+                return Plan(target: .resolved(resolved), collectionPath: collection.storeKey, secrets: resolved.masker.secretValues)
             } catch {
                 printError(sentence(describing: error))
                 throw ExitCode(2)
@@ -91,8 +124,16 @@ struct ExchangeSender {
         /// - Throws: `ExitCode(2)` without `--yes` when stdin is not a terminal; `ExitCode(1)`
         ///   when the prompt is declined.
         func confirmIfProtected(yes: Bool) throws {
-            guard case .resolved(let resolved) = target, resolved.isProtected, method != .get, !yes else { return }
-            let name = resolved.environment.name
+            guard case .resolved(let resolved) = target else { return }
+            try Self.confirm(method, displayURL, in: resolved.environment, yes: yes)
+        }
+
+        /// Asks before a non-GET request to a protected environment (see `confirmIfProtected`).
+        ///
+        /// - Throws: `ExitCode(2)` without `--yes` off a terminal; `ExitCode(1)` when declined.
+        static func confirm(_ method: HTTPMethod, _ displayURL: String, in environment: Environment, yes: Bool) throws {
+            guard environment.isProtected, method != .get, !yes else { return }
+            let name = environment.name
             guard ExchangeOutput.stdinIsTerminal else {
                 printError("The environment \"\(name)\" is protected: add --yes to send \(method) \(displayURL) without a prompt.")
                 throw ExitCode(2)
@@ -182,6 +223,19 @@ struct ExchangeSender {
     /// - Returns: the exchange, request secrets masked, bodies whole.
     func send(_ plan: Plan) async -> HistoryEntry {
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+        let entry = await send(plan, through: transport)
+        try? await transport.shutdown()
+        return entry
+    }
+
+    /// Sends the plan's request through a transport the caller keeps (and shuts down), so a
+    /// run of many requests reuses its connections.
+    ///
+    /// - Parameters:
+    ///   - plan: what to send.
+    ///   - transport: the transport.
+    /// - Returns: the exchange, request secrets masked, bodies whole.
+    func send(_ plan: Plan, through transport: AsyncHTTPClientTransport) async -> HistoryEntry {
         let options = transferOptions
         let started = Date()
         var entry: HistoryEntry
@@ -209,7 +263,6 @@ struct ExchangeSender {
                 entry.fail(failureSentence(for: error), started: started)
             }
         }
-        try? await transport.shutdown()
         return entry
     }
 

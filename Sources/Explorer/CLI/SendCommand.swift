@@ -8,15 +8,19 @@ import Workspace
 /// `explorer send ENDPOINT ...`: sends one endpoint of a collection, headless.
 ///
 /// Exit codes: 0 for any response (or only 2xx/3xx with `--check-status`), 4 for 4xx and 5 for
-/// 5xx with `--check-status`, 1 for a transport failure, 2 for usage and collection errors.
+/// 5xx with `--check-status`, 1 for a transport failure, 2 for usage and collection errors, 3
+/// when an assertion fails.
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send one endpoint of a collection and print the response.",
         discussion: """
             The body is printed (pretty JSON on a terminal, raw bytes when piped). Exit codes: \
-            0 for a response, 1 for a transport failure, 2 for usage and collection errors; \
-            with --check-status, 4 for a 4xx and 5 for a 5xx status (the body is still printed).
+            0 for a response, 1 for a transport failure, 2 for usage and collection errors, \
+            3 when an assert: of the endpoint fails; with --check-status, 4 for a 4xx and 5 for a \
+            5xx status (the body is still printed). Values the endpoint captures are kept for \
+            later requests in the same environment; the endpoints it requires are sent first \
+            when what they capture is missing.
             """
     )
 
@@ -43,10 +47,19 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         let overrides = try Self.parseVariables(variables)
         let located = try CollectionLocation.resolve(explicit: collection)
-        let exchange = try ExchangeSender.Plan.fromCollection(
-            at: located, endpoint: endpoint, environment: env, overrides: overrides)
-        try exchange.confirmIfProtected(yes: yes)
+        let loaded = try CollectionLocation.load(located)
+        let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: env, in: loaded)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        if found.hasChecks || !found.requirements.isEmpty {
+            // Checks read the whole body, so it is collected (up to --max-body), not streamed;
+            // the request is resolved after what it requires has been sent.
+            environment.setOverrides(overrides)
+            try ExchangeSender.Plan.confirm(found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
+            return try await ExchangeSender(output).runChecked(
+                found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder, output: output)
+        }
+        let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+        try exchange.confirmIfProtected(yes: yes)
         try await ExchangeSender(output).run(exchange, recorder: recorder, output: output)
     }
 

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import History
+import Networking
+import Workspace
+
+/// `explorer run [PATH…]`: sends endpoints of a collection in file order, captures flowing
+/// from one to the next, and reports what their assertions found.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run endpoints of a collection (a folder, several, or all) and check their assertions.",
+        discussion: """
+            Endpoints run in file order; values they capture reach the next ones, and an \
+            endpoint's requires: are sent first when what they capture is missing. A live \
+            progress line goes to stderr on a terminal, the summary table to stdout. Exit codes: \
+            0 when every assertion passed, 3 when one failed, 1 when a response did not come, \
+            2 for usage and collection errors (a request that cannot be built, too).
+            """
+    )
+
+    @Argument(help: "Folders (Auth, Users/Admin) or endpoints (Folder/Name) to run; all when none.")
+    var paths: [String] = []
+
+    @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
+    var collection: String?
+
+    @Option(name: .long, help: "The environment to run in (default: the collection's first).")
+    var env: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for every request (repeatable).", valueName: "K=V"))
+    var variables: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "FILE"))
+    var junit: String?
+
+    @Flag(name: .long, help: "Print one JSON object with every result instead of the table.")
+    var json = false
+
+    @Flag(name: .long, help: "Stop at the first endpoint that does not pass.")
+    var failFast = false
+
+    @Option(name: .long, help: ArgumentHelp("Run the selection this many times (captures flow from one to the next).", valueName: "N"))
+    var `repeat`: Int = 1
+
+    @Option(name: .long, help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
+    var timeout: Double?
+
+    @Flag(name: .long, help: "Do not record the exchanges in the history.")
+    var noHistory = false
+
+    @Flag(name: .long, help: "Confirm non-GET requests to a protected environment without a prompt.")
+    var yes = false
+
+    /// The most repetitions a run may ask for.
+    static let maximumRepeat = 100_000
+
+    func validate() throws {
+        guard (1...Self.maximumRepeat).contains(`repeat`) else {
+            throw ExchangeSender.usageError("--repeat must be a whole number from 1 to \(Self.maximumRepeat).")
+        }
+        if let timeout, !(timeout > 0) {
+            throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
+        }
+    }
+
+    func run() async throws {
+        let overrides = try SendCommand.parseVariables(variables)
+        let located = try CollectionLocation.resolve(explicit: collection)
+        let loaded = try CollectionLocation.load(located)
+        let selected: [Endpoint]
+        let environment: Environment
+        do {
+            selected = try loaded.endpoints(selectedBy: paths)
+            guard let chosen = try env.map({ try loaded.requireEnvironment(named: $0) }) ?? loaded.environments.first else {
+                throw ExchangeSender.usageError("The collection has no environment to run in (add one with a base_url).")
+            }
+            environment = chosen
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            printError(sentence(describing: error))
+            throw ExitCode(2)
+        }
+        environment.setOverrides(overrides)
+        if environment.isProtected, selected.contains(where: { $0.method != .get }), !yes {
+            printError("The environment \"\(environment.name)\" is protected and the run sends non-GET requests: add --yes to run them.")
+            throw ExitCode(2)
+        }
+
+        let sender = ExchangeSender(timeout: timeout)
+        let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
+        let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides, through: transport)
+        let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        let progress = RunProgress(total: selected.count * `repeat`, live: isatty(STDERR_FILENO) == 1 && !json)
+
+        let started = Date()
+        var results: [RunResult] = []
+        run: for iteration in 1...`repeat` {
+            for endpoint in selected {
+                progress.starting(endpoint.id)
+                let steps = await runner.run(endpoint)
+                for step in steps {
+                    var entry = step.exchange?.record
+                    entry?.collectionPath = located.path
+                    if let entry { recorder?.record(entry, secrets: step.secrets) }
+                    let result = RunResult(step: step, iteration: iteration, status: entry?.status, milliseconds: entry?.timings.totalMilliseconds ?? 0)
+                    results.append(result)
+                    progress.finished(result)
+                }
+                if failFast, let bad = results.last, bad.outcome != .passed || steps.contains(where: { $0.outcome != .passed }) { break run }
+            }
+        }
+        try? await transport.shutdown()
+        progress.clear()
+
+        let summary = RunSummary(collection: loaded.name, environment: environment.name, results: results,
+                                 seconds: Date().timeIntervalSince(started), startedAt: started)
+        if let junit {
+            let url = URL(fileURLWithPath: junit)
+            do {
+                try AtomicFile.write(Data(summary.junitXML.utf8), to: url)
+            } catch {
+                printError("The JUnit report cannot be written to \(url.path): \(error)")
+                throw ExitCode(2)
+            }
+        }
+        if json {
+            printLine(ExchangeOutput.jsonText(summary.jsonObject))
+        } else {
+            ExchangeOutput.write(ExchangeOutput.escapingControls(summary.table))
+        }
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+}
+
+/// The live progress line of a run on stderr (`[3/12] ✓ Auth/Login 200 5/5`), redrawn in
+/// place on a terminal; nothing when stderr is not one (the table says it all).
+final class RunProgress: @unchecked Sendable {
+    private let total: Int
+    private let live: Bool
+    private var done = 0
+    private var failed = 0
+
+    init(total: Int, live: Bool) {
+        self.total = total
+        self.live = live
+    }
+
+    func starting(_ endpoint: String) {
+        draw("[\(done + 1)/\(total)] \(endpoint) …")
+    }
+
+    func finished(_ result: RunResult) {
+        done += 1
+        if result.outcome != .passed { failed += 1 }
+        let failures = failed > 0 ? " · \(failed) not passed" : ""
+        draw("[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") \(result.checksText)\(failures)")
+    }
+
+    func clear() {
+        guard live else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    private func draw(_ line: String) {
+        guard live else { return }
+        let shown = ExchangeOutput.escapingControls(String(line.prefix(200)))
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(shown)".utf8))
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import History
+import Networking
+import Workspace
+
+/// `explorer send` for an endpoint that captures, asserts or requires: the endpoints it
+/// requires go first when what they capture is missing, captured values are kept for the next
+/// process, and a failed assertion ends with exit code 3.
+extension ExchangeSender {
+    /// Sends through a `SequenceRunner`, prints the endpoint's response as `send` always
+    /// does, then what its checks found.
+    ///
+    /// - Throws: `ExitCode` 3 (an assertion failed or a capture found nothing, here or in an
+    ///   endpoint it requires), 1 (transport failure), 2 (a required endpoint cannot be
+    ///   resolved), 4 or 5 (with `--check-status`).
+    func runChecked(
+        _ endpoint: Endpoint, in collection: APICollection, at collectionPath: String, environment: Environment,
+        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions
+    ) async throws {
+        let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides)
+        let steps = await runner.run(endpoint)
+        for step in steps.dropLast() {
+            let entry = step.exchange?.record
+            if let entry { recorder?.record(entry, secrets: step.secrets) }
+            printError("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(Self.statusText(step))")
+            step.report.failureLines.forEach(printError)
+        }
+        guard let last = steps.last else { return }
+        guard last.endpoint.id == endpoint.id else {
+            // A prerequisite failed: what needed it was not sent.
+            printError("\(last.endpoint.id) did not succeed, so \(endpoint.id) was not sent.")
+            throw Self.exitCode(for: last)
+        }
+        if let problem = last.resolveError {
+            printError(problem)
+            throw ExitCode(2)
+        }
+        guard var entry = last.exchange?.record else { throw ExitCode(1) }
+        entry.collectionPath = collectionPath
+        let historyId = recorder?.record(entry, secrets: last.secrets)
+        if output.json {
+            ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: historyId, checks: last.report) + "\n")
+        } else if entry.transportError == nil {
+            let terminal = ExchangeOutput.stdoutIsTerminal
+            if output.include { ExchangeOutput.write(ExchangeOutput.head(of: entry, terminal: terminal)) }
+            ExchangeOutput.write(ExchangeOutput.printableBody(entry.responseBody, contentType: entry.contentType, terminal: terminal))
+        }
+        if let failure = entry.transportError {
+            printError(failure)
+            throw ExitCode(1)
+        }
+        if last.attempts > 1 { printError("Sent \(last.attempts) times (retry).") }
+        last.report.failureLines.forEach(printError)
+        if !last.report.passed { throw ExitCode(3) }
+        try Self.checkStatus(entry, output: output)
+    }
+
+    /// A runner that sends with this sender's limits and keeps captures in the state folder.
+    ///
+    /// - Parameter transport: a transport kept for the whole run (its connections reused);
+    ///   one per request when `nil`.
+    func makeRunner(
+        collection: APICollection, at path: String, environment: Environment, overrides: [String: String],
+        through transport: AsyncHTTPClientTransport? = nil
+    ) -> SequenceRunner<HistoryEntry> {
+        let sender = self
+        return SequenceRunner<HistoryEntry>(
+            collection: collection, environment: environment, overrides: overrides, store: CaptureStore(),
+            report: { printError($0) }
+        ) { resolved in
+            let plan = Plan(target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
+            let entry: HistoryEntry
+            if let transport {
+                entry = await sender.send(plan, through: transport)
+            } else {
+                entry = await sender.send(plan)
+            }
+            return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
+        }
+    }
+
+    /// `200 OK, 5/5 checks` or the transport failure.
+    static func statusText(_ step: SequenceStep<HistoryEntry>) -> String {
+        if let problem = step.resolveError { return problem }
+        guard let entry = step.exchange?.record, let status = entry.status else {
+            return step.exchange?.failure ?? "no response"
+        }
+        let checks = step.report.summary.map { ", \($0)" } ?? ""
+        return "\(status) \(entry.reason ?? "")".trimmingCharacters(in: .whitespaces) + checks
+    }
+
+    /// The exit code a step that did not pass calls for.
+    static func exitCode(for step: SequenceStep<HistoryEntry>) -> ExitCode {
+        switch step.outcome {
+        case .passed: ExitCode(0)
+        case .failed: ExitCode(3)
+        case .transportFailure: ExitCode(1)
+        case .notSent: ExitCode(2)
+        }
+    }
+}
+
+extension HistoryEntry {
+    /// What checks read from this exchange, or `nil` when no response came.
+    var checkedResponse: CheckedResponse? {
+        guard let status, transportError == nil else { return nil }
+        return CheckedResponse(status: status, headers: responseHeaders, body: responseBody ?? Data(),
+                               durationMilliseconds: timings.totalMilliseconds)
+    }
+}

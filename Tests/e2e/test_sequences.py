@@ -1,0 +1,163 @@
+"""Captures, assertions, requires and `explorer run` end to end: the real binary, one process
+after another, against the real demo API (its login token expires after 60 s)."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+from test_send import run, send
+
+
+def captures_file(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "explorer" / "captures.json"
+
+
+def test_send_me_works_after_send_login_in_another_process(explorer_bin, tmp_path, demo):
+    login = send(explorer_bin, tmp_path, demo, "Auth/Login", "--env", "local")
+    assert login.returncode == 0, login.stderr
+    token = json.loads(login.stdout)["token"]
+    assert token.startswith("tok-")
+
+    stored = json.loads(captures_file(tmp_path).read_text())
+    variables = stored[str(demo.collection)]["local"]
+    assert variables["session_token"]["value"] == token
+    assert variables["session_token"]["endpoint"] == "Auth/Login"
+    assert variables["session_token"]["isSecret"] is True
+    assert stat.S_IMODE(captures_file(tmp_path).stat().st_mode) == 0o600
+    assert stat.S_IMODE(captures_file(tmp_path).parent.stat().st_mode) == 0o700
+
+    me = send(explorer_bin, tmp_path, demo, "Auth/Me after login", "--env", "local")
+    assert me.returncode == 0, me.stderr
+    assert json.loads(me.stdout)["username"] == "ada"
+    assert "Sent Auth/Login first" not in me.stderr, "the token was fresh: no login again"
+
+    # The captured token never reaches the history in clear, neither the request nor the login's answer.
+    history = run(explorer_bin, tmp_path, "history", "--limit", "5", "--json")
+    assert history.returncode == 0, history.stderr
+    assert token not in history.stdout.decode()
+    shown = run(explorer_bin, tmp_path, "history", "show", "1", "--json")
+    assert token not in shown.stdout.decode()
+
+
+def test_requires_sends_the_login_first_when_its_token_is_missing(explorer_bin, tmp_path, demo):
+    me = send(explorer_bin, tmp_path, demo, "Auth/Me after login", "--env", "staging")
+    assert me.returncode == 0, me.stderr
+    assert "Sent Auth/Login first (session_token, request_id were not captured yet): 200 OK, 5/5 checks" in me.stderr
+    assert json.loads(me.stdout)["username"] == "ada"
+
+
+def test_a_failed_assertion_exits_3_with_what_was_found(explorer_bin, tmp_path, demo):
+    collection = tmp_path / "checks.yaml"
+    collection.write_text(f"""
+name: Checks
+environments:
+  - name: local
+    base_url: {demo.urls['local']}
+endpoints:
+  - name: Missing
+    path: /users/9999
+    assert:
+      - status == 200
+      - header Content-Type contains problem
+""")
+    result = run(explorer_bin, tmp_path, "send", "Missing", "--collection", str(collection))
+    assert result.returncode == 3, result.stderr
+    assert "✗ status == 200: expected == 200, got 404" in result.stderr
+    assert "header Content-Type" not in result.stderr, "only failures are listed"
+    as_json = run(explorer_bin, tmp_path, "send", "Missing", "--collection", str(collection), "--json")
+    assert as_json.returncode == 3
+    checks = json.loads(as_json.stdout)["checks"]
+    assert [c["passed"] for c in checks] == [False, True]
+    assert checks[0]["actual"] == "404"
+
+
+def test_a_malformed_assertion_is_a_collection_error_at_its_line(explorer_bin, tmp_path, demo):
+    collection = tmp_path / "bad.yaml"
+    collection.write_text(f"""name: Bad
+environments: [{{ name: local, base_url: "{demo.urls['local']}" }}]
+endpoints:
+  - name: One
+    path: /users
+    assert:
+      - statuz == 200
+""")
+    result = run(explorer_bin, tmp_path, "send", "One", "--collection", str(collection))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"{collection}:7:9: in the assert of endpoint \"One\", \"statuz\" is not a query")
+    assert 'Did you mean "status"?' in result.stderr
+
+
+def test_run_reports_a_table_junit_and_json_with_the_exit_code(explorer_bin, tmp_path, demo):
+    junit = tmp_path / "report.xml"
+    result = run(explorer_bin, tmp_path, "run", "Auth", "--collection", str(demo.collection), "--env", "local",
+                 "--junit", str(junit))
+    # "Me without token (401)" has no assertions: it passes; every Auth endpoint answers.
+    assert result.returncode == 0, result.stderr + result.stdout.decode()
+    table = result.stdout.decode()
+    assert "Auth/Login" in table and "5/5" in table
+    assert "4 requests in" in table and "4 passed, 0 failed, 0 errors" in table
+
+    root = ElementTree.parse(junit).getroot()
+    assert root.tag == "testsuites" and root.get("tests") == "4" and root.get("failures") == "0"
+    cases = root.findall("./testsuite/testcase")
+    assert [case.get("name") for case in cases] == ["Me without token (401)", "Me with token", "Login", "Me after login"]
+    assert {case.get("classname") for case in cases} == {"Explorer demo API/Auth"}
+
+    as_json = run(explorer_bin, tmp_path, "run", "Auth/Login", "Auth/Me after login", "--collection", str(demo.collection),
+                  "--env", "local", "--json", "--repeat", "2")
+    assert as_json.returncode == 0, as_json.stderr
+    report = json.loads(as_json.stdout)
+    assert [(r["endpoint"], r["iteration"]) for r in report["results"]] == [
+        ("Auth/Login", 1), ("Auth/Me after login", 1), ("Auth/Login", 2), ("Auth/Me after login", 2)]
+    assert report["exitCode"] == 0 and report["passed"] == 4
+
+
+def test_run_exits_3_on_a_failure_and_fail_fast_stops_there(explorer_bin, tmp_path, demo):
+    collection = tmp_path / "run.yaml"
+    collection.write_text(f"""
+name: Run
+environments:
+  - name: local
+    base_url: {demo.urls['local']}
+endpoints:
+  - name: Good
+    path: /users/1
+    assert: [status == 200]
+  - name: Bad
+    path: /users/9999
+    assert: [status == 200]
+  - name: After
+    path: /users/2
+    assert: [jsonpath $.id == 2]
+""")
+    junit = tmp_path / "fail.xml"
+    result = run(explorer_bin, tmp_path, "run", "--collection", str(collection), "--junit", str(junit))
+    assert result.returncode == 3, result.stderr
+    assert "3 requests in" in result.stdout.decode()
+    failure = ElementTree.parse(junit).getroot().find("./testsuite/testcase[@name='Bad']/failure")
+    assert failure is not None and failure.get("message") == "✗ status == 200: expected == 200, got 404"
+
+    fast = run(explorer_bin, tmp_path, "run", "--collection", str(collection), "--fail-fast", "--json")
+    assert fast.returncode == 3
+    assert [r["endpoint"] for r in json.loads(fast.stdout)["results"]] == ["Good", "Bad"]
+
+
+def test_run_exits_1_when_the_server_is_gone_and_2_for_an_unknown_folder(explorer_bin, tmp_path, demo):
+    unknown = run(explorer_bin, tmp_path, "run", "Auht", "--collection", str(demo.collection))
+    assert unknown.returncode == 2
+    assert 'did you mean "Auth"' in unknown.stderr
+
+    collection = tmp_path / "gone.yaml"
+    collection.write_text("""
+name: Gone
+environments: [{ name: local, base_url: "http://127.0.0.1:9" }]
+endpoints:
+  - name: Nothing there
+    path: /
+""")
+    gone = run(explorer_bin, tmp_path, "run", "--collection", str(collection))
+    assert gone.returncode == 1, gone.stdout
+    assert "0 passed, 0 failed, 1 error" in gone.stdout.decode()
