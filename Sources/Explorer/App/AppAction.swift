@@ -35,6 +35,8 @@ package enum AppAction: Sendable {
     case showText(title: String, lines: [String])
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)
+    /// The endpoint's assertions and captures were run on a received response.
+    case checked(exchange: Int, CheckReport)
     case message(String, isError: Bool)
     /// A search of a large body finished off the main queue.
     case searchFinished(exchange: Int, query: String, lines: [Int])

@@ -124,6 +124,8 @@ enum AppReducer {
         case .recorded(let id, let historyID):
             state.exchanges[id]?.historyID = historyID
             return [.loadHistory]
+        case .checked(let id, let report):
+            state.exchanges[id]?.checks = report
         case .message(let text, let isError):
             state.message = text
             state.messageIsError = isError
@@ -552,8 +554,8 @@ enum AppReducer {
     }
 
     private static func cycleTab(_ step: Int, _ state: inout AppState) {
-        let tabs = ResponseTab.allCases
-        let index = tabs.firstIndex(of: state.responseTab)!
+        let tabs = state.responseTabs
+        let index = tabs.firstIndex(of: state.responseTab) ?? 0
         state.responseTab = tabs[(index + step + tabs.count) % tabs.count]
         state.body.text.scrollToTop()
     }

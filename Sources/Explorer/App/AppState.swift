@@ -20,6 +20,9 @@ enum ResponseTab: String, Sendable, CaseIterable {
     case raw = "Raw"
     case timing = "Timing"
     case request = "Request"
+    /// Each assertion of the endpoint, what it found and why it failed (only for an exchange
+    /// whose endpoint checks something).
+    case checks = "Checks"
 }
 
 /// A modal overlay over the screen.
@@ -327,6 +330,11 @@ package struct AppState: Sendable {
     }
 
     var shown: Exchange? { shownExchange.flatMap { exchanges[$0] } }
+
+    /// The response tabs the shown exchange has: Checks only when its endpoint checks something.
+    var responseTabs: [ResponseTab] {
+        ResponseTab.allCases.filter { $0 != .checks || shown?.checks != nil }
+    }
 
     /// The document the body tab shows: the JSONPath result when a filter is set.
     var shownDocument: BodyDocument? { body.filtered ?? shown?.response?.document }

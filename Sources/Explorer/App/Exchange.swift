@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import Workspace
 
 /// One request sent from the explorer and what became of it, as the response pane shows it.
 package struct Exchange: Sendable, Identifiable {
@@ -38,6 +39,8 @@ package struct Exchange: Sendable, Identifiable {
     /// What has arrived of the body while it streams, and what was kept when it stopped at
     /// a limit or a cut: shown until (or instead of) the complete response.
     var partial: ResponseSnapshot?
+    /// What the endpoint's assertions and captures found in the response, once checked.
+    var checks: CheckReport?
 
     var isInFlight: Bool {
         if case .inFlight = phase { return true }

@@ -289,10 +289,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                     var complete = response
                     complete.body = body
                     send(.received(exchange: id, ResponseSnapshot.make(complete)))
+                    let captured = Self.check(complete, of: resolved, send: { send(.checked(exchange: id, $0)) })
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                     entry.fill(complete)
                     recording.async { [entry] in
-                        if let historyID = history?.record(entry, secrets: secrets) {
+                        if let historyID = history?.record(entry, secrets: secrets + captured) {
                             send(.recorded(exchange: id, historyID: historyID))
                         }
                     }
@@ -321,6 +322,27 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 self?.lock.withLock { _ = self?.inFlight.removeValue(forKey: id) }
             }
             .send()
+    }
+
+    /// Runs the endpoint's assertions and captures on a complete response, keeps what it
+    /// captured in the state folder for the next requests, and reports the result.
+    ///
+    /// - Returns: the secret values captured, to mask in history.
+    private static func check(_ response: Response<Data?>, of resolved: ResolvedRequest, send: (CheckReport) -> Void) -> [String] {
+        let endpoint = resolved.endpoint
+        guard endpoint.hasChecks else { return [] }
+        let facts = CheckedResponse(status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
+                                    durationMilliseconds: (response.timings.total ?? 0) * 1000)
+        let report = endpoint.check(facts, secretNames: resolved.environment.secrets, expand: resolved.expand)
+        send(report)
+        guard !report.captured.isEmpty else { return [] }
+        let now = Date()
+        var values: [String: CapturedVariable] = [:]
+        for capture in report.captured {
+            values[capture.name] = CapturedVariable(value: capture.value, endpoint: endpoint.id, capturedAt: now, isSecret: capture.isSecret)
+        }
+        try? CaptureStore().store(values, collection: resolved.collectionKey, environment: resolved.environment.name)
+        return report.captured.filter(\.isSecret).map(\.value)
     }
 
     /// Closes the HTTP client; call once the runtime has returned.

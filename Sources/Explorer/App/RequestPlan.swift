@@ -19,7 +19,12 @@ package struct RequestPlan: Sendable {
     ///
     /// - Throws: `ResolveError` (an undefined variable, a missing file ...).
     package func resolve() throws -> ResolvedRequest {
-        try RequestResolver().resolve(endpoint, in: collection, environment: environment)
+        try RequestResolver().resolve(endpoint, in: collection, environment: environment, captured: captured())
+    }
+
+    /// The variables captured before in this environment (`capture:`), from the state folder.
+    func captured() -> [String: CapturedVariable] {
+        CaptureStore().variables(collection: collection.storeKey, environment: environment.name)
     }
 
     /// The request as a curl command to copy, and what the screen shows of it (secrets
@@ -40,7 +45,7 @@ package struct RequestPlan: Sendable {
     /// are shown as written.
     package func preview() -> RequestPreview {
         do {
-            let resolved = try RequestResolver(uuid: "{{uuid}}").resolve(endpoint, in: collection, environment: environment)
+            let resolved = try RequestResolver(uuid: "{{uuid}}").resolve(endpoint, in: collection, environment: environment, captured: captured())
             return RequestPreview(resolved, key: key)
         } catch {
             return RequestPreview(failed: endpoint, error: String(describing: error), key: key)

@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import Terminal
+import Workspace
 
 /// The text each response tab shows, as a `TextSource` that `ScrollText` draws lazily.
 ///
@@ -29,7 +30,30 @@ enum ResponseContent {
             return LinesTextSource(timingLines(exchange))
         case .request:
             return LinesTextSource(requestLines(exchange))
+        case .checks:
+            return LinesTextSource(checkLines(exchange.checks))
         }
+    }
+
+    /// The Checks tab: each assertion with ✓ or ✗, the value found and why it failed; then
+    /// what was captured (secrets masked) and what a capture did not find.
+    static func checkLines(_ report: CheckReport?) -> [[Span]] {
+        guard let report else { return [[Span("This endpoint checks nothing.", role: .dim)]] }
+        var lines: [[Span]] = []
+        for result in report.assertions {
+            lines.append([Span(result.passed ? "✓ " : "✗ ", role: result.passed ? .status2xx : .status4xx), Span(result.text, role: .text)])
+            if !result.passed, let reason = result.reason { lines.append([Span("    " + reason, role: .error)]) }
+            if let actual = result.actual { lines.append([Span("    actual: ", role: .dim), Span(actual, role: .headerValue)]) }
+        }
+        if !report.captured.isEmpty || !report.captureFailures.isEmpty {
+            if !lines.isEmpty { lines.append([]) }
+            for captured in report.captured {
+                let value = captured.isSecret ? SecretMasker.mask : captured.value
+                lines.append([Span("captured ", role: .dim), Span(captured.name, role: .headerName), Span(" = ", role: .dim), Span(value, role: .headerValue)])
+            }
+            for failure in report.captureFailures { lines.append([Span("✗ capture " + failure, role: .error)]) }
+        }
+        return lines
     }
 
     static func comparisonSource(_ comparison: Comparison) -> any TextSource {

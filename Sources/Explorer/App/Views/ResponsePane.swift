@@ -91,7 +91,7 @@ enum ResponsePane {
     private static func drawResponse(_ response: ResponseSnapshot, state: AppState, into grid: inout CellGrid, inner: Rect, row start: Int) {
         var row = start
         do {
-            Tabs(titles: ResponseTab.allCases.map(\.rawValue), selected: ResponseTab.allCases.firstIndex(of: state.responseTab) ?? 0, separator: " ")
+            Tabs(titles: state.responseTabs.map(\.rawValue), selected: state.responseTabs.firstIndex(of: state.responseTab) ?? 0, separator: " ")
                 .render(into: &grid, area: Rect(x: inner.x, y: row, width: inner.width, height: 1))
             row += 1
             if state.responseTab == .body {
@@ -130,6 +130,10 @@ enum ResponsePane {
             let kind = response.document.kind == .binary && !response.document.contentType.isEmpty
                 ? "binary \(response.document.contentType)" : response.document.kind.rawValue
             spans.append(Span(" · \(kind) · \(response.httpVersion)", role: .dim))
+            if let checks = exchange.checks, let summary = checks.summary {
+                spans.append(Span(" · ", role: .dim))
+                spans.append(Span(summary, Style(checks.passed ? .status2xx : .status4xx, .bold)))
+            }
         case .inFlight:
             if let head = exchange.head {
                 spans.append(Span(" \(head.status.code) \(head.status.reasonPhrase) ", Style(AppState.role(forStatus: head.status.code), [.bold, .reverse])))
