@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// The outcome of one assertion on one response.
 package struct AssertionResult: Sendable, Hashable {

@@ -117,7 +117,7 @@ package struct RunSummary: Sendable {
             cells.enumerated().map { index, cell in
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
                 return index == 4 ? padding + cell : cell + padding
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
         var lines = [line(header)]
         for (result, row) in zip(results, rows) {
