@@ -1,5 +1,6 @@
 // The Networking benchmark: small GETs through NetworkDispatcher vs the raw transport (in
-// alternating rounds, their ratio printed) vs raw AsyncHTTPClient vs curl in a loop, sequential
+// many alternating rounds; the median and spread of their per-round ratio printed, with the
+// machine's load average) vs raw AsyncHTTPClient vs curl in a loop, sequential
 // and 32 concurrent; the dispatcher's own cost on a transport that answers at once; and a
 // 100 MB body's time and peak memory. Prints figures; it asserts nothing.
 import AsyncHTTPClient
@@ -14,7 +15,8 @@ func argument(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else { return value }
     return number
 }
-let requestCount = argument("--requests", default: 5000)
+let requestCount = argument("--requests", default: 9000)
+let rounds = argument("--rounds", default: 30)
 let curlCount = argument("--curl-requests", default: 300)
 let concurrency = argument("--concurrency", default: 32)
 let bigBodyMB = argument("--body-mb", default: 100)
@@ -100,30 +102,60 @@ func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ bo
 }
 
 /// Measures two ways of doing the same thing in alternating rounds (A B, B A, A B ...), so
-/// that a machine busy with something else slows both alike; gives each one's figures.
+/// that a machine busy with something else slows both alike; gives each one's figures and the
+/// ratio of their times per request in each round (A / B), whose median and spread say how
+/// far the comparison can be trusted on this machine.
 func measurePair(
-    _ names: (String, String), count: Int, workers: Int, rounds: Int = 10,
+    _ names: (String, String), count: Int, workers: Int, rounds: Int,
     _ first: @escaping @Sendable () async throws -> Void, _ second: @escaping @Sendable () async throws -> Void
-) async throws -> (Figures, Figures) {
+) async throws -> (Figures, Figures, [Double]) {
     for _ in 0..<50 { try await first(); try await second() }
     var a = Figures(name: names.0, count: 0, seconds: 0, latencies: [])
     var b = Figures(name: names.1, count: 0, seconds: 0, latencies: [])
-    for round in 0..<rounds {
-        let share = count / rounds
-        func add(_ figures: Figures, to total: inout Figures) {
-            total.count += figures.count
-            total.seconds += figures.seconds
-            total.latencies += figures.latencies
-        }
-        if round % 2 == 0 {
-            add(try await measure(names.0, count: share, workers: workers, warmUp: false, first), to: &a)
-            add(try await measure(names.1, count: share, workers: workers, warmUp: false, second), to: &b)
-        } else {
-            add(try await measure(names.1, count: share, workers: workers, warmUp: false, second), to: &b)
-            add(try await measure(names.0, count: share, workers: workers, warmUp: false, first), to: &a)
-        }
+    var ratios: [Double] = []
+    let share = max(workers, count / rounds)
+    func add(_ figures: Figures, to total: inout Figures) {
+        total.count += figures.count
+        total.seconds += figures.seconds
+        total.latencies += figures.latencies
     }
-    return (a, b)
+    for round in 0..<rounds {
+        let roundA: Figures
+        let roundB: Figures
+        if round % 2 == 0 {
+            roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
+            roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
+        } else {
+            roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
+            roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
+        }
+        add(roundA, to: &a)
+        add(roundB, to: &b)
+        ratios.append((roundA.seconds / Double(roundA.count)) / (roundB.seconds / Double(roundB.count)))
+    }
+    return (a, b, ratios)
+}
+
+/// The median and spread of per-round ratios, as a line.
+func ratioLine(_ label: String, _ ratios: [Double], perRound: Int) -> String {
+    let sorted = ratios.sorted()
+    func quantile(_ q: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let position = q * Double(sorted.count - 1)
+        let low = Int(position.rounded(.down))
+        let high = min(low + 1, sorted.count - 1)
+        return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
+    }
+    let median = quantile(0.5)
+    return String(
+        format: "NetworkDispatcher / AsyncHTTPClientTransport, %@: median %.3f of the time per request (%+.1f%%; middle half %.3f–%.3f, all %.3f–%.3f; %d rounds of %d requests; target under +5%%)",
+        label, median, (median - 1) * 100, quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound)
+}
+
+/// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 func peakRSSMegabytes() -> Double {
@@ -167,15 +199,15 @@ let small = BasicRequest(path: "/small")
 let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
-print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())")
 var results: [Figures] = []
 var overheads: [String] = []
 for workers in [1, concurrency] {
     let label = workers == 1 ? "sequential" : "\(workers) concurrent"
     // The dispatcher builds the URL on the provider's base URL, sends, and makes a Response;
     // the transport row sends a request prepared once.
-    let (viaDispatcher, viaTransport) = try await measurePair(
-        ("NetworkDispatcher, \(label)", "AsyncHTTPClientTransport, \(label)"), count: requestCount, workers: workers,
+    let (viaDispatcher, viaTransport, ratios) = try await measurePair(
+        ("NetworkDispatcher, \(label)", "AsyncHTTPClientTransport, \(label)"), count: requestCount, workers: workers, rounds: rounds,
         {
             let response = try await dispatcher.future(from: small).value
             precondition(response.statusCode == .ok)
@@ -193,14 +225,12 @@ for workers in [1, concurrency] {
     print(results[results.count - 3].line)
     print(results[results.count - 2].line)
     print(results[results.count - 1].line)
-    let ratio = (viaDispatcher.seconds / Double(viaDispatcher.count)) / (viaTransport.seconds / Double(viaTransport.count))
-    overheads.append(String(
-        format: "NetworkDispatcher / AsyncHTTPClientTransport, %@: %.3f of the time per request (%+.1f%%; target under +5%%)",
-        label, ratio, (ratio - 1) * 100))
+    overheads.append(ratioLine(label, ratios, perRound: max(workers, requestCount / rounds)))
 }
 let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
 print(curl.line)
 for line in overheads { print(line) }
+print("load average after the network rows: \(loadAverage())")
 
 // Where the dispatcher's extra time goes: building the URL on the server provider's base URL
 // happens for every request it sends (the transport rows above reuse one prepared request).

@@ -52,7 +52,7 @@ extension Request {
 
         var relative = Substring(requestPath)
         while relative.hasPrefix("/") { relative.removeFirst() }
-        let encoded = PercentEncoding.encode(String(relative), allowed: PercentEncoding.pathAllowed)
+        let encoded = PercentEncoding.encode(String(relative), allowed: .path, keepEscapes: true)
         var text = origin
         text += relative.isEmpty && !requestPath.hasPrefix("/")
             ? (basePath.isEmpty ? "/" : basePath)
@@ -61,12 +61,12 @@ extension Request {
         var queryParts: [String] = []
         if let baseQuery, !baseQuery.isEmpty { queryParts.append(baseQuery) }
         if let pathQuery, !pathQuery.isEmpty {
-            queryParts.append(PercentEncoding.encode(pathQuery, allowed: PercentEncoding.rawQueryAllowed))
+            queryParts.append(PercentEncoding.encode(pathQuery, allowed: .rawQuery, keepEscapes: true))
         }
         for item in queryItems {
-            let name = PercentEncoding.encode(item.name, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
+            let name = PercentEncoding.encode(item.name, allowed: .queryComponent, keepEscapes: false)
             if let value = item.value {
-                queryParts.append(name + "=" + PercentEncoding.encode(value, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false))
+                queryParts.append(name + "=" + PercentEncoding.encode(value, allowed: .queryComponent, keepEscapes: false))
             } else {
                 queryParts.append(name)
             }
@@ -134,13 +134,25 @@ public enum PercentEncoding {
     ///   - keepEscapes: whether `%XX` already in the text stays (it is encoded as `%25XX` otherwise).
     /// - Returns: the encoded text.
     public static func encode(_ string: String, allowed: Set<UInt8>, keepEscapes: Bool = true) -> String {
+        encode(string, keepEscapes: keepEscapes) { allowed.contains($0) }
+    }
+
+    /// `encode(_:allowed:keepEscapes:)` with the allowed bytes as a 256-entry table: what the
+    /// URL builder uses on every request (a table lookup, not a hash, per byte).
+    static func encode(_ string: String, allowed table: ByteTable, keepEscapes: Bool) -> String {
+        encode(string, keepEscapes: keepEscapes) { table.contains($0) }
+    }
+
+    private static func encode(_ string: String, keepEscapes: Bool, isAllowed: (UInt8) -> Bool) -> String {
+        // Most paths and query values need no escape: give them back as they are.
+        if string.utf8.allSatisfy(isAllowed) { return string }
         let bytes = Array(string.utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+        out.reserveCapacity(bytes.count + 8)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if allowed.contains(byte) {
+            if isAllowed(byte) {
                 out.append(byte)
             } else if keepEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
                 isHex(bytes[index + 1]), isHex(bytes[index + 2])
@@ -164,7 +176,7 @@ public enum PercentEncoding {
     /// - Parameter string: the name or value.
     /// - Returns: the encoded text.
     public static func formEncode(_ string: String) -> String {
-        encode(string, allowed: unreserved.union([UInt8(ascii: " ")]), keepEscapes: false)
+        encode(string, allowed: ByteTable.formField, keepEscapes: false)
             .replacingOccurrences(of: " ", with: "+")
     }
 
@@ -175,6 +187,20 @@ public enum PercentEncoding {
     /// - Returns: the body text.
     public static func form(_ fields: [URLQueryItem]) -> String {
         fields.map { formEncode($0.name) + "=" + formEncode($0.value ?? "") }.joined(separator: "&")
+    }
+
+    /// A set of bytes as a table.
+    struct ByteTable: Sendable {
+        private var member = [Bool](repeating: false, count: 256)
+
+        init(_ bytes: Set<UInt8>) { for byte in bytes { member[Int(byte)] = true } }
+
+        func contains(_ byte: UInt8) -> Bool { member[Int(byte)] }
+
+        static let path = ByteTable(pathAllowed)
+        static let rawQuery = ByteTable(rawQueryAllowed)
+        static let queryComponent = ByteTable(queryComponentAllowed)
+        static let formField = ByteTable(unreserved.union([UInt8(ascii: " ")]))
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
