@@ -35,6 +35,19 @@ def test_events_appear_live_and_the_view_follows_the_tail(tui):
     s.wait_for("cancelled")
 
 
+def test_the_jsonpath_filter_applies_to_each_events_data(tui):
+    s = tui(height=30)
+    send(s, "Live events")
+    s.wait_for(re.compile(r"alert\s+#3"))
+    s.keys("f")
+    s.wait_for("JSONPath")
+    s.type("$.n")
+    s.keys("Enter")
+    text = s.wait_for(re.compile(r"(\d+) of \1 events match \$\.n"))
+    assert re.search(r"tick\s+#1", text), text
+    assert '"environment"' not in text, text  # only the matches of each event's data
+
+
 def test_a_body_past_max_body_stops_with_a_line_and_keeps_what_arrived(tui, tmp_path):
     config = tmp_path / "config" / "explorer" / "config.yaml"
     config.parent.mkdir(parents=True, exist_ok=True)
@@ -67,7 +80,7 @@ def test_a_large_body_spools_to_a_file_that_is_gone_after_sigterm_and_after_exit
         send(s, "Endless body")
         pid = s.child_pid("explorer")
         # Past 8 MB the body goes to an unnamed file: open, but with no name in the folder.
-        spooled = poll(lambda: open_spool_files(pid), message="a spool file")
+        spooled = poll(lambda: open_spool_files(pid), message="a spool file", timeout=60)  # 8 MB first: slow on a loaded machine
         assert all(target.endswith("(deleted)") for target in spooled), spooled
         assert list(spool_folder.iterdir()) == []
         if ending == "SIGTERM":

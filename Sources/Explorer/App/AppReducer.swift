@@ -235,10 +235,10 @@ enum AppReducer {
             // Live as you type on bodies that filter in a blink; an expression still being
             // typed that does not parse yet leaves the last good result on screen.
             guard let document = state.shown?.response?.document, document.byteCount <= backgroundThreshold / 2,
-                  let path = try? JSONPath(input.text), let result = try? path.evaluate(document.raw) else { return }
+                  let filtered = try? JSONPath.filter(document, input.text) else { return }
             state.body.filter = input.text
             state.body.filterError = nil
-            state.body.filtered = BodyDocument.make(result, contentType: "application/json")
+            state.body.filtered = filtered
             state.body.text.scrollToTop()
         default:
             break
@@ -401,8 +401,8 @@ enum AppReducer {
                 setListFilter("", pane, &state)
             }
         case .filter:
-            guard state.shown?.response?.document.kind == .json else {
-                state.message = "The JSONPath filter works on JSON bodies."
+            guard let kind = state.shown?.response?.document.kind, kind == .json || kind == .events else {
+                state.message = "The JSONPath filter works on JSON bodies and on the data of events."
                 return []
             }
             state.focus = .response

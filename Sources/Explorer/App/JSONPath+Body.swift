@@ -1,8 +1,50 @@
+import Foundation
+import Terminal
 import Workspace
 
 extension JSONPath {
-    /// Parses `expression` and applies it to a JSON document, giving the matches as a document.
+    /// Parses `expression` and applies it to a JSON document, giving the matches as a document;
+    /// on an event view (server-sent events, JSON lines), to each event's data: the events whose
+    /// data has a match are listed with their header line and the matches.
     static func filter(_ document: BodyDocument, _ expression: String) throws -> BodyDocument {
-        BodyDocument.make(try JSONPath(expression).evaluate(document.raw), contentType: "application/json")
+        let path = try JSONPath(expression)
+        guard document.kind == .events else {
+            return BodyDocument.make(try path.evaluate(document.raw), contentType: "application/json")
+        }
+        var blocks: [String] = []
+        var events = 0
+        var jsonEvents = 0
+        for (header, data) in Self.events(in: document.text) {
+            events += 1
+            guard let root = try? JSONSerialization.jsonObject(with: Data(data.utf8), options: [.fragmentsAllowed]) else { continue }
+            jsonEvents += 1
+            let matches = path.evaluate(root)
+            guard !matches.isEmpty,
+                  let json = try? JSONSerialization.data(withJSONObject: matches, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+            else { continue }
+            let pretty = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\n  ")
+            blocks.append(header + "\n  " + pretty)
+        }
+        guard jsonEvents > 0 else {
+            throw Failure(description: events == 0 ? "No event has arrived yet to filter." : "No event's data is JSON, so a JSONPath filter cannot apply.")
+        }
+        let text = (["\(blocks.count) of \(events) events match \(expression)"] + blocks).joined(separator: "\n")
+        return BodyDocument(kind: .events, contentType: document.contentType, byteCount: document.byteCount,
+                            text: LineIndex(text: text), raw: document.raw, rawLines: document.rawLines, charset: nil)
+    }
+
+    /// The events of an event view's text: each header line (`▸ …`) with its data (the lines
+    /// below it, their two-space indent taken off).
+    private static func events(in text: LineIndex) -> [(header: String, data: String)] {
+        var events: [(header: String, data: [String])] = []
+        for index in 0..<text.lineCount {
+            let line = text.line(index)
+            if line.hasPrefix("▸ ") {
+                events.append((line, []))
+            } else if !events.isEmpty {
+                events[events.count - 1].data.append(line.hasPrefix("  ") ? String(line.dropFirst(2)) : line)
+            }
+        }
+        return events.map { ($0.header, $0.data.joined(separator: "\n")) }
     }
 }

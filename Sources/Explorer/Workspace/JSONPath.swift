@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 
 /// A JSONPath expression, the subset people type to narrow a response:
 /// `$.items[*].name`, `$..id`, `$.items[0]`, `$.items[-1]`, `$.items[1:3]`, `$['odd key']`,
@@ -34,6 +35,11 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     /// What is wrong with an expression or a body, in one sentence.
     package struct Failure: Error, Sendable, CustomStringConvertible {
         package let description: String
+
+        /// A failure saying `description`.
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     let steps: [Step]

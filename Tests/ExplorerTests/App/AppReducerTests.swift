@@ -430,7 +430,7 @@ import Testing
         tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: "plain words", contentType: "text/plain"))
         tuiPress(&state, .char("f"))
         #expect(state.input == nil)
-        #expect(state.message == "The JSONPath filter works on JSON bodies.")
+        #expect(state.message == "The JSONPath filter works on JSON bodies and on the data of events.")
     }
 
     @Test func wrapAndLineNumbersToggle() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import Testing
 @testable import App
+import Workspace
 @testable import Terminal
 
 /// A body shown while it arrives: partial snapshots, the live event view, the limit line.
@@ -39,6 +40,22 @@ import Testing
         let lines = (0..<document.lineCount).map { document.plainLine($0) }
         #expect(lines == ["▸ 22:13:20.500  tick  #1", "  {", "    \"n\": 1", "  }", "▸ 22:13:20.500  message", "  plain"])
         #expect(EventLog.spans(lines[0]).map(\.text) == ["▸ ", "22:13:20.500", "  tick  #1"])
+    }
+
+    @Test func theJSONPathFilterAppliesToEachEventsData() throws {
+        let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
+        _ = body.append(Data("event: tick\nid: 1\ndata: {\"price\": 10, \"sym\": \"A\"}\n\ndata: plain words\n\n".utf8), at: start)
+        _ = body.append(Data("event: tick\nid: 2\ndata: {\"sym\": \"B\"}\n\nevent: tick\nid: 3\ndata: {\"price\": 12,\ndata:  \"sym\": \"C\"}\n\n".utf8), at: start)
+        let document = body.snapshot(isComplete: false).document
+        let filtered = try JSONPath.filter(document, "$.price")
+        #expect(filtered.kind == .events)
+        let lines = (0..<filtered.lineCount).map { filtered.plainLine($0) }
+        #expect(lines == ["2 of 4 events match $.price", "▸ 22:13:20.000  tick  #1", "  [", "    10", "  ]", "▸ 22:13:20.000  tick  #3", "  [", "    12", "  ]"])
+        #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(document, "$[") }
+
+        let plain = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
+        _ = plain.append(Data("data: hello\n\n".utf8), at: start)
+        #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(plain.snapshot(isComplete: false).document, "$.a") }
     }
 
     @Test func ndjsonLinesAreEventsToo() {
