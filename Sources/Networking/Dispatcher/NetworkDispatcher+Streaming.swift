@@ -4,8 +4,9 @@ extension NetworkDispatcher {
     /// Sends a request and answers as soon as its head has arrived; the body follows as a
     /// back-pressured `AsyncSequence` of chunks (`StreamedResponse.body`).
     ///
-    /// Request adapters and event monitors run as for `future(from:)`; a streamed body is read
-    /// once, so the retry policy and response adapters do not apply.
+    /// Request adapters, event monitors and the challenge handler run as for `future(from:)`
+    /// (a 401 answered with credentials is dropped unread); a streamed body is read once, so
+    /// the retry policy and response adapters do not apply.
     ///
     /// ```swift
     /// let streamed = try await dispatcher.stream(from: BasicRequest(path: "/feed"))
@@ -18,7 +19,7 @@ extension NetworkDispatcher {
     /// - Returns: the head, with the body still arriving.
     /// - Throws: `TransportError` and adapter errors, for anything before the head.
     public func stream(from request: any Request, options: TransferOptions? = nil) async throws -> StreamedResponse {
-        try await stream(try await prepareForStreaming(request), options: options)
+        try await stream(try await prepareForStreaming(request), options: options).0
     }
 
     private func prepareForStreaming(_ request: any Request) async throws -> PreparedRequest {
@@ -29,13 +30,27 @@ extension NetworkDispatcher {
         return prepared
     }
 
-    private func stream(_ prepared: PreparedRequest, options: TransferOptions?) async throws -> StreamedResponse {
-        for monitor in eventMonitors { monitor.requestWillSend(prepared) }
-        do {
-            return try await transport.stream(prepared, options: options ?? self.options)
-        } catch {
-            for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }
-            throw error
+    /// Streams a prepared request, answering a 401's challenge when the challenge handler
+    /// can; returns the response that is delivered and the request that produced it.
+    private func stream(_ prepared: PreparedRequest, options: TransferOptions?) async throws -> (StreamedResponse, PreparedRequest) {
+        var request = prepared
+        var answers = 0
+        while true {
+            for monitor in eventMonitors { monitor.requestWillSend(request) }
+            let streamed: StreamedResponse
+            do {
+                streamed = try await transport.stream(request, options: options ?? self.options)
+            } catch {
+                for monitor in eventMonitors { monitor.request(request, didFailWith: error) }
+                throw error
+            }
+            guard answers < Self.maximumChallengeAnswers, let handler = challengeHandler,
+                  let answered = try handler.answer(streamed.head, to: request)
+            else { return (streamed, request) }
+            // The 401's body is not wanted: close it so its connection is not left half-read.
+            streamed.body.cancel()
+            answers += 1
+            request = answered
         }
     }
 
@@ -62,8 +77,7 @@ extension NetworkDispatcher {
             let task = Task {
                 let started = Date()
                 do {
-                    let prepared = try await self.prepareForStreaming(request)
-                    let streamed = try await self.stream(prepared, options: options)
+                    let (streamed, prepared) = try await self.stream(try await self.prepareForStreaming(request), options: options)
                     await Self.hop(to: queue) { head(streamed.head) }
                     var count = 0
                     for try await piece in streamed.body {

@@ -33,6 +33,11 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     public let options: TransferOptions
     /// How many `.retry(with:)` answers from response adapters one future follows at most.
     public let maximumAdapterRetries: Int
+    /// Answers a 401's challenge (HTTP Digest) with credentials; `nil` delivers the 401.
+    public let challengeHandler: (any AuthenticationChallengeHandler)?
+    /// How many 401 challenges one request answers at most (a second answer only helps when
+    /// the server says the first one's nonce was stale).
+    static let maximumChallengeAnswers = 2
     private let lastBase = Locked<BaseURLParts?>(nil)
 
     /// Creates a dispatcher.
@@ -50,6 +55,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - eventMonitors: told of every event.
     ///   - options: default transfer options.
     ///   - maximumAdapterRetries: how many adapter retries a future follows (default 3).
+    ///   - challengeHandler: answers a 401's challenge with credentials (a
+    ///     `DigestAuthenticator`); `nil` (the default) delivers every 401.
     public init(
         serverProvider: any ServerProvider,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
@@ -59,8 +66,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         retryPolicy: RetryPolicy? = nil,
         eventMonitors: [any EventMonitor] = [],
         options: TransferOptions = TransferOptions(),
-        maximumAdapterRetries: Int = 3
+        maximumAdapterRetries: Int = 3,
+        challengeHandler: (any AuthenticationChallengeHandler)? = nil
     ) {
+        self.challengeHandler = challengeHandler
         self.serverProvider = serverProvider
         self.transport = transport
         self.callbackQueue = callbackQueue
@@ -117,10 +126,18 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         var request = original
         var attempt = 1
         var adapterRetries = 0
+        var challengeAnswers = 0
+        var answer: PreparedRequest?
         attempts: while true {
             try Task.checkCancellation()
-            var prepared = try request.prepared(on: base)
-            for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+            var prepared: PreparedRequest
+            if let answer {
+                prepared = answer
+            } else {
+                prepared = try request.prepared(on: base)
+                for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+            }
+            answer = nil
             for monitor in eventMonitors { monitor.requestWillSend(prepared) }
 
             let started = Date()
@@ -141,6 +158,13 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 
             let response = Response(sent, request: prepared, started: started)
             for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
+
+            if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
+               let answered = try handler.answer(ResponseHead(status: sent.status, headers: sent.headers, httpVersion: sent.httpVersion), to: prepared) {
+                challengeAnswers += 1
+                answer = answered
+                continue attempts
+            }
 
             adapters: for adapter in responseAdapters {
                 switch try await adapter.adapt(response, for: request) {

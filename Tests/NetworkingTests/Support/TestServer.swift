@@ -1,4 +1,5 @@
 import CompressNIO
+import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -23,6 +24,9 @@ final class TestServer: Sendable {
 
     /// How many requests a path got.
     func hits(_ path: String) -> Int { state.value("hits:" + path) }
+
+    /// A named counter of the server's (`digest:without-credentials` …).
+    func count(_ name: String) -> Int { state.value(name) }
 
     private init(channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>, state: Counter) {
         self.channel = channel
@@ -233,6 +237,32 @@ final class TestServer: Sendable {
             } else {
                 try await send(401, [("WWW-Authenticate", "Bearer"), ("Content-Type", "text/plain")], Array("expired".utf8))
             }
+        case "digest":
+            // /digest/<algorithms, comma-separated, offered in this order>[/stale]: HTTP Digest
+            // (RFC 7616, qop=auth) for "Mufasa" / "Circle of Life", checked here with the
+            // server's own hashing; the answer names the algorithm and nonce count it accepted.
+            let offered = segments.count > 1 ? (segments[1].removingPercentEncoding ?? segments[1]).split(separator: ",").map(String.init) : ["MD5"]
+            var bodyCopy = body
+            let sent = head.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + (bodyCopy.readString(length: bodyCopy.readableBytes) ?? "")
+            if sent.contains(DigestServer.password) { state.add("digest:password-in-clear", 1) }
+            // With /stale, the first challenge's nonce has aged by the time it is answered.
+            let firstNonce = segments.count > 2 && segments[2] == "stale" ? "old-nonce" : DigestServer.nonce
+            let challenges = offered.map {
+                ("WWW-Authenticate", "Digest realm=\"\(DigestServer.realm)\", qop=\"auth\", algorithm=\($0), nonce=\"\(firstNonce)\", opaque=\"\(DigestServer.opaque)\"")
+            }
+            guard let authorization = head.headers.first(name: "authorization") else {
+                state.add("digest:without-credentials", 1)
+                try await send(401, challenges + [("Content-Type", "text/plain")], Array("credentials needed".utf8))
+                return .keepOpen
+            }
+            state.add("digest:answered", 1)
+            switch DigestServer.check(authorization, method: head.method.rawValue, uri: head.uri, offered: offered, nonce: DigestServer.nonce) {
+            case .success(let accepted):
+                try await sendText(200, accepted)
+            case .failure(let reason):
+                let stale = reason.stale ? [("WWW-Authenticate", "Digest realm=\"\(DigestServer.realm)\", qop=\"auth\", algorithm=\(offered[0]), nonce=\"\(DigestServer.nonce)\", opaque=\"\(DigestServer.opaque)\", stale=true")] : challenges
+                try await send(401, stale + [("Content-Type", "text/plain")], Array(reason.message.utf8))
+            }
         default:
             try await sendText(404, "no route for \(path)")
         }
@@ -251,6 +281,59 @@ private let gzipBombBytes = Result { () throws -> ByteBuffer in
 }
 
 func gzipBomb() throws -> ByteBuffer { try gzipBombBytes.get() }
+
+/// The digest route's side: its credentials and its own check of an `Authorization` value.
+enum DigestServer {
+    static let username = "Mufasa"
+    static let password = "Circle of Life"
+    static let realm = "http-auth@example.org"
+    static let nonce = "7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v"
+    static let opaque = "FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"
+
+    struct Refusal: Error {
+        var message: String
+        var stale = false
+    }
+
+    /// The parameters of `Digest a="b", c=d`, read with a regular expression (not the
+    /// library's parser, which is what is under test).
+    static func parameters(_ value: String) -> [String: String] {
+        guard value.hasPrefix("Digest ") else { return [:] }
+        let regex = try! NSRegularExpression(pattern: #"([a-z]+)=(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))"#)
+        let text = String(value.dropFirst(7))
+        var out: [String: String] = [:]
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let name = String(text[Range(match.range(at: 1), in: text)!])
+            let quoted = Range(match.range(at: 2), in: text).map { String(text[$0]).replacingOccurrences(of: "\\", with: "") }
+            let plain = Range(match.range(at: 3), in: text).map { String(text[$0]) }
+            out[name] = quoted ?? plain ?? ""
+        }
+        return out
+    }
+
+    static func hash(_ text: String, _ algorithm: String) -> String {
+        let data = Data(text.utf8)
+        let bytes: [UInt8] = algorithm.uppercased().hasPrefix("SHA-256") ? Array(SHA256.hash(data: data)) : Array(Insecure.MD5.hash(data: data))
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Checks an answer: user, realm, uri, nonce, opaque, qop, and the response hash.
+    static func check(_ authorization: String, method: String, uri: String, offered: [String], nonce: String) -> Result<String, Refusal> {
+        let p = parameters(authorization)
+        guard let algorithm = p["algorithm"], offered.contains(algorithm) else { return .failure(Refusal(message: "algorithm not offered")) }
+        guard p["username"] == username, p["realm"] == realm, p["uri"] == uri, p["opaque"] == opaque, p["qop"] == "auth",
+              let nc = p["nc"], nc.count == 8, let cnonce = p["cnonce"], !cnonce.isEmpty, let response = p["response"]
+        else { return .failure(Refusal(message: "malformed answer: \(p)")) }
+        guard p["nonce"] == nonce else { return .failure(Refusal(message: "stale nonce", stale: true)) }
+        var ha1 = hash("\(username):\(realm):\(password)", algorithm)
+        if algorithm.hasSuffix("-sess") { ha1 = hash("\(ha1):\(nonce):\(cnonce)", algorithm) }
+        let ha2 = hash("\(method):\(uri)", algorithm)
+        guard response == hash("\(ha1):\(nonce):\(nc):\(cnonce):auth:\(ha2)", algorithm) else {
+            return .failure(Refusal(message: "wrong response hash"))
+        }
+        return .success("welcome \(username), \(algorithm), nc=\(nc)")
+    }
+}
 
 /// Named counters shared by a server's connections.
 final class Counter: @unchecked Sendable {
