@@ -257,7 +257,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         // The body streams in on its own serial queue: the first lines are shown from the first
         // chunk, and a slow screen never holds more than the transport's buffer.
         let queue = DispatchQueue(label: "explorer.response-\(id)", qos: .userInitiated)
-        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: queue)
+        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: queue,
+                                           challengeHandler: resolved.challengeHandler)
         let environment = resolved.environment
         let collectionPath = self.collectionPath
         let history = self.history

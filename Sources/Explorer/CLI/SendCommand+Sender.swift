@@ -242,7 +242,7 @@ struct ExchangeSender {
         switch plan.target {
         case .resolved(let resolved):
             entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
-            let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport)
+            let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, challengeHandler: resolved.challengeHandler)
             do {
                 entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
             } catch {

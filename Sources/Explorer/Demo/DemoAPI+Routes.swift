@@ -85,6 +85,7 @@ extension DemoAPI {
             itemRoute("/posts/:id", "post", get: getPost, update: updatePost, delete: deletePost),
             DemoRoute("/me", get: { request, _ in await me(request) }),
             DemoRoute("/login", post: { request, _ in try await login(request) }),
+            .any("/digest/:algorithm") { request, context in digest(request, context) },
             DemoRoute("/large", get: { request, _ in large(request) }),
             .any("/echo") { request, _ in try await echo(request) },
             .any("/echo/**") { request, _ in try await echo(request) },

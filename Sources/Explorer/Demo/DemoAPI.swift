@@ -101,6 +101,7 @@ struct DemoAPI: Sendable {
                 "ANY /echo", "GET /slow?ms=N", "GET /large?items=N", "POST /login", "GET /me",
                 "GET /error", "GET /rate-limited", "GET /redirect?n=N", "GET /gzip", "GET /image.png",
                 "GET /latin1", "GET /unicode", "GET /xml", "GET /escape", "GET /status/{code}",
+                "GET /digest/{MD5|SHA-256} (HTTP Digest: ada / demo-digest-pass)",
             ],
         ])
     }

@@ -21,6 +21,25 @@ package struct APICollection: Sendable {
     package var warnings: [CollectionWarning]
     /// The `description:` the user wrote.
     var description: String?
+    /// The `auth:` of every request, unless an environment, folder or endpoint sets its own.
+    package var auth: Authentication?
+
+    /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
+    /// folders' from the innermost, then the environment's, then the collection's. `nil` (or
+    /// a `none` scheme) sends no credentials.
+    package func authentication(for endpoint: Endpoint, in environment: Environment?) -> Authentication? {
+        if let own = endpoint.auth { return own }
+        var folderAuths: [Authentication?] = []
+        var level = items
+        for name in endpoint.folderPath {
+            guard case .folder(let folder)? = level.first(where: { if case .folder(let f) = $0 { return f.name == name } else { return false } })
+            else { break }
+            folderAuths.append(folder.auth)
+            level = folder.items
+        }
+        if let nearest = folderAuths.reversed().compactMap({ $0 }).first { return nearest }
+        return environment?.auth ?? auth
+    }
 
     /// Creates a collection.
     package init(

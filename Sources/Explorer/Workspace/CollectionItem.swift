@@ -22,9 +22,12 @@ package struct Folder: Sendable, Hashable {
     package var items: [CollectionItem]
     /// The `description:` the user wrote.
     var description: String?
+    /// The `auth:` of the endpoints inside, unless one nearer sets its own; `nil` inherits.
+    package var auth: Authentication?
 
     /// Creates a folder.
-    package init(name: String, items: [CollectionItem] = [], description: String? = nil) {
+    package init(name: String, items: [CollectionItem] = [], description: String? = nil, auth: Authentication? = nil) {
+        self.auth = auth
         self.name = name
         self.items = items
         self.description = description

@@ -11,16 +11,21 @@ import Yams
 /// The file is only read, never written.
 package enum CollectionLoader {
     /// The keys a collection file may have at the top.
-    static let topLevelKeys = ["name", "description", "variables", "environments", "endpoints"]
+    static let topLevelKeys = ["name", "description", "variables", "auth", "environments", "endpoints"]
     /// The keys of an environment.
-    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets"]
+    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
-                               "capture", "assert", "retry", "requires"]
+                               "capture", "assert", "retry", "requires", "auth"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
-    static let folderKeys = ["folder", "description", "endpoints"]
+    static let folderKeys = ["folder", "description", "auth", "endpoints"]
+    /// The keys an `auth:` of each type may have, besides `type`.
+    static let authKeys: [String: [String]] = [
+        "basic": ["username", "password"], "digest": ["username", "password"], "bearer": ["token"],
+        "api_key": ["name", "value", "in"], "none": [],
+    ]
 
     /// Loads the collection file at `url`, with the `.env` file beside it.
     ///
@@ -88,6 +93,8 @@ package enum CollectionLoader {
         try reader.checkRequirements(in: items)
         var collection = APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
         collection.description = try mapping["description"].map { try reader.string($0, key: "description") }
+        collection.auth = try mapping["auth"].map { try reader.authentication($0, in: "the collection") }
+        collection.warnings = reader.warnings
         return collection
     }
 }
@@ -252,7 +259,8 @@ struct Reader {
             dotEnv: dotEnv,
             location: location(node),
             baseURLLocation: location(baseNode),
-            summary: try mapping["description"].map { try string($0, key: "description") }
+            summary: try mapping["description"].map { try string($0, key: "description") },
+            auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") }
         )
     }
 
@@ -270,6 +278,7 @@ struct Reader {
                 let name = try string(folderNode, key: "folder")
                 checkKeys(mapping, known: CollectionLoader.folderKeys, in: "folder \"\(name)\"")
                 var children: [CollectionItem] = []
+                let auth = try mapping["auth"].map { try authentication($0, in: "folder \"\(name)\"") }
                 if let childNode = mapping["endpoints"] {
                     children = try self.items(childNode, folderPath: folderPath + [name], seen: &seen)
                 }
@@ -277,10 +286,12 @@ struct Reader {
                 if let index = items.firstIndex(where: { if case .folder(let f) = $0 { return f.name == name } else { return false } }),
                    case .folder(var folder) = items[index] {
                     folder.items += children
+                    folder.auth = folder.auth ?? auth
                     items[index] = .folder(folder)
                 } else {
                     items.append(.folder(Folder(name: name, items: children,
-                                                description: try mapping["description"].map { try string($0, key: "description") })))
+                                                description: try mapping["description"].map { try string($0, key: "description") },
+                                                auth: auth)))
                 }
             } else {
                 let endpoint = try self.endpoint(mapping, node: element, folderPath: folderPath)
@@ -369,9 +380,68 @@ struct Reader {
         if let disabled = mapping["disabled"] {
             endpoint.disabled = try disabledRows(disabled, endpoint: name)
         }
+        if let auth = mapping["auth"] {
+            endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
+            locations["auth"] = location(auth)
+        }
         endpoint.locations = locations
         try readChecks(mapping, into: &endpoint)
         return endpoint
+    }
+
+    /// An `auth:`: `none`, or a mapping with `type` (basic, bearer, digest, api_key, none) and
+    /// the type's keys, each a text template.
+    ///
+    /// - Parameters:
+    ///   - node: the value of `auth:`.
+    ///   - container: what it belongs to, for messages (`endpoint "Login"`).
+    /// - Throws: `CollectionError` at the line and column of the part to fix.
+    mutating func authentication(_ node: Node, in container: String) throws -> Authentication {
+        let expected = "none, or a mapping with type (\(Authentication.typeNames.joined(separator: ", "))) and its keys"
+        if case .scalar(let scalar) = node, scalar.string == "none" {
+            return Authentication(.none, location: location(node))
+        }
+        guard case .mapping(let mapping) = node else {
+            throw CollectionError.wrongType(location(node), key: "auth", expected: expected)
+        }
+        guard let typeNode = mapping["type"] else {
+            throw CollectionError.missingKey(location(node), key: "type", in: "the auth of \(container)")
+        }
+        let type = try string(typeNode, key: "auth.type")
+        guard let keys = CollectionLoader.authKeys[type] else {
+            let hint = Suggestions.closest(to: type, in: Authentication.typeNames, limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
+            throw CollectionError.wrongType(location(typeNode), key: "auth.type",
+                                            expected: "one of \(Authentication.typeNames.joined(separator: ", ")) (not \"\(type)\")\(hint)")
+        }
+        checkKeys(mapping, known: ["type"] + keys, in: "the \(type) auth of \(container)")
+        func required(_ key: String) throws -> String {
+            guard let value = mapping[key] else {
+                throw CollectionError.missingKey(location(node), key: key, in: "the \(type) auth of \(container)")
+            }
+            return try string(value, key: "auth.\(key)")
+        }
+        let scheme: Authentication.Scheme
+        switch type {
+        case "basic": scheme = .basic(username: try required("username"), password: try mapping["password"].map { try string($0, key: "auth.password") } ?? "")
+        case "digest": scheme = .digest(username: try required("username"), password: try required("password"))
+        case "bearer": scheme = .bearer(token: try required("token"))
+        case "api_key":
+            var placement = Authentication.KeyPlacement.header
+            if let inNode = mapping["in"] {
+                let text = try string(inNode, key: "auth.in")
+                guard let found = Authentication.KeyPlacement(rawValue: text) else {
+                    throw CollectionError.wrongType(location(inNode), key: "auth.in", expected: "header or query (not \"\(text)\")")
+                }
+                placement = found
+            }
+            let name = try required("name")
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw CollectionError.wrongType(location(mapping["name"]), key: "auth.name", expected: "the name of the header or query item that carries the key")
+            }
+            scheme = .apiKey(name: name, value: try required("value"), placement: placement)
+        default: scheme = .none
+        }
+        return Authentication(scheme, location: location(node))
     }
 
     /// An endpoint's `disabled:`: the rows switched off, in the forms of `query`, `headers`,

@@ -57,7 +57,8 @@ package enum CollectionMerger {
             merged.environments.append(Environment(
                 name: name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
                 variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
-                collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:], summary: environment.summary))
+                collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:], summary: environment.summary,
+                auth: environment.auth))
         }
         for endpoint in imported.endpoints {
             if merged.endpoint(withID: endpoint.id) != nil {

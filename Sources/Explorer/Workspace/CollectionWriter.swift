@@ -17,6 +17,7 @@ package enum CollectionWriter {
         var root: [(Node, Node)] = [("name", scalar(collection.name))]
         if let description = collection.description { root.append(("description", scalar(description))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
+        if let auth = collection.auth { root.append(("auth", authNode(auth))) }
         if !collection.environments.isEmpty {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
         }
@@ -33,6 +34,7 @@ package enum CollectionWriter {
         if !environment.variables.isEmpty { pairs.append(("variables", mapping(environment.variables))) }
         if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
         if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
+        if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
         return Node(pairs, .implicit)
     }
 
@@ -42,6 +44,7 @@ package enum CollectionWriter {
         case .folder(let folder):
             var pairs: [(Node, Node)] = [("folder", scalar(folder.name))]
             if let description = folder.description { pairs.append(("description", scalar(description))) }
+            if let auth = folder.auth { pairs.append(("auth", authNode(auth))) }
             pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
             return Node(pairs, .implicit)
         case .endpoint(let endpoint):
@@ -61,9 +64,27 @@ package enum CollectionWriter {
                 pairs.append(("multipart", named(fields.map { ($0.name, multipartValue($0)) })))
             }
             if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
+            if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
             pairs += checkPairs(endpoint)
             return Node(pairs, .implicit)
         }
+    }
+
+    /// An `auth:` as the loader reads it: `none`, or a mapping with `type` first. Its values
+    /// are the templates the user wrote, so a `{{password}}` stays a reference.
+    static func authNode(_ auth: Authentication) -> Node {
+        var pairs: [(Node, Node)] = [("type", scalar(auth.typeName))]
+        switch auth.scheme {
+        case .none:
+            return scalar("none")
+        case let .basic(username, password), let .digest(username, password):
+            pairs += [("username", scalar(username)), ("password", scalar(password))]
+        case let .bearer(token):
+            pairs.append(("token", scalar(token)))
+        case let .apiKey(name, value, placement):
+            pairs += [("name", scalar(name)), ("value", scalar(value)), ("in", scalar(placement.rawValue))]
+        }
+        return Node(pairs, .implicit)
     }
 
     /// An endpoint's rows switched off, each table as `query`, `headers`, `form` and

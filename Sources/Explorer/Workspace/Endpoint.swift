@@ -27,6 +27,9 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var retry: CheckRetry?
     /// Endpoints sent first when what they capture is missing (`requires:`).
     package var requirements: [Requirement] = []
+    /// Its own `auth:`, winning over its folders', environment's and collection's; `nil`
+    /// inherits.
+    package var auth: Authentication?
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
@@ -66,6 +69,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
             && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
             && lhs.description == rhs.description && lhs.disabled == rhs.disabled && lhs.captures == rhs.captures
             && lhs.assertions == rhs.assertions && lhs.retry == rhs.retry && lhs.requirements == rhs.requirements
+            && lhs.auth == rhs.auth
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -32,6 +32,8 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     let baseURLLocation: FileLocation?
     /// The `description:` the user wrote.
     let summary: String?
+    /// The `auth:` of requests sent in this environment, unless a folder or endpoint sets its own.
+    package let auth: Authentication?
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -48,8 +50,10 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         dotEnv: [String: String] = [:],
         location: FileLocation? = nil,
         baseURLLocation: FileLocation? = nil,
-        summary: String? = nil
+        summary: String? = nil,
+        auth: Authentication? = nil
     ) {
+        self.auth = auth
         self.baseURLLocation = baseURLLocation
         self.summary = summary
         self.name = name

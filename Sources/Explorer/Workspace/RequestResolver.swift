@@ -7,6 +7,11 @@ import Networking
 /// Variables resolve by precedence `--var` > environment > collection, then `{{env.NAME}}`
 /// and the built-ins. Environment headers come first and an endpoint's header of the same
 /// name replaces them. A body adds its `Content-Type` unless the endpoint sets one.
+///
+/// The nearest `auth:` (endpoint, folders, environment, collection) adds its header or query
+/// item — replacing an environment header of the same name, but not one the endpoint writes
+/// itself under an inherited auth — or, for digest, the credentials that answer the server's
+/// challenge. Its expanded secrets (password, token, key) are masked like secret variables.
 package struct RequestResolver: Sendable {
     /// The process environment used for `{{env.NAME}}`.
     var processEnvironment: [String: String]
@@ -132,6 +137,49 @@ package struct RequestResolver: Sendable {
             headers.add(name: name, value: try expand(header.value, "header \(name)", at: "headers[\(index)]").text)
         }
 
+        var authSecrets: [String] = []
+        var digest: DigestCredentials?
+        if let auth = collection.authentication(for: endpoint, in: environment) {
+            func expandAuth(_ text: String) throws -> String {
+                do {
+                    return try scope.expand(text).text
+                } catch {
+                    throw ResolveError(scopeFailure: error, context: "the auth of endpoint \"\(endpoint.id)\"", at: auth.location ?? endpoint.location)
+                }
+            }
+            func setHeader(_ name: String, _ value: String) {
+                if endpoint.auth == nil, ownNames.contains(name.lowercased()) { return }
+                headers.replaceOrAdd(name: name, value: value)
+            }
+            switch auth.scheme {
+            case .none:
+                break
+            case let .basic(username, password):
+                let user = try expandAuth(username), secret = try expandAuth(password)
+                let encoded = Data("\(user):\(secret)".utf8).base64EncodedString()
+                setHeader("Authorization", "Basic " + encoded)
+                authSecrets += [secret, encoded]
+            case let .bearer(token):
+                let secret = try expandAuth(token)
+                setHeader("Authorization", "Bearer " + secret)
+                authSecrets.append(secret)
+            case let .apiKey(name, value, placement):
+                let key = try expandAuth(name), secret = try expandAuth(value)
+                switch placement {
+                case .header:
+                    setHeader(key, secret)
+                case .query:
+                    queryItems.append(URLQueryItem(name: key, value: secret))
+                    queryText += (queryText.isEmpty ? "" : "&") + encodeQuery(key) + "=" + encodeQuery(secret)
+                }
+                authSecrets.append(secret)
+            case let .digest(username, password):
+                let credentials = DigestCredentials(username: try expandAuth(username), password: try expandAuth(password))
+                digest = credentials
+                authSecrets.append(credentials.password)
+            }
+        }
+
         let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var body: Data?
         var bodyFile: URL?
@@ -200,7 +248,8 @@ package struct RequestResolver: Sendable {
         var secretValues = environment.secretValues(in: scope)
         for name in environment.secrets { if let value = overrides[name] { secretValues.append(value) } }
         secretValues += captured.values.filter(\.isSecret).map(\.value)
-        return ResolvedRequest(
+        secretValues += authSecrets.filter { !$0.isEmpty }
+        var resolved = ResolvedRequest(
             endpoint: endpoint,
             environment: environment,
             baseURL: baseURL,
@@ -212,6 +261,8 @@ package struct RequestResolver: Sendable {
             scope: scope,
             bodyFile: bodyFile
         )
+        resolved.digest = digest
+        return resolved
     }
 
     /// Whether an endpoint's path is a whole URL, so that it is sent there and not to the

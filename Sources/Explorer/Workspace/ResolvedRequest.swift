@@ -40,6 +40,14 @@ package struct ResolvedRequest: Sendable {
     /// The file the body was read from, for a `file:` body (a curl command names it rather
     /// than spelling its bytes).
     package var bodyFile: URL? = nil
+    /// Digest credentials (`auth: digest`), used to answer the server's 401 challenge.
+    package var digest: DigestCredentials? = nil
+
+    /// What answers the server's 401 challenge for this request, if anything: give it to the
+    /// dispatcher that sends `request`.
+    package var challengeHandler: (any AuthenticationChallengeHandler)? {
+        digest.map { DigestAuthenticator(username: $0.username, password: $0.password) }
+    }
 
     /// Whether the environment asks for a confirmation before sending.
     package var isProtected: Bool { environment.isProtected }

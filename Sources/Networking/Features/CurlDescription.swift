@@ -27,8 +27,11 @@ package struct CurlCommand: Sendable {
     package var url: String
     package var headers: HTTPHeaders
     package var body: Body?
+    /// `--digest -u 'name:password'`: the credentials curl answers a digest challenge with.
+    package var digestUser: (name: String, password: String)?
 
-    package init(method: HTTPMethod, url: String, headers: HTTPHeaders, body: Body?) {
+    package init(method: HTTPMethod, url: String, headers: HTTPHeaders, body: Body?, digestUser: (name: String, password: String)? = nil) {
+        self.digestUser = digestUser
         self.method = method
         self.url = url
         self.headers = headers
@@ -47,6 +50,7 @@ package struct CurlCommand: Sendable {
         }
         first.append(ShellQuoting.quote(url))
         var lines = [first.joined(separator: " ")]
+        if let digestUser { lines.append("--digest -u " + ShellQuoting.quote("\(digestUser.name):\(digestUser.password)")) }
         for field in headers {
             lines.append("-H " + ShellQuoting.quote(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"))
         }

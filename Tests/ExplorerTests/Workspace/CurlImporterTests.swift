@@ -40,6 +40,10 @@ func decodedCurlQuery(_ query: String?) -> [String] {
             #expect(command.url == expected.url, "\(expected.curl)")
             var headers: [String: String] = [:]
             for header in command.headers { headers[header.name] = header.value }
+            // -u is the endpoint's basic auth; curl sends it as this header.
+            if case let .basic(username, password)? = command.auth?.scheme {
+                headers["Authorization"] = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+            }
             #expect(headers == expected.headers, "\(expected.curl)")
             // A file sent as it is (--data-binary @file) is read at send time, like curl reads it.
             let body = try command.bodyFile.map { try String(contentsOf: Fixtures.url("curl").appendingPathComponent($0), encoding: .utf8) } ?? command.body
@@ -177,11 +181,35 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         #expect(URLParts("http://h/p?key=one&key=two").query == [KeyValue("key", "one"), KeyValue("key", "two")])
     }
 
-    @Test func digestIsNeverDowngradedToBasic() throws {
+    @Test func digestIsImportedAsDigestNeverDowngradedToBasic() throws {
         let command = try importer.parse("curl http://h/ -u user:pass --digest")
         #expect(!command.headers.contains { $0.name == "Authorization" })
-        #expect(command.warnings.contains { $0.contains("--digest") && $0.contains("not imported") })
-        #expect(try importer.parse("curl http://h/ -u user:pass --digest --basic").headers.contains { $0.value.hasPrefix("Basic ") })
+        #expect(command.auth == Authentication(.digest(username: "user", password: "pass")))
+        #expect(command.warnings.isEmpty)
+        #expect(try importer.parse("curl http://h/ -u user:pass --digest --basic").auth == Authentication(.basic(username: "user", password: "pass")))
+        // NTLM and the other negotiated schemes are still not imported, with a warning.
+        let ntlm = try importer.parse("curl http://h/ -u user:pass --ntlm")
+        #expect(ntlm.auth == nil && !ntlm.headers.contains { $0.name == "Authorization" })
+        #expect(ntlm.warnings.contains { $0.contains("--ntlm") && $0.contains("not imported") })
+    }
+
+    @Test func credentialsBecomeTheEndpointsAuthInTheCollection() throws {
+        let basic = try importer.importCommand("curl -u 'ada:pa:ss' http://h/a").collection
+        #expect(basic.endpoints[0].auth == Authentication(.basic(username: "ada", password: "pa:ss")))
+        #expect(basic.endpoints[0].headers.isEmpty)
+        let digest = try importer.importCommand("curl --digest --user ada http://h/a")
+        #expect(digest.collection.endpoints[0].auth == Authentication(.digest(username: "ada", password: "")))
+        #expect(digest.warnings.contains { $0.contains("curl would ask for the password of ada") })
+        let bearer = try importer.importCommand("curl --oauth2-bearer \"$TOKEN\" http://h/a").collection
+        #expect(bearer.endpoints[0].auth == Authentication(.bearer(token: "{{env.TOKEN}}")))
+        // An Authorization header written on the command line is kept as it is instead.
+        let written = try importer.importCommand("curl -H 'Authorization: Token t' -u ada:pw http://h/a").collection
+        #expect(written.endpoints[0].auth == nil)
+        #expect(written.endpoints[0].headers == [KeyValue("Authorization", "Token t")])
+        // Through YAML and the resolver: the header curl would send.
+        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: basic))
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(collection.endpoints[0], in: collection)
+        #expect(resolved.request.headers["Authorization"] == "Basic " + Data("ada:pa:ss".utf8).base64EncodedString())
     }
 
     @Test func methodRulesFollowCurl() throws {
@@ -191,7 +219,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         #expect(try importer.parse("curl -I http://h/a").method == .head)
         #expect(try importer.parse("curl -G -d a=b http://h/a").url == "http://h/a?a=b")
         #expect(try importer.parse("curl -XPUT -d x http://h/a").method == .put)
-        #expect(try importer.parse("curl --url http://h/a -u user:pw").headers == [KeyValue("Authorization", "Basic dXNlcjpwdw==")])
+        #expect(try importer.parse("curl --url http://h/a -u user:pw").auth == Authentication(.basic(username: "user", password: "pw")))
     }
 
     @Test func missingURLOrValueIsAClearError() throws {

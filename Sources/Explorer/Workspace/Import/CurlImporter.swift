@@ -6,15 +6,15 @@ import Networking
 ///
 /// Every option of curl is known with its arity (`CurlOptions`), so no option takes the next
 /// word by mistake. What has a meaning in a collection is kept exactly as curl sends it: the
-/// method as written, headers (with those options imply: `-u` → `Authorization: Basic`, `-b` →
-/// `Cookie`, `-A` → `User-Agent`, `-e` → `Referer`, `-r` → `Range`, `-d` → form
+/// method as written, credentials as the endpoint's `auth:` (`-u` → basic, `--digest -u` →
+/// digest, `--oauth2-bearer` → bearer), headers (with those options imply: `-b` → `Cookie`, `-A` → `User-Agent`, `-e` → `Referer`, `-r` → `Range`, `-d` → form
 /// `Content-Type`, `--json` → JSON `Content-Type` and `Accept`), the body encoded byte for
 /// byte as curl encodes it, multipart parts with their file names and types. `$VAR` becomes
 /// `{{env.VAR}}`; heredocs, here-strings and `< file` feed `@-`. Several commands (separated
 /// by newlines, `&&`, `;`, `|`) and several URLs or `--next` give several endpoints.
 /// Everything else is reported: options that do not change the request are listed as
 /// ignored; options that change it in ways a collection does not keep (proxies, client
-/// certificates, digest and other challenge-based authentication) are warned about.
+/// certificates, NTLM, Negotiate and other challenge-based authentication) are warned about.
 package struct CurlImporter: Sendable {
     /// Where `@file` arguments are read from.
     var baseDirectory: URL
@@ -42,6 +42,8 @@ package struct CurlImporter: Sendable {
         var options: Set<String>
         /// What the user should know: ignored options, options not kept, guesses.
         var warnings: [String]
+        /// The credentials of `-u` (basic or digest) or `--oauth2-bearer`, as the endpoint's `auth:`.
+        var auth: Authentication?
     }
 
     private enum DataKind { case ascii, raw, binary, urlencode, json }
@@ -67,8 +69,8 @@ package struct CurlImporter: Sendable {
         "tr-encoding", "metalink", "buffer",
     ]
 
-    /// Challenge-based authentication curl negotiates with the server: not imported (the
-    /// collection would send Basic instead, which is a silent downgrade).
+    /// Challenge-based authentication curl negotiates with the server. Digest is imported as
+    /// `auth: digest`; the others are not (sending Basic instead would be a silent downgrade).
     private static let negotiatedAuth: Set<String> = ["digest", "ntlm", "ntlm-wb", "negotiate", "anyauth", "aws-sigv4", "delegation", "krb"]
 
     // MARK: - Parsing
@@ -390,14 +392,17 @@ package struct CurlImporter: Sendable {
             group.headers.contains { $0.name.lowercased() == name.lowercased() } || group.removedHeaders.contains(name.lowercased())
         }
         // curl's own headers, each left out when the command sets (or removes) one of that name.
+        var auth: Authentication?
         if let user = group.user, !hasHeader("Authorization") {
-            if group.authentication == "basic" {
-                var credentials = user
-                if !credentials.contains(":") {
-                    credentials += ":"
-                    warnings.append("curl would ask for the password of \(user); the imported Authorization has an empty one.")
+            if group.authentication == "basic" || group.authentication == "digest" {
+                let colon = user.firstIndex(of: ":")
+                let name = colon.map { String(user[..<$0]) } ?? user
+                let password = colon.map { String(user[user.index(after: $0)...]) } ?? ""
+                if colon == nil {
+                    warnings.append("curl would ask for the password of \(user); the imported \(group.authentication) auth has an empty one.")
                 }
-                headers.append(KeyValue("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
+                auth = Authentication(group.authentication == "digest"
+                    ? .digest(username: name, password: password) : .basic(username: name, password: password))
             } else {
                 warnings.append("--\(group.authentication) authentication is not imported: curl computes it with the server, and sending Basic instead would be a downgrade, so no Authorization header was written; add the credentials to the endpoint by hand.")
             }
@@ -405,7 +410,7 @@ package struct CurlImporter: Sendable {
             warnings.append("--\(group.authentication) is ignored: it has no credentials (-u) to use.")
         }
         if let bearer = group.bearer, group.user == nil, !hasHeader("Authorization") {
-            headers.append(KeyValue("Authorization", "Bearer \(bearer)"))
+            auth = Authentication(.bearer(token: bearer))
         }
         if let range = group.range, !hasHeader("Range") {
             headers.append(KeyValue("Range", "bytes=" + range + (range.contains("-") ? "" : "-")))  // curl: -r 600 is 600-
@@ -479,7 +484,7 @@ package struct CurlImporter: Sendable {
             warnings.append("-k (skip TLS verification) is not kept in the collection.")
         }
         return Command(method: HTTPMethod(exactly: method), url: url, headers: headers, body: body, bodyFile: bodyFile,
-                       form: group.form, options: group.options, warnings: warnings)
+                       form: group.form, options: group.options, warnings: warnings, auth: auth)
     }
 
     // MARK: - Importing
@@ -528,7 +533,7 @@ package struct CurlImporter: Sendable {
                 endpointName = "\(baseName) (\(suffix))"
                 suffix += 1
             }
-            let endpoint = Endpoint(
+            var endpoint = Endpoint(
                 name: endpointName,
                 method: command.method,
                 path: parts.origin + parts.path,
@@ -539,6 +544,7 @@ package struct CurlImporter: Sendable {
                 },
                 body: body
             )
+            endpoint.auth = command.auth
             items.append(.endpoint(endpoint))
         }
         let (placed, baseURL) = ImportedOrigins.relativeToMainOrigin(items)

@@ -1,0 +1,76 @@
+import Foundation
+import Networking
+
+/// How requests prove who sends them: the `auth:` of a collection, an environment, a folder or
+/// an endpoint. The nearest one wins (endpoint, then its folders from the innermost, then the
+/// environment, then the collection); `auth: none` turns an inherited one off.
+///
+/// Every value is a template (`{{password}}`, `{{env.TOKEN}}`), expanded when a request is
+/// resolved; what it expands to is masked wherever the request is shown or kept.
+package struct Authentication: Sendable, Hashable {
+    /// Where an API key goes.
+    package enum KeyPlacement: String, Sendable, Hashable, CaseIterable {
+        /// A header field named `name`.
+        case header
+        /// A query item named `name`.
+        case query
+    }
+
+    /// The scheme and its templates.
+    package enum Scheme: Sendable, Hashable {
+        /// No credentials (turns an inherited `auth:` off).
+        case none
+        /// `Authorization: Basic base64(username:password)` (RFC 7617).
+        case basic(username: String, password: String)
+        /// `Authorization: Bearer token` (RFC 6750).
+        case bearer(token: String)
+        /// A key in a header or a query item.
+        case apiKey(name: String, value: String, placement: KeyPlacement)
+        /// HTTP Digest (RFC 7616): the first request goes without credentials and the 401's
+        /// challenge is answered; the password never goes on the wire.
+        case digest(username: String, password: String)
+    }
+
+    /// The scheme.
+    package var scheme: Scheme
+    /// Where the `auth:` is written, for errors. Not part of equality.
+    var location: FileLocation?
+
+    /// Creates an authentication.
+    package init(_ scheme: Scheme, location: FileLocation? = nil) {
+        self.scheme = scheme
+        self.location = location
+    }
+
+    /// The `type:` names of the format, in the order the documentation lists them.
+    static let typeNames = ["basic", "bearer", "digest", "api_key", "none"]
+
+    /// The scheme's `type:` name.
+    var typeName: String {
+        switch scheme {
+        case .none: return "none"
+        case .basic: return "basic"
+        case .bearer: return "bearer"
+        case .apiKey: return "api_key"
+        case .digest: return "digest"
+        }
+    }
+
+    package static func == (lhs: Authentication, rhs: Authentication) -> Bool { lhs.scheme == rhs.scheme }
+    package func hash(into hasher: inout Hasher) { hasher.combine(scheme) }
+}
+
+/// Digest credentials with their templates expanded: a resolved request answers the server's
+/// challenge with them when it arrives, so they are not in the request's headers.
+package struct DigestCredentials: Sendable, Hashable {
+    /// The user name.
+    package var username: String
+    /// The password.
+    package var password: String
+
+    /// Creates credentials.
+    package init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+}
