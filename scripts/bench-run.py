@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def collection_text(base_url: str, count: int) -> tuple[str, list[str]]:
     lines = ["name: Bench", "environments:", f"  - name: local", f"    base_url: {base_url}", "endpoints:"]
     urls = []
     for index in range(count):
-        resource, ident = ("users", index % 10 + 1) if index % 2 == 0 else ("posts", index % 20 + 1)
+        resource, ident = ("users", index % 10 + 1) if index % 2 == 0 else ("posts", index % 10 + 1)
         path = f"/{resource}/{ident}"
         urls.append(base_url + path)
         lines += [
@@ -59,6 +60,8 @@ def main() -> None:
         sys.exit("curl is needed for the comparison")
     folder = Path(tempfile.mkdtemp(prefix="explorer-bench-run-"))
     process, urls, _ = start_demo(binary, folder)
+    # The demo logs every request to stdout: keep reading it, or a full pipe stalls the server.
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
     try:
         text, request_urls = collection_text(urls["local"], args.endpoints)
         collection = folder / "bench.yaml"
