@@ -124,7 +124,7 @@ package enum DemoCollection {
                   - header Content-Type contains json
                   - jsonpath $.token startsWith tok-
                   - jsonpath $.roles[*] includes "admin"
-                  - duration < 1000
+                  - bytes < 10000
               - name: Me after login
                 path: /me
                 headers: { Authorization: "Bearer {{session_token}}" }
