@@ -78,7 +78,7 @@ def test_a_large_body_spools_to_a_file_that_is_gone_after_sigterm_and_after_exit
     for ending in ("SIGTERM", "quit"):
         s = tui(process_env={"TMPDIR": str(spool_folder)})
         send(s, "Endless body")
-        pid = s.child_pid("explorer")
+        pid = poll(lambda: s.child_pid("explorer"), message="the explorer process")
         # Past 8 MB the body goes to an unnamed file: open, but with no name in the folder.
         spooled = poll(lambda: open_spool_files(pid), message="a spool file", timeout=60)  # 8 MB first: slow on a loaded machine
         assert all(target.endswith("(deleted)") for target in spooled), spooled
