@@ -38,6 +38,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private let draftStore: DraftStore?
     /// Draft writes, one after another in the order they were asked for (the last one wins).
     private let draftWrites = DispatchQueue(label: "explorer.draft-writes", qos: .utility)
+    /// Where each environment's cookies are kept between runs; nil keeps none (tests).
+    private let cookieStore: CookieStore?
+    /// The cookie jars of the environments used so far, by collection key and environment
+    /// name (read from `cookieStore` once, saved after each response).
+    private var cookieJars: [CookieJarKey: CookieJar] = [:]
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
@@ -46,8 +51,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         collectionPath: String?,
         clipboardWriter: (@Sendable (String) -> Void)?,
         externalEditor: (@Sendable (URL) -> ExternalEditor.Outcome)? = nil,
-        draftStore: DraftStore? = nil
+        draftStore: DraftStore? = nil,
+        cookieStore: CookieStore? = nil
     ) {
+        self.cookieStore = cookieStore
         self.externalEditor = externalEditor
         self.draftStore = draftStore
         self.transport = transport
@@ -257,8 +264,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         // The body streams in on its own serial queue: the first lines are shown from the first
         // chunk, and a slow screen never holds more than the transport's buffer.
         let queue = DispatchQueue(label: "explorer.response-\(id)", qos: .userInitiated)
+        let jar = cookieJar(for: resolved, send: send)
         let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: queue,
-                                           challengeHandler: resolved.challengeHandler)
+                                           challengeHandler: resolved.challengeHandler, cookieJar: jar)
+        let keepCookies = savingCookies(jar, of: resolved, send: send)
         let environment = resolved.environment
         let collectionPath = self.collectionPath
         let history = self.history
@@ -294,6 +303,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                     entry.fill(complete)
                     recording.async { [entry] in
+                        keepCookies()
                         if let historyID = history?.record(entry, secrets: secrets + captured) {
                             send(.recorded(exchange: id, historyID: historyID))
                         }
@@ -313,6 +323,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 entry.fail(String(describing: error), started: started)
                 // Off the main queue: a busy database can make a write wait for seconds.
                 recording.async { [entry] in
+                    keepCookies()
                     if let historyID = history?.record(entry, secrets: secrets) {
                         send(.recorded(exchange: id, historyID: historyID))
                     }
@@ -344,6 +355,48 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
         try? CaptureStore().store(values, collection: resolved.collectionKey, environment: resolved.environment.name)
         return report.captured.filter(\.isSecret).map(\.value)
+    }
+
+    // MARK: - Cookies
+
+    /// A collection's environment, the key of its cookie jar.
+    private struct CookieJarKey: Hashable {
+        let collection: String
+        let environment: String
+    }
+
+    /// The cookie jar of the environment a request is sent in: read from the state folder the
+    /// first time; `nil` when cookies are not kept (no store, `cookies: false`).
+    private func cookieJar(for resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> CookieJar? {
+        guard let cookieStore, resolved.environment.keepsCookies else { return nil }
+        let key = CookieJarKey(collection: resolved.collectionKey, environment: resolved.environment.name)
+        if let jar = lock.withLock({ cookieJars[key] }) { return jar }
+        let jar: CookieJar
+        do {
+            jar = try cookieStore.jar(collection: key.collection, environment: key.environment)
+        } catch {
+            // The unreadable file stays as it is; this session's cookies live in memory.
+            send(.message("\(error) Cookies are kept for this session only.", isError: true))
+            jar = CookieJar()
+        }
+        return lock.withLock {
+            if let existing = cookieJars[key] { return existing }
+            cookieJars[key] = jar
+            return jar
+        }
+    }
+
+    /// What keeps a jar in the state folder once a response is in (on `recording`).
+    private func savingCookies(_ jar: CookieJar?, of resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> @Sendable () -> Void {
+        guard let jar, let cookieStore else { return {} }
+        let (collection, environment) = (resolved.collectionKey, resolved.environment.name)
+        return {
+            do {
+                try cookieStore.save(jar, collection: collection, environment: environment)
+            } catch {
+                send(.message("The cookies of \"\(environment)\" were not kept: \(error)", isError: true))
+            }
+        }
     }
 
     /// Closes the HTTP client; call once the runtime has returned.

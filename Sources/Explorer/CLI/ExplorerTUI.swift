@@ -73,7 +73,8 @@ enum ExplorerTUI {
                     }
                 }
             },
-            draftStore: draftStore)
+            draftStore: draftStore,
+            cookieStore: CookieStore(environment: processEnvironment))
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         state.exchangeLimit = config.exchangesInMemory

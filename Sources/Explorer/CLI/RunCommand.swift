@@ -49,6 +49,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not record the exchanges in the history.")
     var noHistory = false
 
+    @Flag(name: .long, help: "Neither send the environment's cookies nor keep the ones the servers set.")
+    var noCookies = false
+
     @Flag(name: .long, help: "Confirm non-GET requests to a protected environment without a prompt.")
     var yes = false
 
@@ -88,7 +91,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
 
-        let sender = ExchangeSender(timeout: timeout)
+        var sender = ExchangeSender(timeout: timeout)
+        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
         let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides, through: transport)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
@@ -112,6 +116,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         try? await transport.shutdown()
+        keepCookies()
         progress.clear()
 
         let summary = RunSummary(collection: loaded.name, environment: environment.name, results: results,

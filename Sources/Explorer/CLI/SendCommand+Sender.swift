@@ -16,6 +16,8 @@ struct ExchangeSender {
     var maxTime: Double?
     /// The body limit in bytes (`--max-body`), or `nil` for the default 2 GiB.
     var maxBody: Int?
+    /// The environment's cookies, sent and kept; `nil` with `--no-cookies` or `cookies: false`.
+    var cookieJar: CookieJar?
 
     /// A sender with these limits (`nil`: the transport's defaults).
     init(timeout: Double?, maxTime: Double? = nil, maxBody: Int? = nil) {
@@ -242,7 +244,8 @@ struct ExchangeSender {
         switch plan.target {
         case .resolved(let resolved):
             entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
-            let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, challengeHandler: resolved.challengeHandler)
+            let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport,
+                                               challengeHandler: resolved.challengeHandler, cookieJar: cookieJar)
             do {
                 entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
             } catch {

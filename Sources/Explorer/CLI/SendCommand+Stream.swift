@@ -27,7 +27,8 @@ extension ExchangeSender {
             switch plan.target {
             case .resolved(let resolved):
                 entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
-                let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, challengeHandler: resolved.challengeHandler)
+                let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport,
+                                                   challengeHandler: resolved.challengeHandler, cookieJar: cookieJar)
                 // The dispatcher holds its server provider weakly: keep it until the head is in.
                 streamed = try await dispatcher.stream(from: resolved.request, options: transferOptions)
                 withExtendedLifetime(resolved.environment) {}

@@ -44,23 +44,29 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Confirm a non-GET request to a protected environment without a prompt.")
     var yes = false
 
+    @Flag(name: .long, help: "Neither send the environment's cookies nor keep the ones the server sets.")
+    var noCookies = false
+
     func run() async throws {
         let overrides = try Self.parseVariables(variables)
         let located = try CollectionLocation.resolve(explicit: collection)
         let loaded = try CollectionLocation.load(located)
         let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: env, in: loaded)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        var sender = ExchangeSender(output)
+        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
+        defer { keepCookies() }
         if found.hasChecks || !found.requirements.isEmpty {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;
             // the request is resolved after what it requires has been sent.
             environment.setOverrides(overrides)
             try ExchangeSender.Plan.confirm(found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
-            return try await ExchangeSender(output).runChecked(
+            return try await sender.runChecked(
                 found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder, output: output)
         }
         let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
         try exchange.confirmIfProtected(yes: yes)
-        try await ExchangeSender(output).run(exchange, recorder: recorder, output: output)
+        try await sender.run(exchange, recorder: recorder, output: output)
     }
 
     /// Parses `--var K=V` pairs.

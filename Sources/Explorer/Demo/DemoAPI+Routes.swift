@@ -86,6 +86,8 @@ extension DemoAPI {
             DemoRoute("/me", get: { request, _ in await me(request) }),
             DemoRoute("/login", post: { request, _ in try await login(request) }),
             .any("/digest/:algorithm") { request, context in digest(request, context) },
+            .any("/cookies") { request, _ in cookies(request) },
+            .any("/cookies/set") { request, _ in setCookies(request) },
             DemoRoute("/large", get: { request, _ in large(request) }),
             .any("/echo") { request, _ in try await echo(request) },
             .any("/echo/**") { request, _ in try await echo(request) },

@@ -102,6 +102,7 @@ struct DemoAPI: Sendable {
                 "GET /error", "GET /rate-limited", "GET /redirect?n=N", "GET /gzip", "GET /image.png",
                 "GET /latin1", "GET /unicode", "GET /xml", "GET /escape", "GET /status/{code}",
                 "GET /digest/{MD5|SHA-256} (HTTP Digest: ada / demo-digest-pass)",
+                "GET /cookies", "GET /cookies/set?name=value",
             ],
         ])
     }

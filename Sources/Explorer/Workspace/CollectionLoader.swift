@@ -13,7 +13,7 @@ package enum CollectionLoader {
     /// The keys a collection file may have at the top.
     static let topLevelKeys = ["name", "description", "variables", "auth", "environments", "endpoints"]
     /// The keys of an environment.
-    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth"]
+    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
                                "capture", "assert", "retry", "requires", "auth"]
@@ -240,6 +240,13 @@ struct Reader {
             }
             isProtected = flag
         }
+        var keepsCookies = true
+        if let node = mapping["cookies"] {
+            guard let flag = node.bool else {
+                throw CollectionError.wrongType(location(node), key: "cookies", expected: "true or false")
+            }
+            keepsCookies = flag
+        }
         var secrets: [String] = []
         if let node = mapping["secrets"] {
             switch node {
@@ -260,7 +267,8 @@ struct Reader {
             location: location(node),
             baseURLLocation: location(baseNode),
             summary: try mapping["description"].map { try string($0, key: "description") },
-            auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") }
+            auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") },
+            keepsCookies: keepsCookies
         )
     }
 

@@ -35,6 +35,7 @@ package enum CollectionWriter {
         if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
         if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
         if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
+        if !environment.keepsCookies { pairs.append(("cookies", Node("false", .implicit, .plain))) }
         return Node(pairs, .implicit)
     }
 

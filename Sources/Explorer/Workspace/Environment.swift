@@ -34,6 +34,8 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     let summary: String?
     /// The `auth:` of requests sent in this environment, unless a folder or endpoint sets its own.
     package let auth: Authentication?
+    /// Whether its requests keep and send cookies (`cookies: false` turns the jar off).
+    package let keepsCookies: Bool
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -51,9 +53,11 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         location: FileLocation? = nil,
         baseURLLocation: FileLocation? = nil,
         summary: String? = nil,
-        auth: Authentication? = nil
+        auth: Authentication? = nil,
+        keepsCookies: Bool = true
     ) {
         self.auth = auth
+        self.keepsCookies = keepsCookies
         self.baseURLLocation = baseURLLocation
         self.summary = summary
         self.name = name

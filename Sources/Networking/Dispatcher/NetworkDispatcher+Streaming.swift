@@ -4,7 +4,7 @@ extension NetworkDispatcher {
     /// Sends a request and answers as soon as its head has arrived; the body follows as a
     /// back-pressured `AsyncSequence` of chunks (`StreamedResponse.body`).
     ///
-    /// Request adapters, event monitors and the challenge handler run as for `future(from:)`
+    /// Request adapters, event monitors, the cookie jar and the challenge handler run as for `future(from:)`
     /// (a 401 answered with credentials is dropped unread); a streamed body is read once, so
     /// the retry policy and response adapters do not apply.
     ///
@@ -27,7 +27,7 @@ extension NetworkDispatcher {
         guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
         var prepared = try request.prepared(baseURL: baseURL)
         for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
-        return prepared
+        return withCookies(prepared)
     }
 
     /// Streams a prepared request, answering a 401's challenge when the challenge handler
@@ -44,6 +44,7 @@ extension NetworkDispatcher {
                 for monitor in eventMonitors { monitor.request(request, didFailWith: error) }
                 throw error
             }
+            keepCookies(of: streamed.head.headers, from: streamed.url)
             guard answers < Self.maximumChallengeAnswers, let handler = challengeHandler,
                   let answered = try handler.answer(streamed.head, to: request)
             else { return (streamed, request) }

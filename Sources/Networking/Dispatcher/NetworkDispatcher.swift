@@ -35,6 +35,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     public let maximumAdapterRetries: Int
     /// Answers a 401's challenge (HTTP Digest) with credentials; `nil` delivers the 401.
     public let challengeHandler: (any AuthenticationChallengeHandler)?
+    /// Keeps what `Set-Cookie` says and sends it back in `Cookie`; `nil` keeps no cookies.
+    public let cookieJar: CookieJar?
     /// How many 401 challenges one request answers at most (a second answer only helps when
     /// the server says the first one's nonce was stale).
     static let maximumChallengeAnswers = 2
@@ -57,6 +59,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - maximumAdapterRetries: how many adapter retries a future follows (default 3).
     ///   - challengeHandler: answers a 401's challenge with credentials (a
     ///     `DigestAuthenticator`); `nil` (the default) delivers every 401.
+    ///   - cookieJar: the cookies a request carries (unless it has its own `Cookie` header)
+    ///     and where every response's `Set-Cookie` is kept; `nil` (the default) keeps none.
     public init(
         serverProvider: any ServerProvider,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
@@ -67,9 +71,11 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         eventMonitors: [any EventMonitor] = [],
         options: TransferOptions = TransferOptions(),
         maximumAdapterRetries: Int = 3,
-        challengeHandler: (any AuthenticationChallengeHandler)? = nil
+        challengeHandler: (any AuthenticationChallengeHandler)? = nil,
+        cookieJar: CookieJar? = nil
     ) {
         self.challengeHandler = challengeHandler
+        self.cookieJar = cookieJar
         self.serverProvider = serverProvider
         self.transport = transport
         self.callbackQueue = callbackQueue
@@ -112,6 +118,22 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         }
     }
 
+    // MARK: - Cookies
+
+    /// The request with the jar's cookies for its URL, unless it carries its own `Cookie`.
+    func withCookies(_ request: PreparedRequest) -> PreparedRequest {
+        guard let cookieJar, !request.headers.contains("Cookie"), let cookies = cookieJar.cookieHeader(for: request.url) else { return request }
+        var request = request
+        request.headers.add(name: "Cookie", value: cookies)
+        return request
+    }
+
+    /// Keeps a response's `Set-Cookie` fields in the jar.
+    func keepCookies(of headers: HTTPHeaders, from url: URL) {
+        guard let cookieJar else { return }
+        cookieJar.store(setCookie: headers.values(for: "Set-Cookie"), from: url)
+    }
+
     // MARK: - Sending
 
     /// The base URL taken apart, reusing the last one while the provider answers the same.
@@ -136,6 +158,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             } else {
                 prepared = try request.prepared(on: base)
                 for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+                prepared = withCookies(prepared)
             }
             answer = nil
             for monitor in eventMonitors { monitor.requestWillSend(prepared) }
@@ -157,6 +180,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             }
 
             let response = Response(sent, request: prepared, started: started)
+            keepCookies(of: sent.headers, from: sent.url)
             for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
 
             if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,

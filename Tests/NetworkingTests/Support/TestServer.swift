@@ -237,6 +237,14 @@ final class TestServer: Sendable {
             } else {
                 try await send(401, [("WWW-Authenticate", "Bearer"), ("Content-Type", "text/plain")], Array("expired".utf8))
             }
+        case "cookies":
+            // /cookies/set?name=value…: one Set-Cookie per item (default path /cookies);
+            // /cookies/show: the Cookie header received.
+            if segments.count > 1, segments[1] == "set" {
+                try await send(200, (components?.queryItems ?? []).map { ("Set-Cookie", "\($0.name)=\($0.value ?? "")") } + [("Content-Type", "text/plain")], Array("set".utf8))
+            } else {
+                try await sendText(200, head.headers.first(name: "cookie") ?? "")
+            }
         case "digest":
             // /digest/<algorithms, comma-separated, offered in this order>[/stale]: HTTP Digest
             // (RFC 7616, qop=auth) for "Mufasa" / "Circle of Life", checked here with the

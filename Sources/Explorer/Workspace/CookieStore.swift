@@ -1,0 +1,115 @@
+import Foundation
+import Networking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where each environment's cookie jar is kept between runs: one file in the state folder
+/// (`$XDG_STATE_HOME/explorer/cookies.json`, mode 0600 in a 0700 folder), per collection file
+/// and environment.
+///
+/// Session cookies (no expiry) are kept too, as a browser keeps them while it runs: explorer
+/// runs are one session until the user deletes them (the TUI's Cookies view). Each save is a
+/// read-modify-write under an exclusive `flock`, replacing that environment's jar only, and
+/// the file is replaced atomically; two processes saving the same environment at once: the
+/// last one wins. Each jar is bounded (`CookieJar.maximumCount`), so the file is too.
+package struct CookieStore: Sendable {
+    /// The file.
+    package let fileURL: URL
+
+    /// A store in a file.
+    package init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    /// The store in the state folder of a process environment.
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("cookies.json"))
+    }
+
+    /// The file's contents: collection path → environment → cookies.
+    private typealias Contents = [String: [String: [Cookie]]]
+
+    /// Why the store could not be read or written, in one sentence.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// The cookies an environment of a collection kept, unexpired.
+    ///
+    /// - Throws: `Failure` when the file does not read (it is left as it is).
+    package func cookies(collection: String, environment: String, now: Date = Date()) throws -> [Cookie] {
+        (try read()[collection]?[environment] ?? []).filter { !$0.isExpired(at: now) }
+    }
+
+    /// The jar of an environment of a collection, holding what it kept.
+    ///
+    /// - Throws: `Failure` when the file does not read.
+    package func jar(collection: String, environment: String) throws -> CookieJar {
+        CookieJar(cookies: try cookies(collection: collection, environment: environment))
+    }
+
+    /// Keeps a jar's unexpired cookies as the environment's, replacing what it kept before.
+    ///
+    /// - Throws: `Failure` when the file cannot be read or written.
+    package func save(_ jar: CookieJar, collection: String, environment: String) throws {
+        let cookies = jar.cookies()
+        try update { contents in
+            contents[collection, default: [:]][environment] = cookies.isEmpty ? nil : cookies
+            if contents[collection]?.isEmpty == true { contents[collection] = nil }
+        }
+    }
+
+    /// Forgets the cookies of an environment a predicate picks (all of them by default).
+    ///
+    /// - Throws: `Failure` when the file cannot be read or written.
+    package func remove(collection: String, environment: String, where predicate: @escaping (Cookie) -> Bool = { _ in true }) throws {
+        try update { contents in
+            contents[collection]?[environment]?.removeAll(where: predicate)
+            if contents[collection]?[environment]?.isEmpty == true { contents[collection]?[environment] = nil }
+            if contents[collection]?.isEmpty == true { contents[collection] = nil }
+        }
+    }
+
+    // MARK: - The file
+
+    private func read() throws -> Contents {
+        guard let data = try? Data(contentsOf: fileURL), !data.isEmpty else { return [:] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        do {
+            return try decoder.decode(Contents.self, from: data)
+        } catch {
+            throw Failure(description: "The cookies in \(fileURL.path) cannot be read (\(error)); delete the file to start with an empty jar.")
+        }
+    }
+
+    private func update(_ change: (inout Contents) -> Void) throws {
+        let folder = fileURL.deletingLastPathComponent()
+        do {
+            try PrivateFiles.prepareDirectory(at: folder)
+        } catch {
+            throw Failure(description: "The folder \(folder.path) for cookies cannot be created: \(error)")
+        }
+        let lockPath = fileURL.path + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw Failure(description: "The lock file \(lockPath) cannot be opened: \(String(cString: strerror(errno))).") }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX) == 0 else { throw Failure(description: "The lock file \(lockPath) cannot be locked: \(String(cString: strerror(errno))).") }
+        defer { flock(lock, LOCK_UN) }
+        var contents = try read()
+        change(&contents)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        do {
+            // The folder is 0700, so the moment before the mode is set shows nothing to others.
+            try AtomicFile.write(try encoder.encode(contents), to: fileURL)
+            PrivateFiles.restrictFile(at: fileURL)
+        } catch {
+            throw Failure(description: "The cookies cannot be saved in \(fileURL.path): \(error)")
+        }
+    }
+}

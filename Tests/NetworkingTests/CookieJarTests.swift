@@ -1,0 +1,104 @@
+import Foundation
+import Networking
+import Testing
+
+/// RFC 6265 cookies: what `Set-Cookie` stores and which requests get it back, by rule and
+/// against the test server's `/cookies` routes.
+@Suite struct CookieJarTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let site = URL(string: "https://api.example.com/v1/login")!
+
+    @Test func aHostOnlyCookieGoesBackToItsHostAndPathOnly() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["session=abc; Path=/v1; HttpOnly; SameSite=Lax"], from: site, now: now)
+
+        #expect(jar.cookieHeader(for: URL(string: "https://api.example.com/v1/users")!, now: now) == "session=abc")
+        #expect(jar.cookieHeader(for: URL(string: "https://api.example.com/v2")!, now: now) == nil)
+        #expect(jar.cookieHeader(for: URL(string: "https://api.example.com/v10")!, now: now) == nil)
+        #expect(jar.cookieHeader(for: URL(string: "https://www.api.example.com/v1")!, now: now) == nil)
+        let cookie = jar.cookies(at: now)[0]
+        #expect(cookie.httpOnly && cookie.sameSite == "Lax" && cookie.hostOnly && cookie.expires == nil)
+    }
+
+    @Test func aDomainCookieReachesSubdomainsButNotOtherSites() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["a=1; Domain=.example.com; Path=/", "evil=1; Domain=example.org", "tld=1; Domain=com"], from: site, now: now)
+
+        #expect(jar.cookieHeader(for: URL(string: "https://www.example.com/")!, now: now) == "a=1")
+        #expect(jar.cookieHeader(for: URL(string: "https://example.com/x")!, now: now) == "a=1")
+        #expect(jar.cookieHeader(for: URL(string: "https://notexample.com/")!, now: now) == nil)
+        #expect(jar.cookies(at: now).map(\.name) == ["a"])
+    }
+
+    @Test func expiryComesFromMaxAgeBeforeExpiresAndAPastDateDeletes() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["short=1; Max-Age=60; Expires=Wed, 09 Jun 2100 10:18:14 GMT",
+                              "long=2; Expires=Wed, 09 Jun 2100 10:18:14 GMT"], from: site, now: now)
+        #expect(jar.cookieHeader(for: site, now: now) == "short=1; long=2")
+        #expect(jar.cookieHeader(for: site, now: now.addingTimeInterval(61)) == "long=2")
+
+        jar.store(setCookie: ["long=gone; Expires=Thu, 01 Jan 1970 00:00:00 GMT"], from: site, now: now)
+        #expect(jar.cookieHeader(for: site, now: now) == "short=1")
+        jar.store(setCookie: ["short=x; Max-Age=0"], from: site, now: now)
+        #expect(jar.cookies(at: now).isEmpty)
+    }
+
+    @Test func secureCookiesTravelOverHTTPSOnlyAndAreNeverSetOverHTTP() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["token=t; Secure; Path=/"], from: site, now: now)
+        jar.store(setCookie: ["planted=p; Secure; Path=/"], from: URL(string: "http://api.example.com/")!, now: now)
+
+        #expect(jar.cookieHeader(for: URL(string: "https://api.example.com/")!, now: now) == "token=t")
+        #expect(jar.cookieHeader(for: URL(string: "http://api.example.com/")!, now: now) == nil)
+    }
+
+    @Test func longerPathsComeFirstAndAReplacedCookieKeepsItsPlace() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["a=1; Path=/"], from: site, now: now)
+        jar.store(setCookie: ["b=2; Path=/v1"], from: site, now: now.addingTimeInterval(1))
+        jar.store(setCookie: ["c=3; Path=/"], from: site, now: now.addingTimeInterval(2))
+        jar.store(setCookie: ["a=changed; Path=/"], from: site, now: now.addingTimeInterval(3))
+
+        #expect(jar.cookieHeader(for: site, now: now.addingTimeInterval(4)) == "b=2; a=changed; c=3")
+    }
+
+    @Test func malformedAndOversizedCookiesAreIgnoredAndTheJarIsBounded() {
+        let jar = CookieJar(maximumPerDomain: 3, maximumCount: 5)
+        jar.store(setCookie: ["no-equals-sign", "=nameless", "big=" + String(repeating: "x", count: 5000)], from: site, now: now)
+        #expect(jar.cookies(at: now).isEmpty)
+
+        for index in 0..<5 {
+            jar.store(setCookie: ["c\(index)=\(index); Path=/"], from: site, now: now.addingTimeInterval(Double(index)))
+        }
+        #expect(jar.cookies(at: now).map(\.name) == ["c2", "c3", "c4"])
+    }
+
+    @Test func aDispatcherWithAJarKeepsWhatTheServerSetsAndSendsItBack() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let jar = CookieJar()
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+
+        _ = try await dispatcher.future(from: BasicRequest(path: "/cookies/set", queryItems: [URLQueryItem(name: "session", value: "s1")]))
+            .ensureValidResponse().value
+        let streamed = try await dispatcher.stream(from: BasicRequest(path: "/cookies/set", queryItems: [URLQueryItem(name: "theme", value: "dark")]))
+        for try await _ in streamed.body {}
+        let echoed = try await dispatcher.future(from: BasicRequest(path: "/cookies/show")).ensureValidResponse().ensureString().value
+
+        #expect(echoed.body == "session=s1; theme=dark")
+        #expect(jar.cookies().map(\.domain) == ["127.0.0.1", "127.0.0.1"])
+        let outside = try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse().ensureString().value
+        #expect(outside.body.contains("session=s1") == false)
+    }
+
+    @Test func anExplicitCookieHeaderWinsOverTheJar() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let jar = CookieJar(cookies: [Cookie(name: "session", value: "jar", domain: "127.0.0.1")])
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+
+        let echoed = try await dispatcher.future(from: BasicRequest(path: "/cookies/show", headers: ["Cookie": "session=mine"])).ensureString().value
+
+        #expect(echoed.body == "session=mine")
+    }
+}

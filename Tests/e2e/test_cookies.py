@@ -1,0 +1,99 @@
+"""The cookie jar end to end: `explorer send` and `explorer run` keep what the demo API's
+/cookies/set sets, per environment, in a private file of the state folder, and send it back;
+`--no-cookies` and `cookies: false` turn it off."""
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+from test_send import run
+
+
+def collection(tmp_path: Path, demo) -> Path:
+    path = tmp_path / "cookies.yaml"
+    path.write_text(f"""
+name: cookies
+environments:
+  - name: local
+    base_url: {demo.url("local", "")}
+  - name: other
+    base_url: {demo.url("local", "")}
+  - name: off
+    base_url: {demo.url("local", "")}
+    cookies: false
+endpoints:
+  - name: Set
+    path: /cookies/set
+    query: {{ session: s3ss10n-value }}
+  - name: Show
+    path: /cookies
+  - name: Check
+    path: /cookies
+    assert:
+      - jsonpath $.cookies.session == "s3ss10n-value"
+""")
+    return path
+
+
+def send(explorer_bin, tmp_path, path, environment, endpoint, *args):
+    result = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", environment, endpoint,
+                 "--check-status", *args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def shown(explorer_bin, tmp_path, path, environment, *args):
+    return send(explorer_bin, tmp_path, path, environment, "Show", *args)["cookies"]
+
+
+def cookie_file(tmp_path: Path) -> Path:
+    return tmp_path / "state" / "explorer" / "cookies.json"
+
+
+def test_a_cookie_set_by_the_server_is_kept_privately_per_environment_and_sent_back(explorer_bin, tmp_path, demo):
+    path = collection(tmp_path, demo)
+    send(explorer_bin, tmp_path, path, "local", "Set")
+
+    assert shown(explorer_bin, tmp_path, path, "local") == {"session": "s3ss10n-value"}
+    assert shown(explorer_bin, tmp_path, path, "other") == {}
+    assert shown(explorer_bin, tmp_path, path, "local", "--no-cookies") == {}
+    file = cookie_file(tmp_path)
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(file.parent.stat().st_mode) == 0o700
+    kept = json.loads(file.read_text())
+    (jars,) = kept.values()
+    assert list(jars) == ["local"]
+    (cookie,) = jars["local"]
+    assert cookie["name"] == "session" and cookie["httpOnly"] is True and cookie["sameSite"] == "Lax"
+    assert cookie["path"] == "/" and cookie["hostOnly"] is True and cookie["expires"] > 0
+
+
+def test_cookies_false_and_no_cookies_keep_none(explorer_bin, tmp_path, demo):
+    path = collection(tmp_path, demo)
+    send(explorer_bin, tmp_path, path, "off", "Set")
+    send(explorer_bin, tmp_path, path, "local", "Set", "--no-cookies")
+
+    assert shown(explorer_bin, tmp_path, path, "off") == {}
+    assert shown(explorer_bin, tmp_path, path, "local") == {}
+    assert not cookie_file(tmp_path).exists() or json.loads(cookie_file(tmp_path).read_text()) == {}
+
+
+def test_a_run_sends_the_cookie_a_previous_step_set(explorer_bin, tmp_path, demo):
+    path = collection(tmp_path, demo)
+    result = run(explorer_bin, tmp_path, "run", "--collection", str(path), "--env", "other", "--json")
+    assert result.returncode == 0, (result.stdout, result.stderr)
+    assert shown(explorer_bin, tmp_path, path, "other") == {"session": "s3ss10n-value"}
+
+
+def test_an_unreadable_cookie_file_is_named_and_left_alone(explorer_bin, tmp_path, demo):
+    path = collection(tmp_path, demo)
+    file = cookie_file(tmp_path)
+    file.parent.mkdir(parents=True)
+    file.write_text("not json")
+
+    result = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Show")
+
+    assert result.returncode == 0
+    assert str(file) in result.stderr and "delete the file" in result.stderr
+    assert file.read_text() == "not json"
