@@ -73,6 +73,17 @@ import Testing
         #expect(jar.cookies(at: now).map(\.name) == ["c2", "c3", "c4"])
     }
 
+    @Test func theRevisionMovesOnlyWhenTheJarChanges() {
+        let jar = CookieJar()
+        let start = jar.revision
+        jar.store(setCookie: ["no-equals-sign"], from: site, now: now)
+        #expect(jar.revision == start)
+        jar.store(setCookie: ["a=1"], from: site, now: now)
+        #expect(jar.revision == start + 1)
+        jar.remove()
+        #expect(jar.revision == start + 2)
+    }
+
     @Test func aDispatcherWithAJarKeepsWhatTheServerSetsAndSendsItBack() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

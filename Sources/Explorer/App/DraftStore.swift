@@ -43,7 +43,7 @@ package struct DraftStore: Sendable {
         try PrivateFiles.prepareDirectory(at: folder)
         var collection = APICollection(name: "Drafts of \(collectionPath)")
         for draft in drafts.sorted(by: { $0.id < $1.id }) { collection.insert(draft) }
-        try AtomicFile.write(Data(try CollectionWriter.yaml(for: collection).utf8), to: url)
+        try AtomicFile.write(Data(try CollectionWriter.yaml(for: collection).utf8), to: url, newFileMode: PrivateFiles.fileMode)
         PrivateFiles.restrictFile(at: url)
     }
 

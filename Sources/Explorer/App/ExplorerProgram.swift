@@ -390,7 +390,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func savingCookies(_ jar: CookieJar?, of resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> @Sendable () -> Void {
         guard let jar, let cookieStore else { return {} }
         let (collection, environment) = (resolved.collectionKey, resolved.environment.name)
+        let before = jar.revision
         return {
+            // Nothing set: the file is not touched.
+            guard jar.revision != before else { return }
             do {
                 try cookieStore.save(jar, collection: collection, environment: environment)
             } catch {

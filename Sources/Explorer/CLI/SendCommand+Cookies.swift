@@ -29,7 +29,10 @@ extension ExchangeSender {
         }
         cookieJar = jar
         let name = environment.name
+        let loaded = jar.revision
         return {
+            // Nothing set or removed: the file is not touched (it may not even be writable).
+            guard jar.revision != loaded else { return }
             do {
                 try store.save(jar, collection: collection, environment: name)
             } catch {

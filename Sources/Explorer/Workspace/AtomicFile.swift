@@ -20,14 +20,16 @@ package enum AtomicFile {
 
     /// Writes data over a file atomically, keeping its mode, owner and symbolic links.
     ///
-    /// A new file gets the usual mode for new files (`0666` less the umask).
+    /// A new file gets `newFileMode` less the umask (`0666`, the usual mode, by default).
     ///
     /// - Parameters:
     ///   - data: the new contents.
     ///   - url: the file, or a symbolic link to it.
+    ///   - newFileMode: the mode of a file that does not exist yet (`0o600` for a private
+    ///     file: it is never visible with a wider mode, not even before a `chmod`).
     /// - Throws: `FileSystemError` naming the step that failed; the target is then unchanged
     ///   and no temporary file is left behind.
-    package static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL, newFileMode: mode_t = 0o666) throws {
         let target = try resolvingLinks(url.path)
         let directory = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
@@ -36,7 +38,7 @@ package enum AtomicFile {
         let temporary = (directory.isEmpty ? "." : directory) + "/.\(name).\(UUID().uuidString).tmp"
         // A new file gets 0666 less the umask from open(2) itself; an existing file's mode is
         // set with fchmod below, which the umask does not narrow.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0o600 : 0o666)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0o600 : newFileMode)
         guard descriptor >= 0 else { throw FileSystemError("create a temporary file in", path: directory) }
         do {
             defer { close(descriptor) }

@@ -105,8 +105,7 @@ package struct CookieStore: Sendable {
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         do {
-            // The folder is 0700, so the moment before the mode is set shows nothing to others.
-            try AtomicFile.write(try encoder.encode(contents), to: fileURL)
+            try AtomicFile.write(try encoder.encode(contents), to: fileURL, newFileMode: PrivateFiles.fileMode)
             PrivateFiles.restrictFile(at: fileURL)
         } catch {
             throw Failure(description: "The cookies cannot be saved in \(fileURL.path): \(error)")

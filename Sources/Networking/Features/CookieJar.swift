@@ -83,6 +83,11 @@ public final class CookieJar: Sendable {
     /// The largest name and value, in bytes, a cookie may have (§6.1: at least 4096).
     public static let maximumCookieSize = 4096
     private let stored: Locked<[Cookie]>
+    private let changes = Locked(0)
+
+    /// How many times `store` or `remove` changed the jar: compare two readings to know
+    /// whether it needs saving.
+    public var revision: Int { changes.withLock { $0 } }
 
     /// Creates a jar.
     ///
@@ -104,6 +109,7 @@ public final class CookieJar: Sendable {
     /// Removes the cookies a predicate picks (all of them by default).
     public func remove(where predicate: (Cookie) -> Bool = { _ in true }) {
         stored.withLock { $0.removeAll(where: predicate) }
+        changes.withLock { $0 += 1 }
     }
 
     /// Stores what a response's `Set-Cookie` fields say.
@@ -117,6 +123,7 @@ public final class CookieJar: Sendable {
     public func store(setCookie values: [String], from url: URL, now: Date = Date()) -> Bool {
         let parsed = values.compactMap { Self.parse($0, from: url, now: now) }
         guard !parsed.isEmpty else { return false }
+        defer { changes.withLock { $0 += 1 } }
         stored.withLock { cookies in
             for cookie in parsed {
                 var cookie = cookie
