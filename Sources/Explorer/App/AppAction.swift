@@ -48,6 +48,13 @@ package enum AppAction: Sendable {
     case endpointSaved(id: String)
     /// The active environment's variables were resolved for the editors (secrets masked).
     case variablesResolved(VariablesKey, [Environment.ShownVariable])
+    /// The variables view's list was read: the environment's variables, captured ones with
+    /// the endpoint and time they came from.
+    case variablesListed(environment: String, [Environment.ShownVariable])
+    /// An endpoint of a folder run finished (a prerequisite it required too).
+    case runStepped(run: Int, RunResult)
+    /// A folder run finished (or was stopped): what the CLI's `explorer run` prints.
+    case runFinished(run: Int, RunSummary)
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
@@ -82,4 +89,12 @@ package enum AppEffect: Sendable {
     case resolveVariables(Environment, VariablesKey)
     /// Keep the drafts in the state folder (an empty list removes the file).
     case storeDrafts([Endpoint], collectionPath: String)
+    /// Read an environment's variables for the variables view, captured ones included.
+    case listVariables(Environment, collectionKey: String)
+    /// Forget one captured variable of an environment, then list the variables again.
+    case clearCapture(String, Environment, collectionKey: String)
+    /// Send endpoints one after another with the sequence runner (`explorer run`'s engine).
+    case runFolder(run: Int, RunPlan)
+    /// Stop a folder run (the request in flight is cancelled).
+    case cancelRun(Int)
 }

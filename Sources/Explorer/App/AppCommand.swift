@@ -46,6 +46,8 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case addRow
     case toggleRow
     case bodyMode
+    case variables
+    case runFolder
 }
 
 extension AppCommand {
@@ -86,6 +88,8 @@ extension AppCommand {
         KeyBinding(.char("a"), .addRow, help: "Add a row to the Request pane's Query, Headers or Body table (Tab completes)"),
         KeyBinding(.char(" "), .toggleRow, help: "Switch the selected table row off (kept, not sent) or on"),
         KeyBinding(.char("m"), .bodyMode, help: "Switch the body form: none, JSON, form, multipart, raw"),
+        KeyBinding(.char("v"), .variables, help: "Variables of the environment: values, where each came from; x clears a captured one"),
+        KeyBinding(.ctrl("r"), .runFolder, help: "Run the selected folder's endpoints with their checks (Esc stops)"),
         KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),
         KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),
         KeyBinding([KeyPress(.down), .char("j")], .down, help: "Move down"),

@@ -145,6 +145,12 @@ enum AppReducer {
         case .variablesResolved(let key, let variables):
             guard key == state.compose.editor.variablesKey else { return [] }
             state.compose.editor.variables = variables
+        case .variablesListed(let environment, let rows):
+            variablesListed(environment, rows, &state)
+        case .runStepped(let id, let result):
+            runStepped(id, result, &state)
+        case .runFinished(let id, let summary):
+            return runFinished(id, summary, &state)
         case .endpointSaved(let id):
             state.drafts[id] = nil
             state.message = "Saved \(id) to \(state.collectionFileName)."
@@ -269,6 +275,8 @@ enum AppReducer {
         switch overlay {
         case .palette(let palette):
             return handlePalette(press, palette, &state)
+        case .variables(let list):
+            return handleVariables(press, list, &state)
         case .environmentPicker(var list):
             let command = state.keymap.command(for: press)
             switch (press.key, command) {
@@ -476,6 +484,10 @@ enum AppReducer {
             cycleBodyMode(&state)
         case .undoDelete:
             return undoDelete(&state)
+        case .variables:
+            return openVariables(&state)
+        case .runFolder:
+            return runSelectedFolder(&state)
         case .undo, .redo:
             undoDraft(redo: command == .redo, &state)
         case .fold:
@@ -688,6 +700,7 @@ enum AppReducer {
             state.message = "Comparison cancelled."
             return []
         }
+        if let stop = stopRun(&state) { return stop }
         if let exchange = state.shown, exchange.isInFlight {
             state.exchanges[exchange.id]?.phase = .cancelled
             state.message = "Cancelled \(exchange.method) \(exchange.endpointID ?? exchange.url)"

@@ -38,6 +38,8 @@ enum AppOverlay: Sendable {
     case confirmDelete(endpointID: String)
     /// Take back the drafts a previous session left (`compose.restorable`)?
     case restoreDrafts
+    /// The active environment's variables, where each comes from (`v`); `x` clears a captured one.
+    case variables(ListState)
 }
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the
@@ -186,6 +188,12 @@ package struct AppState: Sendable {
     package var saveFolder = "."
     /// Set by the quit command; the runtime then restores the terminal and returns.
     var quitting = false
+    /// What the variables view lists, once an effect read them (nil while loading).
+    var variableRows: [Environment.ShownVariable]?
+    /// The folder run (`Ctrl-R`) in progress, or the last one.
+    var folderRun: FolderRun?
+    /// The next folder run's id.
+    var nextRunID = 1
 
     package init(collection: APICollection?, collectionPath: String, environment: String? = nil) {
         self.collectionPath = collectionPath
@@ -297,7 +305,8 @@ package struct AppState: Sendable {
                 Span(indent),
                 Span(endpoint.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
                 Span(endpoint.name),
-            ] + (drafts[endpoint.id] == nil ? [] : [Span(isNewDraft(endpoint.id) ? " new" : " *", role: .warning)]))
+            ] + (drafts[endpoint.id] == nil ? [] : [Span(isNewDraft(endpoint.id) ? " new" : " *", role: .warning)]),
+            trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
         }
     }
 

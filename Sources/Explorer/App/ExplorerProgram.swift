@@ -29,6 +29,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private let recording = DispatchQueue(label: "explorer.history-writes", qos: .utility)
     private let lock = NSLock()
     private var inFlight: [Int: ResponseFuture<Response<Data?>>] = [:]
+    /// What a cancel stops besides a request in flight: the prerequisites sent before an
+    /// exchange, and folder runs.
+    private enum TaskKey: Hashable { case exchange(Int), run(Int) }
+    private var tasks: [TaskKey: Task<Void, Never>] = [:]
     /// Where OSC 52 clipboard sequences are written (the terminal); nil in tests.
     private let clipboardWriter: (@Sendable (String) -> Void)?
     /// Runs the user's editor on a file, the UI suspended meanwhile; nil when there is no
@@ -89,18 +93,30 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send(let id, let plan):
-            let resolved: ResolvedRequest
-            do {
-                resolved = try plan.resolve()
-            } catch {
-                send(.resolveFailed(exchange: id, sentence(describing: error)))
+            guard plan.collection.prerequisites(of: plan.endpoint, captured: plan.captured()).isEmpty else {
+                sendAfterPrerequisites(id, plan, send: send)
                 return
             }
-            send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
-            sendRequest(id, resolved, send: send)
+            resolveAndSend(id, plan, send: send)
         case .cancel(let id):
             let future = lock.withLock { inFlight.removeValue(forKey: id) }
             future?.cancel()
+            lock.withLock { tasks.removeValue(forKey: .exchange(id)) }?.cancel()
+        case .cancelRun(let id):
+            lock.withLock { tasks.removeValue(forKey: .run(id)) }?.cancel()
+        case .listVariables(let environment, let collectionKey):
+            let captured = CaptureStore().variables(collection: collectionKey, environment: environment.name)
+            send(.variablesListed(environment: environment.name, environment.shownVariables(captured: captured)))
+        case .clearCapture(let name, let environment, let collectionKey):
+            do {
+                try CaptureStore().clear(name, collection: collectionKey, environment: environment.name)
+            } catch {
+                send(.message(sentence(describing: error), isError: true))
+            }
+            let captured = CaptureStore().variables(collection: collectionKey, environment: environment.name)
+            send(.variablesListed(environment: environment.name, environment.shownVariables(captured: captured)))
+        case .runFolder(let id, let plan):
+            runFolder(id, plan, send: send)
         case .preview(let plan):
             send(.previewResolved(plan.preview()))
         case .resolveVariables(let environment, let key):
@@ -135,7 +151,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// The effects that read or write files or stores, off the effects queue.
     private func performSlowly(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
-        case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables:
+        case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
+             .listVariables, .clearCapture, .runFolder, .cancelRun:
             perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
@@ -258,6 +275,88 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     /// How many times an edit that does not read is reopened before it is set aside.
     static let editorRounds = 10
+
+    private func resolveAndSend(_ id: Int, _ plan: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
+        let resolved: ResolvedRequest
+        do {
+            resolved = try plan.resolve()
+        } catch {
+            send(.resolveFailed(exchange: id, sentence(describing: error)))
+            return
+        }
+        send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
+        sendRequest(id, resolved, send: send)
+    }
+
+    // MARK: - Sequences
+
+    /// A sequence runner over this program's transport, limits and history: what `requires:`
+    /// and folder runs send through, with `explorer run`'s rules.
+    private func runner(
+        _ collection: APICollection, _ environment: Environment, send: @escaping @Sendable (AppAction) -> Void
+    ) -> SequenceRunner<HistoryEntry> {
+        let transport = self.transport
+        let options = limits.transferOptions
+        let path = collectionPath
+        return SequenceRunner<HistoryEntry>(collection: collection, environment: environment, store: CaptureStore()) { [weak self] resolved in
+            let jar = self?.cookieJar(for: resolved, send: send)
+            let keepCookies = self?.savingCookies(jar, of: resolved, send: send)
+            let entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)
+            keepCookies?()
+            return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
+        }
+    }
+
+    /// Records a step's exchange in the history, off the main queue, secrets masked.
+    private func record(_ step: SequenceStep<HistoryEntry>) {
+        guard let entry = step.exchange?.record, let history else { return }
+        let secrets = step.secrets
+        recording.async { _ = history.record(entry, secrets: secrets) }
+    }
+
+    /// Sends what the endpoint `requires:` first (as `explorer send` does), then the endpoint
+    /// itself as every TUI send goes; when a prerequisite fails, the endpoint is not sent.
+    private func sendAfterPrerequisites(_ id: Int, _ plan: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
+        let runner = runner(plan.collection, plan.environment, send: send)
+        let task = Task { [weak self] in
+            let steps = await runner.sendPrerequisites(of: plan.endpoint) { step in
+                self?.record(step)
+                send(.message("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(step.statusText)",
+                              isError: step.outcome != .passed))
+            }
+            guard let self, !Task.isCancelled else { return }
+            _ = lock.withLock { tasks.removeValue(forKey: .exchange(id)) }
+            if let failed = steps.last(where: { $0.outcome != .passed }) {
+                send(.resolveFailed(exchange: id, "\(failed.endpoint.id) did not succeed (\(failed.statusText)), so \(plan.endpoint.id) was not sent."))
+                return
+            }
+            resolveAndSend(id, plan, send: send)
+        }
+        lock.withLock { tasks[.exchange(id)] = task }
+    }
+
+    /// Runs endpoints one after another through the sequence runner, reporting each result
+    /// and then the summary `explorer run` prints.
+    private func runFolder(_ id: Int, _ plan: RunPlan, send: @escaping @Sendable (AppAction) -> Void) {
+        let runner = runner(plan.collection, plan.environment, send: send)
+        let task = Task { [weak self] in
+            let started = Date()
+            var results: [RunResult] = []
+            for endpoint in plan.endpoints where !Task.isCancelled {
+                await runner.run(endpoint) { step in
+                    self?.record(step)
+                    let entry = step.exchange?.record
+                    let result = RunResult(step: step, iteration: 1, status: entry?.status, milliseconds: entry?.timings.totalMilliseconds ?? 0)
+                    results.append(result)
+                    send(.runStepped(run: id, result))
+                }
+            }
+            _ = self?.lock.withLock { self?.tasks.removeValue(forKey: .run(id)) }
+            send(.runFinished(run: id, RunSummary(collection: plan.collection.name, environment: plan.environment.name, results: results,
+                                                  seconds: Date().timeIntervalSince(started), startedAt: started)))
+        }
+        lock.withLock { tasks[.run(id)] = task }
+    }
 
     private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
         let started = Date()

@@ -23,7 +23,7 @@ extension ExchangeSender {
         for step in steps.dropLast() {
             let entry = step.exchange?.record
             if let entry { recorder?.record(entry, secrets: step.secrets) }
-            printError("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(Self.statusText(step))")
+            printError("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(step.statusText)")
             step.report.failureLines.forEach(printError)
         }
         guard let last = steps.last else { return }
@@ -80,16 +80,6 @@ extension ExchangeSender {
         }
     }
 
-    /// `200 OK, 5/5 checks` or the transport failure.
-    static func statusText(_ step: SequenceStep<HistoryEntry>) -> String {
-        if let problem = step.resolveError { return problem }
-        guard let entry = step.exchange?.record, let status = entry.status else {
-            return step.exchange?.failure ?? "no response"
-        }
-        let checks = step.report.summary.map { ", \($0)" } ?? ""
-        return "\(status) \(entry.reason ?? "")".trimmingCharacters(in: .whitespaces) + checks
-    }
-
     /// The exit code a step that did not pass calls for.
     static func exitCode(for step: SequenceStep<HistoryEntry>) -> ExitCode {
         switch step.outcome {
@@ -98,14 +88,5 @@ extension ExchangeSender {
         case .transportFailure: ExitCode(1)
         case .notSent: ExitCode(2)
         }
-    }
-}
-
-extension HistoryEntry {
-    /// What checks read from this exchange, or `nil` when no response came.
-    var checkedResponse: CheckedResponse? {
-        guard let status, transportError == nil else { return nil }
-        return CheckedResponse(status: status, headers: responseHeaders, body: responseBody ?? Data(),
-                               durationMilliseconds: timings.totalMilliseconds)
     }
 }

@@ -243,15 +243,8 @@ struct ExchangeSender {
         var entry: HistoryEntry
         switch plan.target {
         case .resolved(let resolved):
-            entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
-            let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport,
-                                               challengeHandler: resolved.challengeHandler, cookieJar: cookieJar)
-            do {
-                entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
-            } catch {
-                entry.fail(failureSentence(for: error), started: started)
-            }
-            withExtendedLifetime(resolved.environment) {}
+            entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: plan.collectionPath,
+                                               cookieJar: cookieJar, describe: { failureSentence(for: $0) })
         case .raw(let request):
             entry = HistoryEntry(
                 startedAt: started, method: request.method.rawValue, url: request.url.absoluteString,

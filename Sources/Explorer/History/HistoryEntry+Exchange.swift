@@ -41,3 +41,55 @@ extension HistoryEntry {
         timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(started) * 1000)
     }
 }
+
+extension HistoryEntry {
+    /// Sends a resolved request and waits for its whole response (no streaming), describing
+    /// the outcome as an entry: what `explorer send`, `explorer run` and the TUI's runner and
+    /// prerequisites keep. Never throws: a transport failure is an entry with
+    /// `transportError` set.
+    ///
+    /// - Parameters:
+    ///   - resolved: the request, resolved in its environment (the server provider).
+    ///   - transport: the transport, kept by the caller so a run reuses its connections.
+    ///   - options: deadlines and body limits.
+    ///   - collectionPath: the collection file, if any.
+    ///   - cookieJar: the environment's cookies, sent and kept (`nil`: none).
+    ///   - describe: the sentence for a failure (the CLI names its flags).
+    /// - Returns: the exchange, request secrets masked, bodies whole.
+    package static func sending(
+        _ resolved: ResolvedRequest, through transport: any HTTPTransport, options: TransferOptions, collectionPath: String?,
+        cookieJar: CookieJar? = nil, describe: (any Error) -> String = { sentence(describing: $0) }
+    ) async -> HistoryEntry {
+        let started = Date()
+        var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
+        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport,
+                                           callbackQueue: .global(qos: .userInitiated), challengeHandler: resolved.challengeHandler,
+                                           cookieJar: cookieJar)
+        do {
+            entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
+        } catch {
+            entry.fail(describe(error), started: started)
+        }
+        withExtendedLifetime(resolved.environment) {}
+        return entry
+    }
+}
+
+extension HistoryEntry {
+    /// What checks read from this exchange, or `nil` when no response came.
+    package var checkedResponse: CheckedResponse? {
+        guard let status, transportError == nil else { return nil }
+        return CheckedResponse(status: status, headers: responseHeaders, body: responseBody ?? Data(),
+                               durationMilliseconds: timings.totalMilliseconds)
+    }
+}
+
+extension SequenceStep where Record == HistoryEntry {
+    /// `200 OK, 5/5 checks`, or why no response came (the CLI's and the TUI's line for a step).
+    package var statusText: String {
+        if let problem = resolveError { return problem }
+        guard let entry = exchange?.record, let status = entry.status else { return exchange?.failure ?? "no response" }
+        let checks = report.summary.map { ", \($0)" } ?? ""
+        return "\(status) \(entry.reason ?? "")".trimmingCharacters(in: .whitespaces) + checks
+    }
+}

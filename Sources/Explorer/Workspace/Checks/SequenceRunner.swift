@@ -124,17 +124,32 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     package func run(_ endpoint: Endpoint, withPrerequisites: Bool = true, onStep: (SequenceStep<Record>) -> Void = { _ in }) async -> [SequenceStep<Record>] {
         var steps: [SequenceStep<Record>] = []
         if withPrerequisites {
-            for (prerequisite, reason) in collection.prerequisites(of: endpoint, captured: capturedVariables) {
-                var step = await sendWithRetries(prerequisite)
-                step.prerequisiteReason = reason
-                steps.append(step)
-                onStep(step)
-                guard step.outcome == .passed else { return steps }
-            }
+            steps = await sendPrerequisites(of: endpoint, onStep: onStep)
+            guard steps.allSatisfy({ $0.outcome == .passed }) else { return steps }
         }
         let step = await sendWithRetries(endpoint)
         steps.append(step)
         onStep(step)
+        return steps
+    }
+
+    /// Sends the endpoints `endpoint` requires whose captures are missing or stale, each
+    /// after those it requires, and stops at the first that does not pass. The TUI sends the
+    /// endpoint itself its own way (streaming) once these passed.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the endpoint about to be sent.
+    ///   - onStep: called after each endpoint sent.
+    /// - Returns: the prerequisites sent, each with why; the last one failed when not all passed.
+    package func sendPrerequisites(of endpoint: Endpoint, onStep: (SequenceStep<Record>) -> Void = { _ in }) async -> [SequenceStep<Record>] {
+        var steps: [SequenceStep<Record>] = []
+        for (prerequisite, reason) in collection.prerequisites(of: endpoint, captured: capturedVariables) {
+            var step = await sendWithRetries(prerequisite)
+            step.prerequisiteReason = reason
+            steps.append(step)
+            onStep(step)
+            guard step.outcome == .passed else { break }
+        }
         return steps
     }
 
