@@ -161,3 +161,39 @@ endpoints:
     gone = run(explorer_bin, tmp_path, "run", "--collection", str(collection))
     assert gone.returncode == 1, gone.stdout
     assert "0 passed, 0 failed, 1 error" in gone.stdout.decode()
+
+
+def test_xpath_asserts_and_captures_on_the_demos_xml_and_html(explorer_bin, tmp_path, demo):
+    collection = tmp_path / "xpath.yaml"
+    collection.write_text(f"""
+name: XPath
+environments:
+  - name: local
+    base_url: {demo.urls['local']}
+endpoints:
+  - name: Catalog
+    path: /xml
+    capture:
+      first_book: {{ xpath: "//book[1]/@id" }}
+    assert:
+      - xpath count(//book) == 2
+      - xpath //book[@id='bk102']/title == "Midnight Rain"
+      - xpath /catalog/@environment == local
+  - name: Error page
+    path: /error
+    assert:
+      - status == 500
+      - xpath /html/head/title contains "Internal Server Error"
+      - xpath //h1 == "Not this"
+""")
+    result = run(explorer_bin, tmp_path, "run", "--collection", str(collection), "--json")
+    assert result.returncode == 3, result.stderr
+    report = json.loads(result.stdout)
+    catalog, page = report["results"]
+    assert catalog["outcome"] == "passed" and catalog["captured"] == ["first_book"]
+    assert [c["passed"] for c in page["checks"]] == [True, True, False]
+    assert page["checks"][2]["actual"] == '"Internal Server Error"'
+    # The reader prints nothing of its own: stderr holds no parser noise.
+    assert "parser" not in result.stderr.lower() and "error :" not in result.stderr.lower()
+    stored = json.loads(captures_file(tmp_path).read_text())[str(collection)]["local"]
+    assert stored["first_book"]["value"] == "bk101"

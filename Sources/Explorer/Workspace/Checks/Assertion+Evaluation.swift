@@ -69,6 +69,8 @@ extension Assertion {
             return values.isEmpty ? nil : values.joined(separator: ", ")
         case .jsonpath(let expression):
             return try response.select(expression)
+        case .xpath(let expression):
+            return try response.selectXPath(expression)
         case .body:
             guard let text = response.text else { throw CheckFailure("the body is binary (\(response.body.count) bytes), not text") }
             return text
@@ -99,6 +101,7 @@ extension Assertion {
         case .header(let name): "the header \(name)"
         case .cookie(let name): "the cookie \(name)"
         case .jsonpath(let expression): "the JSONPath \(expression)"
+        case .xpath(let expression): "the XPath \(expression)"
         case .regex(let pattern): "the regex \(pattern)"
         default: query.text
         }
@@ -107,7 +110,7 @@ extension Assertion {
     private static func missing(_ query: Query) -> String {
         switch query {
         case .header, .cookie: "is missing"
-        case .jsonpath: "selects nothing"
+        case .jsonpath, .xpath: "selects nothing"
         case .regex: "does not match the body"
         default: "has no value"
         }

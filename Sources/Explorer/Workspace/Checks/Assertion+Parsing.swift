@@ -40,6 +40,13 @@ extension Assertion {
                 throw CheckSyntaxError("the JSONPath \"\(argument.text)\" is not valid: \(error)", at: argument.offset)
             }
             query = .jsonpath(argument.text)
+        case ("xpath", let argument?):
+            do {
+                _ = try XPath(argument.text)
+            } catch {
+                throw CheckSyntaxError("the XPath \"\(argument.text)\" is not valid: \(error.message)", at: argument.offset + error.offset)
+            }
+            query = .xpath(argument.text)
         case ("regex", let argument?):
             try Self.validateRegex(argument.text, at: argument.offset)
             query = .regex(argument.text)
@@ -99,6 +106,7 @@ extension Assertion {
         let subject = switch query {
         case "header": "header Content-Type"
         case "jsonpath": "jsonpath $.id"
+        case "xpath": "xpath //title"
         case "regex": #"regex "id=(\d+)""#
         case "cookie": "cookie session"
         default: query

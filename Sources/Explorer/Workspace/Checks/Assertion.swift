@@ -19,6 +19,8 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
         case header(String)
         /// What a JSONPath expression selects in a JSON body.
         case jsonpath(String)
+        /// What an expression of the XPath subset (`XPath`) selects in an XML or HTML body.
+        case xpath(String)
         /// The body as text.
         case body
         /// The first group (or the whole match) of a regular expression in the body.
@@ -32,7 +34,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
 
         /// The query words, as written, with whether each takes an argument.
         static let words: [(word: String, argument: String?)] = [
-            ("status", nil), ("header", "NAME"), ("jsonpath", "EXPR"), ("body", nil), ("regex", "RE"),
+            ("status", nil), ("header", "NAME"), ("jsonpath", "EXPR"), ("xpath", "EXPR"), ("body", nil), ("regex", "RE"),
             ("duration", nil), ("bytes", nil), ("cookie", "NAME"),
         ]
 
@@ -42,6 +44,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
             case .status: "status"
             case .header(let name): "header \(name)"
             case .jsonpath(let expression): "jsonpath \(expression)"
+            case .xpath(let expression): "xpath \(expression)"
             case .body: "body"
             case .regex(let pattern): "regex \(pattern)"
             case .duration: "duration"

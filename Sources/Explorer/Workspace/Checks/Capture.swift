@@ -16,6 +16,9 @@ package struct Capture: Sendable, Hashable {
     package enum Source: Sendable, Hashable {
         /// What a JSONPath selects in a JSON body (a string as is, anything else as JSON).
         case jsonpath(String)
+        /// The text of the first node an XPath (the subset of `XPath`) selects in an XML or
+        /// HTML body, or the number `count(…)` gives.
+        case xpath(String)
         /// A response header.
         case header(String)
         /// The first group of a regular expression in the body, or in the headers (one
@@ -55,7 +58,7 @@ package struct Capture: Sendable, Hashable {
     }
 
     /// The keys a capture's mapping may have.
-    static let keys = ["jsonpath", "header", "regex", "from", "status", "cookie", "body", "secret"]
+    static let keys = ["jsonpath", "xpath", "header", "regex", "from", "status", "cookie", "body", "secret"]
 
     /// Reads the value from a response.
     ///
@@ -87,6 +90,13 @@ package struct Capture: Sendable, Hashable {
                 throw CheckFailure("the regex \(pattern) does not match the \(inHeaders ? "headers" : "body")")
             }
             return found
+        case .xpath(let expression):
+            switch try response.selectXPath(expression) {
+            case let count as Int: return String(count)
+            case let text as String: return text
+            case let texts as [String]: return texts[0]
+            default: throw CheckFailure("the XPath \(expression) selects nothing")
+            }
         case .jsonpath(let expression):
             guard let selected = try response.select(expression) else {
                 throw CheckFailure("the JSONPath \(expression) selects nothing")
@@ -102,6 +112,7 @@ package struct Capture: Sendable, Hashable {
     package var sourceText: String {
         switch source {
         case .jsonpath(let expression): "jsonpath \(expression)"
+        case .xpath(let expression): "xpath \(expression)"
         case .header(let name): "header \(name)"
         case .regex(let pattern, let inHeaders): "regex \(pattern) in the \(inHeaders ? "headers" : "body")"
         case .status: "status"

@@ -67,6 +67,32 @@ package struct CheckedResponse: Sendable {
         return matches.first
     }
 
+    /// What an expression of the XPath subset selects in an XML or HTML body: `count(…)` as a
+    /// number, one node as its text, several as a list of texts, none as `nil`.
+    ///
+    /// - Throws: `CheckFailure` for an expression outside the subset, a binary body, or one
+    ///   with no element.
+    func selectXPath(_ expression: String) throws(CheckFailure) -> Any? {
+        let path: XPath
+        do {
+            path = try XPath(expression)
+        } catch {
+            throw CheckFailure("the XPath \(expression) is not valid: \(error)")
+        }
+        guard let text else { throw CheckFailure("the body is binary (\(body.count) bytes), not XML or HTML") }
+        let document: MarkupDocument
+        do {
+            let contentType = headers["Content-Type"]?.lowercased() ?? ""
+            document = try MarkupDocument(text, html: contentType.contains("html") ? true : contentType.contains("xml") ? false : nil)
+        } catch {
+            throw CheckFailure("\(error)")
+        }
+        switch path.evaluate(document) {
+        case .count(let count): return count
+        case .values(let values): return values.count > 1 ? values : values.first
+        }
+    }
+
     /// The first group of a regular expression's first match in `text` (the whole match
     /// when it has no group), or `nil` when it does not match.
     static func firstMatch(of pattern: String, in text: String) throws(CheckFailure) -> String? {

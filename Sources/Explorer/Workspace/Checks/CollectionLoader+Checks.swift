@@ -95,14 +95,14 @@ extension Reader {
                 let word = key.string ?? ""
                 if !Capture.keys.contains(word) {
                     throw invalid(key, key: "capture", endpoint: endpoint,
-                                  "\(name): \"\(word)\" is not a capture key (jsonpath, header, regex with from, status, cookie, body, secret)."
+                                  "\(name): \"\(word)\" is not a capture key (jsonpath, xpath, header, regex with from, status, cookie, body, secret)."
                                       + CheckSyntaxError.didYouMean(word, in: Capture.keys))
                 }
             }
-            let sources = ["jsonpath", "header", "regex", "status", "cookie", "body"].filter { mapping[$0] != nil }
+            let sources = ["jsonpath", "xpath", "header", "regex", "status", "cookie", "body"].filter { mapping[$0] != nil }
             guard sources.count == 1, let kind = sources.first, let value = mapping[kind] else {
                 throw invalid(node, key: "capture", endpoint: endpoint,
-                              "\(name) must say where its value is read with exactly one of jsonpath, header, regex, status, cookie and body\(sources.count > 1 ? " (it has \(sources.joined(separator: ", ")))" : "").")
+                              "\(name) must say where its value is read with exactly one of jsonpath, xpath, header, regex, status, cookie and body\(sources.count > 1 ? " (it has \(sources.joined(separator: ", ")))" : "").")
             }
             var isSecret = false
             if let secret = mapping["secret"] {
@@ -118,6 +118,14 @@ extension Reader {
                 let expression = try string(value, key: "capture.\(name).jsonpath")
                 try validateJSONPath(expression, value, endpoint: endpoint)
                 source = .jsonpath(expression)
+            case "xpath":
+                let expression = try string(value, key: "capture.\(name).xpath")
+                do {
+                    _ = try XPath(expression)
+                } catch {
+                    throw invalid(value, key: "capture", endpoint: endpoint, "\(name): the XPath \"\(expression)\" is not valid: \(error).")
+                }
+                source = .xpath(expression)
             case "header":
                 source = .header(try string(value, key: "capture.\(name).header"))
             case "cookie":

@@ -30,6 +30,7 @@ extension CollectionWriter {
         case .jsonpath(let expression):
             if !capture.isSecret { return scalar(expression) }
             pairs = [("jsonpath", scalar(expression))]
+        case .xpath(let expression): pairs = [("xpath", scalar(expression))]
         case .header(let name): pairs = [("header", scalar(name))]
         case .cookie(let name): pairs = [("cookie", scalar(name))]
         case .regex(let pattern, let inHeaders): pairs = [("regex", scalar(pattern)), ("from", Node(inHeaders ? "headers" : "body"))]

@@ -1,0 +1,291 @@
+import Foundation
+
+/// The XPath subset `xpath` assertions and captures understand, on a `MarkupDocument`.
+///
+/// ```
+/// /html/head/title          an absolute path of element names (`*` for any element)
+/// //li                      `//` anywhere: at any depth below
+/// //ul/li[2]                a position (from 1) among the matching children; [last()]
+/// //a[@rel='next']/@href    an attribute test ([@a], [@a='v'], [@a!='v']) and an attribute
+/// //p/text()                the text nodes
+/// count(//item)             how many nodes a path selects
+/// ```
+///
+/// Names match as written in the document, namespace prefix included (`soap:Body`); a
+/// default namespace is ignored, so `/feed/entry` reads an Atom feed. In HTML names are
+/// case-insensitive. Anything else (axes such as `following-sibling::`, other functions,
+/// unions, arithmetic) is refused with the position and the list above, never guessed.
+package struct XPath: Sendable, Hashable, CustomStringConvertible {
+    /// Why an expression is not in the subset: what, and where (in characters from the start).
+    package struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+        package var message: String
+        package var offset: Int
+        package var description: String { "\(message) (at character \(offset + 1))" }
+    }
+
+    /// A test on the nodes a step selects.
+    enum Predicate: Sendable, Hashable {
+        /// The nth (from 1) of the step's nodes under one parent.
+        case position(Int)
+        /// The last of them.
+        case last
+        /// Elements that have the attribute.
+        case hasAttribute(String)
+        /// Elements whose attribute equals (or, negated, differs from) a value.
+        case attribute(String, equals: String, negated: Bool)
+    }
+
+    /// What one step selects below each node in hand.
+    enum Test: Sendable, Hashable {
+        /// Child elements of a name (`nil`: any, `*`).
+        case element(String?)
+        /// Child text nodes (`text()`).
+        case text
+        /// An attribute of the element in hand (`@name`, `@*` when `nil`); only last.
+        case attribute(String?)
+        /// The node itself (`.`).
+        case this
+        /// Its parent (`..`).
+        case parent
+    }
+
+    struct Step: Sendable, Hashable {
+        /// Whether `//` came before it: it applies at any depth below.
+        var anyDepth: Bool
+        var test: Test
+        var predicates: [Predicate]
+    }
+
+    /// The expression as written.
+    package let text: String
+    let steps: [Step]
+    /// Whether the expression is `count(…)`.
+    let isCount: Bool
+
+    package var description: String { text }
+
+    /// The subset in one line, for error messages.
+    package static let subset = "paths (/a/b, //b, *), positions [n] and [last()], attribute tests [@a] and [@a='v'], @attr, text(), count(path)"
+
+    /// Parses an expression.
+    ///
+    /// - Throws: `SyntaxError` for anything outside the subset.
+    package init(_ text: String) throws(SyntaxError) {
+        self.text = text
+        var scanner = Scanner(Array(text.trimmingCharacters(in: .whitespaces)))
+        var count = false
+        if scanner.take("count(") {
+            count = true
+        }
+        var steps: [Step] = []
+        var first = true
+        while !scanner.atEnd && !(count && scanner.peek == ")") {
+            var anyDepth = false
+            if scanner.take("//") {
+                anyDepth = true
+            } else if scanner.take("/") {
+                anyDepth = false
+            } else if !first {
+                throw SyntaxError(message: "expected / or // before \"\(scanner.rest)\"; the subset is \(Self.subset)", offset: scanner.offset)
+            }
+            first = false
+            if let last = steps.last, case .attribute = last.test {
+                throw SyntaxError(message: "an attribute (@…) can only end a path", offset: scanner.offset)
+            }
+            let test = try Self.test(&scanner)
+            var predicates: [Predicate] = []
+            while scanner.take("[") {
+                predicates.append(try Self.predicate(&scanner))
+            }
+            steps.append(Step(anyDepth: anyDepth, test: test, predicates: predicates))
+        }
+        if count {
+            guard scanner.take(")"), scanner.atEnd else {
+                throw SyntaxError(message: "count( must close with ) at the end", offset: scanner.offset)
+            }
+        }
+        guard !steps.isEmpty else { throw SyntaxError(message: "the expression selects nothing; write a path such as //title", offset: 0) }
+        self.steps = steps
+        isCount = count
+    }
+
+    private static func test(_ scanner: inout Scanner) throws(SyntaxError) -> Test {
+        let start = scanner.offset
+        if scanner.take("text()") { return .text }
+        if scanner.take("..") { return .parent }
+        if scanner.take(".") { return .this }
+        if scanner.take("*") { return .element(nil) }
+        if scanner.take("@") {
+            if scanner.take("*") { return .attribute(nil) }
+            let name = scanner.name()
+            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.offset) }
+            return .attribute(name)
+        }
+        let name = scanner.name()
+        guard !name.isEmpty else {
+            throw SyntaxError(message: "\"\(scanner.rest)\" is not in the XPath subset: \(subset)", offset: start)
+        }
+        if scanner.peek == "(" || scanner.rest.hasPrefix("::") {
+            throw SyntaxError(message: "\(name)\(scanner.peek == "(" ? "()" : "::") is not in the XPath subset: \(subset)", offset: start)
+        }
+        return .element(name)
+    }
+
+    private static func predicate(_ scanner: inout Scanner) throws(SyntaxError) -> Predicate {
+        let start = scanner.offset
+        scanner.skipSpaces()
+        let predicate: Predicate
+        if scanner.take("last()") {
+            predicate = .last
+        } else if let digits = scanner.digits() {
+            guard let position = Int(digits), position >= 1 else {
+                throw SyntaxError(message: "a position counts from 1", offset: start)
+            }
+            predicate = .position(position)
+        } else if scanner.take("@") {
+            let name = scanner.name()
+            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.offset) }
+            scanner.skipSpaces()
+            let negated = scanner.take("!=")
+            if negated || scanner.take("=") {
+                scanner.skipSpaces()
+                guard let value = scanner.quoted() else {
+                    throw SyntaxError(message: "compare an attribute with a quoted value: [@\(name)='value']", offset: scanner.offset)
+                }
+                predicate = .attribute(name, equals: value, negated: negated)
+            } else {
+                predicate = .hasAttribute(name)
+            }
+        } else {
+            throw SyntaxError(message: "[\(scanner.rest.prefix(20))… is not a predicate of the subset ([n], [last()], [@a], [@a='v'])", offset: start)
+        }
+        scanner.skipSpaces()
+        guard scanner.take("]") else { throw SyntaxError(message: "expected ] to close the predicate", offset: scanner.offset) }
+        return predicate
+    }
+
+    // MARK: - Evaluating
+
+    /// What an expression selected.
+    package enum Selection: Sendable, Hashable {
+        /// The count of `count(…)`.
+        case count(Int)
+        /// The text of each node selected (an element's text, an attribute's value), in
+        /// document order.
+        case values([String])
+    }
+
+    /// Evaluates the expression on a document.
+    package func evaluate(_ document: MarkupDocument) -> Selection {
+        var current: [Int] = [0]
+        var attributes: [String]?
+        for step in steps {
+            if case .attribute(let name) = step.test {
+                let elements = step.anyDepth ? Self.unique(current.flatMap(document.descendantsOrSelf(of:))) : current
+                attributes = elements.flatMap { index -> [String] in
+                    guard case .element(_, let pairs) = document.nodes[index].kind else { return [] }
+                    return pairs.filter { pair in name.map { matches(pair.name, $0, document) } ?? true }.map(\.value)
+                }
+                break
+            }
+            let bases = step.anyDepth ? Self.unique(current.flatMap(document.descendantsOrSelf(of:))) : current
+            current = Self.unique(bases.flatMap { base in apply(step, to: base, in: document) })
+        }
+        let values = attributes ?? current.map(document.stringValue(of:))
+        return isCount ? .count(values.count) : .values(values)
+    }
+
+    /// The nodes one step selects below (or at) one node, its predicates applied.
+    private func apply(_ step: Step, to base: Int, in document: MarkupDocument) -> [Int] {
+        var selected: [Int]
+        switch step.test {
+        case .this: selected = [base]
+        case .parent: selected = document.nodes[base].parent.map { [$0] } ?? []
+        case .attribute: selected = []
+        case .text:
+            selected = document.nodes[base].children.filter { if case .text = document.nodes[$0].kind { true } else { false } }
+        case .element(let name):
+            selected = document.nodes[base].children.filter { child in
+                guard case .element(let childName, _) = document.nodes[child].kind else { return false }
+                return name.map { matches(childName, $0, document) } ?? true
+            }
+        }
+        for predicate in step.predicates {
+            switch predicate {
+            case .position(let position): selected = selected.indices.contains(position - 1) ? [selected[position - 1]] : []
+            case .last: selected = selected.last.map { [$0] } ?? []
+            case .hasAttribute(let name):
+                selected = selected.filter { attribute(name, of: $0, in: document) != nil }
+            case .attribute(let name, let value, let negated):
+                selected = selected.filter { index in
+                    guard let found = attribute(name, of: index, in: document) else { return negated }
+                    return (found == value) != negated
+                }
+            }
+        }
+        return selected
+    }
+
+    private func attribute(_ name: String, of index: Int, in document: MarkupDocument) -> String? {
+        guard case .element(_, let pairs) = document.nodes[index].kind else { return nil }
+        return pairs.first { matches($0.name, name, document) }?.value
+    }
+
+    private func matches(_ written: String, _ wanted: String, _ document: MarkupDocument) -> Bool {
+        document.isHTML ? written.lowercased() == wanted.lowercased() : written == wanted
+    }
+
+    /// Indices once each, in document order.
+    private static func unique(_ indices: [Int]) -> [Int] {
+        Array(Set(indices)).sorted()
+    }
+
+    // MARK: - Scanning
+
+    private struct Scanner {
+        let characters: [Character]
+        var offset = 0
+
+        init(_ characters: [Character]) { self.characters = characters }
+
+        var atEnd: Bool { offset >= characters.count }
+        var peek: Character? { atEnd ? nil : characters[offset] }
+        var rest: String { String(characters[min(offset, characters.count)...]) }
+
+        mutating func take(_ text: String) -> Bool {
+            let wanted = Array(text)
+            guard offset + wanted.count <= characters.count, Array(characters[offset..<(offset + wanted.count)]) == wanted else { return false }
+            offset += wanted.count
+            return true
+        }
+
+        mutating func skipSpaces() {
+            while let next = peek, next == " " { offset += 1 }
+        }
+
+        mutating func name() -> String {
+            let start = offset
+            while let next = peek, next.isLetter || next.isNumber || "_-.:".contains(next) {
+                // `::` starts an axis, not a name.
+                if next == ":" && offset + 1 < characters.count && characters[offset + 1] == ":" { break }
+                if next == "." && offset == start { break }
+                offset += 1
+            }
+            return String(characters[start..<offset])
+        }
+
+        mutating func digits() -> String? {
+            let start = offset
+            while let next = peek, next.isASCII && next.isNumber { offset += 1 }
+            return offset > start ? String(characters[start..<offset]) : nil
+        }
+
+        mutating func quoted() -> String? {
+            guard let quote = peek, quote == "'" || quote == "\"" else { return nil }
+            guard let close = characters[(offset + 1)...].firstIndex(of: quote) else { return nil }
+            let value = String(characters[(offset + 1)..<close])
+            offset = close + 1
+            return value
+        }
+    }
+}
