@@ -197,3 +197,15 @@ endpoints:
     assert "parser" not in result.stderr.lower() and "error :" not in result.stderr.lower()
     stored = json.loads(captures_file(tmp_path).read_text())[str(collection)]["local"]
     assert stored["first_book"]["value"] == "bk101"
+
+
+def test_export_hurl_writes_the_checks_and_no_secret(explorer_bin, tmp_path, demo):
+    result = run(explorer_bin, tmp_path, "export", "hurl", "Auth/Me after login", "--collection", str(demo.collection), "--env", "local")
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode()
+    # The login it requires comes first, with its captures and assertions in Hurl's words.
+    assert text.index("# Auth/Login\nPOST " + demo.urls["local"].rstrip("/") + "/login") < text.index("# Auth/Me after login\nGET ")
+    assert 'session_token: jsonpath "$.token" redact' in text
+    assert 'jsonpath "$.roles[*]" includes "admin"' in text
+    assert "Authorization: Bearer {{session_token}}" in text
+    assert "--secret password=…" in text and "lovelace" not in text

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import Workspace
 
-/// `explorer export curl|http|postman|har ...`: writes endpoints out as curl, `.http`, a
-/// Postman collection or a HAR file.
+/// `explorer export curl|http|hurl|postman|har ...`: writes endpoints out as curl, `.http`,
+/// Hurl (captures and assertions included), a Postman collection or a HAR file.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export endpoints as curl command lines, a .http file, a Postman collection or a HAR file.",
-        subcommands: [Curl.self, HTTPFile.self, Postman.self, HAR.self]
+        abstract: "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection or a HAR file.",
+        subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self]
     )
 
     struct Curl: AsyncParsableCommand {
@@ -38,6 +38,22 @@ struct ExportCommand: AsyncParsableCommand {
         func run() async throws {
             try ExportCommand.print(collection: collection, env: env) { loaded, environment in
                 HTTPFileExporter.text(for: loaded, environment: environment)
+            }
+        }
+    }
+
+    struct Hurl: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "hurl",
+            abstract: "Print endpoints as a Hurl file, with their captures and assertions (secrets are not written).",
+            discussion: "Endpoints an endpoint requires come first. Run the file with hurl --test and the --variable flags its first comment lists.")
+        @Argument(help: "Folders or endpoints (Auth, Folder/Name); every endpoint when none.") var endpoints: [String] = []
+        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
+        @Option(name: .long, help: "The environment whose base URL, headers and variables are written (default: the collection's first).") var env: String?
+
+        func run() async throws {
+            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+                HurlExporter.text(for: try loaded.endpoints(selectedBy: endpoints), in: loaded, environment: environment ?? loaded.environments.first)
             }
         }
     }

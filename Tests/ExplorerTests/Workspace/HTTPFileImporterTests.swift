@@ -29,7 +29,11 @@ import Testing
         #expect(create.body == .raw("{\n    \"id\": 10,\n    \"name\": \"{{petName}}\",\n    \"tag\": \"dog\"\n}"))
         let update = try collection.endpoint(named: "POST /pets/{{petId}}")
         #expect(update.body == .raw("name=Doggie&status=sold"))
-        #expect(result.warnings.contains { $0.contains("@petId") })
+        // @petId = {{createPet.response.body.$.id}}: createPet captures it, its users require createPet.
+        #expect(create.captures == [Capture(name: "petId", source: .jsonpath("$.id"))])
+        #expect(update.requirements == [Requirement(endpoint: "createPet")])
+        #expect(try collection.endpoint(named: "deletePet").requirements == [Requirement(endpoint: "createPet")])
+        #expect(!result.warnings.contains { $0.contains("petId") })
         let search = try collection.endpoint(named: "GET /pets")
         #expect(search.query == [KeyValue("name", "{{petName}}")])
     }
@@ -42,8 +46,12 @@ import Testing
         guard case .raw(let body)? = create.body else { Issue.record("no body"); return }
         #expect(body.hasPrefix("{") && body.hasSuffix("}"))
         #expect(!body.contains("client.test"))
-        #expect(result.warnings.contains { $0.contains("response handler script") })
-        #expect(result.warnings.contains { $0.contains("{{issue_number}}") })
+        // client.global.set("issue_number", response.body.number) is a capture; client.test is reported.
+        #expect(create.captures == [Capture(name: "issue_number", source: .jsonpath("$.number"))])
+        #expect(try collection.endpoint(named: "Unlock it again").requirements == [Requirement(endpoint: "createIssue")])
+        #expect(try collection.endpoint(named: "List open issues").requirements.isEmpty)
+        #expect(result.warnings.contains { $0.contains("imported only for its client.global.set lines") })
+        #expect(!result.warnings.contains { $0.contains("{{issue_number}}") })
         // Resolves once the port and the script's variable are given.
         var resolvable = collection
         resolvable.variables.set("host", "http://127.0.0.1:9")
@@ -57,5 +65,36 @@ import Testing
         let endpoint = try #require(try HTTPFileImporter().importText(text).collection.endpoints.first)
         #expect(endpoint.query == [KeyValue("id", "{{uuid}}"), KeyValue("t", "{{timestamp}}")])
         #expect(endpoint.headers == [KeyValue("X-Home", "{{env.HOME}}")])
+    }
+
+    @Test func inlineReferencesHeadersAndUnknownRequestsInChaining() throws {
+        let text = """
+            # @name login
+            POST http://h/login
+            Content-Type: application/json
+
+            {"user": "ada"}
+
+            > {% client.global.set("rid", response.headers.valueOf("X-Request-Id")); %}
+
+            ###
+            GET http://h/me
+            Authorization: Bearer {{login.response.body.$.token}}
+            X-Request: {{rid}}
+
+            ###
+            @other = {{nowhere.response.body.$.id}}
+            GET http://h/items/{{other}}
+            """
+        let result = try HTTPFileImporter().importText(text)
+        let login = try result.collection.endpoint(named: "login")
+        #expect(login.captures == [Capture(name: "rid", source: .header("X-Request-Id")), Capture(name: "login_token", source: .jsonpath("$.token"))])
+        let me = try result.collection.endpoint(named: "GET /me")
+        #expect(me.headers.first?.value == "Bearer {{login_token}}")
+        #expect(me.requirements == [Requirement(endpoint: "login")])
+        #expect(result.warnings.contains { $0.contains("{{nowhere.response.body.$.id}} names no request of the file") })
+        // What was imported loads and writes back as it is.
+        let reloaded = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: "chain.yaml")
+        #expect(reloaded.endpoints == result.collection.endpoints)
     }
 }

@@ -8,7 +8,11 @@ import Networking
 /// or a bare URL (GET), with `?`/`&` continuation lines; headers follow until a blank line,
 /// then the body. The client's system variables map to explorer's (`{{$guid}}` → `{{uuid}}`,
 /// `{{$timestamp}}`, `{{$datetime}}` → `{{now}}`, `{{$processEnv X}}`/`{{$dotenv X}}` →
-/// `{{env.X}}`); response handler scripts and request chaining are reported, not imported.
+/// `{{env.X}}`). Chaining maps to captures and `requires:` where it can: a request variable
+/// (`@id = {{create.response.body.$.id}}`, or the same reference written inline) and a
+/// JetBrains handler's `client.global.set("id", response.body.id)` (or
+/// `response.headers.valueOf("X")`) become a capture of the named request, and every request
+/// that uses the variable requires it. Anything else in a handler script is reported.
 package struct HTTPFileImporter: Sendable {
     /// Creates an importer.
     package init() {}
@@ -25,6 +29,12 @@ package struct HTTPFileImporter: Sendable {
         var endpoints: [Endpoint] = []
         var usedNames: Set<String> = []
         var chainedNames: Set<String> = []
+        /// `@name = {{request.response...}}` lines: the variable and the reference.
+        var requestVariables: [(name: String, reference: String, location: String)] = []
+        /// Each endpoint's `# @name`, by index.
+        var requestNames: [Int: String] = [:]
+        /// The `client.global.set` lines of each endpoint's handler, by index.
+        var handlerCaptures: [Int: [Capture]] = [:]
 
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         var blocks: [(title: String, lines: [(number: Int, text: String)])] = [("", [])]
@@ -45,20 +55,17 @@ package struct HTTPFileImporter: Sendable {
             var state = 0  // 0 before the request line, 1 headers, 2 body
             var inScript = false
             var requestLine = 0
+            var script: [(number: Int, text: String)] = []
             for (number, raw) in block.lines {
                 let line = raw.trimmingCharacters(in: .whitespaces)
                 if inScript {
                     if line.contains("%}") { inScript = false }
+                    script.append((number, line))
                     continue
                 }
-                if state < 2, line.hasPrefix("> {%") || line.hasPrefix(">{%") {
+                if line.hasPrefix("> {%") || line.hasPrefix(">{%"), state < 2 || line.hasPrefix("> {%") {
                     if !line.contains("%}") { inScript = true }
-                    warnings.append("\(file):\(number): a response handler script is not imported.")
-                    continue
-                }
-                if state == 2, line.hasPrefix("> {%") {
-                    if !line.contains("%}") { inScript = true }
-                    warnings.append("\(file):\(number): a response handler script is not imported.")
+                    script.append((number, line))
                     continue
                 }
                 if state == 2, line.hasPrefix("<> ") || (line.hasPrefix("> ") && line.hasSuffix(".js")) { continue }
@@ -79,7 +86,7 @@ package struct HTTPFileImporter: Sendable {
                         let converted = convert(value, warnings: &warnings, at: "\(file):\(number)")
                         if converted.chained {
                             chainedNames.insert(variable)
-                            warnings.append("\(file):\(number): @\(variable) takes its value from an earlier response, which explorer does not chain; pass --var \(variable)=VALUE when sending.")
+                            requestVariables.append((variable, value, "\(file):\(number)"))
                         } else {
                             variables.set(variable, converted.text)
                         }
@@ -142,12 +149,16 @@ package struct HTTPFileImporter: Sendable {
                 endpointName = "\(endpointName) \(counter)"
             }
             usedNames.insert(endpointName)
+            if let requestName { requestNames[endpoints.count] = requestName }
+            if !script.isEmpty { handlerCaptures[endpoints.count] = Self.handlerCaptures(script, warnings: &warnings, file: file) }
             endpoints.append(Endpoint(name: endpointName, method: method, path: parts.origin + parts.path, query: parts.query, headers: headers, body: body))
         }
         guard !endpoints.isEmpty else { throw ImportError.invalidHTTPFile(path: file, reason: "it has no request.") }
 
+        let chained = Self.chain(&endpoints, requestNames: requestNames, requestVariables: requestVariables,
+                                 handlerCaptures: handlerCaptures, warnings: &warnings)
         // Variables used but defined nowhere (set by scripts or by the client's env files).
-        let defined = Set(variables.map(\.name))
+        let defined = Set(variables.map(\.name)).union(chained)
         var undefined: [String] = []
         for endpoint in endpoints {
             var texts = [endpoint.path] + endpoint.query.map(\.value) + endpoint.headers.map(\.value)
@@ -172,6 +183,120 @@ package struct HTTPFileImporter: Sendable {
     package func importFile(at url: URL) throws -> ImportResult {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
         return try importText(text, name: url.deletingPathExtension().lastPathComponent, file: url.path)
+    }
+
+    // MARK: - Chaining
+
+    /// Turns chained values into captures of the request they come from, and `requires:` on
+    /// the requests that use them.
+    ///
+    /// - Returns: the variables now captured.
+    private static func chain(
+        _ endpoints: inout [Endpoint], requestNames: [Int: String], requestVariables: [(name: String, reference: String, location: String)],
+        handlerCaptures: [Int: [Capture]], warnings: inout [String]
+    ) -> Set<String> {
+        var captured: [(variable: String, endpoint: Int)] = []
+        func add(_ capture: Capture, to index: Int) {
+            if !endpoints[index].captures.contains(where: { $0.name == capture.name }) { endpoints[index].captures.append(capture) }
+            captured.append((capture.name, index))
+        }
+        for (index, captures) in handlerCaptures {
+            for capture in captures { add(capture, to: index) }
+        }
+        // References written inline get a variable of their own: {{login.response.body.$.token}} → {{login_token}}.
+        var references = requestVariables
+        func rewrite(_ text: String, in endpoint: String) -> String {
+            Template.rewritingVariables(in: text) { name in
+                guard name.contains(".response.") else { return "{{\(name)}}" }
+                let variable = inlineName(for: name)
+                if !references.contains(where: { $0.name == variable }) { references.append((variable, "{{\(name)}}", endpoint)) }
+                return "{{\(variable)}}"
+            }
+        }
+        for index in endpoints.indices {
+            var endpoint = endpoints[index]
+            endpoint.path = rewrite(endpoint.path, in: endpoint.name)
+            endpoint.query = endpoint.query.map { KeyValue($0.name, rewrite($0.value, in: endpoint.name)) }
+            endpoint.headers = endpoint.headers.map { KeyValue($0.name, rewrite($0.value, in: endpoint.name)) }
+            if case .raw(let text)? = endpoint.body { endpoint.body = .raw(rewrite(text, in: endpoint.name)) }
+            endpoints[index] = endpoint
+        }
+        for (variable, reference, location) in references {
+            let inner = reference.trimmingCharacters(in: CharacterSet(charactersIn: "{} "))
+            let parts = inner.components(separatedBy: ".response.")
+            guard parts.count == 2, let index = requestNames.first(where: { $0.value == parts[0] })?.key else {
+                warnings.append("\(location): \(reference) names no request of the file (# @name); pass --var \(variable)=VALUE when sending.")
+                continue
+            }
+            guard let source = source(of: parts[1]) else {
+                warnings.append("\(location): \(reference) cannot be captured (only response.body.<JSONPath or XPath or *> and response.headers.<Name>); pass --var \(variable)=VALUE when sending.")
+                continue
+            }
+            add(Capture(name: variable, source: source), to: index)
+        }
+        // Whoever uses a captured variable requires the request that captures it.
+        for (variable, capturing) in captured {
+            let target = endpoints[capturing].name
+            for index in endpoints.indices where index != capturing && uses(endpoints[index], variable) {
+                if !endpoints[index].requirements.contains(where: { $0.endpoint == target }) {
+                    endpoints[index].requirements.append(Requirement(endpoint: target))
+                }
+            }
+        }
+        return Set(captured.map(\.variable))
+    }
+
+    /// `body.$.id` → a JSONPath capture, `body.//id` → XPath, `body.*` → the body,
+    /// `headers.X-Id` → a header.
+    private static func source(of path: String) -> Capture.Source? {
+        if path.hasPrefix("headers.") { return .header(String(path.dropFirst(8))) }
+        guard path.hasPrefix("body.") else { return nil }
+        let expression = String(path.dropFirst(5))
+        if expression == "*" { return .body }
+        if expression.hasPrefix("$") { return (try? JSONPath(expression)) != nil ? .jsonpath(expression) : nil }
+        if expression.hasPrefix("/") { return (try? XPath(expression)) != nil ? .xpath(expression) : nil }
+        return nil
+    }
+
+    /// The variable an inline reference becomes: the request and the last word of its path.
+    private static func inlineName(for reference: String) -> String {
+        let parts = reference.components(separatedBy: ".response.")
+        let last = parts.last?.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).last.map(String.init) ?? "value"
+        return "\(parts[0])_\(last)"
+    }
+
+    private static func uses(_ endpoint: Endpoint, _ variable: String) -> Bool {
+        var texts = [endpoint.path] + endpoint.query.map(\.value) + endpoint.headers.map(\.value)
+        if case .raw(let text)? = endpoint.body { texts.append(text) }
+        return texts.contains { Template($0).variableNames.contains(variable) }
+    }
+
+    /// The captures a JetBrains response handler's `client.global.set(...)` lines make;
+    /// whatever else the script does is reported.
+    private static func handlerCaptures(_ script: [(number: Int, text: String)], warnings: inout [String], file: String) -> [Capture] {
+        let pattern = #"client\.global\.set\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*response\.(body((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|headers\.valueOf\(\s*["']([^"']+)["']\s*\))\s*\)"#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        var captures: [Capture] = []
+        var other = false
+        for (_, line) in script {
+            let code = line.replacingOccurrences(of: "> {%", with: "").replacingOccurrences(of: ">{%", with: "").replacingOccurrences(of: "%}", with: "")
+                .trimmingCharacters(in: .whitespaces)
+            guard !code.isEmpty else { continue }
+            let range = NSRange(code.startIndex..., in: code)
+            guard let match = regex.firstMatch(in: code, range: range), let name = Range(match.range(at: 1), in: code) else {
+                if !["});", "}", "{"].contains(code) { other = true }
+                continue
+            }
+            if let header = Range(match.range(at: 4), in: code) {
+                captures.append(Capture(name: String(code[name]), source: .header(String(code[header]))))
+            } else if let path = Range(match.range(at: 3), in: code) {
+                captures.append(Capture(name: String(code[name]), source: .jsonpath("$" + code[path])))
+            }
+        }
+        if other, let first = script.first {
+            warnings.append("\(file):\(first.number): a response handler script is imported only for its client.global.set lines (as captures); the rest is not.")
+        }
+        return captures
     }
 
     /// Rewrites the client's template syntax into explorer's.
