@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -54,6 +55,7 @@ def main() -> None:
     parser.add_argument("--binary", default=str(release if release.exists() else ROOT / ".build" / "debug" / "explorer"))
     parser.add_argument("--endpoints", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=8, help="also time explorer run --jobs N")
     args = parser.parse_args()
     binary = str(Path(args.binary).resolve())
     if shutil.which("curl") is None:
@@ -70,7 +72,7 @@ def main() -> None:
         script.write_text("set -e\n" + "".join(f"curl -s -o /dev/null -w '%{{http_code}}\\n' '{url}' >> {folder / 'codes'}\n" for url in request_urls))
         env = {**os.environ, "XDG_STATE_HOME": str(folder / "state"), "HOME": str(folder)}
 
-        runner_times, curl_times = [], []
+        runner_times, curl_times, jobs_times = [], [], []
         for round_number in range(1, args.rounds + 1):
             started = time.perf_counter()
             result = subprocess.run([binary, "run", "--collection", str(collection), "--no-history",
@@ -80,19 +82,30 @@ def main() -> None:
                 sys.exit(f"explorer run failed ({result.returncode}): {result.stderr}\n{result.stdout[-2000:]}")
             totals = result.stdout.strip().splitlines()[-1]
 
+            started = time.perf_counter()
+            parallel = subprocess.run([binary, "run", "--collection", str(collection), "--no-history", "--jobs", str(args.jobs),
+                                       "--junit", str(folder / "report-jobs.xml")], capture_output=True, text=True, env=env)
+            jobs_times.append(time.perf_counter() - started)
+            def rows(text: str) -> list[str]:
+                return [" ".join(re.sub(r"\d+ ms", "", line).split()) for line in text.strip().splitlines()[:-1]]
+            if parallel.returncode != 0 or rows(parallel.stdout) != rows(result.stdout):
+                sys.exit(f"explorer run --jobs {args.jobs} differs or failed ({parallel.returncode}): {parallel.stderr}")
+
             (folder / "codes").unlink(missing_ok=True)
             started = time.perf_counter()
             subprocess.run(["bash", str(script)], check=True)
             curl_times.append(time.perf_counter() - started)
             codes = (folder / "codes").read_text().split()
             assert len(codes) == args.endpoints and set(codes) == {"200"}, set(codes)
-            print(f"round {round_number}: explorer run {runner_times[-1]:.2f} s ({totals}); curl loop {curl_times[-1]:.2f} s")
+            print(f"round {round_number}: explorer run {runner_times[-1]:.2f} s ({totals}); --jobs {args.jobs} {jobs_times[-1]:.2f} s; curl loop {curl_times[-1]:.2f} s")
 
-        runner, curl = statistics.median(runner_times), statistics.median(curl_times)
+        runner, curl, jobs = statistics.median(runner_times), statistics.median(curl_times), statistics.median(jobs_times)
         print(f"\n{args.endpoints} requests, median of {args.rounds} rounds, same run, same demo server:")
         print(f"  explorer run (2 assertions each, JUnit written): {runner:.2f} s  ({runner / args.endpoints * 1000:.2f} ms a request)")
         print(f"  curl in a shell loop:                            {curl:.2f} s  ({curl / args.endpoints * 1000:.2f} ms a request)")
+        print(f"  explorer run --jobs {args.jobs}:                          {jobs:.2f} s  ({jobs / args.endpoints * 1000:.2f} ms a request)")
         print(f"  explorer run takes {runner / curl:.2f}x the curl loop's time ({curl / runner:.1f}x faster)")
+        print(f"  --jobs {args.jobs} takes {jobs / runner:.2f}x the sequential run's time (the table is the same, in file order)")
     finally:
         process.terminate()
         process.wait(timeout=10)

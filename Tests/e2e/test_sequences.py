@@ -209,3 +209,36 @@ def test_export_hurl_writes_the_checks_and_no_secret(explorer_bin, tmp_path, dem
     assert 'jsonpath "$.roles[*]" includes "admin"' in text
     assert "Authorization: Bearer {{session_token}}" in text
     assert "--secret password=…" in text and "lovelace" not in text
+
+
+def test_run_with_jobs_keeps_file_order_and_captures_flow(explorer_bin, tmp_path, demo):
+    endpoints = "".join(f"""
+  - name: User {n}
+    path: /users/{n % 3 + 1}
+    assert: [status == 200]""" for n in range(1, 9))
+    collection = tmp_path / "jobs.yaml"
+    collection.write_text(f"""
+name: Jobs
+environments:
+  - name: local
+    base_url: {demo.urls['local']}
+    variables: {{ user: ada, password: lovelace }}
+endpoints:{endpoints}
+  - name: Login
+    method: POST
+    path: /login
+    json: {{ user: "{{{{user}}}}", password: "{{{{password}}}}" }}
+    capture: {{ session_token: $.token }}
+  - name: Me
+    path: /me
+    headers: {{ Authorization: "Bearer {{{{session_token}}}}" }}
+    assert: [status == 200, jsonpath $.username == ada]
+""")
+    result = run(explorer_bin, tmp_path, "run", "--collection", str(collection), "--jobs", "4", "--json")
+    assert result.returncode == 0, result.stderr + result.stdout.decode()
+    report = json.loads(result.stdout)
+    assert [r["endpoint"] for r in report["results"]] == [f"User {n}" for n in range(1, 9)] + ["Login", "Me"]
+    assert report["passed"] == 10
+
+    bad = run(explorer_bin, tmp_path, "run", "--collection", str(collection), "--jobs", "0")
+    assert bad.returncode == 2 and "--jobs must be a whole number from 1 to 64" in bad.stderr

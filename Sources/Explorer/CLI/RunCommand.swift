@@ -43,6 +43,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run the selection this many times (captures flow from one to the next).", valueName: "N"))
     var `repeat`: Int = 1
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Send up to N independent endpoints at once: those that neither capture nor require; the others run alone, in file order. The report keeps file order.",
+        valueName: "N"))
+    var jobs: Int = 1
+
     @Option(name: .long, help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
     var timeout: Double?
 
@@ -57,10 +62,15 @@ struct RunCommand: AsyncParsableCommand {
 
     /// The most repetitions a run may ask for.
     static let maximumRepeat = 100_000
+    /// The most requests `--jobs` may send at once.
+    static let maximumJobs = 64
 
     func validate() throws {
         guard (1...Self.maximumRepeat).contains(`repeat`) else {
             throw ExchangeSender.usageError("--repeat must be a whole number from 1 to \(Self.maximumRepeat).")
+        }
+        guard (1...Self.maximumJobs).contains(jobs) else {
+            throw ExchangeSender.usageError("--jobs must be a whole number from 1 to \(Self.maximumJobs).")
         }
         if let timeout, !(timeout > 0) {
             throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
@@ -100,19 +110,30 @@ struct RunCommand: AsyncParsableCommand {
 
         let started = Date()
         var results: [RunResult] = []
+        let batches = Self.batches(selected, jobs: jobs)
         run: for iteration in 1...`repeat` {
-            for endpoint in selected {
-                progress.starting(endpoint.id)
-                let steps = await runner.run(endpoint)
-                for step in steps {
-                    var entry = step.exchange?.record
-                    entry?.collectionPath = located.path
-                    if let entry { recorder?.record(entry, secrets: step.secrets) }
-                    let result = RunResult(step: step, iteration: iteration, status: entry?.status, milliseconds: entry?.timings.totalMilliseconds ?? 0)
-                    results.append(result)
-                    progress.finished(result)
+            for batch in batches {
+                // Each endpoint's steps, in the batch's (file) order whatever order they finish in.
+                let stepsByEndpoint = await withTaskGroup(of: (Int, [SequenceStep<HistoryEntry>]).self) { group in
+                    for (index, endpoint) in batch.enumerated() {
+                        group.addTask {
+                            progress.starting(endpoint.id)
+                            return (index, await runner.run(endpoint) { step in progress.finished(Self.result(step, iteration: iteration)) })
+                        }
+                    }
+                    var collected = Array(repeating: [SequenceStep<HistoryEntry>](), count: batch.count)
+                    for await (index, steps) in group { collected[index] = steps }
+                    return collected
                 }
-                if failFast, let bad = results.last, bad.outcome != .passed || steps.contains(where: { $0.outcome != .passed }) { break run }
+                for steps in stepsByEndpoint {
+                    for step in steps {
+                        var entry = step.exchange?.record
+                        entry?.collectionPath = located.path
+                        if let entry { recorder?.record(entry, secrets: step.secrets) }
+                        results.append(Self.result(step, iteration: iteration))
+                    }
+                }
+                if failFast, stepsByEndpoint.joined().contains(where: { $0.outcome != .passed }) { break run }
             }
         }
         try? await transport.shutdown()
@@ -139,11 +160,40 @@ struct RunCommand: AsyncParsableCommand {
     }
 }
 
+extension RunCommand {
+    /// The endpoints cut into what may run at once: a run of consecutive endpoints that neither
+    /// capture nor require, in groups of at most `jobs`; every other endpoint alone, so
+    /// what it captures reaches the endpoints after it as in a sequential run.
+    static func batches(_ endpoints: [Endpoint], jobs: Int) -> [[Endpoint]] {
+        var batches: [[Endpoint]] = []
+        var open: [Endpoint] = []
+        for endpoint in endpoints {
+            if jobs > 1, endpoint.captures.isEmpty, endpoint.requirements.isEmpty {
+                open.append(endpoint)
+                if open.count == jobs { batches.append(open); open = [] }
+            } else {
+                if !open.isEmpty { batches.append(open); open = [] }
+                batches.append([endpoint])
+            }
+        }
+        if !open.isEmpty { batches.append(open) }
+        return batches
+    }
+
+    /// A step as a line of the report.
+    static func result(_ step: SequenceStep<HistoryEntry>, iteration: Int) -> RunResult {
+        RunResult(step: step, iteration: iteration, status: step.exchange?.record.status,
+                  milliseconds: step.exchange?.record.timings.totalMilliseconds ?? 0)
+    }
+}
+
 /// The live progress line of a run on stderr (`[3/12] ✓ Auth/Login 200 5/5`), redrawn in
 /// place on a terminal; nothing when stderr is not one (the table says it all).
 final class RunProgress: @unchecked Sendable {
     private let total: Int
     private let live: Bool
+    /// Several endpoints may finish at once with `--jobs`.
+    private let lock = NSLock()
     private var done = 0
     private var failed = 0
 
@@ -153,14 +203,16 @@ final class RunProgress: @unchecked Sendable {
     }
 
     func starting(_ endpoint: String) {
-        draw("[\(done + 1)/\(total)] \(endpoint) …")
+        lock.withLock { draw("[\(done + 1)/\(total)] \(endpoint) …") }
     }
 
     func finished(_ result: RunResult) {
-        done += 1
-        if result.outcome != .passed { failed += 1 }
-        let failures = failed > 0 ? " · \(failed) not passed" : ""
-        draw("[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") \(result.checksText)\(failures)")
+        lock.withLock {
+            done += 1
+            if result.outcome != .passed { failed += 1 }
+            let failures = failed > 0 ? " · \(failed) not passed" : ""
+            draw("[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") \(result.checksText)\(failures)")
+        }
     }
 
     func clear() {
