@@ -50,6 +50,10 @@ import Testing
 
         #expect(jar.cookieHeader(for: URL(string: "https://api.example.com/")!, now: now) == "token=t")
         #expect(jar.cookieHeader(for: URL(string: "http://api.example.com/")!, now: now) == nil)
+
+        // The machine itself is a secure context (as browsers and curl treat loopback).
+        jar.store(setCookie: ["local=l; Secure"], from: URL(string: "http://127.0.0.1:8080/")!, now: now)
+        #expect(jar.cookieHeader(for: URL(string: "http://127.0.0.1:8080/x")!, now: now) == "local=l")
     }
 
     @Test func longerPathsComeFirstAndAReplacedCookieKeepsItsPlace() {

@@ -38,6 +38,8 @@ package enum AppAction: Sendable {
     /// The endpoint's assertions and captures were run on a received response.
     case checked(exchange: Int, CheckReport)
     case message(String, isError: Bool)
+    /// The cookie jar of an environment was read or changed (a sentence when it does not read).
+    case cookiesListed(environment: String, [Cookie], problem: String?)
     /// A search of a large body finished off the main queue.
     case searchFinished(exchange: Int, query: String, lines: [Int])
     /// A JSONPath filter of a large body finished off the main queue.
@@ -97,4 +99,8 @@ package enum AppEffect: Sendable {
     case runFolder(run: Int, RunPlan)
     /// Stop a folder run (the request in flight is cancelled).
     case cancelRun(Int)
+    /// Read the cookie jar of an environment of a collection (`AppState.cookieCollectionKey`).
+    case listCookies(collection: String, environment: String)
+    /// Delete one cookie of an environment's jar, or all of them when `only` is nil.
+    case deleteCookies(collection: String, environment: String, only: Cookie?)
 }

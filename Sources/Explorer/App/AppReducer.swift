@@ -129,6 +129,8 @@ enum AppReducer {
         case .message(let text, let isError):
             state.message = text
             state.messageIsError = isError
+        case .cookiesListed(let environment, let cookies, let problem):
+            cookiesListed(environment, cookies, problem: problem, &state)
         case .searchFinished(let id, let query, let lines):
             guard state.shownExchange == id, state.body.search == query else { return [] }
             showMatches(lines, for: query, &state)
@@ -277,6 +279,8 @@ enum AppReducer {
             return handlePalette(press, palette, &state)
         case .variables(let list):
             return handleVariables(press, list, &state)
+        case .cookies(let panel):
+            return handleCookies(press, panel, &state)
         case .environmentPicker(var list):
             let command = state.keymap.command(for: press)
             switch (press.key, command) {
@@ -398,6 +402,8 @@ enum AppReducer {
                 return []
             }
             state.overlay = .environmentPicker(ListState(selected: state.activeEnvironment))
+        case .cookies:
+            return openCookies(&state)
         case .search:
             if state.focus == .response {
                 state.input = TextInput(purpose: .bodySearch, text: state.body.search)

@@ -40,6 +40,8 @@ enum AppOverlay: Sendable {
     case restoreDrafts
     /// The active environment's variables, where each comes from (`v`); `x` clears a captured one.
     case variables(ListState)
+    /// The active environment's cookie jar (`C`).
+    case cookies(CookiesPanel)
 }
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the

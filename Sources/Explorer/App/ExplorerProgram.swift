@@ -131,6 +131,23 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .copyToClipboard(let text):
             clipboardWriter?(OSC52.sequence(copying: text))
+        case .listCookies(let collection, let environment):
+            let key = CookieJarKey(collection: collection, environment: environment)
+            recording.async { self.listCookies(key, send: send) }
+        case .deleteCookies(let collection, let environment, let only):
+            let key = CookieJarKey(collection: collection, environment: environment)
+            recording.async {
+                let jar = self.cookieJar(key, send: send)
+                jar?.remove { cookie in only.map { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } ?? true }
+                if let jar, let cookieStore = self.cookieStore {
+                    do {
+                        try cookieStore.save(jar, collection: collection, environment: environment)
+                    } catch {
+                        send(.message("The cookies of \"\(environment)\" were not kept: \(error)", isError: true))
+                    }
+                }
+                self.listCookies(key, send: send)
+            }
         case .storeDrafts(let drafts, let collectionPath):
             guard let draftStore else { return }
             draftWrites.async {
@@ -152,7 +169,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func performSlowly(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
-             .listVariables, .clearCapture, .runFolder, .cancelRun:
+             .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies:
             perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
@@ -464,11 +481,34 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let environment: String
     }
 
-    /// The cookie jar of the environment a request is sent in: read from the state folder the
-    /// first time; `nil` when cookies are not kept (no store, `cookies: false`).
+    /// The cookie jar of the environment a request is sent in; `nil` when cookies are not
+    /// kept (no store, `cookies: false`).
     private func cookieJar(for resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> CookieJar? {
-        guard let cookieStore, resolved.environment.keepsCookies else { return nil }
-        let key = CookieJarKey(collection: resolved.collectionKey, environment: resolved.environment.name)
+        guard resolved.environment.keepsCookies else { return nil }
+        return cookieJar(CookieJarKey(collection: resolved.collectionKey, environment: resolved.environment.name), send: send)
+    }
+
+    /// Sends what an environment's jar holds to the Cookies panel.
+    private func listCookies(_ key: CookieJarKey, send: @escaping @Sendable (AppAction) -> Void) {
+        guard let cookieStore else {
+            send(.cookiesListed(environment: key.environment, [], problem: "Cookies are not kept in this session."))
+            return
+        }
+        do {
+            // Read from the file when this session has not used the jar yet: nothing is cached
+            // (nor a file moved) for a panel only looked at.
+            let jar = lock.withLock { cookieJars[key] }
+            let cookies = try jar?.cookies() ?? cookieStore.cookies(collection: key.collection, environment: key.environment)
+            send(.cookiesListed(environment: key.environment, cookies, problem: nil))
+        } catch {
+            send(.cookiesListed(environment: key.environment, [], problem: String(describing: error)))
+        }
+    }
+
+    /// The cookie jar of an environment: read from the state folder the first time; `nil`
+    /// when there is no store (tests).
+    private func cookieJar(_ key: CookieJarKey, send: @escaping @Sendable (AppAction) -> Void) -> CookieJar? {
+        guard let cookieStore else { return nil }
         if let jar = lock.withLock({ cookieJars[key] }) { return jar }
         let jar: CookieJar
         do {

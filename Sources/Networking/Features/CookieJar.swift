@@ -46,8 +46,16 @@ public struct Cookie: Sendable, Hashable, Codable {
     public func matches(_ url: URL) -> Bool {
         guard let host = url.host?.lowercased() else { return false }
         let hostMatches = hostOnly ? host == domain : Cookie.domain(host, matches: domain)
-        let secureMatches = !secure || url.scheme?.lowercased() == "https"
+        let secureMatches = !secure || Cookie.isSecureChannel(url)
         return hostMatches && secureMatches && Cookie.path(url.path.isEmpty ? "/" : url.path, matches: path)
+    }
+
+    /// Whether `Secure` cookies may travel to `url`: https, or the machine itself (loopback
+    /// is a secure context, as RFC 6265bis, browsers and curl treat it).
+    static func isSecureChannel(_ url: URL) -> Bool {
+        if url.scheme?.lowercased() == "https" { return true }
+        let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
     }
 
     /// §5.1.3: `host` is `domain` or a subdomain of it (never an IP address's "subdomain").
@@ -205,7 +213,7 @@ public final class CookieJar: Sendable {
         }
         cookie.expires = maxAge ?? expires
         // A secure cookie set over plain http would let a network attacker plant it (RFC 6265bis).
-        if cookie.secure, url.scheme?.lowercased() != "https" { return nil }
+        if cookie.secure, !Cookie.isSecureChannel(url) { return nil }
         return cookie
     }
 }

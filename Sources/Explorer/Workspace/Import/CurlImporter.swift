@@ -149,6 +149,10 @@ package struct CurlImporter: Sendable {
         var authentication = "basic"
         var bearer: String?
         var cookie: String?
+        /// `-b FILE`: cookie files (Netscape format), read for each URL.
+        var cookieFiles: [String] = []
+        /// `-c FILE`: where curl would write its cookies.
+        var cookieJarFile: String?
         var userAgent: String?
         var referer: String?
         var range: String?
@@ -274,11 +278,14 @@ package struct CurlImporter: Sendable {
                 case "form", "form-string":
                     group.form.append(try formField(value, literal: option == "form-string", content: content(ofFile:)))
                 case "cookie":
+                    // As curl reads -b: a value with '=' is cookies, anything else a file of them.
                     if value.contains("=") {
                         group.cookie = group.cookie.map { $0 + "; " + value } ?? value
                     } else {
-                        group.warnings.append("-b \(value) reads cookies from a file, which is not imported; add a Cookie header if the request needs one.")
+                        group.cookieFiles.append(value)
                     }
+                case "cookie-jar":
+                    group.cookieJarFile = value
                 case "user-agent": group.userAgent = value
                 case "referer":
                     let referer = value.hasSuffix(";auto") ? String(value.dropLast(5)) : value
@@ -417,7 +424,13 @@ package struct CurlImporter: Sendable {
         }
         if let agent = group.userAgent, !hasHeader("User-Agent") { headers.append(KeyValue("User-Agent", agent)) }
         if let referer = group.referer, !hasHeader("Referer") { headers.append(KeyValue("Referer", referer)) }
-        if let cookie = group.cookie, !hasHeader("Cookie") { headers.append(KeyValue("Cookie", cookie)) }
+        let fileCookies = cookies(fromFiles: group.cookieFiles, for: url, warnings: &warnings)
+        // curl sends the file's cookies first, then those -b NAME=VALUE wrote.
+        let cookie = [fileCookies, group.cookie].compactMap { $0 }.joined(separator: "; ")
+        if !cookie.isEmpty, !hasHeader("Cookie") { headers.append(KeyValue("Cookie", cookie)) }
+        if let file = group.cookieJarFile {
+            warnings.append("-c \(file) is not needed: the cookies servers set are kept in the environment's cookie jar (in the state folder; C in the TUI lists them), not in \(file).")
+        }
         headers += group.headers
 
         var body: String?
@@ -485,6 +498,33 @@ package struct CurlImporter: Sendable {
         }
         return Command(method: HTTPMethod(exactly: method), url: url, headers: headers, body: body, bodyFile: bodyFile,
                        form: group.form, options: group.options, warnings: warnings, auth: auth)
+    }
+
+    /// The `Cookie` value curl sends to `url` from `-b FILE` cookie files (Netscape format):
+    /// the cookies whose domain, path and `Secure` match, unexpired.
+    private func cookies(fromFiles files: [String], for rawURL: String, warnings: inout [String]) -> String? {
+        guard !files.isEmpty, let url = URL(string: rawURL.contains("://") ? rawURL : "http://" + rawURL) else { return nil }
+        var found: [Cookie] = []
+        for file in files {
+            let text: String
+            do {
+                text = try readFile(file)
+            } catch {
+                // curl starts with an empty cookie engine when the file is missing.
+                warnings.append("-b \(file) cannot be read, so no cookies come from it (curl sends none from it either).")
+                continue
+            }
+            let read = CookieJar.netscapeCookies(in: text, settingFrom: url)
+            for problem in read.problems {
+                warnings.append("\(absolutePath(file)):\(problem.line): \(problem.reason); that line was left out.")
+            }
+            found += read.cookies
+        }
+        // In curl's order: longest path, then longest domain, then longest name first.
+        let sent = found.filter { $0.matches(url) }.sorted {
+            ($0.path.count, $0.domain.count, $0.name.count) > ($1.path.count, $1.domain.count, $1.name.count)
+        }
+        return sent.isEmpty ? nil : sent.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
     // MARK: - Importing
