@@ -59,7 +59,7 @@ extension AppCommand {
         KeyBinding(.ctrl("p"), .palette, hint: "palette", help: "Command palette: jump to an endpoint, environment or history entry, or run a command"),
         KeyBinding(KeyPress(.enter), .send, hint: "send", help: "Send the selected endpoint / open the history entry"),
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
-        KeyBinding(.char("C"), .cookies, help: "Cookies of the environment (values masked): x deletes one, X all"),
+        KeyBinding(.char("C"), .cookies, help: "Cookies of the environment (x deletes one)"),
         KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
         KeyBinding(KeyPress(.backTab), .focusPrevious, help: "Previous pane"),
         KeyBinding(.char("/"), .search, hint: "search", help: "Filter a list / search the response body"),
