@@ -42,12 +42,14 @@ package enum HTTPFileExporter {
             var path = convert(endpoint.path)
             if !wholeURL && !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
             var line = "\(endpoint.method.rawValue) \(environment == nil || wholeURL ? "" : "{{baseUrl}}")\(path)"
-            if !endpoint.query.isEmpty {
-                line += (path.contains("?") ? "&" : "?") + endpoint.query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
-            }
-            out += line + "\n"
             let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
             var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
+            var query = endpoint.query
+            applyAuth(collection.authentication(for: endpoint, in: environment), own: ownNames, headers: &headers, query: &query)
+            if !query.isEmpty {
+                line += (path.contains("?") ? "&" : "?") + query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
+            }
+            out += line + "\n"
             func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
             var body: String?
             switch endpoint.body {
@@ -83,6 +85,26 @@ package enum HTTPFileExporter {
             if let body { out += "\n" + body + "\n" }
         }
         return out
+    }
+
+    /// Writes an endpoint's `auth:` as the clients read it: `Authorization: Basic user password`
+    /// and `Digest user password` (both clients compute these), `Bearer token`, an API key as
+    /// its header or query item. Templates stay templates; a header the endpoint writes
+    /// itself wins, as when explorer sends it.
+    static func applyAuth(_ auth: Authentication?, own: Set<String>, headers: inout [KeyValue], query: inout [KeyValue]) {
+        func setHeader(_ name: String, _ value: String) {
+            guard !own.contains(name.lowercased()) else { return }
+            headers.removeAll { $0.name.lowercased() == name.lowercased() }
+            headers.append(KeyValue(name, value))
+        }
+        switch auth?.scheme {
+        case .basic(let username, let password)?: setHeader("Authorization", "Basic \(username) \(password)")
+        case .digest(let username, let password)?: setHeader("Authorization", "Digest \(username) \(password)")
+        case .bearer(let token)?: setHeader("Authorization", "Bearer \(token)")
+        case .apiKey(let name, let value, .header)?: setHeader(name, value)
+        case .apiKey(let name, let value, .query)?: query.append(KeyValue(name, value))
+        case .none?, nil: break
+        }
     }
 
     /// Rewrites explorer's built-in variables into the clients' system variables.

@@ -74,10 +74,29 @@ package enum PostmanExporter {
                 ("method", .string(endpoint.method.rawValue)),
                 ("header", .array(headers.map { pair(key: $0.name, value: convert($0.value)) })),
             ]
+            if let auth = auth(collection.authentication(for: endpoint, in: environment)) { request.append(("auth", auth)) }
             if let body = body(endpoint.body) { request.append(("body", body)) }
             request.append(("url", .object(url)))
             if let description = endpoint.description { request.append(("description", .string(description))) }
             return .object([("name", .string(endpoint.name)), ("request", .object(request)), ("response", .array([]))])
+        }
+    }
+
+    /// An endpoint's `auth:` as Postman's request `auth` (templates stay templates; Postman
+    /// answers digest challenges itself). `auth: none` is `noauth`, so Postman does not
+    /// inherit a folder's.
+    private static func auth(_ auth: Authentication?) -> JSONValue? {
+        func scheme(_ type: String, _ pairs: [(String, String)]) -> JSONValue {
+            .object([("type", .string(type)), (type, .array(pairs.map { pair(key: $0.0, value: convert($0.1), extra: [("type", .string("string"))]) }))])
+        }
+        switch auth?.scheme {
+        case nil: return nil
+        case .none?: return .object([("type", .string("noauth"))])
+        case .basic(let username, let password)?: return scheme("basic", [("username", username), ("password", password)])
+        case .digest(let username, let password)?: return scheme("digest", [("username", username), ("password", password)])
+        case .bearer(let token)?: return scheme("bearer", [("token", token)])
+        case .apiKey(let name, let value, let placement)?:
+            return scheme("apikey", [("key", name), ("value", value), ("in", placement == .query ? "query" : "header")])
         }
     }
 

@@ -167,7 +167,7 @@ package struct PostmanImporter: Sendable {
             }
         }
         var query = parts.query
-        applyAuth(request.object("auth") ?? inherited, headers: &headers, query: &query, endpoint: item.text("name") ?? "", state: &state)
+        let auth = applyAuth(request.object("auth") ?? inherited, headers: &headers, query: &query, endpoint: item.text("name") ?? "", state: &state)
 
         var body: EndpointBody?
         if let bodyObject = request.object("body"), !bodyObject.flag("disabled") {
@@ -175,8 +175,10 @@ package struct PostmanImporter: Sendable {
         }
         var description = Self.description(request["description"]) ?? Self.description(item["description"])
         if let scripts = scriptText(item, state: &state) { description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n") }
-        return Endpoint(name: item.text("name") ?? "Untitled", method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: query,
-                        headers: headers, body: body, description: description)
+        var endpoint = Endpoint(name: item.text("name") ?? "Untitled", method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: query,
+                                headers: headers, body: body, description: description)
+        endpoint.auth = auth
+        return endpoint
     }
 
     private func body(_ object: LooseObject, headers: inout [KeyValue], endpoint: String, state: inout State) -> EndpointBody? {
@@ -229,8 +231,11 @@ package struct PostmanImporter: Sendable {
     }
 
     /// Adds what an auth block sends, or a warning for kinds a collection cannot send as they are.
-    private func applyAuth(_ auth: LooseObject?, headers: inout [KeyValue], query: inout [KeyValue], endpoint: String, state: inout State) {
-        guard let auth, let type = auth.text("type"), type != "noauth" else { return }
+    ///
+    /// - Returns: the endpoint's `auth:` for Basic and Digest (their credentials are combined
+    ///   at send time, so variables in them keep working).
+    private func applyAuth(_ auth: LooseObject?, headers: inout [KeyValue], query: inout [KeyValue], endpoint: String, state: inout State) -> Authentication? {
+        guard let auth, let type = auth.text("type"), type != "noauth" else { return nil }
         // v2.1 writes [{key, value}], v2.0 an object of values.
         func value(_ key: String) -> String? {
             if let list = auth[type] as? [Any] {
@@ -238,23 +243,20 @@ package struct PostmanImporter: Sendable {
             }
             return auth.object(type)?.text(key)
         }
-        if headers.contains(where: { $0.name.lowercased() == "authorization" }) { return }
+        if headers.contains(where: { $0.name.lowercased() == "authorization" }) { return nil }
         switch type {
         case "bearer":
             headers.append(KeyValue("Authorization", "Bearer " + Self.converted(value("token") ?? "", state: &state)))
         case "apikey":
             let name = value("key") ?? "X-API-Key", secret = Self.converted(value("value") ?? "", state: &state)
             if value("in") == "query" { query.append(KeyValue(name, secret)) } else { headers.append(KeyValue(name, secret)) }
-        case "basic":
-            let user = value("username") ?? "", password = value("password") ?? ""
-            if Template.containsVariables(user + password) {
-                state.warnings.append("\"\(endpoint)\" uses Basic auth with variables (\(user)); explorer cannot encode them when importing: add an Authorization header.")
-            } else {
-                headers.append(KeyValue("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()))
-            }
+        case "basic", "digest":
+            let user = Self.converted(value("username") ?? "", state: &state), password = Self.converted(value("password") ?? "", state: &state)
+            return Authentication(type == "digest" ? .digest(username: user, password: password) : .basic(username: user, password: password))
         default:
             state.warnings.append("\"\(endpoint)\" uses \(type) auth, which is not imported (it is not sent as Basic or anything else in its place); add its credentials by hand.")
         }
+        return nil
     }
 
     /// The scripts of an item as description text, counted for the warning.
