@@ -15,8 +15,9 @@ def test_enter_sends_the_login_first_then_the_variables_view_shows_and_clears_th
     s = tui()
     send(s, "Me after login")
     # The protected call answers only with the login's token: it was captured and used.
-    text = s.wait_for('"username": "ada"')
-    assert "3/3 checks" in text
+    s.wait_for('"username": "ada"')
+    # The checks run once the whole body is in, a moment after it shows: wait for them.
+    text = s.wait_for("3/3 checks")
     assert "Sent Auth/Login first (session_token, request_id were not captured yet): 200 OK, 5/5 checks" in text
     token = json.loads(captures_file(tmp_path).read_text())[str(demo.collection)]["local"]["session_token"]["value"]
     assert token.startswith("tok-")
