@@ -242,3 +242,16 @@ endpoints:{endpoints}
 
     bad = run(explorer_bin, tmp_path, "run", "--collection", str(collection), "--jobs", "0")
     assert bad.returncode == 2 and "--jobs must be a whole number from 1 to 64" in bad.stderr
+
+
+def test_history_keeps_the_assertion_results_without_the_token(explorer_bin, tmp_path, demo):
+    login = send(explorer_bin, tmp_path, demo, "Auth/Login", "--env", "local")
+    assert login.returncode == 0, login.stderr
+    token = json.loads(login.stdout)["token"]
+    shown = run(explorer_bin, tmp_path, "history", "show", "1", "--json")
+    assert shown.returncode == 0, shown.stderr
+    stored = json.loads(shown.stdout)
+    assert [c["assert"] for c in stored["checks"]][0] == "status == 200"
+    assert all(c["passed"] for c in stored["checks"]) and len(stored["checks"]) == 5
+    assert stored["captured"] == ["session_token", "request_id"]
+    assert token not in shown.stdout.decode()

@@ -58,3 +58,16 @@ def test_ctrl_r_runs_the_selected_folder_and_shows_the_summary(tui):
     s.wait_until_gone("ENDPOINT")
     # The results stay beside each endpoint in the list.
     poll(lambda: re.search(r"Login\s+✓ 5/5", s.text()), message="the result beside Login")
+
+
+def test_the_history_view_shows_the_checks_a_stored_exchange_had(explorer_bin, tui, demo, tmp_path):
+    from test_send import send as cli_send
+    login = cli_send(explorer_bin, tmp_path, demo, "Auth/Login", "--env", "local")
+    assert login.returncode == 0, login.stderr
+    s = tui()
+    s.wait_for(re.compile(r"POST\s+Login\s+200"))
+    s.keys("Tab")  # endpoints -> history
+    s.wait_for(re.compile(r"\s+History\s*$", re.M))
+    s.keys("Enter")  # opens the stored exchange
+    text = s.wait_for("5/5 checks")
+    assert "Checks" in text

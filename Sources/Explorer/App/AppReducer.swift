@@ -807,6 +807,8 @@ enum AppReducer {
             id: id, endpointID: entry.endpoint, environment: entry.environment, method: entry.method, url: entry.url,
             requestHeaders: entry.requestHeaders, requestBody: entry.requestBody.map { String(decoding: $0, as: UTF8.self) },
             startedAt: entry.startedAt, phase: phase, historyID: entry.id, isHistoryPreview: true)
+        // What its checks found when it was sent: the Checks tab and "3/4 checks" again.
+        state.exchanges[id]?.checks = entry.checks
         state.forgetOldExchanges()
         dropHistoryPreview(keeping: id, &state)
         state.shownExchange = id

@@ -326,7 +326,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     /// Records a step's exchange in the history, off the main queue, secrets masked.
     private func record(_ step: SequenceStep<HistoryEntry>) {
-        guard let entry = step.exchange?.record, let history else { return }
+        guard let entry = step.historyEntry, let history else { return }
         let secrets = step.secrets
         recording.async { _ = history.record(entry, secrets: secrets) }
     }
@@ -415,9 +415,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                     var complete = response
                     complete.body = body
                     send(.received(exchange: id, ResponseSnapshot.make(complete)))
-                    let captured = Self.check(complete, of: resolved, send: { send(.checked(exchange: id, $0)) })
+                    let report = Self.check(complete, of: resolved, send: { send(.checked(exchange: id, $0)) })
+                    let captured = report?.captured.filter(\.isSecret).map(\.value) ?? []
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                     entry.fill(complete)
+                    entry.checks = report
                     recording.async { [entry] in
                         keepCookies()
                         if let historyID = history?.record(entry, secrets: secrets + captured) {
@@ -455,22 +457,22 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Runs the endpoint's assertions and captures on a complete response, keeps what it
     /// captured in the state folder for the next requests, and reports the result.
     ///
-    /// - Returns: the secret values captured, to mask in history.
-    private static func check(_ response: Response<Data?>, of resolved: ResolvedRequest, send: (CheckReport) -> Void) -> [String] {
+    /// - Returns: the report, for the history (`nil` when the endpoint checks nothing).
+    private static func check(_ response: Response<Data?>, of resolved: ResolvedRequest, send: (CheckReport) -> Void) -> CheckReport? {
         let endpoint = resolved.endpoint
-        guard endpoint.hasChecks else { return [] }
+        guard endpoint.hasChecks else { return nil }
         let facts = CheckedResponse(status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
                                     durationMilliseconds: (response.timings.total ?? 0) * 1000)
         let report = endpoint.check(facts, secretNames: resolved.environment.secrets, expand: resolved.expand)
         send(report)
-        guard !report.captured.isEmpty else { return [] }
+        guard !report.captured.isEmpty else { return report }
         let now = Date()
         var values: [String: CapturedVariable] = [:]
         for capture in report.captured {
             values[capture.name] = CapturedVariable(value: capture.value, endpoint: endpoint.id, capturedAt: now, isSecret: capture.isSecret)
         }
         try? CaptureStore().store(values, collection: resolved.collectionKey, environment: resolved.environment.name)
-        return report.captured.filter(\.isSecret).map(\.value)
+        return report
     }
 
     // MARK: - Cookies

@@ -140,7 +140,7 @@ struct HistoryCommand: AsyncParsableCommand {
             let store = try HistoryCommand.openStore()
             let entry = try HistoryCommand.requireEntry(id, in: store)
             if json {
-                ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: entry.id, includeRequest: true) + "\n")
+                ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: entry.id, includeRequest: true, checks: entry.checks) + "\n")
                 return
             }
             ExchangeOutput.write(HistoryCommand.details(of: entry, terminal: ExchangeOutput.stdoutIsTerminal))

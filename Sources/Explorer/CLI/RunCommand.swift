@@ -127,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
                 }
                 for steps in stepsByEndpoint {
                     for step in steps {
-                        var entry = step.exchange?.record
+                        var entry = step.historyEntry
                         entry?.collectionPath = located.path
                         if let entry { recorder?.record(entry, secrets: step.secrets) }
                         results.append(Self.result(step, iteration: iteration))

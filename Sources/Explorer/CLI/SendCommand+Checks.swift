@@ -21,7 +21,7 @@ extension ExchangeSender {
         let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides)
         let steps = await runner.run(endpoint)
         for step in steps.dropLast() {
-            let entry = step.exchange?.record
+            let entry = step.historyEntry
             if let entry { recorder?.record(entry, secrets: step.secrets) }
             printError("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(step.statusText)")
             step.report.failureLines.forEach(printError)
@@ -36,7 +36,7 @@ extension ExchangeSender {
             printError(problem)
             throw ExitCode(2)
         }
-        guard var entry = last.exchange?.record else { throw ExitCode(1) }
+        guard var entry = last.historyEntry else { throw ExitCode(1) }
         entry.collectionPath = collectionPath
         let historyId = recorder?.record(entry, secrets: last.secrets)
         if output.json {

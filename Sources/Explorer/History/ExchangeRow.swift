@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Networking
+import Workspace
 
 /// An exchange as the `exchange` table stores it: headers as JSON, each body either as text
 /// (valid UTF-8 without NUL, searchable) or as a blob, capped, with its full size beside it.
@@ -44,6 +45,7 @@ struct ExchangeRow: Sendable {
             timings: HistoryTimings(totalMilliseconds: row["totalMilliseconds"], headMilliseconds: row["headMilliseconds"]),
             httpVersion: row["httpVersion"],
             transportError: row["transportError"])
+        entry.checks = CheckReport(storedJSON: row["checks"])
     }
 
     /// Inserts the row (the id is assigned by SQLite).
@@ -60,8 +62,8 @@ struct ExchangeRow: Sendable {
                     requestHeaders, requestBodyText, requestBodyData, requestBodySize,
                     status, reason, responseHeaders, responseBodyText, responseBodyData,
                     responseBodySize, contentType, totalMilliseconds, headMilliseconds,
-                    httpVersion, transportError)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    httpVersion, transportError, checks)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 entry.startedAt.timeIntervalSince1970, entry.collectionPath, entry.environment,
@@ -70,7 +72,7 @@ struct ExchangeRow: Sendable {
                 entry.status, entry.reason, Self.json(entry.responseHeaders), response.text,
                 response.data, entry.responseBodySize, entry.contentType,
                 entry.timings.totalMilliseconds, entry.timings.headMilliseconds,
-                entry.httpVersion, entry.transportError,
+                entry.httpVersion, entry.transportError, entry.checks?.storedJSON,
             ])
     }
 

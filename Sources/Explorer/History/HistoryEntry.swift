@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import Workspace
 
 /// One stored exchange: the request as it was sent and the response (or transport error) it got.
 ///
@@ -45,6 +46,9 @@ package struct HistoryEntry: Sendable, Hashable {
     package var httpVersion: String?
     /// The transport error's sentence when the exchange failed without a response.
     package var transportError: String?
+    /// What the endpoint's assertions and captures found (secret values masked), or `nil`
+    /// when it checks nothing.
+    package var checks: CheckReport?
 
     /// Creates an entry; sizes default to those of the bodies given.
     ///

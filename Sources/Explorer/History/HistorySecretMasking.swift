@@ -28,7 +28,24 @@ package enum HistorySecretMasking {
         mask(&entry.responseBody, size: &entry.responseBodySize, with: masker)
         entry.reason = entry.reason.map(masker.mask)
         entry.transportError = entry.transportError.map(masker.mask)
+        entry.checks = entry.checks.map { masked($0, with: masker) }
         return entry
+    }
+
+    /// A check report with what it found masked: actual values and reasons can quote a
+    /// secret (a token the login returned), and a secret capture's value never goes to disk.
+    private static func masked(_ report: CheckReport, with masker: SecretMasker) -> CheckReport {
+        var report = report
+        report.assertions = report.assertions.map { result in
+            var result = result
+            result.text = masker.mask(result.text)
+            result.actual = result.actual.map(masker.mask)
+            result.reason = result.reason.map(masker.mask)
+            return result
+        }
+        report.captured = report.captured.map { ($0.name, $0.isSecret ? mask : masker.mask($0.value), $0.isSecret) }
+        report.captureFailures = report.captureFailures.map(masker.mask)
+        return report
     }
 
     /// Masks a body; its recorded size follows when the body was whole, so a masked body is

@@ -45,6 +45,12 @@ extension HistoryStore {
                 t.column("responseBodyText")
             }
         }
+        // A shipped database gains the column; its exchanges read back without checks.
+        migrator.registerMigration("checks: the assertion results of an exchange") { db in
+            try db.alter(table: "exchange") { t in
+                t.add(column: "checks", .text)
+            }
+        }
         return migrator
     }
 }
