@@ -36,7 +36,10 @@ extension Request {
         var baseQuery = base.query
         // An absolute http(s) URL replaces the base, as a reference does in RFC 3986 (5.2.2):
         // a collection's endpoint on another server than its environment's.
-        if let scheme = requestPath.range(of: "://"), ["http", "https"].contains(requestPath[..<scheme.lowerBound].lowercased()) {
+        // (Only a path that starts with an h is searched: `range(of:)` is the dearest step of
+        // building a URL, and most paths start with /.)
+        if requestPath.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "h") }) == true,
+           let scheme = requestPath.range(of: "://"), ["http", "https"].contains(requestPath[..<scheme.lowerBound].lowercased()) {
             let end = requestPath[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? requestPath.endIndex
             origin = String(requestPath[..<end])
             basePath = ""
