@@ -135,6 +135,50 @@ import Testing
         #expect(Set(pairs.map(\.key)) == ["name", "children"])
     }
 
+    /// A JSON document whose request body reaches `Pet.Input` and, through
+    /// it, `Tag`; `Problem` is reached only from a response.
+    static let prunable = """
+        {"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"},
+         "paths": {"/pets": {"post": {
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet.Input"}}}},
+            "responses": {"400": {"$ref": "#/components/responses/Bad"}}}}},
+         "components": {
+            "schemas": {
+              "Pet.Input": {"type": "object", "properties": {
+                 "zone": {"type": "string", "example": "north"},
+                 "age": {"type": "integer"},
+                 "tag": {"$ref": "#/components/schemas/Tag"}}},
+              "Tag": {"type": "object", "properties": {"label": {"type": "string", "example": "good"}}},
+              "Problem": {"type": "object", "properties": {"detail": {"$ref": "#/components/schemas/Problem"}}}},
+            "responses": {"Bad": {"description": "bad", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}},
+            "securitySchemes": {"key": {"type": "apiKey", "name": "X-Key", "in": "header"}}}}
+        """
+
+    @Test func aJSONDocumentIsDecodedWithoutWhatNoEndpointUses() throws {
+        let (version, json, _) = try #require(OpenAPIImporter.prunedForDecoding(Self.prunable))
+        #expect(version == "3.1.0")
+        let pruned = try JSONValue(parsing: json)
+        // Responses and what only they reach are gone; what the request body reaches, directly
+        // or through another component, and the security schemes stay.
+        #expect(pruned["paths"]?["/pets"]?["post"]?["responses"] == .object([]))
+        #expect(pruned["components"]?["schemas"]?.members?.map(\.key) == ["Pet.Input", "Tag"])
+        #expect(pruned["components"]?["responses"] == .object([]))
+        #expect(pruned["components"]?["securitySchemes"]?["key"] != nil)
+        // Swagger 2.0 and YAML are left to the loose tree.
+        #expect(OpenAPIImporter.prunedForDecoding(#"{"swagger": "2.0", "info": {}}"#) == nil)
+        #expect(OpenAPIImporter.prunedForDecoding("openapi: 3.1.0") == nil)
+    }
+
+    @Test func aJSONDocumentsExampleBodyKeepsItsPropertiesInTheDocumentsOrder() throws {
+        let result = try OpenAPIImporter().importText(Self.prunable)
+        let create = try #require(result.collection.endpoints.first)
+        #expect(create.body == .json(.object([
+            (key: "zone", value: .string("north")), (key: "age", value: .number("0")),
+            (key: "tag", value: .object([(key: "label", value: .string("good"))])),
+        ])))
+        #expect(result.warnings.allSatisfy { !$0.contains("contain themselves") })
+    }
+
     @Test func swagger2IsReadAsTheOpenAPIDocumentItDescribes() throws {
         let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
         #expect(collection.name == "Swagger Petstore")

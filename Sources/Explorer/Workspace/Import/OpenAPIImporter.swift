@@ -31,14 +31,14 @@ package struct OpenAPIImporter: Sendable {
     /// - Throws: `ImportError.invalidOpenAPI`.
     func importText(_ text: String, path: String = "<openapi>") throws -> ImportResult {
         var warnings: [String] = []
-        var document = try decode(text, path: path).document
+        var (document, _, orders) = try decode(text, path: path)
         let resolved: OpenAPIKit.ResolvedDocument
         do {
             resolved = try document.locallyDereferenced().resolved()
         } catch {
             // A schema that contains itself (a tree, an error with nested errors) and that a
             // request reaches cannot be expanded: the cycles are cut and it is read again.
-            let (again, cut) = try decode(text, path: path, cuttingCycles: true)
+            let (again, cut, _) = try decode(text, path: path, cuttingCycles: true)
             guard !cut.isEmpty else { throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)") }
             do {
                 resolved = try again.locallyDereferenced().resolved()
@@ -46,6 +46,7 @@ package struct OpenAPIImporter: Sendable {
                 throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
             }
             document = again
+            orders = MemberOrders()
             warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
         }
 
@@ -80,7 +81,7 @@ package struct OpenAPIImporter: Sendable {
         var usedIDs: Set<String> = []
         for operation in resolved.endpoints {
             let folder = operation.tags.first
-            var endpoint = makeEndpoint(operation, variables: &variables, warnings: &warnings)
+            var endpoint = makeEndpoint(operation, orders: orders, variables: &variables, warnings: &warnings)
             applySecurity(operation, to: &endpoint, credentials: &credentials, warnings: &warnings)
             if let folder { endpoint.folderPath = [folder] }
             if usedIDs.contains(endpoint.id) {
@@ -117,13 +118,18 @@ package struct OpenAPIImporter: Sendable {
     /// as OpenAPI 3.0 and, when asked, schemas that contain themselves cut where they recur
     /// (both on the document as a plain tree), and every operation's `responses` emptied.
     ///
-    /// The document is decoded from its text unless it had to be rewritten (writing the tree
-    /// back as JSON took a fifth of the import's time); a rewritten YAML document goes through
-    /// JSON, where YAML 1.1 reads `enum: [no]` as `false` and `version: 1` as a number.
+    /// A JSON document is pruned first (see `prunedForDecoding`). A YAML one is decoded from
+    /// its text unless it had to be rewritten; a rewritten YAML document goes through JSON,
+    /// where YAML 1.1 reads `enum: [no]` as `false` and `version: 1` as a number.
     ///
-    /// - Returns: the document and the names of the schemas whose cycles were cut.
-    private func decode(_ text: String, path: String, cuttingCycles: Bool = false) throws -> (document: OpenAPIKit.OpenAPI.Document, cut: [String]) {
+    /// - Returns: the document, the names of the schemas whose cycles were cut, and the order of
+    ///   its objects' members where they are known (a YAML document keeps its own).
+    private func decode(_ text: String, path: String, cuttingCycles: Bool = false) throws
+        -> (document: OpenAPIKit.OpenAPI.Document, cut: [String], orders: MemberOrders) {
         let isJSON = text.drop { $0.isWhitespace }.first == "{"
+        if isJSON, !cuttingCycles, let (version, json, orders) = Self.prunedForDecoding(text) {
+            return (try Self.decodeDocument(.json(json), version: version, path: path), [], orders)
+        }
         var tree = try Self.tree(from: text, path: path)
         let isSwagger = tree["swagger"] != nil
         if let swagger = tree["swagger"] {
@@ -138,22 +144,43 @@ package struct OpenAPIImporter: Sendable {
         let version = "\(found)"
         tree["openapi"] = version
         let cut = cuttingCycles ? Self.breakingSchemaCycles(in: &tree) : []
+        let rewritten = isSwagger || !cut.isEmpty
+        let source: DocumentSource = if rewritten {
+            .json(try JSONSerialization.data(withJSONObject: tree))
+        } else {
+            isJSON ? .json(Data(text.utf8)) : .yaml(text)
+        }
+        var document = try Self.decodeDocument(source, version: version, path: path)
+        Self.emptyingResponses(of: &document)
+        return (document, cut, MemberOrders())
+    }
+
+    /// The text OpenAPIKit decodes.
+    private enum DocumentSource {
+        case json(Data)
+        case yaml(String)
+    }
+
+    /// Decodes an OpenAPI 3.0 (converted to 3.1) or 3.1 document.
+    private static func decodeDocument(_ source: DocumentSource, version: String, path: String) throws -> OpenAPIKit.OpenAPI.Document {
         // No vendor extension (`x-…`) is imported; reading them decodes every object twice
         // (OpenAPIKit30 reads the same key).
         let userInfo: [CodingUserInfoKey: any Sendable] = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
         func decoded<T: Decodable>(_ type: T.Type) throws -> T {
-            let rewritten = isSwagger || !cut.isEmpty
-            guard isJSON || rewritten else { return try YAMLDecoder().decode(type, from: text, userInfo: userInfo) }
-            let decoder = JSONDecoder()
-            decoder.userInfo = userInfo
-            return try decoder.decode(type, from: rewritten ? try JSONSerialization.data(withJSONObject: tree) : Data(text.utf8))
+            switch source {
+            case .json(let data):
+                let decoder = JSONDecoder()
+                decoder.userInfo = userInfo
+                return try decoder.decode(type, from: data)
+            case .yaml(let text):
+                return try YAMLDecoder().decode(type, from: text, userInfo: userInfo)
+            }
         }
-        var document: OpenAPIKit.OpenAPI.Document
         do {
             if version.hasPrefix("3.0") {
-                document = try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
+                return try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
             } else if version.hasPrefix("3.") {
-                document = try decoded(OpenAPIKit.OpenAPI.Document.self)
+                return try decoded(OpenAPIKit.OpenAPI.Document.self)
             } else {
                 throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
             }
@@ -162,8 +189,6 @@ package struct OpenAPIImporter: Sendable {
         } catch {
             throw ImportError.invalidOpenAPI(path: path, reason: String(describing: error))
         }
-        Self.emptyingResponses(of: &document)
-        return (document, cut)
     }
 
     /// Empties every operation's `responses`: no endpoint is built from a response, and
@@ -187,7 +212,7 @@ package struct OpenAPIImporter: Sendable {
         return index == 0 ? "default" : "server \(index + 1)"
     }
 
-    private func makeEndpoint(_ operation: OpenAPIKit.ResolvedEndpoint, variables: inout [KeyValue], warnings: inout [String]) -> Endpoint {
+    private func makeEndpoint(_ operation: OpenAPIKit.ResolvedEndpoint, orders: MemberOrders, variables: inout [KeyValue], warnings: inout [String]) -> Endpoint {
         let method = HTTPMethod(rawValue: operation.method.rawValue)
         var path = operation.path.rawValue
         if !path.hasPrefix("/") { path = "/" + path }
@@ -195,7 +220,7 @@ package struct OpenAPIImporter: Sendable {
         var headers: [KeyValue] = []
         for parameter in operation.parameters {
             let name = parameter.underlyingParameter.name
-            let sample = parameterSample(parameter)
+            let sample = parameterSample(parameter, orders: orders)
             switch parameter.underlyingParameter.location {
             case .path:
                 path = path.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}")
@@ -214,7 +239,7 @@ package struct OpenAPIImporter: Sendable {
         }
         var body: EndpointBody?
         if let request = operation.requestBody, let (contentType, content) = preferredContent(request.content) {
-            let example = contentExample(content)
+            let example = contentExample(content, orders: orders)
             let type = contentType.rawValue.lowercased()
             if type.contains("json") {
                 if let example { body = .json(example) }
@@ -284,30 +309,34 @@ package struct OpenAPIImporter: Sendable {
             ?? pairs.first.map { ($0.key, $0.value) }
     }
 
-    private func contentExample(_ content: OpenAPIKit.DereferencedContent) -> JSONValue? {
-        if let example = content.example.flatMap(jsonValue) { return example }
-        if let first = content.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(jsonValue) { return value }
+    private func contentExample(_ content: OpenAPIKit.DereferencedContent, orders: MemberOrders) -> JSONValue? {
+        let decoded = { self.jsonValue($0, orders: orders) }
+        if let example = content.example.flatMap(decoded) { return example }
+        if let first = content.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(decoded) { return value }
         guard let schema = content.schema else { return nil }
-        return skeleton(schema, depth: 0)
+        return skeleton(schema, depth: 0, orders: orders)
     }
 
-    private func parameterSample(_ parameter: OpenAPIKit.DereferencedParameter) -> String? {
+    private func parameterSample(_ parameter: OpenAPIKit.DereferencedParameter, orders: MemberOrders) -> String? {
+        let decoded = { self.jsonValue($0, orders: orders) }
         if let context = parameter.schemaOrContent.a {
-            if let example = context.example.flatMap(jsonValue) { return flat(example) }
-            if let first = context.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(jsonValue) { return flat(value) }
+            if let example = context.example.flatMap(decoded) { return flat(example) }
+            if let first = context.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(decoded) { return flat(value) }
             let schema = context.schema
-            if let value = (schema.examples.first ?? schema.defaultValue).flatMap(jsonValue) { return flat(value) }
-            if let value = schema.allowedValues?.first.flatMap(jsonValue) { return flat(value) }
+            if let value = (schema.examples.first ?? schema.defaultValue).flatMap(decoded) { return flat(value) }
+            if let value = schema.allowedValues?.first.flatMap(decoded) { return flat(value) }
         }
         return nil
     }
 
     /// A sample value for a schema: its example, default or first allowed value, else a
     /// placeholder of its type (objects list their properties).
-    private func skeleton(_ schema: OpenAPIKit.DereferencedJSONSchema, depth: Int) -> JSONValue {
+    private func skeleton(_ schema: OpenAPIKit.DereferencedJSONSchema, depth: Int, orders: MemberOrders) -> JSONValue {
         let core = Self.core(of: schema)
-        if let value = (core.examples.first ?? core.defaultValue).flatMap(jsonValue) { return value }
-        if let value = core.allowedValues?.first.flatMap(jsonValue) { return value }
+        let decoded = { self.jsonValue($0, orders: orders) }
+        let child = { self.skeleton($0, depth: depth + 1, orders: orders) }
+        if let value = (core.examples.first ?? core.defaultValue).flatMap(decoded) { return value }
+        if let value = core.allowedValues?.first.flatMap(decoded) { return value }
         guard depth < 8 else { return .null }
         switch schema {
         case .null, .fragment: return .null
@@ -323,20 +352,21 @@ package struct OpenAPIImporter: Sendable {
             default: return .string("")
             }
         case .array(_, let context):
-            return .array(context.items.map { [skeleton($0, depth: depth + 1)] } ?? [])
+            return .array(context.items.map { [child($0)] } ?? [])
         case .object(_, let context):
-            return .object(context.properties.filter { !Self.core(of: $0.value).readOnly }.prefix(60).map { (key: $0.key, value: skeleton($0.value, depth: depth + 1)) })
+            let writable = context.properties.filter { !Self.core(of: $0.value).readOnly }.map { (key: $0.key, value: $0.value) }
+            return .object(orders.ordered(writable, among: Array(context.properties.keys)).prefix(60).map { (key: $0.key, value: child($0.value)) })
         case .all(let schemas, _):
             var pairs: [(key: String, value: JSONValue)] = []
             for part in schemas {
-                if case .object(let more) = skeleton(part, depth: depth + 1) {
+                if case .object(let more) = child(part) {
                     for pair in more where !pairs.contains(where: { $0.key == pair.key }) { pairs.append(pair) }
                 }
             }
-            return pairs.isEmpty ? (schemas.first.map { skeleton($0, depth: depth + 1) } ?? .null) : .object(pairs)
+            return pairs.isEmpty ? (schemas.first.map { child($0) } ?? .null) : .object(pairs)
         case .one(let schemas, _), .any(let schemas, _):
             let nonNull = schemas.first { if case .null = $0 { return false } else { return true } }
-            return (nonNull ?? schemas.first).map { skeleton($0, depth: depth + 1) } ?? .null
+            return (nonNull ?? schemas.first).map { child($0) } ?? .null
         case .not:
             return .null
         }
@@ -357,8 +387,9 @@ package struct OpenAPIImporter: Sendable {
         }
     }
 
-    private func jsonValue(_ value: OpenAPIKit.AnyCodable) -> JSONValue? {
-        guard let data = try? JSONEncoder().encode(value) else { return nil }
-        return try? JSONValue(parsing: data)
+    /// An example or default as a JSON value, its objects' members in the document's order.
+    private func jsonValue(_ value: OpenAPIKit.AnyCodable, orders: MemberOrders) -> JSONValue? {
+        guard let data = try? JSONEncoder().encode(value), let parsed = try? JSONValue(parsing: data) else { return nil }
+        return orders.reordered(parsed)
     }
 }
