@@ -381,8 +381,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         // chunk, and a slow screen never holds more than the transport's buffer.
         let queue = DispatchQueue(label: "explorer.response-\(id)", qos: .userInitiated)
         let jar = cookieJar(for: resolved, send: send)
-        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport, callbackQueue: queue,
-                                           challengeHandler: resolved.challengeHandler, cookieJar: jar)
+        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar) { prompt in
+            // The whole URL is shown (in pieces that fit), for a terminal without a browser.
+            let opened = Browser.open(prompt.url)
+            let url = prompt.url.absoluteString
+            let pieces = stride(from: 0, to: url.count, by: 64).map { String(url.dropFirst($0).prefix(64)) }
+            send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: opened), ""] + pieces
+                            + ["", "The request is sent once the sign-in completes; Esc closes this note."]))
+        }
         let keepCookies = savingCookies(jar, of: resolved, send: send)
         let environment = resolved.environment
         let collectionPath = self.collectionPath

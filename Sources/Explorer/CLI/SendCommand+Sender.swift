@@ -244,7 +244,7 @@ struct ExchangeSender {
         switch plan.target {
         case .resolved(let resolved):
             entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: plan.collectionPath,
-                                               cookieJar: cookieJar, describe: { failureSentence(for: $0) })
+                                               cookieJar: cookieJar, oauth2Prompt: Self.showOAuth2Prompt, describe: { failureSentence(for: $0) })
         case .raw(let request):
             entry = HistoryEntry(
                 startedAt: started, method: request.method.rawValue, url: request.url.absoluteString,
@@ -280,6 +280,13 @@ struct ExchangeSender {
     ///
     /// - Parameter sentence: what was wrong and what to do.
     /// - Returns: `ExitCode(2)`, to throw.
+    /// Tells the user on stderr what an interactive OAuth2 grant needs them to do, opening the
+    /// URL in a browser when there is one.
+    @Sendable static func showOAuth2Prompt(_ prompt: OAuth2Prompt) {
+        let opened = Browser.open(prompt.url)
+        FileHandle.standardError.write(Data((prompt.instructions(opened: opened) + "\n").utf8))
+    }
+
     static func usageError(_ sentence: String) -> ExitCode {
         printError(sentence)
         return ExitCode(2)

@@ -27,8 +27,7 @@ extension ExchangeSender {
             switch plan.target {
             case .resolved(let resolved):
                 entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
-                let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport,
-                                                   challengeHandler: resolved.challengeHandler, cookieJar: cookieJar)
+                let dispatcher = resolved.dispatcher(transport: transport, cookieJar: cookieJar, prompt: Self.showOAuth2Prompt)
                 // The dispatcher holds its server provider weakly: keep it until the head is in.
                 streamed = try await dispatcher.stream(from: resolved.request, options: transferOptions)
                 withExtendedLifetime(resolved.environment) {}

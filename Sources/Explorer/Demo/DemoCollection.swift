@@ -15,19 +15,21 @@ package enum DemoCollection {
               post_id: "1"
               user: ada
               password: lovelace
+              client_secret: demo-client-secret
             environments:
 
             """
         for environment in environments {
             text += "  - name: \(environment.name)\n"
             text += "    base_url: \(environment.baseURL.absoluteString)\n"
+            let oauth = environment.baseURL.appendingPathComponent("oauth").absoluteString
             switch environment.name {
             case "local":
-                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\" }\n"
+                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\", oauth: \(oauth) }\n"
             case "staging":
-                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"2\" }\n"
+                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"2\", oauth: \(oauth) }\n"
             default:
-                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\" }\n"
+                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\", oauth: \(oauth) }\n"
                 text += "    protected: true\n"
                 text += "    secrets: [token]\n"
             }
@@ -175,6 +177,34 @@ package enum DemoCollection {
                 path: /stream/endless
               - name: Gzip bomb
                 path: /stream/bomb
+          - folder: OAuth2
+            # The demo's authorization server (/oauth); tokens are cached per environment.
+            auth:
+              type: oauth2
+              grant: client_credentials
+              token_url: "{{oauth}}/token"
+              client_id: explorer-demo
+              client_secret: "{{client_secret}}"
+              scope: read
+            endpoints:
+              - name: Me (client credentials)
+                path: /me
+              - name: Me (device code)
+                path: /me
+                auth:
+                  type: oauth2
+                  grant: device_code
+                  token_url: "{{oauth}}/token"
+                  device_authorization_url: "{{oauth}}/device"
+                  client_id: explorer-demo
+              - name: Me (authorization code)
+                path: /me
+                auth:
+                  type: oauth2
+                  grant: authorization_code
+                  token_url: "{{oauth}}/token"
+                  authorization_url: "{{oauth}}/authorize"
+                  client_id: explorer-demo
 
         """
 }

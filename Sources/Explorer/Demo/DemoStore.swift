@@ -4,6 +4,8 @@ actor DemoStore {
     private(set) var posts: [DemoPost]
     /// The tokens `POST /login` issued.
     let tokens = DemoTokens()
+    /// The OAuth2 server's codes and refresh tokens.
+    let oauth = DemoOAuth()
 
     init(environment: String) {
         let users = DemoSeed.users(for: environment)

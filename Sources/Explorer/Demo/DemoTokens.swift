@@ -24,9 +24,9 @@ actor DemoTokens {
     }
 
     /// Issues a new token.
-    func issue() -> (token: String, expires: Date) {
+    func issue(lifetime: TimeInterval = DemoTokens.lifetime) -> (token: String, expires: Date) {
         let token = "tok-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let expires = clock().addingTimeInterval(Self.lifetime)
+        let expires = clock().addingTimeInterval(lifetime)
         issued[token] = expires
         order.append(token)
         if order.count > Self.capacity {

@@ -58,13 +58,13 @@ extension HistoryEntry {
     /// - Returns: the exchange, request secrets masked, bodies whole.
     package static func sending(
         _ resolved: ResolvedRequest, through transport: any HTTPTransport, options: TransferOptions, collectionPath: String?,
-        cookieJar: CookieJar? = nil, describe: (any Error) -> String = { sentence(describing: $0) }
+        cookieJar: CookieJar? = nil, oauth2Prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in },
+        describe: (any Error) -> String = { sentence(describing: $0) }
     ) async -> HistoryEntry {
         let started = Date()
         var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
-        let dispatcher = NetworkDispatcher(serverProvider: resolved.environment, transport: transport,
-                                           callbackQueue: .global(qos: .userInitiated), challengeHandler: resolved.challengeHandler,
-                                           cookieJar: cookieJar)
+        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: .global(qos: .userInitiated), cookieJar: cookieJar,
+                                             prompt: oauth2Prompt)
         do {
             entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
         } catch {

@@ -29,6 +29,8 @@ package struct Authentication: Sendable, Hashable {
         /// HTTP Digest (RFC 7616): the first request goes without credentials and the 401's
         /// challenge is answered; the password never goes on the wire.
         case digest(username: String, password: String)
+        /// OAuth 2.0: a token obtained by a grant, cached per environment, sent as a bearer token.
+        case oauth2(OAuth2Settings)
     }
 
     /// The scheme.
@@ -43,7 +45,7 @@ package struct Authentication: Sendable, Hashable {
     }
 
     /// The `type:` names of the format, in the order the documentation lists them.
-    static let typeNames = ["basic", "bearer", "digest", "api_key", "none"]
+    static let typeNames = ["basic", "bearer", "digest", "api_key", "oauth2", "none"]
 
     /// The scheme's `type:` name.
     var typeName: String {
@@ -53,6 +55,7 @@ package struct Authentication: Sendable, Hashable {
         case .bearer: return "bearer"
         case .apiKey: return "api_key"
         case .digest: return "digest"
+        case .oauth2: return "oauth2"
         }
     }
 

@@ -24,7 +24,7 @@ package enum CollectionLoader {
     /// The keys an `auth:` of each type may have, besides `type`.
     static let authKeys: [String: [String]] = [
         "basic": ["username", "password"], "digest": ["username", "password"], "bearer": ["token"],
-        "api_key": ["name", "value", "in"], "none": [],
+        "api_key": ["name", "value", "in"], "oauth2": OAuth2Settings.keys, "none": [],
     ]
 
     /// Loads the collection file at `url`, with the `.env` file beside it.
@@ -433,6 +433,7 @@ struct Reader {
         case "basic": scheme = .basic(username: try required("username"), password: try mapping["password"].map { try string($0, key: "auth.password") } ?? "")
         case "digest": scheme = .digest(username: try required("username"), password: try required("password"))
         case "bearer": scheme = .bearer(token: try required("token"))
+        case "oauth2": scheme = .oauth2(try oauth2Settings(mapping, node: node, in: container))
         case "api_key":
             var placement = Authentication.KeyPlacement.header
             if let inNode = mapping["in"] {
@@ -450,6 +451,31 @@ struct Reader {
         default: scheme = .none
         }
         return Authentication(scheme, location: location(node))
+    }
+
+    /// An `auth: { type: oauth2, … }`: a known `grant` (did-you-mean otherwise), `token_url`,
+    /// `client_id` and the keys the grant needs, `client_auth` basic or body.
+    ///
+    /// - Throws: `CollectionError` at the line and column of the part to fix.
+    mutating func oauth2Settings(_ mapping: Node.Mapping, node: Node, in container: String) throws -> OAuth2Settings {
+        var values: [String: String] = [:]
+        for key in OAuth2Settings.keys {
+            if let value = mapping[key] { values[key] = try string(value, key: "auth.\(key)") }
+        }
+        let grant = values["grant"] ?? "client_credentials"
+        guard let needed = OAuth2Settings.requiredKeys[grant] else {
+            let hint = Suggestions.closest(to: grant, in: OAuth2Settings.grantNames, limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
+            throw CollectionError.wrongType(location(mapping["grant"]), key: "auth.grant",
+                                            expected: "one of \(OAuth2Settings.grantNames.joined(separator: ", ")) (not \"\(grant)\")\(hint)")
+        }
+        for key in ["token_url", "client_id"] + needed where values[key] == nil {
+            throw CollectionError.missingKey(location(node), key: key, in: "the oauth2 \(grant) auth of \(container)")
+        }
+        if let clientAuth = values["client_auth"], OAuth2Configuration.ClientAuthentication(rawValue: clientAuth) == nil {
+            throw CollectionError.wrongType(location(mapping["client_auth"]), key: "auth.client_auth", expected: "basic or body (not \"\(clientAuth)\")")
+        }
+        values["grant"] = grant
+        return OAuth2Settings(values)
     }
 
     /// An endpoint's `disabled:`: the rows switched off, in the forms of `query`, `headers`,

@@ -84,6 +84,8 @@ package enum CollectionWriter {
             pairs.append(("token", scalar(token)))
         case let .apiKey(name, value, placement):
             pairs += [("name", scalar(name)), ("value", scalar(value)), ("in", scalar(placement.rawValue))]
+        case let .oauth2(settings):
+            pairs += OAuth2Settings.keys.compactMap { key in settings.values[key].map { (scalar(key), scalar($0)) } }
         }
         return Node(pairs, .implicit)
     }

@@ -139,6 +139,7 @@ package struct RequestResolver: Sendable {
 
         var authSecrets: [String] = []
         var digest: DigestCredentials?
+        var oauth2: OAuth2Configuration?
         if let auth = collection.authentication(for: endpoint, in: environment) {
             func expandAuth(_ text: String) throws -> String {
                 do {
@@ -177,6 +178,17 @@ package struct RequestResolver: Sendable {
                 let credentials = DigestCredentials(username: try expandAuth(username), password: try expandAuth(password))
                 digest = credentials
                 authSecrets.append(credentials.password)
+            case let .oauth2(settings):
+                // The token is obtained when the request is sent (the dispatcher's adapter);
+                // an Authorization header the endpoint writes itself wins, as for bearer.
+                guard !(endpoint.auth == nil && ownNames.contains("authorization")) else { break }
+                do {
+                    let (configuration, secrets) = try settings.resolved(by: expandAuth)
+                    oauth2 = configuration
+                    authSecrets += secrets
+                } catch let failure as OAuth2Settings.Failure {
+                    throw ResolveError.invalidAuth(endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
+                }
             }
         }
 
@@ -262,6 +274,7 @@ package struct RequestResolver: Sendable {
             bodyFile: bodyFile
         )
         resolved.digest = digest
+        resolved.oauth2 = oauth2
         return resolved
     }
 

@@ -17,6 +17,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     case noEnvironment(endpoint: String)
     /// A multipart file part or a `body: {file: …}` names a file that cannot be read.
     case unreadableFile(endpoint: String, path: String, at: FileLocation? = nil)
+    /// An `auth:` whose values, expanded, are not usable (an OAuth2 URL that is not one).
+    case invalidAuth(endpoint: String, reason: String, at: FileLocation? = nil)
 
     init(scopeFailure: VariableScope.Failure, context: String, at location: FileLocation? = nil) {
         switch scopeFailure {
@@ -31,7 +33,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
              .functionFailed(_, _, _, let location),
-             .invalidURL(_, _, let location), .unreadableFile(_, _, let location):
+             .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .invalidAuth(_, _, let location):
             return location
         case .noEnvironment:
             return nil
@@ -62,6 +64,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The endpoint \"\(endpoint)\" cannot be sent: the collection has no environment (add one with a base_url)."
         case let .unreadableFile(endpoint, path, _):
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
+        case let .invalidAuth(endpoint, reason, _):
+            return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
         }
     }
 }

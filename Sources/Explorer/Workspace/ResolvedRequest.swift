@@ -43,11 +43,10 @@ package struct ResolvedRequest: Sendable {
     /// Digest credentials (`auth: digest`), used to answer the server's 401 challenge.
     package var digest: DigestCredentials? = nil
 
-    /// What answers the server's 401 challenge for this request, if anything: give it to the
-    /// dispatcher that sends `request`.
-    package var challengeHandler: (any AuthenticationChallengeHandler)? {
-        digest.map { DigestAuthenticator(username: $0.username, password: $0.password) }
-    }
+    /// OAuth2 settings (`auth: oauth2`), expanded: the token is obtained (or taken from the
+    /// environment's cache) when the request is sent, by `oauth2Authenticator(…)`.
+    package var oauth2: OAuth2Configuration? = nil
+
 
     /// Whether the environment asks for a confirmation before sending.
     package var isProtected: Bool { environment.isProtected }

@@ -46,7 +46,7 @@ extension NetworkDispatcher {
             }
             keepCookies(of: streamed.head.headers, from: streamed.url)
             guard answers < Self.maximumChallengeAnswers, let handler = challengeHandler,
-                  let answered = try handler.answer(streamed.head, to: request)
+                  let answered = try await handler.answer(streamed.head, to: request)
             else { return (streamed, request) }
             // The 401's body is not wanted: close it so its connection is not left half-read.
             streamed.body.cancel()

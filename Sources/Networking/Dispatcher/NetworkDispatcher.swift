@@ -184,7 +184,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
 
             if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
-               let answered = try handler.answer(ResponseHead(status: sent.status, headers: sent.headers, httpVersion: sent.httpVersion), to: prepared) {
+               let answered = try await handler.answer(ResponseHead(status: sent.status, headers: sent.headers, httpVersion: sent.httpVersion), to: prepared) {
                 challengeAnswers += 1
                 answer = answered
                 continue attempts

@@ -14,5 +14,5 @@ public protocol AuthenticationChallengeHandler: Sendable {
     ///   - request: the request that was answered with the 401.
     /// - Returns: the request to send instead, with its credentials, or `nil`.
     /// - Throws: an error that fails the future (a challenge that cannot be answered safely).
-    func answer(_ challenge: ResponseHead, to request: PreparedRequest) throws -> PreparedRequest?
+    func answer(_ challenge: ResponseHead, to request: PreparedRequest) async throws -> PreparedRequest?
 }

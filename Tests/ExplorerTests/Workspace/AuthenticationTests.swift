@@ -54,7 +54,7 @@ import Testing
         let resolved = try resolve("inherits")
         #expect(resolved.request.headers["Authorization"] == "Bearer collection-wide-token")
         #expect(resolved.maskedHeaders["Authorization"] == "Bearer ••••••")
-        #expect(resolved.challengeHandler == nil)
+        #expect(resolved.digest == nil && resolved.oauth2 == nil)
     }
 
     @Test func theEnvironmentsAuthWinsOverTheCollections() throws {
@@ -75,14 +75,13 @@ import Testing
     @Test func authNoneTurnsTheInheritedAuthOff() throws {
         let resolved = try resolve("off")
         #expect(resolved.request.headers["Authorization"] == nil)
-        #expect(resolved.challengeHandler == nil)
+        #expect(resolved.digest == nil && resolved.oauth2 == nil)
     }
 
     @Test func aFoldersDigestAuthGivesCredentialsForTheChallengeNotAHeader() throws {
         let resolved = try resolve("Admin/in folder")
         #expect(resolved.request.headers["Authorization"] == nil)
         #expect(resolved.digest == DigestCredentials(username: "ada", password: "s3cret-pass"))
-        #expect(resolved.challengeHandler is DigestAuthenticator)
         let curl = CurlExporter.command(for: resolved)
         #expect(curl.contains("--digest -u 'ada:••••••'"))
         #expect(CurlExporter.command(for: resolved, revealSecrets: true).contains("--digest -u ada:s3cret-pass"))
@@ -127,7 +126,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("auth: { type: magic }", "auth.yaml:5:", "one of basic, bearer, digest, api_key, none (not \"magic\")"),
+        ("auth: { type: magic }", "auth.yaml:5:", "one of basic, bearer, digest, api_key, oauth2, none (not \"magic\")"),
+        ("auth: { type: oauth2, grant: client_credential, token_url: t, client_id: c }", "auth.yaml:5:", "did you mean \"client_credentials\"?"),
+        ("auth: { type: oauth2, client_id: c, client_secret: s }", "auth.yaml:5:", "has no \"token_url\""),
+        ("auth: { type: oauth2, grant: device_code, token_url: t, client_id: c }", "auth.yaml:5:", "has no \"device_authorization_url\""),
+        ("auth: { type: oauth2, grant: password, token_url: t, client_id: c, username: u }", "auth.yaml:5:", "has no \"password\""),
+        ("auth: { type: oauth2, token_url: t, client_id: c, client_secret: s, client_auth: header }", "auth.yaml:5:", "basic or body (not \"header\")"),
         ("auth: { type: bearr, token: t }", "auth.yaml:5:", "did you mean \"bearer\"?"),
         ("auth: { type: basic }", "auth.yaml:5:", "has no \"username\""),
         ("auth: { type: digest, username: u }", "auth.yaml:5:", "has no \"password\""),
@@ -170,5 +174,43 @@ import Testing
         #expect(reread.environments.map(\.auth) == collection.environments.map(\.auth))
         #expect(reread.items == collection.items)
         #expect(written.contains("password: \"{{password}}\"") || written.contains("password: '{{password}}'"))
+    }
+
+    @Test func oauth2SettingsAreReadWrittenBackAndResolvedWithTheirSecretsMasked() throws {
+        let text = """
+            name: o
+            variables: { secret: "client-s3cret" }
+            environments: [{ name: e, base_url: "http://127.0.0.1:9" }]
+            endpoints:
+              - name: p
+                path: /p
+                auth:
+                  type: oauth2
+                  grant: authorization_code
+                  token_url: "http://127.0.0.1:9/token"
+                  authorization_url: "http://127.0.0.1:9/authorize"
+                  redirect_port: "8765"
+                  client_id: app
+                  client_secret: "{{secret}}"
+                  scope: read write
+            """
+        let collection = try CollectionLoader.parse(text, file: "o.yaml")
+        let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection), file: "again.yaml")
+        #expect(reread.items == collection.items)
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(try collection.endpoint(named: "p"), in: collection)
+        let configuration = try #require(resolved.oauth2)
+        #expect(configuration.grant == .authorizationCode(authorizationURL: URL(string: "http://127.0.0.1:9/authorize")!, redirectPort: 8765))
+        #expect(configuration.clientSecret == "client-s3cret")
+        #expect(configuration.scope == "read write")
+        #expect(resolved.masker.mask("client-s3cret") == SecretMasker.mask)
+
+        let badURL = try CollectionLoader.parse(text.replacingOccurrences(of: "http://127.0.0.1:9/token", with: "not a url"), file: "o.yaml")
+        #expect(throws: (any Error).self) { try RequestResolver(processEnvironment: [:]).resolve(try badURL.endpoint(named: "p"), in: badURL) }
+        do {
+            _ = try RequestResolver(processEnvironment: [:]).resolve(try badURL.endpoint(named: "p"), in: badURL)
+        } catch {
+            #expect("\(error)".hasPrefix("o.yaml:8:"))
+            #expect("\(error)".contains("token_url \"not a url\" is not an http(s) URL"))
+        }
     }
 }

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A value a `capture:` set: what it is, which endpoint set it and when.
 package struct CapturedVariable: Sendable, Hashable, Codable {
@@ -91,42 +86,13 @@ package struct CaptureStore: Sendable {
 
     // MARK: - The file
 
+    private var file: PrivateJSONFile<Contents> { PrivateJSONFile(fileURL, holding: "the captured variables", empty: [:]) }
+
     private func read() throws -> Contents {
-        guard let data = try? Data(contentsOf: fileURL), !data.isEmpty else { return [:] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        do {
-            return try decoder.decode(Contents.self, from: data)
-        } catch {
-            throw Failure(description: "The captured variables in \(fileURL.path) cannot be read (\(error)); delete the file to start again.")
-        }
+        do { return try file.read() } catch { throw Failure(description: "\(error)") }
     }
 
     private func update(_ change: (inout Contents) -> Void) throws {
-        let folder = fileURL.deletingLastPathComponent()
-        do {
-            try PrivateFiles.prepareDirectory(at: folder)
-        } catch {
-            throw Failure(description: "The folder \(folder.path) for captured variables cannot be created: \(error)")
-        }
-        let lockPath = fileURL.path + ".lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw Failure(description: "The lock file \(lockPath) cannot be opened: \(String(cString: strerror(errno))).") }
-        defer { close(lock) }
-        guard flock(lock, LOCK_EX) == 0 else { throw Failure(description: "The lock file \(lockPath) cannot be locked: \(String(cString: strerror(errno))).") }
-        defer { flock(lock, LOCK_UN) }
-        var contents = try read()
-        change(&contents)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            let data = try encoder.encode(contents)
-            // The folder is 0700, so the moment before the mode is set shows nothing to others.
-            try AtomicFile.write(data, to: fileURL)
-            PrivateFiles.restrictFile(at: fileURL)
-        } catch {
-            throw Failure(description: "The captured variables cannot be saved in \(fileURL.path): \(error)")
-        }
+        do { try file.update(change) } catch { throw Failure(description: "\(error)") }
     }
 }
