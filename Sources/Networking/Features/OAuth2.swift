@@ -158,11 +158,11 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
             case "unauthorized_client", "unsupported_grant_type": hint = " This client may not use this grant; check grant."
             default: hint = ""
             }
-            return "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), \(code)\(description.map { ": \($0)" } ?? "")).\(hint)"
+            return "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), \(code)\(Self.detail(description))).\(hint)"
         case .invalidResponse(let status, let excerpt):
             return "The OAuth2 token endpoint\(at) answered HTTP \(status) without a token: \(excerpt)"
         case .authorizationDenied(let code, let description):
-            return "The authorization server\(at) did not authorize (\(code)\(description.map { ": \($0)" } ?? ""))."
+            return "The authorization server\(at) did not authorize (\(code)\(Self.detail(description)))."
         case .stateMismatch:
             return "The OAuth2 redirect came back with another state than the one sent; the sign-in was not completed."
         case .timedOut(let seconds):
@@ -173,6 +173,12 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
     }
 
     public var errorDescription: String? { description }
+
+    /// `: description` without its closing period, or nothing.
+    private static func detail(_ description: String?) -> String {
+        guard let description, !description.isEmpty else { return "" }
+        return ": " + (description.hasSuffix(".") ? String(description.dropLast()) : description)
+    }
 }
 
 // MARK: - PKCE
