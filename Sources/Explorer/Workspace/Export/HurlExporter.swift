@@ -82,6 +82,8 @@ package enum HurlExporter {
             query.append(KeyValue(name, value))
         case .digest?:
             out += "# auth: digest is not exported (Hurl has no digest auth): pass --digest --user to hurl.\n"
+        case .oauth2(let settings)?:
+            out += "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first.\n"
         case .none?, nil:
             break
         }
