@@ -179,8 +179,8 @@ import Testing
     @Test func oauth2SettingsAreReadWrittenBackAndResolvedWithTheirSecretsMasked() throws {
         let text = """
             name: o
-            variables: { secret: "client-s3cret" }
-            environments: [{ name: e, base_url: "http://127.0.0.1:9" }]
+            # the client secret is a secret of the environment
+            environments: [{ name: e, base_url: "http://127.0.0.1:9", variables: { secret: "client-s3cret" }, secrets: [secret] }]
             endpoints:
               - name: p
                 path: /p
@@ -197,6 +197,11 @@ import Testing
         let collection = try CollectionLoader.parse(text, file: "o.yaml")
         let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection), file: "again.yaml")
         #expect(reread.items == collection.items)
+        // Postman gets its own oauth2 auth, templates kept; the .http file has no OAuth2 to give.
+        let postman = PostmanExporter.json(for: collection)
+        #expect(postman.contains("\"authorization_code_with_pkce\"") && postman.contains("\"accessTokenUrl\""))
+        #expect(postman.contains("{{secret}}") && !postman.contains("client-s3cret"))
+        #expect(!HTTPFileExporter.text(for: collection, environment: nil).contains("client-s3cret"))
         let resolved = try RequestResolver(processEnvironment: [:]).resolve(try collection.endpoint(named: "p"), in: collection)
         let configuration = try #require(resolved.oauth2)
         #expect(configuration.grant == .authorizationCode(authorizationURL: URL(string: "http://127.0.0.1:9/authorize")!, redirectPort: 8765))

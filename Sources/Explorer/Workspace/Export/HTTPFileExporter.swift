@@ -103,7 +103,8 @@ package enum HTTPFileExporter {
         case .bearer(let token)?: setHeader("Authorization", "Bearer \(token)")
         case .apiKey(let name, let value, .header)?: setHeader(name, value)
         case .apiKey(let name, let value, .query)?: query.append(KeyValue(name, value))
-        case .none?, nil: break
+        // Neither client reads OAuth2 settings from a request: the token is the user's to get.
+        case .oauth2?, .none?, nil: break
         }
     }
 

@@ -97,6 +97,17 @@ package enum PostmanExporter {
         case .bearer(let token)?: return scheme("bearer", [("token", token)])
         case .apiKey(let name, let value, let placement)?:
             return scheme("apikey", [("key", name), ("value", value), ("in", placement == .query ? "query" : "header")])
+        case .oauth2(let settings)?:
+            // Postman's names for the grants it has (it has no device code grant).
+            let grants = ["client_credentials": "client_credentials", "password": "password_credentials",
+                          "authorization_code": "authorization_code_with_pkce"]
+            guard let grant = grants[settings.grant] else { return nil }
+            let names = [("token_url", "accessTokenUrl"), ("authorization_url", "authUrl"), ("client_id", "clientId"),
+                         ("client_secret", "clientSecret"), ("scope", "scope"), ("username", "username"), ("password", "password")]
+            var pairs = [("grant_type", grant)] + names.compactMap { key, name in settings.values[key].map { (name, $0) } }
+            if settings.grant == "authorization_code" { pairs.append(("challengeAlgorithm", "S256")) }
+            pairs.append(("client_authentication", settings.values["client_auth"] == "body" ? "body" : "header"))
+            return scheme("oauth2", pairs)
         }
     }
 
