@@ -21,6 +21,9 @@ struct BenchImportCommand: ParsableCommand {
     @Option(name: .long, help: "Repeat each document (paths and components) this many times.")
     var scale: Int = 1
 
+    @Option(name: .customLong("operations"), help: "Keep the first N operations (in path order; the components stay whole): the shape of the largest public documents, ~10 MB with ~1,000 operations, is --scale 9 --operations 1000.")
+    var keepOperations: Int?
+
     @Option(name: .long, help: "How many times each import is timed (the fastest is printed).")
     var samples: Int = 3
 
@@ -29,7 +32,7 @@ struct BenchImportCommand: ParsableCommand {
         print("document                             size  operations  import     JSON parse  ratio")
         for file in files {
             var data = try Data(contentsOf: URL(fileURLWithPath: file))
-            if scale > 1 { data = try scaled(data, times: scale) }
+            if scale > 1 || keepOperations != nil { data = try scaled(data, times: scale, keeping: keepOperations) }
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-bench-import-\(UUID().uuidString).json")
             try data.write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
@@ -45,7 +48,7 @@ struct BenchImportCommand: ParsableCommand {
                 importTime = min(importTime, Date().timeIntervalSince(start))
                 operations = result.collection.endpoints.count
             }
-            let name = URL(fileURLWithPath: file).lastPathComponent + (scale > 1 ? " ×\(scale)" : "")
+            let name = URL(fileURLWithPath: file).lastPathComponent + (scale > 1 ? " ×\(scale)" : "") + (keepOperations.map { " (\($0) ops)" } ?? "")
             print(name.padding(toLength: 34, withPad: " ", startingAt: 0),
                   String(format: "%5.1f MB  %10d  %7.3f s  %8.3f s  %5.1f×", Double(data.count) / 1_000_000, operations,
                          importTime, parseTime, importTime / parseTime))
@@ -56,7 +59,7 @@ struct BenchImportCommand: ParsableCommand {
     /// renamed `Name_K` and its `$ref`s pointing at its own components (operation ids made
     /// unique), written pretty-printed as such documents are published (Discord's 1.2 MB × 9
     /// is 10.8 MB with 2,178 operations).
-    private func scaled(_ data: Data, times: Int) throws -> Data {
+    private func scaled(_ data: Data, times: Int, keeping operationLimit: Int?) throws -> Data {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let paths = root["paths"] as? [String: Any] else { throw ValidationError("The document has no paths.") }
         let components = root["components"] as? [String: Any] ?? [:]
@@ -86,6 +89,19 @@ struct BenchImportCommand: ParsableCommand {
                 guard let entries = value as? [String: Any] else { continue }
                 for (name, entry) in entries { allComponents[section, default: [:]][name + suffix] = renamed(entry) }
             }
+        }
+        if let operationLimit {
+            let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+            var kept: [String: Any] = [:]
+            var count = 0
+            for path in allPaths.keys.sorted() where count < operationLimit {
+                guard var item = allPaths[path] as? [String: Any] else { continue }
+                for method in methods where item[method] != nil {
+                    if count < operationLimit { count += 1 } else { item[method] = nil }
+                }
+                kept[path] = item
+            }
+            allPaths = kept
         }
         var out = root
         out["paths"] = allPaths
