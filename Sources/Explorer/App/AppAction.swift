@@ -40,6 +40,8 @@ package enum AppAction: Sendable {
     case message(String, isError: Bool)
     /// The cookie jar of an environment was read or changed (a sentence when it does not read).
     case cookiesListed(environment: String, [Cookie], problem: String?)
+    /// The OAuth2 tokens of an environment were read or changed.
+    case tokensListed(environment: String, [ListedToken], problem: String?)
     /// A search of a large body finished off the main queue.
     case searchFinished(exchange: Int, query: String, lines: [Int])
     /// A JSONPath filter of a large body finished off the main queue.
@@ -103,4 +105,8 @@ package enum AppEffect: Sendable {
     case listCookies(collection: String, environment: String)
     /// Delete one cookie of an environment's jar, or all of them when `only` is nil.
     case deleteCookies(collection: String, environment: String, only: Cookie?)
+    /// Read the OAuth2 tokens of an environment of a collection.
+    case listTokens(collection: String, environment: String)
+    /// Drop one OAuth2 token (by its cache key) of an environment, or all when `only` is nil.
+    case dropTokens(collection: String, environment: String, only: String?)
 }

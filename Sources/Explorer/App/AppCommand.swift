@@ -49,6 +49,7 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case variables
     case runFolder
     case cookies
+    case tokens
 }
 
 extension AppCommand {
@@ -60,6 +61,7 @@ extension AppCommand {
         KeyBinding(KeyPress(.enter), .send, hint: "send", help: "Send the selected endpoint / open the history entry"),
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
         KeyBinding(.char("C"), .cookies, help: "Cookies of the environment (x deletes one)"),
+        KeyBinding(.char("T"), .tokens, help: "OAuth2 tokens of the environment (masked, with expiry): x drops one"),
         KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
         KeyBinding(KeyPress(.backTab), .focusPrevious, help: "Previous pane"),
         KeyBinding(.char("/"), .search, hint: "search", help: "Filter a list / search the response body"),

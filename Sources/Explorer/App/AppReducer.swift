@@ -131,6 +131,8 @@ enum AppReducer {
             state.messageIsError = isError
         case .cookiesListed(let environment, let cookies, let problem):
             cookiesListed(environment, cookies, problem: problem, &state)
+        case .tokensListed(let environment, let tokens, let problem):
+            tokensListed(environment, tokens, problem: problem, &state)
         case .searchFinished(let id, let query, let lines):
             guard state.shownExchange == id, state.body.search == query else { return [] }
             showMatches(lines, for: query, &state)
@@ -281,6 +283,8 @@ enum AppReducer {
             return handleVariables(press, list, &state)
         case .cookies(let panel):
             return handleCookies(press, panel, &state)
+        case .tokens(let panel):
+            return handleTokens(press, panel, &state)
         case .environmentPicker(var list):
             let command = state.keymap.command(for: press)
             switch (press.key, command) {
@@ -404,6 +408,8 @@ enum AppReducer {
             state.overlay = .environmentPicker(ListState(selected: state.activeEnvironment))
         case .cookies:
             return openCookies(&state)
+        case .tokens:
+            return openTokens(&state)
         case .search:
             if state.focus == .response {
                 state.input = TextInput(purpose: .bodySearch, text: state.body.search)

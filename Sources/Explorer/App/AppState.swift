@@ -42,6 +42,8 @@ enum AppOverlay: Sendable {
     case variables(ListState)
     /// The active environment's cookie jar (`C`).
     case cookies(CookiesPanel)
+    /// The active environment's OAuth2 tokens (`T`).
+    case tokens(TokensPanel)
 }
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the

@@ -148,6 +148,17 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 }
                 self.listCookies(key, send: send)
             }
+        case .listTokens(let collection, let environment):
+            recording.async { self.listTokens(collection: collection, environment: environment, send: send) }
+        case .dropTokens(let collection, let environment, let only):
+            recording.async {
+                do {
+                    try OAuth2TokenStore(collection: collection, environment: environment).drop(only)
+                } catch {
+                    send(.message("The tokens of \"\(environment)\" were not dropped: \(error)", isError: true))
+                }
+                self.listTokens(collection: collection, environment: environment, send: send)
+            }
         case .storeDrafts(let drafts, let collectionPath):
             guard let draftStore else { return }
             draftWrites.async {
@@ -169,7 +180,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func performSlowly(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
-             .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies:
+             .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
+             .listTokens, .dropTokens:
             perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
@@ -479,6 +491,19 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
         try? CaptureStore().store(values, collection: resolved.collectionKey, environment: resolved.environment.name)
         return report
+    }
+
+    // MARK: - OAuth2 tokens
+
+    /// Sends an environment's OAuth2 tokens (kept in the state folder) to the Tokens panel.
+    private func listTokens(collection: String, environment: String, send: @escaping @Sendable (AppAction) -> Void) {
+        do {
+            let tokens = try OAuth2TokenStore(collection: collection, environment: environment).tokens()
+                .map { ListedToken(key: $0.key, token: $0.value) }.sorted { $0.key < $1.key }
+            send(.tokensListed(environment: environment, tokens, problem: nil))
+        } catch {
+            send(.tokensListed(environment: environment, [], problem: String(describing: error)))
+        }
     }
 
     // MARK: - Cookies

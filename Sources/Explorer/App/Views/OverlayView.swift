@@ -68,6 +68,8 @@ enum OverlayView {
             renderVariables(list, state: state, into: &grid)
         case .cookies(let panel):
             CookiesView.render(panel, state: state, into: &grid)
+        case .tokens(let panel):
+            TokensView.render(panel, state: state, into: &grid)
         case .help:
             HelpOverlay(lines: state.keymap.helpLines(), footer: "Esc, q or ? closes this help.").render(into: &grid, area: screen)
         case .text(let title, let lines):
