@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+from conftest import poll
+from test_compose import wait_for_exchanges
 from test_tui import send
 
 
@@ -44,3 +46,47 @@ def test_the_device_code_is_shown_in_an_overlay_while_the_request_waits(explorer
     assert re.search(r"enter the code [A-Z]{4}-[A-Z]{4}", text), text
     s.keys("Escape")
     s.wait_for(re.compile(r'"username"\s*:\s*"ada"'))
+
+
+def test_the_authorization_code_flow_runs_in_the_tui_and_the_token_is_refreshed_on_expiry(explorer_bin, tmp_path, demo, screen):
+    # Tokens of 5 s: each send finds the cached one within 30 s of expiring and refreshes it.
+    path = tmp_path / "oauth.yaml"
+    path.write_text(f"""
+name: OAuth
+environments:
+  - name: local
+    base_url: {demo.url("local", "")}
+endpoints:
+  - name: Me
+    path: /me
+    auth:
+      type: oauth2
+      grant: authorization_code
+      token_url: "{demo.url("local", "/oauth/token?expires_in=5")}"
+      authorization_url: "{demo.url("local", "/oauth/authorize")}"
+      client_id: explorer-demo
+""")
+    browser = tmp_path / "browser.sh"
+    browser.write_text('#!/bin/sh\nexec curl -sL -o /dev/null "$1"\n')
+    browser.chmod(0o755)
+    s = screen([str(explorer_bin), str(path)], width=140, height=40, env={"BROWSER": str(browser)})
+    s.wait_for("Endpoints")
+    send(s, "Me")
+    text = s.wait_for("OAuth2 sign-in")
+    assert "sign in in the browser that opened" in text
+    s.keys("Escape")
+    s.wait_for(re.compile(r'"username"\s*:\s*"ada"'))
+    tokens = tmp_path / "state" / "explorer" / "tokens.json"
+    (first,) = json.loads(tokens.read_text())[str(path)]["local"].values()
+
+    # Enter sends again (the endpoint is still selected): the token is refreshed, no sign-in.
+    s.keys("Enter")
+
+    def refreshed():
+        (current,) = json.loads(tokens.read_text())[str(path)]["local"].values()
+        return current if current["accessToken"] != first["accessToken"] else None
+
+    current = poll(refreshed, message="the refreshed token in tokens.json")
+    assert current["refreshToken"] != first["refreshToken"], "the demo rotates refresh tokens"
+    wait_for_exchanges(s, "GET", "Me", 2)
+    assert "OAuth2 sign-in" not in s.text(), "a refresh needs no sign-in"

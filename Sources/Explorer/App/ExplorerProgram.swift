@@ -394,12 +394,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let queue = DispatchQueue(label: "explorer.response-\(id)", qos: .userInitiated)
         let jar = cookieJar(for: resolved, send: send)
         let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar) { prompt in
-            // The whole URL is shown (in pieces that fit), for a terminal without a browser.
-            let opened = Browser.open(prompt.url)
-            let url = prompt.url.absoluteString
-            let pieces = stride(from: 0, to: url.count, by: 64).map { String(url.dropFirst($0).prefix(64)) }
-            send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: opened), ""] + pieces
-                            + ["", "The request is sent once the sign-in completes; Esc closes this note."]))
+            // The sentence holds the whole URL (the overlay wraps it), for a terminal without a browser.
+            send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: Browser.open(prompt.url)), "",
+                                                            "The request is sent once the sign-in completes; Esc closes this note."]))
         }
         let keepCookies = savingCookies(jar, of: resolved, send: send)
         let environment = resolved.environment
