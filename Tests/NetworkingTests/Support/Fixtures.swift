@@ -40,7 +40,7 @@ struct Echo: Decodable, Sendable {
 let sharedTransport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
 
 /// Polls a condition until it holds or the deadline passes.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
