@@ -22,6 +22,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package typealias Effect = AppEffect
 
     private let transport: AsyncHTTPClientTransport
+    /// A transport per environment `tls:` in use (the same settings otherwise), made once.
+    private var tlsTransports: [TLSSettings: AsyncHTTPClientTransport] = [:]
     private let limits: ResponseLimits
     private let history: HistoryRecorder?
     private let collectionPath: String?
@@ -324,7 +326,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func runner(
         _ collection: APICollection, _ environment: Environment, send: @escaping @Sendable (AppAction) -> Void
     ) -> SequenceRunner<HistoryEntry> {
-        let transport = self.transport
+        let transport = (try? self.transport(for: environment)) ?? self.transport
         let options = limits.transferOptions
         let path = collectionPath
         return SequenceRunner<HistoryEntry>(collection: collection, environment: environment, store: CaptureStore()) { [weak self] resolved in
@@ -393,6 +395,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         // chunk, and a slow screen never holds more than the transport's buffer.
         let queue = DispatchQueue(label: "explorer.response-\(id)", qos: .userInitiated)
         let jar = cookieJar(for: resolved, send: send)
+        let transport: AsyncHTTPClientTransport
+        do {
+            transport = try self.transport(for: resolved.environment)
+        } catch {
+            send(.resolveFailed(exchange: id, "The environment \"\(resolved.environment.name)\" cannot be used: \(error)"))
+            return
+        }
         let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar) { prompt in
             // The sentence holds the whole URL (the overlay wraps it), for a terminal without a browser.
             send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: Browser.open(prompt.url)), "",
@@ -503,6 +512,25 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
     }
 
+    // MARK: - TLS
+
+    /// The transport of an environment: the shared one, or one with its `tls:` settings.
+    ///
+    /// - Throws: `TLSSettings.Failure` when a file of its `tls:` does not read.
+    private func transport(for environment: Environment) throws -> AsyncHTTPClientTransport {
+        let file = collectionPath.map { URL(fileURLWithPath: $0) }
+        guard let settings = environment.tlsSettings(collectionFile: file) else { return transport }
+        if let made = lock.withLock({ tlsTransports[settings] }) { return made }
+        var configuration = transport.configuration
+        try configuration.apply(settings)
+        let made = AsyncHTTPClientTransport(configuration: configuration)
+        return lock.withLock {
+            if let existing = tlsTransports[settings] { return existing }
+            tlsTransports[settings] = made
+            return made
+        }
+    }
+
     // MARK: - Cookies
 
     /// A collection's environment, the key of its cookie jar.
@@ -574,6 +602,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Closes the HTTP client; call once the runtime has returned.
     package func shutdown() async {
         try? await transport.shutdown()
+        for extra in lock.withLock({ Array(tlsTransports.values) }) { try? await extra.shutdown() }
     }
 }
 

@@ -103,6 +103,7 @@ struct RunCommand: AsyncParsableCommand {
 
         var sender = ExchangeSender(timeout: timeout)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
+        try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
         let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides, through: transport)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)

@@ -18,6 +18,8 @@ struct ExchangeSender {
     var maxBody: Int?
     /// The environment's cookies, sent and kept; `nil` with `--no-cookies` or `cookies: false`.
     var cookieJar: CookieJar?
+    /// The environment's `tls:` settings (checked to read by `useTLS`).
+    var tls: TLSSettings?
 
     /// A sender with these limits (`nil`: the transport's defaults).
     init(timeout: Double?, maxTime: Double? = nil, maxBody: Int? = nil) {
@@ -273,6 +275,8 @@ struct ExchangeSender {
         if let timeout {
             configuration.readTimeout = .milliseconds(Int64((timeout * 1000).rounded()))
         }
+        // Checked to read by useTLS before anything is sent.
+        if let tls { try? configuration.apply(tls) }
         return configuration
     }
 

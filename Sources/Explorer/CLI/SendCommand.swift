@@ -55,6 +55,7 @@ struct SendCommand: AsyncParsableCommand {
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
+        try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         defer { keepCookies() }
         if found.hasChecks || !found.requirements.isEmpty {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;

@@ -13,7 +13,7 @@ package enum CollectionLoader {
     /// The keys a collection file may have at the top.
     static let topLevelKeys = ["name", "description", "variables", "auth", "environments", "endpoints"]
     /// The keys of an environment.
-    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies"]
+    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
                                "capture", "assert", "retry", "requires", "auth"]
@@ -247,6 +247,7 @@ struct Reader {
             }
             keepsCookies = flag
         }
+        let tls = try mapping["tls"].map { try tlsSettings($0, in: "environment \"\(name)\"") }
         var secrets: [String] = []
         if let node = mapping["secrets"] {
             switch node {
@@ -268,8 +269,37 @@ struct Reader {
             baseURLLocation: location(baseNode),
             summary: try mapping["description"].map { try string($0, key: "description") },
             auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") },
-            keepsCookies: keepsCookies
+            keepsCookies: keepsCookies,
+            tls: tls
         )
+    }
+
+    /// `tls: { ca_cert, client_cert, client_key, client_key_password, insecure, min_version }`.
+    mutating func tlsSettings(_ node: Node, in container: String) throws -> TLSSettings {
+        guard let mapping = node.mapping else {
+            throw CollectionError.wrongType(location(node), key: "tls", expected: "a mapping (ca_cert, client_cert, client_key, client_key_password, insecure, min_version)")
+        }
+        checkKeys(mapping, known: ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"], in: "the tls of \(container)")
+        var settings = TLSSettings()
+        settings.caCertificateFile = try mapping["ca_cert"].map { try string($0, key: "tls.ca_cert") }
+        settings.clientCertificateFile = try mapping["client_cert"].map { try string($0, key: "tls.client_cert") }
+        settings.clientKeyFile = try mapping["client_key"].map { try string($0, key: "tls.client_key") }
+        settings.clientKeyPassword = try mapping["client_key_password"].map { try string($0, key: "tls.client_key_password") }
+        if let flag = mapping["insecure"] {
+            guard let value = flag.bool else { throw CollectionError.wrongType(location(flag), key: "tls.insecure", expected: "true or false") }
+            settings.insecure = value
+        }
+        if let version = mapping["min_version"] {
+            let text = try string(version, key: "tls.min_version")
+            guard let value = TLSSettings.Version(rawValue: text) else {
+                throw CollectionError.wrongType(location(version), key: "tls.min_version", expected: "\"1.2\" or \"1.3\"")
+            }
+            settings.minimumVersion = value
+        }
+        if (settings.clientCertificateFile == nil) != (settings.clientKeyFile == nil) {
+            throw CollectionError.wrongType(location(node), key: "tls", expected: "client_cert and client_key together (one was given without the other)")
+        }
+        return settings
     }
 
     mutating func items(_ node: Node, folderPath: [String], seen: inout [String: Int]) throws -> [CollectionItem] {

@@ -36,6 +36,16 @@ package enum CollectionWriter {
         if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
         if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
         if !environment.keepsCookies { pairs.append(("cookies", Node("false", .implicit, .plain))) }
+        if let tls = environment.tls {
+            var fields: [(String, Node)] = []
+            if let file = tls.caCertificateFile { fields.append(("ca_cert", scalar(file))) }
+            if let file = tls.clientCertificateFile { fields.append(("client_cert", scalar(file))) }
+            if let file = tls.clientKeyFile { fields.append(("client_key", scalar(file))) }
+            if let password = tls.clientKeyPassword { fields.append(("client_key_password", scalar(password))) }
+            if tls.insecure { fields.append(("insecure", Node("true", .implicit, .plain))) }
+            if let version = tls.minimumVersion { fields.append(("min_version", scalar(version.rawValue))) }
+            pairs.append(("tls", Node(fields.map { (Node($0.0), $0.1) }, .implicit)))
+        }
         return Node(pairs, .implicit)
     }
 

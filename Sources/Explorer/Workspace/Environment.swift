@@ -36,6 +36,8 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     package let auth: Authentication?
     /// Whether its requests keep and send cookies (`cookies: false` turns the jar off).
     package let keepsCookies: Bool
+    /// Its `tls:` settings (files as written: relative ones are read from the collection's folder).
+    package let tls: TLSSettings?
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -54,8 +56,10 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         baseURLLocation: FileLocation? = nil,
         summary: String? = nil,
         auth: Authentication? = nil,
-        keepsCookies: Bool = true
+        keepsCookies: Bool = true,
+        tls: TLSSettings? = nil
     ) {
+        self.tls = tls
         self.auth = auth
         self.keepsCookies = keepsCookies
         self.baseURLLocation = baseURLLocation
@@ -122,4 +126,22 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     }
 
     package var description: String { "\(name) (\(baseURLTemplate))" }
+}
+
+extension Environment {
+    /// The environment's `tls:` with its files made absolute (a relative one is in the
+    /// collection's folder); `nil` when it has none.
+    package func tlsSettings(collectionFile: URL?) -> TLSSettings? {
+        guard var tls else { return nil }
+        let folder = collectionFile?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        func absolute(_ path: String?) -> String? {
+            guard let path else { return nil }
+            let expanded = (path as NSString).expandingTildeInPath
+            return expanded.hasPrefix("/") ? expanded : folder.appendingPathComponent(expanded).path
+        }
+        tls.caCertificateFile = absolute(tls.caCertificateFile)
+        tls.clientCertificateFile = absolute(tls.clientCertificateFile)
+        tls.clientKeyFile = absolute(tls.clientKeyFile)
+        return tls
+    }
 }

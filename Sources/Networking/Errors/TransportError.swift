@@ -49,7 +49,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .timedOut(let url, let phase):
             return "The request to \(url.absoluteString) timed out (\(phase)): the server is too slow or unreachable."
         case .tlsFailure(let host, let reason):
-            return "The secure connection to \(host) failed (\(reason)): check the certificate or allow invalid certificates for local development."
+            return "The secure connection to \(host) failed: \(reason)."
         case .cancelled:
             return "The request was cancelled."
         case .tooManyRedirects(let url, let limit):

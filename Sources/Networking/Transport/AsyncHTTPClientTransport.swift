@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The default transport on Linux, built on swift-server/async-http-client.
 ///
@@ -51,6 +52,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var proxy: Proxy
         /// Whether HTTP/2 may be negotiated over TLS.
         public var allowsHTTP2: Bool
+        /// The TLS settings of every connection (a CA, a client certificate, the lowest
+        /// version), made with `TLSSettings.tlsConfiguration()`; the system's defaults when `nil`.
+        public var tls: TLSConfiguration?
 
         /// Creates a configuration.
         public init(
@@ -65,8 +69,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             maximumDecompressionRatio: Int? = 200,
             allowsInvalidCertificates: Bool = false,
             proxy: Proxy = .environment,
-            allowsHTTP2: Bool = true
+            allowsHTTP2: Bool = true,
+            tls: TLSConfiguration? = nil
         ) {
+            self.tls = tls
             self.followRedirects = followRedirects
             self.maximumRedirects = maximumRedirects
             self.connectTimeout = connectTimeout
@@ -243,6 +249,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // Fail at once when nothing listens, instead of retrying until the deadline.
         client.connectionPool.retryConnectionEstablishment = false
         client.httpVersion = configuration.allowsHTTP2 ? .automatic : .http1Only
+        if var tls = configuration.tls {
+            if configuration.allowsInvalidCertificates { tls.certificateVerification = .none }
+            client.tlsConfiguration = tls
+        }
         return client
     }
 

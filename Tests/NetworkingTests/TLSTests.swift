@@ -1,0 +1,132 @@
+import Foundation
+import Hummingbird
+import HummingbirdHTTP2
+import HummingbirdTLS
+import Networking
+import NIOSSL
+import Testing
+
+/// TLS against a real TLS server on 127.0.0.1 (swift-nio-ssl through Hummingbird) whose CA and
+/// certificates are made at test time: a CA to trust, mutual TLS, an expired certificate, a
+/// wrong host name, `insecure`, and HTTP/2 negotiated by ALPN. Each failure names the host,
+/// why, and the setting that fixes it.
+@Suite struct TLSTests {
+    /// A TLS server answering `GET /` with "secure" until stopped.
+    struct Server {
+        let port: Int
+        let task: Task<Void, any Error>
+        func stop() { task.cancel() }
+
+        static func start(_ tls: TLSConfiguration, http2: Bool = false) async throws -> Server {
+            let router = Router()
+            router.get("/") { _, _ in "secure" }
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let app = Application(
+                router: router,
+                server: http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+            let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else {
+                task.cancel()
+                throw CancellationError()
+            }
+            return Server(port: port, task: task)
+        }
+    }
+
+    let folder: URL
+    let authority: TestCertificateAuthority
+    let caFile: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        authority = try TestCertificateAuthority()
+        caFile = folder.appendingPathComponent("ca.pem").path
+        try Data(try authority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
+    }
+
+    /// GET https://localhost:port/ with these settings; the body, or the error.
+    private func get(_ server: Server, _ settings: TLSSettings?) async -> Result<Networking.Response<Data?>, any Error> {
+        do {
+            let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, tls: try settings?.tlsConfiguration()))
+            defer { Task { try? await transport.shutdown() } }
+            let provider = TestEnvironment(URL(string: "https://localhost:\(server.port)")!)
+            let response = try await NetworkDispatcher(serverProvider: provider, transport: transport).future(from: BasicRequest(path: "/")).value
+            withExtendedLifetime(provider) {}
+            return .success(response)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func sentence(_ result: Result<Networking.Response<Data?>, any Error>) -> String {
+        if case .failure(let error) = result { return (error as? LocalizedError)?.errorDescription ?? String(describing: error) }
+        return "no error"
+    }
+
+    @Test func aServerSignedByAnUnknownCAFailsNamingTheHostAndTheSettingThatFixesIt() async throws {
+        let server = try await Server.start(try authority.issue(for: "localhost").serverConfiguration())
+        defer { server.stop() }
+
+        let refused = await get(server, TLSSettings?.none)
+        #expect(sentence(refused).contains("localhost"))
+        #expect(sentence(refused).hasPrefix("The secure connection to localhost failed: its certificate is not signed by a CA this machine trusts"))
+        #expect(sentence(refused).contains("tls.ca_cert"))
+
+        let trusted = await get(server, TLSSettings(caCertificateFile: caFile))
+        #expect(String(decoding: (try trusted.get().body) ?? Data(), as: UTF8.self) == "secure")
+
+        let insecure = await get(server, TLSSettings(insecure: true))
+        #expect((try? insecure.get().statusCode.code) == 200)
+    }
+
+    @Test func anExpiredCertificateAndAWrongHostNameSayWhy() async throws {
+        let expired = try await Server.start(try authority.issue(for: "localhost", validFrom: Date().addingTimeInterval(-7200),
+                                                                  until: Date().addingTimeInterval(-3600)).serverConfiguration())
+        defer { expired.stop() }
+        let old = await get(expired, TLSSettings(caCertificateFile: caFile))
+        #expect(sentence(old).contains("expired"), "\(sentence(old))")
+
+        let misnamed = try await Server.start(try authority.issue(for: "api.example.com").serverConfiguration())
+        defer { misnamed.stop() }
+        let wrong = await get(misnamed, TLSSettings(caCertificateFile: caFile))
+        #expect(sentence(wrong).contains("is not for localhost"), "\(sentence(wrong))")
+    }
+
+    @Test func aServerThatRequiresAClientCertificateGetsOneAndRefusesWithout() async throws {
+        var tls = try authority.issue(for: "localhost").serverConfiguration()
+        tls.certificateVerification = .noHostnameVerification
+        tls.trustRoots = .certificates([try authority.nioCertificate])
+        let server = try await Server.start(tls)
+        defer { server.stop() }
+
+        let without = await get(server, TLSSettings(caCertificateFile: caFile))
+        #expect(sentence(without).contains("it requires a client certificate; set tls.client_cert and tls.client_key"), "\(sentence(without))")
+
+        let client = try authority.issue(for: "explorer client").write(to: folder, named: "client")
+        let with = await get(server, TLSSettings(caCertificateFile: caFile, clientCertificateFile: client.certificate, clientKeyFile: client.key))
+        #expect((try? with.get().statusCode.code) == 200, "\(sentence(with))")
+    }
+
+    @Test func http2IsNegotiatedByALPNAndTheMinimumVersionHolds() async throws {
+        let server = try await Server.start(try authority.issue(for: "localhost").serverConfiguration(), http2: true)
+        defer { server.stop() }
+        let response = try await get(server, TLSSettings(caCertificateFile: caFile, minimumVersion: .tls1_3)).get()
+        #expect(response.httpVersion == "HTTP/2")
+    }
+
+    @Test func aSettingWhoseFileDoesNotReadIsNamed() throws {
+        #expect(throws: TLSSettings.Failure(setting: "tls.ca_cert", path: "/no/such.pem", reason: "there is no such file")) {
+            try TLSSettings(caCertificateFile: "/no/such.pem").tlsConfiguration()
+        }
+        #expect(throws: TLSSettings.Failure.self) { try TLSSettings(clientCertificateFile: caFile).tlsConfiguration() }
+        let notPEM = folder.appendingPathComponent("note.txt")
+        try Data("hello".utf8).write(to: notPEM)
+        #expect { try TLSSettings(caCertificateFile: notPEM.path).tlsConfiguration() } throws: { error in
+            String(describing: error).hasPrefix("tls.ca_cert \(notPEM.path) cannot be used")
+        }
+    }
+}
