@@ -255,3 +255,45 @@ def test_history_keeps_the_assertion_results_without_the_token(explorer_bin, tmp
     assert all(c["passed"] for c in stored["checks"]) and len(stored["checks"]) == 5
     assert stored["captured"] == ["session_token", "request_id"]
     assert token not in shown.stdout.decode()
+
+
+def prompt_collection(tmp_path, demo):
+    collection = tmp_path / "prompt.yaml"
+    collection.write_text(f"""
+name: Prompt
+environments:
+  - name: local
+    base_url: {demo.urls['local']}
+endpoints:
+  - name: Echo
+    path: /echo
+    query: {{ code: '{{{{prompt "One-time code"}}}}' }}
+    headers: {{ X-Password: '{{{{prompt "Password"}}}}' }}
+""")
+    return collection
+
+
+def test_prompt_asks_in_a_terminal_without_echoing_a_password(explorer_bin, tmp_path, demo, screen):
+    collection = prompt_collection(tmp_path, demo)
+    s = screen([str(explorer_bin), "send", "Echo", "--collection", str(collection)], width=120, height=40)
+    s.wait_for("One-time code:")
+    s.type("123456")
+    s.keys("Enter")
+    s.wait_for("Password:")
+    s.type("hunter2")
+    s.keys("Enter")
+    text = s.wait_for("[exited 0]")
+    assert '"code": "123456"' in text
+    assert "Password: hunter2" not in text, "the password was echoed"
+    shown = run(explorer_bin, tmp_path, "history", "show", "1", "--json")
+    assert "hunter2" not in shown.stdout.decode(), "the password reached the history"
+
+
+def test_prompt_without_a_terminal_exits_2_and_var_answers_it(explorer_bin, tmp_path, demo):
+    collection = prompt_collection(tmp_path, demo)
+    result = run(explorer_bin, tmp_path, "send", "Echo", "--collection", str(collection))
+    assert result.returncode == 2
+    assert 'prompt "One-time code" needs a terminal to ask on' in result.stderr and '--var "One-time code=…"' in result.stderr
+    given = run(explorer_bin, tmp_path, "send", "Echo", "--collection", str(collection), "--var", "One-time code=42", "--var", "Password=p")
+    assert given.returncode == 0, given.stderr
+    assert json.loads(given.stdout)["args"]["code"] in ("42", ["42"])

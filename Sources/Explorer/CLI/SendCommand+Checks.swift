@@ -67,7 +67,7 @@ extension ExchangeSender {
         let sender = self
         return SequenceRunner<HistoryEntry>(
             collection: collection, environment: environment, overrides: overrides, store: CaptureStore(),
-            report: { printError($0) }
+            resolver: .asking, report: { printError($0) }
         ) { resolved in
             let plan = Plan(target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
             let entry: HistoryEntry

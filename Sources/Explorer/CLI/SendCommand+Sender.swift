@@ -97,7 +97,7 @@ struct ExchangeSender {
             do {
                 environment.setOverrides(overrides)
                 let captured = CaptureStore().variables(collection: collection.storeKey, environment: environment.name)
-                let resolved = try RequestResolver().resolve(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
+                let resolved = try RequestResolver.asking.resolve(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
                 return Plan(target: .resolved(resolved), collectionPath: collection.storeKey, secrets: resolved.masker.secretValues)
             } catch {
                 printError(sentence(describing: error))

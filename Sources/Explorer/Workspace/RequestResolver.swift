@@ -21,6 +21,8 @@ package struct RequestResolver: Sendable {
     var uuid: String?
     /// The directory multipart file parts are read relative to (the collection's when `nil`).
     var baseDirectory: URL?
+    /// Who answers `{{prompt "Label"}}` (the CLI's terminal); `nil` makes a prompt an error.
+    package var prompter: (any TemplatePrompter)?
 
     /// Creates a resolver.
     package init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil, uuid: String? = nil, baseDirectory: URL? = nil) {
@@ -261,6 +263,7 @@ package struct RequestResolver: Sendable {
         for name in environment.secrets { if let value = overrides[name] { secretValues.append(value) } }
         secretValues += captured.values.filter(\.isSecret).map(\.value)
         secretValues += authSecrets.filter { !$0.isEmpty }
+        secretValues += (prompter?.secretAnswers ?? []).filter { !$0.isEmpty }
         var resolved = ResolvedRequest(
             endpoint: endpoint,
             environment: environment,
@@ -309,6 +312,7 @@ package struct RequestResolver: Sendable {
         )
         scope.captured = captured.mapValues(\.value)
         scope.directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent()
+        scope.prompter = prompter
         return scope
     }
 

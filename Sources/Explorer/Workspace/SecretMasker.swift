@@ -31,7 +31,7 @@ package struct SecretMasker: Sendable, Hashable {
     }
 
     /// Words that make a header name a credential (`X-Auth-Token`, `X-Client-Secret` …).
-    static let sensitiveNameWords = ["token", "secret", "password", "api-key", "apikey", "api_key", "session"]
+    package static let sensitiveNameWords = ["token", "secret", "password", "api-key", "apikey", "api_key", "session"]
 
     /// Whether a header's value is always masked: the named headers, and any whose name says
     /// it carries a credential.

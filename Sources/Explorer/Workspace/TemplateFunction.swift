@@ -14,13 +14,14 @@ import Foundation
 /// | `{{url_encode X}}` | X percent-encoded for a URL component |
 /// | `{{sha256 X}}`, `{{hmac_sha256 KEY X}}` | the digest in lower-case hex |
 /// | `{{file PATH}}` | a file's text, relative to the collection |
+/// | `{{prompt "Label"}}` | what the user types when asked (`TemplatePrompter`) |
 ///
 /// A value argument `X` (and `KEY`) is a quoted string (`"text"`) or the name of a variable,
 /// whose value is used: `{{base64 credentials}}` with `credentials: "{{user}}:{{password}}"`.
 /// A format, a unit, a number or a path is taken as written (quoted when it has spaces).
 struct TemplateFunction: Sendable, Hashable {
     /// The names, as written.
-    static let names = ["uuid", "now", "timestamp", "random_int", "base64", "base64_decode", "url_encode", "sha256", "hmac_sha256", "file"]
+    static let names = ["uuid", "now", "timestamp", "random_int", "base64", "base64_decode", "url_encode", "sha256", "hmac_sha256", "file", "prompt"]
 
     /// The largest file `{{file PATH}}` reads.
     static let maximumFileBytes = 1 << 20
@@ -63,7 +64,7 @@ struct TemplateFunction: Sendable, Hashable {
     ///   - directory: where `file` paths start (the collection's folder).
     ///   - lookUp: the value of a variable named as an argument.
     /// - Throws: `Failure` for wrong arguments, `VariableScope.Failure` from `lookUp`.
-    func evaluate(now: Date, directory: URL?, lookUp: (String) throws -> String) throws -> String {
+    func evaluate(now: Date, directory: URL?, prompter: (any TemplatePrompter)? = nil, lookUp: (String) throws -> String) throws -> String {
         /// A value: quoted text, or a variable's value.
         func argument(_ index: Int) throws -> String {
             switch arguments[index] {
@@ -129,6 +130,13 @@ struct TemplateFunction: Sendable, Hashable {
             try expect(2, "hmac_sha256 signing_key payload")
             let key = SymmetricKey(data: Data(try argument(0).utf8))
             return Self.hex(HMAC<SHA256>.authenticationCode(for: Data(try argument(1).utf8), using: key))
+        case "prompt":
+            try expect(1, #"prompt "One-time code""#)
+            let label = literal(0)
+            guard let prompter else {
+                throw Failure(reason: "prompt \"\(label)\" cannot ask here (the TUI does not ask yet); explorer send asks on a terminal, and --var \"\(label)=…\" gives the answer")
+            }
+            return try prompter.answer(label)
         case "file":
             try expect(1, "file token.txt")
             let path = literal(0)
@@ -149,4 +157,15 @@ struct TemplateFunction: Sendable, Hashable {
     private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         digest.map { String(format: "%02x", $0) }.joined()
     }
+}
+
+/// Asks the user for the value of a `{{prompt "Label"}}`: the CLI on its terminal; nothing
+/// asks where no one can answer, and the call is then an error that says so.
+package protocol TemplatePrompter: Sendable {
+    /// The answer for a label (the same label is asked once per request).
+    ///
+    /// - Throws: an error whose description says why it could not ask.
+    func answer(_ label: String) throws -> String
+    /// The answers given that are secrets (their label names a credential), to mask.
+    var secretAnswers: [String] { get }
 }

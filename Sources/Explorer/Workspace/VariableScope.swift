@@ -27,6 +27,8 @@ struct VariableScope: Sendable {
     var now: Date
     /// The folder `{{file PATH}}` reads from (the collection's).
     var directory: URL?
+    /// Who answers `{{prompt "Label"}}` (nobody when `nil`: the call is an error).
+    var prompter: (any TemplatePrompter)?
 
     /// Creates a scope; the built-ins default to a fresh UUID and the current time.
     init(
@@ -86,7 +88,8 @@ struct VariableScope: Sendable {
         if trail.contains(name) { throw .cycle(trail + [name]) }
         if let call = TemplateFunction(name) {
             do {
-                return try call.evaluate(now: now, directory: directory) { argument throws(Failure) in
+                if call.name == "prompt", case .text(let label)? = call.arguments.first, let given = overrides[label] { return given }
+                return try call.evaluate(now: now, directory: directory, prompter: prompter) { argument throws(Failure) in
                     try value(of: argument, trail: trail + [name])
                 }
             } catch let failure as Failure {
