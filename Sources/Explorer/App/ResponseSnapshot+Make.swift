@@ -1,6 +1,7 @@
 import Foundation
 import History
 import Networking
+import Workspace
 
 extension ResponseSnapshot {
     /// Prepares a response for display (off the main queue: the body is decoded and indexed).
@@ -39,9 +40,14 @@ extension ResponseSnapshot {
             errorSummary: summary)
     }
 
-    /// What an error body says, in a few lines: problem+json's title, detail, instance and
+    /// What an error body says, in a few lines: a GraphQL response's `errors` (whatever the
+    /// status: GraphQL answers 200 with them), problem+json's title, detail, instance and
     /// field errors; an HTML page's text; the start of any other body.
     static func errorSummary(status: Int, document: BodyDocument) -> [String] {
+        if document.kind == .json {
+            let graphQL = GraphQLResponseError.summary(of: GraphQLResponseError.errors(in: document.raw))
+            if !graphQL.isEmpty { return graphQL }
+        }
         guard status >= 400 else { return [] }
         let raw = document.raw.prefix(256 * 1024)
         // The one problem-details parser (Networking's), for any JSON body that reads as one.

@@ -199,14 +199,15 @@ struct ExchangeSender {
         try checkStatus(entry, output: output)
     }
 
-    /// Throws the exit code `--check-status` calls for (4 for a 4xx, 5 for a 5xx), after a
-    /// sentence on stderr.
+    /// Throws the exit code `--check-status` calls for (4 for a 4xx or a GraphQL response with
+    /// `errors`, 5 for a 5xx), after a sentence on stderr.
     ///
     /// - Parameters:
     ///   - entry: the exchange.
     ///   - output: the output options.
     /// - Throws: `ExitCode` 4 or 5.
     static func checkStatus(_ entry: HistoryEntry, output: ExchangeOutputOptions) throws {
+        try checkGraphQLErrors(entry, output: output)
         guard output.checkStatus, let status = entry.status else { return }
         switch status {
         case 400..<500:

@@ -111,6 +111,7 @@ extension DemoAPI {
             DemoRoute("/stream/endless", get: { request, _ in endless(request) }),
             DemoRoute("/stream/bytes", get: { request, _ in bytes(request) }),
             DemoRoute("/stream/bomb", get: { _, _ in try bomb() }),
+            DemoRoute("/graphql", get: { request, _ in try await graphQL(request) }, post: { request, _ in try await graphQL(request) }),
         ]
     }
 

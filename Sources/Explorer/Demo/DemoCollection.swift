@@ -205,6 +205,44 @@ package enum DemoCollection {
                   token_url: "{{oauth}}/token"
                   authorization_url: "{{oauth}}/authorize"
                   client_id: explorer-demo
+          - folder: GraphQL
+            endpoints:
+              - name: Users and posts
+                method: POST
+                path: /graphql
+                graphql:
+                  query: |
+                    query UsersAndPosts($first: Int) {
+                      users { id name email }
+                      posts(first: $first) { id title author { name } }
+                    }
+                  variables: { first: 3 }
+                  operation: UsersAndPosts
+              - name: User by id (GET)
+                path: /graphql
+                graphql:
+                  query: |
+                    query User($id: ID!) {
+                      user(id: $id) { id name username posts { title } }
+                    }
+                  variables: { id: "{{user_id}}" }
+              - name: Create post
+                method: POST
+                path: /graphql
+                graphql:
+                  query: |
+                    mutation CreatePost($userId: ID!, $title: String!) {
+                      createPost(userId: $userId, title: $title) { id title author { name } }
+                    }
+                  variables: { userId: "{{user_id}}", title: "Hello from GraphQL" }
+              - name: Failing field (200 with errors)
+                method: POST
+                path: /graphql
+                graphql:
+                  query: |
+                    {
+                      user(id: 1) { name secretNote }
+                    }
 
         """
 }

@@ -57,7 +57,7 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .duplicateEnvironment(location, name, firstLine):
             return "\(location): the environment \"\(name)\" is defined twice (first on line \(firstLine))."
         case let .conflictingBodies(location, endpoint):
-            return "\(location): the endpoint \"\(endpoint)\" has more than one of json, body, form and multipart; keep one."
+            return "\(location): the endpoint \"\(endpoint)\" has more than one of json, body, form, multipart and graphql; keep one."
         case let .invalidMethod(location, method):
             return "\(location): \"\(method)\" is not a valid HTTP method."
         case let .invalidBaseURL(location, environment, url):

@@ -16,7 +16,7 @@ package enum CollectionLoader {
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
-                               "capture", "assert", "retry", "requires", "auth"]
+                               "capture", "assert", "retry", "requires", "auth", "graphql"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
@@ -52,6 +52,7 @@ package enum CollectionLoader {
     /// - Throws: `CollectionError`.
     package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws -> APICollection {
         var reader = Reader(file: file)
+        reader.sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -103,6 +104,8 @@ package enum CollectionLoader {
 struct Reader {
     let file: String
     var warnings: [CollectionWarning] = []
+    /// The file's lines, for the column a block scalar's text starts at (a `graphql` query).
+    var sourceLines: [Substring] = []
 
     init(file: String) { self.file = file }
 
@@ -370,7 +373,7 @@ struct Reader {
             throw CollectionError.missingKey(location(node), key: "path", in: "endpoint \"\(name)\"")
         }
         locations["path"] = location(pathNode)
-        let bodyKeys = ["json", "body", "form", "multipart"].filter { mapping[$0] != nil }
+        let bodyKeys = ["json", "body", "form", "multipart", "graphql"].filter { mapping[$0] != nil }
         if bodyKeys.count > 1 {
             throw CollectionError.conflictingBodies(location(node), endpoint: name)
         }
@@ -421,6 +424,11 @@ struct Reader {
         if let auth = mapping["auth"] {
             endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
             locations["auth"] = location(auth)
+        }
+        if let graphql = mapping["graphql"] {
+            endpoint.graphql = try graphQLOperation(graphql, endpoint: name)
+            locations["graphql"] = location(graphql)
+            if let query = graphql.mapping?["query"] { locations["graphql.query"] = queryOrigin(query) }
         }
         endpoint.locations = locations
         try readChecks(mapping, into: &endpoint)

@@ -74,6 +74,7 @@ package enum CollectionWriter {
             case .multipart(let fields):
                 pairs.append(("multipart", named(fields.map { ($0.name, multipartValue($0)) })))
             }
+            if let graphql = endpoint.graphql { pairs.append(("graphql", graphQLNode(graphql))) }
             if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
             if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
             pairs += checkPairs(endpoint)

@@ -245,6 +245,25 @@ package struct RequestResolver: Sendable {
             headers.add(name: "Content-Type", value: multipart.contentType)
         }
 
+        var graphQLDocument: GraphQLSourceText?
+        if let graphql = endpoint.graphql {
+            // GraphQL over HTTP: a JSON body for POST, query parameters for GET.
+            let source = try graphQLSource(of: graphql, endpoint: endpoint, directory: directory)
+            let variables = try graphql.variables.map { try $0.mapStrings { try expand($0, "graphql variables", at: "graphql").text } }
+            let parameters = try Self.graphQLParameters(source, variables: variables, operation: graphql, endpoint: endpoint)
+            if endpoint.method == .get {
+                for item in parameters.queryItems {
+                    queryItems.append(item)
+                    queryText += (queryText.isEmpty ? "" : "&") + encodeQuery(item.name) + "=" + encodeQuery(item.value ?? "")
+                }
+            } else {
+                body = parameters.body
+                if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
+            }
+            if !headers.contains("Accept") { headers.add(name: "Accept", value: GraphQLOperation.accept) }
+            graphQLDocument = source
+        }
+
         let request = BasicRequest(method: endpoint.method, path: path, queryItems: queryItems, headers: headers, httpBody: body)
         // The URL is built by Networking itself, so what is shown is exactly what is sent.
         guard let built = try? request.url(relativeTo: baseURL) else {
@@ -278,6 +297,7 @@ package struct RequestResolver: Sendable {
         )
         resolved.digest = digest
         resolved.oauth2 = oauth2
+        resolved.graphQLDocument = graphQLDocument
         return resolved
     }
 

@@ -19,6 +19,9 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableFile(endpoint: String, path: String, at: FileLocation? = nil)
     /// An `auth:` whose values, expanded, are not usable (an OAuth2 URL that is not one).
     case invalidAuth(endpoint: String, reason: String, at: FileLocation? = nil)
+    /// A GraphQL document that does not parse, or does not validate against the schema; each
+    /// problem carries its own line and column.
+    case invalidGraphQL(endpoint: String, problems: [GraphQLProblem])
 
     init(scopeFailure: VariableScope.Failure, context: String, at location: FileLocation? = nil) {
         switch scopeFailure {
@@ -37,6 +40,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return location
         case .noEnvironment:
             return nil
+        case .invalidGraphQL(_, let problems):
+            return problems.first?.location
         }
     }
 
@@ -66,6 +71,11 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
         case let .invalidAuth(endpoint, reason, _):
             return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
+        case let .invalidGraphQL(endpoint, problems):
+            // The first problem's place starts the sentence; each further one gets its own line.
+            let first = problems.first?.message ?? "it is not valid"
+            let more = problems.dropFirst().map { "\n\($0)" }.joined()
+            return "The GraphQL query of endpoint \"\(endpoint)\" is not valid: \(first)\(more)"
         }
     }
 }

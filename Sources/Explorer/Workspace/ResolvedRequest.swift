@@ -42,6 +42,8 @@ package struct ResolvedRequest: Sendable {
     package var bodyFile: URL? = nil
     /// Digest credentials (`auth: digest`), used to answer the server's 401 challenge.
     package var digest: DigestCredentials? = nil
+    /// The GraphQL document sent, with where it is written (for validation against a schema).
+    package var graphQLDocument: GraphQLSourceText? = nil
 
     /// OAuth2 settings (`auth: oauth2`), expanded: the token is obtained (or taken from the
     /// environment's cache) when the request is sent, by `oauth2Authenticator(…)`.

@@ -96,7 +96,8 @@ enum ResponsePane {
             row += 1
             if state.responseTab == .body {
                 // The summary takes at most a third of the pane; its lines wrap.
-                let summaryStyle = Style(AppState.role(forStatus: response.status), .bold)
+                // Below 400 a summary is a GraphQL response's errors, an error all the same.
+                let summaryStyle = Style(response.status < 400 ? .error : AppState.role(forStatus: response.status), .bold)
                 let summaryRows = response.errorSummary.flatMap { WordWrap.rows(Sanitizer.characters([Span($0, summaryStyle)]), width: inner.width) }
                 for line in summaryRows.prefix(max(1, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
                     grid.put(line, x: inner.x, y: row, clip: inner)
