@@ -37,3 +37,19 @@ def test_the_tui_shows_the_errors_of_a_200_as_an_error_summary(tui):  # noqa: F8
     text = s.wait_for("GraphQL: 1 error")
     assert "200 OK" in text
     s.wait_for("user.secretNote (2:22): secretNote is private")
+
+
+def test_import_graphql_from_the_demo_url_writes_one_endpoint_per_root_field(explorer_bin, tmp_path, demo):
+    from test_send import run
+    url = demo.url("local", "/graphql")
+    result = run(explorer_bin, tmp_path, "import", "graphql", url)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.decode()
+    for expected in ["folder: Query", "folder: Mutation", "name: users", "name: createPost", "query Users($role: String) {"]:
+        assert expected in text
+    into = tmp_path / "imported.yaml"
+    merged = run(explorer_bin, tmp_path, "import", "graphql", url, "--into", str(into))
+    assert merged.returncode == 0, merged.stderr
+    sent = run(explorer_bin, tmp_path, "send", "--collection", str(into), "Query/posts", "--check-status")
+    assert sent.returncode == 0, sent.stderr
+    assert b"Notes on the Analytical Engine" in sent.stdout

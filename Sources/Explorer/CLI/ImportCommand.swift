@@ -14,7 +14,7 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export or a HAR file.",
-        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self]
+        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, GraphQL.self]
     )
 
     /// The options every import shares.
