@@ -1,10 +1,5 @@
 import Foundation
 import Networking
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where each environment's cookie jar is kept between runs: one file in the state folder
 /// (`$XDG_STATE_HOME/explorer/cookies.json`, mode 0600 in a 0700 folder), per collection file
@@ -75,40 +70,13 @@ package struct CookieStore: Sendable {
 
     // MARK: - The file
 
+    private var file: PrivateJSONFile<Contents> { PrivateJSONFile(fileURL, holding: "the cookies", empty: [:]) }
+
     private func read() throws -> Contents {
-        guard let data = try? Data(contentsOf: fileURL), !data.isEmpty else { return [:] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        do {
-            return try decoder.decode(Contents.self, from: data)
-        } catch {
-            throw Failure(description: "The cookies in \(fileURL.path) cannot be read (\(error)); delete the file to start with an empty jar.")
-        }
+        do { return try file.read() } catch { throw Failure(description: "\(error)") }
     }
 
     private func update(_ change: (inout Contents) -> Void) throws {
-        let folder = fileURL.deletingLastPathComponent()
-        do {
-            try PrivateFiles.prepareDirectory(at: folder)
-        } catch {
-            throw Failure(description: "The folder \(folder.path) for cookies cannot be created: \(error)")
-        }
-        let lockPath = fileURL.path + ".lock"
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw Failure(description: "The lock file \(lockPath) cannot be opened: \(String(cString: strerror(errno))).") }
-        defer { close(lock) }
-        guard flock(lock, LOCK_EX) == 0 else { throw Failure(description: "The lock file \(lockPath) cannot be locked: \(String(cString: strerror(errno))).") }
-        defer { flock(lock, LOCK_UN) }
-        var contents = try read()
-        change(&contents)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        do {
-            try AtomicFile.write(try encoder.encode(contents), to: fileURL, newFileMode: PrivateFiles.fileMode)
-            PrivateFiles.restrictFile(at: fileURL)
-        } catch {
-            throw Failure(description: "The cookies cannot be saved in \(fileURL.path): \(error)")
-        }
+        do { try file.update(change) } catch { throw Failure(description: "\(error)") }
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 /// changed by several processes at once: each change is a read-modify-write under an exclusive
 /// `flock` on a lock file beside it, and the file is replaced atomically.
 ///
-/// The captured variables and the OAuth2 tokens are kept in such files.
+/// The captured variables, the cookie jars and the OAuth2 tokens are kept in such files.
 package struct PrivateJSONFile<Contents: Codable & Sendable>: Sendable {
     /// Why the file could not be read or written, in one sentence that names it.
     package struct Failure: Error, Sendable, CustomStringConvertible {
@@ -67,8 +67,7 @@ package struct PrivateJSONFile<Contents: Codable & Sendable>: Sendable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         do {
             let data = try encoder.encode(contents)
-            // The folder is 0700, so the moment before the mode is set shows nothing to others.
-            try AtomicFile.write(data, to: fileURL)
+            try AtomicFile.write(data, to: fileURL, newFileMode: PrivateFiles.fileMode)
             PrivateFiles.restrictFile(at: fileURL)
         } catch {
             throw Failure(description: "\(what.prefix(1).uppercased() + what.dropFirst()) cannot be saved in \(fileURL.path): \(error)")
