@@ -38,6 +38,8 @@ struct SendCommand: AsyncParsableCommand {
 
     @OptionGroup var output: ExchangeOutputOptions
 
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketSendOptions
+
     @Flag(name: .long, help: "Do not record this exchange in the history.")
     var noHistory = false
 
@@ -53,6 +55,11 @@ struct SendCommand: AsyncParsableCommand {
         let loaded = try CollectionLocation.load(located)
         let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: env, in: loaded)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        if found.isWebSocket(resolvedURL: environment.baseURLTemplate) {
+            let plan = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+            guard case .resolved(let resolved) = plan.target else { return }
+            return try await WebSocketSender(options: webSocket, output: output).run(resolved, collectionPath: plan.collectionPath, recorder: recorder)
+        }
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))

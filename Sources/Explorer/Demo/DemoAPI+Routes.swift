@@ -112,6 +112,7 @@ extension DemoAPI {
             DemoRoute("/stream/bytes", get: { request, _ in bytes(request) }),
             DemoRoute("/stream/bomb", get: { _, _ in try bomb() }),
             DemoRoute("/graphql", get: { request, _ in try await graphQL(request) }, post: { request, _ in try await graphQL(request) }),
+            .any("/ws/**") { request, _ in webSocketOnly(request) },
         ]
     }
 

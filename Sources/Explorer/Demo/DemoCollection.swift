@@ -243,6 +243,25 @@ package enum DemoCollection {
                     {
                       user(id: 1) { name secretNote }
                     }
+          - folder: WebSocket
+            endpoints:
+              - name: Echo socket
+                path: /ws/echo
+                websocket: true
+                headers: { X-Client: explorer }
+                messages:
+                  - hello
+                  - name: Subscribe (JSON)
+                    json: { op: subscribe, channel: news, at: "{{now}}" }
+                  - name: Close with 4000
+                    text: close 4000 asked by the client
+              - name: Ticks every second
+                path: /ws/ticks
+                websocket: true
+              - name: Secure echo
+                path: /ws/secure
+                websocket: true
+                headers: { Authorization: "Bearer {{token}}" }
 
         """
 }

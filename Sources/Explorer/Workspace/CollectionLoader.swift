@@ -16,7 +16,8 @@ package enum CollectionLoader {
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
-                               "capture", "assert", "retry", "requires", "auth", "graphql"]
+                               "capture", "assert", "retry", "requires", "auth", "graphql",
+                               "websocket", "messages"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
@@ -230,10 +231,10 @@ struct Reader {
         if !Template.containsVariables(base) {
             let url = URL(string: base)
             let scheme = url?.scheme?.lowercased()
-            if url?.host == nil || (scheme != "http" && scheme != "https") {
+            if url?.host == nil || !["http", "https", "ws", "wss"].contains(scheme ?? "") {
                 // A warning, so the other environments stay usable; sending here fails clearly.
                 warnings.append(CollectionWarning(location: location(baseNode),
-                    message: "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s) URL; sending in it will fail"))
+                    message: "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s) or ws(s) URL; sending in it will fail"))
             }
         }
         var isProtected = false
@@ -432,6 +433,7 @@ struct Reader {
         }
         endpoint.locations = locations
         try readChecks(mapping, into: &endpoint)
+        try readWebSocket(mapping, into: &endpoint)
         return endpoint
     }
 

@@ -78,6 +78,7 @@ package enum CollectionWriter {
             if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
             if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
             pairs += checkPairs(endpoint)
+            pairs += webSocketPairs(endpoint)
             return Node(pairs, .implicit)
         }
     }

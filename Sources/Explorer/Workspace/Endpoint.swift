@@ -32,6 +32,8 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var auth: Authentication?
     /// Its `graphql:` operation, sent as the body (POST) or the query (GET) instead of a body.
     package var graphql: GraphQLOperation?
+    /// Set when the endpoint opens a WebSocket (`websocket:`, `messages:`); see `WebSocketSettings`.
+    package var webSocket: WebSocketSettings?
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
@@ -71,7 +73,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
             && lhs.path == rhs.path && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.body == rhs.body
             && lhs.description == rhs.description && lhs.disabled == rhs.disabled && lhs.captures == rhs.captures
             && lhs.assertions == rhs.assertions && lhs.retry == rhs.retry && lhs.requirements == rhs.requirements
-            && lhs.auth == rhs.auth && lhs.graphql == rhs.graphql
+            && lhs.auth == rhs.auth && lhs.graphql == rhs.graphql && lhs.webSocket == rhs.webSocket
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -115,7 +115,7 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
             throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"", at: baseURLLocation ?? location)
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host != nil
+              ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
         else { throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location) }
         return url
     }

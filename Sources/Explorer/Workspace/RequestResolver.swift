@@ -313,7 +313,7 @@ package struct RequestResolver: Sendable {
 
     /// `scheme://host[:port]` of a path that is an absolute http(s) URL, else `nil`.
     static func server(ofAbsolute path: String) -> String? {
-        guard let scheme = path.range(of: "://"), ["http", "https"].contains(path[..<scheme.lowerBound].lowercased()) else { return nil }
+        guard let scheme = path.range(of: "://"), ["http", "https", "ws", "wss"].contains(path[..<scheme.lowerBound].lowercased()) else { return nil }
         let end = path[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
         return String(path[..<end])
     }
