@@ -35,6 +35,8 @@ package enum AppAction: Sendable {
     case showText(title: String, lines: [String])
     case failed(exchange: Int, TransportFailure)
     case recorded(exchange: Int, historyID: Int64)
+    /// The WebSocket of an exchange is open: messages can be sent on it.
+    case webSocketOpened(exchange: Int)
     /// The endpoint's assertions and captures were run on a received response.
     case checked(exchange: Int, CheckReport)
     case message(String, isError: Bool)
@@ -71,6 +73,8 @@ package enum AppEffect: Sendable {
     case copyAsCurl(RequestPlan)
     /// Cancel exchange `id` (the transport closes its connection).
     case cancel(exchange: Int)
+    /// Send a message, a ping or a close on the WebSocket of exchange `id`.
+    case webSocket(exchange: Int, WebSocketCommand)
     /// Reload the newest history entries.
     case loadHistory
     /// Read one stored exchange to show it.

@@ -50,6 +50,9 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case runFolder
     case cookies
     case tokens
+    case webSocketMessage
+    case webSocketPing
+    case webSocketClose
 }
 
 extension AppCommand {
@@ -94,6 +97,9 @@ extension AppCommand {
         KeyBinding(.char("m"), .bodyMode, help: "Switch the body form: none, JSON, form, multipart, raw"),
         KeyBinding(.char("v"), .variables, help: "Variables of the environment: values, where each came from; x clears a captured one"),
         KeyBinding(.ctrl("r"), .runFolder, help: "Run the selected folder's endpoints with their checks (Esc stops)"),
+        KeyBinding(.char("t"), .webSocketMessage, help: "WebSocket: type a message to send (Tab fills in the saved ones)"),
+        KeyBinding(.char("P"), .webSocketPing, help: "WebSocket: send a ping"),
+        KeyBinding(.char("K"), .webSocketClose, help: "WebSocket: close with a code and a reason"),
         KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),
         KeyBinding([KeyPress(.up), .char("k")], .up, help: "Move up"),
         KeyBinding([KeyPress(.down), .char("j")], .down, help: "Move down"),

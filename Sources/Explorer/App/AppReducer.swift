@@ -121,6 +121,8 @@ enum AppReducer {
             state.preview = preview
         case .showText(let title, let lines):
             state.overlay = .text(title: title, lines: lines)
+        case .webSocketOpened(let id):
+            state.webSocketExchanges.insert(id)
         case .recorded(let id, let historyID):
             state.exchanges[id]?.historyID = historyID
             return [.loadHistory]
@@ -218,8 +220,11 @@ enum AppReducer {
                 return relocate(id, folderPath: folderPath(from: input.text), &state)
             case .row(let table, let id, let index):
                 applyRow(input.text, table, endpointID: id, index: index, &state)
+            case .webSocketMessage, .webSocketClose:
+                return webSocketInput(input, &state)
             }
         case .tab:
+            if case .webSocketMessage = input.purpose { return cycleSavedMessage(&state) }
             completeRow(&state)
         default:
             if input.field.handle(press) {
@@ -492,6 +497,8 @@ enum AppReducer {
             addRow(&state)
         case .toggleRow:
             toggleRow(&state)
+        case .webSocketMessage, .webSocketPing, .webSocketClose:
+            return webSocketCommand(command, &state)
         case .bodyMode:
             cycleBodyMode(&state)
         case .undoDelete:
@@ -713,6 +720,10 @@ enum AppReducer {
             return []
         }
         if let stop = stopRun(&state) { return stop }
+        if let exchange = state.shown, exchange.isInFlight, state.webSocketExchanges.contains(exchange.id) {
+            state.message = "Closing the WebSocket…"
+            return [.webSocket(exchange: exchange.id, .close(code: 1000, reason: "closed by the user"))]
+        }
         if let exchange = state.shown, exchange.isInFlight {
             state.exchanges[exchange.id]?.phase = .cancelled
             state.message = "Cancelled \(exchange.method) \(exchange.endpointID ?? exchange.url)"

@@ -65,6 +65,10 @@ struct TextInput: Sendable, Hashable {
         case move(endpointID: String)
         /// A row of a table of an endpoint: the row at `index`, or a new one when nil.
         case row(RowTable, endpointID: String, index: Int?)
+        /// A message to send on the WebSocket of this exchange; Tab cycles the saved ones.
+        case webSocketMessage(exchange: Int, saved: Int?)
+        /// `CODE [REASON]` to close the WebSocket of this exchange with.
+        case webSocketClose(exchange: Int)
 
         /// What the footer says before the text.
         var prompt: String {
@@ -77,6 +81,8 @@ struct TextInput: Sendable, Hashable {
             case .saveAs: return " Save as: "
             case .rename: return " Rename to: "
             case .move: return " Move to folder (A/B, empty: top level): "
+            case .webSocketMessage: return " Message (Tab: saved): "
+            case .webSocketClose: return " Close with code and reason: "
             case .row(let table, _, let index):
                 let what = index == nil ? "New \(table.rowName)" : table.rowName.prefix(1).uppercased() + table.rowName.dropFirst()
                 return " \(what) (\(table == .headers ? "Name: value" : "name=value")\(table == .multipart ? ", @file" : "")): "
@@ -170,6 +176,8 @@ package struct AppState: Sendable {
     var previewKey: RequestPreview.Key?
     /// The exchange the response pane shows.
     var shownExchange: Int?
+    /// The exchanges that are WebSocket sessions (open while they are in flight).
+    var webSocketExchanges: Set<Int> = []
     var responseTab: ResponseTab = .body
     var body = BodyViewState()
     /// The history entry marked with `d`, waiting for a second one to compare with.

@@ -25,10 +25,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// A transport per environment `tls:` in use (the same settings otherwise), made once.
     private var tlsTransports: [TLSSettings: AsyncHTTPClientTransport] = [:]
     private let limits: ResponseLimits
-    private let history: HistoryRecorder?
-    private let collectionPath: String?
+    let history: HistoryRecorder?
+    let collectionPath: String?
     private let work = DispatchQueue(label: "explorer.work", qos: .userInitiated, attributes: .concurrent)
-    private let recording = DispatchQueue(label: "explorer.history-writes", qos: .utility)
+    let recording = DispatchQueue(label: "explorer.history-writes", qos: .utility)
+    let webSocketSessions = WebSocketSessions()
     private let lock = NSLock()
     private var inFlight: [Int: ResponseFuture<Response<Data?>>] = [:]
     /// What a cancel stops besides a request in flight: the prerequisites sent before an
@@ -100,6 +101,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 return
             }
             resolveAndSend(id, plan, send: send)
+        case .webSocket(let id, let command):
+            performWebSocket(id, command, send: send)
         case .cancel(let id):
             let future = lock.withLock { inFlight.removeValue(forKey: id) }
             future?.cancel()
@@ -183,7 +186,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
              .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
-             .listTokens, .dropTokens:
+             .listTokens, .dropTokens, .webSocket:
             perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
@@ -316,6 +319,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             return
         }
         send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
+        if resolved.endpoint.isWebSocket(resolvedURL: resolved.url) { return openWebSocket(id, resolved, send: send) }
         sendRequest(id, resolved, send: send)
     }
 

@@ -41,16 +41,14 @@ struct WebSocketSender {
         if let timeout = output.timeout { socketOptions.connectTimeout = .milliseconds(Int(timeout * 1000)) }
         if let maxBody = output.maxBodyBytes { socketOptions.maximumMessageSize = maxBody }
         let cap = HistoryConfiguration.fromEnvironment().bodyCap
-        var entry = HistoryEntry(startedAt: started, collectionPath: collectionPath, environment: resolved.environment.name,
-                                 endpoint: resolved.endpoint.id, method: "GET", url: resolved.url, requestHeaders: resolved.masker.mask(headers: resolved.request.headers))
         let session: WebSocketSession
         do {
             session = try await WebSocketSession.connect(request, options: socketOptions)
         } catch {
-            entry.transportError = resolved.masker.mask(sentence(describing: error))
-            entry.timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(started) * 1000)
-            recorder?.record(entry, secrets: resolved.masker.secretValues)
-            printError(entry.transportError ?? "")
+            let failure = sentence(describing: error)
+            recorder?.record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: nil, closing: nil, failure: failure),
+                             secrets: resolved.masker.secretValues)
+            printError(resolved.masker.mask(failure))
             throw ExitCode(1)
         }
 
@@ -101,14 +99,8 @@ struct WebSocketSender {
             }
         }
         let end = closing ?? WebSocketClosing(code: 1006, initiator: .connection)
-        entry.status = 101
-        entry.reason = "Switching Protocols"
-        entry.responseBody = transcript.data
-        entry.responseBodySize = transcript.totalSize
-        entry.contentType = "application/x-ndjson"
-        entry.timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(started) * 1000)
-        if !end.isNormal { entry.transportError = end.description }
-        recorder?.record(entry, secrets: resolved.masker.secretValues)
+        recorder?.record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: transcript, closing: end),
+                         secrets: resolved.masker.secretValues)
         if !output.json || !end.isNormal { printError(end.description) }
         if !end.isNormal { throw ExitCode(1) }
     }
