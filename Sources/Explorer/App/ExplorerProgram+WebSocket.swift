@@ -67,6 +67,7 @@ extension ExplorerProgram {
             }
             sessions.add(id, session, resolved)
             send(.webSocketOpened(exchange: id))
+            send(.progress(exchange: id, bytes: 0, head: ResponseHead(status: HTTPStatus(code: 101), headers: [:], httpVersion: "HTTP/1.1")))
             var log = WebSocketLog(url: resolved.maskedURL, capBytes: bodyCap, openedAt: session.openedAt)
             send(.streamed(exchange: id, log.snapshot(started: started)))
             var published = Date()

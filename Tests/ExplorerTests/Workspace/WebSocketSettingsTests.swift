@@ -17,20 +17,23 @@ import Testing
         """
     }
 
+    /// A WebSocket endpoint with the three forms of saved message, and an HTTP one.
+    static let echoAndPlain = """
+          - name: Echo
+            path: /ws/echo
+            websocket: true
+            messages:
+              - hello
+              - name: Subscribe
+                text: '{"op": "subscribe", "channel": "{{channel}}"}'
+              - name: Order
+                json: { op: buy, qty: 2 }
+          - name: Plain
+            path: /users
+        """
+
     @Test func websocketTrueAndSavedMessagesAreRead() throws {
-        let collection = try CollectionLoader.parse(Self.collection("""
-              - name: Echo
-                path: /ws/echo
-                websocket: true
-                messages:
-                  - hello
-                  - name: Subscribe
-                    text: '{"op": "subscribe", "channel": "{{channel}}"}'
-                  - name: Order
-                    json: { op: buy, qty: 2 }
-              - name: Plain
-                path: /users
-            """), file: "s.yaml")
+        let collection = try CollectionLoader.parse(Self.collection(Self.echoAndPlain), file: "s.yaml")
         let echo = try collection.endpoint(named: "Echo")
         #expect(echo.isWebSocket())
         #expect(echo.savedMessages == [
@@ -55,18 +58,7 @@ import Testing
     }
 
     @Test func theWriterWritesWhatTheLoaderReads() throws {
-        let text = Self.collection("""
-              - name: Echo
-                path: /ws/echo
-                websocket: true
-                messages:
-                  - hello
-                  - name: Subscribe
-                    text: 'sub {{channel}}'
-                  - name: Order
-                    json: { op: buy, qty: 2 }
-            """)
-        let collection = try CollectionLoader.parse(text)
+        let collection = try CollectionLoader.parse(Self.collection(Self.echoAndPlain))
         let written = try CollectionWriter.yaml(for: collection)
         #expect(written.contains("websocket: true"))
         let reread = try CollectionLoader.parse(written)
