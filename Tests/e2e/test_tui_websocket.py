@@ -19,9 +19,9 @@ def test_the_message_line_sends_text_and_saved_messages_and_close_takes_a_code(t
     s.wait_for(re.compile(r"← received text · 11 bytes"))
     # Tab fills in the saved messages in turn; the template is resolved when sent.
     s.keys("Tab")
-    s.wait_for("Saved message 1/3: hello")
+    s.wait_for("Message (Tab: saved): hello ")
     s.keys("Tab")
-    s.wait_for("Saved message 2/3: Subscribe (JSON)")
+    s.wait_for('Message (Tab: saved): {"op":"subscribe"')
     s.keys("Enter")
     s.wait_for('"op": "subscribe"')
     s.keys("Escape")
