@@ -49,7 +49,7 @@ package final class DemoServer: Sendable {
             let wantedPort = port == 0 ? 0 : port + offset
             let application = Application(
                 router: api.router(),
-                server: .http1WebSocketUpgrade { request, channel, _ in await api.shouldUpgrade(request, channel: channel) },
+                server: .demo { request, channel, _ in await api.shouldUpgrade(request, channel: channel) },
                 configuration: .init(address: .hostname("127.0.0.1", port: wantedPort), serverName: "explorer-demo"),
                 onServerRunning: { channel in
                     await readiness.listening(name, port: channel.localAddress?.port ?? wantedPort)

@@ -58,4 +58,31 @@ import Testing
         #expect(try JSONValue(parsing: greeting.text ?? "")["user"]?.stringValue == "ada")
         try await session.close()
     }
+
+    /// What curl answers for a request line: the status, then the body.
+    private func curl(_ arguments: String, server: DemoServer) async throws -> (status: String, body: String) {
+        let port = server.environments[0].port
+        let command = "curl -s --max-time 10 -w '\\n%{http_code}' \(arguments) http://127.0.0.1:\(port)/v1/echo"
+        let output = String(decoding: try await runWithBash(command, in: FileManager.default.temporaryDirectory), as: UTF8.self)
+        let status = String(output.split(separator: "\n").last ?? "")
+        return (status, String(output.dropLast(status.count)))
+    }
+
+    @Test func aRequestToUpgradeToAnotherProtocolIsServedAsHTTP11() async throws {
+        let server = try await DemoServer.start(port: 0)
+        defer { Task { await server.stop() } }
+        // curl --http2 on http:// asks for h2c; the upgrade pipeline used to swallow the request.
+        let answer = try await curl("--http2", server: server)
+        #expect(answer.status == "200")
+        let echoed = try JSONValue(parsing: answer.body)
+        #expect(echoed["headers"]?["Upgrade"]?.stringValue == "h2c")
+    }
+
+    @Test func aMethodTheParserDoesNotKnowIsABadRequest() async throws {
+        let server = try await DemoServer.start(port: 0)
+        defer { Task { await server.stop() } }
+        #expect(try await curl("-X WHAT", server: server).status == "400")
+        // The connection after it is served as before.
+        #expect(try await curl("", server: server).status == "200")
+    }
 }

@@ -155,7 +155,7 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
         var bashEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.url.path]
         bashEnvironment.merge(variables) { $1 }
         // Each curl run ends with a marker and its exit status; each transfer with its status.
-        let wrapper = #"curl() { command curl -s -w '\n@@TRANSFER %{http_code}@@\n' "$@"; echo "@@EXIT $?@@"; }"# + "\n"
+        let wrapper = #"curl() { command curl -s --max-time 30 -w '\n@@TRANSFER %{http_code}@@\n' "$@"; echo "@@EXIT $?@@"; }"# + "\n"
         let corpus = Fixtures.url("curl/curlconverter")
         var compared = 0
         var sendable: [String] = []
