@@ -33,6 +33,50 @@ import Testing
         try await session.close()
     }
 
+    @Test func theDispatcherAppliesItsAdaptersAndCookiesToTheUpgrade() async throws {
+        let server = try await WebSocketTestServer.start()
+        defer { Task { await server.stop() } }
+        let jar = CookieJar()
+        jar.store(setCookie: ["session=abc; Path=/", "elsewhere=no; Path=/other"], from: server.url)
+        let token = AnyRequestAdapter { request in
+            var request = request
+            request.headers.replaceOrAdd(name: "Authorization", value: "Bearer t0ken")
+            return request
+        }
+        let provider = TestEnvironment(URL(string: "http://127.0.0.1:\(server.port)")!)
+        let dispatcher = NetworkDispatcher(serverProvider: provider, requestAdapters: [token], cookieJar: jar)
+        let session = try await dispatcher.webSocket(PreparedRequest(url: server.url.appendingPathComponent("auth"), headers: ["X-Test": "7"]))
+        let events = await read(session) { received($0).count == 1 }
+        #expect(received(events).first?.text == "x-test=7 authorization=Bearer t0ken cookie=session=abc")
+        try await session.close()
+        withExtendedLifetime(provider) {}
+    }
+
+    @Test func wssTrustsWhatTheTransportsTLSSettingsTrust() async throws {
+        let authority = try TestCertificateAuthority()
+        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("ws-ca-\(UUID().uuidString).pem")
+        try Data(try authority.pem.utf8).write(to: caFile)
+        defer { try? FileManager.default.removeItem(at: caFile) }
+        let server = try await WebSocketTestServer.start(tls: try authority.issue(for: "localhost").serverConfiguration())
+        defer { Task { await server.stop() } }
+        let provider = TestEnvironment(URL(string: "https://localhost:\(server.port)")!)
+        let upgrade = PreparedRequest(url: server.secureURL.appendingPathComponent("echo"))
+
+        // The system's trust roots do not know the test CA.
+        await #expect(throws: WebSocketError.self) { _ = try await NetworkDispatcher(serverProvider: provider).webSocket(upgrade) }
+
+        let settings = TLSSettings(caCertificateFile: caFile.path)
+        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, tls: try settings.tlsConfiguration()))
+        defer { Task { try? await transport.shutdown() } }
+        let session = try await NetworkDispatcher(serverProvider: provider, transport: transport).webSocket(upgrade)
+        try await session.send(text: "over TLS")
+        let events = await read(session) { received($0).count == 2 }
+        #expect(received(events).last?.text == "over TLS")
+        #expect(session.url.scheme == "wss")
+        try await session.close()
+        withExtendedLifetime(provider) {}
+    }
+
     @Test func anHTTPURLIsOpenedAsWebSocket() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }

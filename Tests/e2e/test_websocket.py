@@ -101,6 +101,31 @@ def test_the_upgrade_carries_auth_and_a_wrong_token_fails_the_upgrade(explorer_b
     assert "/ws/secure" in bad.stderr
 
 
+def test_the_upgrade_gets_an_oauth2_token_and_the_environments_cookies(explorer_bin, tmp_path, demo):
+    local = demo.urls["local"]
+    collection = tmp_path / "ws-auth.yaml"
+    collection.write_text(
+        "name: sockets with auth\n"
+        f"environments:\n  - name: local\n    base_url: {local}\n"
+        "endpoints:\n"
+        "  - name: Secure by OAuth2\n    path: /ws/secure\n    websocket: true\n"
+        "    auth:\n      type: oauth2\n      grant: client_credentials\n"
+        f"      token_url: {local}/oauth/token\n      client_id: explorer-demo\n      client_secret: demo-client-secret\n"
+        "  - name: Set a cookie\n    path: /cookies/set\n    query: { session: s1 }\n"
+        "  - name: Echo\n    path: /ws/echo\n    websocket: true\n"
+    )
+    secured = ws_send(explorer_bin, tmp_path, collection, "Secure by OAuth2", "--count", "1")
+    assert secured.returncode == 0, secured.stderr
+    assert json.loads(secured.stdout.decode().splitlines()[0])["user"] == "ada"
+
+    assert ws_send(explorer_bin, tmp_path, collection, "Set a cookie").returncode == 0
+    echoed = ws_send(explorer_bin, tmp_path, collection, "Echo", "--count", "1")
+    assert echoed.returncode == 0, echoed.stderr
+    assert json.loads(echoed.stdout.decode().splitlines()[0])["cookie"] == "session=s1"
+    without = ws_send(explorer_bin, tmp_path, collection, "Echo", "--count", "1", "--no-cookies")
+    assert "cookie" not in json.loads(without.stdout.decode().splitlines()[0])
+
+
 def test_a_ws_base_url_makes_any_endpoint_a_websocket(explorer_bin, tmp_path, demo):
     collection = ws_collection(tmp_path, demo)
     result = ws_send(explorer_bin, tmp_path, collection, "Plain echo", "--env", "socket", "--message", "hi", "--count", "2")

@@ -58,7 +58,10 @@ extension ExplorerProgram {
             }
             let session: WebSocketSession
             do {
-                session = try await WebSocketSession.connect(PreparedRequest(method: .get, url: url, headers: resolved.request.headers))
+                // Through the dispatcher a request goes through: auth (OAuth2 too), cookies and tls: apply.
+                let dispatcher = resolved.dispatcher(transport: try transport(for: resolved.environment), cookieJar: cookieJar(for: resolved, send: send),
+                                                     prompt: Self.oauth2Prompt(send: send))
+                session = try await dispatcher.webSocket(PreparedRequest(method: .get, url: url, headers: resolved.request.headers))
             } catch {
                 let failure = TransportFailure(webSocket: error)
                 send(.failed(exchange: id, failure))

@@ -406,11 +406,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             send(.resolveFailed(exchange: id, "The environment \"\(resolved.environment.name)\" cannot be used: \(error)"))
             return
         }
-        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar) { prompt in
-            // The sentence holds the whole URL (the overlay wraps it), for a terminal without a browser.
-            send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: Browser.open(prompt.url)), "",
-                                                            "The request is sent once the sign-in completes; Esc closes this note."]))
-        }
+        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar, prompt: Self.oauth2Prompt(send: send))
         let keepCookies = savingCookies(jar, of: resolved, send: send)
         let environment = resolved.environment
         let collectionPath = self.collectionPath
@@ -521,7 +517,17 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// The transport of an environment: the shared one, or one with its `tls:` settings.
     ///
     /// - Throws: `TLSSettings.Failure` when a file of its `tls:` does not read.
-    private func transport(for environment: Environment) throws -> AsyncHTTPClientTransport {
+    /// Shows what the user has to do for an interactive OAuth2 grant, opening the browser when
+    /// there is one.
+    static func oauth2Prompt(send: @escaping @Sendable (AppAction) -> Void) -> @Sendable (OAuth2Prompt) -> Void {
+        { prompt in
+            // The sentence holds the whole URL (the overlay wraps it), for a terminal without a browser.
+            send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: Browser.open(prompt.url)), "",
+                                                            "The request is sent once the sign-in completes; Esc closes this note."]))
+        }
+    }
+
+    func transport(for environment: Environment) throws -> AsyncHTTPClientTransport {
         let file = collectionPath.map { URL(fileURLWithPath: $0) }
         guard let settings = environment.tlsSettings(collectionFile: file) else { return transport }
         if let made = lock.withLock({ tlsTransports[settings] }) { return made }
@@ -545,7 +551,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     /// The cookie jar of the environment a request is sent in; `nil` when cookies are not
     /// kept (no store, `cookies: false`).
-    private func cookieJar(for resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> CookieJar? {
+    func cookieJar(for resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> CookieJar? {
         guard resolved.environment.keepsCookies else { return nil }
         return cookieJar(CookieJarKey(collection: resolved.collectionKey, environment: resolved.environment.name), send: send)
     }

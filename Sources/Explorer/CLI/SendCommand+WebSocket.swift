@@ -29,7 +29,9 @@ struct WebSocketSender {
     let options: WebSocketSendOptions
     let output: ExchangeOutputOptions
 
-    func run(_ resolved: ResolvedRequest, collectionPath: String?, recorder: HistoryRecorder?) async throws {
+    /// Opens the session through the dispatcher `explorer send` uses for a request, so the
+    /// environment's `auth:` (OAuth2 included), cookies and `tls:` apply to the upgrade.
+    func run(_ resolved: ResolvedRequest, through sender: ExchangeSender, collectionPath: String?, recorder: HistoryRecorder?) async throws {
         let texts = try messages(of: resolved)
         guard let url = URL(string: resolved.url) else {
             printError("The URL \(resolved.maskedURL) is not valid.")
@@ -43,7 +45,10 @@ struct WebSocketSender {
         let cap = HistoryConfiguration.fromEnvironment().bodyCap
         let session: WebSocketSession
         do {
-            session = try await WebSocketSession.connect(request, options: socketOptions)
+            let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
+            defer { Task { try? await transport.shutdown() } }
+            let dispatcher = resolved.dispatcher(transport: transport, cookieJar: sender.cookieJar, prompt: ExchangeSender.showOAuth2Prompt)
+            session = try await dispatcher.webSocket(request, options: socketOptions)
         } catch {
             let failure = sentence(describing: error)
             recorder?.record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: nil, closing: nil, failure: failure),

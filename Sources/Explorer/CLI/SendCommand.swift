@@ -55,15 +55,16 @@ struct SendCommand: AsyncParsableCommand {
         let loaded = try CollectionLocation.load(located)
         let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: env, in: loaded)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
-        if found.isWebSocket(resolvedURL: environment.baseURLTemplate) {
-            let plan = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
-            guard case .resolved(let resolved) = plan.target else { return }
-            return try await WebSocketSender(options: webSocket, output: output).run(resolved, collectionPath: plan.collectionPath, recorder: recorder)
-        }
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         defer { keepCookies() }
+        if found.isWebSocket(resolvedURL: environment.baseURLTemplate) {
+            let plan = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+            guard case .resolved(let resolved) = plan.target else { return }
+            return try await WebSocketSender(options: webSocket, output: output)
+                .run(resolved, through: sender, collectionPath: plan.collectionPath, recorder: recorder)
+        }
         if found.hasChecks || !found.requirements.isEmpty {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;
             // the request is resolved after what it requires has been sent.

@@ -33,6 +33,7 @@ extension DemoAPI {
             echoed[field.name.canonicalName] = field.value
         }
         greeting["headers"] = echoed
+        if let cookie = request.headerFields[.cookie] { greeting["cookie"] = cookie }
         var hello: String { Self.json(greeting) }
         accessLog?("WS \(target) 101 \(environment)")
         switch path {

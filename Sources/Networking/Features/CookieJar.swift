@@ -51,9 +51,9 @@ public struct Cookie: Sendable, Hashable, Codable {
     }
 
     /// Whether `Secure` cookies may travel to `url`: https, or the machine itself (loopback
-    /// is a secure context, as RFC 6265bis, browsers and curl treat it).
+    /// is a secure context, as RFC 6265bis, browsers and curl treat it); wss for a WebSocket.
     static func isSecureChannel(_ url: URL) -> Bool {
-        if url.scheme?.lowercased() == "https" { return true }
+        if ["https", "wss"].contains(url.scheme?.lowercased() ?? "") { return true }
         let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
     }

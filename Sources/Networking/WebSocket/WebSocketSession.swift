@@ -2,11 +2,12 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOSSL
 import NIOWebSocket
 import WSClient
 
 /// Limits of a WebSocket session; each can be raised.
-public struct WebSocketOptions: Sendable, Hashable {
+public struct WebSocketOptions: Sendable {
     /// How long the connection and the upgrade may take.
     public var connectTimeout: Duration
     /// The largest message accepted (or sent), in bytes; a bigger one closes the session with
@@ -17,6 +18,9 @@ public struct WebSocketOptions: Sendable, Hashable {
     public var bufferedEvents: Int
     /// How long a close handshake may wait for the server's answer.
     public var closeTimeout: Duration
+    /// The TLS of a wss:// connection (made with `TLSSettings.tlsConfiguration()`); the
+    /// system's trust roots when `nil`.
+    public var tls: TLSConfiguration?
 
     /// Creates options.
     ///
@@ -25,7 +29,10 @@ public struct WebSocketOptions: Sendable, Hashable {
     ///   - maximumMessageSize: the largest message in bytes (16 MiB).
     ///   - bufferedEvents: the events that may wait for the reader (1,000).
     ///   - closeTimeout: the time the server has to answer a close (5 s).
-    public init(connectTimeout: Duration = .seconds(10), maximumMessageSize: Int = 16 << 20, bufferedEvents: Int = 1_000, closeTimeout: Duration = .seconds(5)) {
+    ///   - tls: the TLS of a wss:// connection (the system's defaults).
+    public init(connectTimeout: Duration = .seconds(10), maximumMessageSize: Int = 16 << 20, bufferedEvents: Int = 1_000, closeTimeout: Duration = .seconds(5),
+                tls: TLSConfiguration? = nil) {
+        self.tls = tls
         self.connectTimeout = connectTimeout
         self.maximumMessageSize = maximumMessageSize
         self.bufferedEvents = bufferedEvents
@@ -154,7 +161,7 @@ public final class WebSocketSession: Sendable {
         let opening = Opening()
         var logger = Logger(label: "explorer.websocket")
         logger.logLevel = .critical
-        let client = WebSocketClient(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
+        let client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, logger: logger) { inbound, outbound, _ in
             session.connection.withLock { $0.outbound = outbound }
             opening.finish(.success(()))
             var messages = inbound.messages(maxSize: options.maximumMessageSize).makeAsyncIterator()

@@ -1,9 +1,12 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOSSL
 
 /// A real WebSocket server on 127.0.0.1 (ephemeral port), built on HummingbirdWebSocket:
 ///
@@ -17,6 +20,8 @@ final class WebSocketTestServer: Sendable {
     private let group: ServiceGroupBox
 
     var url: URL { URL(string: "ws://127.0.0.1:\(port)")! }
+    /// The wss:// URL of a server started with TLS (its certificate names localhost).
+    var secureURL: URL { URL(string: "wss://localhost:\(port)")! }
 
     private init(port: Int, task: Task<Void, any Error>, group: ServiceGroupBox) {
         self.port = port
@@ -24,26 +29,29 @@ final class WebSocketTestServer: Sendable {
         self.group = group
     }
 
-    static func start() async throws -> WebSocketTestServer {
+    /// Starts the server; with `tls`, it answers wss:// only.
+    static func start(tls: TLSConfiguration? = nil) async throws -> WebSocketTestServer {
         var logger = Logger(label: "websocket-test-server")
         logger.logLevel = .critical
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.get("/plain") { _, _ in "not a websocket" }
+        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade { request, channel, _ in
+            let headers = request.headerFields
+            let greeting = "x-test=\(headers[HTTPField.Name("X-Test")!] ?? "") authorization=\(headers[.authorization] ?? "")"
+                + (headers[.cookie].map { " cookie=\($0)" } ?? "")
+            switch request.path {
+            case "/echo":
+                return .upgrade([:]) { inbound, outbound, _ in try await echo(inbound, outbound, greeting: greeting, channel: channel) }
+            case "/auth" where headers[.authorization] == "Bearer t0ken":
+                return .upgrade([:]) { inbound, outbound, _ in try await echo(inbound, outbound, greeting: greeting, channel: channel) }
+            default:
+                return .dontUpgrade
+            }
+        }
         let application = Application(
             router: router,
-            server: .http1WebSocketUpgrade { request, channel, _ in
-                let headers = request.headerFields
-                let greeting = "x-test=\(headers[HTTPField.Name("X-Test")!] ?? "") authorization=\(headers[.authorization] ?? "")"
-                switch request.path {
-                case "/echo":
-                    return .upgrade([:]) { inbound, outbound, _ in try await echo(inbound, outbound, greeting: greeting, channel: channel) }
-                case "/auth" where headers[.authorization] == "Bearer t0ken":
-                    return .upgrade([:]) { inbound, outbound, _ in try await echo(inbound, outbound, greeting: greeting, channel: channel) }
-                default:
-                    return .dontUpgrade
-                }
-            },
+            server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: logger
