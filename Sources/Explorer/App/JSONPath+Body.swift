@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Terminal
 import Workspace
 
@@ -16,13 +17,11 @@ extension JSONPath {
         var jsonEvents = 0
         for (header, data) in Self.events(in: document.text) {
             events += 1
-            guard let root = try? JSONSerialization.jsonObject(with: Data(data.utf8), options: [.fragmentsAllowed]) else { continue }
+            guard let root = try? JSONValue(parsing: data) else { continue }
             jsonEvents += 1
             let matches = path.evaluate(root)
-            guard !matches.isEmpty,
-                  let json = try? JSONSerialization.data(withJSONObject: matches, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
-            else { continue }
-            let pretty = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "\n  ")
+            guard !matches.isEmpty else { continue }
+            let pretty = JSONValue.array(matches).serialized(pretty: true).replacingOccurrences(of: "\n", with: "\n  ")
             blocks.append(header + "\n  " + pretty)
         }
         guard jsonEvents > 0 else {

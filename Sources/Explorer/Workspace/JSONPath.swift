@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Terminal
 
 /// A JSONPath expression, the subset people type to narrow a response:
@@ -76,14 +77,14 @@ package struct JSONPath: Sendable, CustomStringConvertible {
 
     /// Applies the expression to a JSON document.
     ///
-    /// - Returns: a pretty JSON array of the matches.
+    /// - Returns: a pretty JSON array of the matches, members in the order the document has
+    ///   them and numbers spelled as it spells them.
     /// - Throws: `Failure` when the body is not JSON.
     package func evaluate(_ json: Data) throws -> Data {
-        guard let root = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
+        guard let root = try? JSONValue(parsing: json) else {
             throw Failure(description: "The body is not valid JSON, so a JSONPath filter cannot apply.")
         }
-        let matches = evaluate(root)
-        return try JSONSerialization.data(withJSONObject: matches, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        return Data(JSONValue.array(evaluate(root)).serialized(pretty: true).utf8)
     }
 
     /// Any error as a `Failure` (parsing and evaluation already throw `Failure`).
@@ -102,23 +103,23 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Applies the expression to a document `JSONSerialization` read.
+    /// Applies the expression to a document.
     ///
     /// - Returns: the matches, in document order.
-    package func evaluate(_ root: Any) -> [Any] {
+    package func evaluate(_ root: JSONValue) -> [JSONValue] {
         steps.reduce([root]) { nodes, step in nodes.flatMap { apply(step, to: $0) } }
     }
 
-    private func apply(_ step: Step, to node: Any) -> [Any] {
+    private func apply(_ step: Step, to node: JSONValue) -> [JSONValue] {
         switch step {
         case .child(let name):
-            return (node as? [String: Any])?[name].map { [$0] } ?? []
+            return node[name].map { [$0] } ?? []
         case .index(let index):
-            guard let array = node as? [Any] else { return [] }
+            guard case .array(let array) = node else { return [] }
             let position = index < 0 ? array.count + index : index
             return array.indices.contains(position) ? [array[position]] : []
         case .slice(let start, let end):
-            guard let array = node as? [Any] else { return [] }
+            guard case .array(let array) = node else { return [] }
             func clamp(_ value: Int?, _ fallback: Int) -> Int {
                 guard let value else { return fallback }
                 return min(max(value < 0 ? array.count + value : value, 0), array.count)
@@ -129,7 +130,7 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         case .wildcard:
             return children(of: node)
         case .descendants(let name):
-            var result: [Any] = []
+            var result: [JSONValue] = []
             collect(node, name: name, into: &result)
             return result
         case .filter(let filter):
@@ -137,44 +138,50 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         }
     }
 
-    private func children(of node: Any) -> [Any] {
-        if let array = node as? [Any] { return array }
-        if let object = node as? [String: Any] { return object.keys.sorted().map { object[$0]! } }
-        return []
-    }
-
-    private func collect(_ node: Any, name: String?, into result: inout [Any]) {
-        if let object = node as? [String: Any] {
-            for key in object.keys.sorted() {
-                if name == nil || key == name { result.append(object[key]!) }
-                collect(object[key]!, name: name, into: &result)
-            }
-        } else if let array = node as? [Any] {
-            for element in array {
-                if name == nil { result.append(element) }
-                collect(element, name: name, into: &result)
-            }
+    private func children(of node: JSONValue) -> [JSONValue] {
+        switch node {
+        case .array(let elements): return elements
+        case .object(let members): return members.map(\.value)
+        default: return []
         }
     }
 
-    private func matches(_ filter: Filter, _ node: Any) -> Bool {
-        var value: Any? = node
-        for key in filter.path { value = (value as? [String: Any])?[key] }
+    private func collect(_ node: JSONValue, name: String?, into result: inout [JSONValue]) {
+        switch node {
+        case .object(let members):
+            for member in members {
+                if name == nil || member.key == name { result.append(member.value) }
+                collect(member.value, name: name, into: &result)
+            }
+        case .array(let elements):
+            for element in elements {
+                if name == nil { result.append(element) }
+                collect(element, name: name, into: &result)
+            }
+        default:
+            break
+        }
+    }
+
+    private func matches(_ filter: Filter, _ node: JSONValue) -> Bool {
+        var value: JSONValue? = node
+        for key in filter.path { value = value?[key] }
         guard let value else { return false }
-        guard let (comparison, literal) = filter.comparison else { return !(value is NSNull) }
-        switch literal {
-        case .string(let expected):
-            guard let actual = value as? String else { return comparison == .notEqual }
+        guard let (comparison, literal) = filter.comparison else { return value != .null }
+        switch (literal, value) {
+        case (.string(let expected), .string(let actual)):
             return compare(actual, expected, comparison)
-        case .number(let expected):
-            guard let actual = (value as? NSNumber)?.doubleValue, !(value is Bool) || value is NSNumber else { return comparison == .notEqual }
+        case (.number(let expected), .number(let text)):
+            guard let actual = Double(text) else { return comparison == .notEqual }
             return compare(actual, expected, comparison)
-        case .bool(let expected):
-            guard let actual = value as? Bool else { return comparison == .notEqual }
+        case (.bool(let expected), .bool(let actual)):
             return comparison == .equal ? actual == expected : (comparison == .notEqual ? actual != expected : false)
-        case .null:
-            let isNull = value is NSNull
+        case (.null, _):
+            let isNull = value == .null
             return comparison == .equal ? isNull : (comparison == .notEqual ? !isNull : false)
+        default:
+            // A value of another type is not equal to the literal, and not ordered with it.
+            return comparison == .notEqual
         }
     }
 

@@ -28,6 +28,17 @@ import Testing
         #expect(try Capture(name: "v", source: source).value(in: response) == value)
     }
 
+    @Test func anObjectKeepsItsMemberOrderAndNumbersTheirSpelling() throws {
+        let prices = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                     body: Data(#"{"price": {"total": 10.50, "currency": "EUR", "id": 90071992547409931}}"#.utf8),
+                                     durationMilliseconds: 1)
+        #expect(try Capture(name: "v", source: .jsonpath("$.price")).value(in: prices) == #"{"total":10.50,"currency":"EUR","id":90071992547409931}"#)
+        #expect(try Capture(name: "v", source: .jsonpath("$.price.id")).value(in: prices) == "90071992547409931")
+        let result = try Assertion(parsing: "jsonpath $.price.total == 11").check(prices)
+        #expect(result.actual == "10.50")
+        #expect(result.reason == "expected == 11, got 10.50")
+    }
+
     @Test(arguments: [
         (Capture.Source.jsonpath("$.missing"), "the JSONPath $.missing selects nothing"),
         (.header("X-None"), "the response has no header X-None"),

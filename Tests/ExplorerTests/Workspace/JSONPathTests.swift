@@ -33,8 +33,25 @@ import Testing
     }
 
     @Test func recursiveDescentFindsEveryDepthInDocumentOrder() throws {
-        #expect(Set(try select("$..id")) == ["0", "1", "2", "3", "4"])
+        // The store comes before the top-level id in the document, so its ids come first.
+        #expect(try select("$..id") == ["1", "2", "3", "4", "0"])
         #expect(try select("$..price").count == 4)
+    }
+
+    @Test func membersKeepTheDocumentsOrderAndNumbersTheirSpelling() throws {
+        let body = #"{"zeta": 1.10, "alpha": {"b": 2, "a": 12345678901234567890}, "mid": 1e3}"#
+        let result = String(decoding: try JSONPath("$.*").evaluate(Data(body.utf8)), as: UTF8.self)
+        // Not sorted, not re-spelled: 1.10 stays 1.10 and the 20-digit integer is not rounded.
+        #expect(result == """
+            [
+              1.10,
+              {
+                "b": 2,
+                "a": 12345678901234567890
+              },
+              1e3
+            ]
+            """)
     }
 
     @Test func indexesIncludingNegative() throws {

@@ -35,7 +35,7 @@ extension Assertion {
     ///   - expand: expands `{{variables}}` in a string value (identity when not given).
     /// - Returns: the result, with the actual value and why it failed.
     package func check(_ response: CheckedResponse, expand: (String) throws -> String = { $0 }) -> AssertionResult {
-        let actual: Any?
+        let actual: JSONValue?
         do {
             actual = try value(in: response)
         } catch {
@@ -56,37 +56,38 @@ extension Assertion {
         return AssertionResult(text: text, passed: false, actual: shown, reason: failureReason(actual: actual, shown: shown, expected: expected, detail: outcome.detail))
     }
 
-    /// The value the query reads: `nil` when there is none (a missing header, no match).
+    /// The value the query reads, as JSON (a header or the body as a string, the status as a
+    /// number): `nil` when there is none (a missing header, no match).
     ///
     /// - Throws: `CheckFailure` when the response cannot be read that way (a body that is
     ///   not JSON for `jsonpath`, a binary body for `body`).
-    func value(in response: CheckedResponse) throws(CheckFailure) -> Any? {
+    func value(in response: CheckedResponse) throws(CheckFailure) -> JSONValue? {
         switch query {
         case .status:
-            return response.status
+            return JSONValue(response.status)
         case .header(let name):
             let values = response.headers.values(for: name)
-            return values.isEmpty ? nil : values.joined(separator: ", ")
+            return values.isEmpty ? nil : .string(values.joined(separator: ", "))
         case .jsonpath(let expression):
             return try response.select(expression)
         case .xpath(let expression):
             return try response.selectXPath(expression)
         case .body:
             guard let text = response.text else { throw CheckFailure("the body is binary (\(response.body.count) bytes), not text") }
-            return text
+            return .string(text)
         case .regex(let pattern):
             guard let text = response.text else { throw CheckFailure("the body is binary (\(response.body.count) bytes), not text") }
-            return try CheckedResponse.firstMatch(of: pattern, in: text)
+            return try CheckedResponse.firstMatch(of: pattern, in: text).map(JSONValue.string)
         case .duration:
-            return (response.durationMilliseconds * 10).rounded() / 10
+            return JSONValue((response.durationMilliseconds * 10).rounded() / 10)
         case .bytes:
-            return response.body.count
+            return JSONValue(response.body.count)
         case .cookie(let name):
-            return response.cookie(named: name)
+            return response.cookie(named: name).map(JSONValue.string)
         }
     }
 
-    private func failureReason(actual: Any?, shown: String?, expected: Expected?, detail: String?) -> String {
+    private func failureReason(actual: JSONValue?, shown: String?, expected: Expected?, detail: String?) -> String {
         if let detail { return detail }
         guard let shown else {
             return isNegated ? "expected nothing, and nothing was found" : "\(Self.subject(query)) \(Self.missing(query))"
@@ -119,28 +120,31 @@ extension Assertion {
     // MARK: - Judging
 
     /// Whether the predicate holds for the value, with a reason when it could not be applied.
-    private static func judge(_ actual: Any?, _ predicate: Predicate, _ expected: Expected?) -> (holds: Bool, detail: String?) {
+    private static func judge(_ actual: JSONValue?, _ predicate: Predicate, _ expected: Expected?) -> (holds: Bool, detail: String?) {
         if predicate == .exists { return (actual != nil, nil) }
         guard let actual else { return (false, nil) }
         switch predicate {
         case .exists:
             return (true, nil)
         case .isEmpty:
-            if let string = actual as? String { return (string.isEmpty, nil) }
-            if let array = actual as? [Any] { return (array.isEmpty, nil) }
-            if let object = actual as? [String: Any] { return (object.isEmpty, nil) }
-            return (false, nil)
+            switch actual {
+            case .string(let string): return (string.isEmpty, nil)
+            case .array(let elements): return (elements.isEmpty, nil)
+            case .object(let members): return (members.isEmpty, nil)
+            default: return (false, nil)
+            }
         case .isInteger:
-            guard let number = number(actual) else { return (false, nil) }
-            return (number.rounded() == number && !(actual is String), nil)
+            guard case .number = actual, let number = number(actual) else { return (false, nil) }
+            return (number.rounded() == number, nil)
         case .isNumber:
-            return (number(actual) != nil && !(actual is String), nil)
+            if case .number = actual { return (true, nil) }
+            return (false, nil)
         case .isString:
-            return (actual is String, nil)
+            return (actual.stringValue != nil, nil)
         case .isBoolean:
-            return (isBoolean(actual), nil)
+            return (actual.boolValue != nil, nil)
         case .isCollection:
-            return (actual is [Any] || actual is [String: Any], nil)
+            return (actual.arrayValue != nil || actual.members != nil, nil)
         case .equal, .notEqual:
             let same = equal(actual, expected ?? .null)
             return (predicate == .equal ? same : !same, nil)
@@ -157,8 +161,8 @@ extension Assertion {
             }
         case .contains, .includes:
             guard let expected else { return (false, nil) }
-            if let array = actual as? [Any] { return (array.contains { equal($0, expected) }, nil) }
-            if let string = actual as? String { return (string.contains(expected.text), nil) }
+            if case .array(let elements) = actual { return (elements.contains { equal($0, expected) }, nil) }
+            if case .string(let string) = actual { return (string.contains(expected.text), nil) }
             return (false, "\(render(actual)) is neither text nor a list")
         case .startsWith, .endsWith:
             guard let string = text(actual), let expected else { return (false, "\(render(actual)) is not text") }
@@ -172,54 +176,48 @@ extension Assertion {
         }
     }
 
-    /// A JSON boolean (`JSONSerialization` reads them as `NSNumber`s of the `char` type).
-    static func isBoolean(_ value: Any) -> Bool {
-        if type(of: value) == Bool.self { return true }
-        guard type(of: value) != Int.self, type(of: value) != Double.self, let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
+    /// A number, or text that reads as one.
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let text): return Double(text)
+        case .string(let string): return Double(string.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
     }
 
-    /// A number, from a number or a boolean-free `NSNumber`; text that reads as a number too.
-    private static func number(_ value: Any) -> Double? {
-        if isBoolean(value) { return nil }
-        if let int = value as? Int { return Double(int) }
-        if let double = value as? Double { return double }
-        if let number = value as? NSNumber { return number.doubleValue }
-        if let string = value as? String { return Double(string.trimmingCharacters(in: .whitespaces)) }
-        return nil
+    /// Text from a string, or a number's or a boolean's spelling.
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let string): return string
+        case .number(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return nil
+        }
     }
 
-    /// Text from a string, or a number's spelling.
-    private static func text(_ value: Any) -> String? {
-        if let string = value as? String { return string }
-        if number(value) != nil || isBoolean(value) { return render(value) }
-        return nil
-    }
-
-    private static func equal(_ actual: Any, _ expected: Expected) -> Bool {
+    private static func equal(_ actual: JSONValue, _ expected: Expected) -> Bool {
         switch expected {
         case .null:
-            return actual is NSNull
+            return actual == .null
         case .bool(let flag):
-            guard isBoolean(actual) else { return (actual as? String) == (flag ? "true" : "false") }
-            return (actual as? NSNumber)?.boolValue == flag || (actual as? Bool) == flag
+            if case .bool(let value) = actual { return value == flag }
+            return actual.stringValue == (flag ? "true" : "false")
         case .number(let wanted, _):
-            guard let number = number(actual) else { return false }
-            return number == wanted
+            return number(actual) == wanted
         case .string(let wanted):
-            if let string = actual as? String { return string == wanted }
+            if case .string(let string) = actual { return string == wanted }
             if let number = number(actual), let wantedNumber = Double(wanted) { return number == wantedNumber }
             return render(actual) == wanted
         }
     }
 
-    private static func compare(_ actual: Any, _ expected: Expected) -> ComparisonResult? {
+    private static func compare(_ actual: JSONValue, _ expected: Expected) -> ComparisonResult? {
         switch expected {
         case .number(let wanted, _):
             guard let number = number(actual) else { return nil }
             return number < wanted ? .orderedAscending : (number > wanted ? .orderedDescending : .orderedSame)
         case .string(let wanted):
-            guard let string = actual as? String else { return nil }
+            guard case .string(let string) = actual else { return nil }
             return string < wanted ? .orderedAscending : (string > wanted ? .orderedDescending : .orderedSame)
         case .bool, .null:
             return nil
@@ -228,23 +226,11 @@ extension Assertion {
 
     // MARK: - Showing values
 
-    /// A value as JSON text (strings quoted), cut to 200 characters.
-    static func render(_ value: Any) -> String {
-        let text = jsonText(value)
+    /// A value as compact JSON text (strings quoted, numbers as the body spells them), cut to
+    /// 200 characters.
+    static func render(_ value: JSONValue) -> String {
+        let text = value.serialized()
         return text.count > 200 ? String(text.prefix(199)) + "…" : text
-    }
-
-    /// A value as JSON text, whole: strings quoted, whole numbers without a fraction.
-    static func jsonText(_ value: Any) -> String {
-        if let string = value as? String { return JSONValue.quote(string) }
-        if !isBoolean(value), let number = value as? Double, number.isFinite {
-            // The shortest spelling that reads back the same (42.3, not 42.299999999999997).
-            return number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        }
-        if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]) {
-            return String(decoding: data, as: UTF8.self)
-        }
-        return "\(value)"
     }
 
     private static func render(_ expected: Expected) -> String {

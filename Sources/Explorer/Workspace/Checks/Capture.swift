@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// One entry of an endpoint's `capture:`: a variable set from the response, kept for later
 /// requests in the same environment.
@@ -92,19 +93,18 @@ package struct Capture: Sendable, Hashable {
             return found
         case .xpath(let expression):
             switch try response.selectXPath(expression) {
-            case let count as Int: return String(count)
-            case let text as String: return text
-            case let texts as [String]: return texts[0]
+            case .number(let count)?: return count
+            case .string(let text)?: return text
+            case .array(let texts)? where !texts.isEmpty: return texts[0].stringValue ?? ""
             default: throw CheckFailure("the XPath \(expression) selects nothing")
             }
         case .jsonpath(let expression):
-            guard let selected = try response.select(expression) else {
-                throw CheckFailure("the JSONPath \(expression) selects nothing")
+            switch try response.select(expression) {
+            case nil, .array([])?: throw CheckFailure("the JSONPath \(expression) selects nothing")
+            case .string(let string)?: return string
+            case .null?: return ""
+            case let selected?: return selected.serialized()
             }
-            if let list = selected as? [Any], list.isEmpty { throw CheckFailure("the JSONPath \(expression) selects nothing") }
-            if let string = selected as? String { return string }
-            if selected is NSNull { return "" }
-            return Assertion.jsonText(selected)
         }
     }
 

@@ -39,11 +39,11 @@ package struct CheckedResponse: Sendable {
         return found
     }
 
-    /// The body read as JSON.
+    /// The body read as JSON, members in order and numbers as written.
     ///
     /// - Throws: `CheckFailure` when it is not JSON.
-    func json() throws(CheckFailure) -> Any {
-        guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+    func json() throws(CheckFailure) -> JSONValue {
+        guard let value = try? JSONValue(parsing: body) else {
             let type = headers["Content-Type"].map { " (\($0))" } ?? ""
             throw CheckFailure("the body\(type) is not JSON")
         }
@@ -55,7 +55,7 @@ package struct CheckedResponse: Sendable {
     /// descent.
     ///
     /// - Throws: `CheckFailure` when the body is not JSON or the expression is invalid.
-    func select(_ expression: String) throws(CheckFailure) -> Any? {
+    func select(_ expression: String) throws(CheckFailure) -> JSONValue? {
         let path: JSONPath
         do {
             path = try JSONPath(expression)
@@ -63,7 +63,7 @@ package struct CheckedResponse: Sendable {
             throw CheckFailure("the JSONPath \(expression) is not valid: \(error)")
         }
         let matches = path.evaluate(try json())
-        if path.isIndefinite { return matches }
+        if path.isIndefinite { return .array(matches) }
         return matches.first
     }
 
@@ -72,7 +72,7 @@ package struct CheckedResponse: Sendable {
     ///
     /// - Throws: `CheckFailure` for an expression outside the subset, a binary body, or one
     ///   with no element.
-    func selectXPath(_ expression: String) throws(CheckFailure) -> Any? {
+    func selectXPath(_ expression: String) throws(CheckFailure) -> JSONValue? {
         let path: XPath
         do {
             path = try XPath(expression)
@@ -88,8 +88,8 @@ package struct CheckedResponse: Sendable {
             throw CheckFailure("\(error)")
         }
         switch path.evaluate(document) {
-        case .count(let count): return count
-        case .values(let values): return values.count > 1 ? values : values.first
+        case .count(let count): return JSONValue(count)
+        case .values(let values): return values.count > 1 ? .array(values.map(JSONValue.string)) : values.first.map(JSONValue.string)
         }
     }
 
