@@ -137,7 +137,7 @@ func measurePair(
 }
 
 /// The median and spread of per-round ratios, as a line.
-func ratioLine(_ label: String, _ ratios: [Double], perRound: Int) -> String {
+func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: String = "NetworkDispatcher / AsyncHTTPClientTransport") -> String {
     let sorted = ratios.sorted()
     func quantile(_ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
@@ -148,8 +148,9 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int) -> String {
     }
     let median = quantile(0.5)
     return String(
-        format: "NetworkDispatcher / AsyncHTTPClientTransport, %@: median %.3f of the time per request (%+.1f%%; middle half %.3f–%.3f, all %.3f–%.3f; %d rounds of %d requests; target under +5%%)",
-        label, median, (median - 1) * 100, quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound)
+        format: "%@, %@: median %.3f of the time per request (%+.1f%%; middle half %.3f–%.3f, all %.3f–%.3f; %d rounds of %d requests%@)",
+        subject, label, median, (median - 1) * 100, quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound,
+        subject.hasPrefix("NetworkDispatcher") ? "; target under +5%" : "")
 }
 
 /// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
@@ -218,6 +219,18 @@ for workers in [1, concurrency] {
         })
     results.append(viaDispatcher)
     results.append(viaTransport)
+    // The same measurement of the transport against itself: how far apart two identical
+    // things come out on this machine in this run, the resolution of the ratio above.
+    let (_, _, noise) = try await measurePair(
+        ("AsyncHTTPClientTransport", "AsyncHTTPClientTransport"), count: requestCount, workers: workers, rounds: rounds,
+        {
+            let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            precondition(response.status == .ok)
+        },
+        {
+            let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            precondition(response.status == .ok)
+        })
     results.append(try await measure("raw HTTPClient.execute, \(label)", count: requestCount, workers: workers) {
         let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
@@ -226,6 +239,7 @@ for workers in [1, concurrency] {
     print(results[results.count - 2].line)
     print(results[results.count - 1].line)
     overheads.append(ratioLine(label, ratios, perRound: max(workers, requestCount / rounds)))
+    overheads.append(ratioLine(label, noise, perRound: max(workers, requestCount / rounds), subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
 }
 let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
 print(curl.line)
