@@ -52,6 +52,16 @@ import Testing
         withExtendedLifetime(provider) {}
     }
 
+    @Test func digestCredentialsAreRefusedBeforeConnecting() async throws {
+        let provider = TestEnvironment(URL(string: "http://127.0.0.1:9")!)
+        let dispatcher = NetworkDispatcher(serverProvider: provider, challengeHandler: DigestAuthenticator(username: "ada", password: "secret"))
+        await #expect(throws: WebSocketError.challengeAuthentication(url: "ws://127.0.0.1:9/echo")) {
+            _ = try await dispatcher.webSocket(PreparedRequest(url: URL(string: "http://127.0.0.1:9/echo")!))
+        }
+        #expect(WebSocketError.challengeAuthentication(url: "ws://h/").description.contains("Use basic or bearer auth"))
+        withExtendedLifetime(provider) {}
+    }
+
     @Test func wssTrustsWhatTheTransportsTLSSettingsTrust() async throws {
         let authority = try TestCertificateAuthority()
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("ws-ca-\(UUID().uuidString).pem")

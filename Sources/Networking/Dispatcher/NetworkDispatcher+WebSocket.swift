@@ -8,8 +8,8 @@ extension NetworkDispatcher {
     /// `AsyncHTTPClientTransport` (its CA, client certificate, minimum version, `insecure`)
     /// apply to a wss:// connection unless `options.tls` is set.
     ///
-    /// An authentication challenge handler (digest) is not used: the upgrade is answered once,
-    /// so a server that asks for a challenge refuses it.
+    /// Digest credentials are refused before connecting (`WebSocketError.challengeAuthentication`):
+    /// they answer a challenge with a second request, and the upgrade is answered once.
     ///
     /// - Parameters:
     ///   - request: the upgrade request; a relative URL is resolved against the server
@@ -18,6 +18,9 @@ extension NetworkDispatcher {
     /// - Returns: the open session.
     /// - Throws: what an adapter throws, or `WebSocketError`.
     public func webSocket(_ request: PreparedRequest, options: WebSocketOptions = WebSocketOptions()) async throws -> WebSocketSession {
+        if challengeHandler is DigestAuthenticator {
+            throw WebSocketError.challengeAuthentication(url: (WebSocketSession.webSocketURL(for: request.url) ?? request.url).absoluteString)
+        }
         var upgrade = request
         for adapter in requestAdapters { upgrade = try await adapter.adapt(upgrade) }
         upgrade = withCookies(upgrade)

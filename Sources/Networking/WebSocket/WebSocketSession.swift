@@ -52,6 +52,9 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case notOpen
     /// A message to send is bigger than `WebSocketOptions.maximumMessageSize`.
     case messageTooLarge(size: Int, limit: Int)
+    /// The credentials are for a scheme that answers a challenge (digest), which an upgrade,
+    /// answered once, cannot do.
+    case challengeAuthentication(url: String)
 
     /// One sentence a person can act on.
     public var description: String {
@@ -66,6 +69,8 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "The WebSocket session is closed; reconnect to send."
         case .messageTooLarge(let size, let limit):
             return "The message is \(size) bytes, over the limit of \(limit) bytes; raise the maximum message size to send it."
+        case .challengeAuthentication(let url):
+            return "Digest authentication cannot open the WebSocket at \(url): it answers the server's challenge with a second request, and an upgrade is answered once. Use basic or bearer auth (or a token in a header) for this endpoint."
         }
     }
 
