@@ -45,9 +45,23 @@ import Testing
         }
 
         /// Sends an endpoint as `explorer send` does; `prompt` is the user.
+        /// Sends an endpoint; fails after 60 s rather than waiting out a grant's 300 s
+        /// interaction time when the scripted browser never completes it.
         func send(_ name: String, prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in }) async throws -> Response<Data?> {
             let resolved = try resolve(name)
-            let response = try await resolved.dispatcher(transport: transport, tokens: store, prompt: prompt).future(from: resolved.request).value
+            let dispatcher = resolved.dispatcher(transport: transport, tokens: store, prompt: prompt)
+            let response = try await withThrowingTaskGroup(of: Response<Data?>?.self) { group in
+                group.addTask { try await dispatcher.future(from: resolved.request).value }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(60))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    throw CancellationError()
+                }
+                return response
+            }
             withExtendedLifetime(resolved.environment) {}
             return response
         }
