@@ -107,10 +107,6 @@ extension DemoAPI {
 
     private static func ticks(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, interval: Int, count: Int?) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // Reading keeps the close handshake working: a client's close ends the ticks.
-            group.addTask {
-                for try await _ in inbound {}
-            }
             group.addTask {
                 let formatter = ISO8601DateFormatter()
                 formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -122,7 +118,9 @@ extension DemoAPI {
                 }
                 try await outbound.close(.normalClosure, reason: "\(tick) ticks sent")
             }
-            _ = try await group.next()
+            // Reading until the client's close (its own, or its answer to ours) keeps the close
+            // handshake whole: the connection is not dropped while the client answers.
+            for try await _ in inbound {}
             group.cancelAll()
         }
     }
