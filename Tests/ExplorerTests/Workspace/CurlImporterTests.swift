@@ -100,7 +100,8 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         // --capath takes a directory: the URL stays the URL (it became http:// before).
         let command = try importer.parse("curl --cert /c --key /k --capath /etc/ssl/certs https://127.0.0.1:1/a -m 20 --retry 3 -o out.txt")
         #expect(command.url == "https://127.0.0.1:1/a")
-        #expect(command.warnings.contains { $0.contains("--cert /c") })
+        #expect(command.tls?.clientCertificateFile == "/c" && command.tls?.clientKeyFile == "/k")
+        #expect(command.warnings.contains { $0.contains("--capath /etc/ssl/certs") })
         #expect(command.warnings.contains { $0.hasPrefix("Ignored") && $0.contains("-m 20") && $0.contains("-o out.txt") })
         // An unambiguous prefix is the option, as in curl (--sil is --silent).
         #expect(try importer.parse("curl --sil http://h/a").url == "http://h/a")

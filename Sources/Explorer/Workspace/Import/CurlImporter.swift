@@ -44,6 +44,9 @@ package struct CurlImporter: Sendable {
         var warnings: [String]
         /// The credentials of `-u` (basic or digest) or `--oauth2-bearer`, as the endpoint's `auth:`.
         var auth: Authentication?
+        /// `--cacert`, `-E/--cert`, `--key`, `--pass`, `-k` and `--tlsv1.2`/`--tlsv1.3`, as the
+        /// environment's `tls:` (files made absolute); `nil` when none is given.
+        var tls: TLSSettings?
     }
 
     private enum DataKind { case ascii, raw, binary, urlencode, json }
@@ -159,6 +162,8 @@ package struct CurlImporter: Sendable {
         var getMode = false
         var head = false
         var urlQueries: [String] = []
+        /// The TLS options given (paths as written).
+        var tls = TLSSettings()
     }
 
     /// Reads the words after `curl` into requests, as curl reads its command line.
@@ -295,6 +300,16 @@ package struct CurlImporter: Sendable {
                 case "upload-file": group.uploads.append(value)
                 case "config":
                     throw ImportError.invalidCurl("-K \(value) reads more options from a file; run it through curl --libcurl, or paste the options themselves.")
+                case "cacert": group.tls.caCertificateFile = value
+                case "cert":
+                    // curl reads `file:password`; a colon escaped with a backslash is the file's.
+                    let (file, password) = Self.certificateAndPassword(value)
+                    group.tls.clientCertificateFile = file
+                    if let password { group.tls.clientKeyPassword = password }
+                case "key": group.tls.clientKeyFile = value
+                case "pass": group.tls.clientKeyPassword = value
+                case "tlsv1.2": group.tls.minimumVersion = group.tls.minimumVersion ?? .tls1_2
+                case "tlsv1.3": group.tls.minimumVersion = .tls1_3
                 case "location", "location-trusted", "follow", "insecure", "compressed":
                     // Honoured: explorer follows redirects and decompresses bodies by default.
                     let name = option == "insecure" || option == "compressed" ? option : "location"
@@ -493,11 +508,43 @@ package struct CurlImporter: Sendable {
         } else {
             method = "GET"
         }
-        if group.options.contains("insecure") {
-            warnings.append("-k (skip TLS verification) is not kept in the collection.")
+        var tls = group.tls
+        tls.insecure = group.options.contains("insecure")
+        tls.caCertificateFile = tls.caCertificateFile.map(absolutePath)
+        tls.clientCertificateFile = tls.clientCertificateFile.map(absolutePath)
+        tls.clientKeyFile = tls.clientKeyFile.map(absolutePath)
+        if tls.clientKeyFile != nil, tls.clientCertificateFile == nil {
+            warnings.append("--key is given without -E/--cert: curl sends no client certificate, so the key was left out.")
+            tls.clientKeyFile = nil
+        } else if tls.clientCertificateFile != nil, tls.clientKeyFile == nil {
+            // As curl reads -E alone: the key is in the same PEM file as the certificate.
+            tls.clientKeyFile = tls.clientCertificateFile
+        }
+        if tls.insecure {
+            warnings.append("-k is kept as tls.insecure: true on the environment: the server's certificate is not checked. Use tls.ca_cert instead where you can.")
         }
         return Command(method: HTTPMethod(exactly: method), url: url, headers: headers, body: body, bodyFile: bodyFile,
-                       form: group.form, options: group.options, warnings: warnings, auth: auth)
+                       form: group.form, options: group.options, warnings: warnings, auth: auth,
+                       tls: tls == TLSSettings() ? nil : tls)
+    }
+
+    /// `-E`'s `file:password`: the file and the password after the first colon that is not
+    /// escaped with a backslash (`\:` is a colon of the file's name).
+    static func certificateAndPassword(_ value: String) -> (file: String, password: String?) {
+        var file = ""
+        var rest = Substring(value)
+        while let character = rest.first {
+            rest.removeFirst()
+            if character == "\\", rest.first == ":" {
+                file.append(":")
+                rest.removeFirst()
+            } else if character == ":" {
+                return (file, String(rest))
+            } else {
+                file.append(character)
+            }
+        }
+        return (file, nil)
     }
 
     /// The `Cookie` value curl sends to `url` from `-b FILE` cookie files (Netscape format):
@@ -588,7 +635,12 @@ package struct CurlImporter: Sendable {
             items.append(.endpoint(endpoint))
         }
         let (placed, baseURL) = ImportedOrigins.relativeToMainOrigin(items)
-        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")
+        // One environment holds the TLS settings: the first request's, which the others share.
+        let tls = commands.lazy.compactMap(\.tls).first
+        if Set(commands.map(\.tls)).count > 1 {
+            warnings.append("The requests use different TLS options; the environment keeps the first ones given (\(commands.first { $0.tls != nil }.map { "\($0.method.rawValue) \($0.url)" } ?? "")).")
+        }
+        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost", tls: tls)
         let collection = APICollection(name: "Imported from curl", environments: [environment], items: placed)
         return ImportResult(collection: collection, warnings: warnings)
     }
