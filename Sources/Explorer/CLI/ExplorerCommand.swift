@@ -24,6 +24,7 @@ struct ExplorerCommand: AsyncParsableCommand {
             ImportCommand.self,
             ExportCommand.self,
             HistoryCommand.self,
+            TrustCommand.self,
             BenchCommand.self,
         ],
         defaultSubcommand: OpenCommand.self

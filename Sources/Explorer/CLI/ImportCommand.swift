@@ -108,7 +108,7 @@ struct ImportCommand: AsyncParsableCommand {
     static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws {
         var result: ImportResult
         do {
-            result = try run()
+            result = try run().disablingCommands()
             if let folder = destination.folder, !folder.isEmpty {
                 result.collection = result.collection.nested(inFolder: folder)
             }

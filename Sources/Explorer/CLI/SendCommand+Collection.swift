@@ -19,12 +19,16 @@ enum CollectionLocation {
         currentDirectory: String = FileManager.default.currentDirectoryPath
     ) throws -> URL {
         if let explicit {
-            return URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true)).standardizedFileURL
+            let url = URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true)).standardizedFileURL
+            trustNamed(url)
+            return url
         }
         let local = URL(fileURLWithPath: currentDirectory, isDirectory: true).appendingPathComponent("explorer.yaml")
         if FileManager.default.fileExists(atPath: local.path) { return local }
         if let fromEnvironment = environment["EXPLORER_COLLECTION"], !fromEnvironment.isEmpty {
-            return URL(fileURLWithPath: fromEnvironment).standardizedFileURL
+            let url = URL(fileURLWithPath: fromEnvironment).standardizedFileURL
+            trustNamed(url)
+            return url
         }
         printError("No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION.")
         throw ExitCode(2)

@@ -28,7 +28,7 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Failure(description: "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); give the answer with --var \"\(label)=…\"")
             }
-            let secret = Self.isSecret(label)
+            let secret = PromptAnswers.isSecret(label)
             FileHandle.standardError.write(Data("\(label): ".utf8))
             var saved = termios()
             let hidden = secret && tcgetattr(STDIN_FILENO, &saved) == 0
@@ -47,12 +47,6 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
             if secret { secrets.append(line) }
             return line
         }
-    }
-
-    /// Whether a label asks for a credential: its answer is not echoed and is masked.
-    static func isSecret(_ label: String) -> Bool {
-        let lowered = label.lowercased()
-        return (SecretMasker.sensitiveNameWords + ["otp", "pin", "passphrase"]).contains { lowered.contains($0) }
     }
 }
 

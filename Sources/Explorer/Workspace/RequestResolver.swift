@@ -23,6 +23,9 @@ package struct RequestResolver: Sendable {
     var baseDirectory: URL?
     /// Who answers `{{prompt "Label"}}` (the CLI's terminal); `nil` makes a prompt an error.
     package var prompter: (any TemplatePrompter)?
+    /// Whether `{{command "…"}}` runs (from a trusted collection), or stays as written: a
+    /// preview, resolved on every move through the list, never runs one.
+    package var runsCommands = true
 
     /// Creates a resolver.
     package init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil, uuid: String? = nil, baseDirectory: URL? = nil) {
@@ -283,6 +286,7 @@ package struct RequestResolver: Sendable {
         secretValues += captured.values.filter(\.isSecret).map(\.value)
         secretValues += authSecrets.filter { !$0.isEmpty }
         secretValues += (prompter?.secretAnswers ?? []).filter { !$0.isEmpty }
+        secretValues += scope.outputs.commandOutputs.filter { !$0.isEmpty }
         var resolved = ResolvedRequest(
             endpoint: endpoint,
             environment: environment,
@@ -333,6 +337,8 @@ package struct RequestResolver: Sendable {
         scope.captured = captured.mapValues(\.value)
         scope.directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent()
         scope.prompter = prompter
+        scope.collectionFile = collection.sourceURL
+        scope.runsCommands = runsCommands
         return scope
     }
 

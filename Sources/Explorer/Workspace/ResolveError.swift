@@ -9,6 +9,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     case variableCycle(names: [String], context: String, at: FileLocation? = nil)
     /// A template function that cannot be evaluated (`{{random_int 5 1}}`), and why.
     case functionFailed(expression: String, reason: String, context: String, at: FileLocation? = nil)
+    /// A `{{prompt "Label"}}` with no answer where nobody can ask.
+    case unansweredPrompt(UnansweredPrompt, context: String, at: FileLocation? = nil)
     /// The environment's base URL is not an absolute http(s) URL after templating.
     case invalidBaseURL(environment: String, url: String, at: FileLocation? = nil)
     /// The endpoint's URL is not valid after templating.
@@ -28,6 +30,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .undefined(let name): self = .undefinedVariable(name: name, context: context, at: location)
         case .cycle(let names): self = .variableCycle(names: names, context: context, at: location)
         case .function(let expression, let reason): self = .functionFailed(expression: expression, reason: reason, context: context, at: location)
+        case .unanswered(let prompt): self = .unansweredPrompt(prompt, context: context, at: location)
         }
     }
 
@@ -35,7 +38,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     var location: FileLocation? {
         switch self {
         case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
-             .functionFailed(_, _, _, let location),
+             .functionFailed(_, _, _, let location), .unansweredPrompt(_, _, let location),
              .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .invalidAuth(_, _, let location):
             return location
         case .noEnvironment:
@@ -61,6 +64,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The variables used in \(context) refer to each other in a cycle: \(names.joined(separator: " -> "))."
         case let .functionFailed(expression, reason, context, _):
             return "{{\(expression)}} in \(context) cannot be evaluated: \(reason)."
+        case let .unansweredPrompt(prompt, context, _):
+            return "{{prompt \"\(prompt.label)\"}} in \(context) has no answer: --var \"\(prompt.label)=…\" gives one."
         case let .invalidBaseURL(environment, url, _):
             return "The base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
         case let .invalidURL(endpoint, url, _):
@@ -76,6 +81,19 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             let first = problems.first?.message ?? "it is not valid"
             let more = problems.dropFirst().map { "\n\($0)" }.joined()
             return "The GraphQL query of endpoint \"\(endpoint)\" is not valid: \(first)\(more)"
+        }
+    }
+}
+
+extension UnansweredPrompt {
+    /// The prompt a resolution stopped at, when that is why it failed.
+    package init?(stoppedAt error: any Error) {
+        if let prompt = error as? UnansweredPrompt {
+            self = prompt
+        } else if case .unansweredPrompt(let prompt, _, _)? = error as? ResolveError {
+            self = prompt
+        } else {
+            return nil
         }
     }
 }

@@ -27,6 +27,10 @@ package struct ResolvedRequest: Sendable {
     /// The variables the request was resolved with, for the values of its assertions.
     let scope: VariableScope
 
+    /// What the template functions of this request gave (`uuid`, `now "…"`, `prompt "PIN"`,
+    /// `command "…"` …), each once, in the order first called; values still unmasked.
+    package var functionOutputs: [(expression: String, value: String)] { scope.outputs.all }
+
     /// Expands `{{variables}}` as this request saw them (an assertion's expected value).
     ///
     /// - Throws: `ResolveError` naming an undefined variable.

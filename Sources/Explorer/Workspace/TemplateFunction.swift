@@ -15,13 +15,14 @@ import Foundation
 /// | `{{sha256 X}}`, `{{hmac_sha256 KEY X}}` | the digest in lower-case hex |
 /// | `{{file PATH}}` | a file's text, relative to the collection |
 /// | `{{prompt "Label"}}` | what the user types when asked (`TemplatePrompter`) |
+/// | `{{command "pass show api"}}` | a shell command's trimmed output (`TemplateCommand`), from a trusted collection only |
 ///
 /// A value argument `X` (and `KEY`) is a quoted string (`"text"`) or the name of a variable,
 /// whose value is used: `{{base64 credentials}}` with `credentials: "{{user}}:{{password}}"`.
 /// A format, a unit, a number or a path is taken as written (quoted when it has spaces).
 struct TemplateFunction: Sendable, Hashable {
     /// The names, as written.
-    static let names = ["uuid", "now", "timestamp", "random_int", "base64", "base64_decode", "url_encode", "sha256", "hmac_sha256", "file", "prompt"]
+    static let names = ["uuid", "now", "timestamp", "random_int", "base64", "base64_decode", "url_encode", "sha256", "hmac_sha256", "file", "prompt", "command"]
 
     /// The largest file `{{file PATH}}` reads.
     static let maximumFileBytes = 1 << 20
@@ -62,9 +63,15 @@ struct TemplateFunction: Sendable, Hashable {
     /// - Parameters:
     ///   - now: the scope's time.
     ///   - directory: where `file` paths start (the collection's folder).
+    ///   - prompter: who answers `prompt` (nobody when `nil`).
+    ///   - runCommand: what runs a `command` (none may run when `nil`).
     ///   - lookUp: the value of a variable named as an argument.
-    /// - Throws: `Failure` for wrong arguments, `VariableScope.Failure` from `lookUp`.
-    func evaluate(now: Date, directory: URL?, prompter: (any TemplatePrompter)? = nil, lookUp: (String) throws -> String) throws -> String {
+    /// - Throws: `Failure` for wrong arguments, `VariableScope.Failure` from `lookUp`, the
+    ///   prompter's and the command runner's errors.
+    func evaluate(
+        now: Date, directory: URL?, prompter: (any TemplatePrompter)? = nil, runCommand: ((String) throws -> String)? = nil,
+        lookUp: (String) throws -> String
+    ) throws -> String {
         /// A value: quoted text, or a variable's value.
         func argument(_ index: Int) throws -> String {
             switch arguments[index] {
@@ -134,9 +141,13 @@ struct TemplateFunction: Sendable, Hashable {
             try expect(1, #"prompt "One-time code""#)
             let label = literal(0)
             guard let prompter else {
-                throw Failure(reason: "prompt \"\(label)\" cannot ask here (the TUI does not ask yet); explorer send asks on a terminal, and --var \"\(label)=…\" gives the answer")
+                throw Failure(reason: "prompt \"\(label)\" cannot ask here; --var \"\(label)=…\" gives the answer")
             }
             return try prompter.answer(label)
+        case "command":
+            try expect(1, #"command "pass show api/token""#)
+            guard let runCommand else { throw Failure(reason: "commands do not run here") }
+            return try runCommand(literal(0))
         case "file":
             try expect(1, "file token.txt")
             let path = literal(0)

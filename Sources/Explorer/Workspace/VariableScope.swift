@@ -29,6 +29,13 @@ struct VariableScope: Sendable {
     var directory: URL?
     /// Who answers `{{prompt "Label"}}` (nobody when `nil`: the call is an error).
     var prompter: (any TemplatePrompter)?
+    /// The collection file: `{{command "…"}}` runs only when `CommandTrust` trusts it.
+    var collectionFile: URL?
+    /// Whether `{{command "…"}}` runs, or stays as written (a preview never runs one).
+    var runsCommands = true
+    /// What the functions gave, kept for the preview and for masking (shared by the copies
+    /// of this scope, so a command runs once per request).
+    var outputs = TemplateOutputs()
 
     /// Creates a scope; the built-ins default to a fresh UUID and the current time.
     init(
@@ -57,6 +64,8 @@ struct VariableScope: Sendable {
         case cycle([String])
         /// A template function (`{{random_int 1 100}}`) that cannot be evaluated, and why.
         case function(String, reason: String)
+        /// A `{{prompt "Label"}}` with no answer yet (the TUI asks, then resolves again).
+        case unanswered(UnansweredPrompt)
     }
 
     /// The raw (unexpanded) value of a name, or `nil` when nothing defines it.
@@ -89,11 +98,15 @@ struct VariableScope: Sendable {
         if let call = TemplateFunction(name) {
             do {
                 if call.name == "prompt", case .text(let label)? = call.arguments.first, let given = overrides[label] { return given }
-                return try call.evaluate(now: now, directory: directory, prompter: prompter) { argument throws(Failure) in
+                let result = try call.evaluate(now: now, directory: directory, prompter: prompter, runCommand: runCommand) { argument throws(Failure) in
                     try value(of: argument, trail: trail + [name])
                 }
+                outputs.record(name, result)
+                return result
             } catch let failure as Failure {
                 throw failure
+            } catch let unanswered as UnansweredPrompt {
+                throw .unanswered(unanswered)
             } catch let failure as TemplateFunction.Failure {
                 throw .function(name, reason: failure.reason)
             } catch {
@@ -101,6 +114,10 @@ struct VariableScope: Sendable {
             }
         }
         guard let raw = rawValue(of: name) else { throw .undefined(name) }
+        if Self.builtIns.contains(name) && overrides[name] == nil && captured[name] == nil
+            && environmentVariables[named: name] == nil && collectionVariables[named: name] == nil {
+            outputs.record(name, raw)
+        }
         // Values from the process, `.env` and the built-ins are taken as they are.
         let isUserVariable = overrides[name] != nil
             || (captured[name] == nil && (environmentVariables[named: name] != nil || collectionVariables[named: name] != nil))
@@ -136,6 +153,29 @@ struct VariableScope: Sendable {
         return (out, spans)
     }
 
+    /// The names the scope itself answers (`{{uuid}}` …) unless a variable has the name.
+    static let builtIns: Set<String> = ["uuid", "$uuid", "$guid", "timestamp", "$timestamp", "now", "$datetime"]
+
+    /// Runs a `{{command "…"}}`: once per request, from a trusted collection file only.
+    private func runCommand(_ command: String) throws -> String {
+        guard runsCommands else { return "{{command \"\(command)\"}}" }
+        if let kept = outputs.commandOutput(command) { return kept }
+        guard let collectionFile else {
+            throw TemplateFunction.Failure(reason: "commands run only from a collection file the user opened")
+        }
+        guard CommandTrust(environment: processEnvironment).isTrusted(collectionFile) else {
+            throw TemplateFunction.Failure(reason: "commands run only from a collection you opened by name or trusted, and \(collectionFile.path) was found, not named: "
+                                           + "open it with --collection, or run explorer trust \(collectionFile.path)")
+        }
+        do {
+            let output = try TemplateCommand(command, directory: directory, environment: processEnvironment).run()
+            outputs.keepCommandOutput(command, output)
+            return output
+        } catch let failure as TemplateCommand.Failure {
+            throw TemplateFunction.Failure(reason: "the command \"\(command)\" failed: \(failure.description)")
+        }
+    }
+
     /// `{{now}}`'s format: ISO 8601 in UTC with seconds, e.g. `2026-11-23T09:30:00Z`.
     static func iso8601(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
@@ -145,12 +185,43 @@ struct VariableScope: Sendable {
     }
 }
 
+/// What the template functions of one request gave, in the order first called: the request
+/// preview marks them, and command outputs are masked like secrets.
+final class TemplateOutputs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [(expression: String, value: String)] = []
+    private var commands: [String: String] = [:]
+
+    /// Records a call's value (the first of each expression).
+    func record(_ expression: String, _ value: String) {
+        lock.withLock {
+            guard !calls.contains(where: { $0.expression == expression }) else { return }
+            calls.append((expression, value))
+        }
+    }
+
+    /// The calls made, each once.
+    var all: [(expression: String, value: String)] { lock.withLock { calls } }
+
+    /// A command's output, when it already ran for this request.
+    func commandOutput(_ command: String) -> String? { lock.withLock { commands[command] } }
+
+    /// Keeps a command's output: the request's other uses take it, and it is masked.
+    func keepCommandOutput(_ command: String, _ output: String) { lock.withLock { commands[command] = output } }
+
+    /// The outputs of commands, which are secrets (they come from secret managers).
+    var commandOutputs: [String] { lock.withLock { Array(commands.values) } }
+}
+
 /// Where one variable's value sits in an expanded string, for highlighting.
 package struct VariableSpan: Sendable, Hashable {
     /// The variable's name as written between the braces.
     var name: String
     /// The range of `Character` offsets its value covers in the expanded string.
     package var range: Range<Int>
+    /// Whether a template function gave the value (`{{uuid}}`, `{{now "yyyy"}}` …) rather
+    /// than a variable.
+    package var isFunction: Bool { VariableScope.builtIns.contains(name) || TemplateFunction(name) != nil }
 
     /// Creates a span.
     init(name: String, range: Range<Int>) {

@@ -41,6 +41,8 @@ package struct SequenceStep<Record: Sendable>: Sendable {
     package var resolved: ResolvedRequest?
     /// Why it could not be resolved (an undefined variable …), with `file:line:column`.
     package var resolveError: String?
+    /// The `{{prompt}}` it could not be resolved without (the TUI asks, then sends again).
+    package var unansweredPrompt: UnansweredPrompt?
     /// The last exchange (after retries), or `nil` when nothing was sent.
     package var exchange: SentExchange<Record>?
     /// The checks of the last exchange.
@@ -164,6 +166,7 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
                 resolved = try resolver.resolve(endpoint, in: collection, environment: environment, overrides: overrides, captured: capturedVariables)
             } catch {
                 step.resolveError = sentence(describing: error)
+                step.unansweredPrompt = UnansweredPrompt(stoppedAt: error)
                 return step
             }
             step.resolved = resolved

@@ -54,3 +54,27 @@ enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension ImportResult {
+    /// The name an imported `{{command "…"}}` is renamed to: it does not run.
+    package static let disabledCommand = "command_from_import"
+
+    /// The import with every `{{command "…"}}` renamed to `{{command_from_import "…"}}`, which
+    /// runs nothing, and a warning that says so: a file written by someone else (a shared
+    /// Postman collection, a HAR file) never brings a command into a collection the user then
+    /// opens by name, where it would run with the user's rights.
+    ///
+    /// - Throws: when the collection cannot be written and read back.
+    package func disablingCommands() throws -> ImportResult {
+        let text = try CollectionWriter.yaml(for: collection)
+        let pattern = #"\{\{(\s*)command(\s)"#
+        let count = text.components(separatedBy: "{{").dropFirst().filter { $0.range(of: #"^\s*command\s"#, options: .regularExpression) != nil }.count
+        guard count > 0 else { return self }
+        let renamed = text.replacingOccurrences(of: pattern, with: "{{$1\(Self.disabledCommand)$2", options: .regularExpression)
+        var copy = self
+        copy.collection = try CollectionLoader.parse(renamed, file: "the imported collection")
+        copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
+                             + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing: read each command, and rename it back to command only if you would run it yourself.")
+        return copy
+    }
+}
