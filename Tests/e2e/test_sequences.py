@@ -297,3 +297,64 @@ def test_prompt_without_a_terminal_exits_2_and_var_answers_it(explorer_bin, tmp_
     given = run(explorer_bin, tmp_path, "send", "Echo", "--collection", str(collection), "--var", "One-time code=42", "--var", "Password=p")
     assert given.returncode == 0, given.stderr
     assert json.loads(given.stdout)["args"]["code"] in ("42", ["42"])
+
+
+def test_prompt_in_the_tui_asks_in_the_footer_with_a_secret_as_dots(explorer_bin, tmp_path, demo, screen):
+    collection = prompt_collection(tmp_path, demo)
+    s = screen([str(explorer_bin), str(collection)], width=120, height=40)
+    s.wait_for('ƒ prompt "One-time code" asked when sent')
+    s.keys("Enter")
+    s.wait_for(" One-time code: ")
+    s.type("123456")
+    s.keys("Enter")
+    s.wait_for(" Password: ")
+    s.type("hunter2")
+    text = s.wait_for("•••••••")
+    assert "hunter2" not in text, "the password was drawn"
+    s.keys("Enter")
+    text = s.wait_for("200 OK")
+    assert '"123456"' in s.wait_for('"123456"')
+    # The answers are kept for the session: a second send asks nothing.
+    s.keys("Enter")
+    s.wait_for("200 OK")
+    assert " One-time code: " not in s.text()
+
+
+def command_collection(tmp_path, demo):
+    folder = tmp_path / "cloned"
+    folder.mkdir()
+    collection = folder / "explorer.yaml"
+    collection.write_text(f"""
+name: Command
+environments:
+  - name: local
+    base_url: {demo.urls['local']}
+endpoints:
+  - name: Echo
+    path: /echo
+    headers: {{ X-Vault: '{{{{command "printf s3cr3t-from-vault"}}}}' }}
+""")
+    return collection
+
+
+def test_command_runs_only_from_a_collection_opened_by_name_or_trusted(explorer_bin, tmp_path, demo):
+    collection = command_collection(tmp_path, demo)
+    folder = collection.parent
+    found = run(explorer_bin, tmp_path, "send", "Echo", cwd=folder)
+    assert found.returncode == 2, found.stderr
+    assert "was found, not named" in found.stderr and f"explorer trust {collection}" in found.stderr
+    trusted = run(explorer_bin, tmp_path, "trust", cwd=folder)
+    assert trusted.returncode == 0, trusted.stderr
+    sent = run(explorer_bin, tmp_path, "send", "Echo", cwd=folder)
+    assert sent.returncode == 0, sent.stderr
+    assert b"s3cr3t-from-vault" in sent.stdout, "the server got the command's output"
+    shown = run(explorer_bin, tmp_path, "history", "show", "1", "--json")
+    assert b"s3cr3t-from-vault" not in shown.stdout, "a command's output is a secret: never in the history"
+    assert run(explorer_bin, tmp_path, "trust", "--revoke", cwd=folder).returncode == 0
+    assert run(explorer_bin, tmp_path, "send", "Echo", cwd=folder).returncode == 2
+    named = run(explorer_bin, tmp_path, "send", "Echo", "--collection", str(collection))
+    assert named.returncode == 0, named.stderr
+    listed = run(explorer_bin, tmp_path, "trust", "--list")
+    assert str(collection) in listed.stdout.decode()
+    state = tmp_path / "state" / "explorer" / "trusted-collections.json"
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600

@@ -61,6 +61,8 @@ package enum AppAction: Sendable {
     case runStepped(run: Int, RunResult)
     /// A folder run finished (or was stopped): what the CLI's `explorer run` prints.
     case runFinished(run: Int, RunSummary)
+    /// A send or a run needs answers to `{{prompt "Label"}}` before anything goes out.
+    case promptsNeeded(PromptTarget, [UnansweredPrompt])
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.

@@ -111,6 +111,8 @@ enum AppReducer {
             state.exchanges[id]?.phase = .failed(failure)
         case .resolved(let id, let preview):
             state.exchanges[id]?.show(preview)
+        case .promptsNeeded(let target, let prompts):
+            return promptsNeeded(target, prompts, &state)
         case .resolveFailed(let id, let error):
             guard state.exchanges[id]?.isInFlight == true else { return [] }
             state.exchanges[id]?.phase = .failed(TransportFailure(category: "not sent", message: error, hint: nil))
@@ -200,6 +202,7 @@ enum AppReducer {
         switch press.key {
         case .escape:
             if case .listFilter(let pane) = input.purpose { setListFilter("", pane, &state) }
+            if case .templatePrompt(let label, _) = input.purpose { promptCancelled(label, &state) }
             if input.purpose == .bodyFilter { clearBodyFilter(&state) }
             state.input = nil
         case .enter:
@@ -222,6 +225,8 @@ enum AppReducer {
                 applyRow(input.text, table, endpointID: id, index: index, &state)
             case .webSocketMessage, .webSocketClose:
                 return webSocketInput(input, &state)
+            case .templatePrompt(let label, _):
+                return promptAnswered(label, input.text, &state)
             }
         case .tab:
             if case .webSocketMessage = input.purpose { return cycleSavedMessage(&state) }

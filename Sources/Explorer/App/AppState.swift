@@ -69,6 +69,8 @@ struct TextInput: Sendable, Hashable {
         case webSocketMessage(exchange: Int, saved: Int?)
         /// `CODE [REASON]` to close the WebSocket of this exchange with.
         case webSocketClose(exchange: Int)
+        /// The answer to a `{{prompt "Label"}}` (typed unseen when the label names a secret).
+        case templatePrompt(label: String, secret: Bool)
 
         /// What the footer says before the text.
         var prompt: String {
@@ -83,6 +85,7 @@ struct TextInput: Sendable, Hashable {
             case .move: return " Move to folder (A/B, empty: top level): "
             case .webSocketMessage: return " Message (Tab: saved): "
             case .webSocketClose: return " Close with code and reason: "
+            case .templatePrompt(let label, _): return " \(Sanitizer.sanitize(label)): "
             case .row(let table, _, let index):
                 let what = index == nil ? "New \(table.rowName)" : table.rowName.prefix(1).uppercased() + table.rowName.dropFirst()
                 return " \(what) (\(table == .headers ? "Name: value" : "name=value")\(table == .multipart ? ", @file" : "")): "
@@ -172,6 +175,11 @@ package struct AppState: Sendable {
     var collectionRevision = 0
     /// What the request pane shows of the selected endpoint, once an effect resolved it.
     var preview: RequestPreview?
+    /// The answers given to `{{prompt "Label"}}` in this session, by label (each label is
+    /// asked once; never written anywhere).
+    var promptAnswers: [String: String] = [:]
+    /// A send or a run waiting for prompts to be answered.
+    var pendingPrompts: PendingPrompts?
     /// The plan the preview was (or is being) resolved for.
     var previewKey: RequestPreview.Key?
     /// The exchange the response pane shows.
@@ -277,7 +285,9 @@ package struct AppState: Sendable {
 
     /// The plan to resolve an endpoint in an environment of the loaded collection.
     func plan(for endpoint: Endpoint, in environment: Environment) -> RequestPlan? {
-        collection.map { RequestPlan(endpoint: endpoint, collection: $0, environment: environment, revision: collectionRevision) }
+        collection.map {
+            RequestPlan(endpoint: endpoint, collection: $0, environment: environment, revision: collectionRevision, answers: PromptAnswers(promptAnswers))
+        }
     }
 
     // MARK: - Derived

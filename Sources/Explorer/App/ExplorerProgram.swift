@@ -96,7 +96,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send(let id, let plan):
-            guard plan.collection.prerequisites(of: plan.endpoint, captured: plan.captured()).isEmpty else {
+            let prerequisites = plan.collection.prerequisites(of: plan.endpoint, captured: plan.captured()).map(\.endpoint)
+            let prompts = plan.collection.unansweredPrompts(of: prerequisites + [plan.endpoint], in: plan.environment, answers: plan.answers)
+            guard prompts.isEmpty else {
+                send(.promptsNeeded(.exchange(id), prompts))
+                return
+            }
+            guard prerequisites.isEmpty else {
                 sendAfterPrerequisites(id, plan, send: send)
                 return
             }
@@ -315,7 +321,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         do {
             resolved = try plan.resolve()
         } catch {
-            send(.resolveFailed(exchange: id, sentence(describing: error)))
+            if let prompt = UnansweredPrompt(stoppedAt: error) {
+                send(.promptsNeeded(.exchange(id), [prompt]))
+            } else {
+                send(.resolveFailed(exchange: id, sentence(describing: error)))
+            }
             return
         }
         send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
@@ -328,12 +338,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// A sequence runner over this program's transport, limits and history: what `requires:`
     /// and folder runs send through, with `explorer run`'s rules.
     private func runner(
-        _ collection: APICollection, _ environment: Environment, send: @escaping @Sendable (AppAction) -> Void
+        _ collection: APICollection, _ environment: Environment, answers: PromptAnswers, send: @escaping @Sendable (AppAction) -> Void
     ) -> SequenceRunner<HistoryEntry> {
         let transport = (try? self.transport(for: environment)) ?? self.transport
         let options = limits.transferOptions
         let path = collectionPath
-        return SequenceRunner<HistoryEntry>(collection: collection, environment: environment, store: CaptureStore()) { [weak self] resolved in
+        var resolver = RequestResolver()
+        resolver.prompter = answers
+        return SequenceRunner<HistoryEntry>(collection: collection, environment: environment, store: CaptureStore(), resolver: resolver) { [weak self] resolved in
             let jar = self?.cookieJar(for: resolved, send: send)
             let keepCookies = self?.savingCookies(jar, of: resolved, send: send)
             let entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)
@@ -352,7 +364,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Sends what the endpoint `requires:` first (as `explorer send` does), then the endpoint
     /// itself as every TUI send goes; when a prerequisite fails, the endpoint is not sent.
     private func sendAfterPrerequisites(_ id: Int, _ plan: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
-        let runner = runner(plan.collection, plan.environment, send: send)
+        let runner = runner(plan.collection, plan.environment, answers: plan.answers, send: send)
         let task = Task { [weak self] in
             let steps = await runner.sendPrerequisites(of: plan.endpoint) { step in
                 self?.record(step)
@@ -361,6 +373,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
             guard let self, !Task.isCancelled else { return }
             _ = lock.withLock { tasks.removeValue(forKey: .exchange(id)) }
+            if let prompt = steps.last?.unansweredPrompt {
+                send(.promptsNeeded(.exchange(id), [prompt]))
+                return
+            }
             if let failed = steps.last(where: { $0.outcome != .passed }) {
                 send(.resolveFailed(exchange: id, "\(failed.endpoint.id) did not succeed (\(failed.statusText)), so \(plan.endpoint.id) was not sent."))
                 return
@@ -373,7 +389,15 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Runs endpoints one after another through the sequence runner, reporting each result
     /// and then the summary `explorer run` prints.
     private func runFolder(_ id: Int, _ plan: RunPlan, send: @escaping @Sendable (AppAction) -> Void) {
-        let runner = runner(plan.collection, plan.environment, send: send)
+        // Every prompt of the run is asked before its first request goes out.
+        let captured = CaptureStore().variables(collection: plan.collection.storeKey, environment: plan.environment.name)
+        let sent = plan.endpoints.flatMap { plan.collection.prerequisites(of: $0, captured: captured).map(\.endpoint) + [$0] }
+        let prompts = plan.collection.unansweredPrompts(of: sent, in: plan.environment, answers: plan.answers)
+        guard prompts.isEmpty else {
+            send(.promptsNeeded(.run(id, plan), prompts))
+            return
+        }
+        let runner = runner(plan.collection, plan.environment, answers: plan.answers, send: send)
         let task = Task { [weak self] in
             let started = Date()
             var results: [RunResult] = []

@@ -13,6 +13,8 @@ package struct RunPlan: Sendable {
     package let endpoints: [Endpoint]
     /// What is run, as the user named it (`Auth`, or the collection's name for all).
     package let title: String
+    /// The answers to `{{prompt}}` calls given so far.
+    package var answers = PromptAnswers()
 }
 
 /// A folder run of the TUI (`Ctrl-R`): its results as they come, and the summary at the end.

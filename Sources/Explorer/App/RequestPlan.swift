@@ -13,13 +13,18 @@ package struct RequestPlan: Sendable {
     package let environment: Environment
     /// Which load of the collection this is (`AppState.collectionRevision`).
     package let revision: Int
+    /// The answers to `{{prompt}}` calls given so far (an unanswered one stops a resolve
+    /// with `UnansweredPrompt`, and the TUI asks).
+    package var answers = PromptAnswers()
 
     /// Resolves the request to send: reads the process environment, the clock and multipart
     /// files, so only effects call it.
     ///
     /// - Throws: `ResolveError` (an undefined variable, a missing file ...).
     package func resolve() throws -> ResolvedRequest {
-        try RequestResolver().resolve(endpoint, in: collection, environment: environment, captured: captured())
+        var resolver = RequestResolver()
+        resolver.prompter = answers
+        return try resolver.resolve(endpoint, in: collection, environment: environment, captured: captured())
     }
 
     /// The variables captured before in this environment (`capture:`), from the state folder.
@@ -45,7 +50,10 @@ package struct RequestPlan: Sendable {
     /// are shown as written.
     package func preview() -> RequestPreview {
         do {
-            let resolved = try RequestResolver(uuid: "{{uuid}}").resolve(endpoint, in: collection, environment: environment, captured: captured())
+            var resolver = RequestResolver(uuid: "{{uuid}}")
+            resolver.prompter = PromptAnswers(answers.answers, placeholder: true)
+            resolver.runsCommands = false
+            let resolved = try resolver.resolve(endpoint, in: collection, environment: environment, captured: captured())
             return RequestPreview(resolved, key: key)
         } catch {
             return RequestPreview(failed: endpoint, error: String(describing: error), key: key)
@@ -70,10 +78,26 @@ package struct RequestPreview: Sendable, Hashable {
         let revision: Int
     }
 
-    /// A run of the URL: its text and whether it came from a variable.
+    /// A run of the URL: its text and where it came from.
     package struct URLPart: Sendable, Hashable {
+        enum Source: Sendable, Hashable {
+            /// Written in the endpoint or the base URL.
+            case literal
+            /// A variable's value.
+            case variable
+            /// A template function's value (`{{uuid}}`, `{{timestamp ms}}` …).
+            case function
+        }
         let text: String
-        let isVariable: Bool
+        let source: Source
+    }
+
+    /// What one template function of the request gave, for the preview's list of them.
+    package struct FunctionOutput: Sendable, Hashable {
+        /// The call as written between the braces (`now "yyyy"`, `prompt "PIN"`).
+        let expression: String
+        /// Its value, masked; what happens on send when the preview cannot know it.
+        let value: String
     }
 
     /// How much of a body the pane shows.
@@ -87,6 +111,8 @@ package struct RequestPreview: Sendable, Hashable {
     let headers: HTTPHeaders
     /// The first bytes of the body as text, masked.
     let body: String?
+    /// The template functions of the request (URL, headers, body, auth) and their values.
+    let functions: [FunctionOutput]
     /// Why it could not be resolved (the method and path are then the endpoint's own).
     let error: String?
 
@@ -106,15 +132,31 @@ package struct RequestPreview: Sendable, Hashable {
         headers = resolved.maskedHeaders
         error = nil
         body = resolved.masked.httpBody.flatMap { $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self) }
+        functions = resolved.functionOutputs.map { output in
+            // A preview leaves what changes per send, asks or runs as written.
+            guard output.value != "{{\(output.expression)}}" else {
+                let when = output.expression.hasPrefix("prompt") ? "asked when sent" : output.expression.hasPrefix("command") ? "runs when sent" : "new on each send"
+                return FunctionOutput(expression: output.expression, value: when)
+            }
+            let masked = resolved.masker.mask(output.value)
+            return FunctionOutput(expression: output.expression, value: masked == output.value && Self.isHidden(output.expression) ? SecretMasker.mask : masked)
+        }
+    }
+
+    /// Whether a function's value is hidden whatever the masker knows: a secret prompt's
+    /// answer and a command's output.
+    private static func isHidden(_ expression: String) -> Bool {
+        expression.hasPrefix("command ") || (expression.hasPrefix("prompt ") && PromptAnswers.isSecret(expression))
     }
 
     /// The preview of an endpoint that could not be resolved.
     init(failed endpoint: Endpoint, error: String, key: Key?) {
         self.key = key
         method = endpoint.method
-        url = [URLPart(text: endpoint.path, isVariable: false)]
+        url = [URLPart(text: endpoint.path, source: .literal)]
         headers = HTTPHeaders()
         body = nil
+        functions = []
         self.error = error
     }
 
@@ -122,10 +164,10 @@ package struct RequestPreview: Sendable, Hashable {
     /// the URL the variable positions no longer line up, so nothing is marked.
     private static func parts(_ resolved: ResolvedRequest) -> [URLPart] {
         let characters = Array(resolved.maskedURL)
-        var marked = Array(repeating: false, count: characters.count)
+        var marked = Array(repeating: URLPart.Source.literal, count: characters.count)
         if resolved.maskedURL == resolved.url {
             for span in resolved.urlVariableSpans {
-                for index in span.range where marked.indices.contains(index) { marked[index] = true }
+                for index in span.range where marked.indices.contains(index) { marked[index] = span.isFunction ? .function : .variable }
             }
         }
         var parts: [URLPart] = []
@@ -133,7 +175,10 @@ package struct RequestPreview: Sendable, Hashable {
         while start < characters.count {
             var end = start
             while end < characters.count && marked[end] == marked[start] { end += 1 }
-            parts.append(URLPart(text: String(characters[start..<end]), isVariable: marked[start]))
+            var text = String(characters[start..<end])
+            // A call a preview leaves as written reads as written, not percent-encoded.
+            if marked[start] == .function, let decoded = text.removingPercentEncoding, decoded.hasPrefix("{{"), decoded.hasSuffix("}}") { text = decoded }
+            parts.append(URLPart(text: text, source: marked[start]))
             start = end
         }
         return parts

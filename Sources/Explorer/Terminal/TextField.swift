@@ -9,13 +9,16 @@ package struct TextField: Sendable {
     package var placeholder: String
     /// The style of the text.
     package var style: Style
+    /// Whether each character shows as `•` (a password being typed).
+    package var masked: Bool
 
     /// Creates a text field.
-    package init(state: TextFieldState, focused: Bool = true, placeholder: String = "", style: Style = Style(.input)) {
+    package init(state: TextFieldState, focused: Bool = true, placeholder: String = "", style: Style = Style(.input), masked: Bool = false) {
         self.state = state
         self.focused = focused
         self.placeholder = placeholder
         self.style = style
+        self.masked = masked
     }
 
     /// Draws the field on the first row of `area`.
@@ -35,7 +38,7 @@ package struct TextField: Sendable {
             return
         }
         var characters: [StyledCharacter] = []
-        Sanitizer.append(state.text, style: style, to: &characters)
+        Sanitizer.append(masked ? String(repeating: "•", count: state.text.count) : state.text, style: style, to: &characters)
         // Columns before the cursor, counted on the sanitized text: a stored character
         // is at most one grapheme, so the first `cursor` graphemes map one-to-one except
         // for escapes, which the state never stores.

@@ -58,7 +58,9 @@ enum AppView {
             let hint = " Enter apply · Esc cancel "
             let hintWidth = area.width - used > hint.count + 20 ? hint.count : 0
             let field = Rect(x: area.x + used, y: area.y, width: max(1, area.width - used - hintWidth), height: 1)
-            TextField(state: input.field, focused: true).render(into: &grid, area: field)
+            var secret = false
+            if case .templatePrompt(_, true) = input.purpose { secret = true }
+            TextField(state: input.field, focused: true, masked: secret).render(into: &grid, area: field)
             if hintWidth > 0 { grid.put(hint, x: area.maxX - hint.count, y: area.y, style: Style(.dim), clip: area) }
             return
         }

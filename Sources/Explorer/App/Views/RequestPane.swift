@@ -55,8 +55,19 @@ enum RequestPane {
             }
             return
         }
-        let url = preview.url.map { Span($0.text, role: $0.isVariable ? .jsonKey : .text) }
+        let url = preview.url.map { part in
+            Span(part.text, role: part.source == .function ? .jsonNumber : part.source == .variable ? .jsonKey : .text)
+        }
         var lines: [[Span]] = [[Span(preview.method.rawValue + " ", Style(AppState.role(for: preview.method), .bold))] + url]
+        // Which values came from which function: the URL marks them, this line names them.
+        if !preview.functions.isEmpty {
+            var line: [Span] = [Span("ƒ ", role: .jsonNumber)]
+            for (index, function) in preview.functions.enumerated() {
+                if index > 0 { line.append(Span(" · ", role: .dim)) }
+                line += [Span(function.expression, role: .jsonNumber), Span(" " + function.value, role: .dim)]
+            }
+            lines.append(line)
+        }
         if !compact {
             lines.append(contentsOf: ResponseContent.headerLines(preview.headers))
             if let body = preview.body {
