@@ -79,6 +79,8 @@ struct BenchHistoryCommand: ParsableCommand {
             ("FTS rare word (zyzzyva)", HistoryQuery(search: "zyzzyva")),
             ("FTS two words (alpha omega)", HistoryQuery(search: "alpha omega")),
             ("FTS prefix (lore*)", HistoryQuery(search: "lore*")),
+            ("FTS prefix (lorem*)", HistoryQuery(search: "lorem*")),
+            ("FTS prefix (us*)", HistoryQuery(search: "us*")),
             ("FTS URL phrase (users/43)", HistoryQuery(search: "users/43")),
         ]
         for (label, query) in queries {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import ExplorerCLI
 @testable import History
@@ -133,4 +134,30 @@ import Testing
         #expect(page.count == 1)
         #expect(page.first?.responseBody == Data("<html>Internal kaboom</html>".utf8))
     }
+
+    @Test func aHistoryFromBeforeThePrefixIndexIsReindexedAndPrefixSearchFindsItsExchanges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let old = try DatabaseQueue(path: folder.historyFile.path)
+            try HistoryStore.migrator.migrate(old, upTo: "checks: the assertion results of an exchange")
+            try old.write { db in
+                try db.execute(sql: """
+                    INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodyText, responseBodySize, totalMilliseconds)
+                    VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', '{"greeting":"lorem"}', 20, 5)
+                    """)
+            }
+        }
+        let store = try HistoryStore(fileURL: folder.historyFile)
+        try store.record(sampleEntry(url: "http://h/new", responseBody: Data(#"{"greeting":"loremipsum"}"#.utf8)))
+        #expect(try store.summaries(matching: HistoryQuery(search: "lo*")).map(\.url) == ["http://h/new", "http://h/old"])
+        #expect(try store.summaries(matching: HistoryQuery(search: "lorem*")).count == 2)
+        #expect(try store.summaries(matching: HistoryQuery(search: "lorem")).map(\.url) == ["http://h/old"])
+        let options = try DatabaseQueue(path: folder.historyFile.path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'exchange_fts'")
+        }
+        #expect(options?.contains("prefix=") == true, "\(options ?? "no table")")
+    }
 }
+
