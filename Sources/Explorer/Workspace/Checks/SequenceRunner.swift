@@ -73,6 +73,9 @@ package struct SequenceStep<Record: Sendable>: Sendable {
 package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     /// Sends one resolved request.
     package typealias Send = @Sendable (ResolvedRequest) async -> SentExchange<Record>
+    /// Checks a resolved request before it goes out: why it must not be sent (a GraphQL
+    /// document that does not validate against its schema), or `nil` to send it.
+    package typealias Check = @Sendable (ResolvedRequest) async -> String?
 
     private let collection: APICollection
     private let environment: Environment
@@ -81,6 +84,7 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     private let collectionKey: String
     private let resolver: RequestResolver
     private let send: Send
+    private let check: Check?
     private let lock = NSLock()
     private var captured: [String: CapturedVariable]
     /// Reports problems that do not stop a run (the capture file cannot be written).
@@ -95,11 +99,15 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     ///   - store: where captured variables are read from and kept (`nil`: this run only).
     ///   - resolver: resolves endpoints (the built-ins' time and the process environment).
     ///   - report: where a non-fatal problem's sentence goes.
+    ///   - check: checks each request before it is sent; what it returns stops it (the step
+    ///     is not sent, as for a request that cannot be resolved).
     ///   - send: sends one request.
     package init(
         collection: APICollection, environment: Environment, overrides: [String: String] = [:], store: CaptureStore?,
-        resolver: RequestResolver = RequestResolver(), report: @escaping @Sendable (String) -> Void = { _ in }, send: @escaping Send
+        resolver: RequestResolver = RequestResolver(), report: @escaping @Sendable (String) -> Void = { _ in },
+        check: Check? = nil, send: @escaping Send
     ) {
+        self.check = check
         self.collection = collection
         self.environment = environment
         self.overrides = overrides
@@ -170,6 +178,10 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
                 return step
             }
             step.resolved = resolved
+            if step.attempts == 0, let check, let problem = await check(resolved) {
+                step.resolveError = problem
+                return step
+            }
             step.attempts += 1
             let exchange = await send(resolved)
             step.exchange = exchange

@@ -32,6 +32,10 @@ package enum GraphQLIntrospection {
         }
         """
 
+    /// The bounds of an introspection exchange: a schema answer of a large API is a few
+    /// megabytes; a server that sends more, or takes longer, is not waited for.
+    package static let limits = TransferOptions(timeout: .seconds(20), maximumBodySize: 16 << 20)
+
     /// Why an introspection answer cannot be read.
     package struct Failure: Error, Sendable, CustomStringConvertible {
         /// What is wrong with the answer.
@@ -134,8 +138,12 @@ extension GraphQLIntrospection {
     ///   - url: the server's GraphQL URL (`http://127.0.0.1:8080/graphql`).
     ///   - headers: headers to send (an `Authorization` the server wants).
     ///   - transport: the transport to send through.
-    /// - Throws: a transport error, or `Failure` naming the status or what the answer lacks.
-    package static func fetchSDL(from url: URL, headers: HTTPHeaders = HTTPHeaders(), transport: any HTTPTransport) async throws -> String {
+    ///   - options: the bounds of the exchange (`limits` by default: 20 s, 16 MiB).
+    /// - Throws: a transport error (a timeout, a body over the limit), or `Failure` naming the
+    ///   status or what the answer lacks.
+    package static func fetchSDL(
+        from url: URL, headers: HTTPHeaders = HTTPHeaders(), transport: any HTTPTransport, options: TransferOptions = limits
+    ) async throws -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let path = components?.path ?? ""
         components?.path = ""
@@ -147,7 +155,7 @@ extension GraphQLIntrospection {
         allHeaders.replaceOrAdd(name: "Accept", value: GraphQLOperation.accept)
         let request = BasicRequest(method: .post, path: path, headers: allHeaders, httpBody: requestBody)
         let server = Environment(name: "introspection", baseURLTemplate: origin)
-        let response = try await NetworkDispatcher(serverProvider: server, transport: transport).future(from: request).value
+        let response = try await NetworkDispatcher(serverProvider: server, transport: transport).future(from: request, options: options).value
         let body = response.body ?? Data()
         guard (200..<300).contains(response.statusCode.code) || !GraphQLResponseError.errors(in: body).isEmpty else {
             throw Failure(reason: "\(url.absoluteString) answered \(response.statusCode.code) \(response.statusCode.reasonPhrase)")
