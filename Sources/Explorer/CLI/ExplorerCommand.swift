@@ -25,6 +25,7 @@ struct ExplorerCommand: AsyncParsableCommand {
             ExportCommand.self,
             HistoryCommand.self,
             TrustCommand.self,
+            GraphQLCommand.self,
             BenchCommand.self,
         ],
         defaultSubcommand: OpenCommand.self

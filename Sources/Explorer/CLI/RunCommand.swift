@@ -60,6 +60,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Confirm non-GET requests to a protected environment without a prompt.")
     var yes = false
 
+    @Flag(name: .long, help: "Send GraphQL queries without validating them against the environment's schema first.")
+    var noValidate = false
+
     /// The most repetitions a run may ask for.
     static let maximumRepeat = 100_000
     /// The most requests `--jobs` may send at once.
@@ -105,7 +108,9 @@ struct RunCommand: AsyncParsableCommand {
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
-        let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides, through: transport)
+        let check = noValidate ? nil : ExchangeSender.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))
+        let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides,
+                                       through: transport, check: check)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
         let progress = RunProgress(total: selected.count * `repeat`, live: isatty(STDERR_FILENO) == 1 && !json)
 

@@ -16,10 +16,15 @@ extension ExchangeSender {
     ///   resolved), 4 or 5 (with `--check-status`).
     func runChecked(
         _ endpoint: Endpoint, in collection: APICollection, at collectionPath: String, environment: Environment,
-        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions
+        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions, validatesGraphQL: Bool = true
     ) async throws {
-        let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides)
+        // Introspection for the validation goes through a transport of this sender's settings,
+        // shut down once the steps are sent.
+        let schemaTransport = validatesGraphQL ? AsyncHTTPClientTransport(configuration: transportConfiguration) : nil
+        let check = schemaTransport.map { Self.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: $0)) }
+        let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides, check: check)
         let steps = await runner.run(endpoint)
+        try? await schemaTransport?.shutdown()
         for step in steps.dropLast() {
             let entry = step.historyEntry
             if let entry { recorder?.record(entry, secrets: step.secrets) }
@@ -58,16 +63,18 @@ extension ExchangeSender {
 
     /// A runner that sends with this sender's limits and keeps captures in the state folder.
     ///
-    /// - Parameter transport: a transport kept for the whole run (its connections reused);
-    ///   one per request when `nil`.
+    /// - Parameters:
+    ///   - transport: a transport kept for the whole run (its connections reused); one per
+    ///     request when `nil`.
+    ///   - check: what stops a request before it is sent (GraphQL validation).
     func makeRunner(
         collection: APICollection, at path: String, environment: Environment, overrides: [String: String],
-        through transport: AsyncHTTPClientTransport? = nil
+        through transport: AsyncHTTPClientTransport? = nil, check: SequenceRunner<HistoryEntry>.Check? = nil
     ) -> SequenceRunner<HistoryEntry> {
         let sender = self
         return SequenceRunner<HistoryEntry>(
             collection: collection, environment: environment, overrides: overrides, store: CaptureStore(),
-            resolver: .asking, report: { printError($0) }
+            resolver: .asking, report: { printError($0) }, check: check
         ) { resolved in
             let plan = Plan(target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
             let entry: HistoryEntry

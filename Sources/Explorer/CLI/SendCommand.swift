@@ -49,6 +49,9 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Neither send the environment's cookies nor keep the ones the server sets.")
     var noCookies = false
 
+    @Flag(name: .long, help: "Send a GraphQL query without validating it against the environment's schema first.")
+    var noValidate = false
+
     func run() async throws {
         let overrides = try Self.parseVariables(variables)
         let located = try CollectionLocation.resolve(explicit: collection)
@@ -71,9 +74,11 @@ struct SendCommand: AsyncParsableCommand {
             environment.setOverrides(overrides)
             try ExchangeSender.Plan.confirm(found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
             return try await sender.runChecked(
-                found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder, output: output)
+                found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder, output: output,
+                validatesGraphQL: !noValidate)
         }
         let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+        if !noValidate { try await sender.validateGraphQL(exchange) }
         try exchange.confirmIfProtected(yes: yes)
         try await sender.run(exchange, recorder: recorder, output: output)
     }
