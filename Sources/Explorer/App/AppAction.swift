@@ -44,6 +44,8 @@ package enum AppAction: Sendable {
     case cookiesListed(environment: String, [Cookie], problem: String?)
     /// The OAuth2 tokens of an environment were read or changed.
     case tokensListed(environment: String, [ListedToken], problem: String?)
+    /// The GraphQL schema of an endpoint's URL in an environment was loaded for the browser.
+    case schemaLoaded(endpointID: String, environment: String, SchemaOutlineLoad)
     /// A search of a large body finished off the main queue.
     case searchFinished(exchange: Int, query: String, lines: [Int])
     /// A JSONPath filter of a large body finished off the main queue.
@@ -115,4 +117,7 @@ package enum AppEffect: Sendable {
     case listTokens(collection: String, environment: String)
     /// Drop one OAuth2 token (by its cache key) of an environment, or all when `only` is nil.
     case dropTokens(collection: String, environment: String, only: String?)
+    /// Load the GraphQL schema of an endpoint's URL for the browser: cached, else by
+    /// introspection; `refresh` asks the server again.
+    case loadSchema(RequestPlan, refresh: Bool)
 }

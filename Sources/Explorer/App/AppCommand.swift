@@ -50,6 +50,7 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case runFolder
     case cookies
     case tokens
+    case graphQLSchema
     case webSocketMessage
     case webSocketPing
     case webSocketClose
@@ -65,6 +66,7 @@ extension AppCommand {
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
         KeyBinding(.char("C"), .cookies, help: "Cookies of the environment (x deletes one)"),
         KeyBinding(.char("T"), .tokens, help: "OAuth2 tokens of the environment (masked, with expiry): x drops one"),
+        KeyBinding(.char("Q"), .graphQLSchema, help: "GraphQL schema of the endpoint: types, fields, arguments; / searches, r refreshes"),
         KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
         KeyBinding(KeyPress(.backTab), .focusPrevious, help: "Previous pane"),
         KeyBinding(.char("/"), .search, hint: "search", help: "Filter a list / search the response body"),

@@ -137,6 +137,8 @@ enum AppReducer {
             cookiesListed(environment, cookies, problem: problem, &state)
         case .tokensListed(let environment, let tokens, let problem):
             tokensListed(environment, tokens, problem: problem, &state)
+        case .schemaLoaded(let endpointID, let environment, let load):
+            schemaLoaded(endpointID: endpointID, environment: environment, load, &state)
         case .searchFinished(let id, let query, let lines):
             guard state.shownExchange == id, state.body.search == query else { return [] }
             showMatches(lines, for: query, &state)
@@ -295,6 +297,8 @@ enum AppReducer {
             return handleCookies(press, panel, &state)
         case .tokens(let panel):
             return handleTokens(press, panel, &state)
+        case .schema(let panel):
+            return handleSchema(press, panel, &state)
         case .environmentPicker(var list):
             let command = state.keymap.command(for: press)
             switch (press.key, command) {
@@ -420,6 +424,8 @@ enum AppReducer {
             return openCookies(&state)
         case .tokens:
             return openTokens(&state)
+        case .graphQLSchema:
+            return openSchema(&state)
         case .search:
             if state.focus == .response {
                 state.input = TextInput(purpose: .bodySearch, text: state.body.search)

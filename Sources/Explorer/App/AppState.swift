@@ -44,6 +44,8 @@ enum AppOverlay: Sendable {
     case cookies(CookiesPanel)
     /// The active environment's OAuth2 tokens (`T`).
     case tokens(TokensPanel)
+    /// The GraphQL schema browser (`Q`).
+    case schema(SchemaPanel)
 }
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the

@@ -50,6 +50,12 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// The cookie jars of the environments used so far, by collection key and environment
     /// name (read from `cookieStore` once, saved after each response).
     private var cookieJars: [CookieJarKey: CookieJar] = [:]
+    /// Where GraphQL schemas are kept between runs; nil keeps none (tests).
+    private let schemaCache: GraphQLSchemaCache?
+    /// Whether a GraphQL query is validated against its schema before it is sent.
+    private let validatesGraphQL: Bool
+    /// The schema sources, one per transport in use (`tls:` settings make their own).
+    private var schemaSources: [ObjectIdentifier: GraphQLSchemaSource] = [:]
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
@@ -59,9 +65,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         clipboardWriter: (@Sendable (String) -> Void)?,
         externalEditor: (@Sendable (URL) -> ExternalEditor.Outcome)? = nil,
         draftStore: DraftStore? = nil,
-        cookieStore: CookieStore? = nil
+        cookieStore: CookieStore? = nil,
+        schemaCache: GraphQLSchemaCache? = nil,
+        validatesGraphQL: Bool = true
     ) {
         self.cookieStore = cookieStore
+        self.schemaCache = schemaCache
+        self.validatesGraphQL = validatesGraphQL
         self.externalEditor = externalEditor
         self.draftStore = draftStore
         self.transport = transport
@@ -159,6 +169,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 }
                 self.listCookies(key, send: send)
             }
+        case .loadSchema(let plan, let refresh):
+            loadSchema(plan, refresh: refresh, send: send)
         case .listTokens(let collection, let environment):
             recording.async { self.listTokens(collection: collection, environment: environment, send: send) }
         case .dropTokens(let collection, let environment, let only):
@@ -192,7 +204,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
              .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
-             .listTokens, .dropTokens, .webSocket:
+             .listTokens, .dropTokens, .webSocket, .loadSchema:
             perform(effect, send: send)
         case .loadHistory:
             guard let store = history?.store else { return }
@@ -330,7 +342,87 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
         send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
         if resolved.endpoint.isWebSocket(resolvedURL: resolved.url) { return openWebSocket(id, resolved, send: send) }
+        if validatesGraphQL, resolved.graphQLDocument != nil { return validateAndSend(id, resolved, send: send) }
         sendRequest(id, resolved, send: send)
+    }
+
+    // MARK: - GraphQL schemas
+
+    /// The schema source for an environment's transport.
+    private func schemaSource(for environment: Environment) throws -> GraphQLSchemaSource {
+        let transport = try self.transport(for: environment)
+        return lock.withLock {
+            if let made = schemaSources[ObjectIdentifier(transport)] { return made }
+            let made = GraphQLSchemaSource(cache: schemaCache, transport: transport)
+            schemaSources[ObjectIdentifier(transport)] = made
+            return made
+        }
+    }
+
+    /// Validates a GraphQL request against its schema (cached, else fetched) and sends it when
+    /// it is valid, or when no schema can be had (with a warning); a document with problems
+    /// is not sent, and the problems, at the file's lines and columns, say why.
+    private func validateAndSend(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
+        let source: GraphQLSchemaSource
+        do {
+            source = try schemaSource(for: resolved.environment)
+        } catch {
+            return sendRequest(id, resolved, send: send)
+        }
+        let task = Task { [weak self] in
+            let verdict = await source.validate(resolved)
+            guard let self, !Task.isCancelled else { return }
+            _ = lock.withLock { tasks.removeValue(forKey: .exchange(id)) }
+            switch verdict {
+            case .invalid(let problems, let schema):
+                send(.resolveFailed(exchange: id, Self.invalidGraphQLText(problems, schema: schema)))
+                return
+            case .unchecked(let sentence):
+                send(.message("\(sentence) Sent without validation.", isError: false))
+            case .notGraphQL, .valid:
+                break
+            }
+            sendRequest(id, resolved, send: send)
+        }
+        lock.withLock { tasks[.exchange(id)] = task }
+    }
+
+    /// Why a GraphQL request was not sent: the first problems at `file:line:column`.
+    static func invalidGraphQLText(_ problems: [GraphQLProblem], schema: LoadedGraphQLSchema) -> String {
+        let shown = problems.prefix(3).map(\.description).joined(separator: "; ")
+        let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
+        return "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.url); Q browses it)"
+    }
+
+    /// Loads the schema of a plan's GraphQL URL for the browser, off the main queue.
+    private func loadSchema(_ plan: RequestPlan, refresh: Bool, send: @escaping @Sendable (AppAction) -> Void) {
+        let endpointID = plan.endpoint.id
+        let environment = plan.environment.name
+        let resolved: ResolvedRequest
+        let source: GraphQLSchemaSource
+        do {
+            resolved = try plan.resolve()
+            source = try schemaSource(for: plan.environment)
+        } catch {
+            send(.schemaLoaded(endpointID: endpointID, environment: environment, SchemaOutlineLoad(url: "", problem: sentence(describing: error))))
+            return
+        }
+        guard let key = resolved.graphQLSchemaKey else {
+            send(.schemaLoaded(endpointID: endpointID, environment: environment,
+                               SchemaOutlineLoad(url: resolved.url, problem: "\(endpointID) is not a GraphQL endpoint.")))
+            return
+        }
+        Task {
+            let load: SchemaOutlineLoad
+            do {
+                let schema = try await source.schema(for: key, headers: resolved.introspectionHeaders, refresh: refresh)
+                load = SchemaOutlineLoad(url: key.url, fetchedAt: schema.fetchedAt, fromCache: schema.fromCache,
+                                         outline: GraphQLSchemaOutline(schema: schema.schema))
+            } catch {
+                load = SchemaOutlineLoad(url: key.url, problem: "\(error)")
+            }
+            send(.schemaLoaded(endpointID: endpointID, environment: environment, load))
+        }
     }
 
     // MARK: - Sequences
@@ -345,7 +437,16 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let path = collectionPath
         var resolver = RequestResolver()
         resolver.prompter = answers
-        return SequenceRunner<HistoryEntry>(collection: collection, environment: environment, store: CaptureStore(), resolver: resolver) { [weak self] resolved in
+        var check: SequenceRunner<HistoryEntry>.Check?
+        if validatesGraphQL, let source = try? schemaSource(for: environment) {
+            check = { resolved in
+                guard case .invalid(let problems, let schema) = await source.validate(resolved) else { return nil }
+                return ExplorerProgram.invalidGraphQLText(problems, schema: schema)
+            }
+        }
+        return SequenceRunner<HistoryEntry>(
+            collection: collection, environment: environment, store: CaptureStore(), resolver: resolver, check: check
+        ) { [weak self] resolved in
             let jar = self?.cookieJar(for: resolved, send: send)
             let keepCookies = self?.savingCookies(jar, of: resolved, send: send)
             let entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)

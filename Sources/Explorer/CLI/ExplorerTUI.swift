@@ -74,7 +74,8 @@ enum ExplorerTUI {
                 }
             },
             draftStore: draftStore,
-            cookieStore: CookieStore(environment: processEnvironment))
+            cookieStore: CookieStore(environment: processEnvironment),
+            schemaCache: GraphQLSchemaCache(environment: processEnvironment))
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         state.exchangeLimit = config.exchangesInMemory

@@ -1,5 +1,5 @@
 /// The box every modal is drawn in: a confirm dialog, a picker, the help.
-enum Overlay {
+package enum Overlay {
     /// Clears a centred box of the given size and draws its frame.
     ///
     /// - Parameters:
@@ -19,14 +19,14 @@ enum Overlay {
 
     /// The widest box that leaves a column of the screen on each side, so the box reads as
     /// lying over the screen rather than replacing it.
-    static func maximumWidth(in area: Rect) -> Int { max(1, area.width - 2) }
+    package static func maximumWidth(in area: Rect) -> Int { max(1, area.width - 2) }
 
     /// The tallest box that leaves a row of the screen above and below.
-    static func maximumHeight(in area: Rect) -> Int { max(1, area.height - 2) }
+    package static func maximumHeight(in area: Rect) -> Int { max(1, area.height - 2) }
 
     /// Text drawn in a box: plain text takes the box's role, so the box's background shows
     /// behind it in every theme.
-    static func characters(_ spans: [Span]) -> [StyledCharacter] {
+    package static func characters(_ spans: [Span]) -> [StyledCharacter] {
         Sanitizer.characters(spans).map { item in
             var item = item
             if item.style.role == .text { item.style.role = .overlay }

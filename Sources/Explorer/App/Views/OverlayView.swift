@@ -70,6 +70,8 @@ enum OverlayView {
             CookiesView.render(panel, state: state, into: &grid)
         case .tokens(let panel):
             TokensView.render(panel, state: state, into: &grid)
+        case .schema(let panel):
+            SchemaView.render(panel, state: state, into: &grid)
         case .help:
             HelpOverlay(lines: state.keymap.helpLines(), footer: "Esc, q or ? closes this help.").render(into: &grid, area: screen)
         case .text(let title, let lines):
