@@ -53,8 +53,9 @@ extension ExchangeSender {
         let formatter = ISO8601DateFormatter()
         let origin = schema.fromCache ? "cached \(formatter.string(from: schema.fetchedAt))" : "fetched now"
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        let refresh = "explorer graphql schema --env \(schema.key.environment) --refresh"
         return (problems.map(\.description)
-            + ["Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key) (\(origin)); fix it, refresh the schema with `explorer graphql schema --refresh`, or send with --no-validate."])
+            + ["Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key.url) in \(schema.key.environment) (\(origin)); fix it, refresh the schema with `\(refresh)`, or send with --no-validate."])
             .joined(separator: "\n")
     }
 

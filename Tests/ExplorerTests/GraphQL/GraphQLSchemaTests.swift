@@ -203,13 +203,17 @@ import Testing
                 path: /one
             """, file: "s.yaml")
         let runner = SequenceRunner<Int>(collection: collection, environment: try #require(collection.environments.first), store: nil,
-                                         check: { _ in "api.yaml:3:5: not valid" }) { _ in
+                                         check: { _ in "api.yaml:3:5: not valid\nNot sent." }) { _ in
             Issue.record("a request that fails its check must not be sent")
             return SentExchange(response: nil, failure: "sent", record: 0)
         }
         let steps = await runner.run(try collection.endpoint(named: "One"))
         #expect(steps.last?.outcome == .notSent)
-        #expect(steps.last?.resolveError == "api.yaml:3:5: not valid")
+        let step = try #require(steps.last)
+        #expect(step.resolveError == "api.yaml:3:5: not valid\nNot sent.")
+        #expect(step.attempts == 0)
+        let result = RunResult(step: step, iteration: 1, status: nil, milliseconds: 0)
+        #expect(result.problems == ["api.yaml:3:5: not valid", "Not sent."], "one line each in explorer run's table")
     }
 
     @Test func theCacheKeepsAtMostItsLimitDroppingTheOldest() throws {

@@ -56,7 +56,7 @@ package struct RunResult: Sendable, Hashable {
 
     /// Why it did not pass, one line per problem.
     package var problems: [String] {
-        (error.map { [$0] } ?? []) + report.failureLines
+        (error.map { $0.components(separatedBy: "\n") } ?? []) + report.failureLines
     }
 }
 
