@@ -101,3 +101,13 @@ def test_the_tui_does_not_send_an_invalid_query_and_says_where_it_is(explorer_bi
     s.keys("Enter")
     s.wait_for("Not sent: the GraphQL query does not validate")
     s.wait_for(f"bad.yaml:{line}:{column}")
+
+
+def test_the_tui_with_no_validate_sends_it_and_shows_the_servers_errors(explorer_bin, tmp_path, demo, screen):
+    path, _, _ = collection_with_bad_query(demo, tmp_path)
+    s = screen([str(explorer_bin), str(path), "--no-validate"], width=160, height=36)
+    s.wait_for("Endpoints")
+    select_endpoint(s, "Bad query")
+    s.keys("Enter")
+    s.wait_for("GraphQL: 1 error")
+    assert "Not sent" not in s.text()

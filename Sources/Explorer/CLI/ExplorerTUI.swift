@@ -12,10 +12,12 @@ enum ExplorerTUI {
     ///   - collectionURL: the collection file.
     ///   - environment: the environment to start in (the collection's first when nil).
     ///   - themeName: the `--theme` value.
+    ///   - validatesGraphQL: whether a GraphQL query is validated against its schema before
+    ///     it is sent (`--no-validate` turns it off).
     /// - Throws: `ExitCode(2)` after one sentence on stderr when the collection cannot be
     ///   read or the environment does not exist; `CursesError` when there is no terminal.
     @MainActor
-    static func run(collectionURL: URL, environment: String?, themeName: String?) async throws {
+    static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
         let collection: APICollection
         do {
             collection = try CollectionLoader.load(from: collectionURL)
@@ -75,7 +77,8 @@ enum ExplorerTUI {
             },
             draftStore: draftStore,
             cookieStore: CookieStore(environment: processEnvironment),
-            schemaCache: GraphQLSchemaCache(environment: processEnvironment))
+            schemaCache: GraphQLSchemaCache(environment: processEnvironment),
+            validatesGraphQL: validatesGraphQL)
         var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
         state.keymap = config.keymap
         state.exchangeLimit = config.exchangesInMemory

@@ -16,8 +16,11 @@ struct OpenCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The colour theme (default, light, high-contrast, monochrome, or a user theme).")
     var theme: String?
 
+    @Flag(name: .long, help: "Send GraphQL queries without validating them against the environment's schema first.")
+    var noValidate = false
+
     func run() async throws {
         let url = try CollectionLocation.resolve(explicit: collection)
-        try await ExplorerTUI.run(collectionURL: url, environment: env, themeName: theme)
+        try await ExplorerTUI.run(collectionURL: url, environment: env, themeName: theme, validatesGraphQL: !noValidate)
     }
 }
