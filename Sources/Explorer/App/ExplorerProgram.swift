@@ -391,7 +391,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     static func invalidGraphQLText(_ problems: [GraphQLProblem], schema: LoadedGraphQLSchema) -> String {
         let shown = problems.prefix(3).map(\.description).joined(separator: "; ")
         let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
-        return "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.url); Q browses it)"
+        return "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.url): Q browses it, r there fetches it again)"
     }
 
     /// Loads the schema of a plan's GraphQL URL for the browser, off the main queue.

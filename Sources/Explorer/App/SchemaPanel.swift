@@ -123,6 +123,7 @@ struct SchemaPanel: Sendable {
         return lines
     }
 
+    /// The first line of a description, for a one-line row or header.
     static func firstLine(_ text: String?) -> String? {
         guard let text, let first = text.split(separator: "\n").first else { return nil }
         return String(first)
