@@ -179,6 +179,22 @@ import Testing
         #expect(try fixture.cache.schema(for: try #require(resolved.graphQLSchemaKey)) == nil)
     }
 
+    @Test func anIntrospectionAnswerOverTheLimitIsNotKept() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.stop() } }
+        let resolved = try fixture.resolve("Users", in: try fixture.collection(Self.validEndpoint))
+        let source = GraphQLSchemaSource(cache: fixture.cache, transport: fixture.transport,
+                                         options: TransferOptions(timeout: .seconds(5), maximumBodySize: 512))
+        guard case .unchecked(let sentence) = await source.validate(resolved) else {
+            Issue.record("the demo's schema is more than 512 bytes")
+            return
+        }
+        #expect(sentence.contains("cannot be had by introspection"), "\(sentence)")
+        #expect(try fixture.cache.schema(for: try #require(resolved.graphQLSchemaKey)) == nil)
+        #expect(GraphQLIntrospection.limits.maximumBodySize == 16 << 20)
+        #expect(GraphQLIntrospection.limits.timeout == .seconds(20))
+    }
+
     @Test func aRequestThatIsNotGraphQLIsNotChecked() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.stop() } }
