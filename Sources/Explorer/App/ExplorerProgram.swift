@@ -391,7 +391,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     static func invalidGraphQLText(_ problems: [GraphQLProblem], schema: LoadedGraphQLSchema) -> String {
         let shown = problems.prefix(3).map(\.description).joined(separator: "; ")
         let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
-        return "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.url): Q browses it, r there fetches it again)"
+        return "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.shownURL): Q browses it, r there fetches it again)"
     }
 
     /// Loads the schema of a plan's GraphQL URL for the browser, off the main queue.
@@ -416,10 +416,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             let load: SchemaOutlineLoad
             do {
                 let schema = try await source.schema(for: key, headers: resolved.introspectionHeaders, refresh: refresh)
-                load = SchemaOutlineLoad(url: key.url, fetchedAt: schema.fetchedAt, fromCache: schema.fromCache,
+                load = SchemaOutlineLoad(url: key.shownURL, fetchedAt: schema.fetchedAt, fromCache: schema.fromCache,
                                          outline: GraphQLSchemaOutline(schema: schema.schema))
             } catch {
-                load = SchemaOutlineLoad(url: key.url, problem: "\(error)")
+                load = SchemaOutlineLoad(url: key.shownURL, problem: "\(error)")
             }
             send(.schemaLoaded(endpointID: endpointID, environment: environment, load))
         }

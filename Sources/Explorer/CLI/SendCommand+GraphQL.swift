@@ -55,7 +55,7 @@ extension ExchangeSender {
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
         let refresh = "explorer graphql schema --env \(schema.key.environment) --refresh"
         return (problems.map(\.description)
-            + ["Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key.url) in \(schema.key.environment) (\(origin)); fix it, refresh the schema with `\(refresh)`, or send with --no-validate."])
+            + ["Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key.shownURL) in \(schema.key.environment) (\(origin)); fix it, refresh the schema with `\(refresh)`, or send with --no-validate."])
             .joined(separator: "\n")
     }
 

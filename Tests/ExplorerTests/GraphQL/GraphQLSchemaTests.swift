@@ -210,6 +210,27 @@ import Testing
         #expect(resolved.graphQLSchemaKey == nil)
     }
 
+    @Test func aSecretInTheURLIsMaskedWhereTheKeyIsShown() throws {
+        let collection = try CollectionLoader.parse("""
+            name: S
+            environments:
+              - name: local
+                base_url: http://127.0.0.1:9
+                variables: { token: s3cret-path-token }
+                secrets: [token]
+            endpoints:
+              - name: Q
+                method: POST
+                path: /graphql/{{token}}
+                graphql: { query: "{ users { id } }" }
+            """, file: "s.yaml")
+        let resolved = try RequestResolver().resolve(try collection.endpoint(named: "Q"), in: collection)
+        let key = try #require(resolved.graphQLSchemaKey)
+        #expect(key.url == "http://127.0.0.1:9/graphql/s3cret-path-token", "the cache tells URLs apart by what is sent")
+        #expect(!key.shownURL.contains("s3cret"))
+        #expect(!key.description.contains("s3cret"))
+    }
+
     @Test func aSequenceStepThatFailsItsCheckIsNotSent() async throws {
         let collection = try CollectionLoader.parse("""
             name: S

@@ -8,15 +8,20 @@ package struct GraphQLSchemaKey: Sendable, Hashable, CustomStringConvertible {
     package var environment: String
     /// The GraphQL URL, without a query (`http://127.0.0.1:8080/graphql`).
     package var url: String
+    /// The URL as messages show it: secrets that came from variables masked.
+    package var shownURL: String
 
     /// Creates a key.
-    package init(collection: String, environment: String, url: String) {
+    ///
+    /// - Parameter shownURL: the URL with its secrets masked (`url` when it has none).
+    package init(collection: String, environment: String, url: String, shownURL: String? = nil) {
         self.collection = collection
         self.environment = environment
         self.url = url
+        self.shownURL = shownURL ?? url
     }
 
-    package var description: String { "\(url) (environment \(environment))" }
+    package var description: String { "\(shownURL) (environment \(environment))" }
 }
 
 /// A schema kept in the state folder: the SDL introspection gave, and when.

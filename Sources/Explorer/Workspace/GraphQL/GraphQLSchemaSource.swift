@@ -101,7 +101,7 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
     /// cannot be written leaves the schema usable for this process).
     private func fetch(_ key: GraphQLSchemaKey, headers: HTTPHeaders) async throws -> LoadedGraphQLSchema {
         guard let url = URL(string: key.url) else {
-            throw GraphQLSchemaCache.Failure(description: "\(key.url) is not a URL, so it has no schema to ask for.")
+            throw GraphQLSchemaCache.Failure(description: "\(key.shownURL) is not a URL, so it has no schema to ask for.")
         }
         let sdl = try await GraphQLIntrospection.fetchSDL(from: url, headers: headers, transport: transport, options: options)
         let schema: GraphQLSchema
@@ -148,7 +148,7 @@ extension ResolvedRequest {
         components.query = nil
         components.fragment = nil
         guard let address = components.string else { return nil }
-        return GraphQLSchemaKey(collection: collectionKey, environment: environment.name, url: address)
+        return GraphQLSchemaKey(collection: collectionKey, environment: environment.name, url: address, shownURL: masker.mask(address))
     }
 
     /// The headers an introspection request for this request sends: the request's own
