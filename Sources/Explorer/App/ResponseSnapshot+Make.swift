@@ -111,6 +111,10 @@ extension TransportFailure {
             self.init(category: "connection closed", message: message, hint: "the server closed the connection before the response was complete.")
         case .decompressionFailed:
             self.init(category: "decompression failed", message: message, hint: "the body is not valid for its Content-Encoding.")
+        case .proxyAuthenticationRequired:
+            self.init(category: "proxy authentication", message: message, hint: "the proxy wants a user and password — see the environment's proxy: or the proxy variables.")
+        case .proxyUnreachable, .proxyFailed, .invalidProxy:
+            self.init(category: "proxy failure", message: message, hint: "check the environment's proxy: or HTTP_PROXY/HTTPS_PROXY/NO_PROXY; proxy: none goes without one.")
         case .other:
             self.init(category: "transport error", message: message, hint: nil)
         }

@@ -6,7 +6,8 @@ extension NetworkDispatcher {
     /// the upgrade request (an OAuth2 token is added, obtained first when needed), the cookie
     /// jar's cookies for the URL go with it, and the TLS settings of an
     /// `AsyncHTTPClientTransport` (its CA, client certificate, minimum version, `insecure`)
-    /// apply to a wss:// connection unless `options.tls` is set.
+    /// apply to a wss:// connection unless `options.tls` is set, and the connection goes through
+    /// the proxy the transport would use for the URL unless `options.proxy` is set.
     ///
     /// Digest credentials are refused before connecting (`WebSocketError.challengeAuthentication`):
     /// they answer a challenge with a second request, and the upgrade is answered once.
@@ -28,6 +29,13 @@ extension NetworkDispatcher {
         if options.tls == nil, let transport = transport as? AsyncHTTPClientTransport, var tls = transport.configuration.tls {
             if transport.configuration.allowsInvalidCertificates { tls.certificateVerification = .none }
             options.tls = tls
+        }
+        if options.proxy == nil, let transport = transport as? AsyncHTTPClientTransport {
+            do {
+                options.proxy = try transport.proxy(for: upgrade.url)
+            } catch let error as TransportError {
+                throw WebSocketError.transport(error)
+            }
         }
         return try await WebSocketSession.connect(upgrade, options: options)
     }

@@ -28,6 +28,16 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case connectionClosed(url: URL)
     /// The body could not be decompressed (invalid gzip or deflate data).
     case decompressionFailed(url: URL, reason: String)
+    /// The proxy answered `407 Proxy Authentication Required`: it wants (other) credentials.
+    /// `proxy` is its URL with the password masked; `source` the setting it came from.
+    case proxyAuthenticationRequired(proxy: String, source: String, sentCredentials: Bool)
+    /// The proxy could not be reached (refused, unknown host, unreachable, time-out).
+    case proxyUnreachable(proxy: String, source: String, reason: String)
+    /// The proxy was reached but did not open the way to the server (it refused the `CONNECT`
+    /// or did not answer it in time).
+    case proxyFailed(proxy: String, source: String, target: String, reason: String)
+    /// The proxy setting that applies to the URL cannot be used (a malformed URL).
+    case invalidProxy(String)
     /// Any other failure, with the underlying error's description.
     case other(String)
 
@@ -60,6 +70,18 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "\(url.absoluteString) closed the connection before the response was complete."
         case .decompressionFailed(let url, let reason):
             return "The compressed body from \(url.absoluteString) could not be decompressed (\(reason))."
+        case .proxyAuthenticationRequired(let proxy, let source, let sentCredentials):
+            return sentCredentials
+                ? "The proxy \(proxy) (from \(source)) refused its user and password (407 Proxy Authentication Required): check them in \(source)."
+                : "The proxy \(proxy) (from \(source)) asks for a user and password (407 Proxy Authentication Required): "
+                    + "give them in \(source) (http://user:password@host:port)."
+        case .proxyUnreachable(let proxy, let source, let reason):
+            return "The proxy \(proxy) (from \(source)) could not be reached: \(reason). "
+                + "Check that it runs and the address is right, or fix \(source) (proxy: none on an environment goes without a proxy)."
+        case .proxyFailed(let proxy, let source, let target, let reason):
+            return "The proxy \(proxy) (from \(source)) did not open a connection to \(target): \(reason)."
+        case .invalidProxy(let sentence):
+            return sentence
         case .other(let reason):
             return "The request failed: \(reason)."
         }

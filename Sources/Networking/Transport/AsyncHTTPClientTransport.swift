@@ -6,22 +6,28 @@ import NIOSSL
 
 /// The default transport on Linux, built on swift-server/async-http-client.
 ///
-/// One long-lived `HTTPClient` with a connection pool serves every request; call `shutdown()`
-/// when done (a transport released without it shuts its client down in the background).
+/// One long-lived `HTTPClient` with a connection pool serves the requests that go directly, and
+/// one more per proxy in use (made on first use: async-http-client has one proxy per client);
+/// the proxy is chosen per request by its URL (`Configuration.Proxy`). Call `shutdown()` when
+/// done (a transport released without it shuts its clients down in the background).
 /// Bodies are streamed chunk by chunk with back-pressure (`stream`) or into a destination with
 /// progress (`send`); redirects are followed (or not) with their history; gzip/deflate are
 /// decompressed under size and ratio limits.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// How the transport's client behaves.
     public struct Configuration: Sendable {
-        /// Where requests go through a proxy.
+        /// Where requests go through a proxy. The choice is made per request, by its URL.
         public enum Proxy: Sendable, Hashable {
             /// Never use a proxy.
             case none
-            /// Use `HTTPS_PROXY`/`HTTP_PROXY` (either case) from the process environment, if set.
+            /// The proxy variables of the process environment, read when the transport is made:
+            /// `http_proxy` for http URLs, `https_proxy` for https, `all_proxy` otherwise,
+            /// `no_proxy` for the hosts reached directly (each in either case; see `ProxyRules`).
             case environment
-            /// Use this HTTP proxy.
+            /// Use this HTTP proxy for every request.
             case server(host: String, port: Int)
+            /// Use these rules: a proxy per scheme, with credentials, and the hosts reached directly.
+            case rules(ProxyRules)
         }
 
         /// Whether redirects are followed.
@@ -90,21 +96,28 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// The configuration the client was made with.
     public let configuration: Configuration
-    /// The underlying client.
+    /// The client of the requests that go directly (without a proxy).
     public let client: HTTPClient
+    /// Which proxy each request goes through; `nil` when none does (or the client is the caller's).
+    public let proxyRules: ProxyRules?
     private let ownsClient: Bool
     let isShutDown = Locked(false)
+    /// One client per proxy in use (async-http-client has one proxy per client), made on first use.
+    private let proxyClients = Locked<[ProxyServer.Endpoint: HTTPClient]>([:])
 
     /// Creates a transport with its own client.
     ///
     /// - Parameter configuration: how the client behaves.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration))
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration, proxy: nil))
+        self.proxyRules = Self.rules(for: configuration.proxy)
         self.ownsClient = true
     }
 
     /// Creates a transport on an existing client, which the caller keeps owning and shuts down.
+    ///
+    /// Every request goes through that client, with its own proxy; `configuration.proxy` is not used.
     ///
     /// - Parameters:
     ///   - client: the client.
@@ -112,15 +125,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.client = client
+        self.proxyRules = nil
         self.ownsClient = false
     }
 
     deinit {
         let needsShutdown = ownsClient && !isShutDown.withLock { $0 }
-        if needsShutdown { client.shutdown { _ in } }
+        if needsShutdown {
+            client.shutdown { _ in }
+            for proxied in proxyClients.withLock({ Array($0.values) }) { proxied.shutdown { _ in } }
+        }
     }
 
-    /// Shuts the client down, closing its connections; later requests fail. Safe to call twice.
+    /// Shuts the clients down, closing their connections; later requests fail. Safe to call twice.
     ///
     /// - Throws: the client's shutdown error, if any.
     public func shutdown() async throws {
@@ -129,7 +146,34 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return !done
         }
         guard first, ownsClient else { return }
+        for proxied in proxyClients.withLock({ Array($0.values) }) { try? await proxied.shutdown() }
         try await client.shutdown()
+    }
+
+    // MARK: - Proxies
+
+    /// The proxy a request to this URL goes through, or `nil` when it goes directly.
+    ///
+    /// - Throws: `TransportError.invalidProxy` when the setting for the URL cannot be used.
+    public func proxy(for url: URL) throws -> ProxyServer? {
+        do {
+            return try proxyRules?.proxy(for: url)
+        } catch {
+            throw TransportError.invalidProxy(String(describing: error))
+        }
+    }
+
+    /// The client for a request through this proxy (the direct one for `nil`), made on first use.
+    private func client(through proxy: ProxyServer?) throws -> HTTPClient {
+        guard let proxy else { return client }
+        return try proxyClients.withLock { clients in
+            if let made = clients[proxy.endpoint] { return made }
+            // Checked under the lock, so no client is made after shutdown collected them.
+            guard !isShutDown.withLock({ $0 }) else { throw TransportError.other("the transport was shut down") }
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration, proxy: proxy))
+            clients[proxy.endpoint] = made
+            return made
+        }
     }
 
     // MARK: - Sending
@@ -174,16 +218,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let idle = options.idleTimeout ?? configuration.readTimeout
         var headDeadline = deadline
         if let idle { headDeadline = min(headDeadline, clock.now + idle) }
+        let proxy = try self.proxy(for: request.url)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(outgoing, deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
+            response = try await client(through: proxy).execute(outgoing, deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
         } catch {
             if Task.isCancelled { throw TransportError.cancelled }
             if case .deadlineExceeded? = error as? HTTPClientError {
                 let phase = clock.now >= deadline ? "no answer before the total deadline" : "no answer for \((idle ?? .zero).shortDescription)"
                 throw TransportError.timedOut(url: request.url, phase: phase)
             }
-            throw TransportErrorMapping.map(error, url: request.url, redirectLimit: configuration.maximumRedirects)
+            throw TransportErrorMapping.map(error, url: request.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
         }
         let finalURL = response.url ?? request.url
         let headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
@@ -235,7 +280,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {
+    private static func clientConfiguration(_ configuration: Configuration, proxy: ProxyServer?) -> HTTPClient.Configuration {
         var client = HTTPClient.Configuration(
             certificateVerification: configuration.allowsInvalidCertificates ? .none : .fullVerification,
             redirectConfiguration: configuration.followRedirects
@@ -243,7 +288,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             timeout: .init(
                 connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
                 read: configuration.readTimeout.map { .nanoseconds($0.nanoseconds) }),
-            proxy: proxy(for: configuration.proxy),
+            proxy: proxy.map { proxy in
+                HTTPClient.Configuration.Proxy.server(
+                    host: proxy.host, port: proxy.port,
+                    authorization: proxy.username.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") })
+            },
             // Decompression is done by BodyDecoder, in bounded pieces under per-request limits.
             decompression: .disabled)
         // Fail at once when nothing listens, instead of retrying until the deadline.
@@ -256,18 +305,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return client
     }
 
-    private static func proxy(for proxy: Configuration.Proxy) -> HTTPClient.Configuration.Proxy? {
+    private static func rules(for proxy: Configuration.Proxy) -> ProxyRules? {
         switch proxy {
         case .none: return nil
-        case .server(let host, let port): return .server(host: host, port: port)
-        case .environment:
-            let environment = ProcessInfo.processInfo.environment
-            let value = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].lazy
-                .compactMap { environment[$0] }.first { !$0.isEmpty }
-            guard let value, let url = URL(string: value.contains("://") ? value : "http://" + value),
-                let host = url.host
-            else { return nil }
-            return .server(host: host, port: url.port ?? 80)
+        case .environment: return ProxyRules.environment()
+        case .server(let host, let port): return ProxyRules(server: ProxyServer(host: host, port: port, source: "the transport's proxy setting"))
+        case .rules(let rules): return rules
         }
     }
 }

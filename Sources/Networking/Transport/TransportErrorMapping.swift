@@ -4,6 +4,40 @@ import NIOCore
 
 /// Maps the errors of async-http-client and NIO to `TransportError`.
 enum TransportErrorMapping {
+    /// Maps an error of a request sent through a proxy (or directly, for `nil`): a failure to
+    /// reach the proxy, its 407 and a refused `CONNECT` name the proxy and its setting.
+    static func map(_ error: any Error, url: URL, redirectLimit: Int, proxy: ProxyServer?) -> any Error {
+        guard let proxy else { return map(error, url: url, redirectLimit: redirectLimit) }
+        let shown = proxy.description
+        let target = "\(url.host ?? url.absoluteString):\(url.port ?? NoProxyList.defaultPort(of: url))"
+        if let clientError = error as? HTTPClientError {
+            if clientError == .proxyAuthenticationRequired {
+                return TransportError.proxyAuthenticationRequired(proxy: shown, source: proxy.source, sentCredentials: proxy.username != nil)
+            }
+            if clientError == .invalidProxyResponse {
+                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target,
+                                                  reason: "it refused the tunnel (its answer to CONNECT was not 2xx)")
+            }
+            if clientError == .httpProxyHandshakeTimeout {
+                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it did not answer CONNECT in time")
+            }
+        }
+        let mapped = map(error, url: url, redirectLimit: redirectLimit)
+        // Every connection goes to the proxy first: not reaching one is not reaching the proxy.
+        switch mapped as? TransportError {
+        case .connectionRefused?:
+            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "nothing accepts connections at \(proxy.host):\(proxy.port)")
+        case .dnsFailure?:
+            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "its host name \(proxy.host) could not be resolved")
+        case .notConnected(_, let reason)?:
+            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "there is no network path to it (\(reason))")
+        case .timedOut(_, let phase)? where phase == "connecting":
+            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "connecting to it timed out")
+        default:
+            return mapped
+        }
+    }
+
     static func map(_ error: any Error, url: URL, redirectLimit: Int) -> any Error {
         if error is TransportError || error is CancellationError { return error }
         let host = url.host ?? url.absoluteString

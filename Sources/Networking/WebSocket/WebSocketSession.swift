@@ -21,6 +21,9 @@ public struct WebSocketOptions: Sendable {
     /// The TLS of a wss:// connection (made with `TLSSettings.tlsConfiguration()`); the
     /// system's trust roots when `nil`.
     public var tls: TLSConfiguration?
+    /// The HTTP proxy the connection is tunnelled through (`CONNECT`), or `nil` to connect
+    /// directly. `NetworkDispatcher.webSocket` sets the one its transport would use for the URL.
+    public var proxy: ProxyServer?
 
     /// Creates options.
     ///
@@ -166,7 +169,7 @@ public final class WebSocketSession: Sendable {
         let opening = Opening()
         var logger = Logger(label: "explorer.websocket")
         logger.logLevel = .critical
-        let client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, logger: logger) { inbound, outbound, _ in
+        let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
             session.connection.withLock { $0.outbound = outbound }
             opening.finish(.success(()))
             var messages = inbound.messages(maxSize: options.maximumMessageSize).makeAsyncIterator()
@@ -179,13 +182,23 @@ public final class WebSocketSession: Sendable {
                 }
             }
         }
+        let client: WebSocketClient
+        if let proxy = options.proxy {
+            var connectHeaders = HTTPFields()
+            if let authorization = proxy.authorizationHeader { connectHeaders[.proxyAuthorization] = authorization }
+            let settings = WebSocketProxySettings(host: proxy.host, port: proxy.port, type: .http(connectHeaders: connectHeaders), timeout: options.connectTimeout)
+            client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, proxySettings: settings,
+                                     logger: logger, handler: handler)
+        } else {
+            client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, logger: logger, handler: handler)
+        }
         let task = Task {
             let closing: WebSocketClosing
             do {
                 let frame = try await client.run()
                 closing = session.closing(after: frame, failure: nil)
             } catch {
-                if opening.finish(.failure(Self.openingError(error, url: url))) { return }
+                if opening.finish(.failure(Self.openingError(error, url: url, proxy: options.proxy))) { return }
                 closing = session.closing(after: nil, failure: Self.sessionFailure(error))
             }
             if opening.finish(.failure(WebSocketError.upgradeFailed(url: url.absoluteString))) { return }
@@ -314,17 +327,30 @@ public final class WebSocketSession: Sendable {
         return WebSocketClosing(code: 1006, initiator: .connection, failure: failure ?? "the server closed the connection without a close frame")
     }
 
-    private static func openingError(_ error: any Error, url: URL) -> any Error {
+    private static func openingError(_ error: any Error, url: URL, proxy: ProxyServer?) -> any Error {
         if let error = error as? WebSocketError { return error }
+        let target = "\(url.host ?? url.absoluteString):\(url.port ?? NoProxyList.defaultPort(of: url))"
         if let error = error as? WebSocketClientError {
             if error == .invalidURL { return WebSocketError.invalidURL(url.absoluteString) }
             if error == .webSocketUpgradeFailed { return WebSocketError.upgradeFailed(url: url.absoluteString) }
+            if let proxy, error == .proxyHandshakeInvalidResponse {
+                return WebSocketError.transport(.proxyFailed(proxy: proxy.description, source: proxy.source, target: target,
+                                                             reason: "it refused the tunnel (its answer to CONNECT was not 2xx)"))
+            }
+            if let proxy, error == .proxyHandshakeTimeout {
+                return WebSocketError.transport(.proxyFailed(proxy: proxy.description, source: proxy.source, target: target, reason: "it did not answer CONNECT in time"))
+            }
+            if let proxy, error == .proxyHandshakeFailed {
+                // swift-websocket reports a 407 this way (and a proxy that closed the connection).
+                return WebSocketError.transport(.proxyFailed(proxy: proxy.description, source: proxy.source, target: target,
+                    reason: "it refused the tunnel: 407 Proxy Authentication Required (check the user and password in \(proxy.source)) or it closed the connection"))
+            }
             return WebSocketError.transport(.other(error.description))
         }
         if error is CancellationError { return WebSocketError.transport(.cancelled) }
         var httpURL = URLComponents(url: url, resolvingAgainstBaseURL: false)
         httpURL?.scheme = url.scheme == "wss" ? "https" : "http"
-        let mapped = TransportErrorMapping.map(error, url: httpURL?.url ?? url, redirectLimit: 0)
+        let mapped = TransportErrorMapping.map(error, url: httpURL?.url ?? url, redirectLimit: 0, proxy: proxy)
         return WebSocketError.transport(mapped as? TransportError ?? .other(String(describing: error)))
     }
 

@@ -1,0 +1,139 @@
+import Foundation
+
+/// An HTTP proxy: where it listens, the credentials it wants, and the setting it came from.
+///
+/// Requests reach their server through it with `CONNECT` (async-http-client tunnels plain
+/// http too); the credentials go to the proxy as `Proxy-Authorization: Basic …`, never to the
+/// server. `source` names the setting a person would fix (`the HTTPS_PROXY variable`,
+/// `the proxy: of environment "staging"`), so an error can say where the proxy came from.
+public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
+    /// The proxy's host name or IP address (an IPv6 address without brackets).
+    public var host: String
+    /// The proxy's port.
+    public var port: Int
+    /// The user name of the proxy's Basic authentication.
+    public var username: String?
+    /// The password of the proxy's Basic authentication.
+    public var password: String?
+    /// The setting the proxy came from, as a person would look for it.
+    public var source: String
+
+    /// The port a proxy URL without one gets (curl's).
+    public static let defaultPort = 1080
+
+    /// Creates a proxy.
+    public init(host: String, port: Int, username: String? = nil, password: String? = nil, source: String = "the proxy setting") {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.source = source
+    }
+
+    /// A proxy URL that cannot be used, with why.
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The setting the value came from.
+        public var source: String
+        /// The value, its password masked.
+        public var value: String
+        /// Why it cannot be used.
+        public var reason: String
+
+        public var description: String { "\(source) is \"\(value)\", which cannot be used as a proxy: \(reason)." }
+    }
+
+    /// Reads a proxy URL as curl does: `http://user:password@host:port`, `host:port` or `host`
+    /// (http and port 1080 when not given); user and password are percent-decoded.
+    ///
+    /// - Parameters:
+    ///   - text: the URL.
+    ///   - source: the setting it came from.
+    /// - Throws: `Failure` for another scheme than http, no host, or a bad port.
+    public init(parsing text: String, source: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func fail(_ reason: String) -> Failure { Failure(source: source, value: ProxyServer.masking(trimmed), reason: reason) }
+        var rest = Substring(trimmed)
+        if let separator = rest.range(of: "://") {
+            let scheme = rest[..<separator.lowerBound].lowercased()
+            guard scheme == "http" else {
+                throw fail(scheme == "https"
+                    ? "a proxy reached over TLS (https://) is not supported; use http:// (requests to https servers are still encrypted end to end through it)"
+                    : "only http:// proxies are supported, not \(scheme)://")
+            }
+            rest = rest[separator.upperBound...]
+        }
+        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        var username: String?
+        var password: String?
+        if let at = rest.lastIndex(of: "@") {
+            let userInfo = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+            if let colon = userInfo.firstIndex(of: ":") {
+                username = String(userInfo[..<colon]).removingPercentEncoding ?? String(userInfo[..<colon])
+                let secret = userInfo[userInfo.index(after: colon)...]
+                password = String(secret).removingPercentEncoding ?? String(secret)
+            } else {
+                username = String(userInfo).removingPercentEncoding ?? String(userInfo)
+            }
+        }
+        var host: Substring
+        var portText: Substring?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { throw fail("the IPv6 address has no closing ]") }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail("text follows the IPv6 address") }
+        } else if let colon = rest.lastIndex(of: ":") {
+            host = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        } else {
+            host = rest
+        }
+        guard !host.isEmpty else { throw fail("it names no host") }
+        var port = Self.defaultPort
+        if let portText {
+            guard let number = Int(portText), (1...65535).contains(number) else { throw fail("the port \"\(portText)\" is not a number from 1 to 65535") }
+            port = number
+        }
+        self.init(host: String(host), port: port, username: username, password: password, source: source)
+    }
+
+    /// The proxy as a URL with its password masked (`http://ada:••••••@proxy:3128`), for
+    /// messages and displays.
+    public var description: String {
+        var text = "http://"
+        if let username {
+            text += username
+            if password != nil { text += ":" + Self.mask }
+            text += "@"
+        }
+        return text + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// The `Proxy-Authorization` value for the credentials, or `nil` without a user name.
+    public var authorizationHeader: String? {
+        guard let username else { return nil }
+        return "Basic " + Data("\(username):\(password ?? "")".utf8).base64EncodedString()
+    }
+
+    /// What identifies the connections made through this proxy (not where it came from).
+    struct Endpoint: Hashable {
+        let host: String
+        let port: Int
+        let username: String?
+        let password: String?
+    }
+
+    var endpoint: Endpoint { Endpoint(host: host.lowercased(), port: port, username: username, password: password) }
+
+    /// What a masked password is shown as.
+    static let mask = "••••••"
+
+    /// A proxy URL as written, with the password of its user info masked.
+    static func masking(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        guard start < at, let colon = text[start..<at].firstIndex(of: ":") else { return text }
+        return String(text[...colon]) + mask + String(text[at...])
+    }
+}
