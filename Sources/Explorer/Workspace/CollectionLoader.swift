@@ -13,7 +13,7 @@ package enum CollectionLoader {
     /// The keys a collection file may have at the top.
     static let topLevelKeys = ["name", "description", "variables", "auth", "environments", "endpoints"]
     /// The keys of an environment.
-    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls"]
+    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
                                "capture", "assert", "retry", "requires", "auth", "graphql",
@@ -252,6 +252,7 @@ struct Reader {
             keepsCookies = flag
         }
         let tls = try mapping["tls"].map { try tlsSettings($0, in: "environment \"\(name)\"") }
+        let proxy = try mapping["proxy"].map { try proxySetting($0, in: "environment \"\(name)\"") }
         var secrets: [String] = []
         if let node = mapping["secrets"] {
             switch node {
@@ -274,8 +275,46 @@ struct Reader {
             summary: try mapping["description"].map { try string($0, key: "description") },
             auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") },
             keepsCookies: keepsCookies,
-            tls: tls
+            tls: tls,
+            proxy: proxy
         )
+    }
+
+    /// `proxy: URL`, `proxy: { url, user, password, no_proxy }` or `proxy: none`.
+    mutating func proxySetting(_ node: Node, in container: String) throws -> ProxySetting {
+        let expected = "a proxy URL (http://user:password@host:port), none, or a mapping (url, user, password, no_proxy)"
+        if case .scalar = node {
+            let text = try string(node, key: "proxy").trimmingCharacters(in: .whitespaces)
+            if text == "none" { return .none }
+            try checkProxyURL(text, at: node)
+            return .server(ProxySetting.Server(url: text, location: location(node)))
+        }
+        guard let mapping = node.mapping else { throw CollectionError.wrongType(location(node), key: "proxy", expected: expected) }
+        checkKeys(mapping, known: ["url", "user", "password", "no_proxy"], in: "the proxy of \(container)")
+        guard let urlNode = mapping["url"] else { throw CollectionError.missingKey(location(node), key: "url", in: "the proxy of \(container)") }
+        var setting = ProxySetting.Server(url: try string(urlNode, key: "proxy.url").trimmingCharacters(in: .whitespaces), location: location(urlNode))
+        try checkProxyURL(setting.url, at: urlNode, key: "proxy.url")
+        setting.user = try mapping["user"].map { try string($0, key: "proxy.user") }
+        setting.password = try mapping["password"].map { try string($0, key: "proxy.password") }
+        if let list = mapping["no_proxy"] {
+            switch list {
+            case .sequence(let sequence): setting.noProxy = try sequence.map { try string($0, key: "proxy.no_proxy") }
+            case .scalar: setting.noProxy = NoProxyList(try string(list, key: "proxy.no_proxy")).entries
+            default: throw CollectionError.wrongType(location(list), key: "proxy.no_proxy", expected: "a list of hosts, domains, IP addresses or CIDR ranges (NO_PROXY patterns)")
+            }
+        }
+        return .server(setting)
+    }
+
+    /// A proxy URL without `{{templates}}` must read now; one with them is read when sent.
+    private func checkProxyURL(_ text: String, at node: Node, key: String = "proxy") throws {
+        guard !Template.containsVariables(text) else { return }
+        do {
+            _ = try ProxyServer(parsing: text, source: key)
+        } catch let failure as ProxyServer.Failure {
+            throw CollectionError.wrongType(location(node), key: key,
+                                            expected: "a proxy URL (http://user:password@host:port) or none; \"\(failure.value)\" cannot be used: \(failure.reason)")
+        }
     }
 
     /// `tls: { ca_cert, client_cert, client_key, client_key_password, insecure, min_version }`.

@@ -58,7 +58,7 @@ package enum CollectionMerger {
                 name: name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
                 variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
                 collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:], summary: environment.summary,
-                auth: environment.auth, keepsCookies: environment.keepsCookies, tls: environment.tls))
+                auth: environment.auth, keepsCookies: environment.keepsCookies, tls: environment.tls, proxy: environment.proxy))
         }
         for endpoint in imported.endpoints {
             if merged.endpoint(withID: endpoint.id) != nil {

@@ -46,6 +46,17 @@ package enum CollectionWriter {
             if let version = tls.minimumVersion { fields.append(("min_version", scalar(version.rawValue))) }
             pairs.append(("tls", Node(fields.map { (Node($0.0), $0.1) }, .implicit)))
         }
+        switch environment.proxy {
+        case nil: break
+        case .none?: pairs.append(("proxy", Node("none", .implicit, .plain)))
+        case .server(let proxy)? where proxy.isBareURL: pairs.append(("proxy", scalar(proxy.url)))
+        case .server(let proxy)?:
+            var fields: [(Node, Node)] = [("url", scalar(proxy.url))]
+            if let user = proxy.user { fields.append(("user", scalar(user))) }
+            if let password = proxy.password { fields.append(("password", scalar(password))) }
+            if let noProxy = proxy.noProxy { fields.append(("no_proxy", Node(noProxy.map { scalar($0) }, .implicit, .flow))) }
+            pairs.append(("proxy", Node(fields, .implicit)))
+        }
         return Node(pairs, .implicit)
     }
 

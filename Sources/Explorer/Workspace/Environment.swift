@@ -38,6 +38,8 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     package let keepsCookies: Bool
     /// Its `tls:` settings (files as written: relative ones are read from the collection's folder).
     package let tls: TLSSettings?
+    /// Its `proxy:` (templates not expanded), or `nil` for the process's proxy variables.
+    package let proxy: ProxySetting?
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -57,9 +59,11 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         summary: String? = nil,
         auth: Authentication? = nil,
         keepsCookies: Bool = true,
-        tls: TLSSettings? = nil
+        tls: TLSSettings? = nil,
+        proxy: ProxySetting? = nil
     ) {
         self.tls = tls
+        self.proxy = proxy
         self.auth = auth
         self.keepsCookies = keepsCookies
         self.baseURLLocation = baseURLLocation
@@ -120,9 +124,10 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         return url
     }
 
-    /// The expanded values of the secret variables, for masking (empty values are skipped).
+    /// The expanded values of the secret variables and the proxy's password, for masking
+    /// (empty values are skipped).
     func secretValues(in scope: VariableScope) -> [String] {
-        secrets.compactMap { try? scope.value(of: $0) }.filter { !$0.isEmpty }
+        secrets.compactMap { try? scope.value(of: $0) }.filter { !$0.isEmpty } + proxySecrets(in: scope)
     }
 
     package var description: String { "\(name) (\(baseURLTemplate))" }

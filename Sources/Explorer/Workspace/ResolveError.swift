@@ -24,6 +24,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A GraphQL document that does not parse, or does not validate against the schema; each
     /// problem carries its own line and column.
     case invalidGraphQL(endpoint: String, problems: [GraphQLProblem])
+    /// An environment's `proxy:` does not expand to a usable proxy.
+    case invalidProxy(environment: String, reason: String, at: FileLocation? = nil)
 
     init(scopeFailure: VariableScope.Failure, context: String, at location: FileLocation? = nil) {
         switch scopeFailure {
@@ -39,7 +41,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
              .functionFailed(_, _, _, let location), .unansweredPrompt(_, _, let location),
-             .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .invalidAuth(_, _, let location):
+             .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .invalidAuth(_, _, let location),
+             .invalidProxy(_, _, let location):
             return location
         case .noEnvironment:
             return nil
@@ -76,6 +79,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
         case let .invalidAuth(endpoint, reason, _):
             return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
+        case let .invalidProxy(environment, reason, _):
+            return "The proxy: of environment \"\(environment)\" cannot be used: \(reason)."
         case let .invalidGraphQL(endpoint, problems):
             // The first problem's place starts the sentence; each further one gets its own line.
             let first = problems.first?.message ?? "it is not valid"

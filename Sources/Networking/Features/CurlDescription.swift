@@ -29,8 +29,13 @@ package struct CurlCommand: Sendable {
     package var body: Body?
     /// `--digest -u 'name:password'`: the credentials curl answers a digest challenge with.
     package var digestUser: (name: String, password: String)?
+    /// The proxy: options and their values (`["-x", "http://proxy:3128"]`, `["-U", "ada:••••••"]`,
+    /// `["--noproxy", "*"]`), each value quoted for the shell.
+    package var proxyOptions: [(option: String, value: String)]
 
-    package init(method: HTTPMethod, url: String, headers: HTTPHeaders, body: Body?, digestUser: (name: String, password: String)? = nil) {
+    package init(method: HTTPMethod, url: String, headers: HTTPHeaders, body: Body?, digestUser: (name: String, password: String)? = nil,
+                 proxyOptions: [(option: String, value: String)] = []) {
+        self.proxyOptions = proxyOptions
         self.digestUser = digestUser
         self.method = method
         self.url = url
@@ -51,6 +56,7 @@ package struct CurlCommand: Sendable {
         first.append(ShellQuoting.quote(url))
         var lines = [first.joined(separator: " ")]
         if let digestUser { lines.append("--digest -u " + ShellQuoting.quote("\(digestUser.name):\(digestUser.password)")) }
+        for (option, value) in proxyOptions { lines.append(option + " " + ShellQuoting.quote(value)) }
         for field in headers {
             lines.append("-H " + ShellQuoting.quote(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"))
         }

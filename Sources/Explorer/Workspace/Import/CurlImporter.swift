@@ -13,8 +13,9 @@ import Networking
 /// `{{env.VAR}}`; heredocs, here-strings and `< file` feed `@-`. Several commands (separated
 /// by newlines, `&&`, `;`, `|`) and several URLs or `--next` give several endpoints.
 /// Everything else is reported: options that do not change the request are listed as
-/// ignored; options that change it in ways a collection does not keep (proxies, client
-/// certificates, NTLM, Negotiate and other challenge-based authentication) are warned about.
+/// ignored; options that change it in ways a collection does not keep (proxy TLS and proxy
+/// challenge authentication, NTLM, Negotiate and other challenge-based authentication) are
+/// warned about. `-x`, `-U` and `--noproxy` become the environment's `proxy:`.
 package struct CurlImporter: Sendable {
     /// Where `@file` arguments are read from.
     var baseDirectory: URL
@@ -47,6 +48,9 @@ package struct CurlImporter: Sendable {
         /// `--cacert`, `-E/--cert`, `--key`, `--pass`, `-k` and `--tlsv1.2`/`--tlsv1.3`, as the
         /// environment's `tls:` (files made absolute); `nil` when none is given.
         var tls: TLSSettings?
+        /// `-x/--proxy`, `-U/--proxy-user` and `--noproxy`, as the environment's `proxy:`;
+        /// `nil` when none is given.
+        var proxy: ProxySetting?
     }
 
     private enum DataKind { case ascii, raw, binary, urlencode, json }
@@ -164,6 +168,16 @@ package struct CurlImporter: Sendable {
         var urlQueries: [String] = []
         /// The TLS options given (paths as written).
         var tls = TLSSettings()
+        /// `-x URL` (empty: no proxy at all).
+        var proxy: String?
+        /// `-U user[:password]`.
+        var proxyUser: String?
+        /// `--noproxy LIST`.
+        var noProxy: String?
+        /// How curl authenticates to the proxy (`--proxy-digest` …); Basic when `nil`.
+        var proxyAuthentication: String?
+        /// Proxy options a collection cannot keep, as written.
+        var proxyIgnored: [String] = []
     }
 
     /// Reads the words after `curl` into requests, as curl reads its command line.
@@ -310,6 +324,15 @@ package struct CurlImporter: Sendable {
                 case "pass": group.tls.clientKeyPassword = value
                 case "tlsv1.2": group.tls.minimumVersion = group.tls.minimumVersion ?? .tls1_2
                 case "tlsv1.3": group.tls.minimumVersion = .tls1_3
+                case "proxy": group.proxy = value
+                case "proxy-user": group.proxyUser = value
+                case "noproxy": group.noProxy = value
+                case "proxy-basic": if !negated { group.proxyAuthentication = nil }
+                case "proxytunnel": break    // explorer always tunnels through a proxy (CONNECT)
+                case "proxy-digest", "proxy-ntlm", "proxy-negotiate", "proxy-anyauth":
+                    if !negated { group.proxyAuthentication = written }
+                case _ where option.hasPrefix("proxy") || option.hasPrefix("socks") || option == "preproxy":
+                    group.proxyIgnored.append(value.isEmpty ? written : "\(written) \(value)")
                 case "location", "location-trusted", "follow", "insecure", "compressed":
                     // Honoured: explorer follows redirects and decompresses bodies by default.
                     let name = option == "insecure" || option == "compressed" ? option : "location"
@@ -523,9 +546,62 @@ package struct CurlImporter: Sendable {
         if tls.insecure {
             warnings.append("-k is kept as tls.insecure: true on the environment: the server's certificate is not checked. Use tls.ca_cert instead where you can.")
         }
+        let proxy = Self.proxySetting(of: group, warnings: &warnings)
         return Command(method: HTTPMethod(exactly: method), url: url, headers: headers, body: body, bodyFile: bodyFile,
                        form: group.form, options: group.options, warnings: warnings, auth: auth,
-                       tls: tls == TLSSettings() ? nil : tls)
+                       tls: tls == TLSSettings() ? nil : tls, proxy: proxy)
+    }
+
+    /// `-x`, `-U` and `--noproxy` as the environment's `proxy:`, with a warning for each proxy
+    /// option it cannot keep. `-x ""` and `--noproxy '*'` go without a proxy (`proxy: none`).
+    private static func proxySetting(of group: Group, warnings: inout [String]) -> ProxySetting? {
+        if !group.proxyIgnored.isEmpty {
+            warnings.append("\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// to a proxy, with Basic authentication only, "
+                + "so these proxy options were not kept; the requests go through the proxy: of the environment without them.")
+        }
+        let noProxy = group.noProxy.map { NoProxyList($0).entries }
+        guard let url = group.proxy?.trimmingCharacters(in: .whitespaces) else {
+            if noProxy == ["*"] { return ProxySetting.none }
+            if let noProxy, !noProxy.isEmpty {
+                warnings.append("--noproxy without -x applies to the proxy variables (HTTP_PROXY …), which a collection does not set; it was not kept. Set NO_PROXY when you send, or give -x too.")
+            }
+            if group.proxyUser != nil { warnings.append("-U/--proxy-user without -x names no proxy; it was not kept.") }
+            return nil
+        }
+        if url.isEmpty || noProxy == ["*"] { return ProxySetting.none }
+        do {
+            _ = try ProxyServer(parsing: url, source: "-x")
+        } catch let failure as ProxyServer.Failure {
+            warnings.append("-x \(failure.value) was not kept: \(failure.reason). The requests go without a proxy unless the proxy variables name one.")
+            return nil
+        } catch {
+            return nil
+        }
+        var setting = ProxySetting.Server(url: url, noProxy: noProxy)
+        if let user = group.proxyUser {
+            if let colon = user.firstIndex(of: ":") {
+                setting.user = String(user[..<colon])
+                setting.password = String(user[user.index(after: colon)...])
+            } else {
+                setting.user = user
+                warnings.append("-U \(user) gives no password (curl asks for it); add proxy.password to the environment, e.g. \"{{proxy_password}}\".")
+            }
+        }
+        if let challenge = group.proxyAuthentication {
+            let hadCredentials = setting.user != nil || (try? ProxyServer(parsing: url, source: "-x"))?.username != nil
+            if hadCredentials {
+                // Sending them as Basic would show them to anyone on the path: a silent downgrade.
+                setting.user = nil
+                setting.password = nil
+                setting.url = ProxySetting.withoutCredentials(url)
+                warnings.append("\(challenge) answers the proxy's challenge, which explorer cannot do (it sends Basic only); "
+                    + "the proxy's user and password were not kept, so they are never sent in a form anyone on the path can read. "
+                    + "Add proxy.user and proxy.password if the proxy accepts Basic.")
+            } else {
+                warnings.append("\(challenge) was ignored: explorer authenticates to a proxy with Basic only.")
+            }
+        }
+        return .server(setting)
     }
 
     /// `-E`'s `file:password`: the file and the password after the first colon that is not
@@ -640,7 +716,12 @@ package struct CurlImporter: Sendable {
         if Set(commands.map(\.tls)).count > 1 {
             warnings.append("The requests use different TLS options; the environment keeps the first ones given (\(commands.first { $0.tls != nil }.map { "\($0.method.rawValue) \($0.url)" } ?? "")).")
         }
-        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost", tls: tls)
+        // The same for the proxy.
+        let proxy = commands.lazy.compactMap(\.proxy).first
+        if Set(commands.map(\.proxy)).count > 1 {
+            warnings.append("The requests use different proxy options; the environment keeps the first ones given (\(commands.first { $0.proxy != nil }.map { "\($0.method.rawValue) \($0.url)" } ?? "")).")
+        }
+        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost", tls: tls, proxy: proxy)
         let collection = APICollection(name: "Imported from curl", environments: [environment], items: placed)
         return ImportResult(collection: collection, warnings: warnings)
     }
