@@ -185,6 +185,9 @@ let package = Package(
                 "Terminal",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The recording proxy of the proxy tests (Support/RecordingProxy.swift, shared with NetworkingTests).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
     ],

@@ -22,8 +22,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package typealias Effect = AppEffect
 
     private let transport: AsyncHTTPClientTransport
-    /// A transport per environment `tls:` in use (the same settings otherwise), made once.
-    private var tlsTransports: [TLSSettings: AsyncHTTPClientTransport] = [:]
+    /// What makes an environment's transport differ from the shared one: its `tls:` and `proxy:`.
+    private struct TransportKey: Hashable {
+        let tls: TLSSettings?
+        let proxy: AsyncHTTPClientTransport.Configuration.Proxy?
+    }
+    /// A transport per environment `tls:` and `proxy:` in use (the same settings otherwise), made once.
+    private var tlsTransports: [TransportKey: AsyncHTTPClientTransport] = [:]
     private let limits: ResponseLimits
     let history: HistoryRecorder?
     let collectionPath: String?
@@ -432,7 +437,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func runner(
         _ collection: APICollection, _ environment: Environment, answers: PromptAnswers, send: @escaping @Sendable (AppAction) -> Void
     ) -> SequenceRunner<HistoryEntry> {
-        let transport = (try? self.transport(for: environment)) ?? self.transport
+        // A proxy: that cannot be used fails each request, rather than sending it around the proxy.
+        let chosen = Result { try self.transport(for: environment) }
+        let transport = (try? chosen.get()) ?? self.transport
         let options = limits.transferOptions
         let path = collectionPath
         var resolver = RequestResolver()
@@ -447,6 +454,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         return SequenceRunner<HistoryEntry>(
             collection: collection, environment: environment, store: CaptureStore(), resolver: resolver, check: check
         ) { [weak self] resolved in
+            if case .failure(let error) = chosen, !(error is TLSSettings.Failure) {
+                var entry = HistoryEntry(sending: resolved, startedAt: Date(), collectionPath: path)
+                entry.fail(String(describing: error), started: entry.startedAt)
+                return SentExchange(response: nil, failure: String(describing: error), record: entry)
+            }
             let jar = self?.cookieJar(for: resolved, send: send)
             let keepCookies = self?.savingCookies(jar, of: resolved, send: send)
             let entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)
@@ -528,7 +540,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         do {
             transport = try self.transport(for: resolved.environment)
         } catch {
-            send(.resolveFailed(exchange: id, "The environment \"\(resolved.environment.name)\" cannot be used: \(error)"))
+            // A proxy: that cannot be used is a sentence that starts with the setting's file:line:column.
+            send(.resolveFailed(exchange: id, error is TLSSettings.Failure
+                                ? "The environment \"\(resolved.environment.name)\" cannot be used: \(error)" : String(describing: error)))
             return
         }
         let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar, prompt: Self.oauth2Prompt(send: send))
@@ -637,11 +651,6 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
     }
 
-    // MARK: - TLS
-
-    /// The transport of an environment: the shared one, or one with its `tls:` settings.
-    ///
-    /// - Throws: `TLSSettings.Failure` when a file of its `tls:` does not read.
     /// Shows what the user has to do for an interactive OAuth2 grant, opening the browser when
     /// there is one.
     static func oauth2Prompt(send: @escaping @Sendable (AppAction) -> Void) -> @Sendable (OAuth2Prompt) -> Void {
@@ -652,16 +661,25 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
     }
 
+    // MARK: - TLS and proxy
+
+    /// The transport of an environment: the shared one, or one with its `tls:` settings and
+    /// its `proxy:` (templates expanded now, with the environment's overrides).
+    ///
+    /// - Throws: `TLSSettings.Failure` when a file of its `tls:` does not read;
+    ///   `ResolveError` when its `proxy:` does not expand to a usable proxy.
     func transport(for environment: Environment) throws -> AsyncHTTPClientTransport {
         let file = collectionPath.map { URL(fileURLWithPath: $0) }
-        guard let settings = environment.tlsSettings(collectionFile: file) else { return transport }
-        if let made = lock.withLock({ tlsTransports[settings] }) { return made }
+        let key = TransportKey(tls: environment.tlsSettings(collectionFile: file), proxy: try environment.proxyChoice())
+        guard key.tls != nil || key.proxy != nil else { return transport }
+        if let made = lock.withLock({ tlsTransports[key] }) { return made }
         var configuration = transport.configuration
-        try configuration.apply(settings)
+        if let settings = key.tls { try configuration.apply(settings) }
+        if let proxy = key.proxy { configuration.proxy = proxy }
         let made = AsyncHTTPClientTransport(configuration: configuration)
         return lock.withLock {
-            if let existing = tlsTransports[settings] { return existing }
-            tlsTransports[settings] = made
+            if let existing = tlsTransports[key] { return existing }
+            tlsTransports[key] = made
             return made
         }
     }

@@ -107,6 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         var sender = ExchangeSender(timeout: timeout)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
+        try sender.useProxy(of: environment, overrides: overrides)
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
         let check = noValidate ? nil : ExchangeSender.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))
         let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides,

@@ -20,6 +20,8 @@ struct ExchangeSender {
     var cookieJar: CookieJar?
     /// The environment's `tls:` settings (checked to read by `useTLS`).
     var tls: TLSSettings?
+    /// The environment's `proxy:` (set by `useProxy`); `nil`: the process's proxy variables.
+    var proxy: AsyncHTTPClientTransport.Configuration.Proxy?
 
     /// A sender with these limits (`nil`: the transport's defaults).
     init(timeout: Double?, maxTime: Double? = nil, maxBody: Int? = nil) {
@@ -278,6 +280,7 @@ struct ExchangeSender {
         }
         // Checked to read by useTLS before anything is sent.
         if let tls { try? configuration.apply(tls) }
+        if let proxy { configuration.proxy = proxy }
         return configuration
     }
 

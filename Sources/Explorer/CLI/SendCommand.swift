@@ -61,6 +61,7 @@ struct SendCommand: AsyncParsableCommand {
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
+        try sender.useProxy(of: environment, overrides: overrides)
         defer { keepCookies() }
         if found.isWebSocket(resolvedURL: environment.baseURLTemplate) {
             let plan = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
