@@ -73,7 +73,7 @@ import Testing
         #expect(v6.host == "::1" && v6.port == 8888 && v6.description == "http://[::1]:8888")
     }
 
-    @Test func aProxyURLThatCannotBeUsedSaysWhyWithItsPasswordMasked() {
+    @Test func aProxyURLThatCannotBeUsedSaysWhyWithItsPasswordMasked() throws {
         func reason(_ text: String) -> String {
             do {
                 _ = try ProxyServer(parsing: text, source: "the HTTPS_PROXY variable")
@@ -82,7 +82,9 @@ import Testing
                 return String(describing: error)
             }
         }
-        #expect(reason("socks5://proxy:1080") == "the HTTPS_PROXY variable is \"socks5://proxy:1080\", which cannot be used as a proxy: only http:// proxies are supported, not socks5://.")
+        #expect(reason("socks4://proxy:1080") == "the HTTPS_PROXY variable is \"socks4://proxy:1080\", which cannot be used as a proxy: only http:// and socks5:// proxies are supported, not socks4://.")
+        #expect(reason("socks5://ada:hunter2@proxy").contains("a SOCKS5 proxy with a user and password is not supported"))
+        #expect(try ProxyServer(parsing: "socks5h://proxy", source: "t").description == "socks5://proxy:1080")
         #expect(reason("https://ada:hunter2@proxy:443").contains("https://ada:••••••@proxy:443"))
         #expect(!reason("https://ada:hunter2@proxy:443").contains("hunter2"))
         #expect(reason("http://proxy:99999").contains("the port \"99999\" is not a number from 1 to 65535"))
@@ -111,10 +113,10 @@ import Testing
     }
 
     @Test func aVariableThatNamesNoUsableProxyFailsTheRequestsThatWouldUseIt() async throws {
-        let rules = try #require(ProxyRules.environment(["HTTPS_PROXY": "socks5://s:1"]))
+        let rules = try #require(ProxyRules.environment(["HTTPS_PROXY": "socks4://s:1"]))
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(rules)))
         defer { Task { try? await transport.shutdown() } }
-        #expect(throws: TransportError.invalidProxy("the HTTPS_PROXY variable is \"socks5://s:1\", which cannot be used as a proxy: only http:// proxies are supported, not socks5://.")) {
+        #expect(throws: TransportError.invalidProxy("the HTTPS_PROXY variable is \"socks4://s:1\", which cannot be used as a proxy: only http:// and socks5:// proxies are supported, not socks4://.")) {
             _ = try transport.proxy(for: URL(string: "https://a.example/")!)
         }
         #expect(try transport.proxy(for: URL(string: "http://a.example/")!) == nil)
@@ -279,6 +281,44 @@ import Testing
             #expect(sentence.contains("407"))
             #expect(!sentence.contains("hunter2"))
         }
+    }
+
+    @Test func aProxyThatAllowsCONNECTTo443OnlySaysWhyPlainHTTPIsRefused() async throws {
+        let server = try await TestServer.start()
+        let proxy = try await RecordingProxy.start(connectPorts: [443])
+        defer { Task { await server.stop(); await proxy.stop() } }
+        let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url()]))
+
+        let result = await get(server.baseURL.appendingPathComponent("echo"), rules: rules)
+        #expect(result.error?.hasPrefix("The proxy http://127.0.0.1:\(proxy.port) (from the http_proxy variable) did not open a connection to 127.0.0.1:\(server.port): "
+            + "it refused the tunnel (its answer to CONNECT was not 2xx); explorer tunnels plain http through a proxy too, and many proxies allow CONNECT to port 443 only") == true,
+            "\(result.error ?? "no error")")
+    }
+
+    @Test func aSOCKS5ProxyCarriesHTTPHTTPSAndWebSocket() async throws {
+        let server = try await TestServer.start()
+        let authority = try TestCertificateAuthority()
+        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("socks-ca-\(UUID().uuidString).pem")
+        try Data(try authority.pem.utf8).write(to: caFile)
+        defer { try? FileManager.default.removeItem(at: caFile) }
+        let secure = try await TLSTests.Server.start(try authority.issue(for: "localhost").serverConfiguration())
+        let sockets = try await WebSocketTestServer.start()
+        let proxy = try await RecordingProxy.start()
+        defer { secure.stop(); Task { await server.stop(); await sockets.stop(); await proxy.stop() } }
+        let rules = try #require(ProxyRules.environment(["ALL_PROXY": "socks5h://127.0.0.1:\(proxy.port)"]))
+
+        #expect(await get(server.baseURL.appendingPathComponent("echo/socks"), rules: rules).body?.contains("socks") == true)
+        #expect(await get(URL(string: "https://localhost:\(secure.port)/")!, rules: rules, tls: TLSSettings(caCertificateFile: caFile.path)).body == "secure")
+        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(rules)))
+        defer { Task { try? await transport.shutdown() } }
+        let provider = TestEnvironment(sockets.url)
+        let session = try await NetworkDispatcher(serverProvider: provider, transport: transport)
+            .webSocket(PreparedRequest(url: sockets.url.appendingPathComponent("echo")))
+        try await session.close()
+        #expect(proxy.records.map(\.requestLine) == [
+            "SOCKS5 CONNECT 127.0.0.1:\(server.port)", "SOCKS5 CONNECT localhost:\(secure.port)", "SOCKS5 CONNECT 127.0.0.1:\(sockets.port)",
+        ])
+        withExtendedLifetime(provider) {}
     }
 
     @Test func theRecordingProxyForwardsAnAbsoluteFormRequest() async throws {

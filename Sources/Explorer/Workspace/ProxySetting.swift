@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 
-/// An environment's `proxy:`: the HTTP proxy its requests go through, or none at all.
+/// An environment's `proxy:`: the HTTP (or SOCKS5) proxy its requests go through, or none at all.
 ///
 /// ```yaml
 /// proxy: http://ada:{{proxy_password}}@proxy.corp:3128
@@ -86,6 +86,9 @@ extension Environment {
         }
         if let user = setting.user { server.username = try expand(user) }
         if let password = setting.password { server.password = try expand(password) }
+        if server.kind == .socks5, server.username != nil {
+            throw ResolveError.invalidProxy(environment: name, reason: ProxyServer.socksCredentials, at: setting.location ?? location)
+        }
         let noProxy = setting.noProxy.map { NoProxyList(entries: $0) }
             ?? NoProxyList(processEnvironment["no_proxy"] ?? processEnvironment["NO_PROXY"] ?? "")
         return .rules(ProxyRules(server: server, noProxy: noProxy))

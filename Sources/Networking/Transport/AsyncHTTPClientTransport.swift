@@ -289,7 +289,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
                 read: configuration.readTimeout.map { .nanoseconds($0.nanoseconds) }),
             proxy: proxy.map { proxy in
-                HTTPClient.Configuration.Proxy.server(
+                proxy.kind == .socks5 ? HTTPClient.Configuration.Proxy.socksServer(host: proxy.host, port: proxy.port) : HTTPClient.Configuration.Proxy.server(
                     host: proxy.host, port: proxy.port,
                     authorization: proxy.username.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") })
             },

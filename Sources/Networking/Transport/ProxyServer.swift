@@ -1,12 +1,25 @@
 import Foundation
 
-/// An HTTP proxy: where it listens, the credentials it wants, and the setting it came from.
+/// A proxy: where it listens, how it is spoken to, the credentials it wants, and the setting
+/// it came from.
 ///
-/// Requests reach their server through it with `CONNECT` (async-http-client tunnels plain
-/// http too); the credentials go to the proxy as `Proxy-Authorization: Basic …`, never to the
-/// server. `source` names the setting a person would fix (`the HTTPS_PROXY variable`,
-/// `the proxy: of environment "staging"`), so an error can say where the proxy came from.
+/// Requests reach their server through an HTTP proxy with `CONNECT` (async-http-client
+/// tunnels plain http too); the credentials go to the proxy as `Proxy-Authorization: Basic …`,
+/// never to the server. A SOCKS5 proxy (`socks5://`, `socks5h://`) is spoken to without
+/// authentication, and resolves the server's name itself. `source` names the setting a person
+/// would fix (`the HTTPS_PROXY variable`, `the proxy: of environment "staging"`), so an error
+/// can say where the proxy came from.
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
+    /// How the proxy is spoken to.
+    public enum Kind: String, Sendable, Hashable {
+        /// An HTTP proxy (`CONNECT`), with optional Basic credentials.
+        case http
+        /// A SOCKS5 proxy, without authentication.
+        case socks5
+    }
+
+    /// How the proxy is spoken to.
+    public var kind: Kind
     /// The proxy's host name or IP address (an IPv6 address without brackets).
     public var host: String
     /// The proxy's port.
@@ -22,7 +35,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort = 1080
 
     /// Creates a proxy.
-    public init(host: String, port: Int, username: String? = nil, password: String? = nil, source: String = "the proxy setting") {
+    public init(host: String, port: Int, username: String? = nil, password: String? = nil, source: String = "the proxy setting", kind: Kind = .http) {
+        self.kind = kind
         self.host = host
         self.port = port
         self.username = username
@@ -42,23 +56,29 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         public var description: String { "\(source) is \"\(value)\", which cannot be used as a proxy: \(reason)." }
     }
 
-    /// Reads a proxy URL as curl does: `http://user:password@host:port`, `host:port` or `host`
-    /// (http and port 1080 when not given); user and password are percent-decoded.
+    /// Reads a proxy URL as curl does: `http://user:password@host:port`, `socks5://host:port`,
+    /// `host:port` or `host` (http and port 1080 when not given); user and password are
+    /// percent-decoded.
     ///
     /// - Parameters:
     ///   - text: the URL.
     ///   - source: the setting it came from.
-    /// - Throws: `Failure` for another scheme than http, no host, or a bad port.
+    /// - Throws: `Failure` for another scheme than http, socks5 and socks5h, SOCKS5 with
+    ///   credentials, no host, or a bad port.
     public init(parsing text: String, source: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail(_ reason: String) -> Failure { Failure(source: source, value: ProxyServer.masking(trimmed), reason: reason) }
         var rest = Substring(trimmed)
+        var kind = Kind.http
         if let separator = rest.range(of: "://") {
             let scheme = rest[..<separator.lowerBound].lowercased()
-            guard scheme == "http" else {
-                throw fail(scheme == "https"
-                    ? "a proxy reached over TLS (https://) is not supported; use http:// (requests to https servers are still encrypted end to end through it)"
-                    : "only http:// proxies are supported, not \(scheme)://")
+            switch scheme {
+            case "http": break
+            case "socks5", "socks5h": kind = .socks5
+            case "https":
+                throw fail("a proxy reached over TLS (https://) is not supported; use http:// (requests to https servers are still encrypted end to end through it)")
+            default:
+                throw fail("only http:// and socks5:// proxies are supported, not \(scheme)://")
             }
             rest = rest[separator.upperBound...]
         }
@@ -95,13 +115,17 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             guard let number = Int(portText), (1...65535).contains(number) else { throw fail("the port \"\(portText)\" is not a number from 1 to 65535") }
             port = number
         }
-        self.init(host: String(host), port: port, username: username, password: password, source: source)
+        if kind == .socks5, username != nil { throw fail(Self.socksCredentials) }
+        self.init(host: String(host), port: port, username: username, password: password, source: source, kind: kind)
     }
+
+    /// Why a SOCKS5 proxy cannot take a user and password.
+    public static let socksCredentials = "a SOCKS5 proxy with a user and password is not supported (explorer speaks SOCKS5 without authentication); use an http:// proxy for Basic credentials"
 
     /// The proxy as a URL with its password masked (`http://ada:••••••@proxy:3128`), for
     /// messages and displays.
     public var description: String {
-        var text = "http://"
+        var text = kind.rawValue + "://"
         if let username {
             text += username
             if password != nil { text += ":" + Self.mask }
@@ -110,21 +134,23 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         return text + (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }
 
-    /// The `Proxy-Authorization` value for the credentials, or `nil` without a user name.
+    /// The `Proxy-Authorization` value for the credentials, or `nil` without a user name (or
+    /// for SOCKS5).
     public var authorizationHeader: String? {
-        guard let username else { return nil }
+        guard kind == .http, let username else { return nil }
         return "Basic " + Data("\(username):\(password ?? "")".utf8).base64EncodedString()
     }
 
     /// What identifies the connections made through this proxy (not where it came from).
     struct Endpoint: Hashable {
+        let kind: Kind
         let host: String
         let port: Int
         let username: String?
         let password: String?
     }
 
-    var endpoint: Endpoint { Endpoint(host: host.lowercased(), port: port, username: username, password: password) }
+    var endpoint: Endpoint { Endpoint(kind: kind, host: host.lowercased(), port: port, username: username, password: password) }
 
     /// What a masked password is shown as.
     static let mask = "••••••"

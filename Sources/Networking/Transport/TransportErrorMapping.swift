@@ -15,12 +15,23 @@ enum TransportErrorMapping {
                 return TransportError.proxyAuthenticationRequired(proxy: shown, source: proxy.source, sentCredentials: proxy.username != nil)
             }
             if clientError == .invalidProxyResponse {
-                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target,
-                                                  reason: "it refused the tunnel (its answer to CONNECT was not 2xx)")
+                var reason = "it refused the tunnel (its answer to CONNECT was not 2xx)"
+                if url.scheme?.lowercased() == "http" {
+                    // async-http-client tunnels plain http too; Squid and others allow CONNECT to 443 only by default.
+                    reason += "; explorer tunnels plain http through a proxy too, and many proxies allow CONNECT to port 443 only: "
+                        + "use https, or add the host to no_proxy (or NO_PROXY) if it is reachable directly"
+                }
+                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: reason)
+            }
+            if clientError == .socksHandshakeTimeout {
+                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it did not finish the SOCKS5 handshake in time")
             }
             if clientError == .httpProxyHandshakeTimeout {
                 return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it did not answer CONNECT in time")
             }
+        }
+        if String(reflecting: type(of: error)).contains("SOCKS") {
+            return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it refused the SOCKS5 connection (\(error))")
         }
         let mapped = map(error, url: url, redirectLimit: redirectLimit)
         // Every connection goes to the proxy first: not reaching one is not reaching the proxy.

@@ -21,7 +21,7 @@ public struct WebSocketOptions: Sendable {
     /// The TLS of a wss:// connection (made with `TLSSettings.tlsConfiguration()`); the
     /// system's trust roots when `nil`.
     public var tls: TLSConfiguration?
-    /// The HTTP proxy the connection is tunnelled through (`CONNECT`), or `nil` to connect
+    /// The proxy the connection is tunnelled through (`CONNECT`, or SOCKS5), or `nil` to connect
     /// directly. `NetworkDispatcher.webSocket` sets the one its transport would use for the URL.
     public var proxy: ProxyServer?
 
@@ -186,7 +186,8 @@ public final class WebSocketSession: Sendable {
         if let proxy = options.proxy {
             var connectHeaders = HTTPFields()
             if let authorization = proxy.authorizationHeader { connectHeaders[.proxyAuthorization] = authorization }
-            let settings = WebSocketProxySettings(host: proxy.host, port: proxy.port, type: .http(connectHeaders: connectHeaders), timeout: options.connectTimeout)
+            let settings = WebSocketProxySettings(host: proxy.host, port: proxy.port, type: proxy.kind == .socks5 ? .socks : .http(connectHeaders: connectHeaders),
+                                                  timeout: options.connectTimeout)
             client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, proxySettings: settings,
                                      logger: logger, handler: handler)
         } else {

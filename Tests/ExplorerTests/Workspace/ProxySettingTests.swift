@@ -95,7 +95,7 @@ import Testing
                 proxy: "http://{{proxy_host}}:3128"
               - name: f
                 base_url: http://127.0.0.1:1
-                variables: { scheme: socks5 }
+                variables: { scheme: socks4 }
                 proxy: { url: "{{scheme}}://p:1" }
             endpoints: []
             """, file: "t.yaml")
@@ -107,15 +107,16 @@ import Testing
         }
         do {
             _ = try collection.environments[1].proxyChoice(processEnvironment: [:])
-            Issue.record("a socks5 proxy was accepted")
+            Issue.record("a socks4 proxy was accepted")
         } catch {
-            #expect(String(describing: error) == "t.yaml:9:19: The proxy: of environment \"f\" cannot be used: \"socks5://p:1\" is not a proxy URL: only http:// proxies are supported, not socks5://.")
+            #expect(String(describing: error) == "t.yaml:9:19: The proxy: of environment \"f\" cannot be used: \"socks4://p:1\" is not a proxy URL: only http:// and socks5:// proxies are supported, not socks4://.")
         }
     }
 
     @Test(arguments: [
         ("proxy: [a, b]", "t.yaml:5:", "a proxy URL (http://user:password@host:port), none, or a mapping"),
-        ("proxy: socks5://p:1080", "t.yaml:5:", "only http:// proxies are supported, not socks5://"),
+        ("proxy: socks4://p:1080", "t.yaml:5:", "only http:// and socks5:// proxies are supported, not socks4://"),
+        ("proxy: socks5://ada:hunter22@p:1080", "t.yaml:5:", "a SOCKS5 proxy with a user and password is not supported"),
         ("proxy: http://ada:hunter22@p:99999", "t.yaml:5:", "http://ada:••••••@p:99999"),
         ("proxy: { user: ada }", "t.yaml:5:", "has no \"url\""),
         ("proxy: { url: http://p:1, no_proxy: { a: b } }", "t.yaml:5:", "NO_PROXY patterns"),
@@ -209,9 +210,12 @@ import Testing
         let inURL = try imported("curl -x http://ada:pw@p:3128 --proxy-ntlm https://api.example.com/")
         #expect(inURL.collection.environments.first?.proxy == .server(ProxySetting.Server(url: "http://p:3128")))
 
-        let socks = try imported("curl -x socks5h://p:1080 https://api.example.com/")
-        #expect(socks.collection.environments.first?.proxy == nil)
-        #expect(socks.warnings.contains { $0.contains("-x socks5h://p:1080 was not kept: only http:// proxies are supported") }, "\(socks.warnings)")
+        let socks4 = try imported("curl -x socks4://p:1080 https://api.example.com/")
+        #expect(socks4.collection.environments.first?.proxy == nil)
+        #expect(socks4.warnings.contains { $0.contains("-x socks4://p:1080 was not kept: only http:// and socks5:// proxies are supported") }, "\(socks4.warnings)")
+        let socks5 = try imported("curl -x socks5h://p:1080 https://api.example.com/")
+        #expect(socks5.collection.environments.first?.proxy == .server(ProxySetting.Server(url: "socks5h://p:1080")))
+        #expect(socks5.warnings.isEmpty, "\(socks5.warnings)")
 
         let alone = try imported("curl -U ada:pw --noproxy example.com https://api.example.com/")
         #expect(alone.collection.environments.first?.proxy == nil)

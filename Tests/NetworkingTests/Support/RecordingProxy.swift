@@ -7,7 +7,9 @@ import NIOPosix
 /// origin form with `Connection: close`), each with the `Proxy-Authorization` it came with.
 ///
 /// `requiredAuthorization` makes it answer `407 Proxy Authentication Required` to a request
-/// without that exact header value; `alwaysRefuse` answers 407 to everything.
+/// without that exact header value; `alwaysRefuse` answers 407 to everything; `connectPorts`
+/// refuses (403) a `CONNECT` to other ports, as Squid's default `SSL_ports` does. It also
+/// speaks SOCKS5 without authentication (`SOCKS5 CONNECT host:port` is recorded).
 final class RecordingProxy: Sendable {
     /// One request the proxy got.
     struct Record: Sendable, Equatable {
@@ -37,9 +39,10 @@ final class RecordingProxy: Sendable {
     /// - Parameters:
     ///   - requiredAuthorization: the exact `Proxy-Authorization` value it lets through (`nil`: any).
     ///   - alwaysRefuse: answer 407 to every request.
-    static func start(requiredAuthorization: String? = nil, alwaysRefuse: Bool = false) async throws -> RecordingProxy {
+    ///   - connectPorts: the only ports `CONNECT` may reach (`nil`: any).
+    static func start(requiredAuthorization: String? = nil, alwaysRefuse: Bool = false, connectPorts: Set<Int>? = nil) async throws -> RecordingProxy {
         let state = RecordBook()
-        let policy = Policy(requiredAuthorization: requiredAuthorization, alwaysRefuse: alwaysRefuse)
+        let policy = Policy(requiredAuthorization: requiredAuthorization, alwaysRefuse: alwaysRefuse, connectPorts: connectPorts)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
@@ -74,6 +77,7 @@ final class RecordingProxy: Sendable {
     struct Policy: Sendable {
         var requiredAuthorization: String?
         var alwaysRefuse: Bool
+        var connectPorts: Set<Int>?
     }
 
     // MARK: - Relaying
@@ -93,6 +97,7 @@ final class RecordingProxy: Sendable {
         private let policy: Policy
         private let state: RecordBook
         private var phase: Phase = .head(ByteBuffer())
+        private var socksGreeted = false
 
         init(policy: Policy, state: RecordBook) {
             self.policy = policy
@@ -104,6 +109,9 @@ final class RecordingProxy: Sendable {
             switch phase {
             case .head(var buffer):
                 buffer.writeBuffer(&bytes)
+                if buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) == 5 {
+                    return socks(&buffer, context: context)
+                }
                 let text = String(buffer: buffer)
                 guard let end = text.range(of: "\r\n\r\n") else {
                     phase = .head(buffer)
@@ -152,6 +160,9 @@ final class RecordingProxy: Sendable {
                     return reply("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
                 }
                 target = (String(parts[1][..<colon]), port)
+                if let allowed = policy.connectPorts, !allowed.contains(port) {
+                    return reply("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
+                }
             } else {
                 guard let url = URL(string: parts[1]), let host = url.host else {
                     return reply("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
@@ -168,9 +179,68 @@ final class RecordingProxy: Sendable {
             var forwarded = first
             var leftover = rest
             forwarded.writeBuffer(&leftover)
+            let isTunnel = parts[0] == "CONNECT"
+            open(target, forwarded: forwarded, context: context) { context in
+                if isTunnel { self.reply("HTTP/1.1 200 Connection Established\r\n\r\n", context, close: false) }
+            } failed: { context in
+                self.reply("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
+            }
+        }
+
+        /// SOCKS5 without authentication: the greeting, then `CONNECT` to an address or a name.
+        private func socks(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
+            let start = buffer.readerIndex
+            if !socksGreeted {
+                guard let count = buffer.getInteger(at: start + 1, as: UInt8.self), buffer.readableBytes >= 2 + Int(count) else {
+                    phase = .head(buffer)
+                    return
+                }
+                buffer.moveReaderIndex(forwardBy: 2 + Int(count))
+                socksGreeted = true
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: [5, 0])), promise: nil)
+                if buffer.readableBytes == 0 {
+                    phase = .head(buffer)
+                    return
+                }
+            }
+            let at = buffer.readerIndex
+            guard buffer.readableBytes >= 5, let kind = buffer.getInteger(at: at + 3, as: UInt8.self) else {
+                phase = .head(buffer)
+                return
+            }
+            let hostLength: Int
+            switch kind {
+            case 1: hostLength = 4
+            case 4: hostLength = 16
+            default: hostLength = 1 + Int(buffer.getInteger(at: at + 4, as: UInt8.self) ?? 0)
+            }
+            guard buffer.readableBytes >= 4 + hostLength + 2, let bytes = buffer.getBytes(at: at + 4, length: hostLength),
+                  let port = buffer.getInteger(at: at + 4 + hostLength, as: UInt16.self) else {
+                phase = .head(buffer)
+                return
+            }
+            let host: String
+            switch kind {
+            case 1: host = bytes.map(String.init).joined(separator: ".")
+            case 4: host = stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+            default: host = String(decoding: bytes.dropFirst(), as: UTF8.self)
+            }
+            buffer.moveReaderIndex(forwardBy: 4 + hostLength + 2)
+            state.append(Record(requestLine: "SOCKS5 CONNECT \(host):\(port)", proxyAuthorization: nil, refused: false))
+            open((host, Int(port)), forwarded: buffer, context: context) { context in
+                context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: [5, 0, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
+            } failed: { context in
+                self.phase = .done
+                context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
+                context.close(promise: nil)
+            }
+        }
+
+        /// Connects to the server, then relays; `connected` answers the client first.
+        private func open(_ target: (host: String, port: Int), forwarded: ByteBuffer, context: ChannelHandlerContext,
+                          connected: @escaping (ChannelHandlerContext) -> Void, failed: @escaping (ChannelHandlerContext) -> Void) {
             phase = .connecting(forwarded.readableBytes > 0 ? [forwarded] : [])
             let client = context.channel
-            let isTunnel = parts[0] == "CONNECT"
             ClientBootstrap(group: context.eventLoop)
                 .channelInitializer { server in
                     server.eventLoop.makeCompletedFuture { try server.pipeline.syncOperations.addHandler(BackHandler(client: client)) }
@@ -185,11 +255,11 @@ final class RecordingProxy: Sendable {
                             return
                         }
                         self.phase = .relaying(server)
-                        if isTunnel { self.reply("HTTP/1.1 200 Connection Established\r\n\r\n", context, close: false) }
+                        connected(context)
                         for chunk in pending { server.write(chunk, promise: nil) }
                         server.flush()
                     case .failure:
-                        self.reply("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
+                        failed(context)
                     }
                 }
         }

@@ -37,7 +37,7 @@ package enum CurlExporter {
             guard var server = try? ProxyServer(parsing: expand(setting.url), source: "") else { return [] }
             if let user = setting.user { server.username = expand(user) }
             if let password = setting.password { server.password = expand(password) }
-            var options = [(option: "-x", value: "http://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)")]
+            var options = [(option: "-x", value: "\(server.kind == .socks5 ? "socks5h" : "http")://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)")]
             if let user = server.username {
                 let password = server.password.map { revealSecrets ? $0 : SecretMasker.mask }
                 options.append(("-U", user + (password.map { ":" + $0 } ?? "")))

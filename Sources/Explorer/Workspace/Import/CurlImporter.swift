@@ -556,7 +556,7 @@ package struct CurlImporter: Sendable {
     /// option it cannot keep. `-x ""` and `--noproxy '*'` go without a proxy (`proxy: none`).
     private static func proxySetting(of group: Group, warnings: inout [String]) -> ProxySetting? {
         if !group.proxyIgnored.isEmpty {
-            warnings.append("\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// to a proxy, with Basic authentication only, "
+            warnings.append("\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// (with Basic authentication) or SOCKS5 (without) to a proxy, "
                 + "so these proxy options were not kept; the requests go through the proxy: of the environment without them.")
         }
         let noProxy = group.noProxy.map { NoProxyList($0).entries }
