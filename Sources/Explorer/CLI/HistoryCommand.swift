@@ -174,7 +174,13 @@ struct HistoryCommand: AsyncParsableCommand {
             let plan = try HistoryCommand.plan(resending: entry)
             try plan.confirmIfProtected(yes: yes)
             let recorder = HistoryRecorder(store: store, report: printError)
-            try await ExchangeSender(output).run(plan, recorder: recorder, output: output)
+            var sender = ExchangeSender(output)
+            if case .resolved(let resolved) = plan.target {
+                // As `explorer send` does: the environment's tls: and proxy: apply.
+                try sender.useTLS(of: resolved.environment, collectionFile: plan.collectionPath.map { URL(fileURLWithPath: $0) })
+                try sender.useProxy(of: resolved.environment, overrides: [:])
+            }
+            try await sender.run(plan, recorder: recorder, output: output)
         }
     }
 
