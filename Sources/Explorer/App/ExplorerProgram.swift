@@ -144,7 +144,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         case .runFolder(let id, let plan):
             runFolder(id, plan, send: send)
         case .preview(let plan):
-            send(.previewResolved(plan.preview()))
+            var preview = plan.preview()
+            preview.proxy = proxyNote(for: plan.environment, url: preview.urlText)
+            send(.previewResolved(preview))
         case .resolveVariables(let environment, let key):
             send(.variablesResolved(key, environment.shownVariables()))
         case .copyAsCurl(let plan):
@@ -345,7 +347,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
             return
         }
-        send(.resolved(exchange: id, RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)))
+        var preview = RequestPreview(resolved, key: nil, bodyLimit: Self.exchangeRequestBodyBytes)
+        preview.proxy = proxyNote(for: resolved.environment, url: resolved.url)
+        send(.resolved(exchange: id, preview))
         if resolved.endpoint.isWebSocket(resolvedURL: resolved.url) { return openWebSocket(id, resolved, send: send) }
         if validatesGraphQL, resolved.graphQLDocument != nil { return validateAndSend(id, resolved, send: send) }
         sendRequest(id, resolved, send: send)
@@ -682,6 +686,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             tlsTransports[key] = made
             return made
         }
+    }
+
+    /// Which proxy a request to `url` goes through, as the Request pane says it; `nil` when it
+    /// goes directly or the environment's `proxy:` cannot be used (sending says why).
+    func proxyNote(for environment: Environment, url: String) -> String? {
+        guard let url = URL(string: url), let transport = try? transport(for: environment),
+              let proxy = try? transport.proxy(for: url) else { return nil }
+        return "via proxy \(proxy) (\(proxy.source))"
     }
 
     // MARK: - Cookies

@@ -115,6 +115,9 @@ package struct RequestPreview: Sendable, Hashable {
     let functions: [FunctionOutput]
     /// Why it could not be resolved (the method and path are then the endpoint's own).
     let error: String?
+    /// The proxy the request goes through and the setting it came from, password masked
+    /// (`via proxy http://ada:••••••@proxy:3128 (the HTTPS_PROXY variable)`); `nil` directly.
+    package var proxy: String? = nil
 
     /// The whole URL as text.
     var urlText: String { url.map(\.text).joined() }

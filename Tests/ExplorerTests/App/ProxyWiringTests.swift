@@ -111,7 +111,21 @@ import Testing
             let entry = await HistoryEntry.sending(resolved, through: corp, options: TransferOptions(), collectionPath: nil)
             #expect(entry.status == 200)
             #expect(proxy.records.map(\.proxyAuthorization) == [expected])
+
+            // The Request pane says which proxy a request goes through, its password masked.
+            let note = program.proxyNote(for: collection.environments[0], url: resolved.url)
+            #expect(note == "via proxy http://ada:••••••@127.0.0.1:\(proxy.port) (the proxy: of environment \"corp\")")
+            #expect(program.proxyNote(for: collection.environments[1], url: resolved.url) == nil)
             await program.shutdown()
         }
+    }
+
+    @Test func theRequestPaneShowsTheProxyUnderTheURL() throws {
+        var state = try tuiState(width: 100, height: 30)
+        guard var preview = state.preview else { Issue.record("no preview"); return }
+        preview.proxy = "via proxy http://ada:••••••@proxy.corp:3128 (the HTTPS_PROXY variable)"
+        tuiReduce(&state, .previewResolved(preview))
+        let screen = screenText(state)
+        #expect(screen.contains("via proxy http://ada:••••••@proxy.corp:3128 (the HTTPS_PROXY"), "\(screen)")
     }
 }

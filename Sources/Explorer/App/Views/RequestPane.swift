@@ -59,6 +59,7 @@ enum RequestPane {
             Span(part.text, role: part.source == .function ? .jsonNumber : part.source == .variable ? .jsonKey : .text)
         }
         var lines: [[Span]] = [[Span(preview.method.rawValue + " ", Style(AppState.role(for: preview.method), .bold))] + url]
+        if let proxy = preview.proxy { lines.append([Span(proxy, role: .dim)]) }
         // Which values came from which function: the URL marks them, this line names them.
         if !preview.functions.isEmpty {
             var line: [Span] = [Span("ƒ ", role: .jsonNumber)]
