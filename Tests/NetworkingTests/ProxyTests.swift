@@ -259,9 +259,9 @@ import Testing
 
         let session = try await NetworkDispatcher(serverProvider: provider, transport: transport)
             .webSocket(PreparedRequest(url: server.url.appendingPathComponent("echo"), headers: ["X-Test": "tunnelled"]))
-        var iterator = session.events.makeAsyncIterator()
         var greeting: String?
-        while greeting == nil, let event = await iterator.next() {
+        // Bounded: a greeting that never comes fails the test instead of hanging it.
+        while greeting == nil, case .event(let event?) = await session.events.next(within: .seconds(15)) {
             if case .entry(let entry) = event, entry.direction == .received { greeting = entry.text }
         }
         #expect(greeting?.hasPrefix("x-test=tunnelled") == true)
