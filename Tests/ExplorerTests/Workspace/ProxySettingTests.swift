@@ -216,6 +216,11 @@ import Testing
         let socks5 = try imported("curl -x socks5h://p:1080 https://api.example.com/")
         #expect(socks5.collection.environments.first?.proxy == .server(ProxySetting.Server(url: "socks5h://p:1080")))
         #expect(socks5.warnings.isEmpty, "\(socks5.warnings)")
+        let socksOption = try imported("curl --socks5-hostname p:1080 https://api.example.com/")
+        #expect(socksOption.collection.environments.first?.proxy == .server(ProxySetting.Server(url: "socks5h://p:1080")))
+        let socksUser = try imported("curl -x socks5://p:1080 -U ada:pw https://api.example.com/")
+        #expect(socksUser.collection.environments.first?.proxy == .server(ProxySetting.Server(url: "socks5://p:1080")))
+        #expect(socksUser.warnings.contains { $0.contains("SOCKS5 proxy with a user and password is not supported") }, "\(socksUser.warnings)")
 
         let alone = try imported("curl -U ada:pw --noproxy example.com https://api.example.com/")
         #expect(alone.collection.environments.first?.proxy == nil)

@@ -325,6 +325,9 @@ package struct CurlImporter: Sendable {
                 case "tlsv1.2": group.tls.minimumVersion = group.tls.minimumVersion ?? .tls1_2
                 case "tlsv1.3": group.tls.minimumVersion = .tls1_3
                 case "proxy": group.proxy = value
+                case "socks5", "socks5-hostname":
+                    // As curl reads them: a SOCKS5 proxy, names resolved by it (-hostname) or locally.
+                    group.proxy = value.contains("://") ? value : "socks5h://" + value
                 case "proxy-user": group.proxyUser = value
                 case "noproxy": group.noProxy = value
                 case "proxy-basic": if !negated { group.proxyAuthentication = nil }
@@ -569,8 +572,9 @@ package struct CurlImporter: Sendable {
             return nil
         }
         if url.isEmpty || noProxy == ["*"] { return ProxySetting.none }
+        let parsed: ProxyServer
         do {
-            _ = try ProxyServer(parsing: url, source: "-x")
+            parsed = try ProxyServer(parsing: url, source: "-x")
         } catch let failure as ProxyServer.Failure {
             warnings.append("-x \(failure.value) was not kept: \(failure.reason). The requests go without a proxy unless the proxy variables name one.")
             return nil
@@ -578,7 +582,9 @@ package struct CurlImporter: Sendable {
             return nil
         }
         var setting = ProxySetting.Server(url: url, noProxy: noProxy)
-        if let user = group.proxyUser {
+        if parsed.kind == .socks5, let user = group.proxyUser {
+            warnings.append("-U \(user.split(separator: ":").first ?? "") was not kept: \(ProxyServer.socksCredentials).")
+        } else if let user = group.proxyUser {
             if let colon = user.firstIndex(of: ":") {
                 setting.user = String(user[..<colon])
                 setting.password = String(user[user.index(after: colon)...])
