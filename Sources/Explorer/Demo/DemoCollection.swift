@@ -22,6 +22,8 @@ package enum DemoCollection {
         for environment in environments {
             text += "  - name: \(environment.name)\n"
             text += "    base_url: \(environment.baseURL.absoluteString)\n"
+            // The demo serves on this machine: a proxy of HTTP_PROXY/HTTPS_PROXY could not reach it.
+            text += "    proxy: none\n"
             let oauth = environment.baseURL.appendingPathComponent("oauth").absoluteString
             switch environment.name {
             case "local":
