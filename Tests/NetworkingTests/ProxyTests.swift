@@ -321,6 +321,42 @@ import Testing
         withExtendedLifetime(provider) {}
     }
 
+    @Test func eachRedirectHopChoosesItsOwnProxy() async throws {
+        let server = try await TestServer.start()
+        let proxy = try await RecordingProxy.start()
+        defer { Task { await server.stop(); await proxy.stop() } }
+        let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url(), "no_proxy": "localhost"]))
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(5), requestTimeout: .seconds(20), proxy: .rules(rules)))
+        defer { Task { try? await transport.shutdown() } }
+        let target = "http://localhost:\(server.port)/echo/direct"
+        let start = URL(string: "http://127.0.0.1:\(server.port)/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")!
+
+        let response = try await transport.send(PreparedRequest(method: .post, url: start, headers: ["Authorization": "Bearer t0ken"], body: Data("x".utf8)),
+                                                options: TransferOptions(), progress: { _ in })
+        let echo = try JSONDecoder().decode(Echo.self, from: try #require(response.body))
+        // Through the proxy to 127.0.0.1, then directly to localhost (in no_proxy).
+        #expect(proxy.records.map(\.requestLine) == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+        #expect(response.url.absoluteString == target)
+        #expect(response.redirects.map(\.to.absoluteString) == [target])
+        #expect(response.redirects.first?.status.code == 302)
+        // As async-http-client redirects: a POST answered 302 becomes a GET; credentials stay with their origin.
+        #expect(echo.method == "GET" && echo.body.isEmpty)
+        #expect(echo.header("Authorization") == nil)
+
+        // Same-origin hops keep going through the proxy, up to the limit.
+        let arrived = try await transport.send(PreparedRequest(url: server.baseURL.appendingPathComponent("redirect/3")), options: TransferOptions(), progress: { _ in })
+        #expect(String(decoding: arrived.body ?? Data(), as: UTF8.self) == "arrived")
+        #expect(arrived.redirects.count == 3)
+        await #expect(throws: TransportError.tooManyRedirects(url: server.baseURL.appendingPathComponent("redirect-loop"), limit: 10)) {
+            _ = try await transport.send(PreparedRequest(url: server.baseURL.appendingPathComponent("redirect-loop")), options: TransferOptions(), progress: { _ in })
+        }
+        let limited = AsyncHTTPClientTransport(configuration: .init(maximumRedirects: 2, proxy: .rules(rules)))
+        defer { Task { try? await limited.shutdown() } }
+        await #expect(throws: TransportError.tooManyRedirects(url: server.baseURL.appendingPathComponent("redirect/3"), limit: 2)) {
+            _ = try await limited.send(PreparedRequest(url: server.baseURL.appendingPathComponent("redirect/3")), options: TransferOptions(), progress: { _ in })
+        }
+    }
+
     @Test func theRecordingProxyForwardsAnAbsoluteFormRequest() async throws {
         // curl (and most clients) send plain http to a proxy in absolute form, not CONNECT.
         let server = try await TestServer.start()

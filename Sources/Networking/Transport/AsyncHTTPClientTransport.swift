@@ -101,6 +101,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Which proxy each request goes through; `nil` when none does (or the client is the caller's).
     public let proxyRules: ProxyRules?
     private let ownsClient: Bool
+    /// Whether redirects are followed here, hop by hop, rather than by async-http-client.
+    private let routesRedirects: Bool
     let isShutDown = Locked(false)
     /// One client per proxy in use (async-http-client has one proxy per client), made on first use.
     private let proxyClients = Locked<[ProxyServer.Endpoint: HTTPClient]>([:])
@@ -110,8 +112,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Parameter configuration: how the client behaves.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration, proxy: nil))
-        self.proxyRules = Self.rules(for: configuration.proxy)
+        let rules = Self.rules(for: configuration.proxy)
+        self.proxyRules = rules
+        // With proxies the transport follows redirects itself, so each hop picks its proxy.
+        self.routesRedirects = rules != nil && configuration.followRedirects
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                 configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: configuration.followRedirects && rules == nil))
         self.ownsClient = true
     }
 
@@ -126,6 +132,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.configuration = configuration
         self.client = client
         self.proxyRules = nil
+        self.routesRedirects = false
         self.ownsClient = false
     }
 
@@ -170,7 +177,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if let made = clients[proxy.endpoint] { return made }
             // Checked under the lock, so no client is made after shutdown collected them.
             guard !isShutDown.withLock({ $0 }) else { throw TransportError.other("the transport was shut down") }
-            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.clientConfiguration(configuration, proxy: proxy))
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                  configuration: Self.clientConfiguration(configuration, proxy: proxy, followsRedirects: false))
             clients[proxy.endpoint] = made
             return made
         }
@@ -216,21 +224,42 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let clock = ContinuousClock()
         let deadline = clock.now + (options.timeout ?? configuration.requestTimeout)
         let idle = options.idleTimeout ?? configuration.readTimeout
-        var headDeadline = deadline
-        if let idle { headDeadline = min(headDeadline, clock.now + idle) }
-        let proxy = try self.proxy(for: request.url)
-        let response: HTTPClientResponse
-        do {
-            response = try await client(through: proxy).execute(outgoing, deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
-        } catch {
-            if Task.isCancelled { throw TransportError.cancelled }
-            if case .deadlineExceeded? = error as? HTTPClientError {
-                let phase = clock.now >= deadline ? "no answer before the total deadline" : "no answer for \((idle ?? .zero).shortDescription)"
-                throw TransportError.timedOut(url: request.url, phase: phase)
+        // With proxies, redirects are followed here, each hop through its own proxy (see
+        // AsyncHTTPClientTransport+Redirects); otherwise async-http-client follows them.
+        let followsHops = routesRedirects
+        var hopURL = request.url
+        var hops: [ResponseTimings.Redirect] = []
+        var visited: Set<String> = [hopURL.absoluteString]
+        var response: HTTPClientResponse
+        while true {
+            var headDeadline = deadline
+            if let idle { headDeadline = min(headDeadline, clock.now + idle) }
+            let proxy = try self.proxy(for: hopURL)
+            do {
+                response = try await client(through: proxy).execute(outgoing, deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
+            } catch {
+                if Task.isCancelled { throw TransportError.cancelled }
+                if case .deadlineExceeded? = error as? HTTPClientError {
+                    let phase = clock.now >= deadline ? "no answer before the total deadline" : "no answer for \((idle ?? .zero).shortDescription)"
+                    throw TransportError.timedOut(url: hopURL, phase: phase)
+                }
+                throw TransportErrorMapping.map(error, url: hopURL, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
-            throw TransportErrorMapping.map(error, url: request.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
+            guard followsHops, let target = Self.redirectTarget(of: response, from: hopURL) else { break }
+            guard hops.count < configuration.maximumRedirects, visited.insert(target.absoluteString).inserted else {
+                throw TransportError.tooManyRedirects(url: request.url, limit: configuration.maximumRedirects)
+            }
+            // The redirect's own body is not wanted; reading it frees the connection.
+            do {
+                for try await _ in response.body {}
+            } catch {
+                throw TransportErrorMapping.map(error, url: hopURL, redirectLimit: configuration.maximumRedirects, proxy: proxy)
+            }
+            hops.append(ResponseTimings.Redirect(from: hopURL, to: target, status: HTTPStatus(code: Int(response.status.code))))
+            outgoing = Self.redirected(outgoing, from: hopURL, to: target, status: response.status)
+            hopURL = target
         }
-        let finalURL = response.url ?? request.url
+        let finalURL = followsHops ? hopURL : (response.url ?? request.url)
         let headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         let limits = BodyDecoder.Limits(
             bodyBytes: options.maximumBodySize ?? configuration.maximumBodySize,
@@ -262,7 +291,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         channel.watch(deadline: deadline, idle: idle, url: finalURL)
         return StreamedResponse(
             head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
-            url: finalURL, headReceived: Date(), redirects: Self.redirects(in: response.history),
+            url: finalURL, headReceived: Date(), redirects: followsHops ? hops : Self.redirects(in: response.history),
             body: ResponseBody(channel: channel), expectedBytes: expected)
     }
 
@@ -280,10 +309,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private static func clientConfiguration(_ configuration: Configuration, proxy: ProxyServer?) -> HTTPClient.Configuration {
+    private static func clientConfiguration(_ configuration: Configuration, proxy: ProxyServer?, followsRedirects: Bool) -> HTTPClient.Configuration {
         var client = HTTPClient.Configuration(
             certificateVerification: configuration.allowsInvalidCertificates ? .none : .fullVerification,
-            redirectConfiguration: configuration.followRedirects
+            redirectConfiguration: followsRedirects
                 ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
             timeout: .init(
                 connect: .nanoseconds(configuration.connectTimeout.nanoseconds),

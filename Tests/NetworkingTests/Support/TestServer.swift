@@ -161,6 +161,9 @@ final class TestServer: Sendable {
             if count <= 0 { try await sendText(200, "arrived") } else {
                 try await send(302, [("Location", "/redirect/\(count - 1)")], [])
             }
+        case "redirect-to":
+            // 302 to the URL in ?url= (another host, for redirects that change the route), or 303 with ?status=303.
+            try await send(Int(query["status"] ?? "") ?? 302, [("Location", query["url"] ?? "/")], [])
         case "redirect-loop":
             try await send(302, [("Location", "/redirect-loop")], [])
         case "stall":

@@ -1,0 +1,45 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+
+/// Redirects followed by the transport itself, one hop at a time, when proxies are in play:
+/// async-http-client follows a redirect on the client that sent the first request, so a hop
+/// from http to https, or to a host of `NO_PROXY`, would keep the first hop's proxy. Each hop
+/// here chooses its own. The rules are async-http-client's: 301, 302, 303, 307 and 308 with a
+/// `Location` on http(s); 303 (and a POST answered 301 or 302) becomes a GET without a body;
+/// `Origin`, `Cookie`, `Authorization` and `Proxy-Authorization` are not sent to another origin;
+/// a cycle or more than `maximumRedirects` hops is an error.
+extension AsyncHTTPClientTransport {
+    /// Where a response redirects to, or `nil` when it is not a redirect to follow.
+    static func redirectTarget(of response: HTTPClientResponse, from url: URL) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(response.status.code),
+              let location = response.headers.first(name: "location"),
+              let target = URL(string: location, relativeTo: url)?.absoluteURL,
+              ["http", "https"].contains(target.scheme?.lowercased() ?? ""), target.host != nil
+        else { return nil }
+        return target
+    }
+
+    /// The request of the next hop.
+    static func redirected(_ request: HTTPClientRequest, from url: URL, to target: URL, status: HTTPResponseStatus) -> HTTPClientRequest {
+        var next = request
+        next.url = target.absoluteString
+        let toGet = (status == .seeOther && request.method != .HEAD)
+            || ((status == .movedPermanently || status == .found) && request.method == .POST)
+        if toGet {
+            next.method = .GET
+            next.body = nil
+            next.headers.remove(name: "Content-Length")
+            next.headers.remove(name: "Content-Type")
+        }
+        if !sameOrigin(url, target) {
+            for name in ["Origin", "Cookie", "Authorization", "Proxy-Authorization"] { next.headers.remove(name: name) }
+        }
+        return next
+    }
+
+    private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int { url.port ?? NoProxyList.defaultPort(of: url) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+    }
+}
