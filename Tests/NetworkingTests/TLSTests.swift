@@ -20,6 +20,15 @@ import Testing
         static func start(_ tls: TLSConfiguration, http2: Bool = false) async throws -> Server {
             let router = Router()
             router.get("/") { _, _ in "secure" }
+            // An OAuth2 token endpoint and an API that wants its token, both behind the TLS.
+            router.post("token") { _, _ -> Response in
+                let token = #"{"access_token":"tls-token","token_type":"Bearer","expires_in":3600}"#
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: token)))
+            }
+            router.get("me") { request, _ -> Response in
+                let authorized = request.headers[.authorization] == "Bearer tls-token"
+                return Response(status: authorized ? .ok : .unauthorized, body: ResponseBody(byteBuffer: ByteBuffer(string: authorized ? "me" : "no")))
+            }
             let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let app = Application(
                 router: router,
@@ -129,4 +138,31 @@ import Testing
             String(describing: error).hasPrefix("tls.ca_cert \(notPEM.path) cannot be used")
         }
     }
+
+    @Test func anOAuth2TokenIsObtainedOverTheSameTLSSettingsAsTheRequest() async throws {
+        let server = try await Server.start(try authority.issue(for: "localhost").serverConfiguration())
+        defer { server.stop() }
+        let base = URL(string: "https://localhost:\(server.port)")!
+        func me(_ settings: TLSSettings?) async -> Result<Networking.Response<Data?>, any Error> {
+            do {
+                let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, tls: try settings?.tlsConfiguration()))
+                defer { Task { try? await transport.shutdown() } }
+                let oauth2 = OAuth2Configuration(grant: .clientCredentials, tokenURL: base.appendingPathComponent("token"), clientID: "cli", clientSecret: "s3cret")
+                let authenticator = OAuth2Authenticator(client: OAuth2Client(configuration: oauth2, transport: transport), cacheKey: "tls")
+                let provider = TestEnvironment(base)
+                let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, requestAdapters: [authenticator], challengeHandler: authenticator)
+                let response = try await dispatcher.future(from: BasicRequest(path: "/me")).value
+                withExtendedLifetime(provider) {}
+                return .success(response)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let trusted = await me(TLSSettings(caCertificateFile: caFile))
+        #expect(String(decoding: (try trusted.get().body) ?? Data(), as: UTF8.self) == "me", "\(sentence(trusted))")
+        // Without the CA the token request itself is refused, with the setting that fixes it.
+        let refused = await me(nil)
+        #expect(sentence(refused).contains("tls.ca_cert"), "\(sentence(refused))")
+    }
 }
+
