@@ -104,6 +104,28 @@ import Testing
         }
     }
 
+    @Test func throughTheDispatcherARefusedUpgradeSaysTheStatusAndWhatTheServerSaid() async throws {
+        // An API that answers the upgrade request as any request: 403 with a problem body.
+        let server = try await TestServer.start()
+        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
+        defer { Task { try? await transport.shutdown() } }
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: transport)
+        let url = URL(string: "ws://127.0.0.1:\(server.port)/problem")!
+        do {
+            _ = try await dispatcher.webSocket(PreparedRequest(url: url, headers: ["Authorization": "Bearer wrong"]))
+            Issue.record("the upgrade was taken")
+        } catch let error as WebSocketError {
+            guard case .upgradeRefused(let refused, let status, let body) = error else {
+                Issue.record("expected the refusal, got \(error)")
+                return
+            }
+            #expect(refused == url.absoluteString && status == 403)
+            #expect(body.hasPrefix(#"{"type":"https://example.com/probs/out-of-credit""#))
+            #expect(error.description.hasPrefix("The server at \(url.absoluteString) refused the WebSocket upgrade with 403 Forbidden: check the credentials. It said: {"))
+        }
+        #expect(server.hits("/problem") == 2, "the upgrade, then the same request once to read the answer")
+    }
+
     @Test func nothingListeningIsConnectionRefused() async throws {
         let server = try await WebSocketTestServer.start()
         let port = server.port

@@ -126,6 +126,9 @@ extension TransportFailure {
                 self.init(category: "upgrade failed", message: error.description,
                           hint: "the server answered without switching to WebSocket — check the path, the headers and the credentials.")
                 return
+            case .upgradeRefused:
+                self.init(category: "upgrade refused", message: error.description, hint: nil)
+                return
             default:
                 self.init(category: "WebSocket", message: error.description, hint: nil)
                 return

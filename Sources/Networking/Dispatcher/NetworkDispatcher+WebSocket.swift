@@ -37,6 +37,36 @@ extension NetworkDispatcher {
                 throw WebSocketError.transport(error)
             }
         }
-        return try await WebSocketSession.connect(upgrade, options: options)
+        do {
+            return try await WebSocketSession.connect(upgrade, options: options)
+        } catch WebSocketError.upgradeFailed(let url) {
+            throw await refusal(of: upgrade, url: url) ?? WebSocketError.upgradeFailed(url: url)
+        }
     }
+
+    /// What the server answers an upgrade it refuses: the WebSocket client does not hand the
+    /// answer over, so the same upgrade request goes once more through the transport, whose
+    /// response has the status and the body (an API's error body says why). `nil` when that
+    /// second answer is not a refusal too.
+    private func refusal(of upgrade: PreparedRequest, url: String) async -> WebSocketError? {
+        var probe = upgrade
+        guard var components = URLComponents(url: upgrade.url, resolvingAgainstBaseURL: false) else { return nil }
+        components.scheme = ["wss", "https"].contains(components.scheme?.lowercased() ?? "") ? "https" : "http"
+        guard let httpURL = components.url else { return nil }
+        probe.url = httpURL
+        probe.method = .get
+        probe.body = nil
+        probe.headers["Connection"] = "Upgrade"
+        probe.headers["Upgrade"] = "websocket"
+        probe.headers["Sec-WebSocket-Version"] = "13"
+        probe.headers["Sec-WebSocket-Key"] = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let options = TransferOptions(timeout: .seconds(10), maximumBodySize: Self.refusalBodyLimit)
+        guard let answer = try? await transport.send(probe, options: options, progress: { _ in }), answer.status.code != 101 else { return nil }
+        let text = answer.body.flatMap { String(data: $0, encoding: .utf8) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return .upgradeRefused(url: url, status: answer.status.code, body: String(text.prefix(Self.refusalTextLimit)))
+    }
+
+    /// The most of a refusal's body read, and shown.
+    static let refusalBodyLimit = 1 << 20
+    static let refusalTextLimit = 300
 }

@@ -49,6 +49,8 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case invalidURL(String)
     /// The server answered the upgrade request without switching to WebSocket.
     case upgradeFailed(url: String)
+    /// The server refused the upgrade with this status and body (the start of it, as text).
+    case upgradeRefused(url: String, status: Int, body: String)
     /// The connection failed before the upgrade (refused, DNS, TLS, time-out).
     case transport(TransportError)
     /// The session is closed (or closing); nothing more can be sent.
@@ -66,6 +68,18 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "\(url) is not a WebSocket URL; use ws://host/path or wss://host/path."
         case .upgradeFailed(let url):
             return "The server at \(url) did not switch to WebSocket (no 101 Switching Protocols): check the path, the headers and the credentials."
+        case let .upgradeRefused(url, status, body):
+            let check: String
+            switch status {
+            case 401, 403: check = "check the credentials"
+            case 404, 410: check = "check the path"
+            case 407: check = "check the proxy's credentials"
+            case 426: check = "the server wants another protocol version"
+            case 500...: check = "the server failed; its logs say why"
+            default: check = "check the path, the headers and the credentials"
+            }
+            let said = body.isEmpty ? "" : " It said: " + body.split(whereSeparator: \.isNewline).joined(separator: " ")
+            return "The server at \(url) refused the WebSocket upgrade with \(HTTPStatus(code: status)): \(check).\(said)"
         case .transport(let error):
             return error.description
         case .notOpen:
