@@ -67,6 +67,9 @@ struct Figures {
     var count: Int
     var seconds: Double
     var latencies: [Double]
+    /// The CPU time (user and system) the whole process spent meanwhile: the client's work and
+    /// the in-process server's, which is the same for every way of sending.
+    var cpuSeconds: Double = 0
 
     var line: String {
         let sorted = latencies.sorted()
@@ -78,11 +81,24 @@ struct Figures {
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
+/// The CPU time this process has used, user and system, in seconds.
+func cpuTime() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// Runs `count` calls of `body` spread over `workers` concurrent loops.
 func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ body: @escaping @Sendable () async throws -> Void) async throws -> Figures {
     // Warm up the connection pool.
     if warmUp { for _ in 0..<min(50, count) { try await body() } }
     let start = now()
+    let cpuStart = cpuTime()
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for worker in 0..<workers {
             let share = count / workers + (worker < count % workers ? 1 : 0)
@@ -101,7 +117,7 @@ func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ bo
         for try await part in group { all += part }
         return all
     }
-    return Figures(name: name, count: count, seconds: now() - start, latencies: latencies)
+    return Figures(name: name, count: count, seconds: now() - start, latencies: latencies, cpuSeconds: cpuTime() - cpuStart)
 }
 
 /// Measures two ways of doing the same thing in alternating rounds (A B, B A, A B ...), so
@@ -111,11 +127,12 @@ func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ bo
 func measurePair(
     _ names: (String, String), count: Int, workers: Int, rounds: Int,
     _ first: @escaping @Sendable () async throws -> Void, _ second: @escaping @Sendable () async throws -> Void
-) async throws -> (Figures, Figures, [Double]) {
+) async throws -> (Figures, Figures, [Double], [Double]) {
     for _ in 0..<50 { try await first(); try await second() }
     var a = Figures(name: names.0, count: 0, seconds: 0, latencies: [])
     var b = Figures(name: names.1, count: 0, seconds: 0, latencies: [])
     var ratios: [Double] = []
+    var cpuRatios: [Double] = []
     let share = workers == 1 ? max(1, count / rounds) : max(workers * requestsPerWorker, count / rounds)
     func add(_ figures: Figures, to total: inout Figures) {
         total.count += figures.count
@@ -135,8 +152,9 @@ func measurePair(
         add(roundA, to: &a)
         add(roundB, to: &b)
         ratios.append((roundA.seconds / Double(roundA.count)) / (roundB.seconds / Double(roundB.count)))
+        cpuRatios.append((roundA.cpuSeconds / Double(roundA.count)) / (roundB.cpuSeconds / Double(roundB.count)))
     }
-    return (a, b, ratios)
+    return (a, b, ratios, cpuRatios)
 }
 
 /// The median and spread of per-round ratios, as a line.
@@ -151,8 +169,8 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: Stri
     }
     let median = quantile(0.5)
     return String(
-        format: "%@, %@: median %.3f of the time per request (%+.1f%%; middle half %.3f–%.3f, all %.3f–%.3f; %d rounds of %d requests%@)",
-        subject, label, median, (median - 1) * 100, quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound,
+        format: "%@, %@: median %.3f of the %@ per request (%+.1f%%; middle half %.3f–%.3f, all %.3f–%.3f; %d rounds of %d requests%@)",
+        subject, label, median, label.hasSuffix("CPU time") ? "CPU time" : "time", (median - 1) * 100, quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound,
         subject.hasPrefix("NetworkDispatcher") ? "; target under +5%" : "")
 }
 
@@ -210,7 +228,7 @@ for workers in [1, concurrency] {
     let label = workers == 1 ? "sequential" : "\(workers) concurrent"
     // The dispatcher builds the URL on the provider's base URL, sends, and makes a Response;
     // the transport row sends a request prepared once.
-    let (viaDispatcher, viaTransport, ratios) = try await measurePair(
+    let (viaDispatcher, viaTransport, ratios, cpuRatios) = try await measurePair(
         ("NetworkDispatcher, \(label)", "AsyncHTTPClientTransport, \(label)"), count: requestCount, workers: workers, rounds: rounds,
         {
             let response = try await dispatcher.future(from: small).value
@@ -224,7 +242,7 @@ for workers in [1, concurrency] {
     results.append(viaTransport)
     // The same measurement of the transport against itself: how far apart two identical
     // things come out on this machine in this run, the resolution of the ratio above.
-    let (_, _, noise) = try await measurePair(
+    let (_, _, noise, cpuNoise) = try await measurePair(
         ("AsyncHTTPClientTransport", "AsyncHTTPClientTransport"), count: requestCount, workers: workers, rounds: rounds,
         {
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
@@ -244,6 +262,8 @@ for workers in [1, concurrency] {
     let perRound = workers == 1 ? max(1, requestCount / rounds) : max(workers * requestsPerWorker, requestCount / rounds)
     overheads.append(ratioLine(label, ratios, perRound: perRound))
     overheads.append(ratioLine(label, noise, perRound: perRound, subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
+    overheads.append(ratioLine(label + ", CPU time", cpuRatios, perRound: perRound))
+    overheads.append(ratioLine(label + ", CPU time", cpuNoise, perRound: perRound, subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
 }
 let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
 print(curl.line)

@@ -40,9 +40,10 @@ extension ResponseFuture {
     /// work as it would the Task `start()` makes.
     private func runHere(_ begin: Begin) async throws -> T {
         guard let work = self.begin(begin, for: self) else { return try finishedValue() }
-        let running = RunningTask()
-        onCancel { running.cancel() }
-        defer { running.release() }
+        // One allocation: no callback, no array (this runs for every awaited request).
+        let running = Locked<UnsafeCurrentTask?>(withUnsafeCurrentTask { $0 })
+        if !record(runningTask: running) { running.withLock { $0?.cancel() } }
+        defer { running.withLock { $0 = nil } }
         await withTaskCancellationHandler {
             do { succeed(with: try await work()) } catch { fail(with: error) }
         } onCancel: {
@@ -59,17 +60,4 @@ extension ResponseFuture {
         case .cancelled, nil: throw TransportError.cancelled
         }
     }
-}
-
-/// The Task running an operation in place, cancellable from another thread only while the
-/// operation runs: its own lock (not the future's, which a cancellation re-enters) keeps a
-/// cancellation that races with the end of the call from reaching a Task that has moved on.
-private final class RunningTask: @unchecked Sendable {
-    private let task: Locked<UnsafeCurrentTask?>
-
-    init() { task = Locked(withUnsafeCurrentTask { $0 }) }
-
-    func cancel() { task.withLock { $0?.cancel() } }
-
-    func release() { task.withLock { $0 = nil } }
 }

@@ -61,6 +61,11 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         var observers: [@Sendable (Outcome) -> Void] = []
         var progressObservers: [@Sendable (TransferProgress) -> Void] = []
         var cancelHandlers: [@Sendable () -> Void] = []
+        /// The Task an operation runs in when it is awaited in place (`value`): `cancel()`
+        /// cancels it. Behind its own lock, not this one, which the cancellation re-enters;
+        /// cleared under that lock when the operation ends, so a cancellation racing with the
+        /// end never reaches a Task that has moved on.
+        var runningTask: Locked<UnsafeCurrentTask?>?
         var latestProgress: TransferProgress?
         var progressDeliveryPending = false
         /// Callbacks due to run, once finished: what was registered before, and what is
@@ -159,6 +164,17 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     /// Moves an idle future to running and gives what starts it; `nil` when it is not idle.
+    /// Records the Task an operation runs in, for `cancel()`.
+    ///
+    /// - Returns: false when the future was cancelled already (the Task is not recorded).
+    func record(runningTask: Locked<UnsafeCurrentTask?>) -> Bool {
+        state.withLock { state in
+            if case .finished(.cancelled) = state.phase { return false }
+            state.runningTask = runningTask
+            return true
+        }
+    }
+
     func takeStart() -> Start? {
         state.withLock { state in
             guard case .idle(let start) = state.phase else { return nil }
@@ -436,6 +452,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         }
         guard let taken else { return }
         if case .cancelled = outcome {
+            taken.runningTask?.withLock { $0?.cancel() }
             for handler in taken.cancelHandlers { handler() }
         }
         for observer in taken.observers { observer(outcome) }
