@@ -257,20 +257,25 @@ def test_history_keeps_the_assertion_results_without_the_token(explorer_bin, tmp
     assert token not in shown.stdout.decode()
 
 
-def prompt_collection(tmp_path, demo):
-    collection = tmp_path / "prompt.yaml"
-    collection.write_text(f"""
-name: Prompt
+def echo_collection(path, demo, name, lines):
+    """A collection whose one endpoint, Echo, is the demo's echo with these extra lines."""
+    path.write_text(f"""
+name: {name}
 environments:
   - name: local
     base_url: {demo.urls['local']}
 endpoints:
   - name: Echo
     path: /echo
-    query: {{ code: '{{{{prompt "One-time code"}}}}' }}
-    headers: {{ X-Password: '{{{{prompt "Password"}}}}' }}
-""")
-    return collection
+""" + "".join(f"    {line}\n" for line in lines))
+    return path
+
+
+def prompt_collection(tmp_path, demo):
+    return echo_collection(tmp_path / "prompt.yaml", demo, "Prompt", [
+        """query: { code: '{{prompt "One-time code"}}' }""",
+        """headers: { X-Password: '{{prompt "Password"}}' }""",
+    ])
 
 
 def test_prompt_asks_in_a_terminal_without_echoing_a_password(explorer_bin, tmp_path, demo, screen):
@@ -323,18 +328,9 @@ def test_prompt_in_the_tui_asks_in_the_footer_with_a_secret_as_dots(explorer_bin
 def command_collection(tmp_path, demo):
     folder = tmp_path / "cloned"
     folder.mkdir()
-    collection = folder / "explorer.yaml"
-    collection.write_text(f"""
-name: Command
-environments:
-  - name: local
-    base_url: {demo.urls['local']}
-endpoints:
-  - name: Echo
-    path: /echo
-    headers: {{ X-Vault: '{{{{command "printf s3cr3t-from-vault"}}}}' }}
-""")
-    return collection
+    return echo_collection(folder / "explorer.yaml", demo, "Command", [
+        """headers: { X-Vault: '{{command "printf s3cr3t-from-vault"}}' }""",
+    ])
 
 
 def test_command_runs_only_from_a_collection_opened_by_name_or_trusted(explorer_bin, tmp_path, demo):
