@@ -63,7 +63,7 @@ package struct RequestPlan: Sendable {
     /// What a preview is kept for: the same endpoint, environment and collection load give
     /// the same preview.
     package var key: RequestPreview.Key {
-        RequestPreview.Key(endpoint: endpoint, environment: environment.name, revision: revision)
+        RequestPreview.Key(endpoint: endpoint, environment: environment.name, revision: revision, answers: answers)
     }
 }
 
@@ -76,6 +76,8 @@ package struct RequestPreview: Sendable, Hashable {
         let endpoint: Endpoint
         let environment: String
         let revision: Int
+        /// The prompt answers given so far: an answer shows in the preview (masked when secret).
+        let answers: PromptAnswers
     }
 
     /// A run of the URL: its text and where it came from.

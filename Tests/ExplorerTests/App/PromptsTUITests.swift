@@ -65,6 +65,11 @@ import Testing
         #expect(resolved.maskedHeaders["X-Password"] == SecretMasker.mask)
         #expect(state.input == nil)
         #expect(state.exchanges[id]?.isInFlight == true)
+        // The request pane's preview shows the answers now, the secret one masked.
+        let preview = screenText(state)
+        #expect(preview.contains("POST http://127.0.0.1:1/login/acct-7"), "\(preview)")
+        #expect(preview.contains(#"ƒ prompt "Account" acct-7 · prompt "Password" ••••••"#), "\(preview)")
+        #expect(!preview.contains("hunter2"))
     }
 
     @Test func anAnswerIsKeptForTheSessionSoTheLabelIsAskedOnce() throws {
