@@ -123,19 +123,9 @@ import Testing
         ("proxy: { url: \"https://p:1\" }", "t.yaml:5:", "use http://"),
     ])
     func aMalformedProxyIsAnErrorAtItsLine(line: String, place: String, message: String) {
-        #expect {
-            try CollectionLoader.parse("""
-                name: t
-                environments:
-                  - name: e
-                    base_url: https://127.0.0.1:1
-                    \(line)
-                endpoints: []
-                """, file: "t.yaml")
-        } throws: { error in
-            let sentence = String(describing: error)
-            return sentence.hasPrefix(place) && sentence.contains(message) && !sentence.contains("hunter22")
-        }
+        let sentence = environmentSettingError(line) ?? "it loaded"
+        #expect(sentence.hasPrefix(place) && sentence.contains(message), "\(sentence)")
+        #expect(!sentence.contains("hunter22"), "the password is masked")
     }
 
     @Test func anUnknownKeyInTheProxyIsAWarningWithADidYouMean() throws {
