@@ -111,3 +111,14 @@ def test_the_tui_with_no_validate_sends_it_and_shows_the_servers_errors(explorer
     s.keys("Enter")
     s.wait_for("GraphQL: 1 error")
     assert "Not sent" not in s.text()
+
+
+def test_a_protected_environment_is_confirmed_before_its_schema_is_fetched(explorer_bin, tmp_path, demo):
+    refused = run(explorer_bin, tmp_path, "send", "--collection", str(demo.collection), "GraphQL/Users and posts", "--env", "production")
+    assert refused.returncode == 2, refused.stderr
+    assert "is protected: add --yes" in refused.stderr
+    assert not (tmp_path / "state" / "explorer" / "graphql-schemas.json").exists(), "the schema was fetched before the confirmation"
+    confirmed = run(explorer_bin, tmp_path, "send", "--collection", str(demo.collection), "GraphQL/Users and posts", "--env", "production", "--yes")
+    assert confirmed.returncode == 0, confirmed.stderr
+    assert (tmp_path / "state" / "explorer" / "graphql-schemas.json").exists(), "validated once confirmed"
+

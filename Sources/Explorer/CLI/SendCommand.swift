@@ -79,8 +79,9 @@ struct SendCommand: AsyncParsableCommand {
                 validatesGraphQL: !noValidate)
         }
         let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
-        if !noValidate { try await sender.validateGraphQL(exchange) }
+        // Confirmed first: validating may fetch the schema, a request to that server too.
         try exchange.confirmIfProtected(yes: yes)
+        if !noValidate { try await sender.validateGraphQL(exchange) }
         try await sender.run(exchange, recorder: recorder, output: output)
     }
 
