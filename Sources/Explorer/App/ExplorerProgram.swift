@@ -28,7 +28,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let proxy: AsyncHTTPClientTransport.Configuration.Proxy?
     }
     /// A transport per environment `tls:` and `proxy:` in use (the same settings otherwise), made once.
-    private var tlsTransports: [TransportKey: AsyncHTTPClientTransport] = [:]
+    private var transports: [TransportKey: AsyncHTTPClientTransport] = [:]
     private let limits: ResponseLimits
     let history: HistoryRecorder?
     let collectionPath: String?
@@ -111,8 +111,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     package func perform(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send(let id, let plan):
-            let prerequisites = plan.collection.prerequisites(of: plan.endpoint, captured: plan.captured()).map(\.endpoint)
-            let prompts = plan.collection.unansweredPrompts(of: prerequisites + [plan.endpoint], in: plan.environment, answers: plan.answers)
+            let captured = plan.captured()
+            let prerequisites = plan.collection.prerequisites(of: plan.endpoint, captured: captured).map(\.endpoint)
+            let prompts = plan.collection.unansweredPrompts(
+                of: prerequisites + [plan.endpoint], in: plan.environment, answers: plan.answers, captured: captured)
             guard prompts.isEmpty else {
                 send(.promptsNeeded(.exchange(id), prompts))
                 return
@@ -509,7 +511,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         // Every prompt of the run is asked before its first request goes out.
         let captured = CaptureStore().variables(collection: plan.collection.storeKey, environment: plan.environment.name)
         let sent = plan.endpoints.flatMap { plan.collection.prerequisites(of: $0, captured: captured).map(\.endpoint) + [$0] }
-        let prompts = plan.collection.unansweredPrompts(of: sent, in: plan.environment, answers: plan.answers)
+        let prompts = plan.collection.unansweredPrompts(of: sent, in: plan.environment, answers: plan.answers, captured: captured)
         guard prompts.isEmpty else {
             send(.promptsNeeded(.run(id, plan), prompts))
             return
@@ -676,14 +678,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let file = collectionPath.map { URL(fileURLWithPath: $0) }
         let key = TransportKey(tls: environment.tlsSettings(collectionFile: file), proxy: try environment.proxyChoice())
         guard key.tls != nil || key.proxy != nil else { return transport }
-        if let made = lock.withLock({ tlsTransports[key] }) { return made }
+        if let made = lock.withLock({ transports[key] }) { return made }
         var configuration = transport.configuration
         if let settings = key.tls { try configuration.apply(settings) }
         if let proxy = key.proxy { configuration.proxy = proxy }
         let made = AsyncHTTPClientTransport(configuration: configuration)
         return lock.withLock {
-            if let existing = tlsTransports[key] { return existing }
-            tlsTransports[key] = made
+            if let existing = transports[key] { return existing }
+            transports[key] = made
             return made
         }
     }
@@ -767,7 +769,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Closes the HTTP client; call once the runtime has returned.
     package func shutdown() async {
         try? await transport.shutdown()
-        for extra in lock.withLock({ Array(tlsTransports.values) }) { try? await extra.shutdown() }
+        for extra in lock.withLock({ Array(transports.values) }) { try? await extra.shutdown() }
     }
 }
 

@@ -61,7 +61,7 @@ extension CollectionLocation {
     /// opening it on purpose, unlike finding `./explorer.yaml` in the current folder.
     static func trustNamed(_ url: URL) {
         guard let data = FileManager.default.contents(atPath: url.path),
-              String(decoding: data, as: UTF8.self).range(of: #"\{\{\s*command\s"#, options: .regularExpression) != nil else { return }
+              String(decoding: data, as: UTF8.self).contains(TemplateCommand.call) else { return }
         do {
             try CommandTrust().trust(url)
         } catch {

@@ -47,12 +47,17 @@ extension APICollection {
     /// once, in the order they come: asked together before anything is sent. Commands do not
     /// run to find them; an endpoint that does not resolve for another reason adds only the
     /// prompts met before that (its send then reports the reason).
-    package func unansweredPrompts(of endpoints: [Endpoint], in environment: Environment, answers: PromptAnswers) -> [UnansweredPrompt] {
+    ///
+    /// - Parameter captured: the environment's captured variables, when the caller has read
+    ///   them already (else they are read from the store).
+    package func unansweredPrompts(
+        of endpoints: [Endpoint], in environment: Environment, answers: PromptAnswers, captured: [String: CapturedVariable]? = nil
+    ) -> [UnansweredPrompt] {
         let recorder = PromptRecorder(answers)
         var resolver = RequestResolver()
         resolver.prompter = recorder
         resolver.runsCommands = false
-        let captured = CaptureStore().variables(collection: storeKey, environment: environment.name)
+        let captured = captured ?? CaptureStore().variables(collection: storeKey, environment: environment.name)
         for endpoint in endpoints { _ = try? resolver.resolve(endpoint, in: self, environment: environment, captured: captured) }
         return recorder.unanswered
     }

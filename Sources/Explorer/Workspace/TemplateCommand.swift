@@ -18,6 +18,8 @@ package struct TemplateCommand: Sendable, Hashable {
     package static let defaultTimeout: Double = 10
     /// The most standard output a command may write.
     package static let maximumOutputBytes = 1 << 20
+    /// A `{{command …}}` call in a text (the space after the name keeps `{{commands}}` out).
+    package static var call: Regex<(Substring, Substring, Substring)> { #/\{\{(\s*)command(\s)/# }
 
     /// The shell command line.
     package var command: String
@@ -80,6 +82,7 @@ package struct TemplateCommand: Sendable, Hashable {
         let deadline = Date().addingTimeInterval(timeout)
         var open = [output[0], errors[0]]
         var failure: Failure?
+        var buffer = [UInt8](repeating: 0, count: 16_384)
         while !open.isEmpty && failure == nil {
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else {
@@ -91,7 +94,6 @@ package struct TemplateCommand: Sendable, Hashable {
             if ready < 0 && errno != EINTR { failure = Failure(description: "its output cannot be read: \(String(cString: strerror(errno)))") }
             guard ready > 0 else { continue }
             for entry in polls where entry.revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 16_384)
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count <= 0 {
                     open.removeAll { $0 == entry.fd }

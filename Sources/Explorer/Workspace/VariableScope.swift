@@ -114,14 +114,14 @@ struct VariableScope: Sendable {
             }
         }
         guard let raw = rawValue(of: name) else { throw .undefined(name) }
-        if Self.builtIns.contains(name) && overrides[name] == nil && captured[name] == nil
-            && environmentVariables[named: name] == nil && collectionVariables[named: name] == nil {
-            outputs.record(name, raw)
-        }
         // Values from the process, `.env` and the built-ins are taken as they are.
         let isUserVariable = overrides[name] != nil
             || (captured[name] == nil && (environmentVariables[named: name] != nil || collectionVariables[named: name] != nil))
-        guard isUserVariable else { return raw }
+        guard isUserVariable else {
+            // A built-in answered it (`{{uuid}}` …): the preview lists it with the functions.
+            if captured[name] == nil, Self.builtIns.contains(name) { outputs.record(name, raw) }
+            return raw
+        }
         return try expand(raw, trail: trail + [name]).text
     }
 

@@ -102,11 +102,7 @@ package struct GraphQLSchemaCache: Sendable {
     ///
     /// - Throws: `PrivateJSONFile.Failure` when the file cannot be written.
     package func remove(_ key: GraphQLSchemaKey) throws {
-        try file.update { contents in
-            contents[key.collection]?[key.environment]?[key.url] = nil
-            if contents[key.collection]?[key.environment]?.isEmpty == true { contents[key.collection]?[key.environment] = nil }
-            if contents[key.collection]?.isEmpty == true { contents[key.collection] = nil }
-        }
+        try file.update { Self.remove(key.collection, key.environment, key.url, from: &$0) }
     }
 
     // MARK: - The file
@@ -123,9 +119,14 @@ package struct GraphQLSchemaCache: Sendable {
         }
         guard all.count > maximumEntries else { return }
         for old in all.sorted(by: { $0.fetchedAt < $1.fetchedAt }).prefix(all.count - maximumEntries) {
-            contents[old.collection]?[old.environment]?[old.url] = nil
-            if contents[old.collection]?[old.environment]?.isEmpty == true { contents[old.collection]?[old.environment] = nil }
-            if contents[old.collection]?.isEmpty == true { contents[old.collection] = nil }
+            remove(old.collection, old.environment, old.url, from: &contents)
         }
+    }
+
+    /// Takes out one schema, and the environment and collection it leaves empty.
+    private static func remove(_ collection: String, _ environment: String, _ url: String, from contents: inout Contents) {
+        contents[collection]?[environment]?[url] = nil
+        if contents[collection]?[environment]?.isEmpty == true { contents[collection]?[environment] = nil }
+        if contents[collection]?.isEmpty == true { contents[collection] = nil }
     }
 }

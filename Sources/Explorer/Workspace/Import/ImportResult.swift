@@ -67,10 +67,9 @@ extension ImportResult {
     /// - Throws: when the collection cannot be written and read back.
     package func disablingCommands() throws -> ImportResult {
         let text = try CollectionWriter.yaml(for: collection)
-        let pattern = #"\{\{(\s*)command(\s)"#
-        let count = text.components(separatedBy: "{{").dropFirst().filter { $0.range(of: #"^\s*command\s"#, options: .regularExpression) != nil }.count
+        let count = text.matches(of: TemplateCommand.call).count
         guard count > 0 else { return self }
-        let renamed = text.replacingOccurrences(of: pattern, with: "{{$1\(Self.disabledCommand)$2", options: .regularExpression)
+        let renamed = text.replacing(TemplateCommand.call) { "{{\($0.1)\(Self.disabledCommand)\($0.2)" }
         var copy = self
         copy.collection = try CollectionLoader.parse(renamed, file: "the imported collection")
         copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
