@@ -24,17 +24,41 @@ package struct BodyDocument: Sendable {
     let contentType: String
     /// The size of the body as received.
     let byteCount: Int
-    /// The text shown, line-indexed (for binary: empty; lines are hex-dumped on demand).
-    let text: LineIndex
-    /// The body as received (shared with the response, not copied), for the Raw tab, hex
-    /// dumps and saving.
+    /// The lines shown (for binary: none; lines are hex-dumped on demand).
+    let text: BodyLines
+    /// The body as received (shared with the response, not copied; mapped from its spool
+    /// file when large), for the Raw tab, hex dumps and saving.
     let raw: Data
-    /// Where the lines of `raw` start.
-    let rawLines: RawLineIndex
+    /// The lines of `raw`.
+    let rawLines: RawLines
     /// The charset the text was decoded with, when it came from Content-Type.
     let charset: String?
 
     static let hexBytesPerLine = 16
+    /// XML and HTML up to this size are indented (in memory); larger ones show as they are.
+    static let markupLayoutLimit = 16 * 1024 * 1024
+
+    /// The indexes a live body builds as its bytes arrive, so that the complete body needs no
+    /// second pass.
+    struct Indexes: Sendable {
+        var raw = RawLines.Builder()
+        /// Kept while the body may be shown as JSON.
+        var json: PrettyJSONLines.Builder?
+
+        /// Indexes for a body of this Content-Type: JSON is indexed when the type says JSON
+        /// or says nothing more than text, and the body needs no charset conversion.
+        init(contentType: String?) {
+            let type = (contentType ?? "").lowercased()
+            let converts = BodyDocument.charset(in: type).flatMap(TextDecoding.encoding(named:)).map { $0 != .utf8 } ?? false
+            if !converts, type.contains("json") || type.isEmpty || type.hasPrefix("text/plain") { json = PrettyJSONLines.Builder() }
+        }
+
+        mutating func consume(_ chunk: Data) {
+            raw.consume(chunk)
+            json?.consume(chunk)
+            if json?.failed == true { json = nil }
+        }
+    }
 
     /// Prepares a body for display.
     ///
@@ -43,29 +67,51 @@ package struct BodyDocument: Sendable {
     ///   - contentType: the response's Content-Type, if any.
     ///   - isCut: whether the bytes stop before the body's end (still arriving, or a stored copy
     ///     cut at its cap): JSON is then pretty-printed as far as it goes.
-    static func make(_ data: Data, contentType: String?, isCut: Bool = false) -> BodyDocument {
+    ///   - indexes: the indexes built while `data` arrived (all of it); built here when nil.
+    static func make(_ data: Data, contentType: String?, isCut: Bool = false, indexes: Indexes? = nil) -> BodyDocument {
         let type = (contentType ?? "").lowercased()
         let charset = Self.charset(in: type)
-        func document(_ kind: Kind, _ text: LineIndex, charset: String?) -> BodyDocument {
-            BodyDocument(kind: kind, contentType: type, byteCount: data.count, text: text, raw: data, rawLines: RawLineIndex(data), charset: charset)
+        let rawLines = indexes.map { $0.raw.lines(of: data) } ?? RawLines(data)
+        func document(_ kind: Kind, _ text: BodyLines, charset: String?) -> BodyDocument {
+            BodyDocument(kind: kind, contentType: type, byteCount: data.count, text: text, raw: data, rawLines: rawLines, charset: charset)
         }
-        guard !data.isEmpty else { return document(.empty, LineIndex([UInt8]()), charset: charset) }
-        if Self.looksBinary(data, contentType: type) { return document(.binary, LineIndex([UInt8]()), charset: nil) }
+        guard !data.isEmpty else { return document(.empty, .empty, charset: charset) }
+        if Self.looksBinary(data, contentType: type) { return document(.binary, .empty, charset: nil) }
         let converted = Self.convertedToUTF8(data, charset: charset)
         let firstByte = (converted.map { $0.first { !$0.isJSONWhitespace } })
             ?? data.first { !$0.isJSONWhitespace }
         let jsonLike = type.contains("json")
             || (type.isEmpty || type.hasPrefix("text/plain")) && (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["))
         if jsonLike {
-            let pretty = converted.map { bytes in bytes.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0, allowingCut: isCut) } }
-                ?? data.withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0, allowingCut: isCut) }
-            if let pretty { return document(.json, LineIndex(pretty), charset: charset) }
+            if let converted {
+                if let pretty = converted.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0, allowingCut: isCut) }) {
+                    return document(.json, .laidOut(LineIndex(pretty)), charset: charset)
+                }
+            } else {
+                // A live body's builder, or one pass over the bytes now.
+                let json = indexes.map(\.json) ?? {
+                    var builder = PrettyJSONLines.Builder()
+                    builder.consume(data)
+                    return builder
+                }()
+                if let json, json.byteCount == data.count, !json.failed, isCut || json.isBalanced {
+                    return document(.json, .prettyJSON(json.lines(of: data)), charset: charset)
+                }
+            }
         }
-        let utf8 = converted ?? [UInt8](data)
-        if type.contains("xml") || type.contains("html") {
-            return document(type.contains("html") ? .html : .xml, LineIndex(MarkupIndenter.indent(utf8)), charset: charset)
+        if type.contains("xml") || type.contains("html"), data.count <= markupLayoutLimit {
+            let utf8 = converted ?? [UInt8](data)
+            return document(type.contains("html") ? .html : .xml, .laidOut(LineIndex(MarkupIndenter.indent(utf8))), charset: charset)
         }
-        return document(.text, LineIndex(utf8), charset: charset)
+        if let converted { return document(.text, .laidOut(LineIndex(converted)), charset: charset) }
+        return document(.text, .raw(rawLines), charset: charset)
+    }
+
+    /// An event view (server-sent events, JSON lines, a WebSocket log): the events laid out
+    /// as text, and the bytes received as its Raw tab.
+    static func events(_ text: String, contentType: String, byteCount: Int, raw: Data, rawLines: RawLines? = nil) -> BodyDocument {
+        BodyDocument(kind: .events, contentType: contentType, byteCount: byteCount, text: .laidOut(LineIndex(text: text)), raw: raw,
+                     rawLines: rawLines ?? RawLines(raw), charset: nil)
     }
 
     /// The number of lines shown.
@@ -155,40 +201,6 @@ package struct BodyDocument: Sendable {
 
 extension UInt8 {
     var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
-}
-
-/// Where the lines of a `Data` start, found with `memchr` without copying the bytes.
-struct RawLineIndex: Sendable {
-    let data: Data
-    let lineStarts: [Int]
-
-    init(_ data: Data) {
-        self.data = data
-        var starts = [0]
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-            var position = 0
-            while position < buffer.count, let hit = memchr(base + position, 0x0A, buffer.count - position) {
-                position = base.distance(to: UnsafeRawPointer(hit)) + 1
-                if position < buffer.count { starts.append(position) }
-            }
-        }
-        lineStarts = starts
-    }
-
-    var lineCount: Int { lineStarts.count }
-
-    /// A line as text (invalid UTF-8 as U+FFFD), without its line break, at most `maxBytes`.
-    func line(_ index: Int, maxBytes: Int) -> String {
-        guard lineStarts.indices.contains(index) else { return "" }
-        let start = lineStarts[index]
-        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : data.count
-        end = min(end, start + maxBytes)
-        let base = data.startIndex
-        var slice = data[base + start..<base + max(start, end)]
-        if slice.last == 0x0D { slice = slice.dropLast() }
-        return String(decoding: slice, as: UTF8.self)
-    }
 }
 
 extension BodyDocument: TextSource {

@@ -568,7 +568,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             chunk: { [work] chunk in
                 guard let body = live.body, body.append(chunk, at: Date()) else { return }
                 send(.progress(exchange: id, bytes: body.byteCount))
-                guard body.wantsLayout, !live.laying else { return }
+                guard !live.laying else { return }
                 live.laying = true
                 let frame = body.frame(isComplete: false)
                 work.async {
@@ -579,11 +579,12 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         lock.withLock { inFlight[id] = future }
         future
             .response { [work, recording] response in
-                let body = live.body?.body
+                // The indexes built as the bytes arrived: the complete body takes no second pass.
+                let frame = live.body?.frame(isComplete: true)
                 work.async {
                     var complete = response
-                    complete.body = body
-                    send(.received(exchange: id, ResponseSnapshot.make(complete)))
+                    complete.body = frame?.data
+                    send(.received(exchange: id, ResponseSnapshot.make(complete, document: frame?.document)))
                     let report = Self.check(complete, of: resolved, send: { send(.checked(exchange: id, $0)) })
                     let captured = report?.captured.filter(\.isSecret).map(\.value) ?? []
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
@@ -602,7 +603,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                 if let body = live.body {
                     // Stopped after the head (a limit, the deadline, a cut): what arrived stays.
-                    send(.streamed(exchange: id, body.snapshot(isComplete: false, whole: true)))
+                    send(.streamed(exchange: id, body.snapshot(isComplete: false)))
                     entry.fill(status: body.head.status, headers: body.head.headers, body: body.body, httpVersion: body.head.httpVersion,
                                timings: ResponseTimings(started: started, headReceived: body.headReceived, finished: Date(), bytesReceived: body.byteCount))
                 }

@@ -3,8 +3,8 @@ import Terminal
 /// A pretty-printed JSON document folded to a depth: objects and arrays nested deeper show as
 /// one line, `"items": [ … ]`.
 ///
-/// The visible lines are found in one pass over the line starts (never the whole text), and
-/// drawing still asks only for the lines in sight.
+/// The visible lines are found in one pass over the lines' shapes (the printed text is never
+/// kept), and drawing still asks only for the lines in sight.
 struct FoldedDocument: TextSource {
     let document: BodyDocument
     let depth: Int
@@ -16,25 +16,16 @@ struct FoldedDocument: TextSource {
     init(_ document: BodyDocument, depth: Int) {
         self.document = document
         self.depth = depth
-        let bytes = document.text.bytes
-        let starts = document.text.lineStarts
         let limit = depth * 2
         var visible: [Int32] = []
         var markers: [Int: Character] = [:]
-        for (line, start) in starts.enumerated() {
-            var position = start
-            while position < bytes.count, bytes[position] == 0x20 { position += 1 }
-            let indent = position - start
-            guard indent <= limit else { continue }
-            let first = position < bytes.count ? bytes[position] : 0
-            if indent == limit, depth > 0 || line > 0, first == UInt8(ascii: "}") || first == UInt8(ascii: "]") { continue }
+        document.text.forEachShape { line, indent, first, last in
+            guard indent <= limit else { return }
+            if indent == limit, depth > 0 || line > 0, first == UInt8(ascii: "}") || first == UInt8(ascii: "]") { return }
             visible.append(Int32(line))
             if indent == limit {
-                let end = line + 1 < starts.count ? starts[line + 1] - 1 : bytes.count
-                var last = end - 1
-                while last > start, bytes[last] == 0x20 || bytes[last] == 0x0A { last -= 1 }
-                if last >= start, bytes[last] == UInt8(ascii: "{") { markers[line] = "}" }
-                if last >= start, bytes[last] == UInt8(ascii: "[") { markers[line] = "]" }
+                if last == UInt8(ascii: "{") { markers[line] = "}" }
+                if last == UInt8(ascii: "[") { markers[line] = "]" }
             }
         }
         self.visible = visible

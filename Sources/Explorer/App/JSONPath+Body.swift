@@ -28,13 +28,13 @@ extension JSONPath {
             throw Failure(description: events == 0 ? "No event has arrived yet to filter." : "No event's data is JSON, so a JSONPath filter cannot apply.")
         }
         let text = (["\(blocks.count) of \(events) events match \(expression)"] + blocks).joined(separator: "\n")
-        return BodyDocument(kind: .events, contentType: document.contentType, byteCount: document.byteCount,
-                            text: LineIndex(text: text), raw: document.raw, rawLines: document.rawLines, charset: nil)
+        return BodyDocument.events(text, contentType: document.contentType, byteCount: document.byteCount, raw: document.raw,
+                                   rawLines: document.rawLines)
     }
 
     /// The events of an event view's text: each header line (`▸ …`) with its data (the lines
     /// below it, their two-space indent taken off).
-    private static func events(in text: LineIndex) -> [(header: String, data: String)] {
+    private static func events(in text: BodyLines) -> [(header: String, data: String)] {
         var events: [(header: String, data: [String])] = []
         for index in 0..<text.lineCount {
             let line = text.line(index)

@@ -2,18 +2,17 @@ import Foundation
 import Networking
 import Terminal
 
-/// A response body while it arrives, on the effect side: the bytes so far, the events of an
-/// event stream or JSON-lines body, and when to show a new partial snapshot.
+/// A response body while it arrives, on the effect side: the bytes so far, their line indexes
+/// (built chunk by chunk, so the complete body needs no second pass), the events of an event
+/// stream or JSON-lines body, and when to show a new partial snapshot.
 ///
 /// The first chunk is shown at once; later ones at most every `publishInterval`, laid out on
-/// another queue one at a time (the chunks never wait for a layout), and for a plain body only
-/// while it is under `partialLimit` (beyond, the pane shows its first MiB and how much has
-/// arrived, and the whole body is laid out once complete). Touched on one serial queue.
+/// another queue one at a time (the chunks never wait for a layout). A snapshot shows all
+/// that arrived: laying one out costs the same whatever the size, as lines are printed from
+/// the bytes only when drawn. Touched on one serial queue.
 final class LiveBody: @unchecked Sendable {
     /// How often a new partial snapshot is shown while bytes arrive.
     static let publishInterval: TimeInterval = 0.1
-    /// Plain bodies are laid out while they arrive up to this size.
-    static let partialLimit = 1024 * 1024
     /// The live event view keeps the newest this many events (the Raw tab keeps all bytes).
     static let eventLimit = 5_000
     /// Bodies past this size spool to an unnamed temporary file, read back through a memory map.
@@ -22,13 +21,13 @@ final class LiveBody: @unchecked Sendable {
     let head: ResponseHead
     let started: Date
     let headReceived: Date
-    /// The bytes kept in memory: the whole body, or its first `partialLimit` bytes once it
-    /// spools.
+    /// The body while it is kept in memory (empty once it spools).
     private(set) var data = Data()
     /// Where a body past `spoolThreshold` goes.
     private var spool: BodySpool?
     /// Bytes received.
     private(set) var byteCount = 0
+    private var indexes: BodyDocument.Indexes
     private var lastPublished: Date?
     private let kind: EventLog.Kind?
     private var log: EventLog
@@ -39,6 +38,7 @@ final class LiveBody: @unchecked Sendable {
         self.headReceived = headReceived
         self.kind = EventLog.Kind(contentType: head.headers["Content-Type"])
         self.log = EventLog(timeZone: timeZone, limit: Self.eventLimit)
+        self.indexes = BodyDocument.Indexes(contentType: head.headers["Content-Type"])
     }
 
     /// Takes a chunk.
@@ -47,15 +47,17 @@ final class LiveBody: @unchecked Sendable {
     ///   `publishInterval`).
     func append(_ chunk: Data, at now: Date) -> Bool {
         byteCount += chunk.count
+        indexes.consume(chunk)
         if let spool {
             spoolOrKeep(chunk, spool)
         } else {
             data.append(chunk)
             if data.count > Self.spoolThreshold, let spool = try? BodySpool() {
-                // Past the threshold the body goes to disk; memory keeps what partial views show.
+                // Past the threshold the body goes to disk and is read back through a map.
                 self.spool = spool
-                spoolOrKeep(data, spool)
-                data = Data(data.prefix(Self.partialLimit))
+                let kept = data
+                data = Data()
+                spoolOrKeep(kept, spool)
             }
         }
         if let kind { log.consume(chunk, kind: kind, at: now) }
@@ -75,53 +77,47 @@ final class LiveBody: @unchecked Sendable {
         }
     }
 
-    /// The whole body: from memory, or mapped from its spool file.
+    /// The whole body so far: from memory, or mapped from its spool file.
     var body: Data {
         guard let spool else { return data }
         return spool.mapped() ?? data
     }
 
-    /// Whether a new partial snapshot is worth laying out: event views always, plain bodies
-    /// while they are small.
-    var wantsLayout: Bool { kind != nil || byteCount <= Self.partialLimit }
-
     /// What has arrived, frozen, to lay out on another queue.
     ///
-    /// - Parameters:
-    ///   - isComplete: whether the body has ended.
-    ///   - whole: lay out all that arrived (when the body stopped early), not only its first MiB.
-    func frame(isComplete: Bool, whole: Bool = false, now: Date = Date()) -> Frame {
-        let all = whole || isComplete ? body : data
-        let shown = kind == nil && !whole && !isComplete && all.count > Self.partialLimit ? Data(all.prefix(Self.partialLimit)) : all
-        return Frame(head: head, started: started, headReceived: headReceived, now: now, data: all, shown: shown,
-                     isComplete: isComplete, events: kind != nil && !log.isEmpty ? log.text : nil)
+    /// - Parameter isComplete: whether the body has ended.
+    func frame(isComplete: Bool, now: Date = Date()) -> Frame {
+        Frame(head: head, started: started, headReceived: headReceived, now: now, data: body, indexes: indexes,
+              isComplete: isComplete, events: kind != nil && !log.isEmpty ? log.text : nil)
     }
 
     /// What has arrived, laid out (the body cut where it stopped).
-    func snapshot(isComplete: Bool, whole: Bool = false, now: Date = Date()) -> ResponseSnapshot {
-        frame(isComplete: isComplete, whole: whole, now: now).snapshot()
+    func snapshot(isComplete: Bool, now: Date = Date()) -> ResponseSnapshot {
+        frame(isComplete: isComplete, now: now).snapshot()
     }
 
-    /// A moment of a live body: the bytes and events so far, laid out by `snapshot()` off the
-    /// queue the chunks arrive on.
+    /// A moment of a live body: the bytes, their indexes and the events so far, laid out by
+    /// `snapshot()` off the queue the chunks arrive on.
     struct Frame: Sendable {
         let head: ResponseHead
         let started: Date
         let headReceived: Date
         let now: Date
         let data: Data
-        let shown: Data
+        let indexes: BodyDocument.Indexes
         let isComplete: Bool
         let events: String?
 
-        func snapshot() -> ResponseSnapshot {
+        /// The body as the response pane shows it.
+        var document: BodyDocument {
             let contentType = head.headers["Content-Type"]
-            var document = BodyDocument.make(shown, contentType: contentType, isCut: !isComplete)
-            if let events {
-                document = BodyDocument(
-                    kind: .events, contentType: document.contentType, byteCount: data.count,
-                    text: LineIndex(Array(events.utf8)), raw: data, rawLines: RawLineIndex(data), charset: nil)
-            }
+            guard let events else { return BodyDocument.make(data, contentType: contentType, isCut: !isComplete, indexes: indexes) }
+            return BodyDocument.events(events, contentType: (contentType ?? "").lowercased(), byteCount: data.count, raw: data,
+                                       rawLines: indexes.raw.lines(of: data))
+        }
+
+        func snapshot() -> ResponseSnapshot {
+            let document = self.document
             return ResponseSnapshot(
                 status: head.status.code, reason: head.status.reasonPhrase, headers: head.headers,
                 httpVersion: head.httpVersion, document: document,

@@ -4,9 +4,10 @@ import Networking
 import Workspace
 
 extension ResponseSnapshot {
-    /// Prepares a response for display (off the main queue: the body is decoded and indexed).
-    static func make(_ response: Response<Data?>) -> ResponseSnapshot {
-        let document = BodyDocument.make(response.body ?? Data(), contentType: response.headers["Content-Type"])
+    /// Prepares a response for display (off the main queue: the body is decoded and indexed,
+    /// unless its `document` was made as it arrived).
+    static func make(_ response: Response<Data?>, document: BodyDocument? = nil) -> ResponseSnapshot {
+        let document = document ?? BodyDocument.make(response.body ?? Data(), contentType: response.headers["Content-Type"])
         let timings = response.timings
         return ResponseSnapshot(
             status: response.statusCode.code,

@@ -73,8 +73,7 @@ struct WebSocketLog: Sendable {
     /// as the raw body.
     func snapshot(started: Date, now: Date = Date()) -> ResponseSnapshot {
         let raw = transcript.data
-        let document = BodyDocument(kind: .events, contentType: "application/x-ndjson", byteCount: transcript.totalSize,
-                                    text: LineIndex(Array(text.utf8)), raw: raw, rawLines: RawLineIndex(raw), charset: nil)
+        let document = BodyDocument.events(text, contentType: "application/x-ndjson", byteCount: transcript.totalSize, raw: raw)
         var summary: [String] = []
         if let closing, !closing.isNormal { summary.append(closing.description) }
         return ResponseSnapshot(

@@ -141,7 +141,7 @@ package struct LineIndex: Sendable {
     }
 
     @inline(__always)
-    static func lower(_ byte: UInt8) -> UInt8 {
+    package static func lower(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
     }
 }

@@ -55,9 +55,7 @@ enum ResponsePane {
         case .inFlight(let bytes) where exchange.partial != nil:
             let received = ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
             let what = exchange.partial?.document.kind == .events ? "live" : "receiving"
-            let note = exchange.partial?.document.kind == .events || bytes <= LiveBody.partialLimit
-                ? "" : " · showing the first \(ByteCountFormatter.string(fromByteCount: Int64(LiveBody.partialLimit), countStyle: .binary)) until it is complete"
-            grid.put([Span("\(AppView.spinnerFrame(state.now)) \(what) · \(received) so far\(note) · search and filter cover what has arrived · Esc stops", role: .spinner)],
+            grid.put([Span("\(AppView.spinnerFrame(state.now)) \(what) · \(received) so far · search and filter cover what has arrived · Esc stops", role: .spinner)],
                      x: inner.x, y: row, clip: inner)
             row += 1
             if row < inner.maxY, let partial = exchange.partial {
