@@ -92,3 +92,42 @@ def test_a_large_body_spools_to_a_file_that_is_gone_after_sigterm_and_after_exit
         poll(lambda: not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2],
              message="the explorer to end")
         assert list(spool_folder.iterdir()) == []
+
+
+def memory_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field} for {pid}")
+
+
+def test_a_large_json_body_is_shown_whole_without_a_second_copy_in_memory(screen, explorer_bin, demo, tmp_path):
+    # About 40 MB of JSON (114 bytes an item), pretty-printed: the printed text would be about
+    # twice the body and its line index as much again; lines are printed when drawn instead.
+    items = 350_000
+    collection = tmp_path / "large.yaml"
+    collection.write_text(demo.collection.read_text()
+                          + f'  - name: JSON 40 MB\n    path: /large\n    query: {{ items: "{items}" }}\n')
+    # The history's copy of an exchange (5 MB, full-text indexed) costs the same whatever the
+    # body's size: a small cap keeps it out of this measure of the body's own memory.
+    s = screen([str(explorer_bin), str(collection)], width=120, height=36, env={"EXPLORER_HISTORY_BODY_CAP": "64K"})
+    s.wait_for("Endpoints")
+    pid = poll(lambda: s.child_pid("explorer"), message="the explorer process")
+    idle = memory_kib(pid, "VmRSS")
+    send(s, "JSON 40 MB")
+    s.wait_for('"id": 1,')
+    s.wait_until_gone("so far", timeout=120)
+    grown = (memory_kib(pid, "VmHWM") - idle) * 1024
+    # Before, the printed text, its index and the body took 4-5 times the body.
+    assert grown < 114 * items, f"peak memory grew by {grown / 1e6:.0f} MB for a 40 MB body"
+    # The whole body is there, printed to its last line.
+    s.keys("Tab", "Tab", "Tab")
+    s.wait_for(re.compile(r"Response\s*$", re.M))
+    s.keys("G")
+    s.wait_for(f'"id": {items},')
+    # And searched whole.
+    s.keys("/")
+    s.wait_for("Search body:")
+    s.type("item 349999")
+    s.keys("Enter")
+    s.wait_for("1 line matches")

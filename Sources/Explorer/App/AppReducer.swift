@@ -886,7 +886,7 @@ enum AppReducer {
         if let first = state.body.matches.first {
             state.body.text.topLine = max(0, first - 2)
             state.body.text.topRow = 0
-            state.message = "\(state.body.matches.count) line\(state.body.matches.count == 1 ? "" : "s") match \"\(text)\""
+            state.message = "\(state.body.matches.count) \(state.body.matches.count == 1 ? "line matches" : "lines match") \"\(text)\""
         } else if !text.isEmpty {
             state.message = "No match for \"\(text)\""
         }

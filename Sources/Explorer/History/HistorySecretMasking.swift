@@ -17,15 +17,21 @@ package enum HistorySecretMasking {
     /// - Parameters:
     ///   - entry: the exchange as sent and received.
     ///   - secrets: secret values to mask wherever they appear.
+    ///   - bodyCap: the most bytes of a body that will be kept: a larger body is masked only as
+    ///     far as that (and the longest form of a secret beyond it, so a secret across the cut
+    ///     is masked whole), not read through whole.
     /// - Returns: the entry, masked.
-    static func masked(_ entry: HistoryEntry, secrets: [String]) -> HistoryEntry {
+    static func masked(_ entry: HistoryEntry, secrets: [String], bodyCap: Int = .max) -> HistoryEntry {
         let masker = SecretMasker(secretValues: secrets)
+        // A secret's longest form in a body: every character JSON-escaped as \uXXXX.
+        let window = bodyCap.addingReportingOverflow((secrets.map(\.utf8.count).max() ?? 0) * 6 + 16)
+        let kept = window.overflow ? Int.max : window.partialValue
         var entry = entry
         entry.url = masker.mask(entry.url)
         entry.requestHeaders = masker.mask(headers: entry.requestHeaders)
-        mask(&entry.requestBody, size: &entry.requestBodySize, with: masker)
+        mask(&entry.requestBody, size: &entry.requestBodySize, keeping: kept, with: masker)
         entry.responseHeaders = masker.mask(headers: entry.responseHeaders)
-        mask(&entry.responseBody, size: &entry.responseBodySize, with: masker)
+        mask(&entry.responseBody, size: &entry.responseBodySize, keeping: kept, with: masker)
         entry.reason = entry.reason.map(masker.mask)
         entry.transportError = entry.transportError.map(masker.mask)
         entry.checks = entry.checks.map { masked($0, with: masker) }
@@ -50,7 +56,14 @@ package enum HistorySecretMasking {
 
     /// Masks a body; its recorded size follows when the body was whole, so a masked body is
     /// not mistaken for a truncated one (and a truncated one still reads as truncated).
-    private static func mask(_ body: inout Data?, size: inout Int, with masker: SecretMasker) {
+    private static func mask(_ body: inout Data?, size: inout Int, keeping limit: Int, with masker: SecretMasker) {
+        if let whole = body, whole.count > limit {
+            // Cut on a character boundary, so the text still decodes as UTF-8.
+            var end = whole.startIndex + limit
+            var back = 0
+            while back < 3, end > whole.startIndex, whole[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
+            body = Data(whole[whole.startIndex..<end])
+        }
         guard let original = body, let masked = masker.mask(body: original), masked != original else { return }
         if size == original.count { size = masked.count }
         body = masked

@@ -153,7 +153,7 @@ package final class HistoryStore: Sendable {
     /// - Throws: `HistoryError.cannotWrite` when the file cannot be written.
     @discardableResult
     package func record(_ entry: HistoryEntry, secrets: [String] = []) throws -> Int64 {
-        let masked = HistorySecretMasking.masked(entry, secrets: secrets)
+        let masked = HistorySecretMasking.masked(entry, secrets: secrets, bodyCap: configuration.bodyCap)
         let row = ExchangeRow(masked, bodyCap: configuration.bodyCap)
         do {
             return try pool.write { db in
@@ -174,7 +174,7 @@ package final class HistoryStore: Sendable {
     /// - Throws: `HistoryError.cannotWrite` when the file cannot be written (nothing is kept).
     @discardableResult
     package func record(contentsOf entries: [HistoryEntry], secrets: [String] = []) throws -> [Int64] {
-        let rows = entries.map { ExchangeRow(HistorySecretMasking.masked($0, secrets: secrets), bodyCap: configuration.bodyCap) }
+        let rows = entries.map { ExchangeRow(HistorySecretMasking.masked($0, secrets: secrets, bodyCap: configuration.bodyCap), bodyCap: configuration.bodyCap) }
         do {
             return try pool.write { db in
                 try rows.map { row in

@@ -115,6 +115,21 @@ import Testing
         #expect(stored.responseBodySize == 41)
     }
 
+    @Test func aLargeBodyIsMaskedOnlyAsFarAsItIsKeptAndASecretAcrossTheCutIsMaskedWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 100))
+        // The secret starts 4 bytes before the cap: the stored copy must not hold its start.
+        let body = String(repeating: "x", count: 96) + "hunter2-pw" + String(repeating: "y", count: 1_000_000)
+        let id = try store.record(sampleEntry(responseBody: Data(body.utf8)), secrets: ["hunter2-pw"])
+        let stored = try #require(try store.entry(id: id))
+        let text = try #require(stored.responseBody.flatMap { String(data: $0, encoding: .utf8) })
+        #expect(!text.contains("hunt"))
+        #expect(text.hasPrefix(String(repeating: "x", count: 96) + "•"))
+        #expect(stored.responseBodySize == body.utf8.count)
+        #expect(stored.isResponseBodyTruncated)
+    }
+
     @Test func theDefaultCapIsFiveMegabytes() {
         #expect(HistoryConfiguration.default.bodyCap == 5 * 1024 * 1024)
         #expect(HistoryConfiguration.default.maximumCount == 10_000)
