@@ -48,6 +48,8 @@ package enum AppAction: Sendable {
     case schemaLoaded(endpointID: String, environment: String, SchemaOutlineLoad)
     /// A search of a large body finished off the main queue.
     case searchFinished(exchange: Int, query: String, lines: [Int])
+    /// Folding a large body to a depth finished off the main queue.
+    case foldFinished(exchange: Int, FoldedDocument)
     /// A JSONPath filter of a large body finished off the main queue.
     case filterFinished(exchange: Int, expression: String, Result<BodyDocument, JSONPath.Failure>)
     /// The user's editor returned an edited endpoint.
@@ -91,6 +93,8 @@ package enum AppEffect: Sendable {
     case saveBody(Data, path: String)
     /// Search a large body for the lines holding `query`.
     case search(exchange: Int, query: String, BodyDocument)
+    /// Fold a large JSON body to a depth.
+    case fold(exchange: Int, depth: Int, BodyDocument)
     /// Apply a JSONPath filter to a large body.
     case filter(exchange: Int, expression: String, BodyDocument)
     /// Open an endpoint in the user's editor.

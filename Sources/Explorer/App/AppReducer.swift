@@ -142,6 +142,11 @@ enum AppReducer {
         case .searchFinished(let id, let query, let lines):
             guard state.shownExchange == id, state.body.search == query else { return [] }
             showMatches(lines, for: query, &state)
+        case .foldFinished(let id, let folded):
+            guard state.shownExchange == id, state.body.foldDepth == folded.depth else { return [] }
+            state.body.folded = folded
+            state.body.text.scrollToTop()
+            state.message = "Folded below depth \(folded.depth) (z: one level deeper)"
         case .filterFinished(let id, let expression, let result):
             guard state.shownExchange == id, state.body.filter == expression else { return [] }
             showFilterResult(result, expression, &state)
@@ -528,9 +533,15 @@ enum AppReducer {
             let maxDepth = 6
             let next = (state.body.foldDepth ?? -1) + 1
             state.body.foldDepth = next > maxDepth ? nil : next
+            state.responseTab = .body
+            if let depth = state.body.foldDepth, document.byteCount > backgroundThreshold, let id = state.shownExchange {
+                // Folding reads every line: a large body is folded off the main queue.
+                state.body.folded = nil
+                state.message = "Folding \(ByteCountFormatter.string(fromByteCount: Int64(document.byteCount), countStyle: .binary)) below depth \(depth)…"
+                return [.fold(exchange: id, depth: depth, document)]
+            }
             state.body.folded = state.body.foldDepth.map { FoldedDocument(document, depth: $0) }
             state.body.text.scrollToTop()
-            state.responseTab = .body
             state.message = state.body.foldDepth.map { "Folded below depth \($0) (z: one level deeper)" } ?? "Unfolded"
         case .saveBody:
             guard let exchange = state.shown, let response = exchange.response else {

@@ -240,6 +240,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .search(let id, let query, let document):
             send(.searchFinished(exchange: id, query: query, lines: document.linesMatching(query)))
+        case .fold(let id, let depth, let document):
+            send(.foldFinished(exchange: id, FoldedDocument(document, depth: depth)))
         case .filter(let id, let expression, let document):
             send(.filterFinished(exchange: id, expression: expression,
                                  Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure)))

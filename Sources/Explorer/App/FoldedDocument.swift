@@ -5,7 +5,7 @@ import Terminal
 ///
 /// The visible lines are found in one pass over the lines' shapes (the printed text is never
 /// kept), and drawing still asks only for the lines in sight.
-struct FoldedDocument: TextSource {
+package struct FoldedDocument: TextSource {
     let document: BodyDocument
     let depth: Int
     /// The document line shown at each visible position.

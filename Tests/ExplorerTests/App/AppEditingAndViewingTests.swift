@@ -249,6 +249,25 @@ import Testing
         #expect(screenText(state).contains("match 1/1"))
     }
 
+    @Test func aLargeBodyIsFoldedOffTheMainQueue() throws {
+        var state = try tuiState()
+        let big = String(repeating: #"{"name":"filler","tags":["a","b"]},"#, count: 80_000)
+        let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: #"{"items":["# + big + #"{"name":"last"}]}"#, contentType: "application/json"))
+        tuiPress(&state, KeyPress(.tab), KeyPress(.tab), KeyPress(.tab))
+        let effects = tuiPress(&state, .char("z"))
+        guard case .fold(id, 0, let document)? = effects.first else {
+            Issue.record("expected a background fold, got \(effects)")
+            return
+        }
+        #expect(state.message?.hasPrefix("Folding") == true)
+        _ = AppReducer.reduce(&state, .foldFinished(exchange: id, FoldedDocument(document, depth: 1)))
+        #expect(state.body.folded == nil, "a fold to another depth than asked is dropped")
+        _ = AppReducer.reduce(&state, .foldFinished(exchange: id, FoldedDocument(document, depth: 0)))
+        let folded = try #require(state.body.folded)
+        #expect((0..<folded.lineCount).map { folded.line($0, maxCharacters: 80).map(\.text).joined() } == ["{ … }"])
+        #expect(state.message == "Folded below depth 0 (z: one level deeper)")
+    }
+
     // MARK: - Streaming
 
     @Test func theHeadShowsBeforeTheBodyHasArrived() throws {
