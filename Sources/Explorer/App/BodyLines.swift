@@ -72,9 +72,10 @@ enum BodyLines: Sendable {
 
 /// Pretty-printed JSON whose lines are printed again from the body's bytes when asked for:
 /// the printer's state is kept every `stride` lines, so a line costs at most `stride` lines of
-/// printing, and the index costs 16 bytes per `stride` lines instead of the printed text.
+/// printing, and the index costs 16 bytes per `stride` lines instead of the printed text
+/// and 8 bytes a line.
 struct PrettyJSONLines: Sendable {
-    static let stride = 32
+    static let stride = 64
 
     /// The JSON as received (in memory or mapped from its spool file).
     let bytes: Data
