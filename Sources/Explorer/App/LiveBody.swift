@@ -177,14 +177,17 @@ struct EventLog: Sendable {
                 add(header, data: event.data)
             }
         case .jsonLines:
+            // One pass over the chunk: the bytes after its last line break wait for the next.
             partialLine.append(chunk)
-            while let newline = partialLine.firstIndex(of: 0x0A) {
-                let line = String(decoding: partialLine[partialLine.startIndex..<newline], as: UTF8.self)
-                partialLine = Data(partialLine[partialLine.index(after: newline)...])
+            var start = partialLine.startIndex
+            while let newline = partialLine[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: partialLine[start..<newline], as: UTF8.self)
+                start = partialLine.index(after: newline)
                 guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                 lineNumber += 1
                 add("▸ \(stamp)  line \(lineNumber)", data: line)
             }
+            partialLine = Data(partialLine[start...])
         }
     }
 
@@ -197,7 +200,8 @@ struct EventLog: Sendable {
         }
         let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         blocks.append(header + "\n" + indented)
-        if blocks.count > limit {
+        // Trimmed in batches: dropping the oldest one event at a time moves every other.
+        if blocks.count >= limit * 2 {
             dropped += blocks.count - limit
             blocks.removeFirst(blocks.count - limit)
         }
@@ -205,8 +209,8 @@ struct EventLog: Sendable {
 
     /// The events as text, oldest first.
     var text: String {
-        let note = dropped > 0 ? "(older events are in the Raw tab)\n" : ""
-        return note + blocks.joined(separator: "\n")
+        let note = dropped > 0 || blocks.count > limit ? "(older events are in the Raw tab)\n" : ""
+        return note + blocks.suffix(limit).joined(separator: "\n")
     }
 
     /// Colours one line of the event view: a header line, or data (JSON-highlighted).

@@ -111,6 +111,9 @@ final class BodyChannel: @unchecked Sendable {
     /// Bytes handed to the consumer so far.
     var bytesDelivered: Int { lock.withLock { delivered } }
 
+    /// Bytes the channel holds on to (what waits unread, and nothing already read).
+    var retainedBytes: Int { lock.withLock { chunks.reduce(0) { $0 + $1.count } } }
+
     // MARK: - Producer
 
     /// Hands over a chunk, waiting while the buffer is full.
@@ -204,9 +207,15 @@ final class BodyChannel: @unchecked Sendable {
                 let answer: Answer = lock.withLock {
                     if head < chunks.count {
                         let chunk = chunks[head]
+                        // Let go of the chunk now: a reader slower than the connection never
+                        // empties the buffer, and the array must not keep what it has read.
+                        chunks[head] = Data()
                         head += 1
                         if head == chunks.count {
                             chunks.removeAll(keepingCapacity: true)
+                            head = 0
+                        } else if head >= 64, head * 2 >= chunks.count {
+                            chunks.removeFirst(head)
                             head = 0
                         }
                         bufferedBytes -= chunk.count

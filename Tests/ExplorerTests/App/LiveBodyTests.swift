@@ -98,6 +98,19 @@ import Workspace
         #expect(text.contains("\"kept\": true"))
     }
 
+    @Test func theEventViewKeepsTheNewestEventsAndSaysOlderOnesAreInTheRawTab() {
+        var log = EventLog(timeZone: .gmt, limit: 3)
+        let lines = (1...10).map { #"{"n": \#($0)}"# }.joined(separator: "\n") + "\n"
+        // Split mid-line: a line waits for its end.
+        let bytes = Data(lines.utf8)
+        log.consume(bytes.prefix(25), kind: .jsonLines, at: start)
+        log.consume(bytes.dropFirst(25), kind: .jsonLines, at: start)
+        let text = log.text
+        #expect(text.hasPrefix("(older events are in the Raw tab)\n▸ 22:13:20.000  line 8"))
+        #expect(text.components(separatedBy: "▸ ").count - 1 == 3)
+        #expect(text.contains("\"n\": 10"))
+    }
+
     @Test func configSetsTheLimits() {
         let config = UserConfig.parse("max_body: 64M\nmax_time: 30\ntimeout: 2.5\n", file: "config.yaml")
         #expect(config.problems.isEmpty)

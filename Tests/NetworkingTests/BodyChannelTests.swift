@@ -1,0 +1,25 @@
+import Foundation
+@testable import Networking
+import Testing
+
+/// The hand-over between the transport and a body's reader.
+@Suite struct BodyChannelTests {
+    @Test func aReaderSlowerThanTheConnectionHoldsNoMoreThanTheBuffer() async throws {
+        let channel = BodyChannel()
+        let chunk = Data(repeating: 7, count: 64 * 1024)
+        // The connection fills the buffer, then refills it after every read: it is never
+        // empty, as with any reader slower than the network.
+        while channel.push(chunk) {}
+        for _ in 0..<(4 * BodyChannel.highWater / chunk.count) {
+            let read = try await channel.next()
+            #expect(read == chunk)
+            channel.push(chunk)
+            #expect(channel.retainedBytes <= BodyChannel.highWater + chunk.count)
+        }
+        channel.finish()
+        var rest = 0
+        while let piece = try await channel.next() { rest += piece.count }
+        #expect(rest > 0)
+        #expect(channel.retainedBytes == 0)
+    }
+}
