@@ -95,13 +95,16 @@ def report(label: str, result: dict[str, float], curl_seconds: float, size: int 
 
 
 def send_piped(binary: str, collection: Path, env: dict[str, str], name: str) -> tuple[float, float]:
-    start = time.monotonic()
-    process = subprocess.Popen([binary, "send", "--collection", str(collection), name, "--no-history"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.monotonic() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(process.stderr.read().decode())
+    # stderr to a file, not a pipe nobody reads until the end: a full pipe would stall the child.
+    with tempfile.TemporaryFile() as errors:
+        start = time.monotonic()
+        process = subprocess.Popen([binary, "send", "--collection", str(collection), name, "--no-history"],
+                                   stdout=subprocess.DEVNULL, stderr=errors, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.monotonic() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            raise RuntimeError(errors.read().decode(errors="replace"))
     return elapsed, usage.ru_maxrss / 1024
 
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Measures the explorer TUI as a user feels it, in a real pseudo-terminal (pyte reads the screen).
 
-Prints: launch to first full frame (the demo collection and a 500-endpoint one), the time a
+Prints: launch to first full frame (the demo collection and a 500-endpoint one) and to the
+History pane's row of an exchange sent before, each as median and range over `--runs`, the time a
 ~50 MB JSON body takes to show against curl fetching the same URL in the same run,
 keystroke-to-frame latency while that body loads and while scrolling it, and peak memory.
 
-    scripts/bench-tui.py [--binary .build/release/explorer] [--items 440000]
+    scripts/bench-tui.py [--binary .build/release/explorer] [--items 440000] [--runs 10] [--launch-only]
 
 Build first: `swift build -c release --product explorer` (a debug build works, slower).
 Needs pyte (`pip install pyte`).
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import threading
 import time
 from pathlib import Path
 
@@ -32,6 +34,8 @@ import pyte
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDTH, HEIGHT = 120, 40
+# A demo endpoint sent once before the launches, so that the History pane has a row to show.
+HISTORY_SEED = "List users"
 
 
 class Terminal:
@@ -98,16 +102,30 @@ def start_demo(binary: str, folder: Path) -> tuple[subprocess.Popen, dict[str, s
             urls[match.group(1)] = match.group(2)
         if line.startswith("collection:"):
             break
+    # The demo logs every request to stdout: keep reading it, or a full pipe stalls the server
+    # (and with it the benchmark).
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
     return process, urls, collection
 
 
-def launch_time(binary: str, collection: Path, env: dict[str, str], runs: int = 5) -> float:
-    times = []
+def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, history_row: str | None = None) -> tuple[list[float], list[float]]:
+    """Seconds from fork to the first full frame (the panes' titles and the footer), and, when
+    `history_row` is given, to that endpoint's row (time, GET, name) in the History pane, over
+    `runs` launches."""
+    frames, rows = [], []
     for _ in range(runs):
         term = Terminal([binary, str(collection)], env)
-        times.append(term.wait_for(lambda text: "Endpoints" in text and "History" in text and "q quit" in text))
+        frames.append(term.wait_for(lambda text: "Endpoints" in text and "History" in text and "q quit" in text))
+        if history_row:
+            row = re.compile(r"\d\d:\d\d GET +" + re.escape(history_row))
+            rows.append(frames[-1] + term.wait_for(lambda text: row.search(text) is not None))
         term.close()
-    return statistics.median(times)
+    return frames, rows
+
+
+def figure(times: list[float]) -> str:
+    ms = sorted(t * 1000 for t in times)
+    return f"median {statistics.median(ms):.0f} ms, range {ms[0]:.0f}–{ms[-1]:.0f} ms over {len(ms)} runs"
 
 
 def main() -> None:
@@ -115,6 +133,8 @@ def main() -> None:
     release = ROOT / ".build" / "release" / "explorer"
     parser.add_argument("--binary", default=str(release if release.exists() else ROOT / ".build" / "debug" / "explorer"))
     parser.add_argument("--items", type=int, default=440_000, help="items of /large (440,000 is about 50 MB)")
+    parser.add_argument("--runs", type=int, default=10, help="launches measured for each launch figure")
+    parser.add_argument("--launch-only", action="store_true", help="measure the launch figures only")
     args = parser.parse_args()
     binary = str(Path(args.binary).resolve())
     folder = Path(tempfile.mkdtemp(prefix="explorer-bench-"))
@@ -128,8 +148,16 @@ def main() -> None:
         big = folder / "big.yaml"
         big.write_text(text + "".join(f"  - name: Endpoint {n}\n    path: /users/{n % 20 + 1}\n" for n in range(500)))
 
-        print(f"launch to first full frame, demo collection (27 endpoints): {launch_time(binary, collection, env) * 1000:.0f} ms (median of 5)")
-        print(f"launch to first full frame, 500-endpoint collection:        {launch_time(binary, big, env) * 1000:.0f} ms (median of 5)")
+        # One exchange in the history, so that the launch also shows a history row.
+        subprocess.run([binary, "send", "--collection", str(collection), HISTORY_SEED], env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        frames, rows = launch_times(binary, collection, env, args.runs, history_row=HISTORY_SEED)
+        print(f"launch to first full frame, demo collection: {figure(frames)}")
+        print(f"launch to its history row shown:             {figure(rows)}")
+        frames, _ = launch_times(binary, big, env, args.runs)
+        print(f"launch to first full frame, 500 endpoints:   {figure(frames)}")
+        if args.launch_only:
+            return
 
         url = f"{urls['local']}/large?items={args.items}"
         curl = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", url],
