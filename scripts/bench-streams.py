@@ -49,6 +49,7 @@ def tui_body(binary: str, collection: Path, env: dict[str, str], name: str, firs
     term = Terminal([binary, str(collection)], env)
     try:
         term.wait_for(lambda t: "q quit" in t)
+        idle = term.peak_rss_kib("VmRSS") / 1024
         term.send(f"/{name}\r".encode())
         term.wait_for(lambda t: "Filter endpoints" not in t)
         sent = time.monotonic()
@@ -82,13 +83,15 @@ def tui_body(binary: str, collection: Path, env: dict[str, str], name: str, firs
         done = time.monotonic() - sent
         return {"status": status or done, "first": first or done, "complete": done,
                 "key": statistics.median(latencies) if latencies else float("nan"),
-                "keys": len(latencies), "rss": term.peak_rss_kib() / 1024}
+                "keys": len(latencies), "rss": term.peak_rss_kib() / 1024, "idle": idle}
     finally:
         term.close()
 
 
 def report(label: str, result: dict[str, float], curl_seconds: float, size: int | None) -> None:
-    memory = f"peak RSS {result['rss']:5.0f} MiB" + (f" = {result['rss'] * 1048576 / size:.1f}× the body" if size else "")
+    grown = result["rss"] - result["idle"]
+    memory = (f"peak RSS {result['rss']:5.0f} MiB, {grown:4.0f} MiB over the idle process's {result['idle']:.0f}"
+              + (f" = {grown * 1048576 / size:.2f}× the body" if size else ""))
     print(f"  {label}: status {result['status'] * 1000:6.0f} ms, first lines {result['first'] * 1000:6.0f} ms, "
           f"complete {result['complete'] * 1000:7.0f} ms ({result['complete'] / curl_seconds:5.1f}× curl's {curl_seconds * 1000:.0f} ms); "
           f"key {result['key'] * 1000:5.1f} ms over {result['keys']}; {memory}")

@@ -21,10 +21,18 @@ final class LiveBody: @unchecked Sendable {
     let head: ResponseHead
     let started: Date
     let headReceived: Date
-    /// The body while it is kept in memory (empty once it spools).
-    private(set) var data = Data()
-    /// Where a body past `spoolThreshold` goes.
-    private var spool: BodySpool?
+    /// Where the bytes are: in memory up to `spoolThreshold`, then in a spool file.
+    private var storage = Storage.buffer(AppendOnlyBytes(capacity: LiveBody.spoolThreshold))
+
+    private enum Storage {
+        /// In memory, shared with the frames shown without a copy.
+        case buffer(AppendOnlyBytes)
+        /// Past the threshold: on disk, read back through a memory map.
+        case spool(BodySpool)
+        /// The disk refused the spool: in memory after all.
+        case memory(Data)
+    }
+
     /// Bytes received.
     private(set) var byteCount = 0
     private var indexes: BodyDocument.Indexes
@@ -48,22 +56,32 @@ final class LiveBody: @unchecked Sendable {
     func append(_ chunk: Data, at now: Date) -> Bool {
         byteCount += chunk.count
         indexes.consume(chunk)
-        if let spool {
-            spoolOrKeep(chunk, spool)
-        } else {
-            data.append(chunk)
-            if data.count > Self.spoolThreshold, let spool = try? BodySpool() {
-                // Past the threshold the body goes to disk and is read back through a map.
-                self.spool = spool
-                let kept = data
-                data = Data()
-                spoolOrKeep(kept, spool)
-            }
-        }
+        keep(chunk)
         if let kind { log.consume(chunk, kind: kind, at: now) }
         let due = lastPublished.map { now.timeIntervalSince($0) >= Self.publishInterval } ?? true
         if due { lastPublished = now }
         return due
+    }
+
+    private func keep(_ chunk: Data) {
+        switch storage {
+        case .buffer(let buffer):
+            guard !buffer.append(chunk) else { return }
+            // Past the threshold the body goes to disk and is read back through a map.
+            if let spool = try? BodySpool() {
+                storage = .spool(spool)
+                spoolOrKeep(buffer.data, spool)
+            } else {
+                storage = .memory(buffer.data)
+            }
+            keep(chunk)
+        case .spool(let spool):
+            spoolOrKeep(chunk, spool)
+        case .memory(var data):
+            storage = .memory(Data())  // the only reference left is `data`: it grows in place
+            data.append(chunk)
+            storage = .memory(data)
+        }
     }
 
     /// Writes to the spool; when the disk refuses, the rest is kept in memory instead.
@@ -72,15 +90,23 @@ final class LiveBody: @unchecked Sendable {
             try spool.write(bytes)
         } catch {
             // A full disk must not lose the body: back to memory, with what was spooled.
-            data = (spool.mapped() ?? Data()) + bytes
-            self.spool = nil
+            storage = .memory((spool.mapped() ?? Data()) + bytes)
         }
+    }
+
+    /// Whether the body went to a spool file.
+    var isSpooled: Bool {
+        if case .spool = storage { return true }
+        return false
     }
 
     /// The whole body so far: from memory, or mapped from its spool file.
     var body: Data {
-        guard let spool else { return data }
-        return spool.mapped() ?? data
+        switch storage {
+        case .buffer(let buffer): buffer.data
+        case .spool(let spool): spool.mapped() ?? Data()
+        case .memory(let data): data
+        }
     }
 
     /// What has arrived, frozen, to lay out on another queue.
@@ -228,4 +254,38 @@ final class LiveBodySlot: @unchecked Sendable {
     var body: LiveBody?
     /// Whether a partial snapshot is being laid out (the next one waits for it).
     var laying = false
+}
+
+/// Bytes appended up to a fixed capacity and never changed once written, so every `data`
+/// taken so far stays valid and shares the memory: a frame shown while more bytes arrive costs
+/// no copy (a growing `Data` would be copied whole by the next append while a frame holds it).
+/// Pages of the capacity not yet written are never touched, so they take no memory.
+final class AppendOnlyBytes: @unchecked Sendable {
+    private let base: UnsafeMutableRawPointer
+    let capacity: Int
+    /// Bytes written. Appended on one queue; `data` may be read on any once handed over.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = UnsafeMutableRawPointer.allocate(byteCount: max(1, capacity), alignment: 16)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Appends `chunk` when it fits.
+    ///
+    /// - Returns: `false`, writing nothing, when it does not.
+    func append(_ chunk: Data) -> Bool {
+        guard chunk.count <= capacity - count else { return false }
+        chunk.copyBytes(to: (base + count).assumingMemoryBound(to: UInt8.self), count: chunk.count)
+        count += chunk.count
+        return true
+    }
+
+    /// The bytes written so far, without a copy (they keep this buffer alive).
+    var data: Data {
+        guard count > 0 else { return Data() }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
+    }
 }

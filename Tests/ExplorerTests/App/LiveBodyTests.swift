@@ -136,13 +136,23 @@ import Workspace
         #expect(mapped.last == UInt8(ascii: "x"))
     }
 
+    @Test func bytesTakenEarlierStayAsTheyWereWhileMoreArrive() {
+        let bytes = AppendOnlyBytes(capacity: 8)
+        #expect(bytes.append(Data("abc".utf8)))
+        let early = bytes.data
+        #expect(bytes.append(Data("defgh".utf8)))
+        #expect(!bytes.append(Data("i".utf8)), "past the capacity nothing is written")
+        #expect(early == Data("abc".utf8))
+        #expect(bytes.data == Data("abcdefgh".utf8))
+    }
+
     @Test func aBodyPastTheThresholdSpoolsAndKeepsNoCopyInMemory() {
         let head = ResponseHead(status: .ok, headers: ["Content-Type": "application/octet-stream"], httpVersion: "HTTP/1.1")
         let body = LiveBody(head: head, started: Date(), headReceived: Date(), timeZone: .gmt)
         let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0) })
         for _ in 0..<10 { _ = body.append(chunk, at: Date()) }
         #expect(body.byteCount == 10 << 20)
-        #expect(body.data.isEmpty)
+        #expect(body.isSpooled)
         let whole = body.body
         #expect(whole.count == 10 << 20)
         #expect(whole.suffix(1 << 20) == chunk)
