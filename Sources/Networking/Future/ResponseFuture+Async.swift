@@ -6,15 +6,20 @@ extension ResponseFuture {
     /// Cancelling the awaiting Task cancels the future (and its transport task); the await
     /// always resumes, throwing `TransportError.cancelled` on cancellation.
     public var value: T {
-        get async throws {
-            switch takeStart() {
-            case .operation(let begin):
-                return try await runHere(begin)
-            case .action(let action):
-                return try await outcomeValue { action(self) }
-            case nil:
-                return try await outcomeValue {}
-            }
+        get async throws { try await awaitedValue() }
+    }
+
+    /// What `value` does (a function, so that it is specialized for the dispatcher's futures:
+    /// generic code looks up the metadata of its types at every call).
+    @_specialize(where T == Response<Data?>)
+    private func awaitedValue() async throws -> T {
+        switch takeStart() {
+        case .operation(let begin):
+            return try await runHere(begin)
+        case .action(let action):
+            return try await outcomeValue { action(self) }
+        case nil:
+            return try await outcomeValue {}
         }
     }
 
@@ -38,6 +43,7 @@ extension ResponseFuture {
 
     /// Runs an operation in the awaiting Task; `cancel()` from elsewhere cancels that Task's
     /// work as it would the Task `start()` makes.
+    @_specialize(where T == Response<Data?>)
     private func runHere(_ begin: Begin) async throws -> T {
         guard let work = self.begin(begin, for: self) else { return try finishedValue() }
         // One allocation: no callback, no array (this runs for every awaited request).
@@ -53,8 +59,9 @@ extension ResponseFuture {
     }
 
     /// The value of a finished future.
+    @_specialize(where T == Response<Data?>)
     private func finishedValue() throws -> T {
-        switch outcome {
+        switch finishedOutcome() {
         case .success(let value): return value
         case .failure(let error): throw error
         case .cancelled, nil: throw TransportError.cancelled

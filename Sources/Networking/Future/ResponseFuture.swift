@@ -167,6 +167,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// Records the Task an operation runs in, for `cancel()`.
     ///
     /// - Returns: false when the future was cancelled already (the Task is not recorded).
+    @_specialize(where T == Response<Data?>)
     func record(runningTask: Locked<UnsafeCurrentTask?>) -> Bool {
         state.withLock { state in
             if case .finished(.cancelled) = state.phase { return false }
@@ -175,6 +176,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         }
     }
 
+    @_specialize(where T == Response<Data?>)
     func takeStart() -> Start? {
         state.withLock { state in
             guard case .idle(let start) = state.phase else { return nil }
@@ -184,6 +186,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     /// Begins an operation; a throw fails the future.
+    @_specialize(where T == Response<Data?>)
     func begin(_ begin: Begin, for future: ResponseFuture<T>) -> (@Sendable () async throws -> T)? {
         do { return try begin(future) } catch {
             fail(with: error)
@@ -209,7 +212,10 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     /// What the future ended with, or `nil` while it has not finished.
-    public var outcome: Outcome? {
+    public var outcome: Outcome? { finishedOutcome() }
+
+    @_specialize(where T == Response<Data?>)
+    func finishedOutcome() -> Outcome? {
         state.withLock { if case .finished(let outcome) = $0.phase { return outcome } else { return nil } }
     }
 
@@ -218,6 +224,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// Finishes the future with a value; ignored when already finished.
     ///
     /// - Parameter value: the value.
+    @_specialize(where T == Response<Data?>)
     public func succeed(with value: T) { finish(.success(value)) }
 
     /// Finishes the future with an error; ignored when already finished.
@@ -225,6 +232,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// A `CancellationError` finishes it as cancelled.
     ///
     /// - Parameter error: the error.
+    @_specialize(where T == Response<Data?>)
     public func fail(with error: any Error) {
         if error is CancellationError { finish(.cancelled) } else { finish(.failure(error)) }
     }
@@ -233,6 +241,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// the latest value.
     ///
     /// - Parameter progress: the progress so far.
+    @_specialize(where T == Response<Data?>)
     public func update(progress: TransferProgress) {
         let (observers, scheduleDrain) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
             guard case .running = state.phase else { return ([], false) }
@@ -427,11 +436,13 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         state.withLock { $0.progressObservers.append(observer) }
     }
 
+    @_specialize(where T == Response<Data?>)
     private func finish(_ outcome: Outcome) {
         let (taken, scheduleDrain): (State?, Bool) = state.withLock { state in
             if case .finished = state.phase { return (nil, false) }
-            let snapshot = state
-            state = State(phase: .finished(outcome))
+            // Moved out, not copied: no array is retained and released again.
+            var snapshot = State(phase: .finished(outcome))
+            swap(&snapshot, &state)
             // A coalesced progress update still in flight is delivered before the outcome.
             if snapshot.progressDeliveryPending, let latest = snapshot.latestProgress {
                 for handler in snapshot.progressHandlers { state.due.append(Delivery(rank: .progress) { handler(latest) }) }
