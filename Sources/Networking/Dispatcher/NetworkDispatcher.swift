@@ -41,6 +41,24 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// the server says the first one's nonce was stale).
     static let maximumChallengeAnswers = 2
     private let lastBase = Locked<BaseURLParts?>(nil)
+    /// The URL built last and what it was built from: a request to the same path on the same
+    /// base URL reuses it (building the text and parsing it into a URL is the dearest step of
+    /// a send); any other request builds its own.
+    private let lastURL = Locked<BuiltURL?>(nil)
+
+    private struct BuiltURL {
+        let origin: String
+        let basePath: String
+        let baseQuery: String?
+        let path: String
+        let queryItems: [URLQueryItem]
+        let url: URL
+
+        func matches(_ request: any Request, on base: BaseURLParts) -> Bool {
+            path == request.path && origin == base.origin && basePath == base.path && baseQuery == base.query
+                && queryItems == request.queryItems
+        }
+    }
 
     /// Creates a dispatcher.
     ///
@@ -144,6 +162,20 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         return parts
     }
 
+    /// The request resolved against the base URL, its URL reused when it is the one built last.
+    private func prepared(_ request: any Request, on base: BaseURLParts) throws -> PreparedRequest {
+        let url: URL
+        if let last = lastURL.withLock({ $0 }), last.matches(request, on: base) {
+            url = last.url
+        } else {
+            url = try request.url(on: base)
+            let built = BuiltURL(
+                origin: base.origin, basePath: base.path, baseQuery: base.query, path: request.path, queryItems: request.queryItems, url: url)
+            lastURL.withLock { $0 = built }
+        }
+        return PreparedRequest(method: request.method, url: url, headers: request.headers, body: request.httpBody)
+    }
+
     private func run(_ original: any Request, base: BaseURLParts, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         var request = original
         var attempt = 1
@@ -156,7 +188,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             if let answer {
                 prepared = answer
             } else {
-                prepared = try request.prepared(on: base)
+                prepared = try self.prepared(request, on: base)
                 for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
                 prepared = withCookies(prepared)
             }
