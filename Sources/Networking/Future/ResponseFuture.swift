@@ -244,7 +244,8 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     @_specialize(where T == Response<Data?>)
     public func update(progress: TransferProgress) {
         let (observers, scheduleDrain) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
-            guard case .running = state.phase else { return ([], false) }
+            // Nothing to keep or tell while nobody observes progress (an awaited request).
+            guard case .running = state.phase, !(state.progressHandlers.isEmpty && state.progressObservers.isEmpty) else { return ([], false) }
             state.latestProgress = progress
             guard !state.progressHandlers.isEmpty, !state.progressDeliveryPending else { return (state.progressObservers, false) }
             state.progressDeliveryPending = true
