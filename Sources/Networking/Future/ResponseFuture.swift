@@ -214,6 +214,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// What the future ended with, or `nil` while it has not finished.
     public var outcome: Outcome? { finishedOutcome() }
 
+    /// What `outcome` reads, specialized for the dispatcher's futures (see `awaitedValue()`).
     @_specialize(where T == Response<Data?>)
     func finishedOutcome() -> Outcome? {
         state.withLock { if case .finished(let outcome) = $0.phase { return outcome } else { return nil } }
