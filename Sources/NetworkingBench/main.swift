@@ -221,6 +221,25 @@ let small = BasicRequest(path: "/small")
 let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
+// `--profile dispatcher|transport`: only that path, 32 concurrent (or --concurrency), for a
+// profiler (`perf record -g`); prints its line and exits.
+if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
+    let viaDispatcher = arguments[index + 1] == "dispatcher"
+    let figures = try await measure(viaDispatcher ? "NetworkDispatcher" : "AsyncHTTPClientTransport", count: requestCount, workers: concurrency) {
+        if viaDispatcher {
+            let response = try await dispatcher.future(from: small).value
+            precondition(response.statusCode == .ok)
+        } else {
+            let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            precondition(response.status == .ok)
+        }
+    }
+    print(figures.line + String(format: "  CPU %.1f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000))
+    try await client.shutdown().get()
+    try await transport.shutdown()
+    serverTask.cancel()
+    exit(0)
+}
 print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())")
 var results: [Figures] = []
 var overheads: [String] = []
