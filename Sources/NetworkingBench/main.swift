@@ -224,11 +224,29 @@ let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 // `--profile dispatcher|transport`: only that path, 32 concurrent (or --concurrency), for a
 // profiler (`perf record -g`); prints its line and exits.
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
-    let viaDispatcher = arguments[index + 1] == "dispatcher"
-    let figures = try await measure(viaDispatcher ? "NetworkDispatcher" : "AsyncHTTPClientTransport", count: requestCount, workers: concurrency) {
+    let mode = arguments[index + 1]
+    let instantForProfile = NetworkDispatcher(serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
+    let viaDispatcher = mode == "dispatcher"
+    final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var last: TransferProgress?
+        func update(_ progress: TransferProgress) { lock.lock(); last = progress; lock.unlock() }
+    }
+    let figures = try await measure(mode, count: requestCount, workers: concurrency) {
         if viaDispatcher {
             let response = try await dispatcher.future(from: small).value
             precondition(response.statusCode == .ok)
+        } else if mode == "future" {
+            let response = try await ResponseFuture<Networking.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
+                { Networking.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
+            }.value
+            precondition(response.statusCode == .ok)
+        } else if mode == "instant" {
+            _ = try await instantForProfile.future(from: small).value
+        } else if mode == "progress" {
+            let box = Box()
+            let response = try await transport.send(preparedSmall, options: TransferOptions()) { box.update($0) }
+            precondition(response.status == .ok)
         } else {
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
             precondition(response.status == .ok)
