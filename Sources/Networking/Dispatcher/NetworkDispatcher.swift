@@ -40,30 +40,23 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// How many 401 challenges one request answers at most (a second answer only helps when
     /// the server says the first one's nonce was stale).
     static let maximumChallengeAnswers = 2
-    /// The base URL taken apart last and the URL built last on it, in one object: a send reads
-    /// both under one lock with one retain (32 concurrent sends contend for it). A request to
-    /// the same path on the same base URL reuses the URL (building the text and parsing it into
-    /// a URL is the dearest step of a send); any other request builds its own.
-    private let lastURL = Locked<LastURL?>(nil)
+    private let lastBase = Locked<BaseURLParts?>(nil)
+    /// The URL built last and what it was built from: a request to the same path on the same
+    /// base URL reuses it (building the text and parsing it into a URL is the dearest step of
+    /// a send); any other request builds its own.
+    private let lastURL = Locked<BuiltURL?>(nil)
 
-    private final class LastURL: Sendable {
-        let base: BaseURLParts
-        /// The request path the URL was built for; `nil` while none was built on this base.
-        let path: String?
+    private struct BuiltURL {
+        let origin: String
+        let basePath: String
+        let baseQuery: String?
+        let path: String
         let queryItems: [URLQueryItem]
-        let url: URL?
+        let url: URL
 
-        init(base: BaseURLParts, path: String? = nil, queryItems: [URLQueryItem] = [], url: URL? = nil) {
-            self.base = base
-            self.path = path
-            self.queryItems = queryItems
-            self.url = url
-        }
-
-        /// The URL built for this request, if it is the one built last.
-        func url(for request: any Request) -> URL? {
-            guard let url, path == request.path, queryItems == request.queryItems else { return nil }
-            return url
+        func matches(_ request: any Request, on base: BaseURLParts) -> Bool {
+            path == request.path && origin == base.origin && basePath == base.path && baseQuery == base.query
+                && queryItems == request.queryItems
         }
     }
 
@@ -132,10 +125,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             // Asked on the thread that starts the future, as the provider expects.
             guard let provider = self.serverProvider else { throw TransportError.serverProviderReleased }
             guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
-            let last = try self.last(on: baseURL)
+            let base = try self.parts(of: baseURL)
             return {
                 do {
-                    return try await self.run(request, last: last, options: options, future: future)
+                    return try await self.run(request, base: base, options: options, future: future)
                 } catch {
                     throw Task.isCancelled ? TransportError.cancelled : error
                 }
@@ -161,29 +154,29 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 
     // MARK: - Sending
 
-    /// The base URL taken apart (in what was cached last when the provider answers the same).
-    private func last(on baseURL: URL) throws -> LastURL {
-        if let last = lastURL.withLock({ $0 }), last.base.url == baseURL { return last }
-        let last = LastURL(base: try BaseURLParts(baseURL))
-        lastURL.withLock { $0 = last }
-        return last
+    /// The base URL taken apart, reusing the last one while the provider answers the same.
+    private func parts(of baseURL: URL) throws -> BaseURLParts {
+        if let last = lastBase.withLock({ $0 }), last.url == baseURL { return last }
+        let parts = try BaseURLParts(baseURL)
+        lastBase.withLock { $0 = parts }
+        return parts
     }
 
-    /// The request resolved against the base URL, its URL reused when it is the one built last
-    /// when the send began (`last`: no lock taken then).
-    private func prepared(_ request: any Request, last: LastURL) throws -> PreparedRequest {
+    /// The request resolved against the base URL, its URL reused when it is the one built last.
+    private func prepared(_ request: any Request, on base: BaseURLParts) throws -> PreparedRequest {
         let url: URL
-        if let reused = last.url(for: request) {
-            url = reused
+        if let last = lastURL.withLock({ $0 }), last.matches(request, on: base) {
+            url = last.url
         } else {
-            url = try request.url(on: last.base)
-            let built = LastURL(base: last.base, path: request.path, queryItems: request.queryItems, url: url)
+            url = try request.url(on: base)
+            let built = BuiltURL(
+                origin: base.origin, basePath: base.path, baseQuery: base.query, path: request.path, queryItems: request.queryItems, url: url)
             lastURL.withLock { $0 = built }
         }
         return PreparedRequest(method: request.method, url: url, headers: request.headers, body: request.httpBody)
     }
 
-    private func run(_ original: any Request, last: LastURL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+    private func run(_ original: any Request, base: BaseURLParts, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         var request = original
         var attempt = 1
         var adapterRetries = 0
@@ -195,7 +188,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             if let answer {
                 prepared = answer
             } else {
-                prepared = try self.prepared(request, last: last)
+                prepared = try self.prepared(request, on: base)
                 for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
                 prepared = withCookies(prepared)
             }

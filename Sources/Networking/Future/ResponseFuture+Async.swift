@@ -50,20 +50,11 @@ extension ResponseFuture {
         let running = Locked<UnsafeCurrentTask?>(withUnsafeCurrentTask { $0 })
         if !record(runningTask: running) { running.withLock { $0?.cancel() } }
         defer { running.withLock { $0 = nil } }
-        // The value is given back as it came when it finished the future: not read back from
-        // the state (a lock and a copy of the response).
-        let value: T? = await withTaskCancellationHandler {
-            do {
-                let value = try await work()
-                return finish(.success(value)) ? value : nil
-            } catch {
-                fail(with: error)
-                return nil
-            }
+        await withTaskCancellationHandler {
+            do { succeed(with: try await work()) } catch { fail(with: error) }
         } onCancel: {
             self.cancel()
         }
-        if let value { return value }
         return try finishedValue()
     }
 

@@ -438,12 +438,8 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         state.withLock { $0.progressObservers.append(observer) }
     }
 
-    /// Finishes the future; ignored when it has finished already.
-    ///
-    /// - Returns: whether this call finished it.
     @_specialize(where T == Response<Data?>)
-    @discardableResult
-    func finish(_ outcome: Outcome) -> Bool {
+    private func finish(_ outcome: Outcome) {
         let (taken, scheduleDrain): (State?, Bool) = state.withLock { state in
             if case .finished = state.phase { return (nil, false) }
             // Moved out, not copied: no array is retained and released again.
@@ -467,13 +463,12 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             state.draining = snapshot.draining || !state.due.isEmpty
             return (snapshot, !snapshot.draining && state.draining)
         }
-        guard let taken else { return false }
+        guard let taken else { return }
         if case .cancelled = outcome {
             taken.runningTask?.withLock { $0?.cancel() }
             for handler in taken.cancelHandlers { handler() }
         }
         for observer in taken.observers { observer(outcome) }
         if scheduleDrain { callbackQueue.async { self.drain() } }
-        return true
     }
 }
