@@ -113,7 +113,7 @@ def find_in_body(s, text: str) -> None:
     s.keys("C-u")  # the field starts with the last search
     s.type(text)
     s.keys("Enter")
-    s.wait_for(f'match "{text}"')
+    s.wait_for(re.compile(rf'(line matches|lines match) "{re.escape(text)}"'))
 
 
 def explorer_pid(s) -> int:
