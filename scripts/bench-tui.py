@@ -214,6 +214,10 @@ def main() -> None:
             scroll.append(time.monotonic() - start)
         print(f"keystroke to frame scrolling the body: median {statistics.median(scroll) * 1000:.1f} ms, "
               f"p90 {sorted(scroll)[int(len(scroll) * 0.9)] * 1000:.1f} ms, max {max(scroll) * 1000:.1f} ms over {len(scroll)} keys")
+        # The search covers what has arrived: wait for the whole body (its "so far" line goes).
+        term.wait_for(lambda t: "so far" not in t)
+        complete = time.monotonic() - sent
+        print(f"the whole body in, searchable, {complete * 1000:.0f} ms after Enter: {complete / curl_seconds:.1f}× curl's time")
         start = time.monotonic()
         term.send(b"/")
         term.wait_for(lambda t: "Search body" in t)

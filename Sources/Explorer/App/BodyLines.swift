@@ -70,6 +70,9 @@ enum BodyLines: Sendable {
     }
 }
 
+/// How much of a body a whole pass reads before letting a spooled body's pages go.
+private let passWindow = 16 << 20
+
 /// Pretty-printed JSON whose lines are printed again from the body's bytes when asked for:
 /// the printer's state is kept every `stride` lines, so a line costs at most `stride` lines of
 /// printing, and the index costs 16 bytes per `stride` lines instead of the printed text
@@ -134,13 +137,19 @@ struct PrettyJSONLines: Sendable {
         return (builder.lines(of: bytes), builder.isBalanced, builder.failed)
     }
 
-    /// Prints from the mark of line `line`'s stride onwards into `sink`.
+    /// Prints from the mark of line `line`'s stride onwards into `sink`, a window at a time;
+    /// the pages of a spooled body are let go behind it.
     fileprivate func print<S: JSONPrettyPrinter.Sink>(from line: Int, into sink: inout S) {
         let mark = marks[min(max(0, line) / Self.stride, marks.count - 1)]
         bytes.withUnsafeBytes { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             var (state, offset) = JSONPrettyPrinter.State.resuming(at: mark, in: buffer, into: &sink)
-            state.print(buffer, from: offset, into: &sink)
+            while offset < buffer.count, !state.failed, !sink.isDone {
+                let end = min(buffer.count, offset + passWindow)
+                state.print(UnsafeBufferPointer(rebasing: buffer[offset..<end]), base: offset, into: &sink)
+                if end - offset == passWindow { BodySpool.releasePages(of: raw, offset..<end) }
+                offset = end
+            }
         }
     }
 
@@ -371,7 +380,14 @@ struct RawLines: Sendable {
 
     func lines(containing needle: String) -> [Int] {
         guard var search = LineSearch(needle) else { return [] }
-        data.withUnsafeBytes { search.scan($0.bindMemory(to: UInt8.self)) }
+        data.withUnsafeBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            for start in Swift.stride(from: 0, to: buffer.count, by: passWindow) {
+                let end = min(buffer.count, start + passWindow)
+                search.scan(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+                BodySpool.releasePages(of: raw, start..<end)
+            }
+        }
         return search.matches
     }
 }

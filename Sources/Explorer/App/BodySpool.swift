@@ -55,6 +55,34 @@ final class BodySpool: @unchecked Sendable {
         guard size > 0 else { return Data() }
         guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else { return nil }
         let length = size
-        return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        Self.mappings.insert(address)
+        return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in
+            Self.mappings.remove(pointer)
+            munmap(pointer, count)
+        })
+    }
+
+    /// Lets the kernel take back the pages of `range` of `bytes` when they are a spool
+    /// mapping: a pass over a whole body (a search, a fold) then does not leave the body
+    /// resident; pages read again come back from the file. Memory that is not a spool mapping
+    /// is left alone.
+    static func releasePages(of bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+        guard let base = bytes.baseAddress, mappings.contains(base) else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = range.lowerBound / page * page
+        let end = range.upperBound / page * page
+        guard end > start else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+    }
+
+    /// The start addresses of the spool mappings alive.
+    private static let mappings = MappingSet()
+
+    private final class MappingSet: @unchecked Sendable {
+        private let lock = NSLock()
+        private var addresses: Set<UnsafeRawPointer> = []
+        func insert(_ address: UnsafeMutableRawPointer) { lock.withLock { _ = addresses.insert(UnsafeRawPointer(address)) } }
+        func remove(_ address: UnsafeMutableRawPointer) { lock.withLock { _ = addresses.remove(UnsafeRawPointer(address)) } }
+        func contains(_ address: UnsafeRawPointer) -> Bool { lock.withLock { addresses.contains(address) } }
     }
 }

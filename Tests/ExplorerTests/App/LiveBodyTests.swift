@@ -146,6 +146,26 @@ import Workspace
         #expect(bytes.data == Data("abcdefgh".utf8))
     }
 
+    @Test func aSearchOfASpooledBodyLetsItsPagesGoAndTheBytesStayTheSame() throws {
+        let spool = try BodySpool()
+        let line = Data("{\"filler\": true}\n".utf8)
+        var block = Data()
+        for _ in 0..<(1 << 16) { block.append(line) }  // about 1 MiB
+        for _ in 0..<40 { try spool.write(block) }
+        try spool.write(Data("{\"needle\": 1}\n".utf8))
+        let mapped = try #require(spool.mapped())
+        let lines = RawLines(mapped)
+        #expect(lines.lines(containing: "NEEDLE") == [lines.lineCount - 1])
+        // Pages let go come back from the file as they were.
+        #expect(mapped.prefix(line.count) == line)
+        #expect(lines.line(lines.lineCount - 1) == "{\"needle\": 1}")
+        #expect(lines.lines(containing: "needle") == [lines.lineCount - 1])
+        // Memory that is not a spool mapping is never released: a body in memory keeps its bytes.
+        let inMemory = Data(mapped)
+        #expect(RawLines(inMemory).lines(containing: "needle") == [lines.lineCount - 1])
+        #expect(inMemory.prefix(line.count) == line)
+    }
+
     @Test func aBodyPastTheThresholdSpoolsAndKeepsNoCopyInMemory() {
         let head = ResponseHead(status: .ok, headers: ["Content-Type": "application/octet-stream"], httpVersion: "HTTP/1.1")
         let body = LiveBody(head: head, started: Date(), headReceived: Date(), timeZone: .gmt)
