@@ -45,20 +45,51 @@ package struct SecretMasker: Sendable, Hashable {
         var out = text
         for secret in secretValues {
             out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
-            // The forms a secret takes once a response or a body carries it: in a URL, in a
-            // form, and inside a JSON string (an echo or a login response quotes it).
-            let variants = [
-                PercentEncoding.encode(secret, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false),
-                PercentEncoding.encode(secret, allowed: PercentEncoding.unreserved, keepEscapes: false),
-                PercentEncoding.formEncode(secret),
-                Self.jsonEscaped(secret, escapingSlash: false),
-                Self.jsonEscaped(secret, escapingSlash: true),
-            ]
-            for encoded in Set(variants) where encoded != secret {
+            for encoded in Self.encodedForms(of: secret) {
                 out = out.replacingOccurrences(of: encoded, with: SecretMasker.mask, options: .caseInsensitive)
             }
         }
         return out
+    }
+
+    /// The forms a secret takes once a response or a body carries it, other than itself: in a
+    /// URL, in a form, and inside a JSON string (an echo or a login response quotes it).
+    private static func encodedForms(of secret: String) -> Set<String> {
+        Set([
+            PercentEncoding.encode(secret, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false),
+            PercentEncoding.encode(secret, allowed: PercentEncoding.unreserved, keepEscapes: false),
+            PercentEncoding.formEncode(secret),
+            Self.jsonEscaped(secret, escapingSlash: false),
+            Self.jsonEscaped(secret, escapingSlash: true),
+        ]).subtracting([secret])
+    }
+
+    /// Whether `bytes` hold any form of any secret, compared ASCII case-insensitively: one
+    /// pass over the bytes per form, with no copy, so a large body without a secret (the common
+    /// case) is never turned into text to be searched.
+    func mayHoldSecret(_ bytes: Data) -> Bool {
+        let forms = secretValues.flatMap { [$0] + Self.encodedForms(of: $0) }.map { Array($0.utf8).map(Self.lower) }
+        return bytes.withUnsafeBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            return forms.contains { Self.contains($0, in: buffer) }
+        }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+
+    private static func contains(_ pattern: [UInt8], in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = pattern.first, buffer.count >= pattern.count else { return pattern.isEmpty }
+        let last = buffer.count - pattern.count
+        var index = 0
+        while index <= last {
+            if lower(buffer[index]) == first {
+                var matched = 1
+                while matched < pattern.count, lower(buffer[index + matched]) == pattern[matched] { matched += 1 }
+                if matched == pattern.count { return true }
+            }
+            index += 1
+        }
+        return false
     }
 
     /// A header value as it may be shown: masked whole for sensitive headers (keeping a
@@ -82,6 +113,7 @@ package struct SecretMasker: Sendable, Hashable {
     /// they are in a binary one.
     package func mask(body: Data?) -> Data? {
         guard let body else { return nil }
+        guard mayHoldSecret(body) else { return body }
         guard let text = String(data: body, encoding: .utf8) else { return maskBytes(body) }
         let masked = mask(text)
         return masked == text ? body : Data(masked.utf8)

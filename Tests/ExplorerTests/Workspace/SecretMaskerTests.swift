@@ -15,6 +15,17 @@ import Testing
         #expect(masked["Accept"] == "*/*")
     }
 
+    @Test func aBodyIsSearchedForEveryFormOfASecretBeforeItIsTurnedIntoText() {
+        let masker = SecretMasker(secretValues: ["p@ss w/rd"])
+        let clean = Data(String(repeating: "nothing secret here ", count: 10_000).utf8)
+        #expect(!masker.mayHoldSecret(clean))
+        #expect(masker.mask(body: clean) == clean)
+        // The percent-encoded form, its hex digits in the other case, is still found and masked.
+        let encoded = Data(#"{"echo": "p%40SS%20w%2Frd"}"#.utf8)
+        #expect(masker.mayHoldSecret(encoded))
+        #expect(masker.mask(body: encoded).map { String(decoding: $0, as: UTF8.self) } == #"{"echo": "\#(SecretMasker.mask)"}"#)
+    }
+
     @Test func secretValuesAreMaskedEverywhereIncludingTheirURLEncoding() {
         let masker = SecretMasker(secretValues: ["p@ss word", "ab"])
         #expect(masker.mask("u=p@ss word") == "u=••••••")
