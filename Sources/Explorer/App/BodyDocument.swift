@@ -50,7 +50,9 @@ package struct BodyDocument: Sendable {
         init(contentType: String?) {
             let type = (contentType ?? "").lowercased()
             let converts = BodyDocument.charset(in: type).flatMap(TextDecoding.encoding(named:)).map { $0 != .utf8 } ?? false
-            if !converts, type.contains("json") || type.isEmpty || type.hasPrefix("text/plain") { json = PrettyJSONLines.Builder() }
+            // An event stream or JSON lines show as events: no document to print.
+            let events = EventLog.Kind(contentType: contentType) != nil
+            if !converts, !events, type.contains("json") || type.isEmpty || type.hasPrefix("text/plain") { json = PrettyJSONLines.Builder() }
         }
 
         mutating func consume(_ chunk: Data) {

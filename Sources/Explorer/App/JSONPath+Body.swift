@@ -4,12 +4,22 @@ import Terminal
 import Workspace
 
 extension JSONPath {
+    /// The largest body the filter reads: it parses the whole document into values, several
+    /// times the body's size in memory.
+    static let filterLimit = 64 * 1024 * 1024
+
     /// Parses `expression` and applies it to a JSON document, giving the matches as a document;
     /// on an event view (server-sent events, JSON lines), to each event's data: the events whose
     /// data has a match are listed with their header line and the matches.
     static func filter(_ document: BodyDocument, _ expression: String) throws -> BodyDocument {
         let path = try JSONPath(expression)
         guard document.kind == .events else {
+            guard document.raw.count <= filterLimit else {
+                let size = ByteCountFormatter.string(fromByteCount: Int64(document.raw.count), countStyle: .binary)
+                let limit = ByteCountFormatter.string(fromByteCount: Int64(filterLimit), countStyle: .binary)
+                throw Failure(description: "The body is \(size); the JSONPath filter reads bodies up to \(limit), as it holds the "
+                              + "whole document in memory. Search it with /, fold it with z, or save it with s and filter it with jq.")
+            }
             return BodyDocument.make(try path.evaluate(document.raw), contentType: "application/json")
         }
         var blocks: [String] = []

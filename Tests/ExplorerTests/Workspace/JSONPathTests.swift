@@ -121,6 +121,13 @@ import Testing
         #expect(throws: JSONPath.Failure.self) { try path.evaluate(Data("<html>".utf8)) }
     }
 
+    @Test func aBodyPastTheFilterLimitIsRefusedWithWhatToDoInstead() throws {
+        let big = BodyDocument.make(Data(count: JSONPath.filterLimit + 1), contentType: "application/octet-stream")
+        let error = #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(big, "$.a") }
+        #expect(error?.description.contains("the JSONPath filter reads bodies up to 64 MB") == true)
+        #expect(error?.description.contains("jq") == true)
+    }
+
     @Test func theResultIsPrettyJSON() throws {
         let result = try JSONPath("$.store.items[0].tags").evaluate(Data(document.utf8))
         let document = BodyDocument.make(result, contentType: "application/json")
