@@ -130,13 +130,6 @@ struct PrettyJSONLines: Sendable {
         }
     }
 
-    /// Indexes all of `bytes` at once.
-    static func index(_ bytes: Data) -> (lines: PrettyJSONLines, isBalanced: Bool, failed: Bool) {
-        var builder = Builder()
-        builder.consume(bytes)
-        return (builder.lines(of: bytes), builder.isBalanced, builder.failed)
-    }
-
     /// Prints from the mark of line `line`'s stride onwards into `sink`, a window at a time;
     /// the pages of a spooled body are let go behind it.
     fileprivate func print<S: JSONPrettyPrinter.Sink>(from line: Int, into sink: inout S) {
@@ -182,7 +175,8 @@ private struct LineCollector: JSONPrettyPrinter.Sink {
 
     mutating func emit(_ byte: UInt8) {
         guard skip == 0, !isDone else { return }
-        if bytes.count < maxBytes { bytes.append(byte) } else { isDone = true }
+        // One byte past the cut, to see whether the cut splits a character.
+        if bytes.count <= maxBytes { bytes.append(byte) } else { isDone = true }
     }
 
     mutating func indent(_ count: Int) {
@@ -195,11 +189,11 @@ private struct LineCollector: JSONPrettyPrinter.Sink {
 
     var text: String {
         var end = bytes.count
-        if end == maxBytes, end > 0 {
+        if end > maxBytes {
             // Cut: back up over continuation bytes so a character is not split.
+            end = maxBytes
             var back = 0
-            while end > 0, back < 3, bytes[end - 1] & 0xC0 == 0x80 { end -= 1; back += 1 }
-            if end > 0, bytes[end - 1] >= 0xC0 { end -= 1 }
+            while end > 0, back < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
         }
         if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
         return String(decoding: bytes[0..<end], as: UTF8.self)

@@ -92,6 +92,7 @@ import Testing
         let built = indexed(json, chunks: [100]).lines(of: Data(json))
         #expect(built.line(1) == #"  "ééééé""#)
         #expect(built.line(1, maxBytes: 6) == #"  "é"#, "the second é would be split at 6 bytes")
+        #expect(built.line(1, maxBytes: 5) == #"  "é"#, "a character that ends at the cut is kept")
         #expect(built.line(99) == "")
     }
 
