@@ -31,13 +31,21 @@ final class Recorder: @unchecked Sendable {
     ///
     /// - Returns: whether they did in time (or before the test was cancelled).
     func wait(limit: Duration = .seconds(60), until done: ([String]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if done(events) { return true }
-            do { try await Task.sleep(for: .milliseconds(2)) } catch { break }  // the test was cancelled
-        }
-        return done(events)
+        await eventually(limit: limit) { done(events) }
     }
+}
+
+/// Polls `condition` until it holds, for at most `limit`: for what no event announces, such as a
+/// future the sending task lets go of just after its callbacks ran.
+///
+/// - Returns: whether it held in time (or before the test was cancelled).
+func eventually(limit: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        do { try await Task.sleep(for: .milliseconds(2)) } catch { break }  // the test was cancelled
+    }
+    return condition()
 }
 
 /// Whether code runs on the main queue (PiuPiu's promise for callbacks): a mark on the queue
