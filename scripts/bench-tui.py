@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Measures the explorer TUI as a user feels it, in a real pseudo-terminal (pyte reads the screen).
 
-Prints: launch to first full frame (the demo collection and a 500-endpoint one) and to the
-History pane's row of an exchange sent before, each as median and range over `--runs`, the time a
+Prints: launch to first full frame (the demo collection and a 500-endpoint one), to the
+History pane's row of an exchange sent before, and from Enter to the status line of the
+process's first and second small request, each as median and range over `--runs`, the time a
 ~50 MB JSON body takes to show against curl fetching the same URL in the same run,
 keystroke-to-frame latency while that body loads and while scrolling it, and peak memory.
 
@@ -108,10 +109,13 @@ def start_demo(binary: str, folder: Path) -> tuple[subprocess.Popen, dict[str, s
     return process, urls, collection
 
 
-def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, history_row: str | None = None) -> tuple[list[float], list[float]]:
+def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, history_row: str | None = None,
+                 requests: dict[str, list[float]] | None = None) -> tuple[list[float], list[float]]:
     """Seconds from fork to the first full frame (the panes' titles and the footer), and, when
     `history_row` is given, to that endpoint's row (time, GET, name) in the History pane, over
-    `runs` launches."""
+    `runs` launches. When `requests` is given, each launch then sends two small demo requests
+    and adds the seconds from Enter to each one's status line to `requests["cold"]` (the
+    process's first request) and `requests["warm"]` (its second)."""
     frames, rows = [], []
     for _ in range(runs):
         term = Terminal([binary, str(collection)], env)
@@ -119,8 +123,23 @@ def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, 
         if history_row:
             row = re.compile(r"\d\d:\d\d GET +" + re.escape(history_row))
             rows.append(frames[-1] + term.wait_for(lambda text: row.search(text) is not None))
+        if requests is not None:
+            requests.setdefault("cold", []).append(status_time(term, "List users"))
+            requests.setdefault("warm", []).append(status_time(term, "Get user"))
         term.close()
     return frames, rows
+
+
+def status_time(term: Terminal, endpoint: str) -> float:
+    """Selects `endpoint` with the endpoint filter, then gives the seconds from Enter to its
+    response's status line (the status and the endpoint's name) on screen."""
+    term.send(b"/" + endpoint.encode() + b"\r")
+    term.wait_for(lambda text: "Filter endpoints" not in text and re.search(r"GET +" + re.escape(endpoint) + r" *│", text) is not None)
+    status = re.compile(r"200 OK .*/" + re.escape(endpoint) + r" *│")
+    sent = time.monotonic()
+    term.send(b"\r")
+    term.wait_for(lambda text: status.search(text) is not None)
+    return time.monotonic() - sent
 
 
 def figure(times: list[float]) -> str:
@@ -151,9 +170,12 @@ def main() -> None:
         # One exchange in the history, so that the launch also shows a history row.
         subprocess.run([binary, "send", "--collection", str(collection), HISTORY_SEED], env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        frames, rows = launch_times(binary, collection, env, args.runs, history_row=HISTORY_SEED)
+        requests: dict[str, list[float]] = {}
+        frames, rows = launch_times(binary, collection, env, args.runs, history_row=HISTORY_SEED, requests=requests)
         print(f"launch to first full frame, demo collection: {figure(frames)}")
         print(f"launch to its history row shown:             {figure(rows)}")
+        print(f"first request of the process, Enter to status: {figure(requests['cold'])}")
+        print(f"second request, Enter to status:               {figure(requests['warm'])}")
         frames, _ = launch_times(binary, big, env, args.runs)
         print(f"launch to first full frame, 500 endpoints:   {figure(frames)}")
         if args.launch_only:

@@ -74,4 +74,11 @@ final class CallCounter: @unchecked Sendable {
         defer { lock.unlock() }
         return counts[name, default: 0]
     }
+
+    /// The names hit so far that start with `prefix`, sorted (what a failed expectation shows).
+    func names(startingWith prefix: String) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts.keys.filter { $0.hasPrefix(prefix) }.sorted()
+    }
 }
