@@ -46,31 +46,43 @@ class Terminal:
         self.screen = pyte.Screen(WIDTH, HEIGHT)
         self.stream = pyte.ByteStream(self.screen)
         self.started = time.monotonic()
+        self.arrived = self.started
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.execve(argv[0], argv, env)
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
 
     def pump(self, timeout: float) -> bool:
+        """Reads what the process wrote, waiting up to `timeout` for the first byte, and feeds it
+        to the screen. Everything already written is read before any of it is fed (pyte takes
+        milliseconds a frame), and `self.arrived` is when the last of it was read: the time a
+        screen was on the terminal, not when this script had finished parsing it."""
         ready, _, _ = select.select([self.fd], [], [], timeout)
         if not ready:
             return False
-        try:
-            data = os.read(self.fd, 1 << 16)
-        except OSError:
-            return False
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except OSError:
+                break
+            data += chunk
+            self.arrived = time.monotonic()
+            if not chunk or not select.select([self.fd], [], [], 0)[0]:
+                break
         self.stream.feed(data)
         return bool(data)
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    def wait_for(self, predicate, timeout: float = 120.0) -> float:
-        """Seconds until `predicate(screen text)` holds."""
-        start = time.monotonic()
+    def wait_for(self, predicate, timeout: float = 120.0, since: float | None = None) -> float:
+        """Seconds from `since` (default: now) until the screen on which `predicate(screen text)`
+        holds arrived (see `pump`)."""
+        start = time.monotonic() if since is None else since
         while time.monotonic() - start < timeout:
             if predicate(self.text()):
-                return time.monotonic() - start
+                return max(self.arrived - start, 0.0)
             self.pump(0.005)
         raise TimeoutError(f"screen never matched; last screen:\n{self.text()}")
 
@@ -119,10 +131,10 @@ def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, 
     frames, rows = [], []
     for _ in range(runs):
         term = Terminal([binary, str(collection)], env)
-        frames.append(term.wait_for(lambda text: "Endpoints" in text and "History" in text and "q quit" in text))
+        frames.append(term.wait_for(lambda text: "Endpoints" in text and "History" in text and "q quit" in text, since=term.started))
         if history_row:
             row = re.compile(r"\d\d:\d\d GET +" + re.escape(history_row))
-            rows.append(frames[-1] + term.wait_for(lambda text: row.search(text) is not None))
+            rows.append(term.wait_for(lambda text: row.search(text) is not None, since=term.started))
         if requests is not None:
             requests.setdefault("cold", []).append(status_time(term, "List users"))
             requests.setdefault("warm", []).append(status_time(term, "Get user"))
@@ -138,8 +150,7 @@ def status_time(term: Terminal, endpoint: str) -> float:
     status = re.compile(r"200 OK .*/" + re.escape(endpoint) + r" *│")
     sent = time.monotonic()
     term.send(b"\r")
-    term.wait_for(lambda text: status.search(text) is not None)
-    return time.monotonic() - sent
+    return term.wait_for(lambda text: status.search(text) is not None, since=sent)
 
 
 def figure(times: list[float]) -> str:
@@ -203,15 +214,13 @@ def main() -> None:
         head = None
         while not body_shown(term.text()) and time.monotonic() - sent < 120:
             if head is None and "200 OK" in term.text():
-                head = time.monotonic() - sent
+                head = term.arrived - sent
             expected = panes[index % len(panes)]
             start = time.monotonic()
             term.send(b"\t")
-            term.wait_for(lambda t, e=expected: t.splitlines()[-1].rstrip().endswith(e))
-            latencies.append(time.monotonic() - start)
+            latencies.append(term.wait_for(lambda t, e=expected: t.splitlines()[-1].rstrip().endswith(e), since=start))
             index += 1
-        term.wait_for(body_shown)
-        shown = time.monotonic() - sent
+        shown = term.wait_for(body_shown, since=sent)
         if head is not None:
             print(f"status line and headers shown {head * 1000:.0f} ms after Enter (the body still streaming)")
         print(f"explorer shows it (status, first lines) {shown * 1000:.0f} ms after Enter: {shown / curl_seconds:.1f}× curl's time")
@@ -232,20 +241,17 @@ def main() -> None:
             before = re.search(r" (\d+)/\d+ ", term.text())
             start = time.monotonic()
             term.send(b"\x1b[6~")  # PageDown
-            term.wait_for(lambda t, b=before: (m := re.search(r" (\d+)/\d+ ", t)) is not None and (b is None or m.group(1) != b.group(1)))
-            scroll.append(time.monotonic() - start)
+            scroll.append(term.wait_for(lambda t, b=before: (m := re.search(r" (\d+)/\d+ ", t)) is not None and (b is None or m.group(1) != b.group(1)), since=start))
         print(f"keystroke to frame scrolling the body: median {statistics.median(scroll) * 1000:.1f} ms, "
               f"p90 {sorted(scroll)[int(len(scroll) * 0.9)] * 1000:.1f} ms, max {max(scroll) * 1000:.1f} ms over {len(scroll)} keys")
         # The search covers what has arrived: wait for the whole body (its "so far" line goes).
-        term.wait_for(lambda t: "so far" not in t)
-        complete = time.monotonic() - sent
+        complete = term.wait_for(lambda t: "so far" not in t, since=sent)
         print(f"the whole body in, searchable, {complete * 1000:.0f} ms after Enter: {complete / curl_seconds:.1f}× curl's time")
         start = time.monotonic()
         term.send(b"/")
         term.wait_for(lambda t: "Search body" in t)
         term.send(b"item 439999\r")
-        term.wait_for(lambda t: "match 1/" in t)
-        print(f"search of the whole body: {(time.monotonic() - start) * 1000:.0f} ms")
+        print(f"search of the whole body: {term.wait_for(lambda t: 'match 1/' in t, since=start) * 1000:.0f} ms")
         peak = term.peak_rss_kib()
         print(f"peak memory (VmHWM): {peak / 1024:.0f} MiB = {peak * 1024 / size:.1f}× the body size; "
               f"{(peak - idle) / 1024:.0f} MiB over the idle process ({idle / 1024:.0f} MiB) = {(peak - idle) * 1024 / size:.1f}× the body")

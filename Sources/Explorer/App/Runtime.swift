@@ -27,7 +27,7 @@ package final class Runtime<Program: TerminalProgram> {
 
     private let interpreter: EffectInterpreter<Program>
     private let theme: Theme
-    private let monochromeTheme: Theme?
+    private let monochromeTheme: () -> Theme?
     private let environment: [String: String]
     private var screen: CursesScreen?
     private var sources: [any DispatchSourceProtocol] = []
@@ -51,10 +51,10 @@ package final class Runtime<Program: TerminalProgram> {
     ///   - state: the initial state.
     ///   - theme: the theme to draw with.
     ///   - monochromeTheme: the theme for a terminal without colour; `theme`'s attributes
-    ///     alone when nil.
+    ///     alone when nil. Made only when the terminal has no colour.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     package init(
-        program: Program, state: Program.State, theme: Theme, monochromeTheme: Theme? = nil,
+        program: Program, state: Program.State, theme: Theme, monochromeTheme: @autoclosure @escaping () -> Theme? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.program = program
@@ -70,7 +70,7 @@ package final class Runtime<Program: TerminalProgram> {
     /// - Throws: `CursesError` when the terminal cannot be set up. The terminal is restored
     ///   before this returns or throws.
     package func run() async throws {
-        try start(screen: CursesScreen(theme: theme, monochromeTheme: monochromeTheme, environment: environment))
+        try start(screen: CursesScreen(theme: theme, monochromeTheme: monochromeTheme(), environment: environment))
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             if finished {
                 continuation.resume()

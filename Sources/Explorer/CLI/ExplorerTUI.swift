@@ -2,6 +2,7 @@ import App
 import ArgumentParser
 import Foundation
 import History
+import Networking
 import Workspace
 
 /// Opens the explorer's full-screen UI on a collection file and runs it until the user quits.
@@ -18,6 +19,10 @@ enum ExplorerTUI {
     ///   read or the environment does not exist; `CursesError` when there is no terminal.
     @MainActor
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
+        // What does not depend on the collection starts on another thread while the collection,
+        // the configuration and the theme load here: the history (SQLite opens, migrates and
+        // reads the newest rows) and the HTTP client (its event loops).
+        let backstage = Task.detached(priority: .userInitiated) { Backstage() }
         let collection: APICollection
         do {
             collection = try CollectionLoader.load(from: collectionURL)
@@ -35,9 +40,9 @@ enum ExplorerTUI {
         notices.append(contentsOf: config.problems)
         let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         if let problem = theme.problem { notices.append(problem.description) }
-        let historyNotices = NoticeBox()
-        let history = HistoryRecorder(report: { historyNotices.append($0) })
-        notices.append(contentsOf: historyNotices.drain())
+        let started = await backstage.value
+        let history = started.history
+        notices.append(contentsOf: started.historyNotices.drain())
 
         // Drafts a previous session left (a crash, a quit with unsaved edits) are offered back.
         let draftStore = DraftStore(directories: XDGDirectories(environment: processEnvironment))
@@ -60,6 +65,7 @@ enum ExplorerTUI {
         if let notice = Self.startWatching(watcher, collectionURL: collectionURL) { notices.append(notice) }
         defer { watcher.stop() }
         let program = ExplorerProgram(
+            transport: started.transport,
             limits: config.limits,
             history: history,
             collectionPath: collectionURL.path,
@@ -85,7 +91,7 @@ enum ExplorerTUI {
         state.timeZone = .current
         state.saveFolder = XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
             ?? FileManager.default.currentDirectoryPath
-        if let entries = try? history.store?.summaries(matching: ExplorerProgram.historyShown) { state.history = entries }
+        state.history = started.historyRows
         if !notices.isEmpty {
             // Every notice, not only the first: each one is something the user must know.
             state.message = notices.joined(separator: " ")
@@ -117,6 +123,24 @@ enum ExplorerTUI {
         } catch {
             return "Changes to \(collectionURL.path) on disk will not show until you restart the explorer: \(sentence(describing: error))"
         }
+    }
+}
+
+/// What the UI needs that does not depend on the collection, made off the main thread.
+private struct Backstage: Sendable {
+    /// The history, whose notices (it could not be opened, it was recovered) go to
+    /// `historyNotices`.
+    let history: HistoryRecorder
+    let historyNotices = NoticeBox()
+    /// The rows the History pane shows first (none when the history is off or unreadable).
+    let historyRows: [HistorySummary]
+    /// The HTTP client every request of the session goes through.
+    let transport = AsyncHTTPClientTransport()
+
+    init() {
+        let notices = historyNotices
+        history = HistoryRecorder(report: { notices.append($0) })
+        historyRows = (try? history.store?.summaries(matching: ExplorerProgram.historyShown)) ?? []
     }
 }
 

@@ -37,11 +37,11 @@ package final class CursesScreen {
     ///     attributes alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     /// - Throws: `CursesError` when there is no terminal or ncurses cannot set it up.
-    package convenience init(theme: Theme, monochromeTheme: Theme? = nil, environment: [String: String]) throws {
+    package convenience init(theme: Theme, monochromeTheme: @autoclosure () -> Theme? = nil, environment: [String: String]) throws {
         if let tty = fopen("/dev/tty", "r+") {
-            try self.init(input: tty, output: tty, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme, environment: environment)
+            try self.init(input: tty, output: tty, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme(), environment: environment)
         } else if isatty(0) == 1, isatty(1) == 1, let input = fdopen(dup(0), "r"), let output = fdopen(dup(1), "w") {
-            try self.init(input: input, output: output, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme, environment: environment)
+            try self.init(input: input, output: output, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme(), environment: environment)
         } else {
             throw CursesError.noTerminal
         }
@@ -58,7 +58,7 @@ package final class CursesScreen {
     ///     alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     /// - Throws: `CursesError.setupFailed` when ncurses refuses the terminal.
-    package init(input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsFiles: Bool, theme: Theme, monochromeTheme: Theme? = nil, environment: [String: String]) throws {
+    package init(input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsFiles: Bool, theme: Theme, monochromeTheme: @autoclosure () -> Theme? = nil, environment: [String: String]) throws {
         CursesScreen.setUTF8Locale()
         let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 } ?? "xterm-256color"
         TerminalRestore.arm(descriptor: fileno(output))
@@ -91,7 +91,7 @@ package final class CursesScreen {
             _ = use_default_colors()
             colors = Int(explorer_colors())
         }
-        self.palette = CursesPalette(theme: colors == 0 ? (monochromeTheme ?? theme) : theme, colors: colors)
+        self.palette = CursesPalette(theme: colors == 0 ? (monochromeTheme() ?? theme) : theme, colors: colors)
         _ = mousemask(explorer_all_mouse_events() | explorer_report_mouse_position(), nil)
         _ = mouseinterval(0)
         decoder.defineKeys()
