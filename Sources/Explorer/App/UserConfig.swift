@@ -85,7 +85,7 @@ package struct UserConfig: Sendable {
         var config = UserConfig()
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { return config }
+            guard let node = try Yams.compose(yaml: text, .explorerFiles) else { return config }
             root = node
         } catch let error as YamlError {
             config.problems.append("\(file): \(error). The default settings are used.")

@@ -56,7 +56,7 @@ package enum CollectionLoader {
         reader.sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, .explorerFiles)
         } catch let error as YamlError {
             throw reader.malformed(error)
         }

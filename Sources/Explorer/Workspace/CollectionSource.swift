@@ -62,7 +62,7 @@ package struct CollectionSource: Sendable {
     /// - Returns: false when the list it goes into cannot be placed in the text.
     @discardableResult
     package mutating func insert(_ endpoint: Endpoint, at index: Int? = nil) -> Bool {
-        guard let root = try? Yams.compose(yaml: text) else { return false }
+        guard let root = try? Yams.compose(yaml: text, .explorerFiles) else { return false }
         var path = endpoint.folderPath[...]
         var folders: [String] = []
         let lines = self.lines
@@ -95,7 +95,7 @@ package struct CollectionSource: Sendable {
     /// The list an endpoint is in and its index there.
     private func locate(_ id: String) -> (BlockList, Int)? {
         let lines = self.lines
-        guard let root = try? Yams.compose(yaml: text), var list = BlockList(root.mapping?["endpoints"], folderPath: [], in: lines) else { return nil }
+        guard let root = try? Yams.compose(yaml: text, .explorerFiles), var list = BlockList(root.mapping?["endpoints"], folderPath: [], in: lines) else { return nil }
         var parts = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)[...]
         // Folder names may hold a "/": try the longest folder prefix first, as the loader's ids do.
         while parts.count > 1 {

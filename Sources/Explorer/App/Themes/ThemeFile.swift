@@ -1,4 +1,5 @@
 import Terminal
+import Workspace
 import Yams
 
 /// Reads the YAML theme format.
@@ -26,7 +27,7 @@ enum ThemeFile {
     package static func parse(_ yaml: String, file: String, base: Theme?) throws -> Theme {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try Yams.compose(yaml: yaml, .explorerFiles)
         } catch let error as YamlError {
             throw ThemeError.syntax(file: file, line: line(of: error), reason: reason(of: error))
         } catch {
@@ -70,7 +71,7 @@ enum ThemeFile {
 
     /// The name of the base theme a file asks for (`base:`), if any.
     package static func baseName(_ yaml: String) -> String? {
-        guard let root = try? Yams.compose(yaml: yaml), let mapping = root.mapping else { return nil }
+        guard let root = try? Yams.compose(yaml: yaml, .explorerFiles), let mapping = root.mapping else { return nil }
         return mapping["base"]?.string
     }
 
