@@ -8,7 +8,8 @@ URLs one process per request, as a shell script testing an API does.
 
     scripts/bench-run.py [--binary .build/release/explorer] [--endpoints 500] [--rounds 3]
 
-Build first: `swift build -c release --product explorer` (a debug build works, slower).
+Build first: `swift build -c release --static-swift-stdlib --product explorer` (as a user installs it; a
+debug build works, slower).
 """
 from __future__ import annotations
 

@@ -9,7 +9,8 @@ an endless body held in the TUI (RSS after `--hold` seconds).
 
     scripts/bench-streams.py [--binary .build/release/explorer] [--sizes 10,50,200] [--binary-mb 1024] [--hold 60]
 
-Build first: `swift build -c release --product explorer` (a debug build works, slower).
+Build first: `swift build -c release --static-swift-stdlib --product explorer` (as a user installs it; a
+debug build works, slower).
 Needs pyte (`pip install pyte`) and curl.
 """
 from __future__ import annotations

@@ -9,7 +9,8 @@ keystroke-to-frame latency while that body loads and while scrolling it, and pea
 
     scripts/bench-tui.py [--binary .build/release/explorer] [--items 440000] [--runs 10] [--launch-only]
 
-Build first: `swift build -c release --product explorer` (a debug build works, slower).
+Build first: `swift build -c release --static-swift-stdlib --product explorer` (as a user installs it; a
+debug build works, slower).
 Needs pyte (`pip install pyte`).
 """
 from __future__ import annotations
