@@ -81,6 +81,8 @@ let package = Package(
                 "Networking",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, to bind a large body without a copy (ExchangeRow.insert).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/Explorer/History"
         ),

@@ -5,9 +5,11 @@ import Networking
 
 /// `explorer bench history`: figures for the SQLite history store.
 ///
-/// Prints insert latency (p50/p99) with 1 KB and 1 MB bodies, newest-50 and full-text query
-/// latency over a history of `--exchanges` exchanges (default 100,000), and the database size
-/// per exchange. With `--write-only N` it only records N small exchanges into `--database`,
+/// Prints what recording one exchange with a 10.5 MB JSON body costs (time, and the growth of
+/// the process's peak resident memory, at the body cap `EXPLORER_HISTORY_BODY_CAP` sets),
+/// insert latency (p50/p99) with 1 KB and 1 MB bodies, newest-50 and full-text query latency
+/// over a history of `--exchanges` exchanges (default 100,000), and the database size per
+/// exchange. With `--large-body-only` it prints the first figure alone. With `--write-only N` it only records N small exchanges into `--database`,
 /// one transaction each (the two-writer test runs two of these at once).
 struct BenchHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +33,9 @@ struct BenchHistoryCommand: ParsableCommand {
     @Option(name: .long, help: "With --write-only: the endpoint is named Bench/<tag>.")
     var tag: String = "writer"
 
+    @Flag(name: .long, help: "Only time recording a 10.5 MB JSON body (three times), then stop.")
+    var largeBodyOnly = false
+
     func run() throws {
         if let writeOnly {
             try write(count: writeOnly)
@@ -40,13 +45,25 @@ struct BenchHistoryCommand: ParsableCommand {
             .appendingPathComponent("explorer-bench-history-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = database.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("history.sqlite")
-        let store = try HistoryStore(
-            fileURL: file, configuration: HistoryConfiguration(maximumCount: nil))
+        let configuration = HistoryConfiguration(bodyCap: HistoryConfiguration.fromEnvironment().bodyCap, maximumCount: nil)
+        let store = try HistoryStore(fileURL: file, configuration: configuration)
         #if DEBUG
         printLine("build: debug (figures are pessimistic; use `swift build -c release` for real ones)")
         #else
         printLine("build: release")
         #endif
+
+        // First, while the process is small: its peak memory is what this insert adds.
+        let large = Data(Self.text(bytes: 10_500_000, seed: 7).utf8)
+        for attempt in 1...(largeBodyOnly ? 3 : 1) {
+            let (duration, growth) = try Self.timeAndPeakGrowth {
+                try store.record(Self.entry(index: attempt, body: large))
+            }
+            let peak = growth.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "unknown (no /proc)"
+            printLine("insert 10.5 MB body (cap \(configuration.bodyCap) bytes): \(Self.format(duration)), peak RSS +\(peak)")
+        }
+        if largeBodyOnly { return }
+        try store.clear()
 
         for (label, size, count) in [("1 KB", 1024, samples), ("1 MB", 1024 * 1024, max(20, samples / 5))] {
             let body = Data(Self.text(bytes: size, seed: 1).utf8)
@@ -154,6 +171,25 @@ struct BenchHistoryCommand: ParsableCommand {
         let start = ContinuousClock.now
         try body()
         return ContinuousClock.now - start
+    }
+
+    /// Times `body` and measures how far it raises the process's peak resident memory: the peak
+    /// (`VmHWM`) is reset first through `/proc/self/clear_refs`, so the figure is the peak during
+    /// `body` over the resident memory before it, in KiB (`nil` where `/proc` cannot say).
+    private static func timeAndPeakGrowth(_ body: () throws -> Void) throws -> (Duration, Int?) {
+        let canReset = (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+        let before = statusKiB("VmRSS")
+        let duration = try time(body)
+        guard canReset, let before, let peak = statusKiB("VmHWM") else { return (duration, nil) }
+        return (duration, peak - before)
+    }
+
+    /// A `/proc/self/status` figure in KiB (`VmRSS`, `VmHWM`), or `nil` where there is none.
+    private static func statusKiB(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
+        else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
     private static func percentiles(_ durations: [Duration]) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Networking
 import Workspace
 
@@ -50,45 +51,92 @@ struct ExchangeRow: Sendable {
 
     /// Inserts the row (the id is assigned by SQLite).
     ///
+    /// The bodies are bound in place, not copied into SQLite as GRDB's arguments are (SQLite
+    /// reads them while the statement runs): with a 5 MB body, every copy is 5 MB more at the
+    /// insert's peak.
+    ///
     /// - Parameter db: a database connection inside a write.
     /// - Throws: a `DatabaseError`.
     func insert(into db: Database) throws {
         let request = Self.storedBody(entry.requestBody)
         let response = Self.storedBody(entry.responseBody)
-        try db.execute(
-            sql: """
-                INSERT INTO exchange (
-                    startedAt, collectionPath, environment, endpoint, method, url,
-                    requestHeaders, requestBodyText, requestBodyData, requestBodySize,
-                    status, reason, responseHeaders, responseBodyText, responseBodyData,
-                    responseBodySize, contentType, totalMilliseconds, headMilliseconds,
-                    httpVersion, transportError, checks)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                entry.startedAt.timeIntervalSince1970, entry.collectionPath, entry.environment,
-                entry.endpoint, entry.method, entry.url,
-                Self.json(entry.requestHeaders), request.text, request.data, entry.requestBodySize,
-                entry.status, entry.reason, Self.json(entry.responseHeaders), response.text,
-                response.data, entry.responseBodySize, entry.contentType,
-                entry.timings.totalMilliseconds, entry.timings.headMilliseconds,
-                entry.httpVersion, entry.transportError, entry.checks?.storedJSON,
-            ])
+        let statement = try db.makeStatement(sql: """
+            INSERT INTO exchange (
+                startedAt, collectionPath, environment, endpoint, method, url,
+                requestHeaders, requestBodyText, requestBodyData, requestBodySize,
+                status, reason, responseHeaders, responseBodyText, responseBodyData,
+                responseBodySize, contentType, totalMilliseconds, headMilliseconds,
+                httpVersion, transportError, checks)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        // The body parameters (8 and 9, 14 and 15) are bound by `withBody`.
+        try statement.setArguments([
+            entry.startedAt.timeIntervalSince1970, entry.collectionPath, entry.environment,
+            entry.endpoint, entry.method, entry.url,
+            Self.json(entry.requestHeaders), nil, nil, entry.requestBodySize,
+            entry.status, entry.reason, Self.json(entry.responseHeaders), nil,
+            nil, entry.responseBodySize, entry.contentType,
+            entry.timings.totalMilliseconds, entry.timings.headMilliseconds,
+            entry.httpVersion, entry.transportError, entry.checks?.storedJSON,
+        ])
+        try Self.withBody(request, boundTo: statement, textAt: 8, dataAt: 9) {
+            try Self.withBody(response, boundTo: statement, textAt: 14, dataAt: 15) {
+                try statement.execute()
+            }
+        }
+    }
+
+    /// Runs `run` with a body bound to a statement's text or blob parameter without a copy
+    /// (`SQLITE_STATIC`: the bytes are the string's or the data's own, alive until `run`
+    /// returns), then binds `NULL` there again so the statement keeps no pointer to them.
+    ///
+    /// Text is bound NUL-terminated (a stored text body has no NUL inside), so SQLite need not
+    /// copy it either to terminate it when the index's triggers read it.
+    private static func withBody(
+        _ body: (text: String?, data: Data?), boundTo statement: Statement, textAt textIndex: Int32,
+        dataAt dataIndex: Int32, _ run: () throws -> Void
+    ) throws {
+        let handle = statement.sqliteStatement
+        if let text = body.text {
+            try text.withCString { pointer in
+                try check(sqlite3_bind_text(handle, textIndex, pointer, -1, nil), statement)
+                defer { sqlite3_bind_null(handle, textIndex) }
+                try run()
+            }
+        } else if let data = body.data {
+            try data.withUnsafeBytes { bytes in
+                // A zero-length blob needs a non-null pointer to be a blob, not NULL.
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                try check(sqlite3_bind_blob(handle, dataIndex, pointer, Int32(bytes.count), nil), statement)
+                defer { sqlite3_bind_null(handle, dataIndex) }
+                try run()
+            }
+        } else {
+            try run()
+        }
+    }
+
+    /// Throws the statement's error when a binding failed (a body over SQLite's size limit).
+    private static func check(_ code: Int32, _ statement: Statement) throws {
+        guard code != SQLITE_OK else { return }
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errstr(code)), sql: statement.sql)
     }
 
     // MARK: - Bodies
 
-    /// The first `cap` bytes of a body, cut back to a whole UTF-8 character when the body is text.
+    /// The first `cap` bytes of a body, cut back to the first byte of a character that the cut
+    /// would split (at most three bytes), so a text body stays text.
+    ///
+    /// The result shares the body's bytes: a large body is not copied to be cut.
     static func capped(_ body: Data, to cap: Int) -> Data {
         guard body.count > cap else { return body }
-        var prefix = Data(body.prefix(max(0, cap)))
-        // A cut through a multi-byte character would turn a text body into a binary one.
-        var trimmed = 0
-        while trimmed < 3, !prefix.isEmpty, String(data: prefix, encoding: .utf8) == nil {
-            prefix.removeLast()
-            trimmed += 1
+        var end = body.startIndex + max(0, cap)
+        var back = 0
+        while back < 3, end > body.startIndex, body[end] & 0xC0 == 0x80 {
+            end -= 1
+            back += 1
         }
-        return String(data: prefix, encoding: .utf8) == nil ? Data(body.prefix(max(0, cap))) : prefix
+        return body[body.startIndex..<end]
     }
 
     /// A body as a text column when it is UTF-8 text, else as a blob column.

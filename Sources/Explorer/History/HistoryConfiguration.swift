@@ -3,7 +3,8 @@ import Foundation
 /// How much the history store keeps: the body cap and the retention rules.
 package struct HistoryConfiguration: Sendable, Hashable {
     /// The most bytes of one body that are stored; larger bodies are truncated, their full
-    /// size recorded. Default 5 MB.
+    /// size recorded. Default 5 MB. Full-text search reads only the first 256 Ki characters of
+    /// each stored body (`HistoryStore.indexedBodyCharacters`), whatever the cap.
     package var bodyCap: Int
     /// Keep at most this many exchanges (the newest). Default 10,000; `nil` keeps any number.
     var maximumCount: Int?

@@ -58,11 +58,12 @@ package enum HistorySecretMasking {
     /// not mistaken for a truncated one (and a truncated one still reads as truncated).
     private static func mask(_ body: inout Data?, size: inout Int, keeping limit: Int, with masker: SecretMasker) {
         if let whole = body, whole.count > limit {
-            // Cut on a character boundary, so the text still decodes as UTF-8.
+            // Cut on a character boundary, so the text still decodes as UTF-8; a slice shares
+            // the body's bytes, so a large body is not copied to be cut.
             var end = whole.startIndex + limit
             var back = 0
             while back < 3, end > whole.startIndex, whole[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
-            body = Data(whole[whole.startIndex..<end])
+            body = whole[whole.startIndex..<end]
         }
         guard let original = body, let masked = masker.mask(body: original), masked != original else { return }
         if size == original.count { size = masked.count }

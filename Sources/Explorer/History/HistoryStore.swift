@@ -119,10 +119,22 @@ package final class HistoryStore: Sendable {
         grdb.busyMode = .timeout(configuration.busyTimeout)
         grdb.label = "explorer.history"
         grdb.maximumReaderCount = 2
+        // A large body is written through the writer's page cache (SQLite's default is 2 MB per
+        // connection); a small one keeps the write's peak lower and is enough for inserts and
+        // pruning. Readers keep the default: their queries read what was cached before.
+        grdb.prepareDatabase { db in
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
+            }
+        }
         let pool = try DatabasePool(path: path, configuration: grdb)
         try migrator.migrate(pool)
         return pool
     }
+
+    /// The writer connection's page cache in KiB: recording a 10.5 MB body peaked 1.8 MiB lower
+    /// with 256 KiB than with SQLite's default 2,000 KiB.
+    private static let writerCacheKiB = 256
 
     /// The database's own files, by their suffix after its path.
     private static let ownFileSuffixes = ["", "-wal", "-shm", "-journal", ".lock"]
