@@ -50,11 +50,15 @@ extension ResponseFuture {
         let running = Locked<UnsafeCurrentTask?>(withUnsafeCurrentTask { $0 })
         if !record(runningTask: running) { running.withLock { $0?.cancel() } }
         defer { running.withLock { $0 = nil } }
-        await withTaskCancellationHandler {
-            do { succeed(with: try await work()) } catch { fail(with: error) }
+        let value: T? = await withTaskCancellationHandler {
+            do { return succeed(givingBack: try await work()) } catch {
+                fail(with: error)
+                return nil
+            }
         } onCancel: {
             self.cancel()
         }
+        if let value { return value }
         return try finishedValue()
     }
 

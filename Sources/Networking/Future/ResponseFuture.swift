@@ -272,6 +272,30 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     @_specialize(where T == Response<Data?>)
     public func succeed(with value: T) { finish(.success(value)) }
 
+    /// Finishes the future with a value and gives the value back, or `nil` when the future
+    /// had finished already (cancelled meanwhile): the awaited path returns the value it has
+    /// rather than reading it back, and the value is copied once, into the future, not three
+    /// times (a large response's every reference retained and released again each time).
+    ///
+    /// - Parameter value: the value.
+    /// - Returns: the value, or `nil` when the future had finished before.
+    @_specialize(where T == Response<Data?>)
+    func succeed(givingBack value: consuming T) -> T? {
+        let finishedNow: Bool? = state.withLock { state in
+            if case .finished = state.phase { return nil }
+            // With callbacks or observers attached, `finish` delivers to them.
+            guard state.attached == nil else { return false }
+            state.phase = .finished(.success(copy value))
+            state.runningTask = nil
+            return true
+        }
+        switch finishedNow {
+        case true?: return value
+        case false?: return finish(.success(copy value)) ? value : nil
+        case nil: return nil
+        }
+    }
+
     /// Finishes the future with an error; ignored when already finished.
     ///
     /// A `CancellationError` finishes it as cancelled.
@@ -477,7 +501,12 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     @_specialize(where T == Response<Data?>)
-    private func finish(_ outcome: Outcome) {
+    /// Finishes the future and delivers the outcome.
+    ///
+    /// - Parameter outcome: what the future ends with.
+    /// - Returns: false when the future had finished already (nothing was done).
+    @discardableResult
+    private func finish(_ outcome: Outcome) -> Bool {
         let taken: Taken? = state.withLock { state in
             if case .finished = state.phase { return nil }
             state.phase = .finished(outcome)
@@ -505,13 +534,14 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             state.attached = after
             return Taken(runningTask: runningTask, attached: snapshot, scheduleDrain: scheduleDrain)
         }
-        guard let taken else { return }
+        guard let taken else { return false }
         if case .cancelled = outcome {
             taken.runningTask?.withLock { $0?.cancel() }
             for handler in taken.attached?.cancelHandlers ?? [] { handler() }
         }
-        guard let attached = taken.attached else { return }
+        guard let attached = taken.attached else { return true }
         for observer in attached.observers { observer(outcome) }
         if taken.scheduleDrain { callbackQueue.async { self.drain() } }
+        return true
     }
 }
