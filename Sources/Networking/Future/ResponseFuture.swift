@@ -54,10 +54,13 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     private struct State {
         var phase: Phase
         /// The Task an operation runs in when it is awaited in place (`value`): `cancel()`
-        /// cancels it. Behind its own lock, not this one, which the cancellation re-enters;
-        /// cleared under that lock when the operation ends, so a cancellation racing with the
-        /// end never reaches a Task that has moved on.
-        var runningTask: Locked<UnsafeCurrentTask?>?
+        /// cancels it. Finishing takes it out, so only the one that cancels the future can
+        /// reach it, and does so after the lock is let go (the cancellation re-enters the
+        /// future); meanwhile `cancellingTask` is set and the operation waits for it to be
+        /// cleared before it returns, so a cancellation never reaches a Task that has moved on.
+        var runningTask: UnsafeCurrentTask?
+        /// Whether `cancel()` is cancelling `runningTask`, having taken it out.
+        var cancellingTask = false
         /// What callbacks, observers and cancel handlers were attached, and their delivery;
         /// `nil` until the first one is (an awaited future has none): the awaited path never
         /// makes, copies or destroys the arrays.
@@ -118,7 +121,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     /// What finishing took out of the state: the running Task and what was attached.
     private struct Taken {
-        var runningTask: Locked<UnsafeCurrentTask?>?
+        var runningTask: UnsafeCurrentTask?
         var attached: Attached?
         var scheduleDrain: Bool
     }
@@ -212,7 +215,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: false when the future was cancelled already (the Task is not recorded).
     @_specialize(where T == Response<Data?>)
-    func record(runningTask: Locked<UnsafeCurrentTask?>) -> Bool {
+    func record(runningTask: UnsafeCurrentTask?) -> Bool {
         state.withLock { state in
             if case .finished(.cancelled) = state.phase { return false }
             state.runningTask = runningTask
@@ -262,6 +265,12 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     @_specialize(where T == Response<Data?>)
     func finishedOutcome() -> Outcome? {
         state.withLock { if case .finished(let outcome) = $0.phase { return outcome } else { return nil } }
+    }
+
+    /// Whether `cancel()` is still cancelling the Task an awaited operation ran in: that
+    /// operation does not return before it is done.
+    var isCancellingRunningTask: Bool {
+        state.withLock { $0.cancellingTask }
     }
 
     // MARK: - Reporting (for operations)
@@ -511,6 +520,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             if case .finished = state.phase { return nil }
             state.phase = .finished(outcome)
             let runningTask = state.runningTask.take()
+            if runningTask != nil, case .cancelled = outcome { state.cancellingTask = true }
             // Moved out, not copied: no array is retained and released again.
             guard let snapshot = state.attached.take() else { return Taken(runningTask: runningTask, attached: nil, scheduleDrain: false) }
             var after = Attached()
@@ -536,7 +546,10 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         }
         guard let taken else { return false }
         if case .cancelled = outcome {
-            taken.runningTask?.withLock { $0?.cancel() }
+            if let runningTask = taken.runningTask {
+                runningTask.cancel()
+                state.withLock { $0.cancellingTask = false }
+            }
             for handler in taken.attached?.cancelHandlers ?? [] { handler() }
         }
         guard let attached = taken.attached else { return true }
