@@ -210,12 +210,15 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                     throw error
                 }
 
-                let response = Response(sent, request: prepared, started: started)
-                keepCookies(of: sent.headers, from: sent.url)
-                for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
+                // Moved into the response, not copied: their references (the URL and headers every
+                // request to this path shares) are not counted up and down again.
+                let response = Response(consume sent, request: consume prepared, started: started)
+                keepCookies(of: response.headers, from: response.url)
+                for monitor in eventMonitors { monitor.request(response.request, didReceive: response) }
 
                 if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
-                   let answered = try await handler.answer(ResponseHead(status: sent.status, headers: sent.headers, httpVersion: sent.httpVersion), to: prepared) {
+                   let answered = try await handler.answer(
+                       ResponseHead(status: response.statusCode, headers: response.headers, httpVersion: response.httpVersion), to: response.request) {
                     challengeAnswers += 1
                     answer = answered
                     continue attempts
@@ -235,8 +238,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                     }
                 }
 
-                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, response: response) {
-                    for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
+                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: response.request, response: response) {
+                    for monitor in eventMonitors { monitor.request(response.request, willRetryAttempt: attempt + 1, after: delay) }
                     try await Task.sleep(for: delay)
                     attempt += 1
                     continue attempts
