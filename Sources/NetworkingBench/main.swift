@@ -261,9 +261,11 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
 print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())")
 var results: [Figures] = []
 var overheads: [String] = []
-// `--compare future|prepared|dispatcher`: what the A side of the pairs is (a diagnosis aid):
-// the future around the bare transport call, the dispatcher's request built then sent bare,
-// or the dispatcher (the default). `--only-pairs` stops after the pairs.
+// `--compare transport|spin-<µs>|response|cancel-handler|future|prepared|dispatcher`: what the
+// A side of the pairs is (a diagnosis aid): the bare transport call again; it then busy for
+// that many µs; then a Response made; inside a cancellation handler; the future around it;
+// the dispatcher's request built then sent bare and a Response made; or the dispatcher (the
+// default). `--only-pairs` stops after the pairs.
 let compareMode = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "dispatcher"
 let onlyConcurrent = arguments.contains("--only-concurrent")
 let sideA: @Sendable () async throws -> Void
@@ -278,6 +280,16 @@ case "future":
 case "transport":
     sideA = {
         let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        precondition(response.status == .ok)
+    }
+case let spin where spin.hasPrefix("spin-"):
+    // The bare call, then this many µs of work that touches nothing shared: how much a small
+    // own cost of any kind weighs at this concurrency on this machine.
+    let microseconds = Double(spin.dropFirst(5)) ?? 0
+    sideA = {
+        let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        let end = now() + microseconds / 1e6
+        while now() < end {}
         precondition(response.status == .ok)
     }
 case "cancel-handler":
