@@ -261,17 +261,71 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
 print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())")
 var results: [Figures] = []
 var overheads: [String] = []
-for workers in [1, concurrency] {
+// `--compare transport|spin-<µs>|response|cancel-handler|future|prepared|dispatcher`: what the
+// A side of the pairs is (a diagnosis aid): the bare transport call again; it then busy for
+// that many µs; then a Response made; inside a cancellation handler; the future around it;
+// the dispatcher's request built then sent bare and a Response made; or the dispatcher (the
+// default). `--only-pairs` stops after the pairs.
+let compareMode = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "dispatcher"
+let onlyConcurrent = arguments.contains("--only-concurrent")
+let sideA: @Sendable () async throws -> Void
+switch compareMode {
+case "future":
+    sideA = {
+        let response = try await ResponseFuture<Networking.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
+            { Networking.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
+        }.value
+        precondition(response.statusCode == .ok)
+    }
+case "transport":
+    sideA = {
+        let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        precondition(response.status == .ok)
+    }
+case let spin where spin.hasPrefix("spin-"):
+    // The bare call, then this many µs of work that touches nothing shared: how much a small
+    // own cost of any kind weighs at this concurrency on this machine.
+    let microseconds = Double(spin.dropFirst(5)) ?? 0
+    sideA = {
+        let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        let end = now() + microseconds / 1e6
+        while now() < end {}
+        precondition(response.status == .ok)
+    }
+case "cancel-handler":
+    sideA = {
+        let response = try await withTaskCancellationHandler {
+            try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        } onCancel: {}
+        precondition(response.status == .ok)
+    }
+case "response":
+    sideA = {
+        let sent = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+        let response = Networking.Response(sent, request: preparedSmall, started: Date())
+        precondition(response.statusCode == .ok)
+    }
+case "prepared":
+    sideA = {
+        let prepared = try small.prepared(baseURL: environment.baseURL!)
+        let sent = try await transport.send(prepared, options: TransferOptions()) { _ in }
+        let response = Networking.Response(sent, request: prepared, started: Date())
+        precondition(response.statusCode == .ok)
+    }
+default:
+    sideA = {
+        let response = try await dispatcher.future(from: small).value
+        precondition(response.statusCode == .ok)
+    }
+}
+for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     let label = workers == 1 ? "sequential" : "\(workers) concurrent"
     // The dispatcher resolves the request on the provider's base URL (one request here, so
     // it reuses the URL it built last), sends, and makes a Response; the transport row sends
     // a request prepared once.
     let (viaDispatcher, viaTransport, ratios, cpuRatios) = try await measurePair(
         ("NetworkDispatcher, \(label)", "AsyncHTTPClientTransport, \(label)"), count: requestCount, workers: workers, rounds: rounds,
-        {
-            let response = try await dispatcher.future(from: small).value
-            precondition(response.statusCode == .ok)
-        },
+        sideA,
         {
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
             precondition(response.status == .ok)
@@ -307,6 +361,7 @@ let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
 print(curl.line)
 for line in overheads { print(line) }
 print("load average after the network rows: \(loadAverage())")
+if arguments.contains("--only-pairs") { exit(0) }
 
 // Where the dispatcher's extra time goes: it resolves every request on the server provider's
 // base URL (the transport rows above reuse one prepared request); it reuses the URL it built

@@ -78,6 +78,41 @@ import Testing
         #expect(await eventually { server.openConnections == 0 })
     }
 
+    @Test func cancellingAwaitedFuturesAsTheyFinishEndsEachOnceWithItsValueOrCancelled() async throws {
+        // `cancel()` from elsewhere races with the end of the work that runs in the awaiting
+        // Task: each await ends once, with the response or `cancelled`, and a cancellation
+        // that lost the race never reaches the Task after it moved on.
+        let environment = TestEnvironment(URL(string: "http://127.0.0.1:9")!)
+        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: YieldingTransport(), callbackQueue: DispatchQueue(label: "race"))
+        let outcomes = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var outcomes: [String] = []
+                    for index in 0..<500 {
+                        let future = dispatcher.future(from: BasicRequest(path: "/race"))
+                        let canceller = Task.detached {
+                            for _ in 0..<(index % 4) { await Task.yield() }
+                            future.cancel()
+                        }
+                        let awaiting = Task.detached { () -> String in
+                            do { _ = try await future.value } catch TransportError.cancelled { return "cancelled" } catch { return "\(error)" }
+                            await canceller.value
+                            return Task.isCancelled ? "ok, then the Task was cancelled" : "ok"
+                        }
+                        outcomes.append(await awaiting.value)
+                    }
+                    return outcomes
+                }
+            }
+            var all: [String] = []
+            for await part in group { all += part }
+            return all
+        }
+        #expect(outcomes.count == 2000)
+        #expect(outcomes.allSatisfy { $0 == "ok" || $0 == "cancelled" }, "\(Set(outcomes))")
+        #expect(outcomes.contains("ok") && outcomes.contains("cancelled"), "both ends of the race are reached")
+    }
+
     @Test func callbacksRunInOrderOnceEachOnAConcurrentQueueEvenWhenAttachedLate() async throws {
         // The order is the futures' business, not the network's: a mock answers, after a
         // moment so that the futures finish while callbacks are being attached and run.
@@ -148,5 +183,15 @@ private final class EventLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return completions >= count
+    }
+}
+
+/// A transport that answers after yielding a few times, so that a cancellation can arrive
+/// before, during or after the answer.
+private struct YieldingTransport: HTTPTransport {
+    func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+        for _ in 0..<2 { await Task.yield() }
+        try Task.checkCancellation()
+        return TransportResponse(status: .ok, headers: [:], body: Data("{}".utf8), url: request.url, bytesReceived: 2)
     }
 }

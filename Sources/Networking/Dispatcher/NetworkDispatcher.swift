@@ -126,13 +126,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             guard let provider = self.serverProvider else { throw TransportError.serverProviderReleased }
             guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
             let base = try self.parts(of: baseURL)
-            return {
-                do {
-                    return try await self.run(request, base: base, options: options, future: future)
-                } catch {
-                    throw Task.isCancelled ? TransportError.cancelled : error
-                }
-            }
+            return { try await self.run(request, base: base, options: options, future: future) }
         }
     }
 
@@ -165,8 +159,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// The request resolved against the base URL, its URL reused when it is the one built last.
     private func prepared(_ request: any Request, on base: BaseURLParts) throws -> PreparedRequest {
         let url: URL
-        if let last = lastURL.withLock({ $0 }), last.matches(request, on: base) {
-            url = last.url
+        // Compared under the lock, and only the URL copied out: every concurrent request
+        // reads this, and each reference copied is a count shared by all of them.
+        if let reused = lastURL.withLock({ last in last?.matches(request, on: base) == true ? last?.url : nil }) {
+            url = reused
         } else {
             url = try request.url(on: base)
             let built = BuiltURL(
@@ -176,73 +172,82 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         return PreparedRequest(method: request.method, url: url, headers: request.headers, body: request.httpBody)
     }
 
+    /// Sends the request, with adapters, challenges and retries; a failure while the Task is
+    /// cancelled is `TransportError.cancelled`.
     private func run(_ original: any Request, base: BaseURLParts, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
-        var request = original
-        var attempt = 1
-        var adapterRetries = 0
-        var challengeAnswers = 0
-        var answer: PreparedRequest?
-        attempts: while true {
-            try Task.checkCancellation()
-            var prepared: PreparedRequest
-            if let answer {
-                prepared = answer
-            } else {
-                prepared = try self.prepared(request, on: base)
-                for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
-                prepared = withCookies(prepared)
-            }
-            answer = nil
-            for monitor in eventMonitors { monitor.requestWillSend(prepared) }
+        do {
+            var request = original
+            var attempt = 1
+            var adapterRetries = 0
+            var challengeAnswers = 0
+            var answer: PreparedRequest?
+            attempts: while true {
+                try Task.checkCancellation()
+                var prepared: PreparedRequest
+                if let answer {
+                    prepared = answer
+                } else {
+                    prepared = try self.prepared(request, on: base)
+                    for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+                    prepared = withCookies(prepared)
+                }
+                answer = nil
+                for monitor in eventMonitors { monitor.requestWillSend(prepared) }
 
-            let started = Date()
-            let sent: TransportResponse
-            do {
-                sent = try await transport.send(prepared, options: options) { future.update(progress: $0) }
-            } catch {
-                if Task.isCancelled { throw TransportError.cancelled }
-                for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }
-                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, error: error) {
-                    for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
+                let started = Date()
+                let sent: TransportResponse
+                do {
+                    sent = try await transport.send(prepared, options: options) { future.update(progress: $0) }
+                } catch {
+                    if Task.isCancelled { throw TransportError.cancelled }
+                    for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }
+                    if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, error: error) {
+                        for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
+                        try await Task.sleep(for: delay)
+                        attempt += 1
+                        continue attempts
+                    }
+                    throw error
+                }
+
+                // Moved into the response, not copied: their references (the URL and headers every
+                // request to this path shares) are not counted up and down again.
+                let response = Response(consume sent, request: consume prepared, started: started)
+                keepCookies(of: response.headers, from: response.url)
+                for monitor in eventMonitors { monitor.request(response.request, didReceive: response) }
+
+                if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
+                   let answered = try await handler.answer(
+                       ResponseHead(status: response.statusCode, headers: response.headers, httpVersion: response.httpVersion), to: response.request) {
+                    challengeAnswers += 1
+                    answer = answered
+                    continue attempts
+                }
+
+                adapters: for adapter in responseAdapters {
+                    switch try await adapter.adapt(response, for: request) {
+                    case .continue:
+                        continue adapters
+                    case .complete:
+                        return response
+                    case .retry(let next):
+                        guard adapterRetries < maximumAdapterRetries else { return response }
+                        adapterRetries += 1
+                        request = next
+                        continue attempts
+                    }
+                }
+
+                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: response.request, response: response) {
+                    for monitor in eventMonitors { monitor.request(response.request, willRetryAttempt: attempt + 1, after: delay) }
                     try await Task.sleep(for: delay)
                     attempt += 1
                     continue attempts
                 }
-                throw error
+                return response
             }
-
-            let response = Response(sent, request: prepared, started: started)
-            keepCookies(of: sent.headers, from: sent.url)
-            for monitor in eventMonitors { monitor.request(prepared, didReceive: response) }
-
-            if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
-               let answered = try await handler.answer(ResponseHead(status: sent.status, headers: sent.headers, httpVersion: sent.httpVersion), to: prepared) {
-                challengeAnswers += 1
-                answer = answered
-                continue attempts
-            }
-
-            adapters: for adapter in responseAdapters {
-                switch try await adapter.adapt(response, for: request) {
-                case .continue:
-                    continue adapters
-                case .complete:
-                    return response
-                case .retry(let next):
-                    guard adapterRetries < maximumAdapterRetries else { return response }
-                    adapterRetries += 1
-                    request = next
-                    continue attempts
-                }
-            }
-
-            if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, response: response) {
-                for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
-                try await Task.sleep(for: delay)
-                attempt += 1
-                continue attempts
-            }
-            return response
+        } catch {
+            throw Task.isCancelled ? TransportError.cancelled : error
         }
     }
 }

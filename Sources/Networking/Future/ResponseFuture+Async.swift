@@ -46,15 +46,21 @@ extension ResponseFuture {
     @_specialize(where T == Response<Data?>)
     private func runHere(_ begin: Begin) async throws -> T {
         guard let work = self.begin(begin, for: self) else { return try finishedValue() }
-        // One allocation: no callback, no array (this runs for every awaited request).
-        let running = Locked<UnsafeCurrentTask?>(withUnsafeCurrentTask { $0 })
-        if !record(runningTask: running) { running.withLock { $0?.cancel() } }
-        defer { running.withLock { $0 = nil } }
-        await withTaskCancellationHandler {
-            do { succeed(with: try await work()) } catch { fail(with: error) }
+        // Kept in the future's state: no allocation, no lock of its own (this runs for every
+        // awaited request).
+        if !withUnsafeCurrentTask(body: { record(runningTask: $0) }) { withUnsafeCurrentTask { $0?.cancel() } }
+        let value: T? = await withTaskCancellationHandler {
+            do { return succeed(givingBack: try await work()) } catch {
+                fail(with: error)
+                return nil
+            }
         } onCancel: {
             self.cancel()
         }
+        // Finished here: the Task was taken out with no one cancelling it.
+        if let value { return value }
+        // Finished elsewhere (cancelled): that may still be cancelling this Task.
+        while isCancellingRunningTask { await Task.yield() }
         return try finishedValue()
     }
 

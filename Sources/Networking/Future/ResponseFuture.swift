@@ -53,6 +53,32 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     private struct State {
         var phase: Phase
+        /// The Task an operation runs in when it is awaited in place (`value`): `cancel()`
+        /// cancels it. Finishing takes it out, so only the one that cancels the future can
+        /// reach it, and does so after the lock is let go (the cancellation re-enters the
+        /// future); meanwhile `cancellingTask` is set and the operation waits for it to be
+        /// cleared before it returns, so a cancellation never reaches a Task that has moved on.
+        var runningTask: UnsafeCurrentTask?
+        /// Whether `cancel()` is cancelling `runningTask`, having taken it out.
+        var cancellingTask = false
+        /// What callbacks, observers and cancel handlers were attached, and their delivery;
+        /// `nil` until the first one is (an awaited future has none): the awaited path never
+        /// makes, copies or destroys the arrays.
+        var attached: Attached?
+
+        /// The attached part, made on first use.
+        var callbacks: Attached {
+            get { attached ?? Attached() }
+            _modify {
+                var value = attached.take() ?? Attached()
+                defer { attached = value }
+                yield &value
+            }
+        }
+    }
+
+    /// What was attached to a future: its callbacks, observers and what is due to run.
+    private struct Attached {
         var successHandlers: [@Sendable (T) throws -> Void] = []
         var errorHandlers: [@Sendable (any Error) -> Void] = []
         var cancellationHandlers: [@Sendable () -> Void] = []
@@ -61,11 +87,6 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         var observers: [@Sendable (Outcome) -> Void] = []
         var progressObservers: [@Sendable (TransferProgress) -> Void] = []
         var cancelHandlers: [@Sendable () -> Void] = []
-        /// The Task an operation runs in when it is awaited in place (`value`): `cancel()`
-        /// cancels it. Behind its own lock, not this one, which the cancellation re-enters;
-        /// cleared under that lock when the operation ends, so a cancellation racing with the
-        /// end never reaches a Task that has moved on.
-        var runningTask: Locked<UnsafeCurrentTask?>?
         var latestProgress: TransferProgress?
         var progressDeliveryPending = false
         /// Callbacks due to run, once finished: what was registered before, and what is
@@ -77,6 +98,32 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         /// The first error a `response` callback threw: what `error` callbacks get after a
         /// success (PiuPiu: a throw in any callback reaches `error`).
         var thrown: (any Error)?
+
+        /// Keeps the latest progress for the progress callbacks (a delivery of it is due unless
+        /// one is pending already).
+        ///
+        /// - Parameters:
+        ///   - progress: the progress so far.
+        ///   - delivery: runs the progress callbacks with the latest progress.
+        /// - Returns: the observers to tell at once, and whether a drain must be scheduled.
+        mutating func keep(_ progress: TransferProgress, delivery: @escaping @Sendable () -> Void) -> ([@Sendable (TransferProgress) -> Void], Bool) {
+            // Nothing to keep or tell while nobody observes progress.
+            guard !(progressHandlers.isEmpty && progressObservers.isEmpty) else { return ([], false) }
+            latestProgress = progress
+            guard !progressHandlers.isEmpty, !progressDeliveryPending else { return (progressObservers, false) }
+            progressDeliveryPending = true
+            due.append(Delivery(rank: .progress, run: delivery))
+            guard !draining else { return (progressObservers, false) }
+            draining = true
+            return (progressObservers, true)
+        }
+    }
+
+    /// What finishing took out of the state: the running Task and what was attached.
+    private struct Taken {
+        var runningTask: UnsafeCurrentTask?
+        var attached: Attached?
+        var scheduleDrain: Bool
     }
 
     /// A user callback bound to the outcome, waiting to run.
@@ -168,7 +215,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: false when the future was cancelled already (the Task is not recorded).
     @_specialize(where T == Response<Data?>)
-    func record(runningTask: Locked<UnsafeCurrentTask?>) -> Bool {
+    func record(runningTask: UnsafeCurrentTask?) -> Bool {
         state.withLock { state in
             if case .finished(.cancelled) = state.phase { return false }
             state.runningTask = runningTask
@@ -220,6 +267,12 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         state.withLock { if case .finished(let outcome) = $0.phase { return outcome } else { return nil } }
     }
 
+    /// Whether `cancel()` is still cancelling the Task an awaited operation ran in: that
+    /// operation does not return before it is done.
+    var isCancellingRunningTask: Bool {
+        state.withLock { $0.cancellingTask }
+    }
+
     // MARK: - Reporting (for operations)
 
     /// Finishes the future with a value; ignored when already finished.
@@ -227,6 +280,30 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter value: the value.
     @_specialize(where T == Response<Data?>)
     public func succeed(with value: T) { finish(.success(value)) }
+
+    /// Finishes the future with a value and gives the value back, or `nil` when the future
+    /// had finished already (cancelled meanwhile): the awaited path returns the value it has
+    /// rather than reading it back, and the value is copied once, into the future, not three
+    /// times (a large response's every reference retained and released again each time).
+    ///
+    /// - Parameter value: the value.
+    /// - Returns: the value, or `nil` when the future had finished before.
+    @_specialize(where T == Response<Data?>)
+    func succeed(givingBack value: consuming T) -> T? {
+        let finishedNow: Bool? = state.withLock { state in
+            if case .finished = state.phase { return nil }
+            // With callbacks or observers attached, `finish` delivers to them.
+            guard state.attached == nil else { return false }
+            state.phase = .finished(.success(copy value))
+            state.runningTask = nil
+            return true
+        }
+        switch finishedNow {
+        case true?: return value
+        case false?: return finish(.success(copy value)) ? value : nil
+        case nil: return nil
+        }
+    }
 
     /// Finishes the future with an error; ignored when already finished.
     ///
@@ -246,14 +323,8 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     public func update(progress: TransferProgress) {
         let (observers, scheduleDrain) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
             // Nothing to keep or tell while nobody observes progress (an awaited request).
-            guard case .running = state.phase, !(state.progressHandlers.isEmpty && state.progressObservers.isEmpty) else { return ([], false) }
-            state.latestProgress = progress
-            guard !state.progressHandlers.isEmpty, !state.progressDeliveryPending else { return (state.progressObservers, false) }
-            state.progressDeliveryPending = true
-            state.due.append(Delivery(rank: .progress) { self.deliverLatestProgress() })
-            guard !state.draining else { return (state.progressObservers, false) }
-            state.draining = true
-            return (state.progressObservers, true)
+            guard case .running = state.phase, state.attached != nil else { return ([], false) }
+            return state.callbacks.keep(progress) { self.deliverLatestProgress() }
         }
         for observer in observers { observer(progress) }
         if scheduleDrain { callbackQueue.async { self.drain() } }
@@ -264,8 +335,8 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     private func deliverLatestProgress() {
         let (handlers, latest) = state.withLock { state in
             guard case .running = state.phase else { return ([@Sendable (TransferProgress) -> Void](), TransferProgress?.none) }
-            state.progressDeliveryPending = false
-            return (state.progressHandlers, state.latestProgress)
+            state.callbacks.progressDeliveryPending = false
+            return (state.callbacks.progressHandlers, state.callbacks.latestProgress)
         }
         if let latest { for handler in handlers { handler(latest) } }
     }
@@ -281,7 +352,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             case .finished(.cancelled): return true
             case .finished: return false
             default:
-                state.cancelHandlers.append(handler)
+                state.callbacks.cancelHandlers.append(handler)
                 return false
             }
         }
@@ -299,7 +370,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func response(_ handler: @escaping @Sendable (T) throws -> Void) -> Self {
-        addCallback({ $0.successHandlers.append(handler) }, rank: .outcome) { outcome in
+        addCallback({ $0.callbacks.successHandlers.append(handler) }, rank: .outcome) { outcome in
             if case .success(let value) = outcome { self.respond(handler, value) }
         }
     }
@@ -324,17 +395,17 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             case .finished(.failure(let error)): due = error
             case .finished(.success):
                 // Kept for a `response` callback that has yet to throw.
-                state.errorHandlers.append(handler)
-                due = state.thrown
+                state.callbacks.errorHandlers.append(handler)
+                due = state.callbacks.thrown
             case .finished(.cancelled): due = nil
             default:
-                state.errorHandlers.append(handler)
+                state.callbacks.errorHandlers.append(handler)
                 return false
             }
             guard let due else { return false }
-            state.due.append(Delivery(rank: .outcome) { handler(due) })
-            guard !state.draining else { return false }
-            state.draining = true
+            state.callbacks.due.append(Delivery(rank: .outcome) { handler(due) })
+            guard !state.callbacks.draining else { return false }
+            state.callbacks.draining = true
             return true
         }
         if scheduleDrain { callbackQueue.async { self.drain() } }
@@ -347,9 +418,9 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
             try handler(value)
         } catch {
             let handlers: [@Sendable (any Error) -> Void] = state.withLock { state in
-                guard state.thrown == nil else { return [] }
-                state.thrown = error
-                return state.errorHandlers
+                guard state.callbacks.thrown == nil else { return [] }
+                state.callbacks.thrown = error
+                return state.callbacks.errorHandlers
             }
             for handler in handlers { handler(error) }
         }
@@ -361,7 +432,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func cancellation(_ handler: @escaping @Sendable () -> Void) -> Self {
-        addCallback({ $0.cancellationHandlers.append(handler) }, rank: .outcome) { outcome in
+        addCallback({ $0.callbacks.cancellationHandlers.append(handler) }, rank: .outcome) { outcome in
             if case .cancelled = outcome { handler() }
         }
     }
@@ -373,7 +444,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func completion(_ handler: @escaping @Sendable () -> Void) -> Self {
-        addCallback({ $0.completionHandlers.append(handler) }, rank: .completion) { _ in handler() }
+        addCallback({ $0.callbacks.completionHandlers.append(handler) }, rank: .completion) { _ in handler() }
     }
 
     /// Adds a callback for body transfer progress; runs on `callbackQueue`, coalesced.
@@ -382,7 +453,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Returns: this future.
     @discardableResult
     public func progress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
-        state.withLock { $0.progressHandlers.append(handler) }
+        state.withLock { $0.callbacks.progressHandlers.append(handler) }
         return self
     }
 
@@ -394,9 +465,9 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
                 register(&state)
                 return false
             }
-            state.due.append(Delivery(rank: rank) { ifFinished(outcome) })
-            guard !state.draining else { return false }
-            state.draining = true
+            state.callbacks.due.append(Delivery(rank: rank) { ifFinished(outcome) })
+            guard !state.callbacks.draining else { return false }
+            state.callbacks.draining = true
             return true
         }
         if scheduleDrain { callbackQueue.async { self.drain() } }
@@ -408,12 +479,12 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     private func drain() {
         while true {
             let batch: [Delivery]? = state.withLock { state in
-                guard !state.due.isEmpty else {
-                    state.draining = false
+                guard !state.callbacks.due.isEmpty else {
+                    state.callbacks.draining = false
                     return nil
                 }
-                defer { state.due.removeAll() }
-                return state.due
+                defer { state.callbacks.due.removeAll() }
+                return state.callbacks.due
             }
             guard let batch else { return }
             for rank in [Delivery.Rank.progress, .outcome, .completion] {
@@ -427,7 +498,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     func observe(_ observer: @escaping @Sendable (Outcome) -> Void) {
         let finished: Outcome? = state.withLock { state in
             if case .finished(let outcome) = state.phase { return outcome }
-            state.observers.append(observer)
+            state.callbacks.observers.append(observer)
             return nil
         }
         if let finished { observer(finished) }
@@ -435,40 +506,55 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     /// Observes progress synchronously; used for chaining.
     func observeProgress(_ observer: @escaping @Sendable (TransferProgress) -> Void) {
-        state.withLock { $0.progressObservers.append(observer) }
+        state.withLock { $0.callbacks.progressObservers.append(observer) }
     }
 
     @_specialize(where T == Response<Data?>)
-    private func finish(_ outcome: Outcome) {
-        let (taken, scheduleDrain): (State?, Bool) = state.withLock { state in
-            if case .finished = state.phase { return (nil, false) }
+    /// Finishes the future and delivers the outcome.
+    ///
+    /// - Parameter outcome: what the future ends with.
+    /// - Returns: false when the future had finished already (nothing was done).
+    @discardableResult
+    private func finish(_ outcome: Outcome) -> Bool {
+        let taken: Taken? = state.withLock { state in
+            if case .finished = state.phase { return nil }
+            state.phase = .finished(outcome)
+            let runningTask = state.runningTask.take()
+            if runningTask != nil, case .cancelled = outcome { state.cancellingTask = true }
             // Moved out, not copied: no array is retained and released again.
-            var snapshot = State(phase: .finished(outcome))
-            swap(&snapshot, &state)
+            guard let snapshot = state.attached.take() else { return Taken(runningTask: runningTask, attached: nil, scheduleDrain: false) }
+            var after = Attached()
             // A coalesced progress update still in flight is delivered before the outcome.
             if snapshot.progressDeliveryPending, let latest = snapshot.latestProgress {
-                for handler in snapshot.progressHandlers { state.due.append(Delivery(rank: .progress) { handler(latest) }) }
+                for handler in snapshot.progressHandlers { after.due.append(Delivery(rank: .progress) { handler(latest) }) }
             }
             switch outcome {
             case .success(let value):
-                for handler in snapshot.successHandlers { state.due.append(Delivery(rank: .outcome) { self.respond(handler, value) }) }
-                state.errorHandlers = snapshot.errorHandlers
+                for handler in snapshot.successHandlers { after.due.append(Delivery(rank: .outcome) { self.respond(handler, value) }) }
+                after.errorHandlers = snapshot.errorHandlers
             case .failure(let error):
-                for handler in snapshot.errorHandlers { state.due.append(Delivery(rank: .outcome) { handler(error) }) }
+                for handler in snapshot.errorHandlers { after.due.append(Delivery(rank: .outcome) { handler(error) }) }
             case .cancelled:
-                for handler in snapshot.cancellationHandlers { state.due.append(Delivery(rank: .outcome, run: handler)) }
+                for handler in snapshot.cancellationHandlers { after.due.append(Delivery(rank: .outcome, run: handler)) }
             }
-            for handler in snapshot.completionHandlers { state.due.append(Delivery(rank: .completion, run: handler)) }
+            for handler in snapshot.completionHandlers { after.due.append(Delivery(rank: .completion, run: handler)) }
             // A drain already scheduled (for progress) runs what is due now; else one starts.
-            state.draining = snapshot.draining || !state.due.isEmpty
-            return (snapshot, !snapshot.draining && state.draining)
+            after.draining = snapshot.draining || !after.due.isEmpty
+            let scheduleDrain = !snapshot.draining && after.draining
+            state.attached = after
+            return Taken(runningTask: runningTask, attached: snapshot, scheduleDrain: scheduleDrain)
         }
-        guard let taken else { return }
+        guard let taken else { return false }
         if case .cancelled = outcome {
-            taken.runningTask?.withLock { $0?.cancel() }
-            for handler in taken.cancelHandlers { handler() }
+            if let runningTask = taken.runningTask {
+                runningTask.cancel()
+                state.withLock { $0.cancellingTask = false }
+            }
+            for handler in taken.attached?.cancelHandlers ?? [] { handler() }
         }
-        for observer in taken.observers { observer(outcome) }
-        if scheduleDrain { callbackQueue.async { self.drain() } }
+        guard let attached = taken.attached else { return true }
+        for observer in attached.observers { observer(outcome) }
+        if taken.scheduleDrain { callbackQueue.async { self.drain() } }
+        return true
     }
 }

@@ -88,7 +88,7 @@ extension Response where Body == Data? {
     ///   - sent: what the transport answered.
     ///   - request: the request that was sent.
     ///   - started: when it was sent.
-    package init(_ sent: TransportResponse, request: PreparedRequest, started: Date) {
+    package init(_ sent: consuming TransportResponse, request: consuming PreparedRequest, started: Date) {
         self.init(
             statusCode: sent.status, headers: sent.headers, data: sent.body, request: request,
             url: sent.url, httpVersion: sent.httpVersion,
