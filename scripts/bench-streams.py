@@ -124,6 +124,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="explorer-streams-"))
     env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(folder), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
            "XDG_STATE_HOME": str(folder / "state"), "XDG_CONFIG_HOME": str(folder / "config")}
+    # Settings given to this script (EXPLORER_HISTORY_BODY_CAP=64K, …) reach the explorer.
+    env.update({name: value for name, value in os.environ.items() if name.startswith("EXPLORER_")})
     config = folder / "config" / "explorer" / "config.yaml"
     config.parent.mkdir(parents=True)
     config.write_text(f"max_body: {max(2048, args.binary_mb * 2)}M\n")
