@@ -158,7 +158,7 @@ func measurePair(
 }
 
 /// The median and spread of per-round ratios, as a line.
-func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: String = "NetworkDispatcher / AsyncHTTPClientTransport") -> String {
+func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: String) -> String {
     let sorted = ratios.sorted()
     func quantile(_ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
@@ -221,37 +221,82 @@ let small = BasicRequest(path: "/small")
 let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
-// `--profile dispatcher|transport`: only that path, 32 concurrent (or --concurrency), for a
-// profiler (`perf record -g`); prints its line and exits.
-if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
-    let mode = arguments[index + 1]
-    let instantForProfile = NetworkDispatcher(serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
-    let viaDispatcher = mode == "dispatcher"
-    final class Box: @unchecked Sendable {
-        let lock = NSLock()
-        var last: TransferProgress?
-        func update(_ progress: TransferProgress) { lock.lock(); last = progress; lock.unlock() }
-    }
-    let figures = try await measure(mode, count: requestCount, workers: concurrency) {
-        if viaDispatcher {
-            let response = try await dispatcher.future(from: small).value
-            precondition(response.statusCode == .ok)
-        } else if mode == "future" {
+/// One small GET by the path `mode` names, for `--profile` and `--compare` (diagnosis aids):
+/// `dispatcher` (the default), `transport` (the bare call), `future` (the future around the
+/// bare call), `instant` (the dispatcher on a transport that answers at once), `progress` (the
+/// bare call keeping its progress), `spin-<µs>` (the bare call, then that many µs of work that
+/// touches nothing shared: what a small own cost weighs at this concurrency), `cancel-handler`
+/// (the bare call in a cancellation handler), `response` (the bare call, then a Response made),
+/// `prepared` (the request resolved, sent bare, and a Response made).
+func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
+    switch mode {
+    case "transport":
+        return {
+            let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            precondition(response.status == .ok)
+        }
+    case "future":
+        return {
             let response = try await ResponseFuture<Networking.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
                 { Networking.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
             }.value
             precondition(response.statusCode == .ok)
-        } else if mode == "instant" {
-            _ = try await instantForProfile.future(from: small).value
-        } else if mode == "progress" {
+        }
+    case "instant":
+        let instant = NetworkDispatcher(serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
+        return { _ = try await instant.future(from: small).value }
+    case "progress":
+        final class Box: @unchecked Sendable {
+            let lock = NSLock()
+            var last: TransferProgress?
+            func update(_ progress: TransferProgress) { lock.lock(); last = progress; lock.unlock() }
+        }
+        return {
             let box = Box()
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { box.update($0) }
             precondition(response.status == .ok)
-        } else {
+        }
+    case let spin where spin.hasPrefix("spin-"):
+        let microseconds = Double(spin.dropFirst(5)) ?? 0
+        return {
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            let end = now() + microseconds / 1e6
+            while now() < end {}
             precondition(response.status == .ok)
         }
+    case "cancel-handler":
+        return {
+            let response = try await withTaskCancellationHandler {
+                try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            } onCancel: {}
+            precondition(response.status == .ok)
+        }
+    case "response":
+        return {
+            let sent = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
+            let response = Networking.Response(sent, request: preparedSmall, started: Date())
+            precondition(response.statusCode == .ok)
+        }
+    case "prepared":
+        return {
+            let prepared = try small.prepared(baseURL: environment.baseURL!)
+            let sent = try await transport.send(prepared, options: TransferOptions()) { _ in }
+            let response = Networking.Response(sent, request: prepared, started: Date())
+            precondition(response.statusCode == .ok)
+        }
+    default:
+        return {
+            let response = try await dispatcher.future(from: small).value
+            precondition(response.statusCode == .ok)
+        }
     }
+}
+
+// `--profile MODE`: only that path (see `requestPath`), 32 concurrent (or --concurrency), for
+// a profiler (`perf record -g`); prints its line and exits.
+if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
+    let mode = arguments[index + 1]
+    let figures = try await measure(mode, count: requestCount, workers: concurrency, requestPath(mode))
     print(figures.line + String(format: "  CPU %.1f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000))
     try await client.shutdown().get()
     try await transport.shutdown()
@@ -261,70 +306,20 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
 print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())")
 var results: [Figures] = []
 var overheads: [String] = []
-// `--compare transport|spin-<µs>|response|cancel-handler|future|prepared|dispatcher`: what the
-// A side of the pairs is (a diagnosis aid): the bare transport call again; it then busy for
-// that many µs; then a Response made; inside a cancellation handler; the future around it;
-// the dispatcher's request built then sent bare and a Response made; or the dispatcher (the
-// default). `--only-pairs` stops after the pairs.
+// `--compare MODE`: what the A side of the pairs is (see `requestPath`; the dispatcher by
+// default). `--only-pairs` stops after the pairs, `--only-concurrent` skips the sequential ones.
 let compareMode = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "dispatcher"
 let onlyConcurrent = arguments.contains("--only-concurrent")
-let sideA: @Sendable () async throws -> Void
-switch compareMode {
-case "future":
-    sideA = {
-        let response = try await ResponseFuture<Networking.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
-            { Networking.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
-        }.value
-        precondition(response.statusCode == .ok)
-    }
-case "transport":
-    sideA = {
-        let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
-        precondition(response.status == .ok)
-    }
-case let spin where spin.hasPrefix("spin-"):
-    // The bare call, then this many µs of work that touches nothing shared: how much a small
-    // own cost of any kind weighs at this concurrency on this machine.
-    let microseconds = Double(spin.dropFirst(5)) ?? 0
-    sideA = {
-        let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
-        let end = now() + microseconds / 1e6
-        while now() < end {}
-        precondition(response.status == .ok)
-    }
-case "cancel-handler":
-    sideA = {
-        let response = try await withTaskCancellationHandler {
-            try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
-        } onCancel: {}
-        precondition(response.status == .ok)
-    }
-case "response":
-    sideA = {
-        let sent = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
-        let response = Networking.Response(sent, request: preparedSmall, started: Date())
-        precondition(response.statusCode == .ok)
-    }
-case "prepared":
-    sideA = {
-        let prepared = try small.prepared(baseURL: environment.baseURL!)
-        let sent = try await transport.send(prepared, options: TransferOptions()) { _ in }
-        let response = Networking.Response(sent, request: prepared, started: Date())
-        precondition(response.statusCode == .ok)
-    }
-default:
-    sideA = {
-        let response = try await dispatcher.future(from: small).value
-        precondition(response.statusCode == .ok)
-    }
-}
+let sideA = requestPath(compareMode)
+/// What the pairs' lines call the A side.
+let sideAName = compareMode == "dispatcher" ? "NetworkDispatcher" : "--compare \(compareMode)"
 for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     let label = workers == 1 ? "sequential" : "\(workers) concurrent"
     // The dispatcher resolves the request on the provider's base URL (one request here, so
     // it reuses the URL it built last), sends, and makes a Response; the transport row sends
     // a request prepared once.
     let (viaDispatcher, viaTransport, ratios, cpuRatios) = try await measurePair(
-        ("NetworkDispatcher, \(label)", "AsyncHTTPClientTransport, \(label)"), count: requestCount, workers: workers, rounds: rounds,
+        ("\(sideAName), \(label)", "AsyncHTTPClientTransport, \(label)"), count: requestCount, workers: workers, rounds: rounds,
         sideA,
         {
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
@@ -352,9 +347,9 @@ for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     print(results[results.count - 2].line)
     print(results[results.count - 1].line)
     let perRound = workers == 1 ? max(1, requestCount / rounds) : max(workers * requestsPerWorker, requestCount / rounds)
-    overheads.append(ratioLine(label, ratios, perRound: perRound))
+    overheads.append(ratioLine(label, ratios, perRound: perRound, subject: "\(sideAName) / AsyncHTTPClientTransport"))
     overheads.append(ratioLine(label, noise, perRound: perRound, subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
-    overheads.append(ratioLine(label + ", CPU time", cpuRatios, perRound: perRound))
+    overheads.append(ratioLine(label + ", CPU time", cpuRatios, perRound: perRound, subject: "\(sideAName) / AsyncHTTPClientTransport"))
     overheads.append(ratioLine(label + ", CPU time", cpuNoise, perRound: perRound, subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
 }
 let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)

@@ -9,8 +9,9 @@ import Networking
 /// the process's peak resident memory, at the body cap `EXPLORER_HISTORY_BODY_CAP` sets),
 /// insert latency (p50/p99) with 1 KB and 1 MB bodies, newest-50 and full-text query latency
 /// over a history of `--exchanges` exchanges (default 100,000), and the database size per
-/// exchange. With `--large-body-only` it prints the first figure alone. With `--write-only N` it only records N small exchanges into `--database`,
-/// one transaction each (the two-writer test runs two of these at once).
+/// exchange. With `--large-body-only` it prints the first figure alone. With `--write-only N`
+/// it only records N small exchanges into `--database`, one transaction each (the two-writer
+/// test runs two of these at once).
 struct BenchHistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",

@@ -57,14 +57,9 @@ package enum HistorySecretMasking {
     /// Masks a body; its recorded size follows when the body was whole, so a masked body is
     /// not mistaken for a truncated one (and a truncated one still reads as truncated).
     private static func mask(_ body: inout Data?, size: inout Int, keeping limit: Int, with masker: SecretMasker) {
-        if let whole = body, whole.count > limit {
-            // Cut on a character boundary, so the text still decodes as UTF-8; a slice shares
-            // the body's bytes, so a large body is not copied to be cut.
-            var end = whole.startIndex + limit
-            var back = 0
-            while back < 3, end > whole.startIndex, whole[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
-            body = whole[whole.startIndex..<end]
-        }
+        // Cut on a character boundary, so the text still decodes as UTF-8 (a slice: a large
+        // body is not copied to be cut).
+        if let whole = body { body = ExchangeRow.capped(whole, to: limit) }
         guard let original = body, let masked = masker.mask(body: original), masked != original else { return }
         if size == original.count { size = masked.count }
         body = masked

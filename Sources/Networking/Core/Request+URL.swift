@@ -16,7 +16,12 @@ extension Request {
 
     /// Resolves the request against a base URL taken apart once.
     func prepared(on base: BaseURLParts) throws -> PreparedRequest {
-        PreparedRequest(method: method, url: try url(on: base), headers: headers, body: httpBody)
+        prepared(at: try url(on: base))
+    }
+
+    /// The request sent to `url`, already resolved (the dispatcher reuses the URL it built last).
+    func prepared(at url: URL) -> PreparedRequest {
+        PreparedRequest(method: method, url: url, headers: headers, body: httpBody)
     }
 
     /// The absolute URL of the request on a base URL; see `prepared(baseURL:)`.

@@ -169,7 +169,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 origin: base.origin, basePath: base.path, baseQuery: base.query, path: request.path, queryItems: request.queryItems, url: url)
             lastURL.withLock { $0 = built }
         }
-        return PreparedRequest(method: request.method, url: url, headers: request.headers, body: request.httpBody)
+        return request.prepared(at: url)
     }
 
     /// Sends the request, with adapters, challenges and retries; a failure while the Task is

@@ -509,11 +509,11 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         state.withLock { $0.callbacks.progressObservers.append(observer) }
     }
 
-    @_specialize(where T == Response<Data?>)
     /// Finishes the future and delivers the outcome.
     ///
     /// - Parameter outcome: what the future ends with.
     /// - Returns: false when the future had finished already (nothing was done).
+    @_specialize(where T == Response<Data?>)
     @discardableResult
     private func finish(_ outcome: Outcome) -> Bool {
         let taken: Taken? = state.withLock { state in
