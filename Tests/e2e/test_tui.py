@@ -199,6 +199,35 @@ def test_sigterm_restores_the_terminal(explorer_bin, demo, screen):
     assert " -icanon" not in s.text() and " -echo " not in s.text()
 
 
+def test_a_broken_collection_in_a_terminal_says_where_and_restores_it(explorer_bin, tmp_path, screen):
+    # The terminal is set up while the collection loads: a collection that cannot be used
+    # still ends with its error on the normal screen and the terminal as it was.
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: Broken\nendpoints:\n  - name: One\n    path: [unclosed\n")
+    s = screen(["sh", "-c", f"{explorer_bin} {broken}; echo \"[explorer $?]\"; stty -a"])
+    text = s.wait_for("[explorer 2]")
+    s.wait_for("icanon")
+    assert "broken.yaml" in text and "line" in text
+    assert " -icanon" not in s.text() and " -echo " not in s.text()
+    assert "Endpoints" not in s.text()
+
+
+def test_a_broken_collection_without_a_terminal_is_the_error_reported(explorer_bin, tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: Broken\nendpoints:\n  - name: One\n    path: [unclosed\n")
+    result = subprocess.run([str(explorer_bin), str(broken)], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                            start_new_session=True, timeout=30)
+    assert result.returncode == 2, result.stderr
+    assert "broken.yaml" in result.stderr and "terminal" not in result.stderr
+
+
+def test_no_terminal_says_so(explorer_bin, demo):
+    result = subprocess.run([str(explorer_bin), str(demo.collection)], capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL, start_new_session=True, timeout=30)
+    assert result.returncode == 1, result.stderr
+    assert "could not use this terminal" in result.stderr
+
+
 def test_editing_the_collection_on_disk_reloads_it_live(tui, demo):
     s = tui()
     select_endpoint(s, "Get user")

@@ -26,15 +26,12 @@ package final class Runtime<Program: TerminalProgram> {
     package private(set) var state: Program.State
 
     private let interpreter: EffectInterpreter<Program>
-    private let theme: Theme
-    private let monochromeTheme: () -> Theme?
-    private let environment: [String: String]
     private var screen: CursesScreen?
     private var sources: [any DispatchSourceProtocol] = []
     private var ticker: (any DispatchSourceTimer)?
     private var tickInterval: DispatchTimeInterval?
     private var redrawScheduled = false
-    private var continuation: CheckedContinuation<Void, any Error>?
+    private var continuation: CheckedContinuation<Void, Never>?
     private var signalPipe: [Int32] = [-1, -1]
     private var finished = false
 
@@ -49,29 +46,20 @@ package final class Runtime<Program: TerminalProgram> {
     /// - Parameters:
     ///   - program: the program.
     ///   - state: the initial state.
-    ///   - theme: the theme to draw with.
-    ///   - monochromeTheme: the theme for a terminal without colour; `theme`'s attributes
-    ///     alone when nil. Made only when the terminal has no colour.
-    ///   - environment: the process environment (`TERM`, `NO_COLOR`).
-    package init(
-        program: Program, state: Program.State, theme: Theme, monochromeTheme: @autoclosure @escaping () -> Theme? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
+    package init(program: Program, state: Program.State) {
         self.program = program
         interpreter = EffectInterpreter(program: program)
         self.state = state
-        self.theme = theme
-        self.monochromeTheme = monochromeTheme
-        self.environment = environment
     }
 
-    /// Takes over the terminal and runs until the program quits.
+    /// Runs on a set-up screen until the program quits; the screen is ended (the terminal
+    /// restored) before this returns.
     ///
-    /// - Throws: `CursesError` when the terminal cannot be set up. The terminal is restored
-    ///   before this returns or throws.
-    package func run() async throws {
-        try start(screen: CursesScreen(theme: theme, monochromeTheme: monochromeTheme(), environment: environment))
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    /// - Parameter screen: the terminal, set up by the caller (which may do so while it
+    ///   loads what the first frame shows).
+    package func run(on screen: CursesScreen) async {
+        start(screen: screen)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             if finished {
                 continuation.resume()
             } else {

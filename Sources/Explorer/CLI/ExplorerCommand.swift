@@ -50,12 +50,3 @@ struct ExplorerCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// Ends a subcommand whose feature is not built yet: one clear sentence, exit code 2.
-///
-/// - Parameter feature: what the user asked for, e.g. "explorer send".
-/// - Throws: always, an `ExitCode(2)` after the message went to stderr.
-func notBuiltYet(_ feature: String) throws -> Never {
-    printError("\(feature) is not built yet in this version of explorer (\(ExplorerCommand.version)).")
-    throw ExitCode(2)
-}

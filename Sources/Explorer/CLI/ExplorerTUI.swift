@@ -1,4 +1,5 @@
 import App
+import Curses
 import ArgumentParser
 import Foundation
 import History
@@ -16,29 +17,46 @@ enum ExplorerTUI {
     ///   - validatesGraphQL: whether a GraphQL query is validated against its schema before
     ///     it is sent (`--no-validate` turns it off).
     /// - Throws: `ExitCode(2)` after one sentence on stderr when the collection cannot be
-    ///   read or the environment does not exist; `CursesError` when there is no terminal.
+    ///   read or the environment does not exist; `ExitCode(1)` after one when there is no
+    ///   terminal.
     @MainActor
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
-        // What does not depend on the collection starts on another thread while the collection,
-        // the configuration and the theme load here: the history (SQLite opens, migrates and
-        // reads the newest rows) and the HTTP client (its event loops).
+        // The collection loads on one thread, and what does not depend on it on another (the
+        // history: SQLite opens, migrates and reads the newest rows; the HTTP client: its event
+        // loops), while the configuration, the theme and the terminal are set up here.
         let backstage = Task.detached(priority: .userInitiated) { Backstage() }
+        let loading = Task.detached(priority: .userInitiated) { Result { try CollectionLoader.load(from: collectionURL) } }
+        let processEnvironment = ProcessInfo.processInfo.environment
+        let config = UserConfig.load(environment: processEnvironment)
+        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
+        let screen = Result {
+            try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: processEnvironment)
+        }
+        // A collection that cannot be used is the error to report, with or without a terminal.
         let collection: APICollection
-        do {
-            collection = try CollectionLoader.load(from: collectionURL)
-        } catch {
+        switch await loading.value {
+        case .success(let loaded):
+            collection = loaded
+        case .failure(let error):
+            (try? screen.get())?.end()
             printError(sentence(describing: error))
             throw ExitCode(2)
         }
         if let environment, collection.environment(named: environment) == nil {
+            (try? screen.get())?.end()
             printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)
         }
+        let terminal: CursesScreen
+        do {
+            terminal = try screen.get()
+        } catch {
+            try? await backstage.value.transport.shutdown()
+            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
+            throw ExitCode(1)
+        }
         var notices: [String] = collection.warnings.map(\.description)
-        let processEnvironment = ProcessInfo.processInfo.environment
-        let config = UserConfig.load(environment: processEnvironment)
         notices.append(contentsOf: config.problems)
-        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         if let problem = theme.problem { notices.append(problem.description) }
         let started = await backstage.value
         let history = started.history
@@ -98,17 +116,9 @@ enum ExplorerTUI {
             state.messageIsError = true
         }
         state.offerDrafts(leftDrafts)
-        let runtime = Runtime(
-            program: program, state: state, theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"),
-            environment: processEnvironment)
+        let runtime = Runtime(program: program, state: state)
         handOver.runtime = runtime
-        do {
-            try await runtime.run()
-        } catch {
-            await program.shutdown()
-            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
-            throw ExitCode(1)
-        }
+        await runtime.run(on: terminal)
         await program.shutdown()
     }
 

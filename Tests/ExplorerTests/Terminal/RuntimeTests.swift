@@ -74,7 +74,7 @@ extension CursesPtyTests {
         let pty = try PseudoTerminal(columns: 40, rows: 10)
         let (input, output) = try pty.openSlave()
         let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
-        let runtime = Runtime(program: CounterProgram(), state: CounterProgram.State(), theme: Theme.fallback)
+        let runtime = Runtime(program: CounterProgram(), state: CounterProgram.State())
         runtime.start(screen: screen)
         #expect(await waitUntil { pty.waitForOutput(containing: "count=0;", timeout: 0) })
         return (pty, runtime)
