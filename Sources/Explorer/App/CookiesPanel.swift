@@ -5,22 +5,9 @@ import Workspace
 
 /// The Cookies panel (`C`): the active environment's cookie jar, values masked; `x` deletes
 /// the selected cookie, `X` all of them.
-struct CookiesPanel: Sendable {
-    /// The environment whose jar is shown.
-    var environment: String
-    /// Its cookies, once the jar was read (`nil` while it is being read).
-    var cookies: [Cookie]?
-    /// Why the jar could not be read, if so.
-    var problem: String?
-    /// The selected row.
-    var list = ListState()
+typealias CookiesPanel = KeptItemsPanel<Cookie>
 
-    /// The selected cookie.
-    var selected: Cookie? {
-        guard let cookies, cookies.indices.contains(list.selected) else { return nil }
-        return cookies[list.selected]
-    }
-
+extension CookiesPanel where Item == Cookie {
     /// One row: name, masked value, where it goes, until when, its flags.
     static func row(_ cookie: Cookie, timeZone: TimeZone) -> ListItem {
         var flags: [String] = []
@@ -62,35 +49,24 @@ extension AppReducer {
     /// A jar was read (or changed): shown when its panel is still open.
     static func cookiesListed(_ environment: String, _ cookies: [Cookie], problem: String?, _ state: inout AppState) {
         guard case .cookies(var panel) = state.overlay, panel.environment == environment else { return }
-        panel.cookies = cookies
-        panel.problem = problem
-        panel.list.selected = min(panel.list.selected, max(cookies.count - 1, 0))
+        panel.show(cookies, problem: problem)
         state.overlay = .cookies(panel)
     }
 
     /// Keys of the Cookies panel: move, `x` delete one, `X` delete all, Esc/q/C close.
     static func handleCookies(_ press: KeyPress, _ panel: CookiesPanel, _ state: inout AppState) -> [AppEffect] {
-        var panel = panel
-        let command = state.keymap.command(for: press)
-        let count = panel.cookies?.count ?? 0
-        switch (press.key, command) {
-        case (.escape, _), (_, .quit?), (_, .cookies?):
+        switch panel.outcome(of: press, keymap: state.keymap, opener: .cookies) {
+        case .close:
             state.overlay = nil
-        case (_, .up?):
-            panel.list.move(by: -1, count: count)
+        case .moved(let panel):
             state.overlay = .cookies(panel)
-        case (_, .down?):
-            panel.list.move(by: 1, count: count)
-            state.overlay = .cookies(panel)
-        case (.character("x"), _):
-            guard let cookie = panel.selected else { return [] }
+        case .deleteOne(let cookie):
             state.message = "Deleted the cookie \(cookie.name) of \(cookie.domain)."
             return [.deleteCookies(collection: state.cookieCollectionKey, environment: panel.environment, only: cookie)]
-        case (.character("X"), _):
-            guard count > 0 else { return [] }
+        case .deleteAll(let count):
             state.message = "Deleted the \(count) cookie\(count == 1 ? "" : "s") of \(panel.environment)."
             return [.deleteCookies(collection: state.cookieCollectionKey, environment: panel.environment, only: nil)]
-        default:
+        case .ignored:
             break
         }
         return []
@@ -107,22 +83,9 @@ extension AppState {
 /// Draws the Cookies panel.
 enum CookiesView {
     static func render(_ panel: CookiesPanel, state: AppState, into grid: inout CellGrid) {
-        let title = "Cookies of \(panel.environment) · x deletes · X deletes all · Esc closes"
-        guard let cookies = panel.cookies else {
-            ConfirmDialog(title: title, message: [[Span("Reading the jar…", role: .dim)]], hints: []).render(into: &grid, area: grid.bounds)
-            return
-        }
-        if let problem = panel.problem {
-            ConfirmDialog(title: title, message: [[Span(problem, role: .warning)]], hints: [KeyHint(key: "Esc", label: "closes")],
-                          maximumWidth: grid.bounds.width).render(into: &grid, area: grid.bounds)
-            return
-        }
-        guard !cookies.isEmpty else {
-            ConfirmDialog(title: title, message: [[Span("No cookies: none was set in \(panel.environment) yet.", role: .dim)]],
-                          hints: [KeyHint(key: "Esc", label: "closes")]).render(into: &grid, area: grid.bounds)
-            return
-        }
-        let items = cookies.map { CookiesPanel.row($0, timeZone: state.timeZone) }
-        Picker(title: title, items: items, state: panel.list, filterable: false, minimumWidth: 60).render(into: &grid, area: grid.bounds)
+        panel.render(
+            title: "Cookies of \(panel.environment) · x deletes · X deletes all · Esc closes", reading: "Reading the jar…",
+            empty: "No cookies: none was set in \(panel.environment) yet.", into: &grid
+        ) { CookiesPanel.row($0, timeZone: state.timeZone) }
     }
 }

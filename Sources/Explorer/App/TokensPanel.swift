@@ -13,22 +13,9 @@ package struct ListedToken: Sendable, Hashable {
 
 /// The Tokens panel (`T`): the active environment's OAuth2 tokens, masked, with their expiry;
 /// `x` drops the selected one (the next request obtains a new one), `X` all of them.
-struct TokensPanel: Sendable {
-    /// The environment whose tokens are shown.
-    var environment: String
-    /// Its tokens, once read (`nil` while they are being read).
-    var tokens: [ListedToken]?
-    /// Why they could not be read, if so.
-    var problem: String?
-    /// The selected row.
-    var list = ListState()
+typealias TokensPanel = KeptItemsPanel<ListedToken>
 
-    /// The selected token.
-    var selected: ListedToken? {
-        guard let tokens, tokens.indices.contains(list.selected) else { return nil }
-        return tokens[list.selected]
-    }
-
+extension TokensPanel where Item == ListedToken {
     /// One row: the grant and client, the masked token, where it came from, until when.
     static func row(_ listed: ListedToken, now: Date, timeZone: TimeZone) -> ListItem {
         // The key is "grant token_url client_id scope audience".
@@ -69,35 +56,24 @@ extension AppReducer {
     /// An environment's tokens were read (or changed): shown when its panel is still open.
     static func tokensListed(_ environment: String, _ tokens: [ListedToken], problem: String?, _ state: inout AppState) {
         guard case .tokens(var panel) = state.overlay, panel.environment == environment else { return }
-        panel.tokens = tokens
-        panel.problem = problem
-        panel.list.selected = min(panel.list.selected, max(tokens.count - 1, 0))
+        panel.show(tokens, problem: problem)
         state.overlay = .tokens(panel)
     }
 
     /// Keys of the Tokens panel: move, `x` drop one, `X` drop all, Esc/q/T close.
     static func handleTokens(_ press: KeyPress, _ panel: TokensPanel, _ state: inout AppState) -> [AppEffect] {
-        var panel = panel
-        let command = state.keymap.command(for: press)
-        let count = panel.tokens?.count ?? 0
-        switch (press.key, command) {
-        case (.escape, _), (_, .quit?), (_, .tokens?):
+        switch panel.outcome(of: press, keymap: state.keymap, opener: .tokens) {
+        case .close:
             state.overlay = nil
-        case (_, .up?):
-            panel.list.move(by: -1, count: count)
+        case .moved(let panel):
             state.overlay = .tokens(panel)
-        case (_, .down?):
-            panel.list.move(by: 1, count: count)
-            state.overlay = .tokens(panel)
-        case (.character("x"), _):
-            guard let listed = panel.selected else { return [] }
+        case .deleteOne(let listed):
             state.message = "Dropped the token; the next request obtains a new one."
             return [.dropTokens(collection: state.cookieCollectionKey, environment: panel.environment, only: listed.key)]
-        case (.character("X"), _):
-            guard count > 0 else { return [] }
+        case .deleteAll(let count):
             state.message = "Dropped the \(count) token\(count == 1 ? "" : "s") of \(panel.environment)."
             return [.dropTokens(collection: state.cookieCollectionKey, environment: panel.environment, only: nil)]
-        default:
+        case .ignored:
             break
         }
         return []
@@ -107,22 +83,9 @@ extension AppReducer {
 /// Draws the Tokens panel.
 enum TokensView {
     static func render(_ panel: TokensPanel, state: AppState, into grid: inout CellGrid) {
-        let title = "OAuth2 tokens of \(panel.environment) · x drops · X drops all · Esc closes"
-        guard let tokens = panel.tokens else {
-            ConfirmDialog(title: title, message: [[Span("Reading the tokens…", role: .dim)]], hints: []).render(into: &grid, area: grid.bounds)
-            return
-        }
-        if let problem = panel.problem {
-            ConfirmDialog(title: title, message: [[Span(problem, role: .warning)]], hints: [KeyHint(key: "Esc", label: "closes")],
-                          maximumWidth: grid.bounds.width).render(into: &grid, area: grid.bounds)
-            return
-        }
-        guard !tokens.isEmpty else {
-            ConfirmDialog(title: title, message: [[Span("No tokens: no oauth2 request was sent in \(panel.environment) yet.", role: .dim)]],
-                          hints: [KeyHint(key: "Esc", label: "closes")]).render(into: &grid, area: grid.bounds)
-            return
-        }
-        let items = tokens.map { TokensPanel.row($0, now: state.now, timeZone: state.timeZone) }
-        Picker(title: title, items: items, state: panel.list, filterable: false, minimumWidth: 60).render(into: &grid, area: grid.bounds)
+        panel.render(
+            title: "OAuth2 tokens of \(panel.environment) · x drops · X drops all · Esc closes", reading: "Reading the tokens…",
+            empty: "No tokens: no oauth2 request was sent in \(panel.environment) yet.", into: &grid
+        ) { TokensPanel.row($0, now: state.now, timeZone: state.timeZone) }
     }
 }
