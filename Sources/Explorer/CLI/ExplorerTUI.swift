@@ -1,6 +1,6 @@
 import App
-import Curses
 import ArgumentParser
+import Curses
 import Foundation
 import History
 import Networking
@@ -21,40 +21,26 @@ enum ExplorerTUI {
     ///   terminal.
     @MainActor
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
-        // The collection loads on one thread, and what does not depend on it on another (the
-        // history: SQLite opens, migrates and reads the newest rows; the HTTP client: its event
-        // loops), while the configuration, the theme and the terminal are set up here.
+        // What does not depend on the collection starts on another thread while the collection,
+        // the configuration and the theme load here: the history (SQLite opens, migrates and
+        // reads the newest rows) and the HTTP client (its event loops). Loading the collection
+        // on a third thread while the terminal was set up here gained nothing measurable
+        // (`scripts/bench-tui.py --launch-only`, three interleaved runs).
         let backstage = Task.detached(priority: .userInitiated) { Backstage() }
-        let loading = Task.detached(priority: .userInitiated) { Result { try CollectionLoader.load(from: collectionURL) } }
-        let processEnvironment = ProcessInfo.processInfo.environment
-        let config = UserConfig.load(environment: processEnvironment)
-        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
-        let screen = Result {
-            try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: processEnvironment)
-        }
-        // A collection that cannot be used is the error to report, with or without a terminal.
         let collection: APICollection
-        switch await loading.value {
-        case .success(let loaded):
-            collection = loaded
-        case .failure(let error):
-            (try? screen.get())?.end()
+        do {
+            collection = try CollectionLoader.load(from: collectionURL)
+        } catch {
             printError(sentence(describing: error))
             throw ExitCode(2)
         }
         if let environment, collection.environment(named: environment) == nil {
-            (try? screen.get())?.end()
             printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)
         }
-        let terminal: CursesScreen
-        do {
-            terminal = try screen.get()
-        } catch {
-            try? await backstage.value.transport.shutdown()
-            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
-            throw ExitCode(1)
-        }
+        let processEnvironment = ProcessInfo.processInfo.environment
+        let config = UserConfig.load(environment: processEnvironment)
+        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         var notices: [String] = collection.warnings.map(\.description)
         notices.append(contentsOf: config.problems)
         if let problem = theme.problem { notices.append(problem.description) }
@@ -116,9 +102,17 @@ enum ExplorerTUI {
             state.messageIsError = true
         }
         state.offerDrafts(leftDrafts)
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: processEnvironment)
+        } catch {
+            await program.shutdown()
+            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
+            throw ExitCode(1)
+        }
         let runtime = Runtime(program: program, state: state)
         handOver.runtime = runtime
-        await runtime.run(on: terminal)
+        await runtime.run(on: screen)
         await program.shutdown()
     }
 
