@@ -199,11 +199,15 @@ def test_sigterm_restores_the_terminal(explorer_bin, demo, screen):
     assert " -icanon" not in s.text() and " -echo " not in s.text()
 
 
+# A collection whose YAML does not parse (a flow sequence never closed).
+BROKEN_COLLECTION = "name: Broken\nendpoints:\n  - name: One\n    path: [unclosed\n"
+
+
 def test_a_broken_collection_in_a_terminal_says_where_and_restores_it(explorer_bin, tmp_path, screen):
-    # The terminal is set up while the collection loads: a collection that cannot be used
-    # still ends with its error on the normal screen and the terminal as it was.
+    # A collection that cannot be used ends with its error on the normal screen and the
+    # terminal as it was.
     broken = tmp_path / "broken.yaml"
-    broken.write_text("name: Broken\nendpoints:\n  - name: One\n    path: [unclosed\n")
+    broken.write_text(BROKEN_COLLECTION)
     s = screen(["sh", "-c", f"{explorer_bin} {broken}; echo \"[explorer $?]\"; stty -a"])
     text = s.wait_for("[explorer 2]")
     s.wait_for("icanon")
@@ -214,7 +218,7 @@ def test_a_broken_collection_in_a_terminal_says_where_and_restores_it(explorer_b
 
 def test_a_broken_collection_without_a_terminal_is_the_error_reported(explorer_bin, tmp_path):
     broken = tmp_path / "broken.yaml"
-    broken.write_text("name: Broken\nendpoints:\n  - name: One\n    path: [unclosed\n")
+    broken.write_text(BROKEN_COLLECTION)
     result = subprocess.run([str(explorer_bin), str(broken)], capture_output=True, text=True, stdin=subprocess.DEVNULL,
                             start_new_session=True, timeout=30)
     assert result.returncode == 2, result.stderr

@@ -7,7 +7,7 @@ import Workspace
 /// the selected cookie, `X` all of them.
 typealias CookiesPanel = KeptItemsPanel<Cookie>
 
-extension CookiesPanel where Item == Cookie {
+extension CookiesPanel {
     /// One row: name, masked value, where it goes, until when, its flags.
     static func row(_ cookie: Cookie, timeZone: TimeZone) -> ListItem {
         var flags: [String] = []

@@ -55,8 +55,7 @@ package final class Runtime<Program: TerminalProgram> {
     /// Runs on a set-up screen until the program quits; the screen is ended (the terminal
     /// restored) before this returns.
     ///
-    /// - Parameter screen: the terminal, set up by the caller (which may do so while it
-    ///   loads what the first frame shows).
+    /// - Parameter screen: the terminal, set up by the caller.
     package func run(on screen: CursesScreen) async {
         start(screen: screen)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

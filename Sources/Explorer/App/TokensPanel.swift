@@ -15,7 +15,7 @@ package struct ListedToken: Sendable, Hashable {
 /// `x` drops the selected one (the next request obtains a new one), `X` all of them.
 typealias TokensPanel = KeptItemsPanel<ListedToken>
 
-extension TokensPanel where Item == ListedToken {
+extension TokensPanel {
     /// One row: the grant and client, the masked token, where it came from, until when.
     static func row(_ listed: ListedToken, now: Date, timeZone: TimeZone) -> ListItem {
         // The key is "grant token_url client_id scope audience".

@@ -38,11 +38,11 @@ enum ExplorerTUI {
             printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)
         }
+        var notices: [String] = collection.warnings.map(\.description)
         let processEnvironment = ProcessInfo.processInfo.environment
         let config = UserConfig.load(environment: processEnvironment)
-        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
-        var notices: [String] = collection.warnings.map(\.description)
         notices.append(contentsOf: config.problems)
+        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         if let problem = theme.problem { notices.append(problem.description) }
         let started = await backstage.value
         let history = started.history
