@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Terminal
+import Workspace
 
 /// The lines a body shows, found without laying the shown text out in memory where that can
 /// be avoided: a body's own lines and its pretty-printed JSON are read from its bytes (in
@@ -140,7 +141,7 @@ struct PrettyJSONLines: Sendable {
             while offset < buffer.count, !state.failed, !sink.isDone {
                 let end = min(buffer.count, offset + passWindow)
                 state.print(UnsafeBufferPointer(rebasing: buffer[offset..<end]), base: offset, into: &sink)
-                if end - offset == passWindow { BodySpool.releasePages(of: raw, offset..<end) }
+                if end - offset == passWindow { MappedFilePages.release(of: raw, offset..<end) }
                 offset = end
             }
         }
@@ -379,7 +380,7 @@ struct RawLines: Sendable {
             for start in Swift.stride(from: 0, to: buffer.count, by: passWindow) {
                 let end = min(buffer.count, start + passWindow)
                 search.scan(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-                BodySpool.releasePages(of: raw, start..<end)
+                MappedFilePages.release(of: raw, start..<end)
             }
         }
         return search.matches

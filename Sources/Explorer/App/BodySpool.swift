@@ -1,4 +1,5 @@
 import Foundation
+import Workspace
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,34 +56,30 @@ final class BodySpool: @unchecked Sendable {
         guard size > 0 else { return Data() }
         guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else { return nil }
         let length = size
-        Self.mappings.insert(address)
+        // A whole pass over the body lets the pages it read go (MappedFilePages.release).
+        MappedFilePages.register(address, length: length)
         return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in
-            Self.mappings.remove(pointer)
+            MappedFilePages.unregister(pointer)
             munmap(pointer, count)
         })
     }
 
-    /// Lets the kernel take back the pages of `range` of `bytes` when they are a spool
-    /// mapping: a pass over a whole body (a search, a fold) then does not leave the body
-    /// resident; pages read again come back from the file. Memory that is not a spool mapping
-    /// is left alone.
-    static func releasePages(of bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
-        guard let base = bytes.baseAddress, mappings.contains(base) else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = range.lowerBound / page * page
-        let end = range.upperBound / page * page
-        guard end > start else { return }
-        madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+    /// Maps the spool's first `length` bytes at `address`, in place of whatever is mapped
+    /// there (`MAP_FIXED`: the old pages go in the same step, so a reader of those addresses
+    /// on another thread sees the old bytes or the file's, never a hole). The caller owns the
+    /// range and unmaps it; it must hold the same bytes the file starts with.
+    ///
+    /// - Returns: whether the file is mapped there now (when not, Linux 6.12 and later leave
+    ///   the range as it was).
+    func map(over address: UnsafeMutableRawPointer, length: Int) -> Bool {
+        guard length > 0, length <= size else { return false }
+        let mapped = mmap(address, Self.pageRounded(length), PROT_READ, MAP_SHARED | MAP_FIXED, descriptor, 0)
+        return mapped == address
     }
 
-    /// The start addresses of the spool mappings alive.
-    private static let mappings = MappingSet()
-
-    private final class MappingSet: @unchecked Sendable {
-        private let lock = NSLock()
-        private var addresses: Set<UnsafeRawPointer> = []
-        func insert(_ address: UnsafeMutableRawPointer) { lock.withLock { _ = addresses.insert(UnsafeRawPointer(address)) } }
-        func remove(_ address: UnsafeMutableRawPointer) { lock.withLock { _ = addresses.remove(UnsafeRawPointer(address)) } }
-        func contains(_ address: UnsafeRawPointer) -> Bool { lock.withLock { addresses.contains(address) } }
+    /// `length` rounded up to whole pages.
+    static func pageRounded(_ length: Int) -> Int {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return (length + page - 1) / page * page
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Networking
 import Terminal
 
@@ -38,14 +41,16 @@ final class LiveBody: @unchecked Sendable {
     private var indexes: BodyDocument.Indexes
     private var lastPublished: Date?
     private let kind: EventLog.Kind?
-    private var log: EventLog
+    /// Made only for a body shown as events: its date formatter loads ICU, whose code and
+    /// data any other body would bring into memory for nothing.
+    private var log: EventLog?
 
     init(head: ResponseHead, started: Date, headReceived: Date = Date(), timeZone: TimeZone = .current) {
         self.head = head
         self.started = started
         self.headReceived = headReceived
         self.kind = EventLog.Kind(contentType: head.headers["Content-Type"])
-        self.log = EventLog(timeZone: timeZone, limit: Self.eventLimit)
+        self.log = kind.map { _ in EventLog(timeZone: timeZone, limit: Self.eventLimit) }
         self.indexes = BodyDocument.Indexes(contentType: head.headers["Content-Type"])
     }
 
@@ -57,7 +62,7 @@ final class LiveBody: @unchecked Sendable {
         byteCount += chunk.count
         indexes.consume(chunk)
         keep(chunk)
-        if let kind { log.consume(chunk, kind: kind, at: now) }
+        if let kind { log?.consume(chunk, kind: kind, at: now) }
         let due = lastPublished.map { now.timeIntervalSince($0) >= Self.publishInterval } ?? true
         if due { lastPublished = now }
         return due
@@ -67,10 +72,13 @@ final class LiveBody: @unchecked Sendable {
         switch storage {
         case .buffer(let buffer):
             guard !buffer.append(chunk) else { return }
-            // Past the threshold the body goes to disk and is read back through a map.
+            // Past the threshold the body goes to disk and is read back through a map. The
+            // frames shown so far still read the buffer: its bytes become the spool's pages in
+            // place, so memory holds none of them from now on.
             if let spool = try? BodySpool() {
                 storage = .spool(spool)
                 spoolOrKeep(buffer.data, spool)
+                if case .spool = storage { buffer.moveOnto(spool) }
             } else {
                 storage = .memory(buffer.data)
             }
@@ -114,7 +122,7 @@ final class LiveBody: @unchecked Sendable {
     /// - Parameter isComplete: whether the body has ended.
     func frame(isComplete: Bool, now: Date = Date()) -> Frame {
         Frame(head: head, started: started, headReceived: headReceived, now: now, data: body, indexes: indexes,
-              isComplete: isComplete, events: kind != nil && !log.isEmpty ? log.text : nil)
+              isComplete: isComplete, events: log.flatMap { $0.isEmpty ? nil : $0.text })
     }
 
     /// What has arrived, laid out (the body cut where it stopped).
@@ -259,28 +267,48 @@ final class LiveBodySlot: @unchecked Sendable {
 /// Bytes appended up to a fixed capacity and never changed once written, so every `data`
 /// taken so far stays valid and shares the memory: a frame shown while more bytes arrive costs
 /// no copy (a growing `Data` would be copied whole by the next append while a frame holds it).
-/// Pages of the capacity not yet written are never touched, so they take no memory.
+/// The capacity is mapped, not allocated: its pages take memory only once written, and when
+/// the body spools they give way to the spool file's (`moveOnto(_:)`).
 final class AppendOnlyBytes: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer
+    private let mappedLength: Int
     let capacity: Int
     /// Bytes written. Appended on one queue; `data` may be read on any once handed over.
     private(set) var count = 0
+    /// Whether the bytes are the spool file's pages now (nothing more is appended).
+    private var isMoved = false
 
     init(capacity: Int) {
         self.capacity = capacity
-        base = UnsafeMutableRawPointer.allocate(byteCount: max(1, capacity), alignment: 16)
+        mappedLength = BodySpool.pageRounded(max(1, capacity))
+        guard let address = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              address != MAP_FAILED
+        else { fatalError("Out of address space for a \(capacity)-byte body buffer") }
+        base = address
     }
 
-    deinit { base.deallocate() }
+    deinit { munmap(base, mappedLength) }
 
     /// Appends `chunk` when it fits.
     ///
-    /// - Returns: `false`, writing nothing, when it does not.
+    /// - Returns: `false`, writing nothing, when it does not (or the bytes were moved).
     func append(_ chunk: Data) -> Bool {
-        guard chunk.count <= capacity - count else { return false }
+        guard !isMoved, chunk.count <= capacity - count else { return false }
         chunk.copyBytes(to: (base + count).assumingMemoryBound(to: UInt8.self), count: chunk.count)
         count += chunk.count
         return true
+    }
+
+    /// Puts the pages of `spool`, which starts with these bytes, where the bytes are: every
+    /// `data` taken reads the same bytes at the same addresses, from the file as they are
+    /// touched, and the memory they took is freed at once (the frames that still hold the
+    /// buffer would otherwise keep all of it until the last one goes). Nothing more is
+    /// appended. When the file cannot be mapped, the bytes stay in memory as they were.
+    ///
+    /// - Parameter spool: the spool the bytes were written to, first.
+    func moveOnto(_ spool: BodySpool) {
+        guard !isMoved, count > 0, spool.size >= count else { return }
+        isMoved = spool.map(over: base, length: count)
     }
 
     /// The bytes written so far, without a copy (they keep this buffer alive).

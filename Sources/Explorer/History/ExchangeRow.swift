@@ -142,7 +142,12 @@ struct ExchangeRow: Sendable {
     /// A body as a text column when it is UTF-8 text, else as a blob column.
     static func storedBody(_ body: Data?) -> (text: String?, data: Data?) {
         guard let body else { return (nil, nil) }
-        if !body.contains(0), let text = String(data: body, encoding: .utf8) { return (text, nil) }
+        if !body.contains(0), let text = String(data: body, encoding: .utf8) {
+            // The text is a copy: the pages of a spooled body read to make it can go before
+            // SQLite makes its own copy of the row.
+            body.withUnsafeBytes { MappedFilePages.release(of: $0, 0..<$0.count) }
+            return (text, nil)
+        }
         return (nil, body)
     }
 

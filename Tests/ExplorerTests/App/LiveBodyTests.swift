@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import Testing
 @testable import App
+@testable import History
 import Workspace
 @testable import Terminal
 
@@ -164,6 +165,98 @@ import Workspace
         let inMemory = Data(mapped)
         #expect(RawLines(inMemory).lines(containing: "needle") == [lines.lineCount - 1])
         #expect(inMemory.prefix(line.count) == line)
+    }
+
+    @Test func bytesMovedOntoTheirSpoolReadTheSameFromTheFileAndTakeNoMoreAppends() throws {
+        let bytes = AppendOnlyBytes(capacity: 1 << 20)
+        let chunk = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        #expect(bytes.append(chunk))
+        #expect(bytes.append(chunk.prefix(1000)))
+        // A frame's view, taken before the body spools.
+        let shown = bytes.data
+        let spool = try BodySpool()
+        try spool.write(shown)
+        bytes.moveOnto(spool)
+        #expect(shown == chunk + chunk.prefix(1000))
+        #expect(bytes.data == shown)
+        #expect(!bytes.append(Data("x".utf8)), "the bytes are the spool's now")
+        let address = shown.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        #expect(try Self.mappedPath(of: address)?.contains("explorer-body-") == true, "read from the spool file, not memory")
+    }
+
+    @Test func aFrameShownBeforeTheBodySpooledReadsTheSpoolFileAfter() throws {
+        let head = ResponseHead(status: .ok, headers: ["Content-Type": "text/plain"], httpVersion: "HTTP/1.1")
+        let body = LiveBody(head: head, started: Date(), headReceived: Date(), timeZone: .gmt)
+        let line = Data(String(repeating: "abcdefghij", count: 10).appending("\n").utf8)
+        var block = Data()
+        for _ in 0..<(1 << 20) / line.count { block.append(line) }
+        while body.byteCount + block.count <= LiveBody.spoolThreshold { _ = body.append(block, at: Date()) }
+        let frame = body.frame(isComplete: false)
+        #expect(!body.isSpooled)
+        _ = body.append(block, at: Date())
+        #expect(body.isSpooled)
+        #expect(frame.data.prefix(line.count) == line)
+        #expect(frame.snapshot().document.plainLine(0) == String(decoding: line.dropLast(), as: UTF8.self))
+        let address = frame.data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        #expect(try Self.mappedPath(of: address)?.contains("explorer-body-") == true)
+    }
+
+    /// The file mapped at `address` in this process (`nil`: anonymous memory or unmapped).
+    private static func mappedPath(of address: UInt) throws -> String? {
+        let maps = try Self.procText("/proc/self/maps")
+        for line in maps.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
+            guard bounds.count == 2, bounds[0] <= address, address < bounds[1] else { continue }
+            return fields.count > 5 ? String(fields[5]).trimmingCharacters(in: .whitespaces) : nil
+        }
+        return nil
+    }
+
+    @Test func theHistorysCopyOfASpooledBodyLetsThePagesItReadGo() throws {
+        let spool = try BodySpool()
+        let line = Data("{\"filler\": true}\n".utf8)
+        var block = Data()
+        for _ in 0..<(1 << 16) { block.append(line) }  // about 1 MiB
+        for _ in 0..<4 { try spool.write(block) }
+        let mapped = try #require(spool.mapped())
+        let address = mapped.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        #expect(mapped.reduce(0) { $0 &+ Int($1) } > 0)  // every page read
+        #expect(try #require(try Self.residentKiB(of: address)) >= 4 << 10)
+        let stored = ExchangeRow.storedBody(mapped.prefix(3 << 20))
+        #expect(stored.text?.utf8.count == 3 << 20)
+        let rest = (mapped.count - (3 << 20)) / 1024 + 8
+        #expect(try #require(try Self.residentKiB(of: address)) <= rest, "only what is past the copy is still resident")
+        // The bytes come back from the file.
+        #expect(mapped.prefix(line.count) == line)
+        // A body in memory is never let go.
+        let inMemory = Data(block)
+        #expect(ExchangeRow.storedBody(inMemory).text?.utf8.count == block.count)
+        #expect(inMemory == block)
+    }
+
+    /// A /proc file's whole text. `String(contentsOfFile:)` stops after the first read, which
+    /// for these files holds only the first few records.
+    private static func procText(_ path: String) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var text = Data()
+        while let part = try handle.read(upToCount: 1 << 16), !part.isEmpty { text.append(part) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The resident KiB of the mapping that starts at `address`, from /proc/self/smaps.
+    private static func residentKiB(of address: UInt) throws -> Int? {
+        let smaps = try Self.procText("/proc/self/smaps")
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), let start = UInt(line[..<dash], radix: 16), line.contains(" ") {
+                inside = start == address
+            } else if inside, line.hasPrefix("Rss:") {
+                return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
+            }
+        }
+        return nil
     }
 
     @Test func aBodyPastTheThresholdSpoolsAndKeepsNoCopyInMemory() {
