@@ -165,6 +165,9 @@ package struct AppState: Sendable {
     var compose = ComposeState()
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
     package var history: [HistorySummary] = []
+    /// Whether the history is still being read at start-up: the first frame is drawn before
+    /// it is, and the History pane says so rather than "Nothing sent yet".
+    package var historyIsReading = false
     /// The zone times are shown in (the machine's, set at start-up; UTC in tests).
     package var timeZone = TimeZone(identifier: "UTC")!
     /// The exchanges of this session the screen can still show: the newest

@@ -94,6 +94,12 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     }
 
     package func view(_ state: AppState, size: Size) -> CellGrid {
+        Self.render(state, size: size)
+    }
+
+    /// The screen a state shows, without a program: the explorer draws its first frame with it
+    /// while the history is still being read.
+    package static func render(_ state: AppState, size: Size) -> CellGrid {
         AppView.render(state, size: size)
     }
 

@@ -22,9 +22,10 @@ enum ExplorerTUI {
     @MainActor
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
         // What does not depend on the collection starts on another thread while the collection,
-        // the configuration and the theme load here: the history (SQLite opens, migrates and
-        // reads the newest rows) and the HTTP client (its event loops). Loading the collection
-        // on a third thread while the terminal was set up here gained nothing measurable
+        // the configuration and the theme load and the terminal is set up here: the history
+        // (SQLite opens, migrates and reads the newest rows) and the HTTP client (its event
+        // loops). The first frame does not wait for them. Loading the collection on a third
+        // thread while the terminal was set up here gained nothing measurable
         // (`scripts/bench-tui.py --launch-only`, three interleaved runs).
         let backstage = Task.detached(priority: .userInitiated) { Backstage() }
         let collection: APICollection
@@ -44,10 +45,6 @@ enum ExplorerTUI {
         notices.append(contentsOf: config.problems)
         let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         if let problem = theme.problem { notices.append(problem.description) }
-        let started = await backstage.value
-        let history = started.history
-        notices.append(contentsOf: started.historyNotices.drain())
-
         // Drafts a previous session left (a crash, a quit with unsaved edits) are offered back.
         let draftStore = DraftStore(directories: XDGDirectories(environment: processEnvironment))
         let (leftDrafts, draftProblem) = draftStore.load(collectionPath: collectionURL.path)
@@ -68,6 +65,32 @@ enum ExplorerTUI {
         }
         if let notice = Self.startWatching(watcher, collectionURL: collectionURL) { notices.append(notice) }
         defer { watcher.stop() }
+        var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
+        state.keymap = config.keymap
+        state.exchangeLimit = config.exchangesInMemory
+        state.timeZone = .current
+        state.saveFolder = XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
+            ?? FileManager.default.currentDirectoryPath
+        state.historyIsReading = true
+        Self.show(notices, in: &state)
+        state.offerDrafts(leftDrafts)
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: processEnvironment)
+        } catch {
+            try? await backstage.value.transport.shutdown()
+            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
+            throw ExitCode(1)
+        }
+        // The first frame, drawn while the history may still be read: its rows (and what went
+        // wrong reading it) come with the next frame, the runtime's first.
+        screen.draw(ExplorerProgram.render(state, size: screen.size))
+
+        let started = await backstage.value
+        let history = started.history
+        state.history = started.historyRows
+        state.historyIsReading = false
+        Self.show(notices + started.historyNotices.drain(), in: &state)
         let program = ExplorerProgram(
             transport: started.transport,
             limits: config.limits,
@@ -89,31 +112,18 @@ enum ExplorerTUI {
             cookieStore: CookieStore(environment: processEnvironment),
             schemaCache: GraphQLSchemaCache(environment: processEnvironment),
             validatesGraphQL: validatesGraphQL)
-        var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
-        state.keymap = config.keymap
-        state.exchangeLimit = config.exchangesInMemory
-        state.timeZone = .current
-        state.saveFolder = XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
-            ?? FileManager.default.currentDirectoryPath
-        state.history = started.historyRows
-        if !notices.isEmpty {
-            // Every notice, not only the first: each one is something the user must know.
-            state.message = notices.joined(separator: " ")
-            state.messageIsError = true
-        }
-        state.offerDrafts(leftDrafts)
-        let screen: CursesScreen
-        do {
-            screen = try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: processEnvironment)
-        } catch {
-            await program.shutdown()
-            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
-            throw ExitCode(1)
-        }
         let runtime = Runtime(program: program, state: state)
         handOver.runtime = runtime
         await runtime.run(on: screen)
         await program.shutdown()
+    }
+
+    /// Puts the start-up notices in the message line, every one (each is something the user
+    /// must know), as an error; leaves the message alone when there is none.
+    private static func show(_ notices: [String], in state: inout AppState) {
+        guard !notices.isEmpty else { return }
+        state.message = notices.joined(separator: " ")
+        state.messageIsError = true
     }
 
     /// Starts watching the collection file.

@@ -35,6 +35,19 @@ import Testing
         assertSnapshot(tuiScreen(try tuiState(width: 120, height: 40)), named: "initial-120x40")
     }
 
+    @Test func theFirstFrameSaysTheHistoryIsStillBeingRead() throws {
+        // The response pane says "Nothing sent yet. Press Enter…" in both; the History pane
+        // says it only once the history is read and empty.
+        func nothingSent(_ state: AppState) -> Int { screenText(state).components(separatedBy: "Nothing sent yet").count - 1 }
+        var state = try tuiState()
+        state.historyIsReading = true
+        #expect(screenText(state).contains("Reading the history…"))
+        #expect(nothingSent(state) == 1)
+        state.historyIsReading = false
+        #expect(!screenText(state).contains("Reading the history"))
+        #expect(nothingSent(state) == 2)
+    }
+
     @Test func loadingShowsTheSpinner() throws {
         var state = try tuiState()
         tuiInFlight(&state)
