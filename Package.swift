@@ -33,8 +33,15 @@ let package = Package(
             name: "CNcurses",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // The library as its users import it: NetworkingCore and what needs Foundation's URL
+        // loading system (on Linux FoundationNetworking, which loads libcurl and some thirty
+        // libraries at every start: the explorer's targets import NetworkingCore only).
         .target(
             name: "Networking",
+            dependencies: ["NetworkingCore"]
+        ),
+        .target(
+            name: "NetworkingCore",
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -65,7 +72,7 @@ let package = Package(
         .target(
             name: "Workspace",
             dependencies: [
-                "Networking",
+                "NetworkingCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
@@ -78,7 +85,7 @@ let package = Package(
         .target(
             name: "History",
             dependencies: [
-                "Networking",
+                "NetworkingCore",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, to bind a large body without a copy (ExchangeRow.insert).
@@ -91,7 +98,7 @@ let package = Package(
             dependencies: [
                 "Curses",
                 "History",
-                "Networking",
+                "NetworkingCore",
                 "Terminal",
                 "Workspace",
                 .product(name: "Yams", package: "Yams"),
@@ -112,7 +119,7 @@ let package = Package(
         .target(
             name: "Demo",
             dependencies: [
-                "Networking",
+                "NetworkingCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -132,7 +139,7 @@ let package = Package(
                 "Curses",
                 "Demo",
                 "History",
-                "Networking",
+                "NetworkingCore",
                 "Terminal",
                 "Workspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -143,6 +150,7 @@ let package = Package(
             name: "NetworkingBench",
             dependencies: [
                 "Networking",
+                "NetworkingCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -151,6 +159,7 @@ let package = Package(
             name: "NetworkingTests",
             dependencies: [
                 "Networking",
+                "NetworkingCore",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -183,7 +192,7 @@ let package = Package(
                 "Demo",
                 "ExplorerCLI",
                 "History",
-                "Networking",
+                "NetworkingCore",
                 "Terminal",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -7,6 +7,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Networking
+import NetworkingCore
 
 // MARK: - Arguments
 
@@ -237,8 +238,8 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
         }
     case "future":
         return {
-            let response = try await ResponseFuture<Networking.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
-                { Networking.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
+            let response = try await ResponseFuture<NetworkingCore.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
+                { NetworkingCore.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
             }.value
             precondition(response.statusCode == .ok)
         }
@@ -274,14 +275,14 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     case "response":
         return {
             let sent = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
-            let response = Networking.Response(sent, request: preparedSmall, started: Date())
+            let response = NetworkingCore.Response(sent, request: preparedSmall, started: Date())
             precondition(response.statusCode == .ok)
         }
     case "prepared":
         return {
             let prepared = try small.prepared(baseURL: environment.baseURL!)
             let sent = try await transport.send(prepared, options: TransferOptions()) { _ in }
-            let response = Networking.Response(sent, request: prepared, started: Date())
+            let response = NetworkingCore.Response(sent, request: prepared, started: Date())
             precondition(response.statusCode == .ok)
         }
     default:

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Networking
+@testable import NetworkingCore
 import Testing
 
 /// The hand-over between the transport and a body's reader.

@@ -58,7 +58,7 @@ import Testing
     }
 
     /// GET https://localhost:port/ with these settings; the body, or the error.
-    private func get(_ server: Server, _ settings: TLSSettings?) async -> Result<Networking.Response<Data?>, any Error> {
+    private func get(_ server: Server, _ settings: TLSSettings?) async -> Result<NetworkingCore.Response<Data?>, any Error> {
         do {
             let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, tls: try settings?.tlsConfiguration()))
             defer { Task { try? await transport.shutdown() } }
@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    private func sentence(_ result: Result<Networking.Response<Data?>, any Error>) -> String {
+    private func sentence(_ result: Result<NetworkingCore.Response<Data?>, any Error>) -> String {
         if case .failure(let error) = result { return (error as? LocalizedError)?.errorDescription ?? String(describing: error) }
         return "no error"
     }
@@ -143,7 +143,7 @@ import Testing
         let server = try await Server.start(try authority.issue(for: "localhost").serverConfiguration())
         defer { server.stop() }
         let base = URL(string: "https://localhost:\(server.port)")!
-        func me(_ settings: TLSSettings?) async -> Result<Networking.Response<Data?>, any Error> {
+        func me(_ settings: TLSSettings?) async -> Result<NetworkingCore.Response<Data?>, any Error> {
             do {
                 let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, tls: try settings?.tlsConfiguration()))
                 defer { Task { try? await transport.shutdown() } }

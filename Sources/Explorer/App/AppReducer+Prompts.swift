@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 /// What waits for `{{prompt "Label"}}` answers: a send (its exchange) or a folder run.

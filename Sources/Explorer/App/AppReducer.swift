@@ -1,6 +1,6 @@
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Terminal
 import Workspace
 

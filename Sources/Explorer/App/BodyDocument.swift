@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Terminal
 
 /// A response body made ready to show: decoded by its charset, pretty-printed when it is JSON

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 /// One request sent from the explorer and what became of it, as the response pane shows it.

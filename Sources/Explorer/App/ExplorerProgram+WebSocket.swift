@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// What the user does to an open WebSocket session from the TUI.

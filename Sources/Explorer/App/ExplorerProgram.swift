@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Terminal
 import Workspace
 

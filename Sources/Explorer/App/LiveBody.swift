@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Networking
+import NetworkingCore
 import Terminal
 
 /// A response body while it arrives, on the effect side: the bytes so far, their line indexes

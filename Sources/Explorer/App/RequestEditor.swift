@@ -1,4 +1,4 @@
-import Networking
+import NetworkingCore
 import Terminal
 import Workspace
 

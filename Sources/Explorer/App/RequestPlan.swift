@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 /// An endpoint to resolve in an environment of a collection: what a send, a preview or a

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// The limits every response of the explorer is read under, from `config.yaml`: the largest
 /// body, the total time and the longest silence. Each one stops a transfer with a line that

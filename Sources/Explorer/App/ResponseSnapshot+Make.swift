@@ -1,6 +1,6 @@
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 extension ResponseSnapshot {
@@ -58,7 +58,7 @@ extension ResponseSnapshot {
             var lines: [String] = []
             lines.append([problem.title ?? "", problem.detail ?? ""].filter { !$0.isEmpty }.joined(separator: " — "))
             if let instance = problem.instance { lines.append("instance: \(instance)") }
-            func text(_ value: Networking.JSONValue?) -> String? { value.map { $0.stringValue ?? $0.description } }
+            func text(_ value: NetworkingCore.JSONValue?) -> String? { value.map { $0.stringValue ?? $0.description } }
             if let errors = problem.extensions["errors"]?.arrayValue, errors.allSatisfy({ $0.objectValue != nil }) {
                 for error in errors.prefix(8) {
                     let field = text(error["field"] ?? error["pointer"] ?? error["name"]) ?? "?"

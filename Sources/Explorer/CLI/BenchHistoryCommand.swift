@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 
 /// `explorer bench history`: figures for the SQLite history store.
 ///

@@ -3,7 +3,7 @@ import ArgumentParser
 import Curses
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// Opens the explorer's full-screen UI on a collection file and runs it until the user quits.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 /// `explorer graphql schema`: the schema a GraphQL endpoint is validated against.

@@ -2,7 +2,7 @@ import App
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// `explorer history ...`: lists, shows, re-sends and clears stored exchanges.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// `explorer run [PATH…]`: sends endpoints of a collection in file order, captures flowing

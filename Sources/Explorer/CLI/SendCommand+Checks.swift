@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// `explorer send` for an endpoint that captures, asserts or requires: the endpoints it

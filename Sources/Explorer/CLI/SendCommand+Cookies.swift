@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 /// The environment's cookie jar for `explorer send` and `explorer run`: read from the state

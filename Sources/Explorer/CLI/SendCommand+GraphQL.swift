@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 extension ExchangeSender {

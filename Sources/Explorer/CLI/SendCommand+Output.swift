@@ -1,6 +1,6 @@
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// How `explorer send` and `explorer history` print an exchange: the body alone, the head with

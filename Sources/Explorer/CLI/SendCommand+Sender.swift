@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// Sends one exchange for the CLI, records it, prints it and ends with the right exit code.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// `explorer send` when the body is printed as it arrives: with `--stream`, or whenever stdout

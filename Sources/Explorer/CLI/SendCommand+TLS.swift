@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 extension ExchangeSender {

@@ -2,7 +2,7 @@ import App
 import ArgumentParser
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Workspace
 
 /// `explorer send ENDPOINT ...`: sends one endpoint of a collection, headless.

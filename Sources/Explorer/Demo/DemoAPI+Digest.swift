@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Networking
+import NetworkingCore
 
 /// `/digest/:algorithm`: HTTP Digest (RFC 7616, `qop=auth`) for the user `ada` with the
 /// password `demo-digest-pass`, as httpbin's `/digest-auth` offers it: a request without

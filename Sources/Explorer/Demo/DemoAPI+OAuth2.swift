@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Networking
+import NetworkingCore
 
 /// `/oauth/*`: an OAuth 2.0 authorization server for the demo's client `explorer-demo` (secret
 /// `demo-client-secret`), with every grant explorer speaks. Its access tokens are the demo's

@@ -2,7 +2,7 @@ import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Networking
+import NetworkingCore
 
 /// The demo API of one environment: its data and the answers of its routes.
 ///

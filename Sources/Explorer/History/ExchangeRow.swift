@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import Networking
+import NetworkingCore
 import Workspace
 
 /// An exchange as the `exchange` table stores it: headers as JSON, each body either as text

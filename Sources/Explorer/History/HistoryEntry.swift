@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Workspace
 
 /// One stored exchange: the request as it was sent and the response (or transport error) it got.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Networking
+import NetworkingCore
 import Workspace
 
 /// The exchange history, kept in an SQLite file (WAL mode) through GRDB.

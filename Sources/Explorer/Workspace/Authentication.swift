@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// How requests prove who sends them: the `auth:` of a collection, an environment, a folder or
 /// an endpoint. The nearest one wins (endpoint, then its folders from the innermost, then the

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Yams
 
 /// Reads collection YAML into an `APICollection`, with errors and warnings at `file:line:column`.

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Yams
 
 /// Writes a collection as YAML in the format `CollectionLoader` reads.

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Where each environment's cookie jar is kept between runs: one file in the state folder
 /// (`$XDG_STATE_HOME/explorer/cookies.json`, mode 0600 in a 0700 folder), per collection file

@@ -1,4 +1,4 @@
-import Networking
+import NetworkingCore
 
 /// One request of a collection: a method, a path relative to the environment's base URL,
 /// query items, headers and a body, all of which may hold `{{variable}}` templates.

@@ -1,4 +1,4 @@
-import Networking
+import NetworkingCore
 
 /// The body of an endpoint, in the form it was written in the collection.
 package enum EndpointBody: Sendable, Hashable {

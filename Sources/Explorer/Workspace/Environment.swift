@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// One environment of a collection (local, staging, production ...), and the server provider
 /// requests are sent through.

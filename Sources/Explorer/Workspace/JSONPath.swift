@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Terminal
 
 /// A JSONPath expression, the subset people type to narrow a response:

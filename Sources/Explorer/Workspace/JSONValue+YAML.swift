@@ -1,4 +1,4 @@
-import Networking
+import NetworkingCore
 import Yams
 
 // A collection's `json:` body is YAML in the file and a `JSONValue` in memory (string leaves

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// An environment's `proxy:`: the HTTP (or SOCKS5) proxy its requests go through, or none at all.
 ///

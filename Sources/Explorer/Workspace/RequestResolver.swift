@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Turns an endpoint of a collection into a request: `(collection, endpoint, environment,
 /// --var overrides) -> ResolvedRequest`.

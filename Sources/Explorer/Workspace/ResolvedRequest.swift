@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// An endpoint with every template expanded, ready to send and to show.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Hides secrets before anything is shown or stored: used by the TUI, history and exports.
 ///

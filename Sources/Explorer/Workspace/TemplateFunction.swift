@@ -1,5 +1,5 @@
 import Crypto
-import Networking
+import NetworkingCore
 import Foundation
 
 /// The functions a `{{…}}` may call, with their arguments after the name:

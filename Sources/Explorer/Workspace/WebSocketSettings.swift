@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Yams
 
 /// What makes an endpoint a WebSocket (`websocket: true`, or a ws:// or wss:// URL): it opens a

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// The messages of a WebSocket session as JSON lines (one object per message, ping or close),
 /// kept up to a byte limit like a response body: what `send --json` prints and what history

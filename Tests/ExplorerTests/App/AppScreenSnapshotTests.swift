@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Testing
 @testable import App
 @testable import Terminal

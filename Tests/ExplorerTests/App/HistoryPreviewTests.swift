@@ -1,6 +1,6 @@
 import Foundation
 import History
-import Networking
+import NetworkingCore
 import Testing
 @testable import App
 @testable import Terminal

@@ -1,6 +1,6 @@
 import Demo
 import Foundation
-import Networking
+import NetworkingCore
 import Testing
 @testable import App
 @testable import ExplorerCLI

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Networking
+import NetworkingCore
 import Testing
 @testable import ExplorerCLI
 @testable import History

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 @testable import ExplorerCLI
 @testable import History
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Networking
+@testable import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Terminal
 
 /// Draws the whole explorer screen from the state: `view(state, size) -> CellGrid`, pure.

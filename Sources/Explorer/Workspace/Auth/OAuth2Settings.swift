@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// An `auth: { type: oauth2, … }` as written: every value a template, expanded when a request
 /// is resolved (`OAuth2Settings.resolved(by:)`).

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Where OAuth2 tokens are kept between runs: one file in the state folder
 /// (`$XDG_STATE_HOME/explorer/tokens.json`, mode 0600 in a 0700 folder), per collection file,

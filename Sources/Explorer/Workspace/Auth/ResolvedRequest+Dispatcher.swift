@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 extension ResolvedRequest {
     /// The dispatcher that sends this request with its credentials: a digest auth answers the

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// The outcome of one assertion on one response.
 package struct AssertionResult: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// One entry of an endpoint's `capture:`: a variable set from the response, kept for later
 /// requests in the same environment.

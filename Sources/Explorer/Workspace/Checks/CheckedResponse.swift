@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// What captures and assertions read from one exchange: the status, the headers, the body and
 /// how long it took. Built by whoever sent the request (the CLI, the TUI, the runner).

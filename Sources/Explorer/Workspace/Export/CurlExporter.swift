@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// A resolved request as a curl command line: what `explorer export curl` prints and what the
 /// TUI's `c` copies, written by Networking's one renderer (`CurlCommand`).

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Writes resolved requests as an HTTP Archive (HAR 1.2) that browsers' developer tools and
 /// HAR viewers open: one entry per request, with its method, URL, headers, query and body.

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Writes a collection as a `.http` file for the VS Code REST Client / JetBrains HTTP Client.
 ///

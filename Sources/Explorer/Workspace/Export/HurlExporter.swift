@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Writes endpoints as a Hurl file (hurl.dev), captures and assertions included, so a
 /// collection's checks run in CI without the explorer.

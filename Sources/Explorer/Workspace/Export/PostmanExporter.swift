@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Writes a collection as a Postman collection (format v2.1), which Postman, Insomnia and
 /// newman import.

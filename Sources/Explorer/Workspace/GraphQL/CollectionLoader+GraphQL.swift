@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import Yams
 
 /// Reading an endpoint's `graphql:` (`query`, `variables`, `operation`), each error at the

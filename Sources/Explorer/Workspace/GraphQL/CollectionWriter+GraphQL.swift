@@ -1,4 +1,4 @@
-import Networking
+import NetworkingCore
 import Yams
 
 extension CollectionWriter {

@@ -1,6 +1,6 @@
 import Foundation
 import GraphQL
-import Networking
+import NetworkingCore
 
 /// `explorer import graphql`: a GraphQL schema (SDL, or a server's introspection answer made
 /// into SDL) as a collection, one endpoint per root query and mutation field, in the folders

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Schema introspection: the query every GraphQL server answers with its schema, and that
 /// answer written as SDL (the schema language), the one form the rest reads: a cached schema,

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// An endpoint's `graphql:`: a GraphQL document, its variables and the operation to run,
 /// sent per GraphQL over HTTP (a JSON body for POST, query parameters for GET).

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// One entry of a GraphQL response's `errors` array: the message, the path of the field that
 /// failed and where in the document.

@@ -1,6 +1,6 @@
 import Foundation
 import GraphQL
-import Networking
+import NetworkingCore
 
 /// A GraphQL schema as plain values to browse: its types (root types first), each with its
 /// fields, arguments, descriptions and deprecations. What the TUI's schema browser shows; made

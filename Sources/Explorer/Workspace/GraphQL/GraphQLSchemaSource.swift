@@ -1,6 +1,6 @@
 import Foundation
 import GraphQL
-import Networking
+import NetworkingCore
 
 /// A schema ready to validate against: its SDL, when it was fetched, whether it came from the
 /// state folder, and the schema GraphQLSwift built from it.

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 extension RequestResolver {
     /// The GraphQL document of an operation: its inline text, or its `@file` read now (relative

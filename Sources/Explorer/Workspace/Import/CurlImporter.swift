@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Imports curl command lines, as people paste them from API docs and browsers, into a
 /// collection: one endpoint per request curl would send.

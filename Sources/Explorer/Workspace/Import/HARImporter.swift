@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Imports an HTTP Archive (HAR 1.2), what browsers' developer tools export: every http(s)
 /// entry becomes an endpoint, or the one entry chosen.

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Imports VS Code REST Client and JetBrains HTTP Client `.http` files.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Imports an Insomnia export (format 4, JSON or YAML, as Insomnia's "Export Data" writes it).
 ///

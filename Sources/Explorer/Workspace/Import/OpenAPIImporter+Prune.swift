@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// What OpenAPIKit is given to decode: only the parts an endpoint is built from.
 ///

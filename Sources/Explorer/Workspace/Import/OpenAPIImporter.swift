@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 import OpenAPIKit
 import OpenAPIKit30
 import OpenAPIKitCompat

@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// Imports a Postman collection (format v2.0 or v2.1, as the Postman app and newman export
 /// it) and, optionally, Postman environment files.

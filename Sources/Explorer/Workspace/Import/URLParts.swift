@@ -1,5 +1,5 @@
 import Foundation
-import Networking
+import NetworkingCore
 
 /// An absolute URL taken apart for a collection: the origin becomes an environment's
 /// `base_url`, the rest an endpoint's path and query.

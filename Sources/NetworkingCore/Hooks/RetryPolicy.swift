@@ -107,7 +107,7 @@ public struct RetryPolicy: Sendable {
 
 extension Duration {
     /// The duration in seconds, as a `Double`.
-    var seconds: Double {
+    package var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }

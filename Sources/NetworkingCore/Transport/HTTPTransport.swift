@@ -128,17 +128,17 @@ public struct TransferOptions: Sendable {
 }
 
 /// Collects body chunks into their destination and reports progress.
-struct BodySink {
+package struct BodySink {
     let expected: Int64?
     let destination: TransferOptions.BodyDestination
     let progress: @Sendable (TransferProgress) -> Void
     /// The response head, carried in every progress update.
     let head: ResponseHead?
     private(set) var data = Data()
-    private(set) var count = 0
+    package private(set) var count = 0
     private var file: FileHandle?
 
-    init(
+    package init(
         expected: Int64?, destination: TransferOptions.BodyDestination, head: ResponseHead? = nil,
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) throws {
@@ -160,7 +160,7 @@ struct BodySink {
     }
 
     /// Takes one chunk.
-    mutating func append(_ bytes: Data) throws {
+    package mutating func append(_ bytes: Data) throws {
         count += bytes.count
         switch destination {
         case .memory: data.append(bytes)
@@ -172,12 +172,12 @@ struct BodySink {
     }
 
     /// Reports that the head has arrived, before any body byte.
-    func begin() {
+    package func begin() {
         progress(TransferProgress(completedBytes: 0, expectedBytes: expected, head: head))
     }
 
     /// Finishes and gives the body collected in memory, if any.
-    mutating func finish() throws -> Data? {
+    package mutating func finish() throws -> Data? {
         try file?.close()
         file = nil
         if case .memory = destination { return data }

@@ -310,7 +310,7 @@ final class BodyChannel: @unchecked Sendable {
 
 extension Duration {
     /// The duration as a person reads it: `300 ms`, `3 s`, `1.5 s`.
-    var shortDescription: String {
+    package var shortDescription: String {
         let milliseconds = Double(nanoseconds) / 1_000_000
         if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
         let seconds = milliseconds / 1000
