@@ -121,10 +121,12 @@ func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ bo
     return Figures(name: name, count: count, seconds: now() - start, latencies: latencies, cpuSeconds: cpuTime() - cpuStart)
 }
 
-/// Measures two ways of doing the same thing in alternating rounds (A B, B A, A B ...), so
-/// that a machine busy with something else slows both alike; gives each one's figures and the
-/// ratio of their times per request in each round (A / B), whose median and spread say how
-/// far the comparison can be trusted on this machine.
+/// Measures two ways of doing the same thing in alternating rounds (A B, then B A, ...), so
+/// that a machine busy with something else slows both alike; gives each one's figures and, per
+/// pair of rounds, the ratio of their times per request (A / B, the geometric mean of the two
+/// rounds' ratios: whichever goes second in a round gains or loses the same in both, so the
+/// order cancels out). Their median and its confidence interval say how far the comparison can
+/// be trusted on this machine.
 func measurePair(
     _ names: (String, String), count: Int, workers: Int, rounds: Int,
     _ first: @escaping @Sendable () async throws -> Void, _ second: @escaping @Sendable () async throws -> Void
@@ -134,32 +136,50 @@ func measurePair(
     var b = Figures(name: names.1, count: 0, seconds: 0, latencies: [])
     var ratios: [Double] = []
     var cpuRatios: [Double] = []
-    let share = workers == 1 ? max(1, count / rounds) : max(workers * requestsPerWorker, count / rounds)
+    let share = roundSize(count: count, workers: workers)
     func add(_ figures: Figures, to total: inout Figures) {
         total.count += figures.count
         total.seconds += figures.seconds
         total.latencies += figures.latencies
     }
-    for round in 0..<rounds {
-        let roundA: Figures
-        let roundB: Figures
-        if round % 2 == 0 {
-            roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
-            roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
-        } else {
-            roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
-            roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
+    for _ in 0..<pairs(of: rounds) {
+        var ratio = 1.0
+        var cpuRatio = 1.0
+        for aFirst in [true, false] {
+            let roundA: Figures
+            let roundB: Figures
+            if aFirst {
+                roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
+                roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
+            } else {
+                roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
+                roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
+            }
+            add(roundA, to: &a)
+            add(roundB, to: &b)
+            ratio *= (roundA.seconds / Double(roundA.count)) / (roundB.seconds / Double(roundB.count))
+            cpuRatio *= (roundA.cpuSeconds / Double(roundA.count)) / (roundB.cpuSeconds / Double(roundB.count))
         }
-        add(roundA, to: &a)
-        add(roundB, to: &b)
-        ratios.append((roundA.seconds / Double(roundA.count)) / (roundB.seconds / Double(roundB.count)))
-        cpuRatios.append((roundA.cpuSeconds / Double(roundA.count)) / (roundB.cpuSeconds / Double(roundB.count)))
+        ratios.append(ratio.squareRoot())
+        cpuRatios.append(cpuRatio.squareRoot())
     }
     return (a, b, ratios, cpuRatios)
 }
 
-/// The median and spread of per-round ratios, as a line.
-func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: String) -> String {
+/// How many pairs of rounds (A B, B A) `rounds` rounds make: at least one.
+func pairs(of rounds: Int) -> Int { max(1, (rounds + 1) / 2) }
+
+/// The requests a round has: `count` spread over the rounds, and in a concurrent round at
+/// least `requestsPerWorker` for each worker.
+func roundSize(count: Int, workers: Int) -> Int {
+    workers == 1 ? max(1, count / rounds) : max(workers * requestsPerWorker, count / rounds)
+}
+
+/// The median and spread of per-pair ratios, as a line: the middle half, and the 95%
+/// confidence interval of the median (from the order statistics: no assumption about how the
+/// ratios are distributed), the range a target must be clear of to be met or missed; `judged`
+/// lines say which of the three the +5% target is.
+func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: String, judged: Bool = false) -> String {
     let sorted = ratios.sorted()
     func quantile(_ q: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
@@ -169,10 +189,36 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: Stri
         return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
     }
     let median = quantile(0.5)
+    let (low, high) = medianInterval(sorted)
+    let verdict: String
+    if judged {
+        verdict = high < 1.05 ? "; target under +5%: met" : low >= 1.05 ? "; target under +5%: missed" : "; target under +5%: not resolved at this noise"
+    } else {
+        verdict = ""
+    }
     return String(
-        format: "%@, %@: median %.3f of the %@ per request (%+.1f%%; middle half %.3f–%.3f, all %.3f–%.3f; %d rounds of %d requests%@)",
-        subject, label, median, label.hasSuffix("CPU time") ? "CPU time" : "time", (median - 1) * 100, quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound,
-        subject.hasPrefix("NetworkDispatcher") ? "; target under +5%" : "")
+        format: "%@, %@: median %.3f of the %@ per request (%+.1f%%; 95%% interval of the median %.3f–%.3f; middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of rounds of %d requests%@)",
+        subject, label, median, label.hasSuffix("CPU time") ? "CPU time" : "time", (median - 1) * 100, low, high,
+        quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound, verdict)
+}
+
+/// The 95% confidence interval of the median of `sorted` values: the j-th smallest and the
+/// j-th largest, j the largest rank with at most 2.5% chance that fewer than j of n samples
+/// fall below the median (a binomial with p = 1/2). With fewer than 6 values it is the range.
+func medianInterval(_ sorted: [Double]) -> (Double, Double) {
+    let n = sorted.count
+    guard n >= 6 else { return (sorted.first ?? 0, sorted.last ?? 0) }
+    var below = 0.0  // P(fewer than j samples below the median)
+    var term = pow(0.5, Double(n))  // P(exactly i below), from i = 0
+    var j = 0
+    for i in 0..<n {
+        if below + term > 0.025 { break }
+        below += term
+        j = i + 1
+        term *= Double(n - i) / Double(i + 1)
+    }
+    let rank = max(j, 1)
+    return (sorted[rank - 1], sorted[n - rank])
 }
 
 /// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
@@ -347,10 +393,10 @@ for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     print(results[results.count - 3].line)
     print(results[results.count - 2].line)
     print(results[results.count - 1].line)
-    let perRound = workers == 1 ? max(1, requestCount / rounds) : max(workers * requestsPerWorker, requestCount / rounds)
-    overheads.append(ratioLine(label, ratios, perRound: perRound, subject: "\(sideAName) / AsyncHTTPClientTransport"))
+    let perRound = roundSize(count: requestCount, workers: workers)
+    overheads.append(ratioLine(label, ratios, perRound: perRound, subject: "\(sideAName) / AsyncHTTPClientTransport", judged: compareMode == "dispatcher"))
     overheads.append(ratioLine(label, noise, perRound: perRound, subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
-    overheads.append(ratioLine(label + ", CPU time", cpuRatios, perRound: perRound, subject: "\(sideAName) / AsyncHTTPClientTransport"))
+    overheads.append(ratioLine(label + ", CPU time", cpuRatios, perRound: perRound, subject: "\(sideAName) / AsyncHTTPClientTransport", judged: compareMode == "dispatcher"))
     overheads.append(ratioLine(label + ", CPU time", cpuNoise, perRound: perRound, subject: "AsyncHTTPClientTransport / itself (the noise floor)"))
 }
 let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
