@@ -20,7 +20,35 @@ struct OpenCommand: AsyncParsableCommand {
     var noValidate = false
 
     func run() async throws {
+        try await Self.open(collection: collection, environment: env, themeName: theme, validatesGraphQL: !noValidate)
+    }
+
+    /// Opens the TUI: what `run()` does, also reached without the argument parser
+    /// (`ExplorerCommand.main`, for `explorer` and `explorer FILE`).
+    static func open(collection: String?, environment: String? = nil, themeName: String? = nil, validatesGraphQL: Bool = true) async throws {
         let url = try CollectionLocation.resolve(explicit: collection)
-        try await ExplorerTUI.run(collectionURL: url, environment: env, themeName: theme, validatesGraphQL: !noValidate)
+        try await ExplorerTUI.run(collectionURL: url, environment: environment, themeName: themeName, validatesGraphQL: validatesGraphQL)
+    }
+
+    /// The collection of a command line that opens the TUI with no option: none (`explorer`)
+    /// or one argument that is not an option, a subcommand or `help` (`explorer FILE`), which
+    /// the parser would give to this command, the default one, as the collection.
+    ///
+    /// - Parameters:
+    ///   - arguments: the arguments, without the program's name.
+    ///   - commandNames: the names of the root command's subcommands (and their aliases).
+    /// - Returns: `.some(nil)` for no argument, `.some(FILE)` for one, `nil` when the line
+    ///   needs the parser.
+    static func plainCollection(of arguments: [String], commandNames: Set<String>) -> String?? {
+        switch arguments.count {
+        case 0:
+            return .some(nil)
+        case 1:
+            let argument = arguments[0]
+            guard !argument.isEmpty, !argument.hasPrefix("-"), argument != "help", !commandNames.contains(argument) else { return nil }
+            return .some(argument)
+        default:
+            return nil
+        }
     }
 }
