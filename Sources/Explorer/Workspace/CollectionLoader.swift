@@ -239,14 +239,14 @@ struct Reader {
         }
         var isProtected = false
         if let node = mapping["protected"] {
-            guard let flag = node.bool else {
+            guard let flag = node.flag else {
                 throw CollectionError.wrongType(location(node), key: "protected", expected: "true or false")
             }
             isProtected = flag
         }
         var keepsCookies = true
         if let node = mapping["cookies"] {
-            guard let flag = node.bool else {
+            guard let flag = node.flag else {
                 throw CollectionError.wrongType(location(node), key: "cookies", expected: "true or false")
             }
             keepsCookies = flag
@@ -329,7 +329,7 @@ struct Reader {
         settings.clientKeyFile = try mapping["client_key"].map { try string($0, key: "tls.client_key") }
         settings.clientKeyPassword = try mapping["client_key_password"].map { try string($0, key: "tls.client_key_password") }
         if let flag = mapping["insecure"] {
-            guard let value = flag.bool else { throw CollectionError.wrongType(location(flag), key: "tls.insecure", expected: "true or false") }
+            guard let value = flag.flag else { throw CollectionError.wrongType(location(flag), key: "tls.insecure", expected: "true or false") }
             settings.insecure = value
         }
         if let version = mapping["min_version"] {

@@ -18,7 +18,7 @@ extension JSONValue {
             }
             if node.null != nil {
                 self = .null
-            } else if let bool = node.bool {
+            } else if let bool = node.flag {
                 self = .bool(bool)
             } else if node.int != nil || (node.float.map { $0.isFinite } ?? false) {
                 self = .number(scalar.string)

@@ -73,7 +73,7 @@ extension Reader {
         let name = endpoint.name
         var isWebSocket = Endpoint.isWebSocketURL(endpoint.path)
         if let flag = mapping["websocket"] {
-            guard let value = flag.bool else {
+            guard let value = flag.flag else {
                 throw CollectionError.wrongType(location(flag), key: "websocket", expected: "true or false")
             }
             isWebSocket = value || isWebSocket

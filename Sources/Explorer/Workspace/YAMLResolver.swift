@@ -2,12 +2,26 @@ import Yams
 
 extension Resolver {
     /// What the explorer's own YAML files (collections, the configuration, themes) are read
-    /// with: a plain scalar is told apart only as a boolean or text.
+    /// with: no rule, every plain scalar is text to Yams. `Node.int`, `.float` and `.null` read
+    /// the text itself, a boolean is read by `Node.flag`, and a `json:` body is converted by
+    /// scalar style, not by tag (`JSONValue(yaml:)`).
     ///
-    /// Yams reads `Node.bool` only from a scalar not tagged as text, so that rule stays;
-    /// `Node.int`, `.float` and `.null` read the text itself, and a `json:` body is converted by
-    /// scalar style, not by tag (`JSONValue(yaml:)`). The other rules of `Resolver.default`
-    /// would only cost time: each is a regular expression run over every plain scalar, and
-    /// compiling them took about 2.5 ms of every start.
-    package static let explorerFiles = Resolver.basic.appending(.bool)
+    /// Each rule of `Resolver.default` is a regular expression run over every plain scalar;
+    /// compiling even the one for booleans (and loading ICU for it) took about 1.5 ms of every
+    /// start.
+    package static let explorerFiles = Resolver.basic
+}
+
+extension Node {
+    /// A boolean as the explorer's files have always been read: a plain (unquoted) `true` or
+    /// `false`, `yes` or `no`, `on` or `off`, in any case (what `Node.bool` gives for a plain
+    /// scalar whose tag is not resolved yet); a quoted one is text.
+    package var flag: Bool? {
+        guard let scalar, scalar.style == .plain else { return nil }
+        switch scalar.string.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: return nil
+        }
+    }
 }

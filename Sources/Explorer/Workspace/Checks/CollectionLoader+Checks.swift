@@ -106,7 +106,7 @@ extension Reader {
             }
             var isSecret = false
             if let secret = mapping["secret"] {
-                guard let flag = secret.bool else { throw CollectionError.wrongType(location(secret), key: "capture.\(name).secret", expected: "true or false") }
+                guard let flag = secret.flag else { throw CollectionError.wrongType(location(secret), key: "capture.\(name).secret", expected: "true or false") }
                 isSecret = flag
             }
             if mapping["from"] != nil && kind != "regex" {
@@ -146,7 +146,7 @@ extension Reader {
                 }
                 source = .regex(pattern, inHeaders: inHeaders)
             default:
-                guard value.bool == true else {
+                guard value.flag == true else {
                     throw invalid(value, key: "capture", endpoint: endpoint, "\(name): write \(kind): true to capture the \(kind).")
                 }
                 source = kind == "status" ? .status : .body
