@@ -224,3 +224,21 @@ def test_a_taken_port_is_a_clear_error(explorer_bin, tmp_path):
                                 capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert "could not listen" in result.stderr and "--port" in result.stderr
+
+
+def test_the_demo_ends_quietly_when_the_reader_of_its_log_goes(explorer_bin, tmp_path):
+    # `explorer demo --serve-only | head -5`: once head has gone, the next access-log line
+    # ends the server as a closed pipe ends any command-line tool (SIGPIPE), not with
+    # Foundation's fatal error and a stack trace.
+    demo = start_demo(explorer_bin, tmp_path)
+    try:
+        demo.process.stdout.close()
+        # The server ends while it logs this request, before answering it.
+        subprocess.run(["curl", "-sS", "--max-time", "20", demo.url("local", "/users")], capture_output=True)
+        demo.process.wait(timeout=20)
+        assert demo.process.returncode == -signal.SIGPIPE
+        stderr = demo.process.stderr.read()
+        assert "Fatal error" not in stderr
+        assert stderr == ""
+    finally:
+        stop_demo(demo)

@@ -19,7 +19,7 @@ enum ExchangeOutput {
     ///
     /// - Parameter data: the bytes.
     static func write(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+        writeStandardOutput(data)
     }
 
     /// Writes text to standard output as it is.
