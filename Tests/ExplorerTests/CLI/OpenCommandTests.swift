@@ -5,7 +5,7 @@ import Testing
 /// `explorer` and `explorer FILE` open the TUI without the argument parser; every other
 /// command line goes through it, and the two ways agree on what they open.
 @Suite struct OpenCommandTests {
-    private let names = Set(ExplorerCommand.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases })
+    private let names = ExplorerCommand.commandNames
 
     @Test func noArgumentOrOneFileSkipsTheParser() {
         #expect(OpenCommand.plainCollection(of: [], commandNames: names) == .some(nil))
