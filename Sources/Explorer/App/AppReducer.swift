@@ -537,7 +537,7 @@ enum AppReducer {
             if let depth = state.body.foldDepth, document.byteCount > backgroundThreshold, let id = state.shownExchange {
                 // Folding reads every line: a large body is folded off the main queue.
                 state.body.folded = nil
-                state.message = "Folding \(ByteCountFormatter.string(fromByteCount: Int64(document.byteCount), countStyle: .binary)) below depth \(depth)…"
+                state.message = "Folding \(ByteCountText.binary(document.byteCount)) below depth \(depth)…"
                 return [.fold(exchange: id, depth: depth, document)]
             }
             state.body.folded = state.body.foldDepth.map { FoldedDocument(document, depth: $0) }
@@ -883,7 +883,7 @@ enum AppReducer {
         state.responseTab = .body
         if !text.isEmpty, let document = state.shownDocument, document.byteCount > backgroundThreshold, let id = state.shownExchange {
             state.body.matches = []
-            state.message = "Searching \(ByteCountFormatter.string(fromByteCount: Int64(document.byteCount), countStyle: .binary)) for \"\(text)\"…"
+            state.message = "Searching \(ByteCountText.binary(document.byteCount)) for \"\(text)\"…"
             return [.search(exchange: id, query: text, document)]
         }
         showMatches(text.isEmpty ? [] : (state.shownDocument?.linesMatching(text) ?? []), for: text, &state)
@@ -923,7 +923,7 @@ enum AppReducer {
         state.body.text.scrollToTop()
         guard !expression.isEmpty, let document = state.shown?.response?.document, let id = state.shownExchange else { return [] }
         if document.byteCount > backgroundThreshold {
-            state.message = "Filtering \(ByteCountFormatter.string(fromByteCount: Int64(document.byteCount), countStyle: .binary)) with \(expression)…"
+            state.message = "Filtering \(ByteCountText.binary(document.byteCount)) with \(expression)…"
             return [.filter(exchange: id, expression: expression, document)]
         }
         showFilterResult(Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure), expression, &state)

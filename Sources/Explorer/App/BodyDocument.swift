@@ -148,7 +148,7 @@ package struct BodyDocument: Sendable {
 
     /// A one-line description: kind, size and charset.
     var summary: String {
-        var parts = [kind.rawValue, ByteCountFormatter.string(fromByteCount: Int64(byteCount), countStyle: .binary)]
+        var parts = [kind.rawValue, ByteCountText.binary(byteCount)]
         if !contentType.isEmpty { parts.append(contentType) }
         return parts.joined(separator: " · ")
     }

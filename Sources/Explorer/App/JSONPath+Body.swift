@@ -15,8 +15,8 @@ extension JSONPath {
         let path = try JSONPath(expression)
         guard document.kind == .events else {
             guard document.raw.count <= filterLimit else {
-                let size = ByteCountFormatter.string(fromByteCount: Int64(document.raw.count), countStyle: .binary)
-                let limit = ByteCountFormatter.string(fromByteCount: Int64(filterLimit), countStyle: .binary)
+                let size = ByteCountText.binary(document.raw.count)
+                let limit = ByteCountText.binary(filterLimit)
                 throw Failure(description: "The body is \(size); the JSONPath filter reads bodies up to \(limit), as it holds the "
                               + "whole document in memory. Search it with /, fold it with z, or save it with s and filter it with jq.")
             }

@@ -94,7 +94,7 @@ enum ResponseContent {
                 lines.append([Span("Body         ", role: .headerName), Span(AppState.duration(max(0, response.totalMilliseconds - head)))])
             }
             lines.append([Span("Total        ", role: .headerName), Span(AppState.duration(response.totalMilliseconds))])
-            lines.append([Span("Received     ", role: .headerName), Span(ByteCountFormatter.string(fromByteCount: Int64(response.document.byteCount), countStyle: .binary))])
+            lines.append([Span("Received     ", role: .headerName), Span(ByteCountText.binary(response.document.byteCount))])
             lines.append([Span("HTTP version ", role: .headerName), Span(response.httpVersion)])
             lines.append([])
             if response.redirects.isEmpty {

@@ -35,7 +35,7 @@ struct WebSocketLog: Sendable {
         switch event {
         case .entry(let entry):
             let arrow = entry.direction == .sent ? "→ sent" : "← received"
-            let size = ByteCountFormatter.string(fromByteCount: Int64(entry.size), countStyle: .binary)
+            let size = ByteCountText.binary(entry.size)
             var header = "▸ \(formatter.string(from: entry.time))  \(arrow) \(entry.kind.rawValue) · \(size)"
             let body: String
             switch entry.kind {

@@ -53,7 +53,7 @@ enum ResponsePane {
             grid.put("The request was cancelled; its connection was closed.", x: inner.x, y: row, style: Style(.warning), clip: inner)
             return
         case .inFlight(let bytes) where exchange.partial != nil:
-            let received = ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
+            let received = ByteCountText.binary(bytes)
             let what = exchange.partial?.document.kind == .events ? "live" : "receiving"
             grid.put([Span("\(AppView.spinnerFrame(state.now)) \(what) · \(received) so far · search and filter cover what has arrived · Esc stops", role: .spinner)],
                      x: inner.x, y: row, clip: inner)
@@ -67,9 +67,9 @@ enum ResponsePane {
             let what = exchange.head == nil ? "waiting for \(exchange.method) \(exchange.url)" : "receiving the body"
             grid.put([Span("\(AppView.spinnerFrame(state.now)) \(what)", role: .spinner)], x: inner.x, y: row, clip: inner)
             if row + 1 < inner.maxY {
-                var received = bytes > 0 ? " · \(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)) received" : ""
+                var received = bytes > 0 ? " · \(ByteCountText.binary(bytes)) received" : ""
                 if let length = exchange.head?.headers["Content-Length"].flatMap(Int64.init), length > 0 {
-                    received += " of \(ByteCountFormatter.string(fromByteCount: length, countStyle: .binary))"
+                    received += " of \(ByteCountText.binary(length))"
                 }
                 grid.put("\(AppState.duration(elapsed))\(received) · Esc cancels", x: inner.x, y: row + 1, style: Style(.dim), clip: inner)
             }
@@ -125,7 +125,7 @@ enum ResponsePane {
         case .received(let response):
             spans.append(Span(" \(response.status) \(response.reason) ", Style(AppState.role(forStatus: response.status), [.bold, .reverse])))
             spans.append(Span(" \(AppState.duration(response.totalMilliseconds))", role: .text))
-            spans.append(Span(" · \(ByteCountFormatter.string(fromByteCount: Int64(response.document.byteCount), countStyle: .binary))", role: .text))
+            spans.append(Span(" · \(ByteCountText.binary(response.document.byteCount))", role: .text))
             let kind = response.document.kind == .binary && !response.document.contentType.isEmpty
                 ? "binary \(response.document.contentType)" : response.document.kind.rawValue
             spans.append(Span(" · \(kind) · \(response.httpVersion)", role: .dim))
