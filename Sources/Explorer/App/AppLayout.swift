@@ -76,8 +76,8 @@ struct AppLayout: Sendable {
         let count: Int
         switch pane {
         case .environments: area = environments; list = state.environmentList; count = state.environments.count
-        case .endpoints: area = endpoints; list = state.endpointList; count = state.endpointList.visibleIndices(count: state.endpointRows.count) { state.endpointItems }.count
-        case .history: area = history; list = state.historyList; count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems }.count
+        case .endpoints: area = endpoints; list = state.endpointList; count = state.visibleEndpointRows.count
+        case .history: area = history; list = state.historyList; count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems.map(\.filterText) }.count
         default: return nil
         }
         let inner = Block.inner(area)

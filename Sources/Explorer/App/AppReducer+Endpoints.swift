@@ -42,7 +42,7 @@ extension AppReducer {
     /// The folder a new endpoint goes in: the selected folder heading, else the selected
     /// endpoint's folder, else the top level.
     private static func selectedFolderPath(_ state: AppState) -> [String] {
-        let visible = state.endpointList.visibleIndices(count: state.endpointRows.count) { state.endpointItems }
+        let visible = state.visibleEndpointRows
         guard visible.indices.contains(state.endpointList.selected) else { return [] }
         return state.endpointRows[visible[state.endpointList.selected]].folderPath
     }

@@ -125,7 +125,7 @@ extension AppReducer {
 extension AppState {
     /// The row under the endpoints list's selection (a folder heading or an endpoint).
     var selectedRow: EndpointRow? {
-        let visible = endpointList.visibleIndices(count: endpointRows.count) { endpointItems }
+        let visible = visibleEndpointRows
         guard visible.indices.contains(endpointList.selected) else { return nil }
         return endpointRows[visible[endpointList.selected]]
     }

@@ -280,7 +280,7 @@ enum AppReducer {
             state.endpointList.setFilter(text)
             // Land on the best match: the endpoint named exactly so, else one whose name
             // starts with the text, else the first endpoint (never a folder heading).
-            let visible = state.endpointList.visibleIndices(state.endpointItems)
+            let visible = state.visibleEndpointRows
             let names = visible.map { state.endpointRows[$0].endpoint?.name.lowercased() }
             let wanted = text.lowercased()
             let best = names.firstIndex { $0 == wanted }
@@ -577,10 +577,10 @@ enum AppReducer {
             let count = state.environmentList.visibleIndices(environmentItems(state)).count
             state.environmentList.move(by: delta, count: count)
         case .endpoints:
-            let count = state.endpointList.visibleIndices(count: state.endpointRows.count) { state.endpointItems }.count
+            let count = state.visibleEndpointRows.count
             state.endpointList.move(by: delta, count: count)
         case .history:
-            let count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems }.count
+            let count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems.map(\.filterText) }.count
             state.historyList.move(by: delta, count: count)
             if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
         case .request:

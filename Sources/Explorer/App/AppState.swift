@@ -267,7 +267,7 @@ package struct AppState: Sendable {
         }
         endpointRows = Self.rows(tree.items, depth: 0)
         if let wanted {
-            let visible = endpointList.visibleIndices(count: endpointRows.count) { endpointItems }
+            let visible = visibleEndpointRows
             if let index = visible.firstIndex(where: { endpointRows[$0].endpoint?.id == wanted }) { endpointList.selected = index }
         }
     }
@@ -311,7 +311,7 @@ package struct AppState: Sendable {
     /// The endpoint under the selection of the endpoints list (nil on a folder), with its
     /// edits when it has some.
     var selectedEndpoint: Endpoint? {
-        let visible = endpointList.visibleIndices(count: endpointRows.count) { endpointItems }
+        let visible = visibleEndpointRows
         guard visible.indices.contains(endpointList.selected),
               let endpoint = endpointRows[visible[endpointList.selected]].endpoint else { return nil }
         return drafts[endpoint.id] ?? endpoint
@@ -322,23 +322,47 @@ package struct AppState: Sendable {
         drafts[id] ?? collection?.endpoint(withID: id)
     }
 
-    /// The list items of the endpoints list (what filtering matches on).
+    /// The rows of `endpointRows` the endpoints list shows (its filter lets through), in order.
+    ///
+    /// Read for every frame and most actions (the selection is an index into these): the
+    /// filter matches each row's words, made without laying the rows out as list items.
+    var visibleEndpointRows: [Int] {
+        endpointList.visibleIndices(count: endpointRows.count) {
+            // The indentation is spaces: no word of a filter matches in it.
+            endpointRows.map { row in
+                let parts = endpointRowParts(row, indented: false)
+                guard let method = parts.method else { return parts.name }
+                return method + " " + parts.name + (parts.marker.map { " " + $0 } ?? "")
+            }
+        }
+    }
+
+    /// The list items of the endpoints list.
     var endpointItems: [ListItem] {
         endpointRows.map { row in
-            let indent = String(repeating: "  ", count: row.depth)
-            if let folder = row.folder { return ListItem([Span(indent + "▾ " + folder, role: .title)]) }
-            let endpoint = drafts[row.endpoint!.id] ?? row.endpoint!
+            let parts = endpointRowParts(row)
+            guard let method = parts.method, let endpoint = row.endpoint else { return ListItem([Span(parts.indent + parts.name, role: .title)]) }
             return ListItem([
-                Span(indent),
-                Span(endpoint.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
-                Span(endpoint.name),
-            ] + (drafts[endpoint.id] == nil ? [] : [Span(isNewDraft(endpoint.id) ? " new" : " *", role: .warning)]),
+                Span(parts.indent),
+                Span(method.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
+                Span(parts.name),
+            ] + (parts.marker.map { [Span(" " + $0, role: .warning)] } ?? []),
             trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
         }
     }
 
+    /// The words of an endpoints row: a folder's `▾ name`, or an endpoint's method and name
+    /// (with its edits), marked `new` or `*` when it has a draft.
+    private func endpointRowParts(_ row: EndpointRow, indented: Bool = true) -> (indent: String, method: String?, name: String, marker: String?) {
+        let indent = indented ? String(repeating: "  ", count: row.depth) : ""
+        guard let listed = row.endpoint else { return (indent, nil, "▾ " + (row.folder ?? ""), nil) }
+        // Most of the time there is no draft: an endpoint's id is a string built when asked for.
+        guard !drafts.isEmpty, let draft = drafts[listed.id] else { return (indent, listed.method.rawValue, listed.name, nil) }
+        return (indent, draft.method.rawValue, draft.name, isNewDraft(draft.id) ? "new" : "*")
+    }
+
     var selectedHistoryEntry: HistorySummary? {
-        let visible = historyList.visibleIndices(count: history.count) { historyItems }
+        let visible = historyList.visibleIndices(count: history.count) { historyItems.map(\.filterText) }
         guard visible.indices.contains(historyList.selected) else { return nil }
         return history[visible[historyList.selected]]
     }

@@ -40,6 +40,8 @@ package final class Runtime<Program: TerminalProgram> {
 
     /// The number of frames drawn (for the idle measurement: it must not grow while idle).
     package private(set) var framesDrawn = 0
+    /// Runs once, right after the first frame is drawn: work that must not delay it.
+    package var afterFirstFrame: (() -> Void)?
 
     /// Creates a runtime.
     ///
@@ -148,6 +150,10 @@ package final class Runtime<Program: TerminalProgram> {
         let grid = program.view(state, size: screen.size)
         screen.draw(grid)
         framesDrawn += 1
+        if let run = afterFirstFrame {
+            afterFirstFrame = nil
+            run()
+        }
     }
 
     private func updateTicker() {

@@ -114,7 +114,13 @@ enum ExplorerTUI {
             validatesGraphQL: validatesGraphQL)
         let runtime = Runtime(program: program, state: state)
         handOver.runtime = runtime
+        // The first request's code is run once, off this thread, when the screen is complete
+        // and the user reads it (see `NetworkWarmUp`).
+        var warmUp: Task<Void, Never>?
+        runtime.afterFirstFrame = { warmUp = Task.detached(priority: .utility) { await NetworkWarmUp.run() } }
         await runtime.run(on: screen)
+        warmUp?.cancel()
+        await warmUp?.value
         await program.shutdown()
     }
 

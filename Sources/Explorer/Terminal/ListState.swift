@@ -21,14 +21,14 @@ package struct ListState: Sendable, Hashable {
     /// Every whitespace-separated word of the filter must occur in the item's text,
     /// ignoring case.
     package func visibleIndices(_ items: [ListItem]) -> [Int] {
-        visibleIndices(count: items.count) { items }
+        visibleIndices(count: items.count) { items.map(\.filterText) }
     }
 
-    /// The same for `count` items that are built only when a filter needs their text: with no
-    /// filter, every index (a list asked for its selection on every action builds nothing).
-    package func visibleIndices(count: Int, items: () -> [ListItem]) -> [Int] {
+    /// The same for `count` items whose texts are made only when a filter needs them: with no
+    /// filter, every index (a list asked for its selection on every action makes nothing).
+    package func visibleIndices(count: Int, texts: () -> [String]) -> [Int] {
         if filter.allSatisfy(\.isWhitespace) { return Array(0..<count) }
-        return ListState.matching(items().map(\.filterText), filter: filter)
+        return ListState.matching(texts(), filter: filter)
     }
 
     /// The index in `items` of the selected row, or nil when nothing matches.
@@ -39,13 +39,29 @@ package struct ListState: Sendable, Hashable {
     }
 
     /// Indices of `texts` matching `filter` (every word, case-insensitive).
+    ///
+    /// Compared as lowercased UTF-8 bytes: Foundation's `contains` (which `import Foundation`
+    /// makes the one called) goes through `CFStringFind` with the locale, tens of times slower,
+    /// and lists are filtered again for every frame drawn.
     package static func matching(_ texts: [String], filter: String) -> [Int] {
-        let words = filter.lowercased().split(whereSeparator: \.isWhitespace)
+        let words = filter.lowercased().split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
         guard !words.isEmpty else { return Array(texts.indices) }
         return texts.indices.filter { i in
-            let text = texts[i].lowercased()
-            return words.allSatisfy { text.contains($0) }
+            let text = Array(texts[i].lowercased().utf8)
+            return words.allSatisfy { contains(text, $0) }
         }
+    }
+
+    /// Whether `needle` occurs in `haystack`.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        guard let first = needle.first else { return true }
+        var start = 0
+        while start + needle.count <= haystack.count {
+            if haystack[start] == first, haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+            start += 1
+        }
+        return false
     }
 
     // MARK: - Moving

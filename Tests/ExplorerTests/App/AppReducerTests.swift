@@ -141,6 +141,21 @@ import Testing
         #expect(selectedName(state) == "Create user")
     }
 
+    /// The rows the selection indexes are matched on words made without laying the rows out:
+    /// they must be the rows the list shows, the ones its items match.
+    @Test func theVisibleRowsAreTheRowsTheListItemsMatch() throws {
+        var state = try tuiState()
+        var edited = try #require(state.selectedEndpoint)
+        edited.path = "/edited"
+        state.drafts[edited.id] = edited
+        for filter in ["", "user", "USER c", "get", "▾", "users", "*", "post create", "zzz", "  "] {
+            state.endpointList.filter = filter
+            #expect(state.visibleEndpointRows == state.endpointList.visibleIndices(state.endpointItems), "filter \(filter)")
+        }
+        state.endpointList.filter = "*"
+        #expect(state.visibleEndpointRows.map { state.endpointRows[$0].endpoint?.id } == [edited.id], "an edited endpoint's mark is matched")
+    }
+
     @Test func anExactNameWinsOverAPrefixMatch() throws {
         var state = try tuiState()
         tuiPress(&state, .char("/"))
