@@ -344,11 +344,18 @@ package struct AppState: Sendable {
             guard let method = parts.method, let endpoint = row.endpoint else { return ListItem([Span(parts.indent + parts.name, role: .title)]) }
             return ListItem([
                 Span(parts.indent),
-                Span(method.padding(toLength: 7, withPad: " ", startingAt: 0), role: Self.role(for: endpoint.method)),
+                Span(Self.methodColumn(method), role: Self.role(for: endpoint.method)),
                 Span(parts.name),
             ] + (parts.marker.map { [Span(" " + $0, role: .warning)] } ?? []),
             trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
         }
+    }
+
+    /// A method as the lists' column shows it: padded to 7 columns, and always one space
+    /// before what follows (`OPTIONS `, `PROPFIND `). Written for every row at every frame:
+    /// Foundation's `padding(toLength:)` costs ten times as much.
+    static func methodColumn(_ method: String) -> String {
+        method + String(repeating: " ", count: max(1, 7 - method.count))
     }
 
     /// The words of an endpoints row: a folder's `▾ name`, or an endpoint's method and name
@@ -368,17 +375,13 @@ package struct AppState: Sendable {
     }
 
     var historyItems: [ListItem] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return history.map { entry in
-            // 24-hour HH:MM whatever the locale: 13:05, never 01:05 without its pm.
-            let parts = calendar.dateComponents([.hour, .minute], from: entry.startedAt)
-            let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        history.map { entry in
+            let time = ClockText.hourMinute(entry.startedAt, in: timeZone)
             let status = entry.status.map(String.init) ?? "ERR"
             return ListItem(
                 [
                     Span(time + " ", role: .dim),
-                    Span(entry.method.padding(toLength: max(entry.method.count + 1, 7), withPad: " ", startingAt: 0), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
+                    Span(Self.methodColumn(entry.method), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
                     // The endpoint's own name: the folder is in the request pane when opened.
                     Span(entry.endpoint.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? entry.url),
                 ],

@@ -63,13 +63,10 @@ enum CommandPalette {
             entries.append(PaletteEntry(target: .command(binding.command), text: label,
                                         detail: binding.keys.map(\.description).joined(separator: "/")))
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = state.timeZone
         for entry in state.history {
-            let parts = calendar.dateComponents([.hour, .minute], from: entry.startedAt)
             let status = entry.status.map(String.init) ?? "ERR"
             entries.append(PaletteEntry(target: .history(id: entry.id), text: "\(entry.method) \(status) \(entry.url)",
-                                        detail: String(format: "#%lld %02d:%02d", entry.id, parts.hour ?? 0, parts.minute ?? 0)))
+                                        detail: "#\(entry.id) " + ClockText.hourMinute(entry.startedAt, in: state.timeZone)))
         }
         return entries
     }
