@@ -18,32 +18,59 @@ import NetworkingCore
 /// It touches nothing of the session: its own transport (no proxy, so no request ever leaves
 /// the machine), no history, no cookies, no event monitors; every failure is ignored.
 package enum NetworkWarmUp {
-    /// Runs the warm-up; returns when it is done or failed (at most about two seconds).
+    /// Runs the warm-up; returns when it is done or failed (failures are ignored).
     ///
+    /// - Parameter patience: how long the listener waits for the connection and for each read,
+    ///   and the request for its answer (a warm-up that takes longer has nothing to win).
     /// - Returns: whether the request had its answer and the answer was laid out.
     @discardableResult
-    package static func run() async -> Bool {
-        guard let responder = LoopbackResponder() else { return false }
-        DispatchQueue.global(qos: .utility).async { responder.answerOnce() }
+    package static func run(patience: Duration = .seconds(2)) async -> Bool {
+        (try? await exercise(patience: patience)) != nil
+    }
+
+    /// The warm-up's request and the layout of its answer.
+    ///
+    /// - Parameter patience: see `run(patience:)`.
+    /// - Throws: what went wrong: no listener, the transport's error, an answer that is not the
+    ///   listener's.
+    package static func exercise(patience: Duration) async throws {
+        let milliseconds = Int32(clamping: patience.components.seconds * 1000 + patience.components.attoseconds / 1_000_000_000_000_000)
+        guard let responder = LoopbackResponder(patience: milliseconds) else { throw Failure.noListener }
+        // A thread of its own: it blocks in poll(2), which a shared pool's thread should not.
+        Thread { responder.answerOnce() }.start()
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         let provider = LoopbackProvider(baseURL: URL(string: "http://127.0.0.1:\(responder.port)"))
         let queue = DispatchQueue(label: "explorer.warm-up", qos: .utility)
         let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: queue)
         let live = LiveBodySlot()
         let started = Date()
+        // The head and every chunk are handed to `queue` and awaited there before the future
+        // finishes: the body is whole when its value arrives.
         let future = dispatcher.streamingFuture(
-            from: BasicRequest(path: "/"), options: TransferOptions(timeout: .seconds(2)),
+            from: BasicRequest(path: "/"), options: TransferOptions(timeout: patience),
             head: { head in live.body = LiveBody(head: head, started: started) },
             chunk: { chunk in _ = live.body?.append(chunk, at: Date()) })
-        var answered = false
-        if var response = try? await future.value {
+        let status: Int
+        do {
+            var response = try await future.value
             let frame = live.body?.frame(isComplete: true)
             response.body = frame?.data
-            answered = ResponseSnapshot.make(response, document: frame?.document).status == 200
+            status = ResponseSnapshot.make(response, document: frame?.document).status
+        } catch {
+            try? await transport.shutdown()
+            throw error
         }
         try? await transport.shutdown()
         withExtendedLifetime(provider) {}
-        return answered
+        guard status == 200 else { throw Failure.unexpectedStatus(status) }
+    }
+
+    /// Why a warm-up did not run its course.
+    package enum Failure: Error, Equatable {
+        /// No socket could listen on 127.0.0.1.
+        case noListener
+        /// The answer was not the listener's.
+        case unexpectedStatus(Int)
     }
 
     private final class LoopbackProvider: ServerProvider, @unchecked Sendable {
@@ -58,9 +85,10 @@ private final class LoopbackResponder: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     /// How long it waits for the connection and for each read, in milliseconds.
-    private static let patience: Int32 = 2000
+    private let patience: Int32
 
-    init?() {
+    init?(patience: Int32) {
+        self.patience = patience
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         var address = sockaddr_in()
@@ -84,7 +112,7 @@ private final class LoopbackResponder: @unchecked Sendable {
     /// closes both sockets. Gives up after `patience` without a connection or a byte.
     func answerOnce() {
         defer { close(listener) }
-        guard Self.readable(listener) else { return }
+        guard readable(listener) else { return }
         let connection = accept(listener, nil, nil)
         guard connection >= 0 else { return }
         defer { close(connection) }
@@ -92,7 +120,7 @@ private final class LoopbackResponder: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let headEnd: [UInt8] = Array("\r\n\r\n".utf8)
         while !received.ends(with: headEnd), received.count < 16 << 10 {
-            guard Self.readable(connection) else { return }
+            guard readable(connection) else { return }
             let count = read(connection, &buffer, buffer.count)
             guard count > 0 else { return }
             received += buffer[0..<count]
@@ -102,7 +130,7 @@ private final class LoopbackResponder: @unchecked Sendable {
         _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    private static func readable(_ descriptor: Int32) -> Bool {
+    private func readable(_ descriptor: Int32) -> Bool {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&waiting, 1, patience) == 1
     }
