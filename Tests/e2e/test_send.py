@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import pty
 import socket
 import subprocess
 from pathlib import Path
@@ -298,3 +299,24 @@ def test_on_a_terminal_a_protected_post_is_sent_after_yes(explorer_bin, demo, sc
     pane.keys("Enter")
     text = pane.wait_for("[exited 0]")
     assert "Ada Lovelace" in text
+
+
+def test_a_question_is_answered_when_standard_error_is_closed(explorer_bin, tmp_path):
+    """`import --into` asks before it replaces an endpoint; with standard error closed (`2>&-`)
+    the question cannot be shown, but the answer typed is still read (before, the write of the
+    question ended the process with Foundation's fatal error)."""
+    into = tmp_path / "api.yaml"
+    first = run(explorer_bin, tmp_path, "import", "curl", "curl https://api.example.com/users", "--into", str(into), "--name", "Users")
+    assert first.returncode == 0, first.stderr
+    controller, terminal = pty.openpty()
+    try:
+        os.write(controller, b"y\n")
+        result = subprocess.run(
+            [str(explorer_bin), "import", "curl", "curl https://api.example.com/v2/users", "--into", str(into), "--name", "Users"],
+            stdin=terminal, stdout=subprocess.PIPE, preexec_fn=lambda: os.close(2), timeout=60,
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "LANG": "C.UTF-8"})
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert result.returncode == 0
+    assert "/v2/users" in into.read_text()

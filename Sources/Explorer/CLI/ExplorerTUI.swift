@@ -98,7 +98,7 @@ enum ExplorerTUI {
             collectionPath: collectionURL.path,
             clipboardWriter: { sequence in
                 // To the terminal itself, as the screen is, even when stdout is redirected.
-                (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(Data(sequence.utf8))
+                try? (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(contentsOf: Data(sequence.utf8))
             },
             externalEditor: { file in
                 // Effects run off the main queue; the terminal is handed over on the main queue.

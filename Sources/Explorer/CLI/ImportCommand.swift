@@ -210,7 +210,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private static func askToReplace(_ id: String) -> Bool {
-        FileHandle.standardError.write(Data("Replace the existing endpoint \"\(id)\"? [y/N] ".utf8))
+        writeStandardError("Replace the existing endpoint \"\(id)\"? [y/N] ")
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }

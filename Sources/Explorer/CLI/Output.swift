@@ -4,8 +4,16 @@ import Foundation
 ///
 /// - Parameter message: the line, without its trailing newline.
 func printError(_ message: String) {
-    // Nothing is left to tell when standard error cannot be written to.
-    try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
+    writeStandardError(message + "\n")
+}
+
+/// Writes text to standard error as it is (a prompt, a progress line redrawn in place).
+///
+/// A failure is ignored: nothing is left to tell when standard error cannot be written to
+/// (closed, or its terminal gone), and Foundation's `write(_:)` would end the process with a
+/// fatal error and a stack trace.
+func writeStandardError(_ text: String) {
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
 }
 
 /// Writes one line to standard output at once, unbuffered (scripts read it while we run).

@@ -224,12 +224,12 @@ final class RunProgress: @unchecked Sendable {
 
     func clear() {
         guard live else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        writeStandardError("\r\u{1B}[2K")
     }
 
     private func draw(_ line: String) {
         guard live else { return }
         let shown = ExchangeOutput.escapingControls(String(line.prefix(200)))
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(shown)".utf8))
+        writeStandardError("\r\u{1B}[2K\(shown)")
     }
 }

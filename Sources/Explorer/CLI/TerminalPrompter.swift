@@ -29,7 +29,7 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
                 throw Failure(description: "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); give the answer with --var \"\(label)=…\"")
             }
             let secret = PromptAnswers.isSecret(label)
-            FileHandle.standardError.write(Data("\(label): ".utf8))
+            writeStandardError("\(label): ")
             var saved = termios()
             let hidden = secret && tcgetattr(STDIN_FILENO, &saved) == 0
             if hidden {
@@ -40,7 +40,7 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
             let line = readLine(strippingNewline: true)
             if hidden {
                 tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-                FileHandle.standardError.write(Data("\n".utf8))
+                writeStandardError("\n")
             }
             guard let line else { throw Failure(description: "prompt \"\(label)\" got no answer (end of input)") }
             answers[label] = line
