@@ -12,8 +12,8 @@ import NetworkingCore
 /// network: its pages are read in, and every generic type met for the first time is looked up
 /// in the conformance records of the whole binary. Measured with `strace -tt` on the demo, the
 /// first connection spent 5–9 ms of CPU between `connect` and the request's `write`, which
-/// the second request does not pay. Started once the first frame is on the screen, on a
-/// thread of its own at utility priority, this pays it while the user reads the screen.
+/// the second request does not pay. Started once the first frame is on the screen, in a task
+/// at utility priority, this pays it while the user reads the screen.
 ///
 /// It touches nothing of the session: its own transport (no proxy, so no request ever leaves
 /// the machine), no history, no cookies, no event monitors; every failure is ignored.
