@@ -108,8 +108,8 @@ enum OverlayView {
         case .captured(let endpoint, let date):
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = state.timeZone
-            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-            let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let time = ClockText.hourMinute(date, in: state.timeZone)
             let day = calendar.isDate(date, inSameDayAs: state.now) ? ""
                 : String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
             return "captured from \(endpoint) \(day)\(time)"
