@@ -119,10 +119,28 @@ class Screen:
         return self.tmux("capture-pane", "-p", "-t", self.name)
 
     def wait_for(self, text: str | re.Pattern, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """The screen once it shows `text` and has settled.
+
+        ncurses writes a frame in many writes (about one per line), so a capture can fall in the
+        middle of one: the text waited for is there, a line below it not yet. A hit counts once a
+        second capture right after it is the same screen; a screen that keeps changing (a live
+        stream, a timer) is taken as it is after a second of hits.
+        """
+        first_hit: list[float] = []
+
+        def hits(screen: str) -> bool:
+            return bool(text.search(screen)) if isinstance(text, re.Pattern) else text in screen
+
         def found():
             screen = self.text()
-            hit = text.search(screen) if isinstance(text, re.Pattern) else text in screen
-            return screen if hit else None
+            if not hits(screen):
+                return None
+            again = self.text()
+            if again == screen:
+                return screen
+            if not first_hit:
+                first_hit.append(time.monotonic())
+            return again if hits(again) and time.monotonic() - first_hit[0] > 1.0 else None
 
         try:
             return poll(found, timeout=timeout, message=repr(text))

@@ -37,7 +37,7 @@ def send(tui_screen, name: str) -> None:
 
 def test_demo_opens_on_its_environments_and_endpoints(explorer_bin, screen):
     demo_screen = screen([str(explorer_bin), "demo"], width=120, height=36)
-    text = demo_screen.wait_for("List users")
+    text = demo_screen.wait_for("History")
     for expected in ["Environments", "local", "staging", "production", "protected", "Endpoints", "Users", "Get user", "History"]:
         assert expected in text
     demo_screen.keys("q")
