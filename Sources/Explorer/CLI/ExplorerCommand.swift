@@ -39,6 +39,7 @@ struct ExplorerCommand: AsyncParsableCommand {
     /// Runs the command line; a usage error (unknown option, missing argument) exits with 2,
     /// like every other usage or collection error of explorer, instead of the parser's 64.
     static func main() async {
+        MemoryAllocator.configure()
         // `explorer` and `explorer FILE` open the TUI without the parser: building its tables
         // for every subcommand and checking for a completion-script request took about 3 ms of
         // every start (the first frame came 6 ms sooner without it).
