@@ -50,7 +50,7 @@ def tui_body(binary: str, collection: Path, env: dict[str, str], name: str, firs
     term = Terminal([binary, str(collection)], env)
     try:
         term.wait_for(lambda t: "q quit" in t)
-        idle = term.peak_rss_kib("VmRSS") / 1024
+        idle = term.settled_rss_kib() / 1024
         term.send(f"/{name}\r".encode())
         term.wait_for(lambda t: "Filter endpoints" not in t)
         sent = time.monotonic()

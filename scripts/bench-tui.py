@@ -96,6 +96,26 @@ class Terminal:
                 return int(line.split()[1])
         return 0
 
+    def settled_rss_kib(self, window: float = 0.5, tolerance_kib: int = 256, limit: float = 5.0) -> int:
+        """The resident memory of the process at rest: sampled until it has stayed within
+        `tolerance_kib` for `window` seconds (at most `limit` seconds). Right after the first
+        frame the history is still being read and the first request's code run once (the
+        warm-up), so a sample taken then is not the idle process's and moves by several MiB
+        from one launch to the next."""
+        start = time.monotonic()
+        low = high = self.peak_rss_kib("VmRSS")
+        since = start
+        while time.monotonic() - start < limit:
+            self.pump(0.05)
+            now_kib = self.peak_rss_kib("VmRSS")
+            low, high = min(low, now_kib), max(high, now_kib)
+            if high - low > tolerance_kib:
+                low = high = now_kib
+                since = time.monotonic()
+            elif time.monotonic() - since >= window:
+                break
+        return self.peak_rss_kib("VmRSS")
+
     def close(self) -> None:
         try:
             os.kill(self.pid, signal.SIGTERM)
@@ -201,7 +221,7 @@ def main() -> None:
 
         term = Terminal([binary, str(collection)], env)
         term.wait_for(lambda t: "q quit" in t)
-        idle = term.peak_rss_kib("VmRSS")
+        idle = term.settled_rss_kib()
         term.send(b"/Huge JSON\r")
         term.wait_for(lambda t: "Filter endpoints" not in t)
         sent = time.monotonic()
