@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -51,12 +52,15 @@ class Demo:
     urls: dict[str, str]
     collection: Path
     lines: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
     def url(self, environment: str, path: str) -> str:
         return self.urls[environment] + path
 
 
-def start_demo(explorer_bin: Path, tmp_path: Path, port: int = 0) -> Demo:
+def start_demo(explorer_bin: Path, tmp_path: Path, port: int = 0, drain: bool = True) -> Demo:
+    """Starts `explorer demo --serve-only`; with `drain`, its output is read on into `lines`
+    and `errors` (a test that reads the pipes itself passes False)."""
     collection = tmp_path / "demo.yaml"
     process = subprocess.Popen(
         [str(explorer_bin), "demo", "--serve-only", "--port", str(port), "--collection-out", str(collection)],
@@ -78,7 +82,18 @@ def start_demo(explorer_bin: Path, tmp_path: Path, port: int = 0) -> Demo:
         if line.startswith("collection:"):
             break
     assert set(urls) == {"local", "staging", "production"}, lines
-    return Demo(process=process, urls=urls, collection=collection, lines=lines)
+    demo = Demo(process=process, urls=urls, collection=collection, lines=lines)
+    # The demo logs every request it serves to stdout: read on, so that a test sending more
+    # than a pipe holds (64 KiB, some 2,000 lines) never blocks the server in its write.
+    if drain:
+        threading.Thread(target=keep_reading, args=(process.stdout, demo.lines), daemon=True).start()
+        threading.Thread(target=keep_reading, args=(process.stderr, demo.errors), daemon=True).start()
+    return demo
+
+
+def keep_reading(stream, lines: list[str]) -> None:
+    for line in stream:
+        lines.append(line)
 
 
 def stop_demo(demo: Demo) -> int:

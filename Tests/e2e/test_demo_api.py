@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import start_demo, stop_demo
+from conftest import poll, start_demo, stop_demo
 
 
 def curl(*args: str, data: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -194,6 +194,20 @@ def test_unknown_route_is_a_problem_404(demo):
     assert status == 404 and headers["content-type"] == "application/problem+json"
 
 
+def test_every_request_is_logged_and_a_long_session_is_not_held_up_by_its_log(demo):
+    # More requests than a pipe's 64 KiB of access-log lines: one curl fetches the same URL
+    # 2,500 times on one connection; the server keeps answering and logs every one.
+    url = demo.url("local", "/users")
+    result = subprocess.run(["curl", "-sS", "--max-time", "60", "-w", "%{http_code}\n", *(["-o", "/dev/null", url] * 2500)],
+                            capture_output=True, text=True, timeout=90, check=True)
+    assert result.stdout.split() == ["200"] * 2500
+
+    def logged() -> int:
+        return sum(1 for line in demo.lines if "GET /v1/users" in line and line.rstrip().endswith("200"))
+
+    assert poll(lambda: logged() == 2500 or None, timeout=20, message="2,500 access-log lines")
+
+
 def test_fixed_port_serves_three_consecutive_ports(explorer_bin, tmp_path):
     import socket
     with socket.socket() as probe:
@@ -208,7 +222,7 @@ def test_fixed_port_serves_three_consecutive_ports(explorer_bin, tmp_path):
 
 
 def test_ctrl_c_stops_cleanly(explorer_bin, tmp_path):
-    running = start_demo(explorer_bin, tmp_path)
+    running = start_demo(explorer_bin, tmp_path, drain=False)
     running.process.send_signal(signal.SIGINT)
     assert running.process.wait(timeout=10) == 0
     assert "stopped" in running.process.stdout.read()
@@ -230,7 +244,7 @@ def test_the_demo_ends_quietly_when_the_reader_of_its_log_goes(explorer_bin, tmp
     # `explorer demo --serve-only | head -5`: once head has gone, the next access-log line
     # ends the server as a closed pipe ends any command-line tool (SIGPIPE), not with
     # Foundation's fatal error and a stack trace.
-    demo = start_demo(explorer_bin, tmp_path)
+    demo = start_demo(explorer_bin, tmp_path, drain=False)
     try:
         demo.process.stdout.close()
         # The server ends while it logs this request, before answering it.
