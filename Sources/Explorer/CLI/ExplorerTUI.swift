@@ -21,13 +21,20 @@ enum ExplorerTUI {
     ///   terminal.
     @MainActor
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
-        // What does not depend on the collection starts on another thread while the collection,
-        // the configuration and the theme load and the terminal is set up here: the history
+        // What does not depend on the collection starts on another thread while the collection
+        // loads and the terminal is set up here: the history
         // (SQLite opens, migrates and reads the newest rows) and the HTTP client (its event
         // loops). The first frame does not wait for them. Loading the collection on a third
         // thread while the terminal was set up here gained nothing measurable
         // (`scripts/bench-tui.py --launch-only`, three interleaved runs).
         let backstage = Task.detached(priority: .userInitiated) { Backstage() }
+        // The configuration and the theme (1–1.5 ms, mostly parsing YAML) load on another
+        // thread too, while the collection loads here.
+        let processEnvironment = ProcessInfo.processInfo.environment
+        let looks = Task.detached(priority: .userInitiated) {
+            let config = UserConfig.load(environment: processEnvironment)
+            return (config, ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment))
+        }
         let collection: APICollection
         do {
             collection = try CollectionLoader.load(from: collectionURL)
@@ -40,10 +47,8 @@ enum ExplorerTUI {
             throw ExitCode(2)
         }
         var notices: [String] = collection.warnings.map(\.description)
-        let processEnvironment = ProcessInfo.processInfo.environment
-        let config = UserConfig.load(environment: processEnvironment)
+        let (config, theme) = await looks.value
         notices.append(contentsOf: config.problems)
-        let theme = ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment)
         if let problem = theme.problem { notices.append(problem.description) }
         // Drafts a previous session left (a crash, a quit with unsaved edits) are offered back.
         let draftStore = DraftStore(directories: XDGDirectories(environment: processEnvironment))

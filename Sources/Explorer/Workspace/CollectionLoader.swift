@@ -53,7 +53,7 @@ package enum CollectionLoader {
     /// - Throws: `CollectionError`.
     package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws -> APICollection {
         var reader = Reader(file: file)
-        reader.sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        reader.source = text
         let root: Node?
         do {
             root = try Yams.compose(yaml: text, .explorerFiles)
@@ -105,8 +105,8 @@ package enum CollectionLoader {
 struct Reader {
     let file: String
     var warnings: [CollectionWarning] = []
-    /// The file's lines, for the column a block scalar's text starts at (a `graphql` query).
-    var sourceLines: [Substring] = []
+    /// The file's text, for the column a block scalar's text starts at (a `graphql` query).
+    var source = ""
 
     init(file: String) { self.file = file }
 

@@ -105,6 +105,29 @@ import Testing
         }
     }
 
+    @Test func aSyntaxErrorInABlockQueryOfAFileWithCRLFLineEndsPointsAtTheSameColumn() throws {
+        let text = """
+            name: G
+            environments:
+              - name: local
+                base_url: http://127.0.0.1:9/v1
+            endpoints:
+              - name: Broken
+                path: /graphql
+                graphql:
+                  query: |
+                    query {
+                      user(id: 1) { name ! }
+                    }
+            """.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect {
+            try CollectionLoader.parse(text, file: "api.yaml")
+        } throws: { error in
+            // Line 11, column 30: the block is indented 8 columns, as in the test above.
+            "\(error)".hasPrefix("api.yaml:11:30: in the graphql of endpoint \"Broken\", the query has a syntax error:")
+        }
+    }
+
     @Test func unknownKeysGetADidYouMean() throws {
         let collection = try Self.collection("""
               - name: User

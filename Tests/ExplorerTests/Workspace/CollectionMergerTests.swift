@@ -19,6 +19,13 @@ import Testing
         #expect(replaced.endpoints.count == base.endpoints.count)
     }
 
+    @Test func commentsAreFoundWhereverYAMLHasThem() {
+        let commented = ["# top\nname: A\n", "name: A # after a value\n", "name: A\n  \t# indented\n", "a: 1\r\n# after CRLF\r\n", "#"]
+        let plain = ["", "name: A\n", "url: http://x/#fragment\n", "name: \"A#1\"\n", "a: b\n\tc#d\n"]
+        for text in commented { #expect(CollectionMerger.hasComments(text), "\(text.debugDescription)") }
+        for text in plain { #expect(!CollectionMerger.hasComments(text), "\(text.debugDescription)") }
+    }
+
     @Test func intoCreatesTheFileThenMergesAtomically() throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
