@@ -10,22 +10,26 @@ enum CollectionLocation {
     /// - Parameters:
     ///   - explicit: the `--collection` value, if given.
     ///   - environment: the process environment.
-    ///   - currentDirectory: where `explorer.yaml` is looked for.
+    ///   - currentDirectory: where `explorer.yaml` is looked for, and what a relative
+    ///     `explicit` path is relative to.
+    ///   Both are read only when needed: building the environment's dictionary and asking for
+    ///   the current folder took 0.6 ms of every start of `explorer /path/to/FILE`.
     /// - Returns: the file URL.
     /// - Throws: `ExitCode(2)` after a sentence on stderr when there is none.
     static func resolve(
         explicit: String?,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        currentDirectory: String = FileManager.default.currentDirectoryPath
+        environment: @autoclosure () -> [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
     ) throws -> URL {
         if let explicit {
-            let url = URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true)).standardizedFileURL
+            let url = explicit.hasPrefix("/") ? URL(fileURLWithPath: explicit).standardizedFileURL
+                : URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory(), isDirectory: true)).standardizedFileURL
             trustNamed(url)
             return url
         }
-        let local = URL(fileURLWithPath: currentDirectory, isDirectory: true).appendingPathComponent("explorer.yaml")
+        let local = URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent("explorer.yaml")
         if FileManager.default.fileExists(atPath: local.path) { return local }
-        if let fromEnvironment = environment["EXPLORER_COLLECTION"], !fromEnvironment.isEmpty {
+        if let fromEnvironment = environment()["EXPLORER_COLLECTION"], !fromEnvironment.isEmpty {
             let url = URL(fileURLWithPath: fromEnvironment).standardizedFileURL
             trustNamed(url)
             return url
