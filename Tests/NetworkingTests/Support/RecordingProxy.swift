@@ -241,11 +241,17 @@ final class RecordingProxy: Sendable {
                           connected: @escaping (ChannelHandlerContext) -> Void, failed: @escaping (ChannelHandlerContext) -> Void) {
             phase = .connecting(forwarded.readableBytes > 0 ? [forwarded] : [])
             let client = context.channel
-            ClientBootstrap(group: context.eventLoop)
+            let bootstrap = ClientBootstrap(group: context.eventLoop)
                 .channelInitializer { server in
                     server.eventLoop.makeCompletedFuture { try server.pipeline.syncOperations.addHandler(BackHandler(client: client)) }
                 }
-                .connect(host: target.host, port: target.port)
+            // Every server the tests relay to is on this machine: an address is connected to
+            // as it is, without a name lookup (NIO resolves names with getaddrinfo on Dispatch's
+            // shared queue, which a suite of tests running in parallel can keep busy).
+            let host = target.host == "localhost" ? "127.0.0.1" : target.host
+            let connecting = (try? SocketAddress(ipAddress: host, port: target.port)).map { bootstrap.connect(to: $0) }
+                ?? bootstrap.connect(host: target.host, port: target.port)
+            connecting
                 .assumeIsolated()
                 .whenComplete { result in
                     switch result {
