@@ -8,16 +8,32 @@ import Testing
 /// (a JSON body for POST, query parameters for GET), with errors at file:line:column.
 @Suite struct GraphQLCollectionTests {
     static func collection(_ endpoints: String, file: String = "api.yaml") throws -> APICollection {
-        try CollectionLoader.parse("""
-            name: G
-            environments:
-              - name: local
-                base_url: http://127.0.0.1:9/v1
-                variables: { user_id: "7" }
-            endpoints:
-            \(endpoints)
-            """, file: file)
+        try CollectionLoader.parse(text(endpoints), file: file)
     }
+
+    /// A collection's YAML with these endpoints.
+    static func text(_ endpoints: String) -> String {
+        """
+        name: G
+        environments:
+          - name: local
+            base_url: http://127.0.0.1:9/v1
+            variables: { user_id: "7" }
+        endpoints:
+        \(endpoints)
+        """
+    }
+
+    /// An endpoint whose block query has a syntax error: `!` on line 12 of the file, column 30.
+    static let brokenBlockQuery = """
+          - name: Broken
+            path: /graphql
+            graphql:
+              query: |
+                query {
+                  user(id: 1) { name ! }
+                }
+        """
 
     @Test func readsQueryVariablesAndOperation() throws {
         let collection = try Self.collection("""
@@ -89,15 +105,7 @@ import Testing
 
     @Test func aSyntaxErrorInABlockQueryPointsAtItsLineAndColumnInTheFile() throws {
         #expect {
-            try Self.collection("""
-                  - name: Broken
-                    path: /graphql
-                    graphql:
-                      query: |
-                        query {
-                          user(id: 1) { name ! }
-                        }
-                """)
+            try Self.collection(Self.brokenBlockQuery)
         } throws: { error in
             // `!` is on line 12 of the file, column 30: the block is indented 8 columns and
             // `!` is column 22 of the query's second line.
@@ -106,25 +114,10 @@ import Testing
     }
 
     @Test func aSyntaxErrorInABlockQueryOfAFileWithCRLFLineEndsPointsAtTheSameColumn() throws {
-        let text = """
-            name: G
-            environments:
-              - name: local
-                base_url: http://127.0.0.1:9/v1
-            endpoints:
-              - name: Broken
-                path: /graphql
-                graphql:
-                  query: |
-                    query {
-                      user(id: 1) { name ! }
-                    }
-            """.replacingOccurrences(of: "\n", with: "\r\n")
         #expect {
-            try CollectionLoader.parse(text, file: "api.yaml")
+            try CollectionLoader.parse(Self.text(Self.brokenBlockQuery).replacingOccurrences(of: "\n", with: "\r\n"), file: "api.yaml")
         } throws: { error in
-            // Line 11, column 30: the block is indented 8 columns, as in the test above.
-            "\(error)".hasPrefix("api.yaml:11:30: in the graphql of endpoint \"Broken\", the query has a syntax error:")
+            "\(error)".hasPrefix("api.yaml:12:30: in the graphql of endpoint \"Broken\", the query has a syntax error:")
         }
     }
 
