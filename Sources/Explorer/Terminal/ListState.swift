@@ -48,20 +48,8 @@ package struct ListState: Sendable, Hashable {
         guard !words.isEmpty else { return Array(texts.indices) }
         return texts.indices.filter { i in
             let text = Array(texts[i].lowercased().utf8)
-            return words.allSatisfy { contains(text, $0) }
+            return text.withUnsafeBytes { bytes in words.allSatisfy { ByteSearch.contains($0, in: bytes) } }
         }
-    }
-
-    /// Whether `needle` occurs in `haystack`.
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        guard let first = needle.first else { return true }
-        var start = 0
-        while start + needle.count <= haystack.count {
-            if haystack[start] == first, haystack[start..<start + needle.count].elementsEqual(needle) { return true }
-            start += 1
-        }
-        return false
     }
 
     // MARK: - Moving
