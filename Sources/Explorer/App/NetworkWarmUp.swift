@@ -50,18 +50,18 @@ package enum NetworkWarmUp {
             from: BasicRequest(path: "/"), options: TransferOptions(timeout: patience),
             head: { head in live.body = LiveBody(head: head, started: started) },
             chunk: { chunk in _ = live.body?.append(chunk, at: Date()) })
-        let status: Int
+        let outcome: Result<Int, any Error>
         do {
             var response = try await future.value
             let frame = live.body?.frame(isComplete: true)
             response.body = frame?.data
-            status = ResponseSnapshot.make(response, document: frame?.document).status
+            outcome = .success(ResponseSnapshot.make(response, document: frame?.document).status)
         } catch {
-            try? await transport.shutdown()
-            throw error
+            outcome = .failure(error)
         }
         try? await transport.shutdown()
         withExtendedLifetime(provider) {}
+        let status = try outcome.get()
         guard status == 200 else { throw Failure.unexpectedStatus(status) }
     }
 
