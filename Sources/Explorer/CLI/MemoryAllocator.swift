@@ -7,9 +7,9 @@ import Glibc
 /// A body streams through in chunks of up to 64 KiB, each allocated, handed over and freed
 /// within a few chunks. By default glibc returns the free top of a thread's heap to the
 /// system as soon as it passes 128 KiB, so the next chunks fault the same pages in again:
-/// `explorer send` of a 1 GiB body took 110,000 page faults and spent twice curl's time in
-/// the kernel. Keeping up to 2 MiB of free top before trimming ends that churn (3,400 faults,
-/// the send about twice as fast); allocations of 1 MiB and more are mapped on their own, so
+/// `explorer send` of a 1 GiB body took 50,000–110,000 page faults and spent twice curl's time
+/// in the kernel. Keeping up to 2 MiB of free top before trimming ends that churn (3,700–4,000
+/// faults, the send about twice as fast); allocations of 1 MiB and more are mapped on their own, so
 /// a large body's copy is given back whole the moment it is freed.
 ///
 /// Setting either value turns off glibc's own adjustment of them, which raised both after
