@@ -13,7 +13,8 @@ enum CollectionLocation {
     ///   - currentDirectory: where `explorer.yaml` is looked for, and what a relative
     ///     `explicit` path is relative to.
     ///   Both are read only when needed: building the environment's dictionary and asking for
-    ///   the current folder took 0.6 ms of every start of `explorer /path/to/FILE`.
+    ///   the current folder took 0.6–0.8 ms here at every start of `explorer /path/to/FILE`
+    ///   (medians of 25 launches, release).
     /// - Returns: the file URL.
     /// - Throws: `ExitCode(2)` after a sentence on stderr when there is none.
     static func resolve(

@@ -142,7 +142,7 @@ package enum CollectionMerger {
     /// Whether a YAML text has comments that rewriting it would lose.
     package static func hasComments(_ yaml: String) -> Bool {
         // Byte by byte: a `#` first on its line (after blanks) or after a space. Splitting the
-        // text into lines of characters took 0.3 ms of every start.
+        // text into lines of characters took 0.2–0.3 ms of every start (the demo collection).
         var lineIsBlank = true
         var previous: UInt8 = 0
         for byte in yaml.utf8 {
