@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "explorer",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Networking", targets: ["Networking"]),
         .executable(name: "explorer", targets: ["ExplorerCLI"]),

@@ -270,7 +270,8 @@ let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
 /// One small GET by the path `mode` names, for `--profile` and `--compare` (diagnosis aids):
 /// `dispatcher` (the default), `transport` (the bare call), `future` (the future around the
-/// bare call), `instant` (the dispatcher on a transport that answers at once), `progress` (the
+/// bare call), `instant` (the dispatcher on a transport that answers at once), `instant-transport`
+/// (that transport's bare call), `progress` (the
 /// bare call keeping its progress), `spin-<µs>` (the bare call, then that many µs of work that
 /// touches nothing shared: what a small own cost weighs at this concurrency), `cancel-handler`
 /// (the bare call in a cancellation handler), `response` (the bare call, then a Response made),
@@ -289,6 +290,8 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
             }.value
             precondition(response.statusCode == .ok)
         }
+    case "instant-transport":
+        return { _ = try await InstantTransport().send(preparedSmall, options: TransferOptions()) { _ in } }
     case "instant":
         let instant = NetworkDispatcher(serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
         return { _ = try await instant.future(from: small).value }
@@ -344,7 +347,7 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
     let mode = arguments[index + 1]
     let figures = try await measure(mode, count: requestCount, workers: concurrency, requestPath(mode))
-    print(figures.line + String(format: "  CPU %.1f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000))
+    print(figures.line + String(format: "  CPU %.2f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000))
     try await client.shutdown().get()
     try await transport.shutdown()
     serverTask.cancel()

@@ -38,6 +38,30 @@ import Testing
         #expect(await eventually { server.openConnections == 0 })
     }
 
+    @Test func cancellingTheAwaitingTaskEndsTheFutureCancelledNotFailed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: DispatchQueue(label: "cancelled"))
+        let counter = CallCounter()
+        let future = dispatcher.future(from: BasicRequest(path: "/stall"))
+            .cancellation { counter.hit("cancellation") }
+            .error { _ in counter.hit("error") }
+            .completion { counter.hit("completion") }
+
+        let task = Task { try await future.value }
+        #expect(await eventually { server.hits("/stall") == 1 })
+        task.cancel()
+
+        await #expect(throws: TransportError.cancelled) { try await task.value }
+        #expect(await eventually { counter.count("completion") == 1 })
+        #expect(counter.count("cancellation") == 1)
+        #expect(counter.count("error") == 0)
+        guard case .cancelled? = future.outcome else {
+            Issue.record("the outcome is \(String(describing: future.outcome)), not cancelled")
+            return
+        }
+    }
+
     @Test func aThousandConcurrentFuturesEachCompleteExactlyOnce() async throws {
         let server = try await TestServer.start()
         // A request waits in the connection pool's queue for at most the connect timeout: on a

@@ -89,8 +89,9 @@ extension Request {
 
 /// A base URL taken apart: what every request's URL starts with. A dispatcher keeps the one of
 /// the base URL its provider last answered, so that only the request's own part is built per
-/// request.
-struct BaseURLParts: Sendable {
+/// request. A class: every request of a dispatcher carries the same one, and a copy of it is
+/// one count, not one for each of its strings.
+final class BaseURLParts: Sendable {
     /// The base URL.
     let url: URL
     /// `scheme://user@host:port`, as the base URL spells it.

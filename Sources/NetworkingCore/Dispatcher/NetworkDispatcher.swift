@@ -40,22 +40,26 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// How many 401 challenges one request answers at most (a second answer only helps when
     /// the server says the first one's nonce was stale).
     static let maximumChallengeAnswers = 2
-    private let lastBase = Locked<BaseURLParts?>(nil)
-    /// The URL built last and what it was built from: a request to the same path on the same
-    /// base URL reuses it (building the text and parsing it into a URL is the dearest step of
-    /// a send); any other request builds its own.
-    private let lastURL = Locked<BuiltURL?>(nil)
+    /// The base URL taken apart last, and the URL built last on it: a request to the same path
+    /// on the same base URL reuses it (building the text and parsing it into a URL is the
+    /// dearest step of a send); any other request builds its own. One lock for both: every
+    /// request of every thread takes it, and each lock taken is a count shared by all of them.
+    private let urlCache = Locked(URLCache())
+
+    private struct URLCache {
+        var base: BaseURLParts?
+        var built: BuiltURL?
+    }
 
     private struct BuiltURL {
-        let origin: String
-        let basePath: String
-        let baseQuery: String?
+        let base: BaseURLParts
         let path: String
         let queryItems: [URLQueryItem]
         let url: URL
 
-        func matches(_ request: any Request, on base: BaseURLParts) -> Bool {
-            path == request.path && origin == base.origin && basePath == base.path && baseQuery == base.query
+        func matches(_ request: any Request, on other: BaseURLParts) -> Bool {
+            path == request.path
+                && (base === other || (base.origin == other.origin && base.path == other.path && base.query == other.query))
                 && queryItems == request.queryItems
         }
     }
@@ -125,8 +129,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             // Asked on the thread that starts the future, as the provider expects.
             guard let provider = self.serverProvider else { throw TransportError.serverProviderReleased }
             guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
-            let base = try self.parts(of: baseURL)
-            return { try await self.run(request, base: base, options: options, future: future) }
+            let url = try self.url(of: request, on: baseURL)
+            return { try await self.run(request, url: url, baseURL: baseURL, options: options, future: future) }
         }
     }
 
@@ -148,35 +152,35 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 
     // MARK: - Sending
 
-    /// The base URL taken apart, reusing the last one while the provider answers the same.
-    private func parts(of baseURL: URL) throws -> BaseURLParts {
-        if let last = lastBase.withLock({ $0 }), last.url == baseURL { return last }
-        let parts = try BaseURLParts(baseURL)
-        lastBase.withLock { $0 = parts }
-        return parts
-    }
-
-    /// The request resolved against the base URL, its URL reused when it is the one built last.
-    private func prepared(_ request: any Request, on base: BaseURLParts) throws -> PreparedRequest {
-        let url: URL
-        // Compared under the lock, and only the URL copied out: every concurrent request
-        // reads this, and each reference copied is a count shared by all of them.
-        if let reused = lastURL.withLock({ last in last?.matches(request, on: base) == true ? last?.url : nil }) {
-            url = reused
-        } else {
-            url = try request.url(on: base)
-            let built = BuiltURL(
-                origin: base.origin, basePath: base.path, baseQuery: base.query, path: request.path, queryItems: request.queryItems, url: url)
-            lastURL.withLock { $0 = built }
+    /// The request's absolute URL on the base URL: the one built last when it is the same, else
+    /// built (on the base URL taken apart last, while the provider answers the same).
+    private func url(of request: any Request, on baseURL: URL) throws -> URL {
+        // Compared under the lock, and only the URL copied out: every concurrent request reads
+        // this, and each reference copied is a count shared by all of them.
+        let (reused, knownBase): (URL?, BaseURLParts?) = urlCache.withLock { cache in
+            guard let base = cache.base, base.url == baseURL else { return (nil, nil) }
+            if let built = cache.built, built.matches(request, on: base) { return (built.url, nil) }
+            return (nil, base)
         }
-        return request.prepared(at: url)
+        if let reused { return reused }
+        let base = try knownBase ?? BaseURLParts(baseURL)
+        let url = try request.url(on: base)
+        let built = BuiltURL(base: base, path: request.path, queryItems: request.queryItems, url: url)
+        urlCache.withLock { $0 = URLCache(base: base, built: built) }
+        return url
     }
 
     /// Sends the request, with adapters, challenges and retries; a failure while the Task is
     /// cancelled is `TransportError.cancelled`.
-    private func run(_ original: any Request, base: BaseURLParts, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+    ///
+    /// - Parameters:
+    ///   - original: the request.
+    ///   - url: its absolute URL on `baseURL` (a request a response adapter answers with is
+    ///     resolved on `baseURL` in turn).
+    private func run(_ original: any Request, url: URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         do {
             var request = original
+            var url = url
             var attempt = 1
             var adapterRetries = 0
             var challengeAnswers = 0
@@ -187,9 +191,9 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 if let answer {
                     prepared = answer
                 } else {
-                    prepared = try self.prepared(request, on: base)
+                    prepared = request.prepared(at: url)
                     for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
-                    prepared = withCookies(prepared)
+                    if cookieJar != nil { prepared = withCookies(prepared) }
                 }
                 answer = nil
                 for monitor in eventMonitors { monitor.requestWillSend(prepared) }
@@ -213,7 +217,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 // Moved into the response, not copied: their references (the URL and headers every
                 // request to this path shares) are not counted up and down again.
                 let response = Response(consume sent, request: consume prepared, started: started)
-                keepCookies(of: response.headers, from: response.url)
+                if cookieJar != nil { keepCookies(of: response.headers, from: response.url) }
                 for monitor in eventMonitors { monitor.request(response.request, didReceive: response) }
 
                 if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
@@ -234,6 +238,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                         guard adapterRetries < maximumAdapterRetries else { return response }
                         adapterRetries += 1
                         request = next
+                        url = try self.url(of: next, on: baseURL)
                         continue attempts
                     }
                 }

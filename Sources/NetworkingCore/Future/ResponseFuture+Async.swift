@@ -12,8 +12,8 @@ extension ResponseFuture {
     /// What `value` does (a function, so that it is specialized for the dispatcher's futures:
     /// generic code looks up the metadata of its types at every call).
     @_specialize(where T == Response<Data?>)
-    private func awaitedValue() async throws -> T {
-        switch takeStart() {
+    nonisolated(nonsending) private func awaitedValue() async throws -> T {
+        switch withUnsafeCurrentTask(body: { takeStart(awaitingTask: $0) }) {
         case .operation(let begin):
             return try await runHere(begin)
         case .action(let action):
@@ -42,20 +42,16 @@ extension ResponseFuture {
     }
 
     /// Runs an operation in the awaiting Task; `cancel()` from elsewhere cancels that Task's
-    /// work as it would the Task `start()` makes.
+    /// work as it would the Task `start()` makes. Cancelling the awaiting Task needs no handler
+    /// of its own: the operation runs in it, and the future finishes as cancelled when the
+    /// operation gives up.
     @_specialize(where T == Response<Data?>)
-    private func runHere(_ begin: Begin) async throws -> T {
+    nonisolated(nonsending) private func runHere(_ begin: Begin) async throws -> T {
         guard let work = self.begin(begin, for: self) else { return try finishedValue() }
-        // Kept in the future's state: no allocation, no lock of its own (this runs for every
-        // awaited request).
-        if !withUnsafeCurrentTask(body: { record(runningTask: $0) }) { withUnsafeCurrentTask { $0?.cancel() } }
-        let value: T? = await withTaskCancellationHandler {
-            do { return succeed(givingBack: try await work()) } catch {
-                fail(with: error)
-                return nil
-            }
-        } onCancel: {
-            self.cancel()
+        let value: T?
+        do { value = succeed(givingBack: try await work()) } catch {
+            if Task.isCancelled { cancel() } else { fail(with: error) }
+            value = nil
         }
         // Finished here: the Task was taken out with no one cancelling it.
         if let value { return value }

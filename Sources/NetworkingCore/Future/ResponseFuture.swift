@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A lazy, cancellable result of an asynchronous operation, with callbacks and chaining.
 ///
@@ -58,7 +59,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         /// reach it, and does so after the lock is let go (the cancellation re-enters the
         /// future); meanwhile `cancellingTask` is set and the operation waits for it to be
         /// cleared before it returns, so a cancellation never reaches a Task that has moved on.
-        var runningTask: UnsafeCurrentTask?
+        var runningTask: RunningTask?
         /// Whether `cancel()` is cancelling `runningTask`, having taken it out.
         var cancellingTask = false
         /// What callbacks, observers and cancel handlers were attached, and their delivery;
@@ -121,9 +122,16 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     /// What finishing took out of the state: the running Task and what was attached.
     private struct Taken {
-        var runningTask: UnsafeCurrentTask?
+        var runningTask: RunningTask?
         var attached: Attached?
         var scheduleDrain: Bool
+    }
+
+    /// The Task an awaited operation runs in, kept only to be cancelled (which any thread may
+    /// do while the Task runs: the operation does not return before a cancellation that took
+    /// it out is done, see `State.runningTask`).
+    private struct RunningTask: @unchecked Sendable {
+        let task: UnsafeCurrentTask
     }
 
     /// A user callback bound to the outcome, waiting to run.
@@ -136,7 +144,11 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     /// The queue user callbacks run on.
     public let callbackQueue: DispatchQueue
-    private let state: Locked<State>
+    /// The state and its lock, in the future's own allocation (a future is made per request).
+    private let state: Mutex<State>
+    /// Whether a progress callback or observer was ever attached: until one is, progress
+    /// updates (several a request) return without taking the lock.
+    private let observesProgress = Atomic<Bool>(false)
 
     /// Creates a lazy future that runs `action` when it is started.
     ///
@@ -149,7 +161,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///   - action: the work to start; it receives this future.
     public init(callbackQueue: DispatchQueue = .main, action: @escaping Action) {
         self.callbackQueue = callbackQueue
-        self.state = Locked(State(phase: .idle(.action(action))))
+        self.state = Mutex(State(phase: .idle(.action(action))))
     }
 
     /// A lazy future of an async operation; see `Begin`.
@@ -167,7 +179,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     private init(callbackQueue: DispatchQueue, start: Start) {
         self.callbackQueue = callbackQueue
-        self.state = Locked(State(phase: .idle(start)))
+        self.state = Mutex(State(phase: .idle(start)))
     }
 
     /// Creates a future that is already finished with a value.
@@ -211,23 +223,16 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     /// Moves an idle future to running and gives what starts it; `nil` when it is not idle.
-    /// Records the Task an operation runs in, for `cancel()`.
     ///
-    /// - Returns: false when the future was cancelled already (the Task is not recorded).
+    /// - Parameter awaitingTask: the Task that awaits the value, when it does: an operation
+    ///   runs in it, and `cancel()` cancels it.
     @_specialize(where T == Response<Data?>)
-    func record(runningTask: UnsafeCurrentTask?) -> Bool {
-        state.withLock { state in
-            if case .finished(.cancelled) = state.phase { return false }
-            state.runningTask = runningTask
-            return true
-        }
-    }
-
-    @_specialize(where T == Response<Data?>)
-    func takeStart() -> Start? {
-        state.withLock { state in
+    func takeStart(awaitingTask: UnsafeCurrentTask? = nil) -> Start? {
+        let awaitingTask = awaitingTask.map(RunningTask.init)
+        return state.withLock { state in
             guard case .idle(let start) = state.phase else { return nil }
             state.phase = .running
+            if case .operation = start { state.runningTask = awaitingTask }
             return start
         }
     }
@@ -321,6 +326,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter progress: the progress so far.
     @_specialize(where T == Response<Data?>)
     public func update(progress: TransferProgress) {
+        guard observesProgress.load(ordering: .acquiring) else { return }
         let (observers, scheduleDrain) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
             // Nothing to keep or tell while nobody observes progress (an awaited request).
             guard case .running = state.phase, state.attached != nil else { return ([], false) }
@@ -454,6 +460,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     @discardableResult
     public func progress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         state.withLock { $0.callbacks.progressHandlers.append(handler) }
+        observesProgress.store(true, ordering: .releasing)
         return self
     }
 
@@ -507,6 +514,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// Observes progress synchronously; used for chaining.
     func observeProgress(_ observer: @escaping @Sendable (TransferProgress) -> Void) {
         state.withLock { $0.callbacks.progressObservers.append(observer) }
+        observesProgress.store(true, ordering: .releasing)
     }
 
     /// Finishes the future and delivers the outcome.
@@ -547,7 +555,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         guard let taken else { return false }
         if case .cancelled = outcome {
             if let runningTask = taken.runningTask {
-                runningTask.cancel()
+                runningTask.task.cancel()
                 state.withLock { $0.cancellingTask = false }
             }
             for handler in taken.attached?.cancelHandlers ?? [] { handler() }
