@@ -20,7 +20,7 @@ func argument(_ name: String, default value: Int) -> Int {
 // 1.8× of each other here.
 let requestCount = argument("--requests", default: 30000)
 // 50 pairs of rounds: with 15 the 95% interval of the median ratio was about ±5% wide at 32
-// concurrent here, as wide as the +5% target itself; with 50, ±2–3%.
+// concurrent here, as wide as the +5% target itself; with 50, ±2–4%.
 let rounds = argument("--rounds", default: 100)
 let curlCount = argument("--curl-requests", default: 300)
 let concurrency = argument("--concurrency", default: 32)

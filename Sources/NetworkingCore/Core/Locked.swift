@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 
 /// A value guarded by a lock, for the few places where state is shared across threads.
 ///
-/// The value and its lock live in one allocation (a future makes one per request).
+/// The value and its lock live in one allocation.
 struct Locked<Value>: @unchecked Sendable {
     private let box: NIOLockedValueBox<Value>
 

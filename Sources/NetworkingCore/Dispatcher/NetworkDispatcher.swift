@@ -48,19 +48,17 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 
     private struct URLCache {
         var base: BaseURLParts?
+        /// Built on `base`: the two are replaced together.
         var built: BuiltURL?
     }
 
     private struct BuiltURL {
-        let base: BaseURLParts
         let path: String
         let queryItems: [URLQueryItem]
         let url: URL
 
-        func matches(_ request: any Request, on other: BaseURLParts) -> Bool {
-            path == request.path
-                && (base === other || (base.origin == other.origin && base.path == other.path && base.query == other.query))
-                && queryItems == request.queryItems
+        func matches(_ request: any Request) -> Bool {
+            path == request.path && queryItems == request.queryItems
         }
     }
 
@@ -159,13 +157,13 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         // this, and each reference copied is a count shared by all of them.
         let (reused, knownBase): (URL?, BaseURLParts?) = urlCache.withLock { cache in
             guard let base = cache.base, base.url == baseURL else { return (nil, nil) }
-            if let built = cache.built, built.matches(request, on: base) { return (built.url, nil) }
+            if let built = cache.built, built.matches(request) { return (built.url, nil) }
             return (nil, base)
         }
         if let reused { return reused }
         let base = try knownBase ?? BaseURLParts(baseURL)
         let url = try request.url(on: base)
-        let built = BuiltURL(base: base, path: request.path, queryItems: request.queryItems, url: url)
+        let built = BuiltURL(path: request.path, queryItems: request.queryItems, url: url)
         urlCache.withLock { $0 = URLCache(base: base, built: built) }
         return url
     }
