@@ -273,26 +273,18 @@ let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
 /// One small GET by the path `mode` names, for `--profile` and `--compare` (diagnosis aids):
-/// `dispatcher` (the default), `transport` (the bare call), `future` (the future around the
-/// bare call), `instant` (the dispatcher on a transport that answers at once), `instant-transport`
-/// (that transport's bare call), `progress` (the
-/// bare call keeping its progress), `spin-<µs>` (the bare call, then that many µs of work that
-/// touches nothing shared: what a small own cost weighs at this concurrency), `cancel-handler`
-/// (the bare call in a cancellation handler), `response` (the bare call, then a Response made),
-/// `prepared` (the request resolved, sent bare, and a Response made).
+/// `dispatcher` (the default), `transport` (the bare call), `instant` (the dispatcher on a
+/// transport that answers at once), `instant-transport` (that transport's bare call),
+/// `progress` (the bare call keeping its progress), `spin-<µs>` (the bare call, then that many
+/// µs of work that touches nothing shared: what a small own cost weighs at this concurrency),
+/// `cancel-handler` (the bare call in a cancellation handler), `response` (the bare call, then
+/// a Response made), `prepared` (the request resolved, sent bare, and a Response made).
 func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     switch mode {
     case "transport":
         return {
             let response = try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
             precondition(response.status == .ok)
-        }
-    case "future":
-        return {
-            let response = try await ResponseFuture<NetworkingCore.Response<Data?>>.operation(callbackQueue: DispatchQueue.main) { future in
-                { NetworkingCore.Response(try await transport.send(preparedSmall, options: TransferOptions()) { future.update(progress: $0) }, request: preparedSmall, started: Date()) }
-            }.value
-            precondition(response.statusCode == .ok)
         }
     case "instant-transport":
         return { _ = try await InstantTransport().send(preparedSmall, options: TransferOptions()) { _ in } }

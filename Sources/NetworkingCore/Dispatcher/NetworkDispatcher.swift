@@ -123,13 +123,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - options: the transfer options.
     /// - Returns: a future of the response, whatever its status.
     public func future(from request: any Request, options: TransferOptions) -> ResponseFuture<Response<Data?>> {
-        ResponseFuture.operation(callbackQueue: callbackQueue) { future in
-            // Asked on the thread that starts the future, as the provider expects.
-            guard let provider = self.serverProvider else { throw TransportError.serverProviderReleased }
-            guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
-            let url = try self.url(of: request, on: baseURL)
-            return { try await self.run(request, url: url, baseURL: baseURL, options: options, future: future) }
-        }
+        DispatchedFuture(dispatcher: self, request: request, options: options)
     }
 
     // MARK: - Cookies
@@ -152,7 +146,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 
     /// The request's absolute URL on the base URL: the one built last when it is the same, else
     /// built (on the base URL taken apart last, while the provider answers the same).
-    private func url(of request: any Request, on baseURL: URL) throws -> URL {
+    fileprivate func url(of request: any Request, on baseURL: URL) throws -> URL {
         // Compared under the lock, and only the URL copied out: every concurrent request reads
         // this, and each reference copied is a count shared by all of them.
         let (reused, knownBase): (URL?, BaseURLParts?) = urlCache.withLock { cache in
@@ -175,7 +169,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - original: the request.
     ///   - url: its absolute URL on `baseURL` (a request a response adapter answers with is
     ///     resolved on `baseURL` in turn).
-    private func run(_ original: any Request, url: URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+    ///
+    /// Called only from `DispatchedFuture.runOperation()`, which runs off any actor: it runs
+    /// there too, with no executor check of its own on the way in or out.
+    nonisolated(nonsending) fileprivate func run(_ original: any Request, url: URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         do {
             var request = original
             var url = url
@@ -252,5 +249,40 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         } catch {
             throw Task.isCancelled ? TransportError.cancelled : error
         }
+    }
+}
+
+/// A dispatcher's future of one request: the request, its options and where it goes are kept in
+/// the future itself, so that a request costs one allocation, not three (a future and the two
+/// closures of its operation), and no copy of what they would capture.
+private final class DispatchedFuture: ResponseFuture<Response<Data?>>, @unchecked Sendable {
+    let dispatcher: NetworkDispatcher
+    let request: any Request
+    let options: TransferOptions
+    /// The request's URL and the base URL it is on: written by `beginOperation()` on the thread
+    /// that starts the future, read by `runOperation()` after it (in the same Task, or in the
+    /// Task `start()` makes after it), and by nothing else.
+    private var destination: (url: URL, baseURL: URL)?
+
+    init(dispatcher: NetworkDispatcher, request: any Request, options: TransferOptions) {
+        self.dispatcher = dispatcher
+        self.request = request
+        self.options = options
+        super.init(operationCallbackQueue: dispatcher.callbackQueue)
+    }
+
+    override func beginOperation() throws {
+        // Asked on the thread that starts the future, as the provider expects.
+        guard let provider = dispatcher.serverProvider else { throw TransportError.serverProviderReleased }
+        guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
+        destination = (try dispatcher.url(of: request, on: baseURL), baseURL)
+    }
+
+    override func runOperation() async throws -> Response<Data?> {
+        // Set: the future runs its operation only after `beginOperation()` returned. Moved out,
+        // not copied: the URL is the one every request to this path shares, and each count
+        // of it taken is an atomic operation on memory both cores write.
+        guard let destination = destination.take() else { preconditionFailure("DispatchedFuture: run before it began") }
+        return try await dispatcher.run(request, url: destination.url, baseURL: destination.baseURL, options: options, future: self)
     }
 }

@@ -14,8 +14,8 @@ extension ResponseFuture {
     @_specialize(where T == Response<Data?>)
     nonisolated(nonsending) private func awaitedValue() async throws -> T {
         switch withUnsafeCurrentTask(body: { takeStart(awaitingTask: $0) }) {
-        case .operation(let begin):
-            return try await runHere(begin)
+        case .operation:
+            return try await runHere()
         case .action(let action):
             return try await outcomeValue { action(self) }
         case nil:
@@ -46,10 +46,10 @@ extension ResponseFuture {
     /// of its own: the operation runs in it, and the future finishes as cancelled when the
     /// operation gives up.
     @_specialize(where T == Response<Data?>)
-    nonisolated(nonsending) private func runHere(_ begin: Begin) async throws -> T {
-        guard let work = self.begin(begin, for: self) else { return try finishedValue() }
+    nonisolated(nonsending) private func runHere() async throws -> T {
+        guard beginOperationOrFail() else { return try finishedValue() }
         let value: T?
-        do { value = succeed(givingBack: try await work()) } catch {
+        do { value = succeed(givingBack: try await runOperation()) } catch {
             if Task.isCancelled { cancel() } else { fail(with: error) }
             value = nil
         }

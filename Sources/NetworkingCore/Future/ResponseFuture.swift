@@ -21,7 +21,10 @@ import Synchronization
 ///     .completion { print("done") }
 ///     .send()
 /// ```
-public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
+///
+/// The class is not `open`: its only subclasses are the library's own operation futures (a
+/// dispatcher's, which keeps its request in the future itself).
+public class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// What a future ended with: a value, an error, or cancellation.
     public enum Outcome: Sendable {
         /// The operation produced a value.
@@ -35,15 +38,11 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// What a started operation uses to report its result.
     public typealias Action = @Sendable (ResponseFuture<T>) -> Void
 
-    /// Begins an operation that is awaited, not called back: it runs on the thread that
-    /// starts the future (reading what must be read there) and gives the async work, which
-    /// runs in the awaiting Task for `value` and in a new Task for `start()`.
-    package typealias Begin = @Sendable (ResponseFuture<T>) throws -> @Sendable () async throws -> T
-
-    /// What starting the future runs.
+    /// What starting the future runs: an action, or the operation of a future that is one
+    /// (`beginOperation()` then `runOperation()`).
     enum Start {
         case action(Action)
-        case operation(Begin)
+        case operation
     }
 
     private enum Phase {
@@ -164,22 +163,27 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         self.state = Mutex(State(phase: .idle(.action(action))))
     }
 
-    /// A lazy future of an async operation; see `Begin`.
+    /// Creates a lazy future of an async operation: a subclass's, which overrides
+    /// `beginOperation()` and `runOperation()` and keeps what they need in its own stored
+    /// properties, so that a request's future is one allocation.
     ///
     /// Awaiting `value` runs the operation in the awaiting Task (no Task of its own, no hop
-    /// back): what a dispatcher's futures cost no more than the transport call they make.
+    /// back): a dispatcher's future costs little more than the transport call it makes.
     ///
-    /// - Parameters:
-    ///   - callbackQueue: the queue user callbacks run on.
-    ///   - begin: begins the operation.
-    /// - Returns: the future.
-    package static func operation(callbackQueue: DispatchQueue, _ begin: @escaping Begin) -> ResponseFuture<T> {
-        ResponseFuture(callbackQueue: callbackQueue, start: .operation(begin))
+    /// - Parameter callbackQueue: the queue user callbacks run on.
+    init(operationCallbackQueue callbackQueue: DispatchQueue) {
+        self.callbackQueue = callbackQueue
+        self.state = Mutex(State(phase: .idle(.operation)))
     }
 
-    private init(callbackQueue: DispatchQueue, start: Start) {
-        self.callbackQueue = callbackQueue
-        self.state = Mutex(State(phase: .idle(start)))
+    /// Begins the operation, on the thread that starts the future (reading what must be read
+    /// there); a throw fails the future. Overridden by operation futures.
+    func beginOperation() throws {}
+
+    /// Runs the operation after `beginOperation()`: in the awaiting Task for `value`, in a new
+    /// Task for `start()`. Overridden by operation futures; only they start with `.operation`.
+    func runOperation() async throws -> T {
+        preconditionFailure("ResponseFuture: only an operation future (a subclass) runs an operation")
     }
 
     /// Creates a future that is already finished with a value.
@@ -206,14 +210,14 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: this future.
     @discardableResult
-    public func start() -> Self {
+    public final func start() -> Self {
         switch takeStart() {
         case .action(let action):
             action(self)
-        case .operation(let begin):
-            guard let work = self.begin(begin, for: self) else { break }
+        case .operation:
+            guard beginOperationOrFail() else { break }
             let task = Task {
-                do { self.succeed(with: try await work()) } catch { self.fail(with: error) }
+                do { self.succeed(with: try await self.runOperation()) } catch { self.fail(with: error) }
             }
             onCancel { task.cancel() }
         case nil:
@@ -227,7 +231,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter awaitingTask: the Task that awaits the value, when it does: an operation
     ///   runs in it, and `cancel()` cancels it.
     @_specialize(where T == Response<Data?>)
-    func takeStart(awaitingTask: UnsafeCurrentTask? = nil) -> Start? {
+    final func takeStart(awaitingTask: UnsafeCurrentTask? = nil) -> Start? {
         let awaitingTask = awaitingTask.map(RunningTask.init)
         return state.withLock { state in
             guard case .idle(let start) = state.phase else { return nil }
@@ -237,12 +241,17 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Begins an operation; a throw fails the future.
+    /// Begins the operation; a throw fails the future.
+    ///
+    /// - Returns: whether it began (false: the future failed).
     @_specialize(where T == Response<Data?>)
-    func begin(_ begin: Begin, for future: ResponseFuture<T>) -> (@Sendable () async throws -> T)? {
-        do { return try begin(future) } catch {
+    final func beginOperationOrFail() -> Bool {
+        do {
+            try beginOperation()
+            return true
+        } catch {
             fail(with: error)
-            return nil
+            return false
         }
     }
 
@@ -250,31 +259,31 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: this future.
     @discardableResult
-    public func send() -> Self { start() }
+    public final func send() -> Self { start() }
 
     /// Cancels the operation: the transport task is cancelled (its connection closed),
     /// `cancellation` then `completion` callbacks run. Does nothing once finished.
-    public func cancel() {
+    public final func cancel() {
         finish(.cancelled)
     }
 
     /// Whether the future has finished (succeeded, failed or been cancelled).
-    public var isFinished: Bool {
+    public final var isFinished: Bool {
         state.withLock { if case .finished = $0.phase { return true } else { return false } }
     }
 
     /// What the future ended with, or `nil` while it has not finished.
-    public var outcome: Outcome? { finishedOutcome() }
+    public final var outcome: Outcome? { finishedOutcome() }
 
     /// What `outcome` reads, specialized for the dispatcher's futures (see `awaitedValue()`).
     @_specialize(where T == Response<Data?>)
-    func finishedOutcome() -> Outcome? {
+    final func finishedOutcome() -> Outcome? {
         state.withLock { if case .finished(let outcome) = $0.phase { return outcome } else { return nil } }
     }
 
     /// Whether `cancel()` is still cancelling the Task an awaited operation ran in: that
     /// operation does not return before it is done.
-    var isCancellingRunningTask: Bool {
+    final var isCancellingRunningTask: Bool {
         state.withLock { $0.cancellingTask }
     }
 
@@ -284,7 +293,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter value: the value.
     @_specialize(where T == Response<Data?>)
-    public func succeed(with value: T) { finish(.success(value)) }
+    public final func succeed(with value: T) { finish(.success(value)) }
 
     /// Finishes the future with a value and gives the value back, or `nil` when the future
     /// had finished already (cancelled meanwhile): the awaited path returns the value it has
@@ -294,7 +303,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter value: the value.
     /// - Returns: the value, or `nil` when the future had finished before.
     @_specialize(where T == Response<Data?>)
-    func succeed(givingBack value: consuming T) -> T? {
+    final func succeed(givingBack value: consuming T) -> T? {
         let finishedNow: Bool? = state.withLock { state in
             if case .finished = state.phase { return nil }
             // With callbacks or observers attached, `finish` delivers to them.
@@ -316,7 +325,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter error: the error.
     @_specialize(where T == Response<Data?>)
-    public func fail(with error: any Error) {
+    public final func fail(with error: any Error) {
         if error is CancellationError { finish(.cancelled) } else { finish(.failure(error)) }
     }
 
@@ -325,7 +334,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter progress: the progress so far.
     @_specialize(where T == Response<Data?>)
-    public func update(progress: TransferProgress) {
+    public final func update(progress: TransferProgress) {
         guard observesProgress.load(ordering: .acquiring) else { return }
         let (observers, scheduleDrain) = state.withLock { state -> ([@Sendable (TransferProgress) -> Void], Bool) in
             // Nothing to keep or tell while nobody observes progress (an awaited request).
@@ -352,7 +361,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// Runs at once if the future is already cancelled.
     ///
     /// - Parameter handler: the work.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    public final func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             switch state.phase {
             case .finished(.cancelled): return true
@@ -375,7 +384,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter handler: receives the value.
     /// - Returns: this future.
     @discardableResult
-    public func response(_ handler: @escaping @Sendable (T) throws -> Void) -> Self {
+    public final func response(_ handler: @escaping @Sendable (T) throws -> Void) -> Self {
         addCallback({ $0.callbacks.successHandlers.append(handler) }, rank: .outcome) { outcome in
             if case .success(let value) = outcome { self.respond(handler, value) }
         }
@@ -386,7 +395,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter handler: receives the value; a throw reaches the `error` callbacks.
     /// - Returns: this future.
     @discardableResult
-    public func success(_ handler: @escaping @Sendable (T) throws -> Void) -> Self { response(handler) }
+    public final func success(_ handler: @escaping @Sendable (T) throws -> Void) -> Self { response(handler) }
 
     /// Adds a callback for any error: one the operation failed with, one thrown anywhere in
     /// the chain, or one a `response` callback threw; runs on `callbackQueue`, at most once.
@@ -394,7 +403,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter handler: receives the error.
     /// - Returns: this future.
     @discardableResult
-    public func error(_ handler: @escaping @Sendable (any Error) -> Void) -> Self {
+    public final func error(_ handler: @escaping @Sendable (any Error) -> Void) -> Self {
         let scheduleDrain: Bool = state.withLock { state in
             let due: (any Error)?
             switch state.phase {
@@ -437,7 +446,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter handler: runs when the future is cancelled.
     /// - Returns: this future.
     @discardableResult
-    public func cancellation(_ handler: @escaping @Sendable () -> Void) -> Self {
+    public final func cancellation(_ handler: @escaping @Sendable () -> Void) -> Self {
         addCallback({ $0.callbacks.cancellationHandlers.append(handler) }, rank: .outcome) { outcome in
             if case .cancelled = outcome { handler() }
         }
@@ -449,7 +458,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter handler: runs when the future finishes.
     /// - Returns: this future.
     @discardableResult
-    public func completion(_ handler: @escaping @Sendable () -> Void) -> Self {
+    public final func completion(_ handler: @escaping @Sendable () -> Void) -> Self {
         addCallback({ $0.callbacks.completionHandlers.append(handler) }, rank: .completion) { _ in handler() }
     }
 
@@ -458,7 +467,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// - Parameter handler: receives the progress.
     /// - Returns: this future.
     @discardableResult
-    public func progress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
+    public final func progress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Self {
         state.withLock { $0.callbacks.progressHandlers.append(handler) }
         observesProgress.store(true, ordering: .releasing)
         return self
@@ -502,7 +511,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     /// Observes the outcome synchronously, on the thread that finishes the future; used for
     /// chaining. Runs at once if already finished.
-    func observe(_ observer: @escaping @Sendable (Outcome) -> Void) {
+    final func observe(_ observer: @escaping @Sendable (Outcome) -> Void) {
         let finished: Outcome? = state.withLock { state in
             if case .finished(let outcome) = state.phase { return outcome }
             state.callbacks.observers.append(observer)
@@ -512,7 +521,7 @@ public final class ResponseFuture<T: Sendable>: @unchecked Sendable {
     }
 
     /// Observes progress synchronously; used for chaining.
-    func observeProgress(_ observer: @escaping @Sendable (TransferProgress) -> Void) {
+    final func observeProgress(_ observer: @escaping @Sendable (TransferProgress) -> Void) {
         state.withLock { $0.callbacks.progressObservers.append(observer) }
         observesProgress.store(true, ordering: .releasing)
     }
