@@ -170,7 +170,7 @@ def main() -> None:
             while time.monotonic() < deadline:
                 term.pump(0.05)
             stopped = "body limit" in term.text()
-            print(f"endless body held {args.hold:.0f} s in the TUI (default max_body): RSS {term.peak_rss_kib('VmRSS') / 1024:.0f} MiB now, "
+            print(f"endless body held {args.hold:.0f} s in the TUI (default max_body): RSS {term.rss_kib() / 1024:.0f} MiB now, "
                   f"peak {term.peak_rss_kib() / 1024:.0f} MiB; {'stopped at the body limit, what arrived shown' if stopped else 'still streaming'}")
         finally:
             term.close()

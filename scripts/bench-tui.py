@@ -90,11 +90,18 @@ class Terminal:
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
 
-    def peak_rss_kib(self, field: str = "VmHWM") -> int:
+    def memory_kib(self, field: str) -> int:
+        """A memory figure of the process from /proc (VmRSS: resident now; VmHWM: its peak)."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
             if line.startswith(field + ":"):
                 return int(line.split()[1])
         return 0
+
+    def peak_rss_kib(self) -> int:
+        return self.memory_kib("VmHWM")
+
+    def rss_kib(self) -> int:
+        return self.memory_kib("VmRSS")
 
     def settled_rss_kib(self, window: float = 0.5, tolerance_kib: int = 256, limit: float = 5.0) -> int:
         """The resident memory of the process at rest: sampled until it has stayed within
@@ -103,18 +110,18 @@ class Terminal:
         warm-up), so a sample taken then is not the idle process's and moves by several MiB
         from one launch to the next."""
         start = time.monotonic()
-        low = high = self.peak_rss_kib("VmRSS")
+        low = high = self.rss_kib()
         since = start
         while time.monotonic() - start < limit:
             self.pump(0.05)
-            now_kib = self.peak_rss_kib("VmRSS")
+            now_kib = self.rss_kib()
             low, high = min(low, now_kib), max(high, now_kib)
             if high - low > tolerance_kib:
                 low = high = now_kib
                 since = time.monotonic()
             elif time.monotonic() - since >= window:
                 break
-        return self.peak_rss_kib("VmRSS")
+        return self.rss_kib()
 
     def close(self) -> None:
         try:
