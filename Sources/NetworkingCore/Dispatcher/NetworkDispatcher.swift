@@ -165,13 +165,13 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// Sends the request, with adapters, challenges and retries; a failure while the Task is
     /// cancelled is `TransportError.cancelled`.
     ///
+    /// Called only from `DispatchedFuture.runOperation()`, which runs off any actor: it runs
+    /// there too, with no executor check of its own on the way in or out.
+    ///
     /// - Parameters:
     ///   - original: the request.
     ///   - url: its absolute URL on `baseURL` (a request a response adapter answers with is
     ///     resolved on `baseURL` in turn).
-    ///
-    /// Called only from `DispatchedFuture.runOperation()`, which runs off any actor: it runs
-    /// there too, with no executor check of its own on the way in or out.
     nonisolated(nonsending) fileprivate func run(_ original: any Request, url: URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         do {
             var request = original
