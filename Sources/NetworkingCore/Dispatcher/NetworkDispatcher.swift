@@ -149,10 +149,12 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     fileprivate func url(of request: any Request, on baseURL: URL) throws -> URL {
         // Compared under the lock, and only the URL copied out: every concurrent request reads
         // this, and each reference copied is a count shared by all of them.
+        // Read in place, not bound to copies: a copy of the cached parts or URL counts them up
+        // and down again.
         let (reused, knownBase): (URL?, BaseURLParts?) = urlCache.withLock { cache in
-            guard let base = cache.base, base.url == baseURL else { return (nil, nil) }
-            if let built = cache.built, built.matches(request) { return (built.url, nil) }
-            return (nil, base)
+            guard cache.base?.url == baseURL else { return (nil, nil) }
+            if cache.built?.matches(request) == true { return (cache.built?.url, nil) }
+            return (nil, cache.base)
         }
         if let reused { return reused }
         let base = try knownBase ?? BaseURLParts(baseURL)
@@ -172,10 +174,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - original: the request.
     ///   - url: its absolute URL on `baseURL` (a request a response adapter answers with is
     ///     resolved on `baseURL` in turn).
-    nonisolated(nonsending) fileprivate func run(_ original: any Request, url: URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+    nonisolated(nonsending) fileprivate func run(_ original: any Request, url: consuming URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
         do {
             var request = original
-            var url = url
+            var url = consume url
             var attempt = 1
             var adapterRetries = 0
             var challengeAnswers = 0
@@ -282,7 +284,7 @@ private final class DispatchedFuture: ResponseFuture<Response<Data?>>, @unchecke
         // Set: the future runs its operation only after `beginOperation()` returned. Moved out,
         // not copied: the URL is the one every request to this path shares, and each count
         // of it taken is an atomic operation on memory both cores write.
-        guard let destination = destination.take() else { preconditionFailure("DispatchedFuture: run before it began") }
-        return try await dispatcher.run(request, url: destination.url, baseURL: destination.baseURL, options: options, future: self)
+        guard let (url, baseURL) = destination.take() else { preconditionFailure("DispatchedFuture: run before it began") }
+        return try await dispatcher.run(request, url: consume url, baseURL: baseURL, options: options, future: self)
     }
 }
