@@ -23,4 +23,20 @@ import Testing
         #expect(rest > 0)
         #expect(channel.retainedBytes == 0)
     }
+
+    @Test func aFailureHandsOverWhatIsBufferedFirstAndCancellingDropsIt() async throws {
+        let failed = BodyChannel()
+        failed.push(Data("one".utf8))
+        failed.push(Data("two".utf8))
+        failed.fail(TransportError.timedOut(url: URL(string: "http://127.0.0.1/")!, phase: "the total deadline passed"))
+        #expect(try await failed.next() == Data("one".utf8))
+        #expect(try await failed.next() == Data("two".utf8))
+        await #expect(throws: TransportError.self) { try await failed.next() }
+
+        let cancelled = BodyChannel()
+        cancelled.push(Data("one".utf8))
+        cancelled.cancel()
+        #expect(cancelled.retainedBytes == 0)
+        await #expect(throws: TransportError.cancelled) { try await cancelled.next() }
+    }
 }

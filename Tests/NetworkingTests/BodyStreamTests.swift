@@ -54,6 +54,22 @@ import Testing
         #expect(error?.description.contains("the body limit of 10485760 bytes (10 MiB)") == true)
     }
 
+    @Test func aReaderThatFellBehindGetsEveryByteUpToTheLimitThenTheError() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let limit = 700 * 1024  // under the channel's 1 MiB buffer, and not on a chunk's edge
+        let streamed = try await sharedTransport.stream(prepared(server, "/endless"), options: TransferOptions(maximumBodySize: limit))
+        // Nothing is read until the transport has passed the limit and closed the connection:
+        // all that arrived waits in the buffer.
+        #expect(await eventually { server.openConnections == 0 })
+        var total = 0
+        let error = await #expect(throws: TransportError.self) {
+            for try await chunk in streamed.body { total += chunk.count }
+        }
+        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("endless"), limit: .bodyBytes(limit)))
+        #expect(total == limit)
+    }
+
     @Test func aGzipBombFailsOnTheRatioLimitAfterAFewPieces() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
@@ -68,13 +84,16 @@ import Testing
     @Test func aGzipBombFailsOnTheDecompressedSizeLimitWhenTheRatioIsLifted() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let limit = 4 << 20
+        let limit = 4 << 20 + 1000
+        let received = Locked64()
         let error = await #expect(throws: TransportError.self) {
             _ = try await sharedTransport.send(
                 prepared(server, "/gzip-bomb"),
-                options: TransferOptions(maximumDecompressedSize: limit, maximumDecompressionRatio: .max, bodyDestination: .discard)) { _ in }
+                options: TransferOptions(maximumDecompressedSize: limit, maximumDecompressionRatio: .max,
+                                         bodyDestination: .stream { received.set(received.get() + Int64($0.count)) })) { _ in }
         }
         #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressedBytes(limit)))
+        #expect(received.get() == Int64(limit))  // the inflated bytes up to the limit, not one more
     }
 
     @Test func aGzipBodyWithinTheLimitsInflatesWhole() async throws {

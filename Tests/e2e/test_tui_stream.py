@@ -56,7 +56,7 @@ def test_a_body_past_max_body_stops_with_a_line_and_keeps_what_arrived(tui, tmp_
     send(s, "Endless body")
     text = s.wait_for("raise max_body in config.yaml")
     assert "body limit" in text
-    assert '"endless": true' in text  # what arrived is still shown
+    assert '"endless": true' in text, text  # what arrived is still shown
 
 
 def open_spool_files(pid: int) -> list[str]:

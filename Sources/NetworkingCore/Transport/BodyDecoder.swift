@@ -27,6 +27,8 @@ struct BodyDecoder {
     private let inflater: ZlibDecompressor?
     private var pending = ByteBuffer()
     private var inflaterEnded = false
+    /// The size limit the body passed: thrown once the bytes up to it have been handed over.
+    private var passedLimit: TransportError?
     /// Bytes received on the wire.
     private(set) var receivedBytes = 0
     /// Bytes handed over.
@@ -84,15 +86,16 @@ struct BodyDecoder {
 
     /// The next piece of body to hand over, or `nil` when the chunks fed so far are used up.
     ///
-    /// - Throws: `TransportError.bodyTooLarge` naming the limit passed, or
+    /// - Throws: `TransportError.bodyTooLarge` naming the limit passed (a size limit once the
+    ///   bytes up to it have been handed over), or
     ///   `TransportError.decompressionFailed` for data that is not what its encoding says.
     mutating func next() throws -> Data? {
+        if let passedLimit { throw passedLimit }
         guard pending.readableBytes > 0 else { return nil }
         guard let inflater else {
             let piece = Data(pending.readableBytesView)
             pending.clear()
-            try account(piece.count)
-            return piece
+            return try withinLimits(piece)
         }
         if inflaterEnded {
             // Bytes after the end of the compressed stream are not part of the body.
@@ -115,24 +118,32 @@ struct BodyDecoder {
             }
             return pending.readableBytes > 0 ? try next() : nil
         }
-        try account(output.readableBytes)
-        return Data(output.readableBytesView)
+        return try withinLimits(Data(output.readableBytesView))
     }
 
-    private mutating func account(_ count: Int) throws {
-        decodedBytes += count
-        if let limit = limits.bodyBytes, decodedBytes > limit {
-            throw TransportError.bodyTooLarge(url: url, limit: .bodyBytes(limit))
+    /// The piece to hand over: all of it, or, when it passes a size limit, the bytes up to the
+    /// limit (what arrived is kept), with the limit's error thrown by the next call.
+    private mutating func withinLimits(_ piece: Data) throws -> Data {
+        var kept = piece
+        if let (limit, error) = sizeLimit, decodedBytes + piece.count > limit {
+            guard limit > decodedBytes else { throw error }
+            kept = piece.prefix(limit - decodedBytes)
+            passedLimit = error
         }
-        guard inflater != nil else { return }
-        if let limit = limits.decompressedBytes, decodedBytes > limit {
-            throw TransportError.bodyTooLarge(url: url, limit: .decompressedBytes(limit))
-        }
+        decodedBytes += kept.count
         // Checked only past a first piece, so a tiny compressed body of a few bytes may inflate
         // to one piece whatever its ratio.
-        if let ratio = limits.decompressionRatio, decodedBytes > Self.pieceSize,
+        if inflater != nil, let ratio = limits.decompressionRatio, decodedBytes > Self.pieceSize,
            decodedBytes / max(1, receivedBytes - pending.readableBytes) > ratio {
             throw TransportError.bodyTooLarge(url: url, limit: .decompressionRatio(ratio))
         }
+        return kept
+    }
+
+    /// The smaller of the size limits in force, with the error that names it.
+    private var sizeLimit: (Int, TransportError)? {
+        let body = limits.bodyBytes.map { ($0, TransportError.bodyTooLarge(url: url, limit: .bodyBytes($0))) }
+        guard inflater != nil, let inflated = limits.decompressedBytes, inflated < (limits.bodyBytes ?? .max) else { return body }
+        return (inflated, TransportError.bodyTooLarge(url: url, limit: .decompressedBytes(inflated)))
     }
 }

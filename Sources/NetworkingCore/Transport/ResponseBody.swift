@@ -6,7 +6,8 @@ import Foundation
 /// bytes wait unread, so a slow reader holds a bounded amount of memory whatever the body's
 /// size. Iterate it once. Cancelling the iterating Task, or releasing the body before its end,
 /// cancels the request and closes its connection. The limits and deadlines of the request's
-/// `TransferOptions` end the sequence with their `TransportError`.
+/// `TransferOptions` end the sequence with their `TransportError`, after the bytes that came
+/// before it (a size limit: exactly the bytes up to the limit).
 ///
 /// ```swift
 /// let streamed = try await transport.stream(request, options: TransferOptions())
@@ -157,11 +158,16 @@ final class BodyChannel: @unchecked Sendable {
     }
 
     /// Ends the body, normally or with an error. Later calls are ignored.
-    func finish(throwing error: (any Error)? = nil) {
+    ///
+    /// - Parameters:
+    ///   - error: the error the reader gets after the chunks already buffered (what arrived
+    ///     is kept: a limit or a deadline ends the body, it does not take back what came).
+    ///   - discardingBuffered: drop the buffered chunks too (the reader has given up).
+    func finish(throwing error: (any Error)? = nil, discardingBuffered: Bool = false) {
         let (waiting, producers, timer) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], (any DispatchSourceTimer)?) in
             guard ended == nil else { return (nil, [], nil) }
             ended = .some(error)
-            if error != nil {
+            if discardingBuffered {
                 chunks = []
                 head = 0
                 bufferedBytes = 0
@@ -181,7 +187,8 @@ final class BodyChannel: @unchecked Sendable {
         for producer in producers { producer.resume(returning: false) }
     }
 
-    /// Ends the transfer with an error and runs the termination handlers (closing the connection).
+    /// Ends the transfer with an error and runs the termination handlers (closing the
+    /// connection); the reader gets the chunks already buffered, then the error.
     func fail(_ error: any Error) {
         finish(throwing: error)
         terminate()
@@ -251,7 +258,7 @@ final class BodyChannel: @unchecked Sendable {
 
     /// The consumer gives up: the transfer is cancelled.
     func cancel() {
-        finish(throwing: TransportError.cancelled)
+        finish(throwing: TransportError.cancelled, discardingBuffered: true)
         terminate()
     }
 
