@@ -42,6 +42,22 @@ def test_enter_sends_the_login_first_then_the_variables_view_shows_and_clears_th
     s.wait_for("Sent Auth/Login first (request_id was not captured yet)")
 
 
+def test_the_login_token_a_capture_keeps_as_secret_is_masked_in_the_response_pane(tui, demo, tmp_path):
+    s = tui()
+    send(s, "Login")
+    text = s.wait_for("5/5 checks")
+    token = json.loads(captures_file(tmp_path).read_text())[str(demo.collection)]["local"]["session_token"]["value"]
+    # The body pane shows the token's place, as history stores it, once the capture calls it secret.
+    text = s.wait_for('"token": "••••••"')
+    assert token not in text
+    assert '"user": "ada"' in text
+    s.keys("Tab", "Tab", "Tab")
+    s.wait_for(re.compile(r"Response\s*$", re.M))
+    s.keys("]", "]")  # Body -> Headers -> Raw
+    text = s.wait_for("HTTP/1.1 200 OK")
+    assert token not in text and '"token":"••••••"' in text.replace(" ", ""), text
+
+
 def test_ctrl_r_runs_the_selected_folder_and_shows_the_summary(tui):
     s = tui()
     select_endpoint(s, "Login")

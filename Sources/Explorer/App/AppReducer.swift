@@ -130,6 +130,11 @@ enum AppReducer {
             return [.loadHistory]
         case .checked(let id, let report):
             state.exchanges[id]?.checks = report
+            // A token the response carried and a capture kept as secret is masked from now on.
+            let captured = report.captured.filter(\.isSecret).map(\.value)
+            if !captured.isEmpty, let masker = state.exchanges[id]?.masker {
+                state.exchanges[id]?.masker = masker.adding(secretValues: captured)
+            }
         case .message(let text, let isError):
             state.message = text
             state.messageIsError = isError

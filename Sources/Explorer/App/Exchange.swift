@@ -41,6 +41,9 @@ package struct Exchange: Sendable, Identifiable {
     var partial: ResponseSnapshot?
     /// What the endpoint's assertions and captures found in the response, once checked.
     var checks: CheckReport?
+    /// The secrets of the request (and those its response's captures found), masked wherever
+    /// the response is shown. Empty for a stored exchange: history keeps it masked already.
+    var masker = SecretMasker()
 
     var isInFlight: Bool {
         if case .inFlight = phase { return true }
@@ -53,6 +56,7 @@ package struct Exchange: Sendable, Identifiable {
         url = preview.urlText
         requestHeaders = preview.headers
         requestBody = preview.body
+        masker = preview.masker
     }
 
     /// The response to show: the complete one, or what has arrived of it.

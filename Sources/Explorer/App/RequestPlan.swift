@@ -117,6 +117,8 @@ package struct RequestPreview: Sendable, Hashable {
     let functions: [FunctionOutput]
     /// Why it could not be resolved (the method and path are then the endpoint's own).
     let error: String?
+    /// The request's secrets: what its response is masked with when shown.
+    let masker: SecretMasker
     /// The proxy the request goes through and the setting it came from, password masked
     /// (`via proxy http://ada:••••••@proxy:3128 (the HTTPS_PROXY variable)`); `nil` directly.
     package var proxy: String? = nil
@@ -136,6 +138,7 @@ package struct RequestPreview: Sendable, Hashable {
         url = Self.parts(resolved)
         headers = resolved.maskedHeaders
         error = nil
+        masker = resolved.masker
         body = resolved.masked.httpBody.flatMap { $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self) }
         functions = resolved.functionOutputs.map { output in
             // A preview leaves what changes per send, asks or runs as written.
@@ -163,6 +166,7 @@ package struct RequestPreview: Sendable, Hashable {
         body = nil
         functions = []
         self.error = error
+        masker = SecretMasker()
     }
 
     /// The masked URL cut into runs of variable and literal characters. When masking changed

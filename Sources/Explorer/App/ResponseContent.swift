@@ -10,22 +10,23 @@ import Workspace
 enum ResponseContent {
     static func source(for state: AppState) -> any TextSource {
         guard let exchange = state.shown else { return LinesTextSource([]) }
+        let masker = exchange.masker
         switch state.responseTab {
         case .body:
             if let document = state.shownDocument {
                 if document.kind == .empty { return LinesTextSource(text: "(empty body)", style: Style(.dim)) }
-                return state.shownBodySource ?? document
+                return masked(state.shownBodySource ?? document, with: masker)
             }
             return LinesTextSource([])
         case .headers:
             guard let response = exchange.response else { return LinesTextSource([]) }
-            return LinesTextSource(headerLines(response.headers))
+            return LinesTextSource(headerLines(masker.mask(headers: response.headers)))
         case .raw:
             guard let response = exchange.response else { return LinesTextSource([]) }
             if response.document.kind == .binary {
-                return response.document
+                return masked(response.document, with: masker)
             }
-            return RawResponseSource(response: response)
+            return masked(RawResponseSource(response: response, headers: masker.mask(headers: response.headers)), with: masker)
         case .timing:
             return LinesTextSource(timingLines(exchange))
         case .request:
@@ -33,6 +34,12 @@ enum ResponseContent {
         case .checks:
             return LinesTextSource(checkLines(exchange.checks))
         }
+    }
+
+    /// The source with the exchange's secrets masked as its lines are drawn (as it is when
+    /// there are none to mask).
+    private static func masked(_ source: any TextSource, with masker: SecretMasker) -> any TextSource {
+        masker.secretValues.isEmpty ? source : MaskedTextSource(base: source, masker: masker)
     }
 
     /// The Checks tab: each assertion with ✓ or ✗, the value found and why it failed; then
@@ -87,7 +94,7 @@ enum ResponseContent {
         case .cancelled:
             lines.append([Span("Cancelled", role: .warning)])
         case .failed(let failure):
-            lines.append([Span("Failed       ", role: .headerName), Span(failure.message, role: .error)])
+            lines.append([Span("Failed       ", role: .headerName), Span(exchange.masker.mask(failure.message), role: .error)])
         case .received(let response):
             if let head = response.headMilliseconds {
                 lines.append([Span("Head         ", role: .headerName), Span("+" + AppState.duration(head))])
@@ -101,7 +108,7 @@ enum ResponseContent {
                 lines.append([Span("No redirects.", role: .dim)])
             } else {
                 lines.append([Span("Redirects (\(response.redirects.count)):", role: .title)])
-                lines.append(contentsOf: response.redirects.map { [Span("  " + $0)] })
+                lines.append(contentsOf: response.redirects.map { [Span("  " + exchange.masker.mask($0))] })
             }
         }
         return lines
@@ -129,15 +136,17 @@ enum ResponseContent {
 /// received, line by line.
 struct RawResponseSource: TextSource {
     let response: ResponseSnapshot
+    /// The headers as shown (masked).
+    let headers: HTTPHeaders
 
-    private var headerCount: Int { response.headers.count + 2 }
+    private var headerCount: Int { headers.count + 2 }
 
     package var lineCount: Int { headerCount + response.document.rawLines.lineCount }
 
     package func line(_ index: Int, maxCharacters: Int) -> [Span] {
         if index == 0 { return [Span("\(response.httpVersion) \(response.status) \(response.reason)", role: .title)] }
         if index < headerCount - 1 {
-            let field = response.headers.fields[index - 1]
+            let field = headers.fields[index - 1]
             return [Span(field.name, role: .headerName), Span(": "), Span(field.value, role: .headerValue)]
         }
         if index == headerCount - 1 { return [] }

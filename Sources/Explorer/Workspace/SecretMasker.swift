@@ -18,7 +18,7 @@ package struct SecretMasker: Sendable, Hashable {
     /// The secret values searched for, longest first (so a longer secret wins over its prefix).
     package let secretValues: [String]
     /// The header names whose values are masked.
-    let sensitiveHeaders: [String]
+    private(set) var sensitiveHeaders: [String]
 
     /// Creates a masker.
     ///
@@ -40,16 +40,62 @@ package struct SecretMasker: Sendable, Hashable {
         return sensitiveHeaders.contains { $0.lowercased() == lower } || Self.sensitiveNameWords.contains { lower.contains($0) }
     }
 
+    /// The masker with more secret values: what a response's captures add to the request's.
+    package func adding(secretValues more: [String]) -> SecretMasker {
+        var copy = SecretMasker(secretValues: secretValues + more)
+        copy.sensitiveHeaders = sensitiveHeaders
+        return copy
+    }
+
     /// The text with every secret value replaced (and its percent-encoded form too).
     package func mask(_ text: String) -> String {
-        var out = text
-        for secret in secretValues {
-            out = out.replacingOccurrences(of: secret, with: SecretMasker.mask)
-            for encoded in Self.encodedForms(of: secret) {
-                out = out.replacingOccurrences(of: encoded, with: SecretMasker.mask, options: .caseInsensitive)
+        let ranges = secretRanges(in: text)
+        guard !ranges.isEmpty else { return text }
+        var out = ""
+        var utf8 = Substring(text).utf8
+        var consumed = 0
+        for range in ranges {
+            out += Substring(utf8.prefix(range.lowerBound - consumed))
+            out += SecretMasker.mask
+            utf8 = utf8.dropFirst(range.upperBound - consumed)
+            consumed = range.upperBound
+        }
+        return out + Substring(utf8)
+    }
+
+    /// Where the secrets are in a text: the UTF-8 offsets of every occurrence of every form of
+    /// every secret value (the value itself exactly, its encoded forms in any case), sorted,
+    /// with overlapping and touching occurrences merged into one.
+    package func secretRanges(in text: String) -> [Range<Int>] {
+        guard !secretValues.isEmpty, !text.isEmpty else { return [] }
+        var found: [Range<Int>] = []
+        func collect(_ form: String, _ options: String.CompareOptions) {
+            var from = text.startIndex
+            while from < text.endIndex, let hit = text.range(of: form, options: options, range: from..<text.endIndex) {
+                found.append(text.utf8.distance(from: text.startIndex, to: hit.lowerBound)..<text.utf8.distance(from: text.startIndex, to: hit.upperBound))
+                from = hit.upperBound
             }
         }
-        return out
+        for secret in secretValues {
+            collect(secret, [])
+            for encoded in Self.encodedForms(of: secret) { collect(encoded, .caseInsensitive) }
+        }
+        found.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for range in found {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    /// The most characters a form of a secret takes: how far past the end of what is shown a
+    /// line must be read so that a secret cut there is still recognised.
+    package var longestForm: Int {
+        secretValues.flatMap { [$0] + Self.encodedForms(of: $0) }.map(\.count).max() ?? 0
     }
 
     /// The forms a secret takes once a response or a body carries it, other than itself: in a

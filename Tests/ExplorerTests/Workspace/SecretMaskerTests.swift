@@ -34,4 +34,12 @@ import Testing
         let body = masker.mask(body: Data(#"{"password":"p@ss word"}"#.utf8))
         #expect(body == Data(#"{"password":"••••••"}"#.utf8))
     }
+
+    @Test func overlappingSecretsLeaveNoFragmentAndRangesAreUTF8Offsets() {
+        let masker = SecretMasker(secretValues: ["abcdef", "defghi"])
+        // One after the other would leave "ghi" of the second behind; merged, nothing is left.
+        #expect(masker.mask("x abcdefghi y") == "x ••••••" + " y")
+        #expect(masker.secretRanges(in: "é abcdef") == [3..<9])
+        #expect(masker.mask("é abcdef, é") == "é ••••••, é")
+    }
 }

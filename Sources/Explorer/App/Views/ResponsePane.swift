@@ -1,5 +1,6 @@
 import Foundation
 import Terminal
+import Workspace
 
 /// The response pane: a status line, the tabs, an error summary when the status is an error,
 /// and the tab's text drawn through a virtualized `ScrollText`.
@@ -37,8 +38,8 @@ enum ResponsePane {
         switch exchange.phase {
         case .failed(let failure):
             let lines = [Sanitizer.characters([Span("✗ \(failure.category)", Style(.error, .bold))])]
-                + WordWrap.rows(Sanitizer.characters([Span(failure.message, role: .error)]), width: inner.width)
-                + (failure.hint.map { WordWrap.rows(Sanitizer.characters([Span("hint: " + $0, role: .warning)]), width: inner.width) } ?? [])
+                + WordWrap.rows(Sanitizer.characters([Span(exchange.masker.mask(failure.message), role: .error)]), width: inner.width)
+                + (failure.hint.map { WordWrap.rows(Sanitizer.characters([Span("hint: " + exchange.masker.mask($0), role: .warning)]), width: inner.width) } ?? [])
             // What arrived before a limit, a deadline or a cut stays viewable below.
             let room = exchange.partial == nil ? lines.count : max(1, (inner.maxY - row) / 3)
             for line in lines.prefix(room) where row < inner.maxY {
@@ -46,7 +47,7 @@ enum ResponsePane {
                 row += 1
             }
             if let partial = exchange.partial, row < inner.maxY {
-                drawResponse(partial, state: state, into: &grid, inner: inner, row: row)
+                drawResponse(partial, masker: exchange.masker, state: state, into: &grid, inner: inner, row: row)
             }
             return
         case .cancelled:
@@ -59,7 +60,7 @@ enum ResponsePane {
                      x: inner.x, y: row, clip: inner)
             row += 1
             if row < inner.maxY, let partial = exchange.partial {
-                drawResponse(partial, state: state, into: &grid, inner: inner, row: row)
+                drawResponse(partial, masker: exchange.masker, state: state, into: &grid, inner: inner, row: row)
             }
             return
         case .inFlight(let bytes):
@@ -74,19 +75,19 @@ enum ResponsePane {
                 grid.put("\(AppState.duration(elapsed))\(received) · Esc cancels", x: inner.x, y: row + 1, style: Style(.dim), clip: inner)
             }
             if let head = exchange.head {
-                let lines = ResponseContent.headerLines(head.headers)
+                let lines = ResponseContent.headerLines(exchange.masker.mask(headers: head.headers))
                 for (offset, line) in lines.enumerated() where row + 3 + offset < inner.maxY {
                     grid.put(Sanitizer.characters(line), x: inner.x, y: row + 3 + offset, clip: inner)
                 }
             }
             return
         case .received(let response):
-            drawResponse(response, state: state, into: &grid, inner: inner, row: row)
+            drawResponse(response, masker: exchange.masker, state: state, into: &grid, inner: inner, row: row)
         }
     }
 
     /// The tabs, the error summary and filter line, and the tab's text, from `row` down.
-    private static func drawResponse(_ response: ResponseSnapshot, state: AppState, into grid: inout CellGrid, inner: Rect, row start: Int) {
+    private static func drawResponse(_ response: ResponseSnapshot, masker: SecretMasker, state: AppState, into grid: inout CellGrid, inner: Rect, row start: Int) {
         var row = start
         do {
             Tabs(titles: state.responseTabs.map(\.rawValue), selected: state.responseTabs.firstIndex(of: state.responseTab) ?? 0, separator: " ")
@@ -96,7 +97,7 @@ enum ResponsePane {
                 // The summary takes at most a third of the pane; its lines wrap.
                 // Below 400 a summary is a GraphQL response's errors, an error all the same.
                 let summaryStyle = Style(response.status < 400 ? .error : AppState.role(forStatus: response.status), .bold)
-                let summaryRows = response.errorSummary.flatMap { WordWrap.rows(Sanitizer.characters([Span($0, summaryStyle)]), width: inner.width) }
+                let summaryRows = response.errorSummary.flatMap { WordWrap.rows(Sanitizer.characters([Span(masker.mask($0), summaryStyle)]), width: inner.width) }
                 for line in summaryRows.prefix(max(1, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
                     grid.put(line, x: inner.x, y: row, clip: inner)
                     row += 1
