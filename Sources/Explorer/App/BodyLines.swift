@@ -250,10 +250,46 @@ struct LineSearch: JSONPrettyPrinter.Sink {
     }
 
     /// Runs over text whose lines end at `\n`.
+    ///
+    /// Only the bytes that can matter are looked at one by one: with no partial match under
+    /// way, `memchr` jumps to the needle's first byte (in either case) within the line, and a
+    /// line that already matched is skipped to its end. A body without the needle is read at
+    /// `memchr`'s speed, not a byte at a time.
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
-        for byte in bytes {
-            if byte == 0x0A { lineBreak(JSONPrettyPrinter.Mark.start) } else { emit(byte) }
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        let first = Int32(pattern[0])
+        let firstUpper = pattern[0] >= 0x61 && pattern[0] <= 0x7A ? Int32(pattern[0] - 32) : first
+        var position = 0
+        while position < count {
+            let lineEnd = memchr(base + position, 0x0A, count - position).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? count
+            while position < lineEnd {
+                if found {
+                    position = lineEnd
+                } else if matched == 0 {
+                    // Nothing under way: the next place this line could match from, if any.
+                    guard let next = Self.firstOf(first, firstUpper, in: base + position, count: lineEnd - position) else {
+                        position = lineEnd
+                        break
+                    }
+                    position += next
+                }
+                guard position < lineEnd else { break }
+                emit(base[position])
+                position += 1
+            }
+            guard position < count else { return }
+            lineBreak(JSONPrettyPrinter.Mark.start)
+            position += 1
         }
+    }
+
+    /// The offset of the first of two bytes in `count` bytes at `start`.
+    private static func firstOf(_ a: Int32, _ b: Int32, in start: UnsafePointer<UInt8>, count: Int) -> Int? {
+        let hitA = memchr(start, a, count).map { UnsafeRawPointer(start).distance(to: UnsafeRawPointer($0)) }
+        guard a != b else { return hitA }
+        let hitB = memchr(start, b, hitA ?? count).map { UnsafeRawPointer(start).distance(to: UnsafeRawPointer($0)) }
+        return hitB ?? hitA
     }
 }
 

@@ -164,4 +164,22 @@ import Testing
         #expect((0..<document.lineCount).map { document.plainLine($0) } == (try #require(printed(Self.document))))
         #expect(document.rawLines.lineCount == 152)
     }
+    @Test func aSearchOfRawLinesFindsWhatANaiveSearchFinds() {
+        // Few letters, so that partial matches, repeats ("aab" in "aaab") and both cases are
+        // everywhere; the text is fed in pieces, as windows of a large body are.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let text = String((0..<Int.random(in: 0...80, using: &generator)).map { _ in "aAbB\n\r".randomElement(using: &generator)! })
+            let needle = String((0..<Int.random(in: 1...4, using: &generator)).map { _ in "aAbB".randomElement(using: &generator)! })
+            let bytes = Array(text.utf8)
+            // Split as bytes: a String keeps "\r\n" as one character.
+            let expected = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
+                .filter { String(decoding: $0.element, as: UTF8.self).lowercased().contains(needle.lowercased()) }.map(\.offset)
+            var search = LineSearch(needle)!
+            let cut = Int.random(in: 0...bytes.count, using: &generator)
+            bytes[..<cut].withUnsafeBufferPointer { search.scan($0) }
+            bytes[cut...].withUnsafeBufferPointer { search.scan($0) }
+            #expect(search.matches == expected, "\(needle.debugDescription) in \(text.debugDescription) cut at \(cut)")
+        }
+    }
 }
