@@ -40,7 +40,9 @@ import Testing
         }
         guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
         #expect(phase.contains("total deadline"))
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Bounded, not on time: the whole suite shares two threads, and a busy moment can
+        // delay this Task's turn by seconds (the idle timeout, 30 s, would never fire here).
+        #expect(ContinuousClock.now - started < .seconds(25))
         #expect(await eventually { server.openConnections == 0 })
     }
 
