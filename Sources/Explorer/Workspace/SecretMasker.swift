@@ -19,6 +19,12 @@ package struct SecretMasker: Sendable, Hashable {
     package let secretValues: [String]
     /// The header names whose values are masked.
     private(set) var sensitiveHeaders: [String]
+    /// Each secret value's encoded forms (`encodedForms(of:)`), worked out once: the response
+    /// pane looks for them in every line it draws.
+    private let encodedForms: [String]
+    /// The most characters a form of a secret takes: how far past the end of what is shown a
+    /// line must be read so that a secret cut there is still recognised.
+    package let longestForm: Int
 
     /// Creates a masker.
     ///
@@ -26,8 +32,11 @@ package struct SecretMasker: Sendable, Hashable {
     ///   - secretValues: the expanded values of secret variables.
     ///   - extraSensitiveHeaders: header names masked besides the always-sensitive ones.
     package init(secretValues: [String] = [], extraSensitiveHeaders: [String] = []) {
-        self.secretValues = Array(Set(secretValues.filter { $0.count >= 3 })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        let values = Array(Set(secretValues.filter { $0.count >= 3 })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        self.secretValues = values
         self.sensitiveHeaders = SecretMasker.alwaysSensitiveHeaders + extraSensitiveHeaders
+        encodedForms = values.flatMap { Self.encodedForms(of: $0).sorted() }
+        longestForm = (values + encodedForms).map(\.count).max() ?? 0
     }
 
     /// Words that make a header name a credential (`X-Auth-Token`, `X-Client-Secret` …).
@@ -76,10 +85,8 @@ package struct SecretMasker: Sendable, Hashable {
                 from = hit.upperBound
             }
         }
-        for secret in secretValues {
-            collect(secret, [])
-            for encoded in Self.encodedForms(of: secret) { collect(encoded, .caseInsensitive) }
-        }
+        for secret in secretValues { collect(secret, []) }
+        for encoded in encodedForms { collect(encoded, .caseInsensitive) }
         found.sort { $0.lowerBound < $1.lowerBound }
         var merged: [Range<Int>] = []
         for range in found {
@@ -90,12 +97,6 @@ package struct SecretMasker: Sendable, Hashable {
             }
         }
         return merged
-    }
-
-    /// The most characters a form of a secret takes: how far past the end of what is shown a
-    /// line must be read so that a secret cut there is still recognised.
-    package var longestForm: Int {
-        secretValues.flatMap { [$0] + Self.encodedForms(of: $0) }.map(\.count).max() ?? 0
     }
 
     /// The forms a secret takes once a response or a body carries it, other than itself: in a
@@ -114,7 +115,7 @@ package struct SecretMasker: Sendable, Hashable {
     /// pass over the bytes per form, with no copy, so a large body without a secret (the common
     /// case) is never turned into text to be searched.
     func mayHoldSecret(_ bytes: Data) -> Bool {
-        let forms = secretValues.flatMap { [$0] + Self.encodedForms(of: $0) }.map { Array($0.utf8).map(Self.lower) }
+        let forms = (secretValues + encodedForms).map { Array($0.utf8).map(Self.lower) }
         return bytes.withUnsafeBytes { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             return forms.contains { Self.contains($0, in: buffer) }
