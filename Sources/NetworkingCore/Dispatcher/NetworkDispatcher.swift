@@ -147,10 +147,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// The request's absolute URL on the base URL: the one built last when it is the same, else
     /// built (on the base URL taken apart last, while the provider answers the same).
     fileprivate func url(of request: any Request, on baseURL: URL) throws -> URL {
-        // Compared under the lock, and only the URL copied out: every concurrent request reads
-        // this, and each reference copied is a count shared by all of them.
-        // Read in place, not bound to copies: a copy of the cached parts or URL counts them up
-        // and down again.
+        // Compared under the lock and read in place, only the URL copied out: every concurrent
+        // request reads this, and each reference copied is a count shared by all of them.
         let (reused, knownBase): (URL?, BaseURLParts?) = urlCache.withLock { cache in
             guard cache.base?.url == baseURL else { return (nil, nil) }
             if cache.built?.matches(request) == true { return (cache.built?.url, nil) }

@@ -27,6 +27,8 @@ struct BodyDecoder {
     private let inflater: ZlibDecompressor?
     private var pending = ByteBuffer()
     private var inflaterEnded = false
+    /// The smaller of the size limits in force, with the error that names it.
+    private let sizeLimit: (bytes: Int, error: TransportError)?
     /// The size limit the body passed: thrown once the bytes up to it have been handed over.
     private var passedLimit: TransportError?
     /// Bytes received on the wire.
@@ -67,6 +69,11 @@ struct BodyDecoder {
             }
         } else {
             inflater = nil
+        }
+        if inflater != nil, let inflated = limits.decompressedBytes, inflated < (limits.bodyBytes ?? .max) {
+            sizeLimit = (inflated, TransportError.bodyTooLarge(url: url, limit: .decompressedBytes(inflated)))
+        } else {
+            sizeLimit = limits.bodyBytes.map { ($0, TransportError.bodyTooLarge(url: url, limit: .bodyBytes($0))) }
         }
     }
 
@@ -140,10 +147,4 @@ struct BodyDecoder {
         return kept
     }
 
-    /// The smaller of the size limits in force, with the error that names it.
-    private var sizeLimit: (Int, TransportError)? {
-        let body = limits.bodyBytes.map { ($0, TransportError.bodyTooLarge(url: url, limit: .bodyBytes($0))) }
-        guard inflater != nil, let inflated = limits.decompressedBytes, inflated < (limits.bodyBytes ?? .max) else { return body }
-        return (inflated, TransportError.bodyTooLarge(url: url, limit: .decompressedBytes(inflated)))
-    }
 }
