@@ -7,21 +7,85 @@ import Foundation
 /// `ensureValidResponse()` turns such a response into a failure.
 public struct Response<Body> {
     /// The status, with its reason phrase.
-    public var statusCode: HTTPStatus
+    public var statusCode: HTTPStatus {
+        get { storage.statusCode }
+        set { uniqueStorage().statusCode = newValue }
+    }
     /// The response headers, with case-insensitive lookup.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { uniqueStorage().headers = newValue }
+    }
     /// The body.
-    public var body: Body
+    public var body: Body {
+        get { storage.body }
+        set { uniqueStorage().body = newValue }
+    }
     /// The request that was actually sent (after request adapters), with its absolute URL.
-    public var request: PreparedRequest
+    public var request: PreparedRequest {
+        get { storage.request }
+        set { uniqueStorage().request = newValue }
+    }
     /// The URL that finally answered, after any redirects.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        set { uniqueStorage().url = newValue }
+    }
     /// The protocol version, e.g. `HTTP/1.1`.
-    public var httpVersion: String
+    public var httpVersion: String {
+        get { storage.httpVersion }
+        set { uniqueStorage().httpVersion = newValue }
+    }
     /// When the parts arrived, bytes received, redirects followed.
-    public var timings: ResponseTimings
+    public var timings: ResponseTimings {
+        get { storage.timings }
+        set { uniqueStorage().timings = newValue }
+    }
     /// The HTTP error for a status outside 2xx, with the status, headers and raw body.
-    public var error: HTTPError?
+    public var error: HTTPError? {
+        get { storage.error }
+        set { uniqueStorage().error = newValue }
+    }
+
+    /// The parts, shared by copies until one of them changes (copy on write): a response is
+    /// copied whole into every callback, future and chained value, and a copy is one count,
+    /// not one for each of the dozen references its parts hold (each an atomic operation, and
+    /// a cache miss when the response was made on another thread).
+    private var storage: Storage
+
+    private final class Storage: @unchecked Sendable {
+        // Changed only through `uniqueStorage()`, when no other response shares it: a shared
+        // storage is never written, so it crosses threads as safely as the values it holds.
+        var statusCode: HTTPStatus
+        var headers: HTTPHeaders
+        var body: Body
+        var request: PreparedRequest
+        var url: URL
+        var httpVersion: String
+        var timings: ResponseTimings
+        var error: HTTPError?
+
+        init(statusCode: HTTPStatus, headers: HTTPHeaders, body: Body, request: PreparedRequest, url: URL, httpVersion: String, timings: ResponseTimings, error: HTTPError?) {
+            self.statusCode = statusCode
+            self.headers = headers
+            self.body = body
+            self.request = request
+            self.url = url
+            self.httpVersion = httpVersion
+            self.timings = timings
+            self.error = error
+        }
+
+        func copy() -> Storage {
+            Storage(statusCode: statusCode, headers: headers, body: body, request: request, url: url, httpVersion: httpVersion, timings: timings, error: error)
+        }
+    }
+
+    /// The storage, copied first when another response shares it.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// Creates a response.
     public init(
@@ -34,14 +98,9 @@ public struct Response<Body> {
         timings: ResponseTimings = ResponseTimings(started: Date()),
         error: HTTPError? = nil
     ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.request = request
-        self.url = url ?? request.url
-        self.httpVersion = httpVersion
-        self.timings = timings
-        self.error = error
+        storage = Storage(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url ?? request.url,
+            httpVersion: httpVersion, timings: timings, error: error)
     }
 
     /// The same response with a new body.
@@ -61,7 +120,14 @@ public struct Response<Body> {
 }
 
 extension Response: Sendable where Body: Sendable {}
-extension Response: Equatable where Body: Equatable {}
+extension Response: Equatable where Body: Equatable {
+    public static func == (lhs: Response, rhs: Response) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.statusCode == rhs.statusCode && lhs.headers == rhs.headers && lhs.body == rhs.body
+                && lhs.request == rhs.request && lhs.url == rhs.url && lhs.httpVersion == rhs.httpVersion
+                && lhs.timings == rhs.timings && lhs.error == rhs.error)
+    }
+}
 
 extension Response where Body == Data? {
     /// Creates a response from raw parts, setting `error` when the status is not 2xx.
