@@ -120,6 +120,19 @@ public struct Response<Body> {
 }
 
 extension Response: Sendable where Body: Sendable {}
+
+/// Printed and dumped with its parts, as a struct of stored properties is, not its storage.
+extension Response: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "statusCode": statusCode, "headers": headers, "body": body, "request": request, "url": url,
+                "httpVersion": httpVersion, "timings": timings, "error": error as Any,
+            ],
+            displayStyle: .struct)
+    }
+}
 extension Response: Equatable where Body: Equatable {
     public static func == (lhs: Response, rhs: Response) -> Bool {
         lhs.storage === rhs.storage
