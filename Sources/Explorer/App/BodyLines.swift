@@ -262,17 +262,17 @@ struct LineSearch: JSONPrettyPrinter.Sink {
         let firstUpper = pattern[0] >= 0x61 && pattern[0] <= 0x7A ? Int32(pattern[0] - 32) : first
         var position = 0
         while position < count {
-            let lineEnd = memchr(base + position, 0x0A, count - position).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? count
+            let lineEnd = Self.offset(of: 0x0A, in: base, from: position, to: count) ?? count
             while position < lineEnd {
                 if found {
                     position = lineEnd
                 } else if matched == 0 {
                     // Nothing under way: the next place this line could match from, if any.
-                    guard let next = Self.firstOf(first, firstUpper, in: base + position, count: lineEnd - position) else {
+                    guard let next = Self.firstOf(first, firstUpper, in: base, from: position, to: lineEnd) else {
                         position = lineEnd
                         break
                     }
-                    position += next
+                    position = next
                 }
                 guard position < lineEnd else { break }
                 emit(base[position])
@@ -284,12 +284,16 @@ struct LineSearch: JSONPrettyPrinter.Sink {
         }
     }
 
-    /// The offset of the first of two bytes in `count` bytes at `start`.
-    private static func firstOf(_ a: Int32, _ b: Int32, in start: UnsafePointer<UInt8>, count: Int) -> Int? {
-        let hitA = memchr(start, a, count).map { UnsafeRawPointer(start).distance(to: UnsafeRawPointer($0)) }
+    /// The offset from `base` of the first `byte` in `start..<end`, if any.
+    private static func offset(of byte: Int32, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        memchr(base + start, byte, end - start).map { start + UnsafeRawPointer(base + start).distance(to: UnsafeRawPointer($0)) }
+    }
+
+    /// The offset from `base` of the first of two bytes in `start..<end`, if any.
+    private static func firstOf(_ a: Int32, _ b: Int32, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        let hitA = offset(of: a, in: base, from: start, to: end)
         guard a != b else { return hitA }
-        let hitB = memchr(start, b, hitA ?? count).map { UnsafeRawPointer(start).distance(to: UnsafeRawPointer($0)) }
-        return hitB ?? hitA
+        return offset(of: b, in: base, from: start, to: hitA ?? end) ?? hitA
     }
 }
 

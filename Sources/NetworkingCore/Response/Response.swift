@@ -8,43 +8,43 @@ import Foundation
 public struct Response<Body> {
     /// The status, with its reason phrase.
     public var statusCode: HTTPStatus {
-        get { storage.statusCode }
-        set { uniqueStorage().statusCode = newValue }
+        get { storage.parts.statusCode }
+        set { uniqueStorage().parts.statusCode = newValue }
     }
     /// The response headers, with case-insensitive lookup.
     public var headers: HTTPHeaders {
-        get { storage.headers }
-        set { uniqueStorage().headers = newValue }
+        get { storage.parts.headers }
+        set { uniqueStorage().parts.headers = newValue }
     }
     /// The body.
     public var body: Body {
-        get { storage.body }
-        set { uniqueStorage().body = newValue }
+        get { storage.parts.body }
+        set { uniqueStorage().parts.body = newValue }
     }
     /// The request that was actually sent (after request adapters), with its absolute URL.
     public var request: PreparedRequest {
-        get { storage.request }
-        set { uniqueStorage().request = newValue }
+        get { storage.parts.request }
+        set { uniqueStorage().parts.request = newValue }
     }
     /// The URL that finally answered, after any redirects.
     public var url: URL {
-        get { storage.url }
-        set { uniqueStorage().url = newValue }
+        get { storage.parts.url }
+        set { uniqueStorage().parts.url = newValue }
     }
     /// The protocol version, e.g. `HTTP/1.1`.
     public var httpVersion: String {
-        get { storage.httpVersion }
-        set { uniqueStorage().httpVersion = newValue }
+        get { storage.parts.httpVersion }
+        set { uniqueStorage().parts.httpVersion = newValue }
     }
     /// When the parts arrived, bytes received, redirects followed.
     public var timings: ResponseTimings {
-        get { storage.timings }
-        set { uniqueStorage().timings = newValue }
+        get { storage.parts.timings }
+        set { uniqueStorage().parts.timings = newValue }
     }
     /// The HTTP error for a status outside 2xx, with the status, headers and raw body.
     public var error: HTTPError? {
-        get { storage.error }
-        set { uniqueStorage().error = newValue }
+        get { storage.parts.error }
+        set { uniqueStorage().parts.error = newValue }
     }
 
     /// The parts, shared by copies until one of them changes (copy on write): a response is
@@ -53,9 +53,9 @@ public struct Response<Body> {
     /// a cache miss when the response was made on another thread).
     private var storage: Storage
 
-    private final class Storage: @unchecked Sendable {
-        // Changed only through `uniqueStorage()`, when no other response shares it: a shared
-        // storage is never written, so it crosses threads as safely as the values it holds.
+    /// The parts themselves: a struct, so that the storage needs no initializer or copy of
+    /// its own, and equality and printing come from its fields.
+    fileprivate struct Parts {
         var statusCode: HTTPStatus
         var headers: HTTPHeaders
         var body: Body
@@ -64,26 +64,18 @@ public struct Response<Body> {
         var httpVersion: String
         var timings: ResponseTimings
         var error: HTTPError?
+    }
 
-        init(statusCode: HTTPStatus, headers: HTTPHeaders, body: Body, request: PreparedRequest, url: URL, httpVersion: String, timings: ResponseTimings, error: HTTPError?) {
-            self.statusCode = statusCode
-            self.headers = headers
-            self.body = body
-            self.request = request
-            self.url = url
-            self.httpVersion = httpVersion
-            self.timings = timings
-            self.error = error
-        }
-
-        func copy() -> Storage {
-            Storage(statusCode: statusCode, headers: headers, body: body, request: request, url: url, httpVersion: httpVersion, timings: timings, error: error)
-        }
+    private final class Storage: @unchecked Sendable {
+        // Changed only through `uniqueStorage()`, when no other response shares it: a shared
+        // storage is never written, so it crosses threads as safely as the values it holds.
+        var parts: Parts
+        init(_ parts: Parts) { self.parts = parts }
     }
 
     /// The storage, copied first when another response shares it.
     private mutating func uniqueStorage() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.parts) }
         return storage
     }
 
@@ -98,9 +90,9 @@ public struct Response<Body> {
         timings: ResponseTimings = ResponseTimings(started: Date()),
         error: HTTPError? = nil
     ) {
-        storage = Storage(
+        storage = Storage(Parts(
             statusCode: statusCode, headers: headers, body: body, request: request, url: url ?? request.url,
-            httpVersion: httpVersion, timings: timings, error: error)
+            httpVersion: httpVersion, timings: timings, error: error))
     }
 
     /// The same response with a new body.
@@ -124,23 +116,17 @@ extension Response: Sendable where Body: Sendable {}
 /// Printed and dumped with its parts, as a struct of stored properties is, not its storage.
 extension Response: CustomReflectable {
     public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                "statusCode": statusCode, "headers": headers, "body": body, "request": request, "url": url,
-                "httpVersion": httpVersion, "timings": timings, "error": error as Any,
-            ],
-            displayStyle: .struct)
+        Mirror(self, children: Mirror(reflecting: storage.parts).children, displayStyle: .struct)
     }
 }
+
 extension Response: Equatable where Body: Equatable {
     public static func == (lhs: Response, rhs: Response) -> Bool {
-        lhs.storage === rhs.storage
-            || (lhs.statusCode == rhs.statusCode && lhs.headers == rhs.headers && lhs.body == rhs.body
-                && lhs.request == rhs.request && lhs.url == rhs.url && lhs.httpVersion == rhs.httpVersion
-                && lhs.timings == rhs.timings && lhs.error == rhs.error)
+        lhs.storage === rhs.storage || lhs.storage.parts == rhs.storage.parts
     }
 }
+
+extension Response.Parts: Equatable where Body: Equatable {}
 
 extension Response where Body == Data? {
     /// Creates a response from raw parts, setting `error` when the status is not 2xx.

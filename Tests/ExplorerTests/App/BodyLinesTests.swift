@@ -164,6 +164,7 @@ import Testing
         #expect((0..<document.lineCount).map { document.plainLine($0) } == (try #require(printed(Self.document))))
         #expect(document.rawLines.lineCount == 152)
     }
+
     @Test func aSearchOfRawLinesFindsWhatANaiveSearchFinds() {
         // Few letters, so that partial matches, repeats ("aab" in "aaab") and both cases are
         // everywhere; the text is fed in pieces, as windows of a large body are.
