@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Terminal
 import Workspace
 
 /// `explorer import curl|openapi|http|postman|insomnia|har ...`: turns other formats into collection YAML.
@@ -116,7 +117,8 @@ struct ImportCommand: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode(1)
         }
-        for warning in result.warnings { printError("warning: \(warning)") }
+        // Warnings quote what the file holds: nothing of it reaches the terminal raw.
+        for warning in result.warnings { printError("warning: \(Sanitizer.sanitize(warning))") }
         guard let into = destination.into else {
             do {
                 print(try CollectionWriter.yaml(for: result.collection), terminator: "")

@@ -14,6 +14,11 @@ package enum CollectionWriter {
     ///
     /// - Throws: an emitter error from the YAML library (not expected for collection values).
     package static func yaml(for collection: APICollection) throws -> String {
+        try Yams.serialize(node: node(for: collection), indent: 2, width: -1, allowUnicode: true)
+    }
+
+    /// The collection as a YAML document tree, before it is written out.
+    static func node(for collection: APICollection) -> Node {
         var root: [(Node, Node)] = [("name", scalar(collection.name))]
         if let description = collection.description { root.append(("description", scalar(description))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
@@ -22,7 +27,7 @@ package enum CollectionWriter {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
         }
         root.append(("endpoints", Node(collection.items.map(itemNode), .implicit)))
-        return try Yams.serialize(node: Node(root, .implicit), indent: 2, width: -1, allowUnicode: true)
+        return Node(root, .implicit)
     }
 
     /// One environment as a YAML mapping.

@@ -13,22 +13,42 @@ struct Template: Sendable, Hashable {
     /// The pieces, in order.
     var segments: [Segment]
 
+    /// One `{{…}}` of a text: where it stands, what is written between its braces, and the
+    /// name (or function call) that text is read as.
+    struct Placeholder {
+        /// From `{{` to `}}`.
+        var range: Range<String.Index>
+        /// Between the braces, as written.
+        var inner: Range<String.Index>
+        /// The inner text without the spaces around it; empty for `{{ }}`, which is literal.
+        var name: String
+    }
+
+    /// Every `{{…}}` of a text, in order: the one reading of placeholders that expansion,
+    /// previews and imports share.
+    static func placeholders(in text: String) -> [Placeholder] {
+        var found: [Placeholder] = []
+        var rest = text[...]
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            let inner = open.upperBound..<close.lowerBound
+            found.append(Placeholder(range: open.lowerBound..<close.upperBound, inner: inner,
+                                     name: text[inner].trimmingCharacters(in: .whitespaces)))
+            rest = rest[close.upperBound...]
+        }
+        return found
+    }
+
     /// Splits a string into literal text and `{{name}}` references.
     init(_ text: String) {
         var segments: [Segment] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if open.lowerBound > rest.startIndex { segments.append(.literal(String(rest[..<open.lowerBound]))) }
-            if name.isEmpty {
-                segments.append(.literal(String(rest[open.lowerBound..<close.upperBound])))
-            } else {
-                segments.append(.variable(name))
-            }
-            rest = rest[close.upperBound...]
+        var start = text.startIndex
+        for placeholder in Self.placeholders(in: text) {
+            if placeholder.range.lowerBound > start { segments.append(.literal(String(text[start..<placeholder.range.lowerBound]))) }
+            segments.append(placeholder.name.isEmpty ? .literal(String(text[placeholder.range])) : .variable(placeholder.name))
+            start = placeholder.range.upperBound
         }
-        if !rest.isEmpty { segments.append(.literal(String(rest))) }
+        if start < text.endIndex { segments.append(.literal(String(text[start...]))) }
         self.segments = segments
     }
 

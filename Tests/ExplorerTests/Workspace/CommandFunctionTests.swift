@@ -129,5 +129,25 @@ import Testing
         let plain = try CurlImporter().importCommand("curl https://api.example.com/me", name: "Me")
         #expect(try plain.disablingCommands().warnings == plain.warnings)
     }
+
+    /// What the YAML writes as `\t`, `\r` or `\n` is still a space to the template parser:
+    /// an import renames what that parser would run, in every text of the collection.
+    @Test func anImportRenamesEveryCallTheParserWouldRun() throws {
+        let endpoint = Endpoint(
+            name: "Me", method: .post, path: "/me",
+            headers: [KeyValue("X-Tab", "{{command\t\"id\"}}"), KeyValue("X-Line", "a {{\ncommand\r\"id\"}} b")],
+            body: .raw(#"{"x": "{{command "whoami"}}", "y": "{{commands}}", "z": "{{ command}}"}"#))
+        let collection = APICollection(name: "Shared", items: [.endpoint(endpoint)])
+        let result = try ImportResult(collection: collection).disablingCommands()
+        let imported = try #require(result.collection.endpoints.first)
+        #expect(imported.headers[named: "X-Tab"] == "{{command_from_import\t\"id\"}}")
+        #expect(imported.headers[named: "X-Line"] == "a {{\ncommand_from_import\r\"id\"}} b")
+        // `{{ command}}` alone is a call (with no command) to the parser: renamed too.
+        #expect(imported.body == .raw(#"{"x": "{{command_from_import "whoami"}}", "y": "{{commands}}", "z": "{{ command_from_import}}"}"#))
+        #expect(result.warnings.last?.contains(#"("id", "id", "whoami", "")"#) == true, "\(result.warnings)")
+        for text in [imported.headers[named: "X-Tab"], imported.headers[named: "X-Line"]] {
+            #expect(Template(text ?? "").segments.allSatisfy { if case .variable(let name) = $0 { TemplateFunction(name) == nil } else { true } })
+        }
+    }
 }
 

@@ -1,3 +1,5 @@
+import Yams
+
 /// What an importer produced: a collection fragment to print or merge, and what it noticed.
 package struct ImportResult: Sendable {
     /// The imported collection (name, variables, environments, endpoints).
@@ -60,20 +62,60 @@ extension ImportResult {
     package static let disabledCommand = "command_from_import"
 
     /// The import with every `{{command "…"}}` renamed to `{{command_from_import "…"}}`, which
-    /// runs nothing, and a warning that says so: a file written by someone else (a shared
+    /// runs nothing, and a warning that lists them: a file written by someone else (a shared
     /// Postman collection, a HAR file) never brings a command into a collection the user then
     /// opens by name, where it would run with the user's rights.
     ///
+    /// Every text of the collection (keys too, and the values inside bodies) is read with the
+    /// parser that expands templates, so whatever it would run as a command (a tab, a line
+    /// break or nothing but spaces after the name) is what is renamed.
+    ///
     /// - Throws: when the collection cannot be written and read back.
     package func disablingCommands() throws -> ImportResult {
-        let text = try CollectionWriter.yaml(for: collection)
-        let count = text.matches(of: TemplateCommand.call).count
-        guard count > 0 else { return self }
-        let renamed = text.replacing(TemplateCommand.call) { "{{\($0.1)\(Self.disabledCommand)\($0.2)" }
+        var disabled: [String] = []
+        let node = Self.disablingCommands(in: CollectionWriter.node(for: collection), disabled: &disabled)
+        guard !disabled.isEmpty else { return self }
         var copy = self
-        copy.collection = try CollectionLoader.parse(renamed, file: "the imported collection")
+        let text = try Yams.serialize(node: node, indent: 2, width: -1, allowUnicode: true)
+        copy.collection = try CollectionLoader.parse(text, file: "the imported collection")
+        let count = disabled.count
+        let listed = disabled.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ") + (count > 10 ? ", …" : "")
         copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
-                             + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing: read each command, and rename it back to command only if you would run it yourself.")
+                             + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, and rename it back to command only if you would run it yourself.")
         return copy
+    }
+
+    /// A YAML tree with the commands of every text renamed.
+    private static func disablingCommands(in node: Node, disabled: inout [String]) -> Node {
+        switch node {
+        case .scalar(var scalar):
+            scalar.string = disablingCommands(in: scalar.string, disabled: &disabled)
+            return .scalar(scalar)
+        case .mapping(var mapping):
+            for index in mapping.indices {
+                let (key, value) = mapping[index]
+                mapping[index] = (disablingCommands(in: key, disabled: &disabled), disablingCommands(in: value, disabled: &disabled))
+            }
+            return .mapping(mapping)
+        case .sequence(var sequence):
+            for index in sequence.indices { sequence[index] = disablingCommands(in: sequence[index], disabled: &disabled) }
+            return .sequence(sequence)
+        case .alias:
+            return node
+        }
+    }
+
+    /// The text with each placeholder that would run a command renamed, the rest as written.
+    static func disablingCommands(in text: String, disabled: inout [String]) -> String {
+        var out = ""
+        var start = text.startIndex
+        for placeholder in Template.placeholders(in: text) {
+            guard let call = TemplateFunction(placeholder.name), call.name == "command",
+                  let word = text[placeholder.inner].firstIndex(where: { !$0.isWhitespace }) else { continue }
+            out += text[start..<word] + disabledCommand
+            start = text.index(word, offsetBy: "command".count)
+            disabled.append(call.arguments.map { switch $0 { case .text(let text), .variable(let text): text } }.joined(separator: " "))
+        }
+        return start == text.startIndex ? text : out + text[start...]
     }
 }

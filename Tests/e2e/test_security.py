@@ -1,0 +1,56 @@
+"""What a file someone else wrote can make explorer do: each test shows the harm on 127.0.0.1
+with the real binary, and that it no longer happens."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_send import run
+
+
+def trusted_collection(explorer_bin, tmp_path, demo) -> Path:
+    """A collection of the user's own, trusted (named on the command line once)."""
+    collection = tmp_path / "mine" / "explorer.yaml"
+    collection.parent.mkdir()
+    collection.write_text(
+        "name: Mine\n"
+        f"environments:\n  - name: local\n    base_url: {demo.urls['local']}\n"
+        "endpoints:\n  - name: Health\n    method: GET\n    path: /health\n"
+    )
+    assert run(explorer_bin, tmp_path, "trust", str(collection)).returncode == 0
+    return collection
+
+
+def test_an_imported_command_never_runs_whatever_the_space_after_its_name(explorer_bin, tmp_path, demo):
+    # A tab, a carriage return and a line break after `command` are written `\t`, `\r`, `\n`
+    # in the YAML the import produces, yet the template parser reads each as a command.
+    marker = tmp_path / "pwned"
+    spaces = {"Tab": "\t", "Return": "\r", "Newline": "\n", "Space": " "}
+    postman = {
+        "info": {"name": "Shared", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+        "item": [
+            {
+                "name": f"Echo {name}",
+                "request": {
+                    "method": "POST",
+                    "url": demo.urls["local"] + "/echo",
+                    "header": [{"key": "X-Thing", "value": f'{{{{command{space}"echo {name} >> {marker}"}}}}'}],
+                    "body": {"mode": "raw", "raw": f'{{"note": "{{{{ command{space}\\"echo body{name} >> {marker}\\"}}}}"}}'},
+                },
+            }
+            for name, space in spaces.items()
+        ],
+    }
+    source = tmp_path / "shared.postman_collection.json"
+    source.write_text(json.dumps(postman))
+    collection = trusted_collection(explorer_bin, tmp_path, demo)
+
+    imported = run(explorer_bin, tmp_path, "import", "postman", str(source), "--into", str(collection), "--force")
+    assert imported.returncode == 0, imported.stderr
+    assert "8 {{command" in imported.stderr and "command_from_import" in imported.stderr, imported.stderr
+    assert "\r" not in imported.stderr, "what the file holds is escaped on the terminal"
+
+    for name in spaces:
+        sent = run(explorer_bin, tmp_path, "send", f"Echo {name}", "--collection", str(collection), "--env", "local")
+        assert not marker.exists(), f"Echo {name} ran {marker.read_text()!r}"
+        assert sent.returncode != 0, sent.stderr
