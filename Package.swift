@@ -69,22 +69,65 @@ let package = Package(
             dependencies: ["CNcurses", "Terminal"],
             path: "Sources/Explorer/Curses"
         ),
+        // The query languages a check or a filter reads a body with: JSONPath (RFC 9535), the
+        // XPath subset and the markup tree it walks. Pure functions over values.
+        .target(
+            name: "Query",
+            dependencies: ["NetworkingCore"],
+            path: "Sources/Explorer/Query"
+        ),
+        // The collection: its model, loading, writing in place, variables and templates, and
+        // request resolution (path -> query -> headers -> auth -> body). Named as Insomnia and
+        // Postman name what a user keeps: `Collection` would shadow the standard library's.
         .target(
             name: "Workspace",
             dependencies: [
                 "NetworkingCore",
+                "Query",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "GraphQL", package: "GraphQL"),
+            ],
+            path: "Sources/Explorer/Workspace"
+        ),
+        // Checks run on responses (captures, assertions) and the sequence runner.
+        .target(
+            name: "Checks",
+            dependencies: ["NetworkingCore", "Query", "Workspace"],
+            path: "Sources/Explorer/Checks"
+        ),
+        // GraphQL schemas: introspection, the schema cache, the outline, server errors.
+        .target(
+            name: "GraphQLSupport",
+            dependencies: [
+                "NetworkingCore",
+                "Workspace",
+                .product(name: "GraphQL", package: "GraphQL"),
+            ],
+            path: "Sources/Explorer/GraphQLSupport"
+        ),
+        // Every importer and exporter: curl, OpenAPI/Swagger, .http, Postman, Insomnia, HAR,
+        // Hurl, GraphQL SDL.
+        .target(
+            name: "Formats",
+            dependencies: [
+                "Checks",
+                "GraphQLSupport",
+                "NetworkingCore",
+                "Query",
+                "Workspace",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
                 .product(name: "GraphQL", package: "GraphQL"),
             ],
-            path: "Sources/Explorer/Workspace"
+            path: "Sources/Explorer/Formats"
         ),
         .target(
             name: "History",
             dependencies: [
+                "Checks",
                 "NetworkingCore",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -96,9 +139,13 @@ let package = Package(
         .target(
             name: "App",
             dependencies: [
+                "Checks",
                 "Curses",
+                "Formats",
+                "GraphQLSupport",
                 "History",
                 "NetworkingCore",
+                "Query",
                 "Terminal",
                 "Workspace",
                 .product(name: "Yams", package: "Yams"),
@@ -136,8 +183,11 @@ let package = Package(
             name: "ExplorerCLI",
             dependencies: [
                 "App",
+                "Checks",
                 "Curses",
                 "Demo",
+                "Formats",
+                "GraphQLSupport",
                 "History",
                 "NetworkingCore",
                 "Terminal",
@@ -194,12 +244,16 @@ let package = Package(
             name: "ExplorerTests",
             dependencies: [
                 "App",
+                "Checks",
                 "CNcurses",
                 "Curses",
                 "Demo",
                 "ExplorerCLI",
+                "Formats",
+                "GraphQLSupport",
                 "History",
                 "NetworkingCore",
+                "Query",
                 "Terminal",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,6 +1,8 @@
+import Checks
 import Foundation
 import History
 import NetworkingCore
+import Query
 import Terminal
 import Workspace
 

@@ -1,3 +1,4 @@
+import Query
 import Terminal
 
 /// What a key can ask the explorer to do, by meaning; the keymap maps keys to these.

@@ -1,6 +1,7 @@
 import Foundation
 import History
 import NetworkingCore
+import Query
 import Terminal
 import Workspace
 

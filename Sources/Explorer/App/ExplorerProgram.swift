@@ -1,7 +1,10 @@
+import Checks
 import Dispatch
 import Foundation
+import GraphQLSupport
 import History
 import NetworkingCore
+import Query
 import Terminal
 import Workspace
 

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingCore
+import Query
 import Terminal
 import Workspace
 

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLSupport
 import Terminal
 import Workspace
 

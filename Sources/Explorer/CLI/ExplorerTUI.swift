@@ -2,6 +2,7 @@ import App
 import ArgumentParser
 import Curses
 import Foundation
+import GraphQLSupport
 import History
 import NetworkingCore
 import Workspace

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphQLSupport
 import NetworkingCore
 import Workspace
 

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Formats
 import Foundation
+import GraphQLSupport
 import NetworkingCore
 import Workspace
 

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Checks
 import Foundation
+import GraphQLSupport
 import History
 import NetworkingCore
 import Workspace

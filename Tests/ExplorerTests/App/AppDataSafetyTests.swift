@@ -5,6 +5,7 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// The fixes for the bugs that lost work or data, and the reducer's purity: saved bodies,
 /// `$EDITOR` edits, re-sending to an environment that is gone, bounded exchanges, and a

@@ -5,6 +5,7 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// Editing endpoints, comparing history entries, folding, copying and streaming heads.
 @Suite struct AppEditingAndViewingTests {

@@ -6,6 +6,8 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// The reducer, key by key: every command and every action a user or an effect can cause.
 @Suite struct AppReducerTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// The whole screen, state by state: text and style masks compared with
 /// `Tests/Fixtures/Snapshots/<name>.txt` (`RECORD_SNAPSHOTS=1` rewrites them).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import Terminal
+@testable import Query
 
 /// Response bodies made ready to show: pretty JSON, indented markup, charsets, binary.
 @Suite struct BodyDocumentTests {

@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import App
 @testable import Terminal
+@testable import Query
 
 /// Lines printed from a body's bytes when drawn, through sparse indexes built chunk by chunk:
 /// the same lines, searches and folds as the text laid out whole.

@@ -4,6 +4,8 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// The TUI shows what an endpoint's assertions found: `3/4 checks` in the response's status
 /// line, and a Checks tab with each assertion, the value found and why it failed.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import App
+@testable import Query
 
 @Suite struct ClockTextTests {
     /// Every hour and a half over two years (two daylight-saving changes each way), in zones

@@ -4,6 +4,8 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// The command palette: fuzzy search over endpoints, environments, history and the keymap's
 /// commands; Enter jumps or runs.

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// New endpoints, saving them under a name, duplicate, rename, move, delete and its undo,
 /// undo/redo of drafts, and the drafts a previous session left.

@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// The Cookies panel (`C`): the active environment's jar, values masked, deleted with `x`/`X`
 /// through effects the program performs.

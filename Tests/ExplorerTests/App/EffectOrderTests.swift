@@ -7,6 +7,8 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// Effects run in the order the reducer asked for them; history writes stay off the main queue.
 @Suite struct EffectOrderTests {

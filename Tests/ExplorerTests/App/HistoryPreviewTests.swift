@@ -4,6 +4,7 @@ import NetworkingCore
 import Testing
 @testable import App
 @testable import Terminal
+@testable import Query
 
 /// Moving through History previews stored exchanges without discarding the one just received,
 /// and a row of an exchange still in memory opens that exchange, whole.

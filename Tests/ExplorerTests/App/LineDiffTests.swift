@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import History
+@testable import Query
 
 /// `LineDiff`: the line-by-line comparison of two history entries.
 @Suite struct LineDiffTests {

@@ -5,6 +5,9 @@ import Testing
 @testable import History
 import Workspace
 @testable import Terminal
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 /// A body shown while it arrives: partial snapshots, the live event view, the limit line.
 @Suite struct LiveBodyTests {

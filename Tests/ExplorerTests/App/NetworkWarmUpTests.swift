@@ -1,5 +1,6 @@
 import Testing
 @testable import App
+@testable import Query
 
 /// The warm-up a session runs after its first frame: one real request, over 127.0.0.1, to a
 /// listener of its own. Patient here: the tests run in parallel on a loaded machine, where the

@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// `{{prompt "Label"}}` in the TUI: the footer asks before anything goes out (a secret typed
 /// as dots), the answer is kept for the session, Esc sends nothing; a folder run asks every

@@ -6,6 +6,7 @@ import Testing
 @testable import ExplorerCLI
 @testable import History
 @testable import Workspace
+@testable import Query
 
 /// The environment's `proxy:` reaches the transport wherever requests are sent: `explorer
 /// send`/`run` (through `ExchangeSender`) and the TUI (`ExplorerProgram.transport(for:)`),

@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// The request pane's editors: Query and Headers tables, the Body editor, completion.
 @Suite struct RequestEditorTests {

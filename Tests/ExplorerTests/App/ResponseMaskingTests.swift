@@ -4,6 +4,8 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// A response is shown with its request's secrets masked, as history stores it: a server that
 /// echoes a token, a `Set-Cookie`, or a login response whose token a capture keeps as secret.

@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import App
+@testable import Query
+@testable import Workspace
 
 /// What an error response says, and what a failed transport means, in a person's words.
 @Suite struct ResponseSummaryTests {

@@ -4,6 +4,8 @@ import Testing
 @testable import Demo
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
 
 /// The GraphQL schema browser (`Q`): the types of the schema of a GraphQL endpoint, a type's
 /// fields with their arguments, types, descriptions and deprecations, and `/` to search.

@@ -5,6 +5,8 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// The TUI's sequence features: the variables view (`v`) with each value and where it came
 /// from, clearing a captured one (`x`); a folder run (`Ctrl-R`) with results beside each

@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 /// The Tokens panel (`T`): the active environment's OAuth2 tokens, masked, with their expiry,
 /// dropped with `x`/`X` through effects the program performs.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import Workspace
+@testable import Query
 
 @Suite struct UserConfigTests {
     /// A config folder with `explorer/` inside, as `XDG_CONFIG_HOME` points to it.

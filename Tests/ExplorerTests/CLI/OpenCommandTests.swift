@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 @testable import ExplorerCLI
+@testable import Query
 
 /// `explorer` and `explorer FILE` open the TUI without the argument parser; every other
 /// command line goes through it, and the two ways agree on what they open.

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Demo
+@testable import Query
+@testable import Workspace
 
 /// The demo API's routing, against the real server on 127.0.0.1: path parameters, the `/v1`
 /// base path, methods a route does not take, and paths no route takes.

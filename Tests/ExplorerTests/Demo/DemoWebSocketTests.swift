@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Demo
+@testable import Query
 
 /// The demo's WebSocket endpoints, through the explorer's WebSocket client, against the real
 /// demo server on 127.0.0.1.

@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import App
 @testable import Workspace
+@testable import Query
 
 /// The `graphql:` key of an endpoint: read, written back, resolved into GraphQL over HTTP
 /// (a JSON body for POST, query parameters for GET), with errors at file:line:column.

@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
 
 /// The demo collection's GraphQL endpoints against the demo's GraphQL server (GraphQLSwift) on
 /// 127.0.0.1: queries with variables, the GET form, a mutation, a failing field answered

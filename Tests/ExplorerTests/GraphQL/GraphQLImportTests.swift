@@ -3,6 +3,9 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 /// `explorer import graphql`: a schema file (SDL) and a live server's introspection answer,
 /// one endpoint per root query and mutation field.

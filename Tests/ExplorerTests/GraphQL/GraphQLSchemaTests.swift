@@ -3,6 +3,10 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Checks
+@testable import GraphQLSupport
+@testable import Formats
 
 /// The schema a GraphQL request is validated against, with the demo's GraphQL server on
 /// 127.0.0.1: fetched by introspection on first need, kept in the state folder (0600) per

@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import ExplorerCLI
 @testable import History
+@testable import Query
 
 @Suite struct ExchangeOutputTests {
     @Test func aPipedBodyIsWrittenByteForByte() {

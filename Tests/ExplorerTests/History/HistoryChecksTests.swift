@@ -5,6 +5,8 @@ import Testing
 @testable import History
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// Assertion results are part of an exchange: the history keeps them (secrets masked), a
 /// database from before keeps working, and the History view shows them again.

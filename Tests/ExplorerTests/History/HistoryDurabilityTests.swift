@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import History
+@testable import Query
 
 @Suite struct HistoryDurabilityTests {
     // MARK: - Retention

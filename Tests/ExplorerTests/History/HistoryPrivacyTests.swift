@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import History
 @testable import Workspace
+@testable import Query
 
 /// The mode bits of a path (following links).
 private func mode(_ url: URL) throws -> Int {

@@ -3,6 +3,8 @@ import GRDB
 import Testing
 @testable import ExplorerCLI
 @testable import History
+@testable import Query
+@testable import Formats
 
 @Suite struct HistoryQueryTests {
     /// Eight exchanges, oldest first, one minute apart from `base`.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import History
+@testable import Query
 
 /// The full-text index reads the first `HistoryStore.indexedBodyCharacters` of each body: what
 /// is further in is stored but not searchable, and the index stays in step with the exchanges.

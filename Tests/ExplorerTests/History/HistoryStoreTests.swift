@@ -5,6 +5,7 @@ import Testing
 @testable import ExplorerCLI
 @testable import History
 @testable import Terminal
+@testable import Query
 
 @Suite struct HistoryStoreTests {
     @Test func anEmptyFolderGetsAFreshFileInWALModeWithTheSchema() throws {

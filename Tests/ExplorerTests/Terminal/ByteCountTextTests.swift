@@ -1,5 +1,6 @@
 import Testing
 @testable import Terminal
+@testable import Query
 
 @Suite struct ByteCountTextTests {
     /// What Foundation's `ByteCountFormatter` (`.binary`, English) gives for the same counts:

@@ -1,5 +1,7 @@
 import Testing
 @testable import Terminal
+@testable import Query
+@testable import Formats
 
 @Suite struct ByteSearchTests {
     private func contains(_ needle: String, in haystack: String) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Curses
 @testable import Terminal
+@testable import Query
 
 /// ncurses has one global screen, so everything that sets one up runs in this suite,
 /// one test at a time.

@@ -1,6 +1,9 @@
 import Testing
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Checks
+@testable import Formats
 
 @Suite struct KeymapTests {
     enum Command: Hashable, Sendable { case quit, send, search, help }

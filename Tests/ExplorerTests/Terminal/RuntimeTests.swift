@@ -4,6 +4,7 @@ import Testing
 @testable import App
 @testable import Curses
 @testable import Terminal
+@testable import Query
 
 /// A tiny program: `a` asks an effect to double the count off the main queue, `b` adds
 /// one, `q` quits.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Terminal
+@testable import Query
 
 @Suite struct SanitizerTests {
     @Test func escapeSequencesShowAsVisibleText() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Terminal
+@testable import Query
 
 /// A source that records which lines were asked for.
 final class CountingSource: TextSource, @unchecked Sendable {

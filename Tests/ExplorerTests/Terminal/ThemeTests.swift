@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import App
 @testable import Terminal
+@testable import Query
 
 @Suite struct ThemeTests {
     static let themesDirectory = URL(fileURLWithPath: #filePath)

@@ -2,6 +2,8 @@ import Testing
 @testable import App
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// A screen built from every widget, with text in several scripts.
 func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {

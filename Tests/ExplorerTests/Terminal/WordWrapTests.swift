@@ -1,5 +1,6 @@
 import Testing
 @testable import Terminal
+@testable import Query
 
 @Suite struct WordWrapTests {
     private func rows(_ text: String, _ width: Int) -> [String] {

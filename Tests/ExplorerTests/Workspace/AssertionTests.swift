@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// Every query and predicate of `assert:`, each with `not`, on one response a login answers.
 @Suite struct AssertionTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import ExplorerCLI
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// The mode bits of a file (following links), as `ls -l` would read them.
 func fileMode(_ path: String) throws -> Int {

@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `auth:` in the collection format: read with errors at file:line:column, written back as
 /// written, resolved nearest-first into headers, query items or digest credentials, masked.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// Nothing a user can type makes the workspace crash: every input gives a value or a clear error.
 @Suite struct BadInputTests {

@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// Captures read a value from each place a response keeps one.
 @Suite struct CaptureTests {

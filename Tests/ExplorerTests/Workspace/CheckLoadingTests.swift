@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
 
 /// `capture:`, `assert:`, `retry:` and `requires:` in a collection file: read as the issue
 /// writes them, written back the same, and every mistake reported at its line and column.

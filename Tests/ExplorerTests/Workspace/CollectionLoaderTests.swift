@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import ExplorerCLI
 @testable import Workspace
+@testable import Query
 
 /// The collection format of issue 5, as written in the issue.
 let issueExampleYAML = """

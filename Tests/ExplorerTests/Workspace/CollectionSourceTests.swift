@@ -1,5 +1,6 @@
 import Testing
 @testable import Workspace
+@testable import Query
 
 /// Changes to one endpoint write only that endpoint's lines: the rest of a hand-written file
 /// stays byte for byte.

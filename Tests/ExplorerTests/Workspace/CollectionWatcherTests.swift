@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import ExplorerCLI
 @testable import Workspace
+@testable import Query
 
 /// A watcher's reports: the names of the collections it loaded and its errors, in order.
 typealias WatcherReports = Collected<Result<APICollection, any Error>>

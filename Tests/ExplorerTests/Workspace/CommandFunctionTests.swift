@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `{{command "…"}}`: a shell command's trimmed output (a secret manager's answer), run once
 /// per request, bounded in time and size, masked like a secret, and only from a collection

@@ -2,6 +2,9 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 /// Each environment's cookie jar in the state folder, and `cookies:` in the collection file.
 @Suite struct CookieStoreTests {

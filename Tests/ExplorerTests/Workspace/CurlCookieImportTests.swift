@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `explorer import curl` with `-b FILE` (a Netscape cookie file), `-b NAME=VALUE` and `-c FILE`:
 /// the Cookie header curl would send, checked against curl itself.

@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// Runs a command line with bash in a directory and returns its standard output.
 func runWithBash(_ commandLine: String, in directory: URL, environment: [String: String]? = nil) async throws -> Data {

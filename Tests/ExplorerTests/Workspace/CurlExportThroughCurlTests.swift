@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `explorer export curl` (and the TUI's `c`, which prints the same command) run by the real
 /// curl against the demo API: the request that arrives is the one explorer sends, byte for byte.

@@ -3,6 +3,9 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 /// One entry of `Tests/Fixtures/curl/expected.json`.
 struct ExpectedCurl: Decodable, Sendable {

@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `explorer import curl` keeps curl's TLS options as the environment's `tls:`: `--cacert`,
 /// `-E/--cert` (with `:password`), `--key`, `--pass`, `-k` and `--tlsv1.2`/`--tlsv1.3`.

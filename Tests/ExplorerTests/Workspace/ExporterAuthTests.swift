@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `auth:` in the `.http` and Postman exports: every endpoint keeps the credentials it is sent
 /// with (nearest level wins, `none` stays none), as templates, so no secret is expanded.

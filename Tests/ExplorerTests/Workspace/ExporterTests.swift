@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 @Suite struct ExporterTests {
     let resolver = RequestResolver(processEnvironment: ["DEMO_TOKEN": "s3cret-token"], now: Date(timeIntervalSince1970: 0), uuid: "u-1")

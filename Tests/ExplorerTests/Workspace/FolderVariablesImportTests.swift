@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// Folder-level variables of Postman and Insomnia: a collection has no folder scope, so their
 /// values are written into the requests inside the folder, the innermost folder's winning.

@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import ExplorerCLI
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 @Suite struct HTTPFileImporterTests {
     @Test(arguments: ["http/petstore.http", "http/github-issues.http"])

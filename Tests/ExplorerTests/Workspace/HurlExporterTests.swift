@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `explorer export hurl`: requests, captures and assertions in Hurl's words, what a run
 /// requires first, and no secret in the file.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import App
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 /// JSONPath as people type it to narrow a response; results are JSON arrays of matches.
 @Suite struct JSONPathTests {

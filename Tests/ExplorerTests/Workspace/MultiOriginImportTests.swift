@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// Imported requests to several servers: the origin most of them use is the environment's
 /// `base_url`, and the others keep their whole URL, so each is sent where it went.

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// `auth: oauth2` against the demo's real authorization server on 127.0.0.1: every grant, the
 /// token cache (a 0600 file), refresh before expiry, one renewal on a 401, and clear errors.

@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import ExplorerCLI
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 @Suite struct OpenAPIImporterTests {
     static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml",

@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// Round trip through the collection format, as `explorer import … --into` writes it.
 private func reloaded(_ result: ImportResult, file: String) throws -> APICollection {

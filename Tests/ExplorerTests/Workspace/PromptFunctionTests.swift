@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
 
 /// `{{prompt "Label"}}`: the value a person types, asked by whoever can ask (the CLI on its
 /// terminal), given with `--var "Label=…"` where nobody can, and masked when it is a secret.

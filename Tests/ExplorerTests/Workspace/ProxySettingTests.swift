@@ -2,6 +2,8 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import Formats
 
 /// `proxy:` on an environment: read, checked at its line, written back, expanded with the
 /// environment's variables when sent, its password masked; and `explorer import curl`'s

@@ -4,6 +4,9 @@ import Testing
 @testable import ExplorerCLI
 @testable import Terminal
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 @Suite struct RequestResolverTests {
     let fixedDate = Date(timeIntervalSince1970: 1_700_000_000)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExplorerCLI
 @testable import Workspace
+@testable import Query
 
 /// `explorer run --jobs N`: which endpoints may go at once. Only those that neither capture nor
 /// require; the others go alone, so what they capture reaches the endpoints after them as in a

@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import Terminal
 @testable import Workspace
+@testable import Query
 
 @Suite struct SecretMaskerTests {
     @Test func sensitiveHeadersAreAlwaysMaskedKeepingTheScheme() {

@@ -3,6 +3,8 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Checks
 
 /// Sequences against the real demo API: a login's token flows to the next request and is kept
 /// for the next process; `requires:` sends what is missing first; `retry:` sends again until

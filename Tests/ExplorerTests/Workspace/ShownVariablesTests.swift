@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
 
 /// The variables an environment offers, as the variables view lists them: captured values
 /// first (they win over the file's), each with where it came from, secrets masked.

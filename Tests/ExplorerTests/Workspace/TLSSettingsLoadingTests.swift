@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
 
 /// `tls:` on an environment: read, checked at its line, written back, files found beside the
 /// collection.

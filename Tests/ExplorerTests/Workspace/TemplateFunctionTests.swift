@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import Workspace
+@testable import Query
+@testable import GraphQLSupport
+@testable import Formats
 
 /// The functions a `{{…}}` may call, with reference values from the tools people check them with.
 @Suite struct TemplateFunctionTests {

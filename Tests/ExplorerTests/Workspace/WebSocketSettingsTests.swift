@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import Workspace
+@testable import Query
 
 /// `websocket:` and `messages:` in a collection file: read, written back, and errors at the
 /// line and column to fix.

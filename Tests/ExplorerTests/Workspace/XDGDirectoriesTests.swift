@@ -3,6 +3,7 @@ import Testing
 @testable import App
 @testable import History
 @testable import Workspace
+@testable import Query
 
 @Suite struct XDGDirectoriesTests {
     /// The four base folders, in the order config, state, data, cache.

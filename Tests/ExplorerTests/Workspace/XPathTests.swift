@@ -3,6 +3,10 @@ import NetworkingCore
 import Testing
 @testable import Demo
 @testable import Workspace
+@testable import Query
+@testable import Checks
+@testable import GraphQLSupport
+@testable import Formats
 
 /// `xpath` in assertions and captures: the subset of XPath on XML and on the HTML servers
 /// really send, read by a reader that never prints, with clear errors for the rest.

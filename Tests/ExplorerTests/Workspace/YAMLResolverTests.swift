@@ -1,6 +1,7 @@
 import Testing
 import Yams
 @testable import Workspace
+@testable import Query
 
 /// The explorer reads its YAML without Yams's regular-expression rules; booleans are read by
 /// `Node.flag` as they were read with Yams's rule for them.

@@ -1,4 +1,5 @@
 import Foundation
+import Query
 import Terminal
 import Workspace
 

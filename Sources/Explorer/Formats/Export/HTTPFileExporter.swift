@@ -1,0 +1,123 @@
+import Foundation
+import NetworkingCore
+import Workspace
+
+/// Writes a collection as a `.http` file for the VS Code REST Client / JetBrains HTTP Client.
+///
+/// Templates stay templates (`{{name}}`; explorer's built-ins become the clients' system
+/// variables), so no secret is expanded into the file; the values of secret variables are
+/// left out, with a comment saying where to set them.
+package enum HTTPFileExporter {
+    /// The `.http` text for a collection in one environment.
+    ///
+    /// - Parameters:
+    ///   - collection: the collection.
+    ///   - environment: the environment whose base URL and variables are written (the first when `nil`).
+    package static func text(for collection: APICollection, environment: Environment?) -> String {
+        var out = "# \(collection.name) — exported by explorer"
+        let environment = environment ?? collection.environments.first
+        if let environment { out += " for the environment \"\(environment.name)\"" }
+        out += "\n\n"
+        var written: Set<String> = []
+        if let environment {
+            out += "@baseUrl = \(convert(environment.baseURLTemplate))\n"
+            written.insert("baseUrl")
+            for variable in environment.variables where !written.contains(variable.name) {
+                written.insert(variable.name)
+                if environment.secrets.contains(variable.name) {
+                    out += "# @\(variable.name) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
+                } else {
+                    out += "@\(variable.name) = \(convert(variable.value))\n"
+                }
+            }
+        }
+        for variable in collection.variables where !written.contains(variable.name) {
+            written.insert(variable.name)
+            out += "@\(variable.name) = \(convert(variable.value))\n"
+        }
+        for endpoint in collection.endpoints {
+            out += "\n### \(endpoint.id)\n"
+            out += "# @name \(endpoint.name.replacingOccurrences(of: " ", with: "_"))\n"
+            // A path that is a whole URL goes to its own server, without the environment's headers.
+            let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
+            var path = convert(endpoint.path)
+            if !wholeURL && !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+            var line = "\(endpoint.method.rawValue) \(environment == nil || wholeURL ? "" : "{{baseUrl}}")\(path)"
+            let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
+            var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
+            var query = endpoint.query
+            applyAuth(collection.authentication(for: endpoint, in: environment), own: ownNames, headers: &headers, query: &query)
+            if !query.isEmpty {
+                line += (path.contains("?") ? "&" : "?") + query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
+            }
+            out += line + "\n"
+            func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
+            var body: String?
+            switch endpoint.body {
+            case nil: break
+            case .json(let json):
+                if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
+                body = convert(json.serialized(pretty: true))
+            case .raw(let text):
+                body = convert(text)
+            case .file(let path):
+                body = "< \(path)"
+            case .form(let fields):
+                if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded")) }
+                body = fields.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "\n&")
+            case .multipart(let fields):
+                let boundary = "ExplorerBoundary"
+                headers.removeAll { $0.name.lowercased() == "content-type" }
+                headers.append(KeyValue("Content-Type", "multipart/form-data; boundary=\(boundary)"))
+                var text = ""
+                for field in fields {
+                    text += "--\(boundary)\n"
+                    var disposition = "Content-Disposition: form-data; name=\"\(field.name)\""
+                    if let filename = field.filename ?? (field.isFile ? (field.value as NSString).lastPathComponent : nil) {
+                        disposition += "; filename=\"\(filename)\""
+                    }
+                    text += disposition + "\n"
+                    if let type = field.contentType { text += "Content-Type: \(type)\n" }
+                    text += field.isFile ? "\n< \(field.value)\n" : "\n\(convert(field.value))\n"
+                }
+                body = text + "--\(boundary)--"
+            }
+            for header in headers { out += "\(convert(header.name)): \(convert(header.value))\n" }
+            if let body { out += "\n" + body + "\n" }
+        }
+        return out
+    }
+
+    /// Writes an endpoint's `auth:` as the clients read it: `Authorization: Basic user password`
+    /// and `Digest user password` (both clients compute these), `Bearer token`, an API key as
+    /// its header or query item. Templates stay templates; a header the endpoint writes
+    /// itself wins, as when explorer sends it.
+    static func applyAuth(_ auth: Authentication?, own: Set<String>, headers: inout [KeyValue], query: inout [KeyValue]) {
+        func setHeader(_ name: String, _ value: String) {
+            guard !own.contains(name.lowercased()) else { return }
+            headers.removeAll { $0.name.lowercased() == name.lowercased() }
+            headers.append(KeyValue(name, value))
+        }
+        switch auth?.scheme {
+        case .basic(let username, let password)?: setHeader("Authorization", "Basic \(username) \(password)")
+        case .digest(let username, let password)?: setHeader("Authorization", "Digest \(username) \(password)")
+        case .bearer(let token)?: setHeader("Authorization", "Bearer \(token)")
+        case .apiKey(let name, let value, .header)?: setHeader(name, value)
+        case .apiKey(let name, let value, .query)?: query.append(KeyValue(name, value))
+        // Neither client reads OAuth2 settings from a request: the token is the user's to get.
+        case .oauth2?, .none?, nil: break
+        }
+    }
+
+    /// Rewrites explorer's built-in variables into the clients' system variables.
+    static func convert(_ text: String) -> String {
+        Template.rewritingVariables(in: text) { name in
+            switch name {
+            case "uuid": return "{{$guid}}"
+            case "timestamp": return "{{$timestamp}}"
+            case "now": return "{{$datetime iso8601}}"
+            default: return name.hasPrefix("env.") ? "{{$processEnv \(name.dropFirst(4))}}" : "{{\(name)}}"
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Checks
+import Foundation
+import NetworkingCore
+import Workspace
+
+/// Writes endpoints as a Hurl file (hurl.dev), captures and assertions included, so a
+/// collection's checks run in CI without the explorer.
+///
+/// Hurl has no environments: the environment's base URL is written into each request line
+/// (its templates kept), and its variables become the `--variable` flags a comment at the top
+/// lists; secrets are never written (the comment names them, to pass at run time). Templates
+/// stay `{{name}}`, which Hurl reads the same way; `{{uuid}}` becomes Hurl's `{{newUuid}}` and
+/// `{{env.NAME}}` becomes `{{NAME}}`. What Hurl cannot say is written as a comment where it
+/// would go, never dropped silently: template functions (`{{base64 …}}`), a regex capture
+/// from the headers, digest auth.
+package enum HurlExporter {
+    /// The Hurl text for endpoints of a collection in one environment.
+    ///
+    /// - Parameters:
+    ///   - endpoints: the endpoints, in the order asked; the endpoints they `requires:` are
+    ///     written before them (Hurl runs a file in order), each once.
+    ///   - collection: the collection.
+    ///   - environment: the environment whose base URL and headers are written.
+    /// - Returns: the file's text.
+    package static func text(for endpoints: [Endpoint], in collection: APICollection, environment: Environment?) -> String {
+        var ordered: [Endpoint] = []
+        var seen: Set<String> = []
+        for endpoint in endpoints {
+            for (required, _) in collection.prerequisites(of: endpoint, captured: [:]) where seen.insert(required.id).inserted {
+                ordered.append(required)
+            }
+            if seen.insert(endpoint.id).inserted { ordered.append(endpoint) }
+        }
+        var out = "# \(collection.name) — exported by explorer"
+        if let environment { out += " for the environment \"\(environment.name)\"" }
+        out += "\n"
+        let captured = Set(ordered.flatMap { $0.captures.map(\.name) })
+        let variables = (environment?.variables ?? []) + collection.variables
+        var flags: [String] = []
+        var secrets: [String] = []
+        var written: Set<String> = []
+        for variable in variables where written.insert(variable.name).inserted && !captured.contains(variable.name) {
+            if isSecret(variable.name, environment) {
+                secrets.append(variable.name)
+            } else {
+                flags.append("--variable \(shellWord("\(variable.name)=\(variable.value)"))")
+            }
+        }
+        if !flags.isEmpty || !secrets.isEmpty {
+            out += "# Run with: hurl --test \(flags.joined(separator: " "))"
+            out += secrets.map { " --secret \($0)=…" }.joined() + " FILE.hurl\n"
+        }
+        if !secrets.isEmpty {
+            out += "# Secrets are not written here: pass \(secrets.joined(separator: ", ")) with --secret (Hurl 6; --variable before it).\n"
+        }
+        for endpoint in ordered {
+            out += "\n" + request(endpoint, in: collection, environment: environment)
+        }
+        return out
+    }
+
+    // MARK: - One entry
+
+    private static func request(_ endpoint: Endpoint, in collection: APICollection, environment: Environment?) -> String {
+        var out = "# \(endpoint.id)\n"
+        let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
+        var path = convert(endpoint.path)
+        if !wholeURL && !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
+        let base = wholeURL ? "" : convert(environment?.baseURLTemplate ?? "")
+        out += "\(endpoint.method.rawValue) \(base)\(path)\n"
+
+        let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
+        var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
+        var sections: [String] = []
+        var query = endpoint.query
+        switch collection.authentication(for: endpoint, in: environment)?.scheme {
+        case .basic(let username, let password)?:
+            sections.append("[BasicAuth]\n\(convert(username)): \(convert(password))\n")
+        case .bearer(let token)?:
+            headers.append(KeyValue("Authorization", "Bearer \(token)"))
+        case .apiKey(let name, let value, .header)?:
+            headers.append(KeyValue(name, value))
+        case .apiKey(let name, let value, .query)?:
+            query.append(KeyValue(name, value))
+        case .digest?:
+            out += "# auth: digest is not exported (Hurl has no digest auth): pass --digest --user to hurl.\n"
+        case .oauth2(let settings)?:
+            out += "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first.\n"
+        case .none?, nil:
+            break
+        }
+        if let retry = endpoint.retry {
+            sections.insert("[Options]\nretry: \(retry.count)\nretry-interval: \(Int((retry.interval * 1000).rounded()))\n", at: 0)
+        }
+        if !query.isEmpty {
+            sections.append("[QueryStringParams]\n" + query.map { "\(key($0.name)): \(convert($0.value))\n" }.joined())
+        }
+        var body: String?
+        switch endpoint.body {
+        case nil: break
+        case .json(let json):
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(KeyValue("Content-Type", "application/json")) }
+            body = convert(json.serialized(pretty: true))
+        case .raw(let text):
+            body = "```\n\(convert(text))\n```"
+        case .file(let file):
+            body = "file,\(file);"
+        case .form(let fields):
+            sections.append("[FormParams]\n" + fields.map { "\(key($0.name)): \(convert($0.value))\n" }.joined())
+        case .multipart(let fields):
+            sections.append("[MultipartFormData]\n" + fields.map { field in
+                field.isFile
+                    ? "\(key(field.name)): file,\(field.value);\(field.contentType.map { " \($0)" } ?? "")\n"
+                    : "\(key(field.name)): \(convert(field.value))\n"
+            }.joined())
+        }
+        out += headers.map { "\($0.name): \(convert($0.value))\n" }.joined()
+        out += sections.joined()
+        if let body { out += body + "\n" }
+
+        let functions = templateFunctions(in: out)
+        if !functions.isEmpty {
+            out = out.replacingOccurrences(of: "# \(endpoint.id)\n", with: "# \(endpoint.id)\n# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): pass their values with --variable.\n")
+        }
+        guard endpoint.hasChecks else { return out }
+        out += "HTTP *\n"
+        if !endpoint.captures.isEmpty {
+            out += "[Captures]\n"
+            for capture in endpoint.captures {
+                guard let query = captureQuery(capture.source) else {
+                    out += "# \(capture.name): \(capture.sourceText) has no Hurl query\n"
+                    continue
+                }
+                out += "\(capture.name): \(query)\(capture.isSecret || isSecret(capture.name, environment) ? " redact" : "")\n"
+            }
+        }
+        if !endpoint.assertions.isEmpty {
+            out += "[Asserts]\n"
+            for assertion in endpoint.assertions { out += assertionLine(assertion) + "\n" }
+        }
+        return out
+    }
+
+    private static func captureQuery(_ source: Capture.Source) -> String? {
+        switch source {
+        case .jsonpath(let expression): "jsonpath \(quoted(expression))"
+        case .xpath(let expression): "xpath \(quoted(expression))"
+        case .header(let name): "header \(quoted(name))"
+        case .regex(let pattern, inHeaders: false): "regex \(quoted(pattern))"
+        case .regex(_, inHeaders: true): nil
+        case .status: "status"
+        case .cookie(let name): "cookie \(quoted(name))"
+        case .body: "body"
+        }
+    }
+
+    /// An assertion in Hurl's words: the same queries and predicates, arguments and string
+    /// values quoted.
+    static func assertionLine(_ assertion: Assertion) -> String {
+        let query: String = switch assertion.query {
+        case .status: "status"
+        case .header(let name): "header \(quoted(name))"
+        case .jsonpath(let expression): "jsonpath \(quoted(expression))"
+        case .xpath(let expression): "xpath \(quoted(expression))"
+        case .body: "body"
+        case .regex(let pattern): "regex \(quoted(pattern))"
+        case .duration: "duration"
+        case .bytes: "bytes"
+        case .cookie(let name): "cookie \(quoted(name))"
+        }
+        var parts = [query]
+        if assertion.isNegated { parts.append("not") }
+        parts.append(assertion.predicate.rawValue)
+        switch assertion.expected {
+        case .string(let text)?: parts.append(quoted(convert(text)))
+        case .number(_, let text)?: parts.append(text)
+        case .bool(let value)?: parts.append(value ? "true" : "false")
+        case .null?: parts.append("null")
+        case nil: break
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Whether a variable is a secret: listed in the environment's `secrets:`, or named like a
+    /// credential (the rule captures follow on screen and in history).
+    private static func isSecret(_ name: String, _ environment: Environment?) -> Bool {
+        let lowered = name.lowercased()
+        return environment?.secrets.contains(name) == true || SecretMasker.sensitiveNameWords.contains { lowered.contains($0) }
+    }
+
+    // MARK: - Text
+
+    /// The names of the template functions (`{{base64 credentials}}`) a text calls, once each.
+    private static func templateFunctions(in text: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: #"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s+[^}]*\}\}"#) else { return [] }
+        var names: [String] = []
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            if let range = Range(match.range(at: 1), in: text), !names.contains(String(text[range])) { names.append(String(text[range])) }
+        }
+        return names
+    }
+
+    /// A Hurl quoted string: `\` and `"` escaped, control characters as escapes.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A key of a `[QueryStringParams]`-like section: as is when Hurl reads it bare, else quoted.
+    private static func key(_ name: String) -> String {
+        name.allSatisfy { $0.isLetter || $0.isNumber || "-_.[]@$".contains($0) } && !name.isEmpty ? convert(name) : quoted(convert(name))
+    }
+
+    /// Rewrites explorer's built-ins into Hurl's: `{{uuid}}` → `{{newUuid}}`, `{{now}}` →
+    /// `{{newDate}}`, `{{env.NAME}}` → `{{NAME}}`; a template function stays, with its name, for
+    /// the comment the caller cannot write inline (Hurl reports it when it runs).
+    static func convert(_ text: String) -> String {
+        Template.rewritingVariables(in: text) { name in
+            switch name {
+            case "uuid": return "{{newUuid}}"
+            case "now": return "{{newDate}}"
+            default: return name.hasPrefix("env.") ? "{{\(name.dropFirst(4))}}" : "{{\(name)}}"
+            }
+        }
+    }
+
+    /// A shell word for the `--variable` comment (single-quoted when it needs it).
+    private static func shellWord(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "=_-./:@".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

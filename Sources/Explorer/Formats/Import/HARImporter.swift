@@ -1,0 +1,96 @@
+import Foundation
+import NetworkingCore
+import Workspace
+
+/// Imports an HTTP Archive (HAR 1.2), what browsers' developer tools export: every http(s)
+/// entry becomes an endpoint, or the one entry chosen.
+///
+/// The origin with the most entries is the environment's `base_url`; an entry on another
+/// origin keeps its whole URL, so it is sent where the browser sent it. Headers are kept as the browser
+/// sent them, except those the connection makes (HTTP/2 pseudo-headers, `Host`,
+/// `Content-Length`, `Connection` …) and `Accept-Encoding` (explorer negotiates its own).
+/// A body is kept byte for byte from `postData.text`; without text, its `params` become a
+/// form.
+package struct HARImporter: Sendable {
+    /// Creates an importer.
+    package init() {}
+
+    /// Headers the connection itself writes.
+    private static let connectionHeaders: Set<String> = [
+        "host", "content-length", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "upgrade",
+        "accept-encoding",
+    ]
+
+    /// Imports a HAR file.
+    ///
+    /// - Parameter entry: the 1-based number of the one entry to import; all when `nil`.
+    /// - Throws: `ImportError`.
+    package func importFile(at url: URL, entry: Int? = nil) throws -> ImportResult {
+        guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
+        return try importData(data, path: url.path, entry: entry)
+    }
+
+    /// Imports a HAR file's bytes.
+    ///
+    /// - Throws: `ImportError.invalidFile`.
+    func importData(_ data: Data, path: String = "<har>", entry chosen: Int? = nil) throws -> ImportResult {
+        let format = "a HAR file (HTTP Archive 1.2)"
+        let root = try LooseJSON.object(from: data, path: path, format: format)
+        guard let log = root.object("log"), log["entries"] is [Any] else {
+            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"log\" with \"entries\".")
+        }
+        var entries = log.objects("entries").enumerated().map { (number: $0.offset + 1, request: $0.element.object("request") ?? [:]) }
+        var warnings: [String] = []
+        if let chosen {
+            guard let found = entries.first(where: { $0.number == chosen }) else {
+                throw ImportError.invalidFile(path: path, format: format, reason: "it has \(entries.count) entries; there is no entry \(chosen).")
+            }
+            entries = [found]
+        }
+        let web = entries.filter { ($0.request.text("url") ?? "").lowercased().hasPrefix("http") }
+        if web.count < entries.count { warnings.append("\(entries.count - web.count) entries that are not http(s) (data:, blob: …) were left out.") }
+        guard !web.isEmpty else {
+            throw ImportError.invalidFile(path: path, format: format, reason: "it has no http(s) request to import.")
+        }
+        var usedNames: Set<String> = []
+        var items: [CollectionItem] = []
+        for item in web {
+            let request = item.request
+            let parts = URLParts(request.text("url") ?? "")
+            let method = request.text("method") ?? "GET"
+            var headers: [KeyValue] = []
+            for header in request.objects("headers") {
+                guard let name = header.text("name"), !name.hasPrefix(":"),
+                      !HARImporter.connectionHeaders.contains(name.lowercased()) else { continue }
+                headers.append(KeyValue(name, header.text("value") ?? ""))
+            }
+            var body: EndpointBody?
+            if let postData = request.object("postData") {
+                if let text = postData.text("text"), !text.isEmpty {
+                    body = .raw(text)
+                } else if !postData.objects("params").isEmpty {
+                    let params = postData.objects("params")
+                    if params.contains(where: { $0["fileName"] != nil }) {
+                        warnings.append("Entry \(item.number) uploads files the HAR file does not hold; their parts are sent empty.")
+                        body = .multipart(params.map { MultipartField(name: $0.text("name") ?? "", value: $0.text("value") ?? "",
+                                                                      filename: $0.text("fileName"), contentType: $0.text("contentType")) })
+                        headers.removeAll { $0.name.lowercased() == "content-type" }
+                    } else {
+                        body = .form(params.map { KeyValue($0.text("name") ?? "", $0.text("value") ?? "") })
+                    }
+                }
+            }
+            let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
+            var name = "\(method) \(pathName)"
+            var counter = 2
+            while !usedNames.insert(name).inserted { name = "\(method) \(pathName) (\(counter))"; counter += 1 }
+            items.append(.endpoint(Endpoint(name: name, method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: parts.query,
+                                            headers: headers, body: body, description: request.text("comment").flatMap { $0.isEmpty ? nil : $0 })))
+        }
+        let creator = log.object("creator")?.text("name").map { " (\($0))" } ?? ""
+        let (placed, main) = ImportedOrigins.relativeToMainOrigin(items)
+        let collection = APICollection(name: "Imported from HAR\(creator)", environments: [Environment(name: "default", baseURLTemplate: main ?? "http://localhost")],
+                                       items: placed)
+        return ImportResult(collection: collection, warnings: warnings)
+    }
+}

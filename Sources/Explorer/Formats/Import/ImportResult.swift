@@ -1,0 +1,122 @@
+import Workspace
+import Yams
+
+/// What an importer produced: a collection fragment to print or merge, and what it noticed.
+package struct ImportResult: Sendable {
+    /// The imported collection (name, variables, environments, endpoints).
+    package var collection: APICollection
+    /// Things the user should know: unknown curl flags, unsupported features, placeholders.
+    package var warnings: [String]
+
+    /// Creates a result.
+    init(collection: APICollection, warnings: [String] = []) {
+        self.collection = collection
+        self.warnings = warnings
+    }
+}
+
+extension APICollection {
+    /// The collection with its whole endpoint tree moved into one folder (`--folder NAME`).
+    package func nested(inFolder name: String) -> APICollection {
+        func prefixed(_ item: CollectionItem) -> CollectionItem {
+            switch item {
+            case .endpoint(var endpoint):
+                endpoint.folderPath.insert(name, at: 0)
+                return .endpoint(endpoint)
+            case .folder(var folder):
+                folder.items = folder.items.map(prefixed)
+                return .folder(folder)
+            }
+        }
+        var copy = self
+        copy.items = [.folder(Folder(name: name, items: items.map(prefixed)))]
+        return copy
+    }
+}
+
+/// Why an import failed.
+enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The curl command line could not be understood.
+    case invalidCurl(String)
+    /// The OpenAPI document could not be read.
+    case invalidOpenAPI(path: String, reason: String)
+    /// The `.http` file could not be read.
+    case invalidHTTPFile(path: String, reason: String)
+    /// A file named by the input (`-d @file`, the spec) could not be read.
+    case unreadableFile(String)
+    /// Another tool's export (a Postman collection, a HAR file …) could not be read.
+    case invalidFile(path: String, format: String, reason: String)
+
+    package var description: String {
+        switch self {
+        case .invalidCurl(let reason): return "The curl command cannot be imported: \(reason)"
+        case let .invalidOpenAPI(path, reason): return "\(path): the OpenAPI document cannot be imported: \(reason)"
+        case let .invalidHTTPFile(path, reason): return "\(path): the .http file cannot be imported: \(reason)"
+        case .unreadableFile(let path): return "The file \(path) cannot be read."
+        case let .invalidFile(path, format, reason): return "\(path): it cannot be imported as \(format): \(reason)"
+        }
+    }
+}
+
+extension ImportResult {
+    /// The name an imported `{{command "…"}}` is renamed to: it does not run.
+    package static let disabledCommand = "command_from_import"
+
+    /// The import with every `{{command "…"}}` renamed to `{{command_from_import "…"}}`, which
+    /// runs nothing, and a warning that lists them: a file written by someone else (a shared
+    /// Postman collection, a HAR file) never brings a command into a collection the user then
+    /// opens by name, where it would run with the user's rights.
+    ///
+    /// Every text of the collection (keys too, and the values inside bodies) is read with the
+    /// parser that expands templates, so whatever it would run as a command (a tab, a line
+    /// break or nothing but spaces after the name) is what is renamed.
+    ///
+    /// - Throws: when the collection cannot be written and read back.
+    package func disablingCommands() throws -> ImportResult {
+        var disabled: [String] = []
+        let node = Self.disablingCommands(in: CollectionWriter.node(for: collection), disabled: &disabled)
+        guard !disabled.isEmpty else { return self }
+        var copy = self
+        let text = try Yams.serialize(node: node, indent: 2, width: -1, allowUnicode: true)
+        copy.collection = try CollectionLoader.parse(text, file: "the imported collection")
+        let count = disabled.count
+        let listed = disabled.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ") + (count > 10 ? ", …" : "")
+        copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
+                             + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, and rename it back to command only if you would run it yourself.")
+        return copy
+    }
+
+    /// A YAML tree with the commands of every text renamed.
+    private static func disablingCommands(in node: Node, disabled: inout [String]) -> Node {
+        switch node {
+        case .scalar(var scalar):
+            scalar.string = disablingCommands(in: scalar.string, disabled: &disabled)
+            return .scalar(scalar)
+        case .mapping(var mapping):
+            for index in mapping.indices {
+                let (key, value) = mapping[index]
+                mapping[index] = (disablingCommands(in: key, disabled: &disabled), disablingCommands(in: value, disabled: &disabled))
+            }
+            return .mapping(mapping)
+        case .sequence(var sequence):
+            for index in sequence.indices { sequence[index] = disablingCommands(in: sequence[index], disabled: &disabled) }
+            return .sequence(sequence)
+        case .alias:
+            return node
+        }
+    }
+
+    /// The text with each placeholder that would run a command renamed, the rest as written.
+    static func disablingCommands(in text: String, disabled: inout [String]) -> String {
+        var out = ""
+        var start = text.startIndex
+        for placeholder in Template.placeholders(in: text) {
+            guard let call = TemplateFunction(placeholder.name), call.name == "command",
+                  let word = text[placeholder.inner].firstIndex(where: { !$0.isWhitespace }) else { continue }
+            out += text[start..<word] + disabledCommand
+            start = text.index(word, offsetBy: "command".count)
+            disabled.append(call.arguments.map { switch $0 { case .text(let text), .variable(let text): text } }.joined(separator: " "))
+        }
+        return start == text.startIndex ? text : out + text[start...]
+    }
+}

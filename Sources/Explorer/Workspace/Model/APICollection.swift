@@ -1,0 +1,148 @@
+import Foundation
+
+/// A collection file: a name, collection-wide variables, environments and an endpoint tree.
+///
+/// Named `APICollection` so it does not shadow the standard library's `Collection` protocol
+/// in this module. Load one with `CollectionLoader.load(from:)`.
+package struct APICollection: Sendable {
+    /// The collection's display name.
+    package var name: String
+    /// Collection-wide variable defaults.
+    package var variables: [KeyValue]
+    /// The environments, in file order.
+    package var environments: [Environment]
+    /// The endpoint tree, in file order.
+    package var items: [CollectionItem]
+    /// The file it was read from, if any.
+    var sourceURL: URL?
+    /// Whether the file it was read from has comments (a rewrite of the whole file loses them).
+    package var sourceHasComments = false
+    /// What the loader noticed but accepted (unknown keys ...), for the user to see.
+    package var warnings: [CollectionWarning]
+    /// The `description:` the user wrote.
+    package var description: String?
+    /// The `auth:` of every request, unless an environment, folder or endpoint sets its own.
+    package var auth: Authentication?
+
+    /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
+    /// folders' from the innermost, then the environment's, then the collection's. `nil` (or
+    /// a `none` scheme) sends no credentials.
+    package func authentication(for endpoint: Endpoint, in environment: Environment?) -> Authentication? {
+        if let own = endpoint.auth { return own }
+        var folderAuths: [Authentication?] = []
+        var level = items
+        for name in endpoint.folderPath {
+            guard case .folder(let folder)? = level.first(where: { if case .folder(let f) = $0 { return f.name == name } else { return false } })
+            else { break }
+            folderAuths.append(folder.auth)
+            level = folder.items
+        }
+        if let nearest = folderAuths.reversed().compactMap({ $0 }).first { return nearest }
+        return environment?.auth ?? auth
+    }
+
+    /// Creates a collection.
+    package init(
+        name: String,
+        variables: [KeyValue] = [],
+        environments: [Environment] = [],
+        items: [CollectionItem] = [],
+        sourceURL: URL? = nil,
+        warnings: [CollectionWarning] = []
+    ) {
+        self.name = name
+        self.variables = variables
+        self.environments = environments
+        self.items = items
+        self.sourceURL = sourceURL
+        self.warnings = warnings
+    }
+
+    /// Every endpoint, depth first in file order, with its folder path filled in.
+    package var endpoints: [Endpoint] {
+        var out: [Endpoint] = []
+        func walk(_ items: [CollectionItem]) {
+            for item in items {
+                switch item {
+                case .endpoint(let endpoint): out.append(endpoint)
+                case .folder(let folder): walk(folder.items)
+                }
+            }
+        }
+        walk(items)
+        return out
+    }
+
+    /// The environment with that name (exact, then case-insensitive), or `nil`.
+    package func environment(named name: String) -> Environment? {
+        environments.first { $0.name == name } ?? environments.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The environment with that name.
+    ///
+    /// - Throws: `LookupError.environmentNotFound` listing the environments there are.
+    package func requireEnvironment(named name: String) throws -> Environment {
+        if let environment = environment(named: name) { return environment }
+        throw LookupError.environmentNotFound(name, available: environments.map(\.name),
+                                              suggestions: Suggestions.closest(to: name, in: environments.map(\.name)))
+    }
+
+    /// The endpoint a user addressed as `Folder/Name` or, when unique, `Name`.
+    ///
+    /// Matching tries the exact address, then the exact name, then both ignoring case.
+    /// - Throws: `LookupError.endpointNotFound` with close matches, or
+    ///   `LookupError.ambiguousEndpoint` listing the full addresses to choose from.
+    package func endpoint(named query: String) throws -> Endpoint {
+        let all = endpoints
+        let trimmed = query.trimmingCharacters(in: .whitespaces)
+        let passes: [(Endpoint) -> Bool] = [
+            { $0.id == trimmed },
+            { $0.name == trimmed },
+            { $0.id.lowercased() == trimmed.lowercased() },
+            { $0.name.lowercased() == trimmed.lowercased() },
+        ]
+        for matches in passes {
+            let found = all.filter(matches)
+            if found.count == 1 { return found[0] }
+            if found.count > 1 { throw LookupError.ambiguousEndpoint(trimmed, candidates: found.map(\.id)) }
+        }
+        throw LookupError.endpointNotFound(trimmed, suggestions: Suggestions.closest(to: trimmed, in: all.map(\.id) + all.map(\.name)))
+    }
+
+    /// The endpoint at exactly that address (`Endpoint.id`), for keeping a selection on reload.
+    package func endpoint(withID id: String) -> Endpoint? {
+        endpoints.first { $0.id == id }
+    }
+}
+
+/// Why an endpoint or environment a user named could not be found.
+package enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No endpoint has that address or name; close matches are listed.
+    case endpointNotFound(String, suggestions: [String])
+    /// Several endpoints have that name; their full addresses are listed.
+    case ambiguousEndpoint(String, candidates: [String])
+    /// No environment has that name.
+    case environmentNotFound(String, available: [String], suggestions: [String])
+
+    package var description: String {
+        switch self {
+        case let .endpointNotFound(query, suggestions):
+            if suggestions.isEmpty { return "No endpoint is named \"\(query)\"." }
+            return "No endpoint is named \"\(query)\"; did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?"
+        case let .ambiguousEndpoint(query, candidates):
+            return "Several endpoints are named \"\(query)\"; use the full address: \(candidates.map { "\"\($0)\"" }.joined(separator: ", "))."
+        case let .environmentNotFound(name, available, suggestions):
+            if available.isEmpty { return "No environment is named \"\(name)\": the collection has none." }
+            let hint = suggestions.isEmpty ? "" : " Did you mean \"\(suggestions[0])\"?"
+            return "No environment is named \"\(name)\"; the collection has \(available.map { "\"\($0)\"" }.joined(separator: ", ")).\(hint)"
+        }
+    }
+}
+
+extension APICollection {
+    /// The key captured variables of this collection are kept under: its file's path, or its
+    /// name when it has no file.
+    package var storeKey: String {
+        sourceURL?.standardizedFileURL.path ?? "collection:\(name)"
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import NetworkingCore
+
+/// One environment of a collection (local, staging, production ...), and the server provider
+/// requests are sent through.
+///
+/// `baseURL` is asked at send time: it expands the `base_url` template with the variables in
+/// effect now (command-line overrides set through `setOverrides`, the environment's own, the
+/// collection's, `{{env.NAME}}`), so switching or editing the environment reaches every later
+/// request without rebuilding a dispatcher. The configuration is immutable; only the
+/// overrides change, under a lock, so the class is safe to share.
+package final class Environment: ServerProvider, @unchecked Sendable, CustomStringConvertible {
+    /// The environment's name, unique in its collection.
+    package let name: String
+    /// The `base_url` template, e.g. `https://api.example.com/v1` or `http://{{host}}/v1`.
+    package let baseURLTemplate: String
+    /// Whether a request must be confirmed before it is sent (`protected: true`).
+    package let isProtected: Bool
+    /// The environment's variables, in file order.
+    package let variables: [KeyValue]
+    /// Headers added to every request sent in this environment (an endpoint's own win).
+    package let headers: [KeyValue]
+    /// Names of variables whose values are masked on screen and in history.
+    package let secrets: [String]
+    /// The collection's variables (lower precedence than the environment's).
+    let collectionVariables: [KeyValue]
+    /// The `.env` file read beside the collection.
+    let dotEnv: [String: String]
+    /// Where the environment is written, when it came from a file.
+    let location: FileLocation?
+    /// Where its `base_url` value is written, when it came from a file.
+    let baseURLLocation: FileLocation?
+    /// The `description:` the user wrote.
+    let summary: String?
+    /// The `auth:` of requests sent in this environment, unless a folder or endpoint sets its own.
+    package let auth: Authentication?
+    /// Whether its requests keep and send cookies (`cookies: false` turns the jar off).
+    package let keepsCookies: Bool
+    /// Its `tls:` settings (files as written: relative ones are read from the collection's folder).
+    package let tls: TLSSettings?
+    /// Its `proxy:` (templates not expanded), or `nil` for the process's proxy variables.
+    package let proxy: ProxySetting?
+
+    private let lock = NSLock()
+    private var _overrides: [String: String] = [:]
+
+    /// Creates an environment.
+    package init(
+        name: String,
+        baseURLTemplate: String,
+        isProtected: Bool = false,
+        variables: [KeyValue] = [],
+        headers: [KeyValue] = [],
+        secrets: [String] = [],
+        collectionVariables: [KeyValue] = [],
+        dotEnv: [String: String] = [:],
+        location: FileLocation? = nil,
+        baseURLLocation: FileLocation? = nil,
+        summary: String? = nil,
+        auth: Authentication? = nil,
+        keepsCookies: Bool = true,
+        tls: TLSSettings? = nil,
+        proxy: ProxySetting? = nil
+    ) {
+        self.tls = tls
+        self.proxy = proxy
+        self.auth = auth
+        self.keepsCookies = keepsCookies
+        self.baseURLLocation = baseURLLocation
+        self.summary = summary
+        self.name = name
+        self.baseURLTemplate = baseURLTemplate
+        self.isProtected = isProtected
+        self.variables = variables
+        self.headers = headers
+        self.secrets = secrets
+        self.collectionVariables = collectionVariables
+        self.dotEnv = dotEnv
+        self.location = location
+    }
+
+    /// The `--var` overrides in effect for `baseURL`.
+    var overrides: [String: String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return _overrides
+    }
+
+    /// Sets the command-line overrides used when `baseURL` is asked.
+    package func setOverrides(_ overrides: [String: String]) {
+        lock.lock()
+        _overrides = overrides
+        lock.unlock()
+    }
+
+    /// The variable scope of this environment now, with the given overrides.
+    func scope(overrides: [String: String]? = nil, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) -> VariableScope {
+        VariableScope(
+            overrides: overrides ?? self.overrides,
+            environmentVariables: variables,
+            collectionVariables: collectionVariables,
+            processEnvironment: processEnvironment,
+            dotEnv: dotEnv
+        )
+    }
+
+    /// The base URL with its templates expanded, or `nil` when a variable is undefined or
+    /// the result is not an absolute http(s) URL.
+    package var baseURL: URL? { try? resolvedBaseURL(in: scope()) }
+
+    /// The base URL expanded in a scope.
+    ///
+    /// - Throws: `ResolveError.undefinedVariable` or `ResolveError.invalidBaseURL`.
+    func resolvedBaseURL(in scope: VariableScope) throws -> URL {
+        let text: String
+        do {
+            text = try scope.expand(baseURLTemplate).text
+        } catch {
+            throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"", at: baseURLLocation ?? location)
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
+        else { throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location) }
+        return url
+    }
+
+    /// The expanded values of the secret variables and the proxy's password, for masking
+    /// (empty values are skipped).
+    func secretValues(in scope: VariableScope) -> [String] {
+        secrets.compactMap { try? scope.value(of: $0) }.filter { !$0.isEmpty } + proxySecrets(in: scope)
+    }
+
+    package var description: String { "\(name) (\(baseURLTemplate))" }
+}
+
+extension Environment {
+    /// The environment's `tls:` with its files made absolute (a relative one is in the
+    /// collection's folder); `nil` when it has none.
+    package func tlsSettings(collectionFile: URL?) -> TLSSettings? {
+        guard var tls else { return nil }
+        let folder = collectionFile?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        func absolute(_ path: String?) -> String? {
+            guard let path else { return nil }
+            let expanded = (path as NSString).expandingTildeInPath
+            return expanded.hasPrefix("/") ? expanded : folder.appendingPathComponent(expanded).path
+        }
+        tls.caCertificateFile = absolute(tls.caCertificateFile)
+        tls.clientCertificateFile = absolute(tls.clientCertificateFile)
+        tls.clientKeyFile = absolute(tls.clientKeyFile)
+        return tls
+    }
+}

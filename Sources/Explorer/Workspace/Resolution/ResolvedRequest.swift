@@ -1,0 +1,68 @@
+import Foundation
+import NetworkingCore
+
+/// An endpoint with every template expanded, ready to send and to show.
+///
+/// `request` is what a dispatcher sends through `environment` (its `baseURL` is asked at send
+/// time); `url` is the full URL as it will go out, with `urlVariableSpans` saying which
+/// characters came from variables. `masked` and `maskedURL` are the copies to show on screen
+/// or keep in history: secrets never leave through them.
+package struct ResolvedRequest: Sendable {
+    /// The endpoint it came from.
+    package let endpoint: Endpoint
+    /// The environment it is sent in.
+    package let environment: Environment
+    /// The base URL, expanded.
+    package let baseURL: URL
+    /// The request to send: path relative to `baseURL`, query items, headers and body.
+    package let request: BasicRequest
+    /// The full URL with the query, percent-encoded as sent.
+    package let url: String
+    /// Which characters of `url` came from which variables.
+    package let urlVariableSpans: [VariableSpan]
+    /// What hides the secrets of this request.
+    package let masker: SecretMasker
+    /// The key its collection's captured variables are kept under (`APICollection.storeKey`).
+    package let collectionKey: String
+    /// The variables the request was resolved with, for the values of its assertions.
+    package let scope: VariableScope
+
+    /// What the template functions of this request gave (`uuid`, `now "…"`, `prompt "PIN"`,
+    /// `command "…"` …), each once, in the order first called; values still unmasked.
+    package var functionOutputs: [(expression: String, value: String)] { scope.outputs.all }
+
+    /// Expands `{{variables}}` as this request saw them (an assertion's expected value).
+    ///
+    /// - Throws: `ResolveError` naming an undefined variable.
+    package func expand(_ text: String) throws -> String {
+        do {
+            return try scope.expand(text).text
+        } catch {
+            throw ResolveError(scopeFailure: error, context: "an assertion of endpoint \"\(endpoint.id)\"", at: endpoint.location)
+        }
+    }
+    /// The file the body was read from, for a `file:` body (a curl command names it rather
+    /// than spelling its bytes).
+    package var bodyFile: URL? = nil
+    /// Digest credentials (`auth: digest`), used to answer the server's 401 challenge.
+    package var digest: DigestCredentials? = nil
+    /// The GraphQL document sent, with where it is written (for validation against a schema).
+    package var graphQLDocument: GraphQLSourceText? = nil
+
+    /// OAuth2 settings (`auth: oauth2`), expanded: the token is obtained (or taken from the
+    /// environment's cache) when the request is sent, by `oauth2Authenticator(…)`.
+    package var oauth2: OAuth2Configuration? = nil
+
+
+    /// Whether the environment asks for a confirmation before sending.
+    package var isProtected: Bool { environment.isProtected }
+
+    /// The request with secrets masked, for display and history.
+    package var masked: BasicRequest { masker.mask(request: request) }
+
+    /// The full URL with secrets masked.
+    package var maskedURL: String { masker.mask(url) }
+
+    /// The headers with secrets masked, in order.
+    package var maskedHeaders: HTTPHeaders { masker.mask(headers: request.headers) }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import NetworkingCore
+import Yams
+
+/// Writes a collection as YAML in the format `CollectionLoader` reads.
+///
+/// What is written is the collection as the user wrote it: templates stay templates, so a
+/// secret held in `{{env.TOKEN}}` or a `.env` file is never written out. Key order follows the
+/// format's documentation; mappings keep the collection's order. Comments cannot be written
+/// back (the YAML library drops them when it reads): changes to one endpoint go through
+/// `CollectionSource`, which writes only that endpoint's lines.
+package enum CollectionWriter {
+    /// The collection as YAML text.
+    ///
+    /// - Throws: an emitter error from the YAML library (not expected for collection values).
+    package static func yaml(for collection: APICollection) throws -> String {
+        try Yams.serialize(node: node(for: collection), indent: 2, width: -1, allowUnicode: true)
+    }
+
+    /// The collection as a YAML document tree, before it is written out.
+    package static func node(for collection: APICollection) -> Node {
+        var root: [(Node, Node)] = [("name", scalar(collection.name))]
+        if let description = collection.description { root.append(("description", scalar(description))) }
+        if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
+        if let auth = collection.auth { root.append(("auth", authNode(auth))) }
+        if !collection.environments.isEmpty {
+            root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
+        }
+        root.append(("endpoints", Node(collection.items.map(itemNode), .implicit)))
+        return Node(root, .implicit)
+    }
+
+    /// One environment as a YAML mapping.
+    static func environmentNode(_ environment: Environment) -> Node {
+        var pairs: [(Node, Node)] = [("name", scalar(environment.name))]
+        if let summary = environment.summary { pairs.append(("description", scalar(summary))) }
+        pairs.append(("base_url", scalar(environment.baseURLTemplate)))
+        if environment.isProtected { pairs.append(("protected", Node("true", .implicit, .plain))) }
+        if !environment.variables.isEmpty { pairs.append(("variables", mapping(environment.variables))) }
+        if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
+        if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
+        if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
+        if !environment.keepsCookies { pairs.append(("cookies", Node("false", .implicit, .plain))) }
+        if let tls = environment.tls {
+            var fields: [(String, Node)] = []
+            if let file = tls.caCertificateFile { fields.append(("ca_cert", scalar(file))) }
+            if let file = tls.clientCertificateFile { fields.append(("client_cert", scalar(file))) }
+            if let file = tls.clientKeyFile { fields.append(("client_key", scalar(file))) }
+            if let password = tls.clientKeyPassword { fields.append(("client_key_password", scalar(password))) }
+            if tls.insecure { fields.append(("insecure", Node("true", .implicit, .plain))) }
+            if let version = tls.minimumVersion { fields.append(("min_version", scalar(version.rawValue))) }
+            pairs.append(("tls", Node(fields.map { (Node($0.0), $0.1) }, .implicit)))
+        }
+        switch environment.proxy {
+        case nil: break
+        case .none?: pairs.append(("proxy", Node("none", .implicit, .plain)))
+        case .server(let proxy)? where proxy.isBareURL: pairs.append(("proxy", scalar(proxy.url)))
+        case .server(let proxy)?:
+            var fields: [(Node, Node)] = [("url", scalar(proxy.url))]
+            if let user = proxy.user { fields.append(("user", scalar(user))) }
+            if let password = proxy.password { fields.append(("password", scalar(password))) }
+            if let noProxy = proxy.noProxy { fields.append(("no_proxy", Node(noProxy.map { scalar($0) }, .implicit, .flow))) }
+            pairs.append(("proxy", Node(fields, .implicit)))
+        }
+        return Node(pairs, .implicit)
+    }
+
+    /// One endpoint or folder as a YAML mapping.
+    package static func itemNode(_ item: CollectionItem) -> Node {
+        switch item {
+        case .folder(let folder):
+            var pairs: [(Node, Node)] = [("folder", scalar(folder.name))]
+            if let description = folder.description { pairs.append(("description", scalar(description))) }
+            if let auth = folder.auth { pairs.append(("auth", authNode(auth))) }
+            pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
+            return Node(pairs, .implicit)
+        case .endpoint(let endpoint):
+            var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
+            if let description = endpoint.description { pairs.append(("description", scalar(description))) }
+            if endpoint.method != .get { pairs.append(("method", Node(endpoint.method.rawValue))) }
+            pairs.append(("path", scalar(endpoint.path)))
+            if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }
+            if !endpoint.headers.isEmpty { pairs.append(("headers", mapping(endpoint.headers, caseInsensitive: true))) }
+            switch endpoint.body {
+            case nil: break
+            case .json(let json): pairs.append(("json", jsonNode(json)))
+            case .raw(let text): pairs.append(("body", scalar(text)))
+            case .file(let path): pairs.append(("body", Node([(scalar("file"), scalar(path))], .implicit)))
+            case .form(let fields): pairs.append(("form", mapping(fields)))
+            case .multipart(let fields):
+                pairs.append(("multipart", named(fields.map { ($0.name, multipartValue($0)) })))
+            }
+            if let graphql = endpoint.graphql { pairs.append(("graphql", graphQLNode(graphql))) }
+            if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
+            if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
+            pairs += checkPairs(endpoint)
+            pairs += webSocketPairs(endpoint)
+            return Node(pairs, .implicit)
+        }
+    }
+
+    /// An `auth:` as the loader reads it: `none`, or a mapping with `type` first. Its values
+    /// are the templates the user wrote, so a `{{password}}` stays a reference.
+    static func authNode(_ auth: Authentication) -> Node {
+        var pairs: [(Node, Node)] = [("type", scalar(auth.typeName))]
+        switch auth.scheme {
+        case .none:
+            return scalar("none")
+        case let .basic(username, password), let .digest(username, password):
+            pairs += [("username", scalar(username)), ("password", scalar(password))]
+        case let .bearer(token):
+            pairs.append(("token", scalar(token)))
+        case let .apiKey(name, value, placement):
+            pairs += [("name", scalar(name)), ("value", scalar(value)), ("in", scalar(placement.rawValue))]
+        case let .oauth2(settings):
+            pairs += OAuth2Settings.keys.compactMap { key in settings.values[key].map { (scalar(key), scalar($0)) } }
+        }
+        return Node(pairs, .implicit)
+    }
+
+    /// An endpoint's rows switched off, each table as `query`, `headers`, `form` and
+    /// `multipart` are written.
+    static func disabledNode(_ rows: DisabledRows) -> Node {
+        var pairs: [(Node, Node)] = []
+        if !rows.query.isEmpty { pairs.append(("query", mapping(rows.query))) }
+        if !rows.headers.isEmpty { pairs.append(("headers", mapping(rows.headers, caseInsensitive: true))) }
+        if !rows.form.isEmpty { pairs.append(("form", mapping(rows.form))) }
+        if !rows.multipart.isEmpty { pairs.append(("multipart", named(rows.multipart.map { ($0.name, multipartValue($0)) }))) }
+        return Node(pairs, .implicit)
+    }
+
+    /// A mapping of text values, quoted so numbers and booleans stay text; the list form
+    /// (`- name: value`) when a name repeats, which a mapping cannot hold.
+    ///
+    /// - Parameter caseInsensitive: whether names differing only in case count as repeats
+    ///   (header names).
+    static func mapping(_ pairs: [KeyValue], caseInsensitive: Bool = false) -> Node {
+        named(pairs.map { ($0.name, scalar($0.value)) }, caseInsensitive: caseInsensitive)
+    }
+
+    /// Named values as a mapping, or as the list form when a name repeats.
+    static func named(_ pairs: [(name: String, value: Node)], caseInsensitive: Bool = false) -> Node {
+        var seen: Set<String> = []
+        let repeats = pairs.contains { !seen.insert(caseInsensitive ? $0.name.lowercased() : $0.name).inserted }
+        if repeats {
+            return Node(pairs.map { Node([(scalar($0.name), $0.value)], .implicit) }, .implicit)
+        }
+        return Node(pairs.map { (scalar($0.name), $0.value) }, .implicit)
+    }
+
+    /// A multipart part: `text`, `@path`, or a mapping when it has a file name or a type.
+    static func multipartValue(_ field: MultipartField) -> Node {
+        guard field.hasAttributes else { return scalar(field.isFile ? "@" + field.value : field.value) }
+        var pairs: [(Node, Node)] = [(scalar(field.isFile ? "file" : "value"), scalar(field.value))]
+        if let filename = field.filename { pairs.append((scalar("filename"), scalar(filename))) }
+        if let type = field.contentType { pairs.append((scalar("type"), scalar(type))) }
+        return Node(pairs, .implicit)
+    }
+
+    /// A text scalar that reads back as the same text (quoted when it would read as something else).
+    static func scalar(_ text: String) -> Node {
+        let plain = Node(text)
+        let needsQuotes = plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || plain.timestamp != nil || text.isEmpty
+        return needsQuotes ? Node(text, .implicit, .doubleQuoted) : plain
+    }
+
+    /// A JSON body as YAML (flow-free block style, numbers and booleans kept plain).
+    static func jsonNode(_ value: JSONValue) -> Node {
+        switch value {
+        case .null: return Node("null", .implicit, .plain)
+        case .bool(let flag): return Node(flag ? "true" : "false", .implicit, .plain)
+        case .number(let text): return Node(text, .implicit, .plain)
+        case .string(let text): return scalar(text)
+        case .array(let values): return Node(values.map(jsonNode), .implicit)
+        case .object(let pairs): return Node(pairs.map { (scalar($0.key), jsonNode($0.value)) }, .implicit)
+        }
+    }
+}
