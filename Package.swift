@@ -240,27 +240,54 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
-        .testTarget(
-            name: "ExplorerTests",
+        // Helpers the explorer's test targets share: fixtures, screen snapshots, collected
+        // callbacks, the recording proxy (its file is NetworkingTests' own, linked).
+        .target(
+            name: "TestSupport",
             dependencies: [
-                "App",
-                "Checks",
-                "CNcurses",
-                "Curses",
-                "Demo",
-                "ExplorerCLI",
-                "Formats",
-                "GraphQLSupport",
-                "History",
-                "NetworkingCore",
-                "Query",
                 "Terminal",
-                "Workspace",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The recording proxy of the proxy tests (Support/RecordingProxy.swift, shared with NetworkingTests).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "Demo", "NetworkingCore"]),
+        .testTarget(
+            name: "WorkspaceTests",
+            dependencies: ["Workspace", "Demo", "Formats", "Query", "NetworkingCore", "Terminal", "TestSupport", .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Demo", "Workspace", "Query", "NetworkingCore"]),
+        .testTarget(
+            name: "GraphQLSupportTests",
+            dependencies: ["GraphQLSupport", "Checks", "Workspace", "Demo", "NetworkingCore"]
+        ),
+        .testTarget(
+            name: "FormatsTests",
+            dependencies: [
+                "Formats", "Demo", "ExplorerCLI", "GraphQLSupport", "NetworkingCore", "TestSupport", "Workspace",
             ]
+        ),
+        .testTarget(
+            name: "HistoryTests",
+            dependencies: [
+                "History", "App", "Checks", "ExplorerCLI", "NetworkingCore", "Terminal", "TestSupport", "Workspace",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "CursesTests", dependencies: ["App", "Curses", "CNcurses", "Terminal"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App", "Checks", "Curses", "Demo", "ExplorerCLI", "Formats", "GraphQLSupport", "History", "NetworkingCore",
+                "Query", "Terminal", "TestSupport", "Workspace",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(name: "DemoTests", dependencies: ["Demo", "NetworkingCore", "TestSupport", "Workspace"]),
+        .testTarget(
+            name: "ExplorerCLITests",
+            dependencies: ["ExplorerCLI", "Workspace", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ],
     swiftLanguageModes: [.v6]

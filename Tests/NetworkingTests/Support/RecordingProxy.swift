@@ -10,26 +10,26 @@ import NIOPosix
 /// without that exact header value; `alwaysRefuse` answers 407 to everything; `connectPorts`
 /// refuses (403) a `CONNECT` to other ports, as Squid's default `SSL_ports` does. It also
 /// speaks SOCKS5 without authentication (`SOCKS5 CONNECT host:port` is recorded).
-final class RecordingProxy: Sendable {
+package final class RecordingProxy: Sendable {
     /// One request the proxy got.
-    struct Record: Sendable, Equatable {
+    package struct Record: Sendable, Equatable {
         /// `CONNECT 127.0.0.1:8443 HTTP/1.1` or `GET http://127.0.0.1:8080/x HTTP/1.1`.
-        var requestLine: String
+        package var requestLine: String
         /// The `Proxy-Authorization` value, if any.
-        var proxyAuthorization: String?
+        package var proxyAuthorization: String?
         /// Whether it was answered 407.
-        var refused: Bool
+        package var refused: Bool
     }
 
-    let port: Int
+    package let port: Int
     private let channel: any Channel
     private let state: RecordBook
 
     /// Everything recorded so far, in order.
-    var records: [Record] { state.all }
+    package var records: [Record] { state.all }
 
     /// The proxy's URL, with credentials when given.
-    func url(user: String? = nil, password: String? = nil) -> String {
+    package func url(user: String? = nil, password: String? = nil) -> String {
         guard let user else { return "http://127.0.0.1:\(port)" }
         return "http://\(user)\(password.map { ":" + $0 } ?? "")@127.0.0.1:\(port)"
     }
@@ -40,7 +40,7 @@ final class RecordingProxy: Sendable {
     ///   - requiredAuthorization: the exact `Proxy-Authorization` value it lets through (`nil`: any).
     ///   - alwaysRefuse: answer 407 to every request.
     ///   - connectPorts: the only ports `CONNECT` may reach (`nil`: any).
-    static func start(requiredAuthorization: String? = nil, alwaysRefuse: Bool = false, connectPorts: Set<Int>? = nil) async throws -> RecordingProxy {
+    package static func start(requiredAuthorization: String? = nil, alwaysRefuse: Bool = false, connectPorts: Set<Int>? = nil) async throws -> RecordingProxy {
         let state = RecordBook()
         let policy = Policy(requiredAuthorization: requiredAuthorization, alwaysRefuse: alwaysRefuse, connectPorts: connectPorts)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -61,7 +61,7 @@ final class RecordingProxy: Sendable {
     }
 
     /// Stops listening (tunnels in progress end with their connections).
-    func stop() async {
+    package func stop() async {
         try? await channel.close()
     }
 

@@ -1,0 +1,207 @@
+import Foundation
+import NetworkingCore
+import Testing
+@testable import App
+@testable import Terminal
+@testable import Workspace
+import TestSupport
+
+/// The whole screen, state by state: text and style masks compared with
+/// `Tests/Fixtures/Snapshots/<name>.txt` (`RECORD_SNAPSHOTS=1` rewrites them).
+@Suite struct AppScreenSnapshotTests {
+    private let problemJSON = #"{"type":"https://example.com/probs/invalid","title":"Invalid request","detail":"1 field is invalid","instance":"/posts","errors":[{"field":"page","message":"must be positive"}]}"#
+    private let errorPage = "<html><head><title>Oops</title></head><body><h1>Internal Server Error</h1><p>The server hit a snag &amp; gave up.</p></body></html>"
+
+    private func received(_ response: ResponseSnapshot, width: Int = 80, height: Int = 24) throws -> AppState {
+        var state = try tuiState(width: width, height: height)
+        tuiReceive(&state, response)
+        state.focus = .response
+        return state
+    }
+
+    @Test func emptyCollection() throws {
+        let collection = try CollectionLoader.parse("name: Empty\n", file: "empty.yaml")
+        var state = AppState(collection: collection, collectionPath: "/tmp/empty.yaml")
+        state.now = tuiNow
+        assertSnapshot(tuiScreen(state), named: "empty-collection-80x24")
+        tuiPress(&state, KeyPress(.enter))
+        assertSnapshot(tuiScreen(state), named: "empty-collection-enter-80x24")
+    }
+
+    @Test func initialScreen80x24() throws {
+        assertSnapshot(tuiScreen(try tuiState()), named: "initial-80x24")
+    }
+
+    @Test func initialScreen120x40() throws {
+        assertSnapshot(tuiScreen(try tuiState(width: 120, height: 40)), named: "initial-120x40")
+    }
+
+    @Test func theFirstFrameSaysTheHistoryIsStillBeingRead() throws {
+        // The response pane says "Nothing sent yet. Press Enter…" in both; the History pane
+        // says it only once the history is read and empty.
+        func nothingSent(_ state: AppState) -> Int { screenText(state).components(separatedBy: "Nothing sent yet").count - 1 }
+        var state = try tuiState()
+        state.historyIsReading = true
+        #expect(screenText(state).contains("Reading the history…"))
+        #expect(nothingSent(state) == 1)
+        state.historyIsReading = false
+        #expect(!screenText(state).contains("Reading the history"))
+        #expect(nothingSent(state) == 2)
+    }
+
+    @Test func loadingShowsTheSpinner() throws {
+        var state = try tuiState()
+        tuiInFlight(&state)
+        assertSnapshot(tuiScreen(state), named: "loading-80x24")
+        #expect(screenText(state).contains("⠋ 1 in flight"))
+    }
+
+    @Test func successJSON() throws {
+        let state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        assertSnapshot(tuiScreen(state), named: "success-json-80x24")
+        let wide = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"), width: 120, height: 40)
+        assertSnapshot(tuiScreen(wide), named: "success-json-120x40")
+    }
+
+    @Test func clientErrorProblemJSON() throws {
+        let state = try received(tuiResponse(status: 422, reason: "Unprocessable Content", body: problemJSON, contentType: "application/problem+json"))
+        assertSnapshot(tuiScreen(state), named: "problem-json-422-80x24")
+        #expect(screenText(state).contains("Invalid request — 1 field is invalid"))
+    }
+
+    @Test func serverErrorHTML() throws {
+        let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
+        assertSnapshot(tuiScreen(state), named: "server-error-html-80x24")
+        #expect(screenText(state).contains("Internal Server Error The server hit a snag"))
+    }
+
+    /// The page's text (up to 300 characters) wraps in the pane instead of being cut.
+    @Test func serverErrorHTMLSummaryIsReadableInFull() throws {
+        let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
+        let lines = tuiScreen(state).textLines()
+        let row = try #require(lines.firstIndex { $0.contains("The server hit a snag & gave") })
+        #expect(lines[row + 1].contains("││up."))
+    }
+
+    @Test func transportError() throws {
+        var state = try tuiState()
+        let id = tuiInFlight(&state)
+        let failure = TransportFailure(TransportError.connectionRefused(host: "127.0.0.1", port: 8080))
+        _ = AppReducer.reduce(&state, .failed(exchange: id, failure))
+        assertSnapshot(tuiScreen(state), named: "transport-error-80x24")
+        #expect(screenText(state).contains("hint: connection refused by 127.0.0.1:8080"))
+    }
+
+    @Test func binaryHexDump() throws {
+        let data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<56).map { UInt8($0) })
+        let state = try received(tuiResponse(status: 200, reason: "OK", data: data, contentType: "image/png"))
+        assertSnapshot(tuiScreen(state), named: "binary-hex-80x24")
+        #expect(screenText(state).contains("00000000  89 50 4e 47"))
+    }
+
+    @Test func searchWithMatches() throws {
+        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        tuiPress(&state, .char("/"))
+        tuiType(&state, "name")
+        assertSnapshot(tuiScreen(state), named: "search-typing-80x24")
+        tuiPress(&state, KeyPress(.enter), .char("n"))
+        assertSnapshot(tuiScreen(state), named: "search-matches-80x24")
+    }
+
+    @Test func jsonPathFilter() throws {
+        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        tuiPress(&state, .char("f"))
+        tuiType(&state, "$.items[?(@.price > 2)].name")
+        tuiPress(&state, KeyPress(.enter))
+        assertSnapshot(tuiScreen(state), named: "jsonpath-filter-80x24")
+        #expect(screenText(state).contains("\"cherry\""))
+        #expect(!screenText(state).contains("\"banana\""))
+    }
+
+    @Test func environmentPicker() throws {
+        var state = try tuiState()
+        tuiPress(&state, .char("e"), KeyPress(.down))
+        assertSnapshot(tuiScreen(state), named: "environment-picker-80x24")
+    }
+
+    @Test func protectedConfirm() throws {
+        var state = try tuiState(environment: "production")
+        tuiPress(&state, KeyPress(.enter))
+        assertSnapshot(tuiScreen(state), named: "protected-confirm-80x24")
+        #expect(screenText(state).contains("production"))
+    }
+
+    @Test func helpOverlay() throws {
+        var state = try tuiState(width: 120, height: 40)
+        tuiPress(&state, .char("?"))
+        assertSnapshot(tuiScreen(state), named: "help-120x40")
+        var small = try tuiState()
+        tuiPress(&small, .char("?"))
+        assertSnapshot(tuiScreen(small), named: "help-80x24")
+    }
+
+    /// At 80×24 the help has more keys than rows: every key and the closing hint still show
+    /// (in three columns, each label cut to its column with `…`; the palette has them whole).
+    @Test func helpShowsEveryKeyAt80x24() throws {
+        var state = try tuiState()
+        tuiPress(&state, .char("?"))
+        let text = screenText(state)
+        #expect(text.contains("closes this help"))
+        #expect(!text.contains("more"), "no key is left out")
+        for line in state.keymap.helpLines() {
+            #expect(text.contains(String(line.label.prefix(8))), "help misses \(line.key)")
+        }
+    }
+
+    @Test func copyAsCurlOverlayMasksSecrets() throws {
+        var state = try tuiState(environment: "production")
+        tuiPress(&state, .char("c"))
+        assertSnapshot(tuiScreen(state), named: "curl-overlay-80x24")
+        #expect(!screenText(state).contains("s3cret-prod-token"))
+    }
+
+    @Test func narrowLayout() throws {
+        var state = try tuiState(width: 40, height: 12)
+        assertSnapshot(tuiScreen(state), named: "narrow-40x12")
+        tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        assertSnapshot(tuiScreen(state), named: "narrow-response-40x12")
+    }
+
+    @Test func tooSmallSaysSo() throws {
+        let state = try tuiState(width: 19, height: 5)
+        #expect(screenText(state).hasPrefix("Terminal too small"))
+    }
+
+    @Test func headersAndTimingTabs() throws {
+        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        tuiPress(&state, .char("]"))
+        assertSnapshot(tuiScreen(state), named: "headers-tab-80x24")
+        tuiPress(&state, .char("]"))
+        assertSnapshot(tuiScreen(state), named: "raw-tab-80x24")
+        tuiPress(&state, .char("]"))
+        assertSnapshot(tuiScreen(state), named: "timing-tab-80x24")
+    }
+
+    @Test func everyStateRendersAtManySizesWithoutCrashing() throws {
+        var states: [AppState] = []
+        states.append(try tuiState())
+        states.append(try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json")))
+        states.append(try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html")))
+        var picker = try tuiState()
+        tuiPress(&picker, .char("e"))
+        states.append(picker)
+        var help = try tuiState()
+        tuiPress(&help, .char("?"))
+        states.append(help)
+        for state in states {
+            for width in [1, 10, 20, 39, 40, 60, 79, 80, 200] {
+                for height in [1, 5, 6, 11, 12, 17, 18, 24, 60] {
+                    var sized = state
+                    sized.size = Size(width: width, height: height)
+                    let grid = AppView.render(sized, size: sized.size)
+                    #expect(grid.textLines().count == height)
+                }
+            }
+        }
+    }
+}

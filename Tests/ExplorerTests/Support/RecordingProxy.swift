@@ -1,1 +1,0 @@
-../../NetworkingTests/Support/RecordingProxy.swift

@@ -1,0 +1,197 @@
+import Foundation
+import NetworkingCore
+import Testing
+@testable import ExplorerCLI
+@testable import Workspace
+@testable import Formats
+import TestSupport
+
+@Suite struct OpenAPIImporterTests {
+    static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml",
+                           "openapi/oai-swagger2-petstore-expanded.json", "openapi/oai-swagger2-uber.json"]
+
+    @Test(arguments: fixtures)
+    func everyFixtureImportsAndRoundTripsThroughYAML(_ fixture: String) throws {
+        let result = try OpenAPIImporter().importFile(at: Fixtures.url(fixture))
+        #expect(!result.collection.endpoints.isEmpty)
+        #expect(!result.collection.environments.isEmpty)
+        let yaml = try CollectionWriter.yaml(for: result.collection)
+        let reloaded = try CollectionLoader.parse(yaml, file: fixture)
+        #expect(reloaded.warnings.isEmpty)
+        #expect(reloaded.endpoints.map(\.id) == result.collection.endpoints.map(\.id))
+        #expect(reloaded.endpoints == result.collection.endpoints)
+        #expect(Set(reloaded.endpoints.map(\.id)).count == reloaded.endpoints.count)
+    }
+
+    @Test func petstoreBecomesFoldersPerTagWithPathVariables() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-petstore.yaml")).collection
+        #expect(collection.name == "Swagger Petstore")
+        #expect(collection.environments.map(\.baseURLTemplate) == ["http://petstore.swagger.io/v1"])
+        #expect(collection.endpoints.map(\.id) == ["pets/List all pets", "pets/Create a pet", "pets/Info for a specific pet"])
+        let show = try collection.endpoint(named: "Info for a specific pet")
+        #expect(show.path == "/pets/{{petId}}")
+        let list = try collection.endpoint(named: "List all pets")
+        #expect(list.method == .get)
+        let create = try collection.endpoint(named: "Create a pet")
+        #expect(create.method == .post)
+        guard case .json(.object(let pairs))? = create.body else {
+            Issue.record("Create a pet has no JSON body: \(String(describing: create.body))")
+            return
+        }
+        #expect(pairs.map(\.key) == ["id", "name", "tag"])
+    }
+
+    @Test func templatedServersBecomeEnvironmentVariables() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-uspto.yaml")).collection
+        let environment = try #require(collection.environments.first)
+        #expect(environment.baseURLTemplate == "{{scheme}}://developer.uspto.gov/ds-api")
+        #expect(environment.variables == [KeyValue("scheme", "https")])
+        #expect(environment.baseURL?.absoluteString == "https://developer.uspto.gov/ds-api")
+        // A form body from the schema of the search operation.
+        let search = try #require(collection.endpoints.first { $0.method == .post })
+        guard case .form(let fields)? = search.body else {
+            Issue.record("the search operation has no form body: \(String(describing: search.body))")
+            return
+        }
+        #expect(fields.map(\.name).contains("criteria"))
+    }
+
+    @Test func refsAreResolvedIntoBodies() throws {
+        // AssemblyAI uses $ref'd request schemas and 3.1 `type: [x, "null"]`.
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/assemblyai-openapi.yml")).collection
+        let create = try #require(collection.endpoints.first { $0.method == .post && $0.path == "/v2/transcript" })
+        guard case .json(.object(let pairs))? = create.body else {
+            Issue.record("no JSON body from the $ref'd TranscriptParams: \(String(describing: create.body))")
+            return
+        }
+        #expect(pairs.contains { $0.key == "audio_url" })
+        let transcript = try #require(collection.endpoints.first { $0.method == .get && $0.path == "/v2/transcript/{{transcript_id}}" })
+        #expect(transcript.folderPath.count == 1)
+    }
+
+    @Test func notOpenAPIIsAClearError() {
+        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("swagger: \"1.2\"\ninfo: {title: x, version: '1'}\npaths: {}\n") }
+        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("{ not json") }
+    }
+}
+
+@Suite struct OpenAPISecurityTests {
+    @Test func securitySchemesBecomeSecretCredentialsFromTheProcessEnvironment() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/assemblyai-openapi.yml")).collection
+        let environment = try #require(collection.environments.first)
+        #expect(environment.variables[named: "api_key"] == "{{env.API_KEY}}")
+        #expect(environment.secrets == ["api_key"])
+        let list = try #require(collection.endpoints.first { $0.path == "/v2/transcript" && $0.method == .get })
+        #expect(list.headers[named: "Authorization"] == "{{api_key}}")
+        let resolved = try RequestResolver(processEnvironment: ["API_KEY": "key-123456"]).resolve(list, in: collection)
+        #expect(resolved.request.headers["Authorization"] == "key-123456")
+        #expect(resolved.masked.headers["Authorization"] == "••••••")
+
+        let twilio = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/twilio-lookups-v2.json")).collection
+        #expect(twilio.endpoints.allSatisfy { $0.headers[named: "Authorization"] == "Basic {{basic_auth}}" })
+    }
+}
+
+@Suite struct OpenAPIRecursionAndSwaggerTests {
+    @Test func discordsRecursiveErrorDetailsNoLongerStopsTheImport() throws {
+        // 15 of the document's paths and every component they reach, ErrorDetails' cycle
+        // included (the whole 1.2 MB document takes ~40 s of one core in a debug build, which
+        // starves the timing tests running beside it; `explorer bench import` imports it whole).
+        let result = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/discord-openapi-reduced.json"))
+        // Every operation of the document becomes an endpoint, and it writes and reads back.
+        #expect(result.collection.endpoints.count == 21)
+        let reloaded = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        #expect(reloaded.endpoints == result.collection.endpoints)
+        // ErrorDetails is reached only from error responses, which no endpoint is built from:
+        // nothing needed cutting (a request body that contains itself is cut: see below).
+        #expect(!result.warnings.contains { $0.contains("contain themselves") })
+    }
+
+    @Test func aRequestBodyThatContainsItselfIsCutWhereItRecursWithAWarning() throws {
+        let result = try OpenAPIImporter().importText("""
+            openapi: 3.0.3
+            info: {title: Trees, version: '1'}
+            paths:
+              /nodes:
+                post:
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {$ref: '#/components/schemas/Node'}
+                  responses: {'201': {description: created}}
+            components:
+              schemas:
+                Node:
+                  type: object
+                  properties:
+                    name: {type: string, example: root}
+                    children: {type: array, items: {$ref: '#/components/schemas/Node'}}
+            """)
+        #expect(result.warnings.contains { $0.contains("Node") && $0.contains("contain themselves") })
+        let create = try #require(result.collection.endpoints.first)
+        guard case .json(.object(let pairs))? = create.body else {
+            Issue.record("no JSON body: \(String(describing: create.body))")
+            return
+        }
+        // (A rewritten document goes through a dictionary: the properties' order is not kept.)
+        #expect(Set(pairs.map(\.key)) == ["name", "children"])
+    }
+
+    /// A JSON document whose request body reaches `Pet.Input` and, through
+    /// it, `Tag`; `Problem` is reached only from a response.
+    static let prunable = """
+        {"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"},
+         "paths": {"/pets": {"post": {
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet.Input"}}}},
+            "responses": {"400": {"$ref": "#/components/responses/Bad"}}}}},
+         "components": {
+            "schemas": {
+              "Pet.Input": {"type": "object", "properties": {
+                 "zone": {"type": "string", "example": "north"},
+                 "age": {"type": "integer"},
+                 "tag": {"$ref": "#/components/schemas/Tag"}}},
+              "Tag": {"type": "object", "properties": {"label": {"type": "string", "example": "good"}}},
+              "Problem": {"type": "object", "properties": {"detail": {"$ref": "#/components/schemas/Problem"}}}},
+            "responses": {"Bad": {"description": "bad", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}},
+            "securitySchemes": {"key": {"type": "apiKey", "name": "X-Key", "in": "header"}}}}
+        """
+
+    @Test func aJSONDocumentIsDecodedWithoutWhatNoEndpointUses() throws {
+        let (version, json, _) = try #require(OpenAPIImporter.prunedForDecoding(Self.prunable))
+        #expect(version == "3.1.0")
+        let pruned = try JSONValue(parsing: json)
+        // Responses and what only they reach are gone; what the request body reaches, directly
+        // or through another component, and the security schemes stay.
+        #expect(pruned["paths"]?["/pets"]?["post"]?["responses"] == .object([]))
+        #expect(pruned["components"]?["schemas"]?.members?.map(\.key) == ["Pet.Input", "Tag"])
+        #expect(pruned["components"]?["responses"] == .object([]))
+        #expect(pruned["components"]?["securitySchemes"]?["key"] != nil)
+        // Swagger 2.0 and YAML are left to the loose tree.
+        #expect(OpenAPIImporter.prunedForDecoding(#"{"swagger": "2.0", "info": {}}"#) == nil)
+        #expect(OpenAPIImporter.prunedForDecoding("openapi: 3.1.0") == nil)
+    }
+
+    @Test func aJSONDocumentsExampleBodyKeepsItsPropertiesInTheDocumentsOrder() throws {
+        let result = try OpenAPIImporter().importText(Self.prunable)
+        let create = try #require(result.collection.endpoints.first)
+        #expect(create.body == .json(.object([
+            (key: "zone", value: .string("north")), (key: "age", value: .number("0")),
+            (key: "tag", value: .object([(key: "label", value: .string("good"))])),
+        ])))
+        #expect(result.warnings.allSatisfy { !$0.contains("contain themselves") })
+    }
+
+    @Test func swagger2IsReadAsTheOpenAPIDocumentItDescribes() throws {
+        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
+        #expect(collection.name == "Swagger Petstore")
+        #expect(collection.environments.map(\.baseURLTemplate) == ["http://petstore.swagger.io/api"])
+        #expect(collection.endpoints.count == 4)
+        let add = try #require(collection.endpoints.first { $0.method == .post })
+        guard case .json(.object(let pairs))? = add.body else {
+            Issue.record("the body parameter did not become a JSON body: \(String(describing: add.body))")
+            return
+        }
+        #expect(pairs.map(\.key).contains("name"))
+        #expect(collection.endpoints.contains { $0.path == "/pets/{{id}}" && $0.method == .delete })
+    }
+}

