@@ -14,30 +14,26 @@ package enum HTTPFileExporter {
     ///   - collection: the collection.
     ///   - environment: the environment whose base URL and variables are written (the first when `nil`).
     package static func text(for collection: APICollection, environment: Environment?) -> String {
-        var out = "# \(collection.name) — exported by explorer"
+        var out = "# \(ExportText.line(collection.name)) — exported by explorer"
         let environment = environment ?? collection.environments.first
-        if let environment { out += " for the environment \"\(environment.name)\"" }
+        if let environment { out += " for the environment \"\(ExportText.line(environment.name))\"" }
         out += "\n\n"
         var written: Set<String> = []
         if let environment {
-            out += "@baseUrl = \(convert(environment.baseURLTemplate))\n"
+            out += "@baseUrl = \(ExportText.line(convert(environment.baseURLTemplate)))\n"
             written.insert("baseUrl")
-            for variable in environment.variables where !written.contains(variable.name) {
-                written.insert(variable.name)
-                if environment.secrets.contains(variable.name) {
-                    out += "# @\(variable.name) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
-                } else {
-                    out += "@\(variable.name) = \(convert(variable.value))\n"
-                }
+        }
+        let secrets = collection.secretVariableNames(in: environment)
+        for variable in (environment?.variables ?? []) + collection.variables where written.insert(variable.name).inserted {
+            if !APICollection.mayExport(variable, secrets: secrets) {
+                out += "# @\(ExportText.line(variable.name)) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
+            } else {
+                out += "@\(ExportText.line(variable.name)) = \(ExportText.line(convert(variable.value)))\n"
             }
         }
-        for variable in collection.variables where !written.contains(variable.name) {
-            written.insert(variable.name)
-            out += "@\(variable.name) = \(convert(variable.value))\n"
-        }
         for endpoint in collection.endpoints {
-            out += "\n### \(endpoint.id)\n"
-            out += "# @name \(endpoint.name.replacingOccurrences(of: " ", with: "_"))\n"
+            out += "\n### \(ExportText.line(endpoint.id))\n"
+            out += "# @name \(ExportText.line(endpoint.name.replacingOccurrences(of: " ", with: "_")))\n"
             // A path that is a whole URL goes to its own server, without the environment's headers.
             let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
             var path = convert(endpoint.path)
@@ -50,7 +46,7 @@ package enum HTTPFileExporter {
             if !query.isEmpty {
                 line += (path.contains("?") ? "&" : "?") + query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
             }
-            out += line + "\n"
+            out += ExportText.line(line) + "\n"
             func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
             var body: String?
             switch endpoint.body {
@@ -82,7 +78,7 @@ package enum HTTPFileExporter {
                 }
                 body = text + "--\(boundary)--"
             }
-            for header in headers { out += "\(convert(header.name)): \(convert(header.value))\n" }
+            for header in headers { out += ExportText.line("\(convert(header.name)): \(convert(header.value))") + "\n" }
             if let body { out += "\n" + body + "\n" }
         }
         return out

@@ -31,27 +31,28 @@ package enum HurlExporter {
             }
             if seen.insert(endpoint.id).inserted { ordered.append(endpoint) }
         }
-        var out = "# \(collection.name) — exported by explorer"
-        if let environment { out += " for the environment \"\(environment.name)\"" }
+        var out = "# \(ExportText.line(collection.name)) — exported by explorer"
+        if let environment { out += " for the environment \"\(ExportText.line(environment.name))\"" }
         out += "\n"
         let captured = Set(ordered.flatMap { $0.captures.map(\.name) })
         let variables = (environment?.variables ?? []) + collection.variables
+        let secretNames = collection.secretVariableNames(in: environment)
         var flags: [String] = []
         var secrets: [String] = []
         var written: Set<String> = []
         for variable in variables where written.insert(variable.name).inserted && !captured.contains(variable.name) {
-            if isSecret(variable.name, environment) {
+            if secretNames.contains(variable.name) {
                 secrets.append(variable.name)
             } else {
-                flags.append("--variable \(shellWord("\(variable.name)=\(variable.value)"))")
+                flags.append("--variable \(ExportText.line(shellWord("\(variable.name)=\(variable.value)")))")
             }
         }
         if !flags.isEmpty || !secrets.isEmpty {
             out += "# Run with: hurl --test \(flags.joined(separator: " "))"
-            out += secrets.map { " --secret \($0)=…" }.joined() + " FILE.hurl\n"
+            out += secrets.map { " --secret \(ExportText.line($0))=…" }.joined() + " FILE.hurl\n"
         }
         if !secrets.isEmpty {
-            out += "# Secrets are not written here: pass \(secrets.joined(separator: ", ")) with --secret (Hurl 6; --variable before it).\n"
+            out += "# Secrets are not written here: pass \(ExportText.line(secrets.joined(separator: ", "))) with --secret (Hurl 6; --variable before it).\n"
         }
         for endpoint in ordered {
             out += "\n" + request(endpoint, in: collection, environment: environment)
@@ -62,12 +63,12 @@ package enum HurlExporter {
     // MARK: - One entry
 
     private static func request(_ endpoint: Endpoint, in collection: APICollection, environment: Environment?) -> String {
-        var out = "# \(endpoint.id)\n"
+        var out = "# \(ExportText.line(endpoint.id))\n"
         let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
         var path = convert(endpoint.path)
         if !wholeURL && !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
         let base = wholeURL ? "" : convert(environment?.baseURLTemplate ?? "")
-        out += "\(endpoint.method.rawValue) \(base)\(path)\n"
+        out += ExportText.line("\(endpoint.method.rawValue) \(base)\(path)") + "\n"
 
         let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
         var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
@@ -75,7 +76,7 @@ package enum HurlExporter {
         var query = endpoint.query
         switch collection.authentication(for: endpoint, in: environment)?.scheme {
         case .basic(let username, let password)?:
-            sections.append("[BasicAuth]\n\(convert(username)): \(convert(password))\n")
+            sections.append("[BasicAuth]\n" + ExportText.line("\(convert(username)): \(convert(password))") + "\n")
         case .bearer(let token)?:
             headers.append(KeyValue("Authorization", "Bearer \(token)"))
         case .apiKey(let name, let value, .header)?:
@@ -85,7 +86,7 @@ package enum HurlExporter {
         case .digest?:
             out += "# auth: digest is not exported (Hurl has no digest auth): pass --digest --user to hurl.\n"
         case .oauth2(let settings)?:
-            out += "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first.\n"
+            out += ExportText.line("# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first.") + "\n"
         case .none?, nil:
             break
         }
@@ -93,7 +94,7 @@ package enum HurlExporter {
             sections.insert("[Options]\nretry: \(retry.count)\nretry-interval: \(Int((retry.interval * 1000).rounded()))\n", at: 0)
         }
         if !query.isEmpty {
-            sections.append("[QueryStringParams]\n" + query.map { "\(key($0.name)): \(convert($0.value))\n" }.joined())
+            sections.append("[QueryStringParams]\n" + query.map { ExportText.line("\(key($0.name)): \(convert($0.value))") + "\n" }.joined())
         }
         var body: String?
         switch endpoint.body {
@@ -106,21 +107,21 @@ package enum HurlExporter {
         case .file(let file):
             body = "file,\(file);"
         case .form(let fields):
-            sections.append("[FormParams]\n" + fields.map { "\(key($0.name)): \(convert($0.value))\n" }.joined())
+            sections.append("[FormParams]\n" + fields.map { ExportText.line("\(key($0.name)): \(convert($0.value))") + "\n" }.joined())
         case .multipart(let fields):
             sections.append("[MultipartFormData]\n" + fields.map { field in
                 field.isFile
-                    ? "\(key(field.name)): file,\(field.value);\(field.contentType.map { " \($0)" } ?? "")\n"
-                    : "\(key(field.name)): \(convert(field.value))\n"
+                    ? ExportText.line("\(key(field.name)): file,\(field.value);\(field.contentType.map { " \($0)" } ?? "")") + "\n"
+                    : ExportText.line("\(key(field.name)): \(convert(field.value))") + "\n"
             }.joined())
         }
-        out += headers.map { "\($0.name): \(convert($0.value))\n" }.joined()
+        out += headers.map { ExportText.line("\($0.name): \(convert($0.value))") + "\n" }.joined()
         out += sections.joined()
         if let body { out += body + "\n" }
 
         let functions = templateFunctions(in: out)
         if !functions.isEmpty {
-            out = out.replacingOccurrences(of: "# \(endpoint.id)\n", with: "# \(endpoint.id)\n# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): pass their values with --variable.\n")
+            out = out.replacingOccurrences(of: "# \(ExportText.line(endpoint.id))\n", with: "# \(ExportText.line(endpoint.id))\n# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): pass their values with --variable.\n")
         }
         guard endpoint.hasChecks else { return out }
         out += "HTTP *\n"
@@ -128,15 +129,15 @@ package enum HurlExporter {
             out += "[Captures]\n"
             for capture in endpoint.captures {
                 guard let query = captureQuery(capture.source) else {
-                    out += "# \(capture.name): \(capture.sourceText) has no Hurl query\n"
+                    out += "# " + ExportText.line("\(capture.name): \(capture.sourceText) has no Hurl query") + "\n"
                     continue
                 }
-                out += "\(capture.name): \(query)\(capture.isSecret || isSecret(capture.name, environment) ? " redact" : "")\n"
+                out += ExportText.line("\(capture.name): \(query)") + "\(capture.isSecret || environment?.secrets.contains(capture.name) == true || APICollection.isCredentialName(capture.name) ? " redact" : "")\n"
             }
         }
         if !endpoint.assertions.isEmpty {
             out += "[Asserts]\n"
-            for assertion in endpoint.assertions { out += assertionLine(assertion) + "\n" }
+            for assertion in endpoint.assertions { out += ExportText.line(assertionLine(assertion)) + "\n" }
         }
         return out
     }
@@ -179,13 +180,6 @@ package enum HurlExporter {
         case nil: break
         }
         return parts.joined(separator: " ")
-    }
-
-    /// Whether a variable is a secret: listed in the environment's `secrets:`, or named like a
-    /// credential (the rule captures follow on screen and in history).
-    private static func isSecret(_ name: String, _ environment: Environment?) -> Bool {
-        let lowered = name.lowercased()
-        return environment?.secrets.contains(name) == true || SecretMasker.sensitiveNameWords.contains { lowered.contains($0) }
     }
 
     // MARK: - Text

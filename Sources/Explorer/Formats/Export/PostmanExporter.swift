@@ -23,12 +23,13 @@ package enum PostmanExporter {
         var info: [(key: String, value: JSONValue)] = [("name", .string(collection.name))]
         if let description = collection.description { info.append(("description", .string(description))) }
         info.append(("schema", .string(schema)))
+        let secrets = collection.secretVariableNames(in: environment)
         var variables: [KeyValue] = [KeyValue("baseUrl", environment?.baseURLTemplate ?? "")] + collection.variables
         for variable in environment?.variables ?? [] {
-            let value = environment?.secrets.contains(variable.name) == true ? "" : variable.value
             variables.removeAll { $0.name == variable.name }
-            variables.append(KeyValue(variable.name, value))
+            variables.append(variable)
         }
+        variables = variables.map { APICollection.mayExport($0, secrets: secrets) ? $0 : KeyValue($0.name, "") }
         let root: JSONValue = .object([
             ("info", .object(info)),
             ("item", .array(collection.items.map { item($0, collection: collection, environment: environment) })),
