@@ -30,6 +30,26 @@ import Testing
         #expect(jar.cookies(at: now).map(\.name) == ["a"])
     }
 
+    @Test func theLastDomainAttributeIsTheOneThatCounts() {
+        let jar = CookieJar()
+        let home = URL(string: "http://home.example.org/cookie-parser")!
+        jar.store(setCookie: ["a=1; domain=home.example.com; domain=home.example.org",
+                              "b=2; domain=home.example.org; domain=home.example.com",
+                              "c=3; domain=home.example.org; domain=example.org"], from: home, now: now)
+
+        #expect(jar.cookies(at: now).map { "\($0.name)@\($0.domain)" } == ["a@home.example.org", "c@example.org"])
+        #expect(jar.cookieHeader(for: URL(string: "http://sibling.example.org/")!, now: now) == "c=3")
+    }
+
+    @Test func aPathWithATrailingSlashMatchesTheSamePathRequested() {
+        let jar = CookieJar()
+        let url = URL(string: "http://home.example.org/cookie-parser")!
+        jar.store(setCookie: ["foo=bar; path=/cookie-parser-result/foo/qux/"], from: url, now: now)
+
+        #expect(jar.cookieHeader(for: URL(string: "http://home.example.org/cookie-parser-result/foo/qux/?x")!, now: now) == "foo=bar")
+        #expect(jar.cookieHeader(for: URL(string: "http://home.example.org/cookie-parser-result/foo/qux")!, now: now) == nil)
+    }
+
     @Test func expiryComesFromMaxAgeBeforeExpiresAndAPastDateDeletes() {
         let jar = CookieJar()
         jar.store(setCookie: ["short=1; Max-Age=60; Expires=Wed, 09 Jun 2100 10:18:14 GMT",

@@ -22,24 +22,26 @@ extension NetworkDispatcher {
         try await stream(try await prepareForStreaming(request), options: options).0
     }
 
-    private func prepareForStreaming(_ request: any Request) async throws -> PreparedRequest {
+    /// The prepared request with the jar's cookies, and whether it had a `Cookie` of its own.
+    private func prepareForStreaming(_ request: any Request) async throws -> (request: PreparedRequest, ownCookie: Bool) {
         guard let provider = serverProvider else { throw TransportError.serverProviderReleased }
         guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
         var prepared = try request.prepared(baseURL: baseURL)
         for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
-        return withCookies(prepared)
+        return (withCookies(prepared), prepared.headers.contains("Cookie"))
     }
 
     /// Streams a prepared request, answering a 401's challenge when the challenge handler
     /// can; returns the response that is delivered and the request that produced it.
-    private func stream(_ prepared: PreparedRequest, options: TransferOptions?) async throws -> (StreamedResponse, PreparedRequest) {
-        var request = prepared
+    private func stream(_ prepared: (request: PreparedRequest, ownCookie: Bool), options: TransferOptions?) async throws -> (StreamedResponse, PreparedRequest) {
+        var request = prepared.request
         var answers = 0
+        let options = transferOptions(options ?? self.options, ownCookie: prepared.ownCookie)
         while true {
             for monitor in eventMonitors { monitor.requestWillSend(request) }
             let streamed: StreamedResponse
             do {
-                streamed = try await transport.stream(request, options: options ?? self.options)
+                streamed = try await transport.stream(request, options: options)
             } catch {
                 for monitor in eventMonitors { monitor.request(request, didFailWith: error) }
                 throw error

@@ -180,6 +180,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
             var adapterRetries = 0
             var challengeAnswers = 0
             var answer: PreparedRequest?
+            var ownCookie = false
             attempts: while true {
                 try Task.checkCancellation()
                 var prepared: PreparedRequest
@@ -188,6 +189,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 } else {
                     prepared = request.prepared(at: url)
                     for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
+                    ownCookie = prepared.headers.contains("Cookie")
                     if cookieJar != nil { prepared = withCookies(prepared) }
                 }
                 answer = nil
@@ -196,7 +198,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 let started = Date()
                 let sent: TransportResponse
                 do {
-                    sent = try await transport.send(prepared, options: options) { future.update(progress: $0) }
+                    sent = try await transport.send(prepared, options: transferOptions(options, ownCookie: ownCookie)) { future.update(progress: $0) }
                 } catch {
                     if Task.isCancelled { throw TransportError.cancelled }
                     for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }

@@ -47,7 +47,8 @@ public struct Cookie: Sendable, Hashable, Codable {
         guard let host = url.host?.lowercased() else { return false }
         let hostMatches = hostOnly ? host == domain : Cookie.domain(host, matches: domain)
         let secureMatches = !secure || Cookie.isSecureChannel(url)
-        return hostMatches && secureMatches && Cookie.path(url.path.isEmpty ? "/" : url.path, matches: path)
+        let requestPath = Cookie.requestPath(of: url)
+        return hostMatches && secureMatches && Cookie.path(requestPath.isEmpty ? "/" : requestPath, matches: path)
     }
 
     /// Whether `Secure` cookies may travel to `url`: https, or the machine itself (loopback
@@ -69,9 +70,15 @@ public struct Cookie: Sendable, Hashable, Codable {
             || (requestPath.hasPrefix(cookiePath) && (cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).first == "/"))
     }
 
+    /// The URL's path as it goes on the request line: percent-encoded, with its trailing `/`
+    /// (`URL.path` drops it, and `/a/b/` must match a cookie of `Path=/a/b/`).
+    static func requestPath(of url: URL) -> String {
+        url.path(percentEncoded: true)
+    }
+
     /// §5.1.4: the default path of a URL: its path up to, not including, the last `/`.
     static func defaultPath(of url: URL) -> String {
-        let path = url.path
+        let path = requestPath(of: url)
         guard path.hasPrefix("/"), let last = path.lastIndex(of: "/"), last != path.startIndex else { return "/" }
         return String(path[..<last])
     }
@@ -186,6 +193,7 @@ public final class CookieJar: Sendable {
         var cookie = Cookie(name: name, value: cookieValue, domain: host, path: Cookie.defaultPath(of: url), created: now)
         var maxAge: Date?
         var expires: Date?
+        var domainAttribute: String?
         for attribute in parts {
             let equals = attribute.firstIndex(of: "=")
             let key = (equals.map { String(attribute[..<$0]) } ?? attribute).trimmingCharacters(in: .whitespaces).lowercased()
@@ -195,14 +203,11 @@ public final class CookieJar: Sendable {
             case "max-age":
                 if let seconds = Int(argument) { maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(seconds)) }
             case "domain":
+                // The last non-empty Domain is the one that counts (§5.3 step 4, "the last
+                // attribute in the cookie-attribute-list"), so it is checked after the loop.
                 var domain = argument.lowercased()
                 if domain.hasPrefix(".") { domain.removeFirst() }
-                guard !domain.isEmpty else { continue }
-                // No list of public suffixes here: a Domain of one label (`com`, `local`) other
-                // than the host itself would reach every site under it, so it is refused.
-                guard Cookie.domain(host, matches: domain), domain == host || domain.contains(".") else { return nil }
-                cookie.domain = domain
-                cookie.hostOnly = false
+                if !domain.isEmpty { domainAttribute = domain }
             case "path":
                 cookie.path = argument.hasPrefix("/") ? argument : Cookie.defaultPath(of: url)
             case "secure": cookie.secure = true
@@ -210,6 +215,13 @@ public final class CookieJar: Sendable {
             case "samesite": cookie.sameSite = argument.isEmpty ? nil : argument
             default: continue
             }
+        }
+        if let domain = domainAttribute {
+            // No list of public suffixes here: a Domain of one label (`com`, `local`) other
+            // than the host itself would reach every site under it, so it is refused.
+            guard Cookie.domain(host, matches: domain), domain == host || domain.contains(".") else { return nil }
+            cookie.domain = domain
+            cookie.hostOnly = false
         }
         cookie.expires = maxAge ?? expires
         // A secure cookie set over plain http would let a network attacker plant it (RFC 6265bis).

@@ -2,10 +2,11 @@ import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
 
-/// Redirects followed by the transport itself, one hop at a time, when proxies are in play:
-/// async-http-client follows a redirect on the client that sent the first request, so a hop
-/// from http to https, or to a host of `NO_PROXY`, would keep the first hop's proxy. Each hop
-/// here chooses its own. The rules are async-http-client's: 301, 302, 303, 307 and 308 with a
+/// Redirects followed by the transport itself, one hop at a time: async-http-client follows a
+/// redirect on the client that sent the first request, so a hop from http to https, or to a
+/// host of `NO_PROXY`, would keep the first hop's proxy, and nothing could keep a hop's
+/// `Set-Cookie` for the next. Each hop here chooses its own proxy, and the request's
+/// `RedirectHandler` shapes the next request. The rules are async-http-client's: 301, 302, 303, 307 and 308 with a
 /// `Location` on http(s); 303 (and a POST answered 301 or 302) becomes a GET without a body;
 /// `Origin`, `Cookie`, `Authorization` and `Proxy-Authorization` are not sent to another origin;
 /// a cycle or more than `maximumRedirects` hops is an error.
@@ -21,24 +22,24 @@ extension AsyncHTTPClientTransport {
     }
 
     /// The request of the next hop.
-    static func redirected(_ request: HTTPClientRequest, from url: URL, to target: URL, status: HTTPResponseStatus) -> HTTPClientRequest {
+    static func redirected(_ request: PreparedRequest, to target: URL, status: HTTPStatus) -> PreparedRequest {
         var next = request
-        next.url = target.absoluteString
-        let toGet = (status == .seeOther && request.method != .HEAD)
-            || ((status == .movedPermanently || status == .found) && request.method == .POST)
+        next.url = target
+        let toGet = (status == .seeOther && request.method != .head)
+            || ((status == .movedPermanently || status == .found) && request.method == .post)
         if toGet {
-            next.method = .GET
+            next.method = .get
             next.body = nil
             next.headers.remove(name: "Content-Length")
             next.headers.remove(name: "Content-Type")
         }
-        if !sameOrigin(url, target) {
+        if !sameOrigin(request.url, target) {
             for name in ["Origin", "Cookie", "Authorization", "Proxy-Authorization"] { next.headers.remove(name: name) }
         }
         return next
     }
 
-    private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int { url.port ?? NoProxyList.defaultPort(of: url) }
         return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }

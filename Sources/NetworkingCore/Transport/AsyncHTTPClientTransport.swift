@@ -11,7 +11,8 @@ import NIOSSL
 /// the proxy is chosen per request by its URL (`Configuration.Proxy`). Call `shutdown()` when
 /// done (a transport released without it shuts its clients down in the background).
 /// Bodies are streamed chunk by chunk with back-pressure (`stream`) or into a destination with
-/// progress (`send`); redirects are followed (or not) with their history; gzip/deflate are
+/// progress (`send`); redirects are followed hop by hop (or not) with their history, each hop
+/// shaped by the request's `RedirectHandler`; gzip/deflate are
 /// decompressed under size and ratio limits.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// How the transport's client behaves.
@@ -101,7 +102,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Which proxy each request goes through; `nil` when none does (or the client is the caller's).
     public let proxyRules: ProxyRules?
     private let ownsClient: Bool
-    /// Whether redirects are followed here, hop by hop, rather than by async-http-client.
+    /// Whether redirects are followed here, hop by hop, rather than by async-http-client (a
+    /// client the caller gave follows them as it was configured).
     private let routesRedirects: Bool
     let isShutDown = Locked(false)
     /// One client per proxy in use (async-http-client has one proxy per client), made on first use.
@@ -114,10 +116,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.configuration = configuration
         let rules = Self.rules(for: configuration.proxy)
         self.proxyRules = rules
-        // With proxies the transport follows redirects itself, so each hop picks its proxy.
-        self.routesRedirects = rules != nil && configuration.followRedirects
+        // The transport follows redirects itself, so that each hop picks its proxy and the
+        // request's redirect handler sees each one.
+        self.routesRedirects = configuration.followRedirects
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                 configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: configuration.followRedirects && rules == nil))
+                                 configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false))
         self.ownsClient = true
     }
 
@@ -212,40 +215,32 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Returns: the head, with the body still arriving.
     /// - Throws: `TransportError`, for anything before the head.
     public func stream(_ request: PreparedRequest, options: TransferOptions) async throws -> StreamedResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if configuration.decompression, !outgoing.headers.contains(name: "accept-encoding") {
-            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        }
-        if let body = request.body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
-        }
         let clock = ContinuousClock()
         let deadline = clock.now + (options.timeout ?? configuration.requestTimeout)
         let idle = options.idleTimeout ?? configuration.readTimeout
-        // With proxies, redirects are followed here, each hop through its own proxy (see
-        // AsyncHTTPClientTransport+Redirects); otherwise async-http-client follows them.
+        // Redirects are followed here, hop by hop, so that each hop chooses its proxy and the
+        // options' redirect handler sees each one (see AsyncHTTPClientTransport+Redirects);
+        // on a client the caller gave, async-http-client follows them as that client says.
         let followsHops = routesRedirects
-        var hopURL = request.url
+        var hop = request
         var hops: [ResponseTimings.Redirect] = []
-        var visited: Set<String> = [hopURL.absoluteString]
+        var visited: Set<String> = [hop.url.absoluteString]
         var response: HTTPClientResponse
         while true {
             var headDeadline = deadline
             if let idle { headDeadline = min(headDeadline, clock.now + idle) }
-            let proxy = try self.proxy(for: hopURL)
+            let proxy = try self.proxy(for: hop.url)
             do {
-                response = try await client(through: proxy).execute(outgoing, deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
+                response = try await client(through: proxy).execute(outgoing(hop), deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
             } catch {
                 if Task.isCancelled { throw TransportError.cancelled }
                 if case .deadlineExceeded? = error as? HTTPClientError {
                     let phase = clock.now >= deadline ? "no answer before the total deadline" : "no answer for \((idle ?? .zero).shortDescription)"
-                    throw TransportError.timedOut(url: hopURL, phase: phase)
+                    throw TransportError.timedOut(url: hop.url, phase: phase)
                 }
-                throw TransportErrorMapping.map(error, url: hopURL, redirectLimit: configuration.maximumRedirects, proxy: proxy)
+                throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
-            guard followsHops, let target = Self.redirectTarget(of: response, from: hopURL) else { break }
+            guard followsHops, let target = Self.redirectTarget(of: response, from: hop.url) else { break }
             guard hops.count < configuration.maximumRedirects, visited.insert(target.absoluteString).inserted else {
                 throw TransportError.tooManyRedirects(url: request.url, limit: configuration.maximumRedirects)
             }
@@ -253,12 +248,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             do {
                 for try await _ in response.body {}
             } catch {
-                throw TransportErrorMapping.map(error, url: hopURL, redirectLimit: configuration.maximumRedirects, proxy: proxy)
+                throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
-            hops.append(ResponseTimings.Redirect(from: hopURL, to: target, status: HTTPStatus(code: Int(response.status.code))))
-            outgoing = Self.redirected(outgoing, from: hopURL, to: target, status: response.status)
-            hopURL = target
+            let status = HTTPStatus(code: Int(response.status.code))
+            hops.append(ResponseTimings.Redirect(from: hop.url, to: target, status: status))
+            var next = Self.redirected(hop, to: target, status: status)
+            if let handler = options.redirectHandler {
+                let head = ResponseHead(status: status, headers: HTTPHeaders(response.headers.map { ($0.name, $0.value) }), httpVersion: Self.describe(response.version))
+                next = try await handler.request(following: head, to: hop, next: next)
+            }
+            hop = next
         }
+        let hopURL = hop.url
         let finalURL = followsHops ? hopURL : (response.url ?? request.url)
         let headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         let limits = BodyDecoder.Limits(
@@ -296,6 +297,20 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     // MARK: - Helpers
+
+    /// The async-http-client request of a prepared request.
+    private func outgoing(_ request: PreparedRequest) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if configuration.decompression, !outgoing.headers.contains(name: "accept-encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return outgoing
+    }
 
     private static func describe(_ version: HTTPVersion) -> String {
         version.major >= 2 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)"

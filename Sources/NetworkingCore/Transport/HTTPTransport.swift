@@ -103,6 +103,9 @@ public struct TransferOptions: Sendable {
     public var maximumDecompressionRatio: Int?
     /// Where the body goes.
     public var bodyDestination: BodyDestination
+    /// Asked before each redirect hop the transport follows, or `nil` to follow them as the
+    /// transport builds them. A dispatcher sets its own (its cookie jar, its redirect policy).
+    public var redirectHandler: (any RedirectHandler)?
 
     /// Creates options.
     ///
@@ -113,11 +116,13 @@ public struct TransferOptions: Sendable {
     ///   - maximumDecompressedSize: the limit on inflated bytes.
     ///   - maximumDecompressionRatio: the limit on inflated / compressed bytes.
     ///   - bodyDestination: where the body goes (memory by default).
+    ///   - redirectHandler: asked before each redirect hop (`nil`: none).
     public init(
         timeout: Duration? = nil, idleTimeout: Duration? = nil, maximumBodySize: Int? = nil,
         maximumDecompressedSize: Int? = nil, maximumDecompressionRatio: Int? = nil,
-        bodyDestination: BodyDestination = .memory
+        bodyDestination: BodyDestination = .memory, redirectHandler: (any RedirectHandler)? = nil
     ) {
+        self.redirectHandler = redirectHandler
         self.timeout = timeout
         self.idleTimeout = idleTimeout
         self.maximumBodySize = maximumBodySize

@@ -164,6 +164,16 @@ final class TestServer: Sendable {
         case "redirect-to":
             // 302 to the URL in ?url= (another host, for redirects that change the route), or 303 with ?status=303.
             try await send(Int(query["status"] ?? "") ?? 302, [("Location", query["url"] ?? "/")], [])
+        case "login":
+            // A login form's answer: 302 to /home with the session cookie.
+            try await send(302, [("Set-Cookie", "session=s3ss10n; Path=/; HttpOnly"), ("Location", "/home")], [])
+        case "home":
+            // Signed in with the session of /login, or 401.
+            if (head.headers.first(name: "cookie") ?? "").contains("session=s3ss10n") {
+                try await sendText(200, "welcome (\(head.method.rawValue))")
+            } else {
+                try await sendText(401, "not signed in")
+            }
         case "redirect-loop":
             try await send(302, [("Location", "/redirect-loop")], [])
         case "stall":
@@ -243,7 +253,13 @@ final class TestServer: Sendable {
         case "cookies":
             // /cookies/set?name=value…: one Set-Cookie per item (default path /cookies);
             // /cookies/show: the Cookie header received.
-            if segments.count > 1, segments[1] == "set" {
+            // /cookies/redirect/<status>?to=URL&name=value…: that redirect, setting one cookie
+            // (Path=/) per other item.
+            if segments.count > 2, segments[1] == "redirect" {
+                let items = components?.queryItems ?? []
+                let cookies = items.filter { $0.name != "to" }.map { ("Set-Cookie", "\($0.name)=\($0.value ?? ""); Path=/") }
+                try await send(Int(segments[2]) ?? 302, cookies + [("Location", query["to"] ?? "/cookies/show")], [])
+            } else if segments.count > 1, segments[1] == "set" {
                 try await send(200, (components?.queryItems ?? []).map { ("Set-Cookie", "\($0.name)=\($0.value ?? "")") } + [("Content-Type", "text/plain")], Array("set".utf8))
             } else {
                 try await sendText(200, head.headers.first(name: "cookie") ?? "")

@@ -1,0 +1,42 @@
+import Foundation
+
+extension NetworkDispatcher {
+    /// The transfer options of one send: the given ones, with the dispatcher's redirect handler
+    /// in front of any the caller set.
+    ///
+    /// - Parameters:
+    ///   - options: the options of the request.
+    ///   - ownCookie: whether the request carries a `Cookie` of its own (not the jar's).
+    func transferOptions(_ options: TransferOptions, ownCookie: Bool) -> TransferOptions {
+        var options = options
+        options.redirectHandler = DispatcherRedirects(cookieJar: cookieJar, ownCookie: ownCookie, then: options.redirectHandler)
+        return options
+    }
+}
+
+/// What a dispatcher does at each redirect hop: the hop's `Set-Cookie` is kept in the jar
+/// before the next request is made, and the next request carries the jar's cookies for its
+/// own URL (RFC 6265 §5.3, §5.4), as browsers and curl `-L -b -c` do: a login answered
+/// `302` with a session cookie reaches the page it redirects to signed in.
+struct DispatcherRedirects: RedirectHandler {
+    /// The dispatcher's jar, if any.
+    let cookieJar: CookieJar?
+    /// Whether the request carried a `Cookie` of its own: the jar's are then not added, on the
+    /// first hop as on the next (another origin never gets it: the transport drops it).
+    let ownCookie: Bool
+    /// The handler the caller's options had, asked after this one.
+    let then: (any RedirectHandler)?
+
+    func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest {
+        var next = next
+        if let cookieJar {
+            cookieJar.store(setCookie: redirect.headers.values(for: "Set-Cookie"), from: request.url)
+            if !ownCookie {
+                next.headers.remove(name: "Cookie")
+                if let cookies = cookieJar.cookieHeader(for: next.url) { next.headers.add(name: "Cookie", value: cookies) }
+            }
+        }
+        guard let then else { return next }
+        return try await then.request(following: redirect, to: request, next: next)
+    }
+}
