@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from test_history import listed
 from test_send import run
 
 
@@ -54,3 +55,34 @@ def test_an_imported_command_never_runs_whatever_the_space_after_its_name(explor
         sent = run(explorer_bin, tmp_path, "send", f"Echo {name}", "--collection", str(collection), "--env", "local")
         assert not marker.exists(), f"Echo {name} ran {marker.read_text()!r}"
         assert sent.returncode != 0, sent.stderr
+
+
+def test_a_credential_the_server_echoes_is_masked_however_it_was_written(explorer_bin, tmp_path, demo):
+    # No `secrets:` at all: a literal X-Api-Key, a credential-named header, a bearer token
+    # written in the header and an access_token in the query, all echoed back by /echo.
+    values = {"key": "lit3ral-k3y-9a1", "auth": "x-auth-t0ken-44", "bearer": "b3arer-t0k-71", "query": "qu3ry-t0k-58"}
+    collection = tmp_path / "plain.yaml"
+    collection.write_text(
+        "name: plain\n"
+        f"environments:\n  - name: local\n    base_url: {demo.urls['local']}\n"
+        "endpoints:\n"
+        "  - name: Echo\n"
+        "    path: /echo\n"
+        f"    query: {{ access_token: {values['query']}, page: '2' }}\n"
+        f"    headers: {{ X-Api-Key: {values['key']}, X-Auth-Token: {values['auth']}, Authorization: 'Bearer {values['bearer']}' }}\n"
+    )
+    sent = run(explorer_bin, tmp_path, "send", "--collection", str(collection), "Echo", "--json")
+    assert sent.returncode == 0, sent.stderr
+    record = json.loads(sent.stdout)
+    assert all(value in record["body"] for value in values.values()), "the echo carried them back"
+
+    shown = run(explorer_bin, tmp_path, "history", "show", str(record["historyId"]), "--json")
+    assert shown.returncode == 0, shown.stderr
+    for value in values.values():
+        assert value not in shown.stdout.decode(), value
+        assert listed(explorer_bin, tmp_path, "--search", value) == [], value
+    shown_list = run(explorer_bin, tmp_path, "history")
+    assert values["query"] not in shown_list.stdout.decode(), "the URL in the list masks the access_token"
+    for path in (tmp_path / "state" / "explorer").glob("history.sqlite*"):
+        for value in values.values():
+            assert value.encode() not in path.read_bytes(), (path, value)

@@ -27,6 +27,48 @@ package struct ResolvedRequest: Sendable {
     /// The variables the request was resolved with, for the values of its assertions.
     package let scope: VariableScope
 
+    /// A resolved request. Its masker hides, besides the secrets the resolver found, every
+    /// credential the request carries however it got there: the values of the headers the
+    /// masker treats as credentials (`X-Api-Key: literal` as much as `{{token}}`, and the
+    /// token after `Bearer`), and the values of query items named like one (`api_key`,
+    /// `access_token`), so that a server echoing them is masked in history, its search
+    /// index, checks and logs.
+    init(
+        endpoint: Endpoint, environment: Environment, baseURL: URL, request: BasicRequest, url: String,
+        urlVariableSpans: [VariableSpan], masker: SecretMasker, collectionKey: String, scope: VariableScope, bodyFile: URL? = nil
+    ) {
+        self.endpoint = endpoint
+        self.environment = environment
+        self.baseURL = baseURL
+        self.request = request
+        self.url = url
+        self.urlVariableSpans = urlVariableSpans
+        self.masker = masker.adding(secretValues: Self.credentials(in: request, url: url, masker: masker))
+        self.collectionKey = collectionKey
+        self.scope = scope
+        self.bodyFile = bodyFile
+    }
+
+    /// The credential values a request carries in its headers and query.
+    static func credentials(in request: BasicRequest, url: String, masker: SecretMasker) -> [String] {
+        var values: [String] = []
+        for header in request.headers where masker.isSensitive(header: header.name) {
+            values.append(header.value)
+            // `Bearer t0ken`, `Basic …`: the credential without its scheme, as an echo may quote it.
+            let words = header.value.split(separator: " ", maxSplits: 1)
+            if words.count == 2 { values.append(String(words[1])) }
+            // `Cookie: a=1; b=2`: each value.
+            if header.name.lowercased() == "cookie" {
+                values += header.value.split(separator: ";").compactMap { $0.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters(in: .whitespaces) } }
+            }
+        }
+        let query = request.queryItems + (URLComponents(string: url)?.queryItems ?? [])
+        for item in query where APICollection.isCredentialName(item.name) {
+            if let value = item.value { values.append(value) }
+        }
+        return values.filter { !$0.isEmpty }
+    }
+
     /// What the template functions of this request gave (`uuid`, `now "…"`, `prompt "PIN"`,
     /// `command "…"` …), each once, in the order first called; values still unmasked.
     package var functionOutputs: [(expression: String, value: String)] { scope.outputs.all }
