@@ -86,3 +86,87 @@ def test_a_credential_the_server_echoes_is_masked_however_it_was_written(explore
     for path in (tmp_path / "state" / "explorer").glob("history.sqlite*"):
         for value in values.values():
             assert value.encode() not in path.read_bytes(), (path, value)
+
+
+class HostileTokenServer:
+    """An OAuth2 token endpoint on 127.0.0.1 whose error retitles and clears the terminal, and
+    a device endpoint whose verification URL has a scheme no browser should be handed."""
+
+    def __init__(self):
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if self.path == "/device":
+                    body = {"device_code": "dc", "user_code": "AB\u001b[2JCD", "verification_uri": "x-evil-scheme://open",
+                            "verification_uri_complete": "x-evil-scheme://open?code=1", "expires_in": 2, "interval": 1}
+                    status = 200
+                else:
+                    body = {"error": "invalid_client", "error_description": "bad \u001b]0;pwned\u0007 client\u001b[2J"}
+                    status = 400
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def test_what_a_server_says_reaches_the_terminal_escaped(explorer_bin, tmp_path, demo):
+    hostile = HostileTokenServer()
+    try:
+        collection = tmp_path / "oauth.yaml"
+        collection.write_text(
+            "name: oauth\n"
+            f"environments:\n  - name: local\n    base_url: {demo.urls['local']}\n"
+            "endpoints:\n"
+            "  - name: Client\n    path: /health\n"
+            f"    auth: {{ type: oauth2, grant: client_credentials, token_url: '{hostile.url}/token', client_id: c, client_secret: s }}\n"
+            "  - name: \"Users\\e[2J\"\n    path: /health\n"
+        )
+        failed = run(explorer_bin, tmp_path, "send", "--collection", str(collection), "Client")
+        assert failed.returncode != 0
+        assert "invalid_client" in failed.stderr, failed.stderr
+        assert "\x1b" not in failed.stderr and "\x07" not in failed.stderr, repr(failed.stderr)
+        assert "\\e]0;pwned" in failed.stderr, "the text is shown, escaped"
+
+        typo = run(explorer_bin, tmp_path, "send", "--collection", str(collection), "Usres")
+        assert typo.returncode != 0
+        assert "\x1b" not in typo.stderr, repr(typo.stderr)
+    finally:
+        hostile.close()
+
+
+def test_only_an_http_url_goes_to_the_browser(explorer_bin, tmp_path, demo):
+    hostile = HostileTokenServer()
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
+    browser.chmod(0o755)
+    try:
+        collection = tmp_path / "device.yaml"
+        collection.write_text(
+            "name: device\n"
+            f"environments:\n  - name: local\n    base_url: {demo.urls['local']}\n"
+            "endpoints:\n"
+            "  - name: Device\n    path: /health\n"
+            f"    auth: {{ type: oauth2, grant: device_code, device_authorization_url: '{hostile.url}/device', token_url: '{hostile.url}/token', client_id: c }}\n"
+        )
+        result = run(explorer_bin, tmp_path, "send", "--collection", str(collection), "Device", env={"BROWSER": str(browser)})
+        assert result.returncode != 0
+        assert not opened.exists(), f"the browser was handed {opened.read_text()!r}"
+        assert "\x1b" not in result.stderr, repr(result.stderr)
+    finally:
+        hostile.close()

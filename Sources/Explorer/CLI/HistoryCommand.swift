@@ -118,7 +118,7 @@ struct HistoryCommand: AsyncParsableCommand {
             let terminal = ExchangeOutput.stdoutIsTerminal
             for row in rows {
                 let line = HistoryCommand.line(for: row)
-                ExchangeOutput.write((terminal ? ExchangeOutput.escapingControls(line) : line) + "\n")
+                ExchangeOutput.write((terminal ? ExchangeOutput.escapingControls(line, keepingLineBreaks: false) : line) + "\n")
             }
         }
     }

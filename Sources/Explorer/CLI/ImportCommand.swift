@@ -1,7 +1,6 @@
 import ArgumentParser
 import Formats
 import Foundation
-import Terminal
 import Workspace
 
 /// `explorer import curl|openapi|http|postman|insomnia|har ...`: turns other formats into collection YAML.
@@ -118,8 +117,7 @@ struct ImportCommand: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode(1)
         }
-        // Warnings quote what the file holds: nothing of it reaches the terminal raw.
-        for warning in result.warnings { printError("warning: \(Sanitizer.sanitize(warning))") }
+        for warning in result.warnings { printError("warning: \(warning)") }
         guard let into = destination.into else {
             do {
                 print(try CollectionWriter.yaml(for: result.collection), terminator: "")
@@ -213,7 +211,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private static func askToReplace(_ id: String) -> Bool {
-        writeStandardError("Replace the existing endpoint \"\(id)\"? [y/N] ")
+        writeStandardError(ExchangeOutput.escapingControls("Replace the existing endpoint \"\(id)\"? [y/N] ", keepingLineBreaks: false))
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }

@@ -1,10 +1,12 @@
 import Foundation
 
-/// Writes one line to standard error.
+/// Writes one line to standard error, control characters escaped: a message quotes what
+/// servers and files said (a GraphQL or OAuth2 error, a name from an import), and none of it
+/// reaches the terminal raw.
 ///
 /// - Parameter message: the line, without its trailing newline.
 func printError(_ message: String) {
-    writeStandardError(message + "\n")
+    writeStandardError(ExchangeOutput.escapingControls(message) + "\n")
 }
 
 /// Writes text to standard error as it is (a prompt, a progress line redrawn in place).

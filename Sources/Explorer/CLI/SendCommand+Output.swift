@@ -67,19 +67,28 @@ enum ExchangeOutput {
         TextDecoding.text(body, contentType: contentType)
     }
 
-    /// The text with control characters and escape sequences shown escaped (`\u{1B}` as `\e`),
-    /// keeping newlines and tabs.
+    /// The text with control characters, escape sequences and bidirectional overrides shown
+    /// escaped (`\u{1B}` as `\e`, others as `\x07` or `\u{202E}`), keeping tabs, and newlines
+    /// unless the text must stay on one line (a row of a list). The one way the command line
+    /// writes text it did not write itself: what a server or an imported file says.
     ///
-    /// - Parameter text: untrusted text.
+    /// - Parameters:
+    ///   - text: untrusted text.
+    ///   - keepingLineBreaks: whether a newline stays one (`false`: shown as `\n`).
     /// - Returns: text that is safe to write to a terminal.
-    static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+    static func escapingControls(_ text: String, keepingLineBreaks: Bool = true) -> String {
+        func isEscaped(_ scalar: Unicode.Scalar) -> Bool { isControl(scalar) || (!keepingLineBreaks && scalar == "\n") }
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if !isControl(scalar) {
+            if !isEscaped(scalar) {
                 out.append(scalar)
             } else if scalar == "\u{1B}" {
                 out.append(contentsOf: "\\e".unicodeScalars)
+            } else if scalar == "\n" {
+                out.append(contentsOf: "\\n".unicodeScalars)
+            } else if scalar.value > 0xFF {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
             } else {
                 out.append(contentsOf: String(format: "\\x%02X", scalar.value).unicodeScalars)
             }
@@ -87,8 +96,11 @@ enum ExchangeOutput {
         return String(out)
     }
 
+    /// C0 and C1 controls but newline and tab, DEL, and the marks that reorder what follows
+    /// them on screen (bidirectional overrides and isolates).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+            || [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     private static func looksLikeJSON(contentType: String?, text: String) -> Bool {

@@ -144,7 +144,7 @@ struct ExchangeSender {
                 printError("The environment \"\(name)\" is protected: add --yes to send \(method) \(displayURL) without a prompt.")
                 throw ExitCode(2)
             }
-            writeStandardError("Send \(method) \(displayURL) to the protected environment \"\(name)\"? [y/N] ")
+            writeStandardError(ExchangeOutput.escapingControls("Send \(method) \(displayURL) to the protected environment \"\(name)\"? [y/N] "))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
                 printError("Not sent: the request to the protected environment \"\(name)\" was not confirmed.")
@@ -292,7 +292,7 @@ struct ExchangeSender {
     /// URL in a browser when there is one.
     @Sendable static func showOAuth2Prompt(_ prompt: OAuth2Prompt) {
         let opened = Browser.open(prompt.url)
-        writeStandardError(prompt.instructions(opened: opened) + "\n")
+        printError(prompt.instructions(opened: opened))
     }
 
     static func usageError(_ sentence: String) -> ExitCode {

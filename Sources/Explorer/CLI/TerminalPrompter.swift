@@ -29,7 +29,7 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
                 throw Failure(description: "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); give the answer with --var \"\(label)=…\"")
             }
             let secret = PromptAnswers.isSecret(label)
-            writeStandardError("\(label): ")
+            writeStandardError(ExchangeOutput.escapingControls("\(label): ", keepingLineBreaks: false))
             var saved = termios()
             let hidden = secret && tcgetattr(STDIN_FILENO, &saved) == 0
             if hidden {

@@ -34,11 +34,14 @@ extension ResolvedRequest {
 /// Opens a URL in the user's browser: `$BROWSER` when it is set, else `xdg-open` when there is
 /// a display. Nothing the browser prints reaches the terminal.
 package enum Browser {
-    /// Opens `url`.
+    /// Opens `url`, when it is an `http` or `https` URL: a server names the URL (an OAuth2
+    /// device flow's `verification_uri_complete`), and another scheme would hand it to
+    /// whatever program the desktop registered for that scheme.
     ///
     /// - Returns: whether a browser was started (false: the user opens the URL by hand).
     @discardableResult
     package static func open(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return false }
         let command: [String]
         if let browser = environment["BROWSER"], !browser.isEmpty {
             command = [browser]
