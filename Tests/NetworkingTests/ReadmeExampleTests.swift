@@ -2,7 +2,7 @@ import Foundation
 import Networking
 import Testing
 
-// The README's example, kept compiling and passing: a ServerProvider, a dispatcher, a future
+// The example of docs/networking.md, kept compiling and passing: a ServerProvider, a dispatcher, a future
 // chain with decoding, and an error body read as problem details.
 
 private final class Environment: ServerProvider {
@@ -21,7 +21,7 @@ private struct Post: Decodable, Sendable {
         defer { Task { await server.stop() } }
         let lines = Lines()
 
-        // --- README example begins (with the test server's address) ---
+        // --- docs/networking.md example begins (with the test server's address) ---
         let environment = Environment(baseURL: server.baseURL.appendingPathComponent("readme/v1"))
         // One shared AsyncHTTPClient transport, shut down at exit; callbacks on the main queue unless
         // you pass another (a program whose main thread runs no main queue must).
@@ -42,7 +42,7 @@ private struct Post: Decodable, Sendable {
         } catch let error as HTTPError {
             lines.append("\(error.status): \(error.problemDetails?.detail ?? "")")
         }
-        // --- README example ends ---
+        // --- docs/networking.md example ends ---
 
         #expect(await eventually { lines.all.contains("done") })
         #expect(lines.all.contains("200 OK: Hello, Linux"))
