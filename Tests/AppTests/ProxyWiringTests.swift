@@ -62,7 +62,7 @@ import TestSupport
 
             #expect(entry.transportError == nil)
             #expect(entry.status == 200)
-            #expect(proxy.records.map(\.requestLine) == ["CONNECT 127.0.0.1:\(demoPort) HTTP/1.1"])
+            #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(demoPort)/v1/users/1 HTTP/1.1"])
             #expect(proxy.records.first?.proxyAuthorization == expected)
             let kept = "\(entry.url) \(entry.requestHeaders) \(String(decoding: entry.responseBody ?? Data(), as: UTF8.self))"
             #expect(!kept.contains("hunter22"))

@@ -3,8 +3,9 @@ import Networking
 import Testing
 
 /// Proxies: `NO_PROXY` read as curl reads it, proxy URLs, the choice per request from the
-/// proxy variables, and requests through a real recording proxy on 127.0.0.1 (plain http and
-/// https tunnelled with CONNECT, Basic credentials, 407, a proxy that is not there, WebSocket).
+/// proxy variables, and requests through a real recording proxy on 127.0.0.1 (plain http in
+/// absolute form and https tunnelled with CONNECT, Basic credentials, 407, a proxy that is not
+/// there, WebSocket).
 @Suite struct ProxyTests {
     // MARK: - NO_PROXY
 
@@ -146,8 +147,8 @@ import Testing
         let result = await get(server.baseURL.appendingPathComponent("echo/through"), rules: rules)
         #expect(result.error == nil)
         #expect(result.body?.contains("through") == true)
-        // async-http-client tunnels plain http too.
-        #expect(proxy.records.map(\.requestLine) == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+        // Plain http goes to the proxy in absolute form, as curl sends it; no tunnel.
+        #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/echo/through HTTP/1.1"])
         #expect(proxy.records.first?.proxyAuthorization == nil)
     }
 
@@ -242,8 +243,8 @@ import Testing
         _ = try await dispatcher.future(from: BasicRequest(path: "/echo/3")).value
         try await transport.shutdown()
 
-        // Two requests, one kept-alive tunnel; the third went directly; nothing to https.
-        #expect(plain.records.map(\.requestLine) == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+        // Two requests in absolute form to the http proxy; the third went directly; nothing to https.
+        #expect(plain.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/echo/1 HTTP/1.1", "GET http://127.0.0.1:\(server.port)/echo/2 HTTP/1.1"])
         #expect(secure.records.isEmpty)
         #expect(server.hits("/echo/3") == 1)
     }
@@ -283,16 +284,20 @@ import Testing
         }
     }
 
-    @Test func aProxyThatAllowsCONNECTTo443OnlySaysWhyPlainHTTPIsRefused() async throws {
+    @Test func aProxyThatAllowsCONNECTTo443OnlyCarriesPlainHTTPAndRefusesATunnelElsewhere() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start(connectPorts: [443])
         defer { Task { await server.stop(); await proxy.stop() } }
-        let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url()]))
+        let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url(), "https_proxy": proxy.url()]))
 
-        let result = await get(server.baseURL.appendingPathComponent("echo"), rules: rules)
-        #expect(result.error?.hasPrefix("The proxy http://127.0.0.1:\(proxy.port) (from the http_proxy variable) did not open a connection to 127.0.0.1:\(server.port): "
-            + "it refused the tunnel (its answer to CONNECT was not 2xx); explorer tunnels plain http through a proxy too, and many proxies allow CONNECT to port 443 only") == true,
-            "\(result.error ?? "no error")")
+        let plain = await get(server.baseURL.appendingPathComponent("echo/squid"), rules: rules)
+        #expect(plain.error == nil)
+        #expect(plain.body?.contains("squid") == true)
+
+        let secure = await get(URL(string: "https://127.0.0.1:\(server.port)/echo")!, rules: rules)
+        #expect(secure.error?.hasPrefix("The proxy http://127.0.0.1:\(proxy.port) (from the https_proxy variable) did not open a connection to 127.0.0.1:\(server.port): "
+            + "it refused the tunnel (its answer to CONNECT was not 2xx)") == true, "\(secure.error ?? "no error")")
+        #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/echo/squid HTTP/1.1", "CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
     }
 
     @Test func aSOCKS5ProxyCarriesHTTPHTTPSAndWebSocket() async throws {
@@ -334,8 +339,8 @@ import Testing
         let response = try await transport.send(PreparedRequest(method: .post, url: start, headers: ["Authorization": "Bearer t0ken"], body: Data("x".utf8)),
                                                 options: TransferOptions(), progress: { _ in })
         let echo = try JSONDecoder().decode(Echo.self, from: try #require(response.body))
-        // Through the proxy to 127.0.0.1, then directly to localhost (in no_proxy).
-        #expect(proxy.records.map(\.requestLine) == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+        // Through the proxy to 127.0.0.1 (in absolute form), then directly to localhost (in no_proxy).
+        #expect(proxy.records.map(\.requestLine) == ["POST \(start.absoluteString) HTTP/1.1"])
         #expect(response.url.absoluteString == target)
         #expect(response.redirects.map(\.to.absoluteString) == [target])
         #expect(response.redirects.first?.status.code == 302)

@@ -8,8 +8,10 @@ import NIOSSL
 ///
 /// One long-lived `HTTPClient` with a connection pool serves the requests that go directly, and
 /// one more per proxy in use (made on first use: async-http-client has one proxy per client);
-/// the proxy is chosen per request by its URL (`Configuration.Proxy`). Call `shutdown()` when
-/// done (a transport released without it shuts its clients down in the background).
+/// the proxy is chosen per request by its URL (`Configuration.Proxy`): https is tunnelled with
+/// `CONNECT`, plain http goes to an HTTP proxy in absolute form (`ForwardProxyExchange`). Call
+/// `shutdown()` when done (a transport released without it shuts its clients down in the
+/// background).
 /// Bodies are streamed chunk by chunk with back-pressure (`stream`) or into a destination with
 /// progress (`send`); redirects are followed hop by hop (or not) with their history, each hop
 /// shaped by the request's `RedirectHandler`; gzip/deflate are
@@ -230,8 +232,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             var headDeadline = deadline
             if let idle { headDeadline = min(headDeadline, clock.now + idle) }
             let proxy = try self.proxy(for: hop.url)
+            let headBy = NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds)
             do {
-                response = try await client(through: proxy).execute(outgoing(hop), deadline: NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds))
+                if let proxy, proxy.kind == .http, hop.url.scheme?.lowercased() == "http" {
+                    // Plain http goes to an HTTP proxy in absolute form, not through a tunnel.
+                    response = try await ForwardProxyExchange.execute(hop, extraHeaders: addedHeaders(for: hop), through: proxy,
+                                                                      connectTimeout: configuration.connectTimeout, deadline: headBy)
+                } else {
+                    response = try await client(through: proxy).execute(outgoing(hop), deadline: headBy)
+                }
             } catch {
                 if Task.isCancelled { throw TransportError.cancelled }
                 if case .deadlineExceeded? = error as? HTTPClientError {
@@ -303,13 +312,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if configuration.decompression, !outgoing.headers.contains(name: "accept-encoding") {
-            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        }
+        for (name, value) in addedHeaders(for: request) { outgoing.headers.add(name: name, value: value) }
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         return outgoing
+    }
+
+    /// The headers the transport adds to a request: `Accept-Encoding` when it decompresses and
+    /// the request names none.
+    private func addedHeaders(for request: PreparedRequest) -> [(String, String)] {
+        configuration.decompression && !request.headers.contains("Accept-Encoding") ? [("Accept-Encoding", "gzip, deflate")] : []
     }
 
     private static func describe(_ version: HTTPVersion) -> String {

@@ -3,8 +3,8 @@ import Foundation
 /// A proxy: where it listens, how it is spoken to, the credentials it wants, and the setting
 /// it came from.
 ///
-/// Requests reach their server through an HTTP proxy with `CONNECT` (async-http-client
-/// tunnels plain http too); the credentials go to the proxy as `Proxy-Authorization: Basic …`,
+/// Requests reach their server through an HTTP proxy as curl sends them: https tunnelled with
+/// `CONNECT`, plain http in absolute form (`GET http://host:port/path`); the credentials go to the proxy as `Proxy-Authorization: Basic …`,
 /// never to the server. A SOCKS5 proxy (`socks5://`, `socks5h://`) is spoken to without
 /// authentication, and resolves the server's name itself. `source` names the setting a person
 /// would fix (`the HTTPS_PROXY variable`, `the proxy: of environment "staging"`), so an error
@@ -12,7 +12,8 @@ import Foundation
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// How the proxy is spoken to.
     public enum Kind: String, Sendable, Hashable {
-        /// An HTTP proxy (`CONNECT`), with optional Basic credentials.
+        /// An HTTP proxy (`CONNECT` for https, absolute form for http), with optional Basic
+        /// credentials.
         case http
         /// A SOCKS5 proxy, without authentication.
         case socks5

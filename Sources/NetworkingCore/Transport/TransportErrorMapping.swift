@@ -15,12 +15,9 @@ enum TransportErrorMapping {
                 return TransportError.proxyAuthenticationRequired(proxy: shown, source: proxy.source, sentCredentials: proxy.username != nil)
             }
             if clientError == .invalidProxyResponse {
-                var reason = "it refused the tunnel (its answer to CONNECT was not 2xx)"
-                if url.scheme?.lowercased() == "http" {
-                    // async-http-client tunnels plain http too; Squid and others allow CONNECT to 443 only by default.
-                    reason += "; explorer tunnels plain http through a proxy too, and many proxies allow CONNECT to port 443 only: "
-                        + "use https, or add the host to no_proxy (or NO_PROXY) if it is reachable directly"
-                }
+                let reason = url.scheme?.lowercased() == "http"
+                    ? "it answered the request in a form that could not be read"
+                    : "it refused the tunnel (its answer to CONNECT was not 2xx)"
                 return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: reason)
             }
             if clientError == .socksHandshakeTimeout {
