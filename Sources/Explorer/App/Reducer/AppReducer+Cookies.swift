@@ -3,34 +3,8 @@ import NetworkingCore
 import Terminal
 import Workspace
 
-/// The Cookies panel (`C`): the active environment's cookie jar, values masked; `x` deletes
-/// the selected cookie, `X` all of them.
-typealias CookiesPanel = KeptItemsPanel<Cookie>
-
-extension CookiesPanel {
-    /// One row: name, masked value, where it goes, until when, its flags.
-    static func row(_ cookie: Cookie, timeZone: TimeZone) -> ListItem {
-        var flags: [String] = []
-        if cookie.secure { flags.append("Secure") }
-        if cookie.httpOnly { flags.append("HttpOnly") }
-        if let sameSite = cookie.sameSite { flags.append("SameSite=\(sameSite)") }
-        let place = (cookie.hostOnly ? "" : ".") + cookie.domain + cookie.path
-        return ListItem(
-            [Span(cookie.name, role: .title), Span("=" + SecretMasker.mask, role: .dim), Span("  " + place)],
-            trailing: [Span(expiry(cookie.expires, timeZone: timeZone) + (flags.isEmpty ? "" : "  " + flags.joined(separator: " ")), role: .dim)])
-    }
-
-    /// `session` or the expiry date and time, in the user's zone.
-    static func expiry(_ date: Date?, timeZone: TimeZone) -> String {
-        guard let date else { return "session" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return "until " + formatter.string(from: date)
-    }
-}
-
+/// The Cookies panel (`C`): opening it on the active environment, showing the jar that was
+/// read, and its keys.
 extension AppReducer {
     /// Opens the Cookies panel of the active environment and asks for its jar.
     static func openCookies(_ state: inout AppState) -> [AppEffect] {
@@ -70,22 +44,5 @@ extension AppReducer {
             break
         }
         return []
-    }
-}
-
-extension AppState {
-    /// The key the collection's cookie jars are kept under (as `ResolvedRequest.collectionKey`).
-    var cookieCollectionKey: String {
-        collection?.storeKey ?? collectionPath
-    }
-}
-
-/// Draws the Cookies panel.
-enum CookiesView {
-    static func render(_ panel: CookiesPanel, state: AppState, into grid: inout CellGrid) {
-        panel.render(
-            title: "Cookies of \(panel.environment) · x deletes · X deletes all · Esc closes", reading: "Reading the jar…",
-            empty: "No cookies: none was set in \(panel.environment) yet.", into: &grid
-        ) { CookiesPanel.row($0, timeZone: state.timeZone) }
     }
 }
