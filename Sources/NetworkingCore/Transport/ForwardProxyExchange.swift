@@ -47,14 +47,22 @@ enum ForwardProxyExchange {
         let exchange = Task {
             do {
                 try await channel.executeThenClose { inbound, outbound in
-                    try await outbound.write(.head(requestHead))
-                    if let bytes = request.body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
-                    try await outbound.write(.end(nil))
+                    // A proxy may answer (a 407) and close before the request is all written:
+                    // its answer is still read, and the write's failure is the error only
+                    // when there is none.
+                    var writeFailure: (any Error)?
+                    do {
+                        try await outbound.write(.head(requestHead))
+                        if let bytes = request.body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
+                        try await outbound.write(.end(nil))
+                    } catch {
+                        writeFailure = error
+                    }
                     var parts = inbound.makeAsyncIterator()
                     // 1xx answers (100 Continue) come before the real head.
                     var head: HTTPResponseHead
                     repeat {
-                        guard case .head(let received)? = try await parts.next() else { throw HTTPClientError.remoteConnectionClosed }
+                        guard case .head(let received)? = try? await parts.next() else { throw writeFailure ?? HTTPClientError.remoteConnectionClosed }
                         head = received
                     } while head.status.code < 200 && head.status.code != 101
                     headPromise.succeed(head)
