@@ -76,6 +76,7 @@ import Testing
     @Test func aGetSendsQueryParametersAndNoBody() throws {
         let collection = try Self.collection("""
               - name: User
+                method: GET
                 path: /graphql
                 graphql:
                   query: "{ user(id: 1) { name } }"

@@ -221,6 +221,7 @@ package enum DemoCollection {
                   variables: { first: 3 }
                   operation: UsersAndPosts
               - name: User by id (GET)
+                method: GET
                 path: /graphql
                 graphql:
                   query: |

@@ -393,7 +393,8 @@ struct Reader {
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
         var locations: [String: FileLocation] = [:]
-        var method = HTTPMethod.get
+        // GraphQL over HTTP's default is POST with a JSON body; GET only when written.
+        var method = mapping["graphql"] != nil ? HTTPMethod.post : .get
         if let methodNode = mapping["method"] {
             let token = try string(methodNode, key: "method").trimmingCharacters(in: .whitespaces)
             let allowed = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)

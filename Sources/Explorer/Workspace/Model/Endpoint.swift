@@ -7,7 +7,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var name: String
     /// The folders it is in, outermost first (empty at the top level).
     package var folderPath: [String]
-    /// The method (GET when the file leaves it out).
+    /// The method (when the file leaves it out: POST for a `graphql:` endpoint, else GET).
     package var method: HTTPMethod
     /// The path, appended to the base URL's own path.
     package var path: String

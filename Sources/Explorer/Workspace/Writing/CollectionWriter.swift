@@ -77,7 +77,8 @@ package enum CollectionWriter {
         case .endpoint(let endpoint):
             var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
             if let description = endpoint.description { pairs.append(("description", scalar(description))) }
-            if endpoint.method != .get { pairs.append(("method", Node(endpoint.method.rawValue))) }
+            // Left out when it is the default the loader gives: POST for GraphQL, else GET.
+            if endpoint.method != (endpoint.graphql != nil ? .post : .get) { pairs.append(("method", Node(endpoint.method.rawValue))) }
             pairs.append(("path", scalar(endpoint.path)))
             if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }
             if !endpoint.headers.isEmpty { pairs.append(("headers", mapping(endpoint.headers, caseInsensitive: true))) }
