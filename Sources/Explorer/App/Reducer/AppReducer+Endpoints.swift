@@ -3,8 +3,8 @@ import NetworkingCore
 import Terminal
 import Workspace
 
-/// Creating, saving, duplicating, renaming, moving and deleting endpoints; undo and redo of
-/// drafts; the drafts a previous session left.
+/// Creating, saving, duplicating, renaming, moving and deleting endpoints; the collection file
+/// read again; the drafts a previous session left.
 ///
 /// A new endpoint is a draft until `S` saves it into the collection file; renaming, moving and
 /// deleting a saved endpoint change the file at once (a deletion asks first, and `u` puts the
@@ -119,6 +119,30 @@ extension AppReducer {
         return false
     }
 
+    /// Keys of the confirmation before an edit replaces the file's endpoint: `y` or Enter
+    /// saves, `n`, Esc or `q` keep the edit as a draft.
+    static func handleConfirmSave(_ press: KeyPress, endpointID: String, _ state: inout AppState) -> [AppEffect] {
+        switch press.key {
+        case .character("y"), .character("Y"), .enter:
+            state.overlay = nil
+            guard let draft = state.drafts[endpointID] else { return [] }
+            return [.changeCollection(.put(draft, replacing: endpointID), collectionPath: state.collectionPath)]
+        case .character("n"), .character("N"), .escape, .character("q"):
+            state.overlay = nil
+            state.message = "Not saved; the edit stays in this session."
+        default:
+            break
+        }
+        return []
+    }
+
+    /// An edited endpoint was written to the file: it is no longer a draft.
+    static func endpointSaved(_ id: String, _ state: inout AppState) {
+        state.drafts[id] = nil
+        state.message = "Saved \(id) to \(state.collectionFileName)."
+        state.messageIsError = false
+    }
+
     // MARK: - Rename and move
 
     /// `R`: asks for a new name.
@@ -188,6 +212,21 @@ extension AppReducer {
         state.overlay = .confirmDelete(endpointID: endpoint.id)
     }
 
+    /// Keys of the confirmation before a deletion: `y` deletes; `n`, Esc, `q` or Enter do not.
+    static func handleConfirmDelete(_ press: KeyPress, endpointID: String, _ state: inout AppState) -> [AppEffect] {
+        switch press.key {
+        case .character("y"), .character("Y"):
+            state.overlay = nil
+            return delete(endpointID, &state)
+        case .character("n"), .character("N"), .escape, .character("q"), .enter:
+            state.overlay = nil
+            state.message = "Not deleted."
+        default:
+            break
+        }
+        return []
+    }
+
     /// Deletes a draft that was never saved, or the endpoint from the file; `u` undoes it.
     static func delete(_ id: String, _ state: inout AppState) -> [AppEffect] {
         if state.isNewDraft(id), let draft = state.drafts[id] {
@@ -228,31 +267,43 @@ extension AppReducer {
         return [.changeCollection(.restore(deleted.endpoint, at: place), collectionPath: state.collectionPath)]
     }
 
-    // MARK: - Undo and redo of drafts
+    // MARK: - The collection file read again
 
-    /// Records the drafts as they were before an edit, for `Ctrl-Z`.
-    static func recordUndo(_ before: [String: Endpoint], _ state: inout AppState) {
-        state.compose.undo.append(before)
-        if state.compose.undo.count > ComposeState.undoLimit { state.compose.undo.removeFirst() }
-        state.compose.redo = []
-    }
-
-    /// `Ctrl-Z` / `Ctrl-Y`: the drafts as they were before the last edit, or after the last undo.
-    static func undoDraft(redo: Bool, _ state: inout AppState) {
-        guard let drafts = redo ? state.compose.redo.popLast() : state.compose.undo.popLast() else {
-            state.message = redo ? "Nothing to redo." : "Nothing to undo."
-            return
+    /// The collection file was read again: an edit on disk, or the explorer's own write coming
+    /// back through the watcher.
+    static func collectionReloaded(_ collection: APICollection, _ state: inout AppState) {
+        // An edit that the file now holds is no longer a draft; one whose endpoint is gone
+        // from the file stays, as a new endpoint (nothing typed is lost).
+        state.drafts = state.drafts.filter { id, draft in
+            collection.endpoint(withID: id).map { $0 != draft } ?? true
         }
-        if redo { state.compose.undo.append(state.drafts) } else { state.compose.redo.append(state.drafts) }
-        let changed = Set(drafts.keys).symmetricDifference(state.drafts.keys)
-            .union(drafts.keys.filter { drafts[$0] != state.drafts[$0] })
-        state.drafts = drafts
-        state.rebuildRows(selecting: changed.sorted().first { drafts[$0] != nil })
-        state.message = (redo ? "Redone" : "Undone") + (changed.isEmpty ? "." : ": " + changed.sorted().joined(separator: ", "))
-        state.messageIsError = false
+        // The explorer's own writes come back through the watcher too: those change
+        // nothing on screen, and their own message ("Deleted …, u brings it back") stays.
+        let unchanged = state.collection.map {
+            $0.endpoints == collection.endpoints && $0.variables == collection.variables
+                && $0.environments.map(\.description) == collection.environments.map(\.description)
+        } ?? false
+        state.setCollection(collection)
+        if !unchanged {
+            state.message = "Reloaded \(state.collectionFileName)"
+            state.messageIsError = false
+        }
     }
 
     // MARK: - Drafts of a previous session
+
+    /// Keys of the question about the drafts a previous session left: `y` or Enter takes them
+    /// back, `n` discards them.
+    static func handleRestoreDrafts(_ press: KeyPress, _ state: inout AppState) -> [AppEffect] {
+        switch press.key {
+        case .character("y"), .character("Y"), .enter:
+            return restoreDrafts(true, &state)
+        case .character("n"), .character("N"):
+            return restoreDrafts(false, &state)
+        default:
+            return []
+        }
+    }
 
     /// Takes the drafts back (`y`) or discards them (`n`, which empties the drafts file).
     static func restoreDrafts(_ accept: Bool, _ state: inout AppState) -> [AppEffect] {

@@ -313,4 +313,11 @@ extension AppReducer {
         state.compose.editor.variablesKey = key
         return [.resolveVariables(environment, key)]
     }
+
+    /// The active environment's variables were resolved: shown when they are still the ones
+    /// asked for.
+    static func variablesResolved(_ key: VariablesKey, _ variables: [Environment.ShownVariable], _ state: inout AppState) {
+        guard key == state.compose.editor.variablesKey else { return }
+        state.compose.editor.variables = variables
+    }
 }
