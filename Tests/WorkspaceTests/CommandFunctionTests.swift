@@ -22,6 +22,11 @@ import Testing
 
         func load() throws -> APICollection { try CollectionLoader.load(from: collectionFile) }
 
+        /// Trusts the collection with what it reaches now, as `explorer trust` does.
+        func trust() throws {
+            try CollectionTrust(environment: environment).trust(collectionFile, reach: try #require(CollectionReach(loading: collectionFile)))
+        }
+
         func resolve(_ name: String, extra: [String: String] = [:], runsCommands: Bool = true) throws -> ResolvedRequest {
             let collection = try load()
             var resolver = RequestResolver(processEnvironment: environment.merging(extra) { $1 })
@@ -49,7 +54,7 @@ import Testing
 
     @Test func aTrustedCollectionRunsTheCommandOncePerRequestAndMasksItsOutput() throws {
         let sandbox = try Sandbox(Self.yaml)
-        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        try sandbox.trust()
         let resolved = try sandbox.resolve("Token")
         #expect(resolved.request.headers["Authorization"] == "Bearer tok-123")
         #expect(resolved.request.headers["X-Again"] == "tok-123")
@@ -69,24 +74,56 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("runs.txt").path))
         // Revoked trust stops it again.
-        let trust = CommandTrust(environment: sandbox.environment)
-        try trust.trust(sandbox.collectionFile)
-        #expect(try trust.revoke(sandbox.collectionFile))
+        try sandbox.trust()
+        #expect(try CollectionTrust(environment: sandbox.environment).revoke(sandbox.collectionFile))
         #expect(throws: (any Error).self) { try sandbox.resolve("Token") }
+    }
+
+    @Test func trustCoversWhatTheCollectionReachesWhenTrusted() throws {
+        let sandbox = try Sandbox(Self.yaml)
+        try sandbox.trust()
+        #expect(throws: Never.self) { try sandbox.resolve("Token") }
+        // A pull adds a command: trusted before, it asks again.
+        try Data((Self.yaml + "\n  - name: Pulled\n    path: \"/x/{{command \\\"id\\\"}}\"\n").utf8).write(to: sandbox.collectionFile)
+        #expect(throws: (any Error).self) { try sandbox.resolve("Token") }
+        try sandbox.trust()
+        #expect(throws: Never.self) { try sandbox.resolve("Token") }
+    }
+
+    @Test func aCollectionsReachListsCommandsFilesOutsideItsFolderAndVariables() throws {
+        let sandbox = try Sandbox("""
+            name: Reach
+            environments: [{ name: local, base_url: "http://127.0.0.1:1", variables: { key: "{{env.AWS_SECRET_ACCESS_KEY}}" } }]
+            endpoints:
+              - name: Files
+                path: /f
+                headers: { X-Host: "{{file /etc/hostname}}", X-Up: "{{file ../../../root/.bashrc}}", X-In: "{{file data/in.txt}}" }
+                body: { file: /etc/passwd }
+              - name: Command
+                path: "/c/{{command\\t\\"id\\"}}"
+            """)
+        let collection = try sandbox.load()
+        let reach = CollectionReach(collection, folder: sandbox.folder)
+        let outside = sandbox.folder.appendingPathComponent("../../../root/.bashrc").standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(Set(reach.references) == [
+            .command("id"), .environmentVariable("AWS_SECRET_ACCESS_KEY"), .file("/etc/hostname"), .file("/etc/passwd"), .file(outside),
+        ])
+        let refusal = try #require(CollectionTrust(environment: sandbox.environment).refusal(for: collection, at: sandbox.collectionFile))
+        #expect(refusal.contains("reads the file /etc/passwd") && refusal.contains("It sends to local http://127.0.0.1:1") && refusal.contains("explorer trust"))
     }
 
     @Test func theTrustListIsPrivate() throws {
         let sandbox = try Sandbox(Self.yaml)
-        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        try sandbox.trust()
         let list = sandbox.folder.appendingPathComponent("state/explorer/trusted-collections.json")
         let mode = try FileManager.default.attributesOfItem(atPath: list.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(try CommandTrust(environment: sandbox.environment).list().map(\.path) == [sandbox.collectionFile.resolvingSymlinksInPath().path])
+        #expect(try CollectionTrust(environment: sandbox.environment).list().map(\.path) == [sandbox.collectionFile.resolvingSymlinksInPath().path])
     }
 
     @Test func aPreviewShowsTheCommandAsWrittenAndRunsNothing() throws {
         let sandbox = try Sandbox(Self.yaml)
-        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        try sandbox.trust()
         let resolved = try sandbox.resolve("Token", runsCommands: false)
         #expect(resolved.request.headers["X-Again"]?.hasPrefix("{{command ") == true)
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("runs.txt").path))
@@ -94,7 +131,7 @@ import Testing
 
     @Test func aFailingCommandSaysItsStatusAndWhatItWroteToStandardError() throws {
         let sandbox = try Sandbox(Self.yaml)
-        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        try sandbox.trust()
         #expect {
             try sandbox.resolve("Fails")
         } throws: { error in
@@ -104,7 +141,7 @@ import Testing
 
     @Test func aCommandIsBoundedInTimeAndOutput() throws {
         let sandbox = try Sandbox(Self.yaml)
-        try CommandTrust(environment: sandbox.environment).trust(sandbox.collectionFile)
+        try sandbox.trust()
         let started = Date()
         #expect {
             try sandbox.resolve("Slow", extra: ["EXPLORER_COMMAND_TIMEOUT": "0.3"])

@@ -170,3 +170,59 @@ def test_only_an_http_url_goes_to_the_browser(explorer_bin, tmp_path, demo):
         assert "\x1b" not in result.stderr, repr(result.stderr)
     finally:
         hostile.close()
+
+
+def test_a_found_collection_reaching_beyond_its_folder_sends_nothing_until_trusted(explorer_bin, tmp_path, demo):
+    cloned = tmp_path / "cloned"
+    cloned.mkdir()
+    collection = cloned / "explorer.yaml"
+    reaching = (
+        "name: cloned\n"
+        f"environments:\n  - name: local\n    base_url: {demo.urls['local']}\n"
+        "endpoints:\n"
+        "  - name: Leak\n    method: POST\n    path: /echo/leak\n"
+        "    headers: { X-Host: '{{file /etc/hostname}}', X-Key: '{{env.AWS_SECRET_ACCESS_KEY}}' }\n"
+        "  - name: Health\n    path: /health\n"
+    )
+    collection.write_text(reaching)
+    secret_env = {"AWS_SECRET_ACCESS_KEY": "aws-s3cret-e2e"}
+    served_before = len(demo.lines)
+
+    found = run(explorer_bin, tmp_path, "send", "Health", cwd=cloned, env=secret_env)
+    assert found.returncode == 2, found.stderr
+    for said in ("was found, not named", "reads the file /etc/hostname", "reads the environment variable AWS_SECRET_ACCESS_KEY",
+                 f"It sends to local {demo.urls['local']}", f"explorer trust {collection}"):
+        assert said in found.stderr, found.stderr
+    assert not any("/echo/leak" in line or "/health" in line for line in demo.lines[served_before:]), "nothing was sent"
+
+    trusted = run(explorer_bin, tmp_path, "trust", cwd=cloned)
+    assert trusted.returncode == 0, trusted.stderr
+    assert "reads the file /etc/hostname" in trusted.stdout.decode()
+    sent = run(explorer_bin, tmp_path, "send", "Leak", cwd=cloned, env=secret_env)
+    assert sent.returncode == 0, sent.stderr
+
+    # A pull adds a command: the trust given before does not cover it.
+    collection.write_text(reaching + "  - name: Pulled\n    path: \"/x/{{command \\\"id\\\"}}\"\n")
+    again = run(explorer_bin, tmp_path, "send", "Health", cwd=cloned, env=secret_env)
+    assert again.returncode == 2 and "runs the command id" in again.stderr, again.stderr
+
+
+def test_an_import_says_which_files_and_variables_it_reaches(explorer_bin, tmp_path, demo):
+    postman = {
+        "info": {"name": "Shared", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+        "item": [{
+            "name": "Upload",
+            "request": {
+                "method": "POST", "url": demo.urls["local"] + "/echo",
+                "header": [{"key": "X-Key", "value": "{{env.AWS_SECRET_ACCESS_KEY}}"}],
+                "body": {"mode": "formdata", "formdata": [{"key": "f", "type": "file", "src": "/etc/passwd"}]},
+            },
+        }],
+    }
+    source = tmp_path / "shared.json"
+    source.write_text(json.dumps(postman))
+    (tmp_path / "mine").mkdir()
+    imported = run(explorer_bin, tmp_path, "import", "postman", str(source), "--into", str(tmp_path / "mine" / "explorer.yaml"))
+    assert imported.returncode == 0, imported.stderr
+    assert "reads the file /etc/passwd" in imported.stderr, imported.stderr
+    assert "reads the environment variable AWS_SECRET_ACCESS_KEY" in imported.stderr, imported.stderr

@@ -43,6 +43,12 @@ enum ExplorerTUI {
             printError(sentence(describing: error))
             throw ExitCode(2)
         }
+        // A collection found in a folder that reaches beyond it sends nothing until trusted:
+        // said before the screen starts, with what it would read and where it would send.
+        if let refusal = CollectionTrust(environment: processEnvironment).refusal(for: collection, at: collectionURL) {
+            printError(refusal)
+            throw ExitCode(2)
+        }
         if let environment, collection.environment(named: environment) == nil {
             printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)

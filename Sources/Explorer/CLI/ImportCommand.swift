@@ -109,7 +109,9 @@ struct ImportCommand: AsyncParsableCommand {
     static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws {
         var result: ImportResult
         do {
-            result = try run().disablingCommands()
+            let folder = destination.into.map { URL(fileURLWithPath: $0).standardizedFileURL.deletingLastPathComponent() }
+                ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            result = try run().disablingCommands().notingReach(from: folder)
             if let folder = destination.folder, !folder.isEmpty {
                 result.collection = result.collection.nested(inFolder: folder)
             }

@@ -39,19 +39,27 @@ enum CollectionLocation {
         throw ExitCode(2)
     }
 
-    /// Loads a collection, printing its warnings to stderr.
+    /// Loads a collection, printing its warnings to stderr, and refuses one that was found
+    /// (not named, not trusted) and reaches beyond its folder (`CollectionTrust`).
     ///
-    /// - Parameter url: the collection file.
+    /// - Parameters:
+    ///   - url: the collection file.
+    ///   - checkingTrust: whether to refuse an untrusted collection (not when trusting it).
     /// - Returns: the collection.
-    /// - Throws: `ExitCode(2)` after the loader's sentence on stderr.
-    static func load(_ url: URL) throws -> APICollection {
+    /// - Throws: `ExitCode(2)` after the loader's sentence, or the refusal, on stderr.
+    static func load(_ url: URL, checkingTrust: Bool = true) throws -> APICollection {
+        let collection: APICollection
         do {
-            let collection = try CollectionLoader.load(from: url)
-            for warning in collection.warnings { printError(warning.description) }
-            return collection
+            collection = try CollectionLoader.load(from: url)
         } catch {
             printError(sentence(describing: error))
             throw ExitCode(2)
         }
+        for warning in collection.warnings { printError(warning.description) }
+        if checkingTrust, let refusal = CollectionTrust().refusal(for: collection, at: url) {
+            printError(refusal)
+            throw ExitCode(2)
+        }
+        return collection
     }
 }

@@ -3,18 +3,22 @@ import Foundation
 import Terminal
 import Workspace
 
-/// `explorer trust [FILE]`: lets the `{{command "…"}}` calls of a collection run.
+/// `explorer trust [FILE]`: lets a collection reach beyond its folder (`CollectionReach`: its
+/// `{{command "…"}}` calls, files outside its folder, process environment variables).
 ///
 /// A collection named on the command line (or by `EXPLORER_COLLECTION`) is trusted when it is
-/// opened; one found on its own (`./explorer.yaml`) runs no command until it is trusted here.
+/// opened; one found on its own (`./explorer.yaml`) sends nothing that reaches beyond its
+/// folder until it is trusted here, and trust covers what it reaches at that moment.
 struct TrustCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
-        abstract: "Let a collection's {{command \"…\"}} calls run (or --revoke, --list).",
+        abstract: "Let a collection run its commands and read files and variables beyond its folder (or --revoke, --list).",
         discussion: """
-            A command runs on your machine with your rights. A collection you name (explorer FILE, \
-            --collection FILE, EXPLORER_COLLECTION) is trusted when opened; ./explorer.yaml found \
-            in a folder (a repository just cloned) runs no command until you trust it here.
+            A command runs on your machine with your rights; a file or an environment variable may \
+            hold a secret the collection sends to its servers. A collection you name (explorer FILE, \
+            --collection FILE, EXPLORER_COLLECTION) is trusted when opened; ./explorer.yaml found in a \
+            folder (a repository just cloned) sends nothing until you trust it here. Trust covers what \
+            the collection reaches now: a new command, file or variable asks again.
             """
     )
 
@@ -28,10 +32,10 @@ struct TrustCommand: ParsableCommand {
     var list = false
 
     func run() throws {
-        let trust = CommandTrust()
+        let trust = CollectionTrust()
         do {
             if list {
-                for entry in try trust.list() { print("\(entry.path)\t\(Self.day(entry.since))") }
+                for entry in try trust.list() { print(ExchangeOutput.escapingControls("\(entry.path)\t\(Self.day(entry.since))")) }
                 return
             }
             let file = URL(fileURLWithPath: collection ?? "explorer.yaml").standardizedFileURL
@@ -41,12 +45,15 @@ struct TrustCommand: ParsableCommand {
             }
             if revoke {
                 let was = try trust.revoke(file)
-                print(was ? "Commands in \(file.path) no longer run." : "\(file.path) was not trusted.")
-            } else {
-                try trust.trust(file)
-                print("Commands in \(file.path) may run (explorer trust --revoke undoes it).")
+                print(was ? "\(file.path) no longer reaches beyond its folder." : "\(file.path) was not trusted.")
+                return
             }
-        } catch let failure as PrivateJSONFile<[String: Date]>.Failure {
+            let loaded = try CollectionLocation.load(file, checkingTrust: false)
+            let reach = CollectionReach(loaded, folder: file.deletingLastPathComponent())
+            try trust.trust(file, reach: reach)
+            print("\(file.path) is trusted (explorer trust --revoke undoes it)" + (reach.isEmpty ? "; it reaches nothing beyond its folder." : ": it"))
+            for reference in reach.references { print(ExchangeOutput.escapingControls("  \(reference)")) }
+        } catch let failure as PrivateJSONFile<[String: CollectionTrust.Entry]>.Failure {
             printError(failure.description)
             throw ExitCode(1)
         }
@@ -58,17 +65,18 @@ struct TrustCommand: ParsableCommand {
 }
 
 extension CollectionLocation {
-    /// Trusts a collection the user named, when it has commands to run: naming a file is
-    /// opening it on purpose, unlike finding `./explorer.yaml` in the current folder.
+    /// Trusts a collection the user named, with what it reaches now: naming a file is opening
+    /// it on purpose, unlike finding `./explorer.yaml` in the current folder.
     static func trustNamed(_ url: URL) {
-        // The word first, as bytes: the regular expression over the whole file costs a few
-        // milliseconds of every start, and almost no collection has a command.
-        guard let data = FileManager.default.contents(atPath: url.path), data.withUnsafeBytes({ ByteSearch.contains(Array("command".utf8), in: $0) }),
-              String(decoding: data, as: UTF8.self).contains(TemplateCommand.call) else { return }
+        // The words first, as bytes: almost no collection reaches beyond its folder, and
+        // loading it twice would cost every start.
+        guard let data = FileManager.default.contents(atPath: url.path),
+              data.withUnsafeBytes({ bytes in ["command", "file", "env."].contains { ByteSearch.contains(Array($0.utf8), in: bytes) } }),
+              let reach = CollectionReach(loading: url), !reach.isEmpty else { return }
         do {
-            try CommandTrust().trust(url)
+            try CollectionTrust().trust(url, reach: reach)
         } catch {
-            printError("The collection's commands cannot be trusted: \(error)")
+            printError("The collection cannot be trusted: \(error)")
         }
     }
 }

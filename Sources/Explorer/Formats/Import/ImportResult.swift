@@ -1,3 +1,4 @@
+import Foundation
 import Workspace
 import Yams
 
@@ -83,6 +84,20 @@ extension ImportResult {
         let listed = disabled.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ") + (count > 10 ? ", …" : "")
         copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
                              + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, and rename it back to command only if you would run it yourself.")
+        return copy
+    }
+
+    /// The import with a warning listing what it reaches beyond the folder it goes to, other
+    /// than commands (renamed already): files outside that folder and process environment
+    /// variables. The user reads them before opening the collection by name, which trusts it.
+    ///
+    /// - Parameter folder: the folder of the collection the import goes into.
+    package func notingReach(from folder: URL) -> ImportResult {
+        let reach = CollectionReach(collection, folder: folder).references.filter { if case .command = $0 { false } else { true } }
+        guard !reach.isEmpty else { return self }
+        var copy = self
+        copy.warnings.append("the import reaches beyond \(folder.path): it " + reach.map(\.description).joined(separator: "; it ")
+                             + ". A collection you open by name may read them and send them to its servers: check each one.")
         return copy
     }
 

@@ -18,8 +18,6 @@ package struct TemplateCommand: Sendable, Hashable {
     package static let defaultTimeout: Double = 10
     /// The most standard output a command may write.
     package static let maximumOutputBytes = 1 << 20
-    /// A `{{command …}}` call in a text (the space after the name keeps `{{commands}}` out).
-    package static var call: Regex<(Substring, Substring, Substring)> { #/\{\{(\s*)command(\s)/# }
 
     /// The shell command line.
     package var command: String
@@ -130,14 +128,41 @@ package struct TemplateCommand: Sendable, Hashable {
     }
 }
 
-/// The collection files whose `{{command "…"}}` calls may run: those the user opened by name
+/// The collection files that may reach beyond their folder (`CollectionReach`: commands,
+/// files outside it, process environment variables): those the user opened by name
 /// (`explorer FILE`, `--collection FILE`, `EXPLORER_COLLECTION`) or trusted with `explorer
 /// trust FILE`. A collection found on its own (`./explorer.yaml` of a folder just cloned)
-/// never runs a command until then, as direnv never loads an `.envrc` it was not allowed to.
+/// reaches nothing until then, as direnv never loads an `.envrc` it was not allowed to.
 ///
-/// Kept in the state folder (`trusted-collections.json`, mode 0600), by absolute path.
-package struct CommandTrust: Sendable {
-    private let file: PrivateJSONFile<[String: Date]>
+/// Trust is recorded by the file's resolved path and the digest of what it reaches: after a
+/// `git pull` that adds a command, a file or a variable, the collection asks again.
+/// Kept in the state folder (`trusted-collections.json`, mode 0600).
+package struct CollectionTrust: Sendable {
+    /// One trusted collection.
+    package struct Entry: Codable, Sendable, Hashable {
+        /// When it was trusted.
+        package var since: Date
+        /// The digest of what it reached then (`CollectionReach.digest`); `nil` in a list
+        /// written before reach was recorded, which trusts nothing any more.
+        package var reach: String?
+
+        package init(since: Date, reach: String?) {
+            self.since = since
+            self.reach = reach
+        }
+
+        package init(from decoder: any Decoder) throws {
+            // A list written by an earlier version holds dates alone.
+            if let since = try? decoder.singleValueContainer().decode(Date.self) {
+                self.init(since: since, reach: nil)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(since: try container.decode(Date.self, forKey: .since), reach: try container.decodeIfPresent(String.self, forKey: .reach))
+        }
+    }
+
+    private let file: PrivateJSONFile<[String: Entry]>
 
     /// The trust list of the state folder the environment names.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -145,20 +170,20 @@ package struct CommandTrust: Sendable {
         file = PrivateJSONFile(url, holding: "the list of trusted collections", empty: [:])
     }
 
-    /// Whether commands in this collection file may run.
-    package func isTrusted(_ collectionFile: URL) -> Bool {
-        ((try? file.read()) ?? [:])[Self.key(collectionFile)] != nil
+    /// Whether this collection file may reach what it reaches now.
+    package func isTrusted(_ collectionFile: URL, reach: CollectionReach) -> Bool {
+        reach.isEmpty || ((try? file.read()) ?? [:])[Self.key(collectionFile)]?.reach == reach.digest
     }
 
-    /// Lets commands in this collection file run from now on.
+    /// Lets this collection file reach what it reaches now.
     ///
     /// - Throws: `PrivateJSONFile.Failure` when the list cannot be written.
-    package func trust(_ collectionFile: URL) throws {
-        guard !isTrusted(collectionFile) else { return }
-        try file.update { $0[Self.key(collectionFile)] = Date() }
+    package func trust(_ collectionFile: URL, reach: CollectionReach) throws {
+        guard !isTrusted(collectionFile, reach: reach) || reach.isEmpty else { return }
+        try file.update { $0[Self.key(collectionFile)] = Entry(since: Date(), reach: reach.digest) }
     }
 
-    /// Stops commands in this collection file from running.
+    /// Stops trusting this collection file.
     ///
     /// - Returns: whether it was trusted.
     /// - Throws: `PrivateJSONFile.Failure` when the list cannot be written.
@@ -169,7 +194,7 @@ package struct CommandTrust: Sendable {
 
     /// The trusted files, with when each was trusted.
     package func list() throws -> [(path: String, since: Date)] {
-        try file.read().map { ($0.key, $0.value) }.sorted { $0.path < $1.path }
+        try file.read().map { ($0.key, $0.value.since) }.sorted { $0.path < $1.path }
     }
 
     private static func key(_ url: URL) -> String {

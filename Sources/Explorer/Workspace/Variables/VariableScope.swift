@@ -29,7 +29,7 @@ package struct VariableScope: Sendable {
     var directory: URL?
     /// Who answers `{{prompt "Label"}}` (nobody when `nil`: the call is an error).
     var prompter: (any TemplatePrompter)?
-    /// The collection file: `{{command "…"}}` runs only when `CommandTrust` trusts it.
+    /// The collection file: `{{command "…"}}` runs only when `CollectionTrust` trusts it.
     var collectionFile: URL?
     /// Whether `{{command "…"}}` runs, or stays as written (a preview never runs one).
     var runsCommands = true
@@ -163,7 +163,8 @@ package struct VariableScope: Sendable {
         guard let collectionFile else {
             throw TemplateFunction.Failure(reason: "commands run only from a collection file the user opened")
         }
-        guard CommandTrust(environment: processEnvironment).isTrusted(collectionFile) else {
+        guard let reach = CollectionReach(loading: collectionFile),
+              CollectionTrust(environment: processEnvironment).isTrusted(collectionFile, reach: reach) else {
             throw TemplateFunction.Failure(reason: "commands run only from a collection you opened by name or trusted, and \(collectionFile.path) was found, not named: "
                                            + "open it with --collection, or run explorer trust \(collectionFile.path)")
         }

@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+import NetworkingCore
+import Yams
+
+/// What a collection reaches beyond its own folder when it sends: the shell commands it runs
+/// (`{{command …}}`), the files outside its folder it reads (`{{file …}}`, `body: { file: }`,
+/// multipart file parts, GraphQL `@file` documents; a symbolic link counts as where it
+/// points), and the process environment variables it reads (`{{env.NAME}}`).
+///
+/// A collection opened by name, or trusted, may reach them; one found in a folder (a
+/// repository just cloned) sends nothing until it is trusted, and trust holds for these
+/// references only: a new command, file or variable asks again (`CollectionTrust`).
+package struct CollectionReach: Sendable, Hashable {
+    /// One thing reached.
+    package enum Reference: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// A shell command line.
+        case command(String)
+        /// A file outside the collection's folder, by its resolved absolute path.
+        case file(String)
+        /// A process environment variable, by name.
+        case environmentVariable(String)
+
+        package var description: String {
+            switch self {
+            case .command(let line): "runs the command \(line)"
+            case .file(let path): "reads the file \(path)"
+            case .environmentVariable(let name): "reads the environment variable \(name)"
+            }
+        }
+    }
+
+    /// What the collection reaches, sorted, each once.
+    package let references: [Reference]
+
+    /// Whether it reaches nothing beyond itself.
+    package var isEmpty: Bool { references.isEmpty }
+
+    /// A digest of the references: trust recorded with one digest does not cover another.
+    package var digest: String {
+        let text = references.map(\.description).joined(separator: "\n")
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What a collection reaches.
+    ///
+    /// - Parameters:
+    ///   - collection: the collection, as loaded.
+    ///   - folder: its folder, where relative paths start.
+    package init(_ collection: APICollection, folder: URL) {
+        var found = Set<Reference>()
+        let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        func file(_ path: String) {
+            // A path made of variables may point anywhere: it counts as written.
+            guard !Template.containsVariables(path) else { found.insert(.file(path)); return }
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+            let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
+            if resolved != root && !resolved.hasPrefix(root + "/") { found.insert(.file(resolved)) }
+        }
+        Self.visitTexts(CollectionWriter.node(for: collection)) { text in
+            for placeholder in Template.placeholders(in: text) {
+                if placeholder.name.hasPrefix("env.") {
+                    found.insert(.environmentVariable(String(placeholder.name.dropFirst(4))))
+                } else if let call = TemplateFunction(placeholder.name), let argument = call.arguments.first {
+                    let value = switch argument { case .text(let text), .variable(let text): text }
+                    if call.name == "command" { found.insert(.command(value)) }
+                    if call.name == "file" { file(value) }
+                }
+            }
+        }
+        for endpoint in collection.endpoints {
+            switch endpoint.body {
+            case .file(let path)?: file(path)
+            case .multipart(let fields)?: for field in fields where field.isFile { file(field.value) }
+            default: break
+            }
+            if case .file(let path)? = endpoint.graphql?.document { file(path) }
+        }
+        references = found.sorted()
+    }
+
+    /// Calls `visit` with every text of a YAML tree: keys and values.
+    private static func visitTexts(_ node: Node, _ visit: (String) -> Void) {
+        switch node {
+        case .scalar(let scalar): visit(scalar.string)
+        case .mapping(let mapping): for (key, value) in mapping { visitTexts(key, visit); visitTexts(value, visit) }
+        case .sequence(let sequence): for item in sequence { visitTexts(item, visit) }
+        case .alias: break
+        }
+    }
+}
+
+extension CollectionReach {
+    /// What the collection file on disk reaches; `nil` when it cannot be loaded (the load
+    /// itself then says why).
+    package init?(loading collectionFile: URL) {
+        guard let collection = try? CollectionLoader.load(from: collectionFile) else { return nil }
+        self.init(collection, folder: collectionFile.deletingLastPathComponent())
+    }
+}
+
+extension CollectionTrust {
+    /// Why a collection may not send, listing what it would reach and where it would send,
+    /// or `nil` when it may: it reaches nothing beyond its folder, or it was trusted (or
+    /// opened by name) with what it reaches now.
+    ///
+    /// - Parameters:
+    ///   - collection: the loaded collection.
+    ///   - collectionFile: its file.
+    package func refusal(for collection: APICollection, at collectionFile: URL) -> String? {
+        let reach = CollectionReach(collection, folder: collectionFile.deletingLastPathComponent())
+        guard !isTrusted(collectionFile, reach: reach) else { return nil }
+        let destinations = collection.environments.map { "\($0.name) \($0.baseURLTemplate)" }
+        return "\(collectionFile.path) was found, not named, and reaches beyond its folder: it "
+            + reach.references.map(\.description).joined(separator: "; it ") + ". "
+            + (destinations.isEmpty ? "" : "It sends to \(destinations.joined(separator: ", ")). ")
+            + "Nothing was sent: read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)."
+    }
+}
