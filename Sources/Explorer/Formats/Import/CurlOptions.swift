@@ -95,3 +95,98 @@ enum CurlOptions {
         return .unknown
     }
 }
+
+extension CurlOptions {
+    /// One option as a command line gives it, with the argument it takes.
+    struct Given: Sendable, Hashable {
+        /// The long name, without `--` (`request` for `-X`).
+        var name: String
+        /// The argument; empty for an option that takes none.
+        var value: String
+        /// Whether a flag was written as `--no-NAME`.
+        var negated: Bool
+        /// How the option was written (`-X`, `--req`), for the warnings that name it.
+        var written: String
+    }
+
+    /// What one word of a command line is, once read.
+    enum Argument: Sendable, Hashable {
+        /// A word that is not an option: a URL.
+        case url(String)
+        /// The options a word holds: one for a long option, one or more for a cluster of
+        /// short ones (`-sSL`).
+        case options([Given])
+    }
+
+    /// Reads the words after `curl` one at a time, as curl reads them: an option that takes an
+    /// argument takes the rest of its word or the next word, whatever that word looks like.
+    struct Reader {
+        private let words: [String]
+        private var index = 0
+
+        /// Creates a reader of the words after `curl`.
+        init(_ words: [String]) {
+            self.words = words
+        }
+
+        /// The next word, read with the value it takes; `nil` after the last one.
+        ///
+        /// - Throws: `ImportError.invalidCurl` for an option curl does not know, a prefix that
+        ///   fits several options, or an option whose argument is missing.
+        mutating func next() throws -> Argument? {
+            guard let word = takeWord() else { return nil }
+            if word.hasPrefix("--") && word.count > 2 { return .options([try longOption(word)]) }
+            if word.hasPrefix("-") && word.count > 1 { return .options(try shortOptions(word)) }
+            return .url(word)
+        }
+
+        /// `--name`, `--no-name`, `--name value`, a prefix of a name, or `--name=value`.
+        private mutating func longOption(_ word: String) throws -> Given {
+            var name = String(word.dropFirst(2))
+            var attached: String?
+            // curl itself has no `--name=value`; it is accepted for a known option that takes a value.
+            if let equals = name.firstIndex(of: "="), CurlOptions.withArgument.contains(String(name[..<equals])) {
+                attached = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            switch CurlOptions.match(name) {
+            case let .option(long, negated):
+                guard CurlOptions.withArgument.contains(long) else { return Given(name: long, value: "", negated: negated, written: word) }
+                guard let value = attached ?? takeWord() else { throw ImportError.invalidCurl("the option \(word) needs a value.") }
+                return Given(name: long, value: value, negated: false, written: word)
+            case .ambiguous(let candidates):
+                throw ImportError.invalidCurl("the option \(word) could be any of \(candidates.map { "--" + $0 }.joined(separator: ", ")); curl refuses it too.")
+            case .unknown:
+                throw ImportError.invalidCurl("curl does not know the option \(word) (curl 7.88.1 and the newer options of curl's manual were checked); curl refuses it too.")
+            }
+        }
+
+        /// `-x`, a cluster `-sSL`, and a letter's argument written after it (`-XPOST`) or as the
+        /// next word; the letter that takes an argument ends the cluster.
+        private mutating func shortOptions(_ word: String) throws -> [Given] {
+            var options: [Given] = []
+            var letters = Substring(word.dropFirst())
+            while let letter = letters.popFirst() {
+                guard let long = CurlOptions.short[letter] else {
+                    throw ImportError.invalidCurl("curl does not know the option -\(letter) (in \(word)); curl refuses it too.")
+                }
+                guard CurlOptions.withArgument.contains(long) else {
+                    options.append(Given(name: long, value: "", negated: false, written: "-\(letter)"))
+                    continue
+                }
+                guard let value = letters.isEmpty ? takeWord() : String(letters) else {
+                    throw ImportError.invalidCurl("the option -\(letter) needs a value.")
+                }
+                options.append(Given(name: long, value: value, negated: false, written: "-\(letter)"))
+                break
+            }
+            return options
+        }
+
+        private mutating func takeWord() -> String? {
+            guard index < words.count else { return nil }
+            defer { index += 1 }
+            return words[index]
+        }
+    }
+}
