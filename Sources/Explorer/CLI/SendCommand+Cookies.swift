@@ -28,16 +28,6 @@ extension ExchangeSender {
             return {}
         }
         cookieJar = jar
-        let name = environment.name
-        let loaded = jar.revision
-        return {
-            // Nothing set or removed: the file is not touched (it may not even be writable).
-            guard jar.revision != loaded else { return }
-            do {
-                try store.save(jar, collection: collection, environment: name)
-            } catch {
-                printError("The cookies of \"\(name)\" were not kept: \(error)")
-            }
-        }
+        return store.saving(jar, collection: collection, environment: environment.name) { printError($0) }
     }
 }

@@ -765,16 +765,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// What keeps a jar in the state folder once a response is in (on `recording`).
     private func savingCookies(_ jar: CookieJar?, of resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> @Sendable () -> Void {
         guard let jar, let cookieStore else { return {} }
-        let (collection, environment) = (resolved.collectionKey, resolved.environment.name)
-        let before = jar.revision
-        return {
-            // Nothing set: the file is not touched.
-            guard jar.revision != before else { return }
-            do {
-                try cookieStore.save(jar, collection: collection, environment: environment)
-            } catch {
-                send(.message("The cookies of \"\(environment)\" were not kept: \(error)", isError: true))
-            }
+        return cookieStore.saving(jar, collection: resolved.collectionKey, environment: resolved.environment.name) {
+            send(.message($0, isError: true))
         }
     }
 

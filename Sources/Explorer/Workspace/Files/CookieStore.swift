@@ -57,6 +57,32 @@ package struct CookieStore: Sendable {
         }
     }
 
+    /// What keeps a jar once requests are sent, if they set or removed a cookie.
+    ///
+    /// Call it before the requests: it notes the jar's revision, and the closure it returns
+    /// writes the jar only when the revision has moved since. Nothing set or removed: the file
+    /// is not touched (it may not even be writable).
+    ///
+    /// - Parameters:
+    ///   - jar: the jar the requests use.
+    ///   - collection: the collection's store key (`APICollection.storeKey`).
+    ///   - environment: the environment's name.
+    ///   - failed: told in one sentence when the jar could not be written.
+    /// - Returns: what to call once the requests are done.
+    package func saving(
+        _ jar: CookieJar, collection: String, environment: String, failed: @escaping @Sendable (String) -> Void
+    ) -> @Sendable () -> Void {
+        let loaded = jar.revision
+        return {
+            guard jar.revision != loaded else { return }
+            do {
+                try save(jar, collection: collection, environment: environment)
+            } catch {
+                failed("The cookies of \"\(environment)\" were not kept: \(error)")
+            }
+        }
+    }
+
     /// Forgets the cookies of an environment a predicate picks (all of them by default).
     ///
     /// - Throws: `Failure` when the file cannot be read or written.
