@@ -32,8 +32,9 @@ import Testing
     }
 
     @Test func recursiveDescentFindsEveryDepthInDocumentOrder() throws {
-        // The store comes before the top-level id in the document, so its ids come first.
-        #expect(try select("$..id") == ["1", "2", "3", "4", "0"])
+        // RFC 9535 §2.5.2.2: the selector applies to a node before the nodes below it, so the
+        // document's own id comes first, then the store's in document order.
+        #expect(try select("$..id") == ["0", "1", "2", "3", "4"])
         #expect(try select("$..price").count == 4)
     }
 
@@ -93,7 +94,9 @@ import Testing
 
     @Test func existenceFilters() throws {
         #expect(try select("$.store.items[?(@.tags)].name") == ["apple", "cherry"])
-        #expect(try select("$.store.items[?(@.note)].name") == [], "a null member counts as absent, as in JavaScript's truthiness")
+        #expect(try select("$.store.items[?(@.note)].name") == ["durian"], "a null member exists (RFC 9535 §2.3.5.2.2)")
+        #expect(try select("$.store.items[?(@.note != null)].name") == ["apple", "banana", "cherry"],
+                "an absent member is Nothing, which is not equal to null")
     }
 
     @Test func aMissingMemberSelectsNothing() throws {

@@ -1,78 +1,99 @@
 import Foundation
 import NetworkingCore
 
-/// A JSONPath expression, the subset people type to narrow a response:
-/// `$.items[*].name`, `$..id`, `$.items[0]`, `$.items[-1]`, `$.items[1:3]`, `$['odd key']`,
-/// `$.items[?(@.status=="open")]`, `[?(@.score >= 50)]`, `[?(@.tags)]`.
+/// A JSONPath query (RFC 9535), as people type it to narrow a response:
+/// `$.items[*].name`, `$..id`, `$.items[-1]`, `$.items[1:10:2]`, `$['odd key']`, `$[0,2]`,
+/// `$.items[?@.status == 'open' && @.score >= 50]`, `$[?length(@.tags) > 1]`,
+/// `$[?match(@.code, '[A-Z]{3}')]`.
 ///
-/// The result is always a JSON array of what matched, in document order. The body view's
-/// filter and the checks of a collection (`capture:`, `assert:`) read bodies through it.
+/// The whole RFC is read: every selector and segment, filters with `&&`, `||`, `!` and
+/// parentheses, comparisons of literals, singular queries and function results, and the five
+/// standard functions (`length`, `count`, `match`, `search`, `value`) with their type rules.
+/// `JSONPath(strict:)` reads exactly the RFC's grammar. `JSONPath(_:)`, what a filter box and a
+/// collection's checks use, also accepts what people type there (see `Syntax.lenient`).
+///
+/// The result is a list of the nodes that matched, in the order the RFC defines (document
+/// order for wildcards and descendants). The body view's filter and the checks of a collection
+/// (`capture:`, `assert:`) read bodies through it.
 package struct JSONPath: Sendable, CustomStringConvertible {
-    enum Step: Sendable, Hashable {
-        case child(String)
-        case index(Int)
-        case slice(Int?, Int?)
-        case wildcard
-        case descendants(String?)
-        case filter(Filter)
-    }
-
-    struct Filter: Sendable, Hashable {
-        enum Operator: String, Sendable, CaseIterable {
-            case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
-        }
-        let path: [String]
-        let comparison: (Operator, Literal)?
-    }
-
-    enum Literal: Sendable, Hashable {
-        case string(String)
-        case number(Double)
-        case bool(Bool)
-        case null
+    /// Which grammar the parser reads.
+    package enum Syntax: Sendable, Hashable {
+        /// RFC 9535's grammar exactly: the query starts with `$`, and there is no blank before
+        /// or after it.
+        case strict
+        /// The RFC's grammar with what people type in a filter box: blanks around the query,
+        /// no leading `$` (`items[0].name`, `.items`, `[0]`), `-` inside a dotted member name
+        /// (`$.content-type`), and an empty expression for the whole document (`$`). Anything
+        /// the RFC accepts means the same here; these only add queries it refuses.
+        case lenient
     }
 
     /// What is wrong with an expression or a body, in one sentence.
     package struct Failure: Error, Sendable, CustomStringConvertible {
         package let description: String
+        /// Where in the expression it goes wrong (1-based, in Unicode scalars), when it is the
+        /// expression that is wrong.
+        package let position: Int?
 
         /// A failure saying `description`.
         package init(description: String) {
+            self.init(description: description, position: nil)
+        }
+
+        /// A failure saying `description`, about the expression at `position` (1-based).
+        package init(description: String, position: Int?) {
             self.description = description
+            self.position = position
         }
     }
 
-    let steps: [Step]
-    package let description: String
+    /// How deeply filters, parentheses and function calls may nest in one query: deeper is
+    /// refused when parsing, so that neither parsing nor evaluating can exhaust the stack.
+    package static let maximumNesting = 64
 
-    /// Parses an expression; the leading `$` is optional.
+    /// The query as parsed.
+    let query: Query
+    /// The expression as written.
+    package let description: String
+    /// The grammar it was read with.
+    package let syntax: Syntax
+
+    /// Parses an expression with the lenient syntax: the leading `$` is optional and blanks
+    /// around the query are ignored (see `Syntax.lenient`).
     ///
     /// - Throws: `Failure` saying at which position the expression goes wrong.
     package init(_ expression: String) throws {
-        description = expression
-        var scanner = Scanner(Array(expression.trimmingCharacters(in: .whitespaces)))
-        if scanner.peek == "$" { scanner.advance() }
-        var steps: [Step] = []
-        while !scanner.isAtEnd {
-            if scanner.consume("..") {
-                if scanner.consume("*") { steps.append(.descendants(nil)) } else if scanner.peek == "[" {
-                    steps.append(.descendants(nil))
-                } else {
-                    steps.append(.descendants(try scanner.name()))
-                }
-            } else if scanner.consume(".") {
-                if scanner.consume("*") { steps.append(.wildcard) } else { steps.append(.child(try scanner.name())) }
-            } else if scanner.consume("[") {
-                steps.append(try scanner.bracket())
-                guard scanner.consume("]") else { throw Failure(description: "Expected ] at position \(scanner.position + 1) of \(expression)") }
-            } else if steps.isEmpty, scanner.peek?.isLetter == true || scanner.peek == "_" {
-                steps.append(.child(try scanner.name()))
-            } else {
-                throw Failure(description: "Unexpected \"\(scanner.peek.map(String.init) ?? "")\" at position \(scanner.position + 1) of \(expression)")
-            }
-        }
-        self.steps = steps
+        try self.init(expression, syntax: .lenient)
     }
+
+    /// Parses an expression with RFC 9535's grammar exactly, as the compliance suite expects.
+    ///
+    /// - Throws: `Failure` saying at which position the expression goes wrong.
+    package init(strict expression: String) throws {
+        try self.init(expression, syntax: .strict)
+    }
+
+    /// Parses an expression with the grammar `syntax` names.
+    ///
+    /// - Throws: `Failure` saying at which position the expression goes wrong.
+    package init(_ expression: String, syntax: Syntax) throws {
+        var parser = Parser(expression, syntax: syntax)
+        query = try parser.parse()
+        description = expression
+        self.syntax = syntax
+    }
+
+    /// Any error as a `Failure` (parsing and evaluation already throw `Failure`).
+    package static func failure(_ error: any Error) -> Failure {
+        error as? Failure ?? Failure(description: String(describing: error))
+    }
+
+    /// Whether the expression can select more than one value (a wildcard, a slice, a filter,
+    /// a descent or several selectors in one bracket): its result is then a list even when one
+    /// value matched. The opposite of the RFC's singular query.
+    package var isIndefinite: Bool { !query.isSingular }
+
+    // MARK: - Evaluating
 
     /// Applies the expression to a JSON document.
     ///
@@ -86,216 +107,136 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         return Data(JSONValue.array(evaluate(root)).serialized(pretty: true).utf8)
     }
 
-    /// Any error as a `Failure` (parsing and evaluation already throw `Failure`).
-    package static func failure(_ error: any Error) -> Failure {
-        error as? Failure ?? Failure(description: String(describing: error))
-    }
-
-    /// Whether the expression can select more than one value (a wildcard, a slice, a filter
-    /// or a descent): its result is then a list even when one value matched.
-    package var isIndefinite: Bool {
-        steps.contains { step in
-            switch step {
-            case .child, .index: return false
-            case .slice, .wildcard, .descendants, .filter: return true
-            }
-        }
-    }
-
     /// Applies the expression to a document.
     ///
-    /// - Returns: the matches, in document order.
+    /// - Returns: the values of the nodes selected, in the order the RFC gives them.
     package func evaluate(_ root: JSONValue) -> [JSONValue] {
-        steps.reduce([root]) { nodes, step in nodes.flatMap { apply(step, to: $0) } }
+        Evaluator(root: root).select(query, from: Node(root, at: NoLocation())).map(\.value)
     }
 
-    private func apply(_ step: Step, to node: JSONValue) -> [JSONValue] {
-        switch step {
-        case .child(let name):
-            return node[name].map { [$0] } ?? []
-        case .index(let index):
-            guard case .array(let array) = node else { return [] }
-            let position = index < 0 ? array.count + index : index
-            return array.indices.contains(position) ? [array[position]] : []
-        case .slice(let start, let end):
-            guard case .array(let array) = node else { return [] }
-            func clamp(_ value: Int?, _ fallback: Int) -> Int {
-                guard let value else { return fallback }
-                return min(max(value < 0 ? array.count + value : value, 0), array.count)
-            }
-            let lower = clamp(start, 0)
-            let upper = clamp(end, array.count)
-            return lower < upper ? Array(array[lower..<upper]) : []
-        case .wildcard:
-            return children(of: node)
-        case .descendants(let name):
-            var result: [JSONValue] = []
-            collect(node, name: name, into: &result)
-            return result
-        case .filter(let filter):
-            return children(of: node).filter { matches(filter, $0) }
-        }
-    }
-
-    private func children(of node: JSONValue) -> [JSONValue] {
-        switch node {
-        case .array(let elements): return elements
-        case .object(let members): return members.map(\.value)
-        default: return []
-        }
-    }
-
-    private func collect(_ node: JSONValue, name: String?, into result: inout [JSONValue]) {
-        switch node {
-        case .object(let members):
-            for member in members {
-                if name == nil || member.key == name { result.append(member.value) }
-                collect(member.value, name: name, into: &result)
-            }
-        case .array(let elements):
-            for element in elements {
-                if name == nil { result.append(element) }
-                collect(element, name: name, into: &result)
-            }
-        default:
-            break
-        }
-    }
-
-    private func matches(_ filter: Filter, _ node: JSONValue) -> Bool {
-        var value: JSONValue? = node
-        for key in filter.path { value = value?[key] }
-        guard let value else { return false }
-        guard let (comparison, literal) = filter.comparison else { return value != .null }
-        switch (literal, value) {
-        case (.string(let expected), .string(let actual)):
-            return compare(actual, expected, comparison)
-        case (.number(let expected), .number(let text)):
-            guard let actual = Double(text) else { return comparison == .notEqual }
-            return compare(actual, expected, comparison)
-        case (.bool(let expected), .bool(let actual)):
-            return comparison == .equal ? actual == expected : (comparison == .notEqual ? actual != expected : false)
-        case (.null, _):
-            let isNull = value == .null
-            return comparison == .equal ? isNull : (comparison == .notEqual ? !isNull : false)
-        default:
-            // A value of another type is not equal to the literal, and not ordered with it.
-            return comparison == .notEqual
-        }
-    }
-
-    private func compare<T: Comparable>(_ actual: T, _ expected: T, _ comparison: Filter.Operator) -> Bool {
-        switch comparison {
-        case .equal: return actual == expected
-        case .notEqual: return actual != expected
-        case .less: return actual < expected
-        case .lessOrEqual: return actual <= expected
-        case .greater: return actual > expected
-        case .greaterOrEqual: return actual >= expected
-        }
-    }
-
-    // MARK: - Parsing
-
-    private struct Scanner {
-        let characters: [Character]
-        var position = 0
-
-        init(_ characters: [Character]) { self.characters = characters }
-
-        var isAtEnd: Bool { position >= characters.count }
-        var peek: Character? { isAtEnd ? nil : characters[position] }
-
-        mutating func advance() { position += 1 }
-
-        mutating func skipSpaces() { while peek == " " { advance() } }
-
-        mutating func consume(_ text: String) -> Bool {
-            let wanted = Array(text)
-            guard position + wanted.count <= characters.count, Array(characters[position..<position + wanted.count]) == wanted else { return false }
-            position += wanted.count
-            return true
-        }
-
-        mutating func name() throws -> String {
-            let start = position
-            while let character = peek, character.isLetter || character.isNumber || character == "_" || character == "-" { advance() }
-            guard position > start else { throw Failure(description: "Expected a member name at position \(start + 1)") }
-            return String(characters[start..<position])
-        }
-
-        mutating func quoted() throws -> String {
-            guard let quote = peek, quote == "'" || quote == "\"" else { throw Failure(description: "Expected a quoted name at position \(position + 1)") }
-            advance()
-            var text = ""
-            while let character = peek, character != quote {
-                if character == "\\" { advance() }
-                if let next = peek { text.append(next) }
-                advance()
-            }
-            guard consume(String(quote)) else { throw Failure(description: "A quoted name is not closed") }
-            return text
-        }
-
-        mutating func integer() -> Int? {
-            let start = position
-            if peek == "-" { advance() }
-            while let character = peek, character.isNumber { advance() }
-            return Int(String(characters[start..<position]))
-        }
-
-        mutating func bracket() throws -> Step {
-            skipSpaces()
-            defer { skipSpaces() }
-            if consume("*") { return .wildcard }
-            if peek == "'" || peek == "\"" { return .child(try quoted()) }
-            if consume("?(") {
-                skipSpaces()
-                guard consume("@") else { throw Failure(description: "A filter starts with @, as in [?(@.status==\"open\")]") }
-                var path: [String] = []
-                while consume(".") { path.append(try name()) }
-                skipSpaces()
-                var comparison: (Filter.Operator, Literal)?
-                for candidate in Filter.Operator.allCases where consume(candidate.rawValue) {
-                    skipSpaces()
-                    comparison = (candidate, try literal())
-                    break
-                }
-                skipSpaces()
-                guard consume(")") else { throw Failure(description: "A filter must end with ), as in [?(@.id>2)]") }
-                return .filter(Filter(path: path, comparison: comparison))
-            }
-            let start = integer()
-            if consume(":") {
-                return .slice(start, integer())
-            }
-            guard let start else { throw Failure(description: "Expected an index, a slice, * or a filter at position \(position + 1)") }
-            return .index(start)
-        }
-
-        mutating func literal() throws -> Literal {
-            if peek == "'" || peek == "\"" { return .string(try quoted()) }
-            if consume("true") { return .bool(true) }
-            if consume("false") { return .bool(false) }
-            if consume("null") { return .null }
-            let start = position
-            while let character = peek, character.isNumber || character == "." || character == "-" || character == "e" { advance() }
-            guard let number = Double(String(characters[start..<position])) else {
-                throw Failure(description: "Expected a string, number, true, false or null at position \(start + 1)")
-            }
-            return .number(number)
-        }
+    /// Applies the expression to a document and says where each match is.
+    ///
+    /// - Returns: each node selected, as its normalized path (RFC 9535 §2.7, as in
+    ///   `$['items'][0]`) and its value, in the order the RFC gives them.
+    package func locate(_ root: JSONValue) -> [(path: String, value: JSONValue)] {
+        Evaluator(root: root).select(query, from: Node(root, at: NormalizedPath())).map { ($0.location.description, $0.value) }
     }
 }
 
-extension JSONPath.Filter {
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.path == rhs.path && lhs.comparison?.0 == rhs.comparison?.0 && lhs.comparison?.1 == rhs.comparison?.1
+// MARK: - The syntax tree
+
+extension JSONPath {
+    /// A query: `$` (the document) or `@` (the node a filter is testing), then segments.
+    struct Query: Sendable {
+        /// Whether it starts at the document (`$`) rather than at the current node (`@`).
+        var isAbsolute: Bool
+        var segments: [Segment]
+
+        /// Whether it selects at most one node: only names and indexes, one per segment, and no
+        /// descent (the RFC's singular query, the only kind a comparison accepts).
+        var isSingular: Bool {
+            segments.allSatisfy { segment in
+                guard !segment.isDescendant, segment.selectors.count == 1 else { return false }
+                switch segment.selectors[0] {
+                case .name, .index: return true
+                case .wildcard, .slice, .filter: return false
+                }
+            }
+        }
     }
 
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(path)
-        hasher.combine(comparison?.0)
-        hasher.combine(comparison?.1)
+    /// A child segment (`.a`, `[…]`) or a descendant segment (`..a`, `..[…]`).
+    struct Segment: Sendable {
+        /// Whether its selectors apply to the node and every node below it (`..`).
+        var isDescendant: Bool
+        var selectors: [Selector]
+        /// Whether blanks were written inside its brackets (`[ 'a' ]`): the RFC's grammar of a
+        /// singular query has none there, so the strict syntax does not compare such a query.
+        var isSpaced = false
+    }
+
+    /// One selector of a segment.
+    enum Selector: Sendable {
+        /// An object's member (`.a`, `['a']`).
+        case name(String)
+        /// Every element or member value (`*`).
+        case wildcard
+        /// An array's element, from the end when negative (`[0]`, `[-1]`).
+        case index(Int)
+        /// Array elements from `start` up to `end` by `step` (`[1:5:2]`, `[::-1]`).
+        case slice(start: Int?, end: Int?, step: Int?)
+        /// The element or member values for which the expression holds (`[?@.a > 1]`).
+        case filter(LogicalExpression)
+    }
+
+    /// A filter's expression, true or false for the node it tests.
+    indirect enum LogicalExpression: Sendable {
+        case or([LogicalExpression])
+        case and([LogicalExpression])
+        case not(LogicalExpression)
+        case comparison(Comparable, ComparisonOperator, Comparable)
+        /// True when the query selects at least one node (an existence test).
+        case exists(Query)
+        /// A function whose result is a LogicalType, or a NodesType read as "not empty".
+        case function(FunctionCall)
+    }
+
+    /// One side of a comparison: a literal, a singular query or a function giving a value.
+    enum Comparable: Sendable {
+        case literal(JSONValue)
+        case query(Query)
+        case function(FunctionCall)
+    }
+
+    /// The comparison operators of §2.3.5.1.
+    enum ComparisonOperator: String, Sendable, CaseIterable {
+        // Two-character operators first, so that `<=` is not read as `<`.
+        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
+    }
+
+    /// A call of one of the standard functions (§2.4).
+    struct FunctionCall: Sendable {
+        var function: Function
+        var arguments: [Argument]
+    }
+
+    /// What a function's argument is, as written.
+    enum Argument: Sendable {
+        case literal(JSONValue)
+        case query(Query)
+        case logical(LogicalExpression)
+        case function(FunctionCall)
+    }
+
+    /// The types of §2.4.1 that function parameters and results have.
+    enum ExpressionType: Sendable {
+        /// A JSON value or Nothing.
+        case value
+        /// True or false.
+        case logical
+        /// A list of nodes.
+        case nodes
+    }
+
+    /// The function extensions RFC 9535 defines (§2.4.4 to §2.4.8).
+    enum Function: String, Sendable, CaseIterable {
+        case length, count, match, search, value
+
+        /// The types of its parameters, in order.
+        var parameters: [ExpressionType] {
+            switch self {
+            case .length: [.value]
+            case .count, .value: [.nodes]
+            case .match, .search: [.value, .value]
+            }
+        }
+
+        /// The type of its result.
+        var result: ExpressionType {
+            switch self {
+            case .length, .count, .value: .value
+            case .match, .search: .logical
+            }
+        }
     }
 }

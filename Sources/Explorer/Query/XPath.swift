@@ -72,36 +72,36 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `SyntaxError` for anything outside the subset.
     package init(_ text: String) throws(SyntaxError) {
         self.text = text
-        var scanner = Scanner(Array(text.trimmingCharacters(in: .whitespaces)))
+        var scanner = Scanner(text.trimmingCharacters(in: .whitespaces))
         var count = false
-        if scanner.take("count(") {
+        if scanner.consume("count(") {
             count = true
         }
         var steps: [Step] = []
         var first = true
-        while !scanner.atEnd && !(count && scanner.peek == ")") {
+        while !scanner.isAtEnd && !(count && scanner.peek == ")") {
             var anyDepth = false
-            if scanner.take("//") {
+            if scanner.consume("//") {
                 anyDepth = true
-            } else if scanner.take("/") {
+            } else if scanner.consume("/") {
                 anyDepth = false
             } else if !first {
-                throw SyntaxError(message: "expected / or // before \"\(scanner.rest)\"; the subset is \(Self.subset)", offset: scanner.offset)
+                throw SyntaxError(message: "expected / or // before \"\(scanner.rest)\"; the subset is \(Self.subset)", offset: scanner.position)
             }
             first = false
             if let last = steps.last, case .attribute = last.test {
-                throw SyntaxError(message: "an attribute (@…) can only end a path", offset: scanner.offset)
+                throw SyntaxError(message: "an attribute (@…) can only end a path", offset: scanner.position)
             }
             let test = try Self.test(&scanner)
             var predicates: [Predicate] = []
-            while scanner.take("[") {
+            while scanner.consume("[") {
                 predicates.append(try Self.predicate(&scanner))
             }
             steps.append(Step(anyDepth: anyDepth, test: test, predicates: predicates))
         }
         if count {
-            guard scanner.take(")"), scanner.atEnd else {
-                throw SyntaxError(message: "count( must close with ) at the end", offset: scanner.offset)
+            guard scanner.consume(")"), scanner.isAtEnd else {
+                throw SyntaxError(message: "count( must close with ) at the end", offset: scanner.position)
             }
         }
         guard !steps.isEmpty else { throw SyntaxError(message: "the expression selects nothing; write a path such as //title", offset: 0) }
@@ -110,15 +110,15 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func test(_ scanner: inout Scanner) throws(SyntaxError) -> Test {
-        let start = scanner.offset
-        if scanner.take("text()") { return .text }
-        if scanner.take("..") { return .parent }
-        if scanner.take(".") { return .this }
-        if scanner.take("*") { return .element(nil) }
-        if scanner.take("@") {
-            if scanner.take("*") { return .attribute(nil) }
+        let start = scanner.position
+        if scanner.consume("text()") { return .text }
+        if scanner.consume("..") { return .parent }
+        if scanner.consume(".") { return .this }
+        if scanner.consume("*") { return .element(nil) }
+        if scanner.consume("@") {
+            if scanner.consume("*") { return .attribute(nil) }
             let name = scanner.name()
-            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.offset) }
+            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.position) }
             return .attribute(name)
         }
         let name = scanner.name()
@@ -132,25 +132,25 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func predicate(_ scanner: inout Scanner) throws(SyntaxError) -> Predicate {
-        let start = scanner.offset
+        let start = scanner.position
         scanner.skipSpaces()
         let predicate: Predicate
-        if scanner.take("last()") {
+        if scanner.consume("last()") {
             predicate = .last
         } else if let digits = scanner.digits() {
             guard let position = Int(digits), position >= 1 else {
                 throw SyntaxError(message: "a position counts from 1", offset: start)
             }
             predicate = .position(position)
-        } else if scanner.take("@") {
+        } else if scanner.consume("@") {
             let name = scanner.name()
-            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.offset) }
+            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.position) }
             scanner.skipSpaces()
-            let negated = scanner.take("!=")
-            if negated || scanner.take("=") {
+            let negated = scanner.consume("!=")
+            if negated || scanner.consume("=") {
                 scanner.skipSpaces()
                 guard let value = scanner.quoted() else {
-                    throw SyntaxError(message: "compare an attribute with a quoted value: [@\(name)='value']", offset: scanner.offset)
+                    throw SyntaxError(message: "compare an attribute with a quoted value: [@\(name)='value']", offset: scanner.position)
                 }
                 predicate = .attribute(name, equals: value, negated: negated)
             } else {
@@ -160,7 +160,7 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
             throw SyntaxError(message: "[\(scanner.rest.prefix(20))… is not a predicate of the subset ([n], [last()], [@a], [@a='v'])", offset: start)
         }
         scanner.skipSpaces()
-        guard scanner.take("]") else { throw SyntaxError(message: "expected ] to close the predicate", offset: scanner.offset) }
+        guard scanner.consume("]") else { throw SyntaxError(message: "expected ] to close the predicate", offset: scanner.position) }
         return predicate
     }
 
@@ -239,53 +239,48 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
     private static func unique(_ indices: [Int]) -> [Int] {
         Array(Set(indices)).sorted()
     }
+}
 
-    // MARK: - Scanning
+// MARK: - Scanning
 
-    private struct Scanner {
-        let characters: [Character]
-        var offset = 0
+extension XPath {
+    /// The shared query scanner, reading the expression as characters: messages count
+    /// characters as a reader sees them.
+    typealias Scanner = QueryScanner<Character>
+}
 
-        init(_ characters: [Character]) { self.characters = characters }
+fileprivate extension QueryScanner where Element == Character {
+    /// Skips spaces (only spaces: the subset has no other blanks between tokens).
+    mutating func skipSpaces() {
+        skip { $0 == " " }
+    }
 
-        var atEnd: Bool { offset >= characters.count }
-        var peek: Character? { atEnd ? nil : characters[offset] }
-        var rest: String { String(characters[min(offset, characters.count)...]) }
-
-        mutating func take(_ text: String) -> Bool {
-            let wanted = Array(text)
-            guard offset + wanted.count <= characters.count, Array(characters[offset..<(offset + wanted.count)]) == wanted else { return false }
-            offset += wanted.count
-            return true
+    /// Reads a name: letters, digits, `_`, `-`, `.` (not first) and `:` (not as the `::` of
+    /// an axis). Empty when none comes next.
+    mutating func name() -> String {
+        let start = position
+        while let next = peek, next.isLetter || next.isNumber || "_-.:".contains(next) {
+            // `::` starts an axis, not a name.
+            if next == ":" && peek(at: 1) == ":" { break }
+            if next == "." && position == start { break }
+            advance()
         }
+        return text(from: start)
+    }
 
-        mutating func skipSpaces() {
-            while let next = peek, next == " " { offset += 1 }
-        }
+    /// Reads ASCII digits, or gives `nil` when none comes next.
+    mutating func digits() -> String? {
+        let digits = take { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : digits
+    }
 
-        mutating func name() -> String {
-            let start = offset
-            while let next = peek, next.isLetter || next.isNumber || "_-.:".contains(next) {
-                // `::` starts an axis, not a name.
-                if next == ":" && offset + 1 < characters.count && characters[offset + 1] == ":" { break }
-                if next == "." && offset == start { break }
-                offset += 1
-            }
-            return String(characters[start..<offset])
-        }
-
-        mutating func digits() -> String? {
-            let start = offset
-            while let next = peek, next.isASCII && next.isNumber { offset += 1 }
-            return offset > start ? String(characters[start..<offset]) : nil
-        }
-
-        mutating func quoted() -> String? {
-            guard let quote = peek, quote == "'" || quote == "\"" else { return nil }
-            guard let close = characters[(offset + 1)...].firstIndex(of: quote) else { return nil }
-            let value = String(characters[(offset + 1)..<close])
-            offset = close + 1
-            return value
-        }
+    /// Reads a value in single or double quotes (no escapes), or gives `nil`, reading nothing,
+    /// when none comes next or it is not closed.
+    mutating func quoted() -> String? {
+        guard let quote = peek, quote == "'" || quote == "\"" else { return nil }
+        guard let close = elements[(position + 1)...].firstIndex(of: quote) else { return nil }
+        let value = String(elements[(position + 1)..<close])
+        position = close + 1
+        return value
     }
 }
