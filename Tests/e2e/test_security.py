@@ -226,3 +226,29 @@ def test_an_import_says_which_files_and_variables_it_reaches(explorer_bin, tmp_p
     assert imported.returncode == 0, imported.stderr
     assert "reads the file /etc/passwd" in imported.stderr, imported.stderr
     assert "reads the environment variable AWS_SECRET_ACCESS_KEY" in imported.stderr, imported.stderr
+
+
+def test_the_demo_makes_its_own_private_folder_and_removes_it(explorer_bin, tmp_path):
+    import os
+    import re
+    import signal
+    import subprocess
+    import time
+    # A folder someone else prepared under the old fixed name is not written into.
+    process = subprocess.Popen([str(explorer_bin), "demo", "--serve-only", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        collection = None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and collection is None:
+            line = process.stdout.readline()
+            match = re.match(r"collection: (.+)", line)
+            if match:
+                collection = Path(match.group(1).strip())
+        assert collection is not None and collection.exists()
+        assert collection.parent.parent == tmp_path and re.fullmatch(r"explorer-demo-\w{6}", collection.parent.name)
+        assert oct(collection.parent.stat().st_mode & 0o777) == "0o700"
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=15)
+    assert not collection.parent.exists(), "--serve-only removes its folder on exit"

@@ -44,17 +44,19 @@ struct DemoCommand: AsyncParsableCommand {
             printError(String(describing: error))
             throw ExitCode(1)
         }
-        let collectionURL = collectionOut.map { URL(fileURLWithPath: $0) } ?? DemoCollection.defaultURL()
+        let collectionURL: URL
         do {
+            collectionURL = try collectionOut.map { URL(fileURLWithPath: $0) } ?? DemoCollection.defaultURL()
             try DemoCollection.write(for: server.environments, to: collectionURL)
         } catch {
-            printError("The demo could not write its collection to \(collectionURL.path): \(error.localizedDescription)")
+            printError("The demo could not write its collection: \(error.localizedDescription)")
             await server.stop()
             throw ExitCode(1)
         }
 
+        // The folder the demo made for itself goes when it ends, served only or not.
+        defer { if collectionOut == nil { try? FileManager.default.removeItem(at: collectionURL.deletingLastPathComponent()) } }
         guard serveOnly else {
-            defer { if collectionOut == nil { try? FileManager.default.removeItem(at: collectionURL.deletingLastPathComponent()) } }
             do {
                 try await ExplorerTUI.run(collectionURL: collectionURL, environment: "local", themeName: theme)
             } catch {

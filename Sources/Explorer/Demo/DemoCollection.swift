@@ -50,12 +50,17 @@ package enum DemoCollection {
         return url
     }
 
-    /// Where the demo writes its collection when no `--collection-out` is given: a folder of its
-    /// own under the temporary directory, one per process.
-    package static func defaultURL() -> URL {
-        FileManager.default.temporaryDirectory
-            .appendingPathComponent("explorer-demo-\(ProcessInfo.processInfo.processIdentifier)")
-            .appendingPathComponent("demo.yaml")
+    /// Where the demo writes its collection when no `--collection-out` is given: a new folder
+    /// of its own under the temporary directory, made by `mkdtemp` (mode 0700, a name nobody
+    /// could have taken first), so that no folder another user prepared is written into.
+    ///
+    /// - Throws: `CocoaError` when the folder cannot be made.
+    package static func defaultURL() throws -> URL {
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("explorer-demo-XXXXXX").path.utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: String(cString: template), NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        }
+        return URL(fileURLWithPath: String(cString: made), isDirectory: true).appendingPathComponent("demo.yaml")
     }
 
     private static let endpoints = """
