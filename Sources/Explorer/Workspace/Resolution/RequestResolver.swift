@@ -12,6 +12,10 @@ import NetworkingCore
 /// item — replacing an environment header of the same name, but not one the endpoint writes
 /// itself under an inherited auth — or, for digest, the credentials that answer the server's
 /// challenge. Its expanded secrets (password, token, key) are masked like secret variables.
+///
+/// `resolve` runs its steps in that order: path → query → headers → auth
+/// (`RequestResolver+Auth.swift`) → body (`RequestResolver+Body.swift`) → GraphQL, each
+/// expanding the endpoint's templates with the one `EndpointTemplates`.
 package struct RequestResolver: Sendable {
     /// The process environment used for `{{env.NAME}}`.
     var processEnvironment: [String: String]
@@ -57,253 +61,195 @@ package struct RequestResolver: Sendable {
             throw ResolveError.noEnvironment(endpoint: endpoint.id)
         }
         let scope = self.scope(for: collection, environment: environment, overrides: overrides, captured: captured)
-        // `at` names the part in `Endpoint.locations` (`path`, `query[2]` …), so an error
-        // points at the line and column to fix.
-        func place(_ key: String) -> FileLocation? { endpoint.locations[key] ?? endpoint.location }
-        func expand(_ text: String, _ part: String, at key: String) throws -> (text: String, spans: [VariableSpan]) {
-            do {
-                return try scope.expand(text)
-            } catch {
-                throw ResolveError(scopeFailure: error, context: "the \(part) of endpoint \"\(endpoint.id)\"", at: place(key))
-            }
-        }
-
+        let templates = EndpointTemplates(endpoint: endpoint, scope: scope)
         let baseURL = try environment.resolvedBaseURL(in: scope)
         let baseSpans = (try? scope.expand(environment.baseURLTemplate).spans) ?? []
 
-        // Path: each piece is percent-encoded on its own, so variable spans stay exact.
+        let path = try resolvedPath(with: templates)
+        var query = try resolvedQuery(with: templates)
+        var headers = try resolvedHeaders(with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
+        let auth = try resolvedAuth(with: templates, collection: collection, environment: environment, headers: &headers, query: &query)
+        let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var body = try resolvedBody(with: templates, directory: directory, headers: &headers)
+        let graphQLDocument = try resolvedGraphQL(with: templates, directory: directory, query: &query, body: &body.data, headers: &headers)
+
+        let request = BasicRequest(method: endpoint.method, path: path.text, queryItems: query.items, headers: headers, httpBody: body.data)
+        let url = try builtURL(of: request, relativeTo: baseURL, baseSpans: baseSpans, path: path, query: query, templates: templates)
+        var resolved = ResolvedRequest(
+            endpoint: endpoint,
+            environment: environment,
+            baseURL: baseURL,
+            request: request,
+            url: url.text,
+            urlVariableSpans: url.spans,
+            masker: SecretMasker(secretValues: secretValues(in: scope, environment: environment, overrides: overrides, captured: captured, authSecrets: auth.secrets)),
+            collectionKey: collection.storeKey,
+            scope: scope,
+            bodyFile: body.file
+        )
+        resolved.digest = auth.digest
+        resolved.oauth2 = auth.oauth2
+        resolved.graphQLDocument = graphQLDocument
+        return resolved
+    }
+
+    // MARK: - Steps
+
+    /// A path expanded and percent-encoded, with where its variables stand.
+    struct ResolvedPath {
+        /// The encoded path (or whole URL), starting with `/` when it is a path.
+        var text: String
+        /// The spans of the variables' values in `text`.
+        var spans: [VariableSpan]
+        /// Whether the path is an absolute URL, sent there and not to the environment's server.
+        var isWholeURL: Bool
+    }
+
+    /// A query as it is built: the items Networking encodes, and the same query encoded as it
+    /// stands in the URL, with the spans of the variables' values in that text.
+    struct ResolvedQuery {
+        var items: [URLQueryItem] = []
+        var text = ""
+        var spans: [VariableSpan] = []
+
+        /// Starts an item: `&` after the items before it, then the encoded name and `=`.
+        mutating func startItem(named name: String) {
+            text += (text.isEmpty ? "" : "&") + RequestResolver.encodeQuery(name) + "="
+        }
+
+        /// Adds an item whose name and value are already expanded (an API key, GraphQL's
+        /// parameters).
+        mutating func append(_ item: URLQueryItem) {
+            startItem(named: item.name)
+            text += RequestResolver.encodeQuery(item.value ?? "")
+            items.append(item)
+        }
+    }
+
+    /// The path: each piece is percent-encoded on its own, so variable spans stay exact, and a
+    /// `?` written in the path starts a raw query, encoded as Networking encodes it. A path
+    /// that is an absolute URL (an imported request to another server than the environment's)
+    /// is sent there.
+    ///
+    /// - Throws: `ResolveError` for an undefined variable, or a whole URL without a host.
+    private func resolvedPath(with templates: EndpointTemplates) throws -> ResolvedPath {
         var path = ""
-        var pathSpans: [VariableSpan] = []
         var inQuery = false
-        // A `?` written in the path starts a raw query, encoded as Networking encodes it.
         func encodePiece(_ text: String) -> String {
             guard !inQuery else { return PercentEncoding.encode(text, allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true) }
-            guard let mark = text.firstIndex(of: "?") else { return encodePath(text) }
+            guard let mark = text.firstIndex(of: "?") else { return Self.encodePath(text) }
             inQuery = true
-            return encodePath(String(text[..<mark])) + "?"
+            return Self.encodePath(String(text[..<mark])) + "?"
                 + PercentEncoding.encode(String(text[text.index(after: mark)...]), allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true)
         }
-        for segment in Template(endpoint.path).segments {
-            switch segment {
-            case .literal(let literal):
-                path += encodePiece(literal)
-            case .variable(let name):
-                let value = try expand("{{\(name)}}", "path", at: "path").text
-                let encoded = encodePiece(value)
-                pathSpans.append(VariableSpan(name: name, range: path.count..<(path.count + encoded.count)))
-                path += encoded
-            }
-        }
-        // A path that is an absolute URL (an imported request to another server than the
-        // environment's) is sent there; the environment's headers stay with its own server.
+        let spans = try templates.expand(templates.endpoint.path, "path", at: "path", encodingInto: &path, with: encodePiece).spans
         let otherServer = Self.server(ofAbsolute: path)
         if let otherServer, URL(string: otherServer)?.host?.isEmpty ?? true {
-            throw ResolveError.invalidURL(endpoint: endpoint.id, url: path, at: place("path"))
+            throw ResolveError.invalidURL(endpoint: templates.endpoint.id, url: path, at: templates.place("path"))
         }
         if otherServer == nil && !path.isEmpty && !path.hasPrefix("/") && !path.hasPrefix("?") { path = "/" + path }
+        return ResolvedPath(text: path, spans: spans, isWholeURL: otherServer != nil)
+    }
 
-        var queryItems: [URLQueryItem] = []
-        var queryText = ""
-        var querySpans: [VariableSpan] = []
-        for (index, item) in endpoint.query.enumerated() {
-            let name = try expand(item.name, "query", at: "query[\(index)]").text
-            if index > 0 { queryText += "&" }
-            queryText += encodeQuery(name) + "="
-            var value = ""
-            for segment in Template(item.value).segments {
-                switch segment {
-                case .literal(let literal):
-                    value += literal
-                    queryText += encodeQuery(literal)
-                case .variable(let variable):
-                    let expanded = try expand("{{\(variable)}}", "query", at: "query[\(index)]").text
-                    let encoded = encodeQuery(expanded)
-                    querySpans.append(VariableSpan(name: variable, range: queryText.count..<(queryText.count + encoded.count)))
-                    value += expanded
-                    queryText += encoded
-                }
-            }
-            queryItems.append(URLQueryItem(name: name, value: value))
+    /// The endpoint's query items, each name and value expanded.
+    ///
+    /// - Throws: `ResolveError` for an undefined variable, at the item's line.
+    private func resolvedQuery(with templates: EndpointTemplates) throws -> ResolvedQuery {
+        var query = ResolvedQuery()
+        for (index, item) in templates.endpoint.query.enumerated() {
+            let key = "query[\(index)]"
+            let name = try templates.expand(item.name, "query", at: key)
+            query.startItem(named: name)
+            let value = try templates.expand(item.value, "query", at: key, encodingInto: &query.text, with: Self.encodeQuery)
+            query.spans += value.spans
+            query.items.append(URLQueryItem(name: name, value: value.text))
         }
+        return query
+    }
 
-        // The environment's headers, then the endpoint's: an endpoint header replaces the
-        // environment's of the same name, and an endpoint may repeat a header (list form).
+    /// The environment's headers, then the endpoint's: an endpoint header replaces the
+    /// environment's of the same name, and an endpoint may repeat a header (list form). The
+    /// environment's headers stay with its own server.
+    ///
+    /// - Throws: `ResolveError` for an undefined variable, at the header's line.
+    private func resolvedHeaders(with templates: EndpointTemplates, environment: Environment, sentToEnvironmentServer: Bool) throws -> HTTPHeaders {
         var headers = HTTPHeaders()
-        let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
-        for header in environment.headers where otherServer == nil && !ownNames.contains(header.name.lowercased()) {
+        let ownNames = Self.headerNames(of: templates.endpoint)
+        for header in environment.headers where sentToEnvironmentServer && !ownNames.contains(header.name.lowercased()) {
             do {
-                headers.add(name: try scope.expand(header.name).text, value: try scope.expand(header.value).text)
+                headers.add(name: try templates.scope.expand(header.name).text, value: try templates.scope.expand(header.value).text)
             } catch {
                 throw ResolveError(scopeFailure: error, context: "the header \(header.name) of environment \"\(environment.name)\"", at: environment.location)
             }
         }
-        for (index, header) in endpoint.headers.enumerated() {
-            let name = try expand(header.name, "headers", at: "headers[\(index)]").text
-            headers.add(name: name, value: try expand(header.value, "header \(name)", at: "headers[\(index)]").text)
+        for (index, header) in templates.endpoint.headers.enumerated() {
+            let name = try templates.expand(header.name, "headers", at: "headers[\(index)]")
+            headers.add(name: name, value: try templates.expand(header.value, "header \(name)", at: "headers[\(index)]"))
         }
+        return headers
+    }
 
-        var authSecrets: [String] = []
-        var digest: DigestCredentials?
-        var oauth2: OAuth2Configuration?
-        if let auth = collection.authentication(for: endpoint, in: environment) {
-            func expandAuth(_ text: String) throws -> String {
-                do {
-                    return try scope.expand(text).text
-                } catch {
-                    throw ResolveError(scopeFailure: error, context: "the auth of endpoint \"\(endpoint.id)\"", at: auth.location ?? endpoint.location)
-                }
-            }
-            func setHeader(_ name: String, _ value: String) {
-                if endpoint.auth == nil, ownNames.contains(name.lowercased()) { return }
-                headers.replaceOrAdd(name: name, value: value)
-            }
-            switch auth.scheme {
-            case .none:
-                break
-            case let .basic(username, password):
-                let user = try expandAuth(username), secret = try expandAuth(password)
-                let encoded = Data("\(user):\(secret)".utf8).base64EncodedString()
-                setHeader("Authorization", "Basic " + encoded)
-                authSecrets += [secret, encoded]
-            case let .bearer(token):
-                let secret = try expandAuth(token)
-                setHeader("Authorization", "Bearer " + secret)
-                authSecrets.append(secret)
-            case let .apiKey(name, value, placement):
-                let key = try expandAuth(name), secret = try expandAuth(value)
-                switch placement {
-                case .header:
-                    setHeader(key, secret)
-                case .query:
-                    queryItems.append(URLQueryItem(name: key, value: secret))
-                    queryText += (queryText.isEmpty ? "" : "&") + encodeQuery(key) + "=" + encodeQuery(secret)
-                }
-                authSecrets.append(secret)
-            case let .digest(username, password):
-                let credentials = DigestCredentials(username: try expandAuth(username), password: try expandAuth(password))
-                digest = credentials
-                authSecrets.append(credentials.password)
-            case let .oauth2(settings):
-                // The token is obtained when the request is sent (the dispatcher's adapter);
-                // an Authorization header the endpoint writes itself wins, as for bearer.
-                guard !(endpoint.auth == nil && ownNames.contains("authorization")) else { break }
-                do {
-                    let (configuration, secrets) = try settings.resolved(by: expandAuth)
-                    oauth2 = configuration
-                    authSecrets += secrets
-                } catch let failure as OAuth2Settings.Failure {
-                    throw ResolveError.invalidAuth(endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
-                }
-            }
-        }
-
-        let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        var body: Data?
-        var bodyFile: URL?
-        switch endpoint.body {
-        case nil:
-            break
-        case .json(let json):
-            let expanded = try json.mapStrings { try expand($0, "json body", at: "body").text }
-            body = Data(expanded.serialized(pretty: false).utf8)
+    /// GraphQL over HTTP: a JSON body for POST, query parameters for GET, and the `Accept`
+    /// GraphQL answers with.
+    ///
+    /// - Returns: the document sent, or `nil` when the endpoint is not a GraphQL operation.
+    /// - Throws: `ResolveError` for an unreadable or invalid document or an undefined variable.
+    private func resolvedGraphQL(
+        with templates: EndpointTemplates, directory: URL, query: inout ResolvedQuery, body: inout Data?, headers: inout HTTPHeaders
+    ) throws -> GraphQLSourceText? {
+        let endpoint = templates.endpoint
+        guard let graphql = endpoint.graphql else { return nil }
+        let source = try graphQLSource(of: graphql, endpoint: endpoint, directory: directory)
+        let variables = try graphql.variables.map { try $0.mapStrings { try templates.expand($0, "graphql variables", at: "graphql") } }
+        let parameters = try Self.graphQLParameters(source, variables: variables, operation: graphql, endpoint: endpoint)
+        if endpoint.method == .get {
+            for item in parameters.queryItems { query.append(item) }
+        } else {
+            body = parameters.body
             if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
-        case .raw(let text):
-            body = Data(try expand(text, "body", at: "body").text.utf8)
-        case .file(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
-            guard let data = try? Data(contentsOf: url) else {
-                throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: place("body"))
-            }
-            body = data
-            bodyFile = url
-        case .form(let fields):
-            let items = try fields.enumerated().map { index, field in
-                URLQueryItem(
-                    name: try expand(field.name, "form", at: "form[\(index)]").text,
-                    value: try expand(field.value, "form", at: "form[\(index)]").text)
-            }
-            body = Data(PercentEncoding.form(items).utf8)
-            if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
-        case .multipart(let fields):
-            var parts: [MultipartPart] = []
-            for (index, field) in fields.enumerated() {
-                let key = "multipart[\(index)]"
-                let name = try expand(field.name, "multipart", at: key).text
-                let value = try expand(field.value, "multipart", at: key).text
-                let filename = try field.filename.map { try expand($0, "multipart", at: key).text }
-                let contentType = try field.contentType.map { try expand($0, "multipart", at: key).text }
-                if field.isFile {
-                    let url = value.hasPrefix("/") ? URL(fileURLWithPath: value) : directory.appendingPathComponent(value)
-                    guard let data = try? Data(contentsOf: url) else {
-                        throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: place(key))
-                    }
-                    parts.append(MultipartPart(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, data: data))
-                } else {
-                    parts.append(MultipartPart(name: name, filename: filename, contentType: contentType, data: Data(value.utf8)))
-                }
-            }
-            let multipart = MultipartBody(parts: parts)
-            body = multipart.data
-            headers.remove(name: "Content-Type")
-            headers.add(name: "Content-Type", value: multipart.contentType)
         }
+        if !headers.contains("Accept") { headers.add(name: "Accept", value: GraphQLOperation.accept) }
+        return source
+    }
 
-        var graphQLDocument: GraphQLSourceText?
-        if let graphql = endpoint.graphql {
-            // GraphQL over HTTP: a JSON body for POST, query parameters for GET.
-            let source = try graphQLSource(of: graphql, endpoint: endpoint, directory: directory)
-            let variables = try graphql.variables.map { try $0.mapStrings { try expand($0, "graphql variables", at: "graphql").text } }
-            let parameters = try Self.graphQLParameters(source, variables: variables, operation: graphql, endpoint: endpoint)
-            if endpoint.method == .get {
-                for item in parameters.queryItems {
-                    queryItems.append(item)
-                    queryText += (queryText.isEmpty ? "" : "&") + encodeQuery(item.name) + "=" + encodeQuery(item.value ?? "")
-                }
-            } else {
-                body = parameters.body
-                if !headers.contains("Content-Type") { headers.add(name: "Content-Type", value: "application/json") }
-            }
-            if !headers.contains("Accept") { headers.add(name: "Accept", value: GraphQLOperation.accept) }
-            graphQLDocument = source
-        }
-
-        let request = BasicRequest(method: endpoint.method, path: path, queryItems: queryItems, headers: headers, httpBody: body)
-        // The URL is built by Networking itself, so what is shown is exactly what is sent.
+    /// The URL as Networking builds it (so what is shown is exactly what is sent), and where
+    /// the variables' values stand in it.
+    ///
+    /// - Throws: `ResolveError.invalidURL` when Networking cannot build it.
+    private func builtURL(
+        of request: BasicRequest, relativeTo baseURL: URL, baseSpans: [VariableSpan], path: ResolvedPath, query: ResolvedQuery,
+        templates: EndpointTemplates
+    ) throws -> (text: String, spans: [VariableSpan]) {
         guard let built = try? request.url(relativeTo: baseURL) else {
-            throw ResolveError.invalidURL(endpoint: endpoint.id, url: baseURL.absoluteString + path, at: place("path"))
+            throw ResolveError.invalidURL(endpoint: templates.endpoint.id, url: baseURL.absoluteString + path.text, at: templates.place("path"))
         }
         let url = built.absoluteString
-        let tail = path + (queryText.isEmpty ? "" : (path.contains("?") ? "&" : "?") + queryText)
+        let tail = path.text + (query.text.isEmpty ? "" : (path.text.contains("?") ? "&" : "?") + query.text)
         var spans = baseSpans.filter { $0.range.upperBound <= baseURL.absoluteString.count }
         if url.hasSuffix(tail) {
             let pathOffset = url.count - tail.count
-            spans += pathSpans.map { $0.shifted(by: pathOffset) }
-            spans += querySpans.map { $0.shifted(by: pathOffset + path.count + 1) }
+            spans += path.spans.map { $0.shifted(by: pathOffset) }
+            spans += query.spans.map { $0.shifted(by: pathOffset + path.text.count + 1) }
         }
+        return (url, spans)
+    }
 
+    /// Every value the request's masker hides: the environment's secrets (and the `--var`
+    /// given for them), secret captures, the auth's secrets, secret prompt answers and what
+    /// commands printed.
+    private func secretValues(
+        in scope: VariableScope, environment: Environment, overrides: [String: String], captured: [String: CapturedVariable], authSecrets: [String]
+    ) -> [String] {
         var secretValues = environment.secretValues(in: scope)
         for name in environment.secrets { if let value = overrides[name] { secretValues.append(value) } }
         secretValues += captured.values.filter(\.isSecret).map(\.value)
         secretValues += authSecrets.filter { !$0.isEmpty }
         secretValues += (prompter?.secretAnswers ?? []).filter { !$0.isEmpty }
         secretValues += scope.outputs.commandOutputs.filter { !$0.isEmpty }
-        var resolved = ResolvedRequest(
-            endpoint: endpoint,
-            environment: environment,
-            baseURL: baseURL,
-            request: request,
-            url: url,
-            urlVariableSpans: spans,
-            masker: SecretMasker(secretValues: secretValues),
-            collectionKey: collection.storeKey,
-            scope: scope,
-            bodyFile: bodyFile
-        )
-        resolved.digest = digest
-        resolved.oauth2 = oauth2
-        resolved.graphQLDocument = graphQLDocument
-        return resolved
+        return secretValues
     }
+
+    // MARK: - URLs
 
     /// Whether an endpoint's path is a whole URL, so that it is sent there and not to the
     /// environment's `base_url`: written out (`https://cdn.example.com/x`), or a leading
@@ -342,11 +288,21 @@ package struct RequestResolver: Sendable {
         return scope
     }
 
-    private func encodePath(_ text: String) -> String {
+    /// The names of the headers an endpoint writes itself, lowercased.
+    static func headerNames(of endpoint: Endpoint) -> Set<String> {
+        Set(endpoint.headers.map { $0.name.lowercased() })
+    }
+
+    /// A file named by an endpoint: absolute, or relative to the collection's folder.
+    static func fileURL(_ path: String, in directory: URL) -> URL {
+        path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+    }
+
+    private static func encodePath(_ text: String) -> String {
         PercentEncoding.encode(text, allowed: PercentEncoding.pathAllowed, keepEscapes: true)
     }
 
-    private func encodeQuery(_ text: String) -> String {
+    fileprivate static func encodeQuery(_ text: String) -> String {
         PercentEncoding.encode(text, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import NetworkingCore
+
+extension RequestResolver {
+    /// What the auth step gives besides the header or query item it writes.
+    struct ResolvedAuth {
+        /// The expanded secrets (password, token, key, the Basic credentials encoded), masked
+        /// like secret variables.
+        var secrets: [String] = []
+        /// The credentials that answer a digest challenge.
+        var digest: DigestCredentials?
+        /// How the OAuth2 token is obtained when the request is sent.
+        var oauth2: OAuth2Configuration?
+    }
+
+    /// The nearest `auth:` (endpoint, folders, environment, collection): its header or query
+    /// item, replacing an environment header of the same name but not one the endpoint writes
+    /// itself under an inherited auth; or, for digest and OAuth2, what the dispatcher needs to
+    /// authenticate when the request is sent.
+    ///
+    /// - Throws: `ResolveError` for an undefined variable (at the `auth:`'s line) or invalid
+    ///   OAuth2 settings.
+    func resolvedAuth(
+        with templates: EndpointTemplates, collection: APICollection, environment: Environment,
+        headers: inout HTTPHeaders, query: inout ResolvedQuery
+    ) throws -> ResolvedAuth {
+        let endpoint = templates.endpoint
+        var resolved = ResolvedAuth()
+        guard let auth = collection.authentication(for: endpoint, in: environment) else { return resolved }
+        let ownNames = Self.headerNames(of: endpoint)
+        func expand(_ text: String) throws -> String {
+            try templates.expand(text, "auth", placedAt: auth.location ?? endpoint.location)
+        }
+        func setHeader(_ name: String, _ value: String) {
+            if endpoint.auth == nil, ownNames.contains(name.lowercased()) { return }
+            headers.replaceOrAdd(name: name, value: value)
+        }
+        switch auth.scheme {
+        case .none:
+            break
+        case let .basic(username, password):
+            let user = try expand(username), secret = try expand(password)
+            let encoded = Data("\(user):\(secret)".utf8).base64EncodedString()
+            setHeader("Authorization", "Basic " + encoded)
+            resolved.secrets += [secret, encoded]
+        case let .bearer(token):
+            let secret = try expand(token)
+            setHeader("Authorization", "Bearer " + secret)
+            resolved.secrets.append(secret)
+        case let .apiKey(name, value, placement):
+            let key = try expand(name), secret = try expand(value)
+            switch placement {
+            case .header: setHeader(key, secret)
+            case .query: query.append(URLQueryItem(name: key, value: secret))
+            }
+            resolved.secrets.append(secret)
+        case let .digest(username, password):
+            let credentials = DigestCredentials(username: try expand(username), password: try expand(password))
+            resolved.digest = credentials
+            resolved.secrets.append(credentials.password)
+        case let .oauth2(settings):
+            // The token is obtained when the request is sent (the dispatcher's adapter);
+            // an Authorization header the endpoint writes itself wins, as for bearer.
+            guard !(endpoint.auth == nil && ownNames.contains("authorization")) else { break }
+            do {
+                let (configuration, secrets) = try settings.resolved(by: expand)
+                resolved.oauth2 = configuration
+                resolved.secrets += secrets
+            } catch let failure as OAuth2Settings.Failure {
+                throw ResolveError.invalidAuth(endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
+            }
+        }
+        return resolved
+    }
+}
