@@ -25,6 +25,10 @@ import Testing
                 let token = #"{"access_token":"tls-token","token_type":"Bearer","expires_in":3600}"#
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: token)))
             }
+            // A redirect to the URL in ?url= (an http one, for the https → http rule).
+            router.get("redirect") { request, _ -> Response in
+                Response(status: .found, headers: [.location: request.uri.queryParameters["url"].map(String.init) ?? "/"])
+            }
             router.get("me") { request, _ -> Response in
                 let authorized = request.headers[.authorization] == "Bearer tls-token"
                 return Response(status: authorized ? .ok : .unauthorized, body: ResponseBody(byteBuffer: ByteBuffer(string: authorized ? "me" : "no")))

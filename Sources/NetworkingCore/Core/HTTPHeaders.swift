@@ -84,4 +84,15 @@ extension HTTPHeaders {
     /// The header fields that carry secrets whatever their value: the one list the library's
     /// curl descriptions and the app's masking (history, exports, displays) hide.
     public static let secretFieldNames = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"]
+
+    /// Words that make a header name a credential (`X-Auth-Token`, `X-Client-Secret`,
+    /// `api-key` …): the app masks such headers, and they stay with their origin on a redirect.
+    public static let credentialNameWords = ["token", "secret", "password", "api-key", "apikey", "api_key", "session"]
+
+    /// Whether a header carries a credential by its name: one of `secretFieldNames`, or a
+    /// name with one of `credentialNameWords` in it (compared case-insensitively).
+    public static func isCredential(name: String) -> Bool {
+        let lower = name.lowercased()
+        return secretFieldNames.contains { $0.lowercased() == lower } || credentialNameWords.contains { lower.contains($0) }
+    }
 }

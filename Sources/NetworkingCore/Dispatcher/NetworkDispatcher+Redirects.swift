@@ -9,26 +9,35 @@ extension NetworkDispatcher {
     ///   - ownCookie: whether the request carries a `Cookie` of its own (not the jar's).
     func transferOptions(_ options: TransferOptions, ownCookie: Bool) -> TransferOptions {
         var options = options
-        options.redirectHandler = DispatcherRedirects(cookieJar: cookieJar, ownCookie: ownCookie, then: options.redirectHandler)
+        options.redirectHandler = DispatcherRedirects(cookieJar: cookieJar, ownCookie: ownCookie, policy: redirectPolicy, then: options.redirectHandler)
         return options
     }
 }
 
-/// What a dispatcher does at each redirect hop: the hop's `Set-Cookie` is kept in the jar
-/// before the next request is made, and the next request carries the jar's cookies for its
-/// own URL (RFC 6265 §5.3, §5.4), as browsers and curl `-L -b -c` do: a login answered
-/// `302` with a session cookie reaches the page it redirects to signed in.
+/// What a dispatcher does at each redirect hop: its `RedirectPolicy` refuses https → http
+/// and leaves credential headers behind on another origin; the hop's `Set-Cookie` is kept in
+/// the jar before the next request is made, and the next request carries the jar's cookies
+/// for its own URL (RFC 6265 §5.3, §5.4), as browsers and curl `-L -b -c` do: a login
+/// answered `302` with a session cookie reaches the page it redirects to signed in.
 struct DispatcherRedirects: RedirectHandler {
     /// The dispatcher's jar, if any.
     let cookieJar: CookieJar?
     /// Whether the request carried a `Cookie` of its own: the jar's are then not added, on the
     /// first hop as on the next (another origin never gets it: the transport drops it).
     let ownCookie: Bool
+    /// What the redirect may carry.
+    let policy: RedirectPolicy
     /// The handler the caller's options had, asked after this one.
     let then: (any RedirectHandler)?
 
     func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest {
         var next = next
+        if request.url.scheme?.lowercased() == "https", next.url.scheme?.lowercased() == "http", !policy.allowsInsecureRedirects {
+            throw TransportError.insecureRedirect(from: request.url, to: next.url, hint: policy.insecureRedirectHint)
+        }
+        if !AsyncHTTPClientTransport.sameOrigin(request.url, next.url) {
+            for name in Set(next.headers.map(\.name)) where policy.isCredentialHeader(name) { next.headers.remove(name: name) }
+        }
         if let cookieJar {
             cookieJar.store(setCookie: redirect.headers.values(for: "Set-Cookie"), from: request.url)
             if !ownCookie {

@@ -37,6 +37,9 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     public let challengeHandler: (any AuthenticationChallengeHandler)?
     /// Keeps what `Set-Cookie` says and sends it back in `Cookie`; `nil` keeps no cookies.
     public let cookieJar: CookieJar?
+    /// What a redirect the transport follows may carry: credentials stay with their origin,
+    /// https → http only when allowed.
+    public let redirectPolicy: RedirectPolicy
     /// How many 401 challenges one request answers at most (a second answer only helps when
     /// the server says the first one's nonce was stale).
     static let maximumChallengeAnswers = 2
@@ -81,6 +84,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///     `DigestAuthenticator`); `nil` (the default) delivers every 401.
     ///   - cookieJar: the cookies a request carries (unless it has its own `Cookie` header)
     ///     and where every response's `Set-Cookie` is kept; `nil` (the default) keeps none.
+    ///   - redirectPolicy: what a redirect may carry (by default, no credential header to
+    ///     another origin and no https → http).
     public init(
         serverProvider: any ServerProvider,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
@@ -92,8 +97,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         options: TransferOptions = TransferOptions(),
         maximumAdapterRetries: Int = 3,
         challengeHandler: (any AuthenticationChallengeHandler)? = nil,
-        cookieJar: CookieJar? = nil
+        cookieJar: CookieJar? = nil,
+        redirectPolicy: RedirectPolicy = RedirectPolicy()
     ) {
+        self.redirectPolicy = redirectPolicy
         self.challengeHandler = challengeHandler
         self.cookieJar = cookieJar
         self.serverProvider = serverProvider

@@ -22,6 +22,9 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case cancelled
     /// The server redirected more times than allowed, or in a cycle.
     case tooManyRedirects(url: URL, limit: Int)
+    /// An https URL redirected to plain http, which was not followed: the request would have
+    /// gone in clear. `hint` says how to allow it.
+    case insecureRedirect(from: URL, to: URL, hint: String)
     /// The body passed one of the configured limits (bytes, inflated bytes or inflation ratio).
     case bodyTooLarge(url: URL, limit: BodyLimit)
     /// The server closed the connection before the response was complete.
@@ -64,6 +67,9 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "The request was cancelled."
         case .tooManyRedirects(let url, let limit):
             return "\(url.absoluteString) redirected more than \(limit) times or in a cycle."
+        case .insecureRedirect(let from, let to, let hint):
+            return "\(from.absoluteString) redirected to \(to.absoluteString), from https to plain http: not followed, "
+                + "since the request would go in clear; \(hint)."
         case .bodyTooLarge(let url, let limit):
             return "The response from \(url.absoluteString) passed \(limit)."
         case .connectionClosed(let url):

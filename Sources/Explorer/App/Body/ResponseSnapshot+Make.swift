@@ -107,6 +107,8 @@ extension TransportFailure {
             self.init(category: "cancelled", message: message, hint: nil)
         case .tooManyRedirects:
             self.init(category: "too many redirects", message: message, hint: "the server redirects in a loop.")
+        case .insecureRedirect:
+            self.init(category: "insecure redirect", message: message, hint: nil)
         case .bodyTooLarge:
             self.init(category: "body too large", message: message, hint: nil)
         case .connectionClosed:

@@ -11,9 +11,10 @@ import Yams
 /// The file is only read, never written.
 package enum CollectionLoader {
     /// The keys a collection file may have at the top.
-    static let topLevelKeys = ["name", "description", "variables", "auth", "environments", "endpoints"]
+    static let topLevelKeys = ["name", "description", "variables", "auth", "allow_insecure_redirects", "environments", "endpoints"]
     /// The keys of an environment.
-    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy"]
+    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy",
+                                  "allow_insecure_redirects"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
                                "capture", "assert", "retry", "requires", "auth", "graphql",
@@ -70,6 +71,7 @@ package enum CollectionLoader {
         let name = try mapping["name"].map { try reader.string($0, key: "name") } ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let variables = try mapping["variables"].map { try reader.pairs($0, key: "variables") } ?? []
 
+        let allowsInsecureRedirects = try mapping["allow_insecure_redirects"].map { try reader.flag($0, key: "allow_insecure_redirects") } ?? false
         var environments: [Environment] = []
         var environmentLines: [String: Int] = [:]
         if let node = mapping["environments"] {
@@ -83,6 +85,7 @@ package enum CollectionLoader {
                     throw CollectionError.duplicateEnvironment(location, name: environment.name, firstLine: first)
                 }
                 environmentLines[environment.name] = location.line
+                environment.collectionAllowsInsecureRedirects = allowsInsecureRedirects
                 environments.append(environment)
             }
         }
@@ -96,6 +99,7 @@ package enum CollectionLoader {
         var collection = APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
         collection.description = try mapping["description"].map { try reader.string($0, key: "description") }
         collection.auth = try mapping["auth"].map { try reader.authentication($0, in: "the collection") }
+        collection.allowsInsecureRedirects = allowsInsecureRedirects
         collection.warnings = reader.warnings
         return collection
     }
@@ -170,6 +174,12 @@ struct Reader {
             let hint = suggestions.isEmpty ? "" : "; did you mean \"\(suggestions[0])\"?"
             warnings.append(CollectionWarning(location: location(key), message: "unknown key \"\(name)\" in \(container) is ignored\(hint)"))
         }
+    }
+
+    /// A `true`/`false` value.
+    func flag(_ node: Node, key: String) throws -> Bool {
+        guard let flag = node.flag else { throw CollectionError.wrongType(location(node), key: key, expected: "true or false") }
+        return flag
     }
 
     func string(_ node: Node, key: String) throws -> String {
@@ -251,6 +261,7 @@ struct Reader {
             }
             keepsCookies = flag
         }
+        let insecureRedirects = try mapping["allow_insecure_redirects"].map { try flag($0, key: "allow_insecure_redirects") }
         let tls = try mapping["tls"].map { try tlsSettings($0, in: "environment \"\(name)\"") }
         let proxy = try mapping["proxy"].map { try proxySetting($0, in: "environment \"\(name)\"") }
         var secrets: [String] = []
@@ -276,7 +287,8 @@ struct Reader {
             auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") },
             keepsCookies: keepsCookies,
             tls: tls,
-            proxy: proxy
+            proxy: proxy,
+            insecureRedirects: insecureRedirects
         )
     }
 

@@ -23,6 +23,9 @@ package struct APICollection: Sendable {
     package var description: String?
     /// The `auth:` of every request, unless an environment, folder or endpoint sets its own.
     package var auth: Authentication?
+    /// `allow_insecure_redirects:`: whether an https URL may redirect to plain http in the
+    /// environments that do not say.
+    package var allowsInsecureRedirects = false
 
     /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
     /// folders' from the innermost, then the environment's, then the collection's. `nil` (or

@@ -40,6 +40,13 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     package let tls: TLSSettings?
     /// Its `proxy:` (templates not expanded), or `nil` for the process's proxy variables.
     package let proxy: ProxySetting?
+    /// Its own `allow_insecure_redirects:`, or `nil` when it leaves it to the collection.
+    package let insecureRedirects: Bool?
+    /// The collection's `allow_insecure_redirects:` (set by the loader).
+    package var collectionAllowsInsecureRedirects = false
+    /// Whether an https URL may redirect to plain http: the environment's setting, else the
+    /// collection's, else no.
+    package var allowsInsecureRedirects: Bool { insecureRedirects ?? collectionAllowsInsecureRedirects }
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -60,8 +67,10 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         auth: Authentication? = nil,
         keepsCookies: Bool = true,
         tls: TLSSettings? = nil,
-        proxy: ProxySetting? = nil
+        proxy: ProxySetting? = nil,
+        insecureRedirects: Bool? = nil
     ) {
+        self.insecureRedirects = insecureRedirects
         self.tls = tls
         self.proxy = proxy
         self.auth = auth

@@ -26,8 +26,15 @@ extension ResolvedRequest {
             adapters.append(authenticator)
             challengeHandler = authenticator
         }
+        // On a redirect to another origin, every header the masker hides stays behind (its
+        // own names and the environment's), so no `auth:` or credential header follows it.
+        let masker = masker
+        let redirects = RedirectPolicy(
+            allowsInsecureRedirects: environment.allowsInsecureRedirects,
+            isCredentialHeader: { masker.isSensitive(header: $0) },
+            insecureRedirectHint: "set allow_insecure_redirects: true on the environment or the collection to follow it")
         return NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: callbackQueue,
-                                 requestAdapters: adapters, challengeHandler: challengeHandler, cookieJar: cookieJar)
+                                 requestAdapters: adapters, challengeHandler: challengeHandler, cookieJar: cookieJar, redirectPolicy: redirects)
     }
 }
 

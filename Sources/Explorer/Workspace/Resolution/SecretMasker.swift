@@ -39,12 +39,13 @@ package struct SecretMasker: Sendable, Hashable {
         longestForm = (values + encodedForms).map(\.count).max() ?? 0
     }
 
-    /// Words that make a header name a credential (`X-Auth-Token`, `X-Client-Secret` …).
-    package static let sensitiveNameWords = ["token", "secret", "password", "api-key", "apikey", "api_key", "session"]
+    /// Words that make a header name a credential (`X-Auth-Token`, `X-Client-Secret` …):
+    /// Networking's, which a redirect to another origin also leaves behind.
+    package static let sensitiveNameWords = HTTPHeaders.credentialNameWords
 
     /// Whether a header's value is always masked: the named headers, and any whose name says
     /// it carries a credential.
-    func isSensitive(header name: String) -> Bool {
+    package func isSensitive(header name: String) -> Bool {
         let lower = name.lowercased()
         return sensitiveHeaders.contains { $0.lowercased() == lower } || Self.sensitiveNameWords.contains { lower.contains($0) }
     }

@@ -23,6 +23,7 @@ package enum CollectionWriter {
         if let description = collection.description { root.append(("description", scalar(description))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if let auth = collection.auth { root.append(("auth", authNode(auth))) }
+        if collection.allowsInsecureRedirects { root.append(("allow_insecure_redirects", Node("true", .implicit, .plain))) }
         if !collection.environments.isEmpty {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
         }
@@ -41,6 +42,7 @@ package enum CollectionWriter {
         if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
         if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
         if !environment.keepsCookies { pairs.append(("cookies", Node("false", .implicit, .plain))) }
+        if let allowed = environment.insecureRedirects { pairs.append(("allow_insecure_redirects", Node(allowed ? "true" : "false", .implicit, .plain))) }
         if let tls = environment.tls {
             var fields: [(String, Node)] = []
             if let file = tls.caCertificateFile { fields.append(("ca_cert", scalar(file))) }

@@ -1,0 +1,164 @@
+"""Credentials stay with their origin (security finding 3, the redirect part), end to end:
+`explorer send` against a server on 127.0.0.1 that redirects to a recording server on a second
+port, and an https server that redirects to plain http."""
+from __future__ import annotations
+
+import http.server
+import json
+import ssl
+import threading
+from pathlib import Path
+
+import pytest
+from test_send import run
+
+
+class Recorder:
+    """A server on 127.0.0.1 that records the headers of every request and answers 200."""
+
+    def __init__(self):
+        self.requests: list[dict[str, str]] = []
+        recorder = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                recorder.requests.append({name.lower(): value for name, value in self.headers.items()})
+                body = b'{"reached": true}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def redirecting_server(target: str, context: ssl.SSLContext | None = None):
+    """A server on 127.0.0.1 that answers every request 302 to `target`, recording the headers."""
+    seen: list[dict[str, str]] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append({name.lower(): value for name, value in self.headers.items()})
+            self.send_response(302)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if context:
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, seen
+
+
+CREDENTIALS = {
+    "X-Api-Key": "k3y-value", "X-Auth-Token": "t0ken-value", "api-key": "k4y-value",
+    "Cookie": "session=c00kie-value", "X-Trace": "kept",
+}
+
+
+def collection(tmp_path: Path, base_url: str, extra: str = "") -> Path:
+    headers = "\n".join(f"      {name}: {value}" for name, value in CREDENTIALS.items())
+    path = tmp_path / "redirects.yaml"
+    path.write_text(f"""
+name: redirects
+{extra}
+environments:
+  - name: local
+    base_url: {base_url}
+    auth: {{ type: bearer, token: b3arer-value }}
+    headers:
+{headers}
+endpoints:
+  - name: Start
+    path: /start
+""")
+    return path
+
+
+def test_a_redirect_to_another_port_forwards_no_credential_header_and_no_auth(explorer_bin, tmp_path):
+    recorder = Recorder()
+    server, seen = redirecting_server(f"http://127.0.0.1:{recorder.port}/landing")
+    try:
+        path = collection(tmp_path, f"http://127.0.0.1:{server.server_address[1]}")
+        result = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Start", "--no-history")
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == {"reached": True}
+
+        # The first origin got everything; the second, nothing that is a credential.
+        assert seen[0]["authorization"] == "Bearer b3arer-value" and seen[0]["x-api-key"] == "k3y-value"
+        assert len(recorder.requests) == 1
+        landed = recorder.requests[0]
+        assert landed.get("x-trace") == "kept"
+        for name in ["authorization", "x-api-key", "x-auth-token", "api-key", "cookie"]:
+            assert name not in landed, f"{name} reached the other origin"
+        assert not any("value" in value for value in landed.values()), landed
+    finally:
+        server.shutdown()
+        recorder.close()
+
+
+x509 = pytest.importorskip("cryptography.x509")
+
+
+@pytest.fixture
+def tls_context(tmp_path: Path) -> ssl.SSLContext:
+    from test_tls import certificate
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = certificate("e2e CA", None, ca_key, ca_key, ca=True)
+    leaf_key = ec.generate_private_key(ec.SECP256R1())
+    leaf = certificate("localhost", ca.subject, ca_key, leaf_key, ca=False, dns="localhost")
+    (tmp_path / "certs").mkdir()
+    (tmp_path / "certs" / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "leaf.pem").write_bytes(leaf.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "leaf.key").write_bytes(leaf_key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "leaf.pem", tmp_path / "leaf.key")
+    return context
+
+
+def test_an_https_to_http_redirect_is_refused_naming_both_urls_unless_allowed(explorer_bin, tmp_path, tls_context):
+    recorder = Recorder()
+    target = f"http://127.0.0.1:{recorder.port}/landing"
+    server, _ = redirecting_server(target, tls_context)
+    start = f"https://localhost:{server.server_address[1]}"
+    try:
+        path = collection(tmp_path, start)
+        text = path.read_text().replace("    auth:", "    tls: { ca_cert: certs/ca.pem }\n    auth:")
+        path.write_text(text)
+        refused = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Start", "--no-history")
+        assert refused.returncode == 1, refused.stderr
+        assert f"{start}/start redirected to {target}, from https to plain http: not followed" in refused.stderr
+        assert "allow_insecure_redirects: true" in refused.stderr
+        assert recorder.requests == []
+
+        path.write_text(text.replace("name: redirects", "name: redirects\nallow_insecure_redirects: true"))
+        allowed = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Start", "--no-history")
+        assert allowed.returncode == 0, allowed.stderr
+        assert len(recorder.requests) == 1
+        assert "authorization" not in recorder.requests[0] and "x-api-key" not in recorder.requests[0]
+    finally:
+        server.shutdown()
+        recorder.close()
+
+
+def test_allow_insecure_redirects_must_be_true_or_false(explorer_bin, tmp_path):
+    path = collection(tmp_path, "http://127.0.0.1:9", extra="allow_insecure_redirects: sometimes")
+    result = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Start", "--no-history")
+    assert result.returncode == 2
+    assert "allow_insecure_redirects" in result.stderr and "true or false" in result.stderr
