@@ -60,8 +60,11 @@ package enum CollectionMerger {
                 collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:], summary: environment.summary,
                 auth: environment.auth, keepsCookies: environment.keepsCookies, tls: environment.tls, proxy: environment.proxy))
         }
+        // The addresses there already, kept as a set: each endpoint is looked up once, so an
+        // import of n endpoints costs n steps, not n times the collection.
+        var present = Set(merged.endpoints.map(\.id))
         for endpoint in imported.endpoints {
-            if merged.endpoint(withID: endpoint.id) != nil {
+            if present.contains(endpoint.id) {
                 if replace(endpoint.id) {
                     merged.items = replacing(endpoint, in: merged.items, folderPath: [])
                     report.replaced.append(endpoint.id)
@@ -69,7 +72,8 @@ package enum CollectionMerger {
                     report.kept.append(endpoint.id)
                 }
             } else {
-                merged.items = inserting(endpoint, into: merged.items, remainingPath: endpoint.folderPath)
+                insert(endpoint, into: &merged.items, remainingPath: endpoint.folderPath[...])
+                present.insert(endpoint.id)
                 report.added.append(endpoint.id)
             }
         }
@@ -126,17 +130,18 @@ package enum CollectionMerger {
         }
     }
 
-    private static func inserting(_ endpoint: Endpoint, into items: [CollectionItem], remainingPath: [String]) -> [CollectionItem] {
-        guard let head = remainingPath.first else { return items + [.endpoint(endpoint)] }
-        var items = items
-        if let index = items.firstIndex(where: { if case .folder(let f) = $0 { return f.name == head } else { return false } }),
-           case .folder(var folder) = items[index] {
-            folder.items = inserting(endpoint, into: folder.items, remainingPath: Array(remainingPath.dropFirst()))
-            items[index] = .folder(folder)
-        } else {
-            items.append(.folder(Folder(name: head, items: inserting(endpoint, into: [], remainingPath: Array(remainingPath.dropFirst())))))
-        }
-        return items
+    /// Adds an endpoint at the end of its folder (made when missing), in place: the items are
+    /// not copied for each endpoint added.
+    private static func insert(_ endpoint: Endpoint, into items: inout [CollectionItem], remainingPath: ArraySlice<String>) {
+        guard let head = remainingPath.first else { items.append(.endpoint(endpoint)); return }
+        let index = items.firstIndex { if case .folder(let f) = $0 { f.name == head } else { false } } ?? {
+            items.append(.folder(Folder(name: head, items: [])))
+            return items.count - 1
+        }()
+        guard case .folder(var folder) = items[index] else { return }
+        items[index] = .endpoint(endpoint)  // lets `folder` hold the only reference to its items
+        insert(endpoint, into: &folder.items, remainingPath: remainingPath.dropFirst())
+        items[index] = .folder(folder)
     }
 
     /// Whether a YAML text has comments that rewriting it would lose.
