@@ -332,3 +332,38 @@ import TestSupport
         }
     }
 }
+
+/// Credentials stay with their origin: an endpoint whose path is a whole URL on another
+/// server does not get the `auth:` it would inherit (importers make such endpoints).
+@Suite struct CrossOriginAuthTests {
+    private let yaml = """
+        name: Origins
+        auth: { type: bearer, token: c0llection-t0ken }
+        environments:
+          - name: local
+            base_url: http://127.0.0.1:8080/v1
+            auth: { type: api_key, name: X-Api-Key, value: env-k3y }
+        endpoints:
+          - name: Own
+            path: /me
+          - name: Same origin written out
+            path: http://127.0.0.1:8080/v2/me
+          - name: Elsewhere
+            path: https://cdn.example.com/asset
+          - name: Elsewhere with its own auth
+            path: https://cdn.example.com/private
+            auth: { type: bearer, token: its-0wn }
+        """
+
+    @Test func anInheritedAuthIsSentOnlyToTheEnvironmentsOrigin() throws {
+        let collection = try CollectionLoader.parse(yaml)
+        func headers(_ name: String) throws -> HTTPHeaders {
+            try RequestResolver().resolve(try collection.endpoint(named: name), in: collection).request.headers
+        }
+        #expect(try headers("Own")["X-Api-Key"] == "env-k3y")
+        #expect(try headers("Same origin written out")["X-Api-Key"] == "env-k3y")
+        #expect(try headers("Elsewhere")["X-Api-Key"] == nil)
+        #expect(try headers("Elsewhere")["Authorization"] == nil)
+        #expect(try headers("Elsewhere with its own auth")["Authorization"] == "Bearer its-0wn")
+    }
+}

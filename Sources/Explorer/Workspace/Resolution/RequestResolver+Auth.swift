@@ -18,15 +18,17 @@ extension RequestResolver {
     /// itself under an inherited auth; or, for digest and OAuth2, what the dispatcher needs to
     /// authenticate when the request is sent.
     ///
+    /// - Parameter inherited: whether an `auth:` the endpoint inherits (from its folders, the
+    ///   environment or the collection) applies: not when its URL names another server.
     /// - Throws: `ResolveError` for an undefined variable (at the `auth:`'s line) or invalid
     ///   OAuth2 settings.
     func resolvedAuth(
-        with templates: EndpointTemplates, collection: APICollection, environment: Environment,
+        with templates: EndpointTemplates, collection: APICollection, environment: Environment, inherited: Bool = true,
         headers: inout HTTPHeaders, query: inout ResolvedQuery
     ) throws -> ResolvedAuth {
         let endpoint = templates.endpoint
         var resolved = ResolvedAuth()
-        guard let auth = collection.authentication(for: endpoint, in: environment) else { return resolved }
+        guard let auth = collection.authentication(for: endpoint, in: environment), endpoint.auth != nil || inherited else { return resolved }
         let ownNames = Self.headerNames(of: endpoint)
         func expand(_ text: String) throws -> String {
             try templates.expand(text, "auth", placedAt: auth.location ?? endpoint.location)

@@ -68,7 +68,10 @@ package struct RequestResolver: Sendable {
         let path = try resolvedPath(with: templates)
         var query = try resolvedQuery(with: templates)
         var headers = try resolvedHeaders(with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
-        let auth = try resolvedAuth(with: templates, collection: collection, environment: environment, headers: &headers, query: &query)
+        // Credentials stay with their origin: an inherited `auth:` is not sent to another server.
+        let sentToOwnOrigin = !path.isWholeURL || Self.server(ofAbsolute: path.text).map { Self.isOrigin($0, of: baseURL) } ?? true
+        let auth = try resolvedAuth(with: templates, collection: collection, environment: environment, inherited: sentToOwnOrigin,
+                                    headers: &headers, query: &query)
         let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var body = try resolvedBody(with: templates, directory: directory, headers: &headers)
         let graphQLDocument = try resolvedGraphQL(with: templates, directory: directory, query: &query, body: &body.data, headers: &headers)
@@ -259,6 +262,14 @@ package struct RequestResolver: Sendable {
         guard let first = Template(path).segments.first, case .variable(let name) = first else { return false }
         let value = environment?.variables[named: name] ?? collection.variables[named: name] ?? ""
         return server(ofAbsolute: value) != nil
+    }
+
+    /// Whether `scheme://host[:port]` is the origin of a URL (ports as the scheme's default when
+    /// left out, names compared without case).
+    static func isOrigin(_ server: String, of url: URL) -> Bool {
+        guard let other = URL(string: server), let scheme = other.scheme?.lowercased(), let host = other.host?.lowercased() else { return false }
+        func port(_ url: URL, _ scheme: String) -> Int? { url.port ?? ["http": 80, "ws": 80, "https": 443, "wss": 443][scheme] }
+        return scheme == url.scheme?.lowercased() && host == url.host?.lowercased() && port(other, scheme) == port(url, scheme)
     }
 
     /// `scheme://host[:port]` of a path that is an absolute http(s) URL, else `nil`.
