@@ -163,6 +163,11 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["ThemeEmbedder"]
         ),
+        // The commit the binary is built from, for `explorer --version` (see Plugins/EmbedCommit).
+        .plugin(
+            name: "EmbedCommit",
+            capability: .buildTool()
+        ),
         .target(
             name: "Demo",
             dependencies: [
@@ -201,7 +206,8 @@ let package = Package(
             // own symbols up by name (metadata and tests are found through their sections):
             // unexported, the first frame comes 3.3 ms sooner and `explorer --version` 1.4 ms
             // (paired launches, release).
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])],
+            plugins: ["EmbedCommit"]
         ),
         .executableTarget(
             name: "NetworkingBench",

@@ -7,15 +7,13 @@ import Foundation
 /// headless side of the same tool (sending, importing, exporting, history) and the demo.
 @main
 struct ExplorerCommand: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "explorer",
         abstract: "A terminal API explorer: browse collections, switch environments live, inspect responses.",
         discussion: """
             Run `explorer demo` to open the built-in demo API with no server of your own.
             """,
-        version: version,
+        version: ExplorerVersion.line,
         subcommands: [
             OpenCommand.self,
             DemoCommand.self,
