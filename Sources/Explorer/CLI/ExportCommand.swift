@@ -12,17 +12,16 @@ struct ExportCommand: AsyncParsableCommand {
         subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self]
     )
 
-    struct Curl: AsyncParsableCommand {
+    struct Curl: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "curl", abstract: "Print an endpoint as a shell-safe curl command.")
         @Argument(help: "The endpoint, as Folder/Name or Name when unique.") var endpoint: String
-        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
-        @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
+        @OptionGroup var collectionOptions: CollectionOptions<Curl>
         @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).") var variables: [String] = []
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
-            try ExportCommand.print(collection: collection, env: env, terminator: "\n") { loaded, environment in
+            try ExportCommand.print(collectionOptions, terminator: "\n") { loaded, environment in
                 let overrides = try ExportCommand.parseVariables(variables)
                 let resolved = try RequestResolver().resolve(try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
                 return CurlExporter.command(for: resolved, revealSecrets: revealSecrets)
@@ -30,59 +29,57 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    struct HTTPFile: AsyncParsableCommand {
+    struct HTTPFile: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "http", abstract: "Print the collection as a .http file.")
-        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
-        @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
+        @OptionGroup var collectionOptions: CollectionOptions<HTTPFile>
 
         func run() async throws {
-            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+            try ExportCommand.print(collectionOptions) { loaded, environment in
                 HTTPFileExporter.text(for: loaded, environment: environment)
             }
         }
     }
 
-    struct Hurl: AsyncParsableCommand {
+    struct Hurl: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "hurl",
             abstract: "Print endpoints as a Hurl file, with their captures and assertions (secrets are not written).",
             discussion: "Endpoints an endpoint requires come first. Run the file with hurl --test and the --variable flags its first comment lists.")
         @Argument(help: "Folders or endpoints (Auth, Folder/Name); every endpoint when none.") var endpoints: [String] = []
-        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
-        @Option(name: .long, help: "The environment whose base URL, headers and variables are written (default: the collection's first).") var env: String?
+        @OptionGroup var collectionOptions: CollectionOptions<Hurl>
+        static let environmentHelp = "The environment whose base URL, headers and variables are written (default: the collection's first)."
 
         func run() async throws {
-            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+            try ExportCommand.print(collectionOptions) { loaded, environment in
                 HurlExporter.text(for: try loaded.endpoints(selectedBy: endpoints), in: loaded, environment: environment ?? loaded.environments.first)
             }
         }
     }
 
-    struct Postman: AsyncParsableCommand {
+    struct Postman: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "postman", abstract: "Print the collection as a Postman collection (v2.1); secret values are left empty.")
-        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
-        @Option(name: .long, help: "The environment whose base URL and variables are written (default: the collection's first).") var env: String?
+        @OptionGroup var collectionOptions: CollectionOptions<Postman>
+        static let environmentHelp = "The environment whose base URL and variables are written (default: the collection's first)."
 
         func run() async throws {
-            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+            try ExportCommand.print(collectionOptions) { loaded, environment in
                 PostmanExporter.json(for: loaded, environment: environment)
             }
         }
     }
 
-    struct HAR: AsyncParsableCommand {
+    struct HAR: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "har", abstract: "Print endpoints, resolved in an environment, as a HAR file (requests only; secrets masked).")
         @Argument(help: "The endpoints, as Folder/Name or Name when unique (default: every endpoint).") var endpoints: [String] = []
-        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).") var collection: String?
-        @Option(name: .long, help: "The environment (default: the collection's first).") var env: String?
+        @OptionGroup var collectionOptions: CollectionOptions<HAR>
         @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).") var variables: [String] = []
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
-            try ExportCommand.print(collection: collection, env: env) { loaded, environment in
+            try ExportCommand.print(collectionOptions) { loaded, environment in
                 let overrides = try ExportCommand.parseVariables(variables)
                 let chosen = endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) }
                 let resolved = try chosen.map { try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides) }
@@ -91,16 +88,16 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    /// Loads the collection, picks the environment (the collection's first when `env` is
-    /// `nil`), and prints what `render` makes of them. A collection that cannot be found or read
-    /// fails as every command's does; a failure in `render` is printed and exits 1.
-    static func print(
-        collection: String?, env: String?, terminator: String = "",
+    /// Loads the collection, picks the environment (`nil` when `--env` is not given), and prints
+    /// what `render` makes of them. A collection that cannot be found or read fails as every
+    /// command's does; a failure in `render` is printed and exits 1.
+    static func print<Help>(
+        _ options: CollectionOptions<Help>, terminator: String = "",
         _ render: (APICollection, Environment?) throws -> String
     ) throws {
-        let loaded = try CollectionLocation.load(try CollectionLocation.resolve(explicit: collection))
+        let loaded = try options.load().collection
         do {
-            let environment = try env.map { try loaded.requireEnvironment(named: $0) }
+            let environment = try options.env.map { try loaded.requireEnvironment(named: $0) }
             Swift.print(try render(loaded, environment), terminator: terminator)
         } catch {
             printError("\(error)")

@@ -13,7 +13,7 @@ struct GraphQLCommand: AsyncParsableCommand {
     )
 
     /// `explorer graphql schema [ENDPOINT] [--env E] [--refresh]`.
-    struct Schema: AsyncParsableCommand {
+    struct Schema: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "schema",
             abstract: "Print the schema (SDL) of a GraphQL endpoint in an environment, fetched by introspection and cached.",
@@ -27,11 +27,7 @@ struct GraphQLCommand: AsyncParsableCommand {
         @Argument(help: "A GraphQL endpoint (Folder/Name or Name); default: the collection's first with graphql:.")
         var endpoint: String?
 
-        @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
-        var collection: String?
-
-        @Option(name: .long, help: "The environment (default: the collection's first).")
-        var env: String?
+        @OptionGroup var collectionOptions: CollectionOptions<Schema>
 
         @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable while resolving the endpoint (repeatable).", valueName: "K=V"))
         var variables: [String] = []
@@ -41,8 +37,7 @@ struct GraphQLCommand: AsyncParsableCommand {
 
         func run() async throws {
             let overrides = try SendCommand.parseVariables(variables)
-            let located = try CollectionLocation.resolve(explicit: collection)
-            let loaded = try CollectionLocation.load(located)
+            let (located, loaded) = try collectionOptions.load()
             let name: String
             if let endpoint {
                 name = endpoint
@@ -53,7 +48,7 @@ struct GraphQLCommand: AsyncParsableCommand {
                 }
                 name = first.id
             }
-            let (found, environment) = try ExchangeSender.Plan.lookUp(name, environment: env, in: loaded)
+            let (found, environment) = try ExchangeSender.Plan.lookUp(name, environment: collectionOptions.env, in: loaded)
             guard found.graphql != nil else {
                 printError("The endpoint \"\(found.id)\" has no graphql:, so no schema to show.")
                 throw ExitCode(2)

@@ -8,7 +8,7 @@ import Workspace
 
 /// `explorer run [PATH…]`: sends endpoints of a collection in file order, captures flowing
 /// from one to the next, and reports what their assertions found.
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run endpoints of a collection (a folder, several, or all) and check their assertions.",
@@ -24,11 +24,8 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "Folders (Auth, Users/Admin) or endpoints (Folder/Name) to run; all when none.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
-    var collection: String?
-
-    @Option(name: .long, help: "The environment to run in (default: the collection's first).")
-    var env: String?
+    @OptionGroup var collectionOptions: CollectionOptions<RunCommand>
+    static let environmentHelp = "The environment to run in (default: the collection's first)."
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for every request (repeatable).", valueName: "K=V"))
     var variables: [String] = []
@@ -84,13 +81,12 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let overrides = try SendCommand.parseVariables(variables)
-        let located = try CollectionLocation.resolve(explicit: collection)
-        let loaded = try CollectionLocation.load(located)
+        let (located, loaded) = try collectionOptions.load()
         let selected: [Endpoint]
         let environment: Environment
         do {
             selected = try loaded.endpoints(selectedBy: paths)
-            guard let chosen = try env.map({ try loaded.requireEnvironment(named: $0) }) ?? loaded.environments.first else {
+            guard let chosen = try collectionOptions.env.map({ try loaded.requireEnvironment(named: $0) }) ?? loaded.environments.first else {
                 throw ExchangeSender.usageError("The collection has no environment to run in (add one with a base_url).")
             }
             environment = chosen

@@ -10,7 +10,7 @@ import Workspace
 /// Exit codes: 0 for any response (or only 2xx/3xx with `--check-status`), 4 for 4xx and 5 for
 /// 5xx with `--check-status`, 1 for a transport failure, 2 for usage and collection errors, 3
 /// when an assertion fails.
-struct SendCommand: AsyncParsableCommand {
+struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send one endpoint of a collection and print the response.",
@@ -27,11 +27,8 @@ struct SendCommand: AsyncParsableCommand {
     @Argument(help: "The endpoint, as Folder/Name or Name when unique.")
     var endpoint: String
 
-    @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
-    var collection: String?
-
-    @Option(name: .long, help: "The environment to send to (default: the collection's first).")
-    var env: String?
+    @OptionGroup var collectionOptions: CollectionOptions<SendCommand>
+    static let environmentHelp = "The environment to send to (default: the collection's first)."
 
     @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for this request (repeatable).", valueName: "K=V"))
     var variables: [String] = []
@@ -54,9 +51,8 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let overrides = try Self.parseVariables(variables)
-        let located = try CollectionLocation.resolve(explicit: collection)
-        let loaded = try CollectionLocation.load(located)
-        let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: env, in: loaded)
+        let (located, loaded) = try collectionOptions.load()
+        let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: collectionOptions.env, in: loaded)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Workspace
+
+/// What a command says about its `--env` in its help: which environment it works in.
+///
+/// A command conforms and names itself as the `CollectionOptions` it reads, so that each
+/// command's help says what the environment is for (sent to, run in, written out) while the
+/// options themselves are declared once.
+protocol CollectionOptionsHelp {
+    /// The help of `--env`.
+    static var environmentHelp: String { get }
+}
+
+extension CollectionOptionsHelp {
+    /// The environment the command resolves in, the collection's first when none is named.
+    static var environmentHelp: String { "The environment (default: the collection's first)." }
+}
+
+/// `--collection FILE` and `--env NAME`: the collection a command reads and the environment it
+/// works in, for every command that reads a collection file named by an option (`open` and
+/// `trust` take the file as an argument).
+///
+/// `Help` is the command, for the words of its `--env` help.
+struct CollectionOptions<Help: CollectionOptionsHelp>: ParsableArguments {
+    @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
+    var collection: String?
+
+    @Option(name: .long, help: ArgumentHelp(Help.environmentHelp))
+    var env: String?
+
+    /// Finds the collection file (`--collection`, else `./explorer.yaml`, else
+    /// `$EXPLORER_COLLECTION`) and loads it, its warnings on stderr.
+    ///
+    /// - Returns: the file and the collection.
+    /// - Throws: `ExitCode(2)` after a sentence on stderr when there is no file, or it does not
+    ///   load, or it is not trusted to reach what it reaches.
+    func load() throws -> (file: URL, collection: APICollection) {
+        let file = try CollectionLocation.resolve(explicit: collection)
+        return (file, try CollectionLocation.load(file))
+    }
+}
