@@ -252,3 +252,16 @@ def test_the_demo_makes_its_own_private_folder_and_removes_it(explorer_bin, tmp_
         process.send_signal(signal.SIGINT)
         process.wait(timeout=15)
     assert not collection.parent.exists(), "--serve-only removes its folder on exit"
+
+
+def test_an_invalid_header_value_read_from_a_file_is_not_printed(explorer_bin, tmp_path):
+    (tmp_path / "key.pem").write_text("-----BEGIN KEY-----\nMIIsecretmaterial\n-----END KEY-----\n")
+    collection = tmp_path / "explorer.yaml"
+    collection.write_text(
+        "name: h\nenvironments: [{ name: local, base_url: 'http://127.0.0.1:9' }]\n"
+        "endpoints:\n  - name: H\n    path: /x\n    headers: { X-Key: '{{file key.pem}}' }\n"
+    )
+    sent = run(explorer_bin, tmp_path, "send", "--collection", str(collection), "H")
+    assert sent.returncode != 0
+    assert "X-Key" in sent.stderr and "line break" in sent.stderr, sent.stderr
+    assert "MIIsecretmaterial" not in sent.stderr, sent.stderr

@@ -76,6 +76,7 @@ package struct RequestResolver: Sendable {
         var body = try resolvedBody(with: templates, directory: directory, headers: &headers)
         let graphQLDocument = try resolvedGraphQL(with: templates, directory: directory, query: &query, body: &body.data, headers: &headers)
 
+        try Self.checkHeaderValues(headers, of: templates)
         let request = BasicRequest(method: endpoint.method, path: path.text, queryItems: query.items, headers: headers, httpBody: body.data)
         let url = try builtURL(of: request, relativeTo: baseURL, baseSpans: baseSpans, path: path, query: query, templates: templates)
         var resolved = ResolvedRequest(
@@ -97,6 +98,20 @@ package struct RequestResolver: Sendable {
     }
 
     // MARK: - Steps
+
+    /// Refuses a header whose expanded value holds a line break, NUL or another control
+    /// character but a tab (RFC 9110 §5.5), before the transport would refuse it quoting the
+    /// value, which may be a whole file read by `{{file …}}` or a secret.
+    static func checkHeaderValues(_ headers: HTTPHeaders, of templates: EndpointTemplates) throws {
+        for header in headers {
+            let scalars = Array(header.value.unicodeScalars)
+            guard let index = scalars.firstIndex(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { continue }
+            let what = scalars[index] == "\n" || scalars[index] == "\r" ? "holds a line break" : "holds the control character U+\(String(format: "%04X", scalars[index].value))"
+            throw ResolveError.invalidHeaderValue(endpoint: templates.endpoint.id, header: header.name,
+                                                  reason: "(\(scalars.count) characters) \(what) at character \(index + 1)",
+                                                  at: templates.place("headers"))
+        }
+    }
 
     /// A path expanded and percent-encoded, with where its variables stand.
     struct ResolvedPath {

@@ -26,6 +26,9 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidGraphQL(endpoint: String, problems: [GraphQLProblem])
     /// An environment's `proxy:` does not expand to a usable proxy.
     case invalidProxy(environment: String, reason: String, at: FileLocation? = nil)
+    /// A header's value, once expanded, holds a character no header may carry (a line break,
+    /// NUL): said by position, never by quoting the value, which may be a whole file.
+    case invalidHeaderValue(endpoint: String, header: String, reason: String, at: FileLocation? = nil)
 
     init(scopeFailure: VariableScope.Failure, context: String, at location: FileLocation? = nil) {
         switch scopeFailure {
@@ -42,7 +45,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
              .functionFailed(_, _, _, let location), .unansweredPrompt(_, _, let location),
              .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .invalidAuth(_, _, let location),
-             .invalidProxy(_, _, let location):
+             .invalidProxy(_, _, let location), .invalidHeaderValue(_, _, _, let location):
             return location
         case .noEnvironment:
             return nil
@@ -81,6 +84,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
         case let .invalidProxy(environment, reason, _):
             return "The proxy: of environment \"\(environment)\" cannot be used: \(reason)."
+        case let .invalidHeaderValue(endpoint, header, reason, _):
+            return "The header \(header) of endpoint \"\(endpoint)\" cannot be sent: its value \(reason); a header value is one line."
         case let .invalidGraphQL(endpoint, problems):
             // The first problem's place starts the sentence; each further one gets its own line.
             let first = problems.first?.message ?? "it is not valid"
