@@ -5,15 +5,6 @@ import Testing
 
 /// The body view's JSONPath filter (`f`): its size limit and its pretty result.
 @Suite struct JSONPathFilterTests {
-    private let store = #"""
-        {"store": {"name": "corner", "items": [
-          {"id": 1, "name": "apple", "price": 3, "tags": ["fruit"], "ok": true},
-          {"id": 2, "name": "banana", "price": 1, "ok": false},
-          {"id": 3, "name": "cherry", "price": 7, "tags": [], "odd key": "x"},
-          {"id": 4, "name": "durian", "price": 12, "note": null}
-        ]}, "id": 0}
-        """#
-
     @Test func aBodyPastTheFilterLimitIsRefusedWithWhatToDoInstead() throws {
         let big = BodyDocument.make(Data(count: JSONPath.filterLimit + 1), contentType: "application/octet-stream")
         let error = #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(big, "$.a") }
@@ -22,7 +13,7 @@ import Testing
     }
 
     @Test func theResultIsPrettyJSON() throws {
-        let result = try JSONPath("$.store.items[0].tags").evaluate(Data(store.utf8))
+        let result = try JSONPath("$.items[0].tags").evaluate(Data(#"{"items": [{"tags": ["fruit"]}, {"tags": []}]}"#.utf8))
         let document = BodyDocument.make(result, contentType: "application/json")
         #expect((0..<document.lineCount).map { document.plainLine($0) } == ["[", "  [", "    \"fruit\"", "  ]", "]"])
     }
