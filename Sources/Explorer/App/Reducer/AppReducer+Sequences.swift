@@ -122,12 +122,3 @@ extension AppReducer {
         return [.cancelRun(run.id)]
     }
 }
-
-extension AppState {
-    /// The row under the endpoints list's selection (a folder heading or an endpoint).
-    var selectedRow: EndpointRow? {
-        let visible = visibleEndpointRows
-        guard visible.indices.contains(endpointList.selected) else { return nil }
-        return endpointRows[visible[endpointList.selected]]
-    }
-}

@@ -309,6 +309,13 @@ package struct AppState: Sendable {
         environments.indices.contains(activeEnvironment) ? environments[activeEnvironment] : nil
     }
 
+    /// The row under the endpoints list's selection (a folder heading or an endpoint).
+    var selectedRow: EndpointRow? {
+        let visible = visibleEndpointRows
+        guard visible.indices.contains(endpointList.selected) else { return nil }
+        return endpointRows[visible[endpointList.selected]]
+    }
+
     /// The endpoint under the selection of the endpoints list (nil on a folder), with its
     /// edits when it has some.
     var selectedEndpoint: Endpoint? {
