@@ -1,6 +1,7 @@
 """The explorer TUI, driven in a real terminal (tmux) against the real demo API."""
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -314,6 +315,7 @@ def test_a_broken_edit_says_where_changes_nothing_and_keeps_the_text(tui, tmp_pa
     assert kept, text
     with open(kept.group(1)) as f:
         assert "path: [unclosed" in f.read()
+    assert oct(os.stat(kept.group(1)).st_mode & 0o777) == "0o600", "the kept text may hold secrets"
     s.keys("Escape")
     s.wait_until_gone("Your text is kept in")
 

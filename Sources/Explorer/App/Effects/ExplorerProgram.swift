@@ -297,10 +297,21 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-edit-" + String(UUID().uuidString.prefix(8)).lowercased())
         let file = folder.appendingPathComponent(fileName)
         var keep = false
-        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        // The text may hold secrets: readable by the user alone, also when it is kept (an editor
+        // that saves by writing a new file gives it the default mode, so the mode is set again).
+        defer {
+            if keep {
+                try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data(try EndpointEditing.document(for: endpoint).utf8).write(to: file)
+            guard FileManager.default.createFile(atPath: file.path, contents: Data(try EndpointEditing.document(for: endpoint).utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+            }
         } catch {
             return .message("Could not prepare the file to edit: \(sentence(describing: error))", isError: true)
         }
