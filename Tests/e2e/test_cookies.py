@@ -97,3 +97,15 @@ def test_an_unreadable_cookie_file_is_named_and_left_alone(explorer_bin, tmp_pat
     assert result.returncode == 0
     assert str(file) in result.stderr and "delete the file" in result.stderr
     assert file.read_text() == "not json"
+
+
+def test_a_jar_cookie_the_server_echoes_is_masked_in_the_history(explorer_bin, tmp_path, demo):
+    path = collection(tmp_path, demo)
+    send(explorer_bin, tmp_path, path, "local", "Set")
+    echoed = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Show", "--json")
+    assert echoed.returncode == 0, echoed.stderr
+    record = json.loads(echoed.stdout)
+    assert "s3ss10n-value" in record["body"], "the server echoed the jar's cookie"
+    history = run(explorer_bin, tmp_path, "history", "show", str(record["historyId"]), "--json")
+    assert history.returncode == 0, history.stderr
+    assert "s3ss10n-value" not in history.stdout.decode()

@@ -169,13 +169,15 @@ struct ExchangeSender {
         }
         var entry = await send(plan)
         entry.collectionPath = plan.collectionPath
+        // The jar's cookies for the URL, those the answer set included, are credentials too.
+        let secrets = plan.secrets + (cookieJar?.cookieValues(for: entry.url) ?? [])
         guard output.json else {
             // The output does not show the id: print first, so a slow history never delays it.
-            defer { recorder?.record(entry, secrets: plan.secrets) }
+            defer { recorder?.record(entry, secrets: secrets) }
             try Self.finish(entry, historyId: nil, output: output)
             return
         }
-        let historyId = recorder?.record(entry, secrets: plan.secrets)
+        let historyId = recorder?.record(entry, secrets: secrets)
         try Self.finish(entry, historyId: historyId, output: output)
     }
 

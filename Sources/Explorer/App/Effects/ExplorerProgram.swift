@@ -614,7 +614,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                     entry.checks = report
                     recording.async { [entry] in
                         keepCookies()
-                        if let historyID = history?.record(entry, secrets: secrets + captured) {
+                        // The jar's cookies for the URL, those the answer set included, are credentials too.
+                        let cookies = jar?.cookieValues(for: entry.url) ?? []
+                        if let historyID = history?.record(entry, secrets: secrets + captured + cookies) {
                             send(.recorded(exchange: id, historyID: historyID))
                         }
                     }
@@ -634,7 +636,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 // Off the main queue: a busy database can make a write wait for seconds.
                 recording.async { [entry] in
                     keepCookies()
-                    if let historyID = history?.record(entry, secrets: secrets) {
+                    if let historyID = history?.record(entry, secrets: secrets + (jar?.cookieValues(for: entry.url) ?? [])) {
                         send(.recorded(exchange: id, historyID: historyID))
                     }
                 }

@@ -108,3 +108,14 @@ package struct ResolvedRequest: Sendable {
     /// The headers with secrets masked, in order.
     package var maskedHeaders: HTTPHeaders { masker.mask(headers: request.headers) }
 }
+
+extension CookieJar {
+    /// The values of the cookies the jar sends to a URL: credentials too (a session cookie),
+    /// to be masked where a server echoes them.
+    package func cookieValues(for url: String) -> [String] {
+        guard let url = URL(string: url), let header = cookieHeader(for: url) else { return [] }
+        return header.split(separator: ";").compactMap { pair in
+            pair.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters(in: .whitespaces) }
+        }.filter { !$0.isEmpty }
+    }
+}
