@@ -270,13 +270,13 @@ let package = Package(
         .testTarget(
             name: "FormatsTests",
             dependencies: [
-                "Formats", "Demo", "ExplorerCLI", "GraphQLSupport", "NetworkingCore", "TestSupport", "Workspace",
+                "Formats", "Demo", "GraphQLSupport", "NetworkingCore", "TestSupport", "Workspace",
             ]
         ),
         .testTarget(
             name: "HistoryTests",
             dependencies: [
-                "History", "App", "Checks", "ExplorerCLI", "NetworkingCore", "Terminal", "TestSupport", "Workspace",
+                "History", "App", "Checks", "NetworkingCore", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -285,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Checks", "Curses", "Demo", "ExplorerCLI", "Formats", "GraphQLSupport", "History", "NetworkingCore",
+                "App", "Checks", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "NetworkingCore",
                 "Query", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -293,7 +293,10 @@ let package = Package(
         .testTarget(name: "DemoTests", dependencies: ["Demo", "NetworkingCore", "TestSupport", "Workspace"]),
         .testTarget(
             name: "ExplorerCLITests",
-            dependencies: ["ExplorerCLI", "Workspace", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "ExplorerCLI", "App", "Demo", "Formats", "History", "NetworkingCore", "TestSupport", "Workspace",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

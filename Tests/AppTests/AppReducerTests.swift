@@ -2,7 +2,6 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import App
-@testable import ExplorerCLI
 @testable import History
 @testable import Terminal
 @testable import Workspace

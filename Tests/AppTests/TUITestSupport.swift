@@ -2,7 +2,6 @@ import Foundation
 import NetworkingCore
 import Testing
 @testable import App
-@testable import ExplorerCLI
 @testable import Terminal
 @testable import Workspace
 

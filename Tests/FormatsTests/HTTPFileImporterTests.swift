@@ -1,7 +1,6 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import ExplorerCLI
 @testable import Workspace
 @testable import Formats
 import TestSupport

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-@testable import ExplorerCLI
 @testable import History
 
 @Suite struct HistoryQueryTests {

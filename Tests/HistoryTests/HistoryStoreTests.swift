@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import NetworkingCore
 import Testing
-@testable import ExplorerCLI
 @testable import History
 @testable import Terminal
 

@@ -1,6 +1,5 @@
 import Foundation
 import NetworkingCore
-@testable import ExplorerCLI
 @testable import History
 
 /// A fresh, unique temporary folder for one test; removed by `remove()`.

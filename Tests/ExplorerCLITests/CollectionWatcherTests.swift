@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import App
 @testable import ExplorerCLI
+@testable import App
 @testable import Workspace
 import TestSupport
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+@testable import ExplorerCLI
 @testable import Workspace
 @testable import Formats
 import TestSupport
-@testable import ExplorerCLI
 
 /// The mode bits of a file (following links), as `ls -l` would read them.
 func fileMode(_ path: String) throws -> Int {

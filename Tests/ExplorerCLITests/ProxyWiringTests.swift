@@ -2,8 +2,8 @@ import Demo
 import Foundation
 import NetworkingCore
 import Testing
-@testable import App
 @testable import ExplorerCLI
+@testable import App
 @testable import History
 @testable import Workspace
 import TestSupport
@@ -119,14 +119,5 @@ import TestSupport
             #expect(program.proxyNote(for: collection.environments[1], url: resolved.url) == nil)
             await program.shutdown()
         }
-    }
-
-    @Test func theRequestPaneShowsTheProxyUnderTheURL() throws {
-        var state = try tuiState(width: 100, height: 30)
-        guard var preview = state.preview else { Issue.record("no preview"); return }
-        preview.proxy = "via proxy http://ada:••••••@proxy.corp:3128 (the HTTPS_PROXY variable)"
-        tuiReduce(&state, .previewResolved(preview))
-        let screen = screenText(state)
-        #expect(screen.contains("via proxy http://ada:••••••@proxy.corp:3128 (the HTTPS_PROXY"), "\(screen)")
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import NetworkingCore
 import Testing
+@testable import ExplorerCLI
 @testable import Workspace
 @testable import Formats
 import TestSupport
-@testable import ExplorerCLI
 
 @Suite struct CollectionMergerTests {
     @Test func mergingAddsNewEndpointsAndAsksBeforeReplacing() throws {

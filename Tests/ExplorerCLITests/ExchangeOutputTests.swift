@@ -1,8 +1,9 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import App
 @testable import ExplorerCLI
+import TestSupport
+@testable import App
 @testable import History
 
 @Suite struct ExchangeOutputTests {
@@ -94,8 +95,8 @@ import Testing
     }
 
     @Test func theCollectionFlagWinsThenExplorerYamlThenTheVariable() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let fromVariable = ["EXPLORER_COLLECTION": "/somewhere/api.yaml"]
         #expect(try CollectionLocation.resolve(explicit: "c.yaml", environment: fromVariable, currentDirectory: folder.url.path).path
             == folder.url.appendingPathComponent("c.yaml").path)
