@@ -362,6 +362,31 @@ import Testing
         }
     }
 
+    @Test func aBodyThroughTheProxyComesWholeAtTheReadersPaceAndAReaderThatGoesClosesTheConnection() async throws {
+        let server = try await TestServer.start()
+        let proxy = try await RecordingProxy.start()
+        defer { Task { await server.stop(); await proxy.stop() } }
+        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(ProxyRules(server: ProxyServer(host: "127.0.0.1", port: proxy.port)))))
+        defer { Task { try? await transport.shutdown() } }
+
+        // Three times the body buffer, read after a pause: the exchange stops reading while the
+        // buffer is full, and reads again as the reader makes room.
+        let size = 3 << 20
+        let streamed = try await transport.stream(PreparedRequest(url: server.baseURL.appendingPathComponent("bytes/\(size)")), options: TransferOptions())
+        try await Task.sleep(for: .milliseconds(200))
+        var received = 0
+        for try await chunk in streamed.body { received += chunk.count }
+        #expect(received == size)
+
+        // A body that never ends, given up after its first chunk.
+        let endless = try await transport.stream(PreparedRequest(url: server.baseURL.appendingPathComponent("endless")), options: TransferOptions())
+        var chunks = endless.body.makeAsyncIterator()
+        #expect(try await chunks.next()?.isEmpty == false)
+        endless.body.cancel()
+        #expect(await eventually { server.openConnections == 0 })
+        #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/bytes/\(size) HTTP/1.1", "GET http://127.0.0.1:\(server.port)/endless HTTP/1.1"])
+    }
+
     @Test func theRecordingProxyForwardsAnAbsoluteFormRequest() async throws {
         // curl (and most clients) send plain http to a proxy in absolute form, not CONNECT.
         let server = try await TestServer.start()

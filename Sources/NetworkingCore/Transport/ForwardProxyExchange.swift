@@ -13,6 +13,12 @@ import NIOPosix
 /// One connection per request, closed when the body has been read; the body is handed over
 /// with back-pressure. A `407` from the proxy is `HTTPClientError.proxyAuthenticationRequired`,
 /// as it is for a tunnel.
+///
+/// Everything up to the head happens on the connection's event loop, as in async-http-client:
+/// connecting, writing the request, reading the head, and the deadline. The caller's task
+/// waits once, for the head. (Swift's cooperative pool has as many threads as the machine has
+/// cores: a step of the exchange that waited for one of them could wait behind every job
+/// queued before it, and the deadline would count that wait as the proxy's.)
 enum ForwardProxyExchange {
     /// Sends a request through the proxy and answers when the head has arrived.
     ///
@@ -26,64 +32,38 @@ enum ForwardProxyExchange {
     /// - Throws: NIO's and async-http-client's errors (the transport maps them).
     static func execute(_ request: PreparedRequest, extraHeaders: [(String, String)], through proxy: ProxyServer,
                         connectTimeout: Duration, deadline: NIODeadline) async throws -> HTTPClientResponse {
-        let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.nanoseconds(connectTimeout.nanoseconds))
-                .connect(host: proxy.host, port: proxy.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                    }
-                }
-        } catch ChannelError.connectTimeout {
-            throw HTTPClientError.connectTimeout
-        }
-        let eventLoop = channel.channel.eventLoop
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let headPromise = eventLoop.makePromise(of: HTTPResponseHead.self)
-        let timer = eventLoop.scheduleTask(deadline: deadline) { headPromise.fail(HTTPClientError.deadlineExceeded) }
         let body = BodyChannel()
         let requestHead = head(of: request, extraHeaders: extraHeaders, proxy: proxy)
-        let exchange = Task {
-            do {
-                try await channel.executeThenClose { inbound, outbound in
-                    // A proxy may answer (a 407) and close before the request is all written:
-                    // its answer is still read, and the write's failure is the error only
-                    // when there is none.
-                    var writeFailure: (any Error)?
-                    do {
-                        try await outbound.write(.head(requestHead))
-                        if let bytes = request.body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
-                        try await outbound.write(.end(nil))
-                    } catch {
-                        writeFailure = error
-                    }
-                    var parts = inbound.makeAsyncIterator()
-                    // 1xx answers (100 Continue) come before the real head.
-                    var head: HTTPResponseHead
-                    repeat {
-                        guard case .head(let received)? = try? await parts.next() else { throw writeFailure ?? HTTPClientError.remoteConnectionClosed }
-                        head = received
-                    } while head.status.code < 200 && head.status.code != 101
-                    headPromise.succeed(head)
-                    while let part = try await parts.next() {
-                        switch part {
-                        case .head: throw HTTPClientError.invalidProxyResponse
-                        case .body(let buffer):
-                            guard await body.send(Data(buffer.readableBytesView)) else { return }
-                        case .end:
-                            body.finish()
-                            return
-                        }
-                    }
-                    throw HTTPClientError.remoteConnectionClosed
+        let requestBody = request.body
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .connectTimeout(.nanoseconds(connectTimeout.nanoseconds))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(
+                        ExchangeHandler(head: requestHead, body: requestBody, headPromise: headPromise, bodyChannel: body))
                 }
-            } catch {
+            }
+        // An address is connected to as it is, without a lookup (NIO runs getaddrinfo on
+        // Dispatch's global queue, where a busy process can keep it waiting past the timeout).
+        let connecting = (try? SocketAddress(ipAddress: proxy.host, port: proxy.port)).map { bootstrap.connect(to: $0) }
+            ?? bootstrap.connect(host: proxy.host, port: proxy.port)
+        let timer = eventLoop.scheduleTask(deadline: deadline) { headPromise.fail(HTTPClientError.deadlineExceeded) }
+        connecting.whenFailure { error in
+            if case ChannelError.connectTimeout = error {
+                headPromise.fail(HTTPClientError.connectTimeout)
+            } else {
                 headPromise.fail(error)
-                body.fail(error)
             }
         }
-        body.onTermination { exchange.cancel() }
+        headPromise.futureResult.whenComplete { _ in timer.cancel() }
+        // A head that does not come (the deadline, cancellation, an error) closes the connection,
+        // and so does a reader that gives the body up.
+        headPromise.futureResult.whenFailure { _ in connecting.whenSuccess { $0.close(promise: nil) } }
+        body.onTermination { connecting.whenSuccess { $0.close(promise: nil) } }
+
         let head: HTTPResponseHead
         do {
             head = try await withTaskCancellationHandler {
@@ -91,15 +71,11 @@ enum ForwardProxyExchange {
             } onCancel: {
                 headPromise.fail(HTTPClientError.cancelled)
             }
-            timer.cancel()
         } catch {
-            timer.cancel()
-            exchange.cancel()
             body.fail(error)
             throw error
         }
         if head.status == .proxyAuthenticationRequired {
-            exchange.cancel()
             body.fail(HTTPClientError.proxyAuthenticationRequired)
             throw HTTPClientError.proxyAuthenticationRequired
         }
@@ -134,17 +110,150 @@ enum ForwardProxyExchange {
     }
 }
 
-/// The body of a response through a forward proxy: the chunks of a `BodyChannel`, as buffers.
-private struct ProxiedBody: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    let channel: BodyChannel
+/// The exchange on the connection's event loop: writes the request when the connection is up,
+/// completes the head promise with the final head (after any 1xx), then pushes the body into
+/// the `BodyChannel`, reading no more while the reader has a full buffer.
+///
+/// A proxy may answer (a 407) and close before the request is all written: its answer is
+/// still read, and the write's failure is the error only when no head came.
+private final class ExchangeHandler: ChannelDuplexHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = HTTPClientRequestPart
+    typealias OutboundOut = HTTPClientRequestPart
 
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let channel: BodyChannel
-        mutating func next() async throws -> ByteBuffer? {
-            try await channel.next().map { ByteBuffer(bytes: $0) }
+    private enum Phase { case awaitingHead, body, done }
+
+    private let requestHead: HTTPRequestHead
+    private let requestBody: Data?
+    private let headPromise: EventLoopPromise<HTTPResponseHead>
+    private let bodyChannel: BodyChannel
+    private var phase = Phase.awaitingHead
+    private var writeFailure: (any Error)?
+    /// Whether reading waits for room in the body channel, and whether a read was asked for meanwhile.
+    private var paused = false
+    private var readPending = false
+
+    init(head: HTTPRequestHead, body: Data?, headPromise: EventLoopPromise<HTTPResponseHead>, bodyChannel: BodyChannel) {
+        self.requestHead = head
+        self.requestBody = body
+        self.headPromise = headPromise
+        self.bodyChannel = bodyChannel
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
+        if let requestBody { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: requestBody)))), promise: nil) }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenFailure { error in
+            self.writeFailure = self.writeFailure ?? error
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (phase, unwrapInboundIn(data)) {
+        case (.awaitingHead, .head(let head)):
+            // 1xx answers (100 Continue) come before the real head.
+            guard head.status.code >= 200 || head.status.code == 101 else { return }
+            phase = .body
+            headPromise.succeed(head)
+        case (.awaitingHead, _):
+            // The end (or a body) of a 1xx answer.
+            break
+        case (.body, .head):
+            fail(HTTPClientError.invalidProxyResponse, context: context)
+        case (.body, .body(let buffer)):
+            guard !bodyChannel.push(Data(buffer.readableBytesView)) else { return }
+            guard bodyChannel.isOpen else {
+                // The reader has gone.
+                phase = .done
+                context.close(promise: nil)
+                return
+            }
+            paused = true
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            bodyChannel.whenRoom {
+                loopBound.eventLoop.execute { loopBound.value.0.resume(context: loopBound.value.1) }
+            }
+        case (.body, .end):
+            phase = .done
+            bodyChannel.finish()
+            context.close(promise: nil)
+        case (.done, _):
+            break
         }
     }
 
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: channel) }
+    func read(context: ChannelHandlerContext) {
+        if paused {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(writeFailure ?? HTTPClientError.remoteConnectionClosed, context: context)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error, context: context)
+    }
+
+    /// Reads again once the reader has made room (or has gone: then the connection closes).
+    private func resume(context: ChannelHandlerContext) {
+        guard paused else { return }
+        paused = false
+        guard phase == .body, bodyChannel.isOpen else {
+            phase = .done
+            context.close(promise: nil)
+            return
+        }
+        if readPending {
+            readPending = false
+            context.read()
+        }
+    }
+
+    /// Ends the exchange with an error: the head's, or the body's once the head has come.
+    private func fail(_ error: any Error, context: ChannelHandlerContext) {
+        switch phase {
+        case .awaitingHead: headPromise.fail(error)
+        case .body: bodyChannel.fail(error)
+        case .done: return
+        }
+        phase = .done
+        context.close(promise: nil)
+    }
+}
+
+/// The body of a response through a forward proxy: the chunks of a `BodyChannel`, as buffers.
+/// Letting go of it (and of its iterator) before its end cancels the transfer, which closes the
+/// connection, as async-http-client's own body does: a reader that stops early (a limit, a
+/// cancelled transfer) leaves no connection waiting for room that never comes.
+private struct ProxiedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    private let storage: Storage
+
+    init(channel: BodyChannel) {
+        storage = Storage(channel: channel)
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate let storage: Storage
+        mutating func next() async throws -> ByteBuffer? {
+            try await storage.channel.next().map { ByteBuffer(bytes: $0) }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(storage: storage) }
+
+    /// Owns the channel: when the last copy goes, an unfinished transfer is cancelled.
+    fileprivate final class Storage: Sendable {
+        let channel: BodyChannel
+        init(channel: BodyChannel) { self.channel = channel }
+        deinit { channel.cancel() }
+    }
 }

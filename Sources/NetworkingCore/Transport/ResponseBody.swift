@@ -84,7 +84,8 @@ public struct StreamedResponse: Sendable {
 /// A bounded hand-over of body chunks from one producer (the transport) to one consumer.
 ///
 /// A producer either awaits room (`send`, the pull-based async-http-client pump) or pushes and
-/// learns whether it should pause (`push`). The channel also keeps the request's clock: its
+/// learns whether it should pause (`push`), then asks to be told when there is room again
+/// (`whenRoom`, for a producer on an event loop, which must not wait). The channel also keeps the request's clock: its
 /// watchdog fails the transfer at the total deadline, or when the consumer has waited for bytes
 /// longer than the idle timeout.
 final class BodyChannel: @unchecked Sendable {
@@ -98,6 +99,7 @@ final class BodyChannel: @unchecked Sendable {
     private var ended: (any Error)??
     private var consumer: CheckedContinuation<Data?, any Error>?
     private var producers: [CheckedContinuation<Bool, Never>] = []
+    private var roomWatchers: [@Sendable () -> Void] = []
     private var waitingSince: ContinuousClock.Instant?
     private var terminationHandlers: [@Sendable () -> Void] = []
     private var delivered = 0
@@ -135,6 +137,19 @@ final class BodyChannel: @unchecked Sendable {
         return lock.withLock { ended == nil }
     }
 
+    /// Calls `action` once there is room for more chunks, or once the body has ended (then
+    /// `push` answers `false` again, and the producer stops); at once if either is so already.
+    ///
+    /// - Parameter action: called once, on whichever thread frees the room.
+    func whenRoom(_ action: @escaping @Sendable () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if ended != nil || bufferedBytes < Self.highWater { return true }
+            roomWatchers.append(action)
+            return false
+        }
+        if now { action() }
+    }
+
     /// Hands over a chunk without waiting.
     ///
     /// - Returns: whether there is still room (`false`: the buffer is full or the consumer gone).
@@ -164,8 +179,9 @@ final class BodyChannel: @unchecked Sendable {
     ///     is kept: a limit or a deadline ends the body, it does not take back what came).
     ///   - discardingBuffered: drop the buffered chunks too (the reader has given up).
     func finish(throwing error: (any Error)? = nil, discardingBuffered: Bool = false) {
-        let (waiting, producers, timer) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], (any DispatchSourceTimer)?) in
-            guard ended == nil else { return (nil, [], nil) }
+        let (waiting, producers, watchers, timer) = lock.withLock {
+            () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void], (any DispatchSourceTimer)?) in
+            guard ended == nil else { return (nil, [], [], nil) }
             ended = .some(error)
             if discardingBuffered {
                 chunks = []
@@ -176,15 +192,18 @@ final class BodyChannel: @unchecked Sendable {
             if waiting != nil { consumer = nil }
             let producers = self.producers
             self.producers = []
+            let watchers = roomWatchers
+            roomWatchers = []
             let timer = watchdog
             watchdog = nil
-            return (waiting, producers, timer)
+            return (waiting, producers, watchers, timer)
         }
         timer?.cancel()
         if let waiting {
             if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
         }
         for producer in producers { producer.resume(returning: false) }
+        for watcher in watchers { watcher() }
     }
 
     /// Ends the transfer with an error and runs the termination handlers (closing the
@@ -210,7 +229,7 @@ final class BodyChannel: @unchecked Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                enum Answer { case chunk(Data, [CheckedContinuation<Bool, Never>]), end((any Error)?), wait }
+                enum Answer { case chunk(Data, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void]), end((any Error)?), wait }
                 let answer: Answer = lock.withLock {
                     if head < chunks.count {
                         let chunk = chunks[head]
@@ -228,11 +247,14 @@ final class BodyChannel: @unchecked Sendable {
                         bufferedBytes -= chunk.count
                         delivered += chunk.count
                         var released: [CheckedContinuation<Bool, Never>] = []
+                        var watchers: [@Sendable () -> Void] = []
                         if bufferedBytes < Self.highWater {
                             released = producers
                             producers = []
+                            watchers = roomWatchers
+                            roomWatchers = []
                         }
-                        return .chunk(chunk, released)
+                        return .chunk(chunk, released, watchers)
                     }
                     if let ended { return .end(ended) }
                     consumer = continuation
@@ -240,9 +262,10 @@ final class BodyChannel: @unchecked Sendable {
                     return .wait
                 }
                 switch answer {
-                case .chunk(let chunk, let released):
+                case .chunk(let chunk, let released, let watchers):
                     continuation.resume(returning: chunk)
                     for producer in released { producer.resume(returning: true) }
+                    for watcher in watchers { watcher() }
                 case .end(let error?):
                     continuation.resume(throwing: error)
                 case .end(nil):

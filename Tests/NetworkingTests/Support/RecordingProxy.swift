@@ -10,6 +10,11 @@ import NIOPosix
 /// without that exact header value; `alwaysRefuse` answers 407 to everything; `connectPorts`
 /// refuses (403) a `CONNECT` to other ports, as Squid's default `SSL_ports` does. It also
 /// speaks SOCKS5 without authentication (`SOCKS5 CONNECT host:port` is recorded).
+///
+/// Both sides of a relay are on one event loop, and each side stops reading while the other
+/// cannot take more (as a real proxy's bounded buffers do): a server that writes without end
+/// to a client that reads slowly, or not at all, waits instead of filling the proxy's memory
+/// and keeping its event loop busy.
 package final class RecordingProxy: Sendable {
     /// One request the proxy got.
     package struct Record: Sendable, Equatable {
@@ -126,9 +131,18 @@ package final class RecordingProxy: Sendable {
                 phase = .connecting(pending)
             case .relaying(let server):
                 server.writeAndFlush(bytes, promise: nil)
+                if !server.isWritable { try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false) }
             case .done:
                 break
             }
+        }
+
+        func channelWritabilityChanged(context: ChannelHandlerContext) {
+            // The client takes more again: read from the server again.
+            if case .relaying(let server) = phase, context.channel.isWritable {
+                try? server.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            }
+            context.fireChannelWritabilityChanged()
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -282,7 +296,7 @@ package final class RecordingProxy: Sendable {
         }
     }
 
-    /// The server's side: relays its bytes back to the client.
+    /// The server's side: relays its bytes back to the client (on the client's event loop).
     private final class BackHandler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         private let client: any Channel
@@ -291,6 +305,13 @@ package final class RecordingProxy: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             client.writeAndFlush(unwrapInboundIn(data), promise: nil)
+            if !client.isWritable { try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false) }
+        }
+
+        func channelWritabilityChanged(context: ChannelHandlerContext) {
+            // The server takes more again: read from the client again.
+            if context.channel.isWritable { try? client.syncOptions?.setOption(ChannelOptions.autoRead, value: true) }
+            context.fireChannelWritabilityChanged()
         }
 
         func channelInactive(context: ChannelHandlerContext) {
