@@ -102,13 +102,13 @@ import Testing
               - name: Command
                 path: "/c/{{command\\t\\"id\\"}}"
             """)
-        let collection = try sandbox.load()
-        let reach = CollectionReach(collection, folder: sandbox.folder)
+        let (collection, reach) = try CollectionLoader.loadReaching(from: sandbox.collectionFile)
+        #expect(CollectionReach(collection, folder: sandbox.folder) == reach, "read from the file's tree or from the tree it would be written as")
         let outside = sandbox.folder.appendingPathComponent("../../../root/.bashrc").standardizedFileURL.resolvingSymlinksInPath().path
         #expect(Set(reach.references) == [
             .command("id"), .environmentVariable("AWS_SECRET_ACCESS_KEY"), .file("/etc/hostname"), .file("/etc/passwd"), .file(outside),
         ])
-        let refusal = try #require(CollectionTrust(environment: sandbox.environment).refusal(for: collection, at: sandbox.collectionFile))
+        let refusal = try #require(CollectionTrust(environment: sandbox.environment).refusal(for: collection, reaching: reach, at: sandbox.collectionFile))
         #expect(refusal.contains("reads the file /etc/passwd") && refusal.contains("It sends to local http://127.0.0.1:1") && refusal.contains("explorer trust"))
     }
 

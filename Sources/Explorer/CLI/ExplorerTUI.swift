@@ -37,18 +37,16 @@ enum ExplorerTUI {
             return (config, ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment))
         }
         let collection: APICollection
+        let reach: CollectionReach
         do {
-            collection = try CollectionLoader.load(from: collectionURL)
+            (collection, reach) = try CollectionLoader.loadReaching(from: collectionURL)
         } catch {
             printError(sentence(describing: error))
             throw ExitCode(2)
         }
         // A collection found in a folder that reaches beyond it sends nothing until trusted:
         // said before the screen starts, with what it would read and where it would send.
-        if let refusal = CollectionTrust(environment: processEnvironment).refusal(for: collection, at: collectionURL) {
-            printError(refusal)
-            throw ExitCode(2)
-        }
+        try CollectionLocation.admit(collection, reaching: reach, at: collectionURL, trust: CollectionTrust(environment: processEnvironment))
         if let environment, collection.environment(named: environment) == nil {
             printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)

@@ -1,10 +1,15 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Workspace
 
 /// Finds the collection file for `explorer send`: `--collection`, else `./explorer.yaml`,
 /// else `$EXPLORER_COLLECTION`.
 enum CollectionLocation {
+    /// The collection files the user named in this process (`--collection`, `explorer FILE`,
+    /// `EXPLORER_COLLECTION`): opening one by name trusts it with what it reaches.
+    private static let named = Mutex<Set<String>>([])
+
     /// The collection file to use.
     ///
     /// - Parameters:
@@ -25,14 +30,14 @@ enum CollectionLocation {
         if let explicit {
             let url = explicit.hasPrefix("/") ? URL(fileURLWithPath: explicit).standardizedFileURL
                 : URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory(), isDirectory: true)).standardizedFileURL
-            trustNamed(url)
+            named.withLock { _ = $0.insert(url.path) }
             return url
         }
         let local = URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent("explorer.yaml")
         if FileManager.default.fileExists(atPath: local.path) { return local }
         if let fromEnvironment = environment()["EXPLORER_COLLECTION"], !fromEnvironment.isEmpty {
             let url = URL(fileURLWithPath: fromEnvironment).standardizedFileURL
-            trustNamed(url)
+            named.withLock { _ = $0.insert(url.path) }
             return url
         }
         printError("No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION.")
@@ -49,17 +54,34 @@ enum CollectionLocation {
     /// - Throws: `ExitCode(2)` after the loader's sentence, or the refusal, on stderr.
     static func load(_ url: URL, checkingTrust: Bool = true) throws -> APICollection {
         let collection: APICollection
+        let reach: CollectionReach
         do {
-            collection = try CollectionLoader.load(from: url)
+            (collection, reach) = try CollectionLoader.loadReaching(from: url)
         } catch {
             printError(sentence(describing: error))
             throw ExitCode(2)
         }
         for warning in collection.warnings { printError(warning.description) }
-        if checkingTrust, let refusal = CollectionTrust().refusal(for: collection, at: url) {
+        if checkingTrust { try admit(collection, reaching: reach, at: url) }
+        return collection
+    }
+
+    /// Lets a collection send: one the user named is trusted with what it reaches now; one
+    /// found that reaches beyond its folder without that trust is refused, with what it would
+    /// read and where it would send.
+    ///
+    /// - Throws: `ExitCode(2)` after the refusal on stderr.
+    static func admit(_ collection: APICollection, reaching reach: CollectionReach, at url: URL,
+                      trust: CollectionTrust = CollectionTrust()) throws {
+        if named.withLock({ $0.contains(url.path) }) {
+            do {
+                try trust.trust(url, reach: reach)
+            } catch {
+                printError("The collection cannot be trusted: \(error)")
+            }
+        } else if let refusal = trust.refusal(for: collection, reaching: reach, at: url) {
             printError(refusal)
             throw ExitCode(2)
         }
-        return collection
     }
 }

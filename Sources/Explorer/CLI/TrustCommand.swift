@@ -48,8 +48,8 @@ struct TrustCommand: ParsableCommand {
                 print(was ? "\(file.path) no longer reaches beyond its folder." : "\(file.path) was not trusted.")
                 return
             }
-            let loaded = try CollectionLocation.load(file, checkingTrust: false)
-            let reach = CollectionReach(loaded, folder: file.deletingLastPathComponent())
+            _ = try CollectionLocation.load(file, checkingTrust: false)
+            guard let reach = CollectionReach(loading: file) else { throw ExitCode(2) }
             try trust.trust(file, reach: reach)
             print("\(file.path) is trusted (explorer trust --revoke undoes it)" + (reach.isEmpty ? "; it reaches nothing beyond its folder." : ": it"))
             for reference in reach.references { print(ExchangeOutput.escapingControls("  \(reference)")) }
@@ -61,22 +61,5 @@ struct TrustCommand: ParsableCommand {
 
     private static func day(_ date: Date) -> String {
         ISO8601DateFormatter().string(from: date)
-    }
-}
-
-extension CollectionLocation {
-    /// Trusts a collection the user named, with what it reaches now: naming a file is opening
-    /// it on purpose, unlike finding `./explorer.yaml` in the current folder.
-    static func trustNamed(_ url: URL) {
-        // The words first, as bytes: almost no collection reaches beyond its folder, and
-        // loading it twice would cost every start.
-        guard let data = FileManager.default.contents(atPath: url.path),
-              data.withUnsafeBytes({ bytes in ["command", "file", "env."].contains { ByteSearch.contains(Array($0.utf8), in: bytes) } }),
-              let reach = CollectionReach(loading: url), !reach.isEmpty else { return }
-        do {
-            try CollectionTrust().trust(url, reach: reach)
-        } catch {
-            printError("The collection cannot be trusted: \(error)")
-        }
     }
 }

@@ -75,7 +75,7 @@ extension ImportResult {
     /// - Throws: when the collection cannot be written and read back.
     package func disablingCommands() throws -> ImportResult {
         var disabled: [String] = []
-        let node = Self.disablingCommands(in: CollectionWriter.node(for: collection), disabled: &disabled)
+        let node = Template.mapTexts(of: CollectionWriter.node(for: collection)) { Self.disablingCommands(in: $0, disabled: &disabled) }
         guard !disabled.isEmpty else { return self }
         var copy = self
         let text = try Yams.serialize(node: node, indent: 2, width: -1, allowUnicode: true)
@@ -99,26 +99,6 @@ extension ImportResult {
         copy.warnings.append("the import reaches beyond \(folder.path): it " + reach.map(\.description).joined(separator: "; it ")
                              + ". A collection you open by name may read them and send them to its servers: check each one.")
         return copy
-    }
-
-    /// A YAML tree with the commands of every text renamed.
-    private static func disablingCommands(in node: Node, disabled: inout [String]) -> Node {
-        switch node {
-        case .scalar(var scalar):
-            scalar.string = disablingCommands(in: scalar.string, disabled: &disabled)
-            return .scalar(scalar)
-        case .mapping(var mapping):
-            for index in mapping.indices {
-                let (key, value) = mapping[index]
-                mapping[index] = (disablingCommands(in: key, disabled: &disabled), disablingCommands(in: value, disabled: &disabled))
-            }
-            return .mapping(mapping)
-        case .sequence(var sequence):
-            for index in sequence.indices { sequence[index] = disablingCommands(in: sequence[index], disabled: &disabled) }
-            return .sequence(sequence)
-        case .alias:
-            return node
-        }
     }
 
     /// The text with each placeholder that would run a command renamed, the rest as written.

@@ -33,16 +33,24 @@ package enum CollectionLoader {
     ///
     /// - Throws: `CollectionError`.
     package static func load(from url: URL) throws -> APICollection {
+        try loadReaching(from: url).collection
+    }
+
+    /// Loads the collection file at `url`, and what it reaches beyond its folder, read from the
+    /// YAML tree the load composed (no second pass over the collection).
+    ///
+    /// - Throws: `CollectionError`.
+    package static func loadReaching(from url: URL) throws -> (collection: APICollection, reach: CollectionReach) {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw CollectionError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
         }
-        var collection = try parse(text, file: url.path, dotEnv: DotEnv.load(besides: url))
+        var (collection, tree) = try parseTree(text, file: url.path, dotEnv: DotEnv.load(besides: url))
         collection.sourceURL = url
         collection.sourceHasComments = CollectionMerger.hasComments(text)
-        return collection
+        return (collection, CollectionReach(collection, texts: tree, folder: url.deletingLastPathComponent()))
     }
 
     /// Parses collection YAML.
@@ -53,6 +61,11 @@ package enum CollectionLoader {
     ///   - dotEnv: the `.env` values `{{env.NAME}}` falls back to.
     /// - Throws: `CollectionError`.
     package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws -> APICollection {
+        try parseTree(text, file: file, dotEnv: dotEnv).collection
+    }
+
+    /// Parses collection YAML, giving back the YAML tree it was read from too.
+    private static func parseTree(_ text: String, file: String, dotEnv: [String: String]) throws -> (collection: APICollection, tree: Node) {
         var reader = Reader(file: file)
         reader.source = text
         let root: Node?
@@ -101,7 +114,7 @@ package enum CollectionLoader {
         collection.auth = try mapping["auth"].map { try reader.authentication($0, in: "the collection") }
         collection.allowsInsecureRedirects = allowsInsecureRedirects
         collection.warnings = reader.warnings
-        return collection
+        return (collection, root)
     }
 }
 

@@ -42,12 +42,19 @@ package struct CollectionReach: Sendable, Hashable {
         return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// What a collection reaches.
+    /// What a collection reaches, its texts read from the YAML tree it would be written as
+    /// (a collection made in memory: an import).
     ///
     /// - Parameters:
-    ///   - collection: the collection, as loaded.
+    ///   - collection: the collection.
     ///   - folder: its folder, where relative paths start.
     package init(_ collection: APICollection, folder: URL) {
+        self.init(collection, texts: CollectionWriter.node(for: collection), folder: folder)
+    }
+
+    /// What a collection reaches, its texts read from a YAML tree: the file's as the loader
+    /// composed it, or the one it would be written as.
+    init(_ collection: APICollection, texts tree: Node, folder: URL) {
         var found = Set<Reference>()
         let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
         func file(_ path: String) {
@@ -57,7 +64,7 @@ package struct CollectionReach: Sendable, Hashable {
             let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
             if resolved != root && !resolved.hasPrefix(root + "/") { found.insert(.file(resolved)) }
         }
-        Self.visitTexts(CollectionWriter.node(for: collection)) { text in
+        Template.forEachText(of: tree) { text in
             for placeholder in Template.placeholders(in: text) {
                 if placeholder.name.hasPrefix("env.") {
                     found.insert(.environmentVariable(String(placeholder.name.dropFirst(4))))
@@ -78,14 +85,39 @@ package struct CollectionReach: Sendable, Hashable {
         }
         references = found.sorted()
     }
+}
 
-    /// Calls `visit` with every text of a YAML tree: keys and values.
-    private static func visitTexts(_ node: Node, _ visit: (String) -> Void) {
+extension Template {
+    /// Calls `visit` with every text of a YAML tree, keys and values, in document order, as
+    /// `mapTexts` reads them, without building a new tree.
+    package static func forEachText(of node: Node, _ visit: (String) -> Void) {
         switch node {
         case .scalar(let scalar): visit(scalar.string)
-        case .mapping(let mapping): for (key, value) in mapping { visitTexts(key, visit); visitTexts(value, visit) }
-        case .sequence(let sequence): for item in sequence { visitTexts(item, visit) }
+        case .mapping(let mapping): for (key, value) in mapping { forEachText(of: key, visit); forEachText(of: value, visit) }
+        case .sequence(let sequence): for item in sequence { forEachText(of: item, visit) }
         case .alias: break
+        }
+    }
+
+    /// A YAML tree with `transform` applied to every text, keys and values, in document
+    /// order: how the texts of a whole collection are read (what it reaches) or rewritten (an
+    /// import's commands renamed). A text without `{{` is handed over too.
+    package static func mapTexts(of node: Node, _ transform: (String) -> String) -> Node {
+        switch node {
+        case .scalar(var scalar):
+            scalar.string = transform(scalar.string)
+            return .scalar(scalar)
+        case .mapping(var mapping):
+            for index in mapping.indices {
+                let (key, value) = mapping[index]
+                mapping[index] = (mapTexts(of: key, transform), mapTexts(of: value, transform))
+            }
+            return .mapping(mapping)
+        case .sequence(var sequence):
+            for index in sequence.indices { sequence[index] = mapTexts(of: sequence[index], transform) }
+            return .sequence(sequence)
+        case .alias:
+            return node
         }
     }
 }
@@ -94,8 +126,8 @@ extension CollectionReach {
     /// What the collection file on disk reaches; `nil` when it cannot be loaded (the load
     /// itself then says why).
     package init?(loading collectionFile: URL) {
-        guard let collection = try? CollectionLoader.load(from: collectionFile) else { return nil }
-        self.init(collection, folder: collectionFile.deletingLastPathComponent())
+        guard let (_, reach) = try? CollectionLoader.loadReaching(from: collectionFile) else { return nil }
+        self = reach
     }
 }
 
@@ -106,9 +138,9 @@ extension CollectionTrust {
     ///
     /// - Parameters:
     ///   - collection: the loaded collection.
+    ///   - reach: what it reaches (`CollectionLoader.loadReaching`).
     ///   - collectionFile: its file.
-    package func refusal(for collection: APICollection, at collectionFile: URL) -> String? {
-        let reach = CollectionReach(collection, folder: collectionFile.deletingLastPathComponent())
+    package func refusal(for collection: APICollection, reaching reach: CollectionReach, at collectionFile: URL) -> String? {
         guard !isTrusted(collectionFile, reach: reach) else { return nil }
         let destinations = collection.environments.map { "\($0.name) \($0.baseURLTemplate)" }
         return "\(collectionFile.path) was found, not named, and reaches beyond its folder: it "

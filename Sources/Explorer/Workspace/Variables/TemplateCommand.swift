@@ -179,7 +179,7 @@ package struct CollectionTrust: Sendable {
     ///
     /// - Throws: `PrivateJSONFile.Failure` when the list cannot be written.
     package func trust(_ collectionFile: URL, reach: CollectionReach) throws {
-        guard !isTrusted(collectionFile, reach: reach) || reach.isEmpty else { return }
+        guard !isTrusted(collectionFile, reach: reach) else { return }
         try file.update { $0[Self.key(collectionFile)] = Entry(since: Date(), reach: reach.digest) }
     }
 
