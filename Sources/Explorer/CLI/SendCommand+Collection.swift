@@ -47,12 +47,10 @@ enum CollectionLocation {
     /// Loads a collection, printing its warnings to stderr, and refuses one that was found
     /// (not named, not trusted) and reaches beyond its folder (`CollectionTrust`).
     ///
-    /// - Parameters:
-    ///   - url: the collection file.
-    ///   - checkingTrust: whether to refuse an untrusted collection (not when trusting it).
+    /// - Parameter url: the collection file.
     /// - Returns: the collection.
     /// - Throws: `ExitCode(2)` after the loader's sentence, or the refusal, on stderr.
-    static func load(_ url: URL, checkingTrust: Bool = true) throws -> APICollection {
+    static func load(_ url: URL) throws -> APICollection {
         let collection: APICollection
         let reach: CollectionReach
         do {
@@ -62,7 +60,7 @@ enum CollectionLocation {
             throw ExitCode(2)
         }
         for warning in collection.warnings { printError(warning.description) }
-        if checkingTrust { try admit(collection, reaching: reach, at: url) }
+        try admit(collection, reaching: reach, at: url)
         return collection
     }
 

@@ -48,8 +48,13 @@ struct TrustCommand: ParsableCommand {
                 print(was ? "\(file.path) no longer reaches beyond its folder." : "\(file.path) was not trusted.")
                 return
             }
-            _ = try CollectionLocation.load(file, checkingTrust: false)
-            guard let reach = CollectionReach(loading: file) else { throw ExitCode(2) }
+            let reach: CollectionReach
+            do {
+                reach = try CollectionLoader.loadReaching(from: file).reach
+            } catch {
+                printError(sentence(describing: error))
+                throw ExitCode(2)
+            }
             try trust.trust(file, reach: reach)
             print("\(file.path) is trusted (explorer trust --revoke undoes it)" + (reach.isEmpty ? "; it reaches nothing beyond its folder." : ": it"))
             for reference in reach.references { print(ExchangeOutput.escapingControls("  \(reference)")) }

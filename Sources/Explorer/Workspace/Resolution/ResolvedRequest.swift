@@ -58,9 +58,7 @@ package struct ResolvedRequest: Sendable {
             let words = header.value.split(separator: " ", maxSplits: 1)
             if words.count == 2 { values.append(String(words[1])) }
             // `Cookie: a=1; b=2`: each value.
-            if header.name.lowercased() == "cookie" {
-                values += header.value.split(separator: ";").compactMap { $0.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters(in: .whitespaces) } }
-            }
+            if header.name.lowercased() == "cookie" { values += CookieJar.values(ofHeader: header.value) }
         }
         let query = request.queryItems + (URLComponents(string: url)?.queryItems ?? [])
         for item in query where APICollection.isCredentialName(item.name) {
@@ -114,7 +112,12 @@ extension CookieJar {
     /// to be masked where a server echoes them.
     package func cookieValues(for url: String) -> [String] {
         guard let url = URL(string: url), let header = cookieHeader(for: url) else { return [] }
-        return header.split(separator: ";").compactMap { pair in
+        return Self.values(ofHeader: header)
+    }
+
+    /// The values of a `Cookie` header (`a=1; b=2`), without their names.
+    static func values(ofHeader header: String) -> [String] {
+        header.split(separator: ";").compactMap { pair in
             pair.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters(in: .whitespaces) }
         }.filter { !$0.isEmpty }
     }
