@@ -25,3 +25,22 @@ package func runWithBash(_ commandLine: String, in directory: URL, environment: 
         }.start()
     }
 }
+
+extension Process {
+    /// Runs the process and waits for it to exit without holding a thread: its termination
+    /// handler resumes the caller, so a test waiting for a slow process never takes one of the
+    /// few cooperative threads that servers in other tests need.
+    ///
+    /// - Returns: its termination status.
+    package func runToExit() async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try run()
+            } catch {
+                terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}
