@@ -228,3 +228,43 @@ def screen(tmp_path):
     yield open_screen
     for one in opened:
         one.close()
+
+
+class LocalServer:
+    """A small HTTP server on 127.0.0.1, in a thread of the test, for what the demo cannot be:
+    a server that redirects elsewhere, records what reaches it, or says hostile things.
+
+    `answer(method, path)` gives `(status, headers, body)`; every request's headers are kept in
+    `requests` (names in lower case), in order. With a TLS `context` it serves https."""
+
+    def __init__(self, answer, context=None):
+        import http.server
+
+        server = self
+        self.requests: list[dict[str, str]] = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def respond(self):
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                server.requests.append({name.lower(): value for name, value in self.headers.items()})
+                status, headers, body = answer(self.command, self.path)
+                self.send_response(status)
+                for name, value in {**headers, "Content-Length": str(len(body))}.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = respond
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if context:
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()

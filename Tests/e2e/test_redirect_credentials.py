@@ -3,64 +3,23 @@
 port, and an https server that redirects to plain http."""
 from __future__ import annotations
 
-import http.server
 import json
 import ssl
-import threading
 from pathlib import Path
 
 import pytest
+from conftest import LocalServer
 from test_send import run
 
 
-class Recorder:
+def recording_server() -> LocalServer:
     """A server on 127.0.0.1 that records the headers of every request and answers 200."""
-
-    def __init__(self):
-        self.requests: list[dict[str, str]] = []
-        recorder = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                recorder.requests.append({name.lower(): value for name, value in self.headers.items()})
-                body = b'{"reached": true}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
+    return LocalServer(lambda method, path: (200, {"Content-Type": "application/json"}, b'{"reached": true}'))
 
 
-def redirecting_server(target: str, context: ssl.SSLContext | None = None):
+def redirecting_server(target: str, context: ssl.SSLContext | None = None) -> LocalServer:
     """A server on 127.0.0.1 that answers every request 302 to `target`, recording the headers."""
-    seen: list[dict[str, str]] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            seen.append({name.lower(): value for name, value in self.headers.items()})
-            self.send_response(302)
-            self.send_header("Location", target)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    if context:
-        server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+    return LocalServer(lambda method, path: (302, {"Location": target}, b""), context)
 
 
 CREDENTIALS = {
@@ -89,10 +48,11 @@ endpoints:
 
 
 def test_a_redirect_to_another_port_forwards_no_credential_header_and_no_auth(explorer_bin, tmp_path):
-    recorder = Recorder()
-    server, seen = redirecting_server(f"http://127.0.0.1:{recorder.port}/landing")
+    recorder = recording_server()
+    server = redirecting_server(f"http://127.0.0.1:{recorder.port}/landing")
+    seen = server.requests
     try:
-        path = collection(tmp_path, f"http://127.0.0.1:{server.server_address[1]}")
+        path = collection(tmp_path, server.url)
         result = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Start", "--no-history")
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout) == {"reached": True}
@@ -106,7 +66,7 @@ def test_a_redirect_to_another_port_forwards_no_credential_header_and_no_auth(ex
             assert name not in landed, f"{name} reached the other origin"
         assert not any("value" in value for value in landed.values()), landed
     finally:
-        server.shutdown()
+        server.close()
         recorder.close()
 
 
@@ -133,10 +93,10 @@ def tls_context(tmp_path: Path) -> ssl.SSLContext:
 
 
 def test_an_https_to_http_redirect_is_refused_naming_both_urls_unless_allowed(explorer_bin, tmp_path, tls_context):
-    recorder = Recorder()
+    recorder = recording_server()
     target = f"http://127.0.0.1:{recorder.port}/landing"
-    server, _ = redirecting_server(target, tls_context)
-    start = f"https://localhost:{server.server_address[1]}"
+    server = redirecting_server(target, tls_context)
+    start = f"https://localhost:{server.port}"
     try:
         path = collection(tmp_path, start)
         text = path.read_text().replace("    auth:", "    tls: { ca_cert: certs/ca.pem }\n    auth:")
@@ -153,7 +113,7 @@ def test_an_https_to_http_redirect_is_refused_naming_both_urls_unless_allowed(ex
         assert len(recorder.requests) == 1
         assert "authorization" not in recorder.requests[0] and "x-api-key" not in recorder.requests[0]
     finally:
-        server.shutdown()
+        server.close()
         recorder.close()
 
 

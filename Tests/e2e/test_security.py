@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conftest import LocalServer
 from test_history import listed
 from test_send import run
 
@@ -88,44 +89,21 @@ def test_a_credential_the_server_echoes_is_masked_however_it_was_written(explore
             assert value.encode() not in path.read_bytes(), (path, value)
 
 
-class HostileTokenServer:
+def hostile_token_server() -> LocalServer:
     """An OAuth2 token endpoint on 127.0.0.1 whose error retitles and clears the terminal, and
     a device endpoint whose verification URL has a scheme no browser should be handed."""
-
-    def __init__(self):
-        import http.server
-        import threading
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                if self.path == "/device":
-                    body = {"device_code": "dc", "user_code": "AB\u001b[2JCD", "verification_uri": "x-evil-scheme://open",
-                            "verification_uri_complete": "x-evil-scheme://open?code=1", "expires_in": 2, "interval": 1}
-                    status = 200
-                else:
-                    body = {"error": "invalid_client", "error_description": "bad \u001b]0;pwned\u0007 client\u001b[2J"}
-                    status = 400
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
+    def answer(method, path):
+        if path == "/device":
+            body = {"device_code": "dc", "user_code": "AB\u001b[2JCD", "verification_uri": "x-evil-scheme://open",
+                    "verification_uri_complete": "x-evil-scheme://open?code=1", "expires_in": 2, "interval": 1}
+            return 200, {"Content-Type": "application/json"}, json.dumps(body).encode()
+        body = {"error": "invalid_client", "error_description": "bad \u001b]0;pwned\u0007 client\u001b[2J"}
+        return 400, {"Content-Type": "application/json"}, json.dumps(body).encode()
+    return LocalServer(answer)
 
 
 def test_what_a_server_says_reaches_the_terminal_escaped(explorer_bin, tmp_path, demo):
-    hostile = HostileTokenServer()
+    hostile = hostile_token_server()
     try:
         collection = tmp_path / "oauth.yaml"
         collection.write_text(
@@ -150,7 +128,7 @@ def test_what_a_server_says_reaches_the_terminal_escaped(explorer_bin, tmp_path,
 
 
 def test_only_an_http_url_goes_to_the_browser(explorer_bin, tmp_path, demo):
-    hostile = HostileTokenServer()
+    hostile = hostile_token_server()
     opened = tmp_path / "opened"
     browser = tmp_path / "browser.sh"
     browser.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
