@@ -281,11 +281,50 @@ package final class CursesScreen {
         endwin()
         let result = body()
         reset_prog_mode()
+        discardPendingInput()
         _ = mousemask(explorer_all_mouse_events() | explorer_report_mouse_position(), nil)
         writeRaw("\u{1B}[?2004h")
         _ = clearok(explorer_stdscr(), true)
         refresh()
         return result
+    }
+
+    /// Throws away what the other program left unread: keys typed into it, and a terminal's
+    /// answer to one of its queries (a cursor-position report, `ESC [ 3 ; 1 R`, arriving after
+    /// it exited), which would otherwise be read as keys. The terminal is asked for its status
+    /// (`ESC [ 5 n`); it answers in order, so everything up to its `ESC [ 0 n` is stale. A
+    /// terminal that does not answer is waited for at most `answerWait` milliseconds.
+    private func discardPendingInput(answerWait: Int32 = 400) {
+        _ = tcflush(inputDescriptor, TCIFLUSH)
+        guard isatty(inputDescriptor) == 1 else { return }
+        writeRaw("\u{1B}[5n")
+        var received: [UInt8] = []
+        let answer: [UInt8] = [0x1B, 0x5B, 0x30, 0x6E]
+        var entry = pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0)
+        var waited: Int32 = 0
+        while waited < answerWait {
+            let started = Self.milliseconds()
+            let ready = poll(&entry, 1, answerWait - waited)
+            waited += max(1, Int32(Self.milliseconds() - started))
+            guard ready > 0, entry.revents & Int16(POLLIN) != 0 else {
+                if ready < 0, errno == EINTR { continue }
+                return
+            }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = read(inputDescriptor, &buffer, buffer.count)
+            guard count > 0 else { return }
+            received += buffer.prefix(count)
+            if received.count >= answer.count, received.indices.contains(where: { Array(received.dropFirst($0).prefix(answer.count)) == answer }) {
+                return
+            }
+            if received.count > 65_536 { received.removeFirst(received.count - answer.count) }
+        }
+    }
+
+    private static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     // MARK: - Ending
