@@ -90,6 +90,13 @@ let package = Package(
             ],
             path: "Sources/Explorer/Workspace"
         ),
+        // The JSON Schema engine: draft 2020-12, draft 4 and OpenAPI 3.0 schema objects compiled
+        // once into a validator that names each violation by pointer in the body and the document.
+        .target(
+            name: "Contract",
+            dependencies: ["NetworkingCore"],
+            path: "Sources/Explorer/Contract"
+        ),
         // Checks run on responses (captures, assertions) and the sequence runner.
         .target(
             name: "Checks",
@@ -262,6 +269,7 @@ let package = Package(
             name: "WorkspaceTests",
             dependencies: ["Workspace", "Demo", "Formats", "Query", "NetworkingCore", "Terminal", "TestSupport", .product(name: "Yams", package: "Yams")]
         ),
+        .testTarget(name: "ContractTests", dependencies: ["Contract", "NetworkingCore"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Demo", "Workspace", "Query", "NetworkingCore"]),
         .testTarget(
             name: "GraphQLSupportTests",
