@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .executable(name: "explorer", targets: ["ExplorerCLI"]),
         .executable(name: "networking-bench", targets: ["NetworkingBench"]),
+        .executable(name: "contract-bench", targets: ["ContractBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -224,6 +225,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
+        ),
+        // Schema validation time against parse time for a 10 MB body (scripts/bench-validate).
+        .executableTarget(
+            name: "ContractBench",
+            dependencies: ["Contract", "NetworkingCore"]
         ),
         .testTarget(
             name: "NetworkingTests",

@@ -39,16 +39,24 @@ package struct JSONSchema: Sendable {
     /// The violations of `instance`, in the order found, at most `limit` of them.
     package func validate(_ instance: JSONValue, limit: Int = 100) -> [SchemaViolation] {
         guard let root else { return [] }
-        var evaluation = SchemaEvaluation(program: program, limit: max(1, limit))
-        _ = evaluation.valid(instance, root)
-        return evaluation.violations
+        return program.checks.withUnsafeBufferPointer { checks in
+            program.nodes.withUnsafeBufferPointer { nodes in
+                var evaluation = SchemaEvaluation(program: program, nodes: nodes, checks: checks, limit: max(1, limit))
+                _ = evaluation.valid(instance, root)
+                return evaluation.violations
+            }
+        }
     }
 
     /// Whether `instance` passes, stopping at the first violation.
     package func isValid(_ instance: JSONValue) -> Bool {
         guard let root else { return true }
-        var evaluation = SchemaEvaluation(program: program, limit: 0)
-        return evaluation.valid(instance, root)
+        return program.checks.withUnsafeBufferPointer { checks in
+            program.nodes.withUnsafeBufferPointer { nodes in
+                var evaluation = SchemaEvaluation(program: program, nodes: nodes, checks: checks, limit: 0)
+                return evaluation.valid(instance, root)
+            }
+        }
     }
 }
 
@@ -79,7 +87,7 @@ package struct SchemaSet: Sendable {
         for pointer in pointers {
             if let root = compiler.compileEntry(at: pointer) { roots[pointer] = root }
         }
-        let program = SchemaProgram(nodes: compiler.nodes, keywordPointers: compiler.keywordPointers)
+        let program = SchemaProgram(tables: compiler.tables)
         var seen = Set<SchemaWarning>()
         let warnings = compiler.warnings.filter { seen.insert($0).inserted }
         self.program = program

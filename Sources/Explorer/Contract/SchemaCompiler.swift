@@ -14,8 +14,7 @@ struct SchemaCompiler {
     let assertsFormats: Bool
     let documentBase: String
 
-    private(set) var nodes: [SchemaNode] = []
-    private(set) var keywordPointers: [String] = []
+    private(set) var tables = SchemaTables()
     private(set) var warnings: [SchemaWarning] = []
     private var nodeAt: [String: Int] = [:]
     /// Absolute URI (no fragment) of a schema resource → its pointer in the document.
@@ -159,25 +158,25 @@ struct SchemaCompiler {
     }
 
     private mutating func keyword(_ pointer: String, _ name: String) -> Int {
-        keywordPointers.append(JSONPointer.appending(pointer, name))
-        return keywordPointers.count - 1
+        tables.keywordPointers.append(JSONPointer.appending(pointer, name))
+        return tables.keywordPointers.count - 1
     }
 
     /// The node of the schema `value` at `pointer`.
     mutating func compile(_ value: JSONValue, at pointer: String) -> Int {
         if let node = nodeAt[pointer] { return node }
-        let id = nodes.count
-        nodes.append(SchemaNode())
+        let id = tables.nodes.count
+        tables.nodes.append(SchemaNode())
         nodeAt[pointer] = id
         switch value {
         case .bool(true):
             break
         case .bool(false):
-            keywordPointers.append(pointer)
-            nodes[id].checks = [.never(at: keywordPointers.count - 1)]
+            tables.keywordPointers.append(pointer)
+            finish(id, PendingNode(checks: [.never(at: tables.keywordPointers.count - 1)]))
         case .object:
             if baseAt[pointer] == nil { index(value, at: pointer, base: inheritedBase(of: pointer)) }
-            nodes[id] = compileObject(value, at: pointer)
+            finish(id, compileObject(value, at: pointer))
         default:
             warn(pointer, "a schema must be an object\(dialect.isDraft4Family ? "" : " or a Boolean"): left out")
         }
@@ -188,8 +187,26 @@ struct SchemaCompiler {
         compile(value, at: pointer)
     }
 
-    private mutating func compileObject(_ schema: JSONValue, at pointer: String) -> SchemaNode {
-        var node = SchemaNode()
+    /// A node's checks while its children are compiled.
+    struct PendingNode {
+        var acceptsNull = false
+        var checks: [Check] = []
+    }
+
+    /// Lays a node's checks side by side at the end of the program's checks.
+    private mutating func finish(_ id: Int, _ node: PendingNode) {
+        tables.nodes[id] = SchemaNode(acceptsNull: node.acceptsNull, start: tables.checks.count, count: node.checks.count)
+        tables.checks.append(contentsOf: node.checks)
+    }
+
+    /// Adds `value` to a table; its index.
+    private func append<Value>(_ value: Value, to table: inout [Value]) -> Int {
+        table.append(value)
+        return table.count - 1
+    }
+
+    private mutating func compileObject(_ schema: JSONValue, at pointer: String) -> PendingNode {
+        var node = PendingNode()
         let base = baseAt[pointer] ?? documentBase
         let draft4 = dialect.isDraft4Family
 
@@ -205,7 +222,10 @@ struct SchemaCompiler {
             if draft4 { return node }
         }
 
-        if dialect == .openAPI30, schema["nullable"]?.boolValue == true, schema["type"] != nil {
+        // `nullable: true` lets null through the whole schema object, with or without a `type`
+        // beside it: documents write it beside `anyOf` and `$ref`-less `allOf` (Stripe's do),
+        // meaning that the value may be null.
+        if dialect == .openAPI30, schema["nullable"]?.boolValue == true {
             node.acceptsNull = true
         }
         if let type = schema["type"] { compileType(type, pointer, into: &node) }
@@ -215,23 +235,23 @@ struct SchemaCompiler {
                 for element in elements {
                     if case .string(let string) = element { enumeration.strings.insert(string) } else { enumeration.others.append(element) }
                 }
-                node.checks.append(.enumeration(enumeration, at: keyword(pointer, "enum")))
+                node.checks.append(.enumeration(append(enumeration, to: &tables.enums), at: keyword(pointer, "enum")))
             } else {
                 warn(JSONPointer.appending(pointer, "enum"), "enum must be an array: left out")
             }
         }
         if !draft4, let constant = schema["const"] {
-            node.checks.append(.constant(constant, at: keyword(pointer, "const")))
+            node.checks.append(.constant(append(constant, to: &tables.constants), at: keyword(pointer, "const")))
         }
         compileApplicators(schema, pointer, into: &node)
         compileNumber(schema, pointer, into: &node)
         compileString(schema, pointer, into: &node)
-        if let rules = compileObjectRules(schema, pointer) { node.checks.append(.object(rules)) }
-        if let rules = compileArrayRules(schema, pointer) { node.checks.append(.array(rules)) }
+        if let rules = compileObjectRules(schema, pointer) { node.checks.append(.object(append(rules, to: &tables.objects))) }
+        if let rules = compileArrayRules(schema, pointer) { node.checks.append(.array(append(rules, to: &tables.arrays))) }
         return node
     }
 
-    private mutating func compileType(_ type: JSONValue, _ pointer: String, into node: inout SchemaNode) {
+    private mutating func compileType(_ type: JSONValue, _ pointer: String, into node: inout PendingNode) {
         let names = type.stringValue.map { [$0] } ?? type.arrayValue?.compactMap(\.stringValue) ?? []
         var set: TypeSet = []
         for name in names {
@@ -255,10 +275,10 @@ struct SchemaCompiler {
         return elements.enumerated().map { compileChild($0.element, listPointer + "/\($0.offset)") }
     }
 
-    private mutating func compileApplicators(_ schema: JSONValue, _ pointer: String, into node: inout SchemaNode) {
-        if let list = schemaList(schema, "allOf", pointer) { node.checks.append(.allOf(list)) }
-        if let list = schemaList(schema, "anyOf", pointer) { node.checks.append(.anyOf(list, at: keyword(pointer, "anyOf"))) }
-        if let list = schemaList(schema, "oneOf", pointer) { node.checks.append(.oneOf(list, at: keyword(pointer, "oneOf"))) }
+    private mutating func compileApplicators(_ schema: JSONValue, _ pointer: String, into node: inout PendingNode) {
+        if let list = schemaList(schema, "allOf", pointer) { node.checks.append(.allOf(append(list, to: &tables.lists))) }
+        if let list = schemaList(schema, "anyOf", pointer) { node.checks.append(.anyOf(append(list, to: &tables.lists), at: keyword(pointer, "anyOf"))) }
+        if let list = schemaList(schema, "oneOf", pointer) { node.checks.append(.oneOf(append(list, to: &tables.lists), at: keyword(pointer, "oneOf"))) }
         if let not = schema["not"] {
             let child = compileChild(not, JSONPointer.appending(pointer, "not"))
             node.checks.append(.not(child, at: keyword(pointer, "not")))
@@ -268,7 +288,7 @@ struct SchemaCompiler {
             let then = schema["then"].map { compileChild($0, JSONPointer.appending(pointer, "then")) }
             let otherwise = schema["else"].map { compileChild($0, JSONPointer.appending(pointer, "else")) }
             if then != nil || otherwise != nil {
-                node.checks.append(.conditional(if: conditionNode, then: then, else: otherwise))
+                node.checks.append(.conditional(if: conditionNode, then: then ?? -1, else: otherwise ?? -1))
             }
         }
     }
@@ -292,20 +312,22 @@ struct SchemaCompiler {
         return count
     }
 
-    private mutating func compileNumber(_ schema: JSONValue, _ pointer: String, into node: inout SchemaNode) {
+    private mutating func compileNumber(_ schema: JSONValue, _ pointer: String, into node: inout PendingNode) {
         let draft4 = dialect.isDraft4Family
         for (name, exclusiveName, isLower) in [("minimum", "exclusiveMinimum", true), ("maximum", "exclusiveMaximum", false)] {
             if let (value, text) = number(schema, name, pointer) {
                 let exclusive = draft4 && schema[exclusiveName]?.boolValue == true
-                node.checks.append(.bound(NumberBound(value: value, text: text, isLower: isLower, exclusive: exclusive, at: keyword(pointer, name))))
+                let bound = NumberBound(value: value, text: text, isLower: isLower, exclusive: exclusive, at: keyword(pointer, name))
+                node.checks.append(.bound(append(bound, to: &tables.bounds)))
             }
             if !draft4, let (value, text) = number(schema, exclusiveName, pointer) {
-                node.checks.append(.bound(NumberBound(value: value, text: text, isLower: isLower, exclusive: true, at: keyword(pointer, exclusiveName))))
+                let bound = NumberBound(value: value, text: text, isLower: isLower, exclusive: true, at: keyword(pointer, exclusiveName))
+                node.checks.append(.bound(append(bound, to: &tables.bounds)))
             }
         }
         if let (_, text) = number(schema, "multipleOf", pointer) {
             if let divisor = JSONNumber.Divisor(text) {
-                node.checks.append(.multipleOf(divisor, text: text, at: keyword(pointer, "multipleOf")))
+                node.checks.append(.multipleOf(append((divisor, text), to: &tables.divisors), at: keyword(pointer, "multipleOf")))
             } else {
                 warn(JSONPointer.appending(pointer, "multipleOf"), "multipleOf must be greater than 0: left out")
             }
@@ -321,14 +343,14 @@ struct SchemaCompiler {
         }
     }
 
-    private mutating func compileString(_ schema: JSONValue, _ pointer: String, into node: inout SchemaNode) {
+    private mutating func compileString(_ schema: JSONValue, _ pointer: String, into node: inout PendingNode) {
         let minimum = count(schema, "minLength", pointer)
         let maximum = count(schema, "maxLength", pointer)
         if minimum != nil || maximum != nil {
-            node.checks.append(.length(min: minimum, max: maximum, atMin: keyword(pointer, "minLength"), atMax: keyword(pointer, "maxLength")))
+            node.checks.append(.length(min: minimum ?? -1, max: maximum ?? -1, atMin: keyword(pointer, "minLength"), atMax: keyword(pointer, "maxLength")))
         }
         if let source = schema["pattern"]?.stringValue, let compiled = pattern(source, JSONPointer.appending(pointer, "pattern")) {
-            node.checks.append(.pattern(compiled, at: keyword(pointer, "pattern")))
+            node.checks.append(.pattern(append(compiled, to: &tables.patterns), at: keyword(pointer, "pattern")))
         }
         if assertsFormats, let name = schema["format"]?.stringValue, let format = SchemaFormat(rawValue: name) {
             node.checks.append(.format(format, at: keyword(pointer, "format")))
@@ -338,11 +360,13 @@ struct SchemaCompiler {
     private mutating func compileObjectRules(_ schema: JSONValue, _ pointer: String) -> ObjectRules? {
         let draft4 = dialect.isDraft4Family
         var entries: [String: ObjectRules.Entry] = [:]
+        var order: [String] = []
         var any = false
         if let properties = schema["properties"]?.members {
             any = true
             let propertiesPointer = JSONPointer.appending(pointer, "properties")
             for member in properties {
+                if entries[member.key] == nil { order.append(member.key) }
                 entries[member.key, default: .init()].property = compileChild(member.value, JSONPointer.appending(propertiesPointer, member.key))
             }
         }
@@ -350,6 +374,7 @@ struct SchemaCompiler {
         if let names = schema["required"]?.arrayValue {
             any = true
             for name in names.compactMap(\.stringValue) where entries[name]?.requiredSlot == nil {
+                if entries[name] == nil { order.append(name) }
                 entries[name, default: .init()].requiredSlot = required.count
                 required.append(name)
             }
@@ -399,7 +424,7 @@ struct SchemaCompiler {
         }
         guard any || minimum != nil || maximum != nil else { return nil }
         return ObjectRules(
-            entries: entries, required: required, requiredAt: required.isEmpty ? 0 : keyword(pointer, "required"),
+            entries: order.map { ($0, entries[$0]!) }, required: required, requiredAt: required.isEmpty ? 0 : keyword(pointer, "required"),
             patterns: patterns, additional: additional,
             minProperties: minimum, maxProperties: maximum,
             minAt: keyword(pointer, "minProperties"), maxAt: keyword(pointer, "maxProperties"),

@@ -14,14 +14,19 @@ struct SchemaEvaluation {
     static let maximumDepth = 256
 
     let program: SchemaProgram
+    /// The program's nodes and checks, borrowed for the run (`JSONSchema.validate` holds them).
+    let nodes: UnsafeBufferPointer<SchemaNode>
+    let checks: UnsafeBufferPointer<Check>
     let limit: Int
     var violations: [SchemaViolation] = []
     private var quiet = 0
     private var path: [Step] = []
     private var depth = 0
 
-    init(program: SchemaProgram, limit: Int) {
+    init(program: SchemaProgram, nodes: UnsafeBufferPointer<SchemaNode>, checks: UnsafeBufferPointer<Check>, limit: Int) {
         self.program = program
+        self.nodes = nodes
+        self.checks = checks
         self.limit = limit
     }
 
@@ -55,10 +60,10 @@ struct SchemaEvaluation {
 
     /// Whether `value` passes the node; violations written down while collecting.
     mutating func valid(_ value: JSONValue, _ node: Int) -> Bool {
-        let schema = program.nodes[node]
+        let schema = nodes[node]
         if schema.acceptsNull, case .null = value { return true }
         var passes = true
-        for check in schema.checks where !self.passes(check, value) {
+        for index in schema.start..<(schema.start + schema.count) where !self.passes(checks[index], value) {
             passes = false
             if !collecting { return false }
         }
@@ -85,7 +90,8 @@ struct SchemaEvaluation {
             if Self.value(value, isOneOf: types) { return true }
             report(at, "\(Self.describe(value)) is not of type \(types.description)")
             return false
-        case .enumeration(let values, let at):
+        case .enumeration(let table, let at):
+            let values = program.enums[table]
             if case .string(let string) = value {
                 if values.strings.contains(string),
                    JSONNumber.isASCII(string) || values.all.contains(where: { JSONNumber.equal($0, value) }) {
@@ -96,7 +102,8 @@ struct SchemaEvaluation {
             }
             report(at, "\(Self.describe(value)) is not one of \(Self.list(values.all))")
             return false
-        case .constant(let constant, let at):
+        case .constant(let table, let at):
+            let constant = program.constants[table]
             if JSONNumber.equal(constant, value) { return true }
             report(at, "\(Self.describe(value)) is not \(Self.describe(constant))")
             return false
@@ -108,18 +115,20 @@ struct SchemaEvaluation {
                 return false
             }
             return valid(value, target)
-        case .allOf(let nodes):
+        case .allOf(let list):
             var passes = true
-            for node in nodes where !valid(value, node) {
+            for node in program.lists[list] where !valid(value, node) {
                 passes = false
                 if !collecting { return false }
             }
             return passes
-        case .anyOf(let nodes, let at):
+        case .anyOf(let list, let at):
+            let nodes = program.lists[list]
             for node in nodes where passesQuietly(value, node) { return true }
             report(at, "\(Self.describe(value)) matches none of the \(nodes.count) schemas of anyOf")
             return false
-        case .oneOf(let nodes, let at):
+        case .oneOf(let list, let at):
+            let nodes = program.lists[list]
             var matches = 0
             for node in nodes where passesQuietly(value, node) {
                 matches += 1
@@ -135,29 +144,31 @@ struct SchemaEvaluation {
             report(at, "\(Self.describe(value)) must not match the schema of not")
             return false
         case .conditional(let condition, let then, let otherwise):
-            if passesQuietly(value, condition) {
-                return then.map { valid(value, $0) } ?? true
-            }
-            return otherwise.map { valid(value, $0) } ?? true
-        case .object(let rules):
+            let next = passesQuietly(value, condition) ? then : otherwise
+            return next < 0 || valid(value, next)
+        case .object(let table):
             guard case .object(let members) = value else { return true }
-            return object(members, rules, value)
-        case .array(let rules):
+            return object(members, program.objects[table], value)
+        case .array(let table):
             guard case .array(let elements) = value else { return true }
-            return array(elements, rules)
+            return array(elements, program.arrays[table])
         case .length(let minimum, let maximum, let atMin, let atMax):
             guard case .string(let string) = value else { return true }
+            // A string has at most as many code points as UTF-8 bytes, and at least a quarter.
+            let bytes = string.utf8.count
+            if (maximum < 0 || bytes <= maximum) && (bytes + 3) / 4 >= minimum { return true }
             let length = string.unicodeScalars.count
-            if let minimum, length < minimum {
+            if length < minimum {
                 report(atMin, "\(Self.describe(value)) is shorter than \(minimum) characters")
                 return false
             }
-            if let maximum, length > maximum {
+            if maximum >= 0, length > maximum {
                 report(atMax, "\(Self.describe(value)) is longer than \(maximum) characters")
                 return false
             }
             return true
-        case .pattern(let pattern, let at):
+        case .pattern(let table, let at):
+            let pattern = program.patterns[table]
             guard case .string(let string) = value, !pattern.matches(string) else { return true }
             report(at, "\(Self.describe(value)) does not match the pattern \(JSONValue.quote(pattern.source))")
             return false
@@ -165,7 +176,8 @@ struct SchemaEvaluation {
             guard case .string(let string) = value, !format.accepts(string) else { return true }
             report(at, "\(Self.describe(value)) is not a valid \(format.rawValue)")
             return false
-        case .bound(let bound):
+        case .bound(let table):
+            let bound = program.bounds[table]
             guard case .number(let text) = value, let number = Double(text) else { return true }
             let passes = bound.isLower
                 ? (bound.exclusive ? number > bound.value : number >= bound.value)
@@ -174,7 +186,8 @@ struct SchemaEvaluation {
             let relation = bound.isLower ? (bound.exclusive ? "greater than" : "at least") : (bound.exclusive ? "less than" : "at most")
             report(bound.at, "\(text) is not \(relation) \(bound.text)")
             return false
-        case .multipleOf(let divisor, let divisorText, let at):
+        case .multipleOf(let table, let at):
+            let (divisor, divisorText) = program.divisors[table]
             guard case .number(let text) = value, !JSONNumber.isMultiple(text, of: divisor) else { return true }
             report(at, "\(text) is not a multiple of \(divisorText)")
             return false
@@ -199,12 +212,19 @@ struct SchemaEvaluation {
             passes = false
             if !collecting { return false }
         }
-        var found = [Bool](repeating: false, count: rules.required.count)
-        let checksEntries = !rules.entries.isEmpty
+        // The required names seen: bits for the first 64, an array beyond.
+        var seenBits: UInt64 = 0
+        var seenMore = rules.required.count > 64 ? [Bool](repeating: false, count: rules.required.count) : []
+        let checksEntries = !rules.keys.isEmpty
+        var guess = 0
         for member in members {
             var matched = false
-            if checksEntries, let entry = rules.entries[member.key] {
-                if let slot = entry.requiredSlot { found[slot] = true }
+            if checksEntries, let index = rules.entry(of: member.key, guess: guess) {
+                guess = index + 1
+                let entry = rules.keyEntries[index]
+                if let slot = entry.requiredSlot {
+                    if slot < 64 { seenBits |= 1 << UInt64(slot) } else { seenMore[slot] = true }
+                }
                 if let property = entry.property {
                     matched = true
                     if !child(member.value, property, .key(member.key)) {
@@ -242,7 +262,7 @@ struct SchemaEvaluation {
                 if !collecting { return false }
             }
         }
-        for (slot, name) in rules.required.enumerated() where !found[slot] {
+        for (slot, name) in rules.required.enumerated() where !(slot < 64 ? seenBits & (1 << UInt64(slot)) != 0 : seenMore[slot]) {
             report(rules.requiredAt, "the required property \(JSONValue.quote(name)) is missing")
             passes = false
             if !collecting { return false }

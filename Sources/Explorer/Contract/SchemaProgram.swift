@@ -4,22 +4,59 @@ import NetworkingCore
 /// A compiled schema: its nodes (one per schema object of the document that is reached) and
 /// their checks, ready to run on any number of instances without reading the document again.
 /// Immutable once compiled.
+///
+/// Checks are plain values (indices into the tables here), and each node's checks lie side by
+/// side in one array, so that running them copies and counts no references.
 final class SchemaProgram: Sendable {
     let nodes: [SchemaNode]
-    /// The document pointer of each keyword a check came from, by `Check.at`.
+    let checks: [Check]
+    /// The document pointer of each keyword a check came from, by `at`.
     let keywordPointers: [String]
+    let lists: [[Int]]
+    let enums: [EnumValues]
+    let constants: [JSONValue]
+    let objects: [ObjectRules]
+    let arrays: [ArrayRules]
+    let patterns: [SchemaPattern]
+    let bounds: [NumberBound]
+    let divisors: [(JSONNumber.Divisor, String)]
 
-    init(nodes: [SchemaNode], keywordPointers: [String]) {
-        self.nodes = nodes
-        self.keywordPointers = keywordPointers
+    init(tables: SchemaTables) {
+        nodes = tables.nodes
+        checks = tables.checks
+        keywordPointers = tables.keywordPointers
+        lists = tables.lists
+        enums = tables.enums
+        constants = tables.constants
+        objects = tables.objects
+        arrays = tables.arrays
+        patterns = tables.patterns
+        bounds = tables.bounds
+        divisors = tables.divisors
     }
 }
 
-/// One schema object: the checks its keywords make.
-struct SchemaNode: Sendable {
-    /// OpenAPI 3.0's `nullable: true` (with a `type`): `null` passes the whole node.
-    var acceptsNull = false
+/// The tables a program is made of, while the compiler fills them.
+struct SchemaTables {
+    var nodes: [SchemaNode] = []
     var checks: [Check] = []
+    var keywordPointers: [String] = []
+    var lists: [[Int]] = []
+    var enums: [EnumValues] = []
+    var constants: [JSONValue] = []
+    var objects: [ObjectRules] = []
+    var arrays: [ArrayRules] = []
+    var patterns: [SchemaPattern] = []
+    var bounds: [NumberBound] = []
+    var divisors: [(JSONNumber.Divisor, String)] = []
+}
+
+/// One schema object: where its checks are in `SchemaProgram.checks`.
+struct SchemaNode: Sendable {
+    /// OpenAPI 3.0's `nullable: true`: `null` passes the whole node.
+    var acceptsNull = false
+    var start = 0
+    var count = 0
 }
 
 /// The JSON types, as a set of bits.
@@ -56,25 +93,26 @@ final class SchemaPattern: @unchecked Sendable {
     }
 }
 
-/// One keyword's test, with the index of its place in the document (`at`).
+/// One keyword's test: the index of its place in the document (`at`) and of what it needs in
+/// the program's tables. `-1` stands for "none".
 enum Check: Sendable {
     case never(at: Int)
     case type(TypeSet, at: Int)
-    case enumeration(EnumValues, at: Int)
-    case constant(JSONValue, at: Int)
+    case enumeration(Int, at: Int)
+    case constant(Int, at: Int)
     case reference(Int, at: Int)
-    case allOf([Int])
-    case anyOf([Int], at: Int)
-    case oneOf([Int], at: Int)
+    case allOf(Int)
+    case anyOf(Int, at: Int)
+    case oneOf(Int, at: Int)
     case not(Int, at: Int)
-    case conditional(if: Int, then: Int?, else: Int?)
-    case object(ObjectRules)
-    case array(ArrayRules)
-    case length(min: Int?, max: Int?, atMin: Int, atMax: Int)
-    case pattern(SchemaPattern, at: Int)
+    case conditional(if: Int, then: Int, else: Int)
+    case object(Int)
+    case array(Int)
+    case length(min: Int, max: Int, atMin: Int, atMax: Int)
+    case pattern(Int, at: Int)
     case format(SchemaFormat, at: Int)
-    case bound(NumberBound)
-    case multipleOf(JSONNumber.Divisor, text: String, at: Int)
+    case bound(Int)
+    case multipleOf(Int, at: Int)
 }
 
 /// An `enum`'s values, strings in a set.
@@ -106,7 +144,18 @@ final class ObjectRules: Sendable {
         case schema(Int)
     }
 
-    let entries: [String: Entry]
+    /// The named keys in the order the schema lists them, their entries, and the index by key.
+    let keys: [String]
+    let keyEntries: [Entry]
+    let keyIndex: [String: Int]
+
+    /// The entry index of `key`: bodies tend to list members in the schema's order, so the
+    /// one after the last found is tried before hashing the key.
+    @inline(__always)
+    func entry(of key: String, guess: Int) -> Int? {
+        if guess < keys.count, keys[guess] == key { return guess }
+        return keyIndex[key]
+    }
     let required: [String]
     let requiredAt: Int
     let patterns: [(SchemaPattern, Int)]
@@ -119,10 +168,18 @@ final class ObjectRules: Sendable {
     let dependentRequired: [(String, [String], at: Int)]
     let dependentSchemas: [(String, Int)]
 
-    init(entries: [String: Entry], required: [String], requiredAt: Int, patterns: [(SchemaPattern, Int)], additional: Additional,
+    init(entries: [(String, Entry)], required: [String], requiredAt: Int, patterns: [(SchemaPattern, Int)], additional: Additional,
          minProperties: Int?, maxProperties: Int?, minAt: Int, maxAt: Int, propertyNames: Int?,
          dependentRequired: [(String, [String], at: Int)], dependentSchemas: [(String, Int)]) {
-        self.entries = entries
+        var keys: [String] = []
+        var keyEntries: [Entry] = []
+        for (key, entry) in entries {
+            keys.append(key)
+            keyEntries.append(entry)
+        }
+        self.keys = keys
+        self.keyEntries = keyEntries
+        self.keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($0.element, $0.offset) })
         self.required = required
         self.requiredAt = requiredAt
         self.patterns = patterns
