@@ -3,7 +3,7 @@ import Formats
 import Foundation
 import Workspace
 
-/// `explorer import curl|openapi|http|postman|insomnia|har ...`: turns other formats into collection YAML.
+/// `explorer import curl|openapi|http|postman|insomnia|har|hurl ...`: turns other formats into collection YAML.
 ///
 /// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
 /// collection file (created when absent), asking before replacing an endpoint of the same
@@ -14,8 +14,8 @@ import Workspace
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export or a HAR file.",
-        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, GraphQL.self]
+        abstract: "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export, a HAR file or a Hurl file.",
+        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self, GraphQL.self]
     )
 
     /// The options every import shares.
@@ -78,22 +78,34 @@ struct ImportCommand: AsyncParsableCommand {
 
     struct Postman: FileImport {
         static let configuration = CommandConfiguration(
-            commandName: "postman", abstract: "Import a Postman collection (v2.0 or v2.1), with its environments.")
-        @Argument(help: "The collection file (.postman_collection.json).") var file: String
+            commandName: "postman", abstract: "Import a Postman collection (v2.0 or v2.1), with its environments, or add an environment file to a collection.",
+            discussion: "An environment file alone (.postman_environment.json) goes --into a collection: it is added, or replaces the variables of the environment of the same name; its secret values are kept as secrets.")
+        @Argument(help: "The collection file (.postman_collection.json), or an environment file with --into.") var file: String
         @Option(name: .customLong("environment"), help: "A Postman environment file (.postman_environment.json); repeatable.")
         var environments: [String] = []
         @OptionGroup var destination: Destination
         func imported(from url: URL) throws -> ImportResult {
             try PostmanImporter().importFile(at: url, environments: environments.map { URL(fileURLWithPath: $0) })
         }
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file)
+            guard let into = destination.into, let data = try? Data(contentsOf: url), PostmanImporter.isEnvironmentFile(data) else {
+                try ImportCommand.finish(destination: destination) { try imported(from: url) }
+                return
+            }
+            try ImportCommand.addEnvironment(at: url, into: URL(fileURLWithPath: into))
+        }
     }
 
     struct Insomnia: FileImport {
         static let configuration = CommandConfiguration(
-            commandName: "insomnia", abstract: "Import an Insomnia export (format 4, JSON or YAML).")
+            commandName: "insomnia", abstract: "Import an Insomnia export (Insomnia 11's collection.insomnia.rest/5.0 YAML, or format 4 in JSON or YAML).",
+            discussion: "An export of several workspaces becomes one folder each, unless --workspace names one.")
         @Argument(help: "The export file.") var file: String
+        @Option(name: .long, help: "Import only the workspace of this name.") var workspace: String?
         @OptionGroup var destination: Destination
-        func imported(from url: URL) throws -> ImportResult { try InsomniaImporter().importFile(at: url) }
+        func imported(from url: URL) throws -> ImportResult { try InsomniaImporter().importFile(at: url, workspace: workspace) }
     }
 
     struct HAR: FileImport {
@@ -103,6 +115,15 @@ struct ImportCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Import only this entry (1 for the first).") var entry: Int?
         @OptionGroup var destination: Destination
         func imported(from url: URL) throws -> ImportResult { try HARImporter().importFile(at: url, entry: entry) }
+    }
+
+    struct Hurl: FileImport {
+        static let configuration = CommandConfiguration(
+            commandName: "hurl", abstract: "Import the entries of a Hurl file (hurl.dev), with their captures and asserts.",
+            discussion: "Each entry becomes an endpoint, in order; lines a collection cannot say are kept in the endpoint's description. A file Hurl refuses is refused at the same line and column.")
+        @Argument(help: "The .hurl file.") var file: String
+        @OptionGroup var destination: Destination
+        func imported(from url: URL) throws -> ImportResult { try HurlImporter().importFile(at: url) }
     }
 
     /// Runs an importer, prints its warnings, then prints or merges the result.
@@ -139,6 +160,43 @@ struct ImportCommand: AsyncParsableCommand {
             printError("\(url.path): added \(report.added.count), replaced \(report.replaced.count) endpoint(s).")
         } catch let error as MergeFailure {
             printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+
+    /// Adds a Postman environment file to an existing collection file, or replaces the
+    /// variables of its environment of the same name, and writes the file atomically.
+    static func addEnvironment(at url: URL, into collectionURL: URL) throws {
+        do {
+            guard FileManager.default.fileExists(atPath: collectionURL.path) else {
+                throw MergeFailure.invalidCollection("\(collectionURL.path) does not exist: import the collection first, then add its environments to it.")
+            }
+            let text: String
+            let collection: APICollection
+            do {
+                text = try String(contentsOf: collectionURL, encoding: .utf8)
+                collection = try CollectionLoader.load(from: collectionURL)
+            } catch {
+                throw MergeFailure.invalidCollection("\(error)")
+            }
+            let (merged, change, warnings) = try PostmanImporter().addingEnvironment(at: url, to: collection)
+            // What is written must load.
+            _ = try CollectionLoader.parse(merged, file: collectionURL.path)
+            for warning in warnings { printError("warning: \(warning)") }
+            if CollectionMerger.hasComments(text) {
+                printError("note: \(collectionURL.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file.")
+            }
+            do {
+                try CollectionMerger.writeAtomically(merged, to: collectionURL)
+            } catch {
+                throw MergeFailure.writeFailed(sentence(describing: error))
+            }
+            switch change {
+            case .added(let name): printError("\(collectionURL.path): added the environment \"\(name)\".")
+            case .replaced(let name): printError("\(collectionURL.path): replaced the variables of the environment \"\(name)\".")
+            }
+        } catch {
+            printError("\(error)")
             throw ExitCode(1)
         }
     }

@@ -9,8 +9,10 @@ import Workspace
 /// origin keeps its whole URL, so it is sent where the browser sent it. Headers are kept as the browser
 /// sent them, except those the connection makes (HTTP/2 pseudo-headers, `Host`,
 /// `Content-Length`, `Connection` …) and `Accept-Encoding` (explorer negotiates its own).
-/// A body is kept byte for byte from `postData.text`; without text, its `params` become a
-/// form.
+/// A request's `cookies` list becomes a `Cookie` header when the headers list none. A body is
+/// kept byte for byte from `postData.text`; a `multipart/form-data` body (or one with a file
+/// among its `params`) becomes its parts, each file part named by its base name with its
+/// content type; other `params` without text become a form.
 package struct HARImporter: Sendable {
     /// Creates an importer.
     package init() {}
@@ -64,20 +66,28 @@ package struct HARImporter: Sendable {
                       !HARImporter.connectionHeaders.contains(name.lowercased()) else { continue }
                 headers.append(KeyValue(name, header.text("value") ?? ""))
             }
+            if let cookie = Self.cookieHeader(request.objects("cookies")), !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
+                headers.append(KeyValue("Cookie", cookie))
+            }
             var body: EndpointBody?
             if let postData = request.object("postData") {
-                if let text = postData.text("text"), !text.isEmpty {
-                    body = .raw(text)
-                } else if !postData.objects("params").isEmpty {
-                    let params = postData.objects("params")
-                    if params.contains(where: { $0["fileName"] != nil }) {
+                let params = postData.objects("params")
+                let mimeType = (postData.text("mimeType") ?? "").lowercased()
+                let isMultipart = mimeType.hasPrefix("multipart/form-data") || params.contains { $0["fileName"] != nil }
+                if isMultipart && !params.isEmpty {
+                    // The parts, rather than a text whose boundary and file contents a browser may have left out.
+                    if params.contains(where: { $0["fileName"] != nil && ($0.text("value") ?? "").isEmpty }) {
                         warnings.append("Entry \(item.number) uploads files the HAR file does not hold; their parts are sent empty.")
-                        body = .multipart(params.map { MultipartField(name: $0.text("name") ?? "", value: $0.text("value") ?? "",
-                                                                      filename: $0.text("fileName"), contentType: $0.text("contentType")) })
-                        headers.removeAll { $0.name.lowercased() == "content-type" }
-                    } else {
-                        body = .form(params.map { KeyValue($0.text("name") ?? "", $0.text("value") ?? "") })
                     }
+                    body = .multipart(params.map { param in
+                        MultipartField(name: param.text("name") ?? "", value: param.text("value") ?? "",
+                                       filename: param.text("fileName").map(Self.baseName), contentType: param.text("contentType"))
+                    })
+                    headers.removeAll { $0.name.lowercased() == "content-type" }
+                } else if let text = postData.text("text"), !text.isEmpty {
+                    body = .raw(text)
+                } else if !params.isEmpty {
+                    body = .form(params.map { KeyValue($0.text("name") ?? "", $0.text("value") ?? "") })
                 }
             }
             let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
@@ -92,5 +102,19 @@ package struct HARImporter: Sendable {
         let collection = APICollection(name: "Imported from HAR\(creator)", environments: [Environment(name: "default", baseURLTemplate: main ?? "http://localhost")],
                                        items: placed)
         return ImportResult(collection: collection, warnings: warnings)
+    }
+
+    /// The `Cookie` header a request's `cookies` list stands for (`name=value; …`, in order), or
+    /// `nil` when it lists none.
+    static func cookieHeader(_ cookies: [LooseObject]) -> String? {
+        let pairs = cookies.compactMap { cookie in cookie.text("name").flatMap { $0.isEmpty ? nil : "\($0)=\(cookie.text("value") ?? "")" } }
+        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
+    }
+
+    /// The last component of a path as a browser or a tool wrote it (`C:\\Users\\a\\photo.png`,
+    /// `/home/a/photo.png`): what a server is told the file is called, never where it was.
+    static func baseName(_ path: String) -> String {
+        let name = path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? path
+        return name.isEmpty ? path : name
     }
 }

@@ -2,33 +2,42 @@ import Foundation
 import NetworkingCore
 import Workspace
 
-/// Imports an Insomnia export (format 4, JSON or YAML, as Insomnia's "Export Data" writes it).
+/// Imports an Insomnia export: format 5 (`type: collection.insomnia.rest/5.0`, the YAML that
+/// Insomnia 11 and later write) and format 4 (`_type: export`, JSON or YAML).
 ///
-/// The workspace is the collection, request groups are folders, requests are endpoints (URL,
-/// method as written, query parameters, headers and bodies; disabled entries left out). The
-/// base environment's data become the collection's variables and each sub-environment an
-/// environment; a folder's own environment is written into the requests inside it (it wins
-/// over the others there; a collection has no folder scope of its own). Insomnia's
-/// `{{ _.name }}` is `{{name}}`; template tags (`{% … %}`, response
-/// references) cannot be run here and are reported. Basic, bearer and API-key authentication
-/// become headers; other kinds are reported, never sent as something weaker.
+/// A workspace is the collection; an export of several workspaces becomes one folder each (or
+/// the one chosen by name). Folders stay folders, with their `auth:`; requests become
+/// endpoints (URL, method as written, query parameters, headers, every body kind; disabled
+/// entries left out) with their own `auth:` (basic, bearer, API key, digest, OAuth 2; other
+/// kinds are reported, never sent as something weaker); WebSocket requests become WebSocket
+/// endpoints; gRPC requests, cookie jars, specs and tests are reported. The base environment's
+/// data become the collection's variables and each sub-environment an environment (a private
+/// one's values secrets); a folder's own environment is written into the requests inside it,
+/// where it wins over the others (a collection has no folder scope of its own).
+///
+/// Insomnia's `{{ _.name }}` is `{{name}}`. Template tags become what explorer has
+/// (`InsomniaTags`): a `{% response %}` tag is a capture of the request it names, and every
+/// request that uses it `requires:` that one; `{% uuid %}`, `{% now %}`, `{% prompt %}`,
+/// `{% base64 %}`, `{% hash 'sha256' %}`, `{% file %}` and the `{% faker %}` values that have
+/// one become template functions; any other tag is kept as written and reported.
 package struct InsomniaImporter: Sendable {
     /// Creates an importer.
     package init() {}
 
     /// Imports an export file.
     ///
+    /// - Parameter workspace: the name of the one workspace to import; all when `nil`.
     /// - Throws: `ImportError`.
-    package func importFile(at url: URL) throws -> ImportResult {
+    package func importFile(at url: URL, workspace: String? = nil) throws -> ImportResult {
         guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
-        return try importData(data, path: url.path)
+        return try importData(data, path: url.path, workspace: workspace)
     }
 
     /// Imports an export's bytes.
     ///
     /// - Throws: `ImportError.invalidFile`.
-    func importData(_ data: Data, path: String = "<insomnia>") throws -> ImportResult {
-        let format = "an Insomnia export (format 4)"
+    func importData(_ data: Data, path: String = "<insomnia>", workspace chosen: String? = nil) throws -> ImportResult {
+        let format = "an Insomnia export"
         let text = String(decoding: data, as: UTF8.self)
         let root: LooseObject
         if text.drop(while: \.isWhitespace).first == "{" {
@@ -36,154 +45,196 @@ package struct InsomniaImporter: Sendable {
         } else {
             do {
                 root = try OpenAPIImporter.tree(from: text, path: path)
-            } catch {
-                throw ImportError.invalidFile(path: path, format: format, reason: "it is neither JSON nor YAML.")
+            } catch let error as ImportError {
+                throw ImportError.invalidFile(path: path, format: format, reason: "it is neither JSON nor YAML (\(Self.reason(of: error))).")
             }
         }
-        guard root.text("_type") == "export", let version = root.text("__export_format") else {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"_type: export\" and \"__export_format\"; export it again from Insomnia (Export Data).")
+        let workspaces: [ExportedWorkspace]
+        if let type = root.text("type"), type.contains(".insomnia.rest/") || type.hasPrefix("collection.insomnia") {
+            workspaces = [try Self.version5(root, type: type, path: path)]
+        } else if root.text("_type") == "export" {
+            guard let version = root.text("__export_format"), version == "4" else {
+                throw ImportError.invalidFile(path: path, format: format, reason: "it is export format \(root.text("__export_format") ?? "(none)"); formats 4 and 5 are read: export it again from Insomnia.")
+            }
+            workspaces = Self.version4(root)
+        } else {
+            throw ImportError.invalidFile(path: path, format: format, reason: "it has neither \"type: collection.insomnia.rest/5.0\" (Insomnia 11 and later) nor \"_type: export\" with \"__export_format: 4\".")
         }
-        guard version == "4" else {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it is export format \(version); format 4 is read.")
+        guard !workspaces.isEmpty else {
+            throw ImportError.invalidFile(path: path, format: format, reason: "it holds no workspace.")
         }
+        var selected = workspaces
+        if let chosen {
+            guard let found = workspaces.first(where: { $0.name == chosen }) else {
+                throw ImportError.invalidFile(path: path, format: format, reason: "it has no workspace \"\(chosen)\"; it has "
+                                              + workspaces.map { "\"\($0.name)\"" }.joined(separator: ", ") + ".")
+            }
+            selected = [found]
+        }
+        return Self.collection(of: selected)
+    }
+
+    /// The import error's reason alone, for a message that names the file itself.
+    private static func reason(of error: ImportError) -> String {
+        switch error {
+        case let .invalidOpenAPI(_, reason), let .invalidFile(_, _, reason), let .invalidHTTPFile(_, reason): return reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        case .invalidCurl(let reason): return reason
+        case .unreadableFile(let path): return "\(path) cannot be read"
+        }
+    }
+
+    // MARK: - One model for both formats
+
+    /// A workspace as both formats hold it: format 4's resources are rebuilt into format 5's
+    /// tree (folders with `children`, requests, `meta.id`), so one walk reads both.
+    struct ExportedWorkspace {
+        var name: String
+        var description: String?
+        /// The base environment's name and data.
+        var baseName: String?
+        var baseData: LooseObject?
+        /// The sub-environments: name, data, whether private.
+        var environments: [(name: String, data: LooseObject, isPrivate: Bool)] = []
+        /// Folders and requests, in order.
+        var items: [LooseObject] = []
+        /// What the export holds that is not imported (cookie jar, spec, tests …).
+        var skipped: Set<String> = []
+    }
+
+    /// A format 5 file (one workspace).
+    static func version5(_ root: LooseObject, type: String, path: String) throws -> ExportedWorkspace {
+        guard type.hasPrefix("collection.insomnia.rest/") || type.hasPrefix("spec.insomnia.rest/") else {
+            let kind = type.split(separator: ".").first.map(String.init) ?? type
+            throw ImportError.invalidFile(path: path, format: "an Insomnia collection",
+                                          reason: "it is an Insomnia \(kind) file (\(type)); export the collection (or the design document) that holds the requests.")
+        }
+        let meta = root.object("meta") ?? [:]
+        var workspace = ExportedWorkspace(name: root.text("name") ?? "Imported from Insomnia",
+                                          description: meta.text("description").flatMap { $0.isEmpty ? nil : $0 })
+        if let environments = root.object("environments") {
+            workspace.baseName = environments.text("name")
+            workspace.baseData = environments.object("data")
+            workspace.environments = environments.objects("subEnvironments").map { environment in
+                (environment.text("name") ?? "Environment", environment.object("data") ?? [:], environment.object("meta")?.flag("isPrivate") ?? false)
+            }
+        }
+        workspace.items = (root["collection"] as? [Any])?.compactMap { $0 as? LooseObject } ?? []
+        if let jar = root.object("cookieJar"), !jar.objects("cookies").isEmpty { workspace.skipped.insert("cookie jar") }
+        if root["spec"] != nil { workspace.skipped.insert("API spec") }
+        if !root.objects("testSuites").isEmpty { workspace.skipped.insert("unit tests") }
+        return workspace
+    }
+
+    /// A format 4 file: its workspaces, each as format 5 holds one.
+    static func version4(_ root: LooseObject) -> [ExportedWorkspace] {
         let resources = root.objects("resources")
-        var warnings: [String] = []
-        var tags = 0
-        // The environment values of the folders around the request being read, the innermost's winning.
-        var folderValues: [String: String] = [:]
-        func converted(_ text: String) -> String {
-            if text.contains("{%") { tags += 1 }
-            let plain = text.replacingOccurrences(of: "{{ _.", with: "{{").replacingOccurrences(of: "{{_.", with: "{{")
-            guard !folderValues.isEmpty, plain.contains("{{") else { return plain }
-            return Template.rewritingVariables(in: plain) { folderValues[$0] ?? "{{\($0)}}" }
-        }
         let children = Dictionary(grouping: resources) { $0.text("parentId") ?? "" }
         func sorted(_ list: [LooseObject]) -> [LooseObject] {
             list.sorted { ($0["metaSortKey"] as? Double ?? 0) < ($1["metaSortKey"] as? Double ?? 0) }
         }
-        let workspace = resources.first { $0.text("_type") == "workspace" }
-        let workspaceID = workspace?.text("_id") ?? ""
-
-        // Environments: the base one's data are collection variables, its children environments.
-        func pairs(_ data: LooseObject?) -> [KeyValue] {
-            (data ?? [:]).sorted { $0.key < $1.key }.map { key, value in
-                if let text = value as? String { return KeyValue(key, converted(text)) }
-                if let number = value as? NSNumber { return KeyValue(key, number.stringValue) }
-                warnings.append("The environment value \(key) is not text (an object or a list); it is kept as JSON text.")
-                let json = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
-                return KeyValue(key, json ?? "")
-            }
-        }
-        let base = (children[workspaceID] ?? []).first { $0.text("_type") == "environment" }
-        let variables = pairs(base?.object("data"))
-        let subEnvironments = sorted((children[base?.text("_id") ?? "-"] ?? []).filter { $0.text("_type") == "environment" })
-
-        // The tree of folders and requests.
-        var usedNames: [String: Set<String>] = [:]
-        func walk(_ parent: String, folderPath: [String]) -> [CollectionItem] {
-            var items: [CollectionItem] = []
+        func tree(_ parent: String, skipped: inout Set<String>) -> [LooseObject] {
+            var items: [LooseObject] = []
             for resource in sorted(children[parent] ?? []) {
-                let name = resource.text("name").flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
-                var unique = name
-                var counter = 2
-                while !usedNames[parent, default: []].insert(unique).inserted { unique = "\(name) (\(counter))"; counter += 1 }
+                var item = resource
+                item["meta"] = ["id": resource.text("_id") ?? "", "description": resource.text("description") ?? ""] as LooseObject
                 switch resource.text("_type") {
                 case "request_group":
-                    // A folder's environment is written into the requests inside it, where it
-                    // wins over the workspace's environments as in Insomnia.
-                    let outer = folderValues
-                    for pair in pairs(resource.object("environment")) { folderValues[pair.name] = pair.value }
-                    let inner = walk(resource.text("_id") ?? "", folderPath: folderPath + [unique])
-                    folderValues = outer
-                    items.append(.folder(Folder(name: unique, items: inner,
-                                                description: resource.text("description").flatMap { $0.isEmpty ? nil : $0 })))
+                    item["children"] = tree(resource.text("_id") ?? "", skipped: &skipped)
+                    items.append(item)
                 case "request":
-                    var endpoint = self.endpoint(resource, converted: converted, warnings: &warnings)
-                    endpoint.name = unique
-                    endpoint.folderPath = folderPath
-                    items.append(.endpoint(endpoint))
-                default:
+                    if item["method"] == nil { item["method"] = "GET" }
+                    items.append(item)
+                case "websocket_request":
+                    item.removeValue(forKey: "method")
+                    items.append(item)
+                case "grpc_request":
+                    items.append(item)
+                case "environment":
+                    break
+                case let other?:
+                    skipped.insert(other)
+                case nil:
                     break
                 }
             }
             return items
         }
-        let (items, found) = ImportedOrigins.relativeToMainOrigin(walk(workspaceID, folderPath: []))
-        let baseURL = found ?? "http://localhost"
-        let skipped = Set(resources.compactMap { $0.text("_type") }).subtracting(["workspace", "request_group", "request", "environment"])
-        if !skipped.isEmpty {
-            warnings.append("Not imported: \(skipped.sorted().joined(separator: ", ")) (cookie jars, specs and unit tests are Insomnia's own).")
+        return resources.filter { $0.text("_type") == "workspace" }.map { resource in
+            let id = resource.text("_id") ?? ""
+            var workspace = ExportedWorkspace(name: resource.text("name") ?? "Imported from Insomnia",
+                                              description: resource.text("description").flatMap { $0.isEmpty ? nil : $0 })
+            let base = (children[id] ?? []).first { $0.text("_type") == "environment" }
+            workspace.baseName = base?.text("name")
+            workspace.baseData = base?.object("data")
+            workspace.environments = sorted((children[base?.text("_id") ?? "-"] ?? []).filter { $0.text("_type") == "environment" }).map {
+                ($0.text("name") ?? "Environment", $0.object("data") ?? [:], $0.flag("isPrivate"))
+            }
+            workspace.items = tree(id, skipped: &workspace.skipped)
+            return workspace
         }
-        if tags > 0 {
-            warnings.append("\(tags) value(s) use Insomnia template tags ({% … %}), which explorer cannot run; edit them before sending.")
-        }
-        var environments = subEnvironments.map { environment in
-            Environment(name: environment.text("name") ?? "Environment", baseURLTemplate: baseURL, variables: pairs(environment.object("data")),
-                        secrets: environment.flag("isPrivate") ? pairs(environment.object("data")).map(\.name) : [])
-        }
-        if environments.isEmpty { environments = [Environment(name: base?.text("name") ?? "default", baseURLTemplate: baseURL)] }
-        var collection = APICollection(name: workspace?.text("name") ?? "Imported from Insomnia", variables: variables,
-                                       environments: environments, items: items)
-        collection.description = workspace?.text("description").flatMap { $0.isEmpty ? nil : $0 }
-        return ImportResult(collection: collection, warnings: warnings)
     }
 
-    private func endpoint(_ request: LooseObject, converted: (String) -> String, warnings: inout [String]) -> Endpoint {
-        let name = request.text("name") ?? "Untitled"
-        var urlText = converted(request.text("url") ?? "")
-        if !urlText.contains("://") && !urlText.hasPrefix("{{") { urlText = "http://" + urlText }
-        let parts = URLParts(urlText)
-        var query = parts.query + request.objects("parameters").filter { !$0.flag("disabled") }.compactMap { parameter in
-            parameter.text("name").map { KeyValue($0, converted(parameter.text("value") ?? "")) }
-        }
-        var headers = request.objects("headers").filter { !$0.flag("disabled") }.compactMap { header in
-            header.text("name").flatMap { $0.isEmpty ? nil : KeyValue($0, converted(header.text("value") ?? "")) }
-        }
-        func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
+    // MARK: - The collection
 
-        var body: EndpointBody?
-        let bodyObject = request.object("body") ?? [:]
-        let mimeType = bodyObject.text("mimeType") ?? ""
-        let params = bodyObject.objects("params").filter { !$0.flag("disabled") }
-        if let text = bodyObject.text("text"), !text.isEmpty {
-            body = .raw(converted(text))
-            if !mimeType.isEmpty && !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", mimeType)) }
-        } else if let file = bodyObject.text("fileName"), !file.isEmpty {
-            body = .file(file)
-        } else if !params.isEmpty && mimeType.hasPrefix("multipart/form-data") {
-            body = .multipart(params.map { param in
-                param.text("type") == "file"
-                    ? MultipartField(name: param.text("name") ?? "", value: param.text("fileName") ?? "", isFile: true)
-                    : MultipartField(name: param.text("name") ?? "", value: converted(param.text("value") ?? ""))
-            })
-            headers.removeAll { $0.name.lowercased() == "content-type" }
-        } else if !params.isEmpty {
-            body = .form(params.map { KeyValue($0.text("name") ?? "", converted($0.text("value") ?? "")) })
-        }
-
-        let auth = request.object("authentication") ?? [:]
-        if let type = auth.text("type"), !auth.flag("disabled"), !hasHeader("Authorization") {
-            switch type {
-            case "basic":
-                let user = converted(auth.text("username") ?? ""), password = converted(auth.text("password") ?? "")
-                if Template.containsVariables(user + password) {
-                    warnings.append("\"\(name)\" uses Basic auth with variables; explorer cannot encode them when importing: add an Authorization header.")
+    /// The collection of one workspace, or of several as one folder each.
+    static func collection(of workspaces: [ExportedWorkspace]) -> ImportResult {
+        var tags = InsomniaTags(requestNames: requestNames(in: workspaces.flatMap(\.items)))
+        var environments: [(name: String, variables: [KeyValue], secrets: [String])] = []
+        var variables: [KeyValue] = []
+        var items: [CollectionItem] = []
+        let several = workspaces.count > 1
+        var usedWorkspaceNames: Set<String> = []
+        for workspace in workspaces {
+            let base = tags.pairs(workspace.baseData)
+            if several {
+                // Each workspace's base values are written into its own requests, as a folder's are.
+                tags.folderValues = Dictionary(base.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            } else {
+                variables = base
+            }
+            for environment in workspace.environments {
+                let values = tags.pairs(environment.data)
+                if let index = environments.firstIndex(where: { $0.name == environment.name }) {
+                    for value in values where environments[index].variables[named: value.name] == nil { environments[index].variables.append(value) }
                 } else {
-                    headers.append(KeyValue("Authorization", "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()))
+                    environments.append((environment.name, values, environment.isPrivate ? values.map(\.name) : []))
                 }
-            case "bearer":
-                let prefix = auth.text("prefix").flatMap { $0.isEmpty ? nil : $0 } ?? "Bearer"
-                headers.append(KeyValue("Authorization", "\(prefix) \(converted(auth.text("token") ?? ""))"))
-            case "apikey":
-                let key = auth.text("key") ?? "X-API-Key", value = converted(auth.text("value") ?? "")
-                if auth.text("addTo") == "queryParams" { query.append(KeyValue(key, value)) } else { headers.append(KeyValue(key, value)) }
-            case "none":
-                break
-            default:
-                warnings.append("\"\(name)\" uses \(type) authentication, which is not imported (nothing weaker is sent in its place); add its credentials by hand.")
+            }
+            var walker = Walker(tags: tags)
+            var folderName = workspace.name
+            var counter = 2
+            while several && !usedWorkspaceNames.insert(folderName).inserted { folderName = "\(workspace.name) (\(counter))"; counter += 1 }
+            let walked = walker.walk(workspace.items, folderPath: several ? [folderName] : [], folderAuth: false)
+            tags = walker.tags
+            tags.folderValues = [:]
+            if several {
+                items.append(.folder(Folder(name: folderName, items: walked, description: workspace.description)))
+            } else {
+                items = walked
+            }
+            for kind in workspace.skipped { tags.skipped.insert(kind) }
+        }
+        items = tags.chaining(items)
+        let (placed, found) = ImportedOrigins.relativeToMainOrigin(items)
+        let baseURL = found ?? "http://localhost"
+        var list = environments.map { Environment(name: $0.name, baseURLTemplate: baseURL, variables: $0.variables, secrets: $0.secrets) }
+        if list.isEmpty { list = [Environment(name: (several ? nil : workspaces.first?.baseName) ?? "default", baseURLTemplate: baseURL)] }
+        var collection = APICollection(name: several ? "Imported from Insomnia" : workspaces[0].name, variables: variables,
+                                       environments: list, items: placed)
+        collection.description = several ? nil : workspaces[0].description
+        return ImportResult(collection: collection, warnings: tags.report())
+    }
+
+    /// Every request's id and name, for the `{% response %}` tags that name them.
+    private static func requestNames(in items: [LooseObject]) -> [String: String] {
+        var names: [String: String] = [:]
+        for item in items {
+            if let children = item["children"] as? [Any] {
+                names.merge(requestNames(in: children.compactMap { $0 as? LooseObject })) { first, _ in first }
+            } else if let id = item.object("meta")?.text("id") {
+                names[id] = item.text("name") ?? "request"
             }
         }
-        return Endpoint(name: name, method: HTTPMethod(exactly: request.text("method") ?? "GET"), path: parts.origin + parts.path, query: query,
-                        headers: headers, body: body, description: request.text("description").flatMap { $0.isEmpty ? nil : $0 })
+        return names
     }
 }

@@ -39,8 +39,8 @@ package struct PostmanImporter: Sendable {
     func importData(_ data: Data, path: String = "<postman>", environments: [(Data, String)] = []) throws -> ImportResult {
         let format = "a Postman collection (v2.0 or v2.1)"
         let root = try LooseJSON.object(from: data, path: path, format: format)
-        if root["values"] != nil && root["item"] == nil {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it is a Postman environment; import the collection and pass this file with --environment.")
+        if Self.isEnvironment(root) {
+            throw ImportError.invalidFile(path: path, format: format, reason: "it is a Postman environment; import the collection and pass this file with --environment, or add it to a collection with --into.")
         }
         if root["requests"] != nil && root["item"] == nil {
             throw ImportError.invalidFile(path: path, format: format, reason: "it is a Postman collection v1; export it again from Postman as v2.1.")
@@ -61,14 +61,7 @@ package struct PostmanImporter: Sendable {
         let base = baseURL ?? "http://localhost"
         var environmentList: [Environment] = []
         for (data, environmentPath) in environments {
-            let file = try LooseJSON.object(from: data, path: environmentPath, format: "a Postman environment")
-            let values = file.objects("values").filter { $0["enabled"] as? Bool ?? true }
-            environmentList.append(Environment(
-                name: file.text("name") ?? URL(fileURLWithPath: environmentPath).deletingPathExtension().lastPathComponent,
-                baseURLTemplate: base,
-                variables: values.compactMap { value in value.text("key").map { KeyValue($0, Self.converted(value.text("value") ?? "", state: &state)) } },
-                secrets: values.filter { $0.text("type") == "secret" }.compactMap { $0.text("key") }
-            ))
+            environmentList.append(try Self.environment(data, path: environmentPath, baseURL: base, state: &state))
         }
         if environmentList.isEmpty { environmentList = [Environment(name: "default", baseURLTemplate: base)] }
         var collection = APICollection(name: info.text("name") ?? "Imported from Postman",
@@ -79,7 +72,7 @@ package struct PostmanImporter: Sendable {
     }
 
     /// What the walk collects besides the items.
-    private struct State {
+    struct State {
         var warnings: [String] = []
         var scripts = 0
         var pathVariables: [KeyValue] = []
@@ -305,7 +298,7 @@ package struct PostmanImporter: Sendable {
 
     /// Postman's dynamic variables as explorer's built-ins (`{{$guid}}` → `{{uuid}}` …), and
     /// the variables of the folders around as their values.
-    private static func converted(_ text: String, state: inout State) -> String {
+    static func converted(_ text: String, state: inout State) -> String {
         guard text.contains("{{") else { return text }
         return Template.rewritingVariables(in: text) { name in
             if let value = state.folderVariables[name] { return value }

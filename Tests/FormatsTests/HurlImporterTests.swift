@@ -1,0 +1,173 @@
+import Foundation
+import NetworkingCore
+import Testing
+@testable import Workspace
+@testable import Formats
+import TestSupport
+
+/// `explorer import hurl`, read from Hurl's own integration files (Orange-OpenSource/hurl).
+@Suite struct HurlImporterTests {
+    private func imported(_ fixture: String) throws -> (APICollection, [String]) {
+        let result = try HurlImporter().importFile(at: Fixtures.url("hurl/\(fixture)"))
+        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: fixture)
+        #expect(collection.endpoints == result.collection.endpoints, "\(fixture)")
+        return (collection, result.warnings)
+    }
+
+    static let files = ["form_params.hurl", "captures.hurl", "cookies.hurl", "basic_authentication_per_request.hurl",
+                        "multipart_form_data.hurl", "graphql.hurl"]
+
+    @Test(arguments: files)
+    func everyFileImportsAndExportsBackToTheSameRequests(_ fixture: String) throws {
+        let (collection, _) = try imported(fixture)
+        #expect(!collection.endpoints.isEmpty)
+        // export hurl, then import that: the same requests, checks and captures.
+        let exported = HurlExporter.text(for: collection.endpoints, in: collection, environment: collection.environments.first)
+        let again = try HurlImporter().importText(exported, path: "exported.hurl").collection
+        let environment = try #require(collection.environments.first)
+        let againEnvironment = try #require(again.environments.first)
+        #expect(again.endpoints.count == collection.endpoints.count, "\(exported)")
+        for (first, second) in zip(collection.endpoints, again.endpoints) {
+            #expect(second.name == first.id)
+            #expect(second.method == first.method)
+            #expect(againEnvironment.baseURLTemplate + second.path == environment.baseURLTemplate + first.path || second.path == environment.baseURLTemplate + first.path)
+            #expect(second.query == first.query, "\(first.id)")
+            #expect(second.body == first.body, "\(first.id)")
+            #expect(second.auth == first.auth, "\(first.id)")
+            #expect(second.captures == first.captures, "\(first.id)")
+            #expect(second.assertions.map(\.text) == first.assertions.map(\.text), "\(first.id)")
+            #expect(second.headers == first.headers, "\(first.id)")
+            #expect(second.requirements == first.requirements, "\(first.id)")
+            #expect(second.retry == first.retry, "\(first.id)")
+        }
+    }
+
+    @Test func sectionsBecomeQueryFormPartsCookiesAndAuth() throws {
+        let (forms, _) = try imported("form_params.hurl")
+        let form: EndpointBody = .form([KeyValue("param1", "value1"), KeyValue("param2", ""), KeyValue("param3", "a=b"), KeyValue("param4", "a%3db"),
+                                        KeyValue("values[0]", "0"), KeyValue("values[1]", "1")])
+        #expect(forms.endpoints[0].body == form)
+        #expect(forms.endpoints[1].body == form)
+        #expect(forms.endpoints[2].name == "same version as raw")
+        #expect(forms.endpoints[2].body == .raw("param1=value1&param2=&param3=a%3db&param4=a%253db&values[0]=0&values[1]=1"))
+        #expect(forms.environments.first?.baseURLTemplate == "http://localhost:8000")
+
+        let (parts, _) = try imported("multipart_form_data.hurl")
+        #expect(parts.endpoints[0].body == .multipart([
+            MultipartField(name: "key1", value: "value1"), MultipartField(name: "upload1", value: "data.txt", isFile: true),
+            MultipartField(name: "upload2", value: "data.html", isFile: true),
+            MultipartField(name: "upload3", value: "data.txt", isFile: true, contentType: "text/html"),
+        ]))
+
+        let (cookies, _) = try imported("cookies.hurl")
+        #expect(cookies.endpoints[2].headers == [KeyValue("Cookie", "user1=Bob; user2=Bill; user3={{name}}")])
+        let set = try #require(cookies.endpoints.first { $0.path == "/cookies/set-session-cookie2-valueA" })
+        #expect(set.assertions.map(\.text) == ["status == 200", "cookie cookie1 not exists", "cookie cookie2 == \"valueA\""])
+
+        let (auth, _) = try imported("basic_authentication_per_request.hurl")
+        let basic = Authentication(.basic(username: "bob@email.com", password: "secret"))
+        #expect(auth.endpoints.map(\.auth) == [basic, nil, basic, basic, Authentication(.basic(username: "{{user}}", password: "{{password}}"))])
+        #expect(auth.endpoints[0].path == "/basic-authentication-per-request")
+        #expect(auth.endpoints[1].headers == [KeyValue("Authorization", "Basic Ym9iQGVtYWlsLmNvbTpzZWNyZXQ=")])
+        #expect(auth.endpoints[0].assertions.map(\.text) == ["status == 200", "body == \"You are authenticated\""])
+        #expect(auth.variables == [KeyValue("user", "bob@email.com"), KeyValue("password", "secret")])
+    }
+
+    @Test func capturesAssertsAndWhatTheCollectionCannotSay() throws {
+        let (collection, warnings) = try imported("captures.hurl")
+        let first = collection.endpoints[0]
+        #expect(first.captures == [Capture(name: "param1", source: .header("header1")), Capture(name: "data1", source: .body)])
+        #expect(first.assertions.map(\.text) == ["status == 200", "header header1 == \"{{param1}}\""])
+        #expect(first.description?.contains("param2: header \"header2\" regex \"Hello (.*)!\"") == true)
+        #expect(first.description?.contains("[Asserts] variable \"param1\" == \"value1\"") == true)
+        // Who uses a captured value requires the entry that captures it.
+        #expect(collection.endpoints[1].query == [KeyValue("param1", "{{param1}}"), KeyValue("param2", "{{param2}}")])
+        #expect(collection.endpoints[1].requirements == [Requirement(endpoint: first.id)])
+        let xml = collection.endpoints[3]
+        #expect(xml.captures == [Capture(name: "a_node_set", source: .xpath("//p"))])
+        let json = collection.endpoints[5]
+        #expect(json.captures.first == Capture(name: "an_object", source: .jsonpath("$['an_object']")))
+        #expect(warnings.contains { $0.contains("kept in the endpoints' descriptions") })
+    }
+
+    @Test func graphQLBodiesAreTheJSONHurlSends() throws {
+        let (collection, _) = try imported("graphql.hurl")
+        let withVariables = collection.endpoints[3]
+        #expect(withVariables.headers == [KeyValue("Content-Type", "application/json")])
+        guard case .raw(let text)? = withVariables.body, case .object(let pairs)? = JSONValue.container(parsing: text) else {
+            Issue.record("not a JSON body: \(String(describing: withVariables.body))")
+            return
+        }
+        #expect(pairs.map(\.key) == ["query", "variables"])
+        #expect(pairs[0].value == .string("query Person($id: ID!) {\n  person(id: $id) {\n    name\n  }\n}"))
+        #expect(pairs[1].value == .object([("id", .string("cGVvcGxlOjQ="))]))
+        // Hurl's JSON body, as JSON.
+        #expect(collection.endpoints[1].body == .json(.object([("query", .string("{\n  allFilms {\n    films {\n      title\n      director\n      releaseDate\n    }\n  }\n}"))])))
+        #expect(collection.endpoints[0].assertions.contains { $0.query == .jsonpath("$.data.allFilms.films[0].title") && $0.expected == .string("A New Hope") })
+    }
+
+    /// The files Hurl's own parser tests refuse, with the line and column of Hurl's `.err` file.
+    @Test(arguments: [
+        ("invalid_section.hurl", "2:2", "the section is not valid"),
+        ("duplicate_section.hurl", "4:1", "the section is already defined"),
+        ("invalid_url_1.hurl", "1:5", "expecting http://, https:// or {{"),
+        ("json_object_trailing_comma.hurl", "5:13", "trailing comma is not allowed"),
+        ("invalid_escape.hurl", "4:21", "the escaping sequence is not valid"),
+    ])
+    func filesHurlRefusesAreRefusedAtTheSamePlace(_ fixture: String, _ position: String, _ message: String) throws {
+        let url = Fixtures.url("hurl/errors/\(fixture)")
+        let error = #expect(throws: ImportError.self) { try HurlImporter().importFile(at: url) }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("\(url.path):\(position):"), "\(text)")
+        #expect(text.contains(message), "\(text)")
+    }
+
+    @Test func optionsBodiesAndTemplates() throws {
+        let text = """
+        # Create
+        POST https://api.test/items?x={{newUuid}}
+        [Options]
+        retry: 5
+        retry-interval: 250ms
+        insecure: true
+        variable: team=red
+        {
+          "id": {{id}},
+          "at": "{{newDate}}"
+        }
+        HTTP 201
+        Location: /items/1
+        [Captures]
+        token: jsonpath "$.token" redact
+        [Asserts]
+        jsonpath "$.tags" count == 2
+        duration < 1000
+        header "Content-Type" startsWith "application/json"
+
+        GET https://api.test/items
+        Authorization: Bearer {{token}}
+        ```
+        line one
+        line two
+        ```
+        HTTP *
+        """
+        let result = try HurlImporter().importText(text, path: "t.hurl")
+        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let create = try collection.endpoint(named: "Create")
+        #expect(create.query == [KeyValue("x", "{{uuid}}")])
+        #expect(create.retry == CheckRetry(count: 5, interval: 0.25))
+        #expect(create.body == .raw("{\n  \"id\": {{id}},\n  \"at\": \"{{now}}\"\n}"))
+        #expect(create.headers == [KeyValue("Content-Type", "application/json")])
+        #expect(create.captures == [Capture(name: "token", source: .jsonpath("$.token"), isSecret: true)])
+        #expect(create.assertions.map(\.text) == ["status == 201", "header Location == \"/items/1\"", "duration < 1000", "header Content-Type startsWith \"application/json\""])
+        #expect(create.description?.contains("[Options] insecure: true") == true)
+        #expect(collection.variables == [KeyValue("team", "red")])
+        let list = try collection.endpoint(named: "GET /items")
+        #expect(list.body == .raw("line one\nline two"))
+        #expect(list.requirements == [Requirement(endpoint: "Create")])
+        #expect(list.assertions.isEmpty)
+        #expect(result.warnings.contains { $0.contains("insecure (1)") })
+        #expect(result.warnings.contains { $0.contains("id") && $0.contains("does not define") })
+    }
+}
