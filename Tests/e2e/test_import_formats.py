@@ -1,0 +1,108 @@
+"""The imports a user brings from other tools, run with the real binary: a Hurl file sent and
+checked against the demo, exported back; an Insomnia export of several workspaces; a Postman
+environment added to a collection; a Hurl file Hurl refuses."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_send import run
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "Tests" / "Fixtures"
+
+
+def test_a_hurl_file_is_imported_sent_with_its_checks_and_exported_back(explorer_bin, tmp_path, demo):
+    base = demo.urls["local"]
+    source = tmp_path / "orders.hurl"
+    source.write_text(
+        "# Echo a form\n"
+        f"POST {base}/echo\n"
+        "[FormParams]\n"
+        "item: apple\n"
+        "count: 3\n"
+        "HTTP 200\n"
+        "[Captures]\n"
+        'method: jsonpath "$.method"\n'
+        "[Asserts]\n"
+        'jsonpath "$.method" == "POST"\n'
+        'jsonpath "$.body" contains "item=apple"\n'
+        'header "Content-Type" count == 1\n'
+    )
+    collection = tmp_path / "explorer.yaml"
+    imported = run(explorer_bin, tmp_path, "import", "hurl", str(source), "--into", str(collection))
+    assert imported.returncode == 0, imported.stderr
+    assert "added 1" in imported.stderr, imported.stderr
+    assert "kept in the endpoints' descriptions" in imported.stderr, imported.stderr
+
+    sent = run(explorer_bin, tmp_path, "send", "Echo a form", "--collection", str(collection), "--env", "default")
+    assert sent.returncode == 0, sent.stderr
+    assert b"item=apple" in sent.stdout
+
+    exported = run(explorer_bin, tmp_path, "export", "hurl", "Echo a form", "--collection", str(collection))
+    assert exported.returncode == 0, exported.stderr
+    text = exported.stdout.decode()
+    assert f"POST {base}/echo" in text and "[FormParams]" in text and 'jsonpath "$.method" == "POST"' in text, text
+    again = tmp_path / "again.hurl"
+    again.write_text(text)
+    reimported = run(explorer_bin, tmp_path, "import", "hurl", str(again))
+    assert reimported.returncode == 0, reimported.stderr
+    assert b"item: apple" in reimported.stdout and b'jsonpath $.body contains "item=apple"' in reimported.stdout, reimported.stdout
+
+
+def test_a_file_hurl_refuses_is_refused_at_hurls_line_and_column(explorer_bin, tmp_path):
+    source = FIXTURES / "hurl" / "errors" / "invalid_section.hurl"
+    result = run(explorer_bin, tmp_path, "import", "hurl", str(source))
+    assert result.returncode == 1
+    assert f"{source}:2:2:" in result.stderr and "the section is not valid" in result.stderr, result.stderr
+
+
+def test_an_insomnia_export_of_several_workspaces_is_a_folder_each_or_the_one_chosen(explorer_bin, tmp_path):
+    export = FIXTURES / "insomnia" / "multiple-workspaces.yaml"
+    everything = run(explorer_bin, tmp_path, "import", "insomnia", str(export))
+    assert everything.returncode == 0, everything.stderr
+    assert b"folder: collection 1" in everything.stdout or b"name: collection 1" in everything.stdout, everything.stdout
+
+    one = run(explorer_bin, tmp_path, "import", "insomnia", str(export), "--workspace", "Swagger Petstore V3 YAML 1.0.0")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.startswith(b"name: Swagger Petstore V3 YAML 1.0.0"), one.stdout
+    assert b"collection 1" not in one.stdout
+
+    missing = run(explorer_bin, tmp_path, "import", "insomnia", str(export), "--workspace", "nope")
+    assert missing.returncode == 1
+    assert '"collection 1"' in missing.stderr, missing.stderr
+
+
+def test_a_postman_environment_alone_goes_into_a_collection_with_its_secrets(explorer_bin, tmp_path, demo):
+    collection = tmp_path / "explorer.yaml"
+    collection.write_text(
+        "name: Shop\n"
+        f"environments:\n  - name: local\n    base_url: {demo.urls['local']}\n"
+        "endpoints:\n  - name: Echo\n    method: GET\n    path: /echo\n    headers: { X-Key: \"{{apiKey}}\" }\n"
+    )
+    environment = tmp_path / "staging.postman_environment.json"
+    environment.write_text(json.dumps({
+        "name": "staging",
+        "values": [
+            {"key": "apiKey", "value": "s3cr3t-value", "type": "secret", "enabled": True},
+            {"key": "region", "value": "eu", "type": "default", "enabled": True},
+        ],
+        "_postman_variable_scope": "environment",
+    }))
+    added = run(explorer_bin, tmp_path, "import", "postman", str(environment), "--into", str(collection))
+    assert added.returncode == 0, added.stderr
+    assert 'added the environment "staging"' in added.stderr, added.stderr
+    text = collection.read_text()
+    assert "name: staging" in text and "secrets: [apiKey]" in text, text
+
+    # Sent in the new environment, its value reaches the server (stdout is the body as answered).
+    sent = run(explorer_bin, tmp_path, "send", "Echo", "--collection", str(collection), "--env", "staging")
+    assert sent.returncode == 0, sent.stderr
+    assert b'"X-Key" : "s3cr3t-value"' in sent.stdout, sent.stdout
+
+    environment.write_text(json.dumps({"name": "staging", "values": [{"key": "apiKey", "value": "rotated", "type": "secret"}]}))
+    replaced = run(explorer_bin, tmp_path, "import", "postman", str(environment), "--into", str(collection))
+    assert replaced.returncode == 0, replaced.stderr
+    assert 'replaced the variables of the environment "staging"' in replaced.stderr, replaced.stderr
+    text = collection.read_text()
+    assert "rotated" in text and "region" not in text and text.count("name: staging") == 1, text
