@@ -224,6 +224,11 @@ enum ExchangeOutput {
     private static func timingsObject(_ timings: HistoryTimings) -> [String: Any] {
         var object: [String: Any] = ["total": rounded(timings.totalMilliseconds)]
         if let head = timings.headMilliseconds { object["head"] = rounded(head) }
+        if !timings.redirects.isEmpty {
+            object["redirects"] = timings.redirects.map { hop -> [String: Any] in
+                ["url": hop.url, "status": hop.status, "location": hop.location, "time": hop.milliseconds.map(rounded) ?? NSNull()]
+            }
+        }
         return object
     }
 

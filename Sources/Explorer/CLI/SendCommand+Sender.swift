@@ -22,6 +22,17 @@ struct ExchangeSender {
     var tls: TLSSettings?
     /// The environment's `proxy:` (set by `useProxy`); `nil`: the process's proxy variables.
     var proxy: AsyncHTTPClientTransport.Configuration.Proxy?
+    /// The most redirects followed (`--max-redirs`), or `nil` for the default 10.
+    var maxRedirects: Int?
+    /// `false` with `--no-follow`: the first redirect is the answer.
+    var followsRedirects = true
+    /// `host:port` to the address connected to: the environment's `resolve:` and the
+    /// `--resolve` flags (which win), set by `useProxy`.
+    var resolve: [String: String] = [:]
+    /// The `--resolve` flags alone, `host:port` to address.
+    var resolveFlags: [String: String] = [:]
+    /// The environment's `proxy_tunnel:` (set by `useProxy`).
+    var proxyTunnel = false
 
     /// A sender with these limits (`nil`: the transport's defaults).
     init(timeout: Double?, maxTime: Double? = nil, maxBody: Int? = nil) {
@@ -35,6 +46,10 @@ struct ExchangeSender {
         timeout = output.timeout
         maxTime = output.maxTime
         maxBody = output.maxBodyBytes
+        maxRedirects = output.maxRedirs
+        followsRedirects = !output.noFollow
+        resolveFlags = output.resolveEntries
+        resolve = resolveFlags
     }
 
     /// What will be sent: a resolved endpoint of a collection, or a stored raw request.
@@ -283,6 +298,8 @@ struct ExchangeSender {
         // Checked to read by useTLS before anything is sent.
         if let tls { try? configuration.apply(tls) }
         if let proxy { configuration.proxy = proxy }
+        configuration.resolve = resolve
+        configuration.proxyTunnel = proxyTunnel
         return configuration
     }
 

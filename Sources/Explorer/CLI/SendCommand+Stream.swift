@@ -58,7 +58,7 @@ extension ExchangeSender {
         do {
             var described = entry
             described.fill(status: head.status, headers: head.headers, body: nil, httpVersion: head.httpVersion,
-                           timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date()))
+                           timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), redirects: streamed.redirects))
             if output.include { try Self.emit(Data(ExchangeOutput.head(of: described, terminal: terminal).utf8)) }
             for try await chunk in streamed.body {
                 kept.append(chunk)
@@ -73,7 +73,9 @@ extension ExchangeSender {
             failure = error
         }
         entry.fill(status: head.status, headers: head.headers, body: kept.data, httpVersion: head.httpVersion,
-                   timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), bytesReceived: kept.total))
+                   timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), bytesReceived: kept.total,
+                                            redirects: streamed.redirects))
+        if case .resolved(let resolved) = plan.target { entry.maskRedirects(with: resolved.masker) }
         entry.responseBodySize = kept.total
         if let failure {
             entry.transportError = failureSentence(for: failure)
@@ -109,8 +111,12 @@ extension ExchangeSender {
             timeout: maxTime.map { .milliseconds(Int64(($0 * 1000).rounded())) },
             idleTimeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) },
             maximumBodySize: maxBody ?? Self.defaultMaximumBody,
-            maximumDecompressedSize: maxBody ?? Self.defaultMaximumBody)
+            maximumDecompressedSize: maxBody ?? Self.defaultMaximumBody,
+            followsRedirects: followsRedirects ? nil : false, maximumRedirects: maxRedirects)
     }
+
+    /// The redirect limit unless `--max-redirs` says otherwise (curl's and the transport's).
+    static let defaultMaximumRedirects = 10
 
     /// The body limit unless `--max-body` says otherwise: 2 GiB.
     static let defaultMaximumBody = 2 << 30
@@ -136,6 +142,10 @@ extension ExchangeSender {
             case .decompressionRatio: "The body inflates far more than real data does; it was not read further."
             }
             return "Stopped: the response from \(url.absoluteString) passed \(limit)\(kept). \(advice)"
+        case .tooManyRedirects(let url, let limit)?:
+            let flag = maxRedirects == nil ? "the default --max-redirs \(limit)" : "--max-redirs \(limit)"
+            return "Stopped at \(flag): \(url.absoluteString) was still redirecting after \(limit) redirects. "
+                + "Raise --max-redirs to follow more, or add --no-follow to see the first redirect."
         default:
             if let closed = error as? StdoutClosed { return closed.description }
             return sentence(describing: error)

@@ -122,6 +122,42 @@ struct ExchangeOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the body as it arrives (always so when stdout is not a terminal); a text/event-stream body prints event by event.")
     var stream = false
 
+    @Option(name: .customLong("max-redirs"), help: ArgumentHelp("Follow at most this many redirects (default 10); one more is an error.", valueName: "N"))
+    var maxRedirs: Int?
+
+    @Flag(name: .customLong("no-follow"), help: "Do not follow redirects: the first answer, a redirect too, is the response.")
+    var noFollow = false
+
+    @Option(name: .customLong("resolve"), help: ArgumentHelp(
+        "Connect to ADDRESS for HOST:PORT (repeatable), as curl's --resolve; the URL, Host header, cookies and TLS name check stay the host's.",
+        valueName: "HOST:PORT:ADDRESS"))
+    var resolve: [String] = []
+
+    /// `--resolve` as `host:port` (host in lower case) to address; checked by `validate`.
+    var resolveEntries: [String: String] {
+        Dictionary(resolve.compactMap { Self.resolveEntry($0).map { ($0.name.lowercased(), $0.value) } }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// One `--resolve HOST:PORT:ADDRESS`: the address is what follows the second colon (an
+    /// IPv6 address in brackets or not).
+    static func resolveEntry(_ text: String) -> KeyValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let host: Substring
+        var rest: Substring
+        if trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") {
+            host = trimmed[...close]
+            rest = trimmed[trimmed.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            rest = rest.dropFirst()
+        } else {
+            guard let colon = trimmed.firstIndex(of: ":") else { return nil }
+            host = trimmed[..<colon]
+            rest = trimmed[trimmed.index(after: colon)...]
+        }
+        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        return try? Environment.resolveEntry(hostPort: "\(host):\(rest[..<colon])", address: String(rest[rest.index(after: colon)...])).get()
+    }
+
     /// Whether the body is printed as it arrives rather than collected first.
     var streams: Bool { !json && (stream || !ExchangeOutput.stdoutIsTerminal) }
 
@@ -134,6 +170,12 @@ struct ExchangeOutputOptions: ParsableArguments {
         }
         if let maxTime, !(maxTime > 0) {
             throw ExchangeSender.usageError("--max-time must be a number of seconds greater than 0.")
+        }
+        for entry in resolve where Self.resolveEntry(entry) == nil {
+            throw ExchangeSender.usageError("--resolve expects HOST:PORT:ADDRESS with an IP address, e.g. api.example.com:443:127.0.0.1, not \"\(entry)\".")
+        }
+        if let maxRedirs, !(0...1000).contains(maxRedirs) {
+            throw ExchangeSender.usageError("--max-redirs must be a whole number from 0 to 1000, not \(maxRedirs).")
         }
         if let maxBody, ResponseLimits.byteCount(maxBody) == nil {
             throw ExchangeSender.usageError("--max-body expects a number of bytes such as 1048576, 512K, 10M or 2G, not \"\(maxBody)\".")

@@ -44,7 +44,8 @@ struct ExchangeRow: Sendable {
             responseBody: Self.body(text: row["responseBodyText"], data: row["responseBodyData"]),
             responseBodySize: row["responseBodySize"],
             contentType: row["contentType"],
-            timings: HistoryTimings(totalMilliseconds: row["totalMilliseconds"], headMilliseconds: row["headMilliseconds"]),
+            timings: HistoryTimings(totalMilliseconds: row["totalMilliseconds"], headMilliseconds: row["headMilliseconds"],
+                                    redirects: HistoryRedirect.chain(storedJSON: row["redirects"])),
             httpVersion: row["httpVersion"],
             transportError: row["transportError"])
         entry.checks = CheckReport(storedJSON: row["checks"])
@@ -67,8 +68,8 @@ struct ExchangeRow: Sendable {
                 requestHeaders, requestBodyText, requestBodyData, requestBodySize,
                 status, reason, responseHeaders, responseBodyText, responseBodyData,
                 responseBodySize, contentType, totalMilliseconds, headMilliseconds,
-                httpVersion, transportError, checks)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                httpVersion, transportError, checks, redirects)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         // The body parameters (8 and 9, 14 and 15) are bound by `withBody`.
         try statement.setArguments([
@@ -79,6 +80,7 @@ struct ExchangeRow: Sendable {
             nil, entry.responseBodySize, entry.contentType,
             entry.timings.totalMilliseconds, entry.timings.headMilliseconds,
             entry.httpVersion, entry.transportError, entry.checks?.storedJSON,
+            HistoryRedirect.storedJSON(entry.timings.redirects),
         ])
         try Self.withBody(request, boundTo: statement, textAt: 8, dataAt: 9) {
             try Self.withBody(response, boundTo: statement, textAt: 14, dataAt: 15) {

@@ -27,7 +27,18 @@ extension HistoryEntry {
         self.httpVersion = httpVersion
         self.timings = HistoryTimings(
             totalMilliseconds: (timings.total ?? Date().timeIntervalSince(timings.started)) * 1000,
-            headMilliseconds: timings.timeToHead.map { $0 * 1000 })
+            headMilliseconds: timings.timeToHead.map { $0 * 1000 }, redirects: HistoryRedirect.chain(timings.redirects))
+    }
+
+    /// Masks the request's secrets in the redirect chain's URLs (the first hop is the request's
+    /// own URL, which may carry an API key), as the entry's own URL is.
+    package mutating func maskRedirects(with masker: SecretMasker) {
+        timings.redirects = timings.redirects.map { hop in
+            var hop = hop
+            hop.url = masker.mask(hop.url)
+            hop.location = masker.mask(hop.location)
+            return hop
+        }
     }
 
     /// Fills in the response from a dispatcher's response.
@@ -68,6 +79,7 @@ extension HistoryEntry {
                                              prompt: oauth2Prompt)
         do {
             entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
+            entry.maskRedirects(with: resolved.masker)
         } catch {
             entry.fail(describe(error), started: started)
         }

@@ -140,14 +140,59 @@ package struct HistoryTimings: Sendable, Hashable {
     package var totalMilliseconds: Double
     /// From sending the request to receiving the response head, when known.
     package var headMilliseconds: Double?
+    /// The redirects followed before the response, in order (empty when none).
+    package var redirects: [HistoryRedirect]
 
     /// Creates timings.
     ///
     /// - Parameters:
     ///   - totalMilliseconds: the whole exchange.
     ///   - headMilliseconds: until the response head arrived, if known.
-    package init(totalMilliseconds: Double = 0, headMilliseconds: Double? = nil) {
+    ///   - redirects: the redirects followed before the response.
+    package init(totalMilliseconds: Double = 0, headMilliseconds: Double? = nil, redirects: [HistoryRedirect] = []) {
         self.totalMilliseconds = totalMilliseconds
         self.headMilliseconds = headMilliseconds
+        self.redirects = redirects
+    }
+}
+
+/// One redirect of an exchange's chain: the URL that answered, its status, where its
+/// `Location` sent the next request, and how long the hop took.
+package struct HistoryRedirect: Sendable, Hashable, Codable {
+    /// The URL that answered with the redirect.
+    package var url: String
+    /// The redirect's status, e.g. 302.
+    package var status: Int
+    /// Its `Location` header, as the server wrote it.
+    package var location: String
+    /// From the hop's request to the redirect's head, when known.
+    package var milliseconds: Double?
+
+    /// Creates a redirect record.
+    package init(url: String, status: Int, location: String, milliseconds: Double? = nil) {
+        self.url = url
+        self.status = status
+        self.location = location
+        self.milliseconds = milliseconds
+    }
+}
+
+extension HistoryRedirect {
+    /// The chain a transport recorded, as the history keeps it.
+    package static func chain(_ redirects: [ResponseTimings.Redirect]) -> [HistoryRedirect] {
+        redirects.map { HistoryRedirect(url: $0.from.absoluteString, status: $0.status.code, location: $0.location,
+                                        milliseconds: $0.duration.map { $0 * 1000 }) }
+    }
+
+    /// A stored chain (a JSON array), or none for `NULL` or text that does not read.
+    static func chain(storedJSON text: String?) -> [HistoryRedirect] {
+        guard let text, let chain = try? JSONDecoder().decode([HistoryRedirect].self, from: Data(text.utf8)) else { return [] }
+        return chain
+    }
+
+    /// A chain as stored: a JSON array, or `NULL` when there is none.
+    static func storedJSON(_ chain: [HistoryRedirect]) -> String? {
+        guard !chain.isEmpty, let data = try? JSONEncoder().encode(chain) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -36,6 +36,12 @@ package enum HistorySecretMasking {
         entry.reason = entry.reason.map(masker.mask)
         entry.transportError = entry.transportError.map(masker.mask)
         entry.checks = entry.checks.map { masked($0, with: masker) }
+        entry.timings.redirects = entry.timings.redirects.map { hop in
+            var hop = hop
+            hop.url = masker.mask(hop.url)
+            hop.location = masker.mask(hop.location)
+            return hop
+        }
         return entry
     }
 

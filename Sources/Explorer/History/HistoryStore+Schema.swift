@@ -77,6 +77,13 @@ extension HistoryStore {
             try db.drop(table: "exchange_fts")
             try createSearchIndex(db, bodyCharacters: 262_144)
         }
+        // The redirects an exchange followed (status, Location, time of each hop), as a JSON
+        // array; the exchanges stored before read back without any.
+        migrator.registerMigration("redirects: the chain of an exchange") { db in
+            try db.alter(table: "exchange") { t in
+                t.add(column: "redirects", .text)
+            }
+        }
         return migrator
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 extension NetworkDispatcher {
     /// The transfer options of one send: the given ones, with the dispatcher's redirect handler
-    /// in front of any the caller set.
+    /// in front of any the caller set; a policy that does not follow redirects turns them off.
     ///
     /// - Parameters:
     ///   - options: the options of the request.
@@ -10,6 +10,7 @@ extension NetworkDispatcher {
     func transferOptions(_ options: TransferOptions, ownCookie: Bool) -> TransferOptions {
         var options = options
         options.redirectHandler = DispatcherRedirects(cookieJar: cookieJar, ownCookie: ownCookie, policy: redirectPolicy, then: options.redirectHandler)
+        if !redirectPolicy.followsRedirects { options.followsRedirects = false }
         return options
     }
 }

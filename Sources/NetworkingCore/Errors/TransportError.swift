@@ -20,7 +20,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case tlsFailure(host: String, reason: String)
     /// The request was cancelled.
     case cancelled
-    /// The server redirected more times than allowed, or in a cycle.
+    /// The server redirected more times than allowed: `limit` hops were followed.
     case tooManyRedirects(url: URL, limit: Int)
     /// An https URL redirected to plain http, which was not followed: the request would have
     /// gone in clear. `hint` says how to allow it.
@@ -66,7 +66,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .cancelled:
             return "The request was cancelled."
         case .tooManyRedirects(let url, let limit):
-            return "\(url.absoluteString) redirected more than \(limit) times or in a cycle."
+            return "\(url.absoluteString) redirected more than \(limit) times: stopped at the limit of \(limit) redirects."
         case .insecureRedirect(let from, let to, let hint):
             return "\(from.absoluteString) redirected to \(to.absoluteString), from https to plain http: not followed, "
                 + "since the request would go in clear; \(hint)."

@@ -7,6 +7,9 @@
 /// cookie jar then adds the cookies of the new origin. A hop from https to http is refused
 /// with `TransportError.insecureRedirect` unless `allowsInsecureRedirects`.
 public struct RedirectPolicy: Sendable {
+    /// Whether redirects are followed at all: `false` answers with the first redirect itself,
+    /// whatever the transport and the request's options say.
+    public var followsRedirects: Bool
     /// Whether an https URL may redirect to plain http.
     public var allowsInsecureRedirects: Bool
     /// Whether a header carries a credential, by its name.
@@ -21,9 +24,12 @@ public struct RedirectPolicy: Sendable {
     ///   - allowsInsecureRedirects: whether https may redirect to http (default: no).
     ///   - isCredentialHeader: which headers stay with their origin.
     ///   - insecureRedirectHint: how to allow an insecure redirect.
+    ///   - followsRedirects: whether redirects are followed at all (default: yes).
     public init(allowsInsecureRedirects: Bool = false,
                 isCredentialHeader: @escaping @Sendable (String) -> Bool = { HTTPHeaders.isCredential(name: $0) },
-                insecureRedirectHint: String = "set RedirectPolicy.allowsInsecureRedirects to follow it") {
+                insecureRedirectHint: String = "set RedirectPolicy.allowsInsecureRedirects to follow it",
+                followsRedirects: Bool = true) {
+        self.followsRedirects = followsRedirects
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.isCredentialHeader = isCredentialHeader
         self.insecureRedirectHint = insecureRedirectHint

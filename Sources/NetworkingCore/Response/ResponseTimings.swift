@@ -10,12 +10,18 @@ public struct ResponseTimings: Sendable, Hashable {
         public var to: URL
         /// The redirect status, e.g. 302.
         public var status: HTTPStatus
+        /// The `Location` header as the server wrote it (`to` is it resolved against `from`).
+        public var location: String
+        /// How long the hop took: from its request to the redirect's head, in seconds.
+        public var duration: TimeInterval?
 
         /// Creates a redirect record.
-        public init(from: URL, to: URL, status: HTTPStatus) {
+        public init(from: URL, to: URL, status: HTTPStatus, location: String? = nil, duration: TimeInterval? = nil) {
             self.from = from
             self.to = to
             self.status = status
+            self.location = location ?? to.absoluteString
+            self.duration = duration
         }
     }
 

@@ -9,7 +9,8 @@ import NIOHTTP1
 /// `RedirectHandler` shapes the next request. The rules are async-http-client's: 301, 302, 303, 307 and 308 with a
 /// `Location` on http(s); 303 (and a POST answered 301 or 302) becomes a GET without a body;
 /// `Origin`, `Cookie`, `Authorization` and `Proxy-Authorization` are not sent to another origin;
-/// a cycle or more than `maximumRedirects` hops is an error.
+/// more than `maximumRedirects` hops (the request's, else the configuration's) is an error, as
+/// in curl: a URL seen before is followed again, since it may answer differently now.
 extension AsyncHTTPClientTransport {
     /// Where a response redirects to, or `nil` when it is not a redirect to follow.
     static func redirectTarget(of response: HTTPClientResponse, from url: URL) -> URL? {

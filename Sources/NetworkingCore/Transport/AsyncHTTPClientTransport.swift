@@ -64,6 +64,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// The TLS settings of every connection (a CA, a client certificate, the lowest
         /// version), made with `TLSSettings.tlsConfiguration()`; the system's defaults when `nil`.
         public var tls: TLSConfiguration?
+        /// Addresses to connect to instead of resolving a name, as curl's `--resolve
+        /// HOST:PORT:ADDRESS`: keyed by `host:port` (an IPv6 host in brackets), each an IP
+        /// address. The URL, the `Host` header, cookies and the TLS name check stay the host's.
+        /// Applies to connections made directly; through a proxy, the proxy resolves the name.
+        public var resolve: [String: String]
+        /// Whether plain http also goes through an HTTP proxy in a `CONNECT` tunnel (curl's
+        /// `--proxytunnel`) instead of in absolute form.
+        public var proxyTunnel: Bool
 
         /// Creates a configuration.
         public init(
@@ -79,9 +87,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             allowsInvalidCertificates: Bool = false,
             proxy: Proxy = .environment,
             allowsHTTP2: Bool = true,
-            tls: TLSConfiguration? = nil
+            tls: TLSConfiguration? = nil,
+            resolve: [String: String] = [:],
+            proxyTunnel: Bool = false
         ) {
             self.tls = tls
+            self.resolve = resolve
+            self.proxyTunnel = proxyTunnel
             self.followRedirects = followRedirects
             self.maximumRedirects = maximumRedirects
             self.connectTimeout = connectTimeout
@@ -110,6 +122,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     let isShutDown = Locked(false)
     /// One client per proxy in use (async-http-client has one proxy per client), made on first use.
     private let proxyClients = Locked<[ProxyServer.Endpoint: HTTPClient]>([:])
+    /// One client per host reached at an address of `resolve` (async-http-client's DNS override
+    /// is per client), by `host address`, made on first use.
+    private let resolvingClients = Locked<[String: HTTPClient]>([:])
 
     /// Creates a transport with its own client.
     ///
@@ -120,7 +135,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.proxyRules = rules
         // The transport follows redirects itself, so that each hop picks its proxy and the
         // request's redirect handler sees each one.
-        self.routesRedirects = configuration.followRedirects
+        self.routesRedirects = true
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false))
         self.ownsClient = true
@@ -146,6 +161,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if needsShutdown {
             client.shutdown { _ in }
             for proxied in proxyClients.withLock({ Array($0.values) }) { proxied.shutdown { _ in } }
+            for resolving in resolvingClients.withLock({ Array($0.values) }) { resolving.shutdown { _ in } }
         }
     }
 
@@ -159,6 +175,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         guard first, ownsClient else { return }
         for proxied in proxyClients.withLock({ Array($0.values) }) { try? await proxied.shutdown() }
+        for resolving in resolvingClients.withLock({ Array($0.values) }) { try? await resolving.shutdown() }
         try await client.shutdown()
     }
 
@@ -185,6 +202,31 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                   configuration: Self.clientConfiguration(configuration, proxy: proxy, followsRedirects: false))
             clients[proxy.endpoint] = made
+            return made
+        }
+    }
+
+    /// The address `resolve` gives a URL's host and port, or `nil` to resolve its name.
+    func resolvedAddress(for url: URL) -> (host: String, address: String)? {
+        guard !configuration.resolve.isEmpty, let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? NoProxyList.defaultPort(of: url)
+        let named = host.contains(":") ? "[\(host)]" : host
+        guard let address = configuration.resolve.first(where: { $0.key.lowercased() == "\(named):\(port)" })?.value else { return nil }
+        return (host, address)
+    }
+
+    /// The client of a request made directly: the shared one, or one that connects to the
+    /// address `resolve` gives the URL's host and port, made on first use.
+    private func directClient(for url: URL) throws -> HTTPClient {
+        guard let (host, address) = resolvedAddress(for: url) else { return client }
+        return try resolvingClients.withLock { clients in
+            let key = host + " " + address
+            if let made = clients[key] { return made }
+            guard !isShutDown.withLock({ $0 }) else { throw TransportError.other("the transport was shut down") }
+            var settings = Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false)
+            settings.dnsOverride = [host: address]
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+            clients[key] = made
             return made
         }
     }
@@ -223,21 +265,26 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // Redirects are followed here, hop by hop, so that each hop chooses its proxy and the
         // options' redirect handler sees each one (see AsyncHTTPClientTransport+Redirects);
         // on a client the caller gave, async-http-client follows them as that client says.
-        let followsHops = routesRedirects
+        // Like curl and browsers, only the number of hops is bounded: a URL seen before may
+        // answer differently now (a cookie set on the way).
+        let followsHops = routesRedirects && (options.followsRedirects ?? configuration.followRedirects)
+        let hopLimit = options.maximumRedirects ?? configuration.maximumRedirects
         var hop = request
         var hops: [ResponseTimings.Redirect] = []
-        var visited: Set<String> = [hop.url.absoluteString]
         var response: HTTPClientResponse
         while true {
+            let hopStarted = clock.now
             var headDeadline = deadline
             if let idle { headDeadline = min(headDeadline, clock.now + idle) }
             let proxy = try self.proxy(for: hop.url)
             let headBy = NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds)
             do {
-                if let proxy, proxy.kind == .http, hop.url.scheme?.lowercased() == "http" {
+                if let proxy, proxy.kind == .http, hop.url.scheme?.lowercased() == "http", !configuration.proxyTunnel {
                     // Plain http goes to an HTTP proxy in absolute form, not through a tunnel.
                     response = try await ForwardProxyExchange.execute(hop, extraHeaders: addedHeaders(for: hop), through: proxy,
                                                                       connectTimeout: configuration.connectTimeout, deadline: headBy)
+                } else if proxy == nil, ownsClient {
+                    response = try await directClient(for: hop.url).execute(outgoing(hop), deadline: headBy)
                 } else {
                     response = try await client(through: proxy).execute(outgoing(hop), deadline: headBy)
                 }
@@ -250,8 +297,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
             guard followsHops, let target = Self.redirectTarget(of: response, from: hop.url) else { break }
-            guard hops.count < configuration.maximumRedirects, visited.insert(target.absoluteString).inserted else {
-                throw TransportError.tooManyRedirects(url: request.url, limit: configuration.maximumRedirects)
+            let hopDuration = (clock.now - hopStarted) / .seconds(1)
+            guard hops.count < hopLimit else {
+                throw TransportError.tooManyRedirects(url: request.url, limit: hopLimit)
             }
             // The redirect's own body is not wanted; reading it frees the connection.
             do {
@@ -260,7 +308,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
             let status = HTTPStatus(code: Int(response.status.code))
-            hops.append(ResponseTimings.Redirect(from: hop.url, to: target, status: status))
+            hops.append(ResponseTimings.Redirect(from: hop.url, to: target, status: status,
+                                                 location: response.headers.first(name: "location"), duration: hopDuration))
             var next = Self.redirected(hop, to: target, status: status)
             if let handler = options.redirectHandler {
                 let head = ResponseHead(status: status, headers: HTTPHeaders(response.headers.map { ($0.name, $0.value) }), httpVersion: Self.describe(response.version))

@@ -106,6 +106,12 @@ public struct TransferOptions: Sendable {
     /// Asked before each redirect hop the transport follows, or `nil` to follow them as the
     /// transport builds them. A dispatcher sets its own (its cookie jar, its redirect policy).
     public var redirectHandler: (any RedirectHandler)?
+    /// Whether redirects are followed, or `nil` for the transport's setting. `false` answers
+    /// with the first redirect itself (curl without `-L`).
+    public var followsRedirects: Bool?
+    /// How many redirects are followed at most, or `nil` for the transport's setting (curl's
+    /// `--max-redirs`); one more fails with `TransportError.tooManyRedirects`.
+    public var maximumRedirects: Int?
 
     /// Creates options.
     ///
@@ -117,11 +123,16 @@ public struct TransferOptions: Sendable {
     ///   - maximumDecompressionRatio: the limit on inflated / compressed bytes.
     ///   - bodyDestination: where the body goes (memory by default).
     ///   - redirectHandler: asked before each redirect hop (`nil`: none).
+    ///   - followsRedirects: whether redirects are followed (`nil`: the transport's setting).
+    ///   - maximumRedirects: the most redirects followed (`nil`: the transport's setting).
     public init(
         timeout: Duration? = nil, idleTimeout: Duration? = nil, maximumBodySize: Int? = nil,
         maximumDecompressedSize: Int? = nil, maximumDecompressionRatio: Int? = nil,
-        bodyDestination: BodyDestination = .memory, redirectHandler: (any RedirectHandler)? = nil
+        bodyDestination: BodyDestination = .memory, redirectHandler: (any RedirectHandler)? = nil,
+        followsRedirects: Bool? = nil, maximumRedirects: Int? = nil
     ) {
+        self.followsRedirects = followsRedirects
+        self.maximumRedirects = maximumRedirects
         self.redirectHandler = redirectHandler
         self.timeout = timeout
         self.idleTimeout = idleTimeout

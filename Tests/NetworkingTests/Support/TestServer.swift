@@ -176,6 +176,13 @@ final class TestServer: Sendable {
             }
         case "redirect-loop":
             try await send(302, [("Location", "/redirect-loop")], [])
+        case "once":
+            // Redirects to itself once, setting a cookie; with the cookie, arrives.
+            if (head.headers.first(name: "cookie") ?? "").contains("seen=1") {
+                try await sendText(200, "second visit")
+            } else {
+                try await send(302, [("Set-Cookie", "seen=1; Path=/"), ("Location", "/once")], [])
+            }
         case "stall":
             return .stall
         case "close-mid-body":

@@ -14,6 +14,9 @@ package struct ResponseLimits: Sendable, Hashable {
     /// The longest silence while waiting for the head or the next bytes, in seconds
     /// (`timeout`). Default 60 s.
     package var idleTimeout: Double
+    /// The most redirects followed (`max_redirects`); one more stops the exchange. Default 10,
+    /// as curl's `--max-redirs` and the CLI's.
+    package var maximumRedirects = 10
 
     /// The defaults.
     package init(maximumBody: Int = 256 << 20, maximumTime: Double = 3600, idleTimeout: Double = 60) {
@@ -26,7 +29,7 @@ package struct ResponseLimits: Sendable, Hashable {
     var transferOptions: TransferOptions {
         TransferOptions(
             timeout: .milliseconds(Int64(maximumTime * 1000)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            maximumBodySize: maximumBody, maximumDecompressedSize: maximumBody)
+            maximumBodySize: maximumBody, maximumDecompressedSize: maximumBody, maximumRedirects: maximumRedirects)
     }
 
     /// A byte count: digits with an optional K, M or G suffix (binary units), as `max_body`
@@ -58,6 +61,9 @@ extension TransportFailure {
             case .decompressionRatio: "the body inflates far more than real data does; it was not read further"
             }
             self = TransportFailure(category: "body limit", message: message, hint: "what arrived is kept below; \(setting).")
+        case .tooManyRedirects?:
+            self = TransportFailure(category: "redirect limit", message: message,
+                                    hint: "raise max_redirects in config.yaml (now \(limits.maximumRedirects)) to follow more, or set follow_redirects: false on the endpoint to see the first redirect.")
         case .timedOut(_, let phase)? where phase.contains("total deadline"):
             self = TransportFailure(category: "time limit", message: message,
                                     hint: "what arrived is kept below; raise max_time in config.yaml (now \(Int(limits.maximumTime)) s).")

@@ -18,7 +18,7 @@ extension ResponseSnapshot {
             document: document,
             headMilliseconds: timings.timeToHead.map { $0 * 1000 },
             totalMilliseconds: (timings.total ?? Date().timeIntervalSince(timings.started)) * 1000,
-            redirects: timings.redirects.map { "\($0.status.code) \($0.from.absoluteString) → \($0.to.absoluteString)" },
+            redirects: HistoryRedirect.chain(timings.redirects).map(redirectLine),
             errorSummary: errorSummary(status: response.statusCode.code, document: document))
     }
 
@@ -38,8 +38,15 @@ extension ResponseSnapshot {
             document: document,
             headMilliseconds: entry.timings.headMilliseconds,
             totalMilliseconds: entry.timings.totalMilliseconds,
-            redirects: [],
+            redirects: entry.timings.redirects.map(redirectLine),
             errorSummary: summary)
+    }
+
+    /// One hop of the redirect chain as the Timing tab lists it: the status, the hop's time,
+    /// the URL that answered and its `Location` as written (`302  4 ms  http://h/login → /home`).
+    static func redirectLine(_ hop: HistoryRedirect) -> String {
+        let time = hop.milliseconds.map { AppState.duration($0) } ?? "–"
+        return "\(hop.status)  \(time.padding(toLength: max(6, time.count), withPad: " ", startingAt: 0))  \(hop.url) → \(hop.location)"
     }
 
     /// What an error body says, in a few lines: a GraphQL response's `errors` (whatever the

@@ -29,6 +29,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private struct TransportKey: Hashable {
         let tls: TLSSettings?
         let proxy: AsyncHTTPClientTransport.Configuration.Proxy?
+        /// Its `resolve:` and `proxy_tunnel:`.
+        var resolve: [String: String] = [:]
+        var proxyTunnel = false
     }
     /// A transport per environment `tls:` and `proxy:` in use (the same settings otherwise), made once.
     private var transports: [TransportKey: AsyncHTTPClientTransport] = [:]
@@ -701,12 +704,15 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     ///   `ResolveError` when its `proxy:` does not expand to a usable proxy.
     func transport(for environment: Environment) throws -> AsyncHTTPClientTransport {
         let file = collectionPath.map { URL(fileURLWithPath: $0) }
-        let key = TransportKey(tls: environment.tlsSettings(collectionFile: file), proxy: try environment.proxyChoice())
-        guard key.tls != nil || key.proxy != nil else { return transport }
+        let key = TransportKey(tls: environment.tlsSettings(collectionFile: file), proxy: try environment.proxyChoice(),
+                               resolve: environment.resolvedAddresses, proxyTunnel: environment.proxyTunnel)
+        guard key.tls != nil || key.proxy != nil || !key.resolve.isEmpty || key.proxyTunnel else { return transport }
         if let made = lock.withLock({ transports[key] }) { return made }
         var configuration = transport.configuration
         if let settings = key.tls { try configuration.apply(settings) }
         if let proxy = key.proxy { configuration.proxy = proxy }
+        configuration.resolve = key.resolve
+        configuration.proxyTunnel = key.proxyTunnel
         let made = AsyncHTTPClientTransport(configuration: configuration)
         return lock.withLock {
             if let existing = transports[key] { return existing }

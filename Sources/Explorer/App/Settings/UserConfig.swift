@@ -10,6 +10,7 @@ import Yams
 /// ```yaml
 /// theme: light                 # used when --theme is not given
 /// exchanges_in_memory: 20      # responses of this session kept to look back at (older: History)
+/// max_redirects: 10            # redirects followed at most (0: none, one is an error)
 /// keys:                        # command: a key, or a list of keys
 ///   send: [enter, ctrl-s]
 ///   environments: E
@@ -115,6 +116,12 @@ package struct UserConfig: Sendable {
                     continue
                 }
                 config.limits.maximumBody = bytes
+            case "max_redirects":
+                guard let count = value.int, (0...1000).contains(count) else {
+                    config.problems.append("\(file):\(line): max_redirects must be a whole number from 0 to 1000; \(config.limits.maximumRedirects) is used.")
+                    continue
+                }
+                config.limits.maximumRedirects = count
             case "max_time", "timeout":
                 let name = keyNode.string ?? ""
                 guard let seconds = value.float, seconds > 0 else {
@@ -129,7 +136,7 @@ package struct UserConfig: Sendable {
                 }
                 config.applyKeys(bindings, file: file)
             case let other:
-                let hint = Suggestions.closest(to: other, in: ["theme", "keys", "exchanges_in_memory", "max_body", "max_time", "timeout"]).first.map { " (did you mean \($0)?)" } ?? ""
+                let hint = Suggestions.closest(to: other, in: ["theme", "keys", "exchanges_in_memory", "max_body", "max_time", "timeout", "max_redirects"]).first.map { " (did you mean \($0)?)" } ?? ""
                 config.problems.append("\(file):\(line): unknown setting \"\(other)\"\(hint); it is ignored.")
             }
         }

@@ -14,10 +14,10 @@ package enum CollectionLoader {
     static let topLevelKeys = ["name", "description", "variables", "auth", "allow_insecure_redirects", "environments", "endpoints"]
     /// The keys of an environment.
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy",
-                                  "allow_insecure_redirects"]
+                                  "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
-                               "capture", "assert", "retry", "requires", "auth", "graphql",
+                               "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
                                "websocket", "messages"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
@@ -275,6 +275,9 @@ struct Reader {
             keepsCookies = flag
         }
         let insecureRedirects = try mapping["allow_insecure_redirects"].map { try flag($0, key: "allow_insecure_redirects") }
+        let followRedirects = try mapping["follow_redirects"].map { try flag($0, key: "follow_redirects") }
+        let proxyTunnel = try mapping["proxy_tunnel"].map { try flag($0, key: "proxy_tunnel") } ?? false
+        let resolve = try mapping["resolve"].map { try resolveEntries($0) } ?? []
         let tls = try mapping["tls"].map { try tlsSettings($0, in: "environment \"\(name)\"") }
         let proxy = try mapping["proxy"].map { try proxySetting($0, in: "environment \"\(name)\"") }
         var secrets: [String] = []
@@ -301,8 +304,25 @@ struct Reader {
             keepsCookies: keepsCookies,
             tls: tls,
             proxy: proxy,
-            insecureRedirects: insecureRedirects
+            insecureRedirects: insecureRedirects,
+            followRedirects: followRedirects,
+            resolve: resolve,
+            proxyTunnel: proxyTunnel
         )
+    }
+
+    /// `resolve: { "host:port": address }`: each key `HOST:PORT`, each value an IP address.
+    func resolveEntries(_ node: Node) throws -> [KeyValue] {
+        let expected = "a mapping of \"host:port\" to an IP address, e.g. { \"api.example.com:443\": 127.0.0.1 }"
+        guard let mapping = node.mapping else { throw CollectionError.wrongType(location(node), key: "resolve", expected: expected) }
+        return try mapping.map { pair in
+            let (keyNode, valueNode) = (pair.key, pair.value)
+            let hostPort = try string(keyNode, key: "resolve")
+            switch Environment.resolveEntry(hostPort: hostPort, address: try string(valueNode, key: "resolve.\(hostPort)")) {
+            case .success(let entry): return entry
+            case .failure(let problem): throw CollectionError.wrongType(location(keyNode), key: "resolve", expected: "\(expected); \(problem)")
+            }
+        }
     }
 
     /// `proxy: URL`, `proxy: { url, user, password, no_proxy }` or `proxy: none`.
@@ -490,6 +510,9 @@ struct Reader {
         if let auth = mapping["auth"] {
             endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
             locations["auth"] = location(auth)
+        }
+        if let follow = mapping["follow_redirects"] {
+            endpoint.followRedirects = try flag(follow, key: "follow_redirects")
         }
         if let graphql = mapping["graphql"] {
             endpoint.graphql = try graphQLOperation(graphql, endpoint: name)

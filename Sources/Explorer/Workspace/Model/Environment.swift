@@ -47,6 +47,13 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     /// Whether an https URL may redirect to plain http: the environment's setting, else the
     /// collection's, else no.
     package var allowsInsecureRedirects: Bool { insecureRedirects ?? collectionAllowsInsecureRedirects }
+    /// Its `follow_redirects:`, or `nil` when it leaves it to the default (follow).
+    package let followRedirects: Bool?
+    /// Its `resolve:`, in file order: `host:port` to the IP address connected to instead of
+    /// the name's (curl's `--resolve`); the URL, `Host`, cookies and TLS stay the host's.
+    package let resolve: [KeyValue]
+    /// Its `proxy_tunnel:`: plain http also goes through the proxy in a `CONNECT` tunnel.
+    package let proxyTunnel: Bool
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
@@ -68,8 +75,14 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         keepsCookies: Bool = true,
         tls: TLSSettings? = nil,
         proxy: ProxySetting? = nil,
-        insecureRedirects: Bool? = nil
+        insecureRedirects: Bool? = nil,
+        followRedirects: Bool? = nil,
+        resolve: [KeyValue] = [],
+        proxyTunnel: Bool = false
     ) {
+        self.followRedirects = followRedirects
+        self.resolve = resolve
+        self.proxyTunnel = proxyTunnel
         self.insecureRedirects = insecureRedirects
         self.tls = tls
         self.proxy = proxy
@@ -140,6 +153,43 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     }
 
     package var description: String { "\(name) (\(baseURLTemplate))" }
+}
+
+extension Environment {
+    /// Its `resolve:` as the transport takes it: `host:port` (host in lower case) to address.
+    package var resolvedAddresses: [String: String] {
+        Dictionary(resolve.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Reads one `resolve` entry: `HOST:PORT` (an IPv6 host in brackets) and an IP address,
+    /// as curl's `--resolve HOST:PORT:ADDRESS` takes them.
+    ///
+    /// - Returns: the entry, or why it cannot be used (a sentence fragment).
+    package static func resolveEntry(hostPort: String, address: String) -> Result<KeyValue, ResolveEntryProblem> {
+        let hostPort = hostPort.trimmingCharacters(in: .whitespaces)
+        let address = address.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard let colon = hostPort.lastIndex(of: ":"), colon != hostPort.startIndex,
+              let port = Int(hostPort[hostPort.index(after: colon)...]), (1...65535).contains(port) else {
+            return .failure(ResolveEntryProblem("\"\(hostPort)\" is not HOST:PORT with a port from 1 to 65535"))
+        }
+        guard isIPAddress(address) else {
+            return .failure(ResolveEntryProblem("\"\(address)\" is not an IP address (write 127.0.0.1 or ::1, not a name)"))
+        }
+        return .success(KeyValue(hostPort, address))
+    }
+
+    /// Whether a text is an IPv4 or IPv6 address.
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+}
+
+/// Why a `resolve` entry cannot be used.
+package struct ResolveEntryProblem: Error, CustomStringConvertible {
+    package let description: String
+    init(_ description: String) { self.description = description }
 }
 
 extension Environment {

@@ -32,7 +32,8 @@ extension ResolvedRequest {
         let redirects = RedirectPolicy(
             allowsInsecureRedirects: environment.allowsInsecureRedirects,
             isCredentialHeader: { masker.isSensitive(header: $0) },
-            insecureRedirectHint: "set allow_insecure_redirects: true on the environment or the collection to follow it")
+            insecureRedirectHint: "set allow_insecure_redirects: true on the environment or the collection to follow it",
+            followsRedirects: followsRedirects)
         return NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: callbackQueue,
                                  requestAdapters: adapters, challengeHandler: challengeHandler, cookieJar: cookieJar, redirectPolicy: redirects)
     }

@@ -97,6 +97,10 @@ package struct ResolvedRequest: Sendable {
     /// Whether the environment asks for a confirmation before sending.
     package var isProtected: Bool { environment.isProtected }
 
+    /// Whether redirects are followed: the endpoint's `follow_redirects:`, else the
+    /// environment's, else yes.
+    package var followsRedirects: Bool { endpoint.followRedirects ?? environment.followRedirects ?? true }
+
     /// The request with secrets masked, for display and history.
     package var masked: BasicRequest { masker.mask(request: request) }
 
