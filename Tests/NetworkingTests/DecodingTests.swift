@@ -22,10 +22,29 @@ import Testing
         #expect(throws: SerializationError.missingBody) { try response.unwrapData() }
     }
 
-    @Test func decodeJSONObjectGivesASendableTree() throws {
+    @Test func decodeJSONObjectGivesFoundationsObjectAsPiuPiuDoes() throws {
         let request = PreparedRequest(url: URL(string: "http://h/")!)
         let body = Data(#"{"a":[1,"two",true,null],"b":{"c":1.5}}"#.utf8)
-        let json = try Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request).decodeJSONObject()
+        let response = Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request)
+
+        let object = try #require(try response.decodeJSONObject() as? [String: Any])
+        let array = try #require(object["a"] as? [Any])
+        #expect(array[0] as? Int == 1 && array[1] as? String == "two" && array[2] as? Bool == true && array[3] is NSNull)
+        #expect((object["b"] as? [String: Any])?["c"] as? Double == 1.5)
+        #expect(try response.ensureData().decodeJSONObject() is [String: Any])
+        #expect(try Response<Data?>(statusCode: .ok, headers: [:], data: Data("[1]".utf8), request: request).decodeJSONObject() is [Any])
+
+        let broken = Response<Data?>(statusCode: .ok, headers: [:], data: Data("{\"a\":".utf8), request: request)
+        #expect(throws: SerializationError.self) { try broken.decodeJSONObject() }
+        #expect(throws: SerializationError.missingBody) {
+            try Response<Data?>(statusCode: .noContent, headers: [:], data: nil, request: request).decodeJSONObject()
+        }
+    }
+
+    @Test func decodeJSONValueGivesASendableTree() throws {
+        let request = PreparedRequest(url: URL(string: "http://h/")!)
+        let body = Data(#"{"a":[1,"two",true,null],"b":{"c":1.5}}"#.utf8)
+        let json = try Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request).decodeJSONValue()
 
         #expect(json["a"]?[1]?.stringValue == "two")
         #expect(json["a"]?[3] == .null)

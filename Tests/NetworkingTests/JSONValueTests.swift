@@ -65,13 +65,13 @@ import Testing
         #expect(JSONValue(Double.nan) == .null)
     }
 
-    @Test func decodeJSONObjectKeepsTheBodysOrderAndSaysWhereItIsNotJSON() throws {
+    @Test func decodeJSONValueKeepsTheBodysOrderAndSaysWhereItIsNotJSON() throws {
         let request = PreparedRequest(url: URL(string: "http://h/")!)
         let body = Data(#"{"z":1.0,"a":2}"#.utf8)
-        let json = try Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request).decodeJSONObject()
+        let json = try Response<Data?>(statusCode: .ok, headers: [:], data: body, request: request).decodeJSONValue()
         #expect(json.serialized() == #"{"z":1.0,"a":2}"#)
         let broken = Response<Data?>(statusCode: .ok, headers: [:], data: Data("{\"a\":".utf8), request: request)
-        #expect(throws: SerializationError.self) { try broken.decodeJSONObject() }
-        do { _ = try broken.decodeJSONObject() } catch { #expect("\(error)".contains("line 1, column 6")) }
+        #expect(throws: SerializationError.self) { try broken.decodeJSONValue() }
+        do { _ = try broken.decodeJSONValue() } catch { #expect("\(error)".contains("line 1, column 6")) }
     }
 }

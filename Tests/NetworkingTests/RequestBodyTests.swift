@@ -81,8 +81,11 @@ import Testing
             headers: ["X-Quote": #"it's "quoted" $HOME `ls`"#, "Accept": "application/json", "X-Empty": ""])
         request.setJSONBody(string: #"{"text":"it's $(rm -rf /) \"ok\""}"#)
 
-        let viaDispatcher = try await dispatcher.future(from: request).ensureDecoded(Echo.self).value.body
-        let command = try request.curlDescription(baseURL: server.baseURL)
+        let sent = try await dispatcher.future(from: request).ensureDecoded(Echo.self).value
+        let viaDispatcher = sent.body
+        // A property, as a user interpolates it: the request the response says was sent.
+        let command = "\(sent.request.curlDescription)"
+        #expect(command == (try request.prepared(baseURL: server.baseURL).curlDescription))
         let viaCurl = try JSONDecoder().decode(Echo.self, from: try await runShell(command + " --silent --show-error"))
 
         #expect(viaCurl.method == viaDispatcher.method)
@@ -100,21 +103,23 @@ import Testing
         var request = BasicRequest(method: .put, path: "/echo")
         request.setBody(Data([0x00, 0x27, 0x5C, 0x0A, 0xFF, 0x41]))
 
-        let viaCurl = try JSONDecoder().decode(Echo.self, from: try await runShell(try request.curlDescription(baseURL: server.baseURL) + " -s"))
+        let viaCurl = try JSONDecoder().decode(Echo.self, from: try await runShell(try request.prepared(baseURL: server.baseURL).curlDescription + " -s"))
 
         #expect(viaCurl.method == "PUT")
         #expect(Data(base64Encoded: viaCurl.bodyBase64) == Data([0x00, 0x27, 0x5C, 0x0A, 0xFF, 0x41]))
-        #expect(try BasicRequest(method: .head, path: "/").curlDescription(baseURL: server.baseURL).contains("--head"))
+        #expect(try BasicRequest(method: .head, path: "/").prepared(baseURL: server.baseURL).curlDescription.contains("--head"))
     }
 
     @Test func secretsAreRedactedOnRequest() throws {
         let request = BasicRequest(path: "/", headers: ["Authorization": "Bearer abc", "Cookie": "s=1", "X-Api-Key": "k", "X-Other": "v"])
         let base = URL(string: "https://api.example.com")!
 
-        let redacted = try request.curlDescription(baseURL: base, redactingSecrets: true)
+        let prepared = try request.prepared(baseURL: base)
+        let redacted = prepared.redactedCurlDescription()
         #expect(!redacted.contains("abc") && !redacted.contains("s=1") && !redacted.contains("'X-Api-Key: k'"))
-        #expect(redacted.contains("'X-Other: v'"))
-        #expect(try request.curlDescription(baseURL: base).contains("'Authorization: Bearer abc'"))
+        #expect(redacted.contains("'X-Other: v'") && redacted.contains("'Authorization: REDACTED'"))
+        #expect(prepared.curlDescription.contains("'Authorization: Bearer abc'"))
+        #expect(prepared.redactedCurlDescription(hiding: ["x-other"]).contains("'X-Other: REDACTED'"))
     }
 
     private func runShell(_ command: String) async throws -> Data {

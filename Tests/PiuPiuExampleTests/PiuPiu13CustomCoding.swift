@@ -20,9 +20,13 @@ struct Mapper<N: BaseMappable> {
     func map(JSONString: String) -> N? { decode(N.self, JSONString) }
     func mapArray(JSONString: String) -> [N]? { decode([N].self, JSONString) }
     func mapDictionary(JSONString: String) -> [String: N]? { decode([String: N].self, JSONString) }
+    /// As ObjectMapper's: a Foundation JSON object (what `JSONSerialization` and
+    /// `decodeJSONObject()` give), cast to the dictionary of arrays of JSON objects it maps.
     func mapDictionaryOfArrays(JSONObject: Any?) -> [String: [N]]? {
-        guard let json = JSONObject as? JSONValue else { return nil }
-        return decode([String: [N]].self, json.description)
+        guard let lists = JSONObject as? [String: [[String: Any]]],
+            let data = try? JSONSerialization.data(withJSONObject: lists)
+        else { return nil }
+        return try? JSONDecoder().decode([String: [N]].self, from: data)
     }
 
     private func encode(_ value: some Encodable) -> String? {

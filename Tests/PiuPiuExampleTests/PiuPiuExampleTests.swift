@@ -169,6 +169,9 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
             let echoed = try await dispatcher.future(from: encodable).value
             #expect(echoed.headers["Content-Type"] == "application/json")
             #expect(try echoed.decodeMapDecodable(Post.self) == post)
+            // The command that sends it again: a property, as a log line interpolates it.
+            let logged = "sent: \(echoed.request.curlDescription)"
+            #expect(logged.hasPrefix("sent: curl ") && logged.contains("/posts") && logged.contains("--data-binary"))
 
             var array = BasicRequest(method: .post, path: "/posts")
             array.setJSONBody(mappable: Fixture.posts)
@@ -262,7 +265,12 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
         #expect(try created.decodeString() == #"{"id":"123","manager":null,"name":"Kevin Malone"}"#)
 
         try dispatcher.setMockData([["id": 1], ["id": 2]] as [[String: Any?]])
-        #expect(try await dispatcher.future(from: BasicRequest(path: "/users")).value.decodeJSONObject()[1]?["id"]?.numberValue == 2)
+        let users = try await dispatcher.future(from: BasicRequest(path: "/users")).value
+        // PiuPiu's `decodeJSONObject()`: Foundation's object, cast as PiuPiu code casts it.
+        #expect((try users.decodeJSONObject() as? [[String: Any]])?[1]["id"] as? Int == 2)
+        // The library's own value: members in order, numbers as written.
+        #expect(try users.decodeJSONValue()[1]?["id"]?.numberValue == 2)
+        #expect(try users.decodeJSONValue().serialized() == #"[{"id":1},{"id":2}]"#)
 
         dispatcher.mockStatusCode = .notFound
         dispatcher.setMockData(Data("gone".utf8))

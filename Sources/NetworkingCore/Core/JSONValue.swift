@@ -3,7 +3,7 @@ import Foundation
 /// Any JSON value, kept as it was written: object members in their order, numbers as their
 /// text (`1.10` stays `1.10`), so that a document parsed and written again reads the same.
 ///
-/// `JSONValue(parsing:)` reads JSON text, `serialized(pretty:)` writes it; `decodeJSONObject()`
+/// `JSONValue(parsing:)` reads JSON text, `serialized(pretty:)` writes it; `decodeJSONValue()`
 /// gives one for a response body. Through `Codable` (a `JSONValue` inside a `Decodable` type)
 /// the order is the decoder's and a number's text is its shortest spelling.
 public indirect enum JSONValue: Sendable, Hashable {

@@ -78,37 +78,35 @@ package struct CurlCommand: Sendable {
 }
 
 extension PreparedRequest {
-    /// The header names whose values `curlDescription(redactingSecrets: true)` hides, lower-cased:
+    /// The header names whose values `redactedCurlDescription()` hides, lower-cased:
     /// `HTTPHeaders.secretFieldNames`.
     public static let secretHeaderNames = Set(HTTPHeaders.secretFieldNames.map { $0.lowercased() })
 
     /// A `curl` command line that sends this request, shell-safe, one option a line: an empty
     /// header as `-H 'Name;'`, a binary body piped in through `printf` byte for byte.
     ///
-    /// - Parameter redactingSecrets: whether the values of `HTTPHeaders.secretFieldNames`
-    ///   (`Authorization`, `Cookie`, `X-Api-Key` ...) are replaced by `REDACTED`.
+    /// Every header value is shown as it is, credentials included; `redactedCurlDescription()`
+    /// is the command to log or show.
+    public var curlDescription: String {
+        curlCommand(hiding: [])
+    }
+
+    /// The `curl` command line of `curlDescription` with the values of secret headers replaced
+    /// by `REDACTED`.
+    ///
+    /// - Parameter names: the header names to hide, lower-cased (`secretHeaderNames` by default:
+    ///   `Authorization`, `Cookie`, `X-Api-Key` ...).
     /// - Returns: the command.
-    public func curlDescription(redactingSecrets: Bool = false) -> String {
+    public func redactedCurlDescription(hiding names: Set<String> = PreparedRequest.secretHeaderNames) -> String {
+        curlCommand(hiding: names)
+    }
+
+    private func curlCommand(hiding names: Set<String>) -> String {
         var shown = HTTPHeaders()
         for field in headers {
-            let secret = redactingSecrets && Self.secretHeaderNames.contains(field.name.lowercased())
-            shown.add(name: field.name, value: secret ? "REDACTED" : field.value)
+            shown.add(name: field.name, value: names.contains(field.name.lowercased()) ? "REDACTED" : field.value)
         }
         return CurlCommand(method: method, url: url.absoluteString, headers: shown, body: body.map { .data($0) }).text
-    }
-}
-
-extension Request {
-    /// A `curl` command line that sends this request to a base URL; see
-    /// `PreparedRequest.curlDescription(redactingSecrets:)`.
-    ///
-    /// - Parameters:
-    ///   - baseURL: the base URL.
-    ///   - redactingSecrets: whether secret header values are hidden.
-    /// - Returns: the command.
-    /// - Throws: `TransportError.invalidURL`.
-    public func curlDescription(baseURL: URL, redactingSecrets: Bool = false) throws -> String {
-        try prepared(baseURL: baseURL).curlDescription(redactingSecrets: redactingSecrets)
     }
 }
 

@@ -58,11 +58,23 @@ extension ResponseInterface where T == Data? {
         try JSONBodyDecoding.decode(type, from: unwrapData(), using: decoder)
     }
 
-    /// Decodes the body as any JSON value, object keys in the order the body has them.
+    /// Decodes the body as a Foundation JSON object, as PiuPiu's `decodeJSONObject` does: what
+    /// `JSONSerialization` gives (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), for
+    /// code that casts it (`as? [String: Any]`) or hands it to a mapper.
+    ///
+    /// - Parameter options: the reading options (`.mutableContainers` by default, as PiuPiu's).
+    /// - Returns: the object.
+    /// - Throws: `SerializationError` when the body is missing or not JSON.
+    public func decodeJSONObject(options: JSONSerialization.ReadingOptions = .mutableContainers) throws -> Any {
+        try JSONBodyDecoding.jsonObject(from: unwrapData(), options: options)
+    }
+
+    /// Decodes the body as a `JSONValue`: object members in the order the body has them,
+    /// numbers as written, and the line and column of the first mistake when it is not JSON.
     ///
     /// - Returns: the value.
     /// - Throws: `SerializationError` when the body is missing or not JSON.
-    public func decodeJSONObject() throws -> JSONValue {
+    public func decodeJSONValue() throws -> JSONValue {
         try JSONBodyDecoding.jsonValue(from: unwrapData())
     }
 }
@@ -102,11 +114,21 @@ extension Response where Body == Data {
         try JSONBodyDecoding.decode(type, from: body, using: decoder)
     }
 
-    /// Decodes the body as any JSON value, object keys in the order the body has them.
+    /// Decodes the body as a Foundation JSON object (see `ResponseInterface.decodeJSONObject(options:)`).
+    ///
+    /// - Parameter options: the reading options (`.mutableContainers` by default).
+    /// - Returns: the object.
+    /// - Throws: `SerializationError` when the body is not JSON.
+    public func decodeJSONObject(options: JSONSerialization.ReadingOptions = .mutableContainers) throws -> Any {
+        try JSONBodyDecoding.jsonObject(from: body, options: options)
+    }
+
+    /// Decodes the body as a `JSONValue`: object members in the order the body has them,
+    /// numbers as written.
     ///
     /// - Returns: the value.
     /// - Throws: `SerializationError` when the body is not JSON.
-    public func decodeJSONObject() throws -> JSONValue {
+    public func decodeJSONValue() throws -> JSONValue {
         try JSONBodyDecoding.jsonValue(from: body)
     }
 }
@@ -232,6 +254,18 @@ enum JSONBodyDecoding {
             return try decoder.decode(type, from: body)
         } catch {
             throw SerializationError.decoding(error, type: type, body: body)
+        }
+    }
+
+    /// The body as `JSONSerialization` reads it.
+    static func jsonObject(from body: Data, options: JSONSerialization.ReadingOptions) throws -> Any {
+        do {
+            return try JSONSerialization.jsonObject(with: body, options: options)
+        } catch {
+            // JSONSerialization's message says where; the excerpt shows what.
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw SerializationError.decodingFailed(
+                type: "JSON object", codingPath: "", reason: reason, bodyExcerpt: BodyExcerpt.make(body))
         }
     }
 
