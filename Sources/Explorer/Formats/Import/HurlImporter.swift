@@ -316,7 +316,7 @@ package struct HurlImporter: Sendable {
                 endpoint.assertions.append(HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
             case let body?:
                 uncheckedLines += 1
-                notes.append("response body: \(body)")
+                notes.append("response body:\n\(body.written)")
             case nil:
                 break
             }

@@ -37,6 +37,18 @@ struct HurlParser {
         case base64(String)
         case hex(String)
         case file(String)
+
+        /// The body as the file writes it.
+        var written: String {
+            switch self {
+            case .json(let text), .xml(let text): text
+            case .multiline(let text, let language): "```\(language)\n\(text)\n```"
+            case .oneline(let text): "`\(text)`"
+            case .base64(let text): "base64,\(text);"
+            case .hex(let text): "hex,\(text);"
+            case .file(let path): "file,\(path);"
+            }
+        }
     }
 
     /// The response part of an entry.
