@@ -203,6 +203,7 @@ let package = Package(
                 "GraphQLSupport",
                 "History",
                 "NetworkingCore",
+                "Query",
                 "Terminal",
                 "Workspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import History
 import NetworkingCore
+import Query
 import Workspace
 
 /// `explorer history ...`: lists, shows, re-sends and clears stored exchanges.
@@ -136,9 +137,23 @@ struct HistoryCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object (the `send --json` fields plus the request).")
         var json = false
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Print what this JSONPath query (RFC 9535) selects in the stored body, as a JSON array.", valueName: "JSONPATH"))
+        var filter: String?
+
+        func validate() throws {
+            if let filter { _ = try ExchangeOutputOptions.parseFilter(filter) }
+        }
+
         func run() throws {
             let store = try HistoryCommand.openStore()
             let entry = try HistoryCommand.requireEntry(id, in: store)
+            if let filter, let path = try? JSONPath(filter) {
+                if entry.isResponseBodyTruncated {
+                    printError("The stored body was cut at \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes: the filter reads what was kept.")
+                }
+                return try ExchangeSender.writeBody(entry, filter: path, terminal: ExchangeOutput.stdoutIsTerminal)
+            }
             if json {
                 ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: entry.id, includeRequest: true, checks: entry.checks) + "\n")
                 return

@@ -51,7 +51,7 @@ extension ExchangeSender {
         } else if entry.transportError == nil {
             let terminal = ExchangeOutput.stdoutIsTerminal
             if output.include { ExchangeOutput.write(ExchangeOutput.head(of: entry, terminal: terminal)) }
-            ExchangeOutput.write(ExchangeOutput.printableBody(entry.responseBody, contentType: entry.contentType, terminal: terminal))
+            try ExchangeSender.writeBody(entry, filter: output.jsonPath, terminal: terminal)
         }
         if let failure = entry.transportError {
             printError(failure)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import History
 import NetworkingCore
+import Query
 import Workspace
 
 /// Sends one exchange for the CLI, records it, prints it and ends with the right exit code.
@@ -209,13 +210,30 @@ struct ExchangeSender {
             ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: historyId) + "\n")
         } else if entry.transportError == nil {
             if output.include { ExchangeOutput.write(ExchangeOutput.head(of: entry, terminal: terminal)) }
-            ExchangeOutput.write(ExchangeOutput.printableBody(entry.responseBody, contentType: entry.contentType, terminal: terminal))
+            try writeBody(entry, filter: output.jsonPath, terminal: terminal)
         }
         if let failure = entry.transportError {
             printError(failure)
             throw ExitCode(1)
         }
         try checkStatus(entry, output: output)
+    }
+
+    /// Prints the response body, or with `--filter` the JSON array of what the query selects
+    /// in it (RFC 9535's nodelist, in its order).
+    ///
+    /// - Throws: `ExitCode(1)` after one sentence on stderr when the body is not JSON.
+    static func writeBody(_ entry: HistoryEntry, filter: JSONPath?, terminal: Bool) throws {
+        guard let filter else {
+            ExchangeOutput.write(ExchangeOutput.printableBody(entry.responseBody, contentType: entry.contentType, terminal: terminal))
+            return
+        }
+        do {
+            ExchangeOutput.write(String(decoding: try filter.evaluate(entry.responseBody ?? Data()), as: UTF8.self) + "\n")
+        } catch {
+            printError("--filter \(filter.description): \(JSONPath.failure(error).description)")
+            throw ExitCode(1)
+        }
     }
 
     /// Throws the exit code `--check-status` calls for (4 for a 4xx or a GraphQL response with

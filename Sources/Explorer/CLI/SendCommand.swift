@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import History
 import NetworkingCore
+import Query
 import Workspace
 
 /// `explorer send ENDPOINT ...`: sends one endpoint of a collection, headless.
@@ -158,8 +159,27 @@ struct ExchangeOutputOptions: ParsableArguments {
         return try? Environment.resolveEntry(hostPort: "\(host):\(rest[..<colon])", address: String(rest[rest.index(after: colon)...])).get()
     }
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Print what this JSONPath query (RFC 9535) selects in the body, as a JSON array, instead of the body (which is read whole).",
+        valueName: "JSONPATH"))
+    var filter: String?
+
     /// Whether the body is printed as it arrives rather than collected first.
-    var streams: Bool { !json && (stream || !ExchangeOutput.stdoutIsTerminal) }
+    var streams: Bool { !json && filter == nil && (stream || !ExchangeOutput.stdoutIsTerminal) }
+
+    /// `--filter` parsed (checked by `validate`).
+    var jsonPath: JSONPath? { filter.flatMap { try? JSONPath($0) } }
+
+    /// Parses a `--filter` query, or throws exit code 2 after one line naming its column.
+    static func parseFilter(_ text: String) throws -> JSONPath {
+        do {
+            return try JSONPath(text)
+        } catch {
+            let failure = JSONPath.failure(error)
+            let column = failure.position.map { " at column \($0)" } ?? ""
+            throw ExchangeSender.usageError("--filter is not a valid JSONPath query\(column): \(failure.description).")
+        }
+    }
 
     /// `--max-body` in bytes.
     var maxBodyBytes: Int? { maxBody.flatMap(ResponseLimits.byteCount) }
@@ -174,6 +194,7 @@ struct ExchangeOutputOptions: ParsableArguments {
         for entry in resolve where Self.resolveEntry(entry) == nil {
             throw ExchangeSender.usageError("--resolve expects HOST:PORT:ADDRESS with an IP address, e.g. api.example.com:443:127.0.0.1, not \"\(entry)\".")
         }
+        if let filter { _ = try Self.parseFilter(filter) }
         if let maxRedirs, !(0...1000).contains(maxRedirs) {
             throw ExchangeSender.usageError("--max-redirs must be a whole number from 0 to 1000, not \(maxRedirs).")
         }
