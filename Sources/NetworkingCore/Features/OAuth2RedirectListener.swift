@@ -7,7 +7,7 @@ import NIOPosix
 /// A one-shot HTTP listener on 127.0.0.1 that receives an authorization code's redirect
 /// (RFC 8252 §7.3: a loopback redirect for a native app).
 ///
-/// It answers `GET /callback?…` with a page telling the user to go back to the terminal and
+/// It answers `GET /callback?…` with a page telling the user to return to the application and
 /// hands the query's items to `callback(timeout:)`; anything else gets a 404 (a browser may
 /// ask for `/favicon.ico` first). It listens until closed.
 final class OAuth2RedirectListener: Sendable {
@@ -113,13 +113,13 @@ private final class CallbackHandler: ChannelInboundHandler, Sendable {
             deliver(items)
             status = .ok
             page = items["error"] == nil
-                ? "<h1>Signed in</h1><p>explorer has the authorization; you can close this tab and go back to the terminal.</p>"
-                : "<h1>Not authorized</h1><p>\(Self.escaped(items["error_description"] ?? items["error"] ?? ""))</p><p>Go back to the terminal.</p>"
+                ? "<h1>Signed in</h1><p>The application has the authorization; you can close this tab.</p>"
+                : "<h1>Not authorized</h1><p>\(Self.escaped(items["error_description"] ?? items["error"] ?? ""))</p><p>You can close this tab.</p>"
         } else {
             status = .notFound
             page = "<h1>Not found</h1>"
         }
-        let body = "<!doctype html><meta charset=utf-8><title>explorer</title>" + page
+        let body = "<!doctype html><meta charset=utf-8><title>Authorization</title>" + page
         var headers = NIOHTTP1.HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         headers.add(name: "Content-Length", value: "\(body.utf8.count)")

@@ -181,7 +181,7 @@ public final class WebSocketSession: Sendable {
         let queue = WebSocketEventQueue(capacity: options.bufferedEvents)
         let session = WebSocketSession(url: url, headers: request.headers, options: options, queue: queue)
         let opening = Opening()
-        var logger = Logger(label: "explorer.websocket")
+        var logger = Logger(label: "networking.websocket")
         logger.logLevel = .critical
         let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
             session.connection.withLock { $0.outbound = outbound }
