@@ -122,6 +122,32 @@ import TestSupport
         #expect(text.contains(message), "\(text)")
     }
 
+    /// Every cut and a seeded set of changed characters of the real files: an import or an
+    /// `ImportError`, never a crash; a JSON body nested past the limit is refused where it goes too deep.
+    @Test func damagedFilesAreImportedOrRefusedNeverACrash() throws {
+        var generator = SeededGenerator(seed: 35)
+        for fixture in Self.files {
+            let text = try String(contentsOf: Fixtures.url("hurl/\(fixture)"), encoding: .utf8)
+            let characters = Array(text)
+            var variants = stride(from: 0, to: characters.count, by: max(1, characters.count / 60)).map { String(characters[..<$0]) }
+            let replacements: [Character] = ["{", "}", "[", "]", "\"", "`", "\\", "\n", "#", ":", " "]
+            for _ in 0..<60 {
+                var changed = characters
+                changed[Int.random(in: 0..<changed.count, using: &generator)] = replacements.randomElement(using: &generator)!
+                variants.append(String(changed))
+            }
+            for variant in variants {
+                do {
+                    _ = try HurlImporter().importText(variant, path: fixture)
+                } catch is ImportError {
+                }
+            }
+        }
+        let deep = "POST http://localhost:8000/x\n" + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "\n"
+        let error = #expect(throws: ImportError.self) { try HurlImporter().importText(deep, path: "deep.hurl") }
+        #expect(error?.description.contains("deep.hurl:2:257") == true, "\(String(describing: error))")
+    }
+
     @Test func optionsBodiesAndTemplates() throws {
         let text = """
         # Create
@@ -169,5 +195,18 @@ import TestSupport
         #expect(list.assertions.isEmpty)
         #expect(result.warnings.contains { $0.contains("insecure (1)") })
         #expect(result.warnings.contains { $0.contains("id") && $0.contains("does not define") })
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the damaged files are the same on every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
