@@ -63,19 +63,11 @@ extension OpenAPIImporter {
     /// The HTTP methods of a path item, whose operations' `responses` are emptied.
     private static let operationKeys: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
-    /// A JSON OpenAPI 3.x document pruned for decoding: every operation's `responses` emptied,
-    /// every component no `$ref` outside `components` reaches (directly or through other
-    /// components) removed.
-    ///
-    /// - Returns: the version, the pruned JSON and the order of its objects' members, or nil when
-    ///   the text is not such a document (Swagger 2.0, a version that is not text, not JSON):
-    ///   the caller reads it as a loose tree.
-    static func prunedForDecoding(_ text: String) -> (version: String, json: Data, orders: MemberOrders)? {
-        guard let root = try? JSONValue(parsing: text), case .object(var members) = root,
-              case .string(let version)? = root["openapi"], root["swagger"] == nil else { return nil }
-        for index in members.indices where members[index].key == "paths" {
-            members[index].value = withoutResponses(members[index].value)
-        }
+    /// An OpenAPI 3.x document pruned for decoding: every component no `$ref` outside
+    /// `components` reaches (directly or through other components) removed. (Each operation's
+    /// `responses` is emptied before, by `withoutResponses`.)
+    static func pruned(_ root: JSONValue) -> JSONValue {
+        guard case .object(var members) = root else { return root }
         var reached: Set<String> = []
         var pending: [String] = []
         for member in members where member.key != "components" { references(in: member.value, into: &pending) }
@@ -91,14 +83,11 @@ extension OpenAPIImporter {
                 return (section.key, .object(entries.filter { reached.contains("\(section.key)/\($0.key)") }))
             })
         }
-        let pruned = JSONValue.object(members)
-        var orders = MemberOrders()
-        orders.record(pruned)
-        return (version, Data(pruned.serialized().utf8), orders)
+        return .object(members)
     }
 
     /// `paths` with each operation's `responses` replaced by an empty object.
-    private static func withoutResponses(_ paths: JSONValue) -> JSONValue {
+    static func withoutResponses(_ paths: JSONValue) -> JSONValue {
         guard case .object(let items) = paths else { return paths }
         return .object(items.map { item in
             guard case .object(let fields) = item.value else { return item }

@@ -1,43 +1,31 @@
 import Foundation
-import Yams
+import Workspace
 
 /// The document as a plain JSON tree, for what OpenAPIKit cannot take as it is: schemas that
 /// refer to themselves (cut where they recur), and Swagger 2.0 (rewritten as OpenAPI 3.0).
 extension OpenAPIImporter {
-    /// The document's text as a tree of `[String: Any]`, arrays, strings, numbers and `NSNull`.
+    /// The document's text as a tree of `[String: Any]`, arrays, strings, numbers and `NSNull`,
+    /// read within `DocumentLimits.current` (YAML through `documentTree`).
     ///
-    /// - Throws: `ImportError.invalidOpenAPI` when the text is not JSON or YAML.
+    /// - Throws: `ImportError.invalidOpenAPI` when the text is not JSON or YAML, or is over a limit.
     static func tree(from text: String, path: String) throws -> LooseObject {
         let isJSON = text.drop { $0.isWhitespace }.first == "{"
-        do {
-            if isJSON {
-                if let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? LooseObject { return object }
-            } else if let object = plain(try Yams.load(yaml: text, Resolver.default.removing(.timestamp))) as? LooseObject {
-                return object
+        if isJSON {
+            do {
+                try DocumentLimits.current.checkSize(text.utf8.count, file: path)
+            } catch {
+                throw ImportError.invalidOpenAPI(path: path, reason: "\(error.problem). \(error.advice)")
             }
-        } catch {
-            throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid \(isJSON ? "JSON" : "YAML"): \(error)")
+            do {
+                if let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? LooseObject { return object }
+            } catch {
+                throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid JSON: \(error)")
+            }
+        } else {
+            var warnings: [String] = []
+            if let object = try documentTree(text, path: path, limits: .current, warnings: &warnings).anyValue as? LooseObject { return object }
         }
         throw ImportError.invalidOpenAPI(path: path, reason: "the top level is not a mapping.")
-    }
-
-    /// YAML values as JSON ones: mapping keys as text (`200:` is an integer in YAML).
-    private static func plain(_ value: Any?) -> Any {
-        switch value {
-        case let mapping as [AnyHashable: Any]:
-            var out: LooseObject = [:]
-            for (key, value) in mapping { out["\(key.base)"] = plain(value) }
-            return out
-        case let sequence as [Any]:
-            return sequence.map { plain($0) }
-        case let string as String: return string
-        case let bool as Bool: return bool
-        case let int as Int: return int
-        case let double as Double: return double
-        case let data as Data: return data.base64EncodedString()
-        case nil: return NSNull()
-        case let other?: return other is NSNull ? other : "\(other)"
-        }
     }
 
     /// The tree as JSON text.

@@ -18,35 +18,45 @@ package struct OpenAPIImporter: Sendable {
     /// Creates an importer.
     package init() {}
 
-    /// Imports a document from a file.
+    /// Imports a document from a file; `$ref`s to other files are read from its folder.
     ///
     /// - Throws: `ImportError`.
-    package func importFile(at url: URL) throws -> ImportResult {
+    package func importFile(at url: URL, limits: DocumentLimits = .current) throws -> ImportResult {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
-        return try importText(text, path: url.path)
+        return try importText(text, path: url.path, file: url, limits: limits)
     }
 
     /// Imports a document's text.
     ///
-    /// - Parameter path: the path shown in errors.
+    /// - Parameters:
+    ///   - path: the path shown in errors.
+    ///   - file: the document's file, whose folder `$ref`s to other files are read from (none
+    ///     are read without it).
+    ///   - limits: what the document (and each file it names) may hold.
     /// - Throws: `ImportError.invalidOpenAPI`.
-    func importText(_ text: String, path: String = "<openapi>") throws -> ImportResult {
+    func importText(_ text: String, path: String = "<openapi>", file: URL? = nil, limits: DocumentLimits = .current) throws -> ImportResult {
         var warnings: [String] = []
-        var (document, _, orders) = try decode(text, path: path)
+        let tree = try Self.preparedTree(text, path: path, file: file, limits: limits, warnings: &warnings)
+        var (document, orders) = try Self.decodeTolerantly(tree, path: path, warnings: &warnings)
         let resolved: OpenAPIKit.ResolvedDocument
         do {
             resolved = try document.locallyDereferenced().resolved()
         } catch {
             // A schema that contains itself (a tree, an error with nested errors) and that a
             // request reaches cannot be expanded: the cycles are cut and it is read again.
-            let (again, cut, _) = try decode(text, path: path, cuttingCycles: true)
-            guard !cut.isEmpty else { throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)") }
+            guard var loose = document.components.schemas.isEmpty ? nil : (try? Self.looseTree(tree)) else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
+            }
+            let cut = Self.breakingSchemaCycles(in: &loose)
+            guard !cut.isEmpty, let again = try? JSONValue(parsing: JSONSerialization.data(withJSONObject: loose)) else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
+            }
+            (document, _) = try Self.decodeTolerantly(again, path: path, warnings: &warnings)
             do {
-                resolved = try again.locallyDereferenced().resolved()
+                resolved = try document.locallyDereferenced().resolved()
             } catch {
                 throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
             }
-            document = again
             orders = MemberOrders()
             warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
         }
@@ -115,81 +125,105 @@ package struct OpenAPIImporter: Sendable {
         return ImportResult(collection: collection, warnings: warnings)
     }
 
-    /// The document, decoded by OpenAPIKit and prepared for dereferencing: Swagger 2.0 rewritten
-    /// as OpenAPI 3.0 and, when asked, schemas that contain themselves cut where they recur
-    /// (both on the document as a plain tree), and every operation's `responses` emptied.
-    ///
-    /// A JSON document is pruned first (see `prunedForDecoding`). A YAML one is decoded from
-    /// its text unless it had to be rewritten; a rewritten YAML document goes through JSON,
-    /// where YAML 1.1 reads `enum: [no]` as `false` and `version: 1` as a number.
-    ///
-    /// - Returns: the document, the names of the schemas whose cycles were cut, and the order of
-    ///   its objects' members where they are known (a YAML document keeps its own).
-    private func decode(_ text: String, path: String, cuttingCycles: Bool = false) throws
-        -> (document: OpenAPIKit.OpenAPI.Document, cut: [String], orders: MemberOrders) {
-        let isJSON = text.drop { $0.isWhitespace }.first == "{"
-        if isJSON, !cuttingCycles, let (version, json, orders) = Self.prunedForDecoding(text) {
-            return (try Self.decodeDocument(.json(json), version: version, path: path), [], orders)
-        }
-        var tree = try Self.tree(from: text, path: path)
-        let isSwagger = tree["swagger"] != nil
+    /// The document as a tree, ready to decode: Swagger 2.0 rewritten as OpenAPI 3.0, every
+    /// operation's `responses` emptied (no endpoint is built from one), `$ref`s to other files
+    /// put in place, the values public documents get wrong mended, and the components no
+    /// request reaches pruned.
+    static func preparedTree(_ text: String, path: String, file: URL?, limits: DocumentLimits, warnings: inout [String]) throws -> JSONValue {
+        var tree = try documentTree(text, path: path, limits: limits, warnings: &warnings)
+        guard case .object = tree else { throw ImportError.invalidOpenAPI(path: path, reason: "the top level is not a mapping.") }
         if let swagger = tree["swagger"] {
-            guard "\(swagger)".hasPrefix("2.") else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(swagger) is not supported (2.0 is).")
+            let version = swagger.stringValue ?? swagger.serialized()
+            guard version.hasPrefix("2.") else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(version) is not supported (2.0 is).")
             }
-            tree = Self.convertingSwagger2(tree)
+            let converted = convertingSwagger2(try looseTree(tree))
+            tree = try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted))
         }
-        guard let found = tree["openapi"] else {
+        guard let found = tree["openapi"], case .object(var members) = tree else {
             throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
         }
-        let version = "\(found)"
-        tree["openapi"] = version
-        let cut = cuttingCycles ? Self.breakingSchemaCycles(in: &tree) : []
-        let rewritten = isSwagger || !cut.isEmpty
-        let source: DocumentSource = if rewritten {
-            .json(try JSONSerialization.data(withJSONObject: tree))
-        } else {
-            isJSON ? .json(Data(text.utf8)) : .yaml(text)
+        let version = found.stringValue ?? found.serialized()
+        guard version.hasPrefix("3.") else {
+            throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
         }
-        var document = try Self.decodeDocument(source, version: version, path: path)
-        Self.emptyingResponses(of: &document)
-        return (document, cut, MemberOrders())
+        for index in members.indices {
+            if members[index].key == "openapi" { members[index].value = .string(version) }
+            if members[index].key == "paths" { members[index].value = withoutResponses(members[index].value) }
+        }
+        tree = .object(members)
+        if hasExternalReference(tree) {
+            guard let file else {
+                throw ImportError.invalidOpenAPI(path: path, reason: "it has $refs to other files, which are read only when importing a file.")
+            }
+            var references = ExternalReferences(document: file, tree: tree, limits: limits)
+            tree = try references.resolving(tree, in: references.document, keys: [], stack: [])
+            warnings += references.warnings
+        }
+        mendingValues(&tree, isVersion30: version.hasPrefix("3.0"), path: path, warnings: &warnings)
+        return pruned(tree)
     }
 
-    /// The text OpenAPIKit decodes.
-    private enum DocumentSource {
-        case json(Data)
-        case yaml(String)
+    /// Whether a `$ref` under `value` names another file.
+    private static func hasExternalReference(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            return members.contains { member in
+                if member.key == "$ref", case .string(let reference) = member.value { return !reference.hasPrefix("#") }
+                return hasExternalReference(member.value)
+            }
+        case .array(let elements):
+            return elements.contains(where: hasExternalReference)
+        default:
+            return false
+        }
     }
 
-    /// Decodes an OpenAPI 3.0 (converted to 3.1) or 3.1 document.
-    private static func decodeDocument(_ source: DocumentSource, version: String, path: String) throws -> OpenAPIKit.OpenAPI.Document {
+    /// The tree as Foundation objects, for the passes written over them (Swagger 2.0, cycles).
+    static func looseTree(_ tree: JSONValue) throws -> LooseObject {
+        guard let object = tree.anyValue as? LooseObject else { throw ImportError.invalidOpenAPI(path: "<openapi>", reason: "the top level is not a mapping.") }
+        return object
+    }
+
+    /// Decodes the tree; each value OpenAPIKit cannot read is dropped (`droppingFailure`) and
+    /// the tree decoded again, up to `maximumDroppedValues` times.
+    ///
+    /// - Returns: the document, every operation's `responses` empty, and the order of the
+    ///   members of the tree's objects.
+    static func decodeTolerantly(_ tree: JSONValue, path: String, warnings: inout [String]) throws
+        -> (document: OpenAPIKit.OpenAPI.Document, orders: MemberOrders) {
+        var tree = tree
+        let version = tree["openapi"]?.stringValue ?? "3.1.0"
+        var dropped = 0
+        while true {
+            do {
+                var document = try decodeDocument(Data(tree.serialized().utf8), version: version)
+                emptyingResponses(of: &document)
+                var orders = MemberOrders()
+                orders.record(tree)
+                return (document, orders)
+            } catch {
+                guard dropped < maximumDroppedValues, let warning = droppingFailure(error, in: &tree, path: path) else {
+                    let reason = OpenAPIKit.OpenAPI.Error(from: error).localizedDescription
+                    throw ImportError.invalidOpenAPI(path: path, reason: dropped < maximumDroppedValues ? reason
+                        : "\(dropped) values could not be read, and then: \(reason)")
+                }
+                warnings.append(warning)
+                dropped += 1
+            }
+        }
+    }
+
+    /// Decodes an OpenAPI 3.0 (converted to 3.1) or 3.1 document from JSON.
+    private static func decodeDocument(_ data: Data, version: String) throws -> OpenAPIKit.OpenAPI.Document {
         // No vendor extension (`x-…`) is imported; reading them decodes every object twice
         // (OpenAPIKit30 reads the same key).
-        let userInfo: [CodingUserInfoKey: any Sendable] = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
-        func decoded<T: Decodable>(_ type: T.Type) throws -> T {
-            switch source {
-            case .json(let data):
-                let decoder = JSONDecoder()
-                decoder.userInfo = userInfo
-                return try decoder.decode(type, from: data)
-            case .yaml(let text):
-                return try YAMLDecoder().decode(type, from: text, userInfo: userInfo)
-            }
+        let decoder = JSONDecoder()
+        decoder.userInfo = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
+        if version.hasPrefix("3.0") {
+            return try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: data).convert(to: .v3_1_1)
         }
-        do {
-            if version.hasPrefix("3.0") {
-                return try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_1)
-            } else if version.hasPrefix("3.") {
-                return try decoded(OpenAPIKit.OpenAPI.Document.self)
-            } else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
-            }
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError.invalidOpenAPI(path: path, reason: String(describing: error))
-        }
+        return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: data)
     }
 
     /// Empties every operation's `responses`: no endpoint is built from a response, and

@@ -70,9 +70,11 @@ package enum CollectionLoader {
         reader.source = text
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text, .explorerFiles)
+            root = try BoundedYAML.compose(text, file: file)
         } catch let error as YamlError {
             throw reader.malformed(error)
+        } catch let error as DocumentLimitError {
+            throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
         }
         guard let root = root.map(Reader.resolvingMergeKeys) else {
             throw CollectionError.missingKey(FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")

@@ -1,0 +1,183 @@
+import Yams
+
+/// YAML composed within `DocumentLimits`: what every reader of a YAML file (the collection
+/// loader, the importers) composes its tree with.
+///
+/// Yams composes an alias as the node its anchor names, shared rather than copied, so the
+/// tree of a "billion laughs" is small; what expands it is every walk that follows (merge
+/// keys, conversion to values). Before the tree is handed back it is measured once, each
+/// mapping's and sequence's expanded size remembered, and refused when its aliases would add more
+/// than `maxAliasNodes` nodes or when it nests deeper than `maxDepth`, naming the line.
+package enum BoundedYAML {
+    /// libyaml's own nesting limit, which no setting raises.
+    package static let readerDepthLimit = 1000
+
+    /// Composes `text` as one YAML document.
+    ///
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - file: the path shown in errors.
+    ///   - resolver: how plain scalars get their tags.
+    ///   - limits: what the document may hold.
+    /// - Returns: the root node, or nil for an empty document.
+    /// - Throws: `DocumentLimitError` for a document over a limit, `YamlError` for one that is
+    ///   not YAML.
+    package static func compose(_ text: String, file: String, resolver: Resolver = .explorerFiles,
+                                limits: DocumentLimits = .current) throws -> Node? {
+        try limits.checkSize(text.utf8.count, file: file)
+        if let line = aliasKeyLine(in: text) {
+            // Yams compares a mapping's keys whole; an alias of a large node as a key would be
+            // walked in full before anything here could measure it.
+            throw DocumentLimitError(location: FileLocation(file: file, line: line, column: 1),
+                                     problem: "an alias is used as a mapping key, which is not read", variable: nil)
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text, resolver)
+        } catch let error as YamlError {
+            if let nesting = nestingError(error, file: file) { throw nesting }
+            throw error
+        }
+        guard let root else { return nil }
+        var measure = Measure(file: file, limits: limits)
+        _ = try measure.size(of: root, depth: 1, parent: nil)
+        return root
+    }
+
+    /// libyaml's nesting error, as a `DocumentLimitError` at its line.
+    private static func nestingError(_ error: YamlError, file: String) -> DocumentLimitError? {
+        switch error {
+        case let .parser(_, problem, mark, _) where problem.contains("nesting level"),
+             let .scanner(_, problem, mark, _) where problem.contains("nesting level"):
+            return DocumentLimitError(location: FileLocation(file: file, line: mark.line, column: mark.column),
+                                      problem: "the YAML nests deeper than \(readerDepthLimit) levels, the YAML reader's own limit",
+                                      variable: nil)
+        default:
+            return nil
+        }
+    }
+
+    /// The line of the first alias written as a mapping key (`*name:` or `? *name` at the start
+    /// of a line, after its indentation and any `- `), when the text has anchors at all.
+    static func aliasKeyLine(in text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "&")), bytes.contains(UInt8(ascii: "*")) else { return nil }
+        var line = 1
+        var index = 0
+        func isAnchorByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+        }
+        while index < bytes.count {
+            var at = index
+            while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == UInt8(ascii: "-") && at + 1 < bytes.count && bytes[at + 1] == 0x20 {
+                at += 1
+            }
+            var complexKey = false
+            if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "?"), bytes[at + 1] == 0x20 {
+                complexKey = true
+                at += 2
+                while at < bytes.count, bytes[at] == 0x20 { at += 1 }
+            }
+            if at < bytes.count, bytes[at] == UInt8(ascii: "*") {
+                var end = at + 1
+                while end < bytes.count, isAnchorByte(bytes[end]) { end += 1 }
+                if end > at + 1 {
+                    if complexKey { return line }
+                    while end < bytes.count, bytes[end] == 0x20 { end += 1 }
+                    if end < bytes.count, bytes[end] == UInt8(ascii: ":"),
+                       end + 1 == bytes.count || [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end + 1]) {
+                        return line
+                    }
+                }
+            }
+            guard let next = bytes[at...].firstIndex(of: 0x0A) else { break }
+            index = next + 1
+            line += 1
+        }
+        return nil
+    }
+
+    /// One walk over the composed tree. An alias is the very node its anchor names (Yams keeps
+    /// no anchor on the node once the parser is gone), so each mapping and sequence is known by
+    /// its position: seen a second time, it is an alias, and its expanded size and height,
+    /// remembered, cost a lookup rather than a walk.
+    private struct Measure {
+        let file: String
+        let limits: DocumentLimits
+        /// Expanded size and height of each mapping and sequence, by position.
+        var measured: [Position: (size: Int, height: Int)] = [:]
+        /// The nodes aliases have added so far.
+        var added = 0
+
+        struct Position: Hashable {
+            var line: Int
+            var column: Int
+            var isSequence: Bool
+        }
+
+        init(file: String, limits: DocumentLimits) {
+            self.file = file
+            self.limits = limits
+        }
+
+        /// The expanded size and height of `node`, at `depth` (1 for the root).
+        mutating func size(of node: Node, depth: Int, parent: Node?) throws(DocumentLimitError) -> (size: Int, height: Int) {
+            var position: Position?
+            switch node {
+            case .scalar, .alias:
+                return (1, 1)
+            case .sequence(let sequence):
+                position = sequence.mark.map { Position(line: $0.line, column: $0.column, isSequence: true) }
+            case .mapping(let mapping):
+                position = mapping.mark.map { Position(line: $0.line, column: $0.column, isSequence: false) }
+            }
+            if let position, let known = measured[position] {
+                // A second sight of a node is an alias of it.
+                added += known.size
+                if added > limits.maxAliasNodes {
+                    let at = parent?.mark.map { (line: $0.line, column: $0.column) } ?? (line: position.line, column: position.column)
+                    throw DocumentLimitError(
+                        location: FileLocation(file: file, line: at.line, column: at.column),
+                        problem: "the aliases here expand the document by more than \(limits.maxAliasNodes) nodes "
+                            + "(the anchored node of line \(position.line) is \(known.size) nodes; a \"billion laughs\"?)",
+                        variable: DocumentLimits.aliasVariable, suggested: nil
+                    )
+                }
+                try checkDepth(depth + known.height - 1, at: parent ?? node)
+                return known
+            }
+            try checkDepth(depth, at: node)
+            var total = 1
+            var height = 1
+            switch node {
+            case .scalar, .alias:
+                break
+            case .sequence(let sequence):
+                for child in sequence {
+                    let measured = try size(of: child, depth: depth + 1, parent: node)
+                    total += measured.size
+                    height = max(height, measured.height + 1)
+                }
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    let keySize = try size(of: key, depth: depth + 1, parent: node)
+                    let valueSize = try size(of: value, depth: depth + 1, parent: node)
+                    total += keySize.size + valueSize.size
+                    height = max(height, keySize.height + 1, valueSize.height + 1)
+                }
+            }
+            if let position { measured[position] = (total, height) }
+            return (total, height)
+        }
+
+        private func checkDepth(_ depth: Int, at node: Node) throws(DocumentLimitError) {
+            guard depth > limits.maxDepth else { return }
+            let mark = node.mark
+            throw DocumentLimitError(
+                location: FileLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1),
+                problem: "the document nests deeper than \(limits.maxDepth) levels here",
+                variable: DocumentLimits.depthVariable, suggested: nil
+            )
+        }
+    }
+}

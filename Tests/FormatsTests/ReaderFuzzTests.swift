@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import Formats
+@testable import Workspace
+import TestSupport
+
+/// Mutated real files through the collection loader and every importer that reads a file:
+/// truncated, bytes flipped, nested thousands deep, an alias bomb inserted, a line of
+/// megabytes, a slice repeated. Each must come back as a result or as an error that names the
+/// file: no crash, no hang. Seeded, so a failure is reproduced by its seed and case number;
+/// bounded in cases and in time (a few seconds).
+@Suite struct ReaderFuzzTests {
+    /// A reader of one format, given the text's bytes and the path to name.
+    struct Reader: Sendable {
+        let name: String
+        let fixture: String?
+        let read: @Sendable (Data, String) throws -> Void
+    }
+
+    static let readers: [Reader] = [
+        Reader(name: "collection", fixture: nil) { data, path in _ = try CollectionLoader.parse(String(decoding: data, as: UTF8.self), file: path) },
+        Reader(name: "openapi yaml", fixture: "openapi/oai-petstore.yaml") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
+        Reader(name: "openapi yaml 2", fixture: "openapi/oai-uspto.yaml") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
+        Reader(name: "openapi json", fixture: "openapi/discord-openapi-reduced.json") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
+        Reader(name: "swagger json", fixture: "openapi/oai-swagger2-petstore-expanded.json") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
+        Reader(name: "postman", fixture: "postman/sample-collection.json") { data, path in _ = try PostmanImporter().importData(data, path: path) },
+        Reader(name: "har", fixture: "har/firefox_post_form.har") { data, path in _ = try HARImporter().importData(data, path: path) },
+        Reader(name: "insomnia json", fixture: "insomnia/insomnia_v4.json") { data, path in _ = try InsomniaImporter().importData(data, path: path) },
+        Reader(name: "insomnia yaml", fixture: "insomnia/Collection-A.yaml") { data, path in _ = try InsomniaImporter().importData(data, path: path) },
+        Reader(name: "http", fixture: "http/petstore.http") { data, path in _ = try HTTPFileImporter().importText(String(decoding: data, as: UTF8.self), file: path) },
+    ]
+
+    /// The seed; a failure message names it with the case.
+    static let seed: UInt64 = 0x35A_F022
+
+    /// Cases per reader, and the time all of them may take before the rest are skipped.
+    static let casesPerReader = 14
+    static let budget = Duration.seconds(8)
+
+    @Test func mutatedRealFilesNeitherCrashNorHangAnyReader() throws {
+        var random = SplitMix64(seed: Self.seed)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var ran = 0
+        var refusedByALimit = 0
+        outer: for reader in Self.readers {
+            let original = try reader.fixture.map { try Data(contentsOf: Fixtures.url($0)) } ?? Data(issueExampleYAML.utf8)
+            for number in 0..<Self.casesPerReader {
+                guard clock.now - start < Self.budget else { break outer }
+                let (mutation, data) = Self.mutated(original, case: number, random: &random)
+                let path = "fuzz-\(number).\(reader.name.replacingOccurrences(of: " ", with: "-"))"
+                do {
+                    try reader.read(data, path)
+                } catch {
+                    let text = "\(error)"
+                    #expect(text.contains(path), "seed \(Self.seed), \(reader.name) case \(number) (\(mutation)): the error does not name the file: \(text.prefix(300))")
+                    if text.contains("EXPLORER_MAX_") || text.contains("reader's own limit") || text.contains("nested deeper") { refusedByALimit += 1 }
+                }
+                ran += 1
+            }
+        }
+        #expect(ran >= Self.readers.count * 4, "only \(ran) cases ran in \(Self.budget)")
+        #expect(refusedByALimit > 0, "no case reached a limit")
+    }
+
+    /// The `number`th mutation of `data`: each kind in turn, its place and size random.
+    static func mutated(_ data: Data, case number: Int, random: inout SplitMix64) -> (String, Data) {
+        var bytes = [UInt8](data)
+        func place() -> Int { bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count)) }
+        switch number % 7 {
+        case 0:
+            let end = place()
+            return ("truncated at \(end)", Data(bytes[..<end]))
+        case 1:
+            let flips = 1 + Int(random.next() % 16)
+            for _ in 0..<flips where !bytes.isEmpty { bytes[place()] = UInt8(truncatingIfNeeded: random.next()) }
+            return ("\(flips) bytes flipped", Data(bytes))
+        case 2:
+            let depth = 1_000 + Int(random.next() % 100_000)
+            let open = random.next() % 2 == 0 ? "[" : "{\"a\":"
+            bytes.insert(contentsOf: Array(String(repeating: open, count: depth).utf8), at: place())
+            return ("nested \(depth) deep", Data(bytes))
+        case 3:
+            // A bomb where a line starts, so YAML reads it as keys of the document.
+            let at = bytes[..<place()].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            bytes.insert(contentsOf: Array(billionLaughs.replacingOccurrences(of: "paths: ", with: "bomb: ").utf8), at: at)
+            return ("alias bomb at \(at)", Data(bytes))
+        case 4:
+            let length = (1 + Int(random.next() % 4)) << 20
+            bytes.insert(contentsOf: [UInt8](repeating: UInt8(ascii: "a"), count: length), at: place())
+            return ("a line of \(length) bytes", Data(bytes))
+        case 5:
+            let from = place()
+            let slice = bytes[from..<min(bytes.count, from + 1 + Int(random.next() % 200))]
+            let times = 1 + Int(random.next() % 2_000)
+            bytes.insert(contentsOf: Array(repeating: Array(slice), count: times).joined(), at: place())
+            return ("a slice repeated \(times) times", Data(bytes))
+        default:
+            let end = place()
+            bytes.removeSubrange(end..<min(bytes.count, end + 1 + Int(random.next() % 64)))
+            return ("bytes cut at \(end)", Data(bytes))
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), the same numbers on every platform.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
