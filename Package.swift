@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -143,6 +144,18 @@ let package = Package(
             ],
             path: "Sources/Explorer/History"
         ),
+        // Measuring responses: the structural comparison of two responses (JSON diff, headers,
+        // status, timing, ignore rules) and the latency recorder of a load (HdrHistogram).
+        .target(
+            name: "Measure",
+            dependencies: [
+                "NetworkingCore",
+                "Query",
+                "Workspace",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Sources/Explorer/Measure"
+        ),
         .target(
             name: "App",
             dependencies: [
@@ -203,6 +216,7 @@ let package = Package(
                 "Formats",
                 "GraphQLSupport",
                 "History",
+                "Measure",
                 "NetworkingCore",
                 "Query",
                 "Terminal",
@@ -295,6 +309,11 @@ let package = Package(
                 "History", "App", "Checks", "NetworkingCore", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "MeasureTests",
+            dependencies: ["Measure", "Demo", "NetworkingCore", "Query", "TestSupport", "Workspace",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "CursesTests", dependencies: ["App", "Curses", "CNcurses", "Terminal"]),

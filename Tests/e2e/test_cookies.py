@@ -109,3 +109,30 @@ def test_a_jar_cookie_the_server_echoes_is_masked_in_the_history(explorer_bin, t
     history = run(explorer_bin, tmp_path, "history", "show", str(record["historyId"]), "--json")
     assert history.returncode == 0, history.stderr
     assert "s3ss10n-value" not in history.stdout.decode()
+
+
+def test_the_demos_login_form_sets_its_session_on_the_303_and_send_follows_it_signed_in(explorer_bin, tmp_path, demo):
+    # POST /session/login answers 303 + Set-Cookie; explorer send keeps the cookie before it
+    # follows the redirect (as a GET, the form left behind), and /session/home reads it.
+    login = run(explorer_bin, tmp_path, "send", "--collection", str(demo.collection), "--env", "local",
+                "Auth/Session login (form, 303 and a cookie)", "--json")
+    assert login.returncode == 0, login.stderr
+    answer = json.loads(login.stdout)
+    assert answer["status"] == 200, answer
+    assert json.loads(answer["body"])["signedIn"] is True
+    (hop,) = answer["timings"]["redirects"]
+    assert hop["status"] == 303 and hop["location"].endswith("/session/home")
+    assert answer["url"].endswith("/session/login") and answer["method"] == "POST"
+
+    # The session stays in the environment's jar for the next send, masked in the history.
+    home = run(explorer_bin, tmp_path, "send", "--collection", str(demo.collection), "--env", "local", "Auth/Session home",
+               "--check-status")
+    assert home.returncode == 0, home.stderr
+    assert json.loads(home.stdout)["user"] == "ada"
+    elsewhere = run(explorer_bin, tmp_path, "send", "--collection", str(demo.collection), "--env", "staging", "Auth/Session home")
+    assert json.loads(elsewhere.stdout)["status"] == 401
+    shown = run(explorer_bin, tmp_path, "history", "show", str(answer["historyId"]), "--json")
+    token = json.loads(cookie_file(tmp_path).read_text())
+    (jars,) = token.values()
+    (session,) = [cookie for cookie in jars["local"] if cookie["name"] == "demo_session"]
+    assert session["value"] not in shown.stdout.decode()

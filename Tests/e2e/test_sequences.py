@@ -98,12 +98,13 @@ def test_run_reports_a_table_junit_and_json_with_the_exit_code(explorer_bin, tmp
     assert result.returncode == 0, result.stderr + result.stdout.decode()
     table = result.stdout.decode()
     assert "Auth/Login" in table and "5/5" in table
-    assert "4 requests in" in table and "4 passed, 0 failed, 0 errors" in table
+    assert "6 requests in" in table and "6 passed, 0 failed, 0 errors" in table
 
     root = ElementTree.parse(junit).getroot()
-    assert root.tag == "testsuites" and root.get("tests") == "4" and root.get("failures") == "0"
+    assert root.tag == "testsuites" and root.get("tests") == "6" and root.get("failures") == "0"
     cases = root.findall("./testsuite/testcase")
-    assert [case.get("name") for case in cases] == ["Me without token (401)", "Me with token", "Login", "Me after login"]
+    assert [case.get("name") for case in cases] == ["Me without token (401)", "Me with token", "Login", "Session login (form, 303 and a cookie)",
+                                                  "Session home", "Me after login"]
     assert {case.get("classname") for case in cases} == {"Explorer demo API/Auth"}
 
     as_json = run(explorer_bin, tmp_path, "run", "Auth/Login", "Auth/Me after login", "--collection", str(demo.collection),

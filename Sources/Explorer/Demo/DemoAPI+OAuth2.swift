@@ -124,7 +124,7 @@ extension DemoAPI {
     }
 
     /// An `application/x-www-form-urlencoded` body as its fields (the first of a repeated name).
-    private func formBody(_ request: Hummingbird.Request) async throws -> [String: String] {
+    func formBody(_ request: Hummingbird.Request) async throws -> [String: String] {
         var request = request
         let buffer = try await request.collectBody(upTo: 64 * 1024)
         var fields: [String: String] = [:]

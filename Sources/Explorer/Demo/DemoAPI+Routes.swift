@@ -88,6 +88,8 @@ extension DemoAPI {
             .any("/digest/:algorithm") { request, context in digest(request, context) },
             .any("/cookies") { request, _ in cookies(request) },
             .any("/cookies/set") { request, _ in setCookies(request) },
+            DemoRoute("/session/login", post: { request, _ in try await sessionLogin(request) }),
+            DemoRoute("/session/home", get: { request, _ in await sessionHome(request) }),
             DemoRoute("/oauth/token", post: { request, _ in try await oauthToken(request) }),
             DemoRoute("/oauth/authorize", get: { request, _ in await oauthAuthorize(request) }),
             DemoRoute("/oauth/device", post: { request, _ in try await oauthDevice(request) }),

@@ -103,6 +103,7 @@ struct DemoAPI: Sendable {
                 "GET /latin1", "GET /unicode", "GET /xml", "GET /escape", "GET /status/{code}",
                 "GET /digest/{MD5|SHA-256} (HTTP Digest: ada / demo-digest-pass)",
                 "GET /cookies", "GET /cookies/set?name=value",
+                "POST /session/login (a form: user, password; 303 to /session/home with a session cookie)", "GET /session/home",
                 "POST /oauth/token, GET /oauth/authorize, POST /oauth/device (OAuth2: client explorer-demo / demo-client-secret)",
             ],
         ])

@@ -134,6 +134,15 @@ package enum DemoCollection {
                   - jsonpath $.token startsWith tok-
                   - jsonpath $.roles[*] includes "admin"
                   - bytes < 10000
+              - name: Session login (form, 303 and a cookie)
+                method: POST
+                path: /session/login
+                form: { user: "{{user}}", password: "{{password}}" }
+                assert:
+                  - status == 200                     # after the 303 to /session/home, which read the cookie
+                  - jsonpath $.signedIn == true
+              - name: Session home
+                path: /session/home
               - name: Me after login
                 path: /me
                 headers: { Authorization: "Bearer {{session_token}}" }

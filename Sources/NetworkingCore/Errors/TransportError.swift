@@ -50,7 +50,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .serverProviderReleased:
             return "The server provider was released before the request was sent; keep a strong reference to it."
         case .missingBaseURL:
-            return "The server provider has no base URL; choose an environment with a base URL."
+            return "The server provider has no base URL: its baseURL was nil when the request was sent."
         case .invalidURL(let url):
             return "The URL \(url) is not valid: check the base URL and path."
         case .notConnected(let host, let reason):

@@ -11,7 +11,7 @@ import Yams
 /// The file is only read, never written.
 package enum CollectionLoader {
     /// The keys a collection file may have at the top.
-    static let topLevelKeys = ["name", "description", "variables", "auth", "allow_insecure_redirects", "environments", "endpoints"]
+    static let topLevelKeys = ["name", "description", "variables", "auth", "allow_insecure_redirects", "compare", "environments", "endpoints"]
     /// The keys of an environment.
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy",
                                   "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel"]
@@ -115,6 +115,7 @@ package enum CollectionLoader {
         collection.description = try mapping["description"].map { try reader.string($0, key: "description") }
         collection.auth = try mapping["auth"].map { try reader.authentication($0, in: "the collection") }
         collection.allowsInsecureRedirects = allowsInsecureRedirects
+        collection.compareRules = try mapping["compare"].map { try reader.compareRules($0) } ?? CompareRules()
         collection.warnings = reader.warnings
         return (collection, root)
     }

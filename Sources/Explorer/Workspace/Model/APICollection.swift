@@ -26,6 +26,8 @@ package struct APICollection: Sendable {
     /// `allow_insecure_redirects:`: whether an https URL may redirect to plain http in the
     /// environments that do not say.
     package var allowsInsecureRedirects = false
+    /// `compare:`: what `explorer compare` leaves out (volatile body values, headers).
+    package var compareRules = CompareRules()
 
     /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
     /// folders' from the innermost, then the environment's, then the collection's. `nil` (or

@@ -24,6 +24,7 @@ package enum CollectionWriter {
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if let auth = collection.auth { root.append(("auth", authNode(auth))) }
         if collection.allowsInsecureRedirects { root.append(("allow_insecure_redirects", Node("true", .implicit, .plain))) }
+        if !collection.compareRules.isEmpty { root.append(("compare", compareNode(collection.compareRules))) }
         if !collection.environments.isEmpty {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
         }
