@@ -19,6 +19,8 @@ struct ExplorerCommand: AsyncParsableCommand {
             DemoCommand.self,
             SendCommand.self,
             RunCommand.self,
+            CompareCommand.self,
+            LoadCommand.self,
             ImportCommand.self,
             ExportCommand.self,
             HistoryCommand.self,
