@@ -407,7 +407,9 @@ import Testing
         tuiPress(&state, .char("n"))
         #expect(state.body.currentMatch == 0)
         tuiPress(&state, .char("/"))
-        #expect(state.input?.text == "durian", "the search field starts with the last search")
+        #expect(state.input?.text == "", "a new search starts empty")
+        tuiPress(&state, KeyPress(.up))
+        #expect(state.input?.text == "durian", "↑ brings back the last search")
         tuiPress(&state, KeyPress(.escape), KeyPress(.escape))
         #expect(state.body.search == "")
     }
@@ -636,10 +638,11 @@ import Testing
     @Test func messagesShowAndTheNextKeyClearsThem() throws {
         var state = try tuiState()
         _ = AppReducer.reduce(&state, .collectionFailed("shop.yaml:3:1: bad"))
-        #expect(state.message == "shop.yaml:3:1: bad")
+        #expect(state.message == "shop.yaml does not load; the last version that did stays in use (! shows why)")
         #expect(state.messageIsError)
         tuiPress(&state, KeyPress(.down))
         #expect(state.message == nil)
+        #expect(state.problems.loadError == "shop.yaml:3:1: bad", "the error itself stays until the file loads")
     }
 
     // MARK: - Fixtures

@@ -32,18 +32,33 @@ import TestSupport
         let ids = state.endpointRows.compactMap { $0.endpoint?.id }
         #expect(ids.contains("Users/New request"))
 
-        let stored = storedDrafts(tuiType(&state, "/users?active=true") + tuiPress(&state, KeyPress(.enter)))
+        // Enter in the request line applies it and sends, as in a URL bar.
+        let effects2 = tuiType(&state, "/users?active=true") + tuiPress(&state, KeyPress(.enter))
+        let stored = storedDrafts(effects2)
         let draft = try #require(state.selectedEndpoint)
         #expect(draft.id == "Users/New request" && draft.path == "/users" && draft.query == [KeyValue("active", "true")])
         #expect(stored?.first?.path == "/users")
         #expect(screenText(state).contains("GET    New request new"))
-
-        let sent = tuiPress(&state, KeyPress(.enter))
-        guard case .send(_, let plan)? = sent.first else {
-            Issue.record("Enter sends a new draft like any endpoint, got \(sent)")
+        guard let plan = effects2.compactMap({ effect -> RequestPlan? in if case .send(_, let plan) = effect { return plan } else { return nil } }).first else {
+            Issue.record("Enter in the request line sends the new draft, got \(effects2)")
             return
         }
         #expect(try plan.resolve().url == "http://127.0.0.1:8080/v1/users?active=true")
+    }
+
+    @Test func ctrlNWithTheFilterOnShowsTheDraftAndEnterSendsIt() throws {
+        var state = try tuiState()
+        tuiPress(&state, .char("/"))
+        tuiType(&state, "List")
+        tuiPress(&state, KeyPress(.enter))
+        #expect(state.selectedEndpoint?.id == "List posts")
+        tuiPress(&state, .ctrl("n"))
+        #expect(state.endpointList.filter.isEmpty, "Ctrl-N clears the filter that would hide the draft")
+        tuiType(&state, "/users/9")
+        let effects = tuiPress(&state, KeyPress(.enter))
+        let sent = effects.compactMap { effect -> RequestPlan? in if case .send(_, let plan) = effect { return plan } else { return nil } }
+        #expect(sent.map(\.endpoint.id) == ["New request"], "the draft is sent, not the endpoint the filter left selected")
+        #expect(state.selectedEndpoint?.id == "New request")
     }
 
     @Test func aSecondNewEndpointGetsAFreeName() throws {

@@ -65,11 +65,12 @@ func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {
         assertSnapshot(grid, named: "widget-picker-40x12")
     }
 
-    @Test func helpOverlayAt120x40() {
+    @Test func textPanelAt120x40() {
         var grid = sampleScreen(Size(width: 120, height: 40))
-        let lines = [KeyHint(key: "q/Ctrl-C", label: "quit"), KeyHint(key: "Enter", label: "send the request"), KeyHint(key: "/", label: "search the body"), KeyHint(key: "Tab", label: "next pane")]
-        HelpOverlay(lines: lines).render(into: &grid, area: grid.bounds)
-        assertSnapshot(grid, named: "widget-help-120x40")
+        let entries = [("q/Ctrl-C", "quit"), ("Enter", "send the request"), ("/", "search the body"), ("Tab", "next pane")]
+            .map { TextPanel.Entry(lead: [Span($0.0, Style(.statusKey, .bold))], text: [Span($0.1)]) }
+        TextPanel(title: "Keys", entries: entries, hints: [KeyHint(key: "Esc", label: "close")]).render(into: &grid, area: grid.bounds)
+        assertSnapshot(grid, named: "widget-textpanel-120x40")
     }
 
     @Test func confirmDialogWrapsStyledParagraphsAt40x12() {
@@ -92,11 +93,16 @@ func sampleScreen(_ size: Size, focusList: Bool = true) -> CellGrid {
         assertSnapshot(grid, named: "widget-picker-unfiltered-80x24")
     }
 
-    @Test func helpOverlayTakesColumnsAndCountsWhatDoesNotFitAt40x12() {
+    /// A long text wraps under itself, not under its lead; what does not fit is scrolled to,
+    /// and the border says which rows show.
+    @Test func textPanelWrapsAndScrollsAt40x12() {
         var grid = sampleScreen(Size(width: 40, height: 12))
-        let lines = (1...20).map { KeyHint(key: "F\($0)", label: "command number \($0)") }
-        HelpOverlay(lines: lines, footer: "Esc closes.").render(into: &grid, area: grid.bounds)
-        assertSnapshot(grid, named: "widget-help-columns-40x12")
+        let entries = (1...20).map { TextPanel.Entry(lead: [Span("F\($0)")], text: [Span("command number \($0), described in words enough to wrap")]) }
+        let panel = TextPanel(title: "Keys", entries: entries, hints: [KeyHint(key: "Esc", label: "close")], offset: 3)
+        panel.render(into: &grid, area: grid.bounds)
+        assertSnapshot(grid, named: "widget-textpanel-scrolled-40x12")
+        #expect(grid.textLines().joined().contains("of \(panel.layout(in: grid.bounds).rows.count)"))
+        #expect(panel.maximumOffset(in: grid.bounds) > 20, "every row can be scrolled to")
     }
 
     @Test func textFieldWithWideTextAndCursor() {

@@ -115,6 +115,16 @@ import TestSupport
         }
     }
 
+    @Test func aMissingRequiredKeyNamesTheUnknownKeyThatIsLikelyItsTypo() {
+        let yaml = "name: x\nendpoints:\n  - name: List users\n    paht: /users\n    qurey: { page: 1 }\n"
+        #expect {
+            try CollectionLoader.parse(yaml, file: "c.yaml")
+        } throws: { error in
+            (error as? CollectionError)?.description
+                == "c.yaml:3:5: endpoint \"List users\" has no \"path\", which is required; did you mean \"path\" for \"paht\" (line 4)?"
+        }
+    }
+
     @Test func aBaseURLThatIsNotAURLIsAWarningAndARefusalToSend() throws {
         let yaml = "name: x\nenvironments:\n  - name: local\n    base_url: not a url\nendpoints: [{ name: p, path: /p }]\n"
         let collection = try CollectionLoader.parse(yaml, file: "c.yaml")

@@ -28,7 +28,7 @@ enum ExplorerTUI {
         // loops). The first frame does not wait for them. Loading the collection on a third
         // thread while the terminal was set up here gained nothing measurable
         // (`scripts/bench-tui.py --launch-only`, three interleaved runs).
-        let backstage = Task.detached(priority: .userInitiated) { Backstage() }
+        let backstage = Task.detached(priority: .userInitiated) { Backstage(collectionPath: collectionURL.path) }
         // The configuration and the theme (1–1.5 ms, mostly parsing YAML) load on another
         // thread too, while the collection loads here.
         let processEnvironment = ProcessInfo.processInfo.environment
@@ -51,7 +51,8 @@ enum ExplorerTUI {
             printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)
         }
-        var notices: [String] = collection.warnings.map(\.description)
+        // The collection's warnings are the state's problems (shown until the file is fixed).
+        var notices: [String] = []
         let (config, theme) = await looks.value
         notices.append(contentsOf: config.problems)
         if let problem = theme.problem { notices.append(problem.description) }
@@ -167,10 +168,11 @@ private struct Backstage: Sendable {
     /// The HTTP client every request of the session goes through.
     let transport = AsyncHTTPClientTransport()
 
-    init() {
+    /// - Parameter collectionPath: the collection whose exchanges History lists first.
+    init(collectionPath: String) {
         let notices = historyNotices
         history = HistoryRecorder(report: { notices.append($0) })
-        historyRows = (try? history.store?.summaries(matching: ExplorerProgram.historyShown)) ?? []
+        historyRows = (try? history.store?.summaries(matching: ExplorerProgram.historyShown(collectionPath: collectionPath))) ?? []
     }
 }
 

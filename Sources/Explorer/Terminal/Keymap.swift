@@ -80,6 +80,11 @@ package struct Keymap<Command: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// The name of the first key bound to `command` (`Enter`, `Ctrl-N`), or nil when none is.
+    package func key(for command: Command) -> String? {
+        bindings.first { $0.command == command }?.keys.first?.description
+    }
+
     /// Every binding as a help line: all its keys and its description.
     package func helpLines() -> [KeyHint] {
         bindings.compactMap { binding in

@@ -2,7 +2,7 @@
 package struct StatusBar: Sendable {
     /// The hints, left to right; those that do not fit are dropped from the end.
     package var hints: [KeyHint]
-    /// A message shown instead of the hints (an error, "Saved").
+    /// A message shown instead of the hints (an error, "Saved"); cut with `…` when too long.
     package var message: [Span]
     /// Text on the right (environment, spinner).
     package var trailing: [Span]
@@ -33,7 +33,18 @@ package struct StatusBar: Sendable {
         let left = Rect(x: row.x, y: row.y, width: right - row.x, height: 1)
         var x = row.x + 1
         if !message.isEmpty {
-            grid.put(message, x: x, y: row.y, clip: left)
+            // A message too long for the row ends in `…`, so it never reads as complete.
+            var characters = Sanitizer.characters(message)
+            let room = max(0, left.maxX - x)
+            if characters.reduce(0, { $0 + $1.width }) > room, room > 0 {
+                var used = 0
+                characters = Array(characters.prefix { item in
+                    used += item.width
+                    return used <= room - 1
+                })
+                characters.append(StyledCharacter("…", characters.last?.style ?? base))
+            }
+            grid.put(characters, x: x, y: row.y, clip: left)
             return
         }
         for hint in hints {

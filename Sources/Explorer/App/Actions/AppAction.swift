@@ -84,7 +84,8 @@ package enum AppEffect: Sendable {
     /// Send a message, a ping or a close on the WebSocket of exchange `id`.
     case webSocket(exchange: Int, WebSocketCommand)
     /// Reload the newest history entries.
-    case loadHistory
+    /// `collectionPath` keeps it to that collection's exchanges; nil lists every collection's.
+    case loadHistory(collectionPath: String?)
     /// Read one stored exchange to show it.
     case openHistory(id: Int64)
     /// Read two stored exchanges and compare them.

@@ -55,6 +55,8 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case webSocketMessage
     case webSocketPing
     case webSocketClose
+    case problems
+    case historyScope
 }
 
 extension AppCommand {
@@ -62,6 +64,7 @@ extension AppCommand {
     static let defaultKeymap = Keymap<AppCommand>([
         KeyBinding([.char("q"), .ctrl("c")], .quit, hint: "quit", help: "Quit (q or Ctrl-C)"),
         KeyBinding(.char("?"), .help, hint: "help", help: "Show all keys"),
+        KeyBinding(.char("!"), .problems, help: "The collection file's problems: every warning and error, with file:line:column"),
         KeyBinding(.ctrl("p"), .palette, hint: "palette", help: "Command palette: jump to an endpoint, environment or history entry, or run a command"),
         KeyBinding(KeyPress(.enter), .send, hint: "send", help: "Send the selected endpoint / open the history entry"),
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
@@ -83,6 +86,7 @@ extension AppCommand {
         KeyBinding(.char("w"), .toggleWrap, help: "Wrap long lines on/off"),
         KeyBinding(.char("#"), .toggleLineNumbers, help: "Line numbers on/off"),
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
+        KeyBinding(.char("H"), .historyScope, help: "History: this collection's exchanges (the default) or every collection's"),
         KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
         KeyBinding(.char("i"), .edit, hint: "edit", help: "Edit the request line (method, path, query) of the selected endpoint"),
         KeyBinding(.char("E"), .editInEditor, help: "Edit the whole endpoint (headers, body …) in $EDITOR"),

@@ -92,8 +92,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         self.clipboardWriter = clipboardWriter
     }
 
-    /// The stored exchanges the History list shows: the newest 500, without bodies.
-    package static let historyShown = HistoryQuery(limit: 500)
+    /// The stored exchanges the History list shows: the newest 500 of the collection (of
+    /// every collection when nil), without bodies.
+    package static func historyShown(collectionPath: String?) -> HistoryQuery {
+        HistoryQuery(collectionPath: collectionPath, limit: 500)
+    }
 
     package func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         AppReducer.reduce(&state, action)
@@ -227,10 +230,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
              .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
              .listTokens, .dropTokens, .webSocket, .loadSchema:
             perform(effect, send: send)
-        case .loadHistory:
+        case .loadHistory(let collectionPath):
             guard let store = history?.store else { return }
             do {
-                send(.historyLoaded(try store.summaries(matching: Self.historyShown)))
+                send(.historyLoaded(try store.summaries(matching: Self.historyShown(collectionPath: collectionPath))))
             } catch {
                 send(.message("History could not be read: \(error)", isError: true))
             }

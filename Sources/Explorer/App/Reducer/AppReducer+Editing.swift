@@ -18,8 +18,11 @@ extension AppReducer {
     }
 
     /// Reads an edited request line back into a draft of the endpoint.
-    static func applyRequestLine(_ line: String, to id: String, _ state: inout AppState) {
-        guard var endpoint = state.endpoint(withID: id) else { return }
+    ///
+    /// - Returns: whether the line read (else the message says why).
+    @discardableResult
+    static func applyRequestLine(_ line: String, to id: String, _ state: inout AppState) -> Bool {
+        guard var endpoint = state.endpoint(withID: id) else { return false }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         var rest = Substring(trimmed)
         if let space = trimmed.firstIndex(of: " ") {
@@ -32,7 +35,7 @@ extension AppReducer {
         guard !rest.isEmpty else {
             state.message = "The request line needs a path, as in GET /users/{{user_id}}?page=1"
             state.messageIsError = true
-            return
+            return false
         }
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         endpoint.path = String(parts[0])
@@ -43,6 +46,7 @@ extension AppReducer {
             }
             : []
         endpointEdited(endpoint, &state)
+        return true
     }
 
     /// `E`: edits the selected endpoint in the user's editor.

@@ -18,11 +18,13 @@ extension AppReducer {
         let name = freeName("New request", in: folderPath, state)
         let endpoint = Endpoint(name: name, folderPath: folderPath, method: .get, path: "")
         state.drafts[endpoint.id] = endpoint
+        // A filter would hide the draft and leave another endpoint selected (and sent).
+        state.endpointList.setFilter("")
         state.rebuildRows(selecting: endpoint.id)
         state.focus = .endpoints
         state.lastList = .endpoints
         state.input = TextInput(purpose: .requestLine(endpointID: endpoint.id), text: "GET ")
-        state.message = "New endpoint \(endpoint.id): type its path; Enter applies, S saves it to the file."
+        state.message = "New endpoint \(endpoint.id): type its path or URL; Enter sends it, S saves it to the file."
         state.messageIsError = false
     }
 
@@ -283,11 +285,21 @@ extension AppReducer {
             $0.endpoints == collection.endpoints && $0.variables == collection.variables
                 && $0.environments.map(\.description) == collection.environments.map(\.description)
         } ?? false
+        let hadLoadError = state.problems.loadError != nil
         state.setCollection(collection)
-        if !unchanged {
-            state.message = "Reloaded \(state.collectionFileName)"
-            state.messageIsError = false
+        if !unchanged || hadLoadError {
+            let count = state.problems.count
+            state.message = "Reloaded \(state.collectionFileName)" + (count == 0 ? "" : " with \(count) problem\(count == 1 ? "" : "s") (! lists them)")
+            state.messageIsError = count > 0
         }
+    }
+
+    /// The collection file on disk no longer loads: the last version that did stays in use,
+    /// and the error stays on screen until the file loads again.
+    static func collectionFailed(_ error: String, _ state: inout AppState) {
+        state.problems.loadError = error
+        state.message = "\(state.collectionFileName) does not load; the last version that did stays in use (! shows why)"
+        state.messageIsError = true
     }
 
     // MARK: - Drafts of a previous session

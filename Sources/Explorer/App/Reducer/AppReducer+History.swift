@@ -15,7 +15,18 @@ extension AppReducer {
     /// An exchange was stored: it keeps its row's id, and the list is read again.
     static func recorded(_ id: Int, historyID: Int64, _ state: inout AppState) -> [AppEffect] {
         state.exchanges[id]?.historyID = historyID
-        return [.loadHistory]
+        return [.loadHistory(collectionPath: state.historyCollectionFilter)]
+    }
+
+    /// `H`: the History pane lists this collection's exchanges (the default) or every
+    /// collection's.
+    static func toggleHistoryScope(_ state: inout AppState) -> [AppEffect] {
+        state.historyOfEveryCollection.toggle()
+        state.historyList.selected = 0
+        state.message = state.historyOfEveryCollection
+            ? "History: every collection's exchanges (H: this collection's only)"
+            : "History: \(state.collectionFileName)'s exchanges (H: every collection's)"
+        return [.loadHistory(collectionPath: state.historyCollectionFilter)]
     }
 
     // MARK: - Showing history
@@ -98,6 +109,10 @@ extension AppReducer {
 
     /// `d`: marks an entry, then compares it with the next one marked.
     static func compare(_ state: inout AppState) -> [AppEffect] {
+        guard state.focus == .history else {
+            state.message = "d compares history entries: Tab to History, d on one, then d on another."
+            return []
+        }
         guard let entry = state.selectedHistoryEntry else {
             state.message = "Select a history entry, press d, then d again on another to compare them."
             return []

@@ -83,7 +83,8 @@ extension AppReducer {
     /// endpoints when no list has it).
     static func startSearch(_ state: inout AppState) {
         if state.focus == .response {
-            state.input = TextInput(purpose: .bodySearch, text: state.body.search)
+            // A new search starts empty; ↑ brings back the earlier ones.
+            state.input = TextInput(purpose: .bodySearch)
         } else {
             let pane = [.environments, .endpoints, .history].contains(state.focus) ? state.focus : .endpoints
             state.focus = pane

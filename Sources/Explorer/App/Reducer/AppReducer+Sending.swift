@@ -1,3 +1,4 @@
+import Foundation
 import NetworkingCore
 import Terminal
 import Workspace
@@ -31,6 +32,19 @@ extension AppReducer {
             }
             return sendOrConfirm(endpoint, in: environment, &state)
         }
+    }
+
+    /// Sends the endpoint with this id (its draft when it has one) in the active environment,
+    /// selecting it: what the request line just edited sends.
+    static func sendEndpoint(_ id: String, _ state: inout AppState) -> [AppEffect] {
+        guard let endpoint = state.endpoint(withID: id) else { return [] }
+        state.rebuildRows(selecting: id)
+        guard let environment = state.activeEnvironmentValue else {
+            state.message = "This collection has no environment to send to."
+            state.messageIsError = true
+            return []
+        }
+        return sendOrConfirm(endpoint, in: environment, &state)
     }
 
     /// Sends, or first asks when the environment is protected (the confirmation then sends).
@@ -79,7 +93,8 @@ extension AppReducer {
     }
 
     /// Esc: closes a comparison, stops a run, closes a WebSocket, cancels the exchange in
-    /// flight, or clears the body's filter or search, the first that applies.
+    /// flight, or clears the focused list's filter, the body's filter or its search, the
+    /// first that applies.
     static func cancel(_ state: inout AppState) -> [AppEffect] {
         if state.comparison != nil {
             state.comparison = nil
@@ -99,6 +114,11 @@ extension AppReducer {
             state.exchanges[exchange.id]?.phase = .cancelled
             state.message = "Cancelled \(exchange.method) \(exchange.endpointID ?? exchange.url)"
             return [.cancel(exchange: exchange.id)]
+        }
+        // Then what narrows the focused pane: a list's filter, the body's filter or search.
+        if [.environments, .endpoints, .history].contains(state.focus), !state.listFilter(of: state.focus).isEmpty {
+            setListFilter("", state.focus, &state)
+            return []
         }
         if !state.body.filter.isEmpty {
             clearBodyFilter(&state)
@@ -134,8 +154,21 @@ extension AppReducer {
         state.preview = preview
     }
 
-    /// `c`: the selected endpoint (or the shown exchange's) as a curl command line.
+    /// `c`: in History, the exchange shown, as it was sent; elsewhere the selected endpoint
+    /// (or the shown exchange's) resolved in the active environment, as a curl command line.
     static func copyAsCurl(_ state: inout AppState) -> [AppEffect] {
+        if state.focus == .history {
+            guard let entry = state.selectedHistoryEntry,
+                  let exchange = state.shown, exchange.historyID == entry.id else {
+                state.message = state.selectedHistoryEntry == nil ? "Select a history entry to copy as curl." : "Opening the entry; press c again once it shows."
+                return state.selectedHistoryEntry.map { [.openHistory(id: $0.id)] } ?? []
+            }
+            let command = CurlCommand(method: HTTPMethod(rawValue: exchange.method), url: exchange.url, headers: exchange.requestHeaders,
+                                      body: exchange.requestBody.map { .data(Data($0.utf8)) }).text
+            state.overlay = .text(title: "curl · #\(entry.id) as sent, secrets masked as stored (copied to the clipboard)",
+                                  lines: command.components(separatedBy: "\n"))
+            return [.copyToClipboard(command)]
+        }
         guard let endpoint = state.selectedEndpoint ?? state.shown?.endpointID.flatMap({ state.endpoint(withID: $0) }),
               let environment = state.activeEnvironmentValue else {
             state.message = "Select an endpoint to copy as curl."

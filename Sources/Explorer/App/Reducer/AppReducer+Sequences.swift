@@ -112,7 +112,7 @@ extension AppReducer {
         if state.overlay == nil {
             state.overlay = .text(title: "Run · \(run.title)", lines: summary.table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast())
         }
-        return [.loadHistory]
+        return [.loadHistory(collectionPath: state.historyCollectionFilter)]
     }
 
     /// Stops the folder run in progress, if any.

@@ -25,8 +25,7 @@ enum AppReducer {
         case .collectionReloaded(let collection):
             collectionReloaded(collection, &state)
         case .collectionFailed(let message):
-            state.message = message
-            state.messageIsError = true
+            collectionFailed(message, &state)
         case .historyLoaded(let entries):
             historyLoaded(entries, &state)
         case .historyOpened(let entry, let snapshot):
@@ -132,9 +131,14 @@ enum AppReducer {
             state.input = nil
             switch input.purpose {
             case .listFilter: break
-            case .bodySearch: return runSearch(input.text, &state)
+            case .bodySearch:
+                state.rememberSearch(input.text)
+                return runSearch(input.text, &state)
             case .bodyFilter: return applyBodyFilter(input.text, &state)
-            case .requestLine(let id): applyRequestLine(input.text, to: id, &state)
+            case .requestLine(let id):
+                // As in every URL bar: Enter applies the line and sends it.
+                guard applyRequestLine(input.text, to: id, &state) else { return [] }
+                return sendEndpoint(id, &state)
             case .savePath(let id): return saveBody(of: id, to: input.text, state)
             case .saveAs(let id):
                 return saveNewDraft(id, as: input.text, &state)
@@ -152,6 +156,8 @@ enum AppReducer {
         case .tab:
             if case .webSocketMessage = input.purpose { return cycleSavedMessage(&state) }
             completeRow(&state)
+        case .up where input.purpose == .bodySearch, .down where input.purpose == .bodySearch:
+            state.recallSearch(older: press.key == .up)
         default:
             if input.field.handle(press) {
                 state.input = input
@@ -204,7 +210,11 @@ enum AppReducer {
             return handleConfirmDelete(press, endpointID: endpointID, &state)
         case .restoreDrafts:
             return handleRestoreDrafts(press, &state)
-        case .help, .text:
+        case .problems(let offset):
+            return handleProblems(press, offset: offset, &state)
+        case .help(let offset):
+            state.overlay = scrolled(press, offset: offset, panel: state.helpPanel(offset: offset), closing: "?", state).map { .help(offset: $0) }
+        case .text:
             switch press.key {
             case .escape, .enter, .character("q"), .character("?"): state.overlay = nil
             default: break
@@ -220,7 +230,11 @@ enum AppReducer {
         case .quit:
             state.quitting = true
         case .help:
-            state.overlay = .help
+            state.overlay = .help(offset: 0)
+        case .problems:
+            state.overlay = .problems(offset: 0)
+        case .historyScope:
+            return toggleHistoryScope(&state)
         case .palette:
             openPalette(&state)
         case .focusNext, .focusPrevious:
@@ -241,7 +255,11 @@ enum AppReducer {
             if state.focus == .request, let effects = requestEnter(&state) { return effects }
             return sendFromFocus(&state)
         case .resend:
-            guard let entry = state.selectedHistoryEntry else { return [] }
+            guard state.focus == .history || state.focus == .response && state.shown?.historyID != nil,
+                  let entry = state.focus == .history ? state.selectedHistoryEntry : state.history.first(where: { $0.id == state.shown?.historyID }) else {
+                state.message = "r re-sends a history entry: Tab to History and select one."
+                return []
+            }
             return resend(entry, &state)
         case .environments:
             openEnvironmentPicker(&state)

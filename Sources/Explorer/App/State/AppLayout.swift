@@ -11,6 +11,9 @@ struct AppLayout: Sendable {
     static let wideMinimum = Size(width: 80, height: 18)
 
     let header: Rect
+    /// The line above the footer that keeps the collection's first problem in view (empty
+    /// when the file has none).
+    let problems: Rect
     let footer: Rect
     let environments: Rect
     let endpoints: Rect
@@ -21,9 +24,10 @@ struct AppLayout: Sendable {
 
     init(size: Size, state: AppState) {
         let screen = Rect(size: size)
-        let rows = Layout.rows(screen, [.fixed(1), .fill, .fixed(1)])
+        let rows = Layout.rows(screen, [.fixed(1), .fill, .fixed(state.problems.isEmpty ? 0 : 1), .fixed(1)])
         header = rows[0]
-        footer = rows[2]
+        problems = rows[2]
+        footer = rows[3]
         let body = rows[1]
         isNarrow = size.width < Self.wideMinimum.width || size.height < Self.wideMinimum.height
         // An editor tab in use gets room: most of the right column, or of a narrow screen.

@@ -31,8 +31,11 @@ enum AppOverlay: Sendable {
     case environmentPicker(ListState)
     case confirmSend(endpointID: String, environment: String)
     case confirmSave(endpointID: String)
-    case help
+    /// Every key (`?`), scrolled to this row.
+    case help(offset: Int)
     case text(title: String, lines: [String])
+    /// The collection's problems (`!`), scrolled to this row.
+    case problems(offset: Int)
     /// The command palette (`Ctrl-P`).
     case palette(PaletteState)
     /// Delete this endpoint (or draft)?
@@ -151,6 +154,9 @@ package struct Comparison: Sendable {
 package struct AppState: Sendable {
     var collection: APICollection?
     var collectionPath: String
+    /// What is wrong in the collection file, shown (count in the title bar, the first on a
+    /// line of its own, all with `!`) until the file is fixed.
+    var problems = CollectionProblems(nil)
     var activeEnvironment = 0
     var focus: Pane = .endpoints
     /// The list shown in the narrow layout's single list slot.
@@ -169,6 +175,10 @@ package struct AppState: Sendable {
     /// Whether the history is still being read at start-up: the first frame is drawn before
     /// it is, and the History pane says so rather than "Nothing sent yet".
     package var historyIsReading = false
+    /// Whether History lists every collection's exchanges (`H`), not only this one's.
+    var historyOfEveryCollection = false
+    /// The collection the History list is kept to (nil: every collection).
+    package var historyCollectionFilter: String? { historyOfEveryCollection ? nil : collectionPath }
     /// The zone times are shown in (the machine's, set at start-up; UTC in tests).
     package var timeZone = TimeZone(identifier: "UTC")!
     /// The exchanges of this session the screen can still show: the newest
@@ -203,6 +213,10 @@ package struct AppState: Sendable {
     /// environment is no longer in the collection, and another is never chosen silently.
     var resendPending: HistorySummary?
     var input: TextInput?
+    /// The body searches typed before, oldest first (`↑` in the search line brings them back).
+    var searchHistory: [String] = []
+    /// Which of `searchHistory` the search line shows, while stepping through it.
+    var searchRecall: Int?
     package var message: String?
     package var messageIsError = false
     var size = Size(width: 80, height: 24)
@@ -238,6 +252,7 @@ package struct AppState: Sendable {
         let selectedID = selectedEndpoint?.id
         let environmentName = activeEnvironmentValue?.name
         self.collection = collection
+        problems = CollectionProblems(collection)
         collectionRevision += 1
         rebuildRows(selecting: selectedID)
         if let environmentName, let index = collection?.environments.firstIndex(where: { $0.name == environmentName }) {
@@ -393,9 +408,10 @@ package struct AppState: Sendable {
                     // The endpoint's own name: the folder is in the request pane when opened.
                     Span(entry.endpoint.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? entry.url),
                 ],
+                // Status and time in columns that do not shift.
                 trailing: [
-                    Span(status, role: Self.role(forStatus: entry.status)),
-                    Span(" " + Self.duration(entry.totalMilliseconds).replacingOccurrences(of: " ", with: ""), role: .dim),
+                    Span(DisplayWidth.pad(status, to: 3), role: Self.role(forStatus: entry.status)),
+                    Span(Self.durationColumn(entry.totalMilliseconds), role: .dim),
                 ])
         }
     }
@@ -440,6 +456,13 @@ package struct AppState: Sendable {
         case ..<500: return .status4xx
         default: return .status5xx
         }
+    }
+
+    /// A duration right-aligned in 6 columns, one space before it (`  10ms`, ` 1.25s`), so
+    /// the rows of a list keep their columns.
+    static func durationColumn(_ milliseconds: Double) -> String {
+        let text = duration(milliseconds).replacingOccurrences(of: " ", with: "")
+        return String(repeating: " ", count: max(1, 6 - text.count)) + text
     }
 
     static func duration(_ milliseconds: Double) -> String {

@@ -20,6 +20,7 @@ enum AppView {
         ListPanes.renderHistory(state, into: &grid, area: layout.history)
         RequestPane.render(state, into: &grid, area: layout.request, compact: layout.isNarrow)
         ResponsePane.render(state, into: &grid, area: layout.response)
+        renderProblems(state, into: &grid, area: layout.problems)
         renderFooter(state, into: &grid, area: layout.footer)
         if let overlay = state.overlay { OverlayView.render(overlay, state: state, into: &grid) }
         return grid
@@ -44,10 +45,27 @@ enum AppView {
         if width >= area.width - 12 { width = 0 }
         // The title gets what the environment leaves, cut rather than overlapping it.
         var spans: [Span] = [Span(" explorer ", Style(.title, .bold))]
+        if !state.problems.isEmpty {
+            let count = state.problems.count
+            spans.append(Span(" ⚠ \(count) problem\(count == 1 ? "" : "s") ", Style(state.problems.loadError == nil ? .warning : .error, .bold)))
+        }
         if let name = state.collection?.name { spans.append(Span("· \(Sanitizer.sanitize(name)) ", role: .statusBar)) }
         let titleArea = Rect(x: area.x, y: area.y, width: max(0, area.width - width - 1), height: 1)
         grid.put(Sanitizer.characters(spans), x: area.x, y: area.y, clip: titleArea)
         if width > 0 { grid.put(trailing, x: area.maxX - width, y: area.y, clip: area) }
+    }
+
+    /// The collection's first problem, whole when it fits, cut with `…` when not, and how to
+    /// see them all.
+    private static func renderProblems(_ state: AppState, into grid: inout CellGrid, area: Rect) {
+        guard !area.isEmpty, let first = state.problems.all.first else { return }
+        let role: Role = state.problems.loadError == nil ? .warning : .error
+        let count = state.problems.count
+        let hint = count > 1 ? "  ! all \(count) " : "  ! details "
+        let hintWidth = area.width > 40 ? DisplayWidth.of(hint) : 0
+        let room = max(1, area.width - hintWidth - 1)
+        grid.put(" " + DisplayWidth.truncate(Sanitizer.sanitize(first), to: room - 1), x: area.x, y: area.y, style: Style(role), clip: area)
+        if hintWidth > 0 { grid.put(hint, x: area.maxX - hintWidth, y: area.y, style: Style(.dim), clip: area) }
     }
 
     private static func renderFooter(_ state: AppState, into grid: inout CellGrid, area: Rect) {
@@ -68,7 +86,7 @@ enum AppView {
         if let text = state.message {
             message = [Span(Sanitizer.sanitize(text), role: state.messageIsError ? .error : .message)]
         }
-        let hints = state.keymap.hints()
+        let hints = state.footerHints
         StatusBar(hints: hints, message: message, trailing: [Span(state.focus.rawValue + " ", role: .dim)]).render(into: &grid, area: area)
     }
 

@@ -21,9 +21,11 @@ enum ListPanes {
         guard !area.isEmpty else { return }
         let focused = state.focus == .endpoints
         let count = state.endpointRows.filter { $0.endpoint != nil }.count
+        // With a filter on, how many it lets through of how many: the count matches the rows.
+        let shown = state.endpointList.filter.isEmpty ? count : state.visibleEndpointRows.filter { state.endpointRows[$0].endpoint != nil }.count
         let inner = Block(
             title: "Endpoints",
-            trailingTitle: filterTitle(state.endpointList.filter) + [Span(" \(count) ", role: .dim)],
+            trailingTitle: filterTitle(state.endpointList.filter) + [Span(shown == count ? " \(count) " : " \(shown) of \(count) ", role: .dim)],
             focused: focused
         ).render(into: &grid, area: area)
         ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: "No endpoints").render(into: &grid, area: inner)
@@ -32,7 +34,7 @@ enum ListPanes {
     static func renderHistory(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .history
-        let inner = Block(title: "History", trailingTitle: filterTitle(state.historyList.filter), focused: focused).render(into: &grid, area: area)
+        let inner = Block(title: state.historyOfEveryCollection ? "History (all)" : "History", trailingTitle: filterTitle(state.historyList.filter), focused: focused).render(into: &grid, area: area)
         ListView(items: state.historyItems, state: state.historyList, focused: focused, emptyText: state.historyIsReading ? "Reading the history…" : "Nothing sent yet").render(into: &grid, area: inner)
     }
 

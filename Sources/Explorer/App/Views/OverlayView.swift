@@ -72,8 +72,10 @@ enum OverlayView {
             TokensView.render(panel, state: state, into: &grid)
         case .schema(let panel):
             SchemaView.render(panel, state: state, into: &grid)
-        case .help:
-            HelpOverlay(lines: state.keymap.helpLines(), footer: "Esc, q or ? closes this help.").render(into: &grid, area: screen)
+        case .help(let offset):
+            state.helpPanel(offset: offset).render(into: &grid, area: screen)
+        case .problems(let offset):
+            state.problemsPanel(offset: offset).render(into: &grid, area: screen)
         case .text(let title, let lines):
             // As wide as the screen allows: the text is a command to read whole.
             ConfirmDialog(title: title, message: lines.map { [Span($0)] }, hints: [KeyHint(key: "Esc", label: "closes")], maximumWidth: screen.width)

@@ -8,8 +8,9 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedYAML(FileLocation, problem: String)
     /// A value has the wrong shape (a list where a mapping belongs ...).
     case wrongType(FileLocation, key: String, expected: String)
-    /// A required key is missing.
-    case missingKey(FileLocation, key: String, in: String)
+    /// A required key is missing; `typo` is an unknown key of the same mapping that is likely
+    /// it misspelled (`paht` for `path`), with its line.
+    case missingKey(FileLocation, key: String, in: String, typo: String? = nil, typoLine: Int = 0)
     /// Two endpoints in one folder share a name.
     case duplicateEndpoint(FileLocation, id: String, firstLine: Int)
     /// Two environments share a name.
@@ -31,7 +32,7 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
     var location: FileLocation? {
         switch self {
         case .unreadable, .unwatchable: return nil
-        case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _),
+        case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _, _, _),
              .duplicateEndpoint(let location, _, _), .duplicateEnvironment(let location, _, _),
              .conflictingBodies(let location, _), .invalidMethod(let location, _),
              .invalidBaseURL(let location, _, _), .invalidCheck(let location, _, _, _),
@@ -50,8 +51,9 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(location): the YAML is malformed: \(problem)"
         case let .wrongType(location, key, expected):
             return "\(location): \"\(key)\" must be \(expected)."
-        case let .missingKey(location, key, container):
-            return "\(location): \(container) has no \"\(key)\", which is required."
+        case let .missingKey(location, key, container, typo, typoLine):
+            guard let typo else { return "\(location): \(container) has no \"\(key)\", which is required." }
+            return "\(location): \(container) has no \"\(key)\", which is required; did you mean \"\(key)\" for \"\(typo)\" (line \(typoLine))?"
         case let .duplicateEndpoint(location, id, firstLine):
             return "\(location): the endpoint \"\(id)\" is defined twice (first on line \(firstLine)); names must be unique within a folder."
         case let .duplicateEnvironment(location, name, firstLine):

@@ -192,6 +192,17 @@ struct Reader {
         }
     }
 
+    /// The error for a required `key` missing from `mapping`, naming the unknown key of the
+    /// mapping that is most likely it misspelled (`paht` for `path`).
+    func missing(_ key: String, in container: String, node: Node, mapping: Node.Mapping, known: [String]) -> CollectionError {
+        for (keyNode, _) in mapping {
+            guard let name = keyNode.string, !known.contains(name), !name.hasPrefix("x-"),
+                  !Suggestions.closest(to: name, in: [key], limit: 1).isEmpty else { continue }
+            return .missingKey(location(node), key: key, in: container, typo: name, typoLine: location(keyNode).line)
+        }
+        return .missingKey(location(node), key: key, in: container)
+    }
+
     /// A `true`/`false` value.
     func flag(_ node: Node, key: String) throws -> Bool {
         guard let flag = node.flag else { throw CollectionError.wrongType(location(node), key: key, expected: "true or false") }
@@ -246,12 +257,12 @@ struct Reader {
             throw CollectionError.wrongType(location(node), key: "environments", expected: "a list of mappings with name and base_url")
         }
         guard let nameNode = mapping["name"] else {
-            throw CollectionError.missingKey(location(node), key: "name", in: "this environment")
+            throw missing("name", in: "this environment", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.environmentKeys, in: "environment \"\(name)\"")
         guard let baseNode = mapping["base_url"] else {
-            throw CollectionError.missingKey(location(node), key: "base_url", in: "environment \"\(name)\"")
+            throw missing("base_url", in: "environment \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let base = try string(baseNode, key: "base_url").trimmingCharacters(in: .whitespaces)
         if !Template.containsVariables(base) {
@@ -436,7 +447,7 @@ struct Reader {
 
     mutating func endpoint(_ mapping: Node.Mapping, node: Node, folderPath: [String]) throws -> Endpoint {
         guard let nameNode = mapping["name"] else {
-            throw CollectionError.missingKey(location(node), key: "name", in: "this endpoint (or \"folder\" for a folder)")
+            throw missing("name", in: "this endpoint (or \"folder\" for a folder)", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
@@ -459,7 +470,7 @@ struct Reader {
             locations["method"] = location(methodNode)
         }
         guard let pathNode = mapping["path"] else {
-            throw CollectionError.missingKey(location(node), key: "path", in: "endpoint \"\(name)\"")
+            throw missing("path", in: "endpoint \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         locations["path"] = location(pathNode)
         let bodyKeys = ["json", "body", "form", "multipart", "graphql"].filter { mapping[$0] != nil }
