@@ -26,8 +26,11 @@ package struct APICollection: Sendable {
     /// `allow_insecure_redirects:`: whether an https URL may redirect to plain http in the
     /// environments that do not say.
     package var allowsInsecureRedirects = false
-    /// `compare:`: what `explorer compare` leaves out (volatile body values, headers).
-    package var compareRules = CompareRules()
+    /// `openapi:`: the OpenAPI document the collection describes (a path relative to the
+    /// collection file, or a URL); endpoints name their operation in it with `operation:`.
+    package var openAPI: String?
+    /// `validate:`: whether every response is checked against the operation `openapi:` declares.
+    package var validatesResponses = false
 
     /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
     /// folders' from the innermost, then the environment's, then the collection's. `nil` (or

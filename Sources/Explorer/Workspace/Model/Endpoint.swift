@@ -32,9 +32,9 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var auth: Authentication?
     /// Its `graphql:` operation, sent as the body (POST) or the query (GET) instead of a body.
     package var graphql: GraphQLOperation?
-    /// Its `follow_redirects:`, winning over the environment's; `nil` leaves it to the
-    /// environment (default: follow).
-    package var followRedirects: Bool?
+    /// Its `operation:` in the collection's `openapi:` document: an `operationId`, or a method
+    /// and path template (`GET /pets/{petId}`).
+    package var operation: String?
     /// Set when the endpoint opens a WebSocket (`websocket:`, `messages:`); see `WebSocketSettings`.
     package var webSocket: WebSocketSettings?
     /// Where the endpoint is written, when it came from a file.
