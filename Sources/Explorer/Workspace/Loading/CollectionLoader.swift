@@ -11,13 +11,13 @@ import Yams
 /// The file is only read, never written.
 package enum CollectionLoader {
     /// The keys a collection file may have at the top.
-    static let topLevelKeys = ["name", "description", "openapi", "validate", "variables", "auth", "allow_insecure_redirects", "environments", "endpoints"]
+    static let topLevelKeys = ["name", "description", "openapi", "validate", "variables", "auth", "allow_insecure_redirects", "compare", "environments", "endpoints"]
     /// The keys of an environment.
     static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy",
-                                  "allow_insecure_redirects"]
+                                  "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel"]
     /// The keys of an endpoint.
     static let endpointKeys = ["name", "description", "operation", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
-                               "capture", "assert", "retry", "requires", "auth", "graphql",
+                               "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
                                "websocket", "messages"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
@@ -70,9 +70,11 @@ package enum CollectionLoader {
         reader.source = text
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text, .explorerFiles)
+            root = try BoundedYAML.compose(text, file: file)
         } catch let error as YamlError {
             throw reader.malformed(error)
+        } catch let error as DocumentLimitError {
+            throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
         }
         guard let root = root.map(Reader.resolvingMergeKeys) else {
             throw CollectionError.missingKey(FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
@@ -115,6 +117,7 @@ package enum CollectionLoader {
         collection.openAPI = try mapping["openapi"].map { try reader.string($0, key: "openapi") }
         collection.validatesResponses = try mapping["validate"].map { try reader.flag($0, key: "validate") } ?? false
         collection.allowsInsecureRedirects = allowsInsecureRedirects
+        collection.compareRules = try mapping["compare"].map { try reader.compareRules($0) } ?? CompareRules()
         collection.warnings = reader.warnings
         return (collection, root)
     }
@@ -191,6 +194,17 @@ struct Reader {
         }
     }
 
+    /// The error for a required `key` missing from `mapping`, naming the unknown key of the
+    /// mapping that is most likely it misspelled (`paht` for `path`).
+    func missing(_ key: String, in container: String, node: Node, mapping: Node.Mapping, known: [String]) -> CollectionError {
+        for (keyNode, _) in mapping {
+            guard let name = keyNode.string, !known.contains(name), !name.hasPrefix("x-"),
+                  !Suggestions.closest(to: name, in: [key], limit: 1).isEmpty else { continue }
+            return .missingKey(location(node), key: key, in: container, typo: name, typoLine: location(keyNode).line)
+        }
+        return .missingKey(location(node), key: key, in: container)
+    }
+
     /// A `true`/`false` value.
     func flag(_ node: Node, key: String) throws -> Bool {
         guard let flag = node.flag else { throw CollectionError.wrongType(location(node), key: key, expected: "true or false") }
@@ -245,12 +259,12 @@ struct Reader {
             throw CollectionError.wrongType(location(node), key: "environments", expected: "a list of mappings with name and base_url")
         }
         guard let nameNode = mapping["name"] else {
-            throw CollectionError.missingKey(location(node), key: "name", in: "this environment")
+            throw missing("name", in: "this environment", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.environmentKeys, in: "environment \"\(name)\"")
         guard let baseNode = mapping["base_url"] else {
-            throw CollectionError.missingKey(location(node), key: "base_url", in: "environment \"\(name)\"")
+            throw missing("base_url", in: "environment \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let base = try string(baseNode, key: "base_url").trimmingCharacters(in: .whitespaces)
         if !Template.containsVariables(base) {
@@ -277,6 +291,9 @@ struct Reader {
             keepsCookies = flag
         }
         let insecureRedirects = try mapping["allow_insecure_redirects"].map { try flag($0, key: "allow_insecure_redirects") }
+        let followRedirects = try mapping["follow_redirects"].map { try flag($0, key: "follow_redirects") }
+        let proxyTunnel = try mapping["proxy_tunnel"].map { try flag($0, key: "proxy_tunnel") } ?? false
+        let resolve = try mapping["resolve"].map { try resolveEntries($0) } ?? []
         let tls = try mapping["tls"].map { try tlsSettings($0, in: "environment \"\(name)\"") }
         let proxy = try mapping["proxy"].map { try proxySetting($0, in: "environment \"\(name)\"") }
         var secrets: [String] = []
@@ -303,8 +320,25 @@ struct Reader {
             keepsCookies: keepsCookies,
             tls: tls,
             proxy: proxy,
-            insecureRedirects: insecureRedirects
+            insecureRedirects: insecureRedirects,
+            followRedirects: followRedirects,
+            resolve: resolve,
+            proxyTunnel: proxyTunnel
         )
+    }
+
+    /// `resolve: { "host:port": address }`: each key `HOST:PORT`, each value an IP address.
+    func resolveEntries(_ node: Node) throws -> [KeyValue] {
+        let expected = "a mapping of \"host:port\" to an IP address, e.g. { \"api.example.com:443\": 127.0.0.1 }"
+        guard let mapping = node.mapping else { throw CollectionError.wrongType(location(node), key: "resolve", expected: expected) }
+        return try mapping.map { pair in
+            let (keyNode, valueNode) = (pair.key, pair.value)
+            let hostPort = try string(keyNode, key: "resolve")
+            switch Environment.resolveEntry(hostPort: hostPort, address: try string(valueNode, key: "resolve.\(hostPort)")) {
+            case .success(let entry): return entry
+            case .failure(let problem): throw CollectionError.wrongType(location(keyNode), key: "resolve", expected: "\(expected); \(problem)")
+            }
+        }
     }
 
     /// `proxy: URL`, `proxy: { url, user, password, no_proxy }` or `proxy: none`.
@@ -415,7 +449,7 @@ struct Reader {
 
     mutating func endpoint(_ mapping: Node.Mapping, node: Node, folderPath: [String]) throws -> Endpoint {
         guard let nameNode = mapping["name"] else {
-            throw CollectionError.missingKey(location(node), key: "name", in: "this endpoint (or \"folder\" for a folder)")
+            throw missing("name", in: "this endpoint (or \"folder\" for a folder)", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
@@ -438,7 +472,7 @@ struct Reader {
             locations["method"] = location(methodNode)
         }
         guard let pathNode = mapping["path"] else {
-            throw CollectionError.missingKey(location(node), key: "path", in: "endpoint \"\(name)\"")
+            throw missing("path", in: "endpoint \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         locations["path"] = location(pathNode)
         let bodyKeys = ["json", "body", "form", "multipart", "graphql"].filter { mapping[$0] != nil }
@@ -493,6 +527,9 @@ struct Reader {
         if let auth = mapping["auth"] {
             endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
             locations["auth"] = location(auth)
+        }
+        if let follow = mapping["follow_redirects"] {
+            endpoint.followRedirects = try flag(follow, key: "follow_redirects")
         }
         if let graphql = mapping["graphql"] {
             endpoint.graphql = try graphQLOperation(graphql, endpoint: name)

@@ -31,6 +31,8 @@ package struct APICollection: Sendable {
     package var openAPI: String?
     /// `validate:`: whether every response is checked against the operation `openapi:` declares.
     package var validatesResponses = false
+    /// `compare:`: what `explorer compare` leaves out (volatile body values, headers).
+    package var compareRules = CompareRules()
 
     /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
     /// folders' from the innermost, then the environment's, then the collection's. `nil` (or

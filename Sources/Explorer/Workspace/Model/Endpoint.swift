@@ -35,6 +35,9 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     /// Its `operation:` in the collection's `openapi:` document: an `operationId`, or a method
     /// and path template (`GET /pets/{petId}`).
     package var operation: String?
+    /// Its `follow_redirects:`, winning over the environment's; `nil` leaves it to the
+    /// environment (default: follow).
+    package var followRedirects: Bool?
     /// Set when the endpoint opens a WebSocket (`websocket:`, `messages:`); see `WebSocketSettings`.
     package var webSocket: WebSocketSettings?
     /// Where the endpoint is written, when it came from a file.

@@ -26,6 +26,7 @@ package enum CollectionWriter {
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if let auth = collection.auth { root.append(("auth", authNode(auth))) }
         if collection.allowsInsecureRedirects { root.append(("allow_insecure_redirects", Node("true", .implicit, .plain))) }
+        if !collection.compareRules.isEmpty { root.append(("compare", compareNode(collection.compareRules))) }
         if !collection.environments.isEmpty {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
         }
@@ -45,6 +46,9 @@ package enum CollectionWriter {
         if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
         if !environment.keepsCookies { pairs.append(("cookies", Node("false", .implicit, .plain))) }
         if let allowed = environment.insecureRedirects { pairs.append(("allow_insecure_redirects", Node(allowed ? "true" : "false", .implicit, .plain))) }
+        if let follow = environment.followRedirects { pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain))) }
+        if !environment.resolve.isEmpty { pairs.append(("resolve", mapping(environment.resolve))) }
+        if environment.proxyTunnel { pairs.append(("proxy_tunnel", Node("true", .implicit, .plain))) }
         if let tls = environment.tls {
             var fields: [(String, Node)] = []
             if let file = tls.caCertificateFile { fields.append(("ca_cert", scalar(file))) }
@@ -99,6 +103,7 @@ package enum CollectionWriter {
             if let graphql = endpoint.graphql { pairs.append(("graphql", graphQLNode(graphql))) }
             if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
             if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
+            if let follow = endpoint.followRedirects { pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain))) }
             pairs += checkPairs(endpoint)
             pairs += webSocketPairs(endpoint)
             return Node(pairs, .implicit)
