@@ -10,7 +10,8 @@ import Synchronization
 /// - `GET /fixed/MS`: every answer after MS milliseconds;
 /// - `GET /bimodal/FAST/SLOW`: nine answers in ten after FAST ms, every tenth after SLOW ms
 ///   (counted over the requests the server got, so exactly a tenth are slow);
-/// - `GET /stall/N/MS`: the Nth request (from 0) waits MS ms, the others answer at once.
+/// - `GET /stall/N/MS`: the Nth request (from 0) of every hundred waits MS ms, the others
+///   answer at once.
 final class DelayServer: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
@@ -39,7 +40,7 @@ final class DelayServer: Sendable {
         }
         router.get("stall/:n/:ms") { _, context -> String in
             let index = stallCount.next()
-            let ms = index == (context.parameters.get("n", as: Int.self) ?? 0) ? context.parameters.get("ms", as: Int.self) ?? 0 : 0
+            let ms = index % 100 == (context.parameters.get("n", as: Int.self) ?? 0) ? context.parameters.get("ms", as: Int.self) ?? 0 : 0
             if ms > 0 { try await Task.sleep(for: .milliseconds(ms)) }
             return #"{"waited":\#(ms)}"#
         }
