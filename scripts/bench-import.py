@@ -86,9 +86,12 @@ def main():
             mine, error = timed([args.bin, "import", "openapi", document], args.runs)
             theirs = None
             if posting:
-                output = os.path.join(folder, "posting-out")
-                theirs, _ = timed(posting_command(posting, document, output), args.runs)
-                shutil.rmtree(output, ignore_errors=True)
+                # Posting writes a .env file beside the document it reads: give it a copy.
+                work = tempfile.mkdtemp(dir=folder)
+                copy = shutil.copy(document, work)
+                output = os.path.join(work, "posting-out")
+                theirs, _ = timed(posting_command(posting, copy, output), args.runs)
+                shutil.rmtree(work, ignore_errors=True)
             ratio = f"{mine / theirs:.2f}" if mine and theirs else "—"
             if mine and theirs:
                 ratios.append(mine / theirs)

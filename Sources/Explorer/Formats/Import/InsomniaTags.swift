@@ -58,7 +58,7 @@ struct InsomniaTags {
     var warnings: [String] = []
 
     /// `{{ _.name }}`, `{{_.name}}`: Insomnia's spelling of a variable.
-    nonisolated(unsafe) private static let insomniaVariable = try! NSRegularExpression(pattern: #"\{\{\s*_\.([^{}]*?)\s*\}\}"#)
+    private static let insomniaVariable = try! NSRegularExpression(pattern: #"\{\{\s*_\.([^{}]*?)\s*\}\}"#)
 
     init(requestNames: [String: String]) {
         self.requestNames = requestNames
