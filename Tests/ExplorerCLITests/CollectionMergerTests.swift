@@ -52,6 +52,30 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["api.yaml"])
     }
 
+    @Test func anImportedEnvironmentKeepsItsConnectionSettings() throws {
+        let base = try CurlImporter().importCommand("curl http://127.0.0.1:9/a").collection
+        let imported = try CollectionLoader.parse("""
+        name: Imported
+        environments:
+          - name: staging
+            base_url: https://api.example.com
+            follow_redirects: false
+            proxy_tunnel: true
+            allow_insecure_redirects: true
+            resolve:
+              "api.example.com:443": 127.0.0.1
+        endpoints:
+          - name: B
+            path: /b
+        """)
+        let (merged, _) = CollectionMerger.merge(imported, into: base) { _ in false }
+        let staging = try #require(merged.environment(named: "staging"))
+        #expect(staging.followRedirects == false)
+        #expect(staging.proxyTunnel)
+        #expect(staging.allowsInsecureRedirects)
+        #expect(staging.resolve == [KeyValue("api.example.com:443", "127.0.0.1")])
+    }
+
     @Test func anotherServerUnderATakenNameIsAddedUnderItsHost() throws {
         let base = try CurlImporter().importCommand("curl http://127.0.0.1:9/a").collection
         let other = try CurlImporter().importCommand("curl https://api.example.com/b").collection

@@ -125,7 +125,7 @@ import TestSupport
     /// Every cut and a seeded set of changed characters of the real files: an import or an
     /// `ImportError`, never a crash; a JSON body nested past the limit is refused where it goes too deep.
     @Test func damagedFilesAreImportedOrRefusedNeverACrash() throws {
-        var generator = SeededGenerator(seed: 35)
+        var generator = SplitMix64(seed: 35)
         for fixture in Self.files {
             let text = try String(contentsOf: Fixtures.url("hurl/\(fixture)"), encoding: .utf8)
             let characters = Array(text)
@@ -195,18 +195,5 @@ import TestSupport
         #expect(list.assertions.isEmpty)
         #expect(result.warnings.contains { $0.contains("insecure (1)") })
         #expect(result.warnings.contains { $0.contains("id") && $0.contains("does not define") })
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the damaged files are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

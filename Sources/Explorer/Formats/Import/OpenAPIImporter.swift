@@ -90,7 +90,11 @@ package struct OpenAPIImporter: Sendable {
         var topLevel: [Endpoint] = []
         var variables: [KeyValue] = []
         var usedIDs: Set<String> = []
-        for operation in resolved.endpoints {
+        let place = Self.operationPlaces(in: tree)
+        func rank(_ operation: OpenAPIKit.ResolvedEndpoint) -> Int {
+            place["\(operation.method.rawValue.uppercased()) \(operation.path.rawValue)"] ?? Int.max
+        }
+        for operation in resolved.endpoints.sorted(by: { rank($0) < rank($1) }) {
             let folder = operation.tags.first
             var endpoint = makeEndpoint(operation, orders: orders, variables: &variables, warnings: &warnings)
             applySecurity(operation, to: &endpoint, credentials: &credentials, warnings: &warnings)
@@ -123,6 +127,19 @@ package struct OpenAPIImporter: Sendable {
         }
         let collection = APICollection(name: document.info.title, variables: variables, environments: environments, items: items)
         return ImportResult(collection: collection, warnings: warnings)
+    }
+
+    /// Each operation's place in the document: the `paths` in their order, the methods in
+    /// theirs within each path item, keyed `METHOD /template`. Decoding from JSON keeps no
+    /// member order (a `paths` object comes back in hash order); the tree does.
+    static func operationPlaces(in tree: JSONValue) -> [String: Int] {
+        guard case .object(let paths)? = tree["paths"] else { return [:] }
+        var places: [String: Int] = [:]
+        for (template, item) in paths {
+            guard case .object(let members) = item else { continue }
+            for (method, _) in members { places["\(method.uppercased()) \(template)"] = places.count }
+        }
+        return places
     }
 
     /// The document as a tree, ready to decode: Swagger 2.0 rewritten as OpenAPI 3.0, every

@@ -59,6 +59,17 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     private var _overrides: [String: String] = [:]
 
     /// Creates an environment.
+    /// This environment, every setting kept, under another name in a collection with these
+    /// variables and `.env` values (an import merged into a collection).
+    package func moved(named newName: String, collectionVariables: [KeyValue], dotEnv: [String: String]) -> Environment {
+        Environment(
+            name: newName, baseURLTemplate: baseURLTemplate, isProtected: isProtected, variables: variables,
+            headers: headers, secrets: secrets, collectionVariables: collectionVariables, dotEnv: dotEnv,
+            summary: summary, auth: auth, keepsCookies: keepsCookies, tls: tls, proxy: proxy,
+            insecureRedirects: insecureRedirects, followRedirects: followRedirects, resolve: resolve,
+            proxyTunnel: proxyTunnel)
+    }
+
     package init(
         name: String,
         baseURLTemplate: String,

@@ -54,11 +54,8 @@ package enum CollectionMerger {
                 while merged.environment(named: name) != nil { name = "\(stem) \(counter)"; counter += 1 }
                 report.notes.append("The environment \"\(environment.name)\" exists already; the imported \(environment.baseURLTemplate) was added as \"\(name)\".")
             }
-            merged.environments.append(Environment(
-                name: name, baseURLTemplate: environment.baseURLTemplate, isProtected: environment.isProtected,
-                variables: environment.variables, headers: environment.headers, secrets: environment.secrets,
-                collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:], summary: environment.summary,
-                auth: environment.auth, keepsCookies: environment.keepsCookies, tls: environment.tls, proxy: environment.proxy))
+            merged.environments.append(environment.moved(
+                named: name, collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
         }
         // The addresses there already, kept as a set: each endpoint is looked up once, so an
         // import of n endpoints costs n steps, not n times the collection.
