@@ -4,6 +4,27 @@ import NetworkingCore
 // MARK: - Nodes and their locations
 
 extension JSONPath {
+    /// A member name as a normalized path writes it between single quotes.
+    package static func escapedName(_ name: String) -> String {
+        var out = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "'": out += "\\'"
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Where a node is in the document, built up as the evaluator goes down. `NoLocation`
     /// costs nothing; `NormalizedPath` records the path for `locate(_:)`.
     protocol Location: Sendable {
@@ -49,31 +70,10 @@ extension JSONPath {
             var steps: [String] = []
             var link = last
             while let current = link {
-                steps.append(current.name.map { "['\(Self.escape($0))']" } ?? "[\(current.index)]")
+                steps.append(current.name.map { "['\(JSONPath.escapedName($0))']" } ?? "[\(current.index)]")
                 link = current.parent
             }
             return "$" + steps.reversed().joined()
-        }
-
-        /// A member name as a normalized path writes it between single quotes.
-        private static func escape(_ name: String) -> String {
-            var out = ""
-            for scalar in name.unicodeScalars {
-                switch scalar {
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "'": out += "\\'"
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
         }
     }
 

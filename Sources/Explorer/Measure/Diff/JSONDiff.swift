@@ -83,7 +83,7 @@ extension JSONDiff {
         static let root = Place(shown: "$", first: "$", second: "$")
 
         func member(_ name: String) -> Place {
-            let normalized = "['\(Self.escape(name))']"
+            let normalized = "['\(JSONPath.escapedName(name))']"
             return Place(shown: shown + Self.memberStep(name), first: first + normalized, second: second + normalized)
         }
 
@@ -94,7 +94,7 @@ extension JSONDiff {
         func element(key: String, value: JSONValue, first firstIndex: Int?, second secondIndex: Int?) -> Place {
             let literal: String
             switch value {
-            case .string(let text): literal = "'\(Self.escape(text))'"
+            case .string(let text): literal = "'\(JSONPath.escapedName(text))'"
             default: literal = value.serialized()
             }
             return Place(shown: shown + "[?@\(Self.memberStep(key))==\(literal)]",
@@ -105,33 +105,12 @@ extension JSONDiff {
         static func memberStep(_ name: String) -> String {
             guard let head = name.unicodeScalars.first,
                   isNameFirst(head), name.unicodeScalars.allSatisfy({ isNameFirst($0) || ("0"..."9").contains($0) })
-            else { return "['\(escape(name))']" }
+            else { return "['\(JSONPath.escapedName(name))']" }
             return "." + name
         }
 
         private static func isNameFirst(_ scalar: Unicode.Scalar) -> Bool {
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_" || scalar.value >= 0x80
-        }
-
-        /// A name between single quotes, as a normalized path writes it (RFC 9535 §2.7).
-        static func escape(_ name: String) -> String {
-            var out = ""
-            for scalar in name.unicodeScalars {
-                switch scalar {
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "'": out += "\\'"
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
         }
     }
 }
