@@ -208,11 +208,32 @@ def test_every_request_is_logged_and_a_long_session_is_not_held_up_by_its_log(de
     assert poll(lambda: logged() == 2500 or None, timeout=20, message="2,500 access-log lines")
 
 
-def test_fixed_port_serves_three_consecutive_ports(explorer_bin, tmp_path):
+def three_free_ports() -> int:
+    """A port whose next two are free too (each bound once to be sure, then released)."""
     import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port + 2 > 65535:
+            continue
+        sockets = []
+        try:
+            for candidate in (port, port + 1, port + 2):
+                held = socket.socket()
+                sockets.append(held)
+                held.bind(("127.0.0.1", candidate))
+            return port
+        except OSError:
+            continue
+        finally:
+            for held in sockets:
+                held.close()
+    raise AssertionError("no three consecutive free ports on 127.0.0.1")
+
+
+def test_fixed_port_serves_three_consecutive_ports(explorer_bin, tmp_path):
+    port = three_free_ports()
     running = start_demo(explorer_bin, tmp_path, port=port)
     try:
         assert running.urls["local"] == f"http://127.0.0.1:{port}/v1"
@@ -238,6 +259,7 @@ def test_a_taken_port_is_a_clear_error(explorer_bin, tmp_path):
                                 capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert "could not listen" in result.stderr and "--port" in result.stderr
+    assert "Address already in use." in result.stderr and "errno" not in result.stderr
 
 
 def test_the_demo_ends_quietly_when_the_reader_of_its_log_goes(explorer_bin, tmp_path):

@@ -68,7 +68,7 @@ package final class DemoServer: Sendable {
                 try await group.run()
                 await readiness.fail(DemoServerError.stoppedBeforeListening(port: port))
             } catch {
-                await readiness.fail(DemoServerError.couldNotListen(port: port, reason: String(describing: error)))
+                await readiness.fail(DemoServerError.couldNotListen(port: port, reason: DemoServerError.reason(error)))
                 throw error
             }
         }
@@ -102,6 +102,13 @@ enum DemoServerError: Error, CustomStringConvertible {
         case .stoppedBeforeListening:
             return "The demo API stopped before it was listening."
         }
+    }
+
+    /// A bind failure as the system words it (`Address already in use`), not NIO's description
+    /// of the call that failed.
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? IOError { return String(cString: strerror(failure.errnoCode)) }
+        return String(describing: error)
     }
 }
 

@@ -125,7 +125,7 @@ package enum LoadRunner {
         let reporter = progress.map { report in
             Task {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: progressInterval)
+                    do { try await Task.sleep(for: progressInterval) } catch { return }
                     report(counters.progress(plan: plan, elapsed: clock.now - start))
                 }
             }
@@ -174,7 +174,9 @@ package enum LoadRunner {
             }
         }
         let elapsed = clock.now - start
+        // The reporter is awaited, so that no drawing of its own comes after the last one.
         reporter?.cancel()
+        await reporter?.value
         progress?(counters.progress(plan: plan, elapsed: elapsed))
         return LoadResult(plan: plan, latencies: latencies, serviceTimes: plan.rate == nil ? nil : serviceTimes, elapsed: elapsed)
     }
