@@ -101,7 +101,7 @@ let package = Package(
         // Checks run on responses (captures, assertions) and the sequence runner.
         .target(
             name: "Checks",
-            dependencies: ["NetworkingCore", "Query", "Workspace"],
+            dependencies: ["Contract", "NetworkingCore", "Query", "Workspace"],
             path: "Sources/Explorer/Checks"
         ),
         // GraphQL schemas: introspection, the schema cache, the outline, server errors.
@@ -120,6 +120,7 @@ let package = Package(
             name: "Formats",
             dependencies: [
                 "Checks",
+                "Contract",
                 "GraphQLSupport",
                 "NetworkingCore",
                 "Query",
@@ -136,6 +137,7 @@ let package = Package(
             name: "History",
             dependencies: [
                 "Checks",
+                "Contract",
                 "NetworkingCore",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -292,7 +294,7 @@ let package = Package(
             dependencies: ["Workspace", "Demo", "Formats", "Query", "NetworkingCore", "Terminal", "TestSupport", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "ContractTests", dependencies: ["Contract", "NetworkingCore"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Demo", "Workspace", "Query", "NetworkingCore"]),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Contract", "Demo", "Workspace", "Query", "NetworkingCore"]),
         .testTarget(
             name: "GraphQLSupportTests",
             dependencies: ["GraphQLSupport", "Checks", "Workspace", "Demo", "NetworkingCore"]
@@ -300,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "FormatsTests",
             dependencies: [
-                "Formats", "Demo", "GraphQLSupport", "NetworkingCore", "TestSupport", "Workspace",
+                "Checks", "Formats", "Demo", "GraphQLSupport", "NetworkingCore", "TestSupport", "Workspace",
             ]
         ),
         .testTarget(

@@ -56,7 +56,7 @@ import Testing
         let contract = try contract()
         let pet = try #require(contract.operation(method: "GET", template: "/pets/{petId}"))
         let report = contract.check(pet, status: 500, contentType: "application/json", body: Data("{}".utf8))
-        #expect(report.violations.map(\.description) == ["status: status 500 is not declared for GET /pets/{petId} (declared: 200, 404) (#/paths/~1pets~1{petId}/get/responses)"])
+        #expect(report.violations.map(\.description) == ["status 500 is not declared for GET /pets/{petId} (declared: 200, 404) (#/paths/~1pets~1{petId}/get/responses)"])
         #expect(contract.check(pet, status: 404, contentType: "text/html", body: Data("gone".utf8)).violations.isEmpty)
         let mine = try #require(contract.operation(method: "GET", template: "/pets/mine"))
         #expect(contract.check(mine, status: 204, contentType: "text/plain", body: Data()).violations.isEmpty)

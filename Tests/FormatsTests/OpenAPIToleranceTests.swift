@@ -1,5 +1,7 @@
+import Checks
 import Foundation
 import NetworkingCore
+import Synchronization
 import Testing
 @testable import Formats
 @testable import Workspace
@@ -109,6 +111,38 @@ import TestSupport
         guard case .json(let body)? = create.body else { Issue.record("no JSON body"); return }
         #expect(body["region"] == .string("nyc3"))
         #expect(create.headers == [KeyValue("Authorization", "Bearer {{token}}")])
+    }
+
+    @Test func aCollectionsLinkedSpecSplitOverFilesChecksResponsesWithItsSharedParts() throws {
+        // The 401 of GET /v2/1-clicks is a $ref to shared/responses/unauthorized.yml, whose
+        // schema is a $ref to shared/models/error.yml (id and message required).
+        let folder = Fixtures.url("openapi-multifile/digitalocean")
+        var collection = APICollection(name: "DO", sourceURL: folder.appendingPathComponent("explorer.yaml"))
+        collection.openAPI = "DigitalOcean-public.v2.yaml"
+        let warnings = Mutex<[String]>([])
+        let contract = try #require(try ResponseContract.loading(for: collection) { warning in warnings.withLock { $0.append(warning) } })
+        var endpoint = Endpoint(name: "List", path: "/v2/1-clicks")
+        endpoint.operation = "oneClicks_list"
+        func check(_ body: String) -> SchemaCheck {
+            contract.check(endpoint, request: BasicRequest(path: "/v2/1-clicks"), url: "", response: CheckedResponse(
+                status: 401, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8), durationMilliseconds: 1),
+                isRequired: false)
+        }
+        #expect(check(#"{"id": "unauthorized", "message": "Unable to authenticate you."}"#).passed)
+        #expect(check(#"{"id": "unauthorized"}"#).violations.map(\.message) == [#"the required property "message" is missing"#])
+        #expect(warnings.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aLinkedDocumentThatCannotBeReadIsNamed() throws {
+        var collection = APICollection(name: "C", sourceURL: URL(fileURLWithPath: "/nonexistent-folder/explorer.yaml"))
+        collection.openAPI = "api.yaml"
+        #expect {
+            _ = try ResponseContract.loading(for: collection)
+        } throws: { error in
+            "\(error)".hasPrefix("/nonexistent-folder/api.yaml: ") && "\(error)".contains("relative to the collection's folder")
+        }
+        collection.openAPI = "https://example.com/openapi.json"
+        #expect(throws: ImportError.self) { _ = try ResponseContract.loading(for: collection) }
     }
 
     @Test func aBrokenReferenceNamesItsFileAndPointer() throws {

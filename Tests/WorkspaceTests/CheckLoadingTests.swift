@@ -64,6 +64,40 @@ import Testing
         #expect(again.endpoints == collection.endpoints)
     }
 
+    @Test func theSchemaAssertionAndTheLinkedDocumentSurviveAWriteAndARead() throws {
+        let yaml = """
+            name: Pets
+            openapi: specs/pets.yaml
+            validate: true
+            environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
+            endpoints:
+              - name: Show pet
+                path: /pets/1
+                operation: showPet
+                assert:
+                  - status == 200
+                  - schema
+            """
+        let collection = try CollectionLoader.parse(yaml, file: "pets.yaml")
+        #expect(collection.endpoints[0].assertions.map(\.query) == [.status, .schema])
+        let again = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection), file: "again.yaml")
+        #expect(again.endpoints == collection.endpoints && again.openAPI == "specs/pets.yaml" && again.validatesResponses)
+    }
+
+    @Test func aDocumentLinkedByAnImportIsAddedUnderTheNameKeepingTheRestAsWritten() throws {
+        let text = "# my pets\nname: Pets\n# servers\nenvironments: [{ name: local, base_url: \"http://127.0.0.1:1\" }]\nendpoints: []\n"
+        var source = CollectionSource(text)
+        let added = source.addTopLevel("openapi", "specs/pet store.yaml")
+        #expect(added)
+        #expect(source.text == "# my pets\nname: Pets\nopenapi: specs/pet store.yaml\n# servers\nenvironments: [{ name: local, base_url: \"http://127.0.0.1:1\" }]\nendpoints: []\n")
+        let twice = source.addTopLevel("openapi", "other.yaml")
+        #expect(!twice, "a key there already is not added twice")
+        var quoted = CollectionSource(text)
+        let quotedAdded = quoted.addTopLevel("openapi", "a: b.yaml")
+        #expect(quotedAdded)
+        #expect(try CollectionLoader.parse(quoted.text).openAPI == "a: b.yaml")
+    }
+
     private func error(in endpointLines: String) -> String {
         let yaml = """
             name: Bad
@@ -83,7 +117,7 @@ import Testing
 
     @Test(arguments: [
         ("    assert:\n      - statuz == 200",
-         #"bad.yaml:7:9: in the assert of endpoint "Login", "statuz" is not a query (one of status, header NAME, jsonpath EXPR, xpath EXPR, body, regex RE, duration, bytes, cookie NAME). Did you mean "status"?"#),
+         #"bad.yaml:7:9: in the assert of endpoint "Login", "statuz" is not a query (one of status, header NAME, jsonpath EXPR, xpath EXPR, body, regex RE, duration, bytes, cookie NAME, or schema alone). Did you mean "status"?"#),
         ("    assert:\n      - jsonpath $.token existz",
          #"bad.yaml:7:26: in the assert of endpoint "Login", "existz" is not a predicate"#),
         ("    assert:\n      - \"status == \"",

@@ -65,7 +65,12 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "openapi", abstract: "Import every operation of an OpenAPI 3.0/3.1 or Swagger 2.0 document.")
         @Argument(help: "The OpenAPI document (YAML or JSON).") var file: String
         @OptionGroup var destination: Destination
-        func imported(from url: URL) throws -> ImportResult { try OpenAPIImporter().importFile(at: url) }
+        func imported(from url: URL) throws -> ImportResult {
+            var result = try OpenAPIImporter().importFile(at: url)
+            // The description stays linked: responses can be checked against it (`validate:`).
+            result.collection.openAPI = ImportCommand.relativePath(of: url, from: ImportCommand.destinationFolder(destination))
+            return result
+        }
     }
 
     struct HTTPFile: FileImport {
@@ -127,11 +132,23 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// Runs an importer, prints its warnings, then prints or merges the result.
+    /// The folder the imported collection will live in: that of `--into`, else the current one.
+    static func destinationFolder(_ destination: Destination) -> URL {
+        destination.into.map { URL(fileURLWithPath: $0).standardizedFileURL.deletingLastPathComponent() }
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    }
+
+    /// `file`'s path relative to `folder` when it is inside it, else its absolute path.
+    static func relativePath(of file: URL, from folder: URL) -> String {
+        let path = file.standardizedFileURL.resolvingSymlinksInPath().path
+        let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+    }
+
     static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws {
         var result: ImportResult
         do {
-            let folder = destination.into.map { URL(fileURLWithPath: $0).standardizedFileURL.deletingLastPathComponent() }
-                ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            let folder = destinationFolder(destination)
             result = try run().disablingCommands().notingReach(from: folder)
             if let folder = destination.folder, !folder.isEmpty {
                 result.collection = result.collection.nested(inFolder: folder)
@@ -247,7 +264,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         let (merged, report) = CollectionMerger.merge(imported, into: base) { id in force || (ask?(id) ?? false) }
-        if report.added.isEmpty && report.replaced.isEmpty && exists { return report }
+        let linksDocument = merged.openAPI != base.openAPI
+        if report.added.isEmpty && report.replaced.isEmpty && !linksDocument && exists { return report }
         var text: String?
         if exists {
             // Endpoints added or replaced in the file's text, so the rest stays as written.
@@ -257,6 +275,7 @@ struct ImportCommand: AsyncParsableCommand {
                 if report.added.contains(endpoint.id) { placed = source.insert(endpoint) }
                 if report.replaced.contains(endpoint.id) { placed = source.replace(endpointWithID: endpoint.id, with: endpoint) }
             }
+            if placed, linksDocument, let document = merged.openAPI { placed = source.addTopLevel("openapi", document) }
             text = placed && source.holds(merged) ? source.text : nil
         }
         if text == nil && exists && CollectionMerger.hasComments(originalText) {

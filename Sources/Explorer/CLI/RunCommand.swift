@@ -62,6 +62,10 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Send GraphQL queries without validating them against the environment's schema first.")
     var noValidate = false
 
+    @Flag(name: .customLong("validate"), help: ArgumentHelp(
+        "Check every response against its operation in the collection's openapi: document (as validate: true does); a violation fails the request's checks."))
+    var validatesResponses = false
+
     /// The most repetitions a run may ask for.
     static let maximumRepeat = 100_000
     /// The most requests `--jobs` may send at once.
@@ -102,6 +106,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             throw ExitCode(2)
         }
 
+        let validation = try ExchangeSender.responseValidation(for: loaded, everyResponse: validatesResponses || loaded.validatesResponses)
         var sender = ExchangeSender(timeout: timeout)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
@@ -109,7 +114,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
         let check = noValidate ? nil : ExchangeSender.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))
         let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides,
-                                       through: transport, check: check)
+                                       through: transport, check: check, validation: validation)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
         let progress = RunProgress(total: selected.count * `repeat`, live: isatty(STDERR_FILENO) == 1 && !json)
 

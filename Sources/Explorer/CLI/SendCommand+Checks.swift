@@ -1,5 +1,6 @@
 import ArgumentParser
 import Checks
+import Formats
 import Foundation
 import GraphQLSupport
 import History
@@ -18,13 +19,15 @@ extension ExchangeSender {
     ///   resolved), 4 or 5 (with `--check-status`).
     func runChecked(
         _ endpoint: Endpoint, in collection: APICollection, at collectionPath: String, environment: Environment,
-        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions, validatesGraphQL: Bool = true
+        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions, validatesGraphQL: Bool = true,
+        validation: ResponseValidation? = nil
     ) async throws {
         // Introspection for the validation goes through a transport of this sender's settings,
         // shut down once the steps are sent.
         let schemaTransport = validatesGraphQL ? AsyncHTTPClientTransport(configuration: transportConfiguration) : nil
         let check = schemaTransport.map { Self.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: $0)) }
-        let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides, check: check)
+        let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides, check: check,
+                                validation: validation)
         let steps = await runner.run(endpoint)
         try? await schemaTransport?.shutdown()
         for step in steps.dropLast() {
@@ -59,6 +62,9 @@ extension ExchangeSender {
         }
         if last.attempts > 1 { printError("Sent \(last.attempts) times (retry).") }
         last.report.failureLines.forEach(printError)
+        if let schema = last.report.schema, schema.passed, let unmatched = schema.unmatched {
+            printError("note: \(unmatched); the response was not checked.")
+        }
         if !last.report.passed { throw ExitCode(3) }
         try Self.checkStatus(entry, output: output)
     }
@@ -71,12 +77,13 @@ extension ExchangeSender {
     ///   - check: what stops a request before it is sent (GraphQL validation).
     func makeRunner(
         collection: APICollection, at path: String, environment: Environment, overrides: [String: String],
-        through transport: AsyncHTTPClientTransport? = nil, check: SequenceRunner<HistoryEntry>.Check? = nil
+        through transport: AsyncHTTPClientTransport? = nil, check: SequenceRunner<HistoryEntry>.Check? = nil,
+        validation: ResponseValidation? = nil
     ) -> SequenceRunner<HistoryEntry> {
         let sender = self
         return SequenceRunner<HistoryEntry>(
             collection: collection, environment: environment, overrides: overrides, store: CaptureStore(),
-            resolver: .asking, report: { printError($0) }, check: check
+            resolver: .asking, report: { printError($0) }, check: check, validation: validation
         ) { resolved in
             let plan = Plan(target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
             let entry: HistoryEntry
@@ -86,6 +93,36 @@ extension ExchangeSender {
                 entry = await sender.send(plan)
             }
             return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
+        }
+    }
+
+    /// What checks responses against the collection's `openapi:` document: `nil` when nothing
+    /// asks (no `validate`, and no `schema` assertion in `endpoint`, when given, or in the
+    /// collection), or the collection names no document.
+    ///
+    /// - Parameters:
+    ///   - everyResponse: every response is checked (`--validate`, `validate: true`).
+    ///   - endpoint: the endpoint about to be sent, when only one is.
+    /// - Throws: `ExitCode(2)` after one sentence when checking is asked for and the document
+    ///   is missing or cannot be read.
+    static func responseValidation(for collection: APICollection, everyResponse: Bool, asking endpoint: Endpoint? = nil) throws -> ResponseValidation? {
+        let endpoints = endpoint.map { [$0] } ?? collection.endpoints
+        let asked = endpoints.contains { $0.assertions.contains { $0.query == .schema } }
+        guard everyResponse || asked else { return nil }
+        guard collection.openAPI != nil else {
+            if everyResponse {
+                printError("Responses cannot be validated: the collection names no OpenAPI document; add openapi: FILE at its top (explorer import openapi writes it).")
+                throw ExitCode(2)
+            }
+            return nil  // a `schema` assertion fails and says why
+        }
+        do {
+            // The document's own mistakes are told once each (ResponseContract keeps count).
+            let contract = try ResponseContract.loading(for: collection) { printError("warning: \($0)") }
+            return contract.map { ResponseValidation($0, everyResponse: everyResponse) }
+        } catch {
+            printError(sentence(describing: error))
+            throw ExitCode(2)
         }
     }
 

@@ -158,6 +158,7 @@ enum ExchangeOutput {
             }
             object["captured"] = checks.captured.map(\.name)
             if !checks.captureFailures.isEmpty { object["captureFailures"] = checks.captureFailures }
+            if let schema = checks.schema { object["schema"] = schema.jsonObject }
         }
         add(body: entry.responseBody, to: &object, key: "body")
         if includeRequest {

@@ -18,7 +18,8 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
         discussion: """
             The body is printed (pretty JSON on a terminal, raw bytes when piped). Exit codes: \
             0 for a response, 1 for a transport failure, 2 for usage and collection errors, \
-            3 when an assert: of the endpoint fails; with --check-status, 4 for a 4xx and 5 for a \
+            3 when an assert: of the endpoint fails (or, with --validate, the response breaks its \
+            operation in the collection's openapi: document); with --check-status, 4 for a 4xx and 5 for a \
             5xx status (the body is still printed). Values the endpoint captures are kept for \
             later requests in the same environment; the endpoints it requires are sent first \
             when what they capture is missing.
@@ -50,6 +51,10 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Send a GraphQL query without validating it against the environment's schema first.")
     var noValidate = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Check the response against its operation in the collection's openapi: document (as validate: true does): status, content type and body schema; violations on stderr, exit code 3."))
+    var validate = false
+
     func run() async throws {
         let overrides = try Self.parseVariables(variables)
         let (located, loaded) = try collectionOptions.load()
@@ -66,14 +71,15 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
             return try await WebSocketSender(options: webSocket, output: output)
                 .run(resolved, through: sender, collectionPath: plan.collectionPath, recorder: recorder)
         }
-        if found.hasChecks || !found.requirements.isEmpty {
+        let validation = try ExchangeSender.responseValidation(for: loaded, everyResponse: validate || loaded.validatesResponses, asking: found)
+        if found.hasChecks || !found.requirements.isEmpty || validation != nil {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;
             // the request is resolved after what it requires has been sent.
             environment.setOverrides(overrides)
             try ExchangeSender.Plan.confirm(found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
             return try await sender.runChecked(
                 found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder, output: output,
-                validatesGraphQL: !noValidate)
+                validatesGraphQL: !noValidate, validation: validation)
         }
         let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
         // Confirmed first: validating may fetch the schema, a request to that server too.

@@ -49,9 +49,9 @@ package struct RunResult: Sendable, Hashable {
         }
     }
 
-    /// The checks column: `3/4`, or `-` without assertions.
+    /// The checks column: `3/4`, or `-` without assertions (the schema check counts as one).
     package var checksText: String {
-        report.assertions.isEmpty ? "-" : "\(report.passedCount)/\(report.assertions.count)"
+        report.checkCount == 0 ? "-" : "\(report.passedCount)/\(report.checkCount)"
     }
 
     /// Why it did not pass, one line per problem.
@@ -214,6 +214,7 @@ package struct RunSummary: Sendable {
                     "checks": result.report.assertions.map { check -> [String: Any] in
                         ["assert": check.text, "passed": check.passed, "actual": check.actual ?? NSNull(), "reason": check.reason ?? NSNull()]
                     },
+                    "schema": result.report.schema?.jsonObject ?? NSNull(),
                 ]
             },
         ]

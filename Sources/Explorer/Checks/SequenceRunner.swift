@@ -86,6 +86,7 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     private let resolver: RequestResolver
     private let send: Send
     private let check: Check?
+    private let validation: ResponseValidation?
     private let lock = NSLock()
     private var captured: [String: CapturedVariable]
     /// Reports problems that do not stop a run (the capture file cannot be written).
@@ -102,13 +103,15 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     ///   - report: where a non-fatal problem's sentence goes.
     ///   - check: checks each request before it is sent; what it returns stops it (the step
     ///     is not sent, as for a request that cannot be resolved).
+    ///   - validation: checks responses against the collection's OpenAPI document.
     ///   - send: sends one request.
     package init(
         collection: APICollection, environment: Environment, overrides: [String: String] = [:], store: CaptureStore?,
         resolver: RequestResolver = RequestResolver(), report: @escaping @Sendable (String) -> Void = { _ in },
-        check: Check? = nil, send: @escaping Send
+        check: Check? = nil, validation: ResponseValidation? = nil, send: @escaping Send
     ) {
         self.check = check
+        self.validation = validation
         self.collection = collection
         self.environment = environment
         self.overrides = overrides
@@ -187,7 +190,8 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
             let exchange = await send(resolved)
             step.exchange = exchange
             if let response = exchange.response {
-                step.report = endpoint.check(response, secretNames: environment.secrets, expand: resolved.expand)
+                step.report = endpoint.check(response, secretNames: environment.secrets, expand: resolved.expand,
+                                             schema: validation?.check(resolved, response: response))
             } else {
                 step.report = CheckReport()
             }

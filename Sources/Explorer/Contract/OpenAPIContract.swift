@@ -266,9 +266,16 @@ package struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     package var schemaPointer: String
     package var message: String
 
+    package init(kind: Kind, instancePointer: String, schemaPointer: String, message: String) {
+        self.kind = kind
+        self.instancePointer = instancePointer
+        self.schemaPointer = schemaPointer
+        self.message = message
+    }
+
     package var description: String {
-        let place = kind == .body ? (instancePointer.isEmpty ? "(body)" : instancePointer) : kind.rawValue
-        return "\(place): \(message) (#\(schemaPointer))"
+        guard kind == .body else { return "\(message) (#\(schemaPointer))" }
+        return "\(instancePointer.isEmpty ? "(body)" : instancePointer): \(message) (#\(schemaPointer))"
     }
 }
 

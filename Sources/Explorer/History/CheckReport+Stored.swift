@@ -4,17 +4,19 @@ import Workspace
 
 /// A check report as the history's `checks` column keeps it: one JSON object with each
 /// assertion (`assert`, `passed`, `actual`, `reason`), each capture (`name`, `value`,
-/// `secret`; a secret's value is already masked) and the captures that found nothing.
+/// `secret`; a secret's value is already masked), the captures that found nothing and the
+/// check against the OpenAPI document (`schema`).
 extension CheckReport {
     /// The report as stored.
     var storedJSON: String {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "assertions": assertions.map { result -> [String: Any] in
                 ["assert": result.text, "passed": result.passed, "actual": result.actual ?? NSNull(), "reason": result.reason ?? NSNull()]
             },
             "captured": captured.map { ["name": $0.name, "value": $0.value, "secret": $0.isSecret] as [String: Any] },
             "captureFailures": captureFailures,
         ]
+        if let schema { object["schema"] = schema.jsonObject }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
@@ -34,6 +36,7 @@ extension CheckReport {
             (item["name"] as? String ?? "", item["value"] as? String ?? "", item["secret"] as? Bool ?? false)
         }
         captureFailures = object["captureFailures"] as? [String] ?? []
+        schema = (object["schema"] as? [String: Any]).flatMap(SchemaCheck.init(jsonObject:))
     }
 }
 
@@ -42,7 +45,7 @@ extension SequenceStep where Record == HistoryEntry {
     /// endpoint checks something.
     package var historyEntry: HistoryEntry? {
         guard var entry = exchange?.record else { return nil }
-        if endpoint.hasChecks, entry.status != nil { entry.checks = report }
+        if endpoint.hasChecks || report.schema != nil, entry.status != nil { entry.checks = report }
         return entry
     }
 }

@@ -137,7 +137,11 @@ package enum HurlExporter {
         }
         if !endpoint.assertions.isEmpty {
             out += "[Asserts]\n"
-            for assertion in endpoint.assertions { out += ExportText.line(assertionLine(assertion)) + "\n" }
+            for assertion in endpoint.assertions {
+                // Hurl has no check against an OpenAPI document: it stays as a comment.
+                guard assertion.query != .schema else { out += "# schema (explorer: checked against the collection's openapi: document)\n"; continue }
+                out += ExportText.line(assertionLine(assertion)) + "\n"
+            }
         }
         return out
     }
@@ -168,6 +172,7 @@ package enum HurlExporter {
         case .duration: "duration"
         case .bytes: "bytes"
         case .cookie(let name): "cookie \(quoted(name))"
+        case .schema: "schema"
         }
         var parts = [query]
         if assertion.isNegated { parts.append("not") }

@@ -156,7 +156,7 @@ enum HurlCheckText {
         case .xpath(let path): source = .xpath(path)
         case .regex(let pattern): source = .regex(pattern, inHeaders: false)
         case .cookie(let cookie): source = .cookie(cookie)
-        case .duration, .bytes: return nil
+        case .duration, .bytes, .schema: return nil
         }
         return Capture(name: name, source: source, isSecret: secret)
     }

@@ -26,6 +26,9 @@ extension OpenAPIImporter {
         var warnings: [String] = []
         /// Cut references, by `path#pointer`.
         var cut: Set<String> = []
+        /// Whether the operations' `responses` are read too (checking responses needs them;
+        /// building endpoints does not).
+        var keepsResponses = false
 
         init(document: URL, tree: JSONValue, limits: DocumentLimits) {
             self.document = document.standardizedFileURL
@@ -57,7 +60,7 @@ extension OpenAPIImporter {
                 var out: [(key: String, value: JSONValue)] = []
                 out.reserveCapacity(members.count)
                 for member in members {
-                    if member.key == "responses", keys.count == 2 || (keys.count == 3 && keys[0] == "paths") {
+                    if !keepsResponses, member.key == "responses", keys.count == 2 || (keys.count == 3 && keys[0] == "paths") {
                         out.append((member.key, .object([])))
                     } else if member.key.hasPrefix("x-") || member.key == "example" {
                         out.append(member)

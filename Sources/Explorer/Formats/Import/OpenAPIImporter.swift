@@ -182,7 +182,7 @@ package struct OpenAPIImporter: Sendable {
     }
 
     /// Whether a `$ref` under `value` names another file.
-    private static func hasExternalReference(_ value: JSONValue) -> Bool {
+    static func hasExternalReference(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let members):
             return members.contains { member in
@@ -268,6 +268,7 @@ package struct OpenAPIImporter: Sendable {
         let method = HTTPMethod(rawValue: operation.method.rawValue)
         var path = operation.path.rawValue
         if !path.hasPrefix("/") { path = "/" + path }
+        let operationName = operation.operationId ?? "\(operation.method.rawValue.uppercased()) \(path)"
         var query: [KeyValue] = []
         var headers: [KeyValue] = []
         for parameter in operation.parameters {
@@ -307,7 +308,9 @@ package struct OpenAPIImporter: Sendable {
         }
         let title = operation.endpointSummary ?? operation.operationId ?? "\(method.rawValue) \(operation.path.rawValue)"
         let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕").trimmingCharacters(in: .whitespaces)
-        return Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
+        var endpoint = Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
+        endpoint.operation = operationName
+        return endpoint
     }
 
     /// Adds what the operation's first security requirement needs: a header (or query item)

@@ -11,11 +11,18 @@ extension Assertion {
     ///
     /// - Throws: `CheckSyntaxError` naming the word at fault, with a did-you-mean.
     init(parsing text: String) throws(CheckSyntaxError) {
+        if text.trimmingCharacters(in: .whitespaces) == "schema" {
+            self.init(query: .schema, predicate: .exists, text: "schema")
+            return
+        }
         var tokens = CheckTokens(text)
         guard let first = tokens.next() else {
             throw CheckSyntaxError("an assertion is empty; write a query and a predicate, as in: status == 200")
         }
-        let queryWords = Query.words.map(\.word)
+        if first.text == "schema" && !first.quoted {
+            throw CheckSyntaxError("schema is written alone (- schema): it checks the response against its operation in the collection's openapi: document.", at: first.offset)
+        }
+        let queryWords = Query.words.map(\.word) + ["schema"]
         guard let word = Query.words.first(where: { $0.word == first.text }) else {
             throw CheckSyntaxError("\"\(first.text)\" is not a query (\(Self.queryList))." + CheckSyntaxError.didYouMean(first.text, in: queryWords), at: first.offset)
         }
@@ -96,6 +103,7 @@ extension Assertion {
     /// The queries, as the error messages list them.
     static var queryList: String {
         "one of " + Query.words.map { entry in entry.argument.map { "\(entry.word) \($0)" } ?? entry.word }.joined(separator: ", ")
+            + ", or schema alone"
     }
 
     /// The predicates, as the error messages list them.

@@ -14,7 +14,7 @@ package struct APICollection: Sendable {
     /// The endpoint tree, in file order.
     package var items: [CollectionItem]
     /// The file it was read from, if any.
-    var sourceURL: URL?
+    package var sourceURL: URL?
     /// Whether the file it was read from has comments (a rewrite of the whole file loses them).
     package var sourceHasComments = false
     /// What the loader noticed but accepted (unknown keys ...), for the user to see.

@@ -7,6 +7,7 @@
 ///   - header Content-Type contains json
 ///   - jsonpath $.roles[*] includes "admin"
 ///   - duration < 500          # milliseconds
+///   - schema                  # conforms to its operation in the collection's openapi:
 /// ```
 ///
 /// Parse one with `Assertion(parsing:)`; check it against a response with `check(_:)`.
@@ -31,6 +32,9 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
         case bytes
         /// The value of a cookie the response sets (`Set-Cookie`).
         case cookie(String)
+        /// Whether the response keeps the promise of its operation in the collection's
+        /// `openapi:` document. Written alone (`- schema`); its predicate is `exists`.
+        case schema
 
         /// The query words, as written, with whether each takes an argument.
         static let words: [(word: String, argument: String?)] = [
@@ -50,6 +54,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
             case .duration: "duration"
             case .bytes: "bytes"
             case .cookie(let name): "cookie \(name)"
+            case .schema: "schema"
             }
         }
     }

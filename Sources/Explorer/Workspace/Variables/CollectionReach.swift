@@ -5,8 +5,8 @@ import Yams
 
 /// What a collection reaches beyond its own folder when it sends: the shell commands it runs
 /// (`{{command …}}`), the files outside its folder it reads (`{{file …}}`, `body: { file: }`,
-/// multipart file parts, GraphQL `@file` documents; a symbolic link counts as where it
-/// points), and the process environment variables it reads (`{{env.NAME}}`).
+/// multipart file parts, GraphQL `@file` documents, the `openapi:` document; a symbolic
+/// link counts as where it points), and the process environment variables it reads (`{{env.NAME}}`).
 ///
 /// A collection opened by name, or trusted, may reach them; one found in a folder (a
 /// repository just cloned) sends nothing until it is trusted, and trust holds for these
@@ -83,6 +83,8 @@ package struct CollectionReach: Sendable, Hashable {
             }
             if case .file(let path)? = endpoint.graphql?.document { file(path) }
         }
+        // The OpenAPI document responses are checked against (a URL is fetched, not read).
+        if let document = collection.openAPI, !document.contains("://") { file(document) }
         references = found.sorted()
     }
 }

@@ -37,6 +37,13 @@ package enum CollectionMerger {
                 merged.variables.append(variable)
             }
         }
+        if let document = imported.openAPI {
+            if merged.openAPI == nil {
+                merged.openAPI = document
+            } else if merged.openAPI != document {
+                report.notes.append("The collection checks responses against \(merged.openAPI ?? ""); the imported \(document) was not linked (change openapi: to use it).")
+            }
+        }
         var imported = imported
         rebase(&imported, onto: merged, report: &report)
         for environment in imported.environments {

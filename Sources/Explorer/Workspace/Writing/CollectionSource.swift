@@ -1,3 +1,4 @@
+import NetworkingCore
 import Yams
 
 /// A collection file's text, changed one endpoint at a time so that everything else stays as
@@ -23,7 +24,25 @@ package struct CollectionSource: Sendable {
     package func holds(_ collection: APICollection) -> Bool {
         guard let read = try? CollectionLoader.parse(text) else { return false }
         return read.items == collection.items && read.variables == collection.variables
-            && read.environments.map(\.name) == collection.environments.map(\.name)
+            && read.environments.map(\.name) == collection.environments.map(\.name) && read.openAPI == collection.openAPI
+    }
+
+    /// Adds a top-level `key: value` the file does not have yet, on the line after `name:`
+    /// (or first, when there is no `name:` at the top), the value double-quoted when YAML
+    /// would read it otherwise.
+    ///
+    /// - Returns: false when the key is there already or the text is not a mapping.
+    @discardableResult
+    package mutating func addTopLevel(_ key: String, _ value: String) -> Bool {
+        guard let root = try? Yams.compose(yaml: text, .explorerFiles), let mapping = root.mapping, mapping[key] == nil else { return false }
+        var lines = self.lines
+        let nameLine = mapping.first { $0.key.string == "name" }.flatMap { $0.key.mark?.line }
+        let plain = value.range(of: #"^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$"#, options: .regularExpression) != nil && !value.hasSuffix(" ")
+        let written = plain ? value : JSONValue.string(value).serialized()
+        let position = nameLine.map { min($0, lines.count) } ?? 0
+        lines.insert("\(key): \(written)", at: position)
+        text = lines.joined(separator: "\n")
+        return true
     }
 
     /// Removes an endpoint's lines, with the comment lines right above it.
