@@ -322,7 +322,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Checks", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "NetworkingCore",
+                "App", "Checks", "Contract", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "NetworkingCore",
                 "Query", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -20,6 +20,9 @@ package struct SchemaCheck: Sendable, Hashable {
     package var isRequired = false
     /// The document, as the collection names it (for messages).
     package var document: String
+    /// Where each violation's place in the body is shown: its line in the pretty-printed
+    /// body (0-based), by instance pointer; filled in by whoever shows the body.
+    package var bodyLines: [String: Int] = [:]
 
     /// Creates a result.
     package init(document: String, operation: String?, violations: [ContractViolation] = [], unmatched: String? = nil, isRequired: Bool = false) {

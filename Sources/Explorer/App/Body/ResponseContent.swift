@@ -34,7 +34,40 @@ enum ResponseContent {
             return LinesTextSource(requestLines(exchange))
         case .checks:
             return LinesTextSource(checkLines(exchange.checks))
+        case .schema:
+            return LinesTextSource(schemaLines(exchange.checks?.schema))
         }
+    }
+
+    /// How many lines of the Schema tab come before its first violation.
+    static let schemaHeadLines = 2
+
+    /// The Schema tab: what was checked against what, then each violation on two lines (where
+    /// in the body and what, then where in the document), so that line `2 + 2i` is the i-th.
+    static func schemaLines(_ check: SchemaCheck?) -> [[Span]] {
+        guard let check else { return [[Span("This response was not checked against an OpenAPI document.", role: .dim)]] }
+        var lines: [[Span]] = []
+        if let unmatched = check.unmatched {
+            lines.append([Span(check.passed ? "· " : "✗ ", role: check.passed ? .dim : .status4xx), Span(unmatched, role: .text)])
+            lines.append([Span(check.passed ? "  Not checked: name the operation with operation: on the endpoint." : "  The endpoint asks to be checked (assert: - schema).", role: .dim)])
+            return lines
+        }
+        let operation = check.operation ?? "its operation"
+        if check.violations.isEmpty {
+            return [[Span("✓ ", role: .status2xx), Span("The response keeps the promise of \(operation) in \(check.document).", role: .text)]]
+        }
+        lines.append([Span("✗ ", role: .status4xx), Span(check.reason, role: .text)])
+        lines.append([Span("  Enter on a violation at the top shows its place in the Body tab.", role: .dim)])
+        for violation in check.violations {
+            let place = violation.kind == .body ? (violation.instancePointer.isEmpty ? "(body)" : violation.instancePointer) : violation.kind.rawValue
+            var head = [Span("✗ ", role: .status4xx), Span(place, role: .headerName), Span("  " + violation.message, role: .text)]
+            if let line = check.bodyLines[violation.instancePointer], violation.kind == .body {
+                head.append(Span("  (body line \(line + 1))", role: .dim))
+            }
+            lines.append(head)
+            lines.append([Span("    #" + violation.schemaPointer, role: .dim)])
+        }
+        return lines
     }
 
     /// The source with the exchange's secrets masked as its lines are drawn (as it is when

@@ -1,5 +1,6 @@
 import Checks
 import Dispatch
+import Formats
 import Foundation
 import GraphQLSupport
 import History
@@ -67,6 +68,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private let validatesGraphQL: Bool
     /// The schema sources, one per transport in use (`tls:` settings make their own).
     private var schemaSources: [ObjectIdentifier: GraphQLSchemaSource] = [:]
+    /// The collection's `openapi:` document as last read: its path and modification date, and
+    /// the contract (or why it cannot be read, told once).
+    private var contract: (key: String, validation: ResponseValidation?)?
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
@@ -381,8 +385,29 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         preview.proxy = proxyNote(for: resolved.environment, url: resolved.url)
         send(.resolved(exchange: id, preview))
         if resolved.endpoint.isWebSocket(resolvedURL: resolved.url) { return openWebSocket(id, resolved, send: send) }
-        if validatesGraphQL, resolved.graphQLDocument != nil { return validateAndSend(id, resolved, send: send) }
-        sendRequest(id, resolved, send: send)
+        let validation = responseValidation(for: plan.collection, send: send)
+        if validatesGraphQL, resolved.graphQLDocument != nil { return validateAndSend(id, resolved, validation: validation, send: send) }
+        sendRequest(id, resolved, validation: validation, send: send)
+    }
+
+    /// What checks every response against the collection's `openapi:` document, read again
+    /// when the file changed; a document that cannot be read is told once, as an error.
+    private func responseValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) -> ResponseValidation? {
+        guard let named = collection.openAPI else { return nil }
+        let folder = collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let file = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
+        let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date).map { "\($0.timeIntervalSince1970)" } ?? "-"
+        let key = file.path + "@" + modified
+        if let known = lock.withLock({ contract }), known.key == key { return known.validation }
+        var validation: ResponseValidation?
+        do {
+            let loaded = try ResponseContract.loading(for: collection) { send(.message("openapi: \($0)", isError: false)) }
+            validation = loaded.map { ResponseValidation($0, everyResponse: true) }
+        } catch {
+            send(.message("Responses are not checked against openapi: \(error)", isError: true))
+        }
+        lock.withLock { contract = (key, validation) }
+        return validation
     }
 
     // MARK: - GraphQL schemas
@@ -401,12 +426,12 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Validates a GraphQL request against its schema (cached, else fetched) and sends it when
     /// it is valid, or when no schema can be had (with a warning); a document with problems
     /// is not sent, and the problems, at the file's lines and columns, say why.
-    private func validateAndSend(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
+    private func validateAndSend(_ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?, send: @escaping @Sendable (AppAction) -> Void) {
         let source: GraphQLSchemaSource
         do {
             source = try schemaSource(for: resolved.environment)
         } catch {
-            return sendRequest(id, resolved, send: send)
+            return sendRequest(id, resolved, validation: validation, send: send)
         }
         let task = Task { [weak self] in
             let verdict = await source.validate(resolved)
@@ -421,7 +446,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             case .notGraphQL, .valid:
                 break
             }
-            sendRequest(id, resolved, send: send)
+            sendRequest(id, resolved, validation: validation, send: send)
         }
         lock.withLock { tasks[.exchange(id)] = task }
     }
@@ -486,7 +511,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         }
         return SequenceRunner<HistoryEntry>(
-            collection: collection, environment: environment, store: CaptureStore(), resolver: resolver, check: check
+            collection: collection, environment: environment, store: CaptureStore(), resolver: resolver, check: check,
+            validation: responseValidation(for: collection, send: send)
         ) { [weak self] resolved in
             if case .failure(let error) = chosen, !(error is TLSSettings.Failure) {
                 var entry = HistoryEntry(sending: resolved, startedAt: Date(), collectionPath: path)
@@ -564,7 +590,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         lock.withLock { tasks[.run(id)] = task }
     }
 
-    private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
+    private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?, send: @escaping @Sendable (AppAction) -> Void) {
         let started = Date()
         // The body streams in on its own serial queue: the first lines are shown from the first
         // chunk, and a slow screen never holds more than the transport's buffer.
@@ -613,7 +639,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                     var complete = response
                     complete.body = frame?.data
                     send(.received(exchange: id, ResponseSnapshot.make(complete, document: frame?.document)))
-                    let report = Self.check(complete, of: resolved, send: { send(.checked(exchange: id, $0)) })
+                    let report = Self.check(complete, of: resolved, validation: validation, send: { send(.checked(exchange: id, $0)) })
                     let captured = report?.captured.filter(\.isSecret).map(\.value) ?? []
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                     entry.fill(complete)
@@ -654,16 +680,26 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             .send()
     }
 
-    /// Runs the endpoint's assertions and captures on a complete response, keeps what it
-    /// captured in the state folder for the next requests, and reports the result.
+    /// Runs the endpoint's assertions and captures on a complete response, and the check
+    /// against the collection's OpenAPI document; keeps what it captured in the state folder
+    /// for the next requests, and reports the result.
     ///
-    /// - Returns: the report, for the history (`nil` when the endpoint checks nothing).
-    private static func check(_ response: Response<Data?>, of resolved: ResolvedRequest, send: (CheckReport) -> Void) -> CheckReport? {
+    /// - Returns: the report, for the history (`nil` when nothing was checked).
+    private static func check(_ response: Response<Data?>, of resolved: ResolvedRequest, validation: ResponseValidation?,
+                              send: (CheckReport) -> Void) -> CheckReport? {
         let endpoint = resolved.endpoint
-        guard endpoint.hasChecks else { return nil }
         let facts = CheckedResponse(status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
                                     durationMilliseconds: (response.timings.total ?? 0) * 1000)
-        let report = endpoint.check(facts, secretNames: resolved.environment.secrets, expand: resolved.expand)
+        var schema = validation?.check(resolved, response: facts)
+        if var found = schema, found.violations.contains(where: { $0.kind == .body }), let tree = try? JSONValue(parsing: facts.body) {
+            // Where the Schema tab's Enter shows each place in the Body tab.
+            for violation in found.violations where violation.kind == .body {
+                found.bodyLines[violation.instancePointer] = JSONPrettyPrinter.line(of: violation.instancePointer, in: tree)
+            }
+            schema = found
+        }
+        guard endpoint.hasChecks || schema != nil else { return nil }
+        let report = endpoint.check(facts, secretNames: resolved.environment.secrets, expand: resolved.expand, schema: schema)
         send(report)
         guard !report.captured.isEmpty else { return report }
         let now = Date()

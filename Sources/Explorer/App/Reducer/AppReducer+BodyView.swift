@@ -127,6 +127,24 @@ extension AppReducer {
     }
 
     /// The whole body again, unfiltered and unfolded.
+    /// Enter on the Schema tab: the Body tab, unfiltered and unfolded, scrolled to the place
+    /// of the violation at the top of the tab (or the first below it).
+    static func showViolationInBody(_ state: inout AppState) -> [AppEffect] {
+        guard let check = state.shown?.checks?.schema, !check.violations.isEmpty else { return [] }
+        let index = min(check.violations.count - 1, max(0, (state.body.text.topLine - ResponseContent.schemaHeadLines + 1) / 2))
+        let violation = check.violations[index]
+        guard let line = check.bodyLines[violation.instancePointer] else {
+            state.message = "\(violation.kind == .body ? "The body as a whole" : "The \(violation.kind.rawValue)") is what breaks the promise: \(violation.message)"
+            return []
+        }
+        clearBodyFilter(&state)
+        state.responseTab = .body
+        state.body.text.topLine = max(0, line - 2)
+        state.body.text.currentMatchLine = line
+        state.message = "Body line \(line + 1): \(violation.instancePointer) \(violation.message)"
+        return []
+    }
+
     static func clearBodyFilter(_ state: inout AppState) {
         state.body.filter = ""
         state.body.filtered = nil

@@ -253,6 +253,7 @@ enum AppReducer {
             cycleTab(-1, &state)
         case .send:
             if state.focus == .request, let effects = requestEnter(&state) { return effects }
+            if state.focus == .response, state.responseTab == .schema { return showViolationInBody(&state) }
             return sendFromFocus(&state)
         case .resend:
             guard state.focus == .history || state.focus == .response && state.shown?.historyID != nil,

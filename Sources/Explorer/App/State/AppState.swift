@@ -24,6 +24,9 @@ enum ResponseTab: String, Sendable, CaseIterable {
     /// Each assertion of the endpoint, what it found and why it failed (only for an exchange
     /// whose endpoint checks something).
     case checks = "Checks"
+    /// Each way the response breaks its operation in the collection's `openapi:` document,
+    /// by pointer in the body and in the document (only for an exchange that was checked).
+    case schema = "Schema"
 }
 
 /// A modal overlay over the screen.
@@ -420,7 +423,13 @@ package struct AppState: Sendable {
 
     /// The response tabs the shown exchange has: Checks only when its endpoint checks something.
     var responseTabs: [ResponseTab] {
-        ResponseTab.allCases.filter { $0 != .checks || shown?.checks != nil }
+        ResponseTab.allCases.filter { tab in
+            switch tab {
+            case .checks: shown?.checks != nil
+            case .schema: shown?.checks?.schema != nil
+            default: true
+            }
+        }
     }
 
     /// The document the body tab shows: the JSONPath result when a filter is set.

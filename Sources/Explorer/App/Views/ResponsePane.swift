@@ -135,6 +135,10 @@ enum ResponsePane {
                 spans.append(Span(" · ", role: .dim))
                 spans.append(Span(summary, Style(checks.passed ? .status2xx : .status4xx, .bold)))
             }
+            if let badge = exchange.checks?.schema?.badge {
+                spans.append(Span(" · ", role: .dim))
+                spans.append(Span(badge, Style(.status4xx, .bold)))
+            }
         case .inFlight:
             if let head = exchange.head {
                 spans.append(Span(" \(head.status.code) \(head.status.reasonPhrase) ", Style(AppState.role(forStatus: head.status.code), [.bold, .reverse])))
