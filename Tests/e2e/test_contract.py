@@ -204,3 +204,50 @@ def test_import_openapi_links_the_document_and_each_operation(explorer_bin, tmp_
     listed = run(explorer_bin, tmp_path, "run", "--collection", str(target), "--validate", "--no-history", "--var", "id=1")
     assert listed.returncode == 3, listed.stderr
     assert "2 violations of getPost" in listed.stdout.decode() + listed.stderr
+
+
+def test_openapi_refresh_lists_what_changed_since_the_import_and_adds_on_request(explorer_bin, tmp_path):
+    (tmp_path / "api.yaml").write_text(DOCUMENT)
+    target = tmp_path / "explorer.yaml"
+    assert run(explorer_bin, tmp_path, "import", "openapi", "api.yaml", "--into", str(target)).returncode == 0
+    same = run(explorer_bin, tmp_path, "openapi", "refresh", "--collection", str(target))
+    assert same.returncode == 0, same.stderr
+    assert same.stdout.decode().strip() == "explorer.yaml matches api.yaml."
+
+    # The document moves on: a new operation, one renamed, a required query parameter.
+    changed = (DOCUMENT
+               .replace("operationId: getPost", "operationId: showPost")
+               .replace("      operationId: getUser\n      parameters: [",
+                        "      operationId: getUser\n      parameters: [{name: fields, in: query, required: true, schema: {type: string}}, ")
+               .replace("components:", "  /health:\n    get:\n      operationId: health\n      responses: {'200': {description: up}}\ncomponents:"))
+    (tmp_path / "api.yaml").write_text(changed)
+    before = target.read_text()
+    drift = run(explorer_bin, tmp_path, "openapi", "refresh", "--collection", str(target))
+    assert drift.returncode == 3, drift.stderr
+    lines = drift.stdout.decode().splitlines()
+    assert "+ health  GET /health  (in the document, not in the collection)" in lines
+    assert any(line.startswith("+ showPost  GET /posts/") for line in lines)
+    assert any(line.startswith("− ") and "getPost  (no longer in the document)" in line for line in lines)
+    assert any(line.startswith("~ ") and "getUser: query + fields" in line for line in lines)
+    assert target.read_text() == before, "refresh alone changes nothing"
+
+    as_json = json.loads(run(explorer_bin, tmp_path, "openapi", "refresh", "--collection", str(target), "--json").stdout)
+    assert [item["operation"] for item in as_json["added"]] == ["showPost", "health"], "in the document's order"
+    assert [item["operation"] for item in as_json["removed"]] == ["getPost"]
+    assert as_json["changed"][0]["changes"] == ["query + fields"]
+
+    added = run(explorer_bin, tmp_path, "openapi", "refresh", "--collection", str(target), "--add")
+    assert added.returncode == 3, "what was removed or changed is still different"
+    assert "added 2 endpoint(s)" in added.stderr
+    text = target.read_text()
+    assert "operation: health" in text and "operation: showPost" in text
+    again = run(explorer_bin, tmp_path, "openapi", "refresh", "--collection", str(target), "--json")
+    assert json.loads(again.stdout)["added"] == []
+
+
+def test_a_yaml_mistake_in_the_document_is_one_line_naming_its_place(explorer_bin, tmp_path):
+    (tmp_path / "api.yaml").write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get: {}\n    get: {}\n")
+    result = run(explorer_bin, tmp_path, "import", "openapi", "api.yaml")
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("it is not valid YAML: line 5, column 5: duplicate keys get in one mapping")
+    assert len(result.stderr.strip().splitlines()) == 1, "the document is not dumped"

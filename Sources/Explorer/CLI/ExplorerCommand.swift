@@ -21,6 +21,7 @@ struct ExplorerCommand: AsyncParsableCommand {
             RunCommand.self,
             CompareCommand.self,
             LoadCommand.self,
+            OpenAPICommand.self,
             ImportCommand.self,
             ExportCommand.self,
             HistoryCommand.self,

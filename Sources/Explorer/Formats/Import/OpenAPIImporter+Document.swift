@@ -52,7 +52,7 @@ extension OpenAPIImporter {
                     mended.append(line)
                     continue
                 }
-                throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid YAML: \(error)")
+                throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid YAML: line \(error.line), column \(error.column): \(error.problem)")
             }
         }
     }

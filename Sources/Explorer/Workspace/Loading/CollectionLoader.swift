@@ -138,18 +138,7 @@ struct Reader {
     }
 
     func malformed(_ error: YamlError) -> CollectionError {
-        switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
-            let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            return .malformedYAML(FileLocation(file: file, line: mark.line, column: mark.column), problem: detail)
-        case let .duplicatedKeysInMapping(duplicates, context):
-            return .malformedYAML(FileLocation(file: file, line: context.mark.line, column: context.mark.column),
-                                  problem: "duplicate keys \(duplicates.joined(separator: ", ")) in one mapping")
-        case let .reader(problem, _, _, _):
-            return .malformedYAML(FileLocation(file: file, line: 1, column: 1), problem: problem)
-        default:
-            return .malformedYAML(FileLocation(file: file, line: 1, column: 1), problem: "\(error)")
-        }
+        .malformedYAML(FileLocation(file: file, line: error.line, column: error.column), problem: error.problem)
     }
 
     /// Applies YAML merge keys (`<<: *defaults`): the merged mapping's pairs are added where

@@ -114,21 +114,7 @@ enum ThemeFile {
         "bold": .bold, "dim": .dim, "italic": .italic, "underline": .underline, "reverse": .reverse, "blink": .blink,
     ]
 
-    static func line(of error: YamlError) -> Int {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _):
-            return mark.line
-        default:
-            return 1
-        }
-    }
+    static func line(of error: YamlError) -> Int { error.line }
 
-    static func reason(of error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _):
-            return problem
-        default:
-            return "\(error)"
-        }
-    }
+    static func reason(of error: YamlError) -> String { error.problem }
 }
