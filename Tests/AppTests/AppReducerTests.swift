@@ -652,9 +652,9 @@ import Testing
         var afternoon = summary(id: 1, endpoint: "List posts")
         afternoon.startedAt = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
         tuiReduce(&state, .historyLoaded([afternoon]))
-        #expect(state.historyItems.first?.spans.first?.text == "11:06 ")
+        #expect(state.historyItems(width: 40).first?.spans.first?.text == "11:06 ")
         state.timeZone = TimeZone(identifier: "Asia/Tokyo")!
-        #expect(state.historyItems.first?.spans.first?.text == "20:06 ", "not 08:06: the clock has 24 hours")
+        #expect(state.historyItems(width: 40).first?.spans.first?.text == "20:06 ", "not 08:06: the clock has 24 hours")
     }
 
     private func summary(id: Int64, endpoint: String?, environment: String? = "local") -> HistorySummary {

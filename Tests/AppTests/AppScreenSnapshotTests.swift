@@ -1,4 +1,5 @@
 import Foundation
+@testable import History
 import NetworkingCore
 import Testing
 @testable import App
@@ -203,6 +204,58 @@ import TestSupport
         assertSnapshot(tuiScreen(state), named: "raw-tab-80x24")
         tuiPress(&state, .char("]"))
         assertSnapshot(tuiScreen(state), named: "timing-tab-80x24")
+    }
+
+    /// Four exchanges: the same endpoint in two environments, one in an environment whose name
+    /// is longer than the column, and a URL typed without an environment that failed.
+    private func historyState(width: Int, height: Int) throws -> AppState {
+        var state = try tuiState(width: width, height: height)
+        func entry(_ id: Int64, _ environment: String?, _ endpoint: String?, _ method: String, _ url: String, _ status: Int?, _ milliseconds: Double) -> HistorySummary {
+            HistorySummary(id: id, startedAt: tuiNow, environment: environment, endpoint: endpoint, method: method, url: url,
+                           status: status, reason: nil, responseBodySize: 10, contentType: "application/json",
+                           totalMilliseconds: milliseconds, transportError: status == nil ? "Connection refused" : nil)
+        }
+        state.history = [
+            entry(4, "staging", "Users/Get user", "GET", "https://staging.example.com/v1/users/2", 200, 1234),
+            entry(3, "local", "Users/Get user", "GET", "http://127.0.0.1:8080/v1/users/1", 200, 5),
+            entry(2, "production", "Users/Create user", "POST", "https://api.example.com/v1/users", 422, 87),
+            entry(1, nil, nil, "DELETE", "http://127.0.0.1:9/v1/users/1", nil, 30_000),
+        ]
+        state.focus = .history
+        state.lastList = .history
+        return state
+    }
+
+    @Test func historyRowsSayTheirEnvironmentInColumnsThatDoNotShift() throws {
+        for (width, height) in [(80, 24), (40, 12), (120, 40)] {
+            var state = try historyState(width: width, height: height)
+            assertSnapshot(tuiScreen(state), named: "history-\(width)x\(height)")
+            // At 40×12 the pane shows one row: each is looked at selected.
+            var lines: [String] = []
+            for _ in state.history {
+                lines += tuiScreen(state).textLines()
+                tuiPress(&state, KeyPress(.down))
+            }
+            let local = try #require(lines.first { $0.contains("Get user") && $0.contains("local") }, "\(width)x\(height)")
+            let staging = try #require(lines.first { $0.contains("Get user") && $0.contains("staging") }, "\(width)x\(height)")
+            // The status and the duration end at the same columns in every row.
+            for line in [local, staging] {
+                let status = try #require(line.range(of: "200"))
+                #expect(line.distance(from: line.startIndex, to: status.lowerBound) == local.distance(from: local.startIndex, to: try #require(local.range(of: "200")).lowerBound))
+            }
+            #expect(staging.contains(" 1.23s│") && local.contains("   5ms│"))
+            #expect(lines.contains { $0.contains("422") } && lines.contains { $0.contains("ERR") })
+        }
+    }
+
+    @Test func theHistoryFilterMatchesTheEnvironmentAtAnyWidth() throws {
+        var state = try historyState(width: 80, height: 24)
+        tuiPress(&state, .char("/"))
+        tuiType(&state, "staging")
+        #expect(state.selectedHistoryEntry?.id == 4)
+        let screen = screenText(state)
+        #expect(screen.contains("staging 200 1.23s"))
+        #expect(!screen.contains("5ms") && !screen.contains("87ms") && !screen.contains("ERR"))
     }
 
     @Test func everyStateRendersAtManySizesWithoutCrashing() throws {

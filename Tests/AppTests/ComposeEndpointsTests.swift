@@ -91,6 +91,43 @@ import TestSupport
         #expect(state.selectedEndpoint?.id == "User posts")
     }
 
+    /// Types a new draft's request line, sends it, and saves it under the proposed name:
+    /// the proposed name and the endpoint written.
+    private func savedDraft(typed line: String, environment: String? = nil) throws -> (proposed: String?, saved: Endpoint?, message: String?) {
+        var state = try tuiState(environment: environment)
+        tuiPress(&state, .ctrl("n"), .ctrl("u"))
+        tuiType(&state, line)
+        tuiPress(&state, KeyPress(.enter), .char("S"))
+        let proposed = state.input?.text
+        let effects = tuiPress(&state, KeyPress(.enter))
+        guard case .put(let endpoint, replacing: nil)? = changes(effects).first else { return (proposed, nil, state.message) }
+        return (proposed, endpoint, state.message)
+    }
+
+    @Test func aDraftTypedAsAURLUnderTheBaseURLIsSavedRelativeToIt() throws {
+        let saved = try savedDraft(typed: "GET http://127.0.0.1:8080/v1/echo")
+        #expect(saved.proposed == "Get echo")
+        #expect(saved.saved?.path == "/echo", "the endpoint follows the environment")
+        #expect(saved.message?.contains("with the path /echo") == true)
+        // Scheme and host without case; the query stays the endpoint's.
+        let upper = try savedDraft(typed: "POST HTTP://127.0.0.1:8080/v1/users/{{user_id}}/posts?page=2")
+        #expect(upper.proposed == "Post users user_id posts")
+        #expect(upper.saved?.path == "/users/{{user_id}}/posts" && upper.saved?.query == [KeyValue("page", "2")])
+        #expect(try savedDraft(typed: "GET http://127.0.0.1:8080/v1").saved?.path == "/")
+    }
+
+    @Test func aURLElsewhereKeepsItsWholeURLAndIsNamedFromItsPath() throws {
+        let cdn = try savedDraft(typed: "GET https://cdn.example.com/v2/logo")
+        #expect(cdn.proposed == "Get v2 logo")
+        #expect(cdn.saved?.path == "https://cdn.example.com/v2/logo")
+        // The same host under another path, and another environment's base URL, are elsewhere.
+        #expect(try savedDraft(typed: "GET http://127.0.0.1:8080/v10/echo").saved?.path == "http://127.0.0.1:8080/v10/echo")
+        let local = try savedDraft(typed: "GET http://127.0.0.1:8080/v1/echo", environment: "staging")
+        #expect(local.proposed == "Get v1 echo")
+        #expect(local.saved?.path == "http://127.0.0.1:8080/v1/echo")
+        #expect(try savedDraft(typed: "GET https://staging.example.com/v1/echo", environment: "staging").saved?.path == "/echo")
+    }
+
     @Test func aNewDraftWithoutAPathIsNotSaved() throws {
         var state = try tuiState()
         tuiPress(&state, .ctrl("n"), KeyPress(.escape), .char("S"))

@@ -166,3 +166,48 @@ def test_until_and_since_bound_the_list_in_time(explorer_bin, tmp_path, demo):
     seed(explorer_bin, tmp_path, demo)
     assert listed(explorer_bin, tmp_path, "--until", "2000-01-01") == []
     assert len(listed(explorer_bin, tmp_path, "--since", "2000-01-01")) == 4
+
+
+# MARK: - per collection
+
+def test_the_list_is_the_collections_own_and_all_lists_every_one(explorer_bin, tmp_path, demo):
+    """As the TUI's History pane: the collection send would use, --all for every one."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "explorer.yaml").write_text(demo.collection.read_text())
+    ours = sent_id(explorer_bin, tmp_path, demo, "Users/List users", "--env", "local")
+    result = run(explorer_bin, tmp_path, "send", "--collection", str(other / "explorer.yaml"),
+                 "Users/Get user", "--env", "staging", "--json")
+    assert result.returncode == 0, result.stderr
+    theirs = json.loads(result.stdout)["historyId"]
+
+    def ids(*args, cwd=None, env=None):
+        result = run(explorer_bin, tmp_path, "history", *args, "--json", cwd=cwd, env=env)
+        assert result.returncode == 0, result.stderr
+        return [row["id"] for row in json.loads(result.stdout)], result.stderr
+
+    # The folder's explorer.yaml, --collection (relative to the folder), $EXPLORER_COLLECTION.
+    assert ids(cwd=other) == ([theirs], "")
+    assert ids("--collection", "demo.yaml") == ([ours], "")
+    assert ids("--collection", "../demo.yaml", cwd=other) == ([ours], "")
+    assert ids(env={"EXPLORER_COLLECTION": str(demo.collection)}) == ([ours], "")
+    # --all, and a folder without a collection (which says so, once).
+    assert ids("--all", cwd=other) == ([theirs, ours], "")
+    listed_all, said = ids()
+    assert listed_all == [theirs, ours]
+    assert said.count("every collection") == 1 and one_sentence(said), said
+
+
+def test_an_empty_list_of_one_collection_points_at_all(explorer_bin, tmp_path, demo):
+    sent_id(explorer_bin, tmp_path, demo, "Users/List users", "--env", "local")
+    (tmp_path / "explorer.yaml").write_text("name: Empty\n")
+    result = history(explorer_bin, tmp_path)
+    assert result.returncode == 0 and result.stdout == b""
+    assert "--all" in result.stderr and one_sentence(result.stderr), result.stderr
+    assert len(history(explorer_bin, tmp_path, "--all").stdout.decode().splitlines()) == 1
+
+
+def test_all_with_a_collection_is_a_usage_error(explorer_bin, tmp_path):
+    result = history(explorer_bin, tmp_path, "--all", "--collection", "demo.yaml")
+    assert result.returncode == 2
+    assert "--all" in result.stderr

@@ -284,6 +284,24 @@ def test_editing_the_request_line_then_saving_it_to_the_file(tui, demo):
     assert "List users" in text  # the rest of the collection is kept
 
 
+def test_a_new_request_typed_as_a_url_is_saved_under_the_environments_base_url(tui, demo):
+    """Ctrl-N, a whole URL under local's base_url, S: named from the path, saved relative to it."""
+    s = tui()
+    s.keys("C-n")
+    s.wait_for("Request: GET")
+    s.keys("C-u")
+    s.type("GET " + demo.url("local", "/echo"))
+    s.keys("Enter")
+    s.wait_for(re.compile(r"200 OK"))
+    s.keys("S")
+    s.wait_for("Save as: Get echo")
+    s.keys("Enter")
+    s.wait_for(re.compile(r"Saved (\w+/)?Get echo to demo.yaml"))
+    text = demo.collection.read_text()
+    assert "name: Get echo" in text and "path: /echo" in text
+    assert demo.url("local", "/echo") not in text
+
+
 def tui_with_editor(tui, tmp_path, script):
     """The TUI with a shell script as $EDITOR (the file to edit is its $1)."""
     editor = tmp_path / "editor.sh"

@@ -55,10 +55,25 @@ struct HistoryCommand: AsyncParsableCommand {
 
     // MARK: - list
 
-    /// `explorer history [--endpoint NAME] [--env NAME] [--status CLASS] [--search TEXT] [--limit N] [--json]`.
+    /// `explorer history [--collection FILE | --all] [--endpoint NAME] [--env NAME] [--status CLASS] [--search TEXT] [--limit N] [--json]`.
+    ///
+    /// Lists the exchanges of one collection, as the TUI's History pane does: the collection
+    /// `explorer send` would use. `--all` lists every collection's (and the requests sent
+    /// without one); so does a folder where no collection is found, saying so on stderr.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List stored exchanges, newest first (the default).")
+            commandName: "list", abstract: "List stored exchanges, newest first (the default).",
+            discussion: """
+                Only the exchanges of the collection `explorer send` would use: --collection FILE, \
+                else ./explorer.yaml, else $EXPLORER_COLLECTION. --all lists those of every \
+                collection, and the requests sent without one.
+                """)
+
+        @Option(name: .long, help: "The collection whose exchanges to list (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
+        var collection: String?
+
+        @Flag(name: .long, help: "List the exchanges of every collection.")
+        var all = false
 
         @Option(name: .long, help: "Only this endpoint (Folder/Name).")
         var endpoint: String?
@@ -91,6 +106,7 @@ struct HistoryCommand: AsyncParsableCommand {
             if let status, HistoryStatusClass(rawValue: status.lowercased()) == nil {
                 throw ExchangeSender.usageError("--status must be one of 2xx, 3xx, 4xx, 5xx or error, not \"\(status)\".")
             }
+            if all, collection != nil { throw ExchangeSender.usageError("--all lists every collection's exchanges: leave out --collection, or --all.") }
             if limit < 1 { throw ExchangeSender.usageError("--limit must be at least 1.") }
             if offset < 0 { throw ExchangeSender.usageError("--offset must not be negative.") }
             if let since, HistoryCommand.parseDate(since) == nil {
@@ -101,19 +117,60 @@ struct HistoryCommand: AsyncParsableCommand {
             }
         }
 
-        func run() throws {
-            let store = try HistoryCommand.openStore()
-            let query = HistoryQuery(
-                endpoint: endpoint, environment: env,
+        /// Whose exchanges to list.
+        enum Scope: Equatable {
+            /// The exchanges of the collection kept under this key (`APICollection.storeKey`).
+            case collection(key: String)
+            /// Every collection's, because `--all` asks for them or because no collection was
+            /// found (`asked` false).
+            case everyCollection(asked: Bool)
+        }
+
+        /// The collection whose exchanges to list, found as `explorer send` finds it.
+        ///
+        /// - Parameters:
+        ///   - environment: the process environment (for `EXPLORER_COLLECTION`).
+        ///   - currentDirectory: where `explorer.yaml` is looked for.
+        /// - Returns: the scope.
+        func scope(
+            environment: @autoclosure () -> [String: String] = ProcessInfo.processInfo.environment,
+            currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
+        ) -> Scope {
+            if all { return .everyCollection(asked: true) }
+            guard let found = CollectionLocation.find(explicit: collection, environment: environment(), currentDirectory: currentDirectory()) else {
+                return .everyCollection(asked: false)
+            }
+            return .collection(key: APICollection.storeKey(forFileAt: found.url))
+        }
+
+        /// The store's query for the options, in `scope`.
+        func query(in scope: Scope) -> HistoryQuery {
+            var key: String?
+            if case .collection(let found) = scope { key = found }
+            return HistoryQuery(
+                endpoint: endpoint, environment: env, collectionPath: key,
                 statusClass: status.flatMap { HistoryStatusClass(rawValue: $0.lowercased()) },
                 since: since.flatMap(HistoryCommand.parseDate), until: until.flatMap(HistoryCommand.parseDate), search: search, limit: limit, offset: offset)
+        }
+
+        func run() throws {
+            let scope = scope()
+            if scope == .everyCollection(asked: false) {
+                printError("No collection here (no --collection, ./explorer.yaml or EXPLORER_COLLECTION): listing the exchanges of every collection.")
+            }
+            let store = try HistoryCommand.openStore()
+            let query = query(in: scope)
             let rows = try HistoryCommand.attempt { try store.summaries(matching: query) }
             if json {
                 ExchangeOutput.write(ExchangeOutput.jsonText(rows.map(HistoryCommand.jsonObject)) + "\n")
                 return
             }
             if rows.isEmpty {
-                printError("No exchanges in the history match.")
+                if case .collection(let key) = scope {
+                    printError("No exchanges of \(key) in the history match; --all lists every collection's.")
+                } else {
+                    printError("No exchanges in the history match.")
+                }
                 return
             }
             let terminal = ExchangeOutput.stdoutIsTerminal

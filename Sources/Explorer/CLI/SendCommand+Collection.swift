@@ -27,21 +27,36 @@ enum CollectionLocation {
         environment: @autoclosure () -> [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
     ) throws -> URL {
+        guard let found = find(explicit: explicit, environment: environment(), currentDirectory: currentDirectory()) else {
+            printError("No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION.")
+            throw ExitCode(2)
+        }
+        if found.isNamed { named.withLock { _ = $0.insert(found.url.path) } }
+        return found.url
+    }
+
+    /// The collection file a command would use, without a word on stderr: `explicit`, else
+    /// `explorer.yaml` in `currentDirectory` when it exists, else `$EXPLORER_COLLECTION`.
+    ///
+    /// - Parameters: as `resolve`'s.
+    /// - Returns: the file, and whether the user named it (an option or the environment
+    ///   variable) rather than it being found in the folder; nil when there is none.
+    static func find(
+        explicit: String?,
+        environment: @autoclosure () -> [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
+    ) -> (url: URL, isNamed: Bool)? {
         if let explicit {
             let url = explicit.hasPrefix("/") ? URL(fileURLWithPath: explicit).standardizedFileURL
                 : URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory(), isDirectory: true)).standardizedFileURL
-            named.withLock { _ = $0.insert(url.path) }
-            return url
+            return (url, true)
         }
         let local = URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent("explorer.yaml")
-        if FileManager.default.fileExists(atPath: local.path) { return local }
+        if FileManager.default.fileExists(atPath: local.path) { return (local, false) }
         if let fromEnvironment = environment()["EXPLORER_COLLECTION"], !fromEnvironment.isEmpty {
-            let url = URL(fileURLWithPath: fromEnvironment).standardizedFileURL
-            named.withLock { _ = $0.insert(url.path) }
-            return url
+            return (URL(fileURLWithPath: fromEnvironment).standardizedFileURL, true)
         }
-        printError("No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION.")
-        throw ExitCode(2)
+        return nil
     }
 
     /// Loads a collection, printing its warnings to stderr, and refuses one that was found

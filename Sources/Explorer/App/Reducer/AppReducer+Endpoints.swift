@@ -79,15 +79,29 @@ extension AppReducer {
             state.messageIsError = true
             return
         }
-        let proposed = endpoint.name.hasPrefix("New request") ? proposedName(endpoint) : endpoint.name
+        let proposed = endpoint.name.hasPrefix("New request") ? proposedName(followingTheEnvironment(endpoint, state)) : endpoint.name
         state.input = TextInput(purpose: .saveAs(endpointID: endpoint.id), text: freeName(proposed, in: endpoint.folderPath, state, except: endpoint.id))
     }
 
-    /// A name from the method and the path's words: `POST /users/{{id}}/posts` → `Post users id posts`.
+    /// A name from the method and the path's words: `POST /users/{{id}}/posts` → `Post users
+    /// id posts`; of a whole URL, its path's (`https://cdn.example.com/v2/logo` → `Get v2 logo`).
     static func proposedName(_ endpoint: Endpoint) -> String {
-        let words = endpoint.path.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
+        var path = Substring(endpoint.path)
+        if let scheme = path.range(of: "://") {
+            path = path[scheme.upperBound...].drop { $0 != "/" }
+        }
+        let words = path.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).map(String.init)
         let method = endpoint.method.rawValue.lowercased().capitalized
         return ([method] + words).joined(separator: " ")
+    }
+
+    /// A new draft typed as a whole URL under the active environment's `base_url`, with the path
+    /// relative to it, so that the saved endpoint follows the environment; any other unchanged.
+    static func followingTheEnvironment(_ draft: Endpoint, _ state: AppState) -> Endpoint {
+        guard let relative = state.activeEnvironmentValue?.relativePath(of: draft.path) else { return draft }
+        var moved = draft
+        moved.path = relative
+        return moved
     }
 
     /// The name typed for a new draft: the draft takes it and is written to the file.
@@ -97,9 +111,13 @@ extension AppReducer {
         guard validName(name, in: draft.folderPath, except: id, &state) else { return [] }
         state.drafts[id] = nil
         draft.name = name
+        let typed = draft.path
+        draft = followingTheEnvironment(draft, state)
         state.drafts[draft.id] = draft
         state.rebuildRows(selecting: draft.id)
-        state.message = "Saving \(draft.id) to \(state.collectionFileName)…"
+        state.message = draft.path == typed
+            ? "Saving \(draft.id) to \(state.collectionFileName)…"
+            : "Saving \(draft.id) to \(state.collectionFileName) with the path \(draft.path), under each environment's base_url…"
         state.messageIsError = false
         return [.changeCollection(.put(draft, replacing: nil), collectionPath: state.collectionPath)]
     }

@@ -55,7 +55,7 @@ extension AppReducer {
             let count = state.visibleEndpointRows.count
             state.endpointList.move(by: delta, count: count)
         case .history:
-            let count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems.map(\.filterText) }.count
+            let count = state.historyList.visibleIndices(count: state.history.count) { state.historyFilterTexts }.count
             state.historyList.move(by: delta, count: count)
             if let entry = state.selectedHistoryEntry { return [.openHistory(id: entry.id)] }
         case .request:

@@ -81,7 +81,7 @@ struct AppLayout: Sendable {
         switch pane {
         case .environments: area = environments; list = state.environmentList; count = state.environments.count
         case .endpoints: area = endpoints; list = state.endpointList; count = state.visibleEndpointRows.count
-        case .history: area = history; list = state.historyList; count = state.historyList.visibleIndices(count: state.history.count) { state.historyItems.map(\.filterText) }.count
+        case .history: area = history; list = state.historyList; count = state.historyList.visibleIndices(count: state.history.count) { state.historyFilterTexts }.count
         default: return nil
         }
         let inner = Block.inner(area)

@@ -395,28 +395,9 @@ package struct AppState: Sendable {
     }
 
     var selectedHistoryEntry: HistorySummary? {
-        let visible = historyList.visibleIndices(count: history.count) { historyItems.map(\.filterText) }
+        let visible = historyList.visibleIndices(count: history.count) { historyFilterTexts }
         guard visible.indices.contains(historyList.selected) else { return nil }
         return history[visible[historyList.selected]]
-    }
-
-    var historyItems: [ListItem] {
-        history.map { entry in
-            let time = ClockText.hourMinute(entry.startedAt, in: timeZone)
-            let status = entry.status.map(String.init) ?? "ERR"
-            return ListItem(
-                [
-                    Span(time + " ", role: .dim),
-                    Span(Self.methodColumn(entry.method), role: Self.role(for: HTTPMethod(rawValue: entry.method))),
-                    // The endpoint's own name: the folder is in the request pane when opened.
-                    Span(entry.endpoint.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? entry.url),
-                ],
-                // Status and time in columns that do not shift.
-                trailing: [
-                    Span(DisplayWidth.pad(status, to: 3), role: Self.role(forStatus: entry.status)),
-                    Span(Self.durationColumn(entry.totalMilliseconds), role: .dim),
-                ])
-        }
     }
 
     var shown: Exchange? { shownExchange.flatMap { exchanges[$0] } }
@@ -469,8 +450,16 @@ package struct AppState: Sendable {
 
     /// A duration right-aligned in 6 columns, one space before it (`  10ms`, ` 1.25s`), so
     /// the rows of a list keep their columns.
+    /// A duration in a column of six: a space and at most five characters (`  42ms`,
+    /// ` 1.23s`, ` 30.0s`, `  123s`), so the columns of a list do not shift.
     static func durationColumn(_ milliseconds: Double) -> String {
-        let text = duration(milliseconds).replacingOccurrences(of: " ", with: "")
+        let text: String
+        switch milliseconds {
+        case ..<999.5: text = "\(Int(milliseconds.rounded()))ms"
+        case ..<9995: text = String(format: "%.2fs", milliseconds / 1000)
+        case ..<99950: text = String(format: "%.1fs", milliseconds / 1000)
+        default: text = "\(Int((milliseconds / 1000).rounded()))s"
+        }
         return String(repeating: " ", count: max(1, 6 - text.count)) + text
     }
 

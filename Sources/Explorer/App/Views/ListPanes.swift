@@ -35,7 +35,7 @@ enum ListPanes {
         guard !area.isEmpty else { return }
         let focused = state.focus == .history
         let inner = Block(title: state.historyOfEveryCollection ? "History (all)" : "History", trailingTitle: filterTitle(state.historyList.filter), focused: focused).render(into: &grid, area: area)
-        ListView(items: state.historyItems, state: state.historyList, focused: focused, emptyText: state.historyIsReading ? "Reading the history…" : "Nothing sent yet").render(into: &grid, area: inner)
+        ListView(items: state.historyItems(width: inner.width), state: state.historyList, focused: focused, emptyText: state.historyIsReading ? "Reading the history…" : "Nothing sent yet").render(into: &grid, area: inner)
     }
 
     private static func filterTitle(_ filter: String) -> [Span] {

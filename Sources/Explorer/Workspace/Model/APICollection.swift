@@ -153,6 +153,12 @@ extension APICollection {
     /// The key captured variables of this collection are kept under: its file's path, or its
     /// name when it has no file.
     package var storeKey: String {
-        sourceURL?.standardizedFileURL.path ?? "collection:\(name)"
+        sourceURL.map(Self.storeKey(forFileAt:)) ?? "collection:\(name)"
+    }
+
+    /// The key of the collection kept in the file at `url`, without reading it: what a
+    /// command filters its stored exchanges by.
+    package static func storeKey(forFileAt url: URL) -> String {
+        url.standardizedFileURL.path
     }
 }

@@ -137,6 +137,29 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         )
     }
 
+    /// A whole URL as a path under this environment's `base_url` as written
+    /// (`http://127.0.0.1:8080/v1/echo` → `/echo` when `base_url` is `http://127.0.0.1:8080/v1`),
+    /// so that an endpoint saved with it follows the environment; nil when the URL is elsewhere
+    /// or `base_url` has templates. Scheme and host compare without case, the path with it.
+    ///
+    /// - Parameter url: the URL, without its query.
+    /// - Returns: the path, starting with `/`.
+    package func relativePath(of url: String) -> String? {
+        guard !baseURLTemplate.contains("{{") else { return nil }
+        func split(_ text: String) -> (origin: String, path: Substring)? {
+            guard let scheme = text.range(of: "://") else { return nil }
+            let pathStart = text[scheme.upperBound...].firstIndex(of: "/") ?? text.endIndex
+            return (text[..<pathStart].lowercased(), text[pathStart...])
+        }
+        guard let base = split(baseURLTemplate.trimmingCharacters(in: .whitespaces)), let target = split(url) else { return nil }
+        var basePath = base.path
+        while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
+        guard base.origin == target.origin, target.path.hasPrefix(basePath) else { return nil }
+        let rest = target.path.dropFirst(basePath.count)
+        if rest.isEmpty { return "/" }
+        return rest.hasPrefix("/") ? String(rest) : nil
+    }
+
     /// The base URL with its templates expanded, or `nil` when a variable is undefined or
     /// the result is not an absolute http(s) URL.
     package var baseURL: URL? { try? resolvedBaseURL(in: scope()) }
