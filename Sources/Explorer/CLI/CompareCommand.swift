@@ -24,7 +24,8 @@ struct CompareCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The endpoint (Folder/Name or a unique Name); with --all, a folder (default: the whole collection).")
+    @Argument(help: "The endpoint (Folder/Name or a unique Name); with --all, a folder (default: the whole collection).",
+              completion: EndpointCompletion.kind(folders: true))
     var target: String?
 
     @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")

@@ -25,7 +25,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
             """
     )
 
-    @Argument(help: "The endpoint, as Folder/Name or Name when unique.")
+    @Argument(help: "The endpoint, as Folder/Name or Name when unique.", completion: EndpointCompletion.kind())
     var endpoint: String
 
     @OptionGroup var collectionOptions: CollectionOptions<LoadCommand>

@@ -21,7 +21,8 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             """
     )
 
-    @Argument(help: "Folders (Auth, Users/Admin) or endpoints (Folder/Name) to run; all when none.")
+    @Argument(help: "Folders (Auth, Users/Admin) or endpoints (Folder/Name) to run; all when none.",
+              completion: EndpointCompletion.kind(folders: true))
     var paths: [String] = []
 
     @OptionGroup var collectionOptions: CollectionOptions<RunCommand>

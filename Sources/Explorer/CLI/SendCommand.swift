@@ -26,7 +26,7 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
             """
     )
 
-    @Argument(help: "The endpoint, as Folder/Name or Name when unique.")
+    @Argument(help: "The endpoint, as Folder/Name or Name when unique.", completion: EndpointCompletion.kind())
     var endpoint: String
 
     @OptionGroup var collectionOptions: CollectionOptions<SendCommand>
