@@ -135,3 +135,24 @@ def test_a_terminal_gets_a_live_progress_bar_on_stderr(explorer_bin, tmp_path, d
     assert "\r\x1b[2K[" in text and "■" in text and "%" in text
     assert text.endswith("\r\x1b[2K")
     assert "Requests/s:" in out
+
+
+def test_run_repeat_reports_each_endpoints_latency_distribution(explorer_bin, tmp_path, demo):
+    result = run(explorer_bin, tmp_path, "run", "Users/Get user", "Posts/List posts", "--collection", str(demo.collection),
+                 "--env", "local", "--repeat", "4", "--no-history")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    head = lines.index("Latency over 4 runs (ms)")
+    assert lines[head + 1].split() == ["ENDPOINT", "min", "p50", "p90", "p99", "max"]
+    for row, name in zip(lines[head + 2:head + 4], ["Users/Get user", "Posts/List posts"]):
+        assert row.strip().startswith(name)
+        values = [float(value) for value in row.strip()[len(name):].split()]
+        assert len(values) == 5 and values == sorted(values) and values[0] > 0
+
+    as_json = run(explorer_bin, tmp_path, "run", "Users/Get user", "--collection", str(demo.collection), "--env", "local",
+                  "--repeat", "3", "--no-history", "--json")
+    latency = json.loads(as_json.stdout)["latency"]["Users/Get user"]
+    assert latency["count"] == 3 and latency["min"] <= latency["p50"] <= latency["p99"] <= latency["max"]
+
+    once = run(explorer_bin, tmp_path, "run", "Users/Get user", "--collection", str(demo.collection), "--env", "local", "--no-history")
+    assert "Latency" not in once.stdout.decode(), "one run has no distribution"

@@ -162,10 +162,14 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                 throw ExitCode(2)
             }
         }
+        let latencies = Self.latencies(of: results)
         if json {
-            printLine(ExchangeOutput.jsonText(summary.jsonObject))
+            var object = summary.jsonObject
+            if !latencies.isEmpty { object["latency"] = Self.latencyObject(latencies) }
+            printLine(ExchangeOutput.jsonText(object))
         } else {
-            ExchangeOutput.write(ExchangeOutput.escapingControls(summary.table))
+            let latencyText = Self.latencyLines(latencies).map { $0 + "\n" }.joined()
+            ExchangeOutput.write(ExchangeOutput.escapingControls(summary.table + latencyText))
         }
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
