@@ -1,5 +1,6 @@
 import Checks
 import Foundation
+import History
 import NetworkingCore
 import Terminal
 import Workspace
@@ -29,7 +30,7 @@ enum ResponseContent {
             }
             return masked(RawResponseSource(response: response, headers: masker.mask(headers: response.headers)), with: masker)
         case .timing:
-            return LinesTextSource(timingLines(exchange))
+            return LinesTextSource(timingLines(exchange) + recentLatencyLines(exchange, history: state.history))
         case .request:
             return LinesTextSource(requestLines(exchange))
         case .checks:
@@ -146,6 +147,41 @@ enum ResponseContent {
             }
         }
         return lines
+    }
+
+    /// How many of an endpoint's recent exchanges the Timing tab draws.
+    static let recentLatencyCount = 40
+
+    /// The endpoint's recent latencies in this environment, from the history the History pane
+    /// lists: a sparkline, oldest first, and the p50 and p95 of those exchanges (nearest rank).
+    /// Nothing for an exchange without an endpoint or with fewer than two answered exchanges.
+    static func recentLatencyLines(_ exchange: Exchange, history: [HistorySummary]) -> [[Span]] {
+        guard let endpoint = exchange.endpointID else { return [] }
+        let recent = history.lazy
+            .filter { $0.endpoint == endpoint && $0.environment == exchange.environment && $0.status != nil }
+            .prefix(recentLatencyCount)
+            .map(\.totalMilliseconds)
+        let values = Array(recent.reversed())
+        guard values.count > 1 else { return [] }
+        let sorted = values.sorted()
+        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))] }
+        let place = exchange.environment.map { " in \($0)" } ?? ""
+        return [
+            [],
+            [Span("Recent\(place) (last \(values.count), oldest first)", role: .title)],
+            [Span("  " + sparkline(values), role: .status2xx)],
+            [Span("  p50 ", role: .headerName), Span(AppState.duration(percentile(50))),
+             Span("  p95 ", role: .headerName), Span(AppState.duration(percentile(95))),
+             Span("  min ", role: .headerName), Span(AppState.duration(sorted[0])),
+             Span("  max ", role: .headerName), Span(AppState.duration(sorted[sorted.count - 1]))],
+        ]
+    }
+
+    /// Values as block characters from ▁ (the least) to █ (the most).
+    static func sparkline(_ values: [Double]) -> String {
+        let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        guard let low = values.min(), let high = values.max(), high > low else { return String(repeating: "▁", count: values.count) }
+        return String(values.map { blocks[min(blocks.count - 1, Int(($0 - low) / (high - low) * Double(blocks.count - 1) + 0.5))] })
     }
 
     static func requestLines(_ exchange: Exchange) -> [[Span]] {
