@@ -166,6 +166,7 @@ let package = Package(
                 "Formats",
                 "GraphQLSupport",
                 "History",
+                "Measure",
                 "NetworkingCore",
                 "Query",
                 "Terminal",
@@ -322,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Checks", "Contract", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "NetworkingCore",
+                "App", "Checks", "Contract", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "Measure", "NetworkingCore",
                 "Query", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -374,3 +374,37 @@ def test_copying_the_body_says_what_was_copied(tui):
     s.wait_for("Ada Lovelace")
     s.keys("y")
     s.wait_for(re.compile(r"Copied \d+ bytes: \{"))
+
+
+def test_compare_sends_the_endpoint_in_another_environment_and_shows_both_side_by_side(tui):
+    s = tui(width=130, height=40)
+    select_endpoint(s, "Get user")
+    s.keys("=")
+    s.wait_for("Compare Users/Get user in local with which environment?")
+    s.keys("2")
+    text = s.wait_for("Users/Get user: local ↔ staging — differ")
+    # Each side's status line, then each difference as the first environment's value and the second's.
+    assert re.search(r"local\s+200 OK", text) and re.search(r"staging\s+200 OK", text)
+    assert '- $.name: "Ada Lovelace"' in text and '+ $.name: "Alan Turing"' in text
+    assert "- X-Demo-Environment: local" in text and "+ X-Demo-Environment: staging" in text
+    s.keys("Escape")
+    s.wait_until_gone("local ↔ staging")
+    # Both exchanges are in the history.
+    s.wait_for(re.compile(r"Get user.*staging", re.S))
+
+
+def test_compare_with_a_protected_environment_asks_first(tui):
+    s = tui()
+    select_endpoint(s, "Get user")
+    s.keys("=")
+    s.wait_for("with which environment?")
+    s.keys("3")
+    s.wait_for("Compare Users/Get user in local and production?")
+    s.keys("n")
+    s.wait_for("Not sent.")
+    s.keys("=")
+    s.wait_for("with which environment?")
+    s.keys("3")
+    s.wait_for("Compare Users/Get user in local and production?")
+    s.keys("y")
+    s.wait_for("Users/Get user: local ↔ production")

@@ -21,6 +21,9 @@ package enum AppAction: Sendable {
     case historyOpened(HistoryEntry, ResponseSnapshot?)
     /// Two stored exchanges were compared.
     case comparisonReady(Comparison)
+    /// One endpoint was sent in two environments (both recorded) and the answers compared;
+    /// `matches` says whether they count as the same.
+    case environmentsCompared(Comparison, matches: Bool)
     /// Body bytes arrived; the head comes with the first update, before any body byte.
     case progress(exchange: Int, bytes: Int, head: ResponseHead? = nil)
     case received(exchange: Int, ResponseSnapshot)
@@ -90,6 +93,8 @@ package enum AppEffect: Sendable {
     case openHistory(id: Int64)
     /// Read two stored exchanges and compare them.
     case compareHistory(Int64, Int64)
+    /// Send one endpoint in two environments, one after the other, and compare the answers.
+    case compareEnvironments(RequestPlan, RequestPlan)
     /// Put text on the clipboard with OSC 52.
     case copyToClipboard(String)
     /// Write a body to a new file at `path` (a free name beside it when that file exists).

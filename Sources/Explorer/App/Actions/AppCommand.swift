@@ -30,6 +30,7 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case resend
     case saveBody
     case compare
+    case compareEnvironments
     case fold
     case edit
     case editInEditor
@@ -88,6 +89,8 @@ extension AppCommand {
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
         KeyBinding(.char("H"), .historyScope, help: "History: this collection's exchanges (the default) or every collection's"),
         KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
+        KeyBinding(.char("="), .compareEnvironments,
+                   help: "Send the selected endpoint in this environment and another one, and compare the answers side by side"),
         KeyBinding(.char("i"), .edit, hint: "edit", help: "Edit the request line (method, path, query) of the selected endpoint"),
         KeyBinding(.char("E"), .editInEditor, help: "Edit the whole endpoint (headers, body …) in $EDITOR"),
         KeyBinding(.char("S"), .saveEdits, help: "Save the edited or new endpoint to the collection file (asks first)"),

@@ -4,6 +4,7 @@ import Formats
 import Foundation
 import GraphQLSupport
 import History
+import Measure
 import NetworkingCore
 import Query
 import Terminal
@@ -164,6 +165,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             send(.variablesListed(environment: environment.name, environment.shownVariables(captured: captured)))
         case .runFolder(let id, let plan):
             runFolder(id, plan, send: send)
+        case .compareEnvironments(let first, let second):
+            compareEnvironments(first, second, send: send)
         case .preview(let plan):
             var preview = plan.preview()
             preview.proxy = proxyNote(for: plan.environment, url: preview.urlText)
@@ -232,7 +235,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
              .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
-             .listTokens, .dropTokens, .webSocket, .loadSchema:
+             .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments:
             perform(effect, send: send)
         case .loadHistory(let collectionPath):
             guard let store = history?.store else { return }
@@ -524,6 +527,37 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             let entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)
             keepCookies?()
             return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
+        }
+    }
+
+    /// Sends one endpoint in two environments, one after the other (so that neither's timing
+    /// carries the other's load), records both, and shows the comparison: `explorer compare`
+    /// in the TUI, with the collection's `compare:` rules.
+    private func compareEnvironments(_ first: RequestPlan, _ second: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
+        Task { [weak self] in
+            guard let self else { return }
+            var sides: [ComparedExchange] = []
+            var secrets: [String] = []
+            for plan in [first, second] {
+                let runner = runner(plan.collection, plan.environment, answers: plan.answers, send: send)
+                guard let step = await runner.run(plan.endpoint, withPrerequisites: false).last else { return }
+                if let problem = step.resolveError {
+                    send(.message("Not compared: \(plan.environment.name): \(problem)", isError: true))
+                    return
+                }
+                record(step)
+                secrets += step.secrets
+                guard let entry = step.exchange?.record else { return }
+                sides.append(ComparedExchange(environment: plan.environment.name, method: entry.method, url: entry.url, status: entry.status,
+                                              reason: entry.reason, headers: entry.responseHeaders, body: entry.responseBody ?? Data(),
+                                              milliseconds: entry.timings.totalMilliseconds, failure: entry.transportError))
+            }
+            guard !Task.isCancelled, sides.count == 2 else { return }
+            let comparison = ResponseComparison(sides[0], sides[1], rules: first.collection.compareRules)
+            let masker = SecretMasker(secretValues: secrets)
+            let shown = Comparison(endpoint: first.endpoint.id, comparison, mask: { masker.mask($0) })
+            // After both exchanges are written (the queue is serial), so the History pane lists them.
+            recording.async { send(.environmentsCompared(shown, matches: comparison.matches)) }
         }
     }
 

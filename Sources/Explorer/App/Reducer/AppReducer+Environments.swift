@@ -26,8 +26,9 @@ extension AppReducer {
         switch (press.key, command) {
         case (.escape, _), (_, .quit?), (_, .environments?):
             state.overlay = nil
-            if state.resendPending != nil { state.message = "Not sent." }
+            if state.resendPending != nil || state.comparePending != nil { state.message = "Not sent." }
             state.resendPending = nil
+            state.comparePending = nil
         case (.enter, _):
             state.overlay = nil
             return picked(list.selected, &state)
@@ -48,6 +49,11 @@ extension AppReducer {
 
     /// The environment picker's choice: re-send the pending history entry in it, or switch to it.
     private static func picked(_ index: Int, _ state: inout AppState) -> [AppEffect] {
+        if let endpointID = state.comparePending {
+            state.comparePending = nil
+            guard state.environments.indices.contains(index) else { return [] }
+            return compareOrConfirm(endpointID, with: state.environments[index], &state)
+        }
         guard let entry = state.resendPending else {
             switchEnvironment(to: index, &state)
             return []

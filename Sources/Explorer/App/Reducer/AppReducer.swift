@@ -32,6 +32,10 @@ enum AppReducer {
             historyOpened(entry, snapshot, &state)
         case .comparisonReady(let comparison):
             comparisonReady(comparison, &state)
+        case .environmentsCompared(let comparison, let matches):
+            comparisonReady(comparison, &state)
+            state.message = matches ? "The answers match; Esc closes the comparison." : "The answers differ; Esc closes the comparison."
+            return [.loadHistory(collectionPath: state.historyCollectionFilter)]
         case .progress(let id, let bytes, let head):
             progress(id, bytes: bytes, head: head, &state)
         case .received(let id, let response):
@@ -204,6 +208,8 @@ enum AppReducer {
             return handleEnvironmentPicker(press, list, &state)
         case .confirmSend(let endpointID, let environment):
             return handleConfirmSend(press, endpointID: endpointID, environment: environment, &state)
+        case .confirmCompare(let endpointID, let environment):
+            return handleConfirmCompare(press, endpointID: endpointID, environment: environment, &state)
         case .confirmSave(let endpointID):
             return handleConfirmSave(press, endpointID: endpointID, &state)
         case .confirmDelete(let endpointID):
@@ -286,6 +292,8 @@ enum AppReducer {
             state.body.text.showLineNumbers.toggle()
         case .compare:
             return compare(&state)
+        case .compareEnvironments:
+            openComparePicker(&state)
         case .edit:
             startRequestLineEdit(&state)
         case .copyBody:

@@ -33,6 +33,8 @@ enum ResponseTab: String, Sendable, CaseIterable {
 enum AppOverlay: Sendable {
     case environmentPicker(ListState)
     case confirmSend(endpointID: String, environment: String)
+    /// Compare an endpoint in the active environment and `environment`, one of them protected.
+    case confirmCompare(endpointID: String, environment: String)
     case confirmSave(endpointID: String)
     /// Every key (`?`), scrolled to this row.
     case help(offset: Int)
@@ -146,6 +148,12 @@ package struct Comparison: Sendable {
     let lines: [LineDiff.Line]
     var text = ScrollTextState(wrap: false, showLineNumbers: false)
 
+    /// A comparison already made.
+    init(title: String, lines: [LineDiff.Line]) {
+        self.title = title
+        self.lines = lines
+    }
+
     /// Compares two stored exchanges (reads and diffs their bodies: run it off the main queue).
     init(_ first: HistoryEntry, _ second: HistoryEntry) {
         title = "#\(first.id ?? 0) \(first.environment ?? "") ↔ #\(second.id ?? 0) \(second.environment ?? "")"
@@ -215,6 +223,8 @@ package struct AppState: Sendable {
     /// The history entry to re-send once the environment picker's choice is made: its own
     /// environment is no longer in the collection, and another is never chosen silently.
     var resendPending: HistorySummary?
+    /// The endpoint `=` compares in the active environment and the one the picker chooses.
+    var comparePending: String?
     var input: TextInput?
     /// The body searches typed before, oldest first (`↑` in the search line brings them back).
     var searchHistory: [String] = []

@@ -16,7 +16,8 @@ enum OverlayView {
                     trailing: environment.isProtected ? [Span("protected", role: .protectedBadge)] : [])
             }
             // Picked by moving or by number, so no filter line.
-            let title = state.resendPending.map { "Re-send #\($0.id) in which environment? (\($0.environment ?? "its own") is gone)" } ?? "Switch environment"
+            let title = state.comparePending.map { "Compare \($0) in \(state.activeEnvironmentValue?.name ?? "this environment") with which environment?" }
+                ?? state.resendPending.map { "Re-send #\($0.id) in which environment? (\($0.environment ?? "its own") is gone)" } ?? "Switch environment"
             Picker(title: title, items: items, state: list, filterable: false).render(into: &grid, area: screen)
         case .confirmSend(let endpointID, let environment):
             ConfirmDialog(
@@ -27,6 +28,17 @@ enum OverlayView {
                     [Span("\(environment) is a protected environment.", role: .warning)],
                 ],
                 hints: [KeyHint(key: "y", label: "send"), KeyHint(key: "n/Esc", label: "keep it unsent")],
+                destructive: true
+            ).render(into: &grid, area: screen)
+        case .confirmCompare(let endpointID, let environment):
+            ConfirmDialog(
+                title: "Protected environment",
+                message: [
+                    [Span("Compare "), Span(endpointID, Style(.title, .bold)), Span(" in "),
+                     Span(state.activeEnvironmentValue?.name ?? "", role: .environment), Span(" and "), Span(environment, Style(.protectedBadge, .bold)), Span("?")],
+                    [Span("Both are sent; a protected environment is among them.", role: .warning)],
+                ],
+                hints: [KeyHint(key: "y", label: "send both"), KeyHint(key: "n/Esc", label: "keep them unsent")],
                 destructive: true
             ).render(into: &grid, area: screen)
         case .confirmSave(let endpointID):

@@ -134,7 +134,7 @@ extension ResponseComparison {
     }
 
     /// A value cut to `shownValueWidth` characters.
-    static func clipped(_ text: String) -> String {
+    package static func clipped(_ text: String) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: "\\n")
         return flat.count <= shownValueWidth ? flat : String(flat.prefix(shownValueWidth - 1)) + "…"
     }
