@@ -95,7 +95,8 @@ extension TransportFailure {
             self.init(category: "error", message: String(describing: error), hint: nil)
             return
         }
-        let message = transport.description
+        // The library's sentence in the collection's words (its TLS settings as tls: keys).
+        let message = sentence(describing: transport)
         switch transport {
         case .connectionRefused(let host, let port):
             self.init(category: "connection refused", message: message,
