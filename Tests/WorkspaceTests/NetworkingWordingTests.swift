@@ -48,6 +48,18 @@ import Testing
             + "Check that it runs and the address is right, or fix the HTTPS_PROXY variable (proxy: none on an environment goes without a proxy).")
     }
 
+    @Test func anOAuth2ErrorNamesTheAuthKeys() {
+        let refused = OAuth2Error(.server(status: 400, code: "invalid_scope", description: "unknown scope"))
+        #expect(sentence(describing: refused) == "The OAuth2 token endpoint refused the request (HTTP 400, invalid_scope: unknown scope). Check scope.")
+        let listener = OAuth2Error(.listenerFailed("port 80: permission denied"))
+        #expect(sentence(describing: listener).hasSuffix("Set redirect_port to a free port."))
+        // Every key is one the oauth2 auth reads.
+        for setting in OAuth2Error.Setting.allCases {
+            let key = String(NetworkingWording.key(setting).prefix { $0 != ":" })
+            #expect(OAuth2Settings.keys.contains(key), "\(key)")
+        }
+    }
+
     @Test func otherErrorsKeepTheLibrarysSentence() {
         let refused = TransportError.connectionRefused(host: "127.0.0.1", port: 9)
         #expect(sentence(describing: refused) == refused.description)

@@ -92,7 +92,7 @@ extension TransportFailure {
     /// Reads a transport error as a category and a hint a person can act on.
     init(_ error: any Error) {
         guard let transport = error as? TransportError else {
-            self.init(category: "error", message: String(describing: error), hint: nil)
+            self.init(category: "error", message: sentence(describing: error), hint: nil)
             return
         }
         // The library's sentence in the collection's words (its TLS settings as tls: keys).

@@ -18,11 +18,25 @@ package enum NetworkingWording {
         }
     }
 
+    /// An OAuth2 setting as an endpoint's `auth:` of `type: oauth2` writes it.
+    package static func key(_ setting: OAuth2Error.Setting) -> String {
+        switch setting {
+        case .clientID: return "client_id"
+        case .clientSecret: return "client_secret"
+        case .clientAuthentication: return "client_auth: basic or body"
+        case .scope: return "scope"
+        case .grant: return "grant"
+        case .redirectPort: return "redirect_port"
+        }
+    }
+
     /// The sentence of a library error in the collection's words, or nil for an error the
     /// library does not word with its own names.
     package static func sentence(for error: any Error) -> String? {
         switch error {
         case let failure as TLSSettings.Failure:
+            return failure.description(naming: key)
+        case let failure as OAuth2Error:
             return failure.description(naming: key)
         case let transport as TransportError:
             return sentence(for: transport)
