@@ -152,7 +152,7 @@ def start_demo(binary: str, folder: Path) -> tuple[subprocess.Popen, dict[str, s
 def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, history_row: str | None = None,
                  requests: dict[str, list[float]] | None = None) -> tuple[list[float], list[float]]:
     """Seconds from fork to the first full frame (the panes' titles and the footer), and, when
-    `history_row` is given, to that endpoint's row (time, GET, name) in the History pane, over
+    `history_row` is given, to that endpoint's row (GET, name, environment, status) in the History pane, over
     `runs` launches. When `requests` is given, each launch then sends two small demo requests
     and adds the seconds from Enter to each one's status line to `requests["cold"]` (the
     process's first request) and `requests["warm"]` (its second)."""
@@ -161,7 +161,9 @@ def launch_times(binary: str, collection: Path, env: dict[str, str], runs: int, 
         term = Terminal([binary, str(collection)], env)
         frames.append(term.wait_for(lambda text: "Endpoints" in text and "History" in text and "q quit" in text, since=term.started))
         if history_row:
-            row = re.compile(r"\d\d:\d\d GET +" + re.escape(history_row))
+            # A History row: method, name, then environment, status and duration (the clock time
+            # only when the pane has room for it).
+            row = re.compile(r"GET +" + re.escape(history_row) + r" +\w+ +\d{3} +[\d.]+m?s")
             rows.append(term.wait_for(lambda text: row.search(text) is not None, since=term.started))
         if requests is not None:
             requests.setdefault("cold", []).append(status_time(term, "List users"))

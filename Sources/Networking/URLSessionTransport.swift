@@ -273,7 +273,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         case .badURL, .unsupportedURL: return TransportError.invalidURL(url.absoluteString)
         case .cannotDecodeContentData, .cannotDecodeRawData: return TransportError.decompressionFailed(url: url, reason: urlError.localizedDescription)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return TransportError.tlsFailure(host: host, reason: urlError.localizedDescription)
+            return TransportError.tlsFailure(host: host, reason: .other(urlError.localizedDescription))
         default: return TransportError.other(urlError.localizedDescription)
         }
     }

@@ -59,7 +59,7 @@ import Testing
         (TransportError.connectionRefused(host: "127.0.0.1", port: 8080), "connection refused", "127.0.0.1:8080"),
         (TransportError.dnsFailure(host: "api.invalid"), "DNS failure", "api.invalid"),
         (TransportError.timedOut(url: URL(string: "http://a/")!, phase: "reading"), "timed out", "in time"),
-        (TransportError.tlsFailure(host: "self.signed", reason: "bad cert"), "TLS failure", "self.signed"),
+        (TransportError.tlsFailure(host: "self.signed", reason: .other("bad cert")), "TLS failure", "self.signed"),
         (TransportError.notConnected(host: "a", reason: "down"), "not connected", "network"),
         (TransportError.invalidURL("::"), "invalid URL", "base_url"),
         (TransportError.tooManyRedirects(url: URL(string: "http://a/")!, limit: 5), "too many redirects", "loop"),

@@ -168,4 +168,25 @@ import Testing
             #expect(error.description.hasSuffix(".") || error.description.hasSuffix("?"))
         }
     }
+
+    @Test func errorsNameTheSettingsThatFixThemByTheLibrarysAPIOrTheCallersNames() {
+        let url = URL(string: "https://auth.example/token")!
+        let refused = OAuth2Error(.server(status: 401, code: "invalid_client", description: nil), url: url)
+        #expect(refused.description == "The OAuth2 token endpoint (https://auth.example/token) refused the request (HTTP 401, invalid_client). "
+            + "Check OAuth2Configuration.clientID and OAuth2Configuration.clientSecret (and OAuth2Configuration.clientAuthentication).")
+        let listener = OAuth2Error(.listenerFailed("port 80: permission denied"))
+        #expect(listener.description(naming: { "<\($0.rawValue)>" }).hasSuffix("Set <redirectPort> to a free port."))
+        let tls = TransportError.tlsFailure(host: "h", reason: .untrustedCertificate)
+        #expect(tls.description.contains("set TLSSettings.caCertificateFile to the CA's PEM file (TLSSettings.insecure skips the check"))
+        // No word of an application: no YAML key, no program's name.
+        let sentences = [refused.description, listener.description, tls.description,
+                         TLSSettings.Failure(setting: .clientCertificateFile, path: "/c.pem", problem: .missingCertificate).description,
+                         TransportError.proxyUnreachable(proxy: "http://p:1", source: "HTTPS_PROXY", reason: "refused").description,
+                         ProxyServer.socksCredentials]
+        for sentence in sentences {
+            for word in ["tls.", "client_auth", "redirect_port", "proxy:", "explorer", "environment"] {
+                #expect(!sentence.contains(word), "\(word) in \(sentence)")
+            }
+        }
+    }
 }

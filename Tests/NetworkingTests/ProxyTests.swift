@@ -225,7 +225,7 @@ import Testing
         let result = await get(server.baseURL.appendingPathComponent("echo"), rules: rules)
         #expect(result.error == "The proxy http://ada:••••••@127.0.0.1:\(gone.port) (from the proxy: of environment \"corp\") could not be reached: "
             + "nothing accepts connections at 127.0.0.1:\(gone.port). Check that it runs and the address is right, "
-            + "or fix the proxy: of environment \"corp\" (proxy: none on an environment goes without a proxy).")
+            + "or fix the proxy: of environment \"corp\".")
     }
 
     @Test func oneTransportUsesOneClientPerProxyAndTheDirectOne() async throws {

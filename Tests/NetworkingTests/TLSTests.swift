@@ -75,6 +75,11 @@ import Testing
         }
     }
 
+    private func tlsFailure(_ result: Result<NetworkingCore.Response<Data?>, any Error>) -> TLSFailure? {
+        guard case .failure(let error) = result, case .tlsFailure(_, let reason)? = error as? TransportError else { return nil }
+        return reason
+    }
+
     private func sentence(_ result: Result<NetworkingCore.Response<Data?>, any Error>) -> String {
         if case .failure(let error) = result { return (error as? LocalizedError)?.errorDescription ?? String(describing: error) }
         return "no error"
@@ -87,7 +92,8 @@ import Testing
         let refused = await get(server, TLSSettings?.none)
         #expect(sentence(refused).contains("localhost"))
         #expect(sentence(refused).hasPrefix("The secure connection to localhost failed: its certificate is not signed by a CA this machine trusts"))
-        #expect(sentence(refused).contains("tls.ca_cert"))
+        #expect(sentence(refused).contains("set TLSSettings.caCertificateFile to the CA's PEM file (TLSSettings.insecure skips the check"), "\(sentence(refused))")
+        #expect(tlsFailure(refused) == .untrustedCertificate && tlsFailure(refused)?.settings == [.caCertificateFile, .insecure])
 
         let trusted = await get(server, TLSSettings(caCertificateFile: caFile))
         #expect(String(decoding: (try trusted.get().body) ?? Data(), as: UTF8.self) == "secure")
@@ -107,6 +113,7 @@ import Testing
         defer { misnamed.stop() }
         let wrong = await get(misnamed, TLSSettings(caCertificateFile: caFile))
         #expect(sentence(wrong).contains("is not for localhost"), "\(sentence(wrong))")
+        #expect(tlsFailure(wrong) == .hostnameMismatch)
     }
 
     @Test func aServerThatRequiresAClientCertificateGetsOneAndRefusesWithout() async throws {
@@ -117,7 +124,8 @@ import Testing
         defer { server.stop() }
 
         let without = await get(server, TLSSettings(caCertificateFile: caFile))
-        #expect(sentence(without).contains("it requires a client certificate; set tls.client_cert and tls.client_key"), "\(sentence(without))")
+        #expect(sentence(without).contains("it requires a client certificate; set TLSSettings.clientCertificateFile and TLSSettings.clientKeyFile"), "\(sentence(without))")
+        #expect(tlsFailure(without) == .clientCertificateRequired)
 
         let client = try authority.issue(for: "explorer client").write(to: folder, named: "client")
         let with = await get(server, TLSSettings(caCertificateFile: caFile, clientCertificateFile: client.certificate, clientKeyFile: client.key))
@@ -132,15 +140,28 @@ import Testing
     }
 
     @Test func aSettingWhoseFileDoesNotReadIsNamed() throws {
-        #expect(throws: TLSSettings.Failure(setting: "tls.ca_cert", path: "/no/such.pem", reason: "there is no such file")) {
+        #expect(throws: TLSSettings.Failure(setting: .caCertificateFile, path: "/no/such.pem", problem: .noSuchFile)) {
             try TLSSettings(caCertificateFile: "/no/such.pem").tlsConfiguration()
         }
-        #expect(throws: TLSSettings.Failure.self) { try TLSSettings(clientCertificateFile: caFile).tlsConfiguration() }
+        #expect(throws: TLSSettings.Failure(setting: .clientKeyFile, path: caFile, problem: .missingKey)) {
+            try TLSSettings(clientCertificateFile: caFile).tlsConfiguration()
+        }
         let notPEM = folder.appendingPathComponent("note.txt")
         try Data("hello".utf8).write(to: notPEM)
         #expect { try TLSSettings(caCertificateFile: notPEM.path).tlsConfiguration() } throws: { error in
-            String(describing: error).hasPrefix("tls.ca_cert \(notPEM.path) cannot be used")
+            String(describing: error).hasPrefix("TLSSettings.caCertificateFile \(notPEM.path) cannot be used: it is not PEM")
         }
+    }
+
+    @Test func aFailureIsWordedWithTheNamesTheCallerGivesItsSettings() {
+        let missing = TLSSettings.Failure(setting: .clientKeyFile, path: "/etc/client.pem", problem: .missingKey)
+        #expect(missing.description == "TLSSettings.clientKeyFile /etc/client.pem cannot be used: a client certificate needs its key: add TLSSettings.clientKeyFile.")
+        #expect(missing.description(naming: { "key_" + $0.rawValue }) == "key_clientKeyFile /etc/client.pem cannot be used: a client certificate needs its key: add key_clientKeyFile.")
+        let locked = TLSSettings.Failure(setting: .clientKeyFile, path: "/k.pem", problem: .encryptedKey(passwordGiven: false))
+        #expect(locked.description.hasSuffix("the key is encrypted and no TLSSettings.clientKeyPassword is set."))
+        #expect(TLSFailure.noCommonVersion.description(host: "h", naming: { "<\($0.rawValue)>" })
+            == "the server refused the handshake: no TLS version both accept; check <minimumVersion>")
+        #expect(TLSFailure.notTLS.settings.isEmpty && TLSFailure.alert("TLSV1_ALERT_ACCESS_DENIED").settings.contains(.minimumVersion))
     }
 
     @Test func anOAuth2TokenIsObtainedOverTheSameTLSSettingsAsTheRequest() async throws {
@@ -166,7 +187,7 @@ import Testing
         #expect(String(decoding: (try trusted.get().body) ?? Data(), as: UTF8.self) == "me", "\(sentence(trusted))")
         // Without the CA the token request itself is refused, with the setting that fixes it.
         let refused = await me(nil)
-        #expect(sentence(refused).contains("tls.ca_cert"), "\(sentence(refused))")
+        #expect(sentence(refused).contains("TLSSettings.caCertificateFile"), "\(sentence(refused))")
     }
 }
 

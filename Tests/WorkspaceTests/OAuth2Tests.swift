@@ -213,7 +213,9 @@ import Testing
             guard case .server(let status, let code, _) = error.kind else { Issue.record("\(error)"); return }
             #expect(status == 401)
             #expect(code == "invalid_client")
-            #expect(error.description.contains("Check client_id and client_secret"))
+            #expect(sentence(describing: error).contains("Check client_id and client_secret (and client_auth: basic or body)."))
+            #expect(error.description.contains("Check OAuth2Configuration.clientID and OAuth2Configuration.clientSecret (and OAuth2Configuration.clientAuthentication)."),
+                    "the library's own sentence names its API")
         }
     }
 }

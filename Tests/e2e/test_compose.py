@@ -101,8 +101,9 @@ def test_create_send_edit_save_and_find_it_through_the_palette_after_a_restart(t
 
 
 def wait_for_exchanges(s, method: str, name: str, count: int) -> None:
-    """Waits until the History list shows `count` exchanges of that endpoint."""
-    pattern = re.compile(rf"\d\d:\d\d {method}\s+{re.escape(name)}")
+    """Waits until the History list shows `count` exchanges of that endpoint (a History row
+    ends with its environment, status and duration; the Endpoints row has none of them)."""
+    pattern = re.compile(rf"{method}\s+{re.escape(name)}\s+\w+\s+\d{{3}}\s+[\d.]+m?s")
     poll(lambda: len(pattern.findall(s.text())) >= count, message=f"{count} exchanges of {name} in History")
 
 

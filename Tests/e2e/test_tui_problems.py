@@ -8,7 +8,8 @@ from test_tui import tui  # noqa: F401 (a fixture)
 
 
 def test_a_typo_made_while_the_tui_runs_is_still_on_screen_two_keys_later(tui, demo):
-    s = tui()
+    # Wide enough for the whole warning after pytest's temporary path (pytest-NNN/test_…0/).
+    s = tui(width=180)
     original = demo.collection.read_text()
     assert '        query: { page: "1", per_page: "{{per_page}}" }' in original
     demo.collection.write_text(original.replace('        query: { page: "1"', '        qurey: { page: "1"', 1))

@@ -81,7 +81,7 @@ def test_the_history_view_shows_the_checks_a_stored_exchange_had(explorer_bin, t
     login = cli_send(explorer_bin, tmp_path, demo, "Auth/Login", "--env", "local")
     assert login.returncode == 0, login.stderr
     s = tui()
-    s.wait_for(re.compile(r"POST\s+Login\s+200"))
+    s.wait_for(re.compile(r"POST\s+Login\s+local\s+200"))
     s.keys("Tab")  # endpoints -> history
     s.wait_for(re.compile(r"\s+History\s*$", re.M))
     s.keys("Enter")  # opens the stored exchange

@@ -12,7 +12,7 @@ extension ExchangeSender {
         do {
             _ = try settings.tlsConfiguration()
         } catch {
-            printError("The environment \"\(environment.name)\" cannot be used: \(error)")
+            printError("The environment \"\(environment.name)\" cannot be used: \(sentence(describing: error))")
             throw ExitCode(2)
         }
         tls = settings

@@ -16,8 +16,9 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case dnsFailure(host: String)
     /// The request did not finish in time.
     case timedOut(url: URL, phase: String)
-    /// The TLS handshake failed (certificate, protocol or cipher).
-    case tlsFailure(host: String, reason: String)
+    /// The TLS handshake failed (certificate, protocol or cipher): why, and which
+    /// `TLSSettings` can fix it.
+    case tlsFailure(host: String, reason: TLSFailure)
     /// The request was cancelled.
     case cancelled
     /// The server redirected more times than allowed: `limit` hops were followed.
@@ -62,7 +63,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .timedOut(let url, let phase):
             return "The request to \(url.absoluteString) timed out (\(phase)): the server is too slow or unreachable."
         case .tlsFailure(let host, let reason):
-            return "The secure connection to \(host) failed: \(reason)."
+            return "The secure connection to \(host) failed: \(reason.description(host: host, naming: \.description))."
         case .cancelled:
             return "The request was cancelled."
         case .tooManyRedirects(let url, let limit):
@@ -83,7 +84,7 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
                     + "give them in \(source) (http://user:password@host:port)."
         case .proxyUnreachable(let proxy, let source, let reason):
             return "The proxy \(proxy) (from \(source)) could not be reached: \(reason). "
-                + "Check that it runs and the address is right, or fix \(source) (proxy: none on an environment goes without a proxy)."
+                + "Check that it runs and the address is right, or fix \(source)."
         case .proxyFailed(let proxy, let source, let target, let reason):
             return "The proxy \(proxy) (from \(source)) did not open a connection to \(target): \(reason)."
         case .invalidProxy(let sentence):

@@ -146,16 +146,44 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
         self.url = url
     }
 
-    public var description: String {
+    /// A setting of the OAuth2 configuration that an error's hint names.
+    ///
+    /// Its `description` is the library's name for it (`OAuth2Configuration.clientAuthentication`);
+    /// an application that reads its configuration from a file of its own words the hints with
+    /// its keys through `description(naming:)`.
+    public enum Setting: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// `OAuth2Configuration.clientID`.
+        case clientID
+        /// `OAuth2Configuration.clientSecret`.
+        case clientSecret
+        /// `OAuth2Configuration.clientAuthentication` (basic or body).
+        case clientAuthentication
+        /// `OAuth2Configuration.scope`.
+        case scope
+        /// `OAuth2Configuration.grant`.
+        case grant
+        /// The `redirectPort` of `Grant.authorizationCode`.
+        case redirectPort
+
+        /// The library's name for it.
+        public var description: String {
+            self == .redirectPort ? "the authorization code grant's redirectPort" : "OAuth2Configuration.\(rawValue)"
+        }
+    }
+
+    public var description: String { description(naming: \.description) }
+
+    /// The sentence, with the settings its hint names called by `name` (an application's keys).
+    public func description(naming name: (Setting) -> String) -> String {
         let at = url.map { " (\($0.absoluteString))" } ?? ""
         switch kind {
         case .server(let status, let code, let description):
             let hint: String
             switch code {
-            case "invalid_client": hint = " Check client_id and client_secret (and client_auth: basic or body)."
+            case "invalid_client": hint = " Check \(name(.clientID)) and \(name(.clientSecret)) (and \(name(.clientAuthentication)))."
             case "invalid_grant": hint = " The credentials, code or refresh token were refused; sign in again."
-            case "invalid_scope": hint = " Check scope."
-            case "unauthorized_client", "unsupported_grant_type": hint = " This client may not use this grant; check grant."
+            case "invalid_scope": hint = " Check \(name(.scope))."
+            case "unauthorized_client", "unsupported_grant_type": hint = " This client may not use this grant; check \(name(.grant))."
             default: hint = ""
             }
             return "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), \(code)\(Self.detail(description))).\(hint)"
@@ -168,7 +196,7 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
         case .timedOut(let seconds):
             return "The OAuth2 sign-in\(at) was not completed within \(seconds) s; send again to retry."
         case .listenerFailed(let reason):
-            return "The OAuth2 redirect listener on 127.0.0.1 could not start: \(reason). Set redirect_port to a free port."
+            return "The OAuth2 redirect listener on 127.0.0.1 could not start: \(reason). Set \(name(.redirectPort)) to a free port."
         }
     }
 

@@ -121,7 +121,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a SOCKS5 proxy cannot take a user and password.
-    public static let socksCredentials = "a SOCKS5 proxy with a user and password is not supported (explorer speaks SOCKS5 without authentication); use an http:// proxy for Basic credentials"
+    public static let socksCredentials = "a SOCKS5 proxy with a user and password is not supported (SOCKS5 without authentication only); use an http:// proxy for Basic credentials"
 
     /// The proxy as a URL with its password masked (`http://ada:••••••@proxy:3128`), for
     /// messages and displays.

@@ -90,7 +90,7 @@ enum TransportErrorMapping {
             return TransportError.decompressionFailed(url: url, reason: text)
         }
         if typeName.contains("SSL") || typeName.contains("TLS") || typeName.contains("BoringSSL") {
-            return TransportError.tlsFailure(host: host, reason: tlsReason(text, host: host))
+            return TransportError.tlsFailure(host: host, reason: tlsFailure(text))
         }
         if typeName.contains("HTTPParserError") || text.contains("invalidEOFState") || text.contains("uncleanShutdown") {
             return TransportError.connectionClosed(url: url)
@@ -98,31 +98,18 @@ enum TransportErrorMapping {
         return TransportError.other("\(typeName): \(text)")
     }
 
-    /// Why a TLS handshake failed, and the setting that fixes it, from what BoringSSL and
-    /// NIOSSL report. (BoringSSL reports an unknown CA and an expired certificate with the
-    /// same code, so one sentence names both.)
-    static func tlsReason(_ text: String, host: String) -> String {
-        if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return "its certificate is not signed by a CA this machine trusts, or it has expired or is not valid yet; "
-                + "set tls.ca_cert to the CA's PEM file on the environment (tls.insecure: true skips the check, for local development only)"
-        }
-        if text.contains("failedToValidateHostname") {
-            return "its certificate is not for \(host) (name mismatch); send to the name it was issued for "
-                + "(tls.insecure: true skips the check, for local development only)"
-        }
-        if text.contains("CERTIFICATE_REQUIRED") {
-            return "the server refused the handshake: it requires a client certificate; set tls.client_cert and tls.client_key on the environment"
-        }
-        if text.contains("WRONG_VERSION_NUMBER") {
-            return "the server does not speak TLS on that port; use http:// if it serves plain HTTP"
-        }
-        if text.contains("PROTOCOL_VERSION") || text.contains("UNSUPPORTED_PROTOCOL") {
-            return "the server refused the handshake: no TLS version both accept; check tls.min_version on the environment"
-        }
+    /// Why a TLS handshake failed, from what BoringSSL and NIOSSL report. (BoringSSL reports an
+    /// unknown CA and an expired certificate with the same code.)
+    static func tlsFailure(_ text: String) -> TLSFailure {
+        if text.contains("CERTIFICATE_VERIFY_FAILED") { return .untrustedCertificate }
+        if text.contains("failedToValidateHostname") { return .hostnameMismatch }
+        if text.contains("CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+        if text.contains("WRONG_VERSION_NUMBER") { return .notTLS }
+        if text.contains("PROTOCOL_VERSION") || text.contains("UNSUPPORTED_PROTOCOL") { return .noCommonVersion }
         if let alert = text.range(of: #"TLSV1_ALERT_[A-Z_]+|SSLV3_ALERT_[A-Z_]+"#, options: .regularExpression) {
-            return "the server refused the handshake (\(text[alert])); check tls.client_cert, tls.client_key and tls.min_version on the environment"
+            return .alert(String(text[alert]))
         }
-        return text
+        return .other(text)
     }
 
     /// Finds an `IOError` in an error or, a few levels down, in what it holds.

@@ -92,10 +92,11 @@ extension TransportFailure {
     /// Reads a transport error as a category and a hint a person can act on.
     init(_ error: any Error) {
         guard let transport = error as? TransportError else {
-            self.init(category: "error", message: String(describing: error), hint: nil)
+            self.init(category: "error", message: sentence(describing: error), hint: nil)
             return
         }
-        let message = transport.description
+        // The library's sentence in the collection's words (its TLS settings as tls: keys).
+        let message = sentence(describing: transport)
         switch transport {
         case .connectionRefused(let host, let port):
             self.init(category: "connection refused", message: message,

@@ -636,7 +636,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         } catch {
             // A proxy: that cannot be used is a sentence that starts with the setting's file:line:column.
             send(.resolveFailed(exchange: id, error is TLSSettings.Failure
-                                ? "The environment \"\(resolved.environment.name)\" cannot be used: \(error)" : String(describing: error)))
+                                ? "The environment \"\(resolved.environment.name)\" cannot be used: \(sentence(describing: error))" : String(describing: error)))
             return
         }
         let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar, prompt: Self.oauth2Prompt(send: send))
@@ -698,7 +698,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                                timings: ResponseTimings(started: started, headReceived: body.headReceived, finished: Date(), bytesReceived: body.byteCount))
                 }
                 send(.failed(exchange: id, TransportFailure(error, limits: limits)))
-                entry.fail(String(describing: error), started: started)
+                entry.fail(sentence(describing: error), started: started)
                 // Off the main queue: a busy database can make a write wait for seconds.
                 recording.async { [entry] in
                     keepCookies()

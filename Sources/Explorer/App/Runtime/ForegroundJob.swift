@@ -90,6 +90,11 @@ enum ForegroundJob {
 
     /// Stops the explorer as `Ctrl-Z` would; returns when it is continued, or at once when no
     /// shell could continue it (the kernel discards SIGTSTP for an orphaned process group).
+    ///
+    /// The signal is sent to this thread, where it is unblocked and at its default action, so it
+    /// acts before `pthread_kill` returns. Sent to the process (`kill(getpid(), …)`), another
+    /// thread could take it after the disposition was put back (ncurses' handler), about 3 times
+    /// in 10 here: the explorer went on running, and vi was continued without the shell.
     private static func stopSelf() {
         let previous = signal(SIGTSTP, SIG_DFL)
         var unblocked = sigset_t()
@@ -97,7 +102,7 @@ enum ForegroundJob {
         sigaddset(&unblocked, SIGTSTP)
         var saved = sigset_t()
         pthread_sigmask(SIG_UNBLOCK, &unblocked, &saved)
-        _ = kill(getpid(), SIGTSTP)
+        _ = pthread_kill(pthread_self(), SIGTSTP)
         pthread_sigmask(SIG_SETMASK, &saved, nil)
         signal(SIGTSTP, previous)
     }
