@@ -296,7 +296,7 @@ let package = Package(
             name: "WorkspaceTests",
             dependencies: ["Workspace", "Demo", "Formats", "Query", "NetworkingCore", "Terminal", "TestSupport", .product(name: "Yams", package: "Yams")]
         ),
-        .testTarget(name: "ContractTests", dependencies: ["Contract", "NetworkingCore"]),
+        .testTarget(name: "ContractTests", dependencies: ["Contract", "NetworkingCore", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Contract", "Demo", "Workspace", "Query", "NetworkingCore"]),
         .testTarget(
             name: "GraphQLSupportTests",
