@@ -191,4 +191,12 @@ import TestSupport
         #expect(pairs.map(\.key).contains("name"))
         #expect(collection.endpoints.contains { $0.path == "/pets/{{id}}" && $0.method == .delete })
     }
+
+    @Test func swagger2EndpointsComeInTheDocumentsOrder() throws {
+        // Converting to OpenAPI 3 goes through Foundation's dictionaries; the order is put back.
+        let uber = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-uber.json")).collection
+        #expect(uber.endpoints.map(\.path) == ["/products", "/estimates/price", "/estimates/time", "/me", "/history"])
+        let petstore = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
+        #expect(petstore.endpoints.map { "\($0.method.rawValue) \($0.path)" } == ["GET /pets", "POST /pets", "GET /pets/{{id}}", "DELETE /pets/{{id}}"])
+    }
 }

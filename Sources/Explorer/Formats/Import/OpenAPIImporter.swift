@@ -155,7 +155,9 @@ package struct OpenAPIImporter: Sendable {
                 throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(version) is not supported (2.0 is).")
             }
             let converted = convertingSwagger2(try looseTree(tree))
-            tree = try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted))
+            // Foundation's objects keep no member order: the paths, and the methods in each,
+            // are put back in the document's.
+            tree = inOrder(of: tree, try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted)))
         }
         guard let found = tree["openapi"], case .object(var members) = tree else {
             throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
@@ -179,6 +181,26 @@ package struct OpenAPIImporter: Sendable {
         }
         mendingValues(&tree, isVersion30: version.hasPrefix("3.0"), path: path, warnings: &warnings)
         return pruned(tree)
+    }
+
+    /// `converted` with its `paths`, and the members of each path item, in the order
+    /// `original` has them (those `original` does not have last, as they came).
+    static func inOrder(of original: JSONValue, _ converted: JSONValue) -> JSONValue {
+        guard case .object(var top) = converted, case .object(let originalPaths)? = original["paths"],
+              let index = top.firstIndex(where: { $0.key == "paths" }), case .object(let paths) = top[index].value else { return converted }
+        func sorted(_ members: [(key: String, value: JSONValue)], like order: [String]) -> [(key: String, value: JSONValue)] {
+            let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            return members.enumerated().sorted { a, b in
+                (rank[a.element.key] ?? order.count + a.offset, a.offset) < (rank[b.element.key] ?? order.count + b.offset, b.offset)
+            }.map(\.element)
+        }
+        let itemOrders = Dictionary(originalPaths.map { ($0.key, $0.value.members?.map(\.key) ?? []) }, uniquingKeysWith: { first, _ in first })
+        let reordered = sorted(paths, like: originalPaths.map(\.key)).map { path -> (key: String, value: JSONValue) in
+            guard case .object(let members) = path.value else { return path }
+            return (path.key, .object(sorted(members, like: itemOrders[path.key] ?? [])))
+        }
+        top[index].value = .object(reordered)
+        return .object(top)
     }
 
     /// Whether a `$ref` under `value` names another file.
