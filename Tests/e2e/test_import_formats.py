@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from test_send import run
+
+FIXTURES = Path(__file__).resolve().parents[1] / "Fixtures"
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "Tests" / "Fixtures"
@@ -106,3 +110,22 @@ def test_a_postman_environment_alone_goes_into_a_collection_with_its_secrets(exp
     assert 'replaced the variables of the environment "staging"' in replaced.stderr, replaced.stderr
     text = collection.read_text()
     assert "rotated" in text and "region" not in text and text.count("name: staging") == 1, text
+
+
+
+@pytest.mark.parametrize("kind,fixture", [
+    ("postman", "postman/sample-collection.json"),
+    ("har", "har/firefox_post_form.har"),
+    ("insomnia", "insomnia/insomnia_v4.json"),
+    ("http", "http/petstore.http"),
+    ("openapi", "openapi/oai-petstore.yaml"),
+])
+def test_a_file_over_the_document_size_limit_is_refused_naming_the_limit(explorer_bin, tmp_path, kind, fixture):
+    source = FIXTURES / fixture
+    size = source.stat().st_size
+    limited = run(explorer_bin, tmp_path, "import", kind, str(source), env={"EXPLORER_MAX_DOCUMENT_SIZE": str(size - 1)})
+    assert limited.returncode != 0
+    assert f"{size} bytes, over the limit of {size - 1} bytes" in limited.stderr, limited.stderr
+    assert "EXPLORER_MAX_DOCUMENT_SIZE" in limited.stderr and str(source) in limited.stderr
+    allowed = run(explorer_bin, tmp_path, "import", kind, str(source), env={"EXPLORER_MAX_DOCUMENT_SIZE": str(size)})
+    assert allowed.returncode == 0, allowed.stderr

@@ -28,7 +28,7 @@ package struct HARImporter: Sendable {
     /// - Parameter entry: the 1-based number of the one entry to import; all when `nil`.
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, entry: Int? = nil) throws -> ImportResult {
-        guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
         return try importData(data, path: url.path, entry: entry)
     }
 

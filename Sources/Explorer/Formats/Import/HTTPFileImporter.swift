@@ -45,7 +45,7 @@ package struct HTTPFileImporter: Sendable {
     ///
     /// - Throws: `ImportError`.
     package func importFile(at url: URL) throws -> ImportResult {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
+        guard let text = try DocumentLimits.current.readText(at: url) else { throw ImportError.unreadableFile(url.path) }
         return try importText(text, name: url.deletingPathExtension().lastPathComponent, file: url.path)
     }
 

@@ -33,7 +33,7 @@ package struct HurlImporter: Sendable {
         if let size = attributes[.size] as? Int, size > Self.maximumBytes {
             throw ImportError.invalidFile(path: url.path, format: "a Hurl file", reason: "it has \(size) bytes; a Hurl file of more than \(Self.maximumBytes >> 20) MB is not read.")
         }
-        guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ImportError.invalidFile(path: url.path, format: "a Hurl file", reason: "it is not UTF-8 text.")
         }

@@ -29,7 +29,7 @@ package struct InsomniaImporter: Sendable {
     /// - Parameter workspace: the name of the one workspace to import; all when `nil`.
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, workspace: String? = nil) throws -> ImportResult {
-        guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
         return try importData(data, path: url.path, workspace: workspace)
     }
 

@@ -25,7 +25,13 @@ extension ResponseContract {
         }
         let folder = collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let file = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+        let read: String?
+        do {
+            read = try limits.readText(at: file)
+        } catch {
+            throw ImportError.invalidOpenAPI(path: file.path, reason: "\(error.problem). \(error.advice)")
+        }
+        guard let text = read else {
             throw ImportError.invalidOpenAPI(path: file.path, reason: "the file named by openapi: cannot be read; check the path (relative to the collection's folder).")
         }
         var warnings: [String] = []

@@ -119,7 +119,13 @@ extension OpenAPIImporter {
         /// The tree of another file, read once.
         private mutating func read(_ url: URL, from here: String, reference: String) throws -> JSONValue {
             if let tree = files[url.path] { return tree }
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            let read: String?
+            do {
+                read = try limits.readText(at: url)
+            } catch {
+                throw ImportError.invalidOpenAPI(path: url.path, reason: "\(error.problem). \(error.advice)")
+            }
+            guard let text = read else {
                 throw ImportError.invalidOpenAPI(path: here, reason: "the $ref \"\(reference)\" names \(url.path), which cannot be read.")
             }
             let tree = try OpenAPIImporter.documentTree(text, path: url.path, limits: limits, warnings: &warnings)

@@ -22,7 +22,13 @@ package struct OpenAPIImporter: Sendable {
     ///
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, limits: DocumentLimits = .current) throws -> ImportResult {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw ImportError.unreadableFile(url.path) }
+        let read: String?
+        do {
+            read = try limits.readText(at: url)
+        } catch {
+            throw ImportError.invalidOpenAPI(path: url.path, reason: "\(error.problem). \(error.advice)")
+        }
+        guard let text = read else { throw ImportError.unreadableFile(url.path) }
         return try importText(text, path: url.path, file: url, limits: limits)
     }
 

@@ -41,7 +41,7 @@ extension PostmanImporter {
     /// - Throws: `ImportError` when the file cannot be read or is not an environment; an
     ///   emitter error from the YAML library.
     package func addingEnvironment(at url: URL, to collection: APICollection) throws -> (text: String, change: EnvironmentChange, warnings: [String]) {
-        guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
         return try addingEnvironment(data, path: url.path, to: collection)
     }
 

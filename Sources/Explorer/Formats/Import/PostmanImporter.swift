@@ -25,9 +25,9 @@ package struct PostmanImporter: Sendable {
     ///
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, environments: [URL] = []) throws -> ImportResult {
-        guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
         let environmentFiles = try environments.map { file -> (Data, String) in
-            guard let data = try? Data(contentsOf: file) else { throw ImportError.unreadableFile(file.path) }
+            guard let data = try DocumentLimits.current.readFile(at: file) else { throw ImportError.unreadableFile(file.path) }
             return (data, file.path)
         }
         return try importData(data, path: url.path, environments: environmentFiles)

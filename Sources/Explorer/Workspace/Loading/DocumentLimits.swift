@@ -56,6 +56,27 @@ package struct DocumentLimits: Sendable, Hashable {
     /// Throws when `byteCount` is over the size limit.
     ///
     /// - Throws: `DocumentLimitError` at line 1 of `file`.
+    /// Reads a file that must be within the size limit: its size is asked of the file system
+    /// first, so a file over the limit is refused without reading it into memory.
+    ///
+    /// - Returns: the bytes, or `nil` when the file cannot be read (the caller names it).
+    /// - Throws: `DocumentLimitError` for a file over the limit.
+    package func readFile(at url: URL) throws(DocumentLimitError) -> Data? {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue {
+            try checkSize(size, file: url.path)
+        }
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        try checkSize(data.count, file: url.path)
+        return data
+    }
+
+    /// Reads a UTF-8 text file within the size limit (see `readFile(at:)`).
+    ///
+    /// - Returns: the text, or `nil` when the file cannot be read or is not UTF-8.
+    package func readText(at url: URL) throws(DocumentLimitError) -> String? {
+        try readFile(at: url).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
     package func checkSize(_ byteCount: Int, file: String) throws(DocumentLimitError) {
         guard byteCount > maxBytes else { return }
         throw DocumentLimitError(
