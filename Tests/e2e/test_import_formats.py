@@ -10,8 +10,6 @@ import pytest
 
 from test_send import run
 
-FIXTURES = Path(__file__).resolve().parents[1] / "Fixtures"
-
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "Tests" / "Fixtures"
 
