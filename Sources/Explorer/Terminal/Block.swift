@@ -91,7 +91,7 @@ package struct Block: Sendable {
     }
 
     /// Characters cut to `width` columns, with an ellipsis when cut.
-    static func fit(_ characters: [StyledCharacter], width: Int) -> [StyledCharacter] {
+    package static func fit(_ characters: [StyledCharacter], width: Int) -> [StyledCharacter] {
         guard width > 0 else { return [] }
         let total = characters.reduce(0) { $0 + $1.width }
         if total <= width { return characters }

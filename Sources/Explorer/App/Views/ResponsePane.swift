@@ -32,7 +32,8 @@ enum ResponsePane {
             return
         }
         var row = inner.y
-        grid.put(statusLine(exchange, state: state), x: inner.x, y: row, clip: inner)
+        // A status line wider than the pane ends in "…", not mid-word at the border.
+        grid.put(Block.fit(Sanitizer.characters(statusLine(exchange, state: state)), width: inner.width), x: inner.x, y: row, clip: inner)
         row += 1
         guard row < inner.maxY else { return }
 
