@@ -7,13 +7,13 @@ import Foundation
 /// does, a line `Set-Cookie: …` is read as that header.
 extension CookieJar {
     /// A line of a cookie file that does not read.
-    public struct FileProblem: Sendable, Hashable, CustomStringConvertible {
+    package struct FileProblem: Sendable, Hashable, CustomStringConvertible {
         /// The line's number, from 1.
-        public var line: Int
+        package var line: Int
         /// What is wrong with it.
-        public var reason: String
+        package var reason: String
 
-        public var description: String { "line \(line): \(reason)" }
+        package var description: String { "line \(line): \(reason)" }
     }
 
     /// The cookies of a Netscape cookie file, without the expired ones.
@@ -23,7 +23,7 @@ extension CookieJar {
     ///   - url: the URL a `Set-Cookie:` line is read as coming from.
     ///   - now: the time expiry is measured against.
     /// - Returns: the cookies, and the lines that do not read (left out).
-    public static func netscapeCookies(in text: String, settingFrom url: URL, now: Date = Date()) -> (cookies: [Cookie], problems: [FileProblem]) {
+    package static func netscapeCookies(in text: String, settingFrom url: URL, now: Date = Date()) -> (cookies: [Cookie], problems: [FileProblem]) {
         var cookies: [Cookie] = []
         var problems: [FileProblem] = []
         for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {

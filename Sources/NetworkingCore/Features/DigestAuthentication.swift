@@ -196,12 +196,12 @@ public final class DigestAuthenticator: AuthenticationChallengeHandler, Sendable
 /// Reads the `auth-scheme` and `auth-param` syntax of `WWW-Authenticate` and `Authorization`
 /// values (RFC 9110 §11): a scheme, then `name=token` or `name="quoted string"` parameters;
 /// a `WWW-Authenticate` value may hold several challenges separated by commas.
-public enum AuthenticationHeader {
+package enum AuthenticationHeader {
     /// The schemes of a value, each with its parameters (names lowercased, quotes removed).
     ///
     /// - Parameter value: a `WWW-Authenticate` or `Authorization` value.
     /// - Returns: `[("Digest", ["realm": "…", "nonce": "…"])]`, in order.
-    public static func challenges(in value: String) -> [(scheme: String, parameters: [String: String])] {
+    package static func challenges(in value: String) -> [(scheme: String, parameters: [String: String])] {
         var out: [(scheme: String, parameters: [String: String])] = []
         var characters = Substring(value)
         func skip(_ set: Set<Character>) { while let first = characters.first, set.contains(first) { characters.removeFirst() } }

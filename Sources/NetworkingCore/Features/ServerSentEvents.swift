@@ -31,7 +31,7 @@ public struct ServerSentEvent: Sendable, Hashable {
 ///
 /// (mattt/EventSource 1.1.1's parser would fit, but that package does not build on Linux:
 /// it calls `URLSession.bytes`, which swift-corelibs-foundation lacks.)
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
     private var afterCR = false
     /// How many bytes of a leading BOM have been seen, or -1 once past the start.
@@ -43,18 +43,18 @@ public struct ServerSentEventParser: Sendable {
     private var eventID: String?
     private var retry: Int?
     /// The last event ID in force.
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The reconnection time the stream asked for, in milliseconds, if it did.
-    public private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
 
     /// Creates a parser at the start of a stream.
-    public init() {}
+    package init() {}
 
     /// Takes the next bytes of the stream.
     ///
     /// - Parameter bytes: the bytes, cut anywhere.
     /// - Returns: the events completed by these bytes, in order.
-    public mutating func consume<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
+    package mutating func consume<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if bomMatched >= 0 {
