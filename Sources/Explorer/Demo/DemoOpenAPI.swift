@@ -41,7 +41,7 @@ package enum DemoOpenAPI {
           {"$ref": "#/components/parameters/page"}, {"$ref": "#/components/parameters/per_page"},
           {"name": "role", "in": "query", "schema": {"$ref": "#/components/schemas/Role"}}
         ],
-        "responses": {"200": {"description": "A page of users", "headers": {"Link": {"description": "first, prev, next and last pages", "required": true, "schema": {"type": "string"}}, "X-Total-Count": {"required": true, "schema": {"type": "string", "pattern": "^[0-9]+$"}}},
+        "responses": {"200": {"description": "A page of users", "headers": {"Link": {"description": "first, prev, next and last pages", "required": true, "schema": {"type": "string"}, "example": "<http://127.0.0.1:8080/v1/users?page=1&per_page=10>; rel=\"first\", <http://127.0.0.1:8080/v1/users?page=1&per_page=10>; rel=\"last\""}, "X-Total-Count": {"required": true, "schema": {"type": "string", "pattern": "^[0-9]+$"}, "example": "1"}},
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/UserPage"},
             "examples": {
               "firstPage": {"summary": "The first page", "value": {"environment": "local", "page": 1, "per_page": 10, "total": 1, "items": [
@@ -97,7 +97,7 @@ package enum DemoOpenAPI {
           {"$ref": "#/components/parameters/page"}, {"$ref": "#/components/parameters/per_page"},
           {"name": "userId", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000000}}
         ],
-        "responses": {"200": {"description": "A page of posts", "headers": {"Link": {"description": "first, prev, next and last pages", "required": true, "schema": {"type": "string"}}, "X-Total-Count": {"required": true, "schema": {"type": "string", "pattern": "^[0-9]+$"}}},
+        "responses": {"200": {"description": "A page of posts", "headers": {"Link": {"description": "first, prev, next and last pages", "required": true, "schema": {"type": "string"}, "example": "<http://127.0.0.1:8080/v1/users?page=1&per_page=10>; rel=\"first\", <http://127.0.0.1:8080/v1/users?page=1&per_page=10>; rel=\"last\""}, "X-Total-Count": {"required": true, "schema": {"type": "string", "pattern": "^[0-9]+$"}, "example": "1"}},
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PostPage"},
             "example": {"environment": "local", "page": 1, "per_page": 10, "total": 1, "items": [
               {"id": 1, "userId": 1, "title": "Notes on the Analytical Engine", "body": "The engine weaves algebraic patterns.", "tags": ["history"], "published": true}]}}}}}
@@ -247,7 +247,7 @@ package enum DemoOpenAPI {
       "get": {
         "operationId": "large", "summary": "A JSON array of items, written as it is generated (10000 by default, at most 10000000)",
         "parameters": [{"name": "items", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 200}, "example": 2}],
-        "responses": {"200": {"description": "The items", "headers": {"X-Item-Count": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}},
+        "responses": {"200": {"description": "The items", "headers": {"X-Item-Count": {"schema": {"type": "string", "pattern": "^[0-9]+$"}, "example": "1"}},
           "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object",
             "required": ["id", "name", "status", "environment", "score", "tags"], "properties": {
               "id": {"type": "integer", "minimum": 1}, "name": {"type": "string"}, "status": {"enum": ["open", "closed", "pending"]},
