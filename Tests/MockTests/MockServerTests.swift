@@ -72,6 +72,28 @@ import Workspace
         }
     }
 
+    /// A collection endpoint is joined to its operation by `operation:`, or by its path: a literal
+    /// `/users/1` or `/users/{{user_id}}` is `/users/{id}`.
+    @Test func endpointsAreJoinedToTheirOperations() throws {
+        let contract = try Self.demoContract()
+        var named = Endpoint(name: "Me", method: .get, path: "/whoami")
+        named.operation = "me"
+        let endpoints = [
+            Endpoint(name: "One user", method: .get, path: "/users/1"),
+            Endpoint(name: "Templated", method: .delete, path: "/users/{{user_id}}"),
+            named,
+            Endpoint(name: "Health", method: .get, path: "/health"),
+        ]
+        let plan = MockPlan(endpoints: endpoints, contract: contract)
+        #expect(plan.routes.count == contract.operations.count + 1)
+        #expect(plan.routes.first { $0.endpointID == "One user" }?.operation?.operationID == "getUser")
+        #expect(plan.routes.first { $0.endpointID == "Templated" }?.operation?.operationID == "deleteUser")
+        #expect(plan.routes.first { $0.endpointID == "Me" }?.operation?.operationID == "me")
+        let health = try #require(plan.routes.first { $0.endpointID == "Health" })
+        #expect(health.operation == nil && health.template == "/health")
+        #expect(MockPlan.template(of: "{{base}}/users/:id/posts/{{post_id}}?x=1") == "/users/{id}/posts/{post_id}")
+    }
+
     @Test func unknownRoutesAndMethodsAreProblems() async throws {
         let plan = MockPlan(endpoints: [], contract: try Self.demoContract())
         try await Self.withMock(plan) { (server: MockServer) async throws in

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -32,7 +33,9 @@ def run_schemathesis(schema: str, base_url: str, exclude: tuple[str, ...] = ()) 
         "--mode", "positive", "--exclude-checks", ",".join(("not_a_server_error", "positive_data_acceptance", *exclude)),
         "--request-timeout", "10", "--no-color",
     ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+    # In a folder of its own: schemathesis keeps a .schemathesis folder where it runs.
+    with tempfile.TemporaryDirectory() as folder:
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=folder)
 
 
 def test_the_demo_answers_as_its_document_says(demo):

@@ -77,8 +77,13 @@ package struct MockPlan: Sendable {
             let method = endpoint.method.rawValue.uppercased()
             let template = Self.template(of: endpoint.path)
             var operation: OpenAPIContract.Operation?
-            if let named = endpoint.operation, let contract {
-                operation = contract.operation(id: named) ?? Self.methodAndPath(named).flatMap { contract.operation(method: $0.0, template: $0.1) }
+            if let contract {
+                if let named = endpoint.operation {
+                    operation = contract.operation(id: named) ?? Self.methodAndPath(named).flatMap { contract.operation(method: $0.0, template: $0.1) }
+                } else {
+                    // `/users/1` or `/users/{{user_id}}` is the operation of `/users/{id}`.
+                    operation = contract.operation(method: method, requestPath: template)
+                }
             }
             if let operation, let index = routes.firstIndex(where: { $0.operation == operation }) {
                 if routes[index].endpointID == nil { routes[index].endpointID = endpoint.id }

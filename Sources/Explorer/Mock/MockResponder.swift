@@ -37,6 +37,31 @@ struct MockRandom {
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
+/// Example answers already built, by operation, preferences and `Accept`: at most 4,096 (the
+/// keys come from the requests' headers), then the oldest go.
+final class MockAnswerCache: Sendable {
+    struct Answer: Sendable {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var body: ByteBuffer
+        var note: String
+
+        var response: Response { Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body)) }
+    }
+
+    private static let capacity = 4_096
+    private let state = Mutex<(answers: [String: Answer], order: [String])>(([:], []))
+
+    func answer(for key: String) -> Answer? { state.withLock { $0.answers[key] } }
+
+    func store(_ answer: Answer, key: String) {
+        state.withLock { state in
+            if state.answers.updateValue(answer, forKey: key) == nil { state.order.append(key) }
+            if state.order.count > Self.capacity { state.answers[state.order.removeFirst()] = nil }
+        }
+    }
+}
+
 /// The seeded generator the server's tasks share.
 final class MockRandomSource: Sendable {
     private let random: Mutex<MockRandom>
@@ -56,6 +81,7 @@ package struct MockResponder: HTTPResponder {
     let chaos: MockChaos
     let accessLog: (@Sendable (String) -> Void)?
     private let random: MockRandomSource
+    private let answers = MockAnswerCache()
 
     package init(plan: MockPlan, chaos: MockChaos = MockChaos(), accessLog: (@Sendable (String) -> Void)? = nil) {
         self.plan = plan
@@ -178,8 +204,20 @@ package struct MockResponder: HTTPResponder {
         return (response, "\(note), no credentials for \(scheme)")
     }
 
+    /// The example answer of an operation, built once for each preference and `Accept` (the
+    /// document does not change while the mock runs).
     private func example(_ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
                          prefer: [String: String]) -> (Response, String) {
+        let key = operation.pointer + "\u{0}" + prefer.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            + "\u{0}" + (request.headers[.accept] ?? "")
+        if let cached = answers.answer(for: key) { return (cached.response, cached.note) }
+        let answer = buildExample(request, operation: operation, contract: contract, prefer: prefer)
+        answers.store(answer, key: key)
+        return (answer.response, answer.note)
+    }
+
+    private func buildExample(_ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
+                              prefer: [String: String]) -> MockAnswerCache.Answer {
         let document = contract.document
         let responses = JSONPointer.resolve(operation.pointer + "/responses", in: document)?.members ?? []
         let chosen: (key: String, value: JSONValue)
@@ -190,17 +228,17 @@ package struct MockResponder: HTTPResponder {
                       ?? responses.first(where: { $0.key.uppercased() == "\(code / 100)XX" })
                       ?? responses.first(where: { $0.key == "default" })
             else {
-                return (Self.problem(.notFound, type: "no-such-response", title: "Not Found",
+                return Self.problemAnswer(.notFound, type: "no-such-response", title: "Not Found",
                                      detail: "Prefer: code=\(wanted) names no response of \(operation.name) (declared: \(responses.map(\.key).joined(separator: ", "))).",
-                                     instance: request.uri.path), "")
+                                     instance: request.uri.path)
             }
             chosen = found
             status = code
         } else {
             let successes = responses.filter { $0.key.hasPrefix("2") }.sorted { $0.key < $1.key }
             guard let first = successes.first ?? responses.first(where: { $0.key == "default" }) ?? responses.first else {
-                return (Self.problem(.notImplemented, type: "no-answer", title: "Not Implemented",
-                                     detail: "\(operation.name) declares no response.", instance: request.uri.path), "")
+                return Self.problemAnswer(.notImplemented, type: "no-answer", title: "Not Implemented",
+                                     detail: "\(operation.name) declares no response.", instance: request.uri.path)
             }
             chosen = first
             status = Int(first.key) ?? (first.key.uppercased().hasSuffix("XX") ? (Int(first.key.prefix(1)) ?? 2) * 100 : 200)
@@ -222,7 +260,7 @@ package struct MockResponder: HTTPResponder {
         }
         let contents = response["content"]?.members ?? []
         guard !contents.isEmpty, status != 204, status != 304 else {
-            return (Response(status: Self.status(status), headers: headers), "\(chosen.key)")
+            return MockAnswerCache.Answer(status: Self.status(status), headers: headers, body: ByteBuffer(), note: chosen.key)
         }
         let accept = request.headers[.accept] ?? ""
         let media = contents.first { member in accept.split(separator: ",").contains { Self.covers(String($0), member.key) } }
@@ -236,9 +274,9 @@ package struct MockResponder: HTTPResponder {
         }
         guard let picked else {
             let names = MockExample.named(in: media.value, document: document).map(\.name)
-            return (Self.problem(.notFound, type: "no-such-example", title: "Not Found",
+            return Self.problemAnswer(.notFound, type: "no-such-example", title: "Not Found",
                                  detail: "Prefer: example=\(exampleName ?? "") names no example of \(operation.name) \(chosen.key) \(media.key) (examples: \(names.isEmpty ? "none" : names.joined(separator: ", "))).",
-                                 instance: request.uri.path), "")
+                                 instance: request.uri.path)
         }
         let body: String
         if OpenAPIContractMedia.isJSON(media.key) {
@@ -248,8 +286,7 @@ package struct MockResponder: HTTPResponder {
         }
         headers[.contentType] = media.key.contains("*") ? "application/octet-stream" : media.key
         let note = prefer["dynamic"] == "true" ? "generated" : (picked.name.map { "example \($0)" } ?? "example")
-        return (Response(status: Self.status(status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body))),
-                "\(chosen.key) \(note)")
+        return MockAnswerCache.Answer(status: Self.status(status), headers: headers, body: ByteBuffer(string: body), note: "\(chosen.key) \(note)")
     }
 
     /// A `Prefer` header's preferences: `code=404, example=ok; dynamic=true`.
@@ -281,18 +318,30 @@ package struct MockResponder: HTTPResponder {
         HTTPResponse.Status(code: code, reasonPhrase: HTTPStatus(code: code).reasonPhrase)
     }
 
-    /// An `application/problem+json` answer (RFC 9457), like the demo's.
-    static func problem(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
-                        extensions: [(String, JSONValue)] = [], headers: HTTPFields = [:]) -> Response {
+    /// `problem(…)` as an answer to keep.
+    static func problemAnswer(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String)
+        -> MockAnswerCache.Answer {
+        MockAnswerCache.Answer(status: status, headers: [.contentType: "application/problem+json"],
+                               body: problemBody(status, type: type, title: title, detail: detail, instance: instance), note: "")
+    }
+
+    static func problemBody(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
+                            extensions: [(String, JSONValue)] = []) -> ByteBuffer {
         var members: [(key: String, value: JSONValue)] = [
             ("type", .string("https://explorer.example/mock/problems/\(type)")), ("title", .string(title)),
             ("status", .number(String(status.code))), ("detail", .string(detail)), ("instance", .string(instance)),
         ]
         members += extensions.map { (key: $0.0, value: $0.1) }
+        return ByteBuffer(string: JSONValue.object(members).serialized(pretty: true))
+    }
+
+    /// An `application/problem+json` answer (RFC 9457), like the demo's.
+    static func problem(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
+                        extensions: [(String, JSONValue)] = [], headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/problem+json"
-        return Response(status: status, headers: fields,
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(members).serialized(pretty: true))))
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: problemBody(
+            status, type: type, title: title, detail: detail, instance: instance, extensions: extensions)))
     }
 }
 
