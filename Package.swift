@@ -211,6 +211,24 @@ let package = Package(
             ],
             path: "Sources/Explorer/Demo"
         ),
+        // `explorer mock`: a local server answering a collection's endpoints from its OpenAPI
+        // document's examples (or ones generated from the schemas) or from the history.
+        .target(
+            name: "Mock",
+            dependencies: [
+                "Contract",
+                "History",
+                "NetworkingCore",
+                "Workspace",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Sources/Explorer/Mock"
+        ),
         .executableTarget(
             name: "ExplorerCLI",
             dependencies: [
@@ -222,6 +240,7 @@ let package = Package(
                 "GraphQLSupport",
                 "History",
                 "Measure",
+                "Mock",
                 "NetworkingCore",
                 "Query",
                 "Terminal",
@@ -330,7 +349,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "DemoTests", dependencies: ["Demo", "NetworkingCore", "TestSupport", "Workspace"]),
+        .testTarget(
+            name: "MockTests",
+            dependencies: ["Mock", "Contract", "Demo", "History", "NetworkingCore", "Workspace", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
+        .testTarget(name: "DemoTests", dependencies: ["Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace"]),
         .testTarget(
             name: "ExplorerCLITests",
             dependencies: [

@@ -17,6 +17,7 @@ struct ExplorerCommand: AsyncParsableCommand {
         subcommands: [
             OpenCommand.self,
             DemoCommand.self,
+            MockCommand.self,
             SendCommand.self,
             RunCommand.self,
             CompareCommand.self,

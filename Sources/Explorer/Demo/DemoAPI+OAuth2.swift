@@ -129,7 +129,8 @@ extension DemoAPI {
         let buffer = try await request.collectBody(upTo: 64 * 1024)
         var fields: [String: String] = [:]
         for pair in String(buffer: buffer).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
+            // Not omitting empty parts: a pair that is only "=" has an empty name (it crashed the demo).
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
                 String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
             }
             if fields[parts[0]] == nil { fields[parts[0]] = parts.count > 1 ? parts[1] : "" }

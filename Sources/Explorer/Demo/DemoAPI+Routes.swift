@@ -79,6 +79,7 @@ extension DemoAPI {
     private var routes: [DemoRoute] {
         [
             DemoRoute("/", get: { _, _ in index() }),
+            DemoRoute("/openapi.json", get: { _, _ in DemoReply.bytes(Data(DemoOpenAPI.json.utf8), contentType: "application/json") }),
             DemoRoute("/users", get: { request, _ in await listUsers(request) }, post: { request, _ in try await createUser(request) }),
             itemRoute("/users/:id", "user", get: getUser, update: updateUser, delete: deleteUser),
             DemoRoute("/posts", get: { request, _ in await listPosts(request) }, post: { request, _ in try await createPost(request) }),

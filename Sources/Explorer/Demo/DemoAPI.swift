@@ -96,7 +96,7 @@ struct DemoAPI: Sendable {
             "name": "explorer demo API",
             "environment": environment,
             "endpoints": [
-                "GET /users", "POST /users", "GET|PUT|PATCH|DELETE /users/{id}",
+                "GET /openapi.json", "GET /users", "POST /users", "GET|PUT|PATCH|DELETE /users/{id}",
                 "GET /posts", "POST /posts", "GET|PUT|PATCH|DELETE /posts/{id}",
                 "ANY /echo", "GET /slow?ms=N", "GET /large?items=N", "POST /login", "GET /me",
                 "GET /error", "GET /rate-limited", "GET /redirect?n=N", "GET /gzip", "GET /image.png",

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import History
+import Mock
+import NetworkingCore
+import Workspace
+
+/// `explorer mock [COLLECTION] [--env NAME] [--port N] [--from examples|history|both]
+/// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE]`: a local server that
+/// answers every endpoint of a collection.
+struct MockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mock",
+        abstract: "Serve a mock of a collection's API on 127.0.0.1, from its OpenAPI examples or its history.",
+        discussion: """
+            Every endpoint of the collection is answered, and every operation of the OpenAPI
+            document the collection names with `openapi:`: the path template and the method
+            matched, the status, headers and body taken from the document's examples (or an
+            example generated from the schema), or from the last response the history recorded
+            for the endpoint in the environment (--from history; --from both prefers the history).
+            A request chooses with `Prefer: code=404`, `Prefer: example=NAME` or
+            `Prefer: dynamic=true` (a body generated from the schema), as Prism reads them. An
+            unknown path is a 404 problem+json naming the near routes; a method the path does not
+            take is a 405 with Allow. --latency and --fail-rate rehearse a slow and failing server:
+            a failure is a 500 problem+json, chosen by a generator seeded with --seed.
+
+            To send to the mock, --collection-out writes a copy of the collection with an
+            environment `mock` whose base_url is the mock (write it beside the collection, so that
+            its relative files resolve): `explorer send --collection COPY --env mock ENDPOINT`.
+            The collection itself is not changed.
+            """
+    )
+
+    @Argument(help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
+    var collection: String?
+
+    @Option(name: .long, help: "The environment whose base path and history the mock serves (default: the collection's first).")
+    var env: String?
+
+    @Option(name: .long, help: "The port (0: a free one).")
+    var port: Int = 0
+
+    @Option(name: .long, help: "Where answers come from: examples, history or both (the history's, else the example).")
+    var from: String = "examples"
+
+    @Option(name: .long, help: ArgumentHelp("A delay before every answer: 200ms, 1.5s (a bare number is milliseconds).", valueName: "DURATION"))
+    var latency: String?
+
+    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("The share of requests answered 500 on purpose, from 0 to 1.", valueName: "RATE"))
+    var failRate: Double = 0
+
+    @Option(name: .long, help: "The seed of the failures (default: a random one, printed).")
+    var seed: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("Write a copy of the collection with a `mock` environment pointing at the mock.", valueName: "FILE"))
+    var collectionOut: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard MockSource(rawValue: from) != nil else { throw ValidationError("--from must be examples, history or both, not \"\(from)\".") }
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, like 0.1.") }
+        if let latency, Self.duration(latency) == nil {
+            throw ValidationError("--latency takes a duration like 200ms or 1.5s, not \"\(latency)\".")
+        }
+    }
+
+    /// `200ms`, `1.5s`, `200` (milliseconds).
+    static func duration(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let (number, scale): (Substring, Double) = trimmed.hasSuffix("ms") ? (trimmed.dropLast(2), 1)
+            : trimmed.hasSuffix("s") ? (trimmed.dropLast(), 1000) : (Substring(trimmed), 1)
+        guard let value = Double(number), value >= 0, value * scale <= 600_000 else { return nil }
+        return .milliseconds(Int64((value * scale).rounded()))
+    }
+
+    func run() async throws {
+        let file = try CollectionLocation.resolve(explicit: collection)
+        let loaded = try CollectionLocation.load(file)
+        let environment: Environment?
+        if let env {
+            guard let found = loaded.environments.first(where: { $0.name == env }) else {
+                printError("\(file.path) has no environment \"\(env)\" (it has: \(loaded.environments.map(\.name).joined(separator: ", "))).")
+                throw ExitCode(2)
+            }
+            environment = found
+        } else {
+            environment = loaded.environments.first
+        }
+        let source = MockSource(rawValue: from)!
+        let contract: MockPlan.Contract?
+        do {
+            contract = try loaded.openAPI.map { try MockDocument.contract($0, besides: file) }
+        } catch {
+            printError(String(describing: error))
+            throw ExitCode(2)
+        }
+        var recorded: [String: MockRecordedResponse] = [:]
+        if source != .examples {
+            do {
+                let store = try HistoryStore(fileURL: HistoryLocation.defaultFile(), configuration: .fromEnvironment())
+                recorded = try MockPlan.recordedResponses(of: loaded.endpoints, environment: environment?.name, collectionPath: nil, in: store)
+            } catch {
+                printError("explorer mock could not read the history: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let basePath = environment?.baseURL.map { $0.path } ?? ""
+        let plan = MockPlan(endpoints: loaded.endpoints, contract: contract, recorded: recorded, source: source,
+                            basePath: basePath == "/" ? "" : basePath)
+        if plan.routes.isEmpty {
+            printError("\(file.path) has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
+            throw ExitCode(2)
+        }
+        let seed = seed ?? UInt64.random(in: 0...999_999)
+        let chaos = MockChaos(latency: latency.flatMap(Self.duration) ?? .zero, failRate: failRate, seed: seed)
+        let server: MockServer
+        do {
+            server = try await MockServer.start(plan: plan, port: port, chaos: chaos, handleSignals: true, accessLog: printLine)
+        } catch {
+            printError(String(describing: error))
+            throw ExitCode(1)
+        }
+        let base = "http://127.0.0.1:\(server.port)\(plan.basePaths.first ?? "")"
+        printLine("explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, answers from \(source.rawValue)):")
+        printLine("  mock        \(base)")
+        if failRate > 0 || chaos.latency > .zero {
+            printLine("  latency \(chaos.latency), fail rate \(failRate), seed \(seed)")
+        }
+        if let collectionOut {
+            let out = URL(fileURLWithPath: collectionOut)
+            do {
+                var copy = loaded
+                copy.environments.removeAll { $0.name == "mock" }
+                copy.environments.append(Environment(
+                    name: "mock", baseURLTemplate: base, variables: environment?.variables ?? [], headers: environment?.headers ?? [],
+                    secrets: environment?.secrets ?? [], summary: "explorer mock of \(environment?.name ?? "the collection")",
+                    auth: environment?.auth))
+                try CollectionWriter.yaml(for: copy).write(to: out, atomically: true, encoding: .utf8)
+            } catch {
+                printError("explorer mock could not write \(out.path): \(error)")
+                await server.stop()
+                throw ExitCode(1)
+            }
+            printLine("collection: \(out.path)")
+            printLine("Send to it: explorer send --collection \(out.path) --env mock ENDPOINT")
+        } else {
+            printLine("Send to it: an environment whose base_url is \(base) (--collection-out FILE writes a copy of the collection with one, named mock).")
+        }
+        printLine("Press Ctrl-C to stop.")
+        await server.waitUntilStopped()
+        printLine("explorer mock stopped.")
+    }
+}
