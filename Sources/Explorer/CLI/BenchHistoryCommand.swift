@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import History
 import NetworkingCore
+import Workspace
 
 /// `explorer bench history`: figures for the SQLite history store.
 ///
@@ -76,7 +77,7 @@ struct BenchHistoryCommand: ParsableCommand {
         try store.clear()
 
         let fill = ContinuousClock.now
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let batch = 2_000
         var written = 0
         while written < exchanges {
@@ -137,7 +138,7 @@ struct BenchHistoryCommand: ParsableCommand {
     ]
 
     private static func text(bytes: Int, seed: UInt64) -> String {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var text = #"{"items":["#
         while text.utf8.count < bytes - 40 {
             let word = words[Int(generator.next() % UInt64(words.count))]
@@ -207,17 +208,3 @@ struct BenchHistoryCommand: ParsableCommand {
     }
 }
 
-/// A tiny deterministic random generator, so every run benchmarks the same data.
-private struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -112,7 +112,7 @@ package struct OpenAPIContract: Sendable {
     }
 
     /// The number of literal segments when `segments` fit the template, else `nil`.
-    static func match(template: String, segments: [Substring]) -> Int? {
+    package static func match(template: String, segments: [Substring]) -> Int? {
         let parts = template.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == segments.count else { return nil }
         var literals = 0

@@ -152,22 +152,10 @@ package struct MockPlan: Sendable {
 
     static func isParameter(_ segment: Substring) -> Bool { segment.hasPrefix("{") && segment.hasSuffix("}") }
 
-    /// The number of literal segments when the path fits the template, else `nil`.
+    /// The number of literal segments when the path fits the template, else `nil` (the
+    /// contract's own matching, so the mock and the validation agree on every route).
     static func literals(template: String, path: String) -> Int? {
-        let parts = template.split(separator: "/", omittingEmptySubsequences: false)
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == segments.count else { return nil }
-        var literals = 0
-        for (part, segment) in zip(parts, segments) {
-            if isParameter(part) {
-                if segment.isEmpty { return nil }
-            } else if part == segment || String(part) == segment.removingPercentEncoding {
-                literals += 1
-            } else {
-                return nil
-            }
-        }
-        return literals
+        OpenAPIContract.match(template: template, segments: path.split(separator: "/", omittingEmptySubsequences: false))
     }
 
     /// What a request's method and path meet.

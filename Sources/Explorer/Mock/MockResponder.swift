@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NetworkingCore
 import Synchronization
+import Workspace
 
 /// How the mock rehearses a slow or failing server: a delay before every answer, and a share
 /// of requests answered `500` (problem+json), chosen by a seeded generator so that a run with
@@ -19,22 +20,6 @@ package struct MockChaos: Sendable {
         self.failRate = failRate
         self.seed = seed
     }
-}
-
-/// SplitMix64: a small seeded generator, the same sequence for the same seed on every platform.
-struct MockRandom {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
 
 /// Example answers already built, by operation, preferences and `Accept`: at most 4,096 (the
@@ -64,9 +49,9 @@ final class MockAnswerCache: Sendable {
 
 /// The seeded generator the server's tasks share.
 final class MockRandomSource: Sendable {
-    private let random: Mutex<MockRandom>
+    private let random: Mutex<SplitMix64>
 
-    init(seed: UInt64) { random = Mutex(MockRandom(state: seed)) }
+    init(seed: UInt64) { random = Mutex(SplitMix64(seed: seed)) }
 
     func unit() -> Double { random.withLock { $0.unit() } }
 }
