@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -38,22 +39,44 @@ def environment(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def wait_with_peak_rss(process: subprocess.Popen) -> tuple[int, int]:
-    """Waits for the process; returns its exit code and its peak RSS in kB (from wait4)."""
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, usage.ru_maxrss
+# The peak RSS wait4 reports for a child starts from its parent's at the fork (Linux keeps the
+# forked copy's high-water mark across exec), and pytest itself grows past 100 MB over the
+# suite. A small Python launcher forks the explorer instead, and writes the explorer's own peak
+# (kB) to a file.
+LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
+def measured(command: list[str], rss_file: Path) -> list[str]:
+    """`command` run through the launcher, its peak RSS written to `rss_file`."""
+    return [sys.executable, "-c", LAUNCHER, str(rss_file), *command]
+
+
+def wait_with_peak_rss(process: subprocess.Popen, rss_file: Path) -> tuple[int, int]:
+    """Waits for the launched process; returns its exit code and its own peak RSS in kB."""
+    process.wait(timeout=120)
+    return process.returncode, int(rss_file.read_text())
 
 
 def test_an_endless_body_stops_at_max_time_with_a_sentence_and_flat_memory(explorer_bin, tmp_path, demo):
     collection = streams_collection(tmp_path, demo)
+    rss = tmp_path / "peak-rss"
     process = subprocess.Popen(
-        [str(explorer_bin), "send", "--collection", str(collection), "Endless", "--max-time", "3", "--timeout", "30"],
+        measured([str(explorer_bin), "send", "--collection", str(collection), "Endless", "--max-time", "3", "--timeout", "30"], rss),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(tmp_path), cwd=str(tmp_path))
     received = 0
     while chunk := process.stdout.read1(1 << 20):
         received += len(chunk)
-    code, peak = wait_with_peak_rss(process)
+    code, peak = wait_with_peak_rss(process, rss)
     stderr = process.stderr.read().decode()
     assert code == 1
     assert one_sentence(stderr.replace(". Raise", "; raise")), stderr
@@ -126,10 +149,11 @@ def test_piped_events_without_stream_are_the_raw_bytes(explorer_bin, tmp_path, d
 def test_a_large_body_piped_keeps_memory_flat_and_history_keeps_a_marked_copy(explorer_bin, tmp_path, demo):
     collection = streams_collection(tmp_path, demo)
     with open(tmp_path / "out.bin", "wb") as sink:
+        rss = tmp_path / "peak-rss"
         process = subprocess.Popen(
-            [str(explorer_bin), "send", "--collection", str(collection), "Big"],
+            measured([str(explorer_bin), "send", "--collection", str(collection), "Big"], rss),
             stdout=sink, stderr=subprocess.PIPE, env=environment(tmp_path), cwd=str(tmp_path))
-        code, peak = wait_with_peak_rss(process)
+        code, peak = wait_with_peak_rss(process, rss)
     assert code == 0, process.stderr.read()
     assert (tmp_path / "out.bin").stat().st_size == 104857600
     assert peak < 100 * 1024, f"peak RSS {peak} kB"
