@@ -4,7 +4,6 @@ from outside by schemathesis."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -16,15 +15,8 @@ from pathlib import Path
 import pytest
 
 from test_openapi_conformance import run_schemathesis
+from test_send_stream import environment
 
-
-def environment(tmp_path: Path) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(tmp_path),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "LANG": "C.UTF-8",
-    }
 
 
 def explorer(explorer_bin: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
