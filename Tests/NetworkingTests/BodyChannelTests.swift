@@ -40,3 +40,63 @@ import Testing
         await #expect(throws: TransportError.cancelled) { try await cancelled.next() }
     }
 }
+
+/// One clock for every body's deadlines.
+@Suite struct BodyClockTests {
+    let url = URL(string: "http://127.0.0.1/")!
+
+    /// Waits (polling) until the channel has ended with an error, and returns its phase.
+    func failure(of channel: BodyChannel) async throws -> String? {
+        do {
+            while try await channel.next() != nil {}
+            return nil
+        } catch TransportError.timedOut(_, let phase) {
+            return phase
+        }
+    }
+
+    @Test func aNearerDeadlineWatchedAfterAFarOneStillFailsOnTime() async throws {
+        let clock = BodyClock()
+        let far = BodyChannel()
+        far.watch(deadline: .now + .seconds(600), idle: nil, url: url, clock: clock)
+        let near = BodyChannel()
+        let started = ContinuousClock.now
+        near.watch(deadline: .now + .milliseconds(50), idle: nil, url: url, clock: clock)
+        let phase = try await failure(of: near)
+        #expect(phase?.contains("total deadline") == true)
+        // Failed by its deadline, not by the far one's: well before the far one is due.
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(far.isOpen)
+        #expect(clock.count == 1)
+        far.finish()
+        #expect(clock.count == 0)
+    }
+
+    @Test func theIdleTimeCountsOnlyWhileTheReaderWaits() async throws {
+        let clock = BodyClock()
+        let waiting = BodyChannel()
+        waiting.watch(deadline: nil, idle: .milliseconds(40), url: url, clock: clock)
+        // Nobody reads this one: it holds a chunk and is never waited on.
+        let unread = BodyChannel()
+        unread.push(Data("kept".utf8))
+        unread.watch(deadline: nil, idle: .milliseconds(40), url: url, clock: clock)
+        let phase = try await failure(of: waiting)
+        #expect(phase == "no bytes for 40 ms")
+        #expect(unread.isOpen)
+        unread.finish()
+        #expect(try await unread.next() == Data("kept".utf8))
+        #expect(clock.count == 0)
+    }
+
+    @Test func bodiesThatEndInTimeLeaveTheClock() async throws {
+        let clock = BodyClock()
+        for _ in 0..<1000 {
+            let channel = BodyChannel()
+            channel.watch(deadline: .now + .seconds(30), idle: .seconds(10), url: url, clock: clock)
+            channel.push(Data("{}".utf8))
+            channel.finish()
+            #expect(try await channel.next() == Data("{}".utf8))
+        }
+        #expect(clock.count == 0)
+    }
+}

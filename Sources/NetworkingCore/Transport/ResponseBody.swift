@@ -85,9 +85,9 @@ public struct StreamedResponse: Sendable {
 ///
 /// A producer either awaits room (`send`, the pull-based async-http-client pump) or pushes and
 /// learns whether it should pause (`push`), then asks to be told when there is room again
-/// (`whenRoom`, for a producer on an event loop, which must not wait). The channel also keeps the request's clock: its
-/// watchdog fails the transfer at the total deadline, or when the consumer has waited for bytes
-/// longer than the idle timeout.
+/// (`whenRoom`, for a producer on an event loop, which must not wait). The channel also keeps the request's clock: the
+/// shared `BodyClock` fails the transfer at the total deadline, or when the consumer has waited
+/// for bytes longer than the idle timeout.
 final class BodyChannel: @unchecked Sendable {
     /// Bytes buffered before the producer is held back.
     static let highWater = 1 << 20
@@ -103,7 +103,8 @@ final class BodyChannel: @unchecked Sendable {
     private var waitingSince: ContinuousClock.Instant?
     private var terminationHandlers: [@Sendable () -> Void] = []
     private var delivered = 0
-    private var watchdog: (any DispatchSourceTimer)?
+    /// The clock that watches this channel and the deadlines it checks, until the body ends.
+    private var watch: (clock: BodyClock, deadline: ContinuousClock.Instant?, idle: Duration?, url: URL)?
 
     /// Creates a channel.
     init() {}
@@ -179,8 +180,8 @@ final class BodyChannel: @unchecked Sendable {
     ///     is kept: a limit or a deadline ends the body, it does not take back what came).
     ///   - discardingBuffered: drop the buffered chunks too (the reader has given up).
     func finish(throwing error: (any Error)? = nil, discardingBuffered: Bool = false) {
-        let (waiting, producers, watchers, timer) = lock.withLock {
-            () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void], (any DispatchSourceTimer)?) in
+        let (waiting, producers, watchers, watched) = lock.withLock {
+            () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void], BodyClock?) in
             guard ended == nil else { return (nil, [], [], nil) }
             ended = .some(error)
             if discardingBuffered {
@@ -194,11 +195,11 @@ final class BodyChannel: @unchecked Sendable {
             self.producers = []
             let watchers = roomWatchers
             roomWatchers = []
-            let timer = watchdog
-            watchdog = nil
-            return (waiting, producers, watchers, timer)
+            let watched = watch?.clock
+            watch = nil
+            return (waiting, producers, watchers, watched)
         }
-        timer?.cancel()
+        watched?.unwatch(self)
         if let waiting {
             if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
         }
@@ -296,46 +297,47 @@ final class BodyChannel: @unchecked Sendable {
 
     // MARK: - Clock
 
-    /// Starts the watchdog: fails the transfer at `deadline`, or when the consumer has waited
+    /// Has a `BodyClock` fail the transfer at `deadline`, or when the consumer has waited
     /// longer than `idle` for bytes.
     ///
     /// - Parameters:
     ///   - deadline: the total deadline, if any.
     ///   - idle: the idle timeout, if any.
     ///   - url: the URL, for the error.
-    func watch(deadline: ContinuousClock.Instant?, idle: Duration?, url: URL) {
+    ///   - clock: the clock (the one every transfer shares, unless a test has its own).
+    func watch(deadline: ContinuousClock.Instant?, idle: Duration?, url: URL, clock: BodyClock = .shared) {
         guard deadline != nil || idle != nil else { return }
-        // A dispatch timer, not a Task: thousands of concurrent requests each keep one.
-        let timer = DispatchSource.makeTimerSource(queue: Self.clockQueue)
-        timer.setEventHandler { [weak self] in
-            guard let self else { return timer.cancel() }
-            let now = ContinuousClock.now
-            let since = self.lock.withLock { self.waitingSince }
-            if let deadline, now >= deadline {
-                return self.fail(TransportError.timedOut(url: url, phase: "the total deadline passed while the body was arriving"))
-            }
-            if let idle, let since, now - since >= idle {
-                return self.fail(TransportError.timedOut(url: url, phase: "no bytes for \(idle.shortDescription)"))
-            }
-            var wake = now + (idle ?? .seconds(3600))
-            if let deadline { wake = min(wake, deadline) }
-            if let idle, let since { wake = min(wake, since + idle) }
-            timer.schedule(deadline: .now() + .nanoseconds(Int(max(1_000_000, (wake - now).nanoseconds))))
-        }
         let keep = lock.withLock { () -> Bool in
             guard ended == nil else { return false }
-            watchdog = timer
+            watch = (clock, deadline, idle, url)
             return true
         }
         guard keep else { return }
         var first = ContinuousClock.now + (idle ?? .seconds(3600))
         if let deadline { first = min(first, deadline) }
-        timer.schedule(deadline: .now() + .nanoseconds(Int(max(1_000_000, (first - .now).nanoseconds))))
-        timer.resume()
+        clock.watch(self, firstCheck: first)
     }
 
-    /// The queue the transfers' clocks run on.
-    private static let clockQueue = DispatchQueue(label: "Networking.BodyChannel.clock")
+    /// Fails the transfer when its total deadline has passed or the consumer has waited longer
+    /// than the idle timeout (the `BodyClock` asks).
+    ///
+    /// - Parameter now: the clock's time.
+    /// - Returns: when to ask again, or `nil` when the body has ended (now or before).
+    func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        guard let (clock, since) = lock.withLock({ watch.map { ($0, waitingSince) } }) else { return nil }
+        if let deadline = clock.deadline, now >= deadline {
+            fail(TransportError.timedOut(url: clock.url, phase: "the total deadline passed while the body was arriving"))
+            return nil
+        }
+        if let idle = clock.idle, let since, now - since >= idle {
+            fail(TransportError.timedOut(url: clock.url, phase: "no bytes for \(idle.shortDescription)"))
+            return nil
+        }
+        var wake = now + (clock.idle ?? .seconds(3600))
+        if let deadline = clock.deadline { wake = min(wake, deadline) }
+        if let idle = clock.idle, let since { wake = min(wake, since + idle) }
+        return wake
+    }
 }
 
 extension Duration {
