@@ -46,6 +46,36 @@ import Testing
         #expect(await eventually { server.openConnections == 0 })
     }
 
+    @Test func aSentBodyStopsAtTheTotalDeadlineAndTheCallerGoesOn() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let error = await #expect(throws: TransportError.self) {
+            try await sharedTransport.send(
+                prepared(server, "/endless"), options: TransferOptions(timeout: .milliseconds(400), idleTimeout: .seconds(30), bodyDestination: .discard)
+            ) { _ in }
+        }
+        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        #expect(phase.contains("total deadline"))
+        #expect(await eventually { server.openConnections == 0 })
+        // The deadline ended the exchange's own task, not the caller's: its next request goes.
+        #expect(!Task.isCancelled)
+        let next = try await sharedTransport.send(prepared(server, "/drip?count=2&every=1"), options: TransferOptions()) { _ in }
+        #expect(String(decoding: next.body ?? Data(), as: UTF8.self) == "line 0\nline 1\n")
+    }
+
+    @Test func aSentBodyThatFallsSilentEndsAtTheIdleTimeout() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // As in the streamed case, 10 s leaves a loaded machine time to connect.
+        let error = await #expect(throws: TransportError.self) {
+            try await sharedTransport.send(
+                prepared(server, "/drip?count=3&every=40000"), options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(10))
+            ) { _ in }
+        }
+        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        #expect(phase == "no bytes for 10 s")
+    }
+
     @Test func anEndlessBodyStopsAtTheBodyLimitNamingIt() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

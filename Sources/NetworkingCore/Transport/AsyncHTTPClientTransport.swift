@@ -242,7 +242,51 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Returns: the response.
     /// - Throws: `TransportError`.
     public func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
-        try await collect(try await stream(request, options: options), destination: options.bodyDestination, progress: progress)
+        // The exchange runs in a task of its own, which the body's clock may cancel at a
+        // deadline (async-http-client's body can only be stopped by cancelling the task that
+        // reads it); the body is read there directly, with no hand-over between tasks.
+        let watch = ExchangeWatch()
+        let exchange = Task { try await self.exchange(request, options: options, progress: progress, watch: watch) }
+        watch.cancel = { exchange.cancel() }
+        return try await withTaskCancellationHandler {
+            try await exchange.value
+        } onCancel: {
+            exchange.cancel()
+        }
+    }
+
+    /// A request sent and its body read into the options' destination, in the current task
+    /// (`send`'s own), which `watch`'s clock cancels when a deadline passes.
+    private func exchange(
+        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void, watch: ExchangeWatch
+    ) async throws -> TransportResponse {
+        let head = try await receiveHead(request, options: options)
+        var sink = try BodySink(expected: head.expectedBytes, destination: options.bodyDestination, head: head.head, progress: progress)
+        sink.begin()
+        var decoder = try BodyDecoder(url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits)
+        watch.start(deadline: head.deadline, idle: head.idle, url: head.url)
+        defer { watch.end() }
+        var chunks = head.response.body.makeAsyncIterator()
+        while true {
+            let chunk: ByteBuffer?
+            do {
+                watch.waiting(true)
+                chunk = try await chunks.next()
+                watch.waiting(false)
+            } catch {
+                if let expired = watch.expired { throw expired }
+                if Task.isCancelled { throw TransportError.cancelled }
+                throw TransportErrorMapping.map(error, url: head.url, redirectLimit: configuration.maximumRedirects)
+            }
+            guard let chunk else { break }
+            decoder.feed(chunk)
+            while let piece = try decoder.next() { try sink.append(piece) }
+        }
+        let body = try sink.finish()
+        return TransportResponse(
+            status: head.head.status, headers: head.head.headers, body: body, url: head.url,
+            httpVersion: head.head.httpVersion, headReceived: head.headReceived, finished: Date(),
+            bytesReceived: sink.count, redirects: head.redirects)
     }
 
     /// Sends a request and answers as soon as its head has arrived; the body follows as a
@@ -259,6 +303,51 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Returns: the head, with the body still arriving.
     /// - Throws: `TransportError`, for anything before the head.
     public func stream(_ request: PreparedRequest, options: TransferOptions) async throws -> StreamedResponse {
+        let head = try await receiveHead(request, options: options)
+        let channel = BodyChannel()
+        let redirectLimit = configuration.maximumRedirects
+        let pump = Task {
+            do {
+                var decoder = try BodyDecoder(url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits)
+                for try await chunk in head.response.body {
+                    decoder.feed(chunk)
+                    while let piece = try decoder.next() {
+                        guard await channel.send(piece) else { return }
+                    }
+                }
+                channel.finish()
+            } catch {
+                channel.fail(Task.isCancelled ? TransportError.cancelled : TransportErrorMapping.map(error, url: head.url, redirectLimit: redirectLimit))
+            }
+        }
+        channel.onTermination { pump.cancel() }
+        channel.watch(deadline: head.deadline, idle: head.idle, url: head.url)
+        return StreamedResponse(
+            head: head.head, url: head.url, headReceived: head.headReceived, redirects: head.redirects,
+            body: ResponseBody(channel: channel), expectedBytes: head.expectedBytes)
+    }
+
+    /// A response whose head has arrived, and what reading its body needs.
+    private struct ArrivedHead {
+        var response: HTTPClientResponse
+        var head: ResponseHead
+        /// The URL that answered, after the redirects followed.
+        var url: URL
+        var headReceived: Date
+        var redirects: [ResponseTimings.Redirect]
+        var contentEncoding: String?
+        /// Whether the body is inflated on the way.
+        var inflates: Bool
+        /// The body's size from `Content-Length`, when it is not inflated.
+        var expectedBytes: Int64?
+        var limits: BodyDecoder.Limits
+        /// The total deadline and the idle timeout, which the body keeps.
+        var deadline: ContinuousClock.Instant
+        var idle: Duration?
+    }
+
+    /// Sends a request, following its redirects, until a head arrives that is the answer.
+    private func receiveHead(_ request: PreparedRequest, options: TransferOptions) async throws -> ArrivedHead {
         let clock = ContinuousClock()
         let deadline = clock.now + (options.timeout ?? configuration.requestTimeout)
         let idle = options.idleTimeout ?? configuration.readTimeout
@@ -330,28 +419,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let limit = limits.bodyBytes, let expected, expected > Int64(limit) {
             throw TransportError.bodyTooLarge(url: finalURL, limit: .bodyBytes(limit))
         }
-        let channel = BodyChannel()
-        let redirectLimit = configuration.maximumRedirects
-        let pump = Task {
-            do {
-                var decoder = try BodyDecoder(url: finalURL, contentEncoding: contentEncoding, decompress: inflates, limits: limits)
-                for try await chunk in response.body {
-                    decoder.feed(chunk)
-                    while let piece = try decoder.next() {
-                        guard await channel.send(piece) else { return }
-                    }
-                }
-                channel.finish()
-            } catch {
-                channel.fail(Task.isCancelled ? TransportError.cancelled : TransportErrorMapping.map(error, url: finalURL, redirectLimit: redirectLimit))
-            }
-        }
-        channel.onTermination { pump.cancel() }
-        channel.watch(deadline: deadline, idle: idle, url: finalURL)
-        return StreamedResponse(
+        return ArrivedHead(
+            response: response,
             head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
             url: finalURL, headReceived: Date(), redirects: followsHops ? hops : Self.redirects(in: response.history),
-            body: ResponseBody(channel: channel), expectedBytes: expected)
+            contentEncoding: contentEncoding, inflates: inflates, expectedBytes: expected, limits: limits, deadline: deadline, idle: idle)
     }
 
     // MARK: - Helpers

@@ -1,8 +1,18 @@
 import Foundation
 
-/// One clock for the deadlines of every body in flight: a channel is watched from when its
-/// body starts until it ends, and a single dispatch timer wakes at the earliest moment one of
-/// them may be due, then asks each when to look again.
+/// What a `BodyClock` watches: a body in flight, with its deadlines.
+protocol ClockWatched: AnyObject, Sendable {
+    /// Ends the transfer when a deadline has passed.
+    ///
+    /// - Parameter now: the clock's time.
+    /// - Returns: when to ask again, or `nil` when the transfer has ended (now or before).
+    func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant?
+}
+
+/// One clock for the deadlines of every body in flight: a body (a streamed one's
+/// `BodyChannel`, a sent one's `ExchangeWatch`) is watched from when it starts until it ends,
+/// and a single dispatch timer wakes at the earliest moment one of them may be due, then asks
+/// each when to look again.
 ///
 /// A timer of its own per request cost every request two wake-ups of libdispatch's manager
 /// thread (arming it and cancelling it), about a tenth of a small request's CPU time. Here a
@@ -13,7 +23,7 @@ final class BodyClock: @unchecked Sendable {
     static let shared = BodyClock()
 
     private let lock = NSLock()
-    private var watched: [ObjectIdentifier: BodyChannel] = [:]
+    private var watched: [ObjectIdentifier: any ClockWatched] = [:]
     /// When the timer fires next; `nil` when it is not set (or while it runs), so that the
     /// next channel watched sets it.
     private var firesAt: ContinuousClock.Instant?
@@ -29,45 +39,45 @@ final class BodyClock: @unchecked Sendable {
 
     deinit { timer.cancel() }
 
-    /// Watches a channel until it ends.
+    /// Watches a body until it ends.
     ///
     /// - Parameters:
-    ///   - channel: the channel; its `check(at:)` is asked at `firstCheck`, then when it says.
+    ///   - body: its `check(at:)` is asked at `firstCheck`, then when it says.
     ///   - firstCheck: the first moment it may be due.
-    func watch(_ channel: BodyChannel, firstCheck: ContinuousClock.Instant) {
+    func watch(_ body: any ClockWatched, firstCheck: ContinuousClock.Instant) {
         lock.withLock {
-            watched[ObjectIdentifier(channel)] = channel
+            watched[ObjectIdentifier(body)] = body
             // Set under the lock, so that two channels watched at once leave the earlier time.
             if firesAt.map({ firstCheck < $0 }) ?? true { arm(at: firstCheck) }
         }
     }
 
-    /// Stops watching a channel (its body has ended).
-    func unwatch(_ channel: BodyChannel) {
-        lock.withLock { _ = watched.removeValue(forKey: ObjectIdentifier(channel)) }
+    /// Stops watching a body (it has ended).
+    func unwatch(_ body: any ClockWatched) {
+        lock.withLock { _ = watched.removeValue(forKey: ObjectIdentifier(body)) }
     }
 
     /// How many channels are watched.
     var count: Int { lock.withLock { watched.count } }
 
     private func tick() {
-        let channels = lock.withLock { () -> [BodyChannel] in
+        let bodies = lock.withLock { () -> [any ClockWatched] in
             firesAt = nil
             return Array(watched.values)
         }
         let now = ContinuousClock.now
         var next: ContinuousClock.Instant?
         var ended: [ObjectIdentifier] = []
-        for channel in channels {
-            if let wake = channel.check(at: now) {
+        for body in bodies {
+            if let wake = body.check(at: now) {
                 next = min(next ?? wake, wake)
             } else {
-                ended.append(ObjectIdentifier(channel))
+                ended.append(ObjectIdentifier(body))
             }
         }
         lock.withLock {
             for key in ended { watched.removeValue(forKey: key) }
-            // A channel watched meanwhile may have set an earlier time.
+            // A body watched meanwhile may have set an earlier time.
             if let next, firesAt.map({ next < $0 }) ?? true { arm(at: next) }
         }
     }
@@ -77,5 +87,76 @@ final class BodyClock: @unchecked Sendable {
         firesAt = instant
         let wait = max(1_000_000, (instant - .now).nanoseconds)
         timer.schedule(deadline: .now() + .nanoseconds(Int(wait)))
+    }
+}
+
+/// The deadlines of a body that `send` reads in a task of its own: at the total deadline, or
+/// when the reader has waited longer than the idle timeout, the clock cancels that task and
+/// the reader throws the timeout this watch names.
+final class ExchangeWatch: ClockWatched, @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelTask: (@Sendable () -> Void)?
+    private var limits: (deadline: ContinuousClock.Instant, idle: Duration?, url: URL)?
+    private var waitingSince: ContinuousClock.Instant?
+    private var timedOut: TransportError?
+    private let clock: BodyClock
+
+    /// Creates a watch on a clock (the shared one unless a test has its own).
+    init(clock: BodyClock = .shared) {
+        self.clock = clock
+    }
+
+    /// Cancels the task that reads the body (set once it exists); at once when the deadline
+    /// has already passed.
+    var cancel: (@Sendable () -> Void)? {
+        get { lock.withLock { cancelTask } }
+        set {
+            let now = lock.withLock { () -> Bool in
+                cancelTask = newValue
+                return timedOut != nil
+            }
+            if now { newValue?() }
+        }
+    }
+
+    /// The timeout that ended the body, if one did.
+    var expired: TransportError? { lock.withLock { timedOut } }
+
+    /// Starts watching: the body begins.
+    func start(deadline: ContinuousClock.Instant, idle: Duration?, url: URL) {
+        lock.withLock { limits = (deadline, idle, url) }
+        clock.watch(self, firstCheck: min(deadline, .now + (idle ?? .seconds(3600))))
+    }
+
+    /// Whether the reader waits for bytes now (the idle timeout counts only then).
+    func waiting(_ waits: Bool) {
+        lock.withLock { waitingSince = waits ? .now : nil }
+    }
+
+    /// The body has ended: nothing is cancelled after this.
+    func end() {
+        let watched = lock.withLock { () -> Bool in
+            defer { limits = nil; cancelTask = nil }
+            return limits != nil
+        }
+        if watched { clock.unwatch(self) }
+    }
+
+    func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let (wake, cancel) = lock.withLock { () -> (ContinuousClock.Instant?, (@Sendable () -> Void)?) in
+            guard let limits, timedOut == nil else { return (nil, nil) }
+            if now >= limits.deadline {
+                timedOut = .timedOut(url: limits.url, phase: "the total deadline passed while the body was arriving")
+            } else if let idle = limits.idle, let since = waitingSince, now - since >= idle {
+                timedOut = .timedOut(url: limits.url, phase: "no bytes for \(idle.shortDescription)")
+            } else {
+                var wake = min(limits.deadline, now + (limits.idle ?? .seconds(3600)))
+                if let idle = limits.idle, let since = waitingSince { wake = min(wake, since + idle) }
+                return (wake, nil)
+            }
+            return (nil, cancelTask)
+        }
+        cancel?()
+        return wake
     }
 }

@@ -88,7 +88,7 @@ public struct StreamedResponse: Sendable {
 /// (`whenRoom`, for a producer on an event loop, which must not wait). The channel also keeps the request's clock: the
 /// shared `BodyClock` fails the transfer at the total deadline, or when the consumer has waited
 /// for bytes longer than the idle timeout.
-final class BodyChannel: @unchecked Sendable {
+final class BodyChannel: ClockWatched, @unchecked Sendable {
     /// Bytes buffered before the producer is held back.
     static let highWater = 1 << 20
 
