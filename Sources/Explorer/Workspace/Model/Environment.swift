@@ -57,6 +57,9 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
 
     private let lock = NSLock()
     private var _overrides: [String: String] = [:]
+    /// The URL of a `base_url` written without templates, read once; `nil` when it has
+    /// templates or is not a valid base URL (then `baseURL` expands it and says so each time).
+    private let literalBaseURL: URL?
 
     /// Creates an environment.
     /// This environment, every setting kept, under another name in a collection with these
@@ -103,6 +106,7 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         self.summary = summary
         self.name = name
         self.baseURLTemplate = baseURLTemplate
+        self.literalBaseURL = baseURLTemplate.contains("{{") ? nil : Self.baseURL(baseURLTemplate)
         self.isProtected = isProtected
         self.variables = variables
         self.headers = headers
@@ -161,8 +165,13 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     }
 
     /// The base URL with its templates expanded, or `nil` when a variable is undefined or
-    /// the result is not an absolute http(s) URL.
-    package var baseURL: URL? { try? resolvedBaseURL(in: scope()) }
+    /// the result is not an absolute http(s) URL. A `base_url` without templates is read once:
+    /// the dispatcher asks at every send, and building a scope (the whole process
+    /// environment among it) took a fifth of `explorer load`'s time.
+    package var baseURL: URL? {
+        if let literalBaseURL { return literalBaseURL }
+        return try? resolvedBaseURL(in: scope())
+    }
 
     /// The base URL expanded in a scope.
     ///
@@ -174,9 +183,15 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         } catch {
             throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"", at: baseURLLocation ?? location)
         }
+        guard let url = Self.baseURL(text) else { throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location) }
+        return url
+    }
+
+    /// An expanded `base_url` as a URL, when it is an absolute http(s) or ws(s) one.
+    private static func baseURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
-        else { throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location) }
+        else { return nil }
         return url
     }
 
