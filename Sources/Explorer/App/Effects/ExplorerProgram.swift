@@ -72,6 +72,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// The collection's `openapi:` document as last read: its path and modification date, and
     /// the contract (or why it cannot be read, told once).
     private var contract: (key: String, validation: ResponseValidation?)?
+    /// Serves the session's mock (`O`); nil when this program cannot (tests).
+    private let mockHost: (any MockHosting)?
+    /// The last start or stop of the mock: each waits for the one before, so that a stop
+    /// never overtakes the start it stops.
+    private var mockWork: Task<Void, Never>?
+    /// What the mock answered and the reducer has not been told yet: sent together, at most
+    /// every `mockLogInterval`, so that a mock under load does not flood the main queue.
+    private var mockLines: [MockLogLine] = []
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
@@ -83,8 +91,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         draftStore: DraftStore? = nil,
         cookieStore: CookieStore? = nil,
         schemaCache: GraphQLSchemaCache? = nil,
-        validatesGraphQL: Bool = true
+        validatesGraphQL: Bool = true,
+        mockHost: (any MockHosting)? = nil
     ) {
+        self.mockHost = mockHost
         self.cookieStore = cookieStore
         self.schemaCache = schemaCache
         self.validatesGraphQL = validatesGraphQL
@@ -202,6 +212,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .loadSchema(let plan, let refresh):
             loadSchema(plan, refresh: refresh, send: send)
+        case .startMock(let request):
+            startMock(request, send: send)
+        case .stopMock:
+            afterMockWork { host in await host?.stop() }
         case .listTokens(let collection, let environment):
             recording.async { self.listTokens(collection: collection, environment: environment, send: send) }
         case .dropTokens(let collection, let environment, let only):
@@ -235,7 +249,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
              .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
-             .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments:
+             .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments, .startMock, .stopMock:
             perform(effect, send: send)
         case .loadHistory(let collectionPath):
             guard let store = history?.store else { return }
@@ -411,6 +425,56 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
         lock.withLock { contract = (key, validation) }
         return validation
+    }
+
+    // MARK: - The session's mock
+
+    /// How long answered requests gather before the reducer is told of them.
+    static let mockLogInterval = DispatchTimeInterval.milliseconds(50)
+
+    /// Starts the mock through the host; its answers are told in batches.
+    private func startMock(_ request: MockRequest, send: @escaping @Sendable (AppAction) -> Void) {
+        afterMockWork { host in
+            guard let host else {
+                send(.mockFailed("this explorer cannot serve a mock; run explorer mock in another terminal."))
+                return
+            }
+            do {
+                let started = try await host.start(request) { [weak self] line in self?.mockAnswered(line, send: send) }
+                send(.mockStarted(started))
+            } catch {
+                send(.mockFailed(sentence(describing: error)))
+            }
+        }
+    }
+
+    /// Runs `work` after the mock's previous start or stop has finished.
+    private func afterMockWork(_ work: @escaping @Sendable ((any MockHosting)?) async -> Void) {
+        let host = mockHost
+        lock.withLock {
+            let previous = mockWork
+            mockWork = Task {
+                await previous?.value
+                await work(host)
+            }
+        }
+    }
+
+    /// One answered request: the first of a batch schedules the batch's delivery.
+    private func mockAnswered(_ text: String, send: @escaping @Sendable (AppAction) -> Void) {
+        let line = MockLogLine(at: Date(), text: text)
+        let first = lock.withLock {
+            mockLines.append(line)
+            return mockLines.count == 1
+        }
+        guard first else { return }
+        work.asyncAfter(deadline: .now() + Self.mockLogInterval) {
+            let lines = self.lock.withLock {
+                defer { self.mockLines.removeAll() }
+                return self.mockLines
+            }
+            send(.mockAnswered(lines))
+        }
     }
 
     // MARK: - GraphQL schemas
@@ -864,6 +928,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     /// Closes the HTTP client; call once the runtime has returned.
     package func shutdown() async {
+        afterMockWork { host in await host?.stop() }
+        await lock.withLock { mockWork }?.value
         try? await transport.shutdown()
         for extra in lock.withLock({ Array(transports.values) }) { try? await extra.shutdown() }
     }
