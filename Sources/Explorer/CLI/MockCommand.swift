@@ -1,4 +1,6 @@
 import ArgumentParser
+import Checks
+import Formats
 import Foundation
 import History
 import Mock
@@ -98,9 +100,10 @@ struct MockCommand: AsyncParsableCommand {
         }
         let plan: MockPlan
         do {
-            plan = try MockPlan.serving(loaded, file: file, environment: environment, source: source, history: history)
+            let contract = try await ResponseContract.linked(for: loaded) { printError("warning: \($0)") }
+            plan = try MockPlan.serving(loaded, file: file, contract: contract?.contract, environment: environment, source: source, history: history)
         } catch {
-            printError(String(describing: error))
+            printError(sentence(describing: error))
             throw ExitCode(2)
         }
         let seed = seed ?? UInt64.random(in: 0...999_999)

@@ -1,4 +1,6 @@
 import App
+import Checks
+import Formats
 import Foundation
 import History
 import Mock
@@ -23,7 +25,9 @@ final class SessionMockHost: MockHosting {
         let collection = request.collection
         guard let file = collection.sourceURL else { throw MockError("the collection has no file to mock.") }
         let source: MockSource = collection.openAPI == nil ? .history : .examples
-        let plan = try MockPlan.serving(collection, file: file, environment: request.environment, source: source, history: history)
+        let contract = try await ResponseContract.linked(for: collection)
+        let plan = try MockPlan.serving(collection, file: file, contract: contract?.contract, environment: request.environment,
+                                        source: source, history: history)
         let started = try await MockServer.start(plan: plan, port: 0, accessLog: { line in log(Self.withoutPrefix(line)) })
         server.withLock { $0 = started }
         return MockStarted(port: started.port, baseURL: plan.baseURL(port: started.port), routes: plan.routes.count, source: source.rawValue)

@@ -1,3 +1,4 @@
+import Contract
 import Foundation
 import History
 import Workspace
@@ -9,15 +10,16 @@ extension MockPlan {
     ///
     /// - Parameters:
     ///   - collection: the collection, loaded from `file`.
-    ///   - file: the collection file (its `openapi:` is relative to its folder).
+    ///   - file: the collection file, named in errors.
+    ///   - contract: the document the collection names with `openapi:`, read (as responses are
+    ///     checked against it: `ResponseContract.linked`), or `nil`.
     ///   - environment: the environment whose base path and history the mock serves, or `nil`.
     ///   - source: where answers come from.
     ///   - history: the history, read when `source` is not `.examples` (nil: no recorded answers).
-    /// - Throws: `MockError` when the document cannot be read, the history cannot be read, or
-    ///   there is nothing to serve (no endpoint and no document).
-    package static func serving(_ collection: APICollection, file: URL, environment: Environment?, source: MockSource,
-                                history: HistoryStore?) throws(MockError) -> MockPlan {
-        let contract = try collection.openAPI.map { reference throws(MockError) in try MockDocument.contract(reference, besides: file) }
+    /// - Throws: `MockError` when the history cannot be read, or there is nothing to serve (no
+    ///   endpoint and no document).
+    package static func serving(_ collection: APICollection, file: URL, contract: OpenAPIContract?, environment: Environment?,
+                                source: MockSource, history: HistoryStore?) throws(MockError) -> MockPlan {
         var recorded: [String: MockRecordedResponse] = [:]
         if source != .examples, let history {
             do {
