@@ -44,11 +44,6 @@ package final class RemoteDocuments: Sendable {
         }
     }
 
-    /// Whether the document at `url` was fetched already (asking for it will not wait).
-    package func hasText(at url: URL) -> Bool {
-        fetches.withLock { $0[url] } != nil
-    }
-
     private static func fetch(_ url: URL, limits: DocumentLimits, configuration: AsyncHTTPClientTransport.Configuration) async throws -> String {
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         defer { Task { try? await transport.shutdown() } }
