@@ -112,6 +112,31 @@ import Testing
         #expect(refusal.contains("reads the file /etc/passwd") && refusal.contains("It sends to local http://127.0.0.1:1") && refusal.contains("explorer trust"))
     }
 
+    /// An `openapi:` file outside the folder is a file it reads; a URL reads nothing of the
+    /// machine, is fetched as a request is sent, and is named with where the collection sends.
+    @Test func anOpenAPIDocumentOutsideTheFolderIsReachedAndOneNamedByURLIsNamedAsFetched() throws {
+        let outside = try Sandbox("""
+            name: Outside
+            openapi: ../shared/openapi.yaml
+            environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
+            endpoints: [{ name: Ping, path: /ping }]
+            """)
+        let (_, reachOutside) = try CollectionLoader.loadReaching(from: outside.collectionFile)
+        let shared = outside.folder.appendingPathComponent("../shared/openapi.yaml").standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(reachOutside.references == [.file(shared)])
+
+        let remote = try Sandbox("""
+            name: Remote
+            openapi: https://api.example.com/openapi.json
+            environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
+            endpoints: [{ name: Ping, path: "/ping", headers: { X-Up: "{{file /etc/hostname}}" } }]
+            """)
+        let (collection, reach) = try CollectionLoader.loadReaching(from: remote.collectionFile)
+        #expect(reach.references == [.file("/etc/hostname")])
+        let refusal = try #require(CollectionTrust(environment: remote.environment).refusal(for: collection, reaching: reach, at: remote.collectionFile))
+        #expect(refusal.contains("It sends to local http://127.0.0.1:1. It fetches its OpenAPI document from https://api.example.com/openapi.json. Nothing was sent"))
+    }
+
     @Test func theTrustListIsPrivate() throws {
         let sandbox = try Sandbox(Self.yaml)
         try sandbox.trust()

@@ -122,7 +122,8 @@ enum ExplorerTUI {
             draftStore: draftStore,
             cookieStore: CookieStore(environment: processEnvironment),
             schemaCache: GraphQLSchemaCache(environment: processEnvironment),
-            validatesGraphQL: validatesGraphQL)
+            validatesGraphQL: validatesGraphQL,
+            mockHost: SessionMockHost(history: history.store))
         let runtime = Runtime(program: program, state: state)
         handOver.runtime = runtime
         // The first request's code is run once, off this thread, when the screen is complete

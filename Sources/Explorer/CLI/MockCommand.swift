@@ -1,4 +1,6 @@
 import ArgumentParser
+import Checks
+import Formats
 import Foundation
 import History
 import Mock
@@ -87,28 +89,21 @@ struct MockCommand: AsyncParsableCommand {
             environment = loaded.environments.first
         }
         let source = MockSource(rawValue: from)!
-        let contract: MockPlan.Contract?
-        do {
-            contract = try loaded.openAPI.map { try MockDocument.contract($0, besides: file) }
-        } catch {
-            printError(String(describing: error))
-            throw ExitCode(2)
-        }
-        var recorded: [String: MockRecordedResponse] = [:]
+        var history: HistoryStore?
         if source != .examples {
             do {
-                let store = try HistoryStore(fileURL: HistoryLocation.defaultFile(), configuration: .fromEnvironment())
-                recorded = try MockPlan.recordedResponses(of: loaded.endpoints, environment: environment?.name, collectionPath: nil, in: store)
+                history = try HistoryStore(fileURL: HistoryLocation.defaultFile(), configuration: .fromEnvironment())
             } catch {
                 printError("explorer mock could not read the history: \(error)")
                 throw ExitCode(1)
             }
         }
-        let basePath = environment?.baseURL.map { $0.path } ?? ""
-        let plan = MockPlan(endpoints: loaded.endpoints, contract: contract, recorded: recorded, source: source,
-                            basePath: basePath == "/" ? "" : basePath)
-        if plan.routes.isEmpty {
-            printError("\(file.path) has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
+        let plan: MockPlan
+        do {
+            let contract = try await ResponseContract.linked(for: loaded) { printError("warning: \($0)") }
+            plan = try MockPlan.serving(loaded, file: file, contract: contract?.contract, environment: environment, source: source, history: history)
+        } catch {
+            printError(sentence(describing: error))
             throw ExitCode(2)
         }
         let seed = seed ?? UInt64.random(in: 0...999_999)
@@ -120,7 +115,7 @@ struct MockCommand: AsyncParsableCommand {
             printError(String(describing: error))
             throw ExitCode(1)
         }
-        let base = "http://127.0.0.1:\(server.port)\(plan.basePaths.first ?? "")"
+        let base = plan.baseURL(port: server.port)
         printLine("explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, answers from \(source.rawValue)):")
         printLine("  mock        \(base)")
         if failRate > 0 || chaos.latency > .zero {
@@ -131,10 +126,7 @@ struct MockCommand: AsyncParsableCommand {
             do {
                 var copy = loaded
                 copy.environments.removeAll { $0.name == "mock" }
-                copy.environments.append(Environment(
-                    name: "mock", baseURLTemplate: base, variables: environment?.variables ?? [], headers: environment?.headers ?? [],
-                    secrets: environment?.secrets ?? [], summary: "explorer mock of \(environment?.name ?? "the collection")",
-                    auth: environment?.auth))
+                copy.environments.append(.mock(of: environment, in: loaded, named: "mock", at: base))
                 try CollectionWriter.yaml(for: copy).write(to: out, atomically: true, encoding: .utf8)
             } catch {
                 printError("explorer mock could not write \(out.path): \(error)")

@@ -41,10 +41,9 @@ struct OpenAPICommand: AsyncParsableCommand {
                 printError("\(file.path) names no OpenAPI document: add openapi: FILE at its top, or import one with explorer import openapi FILE --into \(file.lastPathComponent).")
                 throw ExitCode(2)
             }
-            let documentURL = named.hasPrefix("/") ? URL(fileURLWithPath: named) : file.deletingLastPathComponent().appendingPathComponent(named)
             let imported: ImportResult
             do {
-                imported = try OpenAPIImporter().importFile(at: documentURL)
+                imported = try await OpenAPIImporter().importLinked(OpenAPILocation(named, folder: file.deletingLastPathComponent()))
             } catch {
                 printError(sentence(describing: error))
                 throw ExitCode(2)

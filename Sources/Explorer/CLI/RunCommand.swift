@@ -107,7 +107,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             throw ExitCode(2)
         }
 
-        let validation = try ExchangeSender.responseValidation(for: loaded, everyResponse: validatesResponses || loaded.validatesResponses)
+        let validation = try await ExchangeSender.responseValidation(for: loaded, everyResponse: validatesResponses || loaded.validatesResponses)
         var sender = ExchangeSender(timeout: timeout)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))

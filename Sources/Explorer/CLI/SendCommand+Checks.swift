@@ -105,7 +105,7 @@ extension ExchangeSender {
     ///   - endpoint: the endpoint about to be sent, when only one is.
     /// - Throws: `ExitCode(2)` after one sentence when checking is asked for and the document
     ///   is missing or cannot be read.
-    static func responseValidation(for collection: APICollection, everyResponse: Bool, asking endpoint: Endpoint? = nil) throws -> ResponseValidation? {
+    static func responseValidation(for collection: APICollection, everyResponse: Bool, asking endpoint: Endpoint? = nil) async throws -> ResponseValidation? {
         let endpoints = endpoint.map { [$0] } ?? collection.endpoints
         let asked = endpoints.contains { $0.assertions.contains { $0.query == .schema } }
         guard everyResponse || asked else { return nil }
@@ -118,7 +118,7 @@ extension ExchangeSender {
         }
         do {
             // The document's own mistakes are told once each (ResponseContract keeps count).
-            let contract = try ResponseContract.loading(for: collection) { printError("warning: \($0)") }
+            let contract = try await ResponseContract.linked(for: collection) { printError("warning: \($0)") }
             return contract.map { ResponseValidation($0, everyResponse: everyResponse) }
         } catch {
             printError(sentence(describing: error))

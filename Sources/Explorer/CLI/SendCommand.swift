@@ -71,7 +71,7 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
             return try await WebSocketSender(options: webSocket, output: output)
                 .run(resolved, through: sender, collectionPath: plan.collectionPath, recorder: recorder)
         }
-        let validation = try ExchangeSender.responseValidation(for: loaded, everyResponse: validate || loaded.validatesResponses, asking: found)
+        let validation = try await ExchangeSender.responseValidation(for: loaded, everyResponse: validate || loaded.validatesResponses, asking: found)
         if found.hasChecks || !found.requirements.isEmpty || validation != nil {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;
             // the request is resolved after what it requires has been sent.

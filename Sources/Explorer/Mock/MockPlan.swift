@@ -2,7 +2,6 @@ import Contract
 import Foundation
 import NetworkingCore
 import Workspace
-import Yams
 
 /// Where the mock takes its answers from (`--from`).
 package enum MockSource: String, Sendable, CaseIterable {
@@ -205,75 +204,6 @@ package struct MockPlan: Sendable {
             let methods = routes.filter { $0.template == template }.map(\.method)
             return "\(methods.joined(separator: "|")) \(template)"
         })
-    }
-}
-
-extension MockPlan {
-    /// The document's contract (for a caller that does not import Contract).
-    package typealias Contract = OpenAPIContract
-}
-
-/// Reading an OpenAPI document, JSON or YAML.
-package enum MockDocument {
-    /// The document a collection's `openapi:` names: a path relative to the collection file.
-    ///
-    /// - Throws: `MockError` naming the file and what to do.
-    package static func contract(_ reference: String, besides collection: URL) throws(MockError) -> OpenAPIContract {
-        if reference.hasPrefix("http://") || reference.hasPrefix("https://") {
-            throw MockError("\(collection.path): explorer mock reads the OpenAPI document from a file, and openapi: \(reference) is a URL: download it beside the collection and name the file.")
-        }
-        let url = reference.hasPrefix("/") ? URL(fileURLWithPath: reference)
-            : collection.deletingLastPathComponent().appendingPathComponent(reference)
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw MockError("\(collection.path): openapi: \(reference) cannot be read (\(url.path)): \(error.localizedDescription)")
-        }
-        do {
-            return try OpenAPIContract(document: read(text, name: url.path))
-        } catch let error as MockError {
-            throw error
-        } catch {
-            throw MockError("\(url.path): \(error)")
-        }
-    }
-
-    /// The document as a JSON value.
-    ///
-    /// - Throws: a sentence naming the file when it is neither JSON nor YAML.
-    package static func read(_ text: String, name: String) throws -> JSONValue {
-        if let value = try? JSONValue(parsing: text) { return value }
-        do {
-            guard let node = try Yams.compose(yaml: text) else { throw MockError("\(name) is empty") }
-            return value(of: node)
-        } catch let error as MockError {
-            throw error
-        } catch {
-            throw MockError("\(name) is neither JSON nor YAML: \(error)")
-        }
-    }
-
-    static func value(of node: Node) -> JSONValue {
-        switch node {
-        case .mapping(let mapping):
-            return .object(mapping.map { (key: $0.key.string ?? "", value: value(of: $0.value)) })
-        case .sequence(let sequence):
-            return .array(sequence.map { value(of: $0) })
-        case .scalar(let scalar):
-            if scalar.style == .plain {
-                switch scalar.string {
-                case "null", "~", "": return .null
-                case "true": return .bool(true)
-                case "false": return .bool(false)
-                default:
-                    if let number = try? JSONValue(parsing: scalar.string), case .number = number { return number }
-                }
-            }
-            return .string(scalar.string)
-        case .alias:
-            return .null
-        }
     }
 }
 

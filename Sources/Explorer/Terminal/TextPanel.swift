@@ -47,7 +47,10 @@ package struct TextPanel: Sendable {
         let gap = leadWidth > 0 ? 2 : 0
         let widest = entries.map { DisplayWidth.of($0.text.plainText) }.max() ?? 0
         let hintWidth = hints.reduce(0) { $0 + DisplayWidth.of($1.key) + DisplayWidth.of($1.label) + 4 }
-        let wanted = max(leadWidth + gap + widest, hintWidth, DisplayWidth.of(title) + 14) + 4
+        // Room for the title beside the position it shows when it scrolls (` 476–500 of 500 `,
+        // a digit more than the entries have, as wrapped rows may outnumber them).
+        let digits = String(entries.count).count + 1
+        let wanted = max(leadWidth + gap + widest, hintWidth, DisplayWidth.of(title) + 3 * digits + 12) + 4
         let width = max(1, min(wanted, maximumWidth, Overlay.maximumWidth(in: area)))
         let textWidth = max(1, width - 4 - leadWidth - gap)
         var rows: [[StyledCharacter]] = []

@@ -72,6 +72,12 @@ package enum AppAction: Sendable {
     case runFinished(run: Int, RunSummary)
     /// A send or a run needs answers to `{{prompt "Label"}}` before anything goes out.
     case promptsNeeded(PromptTarget, [UnansweredPrompt])
+    /// The session's mock listens.
+    case mockStarted(MockStarted)
+    /// The session's mock could not start: why, as a sentence.
+    case mockFailed(String)
+    /// The session's mock answered these requests.
+    case mockAnswered([MockLogLine])
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
@@ -132,4 +138,8 @@ package enum AppEffect: Sendable {
     /// Load the GraphQL schema of an endpoint's URL for the browser: cached, else by
     /// introspection; `refresh` asks the server again.
     case loadSchema(RequestPlan, refresh: Bool)
+    /// Serve a mock of the collection on 127.0.0.1 (`explorer mock`, in this process).
+    case startMock(MockRequest)
+    /// Stop the session's mock.
+    case stopMock
 }

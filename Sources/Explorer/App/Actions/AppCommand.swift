@@ -58,6 +58,8 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case webSocketClose
     case problems
     case historyScope
+    case mock
+    case mockLog
 }
 
 extension AppCommand {
@@ -71,6 +73,9 @@ extension AppCommand {
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
         KeyBinding(.char("C"), .cookies, help: "Cookies of the environment (x deletes one)"),
         KeyBinding(.char("T"), .tokens, help: "OAuth2 tokens of the environment (masked, with expiry): x drops one"),
+        KeyBinding(.char("O"), .mock,
+                   help: "Serve a mock of the collection on 127.0.0.1 as the environment mock, and switch to it (O again stops it)"),
+        KeyBinding(.char("L"), .mockLog, help: "The mock's log: every request it answered, newest last"),
         KeyBinding(.char("Q"), .graphQLSchema, help: "GraphQL schema of the endpoint: types, fields, arguments; / searches, r refreshes"),
         KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
         KeyBinding(KeyPress(.backTab), .focusPrevious, help: "Previous pane"),

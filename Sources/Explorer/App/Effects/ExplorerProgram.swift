@@ -72,6 +72,14 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// The collection's `openapi:` document as last read: its path and modification date, and
     /// the contract (or why it cannot be read, told once).
     private var contract: (key: String, validation: ResponseValidation?)?
+    /// Serves the session's mock (`O`); nil when this program cannot (tests).
+    private let mockHost: (any MockHosting)?
+    /// The last start or stop of the mock: each waits for the one before, so that a stop
+    /// never overtakes the start it stops.
+    private var mockWork: Task<Void, Never>?
+    /// What the mock answered and the reducer has not been told yet: sent together, at most
+    /// every `mockLogInterval`, so that a mock under load does not flood the main queue.
+    private var mockLines: [MockLogLine] = []
 
     package init(
         transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
@@ -83,8 +91,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         draftStore: DraftStore? = nil,
         cookieStore: CookieStore? = nil,
         schemaCache: GraphQLSchemaCache? = nil,
-        validatesGraphQL: Bool = true
+        validatesGraphQL: Bool = true,
+        mockHost: (any MockHosting)? = nil
     ) {
+        self.mockHost = mockHost
         self.cookieStore = cookieStore
         self.schemaCache = schemaCache
         self.validatesGraphQL = validatesGraphQL
@@ -202,6 +212,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         case .loadSchema(let plan, let refresh):
             loadSchema(plan, refresh: refresh, send: send)
+        case .startMock(let request):
+            startMock(request, send: send)
+        case .stopMock:
+            afterMockWork { host in await host?.stop() }
         case .listTokens(let collection, let environment):
             recording.async { self.listTokens(collection: collection, environment: environment, send: send) }
         case .dropTokens(let collection, let environment, let only):
@@ -235,7 +249,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
              .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
-             .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments:
+             .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments, .startMock, .stopMock:
             perform(effect, send: send)
         case .loadHistory(let collectionPath):
             guard let store = history?.store else { return }
@@ -388,20 +402,43 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         preview.proxy = proxyNote(for: resolved.environment, url: resolved.url)
         send(.resolved(exchange: id, preview))
         if resolved.endpoint.isWebSocket(resolvedURL: resolved.url) { return openWebSocket(id, resolved, send: send) }
-        let validation = responseValidation(for: plan.collection, send: send)
+        guard case .ready(let validation) = knownValidation(for: plan.collection, send: send) else {
+            // The document is named by URL and not fetched yet: the request waits for it (once
+            // per session), and a cancel meanwhile stops it before it goes out.
+            let task = Task { [weak self] in
+                let validation = await self?.responseValidation(for: plan.collection, send: send)
+                guard let self, !Task.isCancelled else { return }
+                _ = lock.withLock { tasks.removeValue(forKey: .exchange(id)) }
+                sendChecked(id, resolved, validation: validation.flatMap { $0 }, send: send)
+            }
+            lock.withLock { tasks[.exchange(id)] = task }
+            return
+        }
+        sendChecked(id, resolved, validation: validation, send: send)
+    }
+
+    /// Sends a resolved request whose response is checked against `validation`.
+    private func sendChecked(_ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?, send: @escaping @Sendable (AppAction) -> Void) {
         if validatesGraphQL, resolved.graphQLDocument != nil { return validateAndSend(id, resolved, validation: validation, send: send) }
         sendRequest(id, resolved, validation: validation, send: send)
     }
 
-    /// What checks every response against the collection's `openapi:` document, read again
-    /// when the file changed; a document that cannot be read is told once, as an error.
-    private func responseValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) -> ResponseValidation? {
-        guard let named = collection.openAPI else { return nil }
-        let folder = collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let file = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
-        let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date).map { "\($0.timeIntervalSince1970)" } ?? "-"
-        let key = file.path + "@" + modified
-        if let known = lock.withLock({ contract }), known.key == key { return known.validation }
+    /// What checks a response against the collection's `openapi:` document, when it is known
+    /// without waiting: `nil` inside when the collection names none or it does not read.
+    private enum KnownValidation {
+        case ready(ResponseValidation?)
+        /// The document is named by URL and not fetched yet.
+        case fetching
+    }
+
+    /// What checks every response against the collection's `openapi:` document: a file is read
+    /// again when it changed, a URL is fetched once per session; a document that cannot be read
+    /// is told once, as an error.
+    private func knownValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) -> KnownValidation {
+        guard let location = OpenAPILocation(collection) else { return .ready(nil) }
+        let key = Self.contractKey(location)
+        if let known = lock.withLock({ contract }), known.key == key { return .ready(known.validation) }
+        guard case .file = location else { return .fetching }
         var validation: ResponseValidation?
         do {
             let loaded = try ResponseContract.loading(for: collection) { send(.message("openapi: \($0)", isError: false)) }
@@ -410,7 +447,84 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             send(.message("Responses are not checked against openapi: \(error)", isError: true))
         }
         lock.withLock { contract = (key, validation) }
+        return .ready(validation)
+    }
+
+    /// What checks every response against the collection's `openapi:` document, fetching a
+    /// document named by URL the first time.
+    private func responseValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) async -> ResponseValidation? {
+        if case .ready(let validation) = knownValidation(for: collection, send: send) { return validation }
+        guard let location = OpenAPILocation(collection) else { return nil }
+        var validation: ResponseValidation?
+        do {
+            let loaded = try await ResponseContract.linked(for: collection) { send(.message("openapi: \($0)", isError: false)) }
+            validation = loaded.map { ResponseValidation($0, everyResponse: true) }
+        } catch {
+            send(.message("Responses are not checked against openapi: \(error)", isError: true))
+        }
+        lock.withLock { contract = (Self.contractKey(location), validation) }
         return validation
+    }
+
+    /// What the contract read last is kept under: a file's path and modification date, a URL.
+    private static func contractKey(_ location: OpenAPILocation) -> String {
+        switch location {
+        case .remote(let url): return url.absoluteString
+        case .file(let file):
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+                .map { "\($0.timeIntervalSince1970)" } ?? "-"
+            return file.path + "@" + modified
+        }
+    }
+
+    // MARK: - The session's mock
+
+    /// How long answered requests gather before the reducer is told of them.
+    static let mockLogInterval = DispatchTimeInterval.milliseconds(50)
+
+    /// Starts the mock through the host; its answers are told in batches.
+    private func startMock(_ request: MockRequest, send: @escaping @Sendable (AppAction) -> Void) {
+        afterMockWork { host in
+            guard let host else {
+                send(.mockFailed("this explorer cannot serve a mock; run explorer mock in another terminal."))
+                return
+            }
+            do {
+                let started = try await host.start(request) { [weak self] line in self?.mockAnswered(line, send: send) }
+                send(.mockStarted(started))
+            } catch {
+                send(.mockFailed(sentence(describing: error)))
+            }
+        }
+    }
+
+    /// Runs `work` after the mock's previous start or stop has finished.
+    private func afterMockWork(_ work: @escaping @Sendable ((any MockHosting)?) async -> Void) {
+        let host = mockHost
+        lock.withLock {
+            let previous = mockWork
+            mockWork = Task {
+                await previous?.value
+                await work(host)
+            }
+        }
+    }
+
+    /// One answered request: the first of a batch schedules the batch's delivery.
+    private func mockAnswered(_ text: String, send: @escaping @Sendable (AppAction) -> Void) {
+        let line = MockLogLine(at: Date(), text: text)
+        let first = lock.withLock {
+            mockLines.append(line)
+            return mockLines.count == 1
+        }
+        guard first else { return }
+        work.asyncAfter(deadline: .now() + Self.mockLogInterval) {
+            let lines = self.lock.withLock {
+                defer { self.mockLines.removeAll() }
+                return self.mockLines
+            }
+            send(.mockAnswered(lines))
+        }
     }
 
     // MARK: - GraphQL schemas
@@ -494,10 +608,20 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     // MARK: - Sequences
 
+    /// A sequence runner whose responses are checked against the collection's `openapi:`
+    /// document (fetched first when it is named by URL).
+    private func runner(
+        for collection: APICollection, _ environment: Environment, answers: PromptAnswers, send: @escaping @Sendable (AppAction) -> Void
+    ) async -> SequenceRunner<HistoryEntry> {
+        let validation = await responseValidation(for: collection, send: send)
+        return runner(collection, environment, answers: answers, validation: validation, send: send)
+    }
+
     /// A sequence runner over this program's transport, limits and history: what `requires:`
     /// and folder runs send through, with `explorer run`'s rules.
     private func runner(
-        _ collection: APICollection, _ environment: Environment, answers: PromptAnswers, send: @escaping @Sendable (AppAction) -> Void
+        _ collection: APICollection, _ environment: Environment, answers: PromptAnswers, validation: ResponseValidation?,
+        send: @escaping @Sendable (AppAction) -> Void
     ) -> SequenceRunner<HistoryEntry> {
         // A proxy: that cannot be used fails each request, rather than sending it around the proxy.
         let chosen = Result { try self.transport(for: environment) }
@@ -515,7 +639,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         }
         return SequenceRunner<HistoryEntry>(
             collection: collection, environment: environment, store: CaptureStore(), resolver: resolver, check: check,
-            validation: responseValidation(for: collection, send: send)
+            validation: validation
         ) { [weak self] resolved in
             if case .failure(let error) = chosen, !(error is TLSSettings.Failure) {
                 var entry = HistoryEntry(sending: resolved, startedAt: Date(), collectionPath: path)
@@ -539,7 +663,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             var sides: [ComparedExchange] = []
             var secrets: [String] = []
             for plan in [first, second] {
-                let runner = runner(plan.collection, plan.environment, answers: plan.answers, send: send)
+                let runner = await runner(for: plan.collection, plan.environment, answers: plan.answers, send: send)
                 guard let step = await runner.run(plan.endpoint, withPrerequisites: false).last else { return }
                 if let problem = step.resolveError {
                     send(.message("Not compared: \(plan.environment.name): \(problem)", isError: true))
@@ -571,8 +695,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Sends what the endpoint `requires:` first (as `explorer send` does), then the endpoint
     /// itself as every TUI send goes; when a prerequisite fails, the endpoint is not sent.
     private func sendAfterPrerequisites(_ id: Int, _ plan: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
-        let runner = runner(plan.collection, plan.environment, answers: plan.answers, send: send)
         let task = Task { [weak self] in
+            guard let runner = await self?.runner(for: plan.collection, plan.environment, answers: plan.answers, send: send) else { return }
             let steps = await runner.sendPrerequisites(of: plan.endpoint) { step in
                 self?.record(step)
                 send(.message("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(step.statusText)",
@@ -604,8 +728,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             send(.promptsNeeded(.run(id, plan), prompts))
             return
         }
-        let runner = runner(plan.collection, plan.environment, answers: plan.answers, send: send)
         let task = Task { [weak self] in
+            guard let runner = await self?.runner(for: plan.collection, plan.environment, answers: plan.answers, send: send) else { return }
             let started = Date()
             var results: [RunResult] = []
             for endpoint in plan.endpoints where !Task.isCancelled {
@@ -864,6 +988,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     /// Closes the HTTP client; call once the runtime has returned.
     package func shutdown() async {
+        afterMockWork { host in await host?.stop() }
+        await lock.withLock { mockWork }?.value
         try? await transport.shutdown()
         for extra in lock.withLock({ Array(transports.values) }) { try? await extra.shutdown() }
     }

@@ -87,6 +87,12 @@ enum AppReducer {
             return runFinished(id, summary, &state)
         case .endpointSaved(let id):
             endpointSaved(id, &state)
+        case .mockStarted(let started):
+            mockStarted(started, &state)
+        case .mockFailed(let reason):
+            mockFailed(reason, &state)
+        case .mockAnswered(let lines):
+            state.mock?.append(lines)
         }
         return []
     }
@@ -218,6 +224,8 @@ enum AppReducer {
             return handleRestoreDrafts(press, &state)
         case .problems(let offset):
             return handleProblems(press, offset: offset, &state)
+        case .mockLog(let offset):
+            return handleMockLog(press, offset: offset, &state)
         case .help(let offset):
             state.overlay = scrolled(press, offset: offset, panel: state.helpPanel(offset: offset), closing: "?", state).map { .help(offset: $0) }
         case .text:
@@ -334,6 +342,10 @@ enum AppReducer {
             return fold(&state)
         case .saveBody:
             askSavePath(&state)
+        case .mock:
+            return toggleMock(&state)
+        case .mockLog:
+            openMockLog(&state)
         }
         return []
     }

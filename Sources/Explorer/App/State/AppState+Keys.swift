@@ -23,7 +23,8 @@ extension AppState {
         }
         switch focus {
         case .environments:
-            commands += [(.send, "use"), (.search, "filter"), (.variables, "variables")]
+            commands += [(.send, "use"), (.search, "filter"), (.variables, "variables"), (.mock, mock == nil ? "mock" : "stop mock")]
+            if mock != nil { commands.append((.mockLog, "mock log")) }
         case .endpoints:
             commands += [(.send, "send"), (.edit, "edit"), (.newEndpoint, "new"), (.search, "filter"),
                          (.copyAsCurl, "curl"), (.environments, "env"), (.palette, "palette")]

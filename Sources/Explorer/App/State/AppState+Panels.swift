@@ -30,3 +30,24 @@ extension AppState {
     /// The keys of a scrolling panel, on its last row.
     static let scrollHints = [KeyHint(key: "↑↓ PgUp PgDn", label: "scroll"), KeyHint(key: "Esc", label: "closes")]
 }
+
+extension AppState {
+    /// The session's mock's log (`L`) scrolled to `offset`: the time and each request it
+    /// answered, with the status and where the answer came from.
+    func mockLogPanel(offset: Int) -> TextPanel {
+        let title: String
+        if let mock, mock.isServing {
+            title = "Mock · \(mock.answered) answered"
+        } else {
+            title = "Mock (starting)"
+        }
+        let lines = mock?.log ?? []
+        let entries = lines.isEmpty
+            ? [TextPanel.Entry(text: [Span("Nothing answered yet: send a request in the environment \(mock?.environment?.name ?? "mock"), "
+                                              + "or to 127.0.0.1:\(mock?.port.map(String.init) ?? "…") from this machine.", role: .dim)])]
+            : lines.map { line in
+                TextPanel.Entry(lead: [Span(ClockText.hourMinuteSecond(line.at, in: timeZone), role: .dim)], text: [Span(line.text)])
+            }
+        return TextPanel(title: title, entries: entries, hints: Self.scrollHints, offset: offset, maximumWidth: 120)
+    }
+}

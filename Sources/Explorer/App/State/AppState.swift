@@ -55,6 +55,8 @@ enum AppOverlay: Sendable {
     case tokens(TokensPanel)
     /// The GraphQL schema browser (`Q`).
     case schema(SchemaPanel)
+    /// The session's mock's log (`L`), scrolled to this row (`Int.max` follows the newest).
+    case mockLog(offset: Int)
 }
 
 /// A one-line text being typed: a list filter, a body search, a JSONPath filter, the
@@ -247,6 +249,8 @@ package struct AppState: Sendable {
     var folderRun: FolderRun?
     /// The next folder run's id.
     var nextRunID = 1
+    /// The mock server the session started (`O`), starting or serving.
+    var mock: MockSession?
 
     package init(collection: APICollection?, collectionPath: String, environment: String? = nil) {
         self.collectionPath = collectionPath
@@ -268,7 +272,7 @@ package struct AppState: Sendable {
         problems = CollectionProblems(collection)
         collectionRevision += 1
         rebuildRows(selecting: selectedID)
-        if let environmentName, let index = collection?.environments.firstIndex(where: { $0.name == environmentName }) {
+        if let environmentName, let index = environments.firstIndex(where: { $0.name == environmentName }) {
             activeEnvironment = index
         } else {
             activeEnvironment = 0
@@ -326,7 +330,16 @@ package struct AppState: Sendable {
 
     // MARK: - Derived
 
-    var environments: [Environment] { collection?.environments ?? [] }
+    /// The collection's environments, then the mock's when the session serves one.
+    var environments: [Environment] {
+        guard let mocking = mock?.environment else { return collection?.environments ?? [] }
+        return (collection?.environments ?? []) + [mocking]
+    }
+
+    /// Whether the environment at `index` is the session's mock.
+    func isMockEnvironment(_ index: Int) -> Bool {
+        mock?.environment != nil && index == environments.count - 1
+    }
 
     /// The collection file's name, for messages (no file-system call: the path is a string).
     var collectionFileName: String {

@@ -17,6 +17,12 @@ enum ClockText {
         return twoDigits(minuteOfDay / 60) + ":" + twoDigits(minuteOfDay % 60)
     }
 
+    /// `HH:MM:SS` of `date` in `timeZone`, for a log.
+    static func hourMinuteSecond(_ date: Date, in timeZone: TimeZone) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        return hourMinute(date, in: timeZone) + ":" + twoDigits((seconds % 60 + 60) % 60)
+    }
+
     private static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0" + String(value) : String(value)
     }

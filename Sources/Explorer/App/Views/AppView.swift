@@ -39,6 +39,9 @@ enum AppView {
             trailing.append(Span("env ", role: .statusBar))
             trailing.append(Span(" \(environment.name) ", Style(environment.isProtected ? .protectedBadge : .environment, .bold)))
             if environment.isProtected { trailing.append(Span(" protected", role: .protectedBadge)) }
+            if state.isMockEnvironment(state.activeEnvironment), let port = state.mock?.port {
+                trailing.append(Span(" port \(port)", role: .statusBar))
+            }
             trailing.append(Span(" "))
         }
         var width = DisplayWidth.of(trailing.plainText)

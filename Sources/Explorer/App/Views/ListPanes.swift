@@ -8,6 +8,7 @@ enum ListPanes {
             let active = index == state.activeEnvironment
             var trailing: [Span] = []
             if environment.isProtected { trailing.append(Span("protected", role: .protectedBadge)) }
+            if state.isMockEnvironment(index), let port = state.mock?.port { trailing.append(Span("port \(port)", role: .dim)) }
             return ListItem(
                 [Span(active ? "● " : "  ", role: .environment), Span(environment.name, Style(active ? .environment : .text, active ? .bold : []))],
                 trailing: trailing)

@@ -13,7 +13,8 @@ enum OverlayView {
             let items = state.environments.enumerated().map { index, environment -> ListItem in
                 ListItem(
                     [Span("\(index + 1) "), Span(environment.name, role: .environment), Span("  " + environment.baseURLTemplate, role: .dim)],
-                    trailing: environment.isProtected ? [Span("protected", role: .protectedBadge)] : [])
+                    trailing: environment.isProtected ? [Span("protected", role: .protectedBadge)]
+                        : state.isMockEnvironment(index) ? [Span("mock, this session only", role: .dim)] : [])
             }
             // Picked by moving or by number, so no filter line.
             let title = state.comparePending.map { "Compare \($0) in \(state.activeEnvironmentValue?.name ?? "this environment") with which environment?" }
@@ -88,6 +89,8 @@ enum OverlayView {
             state.helpPanel(offset: offset).render(into: &grid, area: screen)
         case .problems(let offset):
             state.problemsPanel(offset: offset).render(into: &grid, area: screen)
+        case .mockLog(let offset):
+            state.mockLogPanel(offset: offset).render(into: &grid, area: screen)
         case .text(let title, let lines):
             // As wide as the screen allows: the text is a command to read whole.
             ConfirmDialog(title: title, message: lines.map { [Span($0)] }, hints: [KeyHint(key: "Esc", label: "closes")], maximumWidth: screen.width)

@@ -17,18 +17,23 @@ package struct DocumentLimits: Sendable, Hashable {
     /// How many nodes YAML aliases may add to a document when expanded
     /// (`EXPLORER_MAX_YAML_ALIAS_NODES`, default 1,000,000).
     package var maxAliasNodes: Int
+    /// How long a document named by URL (`openapi: https://…`) may take to arrive, in seconds
+    /// (`EXPLORER_DOCUMENT_TIMEOUT`, default 30).
+    package var fetchSeconds: Int
 
     /// Creates limits.
-    package init(maxBytes: Int = 64 << 20, maxDepth: Int = 512, maxAliasNodes: Int = 1_000_000) {
+    package init(maxBytes: Int = 64 << 20, maxDepth: Int = 512, maxAliasNodes: Int = 1_000_000, fetchSeconds: Int = 30) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxAliasNodes = maxAliasNodes
+        self.fetchSeconds = fetchSeconds
     }
 
     /// The environment variables that raise each limit.
     package static let sizeVariable = "EXPLORER_MAX_DOCUMENT_SIZE"
     package static let depthVariable = "EXPLORER_MAX_DOCUMENT_DEPTH"
     package static let aliasVariable = "EXPLORER_MAX_YAML_ALIAS_NODES"
+    package static let timeoutVariable = "EXPLORER_DOCUMENT_TIMEOUT"
 
     /// The limits of this process: the defaults, raised (or lowered) by the environment.
     package static let current = DocumentLimits(environment: ProcessInfo.processInfo.environment)
@@ -40,6 +45,7 @@ package struct DocumentLimits: Sendable, Hashable {
         if let bytes = environment[Self.sizeVariable].flatMap(Self.size) { maxBytes = bytes }
         if let depth = environment[Self.depthVariable].flatMap({ Int($0) }), depth > 0 { maxDepth = depth }
         if let nodes = environment[Self.aliasVariable].flatMap({ Int($0) }), nodes >= 0 { maxAliasNodes = nodes }
+        if let seconds = environment[Self.timeoutVariable].flatMap({ Int($0) }), seconds > 0 { fetchSeconds = seconds }
     }
 
     private static func size(_ text: String) -> Int? {

@@ -83,8 +83,10 @@ package struct CollectionReach: Sendable, Hashable {
             }
             if case .file(let path)? = endpoint.graphql?.document { file(path) }
         }
-        // The OpenAPI document responses are checked against (a URL is fetched, not read).
-        if let document = collection.openAPI, !document.contains("://") { file(document) }
+        // The OpenAPI document responses are checked against. One named by URL reads nothing
+        // of this machine: it is fetched as a request is sent, and named with where the
+        // collection sends (`CollectionTrust.refusal`).
+        if let document = collection.openAPI, case .file = OpenAPILocation(document, folder: folder) { file(document) }
         references = found.sorted()
     }
 }
@@ -145,9 +147,11 @@ extension CollectionTrust {
     package func refusal(for collection: APICollection, reaching reach: CollectionReach, at collectionFile: URL) -> String? {
         guard !isTrusted(collectionFile, reach: reach) else { return nil }
         let destinations = collection.environments.map { "\($0.name) \($0.baseURLTemplate)" }
+        var fetched = ""
+        if case .remote(let url)? = OpenAPILocation(collection) { fetched = "It fetches its OpenAPI document from \(url.absoluteString). " }
         return "\(collectionFile.path) was found, not named, and reaches beyond its folder: it "
             + reach.references.map(\.description).joined(separator: "; it ") + ". "
-            + (destinations.isEmpty ? "" : "It sends to \(destinations.joined(separator: ", ")). ")
+            + (destinations.isEmpty ? "" : "It sends to \(destinations.joined(separator: ", ")). ") + fetched
             + "Nothing was sent: read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)."
     }
 }
