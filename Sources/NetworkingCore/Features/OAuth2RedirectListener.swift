@@ -109,7 +109,14 @@ private final class CallbackHandler: ChannelInboundHandler, Sendable {
         let status: HTTPResponseStatus
         if components?.path == "/callback" {
             var items: [String: String] = [:]
-            for item in components?.queryItems ?? [] where items[item.name] == nil { items[item.name] = item.value ?? "" }
+            // The redirect's query is form-encoded (RFC 6749 §4.1.2): `+` is a space.
+            func decoded(_ text: String) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            for item in components?.percentEncodedQueryItems ?? [] where items[decoded(item.name)] == nil {
+                items[decoded(item.name)] = decoded(item.value ?? "")
+            }
             deliver(items)
             status = .ok
             page = items["error"] == nil

@@ -246,6 +246,13 @@ final class TestServer: Sendable {
         case "flaky":
             // Always 503: counts attempts.
             try await sendText(503, "still busy")
+        case "oauth":
+            let (status, json) = oauth2Answer(path: segments.dropFirst().joined(separator: "/"), query: query, form: Self.form(body), baseURL: "http://\(head.headers.first(name: "host") ?? "")", state: state)
+            if status == 302 {
+                try await send(302, [("Location", json)], [])
+            } else {
+                try await send(status, [("Content-Type", "application/json")], Array(json.utf8))
+            }
         case "token":
             state.add("tokens", 1)
             try await sendText(200, "token-\(state.value("tokens"))")
