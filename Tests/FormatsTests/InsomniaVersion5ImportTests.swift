@@ -23,6 +23,13 @@ import TestSupport
         #expect(!collection.endpoints.isEmpty)
     }
 
+    @Test func aSocketIORequestIsReportedNotSentAsAWebSocket() throws {
+        // Insomnia 11.4's Socket.IO request has no method, as a WebSocket request, and listeners.
+        let (collection, warnings) = try imported("socket-io.yaml")
+        #expect(collection.endpoints.isEmpty)
+        #expect(warnings.contains { $0.hasPrefix("Socket.IO requests are not imported") && $0.hasSuffix(": Socket.IO Request.") }, "\(warnings)")
+    }
+
     @Test func responseTagsBecomeCapturesAndRequirements() throws {
         let (collection, warnings) = try imported("chained-responses.yaml")
         #expect(collection.name == "test chains")

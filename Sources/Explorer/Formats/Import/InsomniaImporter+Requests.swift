@@ -36,6 +36,9 @@ extension InsomniaImporter {
                     out.append(.folder(Folder(name: unique, items: inner, description: description, auth: auth)))
                 } else if item["protoMethodName"] != nil || item["reflectionApi"] != nil || item["protoFileId"] != nil {
                     tags.grpcRequests.append((folderPath + [unique]).joined(separator: "/"))
+                } else if item["eventListeners"] != nil || (item.object("meta")?.text("id") ?? "").hasPrefix("socketio-req") {
+                    // No method, as a WebSocket request, but Engine.IO's handshake and framing: not one.
+                    tags.socketIORequests.append((folderPath + [unique]).joined(separator: "/"))
                 } else {
                     var endpoint = self.endpoint(item, name: unique, folderAuth: folderAuth)
                     endpoint.folderPath = folderPath
