@@ -30,6 +30,15 @@ import TestSupport
         #expect(warnings.contains { $0.hasPrefix("Socket.IO requests are not imported") && $0.hasSuffix(": Socket.IO Request.") }, "\(warnings)")
     }
 
+    @Test func anAPIKeyWithoutItsNameAndAnEmptyEnvironmentRowStillMakeACollectionThatLoads() throws {
+        // `imported` reads the written collection back: an `auth.name` of "" did not load.
+        let (collection, warnings) = try imported("vault-collection-cut.yaml")
+        #expect(collection.variables == [KeyValue("a_hello", "test")])
+        let request = try collection.endpoint(named: "legacy-array-vault")
+        #expect(request.auth == nil)
+        #expect(warnings.contains("\"legacy-array-vault\" has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth."))
+    }
+
     @Test func responseTagsBecomeCapturesAndRequirements() throws {
         let (collection, warnings) = try imported("chained-responses.yaml")
         #expect(collection.name == "test chains")

@@ -143,6 +143,11 @@ extension InsomniaImporter {
                     return nil
                 default: placement = .header
                 }
+                guard !value("key").trimmingCharacters(in: .whitespaces).isEmpty else {
+                    // Insomnia sends nothing for a key without a name (a block left half filled in).
+                    tags.warnings.append("\(owner) has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth.")
+                    return turnsOff ? Authentication(.none) : nil
+                }
                 return Authentication(.apiKey(name: value("key"), value: value("value"), placement: placement))
             case "oauth2":
                 let grants = ["client_credentials": "client_credentials", "authorization_code": "authorization_code", "password": "password",

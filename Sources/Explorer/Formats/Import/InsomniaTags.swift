@@ -92,7 +92,8 @@ struct InsomniaTags {
     /// An environment's data as variables, in the export's order of keys (sorted when the
     /// parser gave none); an object or a list is kept as JSON text, with a warning.
     mutating func pairs(_ data: LooseObject?) -> [KeyValue] {
-        (data ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+        // A row without a name (Insomnia's key-value editor keeps an empty last one) is no variable.
+        (data ?? [:]).filter { !$0.key.trimmingCharacters(in: .whitespaces).isEmpty }.sorted { $0.key < $1.key }.map { key, value in
             variableBeingRead = key
             defer { variableBeingRead = nil }
             if let text = value as? String { return KeyValue(key, convert(text)) }
