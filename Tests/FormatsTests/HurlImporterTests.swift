@@ -15,7 +15,7 @@ import TestSupport
     }
 
     static let files = ["form_params.hurl", "captures.hurl", "cookies.hurl", "basic_authentication_per_request.hurl",
-                        "multipart_form_data.hurl", "graphql.hurl"]
+                        "multipart_form_data.hurl", "graphql.hurl", "headers.hurl", "empty_sections.hurl"]
 
     @Test(arguments: files)
     func everyFileImportsAndExportsBackToTheSameRequests(_ fixture: String) throws {
@@ -40,6 +40,16 @@ import TestSupport
             #expect(second.requirements == first.requirements, "\(first.id)")
             #expect(second.retry == first.retry, "\(first.id)")
         }
+    }
+
+    @Test func aHeaderWithASemicolonIsSentEmptyAndEmptySectionsSendNoBody() throws {
+        let (headers, _) = try imported("headers.hurl")
+        #expect(try headers.endpoint(named: "GET /empty-headers").headers == [KeyValue("Empty-Header", "")])
+        #expect(try headers.endpoint(named: "GET /custom-headers-value").headers == [KeyValue("Id", "#123")])
+        let (empty, _) = try imported("empty_sections.hurl")
+        let hello = try #require(empty.endpoints.first)
+        #expect(hello.body == nil && hello.query.isEmpty && hello.headers.isEmpty)
+        #expect(hello.assertions.map(\.text) == ["status == 200", "body == \"Hello World!\""])
     }
 
     @Test func sectionsBecomeQueryFormPartsCookiesAndAuth() throws {

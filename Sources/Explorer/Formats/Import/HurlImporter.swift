@@ -132,10 +132,11 @@ package struct HurlImporter: Sendable {
                 auth = Authentication(.basic(username: HurlCheckText.converted(basic.key), password: HurlCheckText.converted(basic.value)))
             }
             var body: EndpointBody?
-            if let form = entry.section("FormParams") {
+            // An empty section sends nothing (Hurl sends a form or parts only when there are some).
+            if let form = entry.section("FormParams"), !form.isEmpty {
                 body = .form(form.map { KeyValue(HurlCheckText.converted($0.key), HurlCheckText.converted($0.value)) })
             }
-            if let parts = entry.section("MultipartFormData") {
+            if let parts = entry.section("MultipartFormData"), !parts.isEmpty {
                 body = .multipart(parts.map(multipartField))
             }
             if let written = entry.body { body = self.body(written, headers: &headers, line: entry.line) }
