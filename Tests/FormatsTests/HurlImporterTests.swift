@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import Workspace
 @testable import Formats
+import Checks
 import TestSupport
 
 /// `explorer import hurl`, read from Hurl's own integration files (Orange-OpenSource/hurl).
@@ -50,6 +51,47 @@ import TestSupport
         let hello = try #require(empty.endpoints.first)
         #expect(hello.body == nil && hello.query.isEmpty && hello.headers.isEmpty)
         #expect(hello.assertions.map(\.text) == ["status == 200", "body == \"Hello World!\""])
+    }
+
+    @Test func aTypedVariableIsComparedAsANumberAndAnOptionLeftOffIsNotReported() throws {
+        let (collection, warnings) = try imported("assert_json.hurl")
+        let first = try #require(collection.endpoints.first)
+        let body = Data(#"{"count": 5, "duration": 1.5}"#.utf8)
+        let response = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body, durationMilliseconds: 1)
+        let values = ["{{one}}": "1", "{{two}}": "2", "{{four}}": "4", "{{five}}": "5"]
+        let typed = first.assertions.filter { $0.text.contains("{{one}}") || $0.text.contains("{{two}}") || $0.text.contains("{{four}}") || $0.text.contains("{{five}}") }
+        #expect(typed.map(\.text) == [#"jsonpath $.count == "{{five}}""#, #"jsonpath $.count != "{{four}}""#, #"jsonpath $.count > "{{one}}""#,
+                                      #"jsonpath $.duration < "{{two}}""#])
+        for assertion in typed {
+            let result = assertion.check(response) { text in values.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) } }
+            #expect(result.passed, "\(assertion.text): \(result.reason ?? "")")
+        }
+        // A JSONPath with a variable in it is kept as a line: the collection reads its expressions as written.
+        let second = try collection.endpoint(named: "GET /assert-json (2)")
+        #expect(!second.assertions.contains { $0.text.contains("{{index}}") })
+        #expect(second.description?.contains(#"[Asserts] jsonpath "$.errors[{{index}}].id" == "error2""#) == true)
+        // `insecure: false` is what Hurl does without it.
+        #expect(!warnings.contains { $0.contains("insecure") }, "\(warnings)")
+    }
+
+    @Test func expressionsTheCollectionCannotReadStayLinesSoTheImportLoads() throws {
+        let text = #"""
+        GET http://localhost:8000/items
+        HTTP 200
+        [Captures]
+        id: regex "(?P<id>\\d+)"
+        kept: jsonpath "$.items[0].id"
+        [Asserts]
+        jsonpath "$.items[{{n}}].id" == 1
+        body matches "(?P<x>a)"
+        xpath "//p[" exists
+        """#
+        let result = try HurlImporter().importText(text, path: "items.hurl")
+        _ = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: "items.yaml")
+        let endpoint = try #require(result.collection.endpoints.first)
+        #expect(endpoint.captures.map(\.name) == ["kept"])
+        #expect(endpoint.assertions.map(\.text) == ["status == 200"])
+        #expect(endpoint.description?.components(separatedBy: "\n").filter { $0.hasPrefix("[") }.count == 4)
     }
 
     @Test func sectionsBecomeQueryFormPartsCookiesAndAuth() throws {

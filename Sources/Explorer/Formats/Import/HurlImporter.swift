@@ -250,6 +250,12 @@ package struct HurlImporter: Sendable {
         }
 
         /// The `[Options]` explorer has; the others reported.
+        /// Hurl's flag options that are off unless given: `NAME: false` says what no option says.
+        static let offByDefault: Set<String> = [
+            "insecure", "compressed", "location", "location-trusted", "verbose", "very-verbose", "skip", "netrc", "netrc-optional",
+            "path-as-is", "ipv4", "ipv6", "http1.0", "http1.1", "http2", "http3", "ntlm", "negotiate",
+        ]
+
         private mutating func options(_ options: [HurlParser.Pair], endpoint: inout Endpoint, auth: inout Authentication?, notes: inout [String]) {
             var retryCount: Int?
             var retryInterval: Double?
@@ -277,6 +283,9 @@ package struct HurlImporter: Sendable {
                     } else if variables[named: name] == nil {
                         variables.append(KeyValue(name, assigned))
                     }
+                case _ where value == "false" && Self.offByDefault.contains(option.key):
+                    // What Hurl does without the option: nothing to keep or to say.
+                    break
                 default:
                     ignoredOptions[option.key, default: 0] += 1
                     notes.append("[Options] \(option.key): \(option.value)")
