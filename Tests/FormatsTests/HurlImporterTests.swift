@@ -16,7 +16,7 @@ import TestSupport
     }
 
     static let files = ["form_params.hurl", "captures.hurl", "cookies.hurl", "basic_authentication_per_request.hurl",
-                        "multipart_form_data.hurl", "graphql.hurl", "headers.hurl", "empty_sections.hurl"]
+                        "multipart_form_data.hurl", "graphql.hurl", "headers.hurl", "empty_sections.hurl", "cookie_jar.hurl"]
 
     @Test(arguments: files)
     func everyFileImportsAndExportsBackToTheSameRequests(_ fixture: String) throws {
@@ -92,6 +92,22 @@ import TestSupport
         #expect(endpoint.captures.map(\.name) == ["kept"])
         #expect(endpoint.assertions.map(\.text) == ["status == 200"])
         #expect(endpoint.description?.components(separatedBy: "\n").filter { $0.hasPrefix("[") }.count == 4)
+    }
+
+    @Test func severalFieldsOfOneResponseHeaderAreEachLookedForInTheJoinedValue() throws {
+        let (collection, _) = try imported("cookie_jar.hurl")
+        let endpoint = try #require(collection.endpoints.first)
+        let setCookie = endpoint.assertions.filter { $0.query == .header("Set-Cookie") }
+        #expect(setCookie.count == 3 && setCookie.allSatisfy { $0.predicate == .contains })
+        // What a server sending the three fields answers: each line passes, as in Hurl.
+        let fields = [
+            "LSID=DQAAAKEaem_vYg; Expires=Thu, 13 Jan 2078 22:23:01 GMT; HttpOnly; Path=/accounts",
+            "HSID=AYQEVnDKrdst; Domain=localhost; Expires=Thu, 13 Jan 2078 22:23:01 GMT; HttpOnly; Path=/",
+            "SSID=Ap4PGTEq; Domain=localhost; Expires=Thu, 13 Jan 2078 22:23:01 GMT; HttpOnly; Path=/",
+            "foo=\"a b c\"",
+        ]
+        let response = CheckedResponse(status: 200, headers: HTTPHeaders(fields.map { ("Set-Cookie", $0) }), body: Data(), durationMilliseconds: 1)
+        for assertion in endpoint.assertions { #expect(assertion.check(response).passed, "\(assertion.text)") }
     }
 
     @Test func sectionsBecomeQueryFormPartsCookiesAndAuth() throws {

@@ -300,8 +300,15 @@ package struct HurlImporter: Sendable {
             if let code = Int(response.status) {
                 endpoint.assertions.append(HurlCheckText.written(.status, predicate: .equal, expected: .number(Double(code), text: String(code))))
             }
+            // Hurl passes a header line when one field of that name has the value; the collection's
+            // `header` query joins every field of a name with ", ", so a name that may come several
+            // times (written more than once, or Set-Cookie) is checked with contains.
+            let names = response.headers.map { $0.key.lowercased() }
             for header in response.headers {
-                endpoint.assertions.append(HurlCheckText.written(.header(header.key), predicate: .equal, expected: .string(HurlCheckText.converted(header.value))))
+                let name = header.key.lowercased()
+                let repeated = name == "set-cookie" || names.filter { $0 == name }.count > 1
+                endpoint.assertions.append(HurlCheckText.written(.header(header.key), predicate: repeated ? .contains : .equal,
+                                                                 expected: .string(HurlCheckText.converted(header.value))))
             }
             for capture in response.captures {
                 if let converted = HurlCheckText.capture(name: capture.key, HurlCheckText.converted(capture.value)) {
