@@ -160,6 +160,9 @@ package struct OpenAPIImporter: Sendable {
             guard version.hasPrefix("2.") else {
                 throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(version) is not supported (2.0 is).")
             }
+            // A Swagger file's `$ref`s to other files hold Swagger too: put in place before the
+            // rewriting, which reads a parameter only where it is written.
+            tree = try withExternalReferences(tree, path: path, file: file, limits: limits, warnings: &warnings)
             let converted = convertingSwagger2(try looseTree(tree))
             // Foundation's objects keep no member order: the paths, and the methods in each,
             // are put back in the document's.
@@ -176,17 +179,26 @@ package struct OpenAPIImporter: Sendable {
             if members[index].key == "openapi" { members[index].value = .string(version) }
             if members[index].key == "paths" { members[index].value = withoutResponses(members[index].value) }
         }
-        tree = .object(members)
-        if hasExternalReference(tree) {
-            guard let file else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "it has $refs to other files, which are read only when importing a file.")
-            }
-            var references = ExternalReferences(document: file, tree: tree, limits: limits)
-            tree = try references.resolving(tree, in: references.document, keys: [], stack: [])
-            warnings += references.warnings
-        }
+        tree = try withExternalReferences(.object(members), path: path, file: file, limits: limits, warnings: &warnings)
         mendingValues(&tree, isVersion30: version.hasPrefix("3.0"), path: path, warnings: &warnings)
         return pruned(tree)
+    }
+
+    /// The tree with its `$ref`s to other files put in place (`ExternalReferences`); as it is
+    /// when it has none.
+    ///
+    /// - Throws: `ImportError.invalidOpenAPI` when there is no file to read them from, or one
+    ///   leads nowhere or outside the document's folder.
+    private static func withExternalReferences(_ tree: JSONValue, path: String, file: URL?, limits: DocumentLimits,
+                                               warnings: inout [String]) throws -> JSONValue {
+        guard hasExternalReference(tree) else { return tree }
+        guard let file else {
+            throw ImportError.invalidOpenAPI(path: path, reason: "it has $refs to other files, which are read only when importing a file.")
+        }
+        var references = ExternalReferences(document: file, tree: tree, limits: limits)
+        let resolved = try references.resolving(tree, in: references.document, keys: [], stack: [])
+        warnings += references.warnings
+        return resolved
     }
 
     /// `converted` with its `paths`, and the members of each path item, in the order
