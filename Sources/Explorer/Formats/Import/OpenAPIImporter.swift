@@ -164,9 +164,11 @@ package struct OpenAPIImporter: Sendable {
             // rewriting, which reads a parameter only where it is written.
             tree = try withExternalReferences(tree, path: path, file: file, limits: limits, warnings: &warnings)
             let converted = convertingSwagger2(try looseTree(tree))
-            // Foundation's objects keep no member order: the paths, and the methods in each,
-            // are put back in the document's.
-            tree = inOrder(of: tree, try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted)))
+            // Foundation's objects keep no member order (a process's own hash order): written
+            // sorted, then the paths, the methods in each and every object with the members of
+            // one of the document's are put back in the document's order.
+            let parsed = try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted, options: [.sortedKeys]))
+            tree = inOrder(of: tree, membersInOrder(of: tree, parsed))
         }
         guard let found = tree["openapi"], case .object(var members) = tree else {
             throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
@@ -219,6 +221,43 @@ package struct OpenAPIImporter: Sendable {
         }
         top[index].value = .object(reordered)
         return .object(top)
+    }
+
+    /// `converted` with every object whose members are those of an object of `original` in
+    /// that object's order (the first such object's): a schema's properties as the document
+    /// lists them, and so the JSON bodies built from them.
+    static func membersInOrder(of original: JSONValue, _ converted: JSONValue) -> JSONValue {
+        var orders: [Set<String>: [String]] = [:]
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .object(let members):
+                if members.count > 1 {
+                    let keys = members.map(\.key)
+                    let set = Set(keys)
+                    if orders[set] == nil { orders[set] = keys }
+                }
+                for member in members { collect(member.value) }
+            case .array(let elements):
+                for element in elements { collect(element) }
+            default:
+                break
+            }
+        }
+        collect(original)
+        func placed(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let members):
+                let children = members.map { (key: $0.key, value: placed($0.value)) }
+                guard children.count > 1, let order = orders[Set(children.map(\.key))] else { return .object(children) }
+                let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                return .object(children.sorted { (rank[$0.key] ?? order.count) < (rank[$1.key] ?? order.count) })
+            case .array(let elements):
+                return .array(elements.map(placed))
+            default:
+                return value
+            }
+        }
+        return placed(converted)
     }
 
     /// Whether a `$ref` under `value` names another file.
