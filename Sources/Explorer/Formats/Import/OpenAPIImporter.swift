@@ -168,7 +168,9 @@ package struct OpenAPIImporter: Sendable {
             // sorted, then the paths, the methods in each and every object with the members of
             // one of the document's are put back in the document's order.
             let parsed = try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted, options: [.sortedKeys]))
-            tree = inOrder(of: tree, membersInOrder(of: tree, parsed))
+            var orders = MemberOrders()
+            orders.record(tree)
+            tree = inOrder(of: tree, orders.reordered(parsed))
         }
         guard let found = tree["openapi"], case .object(var members) = tree else {
             throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
@@ -221,43 +223,6 @@ package struct OpenAPIImporter: Sendable {
         }
         top[index].value = .object(reordered)
         return .object(top)
-    }
-
-    /// `converted` with every object whose members are those of an object of `original` in
-    /// that object's order (the first such object's): a schema's properties as the document
-    /// lists them, and so the JSON bodies built from them.
-    static func membersInOrder(of original: JSONValue, _ converted: JSONValue) -> JSONValue {
-        var orders: [Set<String>: [String]] = [:]
-        func collect(_ value: JSONValue) {
-            switch value {
-            case .object(let members):
-                if members.count > 1 {
-                    let keys = members.map(\.key)
-                    let set = Set(keys)
-                    if orders[set] == nil { orders[set] = keys }
-                }
-                for member in members { collect(member.value) }
-            case .array(let elements):
-                for element in elements { collect(element) }
-            default:
-                break
-            }
-        }
-        collect(original)
-        func placed(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .object(let members):
-                let children = members.map { (key: $0.key, value: placed($0.value)) }
-                guard children.count > 1, let order = orders[Set(children.map(\.key))] else { return .object(children) }
-                let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                return .object(children.sorted { (rank[$0.key] ?? order.count) < (rank[$1.key] ?? order.count) })
-            case .array(let elements):
-                return .array(elements.map(placed))
-            default:
-                return value
-            }
-        }
-        return placed(converted)
     }
 
     /// Whether a `$ref` under `value` names another file.
@@ -445,17 +410,26 @@ package struct OpenAPIImporter: Sendable {
 
     private func contentExample(_ content: OpenAPIKit.DereferencedContent, orders: MemberOrders) -> JSONValue? {
         let decoded = { self.jsonValue($0, orders: orders) }
+        if let value = firstExample(content.examples, orders: orders) { return value }
         if let example = content.example.flatMap(decoded) { return example }
-        if let first = content.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(decoded) { return value }
         guard let schema = content.schema else { return nil }
         return skeleton(schema, depth: 0, orders: orders)
+    }
+
+    /// The value of the first of named examples, in the document's order (decoded, they come
+    /// in the process's hash order: Twilio's `Fields` took a different one at each import).
+    private func firstExample(_ examples: OrderedDictionary<String, OpenAPIKit.OpenAPI.Example>?, orders: MemberOrders) -> JSONValue? {
+        guard let examples, !examples.isEmpty else { return nil }
+        let pairs = examples.map { (key: $0.key, value: $0.value) }
+        return orders.ordered(pairs, among: pairs.map(\.key)).lazy.compactMap { $0.value.dataOrLegacyValue.flatMap { self.jsonValue($0, orders: orders) } }.first
     }
 
     private func parameterSample(_ parameter: OpenAPIKit.DereferencedParameter, orders: MemberOrders) -> String? {
         let decoded = { self.jsonValue($0, orders: orders) }
         if let context = parameter.schemaOrContent.a {
+            // Named examples first: OpenAPIKit fills `example` with one of them, not the first.
+            if let value = firstExample(context.examples, orders: orders) { return flat(value) }
             if let example = context.example.flatMap(decoded) { return flat(example) }
-            if let first = context.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(decoded) { return flat(value) }
             let schema = context.schema
             if let value = (schema.examples.first ?? schema.defaultValue).flatMap(decoded) { return flat(value) }
             if let value = schema.allowedValues?.first.flatMap(decoded) { return flat(value) }
