@@ -183,6 +183,10 @@ package struct OpenAPIImporter: Sendable {
             if members[index].key == "openapi" { members[index].value = .string(version) }
             if members[index].key == "paths" { members[index].value = withoutResponses(members[index].value) }
         }
+        if case .object(let hooks)? = tree["webhooks"], !hooks.isEmpty {
+            let names = hooks.prefix(10).map(\.key).joined(separator: ", ") + (hooks.count > 10 ? ", …" : "")
+            warnings.append("The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: \(names).")
+        }
         tree = try withExternalReferences(.object(members), path: path, file: file, limits: limits, warnings: &warnings)
         mendingValues(&tree, isVersion30: version.hasPrefix("3.0"), path: path, warnings: &warnings)
         return pruned(tree)
