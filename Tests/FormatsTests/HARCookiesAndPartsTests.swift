@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import Workspace
 @testable import Formats
+import TestSupport
 
 /// A HAR request's `cookies` list and a form given as `postData.params`, as Chrome and Firefox
 /// write them when they leave the Cookie header or the body's text out.
@@ -143,5 +144,30 @@ import Testing
         #expect(HARImporter.baseName("/tmp/dir/b.txt") == "b.txt")
         #expect(HARImporter.baseName("c.bin") == "c.bin")
         #expect(HARImporter.baseName("dir/") == "dir")
+    }
+
+    // MARK: - HAR as tools write it (Insomnia's importer fixtures)
+
+    @Test func aQueryListedOnlyInQueryStringIsKept() throws {
+        let result = try HARImporter().importFile(at: Fixtures.url("har/insomnia-deep-input.json"))
+        let endpoint = try #require(result.collection.endpoints.first)
+        #expect(endpoint.query == [KeyValue("foo", "bar")])
+        #expect(endpoint.body == .raw("hello world!"))
+    }
+
+    @Test func aRequestObjectAloneIsOneEndpoint() throws {
+        let shallow = try HARImporter().importFile(at: Fixtures.url("har/insomnia-shallow-input.json"))
+        let endpoint = try #require(shallow.collection.endpoints.first)
+        #expect(shallow.collection.endpoints.count == 1 && endpoint.method == .post && endpoint.path == "/foo/bar")
+        #expect(endpoint.query == [KeyValue("foo", "bar")])
+        #expect(endpoint.body == .form([KeyValue("foo", "bar")]))
+        #expect(endpoint.headers.map(\.name) == ["Cookie"])
+        let parts = try HARImporter().importFile(at: Fixtures.url("har/insomnia-form-data-input.json")).collection
+        #expect(parts.endpoints.first?.body == .multipart([MultipartField(name: "file", value: "", filename: "test.txt"), MultipartField(name: "foo", value: "bar")]))
+        // A list of entries, or one entry, reads too.
+        let entry = #"{"request": {"method": "GET", "url": "https://a.test/x"}}"#
+        #expect(try HARImporter().importData(Data(entry.utf8)).collection.endpoints.map(\.path) == ["/x"])
+        #expect(try HARImporter().importData(Data("[\(entry), \(entry)]".utf8)).collection.endpoints.count == 2)
+        #expect(throws: ImportError.self) { try HARImporter().importData(Data(#"{"something": 1}"#.utf8)) }
     }
 }

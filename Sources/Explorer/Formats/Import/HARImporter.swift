@@ -42,9 +42,16 @@ package struct HARImporter: Sendable {
         _ data: Data, path: String = "<har>", entry chosen: Int? = nil, cookies placement: HARCookiePlacement = .header, now: Date = Date()
     ) throws -> ImportResult {
         let format = "a HAR file (HTTP Archive 1.2)"
-        let root = try LooseJSON.object(from: data, path: path, format: format)
-        guard let log = root.object("log"), log["entries"] is [Any] else {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"log\" with \"entries\".")
+        let root = try LooseJSON.value(from: data, path: path, format: format)
+        // A whole archive; or, as tools copy them, a list of entries, one entry, or one request.
+        let log: LooseObject
+        switch root {
+        case let object as LooseObject where object.object("log")?["entries"] is [Any]: log = object.object("log") ?? [:]
+        case let list as [Any]: log = ["entries": list]
+        case let object as LooseObject where object["request"] is LooseObject: log = ["entries": [object]]
+        case let object as LooseObject where object["method"] is String && object["url"] is String: log = ["entries": [["request": object]]]
+        default:
+            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"log\" with \"entries\" (nor is it a list of entries, an entry or a request).")
         }
         var entries = log.objects("entries").enumerated().map { (number: $0.offset + 1, request: $0.element.object("request") ?? [:]) }
         var warnings: [String] = []
@@ -65,7 +72,13 @@ package struct HARImporter: Sendable {
         var jar = JarCookies()
         for item in web {
             let request = item.request
-            let parts = URLParts(request.text("url") ?? "")
+            var parts = URLParts(request.text("url") ?? "")
+            if parts.query.isEmpty {
+                // Tools that write HAR by hand may list the query here only (it is the URL's).
+                parts.query = request.objects("queryString").compactMap { item in
+                    item.text("name").flatMap { $0.isEmpty ? nil : KeyValue($0, item.text("value") ?? "") }
+                }
+            }
             let method = request.text("method") ?? "GET"
             var headers: [KeyValue] = []
             for header in request.objects("headers") {
