@@ -165,6 +165,12 @@ extension InsomniaImporter {
                     if !text.isEmpty { values[key] = text }
                 }
                 if auth.text("credentialsInBody") == "true" || auth.flag("credentialsInBody") { values["client_auth"] = "body" }
+                // A block left half filled in cannot get a token (and `auth:` would not load).
+                let missing = (["token_url", "client_id"] + (OAuth2Settings.requiredKeys[grant] ?? [])).filter { values[$0] == nil }
+                guard missing.isEmpty else {
+                    tags.warnings.append("\(owner) uses OAuth 2 (\(grant)) without its \(missing.joined(separator: ", ")); it was imported as no auth: write its auth: by hand.")
+                    return turnsOff ? Authentication(.none) : nil
+                }
                 return Authentication(.oauth2(OAuth2Settings(values)))
             default:
                 tags.warnings.append("\(owner) uses \(type) authentication, which is not imported (nothing weaker is sent in its place); add its credentials by hand.")
