@@ -165,3 +165,13 @@ def test_a_hars_cookies_go_into_the_jar_and_send_sends_them(explorer_bin, tmp_pa
     header = run(explorer_bin, tmp_path, "import", "har", str(har))
     assert header.returncode == 0, header.stderr
     assert b"session=s3cr3t-session; theme=dark" in header.stdout
+
+
+def test_an_import_that_would_not_load_is_refused_and_nothing_is_written(explorer_bin, tmp_path):
+    har = tmp_path / "odd.har"
+    har.write_text(json.dumps({"log": {"entries": [{"request": {"method": "G ET", "url": "https://a.test/x"}}]}}))
+    collection = tmp_path / "explorer.yaml"
+    result = run(explorer_bin, tmp_path, "import", "har", str(har), "--into", str(collection))
+    assert result.returncode == 1
+    assert "does not load, so nothing was written" in result.stderr and '"G ET" is not a valid HTTP method' in result.stderr, result.stderr
+    assert not collection.exists()

@@ -178,13 +178,22 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         for warning in result.warnings { printError("warning: \(warning)") }
+        let yaml: String
+        do {
+            yaml = try CollectionWriter.yaml(for: result.collection)
+        } catch {
+            printError("The imported collection cannot be written as YAML: \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            // What is printed or merged must load: an importer's mistake is said, never written.
+            _ = try CollectionLoader.parse(yaml, file: "the imported collection")
+        } catch {
+            printError("The import made a collection that does not load, so nothing was written (a mistake of the importer: please report it with the file): \(error)")
+            throw ExitCode(1)
+        }
         guard let into = destination.into else {
-            do {
-                print(try CollectionWriter.yaml(for: result.collection), terminator: "")
-            } catch {
-                printError("The imported collection cannot be written as YAML: \(error)")
-                throw ExitCode(1)
-            }
+            print(yaml, terminator: "")
             return result
         }
         let url = URL(fileURLWithPath: into)
