@@ -83,6 +83,15 @@ import Testing
         #expect(!assertion.check(response) { $0.replacingOccurrences(of: "{{token}}", with: "old") }.passed)
     }
 
+    @Test func aNumberIsOrderedAgainstAVariableThatHoldsOne() throws {
+        // Hurl's `jsonpath "$.count" > {{one}}`, imported as `> "{{one}}"`.
+        let greater = try Assertion(parsing: "jsonpath $.id > \"{{one}}\"")
+        #expect(greater.check(response) { $0.replacingOccurrences(of: "{{one}}", with: "1") }.passed)
+        #expect(!greater.check(response) { $0.replacingOccurrences(of: "{{one}}", with: "10") }.passed)
+        #expect(try Assertion(parsing: "jsonpath $.ratio <= \"0.5\"").check(response).passed)
+        #expect(try Assertion(parsing: "jsonpath $.id < abc").check(response).reason == #"7 and "abc" cannot be ordered (compare numbers with numbers, text with text)"#)
+    }
+
     @Test func parsingReadsQuotesBracketsAndNot() throws {
         let assertion = try Assertion(parsing: #"jsonpath $.items[?(@.name == "a b")] not includes "x \"y\"""#)
         #expect(assertion.query == .jsonpath(#"$.items[?(@.name == "a b")]"#))

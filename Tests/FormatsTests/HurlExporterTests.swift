@@ -97,6 +97,24 @@ import Testing
         #expect(!text.contains("lovelace") && !text.contains("t-123"))
     }
 
+    @Test func aHashOrABackslashInAValueIsEscapedSoHurlReadsItBack() throws {
+        let collection = try CollectionLoader.parse(#"""
+            name: Escapes
+            environments: [{ name: local, base_url: "http://127.0.0.1:8080" }]
+            endpoints:
+              - name: Tagged
+                path: /tags
+                headers: { Id: "#123", Path: 'C:\temp #2', Trace: "{{uuid}}" }
+                query: { tag: "#new" }
+            """#, file: "escapes.yaml")
+        let text = HurlExporter.text(for: collection.endpoints, in: collection, environment: collection.environments.first)
+        #expect(text.contains(##"Id: \#123"##) && text.contains(##"Path: C:\\temp \#2"##) && text.contains("Trace: {{newUuid}}") && text.contains(##"tag: \#new"##), "\(text)")
+        let again = try HurlImporter().importText(text, path: "escapes.hurl").collection
+        let endpoint = try #require(again.endpoints.first)
+        #expect(endpoint.headers == [KeyValue("Id", "#123"), KeyValue("Path", #"C:\temp #2"#), KeyValue("Trace", "{{uuid}}")])
+        #expect(endpoint.query == [KeyValue("tag", "#new")])
+    }
+
     @Test func formsAndTemplateFunctionsHurlDoesNotHaveAreSaid() throws {
         let collection = try CollectionLoader.parse(yaml, file: "shop.yaml")
         let text = HurlExporter.text(for: [try collection.endpoint(named: "Auth/Upload")], in: collection, environment: collection.environments.first)

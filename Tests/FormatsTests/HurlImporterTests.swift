@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 @testable import Workspace
 @testable import Formats
+import Checks
 import TestSupport
 
 /// `explorer import hurl`, read from Hurl's own integration files (Orange-OpenSource/hurl).
@@ -15,7 +16,7 @@ import TestSupport
     }
 
     static let files = ["form_params.hurl", "captures.hurl", "cookies.hurl", "basic_authentication_per_request.hurl",
-                        "multipart_form_data.hurl", "graphql.hurl"]
+                        "multipart_form_data.hurl", "graphql.hurl", "headers.hurl", "empty_sections.hurl", "cookie_jar.hurl"]
 
     @Test(arguments: files)
     func everyFileImportsAndExportsBackToTheSameRequests(_ fixture: String) throws {
@@ -40,6 +41,73 @@ import TestSupport
             #expect(second.requirements == first.requirements, "\(first.id)")
             #expect(second.retry == first.retry, "\(first.id)")
         }
+    }
+
+    @Test func aHeaderWithASemicolonIsSentEmptyAndEmptySectionsSendNoBody() throws {
+        let (headers, _) = try imported("headers.hurl")
+        #expect(try headers.endpoint(named: "GET /empty-headers").headers == [KeyValue("Empty-Header", "")])
+        #expect(try headers.endpoint(named: "GET /custom-headers-value").headers == [KeyValue("Id", "#123")])
+        let (empty, _) = try imported("empty_sections.hurl")
+        let hello = try #require(empty.endpoints.first)
+        #expect(hello.body == nil && hello.query.isEmpty && hello.headers.isEmpty)
+        #expect(hello.assertions.map(\.text) == ["status == 200", "body == \"Hello World!\""])
+    }
+
+    @Test func aTypedVariableIsComparedAsANumberAndAnOptionLeftOffIsNotReported() throws {
+        let (collection, warnings) = try imported("assert_json.hurl")
+        let first = try #require(collection.endpoints.first)
+        let body = Data(#"{"count": 5, "duration": 1.5}"#.utf8)
+        let response = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body, durationMilliseconds: 1)
+        let values = ["{{one}}": "1", "{{two}}": "2", "{{four}}": "4", "{{five}}": "5"]
+        let typed = first.assertions.filter { $0.text.contains("{{one}}") || $0.text.contains("{{two}}") || $0.text.contains("{{four}}") || $0.text.contains("{{five}}") }
+        #expect(typed.map(\.text) == [#"jsonpath $.count == "{{five}}""#, #"jsonpath $.count != "{{four}}""#, #"jsonpath $.count > "{{one}}""#,
+                                      #"jsonpath $.duration < "{{two}}""#])
+        for assertion in typed {
+            let result = assertion.check(response) { text in values.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) } }
+            #expect(result.passed, "\(assertion.text): \(result.reason ?? "")")
+        }
+        // A JSONPath with a variable in it is kept as a line: the collection reads its expressions as written.
+        let second = try collection.endpoint(named: "GET /assert-json (2)")
+        #expect(!second.assertions.contains { $0.text.contains("{{index}}") })
+        #expect(second.description?.contains(#"[Asserts] jsonpath "$.errors[{{index}}].id" == "error2""#) == true)
+        // `insecure: false` is what Hurl does without it.
+        #expect(!warnings.contains { $0.contains("insecure") }, "\(warnings)")
+    }
+
+    @Test func expressionsTheCollectionCannotReadStayLinesSoTheImportLoads() throws {
+        let text = #"""
+        GET http://localhost:8000/items
+        HTTP 200
+        [Captures]
+        id: regex "(?P<id>\\d+)"
+        kept: jsonpath "$.items[0].id"
+        [Asserts]
+        jsonpath "$.items[{{n}}].id" == 1
+        body matches "(?P<x>a)"
+        xpath "//p[" exists
+        """#
+        let result = try HurlImporter().importText(text, path: "items.hurl")
+        _ = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: "items.yaml")
+        let endpoint = try #require(result.collection.endpoints.first)
+        #expect(endpoint.captures.map(\.name) == ["kept"])
+        #expect(endpoint.assertions.map(\.text) == ["status == 200"])
+        #expect(endpoint.description?.components(separatedBy: "\n").filter { $0.hasPrefix("[") }.count == 4)
+    }
+
+    @Test func severalFieldsOfOneResponseHeaderAreEachLookedForInTheJoinedValue() throws {
+        let (collection, _) = try imported("cookie_jar.hurl")
+        let endpoint = try #require(collection.endpoints.first)
+        let setCookie = endpoint.assertions.filter { $0.query == .header("Set-Cookie") }
+        #expect(setCookie.count == 3 && setCookie.allSatisfy { $0.predicate == .contains })
+        // What a server sending the three fields answers: each line passes, as in Hurl.
+        let fields = [
+            "LSID=DQAAAKEaem_vYg; Expires=Thu, 13 Jan 2078 22:23:01 GMT; HttpOnly; Path=/accounts",
+            "HSID=AYQEVnDKrdst; Domain=localhost; Expires=Thu, 13 Jan 2078 22:23:01 GMT; HttpOnly; Path=/",
+            "SSID=Ap4PGTEq; Domain=localhost; Expires=Thu, 13 Jan 2078 22:23:01 GMT; HttpOnly; Path=/",
+            "foo=\"a b c\"",
+        ]
+        let response = CheckedResponse(status: 200, headers: HTTPHeaders(fields.map { ("Set-Cookie", $0) }), body: Data(), durationMilliseconds: 1)
+        for assertion in endpoint.assertions { #expect(assertion.check(response).passed, "\(assertion.text)") }
     }
 
     @Test func sectionsBecomeQueryFormPartsCookiesAndAuth() throws {

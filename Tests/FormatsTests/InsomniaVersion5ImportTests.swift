@@ -17,10 +17,35 @@ import TestSupport
     }
 
     @Test(arguments: ["chained-responses.yaml", "auth-types.yaml", "Collection-A.yaml", "environment-cascade-collection.yaml",
-                      "insomnia4.yaml", "multiple-workspaces.yaml", "insomnia_v4.json"])
+                      "insomnia4.yaml", "multiple-workspaces.yaml", "insomnia_v4.json", "template-tag-collection.yaml", "vault-collection-cut.yaml"])
     func everyRealExportImportsAndRoundTrips(_ fixture: String) throws {
         let (collection, _) = try imported(fixture)
         #expect(!collection.endpoints.isEmpty)
+    }
+
+    @Test func aSocketIORequestIsReportedNotSentAsAWebSocket() throws {
+        // Insomnia 11.4's Socket.IO request has no method, as a WebSocket request, and listeners.
+        let (collection, warnings) = try imported("socket-io.yaml")
+        #expect(collection.endpoints.isEmpty)
+        #expect(warnings.contains { $0.hasPrefix("Socket.IO requests are not imported") && $0.hasSuffix(": Socket.IO Request.") }, "\(warnings)")
+    }
+
+    @Test func anAPIKeyWithoutItsNameAndAnEmptyEnvironmentRowStillMakeACollectionThatLoads() throws {
+        // `imported` reads the written collection back: an `auth.name` of "" did not load.
+        let (collection, warnings) = try imported("vault-collection-cut.yaml")
+        #expect(collection.variables == [KeyValue("a_hello", "test")])
+        let request = try collection.endpoint(named: "legacy-array-vault")
+        #expect(request.auth == nil)
+        #expect(warnings.contains("\"legacy-array-vault\" has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth."))
+    }
+
+    @Test func anOAuth2BlockLeftHalfFilledInIsNoAuthSoTheImportLoads() throws {
+        // "Request Tag": `authentication: {type: oauth2, grantType: authorization_code}` and nothing else.
+        let (collection, warnings) = try imported("template-tag-collection.yaml")
+        #expect(try collection.endpoint(named: "FolderWithRequest/Request Tag").auth == nil)
+        #expect(warnings.contains { $0.hasPrefix("\"Request Tag\" uses OAuth 2 (authorization_code) without its token_url, client_id") }, "\(warnings)")
+        // Its other tags: what has an equivalent becomes a function, a response tag a capture.
+        #expect(try collection.endpoint(named: "Base Response").captures.map(\.name) == ["base_response_method", "base_response_type"])
     }
 
     @Test func responseTagsBecomeCapturesAndRequirements() throws {

@@ -89,6 +89,21 @@ import TestSupport
         let twilio = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/twilio-lookups-v2.json")).collection
         #expect(twilio.endpoints.allSatisfy { $0.headers[named: "Authorization"] == "Basic {{basic_auth}}" })
     }
+
+    @Test func aDocumentOfWebhooksSaysWhyItHasNoEndpoint() throws {
+        let result = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-webhook-example.yaml"))
+        #expect(result.collection.endpoints.isEmpty)
+        #expect(result.warnings.first == "The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: newPet.")
+    }
+
+    @Test func aParameterWithNamedExamplesTakesTheFirstTheDocumentLists() throws {
+        // Fields lists 17 named examples (caller_name first); OpenAPIKit hands them back in the
+        // process's hash order and puts one of them, not the first, in `example`.
+        let twilio = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/twilio-lookups-v2.json")).collection
+        let fetch = try #require(twilio.endpoints.first { $0.operation == "FetchPhoneNumber" })
+        #expect(fetch.query[named: "Fields"] == "caller_name")
+        #expect(fetch.query[named: "LastVerifiedDate"] == "20201227")
+    }
 }
 
 @Suite struct OpenAPIRecursionAndSwaggerTests {

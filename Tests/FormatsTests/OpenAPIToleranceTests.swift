@@ -113,6 +113,21 @@ import TestSupport
         #expect(create.headers == [KeyValue("Authorization", "Bearer {{token}}")])
     }
 
+    @Test func aSwaggerSpecSplitOverFilesHasItsParametersReadBeforeItIsRewritten() throws {
+        // OAI's petstore-separate: `parameters: [$ref: 'parameters.yaml#/tagsParam', …]` in
+        // Swagger's own shape; read after the rewriting to 3.0, both were dropped with a warning.
+        let url = Fixtures.url("openapi-multifile/oai-petstore-separate/spec/swagger.yaml")
+        let result = try OpenAPIImporter().importFile(at: url)
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        #expect(result.collection.endpoints.map(\.id) == ["findPets", "addPet", "find pet by id", "deletePet"])
+        let find = try result.collection.endpoint(named: "findPets")
+        #expect(find.query.isEmpty)  // both optional, without an example
+        let add = try result.collection.endpoint(named: "addPet")
+        guard case .json(let body)? = add.body else { Issue.record("no JSON body"); return }
+        // NewPet.yaml: allOf Pet.yaml (id, name, tag) and its own description.
+        #expect(body.members?.map(\.key) == ["id", "name", "tag", "description"])
+    }
+
     @Test func aCollectionsLinkedSpecSplitOverFilesChecksResponsesWithItsSharedParts() throws {
         // The 401 of GET /v2/1-clicks is a $ref to shared/responses/unauthorized.yml, whose
         // schema is a $ref to shared/models/error.yml (id and message required).

@@ -26,6 +26,17 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
         _ = try reloaded(result, file: fixture)
     }
 
+    @Test func anAPIKeyWithoutItsNameSendsNoHeaderWithoutAName() throws {
+        let json = #"""
+        {"info": {"name": "K", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+         "item": [{"name": "A", "request": {"method": "GET", "url": "https://a.test/x",
+                   "auth": {"type": "apikey", "apikey": [{"key": "key", "value": ""}, {"key": "value", "value": "s3cret"}]}}}]}
+        """#
+        let result = try PostmanImporter().importData(Data(json.utf8))
+        #expect(try reloaded(result, file: "k.yaml").endpoints.first?.headers == [])
+        #expect(result.warnings == ["\"A\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out."])
+    }
+
     @Test func foldersNestAndEmptyFoldersStay() throws {
         let collection = try PostmanImporter().importFile(at: Fixtures.url("postman/multi-level-folders-v2.postman_collection.json")).collection
         #expect(collection.endpoints.map(\.id) == ["F1/F1.R1", "F1/F1.R2", "F1/F1.R3", "F2/F2.F3/F2.F3.R1", "F2/F2.R1", "R1"])

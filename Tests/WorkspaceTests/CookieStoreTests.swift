@@ -49,6 +49,39 @@ import Testing
         #expect(try String(contentsOf: store.fileURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "{\n\n}")
     }
 
+    @Test func addedCookiesReplaceThoseOfTheSameNameDomainAndPathAndKeepTheRest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CookieStore(fileURL: folder.appendingPathComponent("cookies.json"))
+        let now = Date()
+        try store.save(CookieJar(cookies: [
+            Cookie(name: "session", value: "old", domain: "h"), Cookie(name: "session", value: "other path", domain: "h", path: "/admin"),
+            Cookie(name: "theme", value: "dark", domain: "h"),
+        ]), collection: "c", environment: "e")
+
+        try store.add([Cookie(name: "session", value: "new", domain: "h"), Cookie(name: "gone", value: "1", domain: "h", expires: now.addingTimeInterval(-1)),
+                       Cookie(name: "lang", value: "en", domain: "h")], collection: "c", environment: "e", now: now)
+
+        let kept = try store.cookies(collection: "c", environment: "e")
+        #expect(kept.map { "\($0.name)=\($0.value)" } == ["session=other path", "theme=dark", "session=new", "lang=en"])
+        #expect(try store.cookies(collection: "c", environment: "other").isEmpty)
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+    }
+
+    @Test func addingToAJarKeepsItWithinTheJarsBoundNewestFirst() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CookieStore(fileURL: folder.appendingPathComponent("cookies.json"))
+        let limit = CookieJar().maximumCount
+        let start = Date()
+        let cookies = (0...limit).map { Cookie(name: "c\($0)", value: "v", domain: "h\($0 % 100)", created: start.addingTimeInterval(Double($0))) }
+        try store.add(cookies, collection: "c", environment: "e", now: start)
+        let kept = try store.cookies(collection: "c", environment: "e")
+        #expect(kept.count == limit)
+        #expect(kept.first?.name == "c1" && kept.last?.name == "c\(limit)")
+    }
+
     @Test func anUnreadableFileIsNamedAndLeftAsItIs() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

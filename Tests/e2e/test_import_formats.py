@@ -1,10 +1,13 @@
 """The imports a user brings from other tools, run with the real binary: a Hurl file sent and
 checked against the demo, exported back; an Insomnia export of several workspaces; a Postman
-environment added to a collection; a Hurl file Hurl refuses."""
+environment added to a collection; a Hurl file Hurl refuses; a HAR file's cookies put into
+the jar and sent."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -127,3 +130,48 @@ def test_a_file_over_the_document_size_limit_is_refused_naming_the_limit(explore
     assert "EXPLORER_MAX_DOCUMENT_SIZE" in limited.stderr and str(source) in limited.stderr
     allowed = run(explorer_bin, tmp_path, "import", kind, str(source), env={"EXPLORER_MAX_DOCUMENT_SIZE": str(size)})
     assert allowed.returncode == 0, allowed.stderr
+
+
+def test_a_hars_cookies_go_into_the_jar_and_send_sends_them(explorer_bin, tmp_path, demo):
+    base = demo.urls["local"]
+    har = tmp_path / "shop.har"
+    har.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "Chrome"}, "entries": [
+        {"request": {"method": "GET", "url": f"{base}/cookies", "httpVersion": "HTTP/1.1",
+                     "headers": [{"name": "Cookie", "value": "session=s3cr3t-session; theme=dark"}],
+                     "cookies": [{"name": "session", "value": "s3cr3t-session", "path": "/", "httpOnly": True,
+                                  "expires": "2099-01-01T00:00:00.000Z", "sameSite": "Lax"},
+                                 {"name": "theme", "value": "dark"}]}},
+    ]}}))
+    collection = tmp_path / "explorer.yaml"
+
+    refused = run(explorer_bin, tmp_path, "import", "har", str(har), "--cookies", "jar")
+    assert refused.returncode != 0 and "--cookies jar needs --into" in refused.stderr, refused.stderr
+
+    imported = run(explorer_bin, tmp_path, "import", "har", str(har), "--cookies", "jar", "--into", str(collection))
+    assert imported.returncode == 0, imported.stderr
+    assert 'Kept 2 cookies in the jar of the environment "default" (session, theme)' in imported.stderr, imported.stderr
+    assert "s3cr3t" not in imported.stderr and "s3cr3t" not in collection.read_text()
+    jar_file = tmp_path / "state" / "explorer" / "cookies.json"
+    assert stat.S_IMODE(jar_file.stat().st_mode) == 0o600
+    (jars,) = json.loads(jar_file.read_text()).values()
+    session = next(cookie for cookie in jars["default"] if cookie["name"] == "session")
+    assert session["httpOnly"] is True and session["sameSite"] == "Lax" and session["domain"] == "127.0.0.1"
+
+    sent = run(explorer_bin, tmp_path, "send", f"GET {urlparse(base).path}/cookies", "--collection", str(collection), "--env", "default", "--check-status")
+    assert sent.returncode == 0, sent.stderr
+    assert json.loads(sent.stdout)["cookies"] == {"session": "s3cr3t-session", "theme": "dark"}
+
+    # As before, by default: a Cookie header in the collection, and a word on where the cookies went.
+    header = run(explorer_bin, tmp_path, "import", "har", str(har))
+    assert header.returncode == 0, header.stderr
+    assert b"session=s3cr3t-session; theme=dark" in header.stdout
+
+
+def test_an_import_that_would_not_load_is_refused_and_nothing_is_written(explorer_bin, tmp_path):
+    har = tmp_path / "odd.har"
+    har.write_text(json.dumps({"log": {"entries": [{"request": {"method": "G ET", "url": "https://a.test/x"}}]}}))
+    collection = tmp_path / "explorer.yaml"
+    result = run(explorer_bin, tmp_path, "import", "har", str(har), "--into", str(collection))
+    assert result.returncode == 1
+    assert "does not load, so nothing was written" in result.stderr and '"G ET" is not a valid HTTP method' in result.stderr, result.stderr
+    assert not collection.exists()

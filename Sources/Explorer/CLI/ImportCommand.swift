@@ -118,8 +118,25 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "har", abstract: "Import the requests of a HAR file (browsers' developer tools: Save all as HAR).")
         @Argument(help: "The .har file.") var file: String
         @Option(name: .long, help: "Import only this entry (1 for the first).") var entry: Int?
+        @Option(name: .long, help: "Where the requests' cookies go: header (each endpoint's Cookie header) or jar (the environment's cookie jar; needs --into).")
+        var cookies: HARCookiePlacement = .header
+        @Option(name: .customLong("env"), help: "With --cookies jar: the environment whose jar gets them (default: the one with the import's base URL).")
+        var environment: String?
         @OptionGroup var destination: Destination
-        func imported(from url: URL) throws -> ImportResult { try HARImporter().importFile(at: url, entry: entry) }
+        func imported(from url: URL) throws -> ImportResult { try HARImporter().importFile(at: url, entry: entry, cookies: cookies) }
+
+        func validate() throws {
+            if cookies == .jar && destination.into == nil {
+                throw ValidationError("--cookies jar needs --into FILE: a cookie jar belongs to an environment of a collection file.")
+            }
+            if environment != nil && cookies != .jar { throw ValidationError("--env names the environment whose jar gets the cookies: pass --cookies jar too.") }
+        }
+
+        func run() async throws {
+            let result = try ImportCommand.finish(destination: destination) { try imported(from: URL(fileURLWithPath: file)) }
+            guard cookies == .jar, let into = destination.into else { return }
+            try ImportCommand.keep(result.cookies, importedWith: result.collection, in: URL(fileURLWithPath: into), environment: environment)
+        }
     }
 
     struct Hurl: FileImport {
@@ -131,7 +148,6 @@ struct ImportCommand: AsyncParsableCommand {
         func imported(from url: URL) throws -> ImportResult { try HurlImporter().importFile(at: url) }
     }
 
-    /// Runs an importer, prints its warnings, then prints or merges the result.
     /// The folder the imported collection will live in: that of `--into`, else the current one.
     static func destinationFolder(_ destination: Destination) -> URL {
         destination.into.map { URL(fileURLWithPath: $0).standardizedFileURL.deletingLastPathComponent() }
@@ -145,7 +161,11 @@ struct ImportCommand: AsyncParsableCommand {
         return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 
-    static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws {
+    /// Runs an importer, prints its warnings, then prints or merges the result.
+    ///
+    /// - Returns: the result as it was printed or merged.
+    @discardableResult
+    static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws -> ImportResult {
         var result: ImportResult
         do {
             let folder = destinationFolder(destination)
@@ -158,14 +178,23 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         for warning in result.warnings { printError("warning: \(warning)") }
+        let yaml: String
+        do {
+            yaml = try CollectionWriter.yaml(for: result.collection)
+        } catch {
+            printError("The imported collection cannot be written as YAML: \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            // What is printed or merged must load: an importer's mistake is said, never written.
+            _ = try CollectionLoader.parse(yaml, file: "the imported collection")
+        } catch {
+            printError("The import made a collection that does not load, so nothing was written (a mistake of the importer: please report it with the file): \(error)")
+            throw ExitCode(1)
+        }
         guard let into = destination.into else {
-            do {
-                print(try CollectionWriter.yaml(for: result.collection), terminator: "")
-            } catch {
-                printError("The imported collection cannot be written as YAML: \(error)")
-                throw ExitCode(1)
-            }
-            return
+            print(yaml, terminator: "")
+            return result
         }
         let url = URL(fileURLWithPath: into)
         let canAsk = !readsStandardInput && isatty(STDIN_FILENO) == 1
@@ -179,6 +208,7 @@ struct ImportCommand: AsyncParsableCommand {
             printError(error.description)
             throw ExitCode(1)
         }
+        return result
     }
 
     /// Adds a Postman environment file to an existing collection file, or replaces the

@@ -222,6 +222,11 @@ extension Assertion {
             guard let number = number(actual) else { return nil }
             return number < wanted ? .orderedAscending : (number > wanted ? .orderedDescending : .orderedSame)
         case .string(let wanted):
+            // A number against text that reads as one (a `{{variable}}` holding a count, as `==`
+            // takes it): compared as numbers.
+            if case .number = actual, let number = number(actual), let wantedNumber = Double(wanted.trimmingCharacters(in: .whitespaces)) {
+                return number < wantedNumber ? .orderedAscending : (number > wantedNumber ? .orderedDescending : .orderedSame)
+            }
             guard case .string(let string) = actual else { return nil }
             return string < wanted ? .orderedAscending : (string > wanted ? .orderedDescending : .orderedSame)
         case .bool, .null:

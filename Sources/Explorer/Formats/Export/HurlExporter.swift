@@ -76,7 +76,7 @@ package enum HurlExporter {
         var query = endpoint.query
         switch collection.authentication(for: endpoint, in: environment)?.scheme {
         case .basic(let username, let password)?:
-            sections.append("[BasicAuth]\n" + ExportText.line("\(convert(username)): \(convert(password))") + "\n")
+            sections.append("[BasicAuth]\n" + ExportText.line("\(key(username)): \(value(password))") + "\n")
         case .bearer(let token)?:
             headers.append(KeyValue("Authorization", "Bearer \(token)"))
         case .apiKey(let name, let value, .header)?:
@@ -94,7 +94,7 @@ package enum HurlExporter {
             sections.insert("[Options]\nretry: \(retry.count)\nretry-interval: \(Int((retry.interval * 1000).rounded()))\n", at: 0)
         }
         if !query.isEmpty {
-            sections.append("[QueryStringParams]\n" + query.map { ExportText.line("\(key($0.name)): \(convert($0.value))") + "\n" }.joined())
+            sections.append("[QueryStringParams]\n" + query.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined())
         }
         var body: String?
         switch endpoint.body {
@@ -107,15 +107,15 @@ package enum HurlExporter {
         case .file(let file):
             body = "file,\(file);"
         case .form(let fields):
-            sections.append("[FormParams]\n" + fields.map { ExportText.line("\(key($0.name)): \(convert($0.value))") + "\n" }.joined())
+            sections.append("[FormParams]\n" + fields.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined())
         case .multipart(let fields):
             sections.append("[MultipartFormData]\n" + fields.map { field in
                 field.isFile
                     ? ExportText.line("\(key(field.name)): file,\(field.value);\(field.contentType.map { " \($0)" } ?? "")") + "\n"
-                    : ExportText.line("\(key(field.name)): \(convert(field.value))") + "\n"
+                    : ExportText.line("\(key(field.name)): \(value(field.value))") + "\n"
             }.joined())
         }
-        out += headers.map { ExportText.line("\($0.name): \(convert($0.value))") + "\n" }.joined()
+        out += headers.map { ExportText.line("\($0.name): \(value($0.value))") + "\n" }.joined()
         out += sections.joined()
         if let body { out += body + "\n" }
 
@@ -218,6 +218,24 @@ package enum HurlExporter {
     /// A key of a `[QueryStringParams]`-like section: as is when Hurl reads it bare, else quoted.
     private static func key(_ name: String) -> String {
         name.allSatisfy { $0.isLetter || $0.isNumber || "-_.[]@$".contains($0) } && !name.isEmpty ? convert(name) : quoted(convert(name))
+    }
+
+    /// The value of a `key: value` line: `convert`ed, with `\` and `#` escaped outside
+    /// templates (Hurl reads ` #` as a comment and refuses a `\` that starts no escape).
+    static func value(_ text: String) -> String {
+        let converted = convert(text)
+        guard converted.contains(where: { $0 == "\\" || $0 == "#" }) else { return converted }
+        var out = ""
+        var depth = 0
+        var previous: Character = " "
+        for character in converted {
+            if character == "{" && previous == "{" { depth += 1 }
+            if character == "}" && previous == "}" && depth > 0 { depth -= 1 }
+            if depth == 0 && (character == "\\" || character == "#") { out.append("\\") }
+            out.append(character)
+            previous = character
+        }
+        return out
     }
 
     /// Rewrites explorer's built-ins into Hurl's: `{{uuid}}` → `{{newUuid}}`, `{{now}}` →

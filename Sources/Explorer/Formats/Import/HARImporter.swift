@@ -9,7 +9,9 @@ import Workspace
 /// origin keeps its whole URL, so it is sent where the browser sent it. Headers are kept as the browser
 /// sent them, except those the connection makes (HTTP/2 pseudo-headers, `Host`,
 /// `Content-Length`, `Connection` …) and `Accept-Encoding` (explorer negotiates its own).
-/// A request's `cookies` list becomes a `Cookie` header when the headers list none. A body is
+/// A request's `cookies` list becomes a `Cookie` header when the headers list none, or, with
+/// `HARCookiePlacement.jar`, cookies for the jar of the environment the import goes into (its
+/// `Cookie` headers left out; see `jarCookies`). A body is
 /// kept byte for byte from `postData.text`; a `multipart/form-data` body (or one with a file
 /// among its `params`) becomes its parts, each file part named by its base name with its
 /// content type; other `params` without text become a form.
@@ -26,20 +28,30 @@ package struct HARImporter: Sendable {
     /// Imports a HAR file.
     ///
     /// - Parameter entry: the 1-based number of the one entry to import; all when `nil`.
+    /// - Parameter cookies: where each request's cookies go.
     /// - Throws: `ImportError`.
-    package func importFile(at url: URL, entry: Int? = nil) throws -> ImportResult {
+    package func importFile(at url: URL, entry: Int? = nil, cookies: HARCookiePlacement = .header) throws -> ImportResult {
         guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
-        return try importData(data, path: url.path, entry: entry)
+        return try importData(data, path: url.path, entry: entry, cookies: cookies)
     }
 
     /// Imports a HAR file's bytes.
     ///
     /// - Throws: `ImportError.invalidFile`.
-    func importData(_ data: Data, path: String = "<har>", entry chosen: Int? = nil) throws -> ImportResult {
+    func importData(
+        _ data: Data, path: String = "<har>", entry chosen: Int? = nil, cookies placement: HARCookiePlacement = .header, now: Date = Date()
+    ) throws -> ImportResult {
         let format = "a HAR file (HTTP Archive 1.2)"
-        let root = try LooseJSON.object(from: data, path: path, format: format)
-        guard let log = root.object("log"), log["entries"] is [Any] else {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"log\" with \"entries\".")
+        let root = try LooseJSON.value(from: data, path: path, format: format)
+        // A whole archive; or, as tools copy them, a list of entries, one entry, or one request.
+        let log: LooseObject
+        switch root {
+        case let object as LooseObject where object.object("log")?["entries"] is [Any]: log = object.object("log") ?? [:]
+        case let list as [Any]: log = ["entries": list]
+        case let object as LooseObject where object["request"] is LooseObject: log = ["entries": [object]]
+        case let object as LooseObject where object["method"] is String && object["url"] is String: log = ["entries": [["request": object]]]
+        default:
+            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"log\" with \"entries\" (nor is it a list of entries, an entry or a request).")
         }
         var entries = log.objects("entries").enumerated().map { (number: $0.offset + 1, request: $0.element.object("request") ?? [:]) }
         var warnings: [String] = []
@@ -56,9 +68,17 @@ package struct HARImporter: Sendable {
         }
         var usedNames: Set<String> = []
         var items: [CollectionItem] = []
+        var inHeaders = (cookies: 0, endpoints: 0)
+        var jar = JarCookies()
         for item in web {
             let request = item.request
-            let parts = URLParts(request.text("url") ?? "")
+            var parts = URLParts(request.text("url") ?? "")
+            if parts.query.isEmpty {
+                // Tools that write HAR by hand may list the query here only (it is the URL's).
+                parts.query = request.objects("queryString").compactMap { item in
+                    item.text("name").flatMap { $0.isEmpty ? nil : KeyValue($0, item.text("value") ?? "") }
+                }
+            }
             let method = request.text("method") ?? "GET"
             var headers: [KeyValue] = []
             for header in request.objects("headers") {
@@ -66,8 +86,19 @@ package struct HARImporter: Sendable {
                       !HARImporter.connectionHeaders.contains(name.lowercased()) else { continue }
                 headers.append(KeyValue(name, header.text("value") ?? ""))
             }
-            if let cookie = Self.cookieHeader(request.objects("cookies")), !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
-                headers.append(KeyValue("Cookie", cookie))
+            switch placement {
+            case .header:
+                if let cookie = Self.cookieHeader(request.objects("cookies")), !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
+                    headers.append(KeyValue("Cookie", cookie))
+                    inHeaders.cookies += request.objects("cookies").filter { !($0.text("name") ?? "").isEmpty }.count
+                    inHeaders.endpoints += 1
+                }
+            case .jar:
+                let sent = headers.filter { $0.name.lowercased() == "cookie" }.map(\.value)
+                headers.removeAll { $0.name.lowercased() == "cookie" }
+                if let url = URL(string: request.text("url") ?? "") {
+                    jar.add(request.objects("cookies"), orHeaders: sent, sentTo: url, now: now)
+                }
             }
             var body: EndpointBody?
             if let postData = request.object("postData") {
@@ -101,14 +132,15 @@ package struct HARImporter: Sendable {
         let (placed, main) = ImportedOrigins.relativeToMainOrigin(items)
         let collection = APICollection(name: "Imported from HAR\(creator)", environments: [Environment(name: "default", baseURLTemplate: main ?? "http://localhost")],
                                        items: placed)
-        return ImportResult(collection: collection, warnings: warnings)
-    }
-
-    /// The `Cookie` header a request's `cookies` list stands for (`name=value; …`, in order), or
-    /// `nil` when it lists none.
-    static func cookieHeader(_ cookies: [LooseObject]) -> String? {
-        let pairs = cookies.compactMap { cookie in cookie.text("name").flatMap { $0.isEmpty ? nil : "\($0)=\(cookie.text("value") ?? "")" } }
-        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
+        if inHeaders.cookies > 0 {
+            warnings.append("\(inHeaders.cookies) cookie\(inHeaders.cookies == 1 ? "" : "s") of the requests' cookies lists went into the Cookie header of "
+                            + "\(inHeaders.endpoints) endpoint\(inHeaders.endpoints == 1 ? "" : "s"), in the collection file; --cookies jar keeps them "
+                            + "in the environment's cookie jar (a private file in the state folder) instead.")
+        }
+        warnings += jar.warnings
+        var result = ImportResult(collection: collection, warnings: warnings)
+        result.cookies = jar.cookies
+        return result
     }
 
     /// The last component of a path as a browser or a tool wrote it (`C:\\Users\\a\\photo.png`,

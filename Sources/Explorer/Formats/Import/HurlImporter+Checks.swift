@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingCore
+import Query
 import Workspace
 
 /// Hurl's captures, asserts and templates in a collection's words.
@@ -123,11 +124,15 @@ enum HurlCheckText {
         case "duration": return (.duration, 1)
         case "bytes": return (.bytes, 1)
         case "header": if case .quoted(let name)? = argument { return (.header(name), 2) }
-        case "jsonpath": if case .quoted(let path)? = argument { return (.jsonpath(path), 2) }
-        case "xpath": if case .quoted(let path)? = argument { return (.xpath(path), 2) }
+        // An expression the collection cannot read as written (`$.errors[{{index}}]`: Hurl expands
+        // variables in it first) is no query here: the line is kept, not a file that does not load.
+        case "jsonpath": if case .quoted(let path)? = argument, (try? JSONPath(path)) != nil { return (.jsonpath(path), 2) }
+        case "xpath": if case .quoted(let path)? = argument, (try? XPath(path)) != nil { return (.xpath(path), 2) }
         case "regex":
             switch argument {
-            case .quoted(let pattern)?, .regex(let pattern)?: return (.regex(pattern), 2)
+            case .quoted(let pattern)?, .regex(let pattern)?:
+                // Rust's syntax (`(?P<name>…)`) is not always ICU's.
+                if (try? NSRegularExpression(pattern: pattern)) != nil { return (.regex(pattern), 2) }
             default: break
             }
         case "cookie":
@@ -188,7 +193,9 @@ enum HurlCheckText {
         } else if !rest.isEmpty {
             return nil
         }
-        return written(query, isNegated: negated, predicate: predicate, expected: expected)
+        let assertion = written(query, isNegated: negated, predicate: predicate, expected: expected)
+        // What the collection file cannot read back (a `matches` pattern in Rust's syntax) stays a line.
+        return Assertion.reads(assertion.text) ? assertion : nil
     }
 
     /// An assertion with the text the collection file writes for it: an argument quoted

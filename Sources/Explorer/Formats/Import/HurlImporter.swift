@@ -132,10 +132,11 @@ package struct HurlImporter: Sendable {
                 auth = Authentication(.basic(username: HurlCheckText.converted(basic.key), password: HurlCheckText.converted(basic.value)))
             }
             var body: EndpointBody?
-            if let form = entry.section("FormParams") {
+            // An empty section sends nothing (Hurl sends a form or parts only when there are some).
+            if let form = entry.section("FormParams"), !form.isEmpty {
                 body = .form(form.map { KeyValue(HurlCheckText.converted($0.key), HurlCheckText.converted($0.value)) })
             }
-            if let parts = entry.section("MultipartFormData") {
+            if let parts = entry.section("MultipartFormData"), !parts.isEmpty {
                 body = .multipart(parts.map(multipartField))
             }
             if let written = entry.body { body = self.body(written, headers: &headers, line: entry.line) }
@@ -249,6 +250,12 @@ package struct HurlImporter: Sendable {
         }
 
         /// The `[Options]` explorer has; the others reported.
+        /// Hurl's flag options that are off unless given: `NAME: false` says what no option says.
+        static let offByDefault: Set<String> = [
+            "insecure", "compressed", "location", "location-trusted", "verbose", "very-verbose", "skip", "netrc", "netrc-optional",
+            "path-as-is", "ipv4", "ipv6", "http1.0", "http1.1", "http2", "http3", "ntlm", "negotiate",
+        ]
+
         private mutating func options(_ options: [HurlParser.Pair], endpoint: inout Endpoint, auth: inout Authentication?, notes: inout [String]) {
             var retryCount: Int?
             var retryInterval: Double?
@@ -276,6 +283,9 @@ package struct HurlImporter: Sendable {
                     } else if variables[named: name] == nil {
                         variables.append(KeyValue(name, assigned))
                     }
+                case _ where value == "false" && Self.offByDefault.contains(option.key):
+                    // What Hurl does without the option: nothing to keep or to say.
+                    break
                 default:
                     ignoredOptions[option.key, default: 0] += 1
                     notes.append("[Options] \(option.key): \(option.value)")
@@ -290,8 +300,15 @@ package struct HurlImporter: Sendable {
             if let code = Int(response.status) {
                 endpoint.assertions.append(HurlCheckText.written(.status, predicate: .equal, expected: .number(Double(code), text: String(code))))
             }
+            // Hurl passes a header line when one field of that name has the value; the collection's
+            // `header` query joins every field of a name with ", ", so a name that may come several
+            // times (written more than once, or Set-Cookie) is checked with contains.
+            let names = response.headers.map { $0.key.lowercased() }
             for header in response.headers {
-                endpoint.assertions.append(HurlCheckText.written(.header(header.key), predicate: .equal, expected: .string(HurlCheckText.converted(header.value))))
+                let name = header.key.lowercased()
+                let repeated = name == "set-cookie" || names.filter { $0 == name }.count > 1
+                endpoint.assertions.append(HurlCheckText.written(.header(header.key), predicate: repeated ? .contains : .equal,
+                                                                 expected: .string(HurlCheckText.converted(header.value))))
             }
             for capture in response.captures {
                 if let converted = HurlCheckText.capture(name: capture.key, HurlCheckText.converted(capture.value)) {

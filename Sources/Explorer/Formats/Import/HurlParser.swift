@@ -187,7 +187,7 @@ struct HurlParser {
             }
             if Self.isRequestLine(trimmed) && entry.body == nil && !Self.looksLikePair(trimmed) { return }
             if entry.body != nil { return }
-            let pair = try self.pair(line)
+            let pair = try self.pair(line, emptyHeader: inSection == nil)
             if inSection != nil {
                 entry.sections[entry.sections.count - 1].pairs.append(pair)
             } else {
@@ -242,7 +242,10 @@ struct HurlParser {
 
     /// A `key: value` line: the key bare (letters, digits, `-_.[]@$`, escapes) or quoted, the
     /// value the rest of the line without a trailing comment.
-    private func pair(_ line: Substring) throws -> Pair {
+    ///
+    /// - Parameter emptyHeader: whether `Name;` is read too: a request header sent with an
+    ///   empty value (curl's spelling, which Hurl reads since `Name:` removes a header).
+    private func pair(_ line: Substring, emptyHeader: Bool = false) throws -> Pair {
         let start = column(of: line)
         var key = ""
         var rest = line.dropFirst(start)
@@ -252,7 +255,7 @@ struct HurlParser {
             rest = rest.dropFirst(length)
         } else {
             var position = start
-            while let character = rest.first, character != ":" && !(character == " " || character == "\t") {
+            while let character = rest.first, character != ":" && !(character == " " || character == "\t") && !(emptyHeader && character == ";") {
                 if character == "\\" {
                     let (text, length) = try escape(rest, line: index + 1, column: position + 1)
                     key += text
@@ -270,6 +273,9 @@ struct HurlParser {
         }
         let beforeColon = rest.prefix { $0 == " " || $0 == "\t" }
         rest = rest.dropFirst(beforeColon.count)
+        if emptyHeader, rest.first == ";", !key.isEmpty, Self.withoutComment(rest.dropFirst()).isEmpty {
+            return Pair(key: key, value: "", line: index + 1)
+        }
         guard rest.first == ":" else {
             throw Failure(line: index + 1, column: line.count - rest.count + 1, title: "Parsing section",
                           message: "expecting ':'")

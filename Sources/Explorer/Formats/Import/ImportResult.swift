@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingCore
 import Workspace
 import Yams
 
@@ -8,6 +9,8 @@ package struct ImportResult: Sendable {
     package var collection: APICollection
     /// Things the user should know: unknown curl flags, unsupported features, placeholders.
     package var warnings: [String]
+    /// Cookies for the jar of the environment the import goes into (`import har --cookies jar`).
+    package var cookies: [Cookie] = []
 
     /// Creates a result.
     init(collection: APICollection, warnings: [String] = []) {

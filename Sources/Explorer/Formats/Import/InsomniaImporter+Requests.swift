@@ -36,6 +36,9 @@ extension InsomniaImporter {
                     out.append(.folder(Folder(name: unique, items: inner, description: description, auth: auth)))
                 } else if item["protoMethodName"] != nil || item["reflectionApi"] != nil || item["protoFileId"] != nil {
                     tags.grpcRequests.append((folderPath + [unique]).joined(separator: "/"))
+                } else if item["eventListeners"] != nil || (item.object("meta")?.text("id") ?? "").hasPrefix("socketio-req") {
+                    // No method, as a WebSocket request, but Engine.IO's handshake and framing: not one.
+                    tags.socketIORequests.append((folderPath + [unique]).joined(separator: "/"))
                 } else {
                     var endpoint = self.endpoint(item, name: unique, folderAuth: folderAuth)
                     endpoint.folderPath = folderPath
@@ -140,6 +143,11 @@ extension InsomniaImporter {
                     return nil
                 default: placement = .header
                 }
+                guard !value("key").trimmingCharacters(in: .whitespaces).isEmpty else {
+                    // Insomnia sends nothing for a key without a name (a block left half filled in).
+                    tags.warnings.append("\(owner) has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth.")
+                    return turnsOff ? Authentication(.none) : nil
+                }
                 return Authentication(.apiKey(name: value("key"), value: value("value"), placement: placement))
             case "oauth2":
                 let grants = ["client_credentials": "client_credentials", "authorization_code": "authorization_code", "password": "password",
@@ -157,6 +165,12 @@ extension InsomniaImporter {
                     if !text.isEmpty { values[key] = text }
                 }
                 if auth.text("credentialsInBody") == "true" || auth.flag("credentialsInBody") { values["client_auth"] = "body" }
+                // A block left half filled in cannot get a token (and `auth:` would not load).
+                let missing = (["token_url", "client_id"] + (OAuth2Settings.requiredKeys[grant] ?? [])).filter { values[$0] == nil }
+                guard missing.isEmpty else {
+                    tags.warnings.append("\(owner) uses OAuth 2 (\(grant)) without its \(missing.joined(separator: ", ")); it was imported as no auth: write its auth: by hand.")
+                    return turnsOff ? Authentication(.none) : nil
+                }
                 return Authentication(.oauth2(OAuth2Settings(values)))
             default:
                 tags.warnings.append("\(owner) uses \(type) authentication, which is not imported (nothing weaker is sent in its place); add its credentials by hand.")

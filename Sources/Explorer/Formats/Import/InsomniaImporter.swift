@@ -10,7 +10,7 @@ import Workspace
 /// endpoints (URL, method as written, query parameters, headers, every body kind; disabled
 /// entries left out) with their own `auth:` (basic, bearer, API key, digest, OAuth 2; other
 /// kinds are reported, never sent as something weaker); WebSocket requests become WebSocket
-/// endpoints; gRPC requests, cookie jars, specs and tests are reported. The base environment's
+/// endpoints; gRPC and Socket.IO requests, cookie jars, specs and tests are reported. The base environment's
 /// data become the collection's variables and each sub-environment an environment (a private
 /// one's values secrets); a folder's own environment is written into the requests inside it,
 /// where it wins over the others (a collection has no folder scope of its own).

@@ -52,6 +52,8 @@ struct InsomniaTags {
     var scripts: [String] = []
     /// gRPC requests, which are not imported.
     var grpcRequests: [String] = []
+    /// Socket.IO requests (Insomnia 11.4 and later), which are not imported.
+    var socketIORequests: [String] = []
     /// Kinds of content not imported (cookie jar, spec …).
     var skipped: Set<String> = []
     /// Other warnings, in order.
@@ -90,7 +92,8 @@ struct InsomniaTags {
     /// An environment's data as variables, in the export's order of keys (sorted when the
     /// parser gave none); an object or a list is kept as JSON text, with a warning.
     mutating func pairs(_ data: LooseObject?) -> [KeyValue] {
-        (data ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+        // A row without a name (Insomnia's key-value editor keeps an empty last one) is no variable.
+        (data ?? [:]).filter { !$0.key.trimmingCharacters(in: .whitespaces).isEmpty }.sorted { $0.key < $1.key }.map { key, value in
             variableBeingRead = key
             defer { variableBeingRead = nil }
             if let text = value as? String { return KeyValue(key, convert(text)) }
@@ -222,7 +225,7 @@ struct InsomniaTags {
         case "header" where !filter.isEmpty:
             source = .header(filter)
         default:
-            warnings.append("A {% response '\(attribute)' %} tag of \"\(requestName)\" (\(filter)) cannot be captured (only the body, a JSONPath, an XPath or a header); it is kept as written.")
+            warnings.append("A {% response '\(attribute)' %} tag of \"\(requestName)\"\(filter.isEmpty ? "" : " (\(filter))") cannot be captured (only the body, a JSONPath, an XPath or a header); it is kept as written.")
             return nil
         }
         let age: Double? = switch trigger {
@@ -329,6 +332,10 @@ struct InsomniaTags {
         }
         if !grpcRequests.isEmpty {
             out.append("gRPC requests are not imported (explorer speaks HTTP and WebSocket): \(grpcRequests.joined(separator: ", ")).")
+        }
+        if !socketIORequests.isEmpty {
+            out.append("Socket.IO requests are not imported (Socket.IO is a protocol of its own over a WebSocket, which explorer does not speak): "
+                       + "\(socketIORequests.joined(separator: ", ")).")
         }
         if !scripts.isEmpty {
             out.append("Scripts are not run by explorer and were not imported: those of \(scripts.prefix(10).joined(separator: ", "))\(scripts.count > 10 ? ", …" : "").")

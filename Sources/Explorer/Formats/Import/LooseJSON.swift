@@ -14,13 +14,18 @@ enum LooseJSON {
     ///   - format: what the file should be ("a Postman collection"), for the error.
     /// - Throws: `ImportError.invalidFile` naming the line and column of a syntax error.
     static func object(from data: Data, path: String, format: String) throws -> LooseObject {
+        guard let object = try value(from: data, path: path, format: format) as? LooseObject else {
+            throw ImportError.invalidFile(path: path, format: format, reason: "the top level is not a JSON object.")
+        }
+        return object
+    }
+
+    /// Parses a file's text as JSON of any shape (an object, a list …).
+    ///
+    /// - Throws: `ImportError.invalidFile` naming the line and column of a syntax error.
+    static func value(from data: Data, path: String, format: String) throws -> Any {
         do {
-            guard let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? LooseObject else {
-                throw ImportError.invalidFile(path: path, format: format, reason: "the top level is not a JSON object.")
-            }
-            return object
-        } catch let error as ImportError {
-            throw error
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
             throw ImportError.invalidFile(path: path, format: format, reason: "it is not valid JSON: \(detail)")

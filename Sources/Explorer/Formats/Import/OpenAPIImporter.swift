@@ -160,10 +160,17 @@ package struct OpenAPIImporter: Sendable {
             guard version.hasPrefix("2.") else {
                 throw ImportError.invalidOpenAPI(path: path, reason: "Swagger \(version) is not supported (2.0 is).")
             }
+            // A Swagger file's `$ref`s to other files hold Swagger too: put in place before the
+            // rewriting, which reads a parameter only where it is written.
+            tree = try withExternalReferences(tree, path: path, file: file, limits: limits, warnings: &warnings)
             let converted = convertingSwagger2(try looseTree(tree))
-            // Foundation's objects keep no member order: the paths, and the methods in each,
-            // are put back in the document's.
-            tree = inOrder(of: tree, try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted)))
+            // Foundation's objects keep no member order (a process's own hash order): written
+            // sorted, then the paths, the methods in each and every object with the members of
+            // one of the document's are put back in the document's order.
+            let parsed = try JSONValue(parsing: JSONSerialization.data(withJSONObject: converted, options: [.sortedKeys]))
+            var orders = MemberOrders()
+            orders.record(tree)
+            tree = inOrder(of: tree, orders.reordered(parsed))
         }
         guard let found = tree["openapi"], case .object(var members) = tree else {
             throw ImportError.invalidOpenAPI(path: path, reason: "it has no \"openapi\" (or \"swagger\") version key.")
@@ -176,17 +183,30 @@ package struct OpenAPIImporter: Sendable {
             if members[index].key == "openapi" { members[index].value = .string(version) }
             if members[index].key == "paths" { members[index].value = withoutResponses(members[index].value) }
         }
-        tree = .object(members)
-        if hasExternalReference(tree) {
-            guard let file else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "it has $refs to other files, which are read only when importing a file.")
-            }
-            var references = ExternalReferences(document: file, tree: tree, limits: limits)
-            tree = try references.resolving(tree, in: references.document, keys: [], stack: [])
-            warnings += references.warnings
+        if case .object(let hooks)? = tree["webhooks"], !hooks.isEmpty {
+            let names = hooks.prefix(10).map(\.key).joined(separator: ", ") + (hooks.count > 10 ? ", …" : "")
+            warnings.append("The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: \(names).")
         }
+        tree = try withExternalReferences(.object(members), path: path, file: file, limits: limits, warnings: &warnings)
         mendingValues(&tree, isVersion30: version.hasPrefix("3.0"), path: path, warnings: &warnings)
         return pruned(tree)
+    }
+
+    /// The tree with its `$ref`s to other files put in place (`ExternalReferences`); as it is
+    /// when it has none.
+    ///
+    /// - Throws: `ImportError.invalidOpenAPI` when there is no file to read them from, or one
+    ///   leads nowhere or outside the document's folder.
+    private static func withExternalReferences(_ tree: JSONValue, path: String, file: URL?, limits: DocumentLimits,
+                                               warnings: inout [String]) throws -> JSONValue {
+        guard hasExternalReference(tree) else { return tree }
+        guard let file else {
+            throw ImportError.invalidOpenAPI(path: path, reason: "it has $refs to other files, which are read only when importing a file.")
+        }
+        var references = ExternalReferences(document: file, tree: tree, limits: limits)
+        let resolved = try references.resolving(tree, in: references.document, keys: [], stack: [])
+        warnings += references.warnings
+        return resolved
     }
 
     /// `converted` with its `paths`, and the members of each path item, in the order
@@ -394,17 +414,26 @@ package struct OpenAPIImporter: Sendable {
 
     private func contentExample(_ content: OpenAPIKit.DereferencedContent, orders: MemberOrders) -> JSONValue? {
         let decoded = { self.jsonValue($0, orders: orders) }
+        if let value = firstExample(content.examples, orders: orders) { return value }
         if let example = content.example.flatMap(decoded) { return example }
-        if let first = content.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(decoded) { return value }
         guard let schema = content.schema else { return nil }
         return skeleton(schema, depth: 0, orders: orders)
+    }
+
+    /// The value of the first of named examples, in the document's order (decoded, they come
+    /// in the process's hash order: Twilio's `Fields` took a different one at each import).
+    private func firstExample(_ examples: OrderedDictionary<String, OpenAPIKit.OpenAPI.Example>?, orders: MemberOrders) -> JSONValue? {
+        guard let examples, !examples.isEmpty else { return nil }
+        let pairs = examples.map { (key: $0.key, value: $0.value) }
+        return orders.ordered(pairs, among: pairs.map(\.key)).lazy.compactMap { $0.value.dataOrLegacyValue.flatMap { self.jsonValue($0, orders: orders) } }.first
     }
 
     private func parameterSample(_ parameter: OpenAPIKit.DereferencedParameter, orders: MemberOrders) -> String? {
         let decoded = { self.jsonValue($0, orders: orders) }
         if let context = parameter.schemaOrContent.a {
+            // Named examples first: OpenAPIKit fills `example` with one of them, not the first.
+            if let value = firstExample(context.examples, orders: orders) { return flat(value) }
             if let example = context.example.flatMap(decoded) { return flat(example) }
-            if let first = context.examples?.values.first, let value = first.dataOrLegacyValue.flatMap(decoded) { return flat(value) }
             let schema = context.schema
             if let value = (schema.examples.first ?? schema.defaultValue).flatMap(decoded) { return flat(value) }
             if let value = schema.allowedValues?.first.flatMap(decoded) { return flat(value) }

@@ -243,6 +243,10 @@ package struct PostmanImporter: Sendable {
             headers.append(KeyValue("Authorization", "Bearer " + Self.converted(value("token") ?? "", state: &state)))
         case "apikey":
             let name = value("key") ?? "X-API-Key", secret = Self.converted(value("value") ?? "", state: &state)
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                state.warnings.append("\"\(endpoint)\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out.")
+                return nil
+            }
             if value("in") == "query" { query.append(KeyValue(name, secret)) } else { headers.append(KeyValue(name, secret)) }
         case "basic", "digest":
             let user = Self.converted(value("username") ?? "", state: &state), password = Self.converted(value("password") ?? "", state: &state)

@@ -57,6 +57,26 @@ package struct CookieStore: Sendable {
         }
     }
 
+    /// Puts cookies into an environment's jar (an import's), each replacing the one of the same
+    /// name, domain and path, the others kept.
+    ///
+    /// The jar stays within `CookieJar`'s bound: past `maximumCount`, the oldest go first.
+    ///
+    /// - Throws: `Failure` when the file cannot be read or written.
+    package func add(_ cookies: [Cookie], collection: String, environment: String, now: Date = Date()) throws {
+        guard !cookies.isEmpty else { return }
+        let limit = CookieJar().maximumCount
+        try update { contents in
+            var kept = (contents[collection]?[environment] ?? []).filter { old in
+                !old.isExpired(at: now) && !cookies.contains { $0.name == old.name && $0.domain == old.domain && $0.path == old.path }
+            }
+            kept += cookies.filter { !$0.isExpired(at: now) }
+            if kept.count > limit { kept = Array(kept.sorted { $0.created < $1.created }.suffix(limit)) }
+            contents[collection, default: [:]][environment] = kept.isEmpty ? nil : kept
+            if contents[collection]?.isEmpty == true { contents[collection] = nil }
+        }
+    }
+
     /// What keeps a jar once requests are sent, if they set or removed a cookie.
     ///
     /// Call it before the requests: it notes the jar's revision, and the closure it returns

@@ -2,6 +2,12 @@ import Foundation
 import Query
 
 extension Assertion {
+    /// Whether a line of an `assert:` list reads as an assertion (what an importer checks
+    /// before writing one, so the file it writes loads).
+    package static func reads(_ text: String) -> Bool {
+        (try? Assertion(parsing: text)) != nil
+    }
+
     /// Reads one assertion as written in `assert:`: `QUERY [ARG] [not] PREDICATE [VALUE]`.
     ///
     /// An argument or a value may be quoted (`"…"` or `'…'`, with `\` escapes); unquoted, an
