@@ -198,6 +198,23 @@ public enum PercentEncoding {
         fields.map { formEncode($0.name) + "=" + formEncode($0.value ?? "") }.joined(separator: "&")
     }
 
+    /// The fields of `application/x-www-form-urlencoded` text, in order: `+` is a space and
+    /// escapes are decoded (an invalid escape is kept as written); a pair without `=` has an
+    /// empty value.
+    ///
+    /// - Parameter text: the text (a form body, or a query written as a form).
+    /// - Returns: the names and values.
+    package static func formFields(_ text: some StringProtocol) -> [(name: String, value: String)] {
+        func decoded(_ part: Substring) -> String {
+            let spaced = part.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        return text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decoded(Substring(parts[0])), parts.count > 1 ? decoded(Substring(parts[1])) : "")
+        }
+    }
+
     /// A set of bytes as a table.
     struct ByteTable: Sendable {
         private var member = [Bool](repeating: false, count: 256)

@@ -391,10 +391,7 @@ public struct OAuth2Client: Sendable {
         let text = String(decoding: data, as: UTF8.self)
         var form: [String: JSONValue] = [:]
         if text.contains("=") {
-            for pair in text.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
-                if parts.count == 2 { form[parts[0]] = .string(parts[1]) }
-            }
+            for field in PercentEncoding.formFields(text) { form[field.name] = .string(field.value) }
         }
         if form.isEmpty { form["__body"] = .string(String(text.prefix(200))) }
         return (response.status.code, form)

@@ -110,12 +110,8 @@ private final class CallbackHandler: ChannelInboundHandler, Sendable {
         if components?.path == "/callback" {
             var items: [String: String] = [:]
             // The redirect's query is form-encoded (RFC 6749 §4.1.2): `+` is a space.
-            func decoded(_ text: String) -> String {
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            for item in components?.percentEncodedQueryItems ?? [] where items[decoded(item.name)] == nil {
-                items[decoded(item.name)] = decoded(item.value ?? "")
+            for field in PercentEncoding.formFields(components?.percentEncodedQuery ?? "") where items[field.name] == nil {
+                items[field.name] = field.value
             }
             deliver(items)
             status = .ok

@@ -1,5 +1,38 @@
 import Foundation
 
+/// The deadlines of one body in flight: the total deadline, and the longest the reader may
+/// wait for bytes. Streamed (`BodyChannel`) and sent (`ExchangeWatch`) bodies keep the same rule.
+struct BodyDeadlines: Sendable {
+    var deadline: ContinuousClock.Instant?
+    var idle: Duration?
+    /// The URL, for the error.
+    var url: URL
+
+    /// The first moment they may be due, watched from `now`.
+    func firstCheck(from now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        let first = now + (idle ?? .seconds(3600))
+        return deadline.map { min($0, first) } ?? first
+    }
+
+    /// The timeout that has passed at `now`, or when to look again.
+    ///
+    /// - Parameters:
+    ///   - now: the clock's time.
+    ///   - since: since when the reader has waited for bytes, if it waits.
+    func check(at now: ContinuousClock.Instant, waitingSince since: ContinuousClock.Instant?) -> Result<ContinuousClock.Instant, TransportError> {
+        if let deadline, now >= deadline {
+            return .failure(.timedOut(url: url, phase: "the total deadline passed while the body was arriving"))
+        }
+        if let idle, let since, now - since >= idle {
+            return .failure(.timedOut(url: url, phase: "no bytes for \(idle.shortDescription)"))
+        }
+        var wake = now + (idle ?? .seconds(3600))
+        if let deadline { wake = min(wake, deadline) }
+        if let idle, let since { wake = min(wake, since + idle) }
+        return .success(wake)
+    }
+}
+
 /// What a `BodyClock` watches: a body in flight, with its deadlines.
 protocol ClockWatched: AnyObject, Sendable {
     /// Ends the transfer when a deadline has passed.
@@ -96,7 +129,7 @@ final class BodyClock: @unchecked Sendable {
 final class ExchangeWatch: ClockWatched, @unchecked Sendable {
     private let lock = NSLock()
     private var cancelTask: (@Sendable () -> Void)?
-    private var limits: (deadline: ContinuousClock.Instant, idle: Duration?, url: URL)?
+    private var limits: BodyDeadlines?
     private var waitingSince: ContinuousClock.Instant?
     private var timedOut: TransportError?
     private let clock: BodyClock
@@ -124,8 +157,9 @@ final class ExchangeWatch: ClockWatched, @unchecked Sendable {
 
     /// Starts watching: the body begins.
     func start(deadline: ContinuousClock.Instant, idle: Duration?, url: URL) {
-        lock.withLock { limits = (deadline, idle, url) }
-        clock.watch(self, firstCheck: min(deadline, .now + (idle ?? .seconds(3600))))
+        let limits = BodyDeadlines(deadline: deadline, idle: idle, url: url)
+        lock.withLock { self.limits = limits }
+        clock.watch(self, firstCheck: limits.firstCheck(from: .now))
     }
 
     /// Whether the reader waits for bytes now (the idle timeout counts only then).
@@ -145,14 +179,9 @@ final class ExchangeWatch: ClockWatched, @unchecked Sendable {
     func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         let (wake, cancel) = lock.withLock { () -> (ContinuousClock.Instant?, (@Sendable () -> Void)?) in
             guard let limits, timedOut == nil else { return (nil, nil) }
-            if now >= limits.deadline {
-                timedOut = .timedOut(url: limits.url, phase: "the total deadline passed while the body was arriving")
-            } else if let idle = limits.idle, let since = waitingSince, now - since >= idle {
-                timedOut = .timedOut(url: limits.url, phase: "no bytes for \(idle.shortDescription)")
-            } else {
-                var wake = min(limits.deadline, now + (limits.idle ?? .seconds(3600)))
-                if let idle = limits.idle, let since = waitingSince { wake = min(wake, since + idle) }
-                return (wake, nil)
+            switch limits.check(at: now, waitingSince: waitingSince) {
+            case .success(let wake): return (wake, nil)
+            case .failure(let timeout): timedOut = timeout
             }
             return (nil, cancelTask)
         }

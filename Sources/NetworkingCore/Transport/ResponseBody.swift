@@ -104,7 +104,7 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     private var terminationHandlers: [@Sendable () -> Void] = []
     private var delivered = 0
     /// The clock that watches this channel and the deadlines it checks, until the body ends.
-    private var watch: (clock: BodyClock, deadline: ContinuousClock.Instant?, idle: Duration?, url: URL)?
+    private var watch: (clock: BodyClock, deadlines: BodyDeadlines)?
 
     /// Creates a channel.
     init() {}
@@ -307,15 +307,14 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     ///   - clock: the clock (the one every transfer shares, unless a test has its own).
     func watch(deadline: ContinuousClock.Instant?, idle: Duration?, url: URL, clock: BodyClock = .shared) {
         guard deadline != nil || idle != nil else { return }
+        let deadlines = BodyDeadlines(deadline: deadline, idle: idle, url: url)
         let keep = lock.withLock { () -> Bool in
             guard ended == nil else { return false }
-            watch = (clock, deadline, idle, url)
+            watch = (clock, deadlines)
             return true
         }
         guard keep else { return }
-        var first = ContinuousClock.now + (idle ?? .seconds(3600))
-        if let deadline { first = min(first, deadline) }
-        clock.watch(self, firstCheck: first)
+        clock.watch(self, firstCheck: deadlines.firstCheck(from: .now))
     }
 
     /// Fails the transfer when its total deadline has passed or the consumer has waited longer
@@ -324,19 +323,14 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     /// - Parameter now: the clock's time.
     /// - Returns: when to ask again, or `nil` when the body has ended (now or before).
     func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        guard let (clock, since) = lock.withLock({ watch.map { ($0, waitingSince) } }) else { return nil }
-        if let deadline = clock.deadline, now >= deadline {
-            fail(TransportError.timedOut(url: clock.url, phase: "the total deadline passed while the body was arriving"))
+        guard let (deadlines, since) = lock.withLock({ watch.map { ($0.deadlines, waitingSince) } }) else { return nil }
+        switch deadlines.check(at: now, waitingSince: since) {
+        case .success(let wake):
+            return wake
+        case .failure(let timeout):
+            fail(timeout)
             return nil
         }
-        if let idle = clock.idle, let since, now - since >= idle {
-            fail(TransportError.timedOut(url: clock.url, phase: "no bytes for \(idle.shortDescription)"))
-            return nil
-        }
-        var wake = now + (clock.idle ?? .seconds(3600))
-        if let deadline = clock.deadline { wake = min(wake, deadline) }
-        if let idle = clock.idle, let since { wake = min(wake, since + idle) }
-        return wake
     }
 }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOCore
+@testable import NetworkingCore
 
 /// A small OAuth2 authorization server under `/oauth/`, enough for the interactive grants:
 ///
@@ -13,15 +14,8 @@ import NIOCore
 ///   and `redirect_uri`, or the device code, pending on the first poll.
 extension TestServer {
     static func form(_ body: ByteBuffer) -> [String: String] {
-        let text = String(decoding: body.readableBytesView, as: UTF8.self)
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        return fields
+        Dictionary(PercentEncoding.formFields(String(decoding: body.readableBytesView, as: UTF8.self)).map { ($0.name, $0.value) },
+                   uniquingKeysWith: { first, _ in first })
     }
 
     /// The status and JSON body of an OAuth2 route (for 302, the `Location`).
