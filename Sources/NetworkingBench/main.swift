@@ -7,6 +7,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import NIOCore
 import Networking
 import NetworkingCore
 
@@ -275,7 +276,8 @@ let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
 /// One small GET by the path `mode` names, for `--profile` and `--compare` (diagnosis aids):
-/// `dispatcher` (the default), `raw` (HTTPClient.execute, the reference), `transport` (the bare call), `instant` (the dispatcher on a
+/// `dispatcher` (the default), `raw` (HTTPClient.execute, the reference), `raw-task` (the same in a Task
+/// of its own, awaited: what one hop between tasks costs), `transport` (the bare call), `instant` (the dispatcher on a
 /// transport that answers at once), `instant-transport` (that transport's bare call),
 /// `progress` (the bare call keeping its progress), `spin-<µs>` (the bare call, then that many
 /// µs of work that touches nothing shared: what a small own cost weighs at this concurrency),
@@ -287,6 +289,22 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
         return {
             let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    case "raw-delegate":
+        return { () async throws -> Void in
+            let request = try HTTPClient.Request(url: base.absoluteString + "/small")
+            let delegate = ResponseAccumulator(request: request)
+            let task: HTTPClient.Task<HTTPClient.Response> = client.execute(request: request, delegate: delegate, eventLoop: .indifferent, deadline: NIODeadline.now() + .seconds(30))
+            let response: HTTPClient.Response = try await task.futureResult.get()
+            precondition(response.status == .ok)
+        }
+    case "raw-task":
+        return {
+            let exchange = Task {
+                let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
+                _ = try await response.body.collect(upTo: 1 << 20)
+            }
+            try await exchange.value
         }
     case "transport":
         return {

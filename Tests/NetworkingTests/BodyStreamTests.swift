@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import Synchronization
 import Testing
 
 /// Bodies as streams: the head first, then chunks with back-pressure, under limits a user sets.
@@ -8,6 +9,23 @@ import Testing
 
     private func prepared(_ server: TestServer, _ path: String) -> PreparedRequest {
         PreparedRequest(url: URL(string: server.baseURL.absoluteString + path)!)
+    }
+
+    @Test func aBodyInManyPiecesIsCollectedWholeWithItsProgress() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // 1 MB with its length, in 256 KiB writes: the first piece is kept, the rest appended.
+        let size = 1_000_000
+        let completed = Mutex<[Int64]>([])
+        let sent = try await sharedTransport.send(prepared(server, "/bytes/\(size)"), options: TransferOptions()) { progress in
+            completed.withLock { $0.append(progress.completedBytes) }
+        }
+        let body = try #require(sent.body)
+        #expect(body.count == size)
+        #expect(body.allSatisfy { $0 == UInt8(ascii: "a") })
+        let updates = completed.withLock { $0 }
+        #expect(updates.count > 2)
+        #expect(updates.last == Int64(size))
     }
 
     @Test func aTwoHundredMegabyteBodyStreamsWhileOnlyWhatIsReadIsFetched() async throws {

@@ -65,4 +65,18 @@ import Testing
         #expect(headers.values(for: "SET-COOKIE") == ["a=1", "b=2"])
         #expect(headers["content-type"] == "text/plain")
     }
+
+    @Test func headerNamesCompareIgnoringASCIICaseOnly() {
+        let headers: HTTPHeaders = ["X-Request-Id": "1", "Straße": "2", "K@Y": "3"]
+        #expect(headers["x-request-id"] == "1")
+        #expect(headers["X-REQUEST-ID"] == "1")
+        // Letters only: `@` and `` ` `` differ by the same bit as `K` and `k` do.
+        #expect(headers["k@y"] == "3")
+        #expect(headers["k`y"] == nil)
+        #expect(headers["X-Request-I"] == nil)
+        // Names with other characters still compare through full lowercasing.
+        #expect(headers["STRASSE"] == nil)
+        #expect(headers["straße"] == "2")
+        #expect(headers["STRAßE"] == "2")
+    }
 }

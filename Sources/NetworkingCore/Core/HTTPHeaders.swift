@@ -75,8 +75,19 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension String {
+    /// Whether the two are equal ignoring case: byte by byte when both are ASCII (header names
+    /// are), with no lowercased copies; through `lowercased()` when either has other characters.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        var differ = false
+        for (left, right) in zip(utf8, other.utf8) {
+            if (left | right) >= 0x80 { return lowercased() == other.lowercased() }
+            if left != right {
+                let folded = left | 0x20
+                differ = differ || folded != right | 0x20 || folded < 0x61 || folded > 0x7A
+            }
+        }
+        return !differ
     }
 }
 

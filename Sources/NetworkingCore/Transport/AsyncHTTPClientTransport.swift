@@ -349,7 +349,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Sends a request, following its redirects, until a head arrives that is the answer.
     private func receiveHead(_ request: PreparedRequest, options: TransferOptions) async throws -> ArrivedHead {
         let clock = ContinuousClock()
-        let deadline = clock.now + (options.timeout ?? configuration.requestTimeout)
+        var hopStarted = clock.now
+        let deadline = hopStarted + (options.timeout ?? configuration.requestTimeout)
         let idle = options.idleTimeout ?? configuration.readTimeout
         // Redirects are followed here, hop by hop, so that each hop chooses its proxy and the
         // options' redirect handler sees each one (see AsyncHTTPClientTransport+Redirects);
@@ -362,11 +363,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var hops: [ResponseTimings.Redirect] = []
         var response: HTTPClientResponse
         while true {
-            let hopStarted = clock.now
             var headDeadline = deadline
-            if let idle { headDeadline = min(headDeadline, clock.now + idle) }
+            if let idle { headDeadline = min(headDeadline, hopStarted + idle) }
             let proxy = try self.proxy(for: hop.url)
-            let headBy = NIODeadline.now() + .nanoseconds((headDeadline - clock.now).nanoseconds)
+            let headBy = NIODeadline.now() + .nanoseconds((headDeadline - hopStarted).nanoseconds)
             do {
                 if let proxy, proxy.kind == .http, hop.url.scheme?.lowercased() == "http", !configuration.proxyTunnel {
                     // Plain http goes to an HTTP proxy in absolute form, not through a tunnel.
@@ -401,14 +401,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                                                  location: response.headers.first(name: "location"), duration: hopDuration))
             var next = Self.redirected(hop, to: target, status: status)
             if let handler = options.redirectHandler {
-                let head = ResponseHead(status: status, headers: HTTPHeaders(response.headers.map { ($0.name, $0.value) }), httpVersion: Self.describe(response.version))
+                let head = ResponseHead(status: status, headers: HTTPHeaders(fields: response.headers), httpVersion: Self.describe(response.version))
                 next = try await handler.request(following: head, to: hop, next: next)
             }
             hop = next
+            hopStarted = clock.now
         }
         let hopURL = hop.url
         let finalURL = followsHops ? hopURL : (response.url ?? request.url)
-        let headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+        let headers = HTTPHeaders(fields: response.headers)
         let limits = BodyDecoder.Limits(
             bodyBytes: options.maximumBodySize ?? configuration.maximumBodySize,
             decompressedBytes: options.maximumDecompressedSize ?? configuration.maximumDecompressedSize,
@@ -433,7 +434,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        for (name, value) in addedHeaders(for: request) { outgoing.headers.add(name: name, value: value) }
+        if addsAcceptEncoding(to: request) { outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
@@ -443,7 +444,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The headers the transport adds to a request: `Accept-Encoding` when it decompresses and
     /// the request names none.
     private func addedHeaders(for request: PreparedRequest) -> [(String, String)] {
-        configuration.decompression && !request.headers.contains("Accept-Encoding") ? [("Accept-Encoding", "gzip, deflate")] : []
+        addsAcceptEncoding(to: request) ? [("Accept-Encoding", "gzip, deflate")] : []
+    }
+
+    /// Whether the transport adds `Accept-Encoding: gzip, deflate` to a request.
+    private func addsAcceptEncoding(to request: PreparedRequest) -> Bool {
+        configuration.decompression && !request.headers.contains("Accept-Encoding")
     }
 
     private static func describe(_ version: HTTPVersion) -> String {
@@ -490,6 +496,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         case .server(let host, let port): return ProxyRules(server: ProxyServer(host: host, port: port, source: "the transport's proxy setting"))
         case .rules(let rules): return rules
         }
+    }
+}
+
+extension HTTPHeaders {
+    /// The fields of an async-http-client head, in their order.
+    init(fields: NIOHTTP1.HTTPHeaders) {
+        self.init(fields.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
     }
 }
 

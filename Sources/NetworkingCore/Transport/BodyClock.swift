@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The deadlines of one body in flight: the total deadline, and the longest the reader may
 /// wait for bytes. Streamed (`BodyChannel`) and sent (`ExchangeWatch`) bodies keep the same rule.
@@ -126,12 +127,16 @@ final class BodyClock: @unchecked Sendable {
 /// The deadlines of a body that `send` reads in a task of its own: at the total deadline, or
 /// when the reader has waited longer than the idle timeout, the clock cancels that task and
 /// the reader throws the timeout this watch names.
-final class ExchangeWatch: ClockWatched, @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelTask: (@Sendable () -> Void)?
-    private var limits: BodyDeadlines?
-    private var waitingSince: ContinuousClock.Instant?
-    private var timedOut: TransportError?
+final class ExchangeWatch: ClockWatched, Sendable {
+    private struct State {
+        var cancelTask: (@Sendable () -> Void)?
+        var limits: BodyDeadlines?
+        var waitingSince: ContinuousClock.Instant?
+        var timedOut: TransportError?
+    }
+
+    /// Inline, not a lock object of its own: a watch is made for every request.
+    private let state = Mutex(State())
     private let clock: BodyClock
 
     /// Creates a watch on a clock (the shared one unless a test has its own).
@@ -142,48 +147,49 @@ final class ExchangeWatch: ClockWatched, @unchecked Sendable {
     /// Cancels the task that reads the body (set once it exists); at once when the deadline
     /// has already passed.
     var cancel: (@Sendable () -> Void)? {
-        get { lock.withLock { cancelTask } }
+        get { state.withLock { $0.cancelTask } }
         set {
-            let now = lock.withLock { () -> Bool in
-                cancelTask = newValue
-                return timedOut != nil
+            let now = state.withLock { state -> Bool in
+                state.cancelTask = newValue
+                return state.timedOut != nil
             }
             if now { newValue?() }
         }
     }
 
     /// The timeout that ended the body, if one did.
-    var expired: TransportError? { lock.withLock { timedOut } }
+    var expired: TransportError? { state.withLock { $0.timedOut } }
 
     /// Starts watching: the body begins.
     func start(deadline: ContinuousClock.Instant, idle: Duration?, url: URL) {
         let limits = BodyDeadlines(deadline: deadline, idle: idle, url: url)
-        lock.withLock { self.limits = limits }
+        state.withLock { $0.limits = limits }
         clock.watch(self, firstCheck: limits.firstCheck(from: .now))
     }
 
     /// Whether the reader waits for bytes now (the idle timeout counts only then).
     func waiting(_ waits: Bool) {
-        lock.withLock { waitingSince = waits ? .now : nil }
+        let since: ContinuousClock.Instant? = waits ? .now : nil
+        state.withLock { $0.waitingSince = since }
     }
 
     /// The body has ended: nothing is cancelled after this.
     func end() {
-        let watched = lock.withLock { () -> Bool in
-            defer { limits = nil; cancelTask = nil }
-            return limits != nil
+        let watched = state.withLock { state -> Bool in
+            defer { state.limits = nil; state.cancelTask = nil }
+            return state.limits != nil
         }
         if watched { clock.unwatch(self) }
     }
 
     func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let (wake, cancel) = lock.withLock { () -> (ContinuousClock.Instant?, (@Sendable () -> Void)?) in
-            guard let limits, timedOut == nil else { return (nil, nil) }
-            switch limits.check(at: now, waitingSince: waitingSince) {
+        let (wake, cancel) = state.withLock { state -> (ContinuousClock.Instant?, (@Sendable () -> Void)?) in
+            guard let limits = state.limits, state.timedOut == nil else { return (nil, nil) }
+            switch limits.check(at: now, waitingSince: state.waitingSince) {
             case .success(let wake): return (wake, nil)
-            case .failure(let timeout): timedOut = timeout
+            case .failure(let timeout): state.timedOut = timeout
             }
-            return (nil, cancelTask)
+            return (nil, state.cancelTask)
         }
         cancel?()
         return wake

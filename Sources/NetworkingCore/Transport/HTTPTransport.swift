@@ -151,6 +151,8 @@ package struct BodySink {
     /// The response head, carried in every progress update.
     let head: ResponseHead?
     private(set) var data = Data()
+    /// Whether room for the expected size was made (once a second piece comes).
+    private var reserved = false
     package private(set) var count = 0
     private var file: FileHandle?
 
@@ -164,7 +166,7 @@ package struct BodySink {
         self.progress = progress
         switch destination {
         case .memory:
-            if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, 64 << 20))) }
+            break
         case .file(let fileURL):
             guard FileManager.default.createFile(atPath: fileURL.path, contents: nil) else {
                 throw TransportError.other("cannot create \(fileURL.path)")
@@ -179,7 +181,17 @@ package struct BodySink {
     package mutating func append(_ bytes: Data) throws {
         count += bytes.count
         switch destination {
-        case .memory: data.append(bytes)
+        case .memory:
+            if count == bytes.count {
+                // The first piece is kept as it is: a body that arrives in one piece is not copied.
+                data = bytes
+            } else {
+                if !reserved, let expected, expected > Int64(count) {
+                    reserved = true
+                    data.reserveCapacity(Int(min(expected, 64 << 20)))
+                }
+                data.append(bytes)
+            }
         case .file: try file?.write(contentsOf: bytes)
         case .stream(let handler): try handler(bytes)
         case .discard: break
