@@ -50,6 +50,22 @@ import TestSupport
         #expect(nothingSent(state) == 2)
     }
 
+    @Test func aLargeCollectionsFirstFrameSaysItIsBeingRead() throws {
+        var state = AppState(collection: nil, collectionPath: "/tmp/api.yaml")
+        state.now = tuiNow
+        state.size = Size(width: 120, height: 40)
+        state.collectionIsReading = "api.yaml, 895 KB"
+        state.historyIsReading = true
+        let reading = screenText(state)
+        #expect(reading.contains("Reading api.yaml, 895 KB…"))
+        #expect(reading.contains("Reading…"))
+        #expect(!reading.contains("No endpoints") && !reading.contains("No environments"))
+        // Once read, the state is made from the collection: no flag is left to clear.
+        var read = AppState(collection: try CollectionLoader.parse("name: Empty\n", file: "api.yaml"), collectionPath: "/tmp/api.yaml")
+        read.size = state.size
+        #expect(screenText(read).contains("No endpoints"))
+    }
+
     @Test func loadingShowsTheSpinner() throws {
         var state = try tuiState()
         tuiInFlight(&state)

@@ -36,23 +36,48 @@ enum ExplorerTUI {
             let config = UserConfig.load(environment: processEnvironment)
             return (config, ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment))
         }
-        let collection: APICollection
-        let reach: CollectionReach
-        do {
-            (collection, reach) = try CollectionLoader.loadReaching(from: collectionURL)
-        } catch {
-            printError(sentence(describing: error))
+        // A large collection is read on another thread behind a first frame that says so (its
+        // YAML alone takes a tenth of a second per megabyte); a small one is read here, so that
+        // the first frame already lists it.
+        let reading = readsBehindFirstFrame(collectionURL)
+        let loading = reading.map { _ in
+            Task.detached(priority: .userInitiated) { Result { try CollectionLoader.loadReaching(from: collectionURL) } }
+        }
+        var earlyScreen: CursesScreen?
+        if let reading {
+            let (_, theme) = await looks.value
+            let screen = try await makeScreen(theme: theme, environment: processEnvironment, backstage: backstage)
+            var waiting = AppState(collection: nil, collectionPath: collectionURL.path)
+            waiting.collectionIsReading = reading
+            waiting.historyIsReading = true
+            screen.draw(ExplorerProgram.render(waiting, size: screen.size))
+            earlyScreen = screen
+        }
+        let loaded = await loading?.value ?? Result { try CollectionLoader.loadReaching(from: collectionURL) }
+        // What stops the start is said on stderr, after the screen (if any) has ended.
+        func stop(_ sentence: String) async throws -> Never {
+            earlyScreen?.end()
+            printError(sentence)
+            if earlyScreen != nil { try? await backstage.value.transport.shutdown() }
             throw ExitCode(2)
         }
-        // A collection found in a folder that reaches beyond it sends nothing until trusted:
-        // said before the screen starts, with what it would read and where it would send.
-        try CollectionLocation.admit(collection, reaching: reach, at: collectionURL, trust: CollectionTrust(environment: processEnvironment))
-        if let environment, collection.environment(named: environment) == nil {
-            printError("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
-            throw ExitCode(2)
+        let collection: APICollection
+        let reach: CollectionReach
+        switch loaded {
+        case .success(let read): (collection, reach) = read
+        case .failure(let error): try await stop(sentence(describing: error))
         }
         // The collection's warnings are the state's problems (shown until the file is fixed).
         var notices: [String] = []
+        // A collection found in a folder that reaches beyond it sends nothing until trusted:
+        // said with what it would read and where it would send.
+        switch CollectionLocation.admission(of: collection, reaching: reach, at: collectionURL, trust: CollectionTrust(environment: processEnvironment)) {
+        case .admitted(let problem): if let problem { notices.append(problem) }
+        case .refused(let refusal): try await stop(refusal)
+        }
+        if let environment, collection.environment(named: environment) == nil {
+            try await stop("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
+        }
         let (config, theme) = await looks.value
         notices.append(contentsOf: config.problems)
         if let problem = theme.problem { notices.append(problem.description) }
@@ -86,15 +111,13 @@ enum ExplorerTUI {
         Self.show(notices, in: &state)
         state.offerDrafts(leftDrafts)
         let screen: CursesScreen
-        do {
-            screen = try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: processEnvironment)
-        } catch {
-            try? await backstage.value.transport.shutdown()
-            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(processEnvironment["TERM"] ?? "unset")).")
-            throw ExitCode(1)
+        if let earlyScreen {
+            screen = earlyScreen
+        } else {
+            screen = try await makeScreen(theme: theme, environment: processEnvironment, backstage: backstage)
         }
-        // The first frame, drawn while the history may still be read: its rows (and what went
-        // wrong reading it) come with the next frame, the runtime's first.
+        // The first frame with the collection, drawn while the history may still be read: its
+        // rows (and what went wrong reading it) come with the next frame, the runtime's first.
         screen.draw(ExplorerProgram.render(state, size: screen.size))
 
         let started = await backstage.value
@@ -134,6 +157,30 @@ enum ExplorerTUI {
         warmUp?.cancel()
         await warmUp?.value
         await program.shutdown()
+    }
+
+    /// Collection files at least this large are read behind a first frame that says so.
+    static let readBehindFrameBytes = 256 * 1024
+
+    /// What the first frame says is being read ("api.yaml, 895 KB") when the collection is
+    /// large enough to be read behind it, else `nil`.
+    static func readsBehindFirstFrame(_ url: URL) -> String? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+              size >= readBehindFrameBytes else { return nil }
+        return "\(url.lastPathComponent), \(size / 1024) KB"
+    }
+
+    /// The terminal's screen, or a sentence on stderr when there is no terminal to use.
+    ///
+    /// - Throws: `ExitCode(1)` after the sentence.
+    private static func makeScreen(theme: ThemeLoader.Result, environment: [String: String], backstage: Task<Backstage, Never>) async throws -> CursesScreen {
+        do {
+            return try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: environment)
+        } catch {
+            try? await backstage.value.transport.shutdown()
+            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(environment["TERM"] ?? "unset")).")
+            throw ExitCode(1)
+        }
     }
 
     /// Puts the start-up notices in the message line, every one (each is something the user

@@ -86,15 +86,36 @@ enum CollectionLocation {
     /// - Throws: `ExitCode(2)` after the refusal on stderr.
     static func admit(_ collection: APICollection, reaching reach: CollectionReach, at url: URL,
                       trust: CollectionTrust = CollectionTrust()) throws {
+        switch admission(of: collection, reaching: reach, at: url, trust: trust) {
+        case .admitted(let problem):
+            if let problem { printError(problem) }
+        case .refused(let refusal):
+            printError(refusal)
+            throw ExitCode(2)
+        }
+    }
+
+    /// Whether a collection may send (see `admit`), said rather than printed: the TUI says it
+    /// after its screen has ended, or in its message line.
+    enum Admission: Equatable {
+        /// It may; `problem` says why the trust could not be kept for next time.
+        case admitted(problem: String?)
+        /// It may not: what it would read and where it would send, and what to do.
+        case refused(String)
+    }
+
+    /// Decides `admit`'s question, printing nothing.
+    static func admission(of collection: APICollection, reaching reach: CollectionReach, at url: URL,
+                          trust: CollectionTrust = CollectionTrust()) -> Admission {
         if named.withLock({ $0.contains(url.path) }) {
             do {
                 try trust.trust(url, reach: reach)
             } catch {
-                printError("The collection cannot be trusted: \(error)")
+                return .admitted(problem: "The collection cannot be trusted: \(error)")
             }
         } else if let refusal = trust.refusal(for: collection, reaching: reach, at: url) {
-            printError(refusal)
-            throw ExitCode(2)
+            return .refused(refusal)
         }
+        return .admitted(problem: nil)
     }
 }

@@ -188,6 +188,9 @@ package struct AppState: Sendable {
     /// Whether the history is still being read at start-up: the first frame is drawn before
     /// it is, and the History pane says so rather than "Nothing sent yet".
     package var historyIsReading = false
+    /// What is being read while a large collection loads behind the first frame ("api.yaml,
+    /// 895 KB"): the Environments and Endpoints panes say so rather than that there are none.
+    package var collectionIsReading: String?
     /// Whether History lists every collection's exchanges (`H`), not only this one's.
     var historyOfEveryCollection = false
     /// The collection the History list is kept to (nil: every collection).

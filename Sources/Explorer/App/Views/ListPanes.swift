@@ -15,7 +15,7 @@ enum ListPanes {
         }
         let focused = state.focus == .environments
         let inner = Block(title: "Environments", trailingTitle: filterTitle(state.environmentList.filter), focused: focused).render(into: &grid, area: area)
-        ListView(items: items, state: state.environmentList, focused: focused, emptyText: "No environments").render(into: &grid, area: inner)
+        ListView(items: items, state: state.environmentList, focused: focused, emptyText: state.collectionIsReading == nil ? "No environments" : "Reading…").render(into: &grid, area: inner)
     }
 
     static func renderEndpoints(_ state: AppState, into grid: inout CellGrid, area: Rect) {
@@ -29,7 +29,8 @@ enum ListPanes {
             trailingTitle: filterTitle(state.endpointList.filter) + [Span(shown == count ? " \(count) " : " \(shown) of \(count) ", role: .dim)],
             focused: focused
         ).render(into: &grid, area: area)
-        ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: "No endpoints").render(into: &grid, area: inner)
+        let emptyText = state.collectionIsReading.map { "Reading \(Sanitizer.sanitize($0))…" } ?? "No endpoints"
+        ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: emptyText).render(into: &grid, area: inner)
     }
 
     static func renderHistory(_ state: AppState, into grid: inout CellGrid, area: Rect) {

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Launch to first full frame in tmux: explorer against Posting on the same collection, and
+explorer on a large collection, each with the harness's own cost taken off.
+
+Every launch starts the program in a tmux pane (120×40) and polls the pane until the frame's
+markers are all on screen (the footer and a row of the collection: both programs draw a frame
+whole). The floor is the same harness launching `cat` of that very frame (captured once with
+its colours): what tmux, the polling and a process start cost. Each figure is the median of
+--runs interleaved launches; "over the floor" is that median minus the floor's.
+
+1. The same collection: an OpenAPI document (Discord's reduced excerpt from Tests/Fixtures,
+   the largest fixture Posting's importer takes) imported by each program's own importer,
+   then opened: `explorer open FILE` and `posting -c FOLDER`.
+2. A large collection: Discord's document with its paths repeated (1,694 endpoints in 536 KB
+   of YAML by default, more than Kubernetes' API), imported by explorer and opened: its first
+   frame (which says the file is being read), and the frame that lists its endpoints.
+3. With --dynamic-binary (a release build linked against the toolchain's shared libraries):
+   the same launches and `explorer send` against a local server for both builds, same run.
+
+    scripts/bench-startup.py [--binary .build-release/release/explorer] [--posting PATH]
+                             [--dynamic-binary PATH] [--runs 15]
+
+Build first: `swift build -c release --static-swift-stdlib --scratch-path .build-release
+--product explorer` (what scripts/install builds). Posting: `python3 -m venv V && V/bin/pip
+install posting 'tree-sitter<0.26'` (Posting 2.11.1 with tree-sitter 0.26 crashes in its JSON
+highlighter at start). Needs tmux. Prints figures; asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import http.server
+import importlib.util
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "Tests" / "Fixtures" / "openapi"
+SOCKET = f"explorer-bench-startup-{os.getpid()}"
+WIDTH, HEIGHT = 120, 40
+# The footer and the endpoints pane's title: on screen together only in a full frame.
+EXPLORER_MARKERS = [" q quit", "Endpoints"]
+
+
+def tmux(*arguments: str, capture: bool = False) -> str:
+    result = subprocess.run(["tmux", "-L", SOCKET, *arguments], check=True, text=True,
+                            stdout=subprocess.PIPE if capture else subprocess.DEVNULL)
+    return result.stdout if capture else ""
+
+
+def screen(escapes: bool = False) -> str:
+    return tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", "bench", capture=True)
+
+
+def launch(command: str, markers: list[str], timeout: float = 30.0) -> float:
+    """Seconds from starting `command` in the pane until every marker is on screen."""
+    tmux("respawn-pane", "-k", "-t", "bench", "clear; exec sleep 600")
+    deadline = time.monotonic() + 5
+    while screen().strip() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    started = time.monotonic()
+    tmux("respawn-pane", "-k", "-t", "bench", command)
+    while True:
+        text = screen()
+        if all(marker in text for marker in markers):
+            return time.monotonic() - started
+        if time.monotonic() - started > timeout:
+            sys.exit(f"no frame with {markers} after {timeout:.0f} s from: {command}\n{text}")
+        time.sleep(0.001)
+
+
+def floor_command(command: str, markers: list[str], folder: Path, name: str) -> str:
+    """A command that prints, at once, the frame `command` draws."""
+    launch(command, markers)
+    time.sleep(1.0)  # let it settle: the frame captured is the one the floor prints
+    frame = folder / f"{name}.frame"
+    frame.write_text(screen(escapes=True))
+    return f"cat {frame}; exec sleep 600"
+
+
+def measure(rows: dict[str, tuple[str, list[str]]], runs: int) -> dict[str, list[float]]:
+    """Interleaved launches of every row, `runs` rounds."""
+    times: dict[str, list[float]] = {name: [] for name in rows}
+    for _ in range(runs):
+        for name, (command, markers) in rows.items():
+            times[name].append(launch(command, markers) * 1000)
+    return times
+
+
+def describe(times: list[float]) -> str:
+    return f"median {statistics.median(times):7.1f} ms (range {min(times):.1f}–{max(times):.1f})"
+
+
+def scaled_discord(folder: Path, target_bytes: int) -> str:
+    spec = importlib.util.spec_from_file_location("bench_import", ROOT / "scripts" / "bench-import.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.scaled_discord(str(folder), target_bytes=target_bytes)
+
+
+def import_explorer(binary: str, document: str, into: Path) -> int:
+    """Imports the document into a new collection; returns how many endpoints it has."""
+    into.parent.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run([binary, "import", "openapi", document, "--into", str(into)], capture_output=True, text=True)
+    added = re.search(r"added (\d+)", result.stdout + result.stderr)
+    if result.returncode != 0 or not added:
+        sys.exit(f"explorer import failed: {result.stderr}")
+    return int(added.group(1))
+
+
+def send_times(binary: str, url: str, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.monotonic()
+        subprocess.run([binary, "send", url], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append((time.monotonic() - started) * 1000)
+    return times
+
+
+class Quiet(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 (the standard library's name)
+        body = b'{"ok":true}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=str(ROOT / ".build-release" / "release" / "explorer"))
+    parser.add_argument("--posting", default=shutil.which("posting"))
+    parser.add_argument("--dynamic-binary")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--large-bytes", type=int, default=2_300_000,
+                        help="size of the scaled Discord document (2.3 MB gives 1,694 endpoints)")
+    args = parser.parse_args()
+    if not shutil.which("tmux"):
+        sys.exit("tmux is not installed (apt-get install tmux)")
+    binary = os.path.abspath(args.binary)
+    if not os.path.exists(binary):
+        sys.exit(f"{binary} does not exist: build it (see --help) or name one with --binary")
+
+    folder = Path(tempfile.mkdtemp(prefix="explorer-bench-startup-"))
+    env_note = f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+    try:
+        tmux("new-session", "-d", "-s", "bench", "-x", str(WIDTH), "-y", str(HEIGHT), "exec sleep 600")
+        # Keep the session's own settings out of the way: no status line, the pane the whole window.
+        tmux("set-option", "-t", "bench", "status", "off")
+
+        small_document = str(FIXTURES / "discord-openapi-reduced.json")
+        small = folder / "small" / "explorer.yaml"
+        import_explorer(binary, small_document, small)
+        # `open FILE` names the collection: it is opened as the user's, without the trust prompt
+        # a found collection that reads the document's file gets.
+        explorer_small = f"cd {small.parent} && exec {binary} open {small}"
+        rows: dict[str, tuple[str, list[str]]] = {"explorer": (explorer_small, EXPLORER_MARKERS)}
+        rows["floor (explorer's frame)"] = (floor_command(*rows["explorer"], folder, "explorer"), rows["explorer"][1])
+
+        if args.posting and os.path.exists(args.posting):
+            posting_folder = folder / "posting"
+            result = subprocess.run([args.posting, "import", small_document, "--output", str(posting_folder), "--type", "openapi"],
+                                    capture_output=True, text=True)
+            if result.returncode != 0 or not any(posting_folder.rglob("*.posting.yaml")):
+                sys.exit(f"posting import failed: {result.stderr[-500:]}")
+            # Textual draws on stderr: left to the terminal.
+            rows["posting"] = (f"cd {folder} && exec {args.posting} -c {posting_folder}", ["^c Quit", "GET gateway", "Response"])
+            rows["floor (Posting's frame)"] = (floor_command(*rows["posting"], folder, "posting"), rows["posting"][1])
+        else:
+            print("Posting not found (--posting PATH): its rows are left out")
+
+        if args.dynamic_binary:
+            dynamic = os.path.abspath(args.dynamic_binary)
+            rows["explorer, dynamic build"] = (f"cd {small.parent} && exec {dynamic} open {small}", rows["explorer"][1])
+
+        large_document = scaled_discord(folder, args.large_bytes)
+        large = folder / "large" / "explorer.yaml"
+        endpoints = import_explorer(binary, large_document, large)
+        large_command = f"cd {large.parent} && exec {binary} open {large}"
+        # Its first frame says the file is being read; the endpoints pane's count comes with the list.
+        rows["explorer, large collection"] = (large_command, EXPLORER_MARKERS)
+        rows["explorer, large, list shown"] = (large_command, [" q quit", f" {endpoints} "])
+
+        print(f"bench-startup: {args.runs} interleaved launches each, tmux {WIDTH}×{HEIGHT}, {env_note}")
+        print(f"binary {binary} ({os.path.getsize(binary) / 1e6:.1f} MB)")
+        print(f"same collection: {Path(small_document).name} imported by each; large: {large.stat().st_size / 1e3:.0f} KB "
+              f"of YAML, {endpoints} endpoints, from {Path(large_document).name}")
+        times = measure(rows, args.runs)
+        for name, values in times.items():
+            print(f"  {name:32} {describe(values)}")
+
+        floor = statistics.median(times["floor (explorer's frame)"])
+        explorer_over = statistics.median(times["explorer"]) - floor
+        print(f"\nexplorer, over the floor: {explorer_over:.1f} ms")
+        if "posting" in times:
+            posting_over = statistics.median(times["posting"]) - statistics.median(times["floor (Posting's frame)"])
+            print(f"Posting, over its floor: {posting_over:.1f} ms")
+            print(f"explorer's first frame {posting_over / max(explorer_over, 0.1):.1f}× faster than Posting's (target ≥ 30×)")
+        large_over = statistics.median(times["explorer, large collection"]) - floor
+        print(f"large collection, over the floor: {large_over:.1f} ms (target ≤ 60 ms); its endpoints listed "
+              f"{statistics.median(times['explorer, large, list shown']) - floor:.1f} ms over the floor")
+
+        if args.dynamic_binary:
+            dynamic_over = statistics.median(times["explorer, dynamic build"]) - floor
+            print(f"dynamic build, over the floor: {dynamic_over:.1f} ms")
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            url = f"http://127.0.0.1:{server.server_address[1]}/ok"
+            static_send, dynamic_send = [], []
+            for _ in range(args.runs):
+                static_send += send_times(binary, url, 1)
+                dynamic_send += send_times(os.path.abspath(args.dynamic_binary), url, 1)
+            server.shutdown()
+            print(f"explorer send, static: {describe(static_send)}; dynamic: {describe(dynamic_send)}; "
+                  f"ratio {statistics.median(static_send) / statistics.median(dynamic_send):.2f}")
+    finally:
+        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
