@@ -29,4 +29,28 @@ import Yams
             #expect(flag == byRule.bool, "\(word): \(String(describing: flag)) against \(String(describing: byRule.bool)), \(byRule.tag)")
         }
     }
+
+    @Test func aMappingsValueIsFoundByTheKeysTextQuotedOrNot() throws {
+        let mapping = try #require(try Yams.compose(yaml: "name: a\n'path': /b\n\"1\": one\ntrue: yes\n", .explorerFiles)?.mapping)
+        #expect(mapping.value("name")?.string == "a")
+        #expect(mapping.value("path")?.string == "/b")
+        #expect(mapping.value("1")?.string == "one")
+        #expect(mapping.value("true")?.string == "yes")
+        #expect(mapping.value("Name") == nil)
+        // The same answers as Yams' own subscript.
+        for key in ["name", "path", "1", "true", "Name"] { #expect(mapping.value(key) == mapping[key], "\(key)") }
+    }
+
+    @Test func placeholdersAreFoundByteByByteAsBefore() {
+        func names(_ text: String) -> [String] { Template.placeholders(in: text).map(\.name) }
+        #expect(names("x{{{a}}}y") == ["{a"])
+        #expect(names("{{a}}}}{{ b }}") == ["a", "b"])
+        #expect(names("}} {{a") == [])
+        #expect(names("{{}}") == [""])
+        let text = "é{{ naïve }}ü{{😀}}"
+        let found = Template.placeholders(in: text)
+        #expect(found.map(\.name) == ["naïve", "😀"])
+        #expect(found.map { String(text[$0.range]) } == ["{{ naïve }}", "{{😀}}"])
+        #expect(found.map { String(text[$0.inner]) } == [" naïve ", "😀"])
+    }
 }

@@ -10,16 +10,16 @@ extension Reader {
     /// - Throws: `CollectionError.invalidCheck` or `.wrongType`.
     func readChecks(_ mapping: Node.Mapping, into endpoint: inout Endpoint) throws {
         let name = endpoint.name
-        if let node = mapping["capture"] {
+        if let node = mapping.value("capture") {
             endpoint.captures = try captures(node, endpoint: name)
         }
-        if let node = mapping["assert"] {
+        if let node = mapping.value("assert") {
             endpoint.assertions = try assertions(node, endpoint: name)
         }
-        if let node = mapping["retry"] {
+        if let node = mapping.value("retry") {
             endpoint.retry = try retry(node, endpoint: name)
         }
-        if let node = mapping["requires"] {
+        if let node = mapping.value("requires") {
             endpoint.requirements = try requirements(node, endpoint: name)
         }
     }
@@ -106,12 +106,12 @@ extension Reader {
                               "\(name) must say where its value is read with exactly one of jsonpath, xpath, header, regex, status, cookie and body\(sources.count > 1 ? " (it has \(sources.joined(separator: ", ")))" : "").")
             }
             var isSecret = false
-            if let secret = mapping["secret"] {
+            if let secret = mapping.value("secret") {
                 guard let flag = secret.flag else { throw CollectionError.wrongType(location(secret), key: "capture.\(name).secret", expected: "true or false") }
                 isSecret = flag
             }
-            if mapping["from"] != nil && kind != "regex" {
-                throw invalid(mapping["from"]!, key: "capture", endpoint: endpoint, "\(name): \"from\" goes with regex only.")
+            if mapping.value("from") != nil && kind != "regex" {
+                throw invalid(mapping.value("from")!, key: "capture", endpoint: endpoint, "\(name): \"from\" goes with regex only.")
             }
             let source: Capture.Source
             switch kind {
@@ -137,7 +137,7 @@ extension Reader {
                     throw invalid(value, key: "capture", endpoint: endpoint, "\(name): \"\(pattern)\" is not a valid regular expression.")
                 }
                 var inHeaders = false
-                if let from = mapping["from"] {
+                if let from = mapping.value("from") {
                     switch try string(from, key: "capture.\(name).from") {
                     case "body": inHeaders = false
                     case "headers": inHeaders = true
@@ -174,14 +174,14 @@ extension Reader {
             throw invalid(key, key: "retry", endpoint: endpoint, "\"\(key.string ?? "")\" is not a retry key (count, interval)."
                               + CheckSyntaxError.didYouMean(key.string ?? "", in: ["count", "interval"]))
         }
-        guard let countNode = mapping["count"] else {
+        guard let countNode = mapping.value("count") else {
             throw CollectionError.missingKey(location(node), key: "count", in: "the retry of endpoint \"\(endpoint)\"")
         }
         guard let count = countNode.int, (0...CheckRetry.maximumCount).contains(count) else {
             throw invalid(countNode, key: "retry", endpoint: endpoint, "count must be a whole number from 0 to \(CheckRetry.maximumCount).")
         }
         var interval = 1.0
-        if let intervalNode = mapping["interval"] {
+        if let intervalNode = mapping.value("interval") {
             let text = try string(intervalNode, key: "retry.interval")
             guard let seconds = DurationText.seconds(text, bareUnit: 0.001), seconds <= 3600 else {
                 throw invalid(intervalNode, key: "retry", endpoint: endpoint, "interval must be a duration up to 1h such as 500ms or 2s, not \"\(text)\".")
@@ -209,11 +209,11 @@ extension Reader {
                     throw invalid(key, key: "requires", endpoint: endpoint, "\"\(key.string ?? "")\" is not a requires key (endpoint, max_age)."
                                       + CheckSyntaxError.didYouMean(key.string ?? "", in: ["endpoint", "max_age"]))
                 }
-                guard let target = mapping["endpoint"] else {
+                guard let target = mapping.value("endpoint") else {
                     throw CollectionError.missingKey(location(item), key: "endpoint", in: "this requires entry")
                 }
                 requirement = Requirement(endpoint: try string(target, key: "requires.endpoint"))
-                if let ageNode = mapping["max_age"] {
+                if let ageNode = mapping.value("max_age") {
                     let text = try string(ageNode, key: "requires.max_age")
                     guard let seconds = DurationText.seconds(text, bareUnit: 1) else {
                         throw invalid(ageNode, key: "requires", endpoint: endpoint, "max_age must be a duration such as 50s or 5m, not \"\(text)\".")

@@ -17,7 +17,7 @@ extension Reader {
             throw CollectionError.wrongType(location(node), key: "compare", expected: "a mapping with ignore: [rules]")
         }
         checkKeys(mapping, known: CollectionLoader.compareKeys, in: "compare")
-        guard let ignoreNode = mapping["ignore"] else { return CompareRules() }
+        guard let ignoreNode = mapping.value("ignore") else { return CompareRules() }
         let items: [Node]
         switch ignoreNode {
         case .sequence(let sequence): items = Array(sequence)

@@ -12,19 +12,19 @@ extension Reader {
             throw CollectionError.wrongType(location(node), key: "graphql", expected: expected)
         }
         checkKeys(mapping, known: GraphQLOperation.keys, in: "the graphql of endpoint \"\(name)\"")
-        guard let queryNode = mapping["query"] else {
+        guard let queryNode = mapping.value("query") else {
             throw CollectionError.missingKey(location(node), key: "query", in: "the graphql of endpoint \"\(name)\"")
         }
         let query = try string(queryNode, key: "graphql.query")
         var variables: JSONValue?
-        if let variablesNode = mapping["variables"], variablesNode.null == nil {
+        if let variablesNode = mapping.value("variables"), variablesNode.null == nil {
             guard case .mapping = variablesNode else {
                 throw CollectionError.wrongType(location(variablesNode), key: "graphql.variables",
                                                 expected: "a mapping of variable names to values (id: \"{{user_id}}\")")
             }
             variables = JSONValue(yaml: variablesNode)
         }
-        let operation = try mapping["operation"].map { try string($0, key: "graphql.operation") }
+        let operation = try mapping.value("operation").map { try string($0, key: "graphql.operation") }
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("@"), !trimmed.contains("\n") {
             let path = String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces)

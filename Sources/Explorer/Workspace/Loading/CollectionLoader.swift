@@ -83,13 +83,13 @@ package enum CollectionLoader {
             throw CollectionError.wrongType(reader.location(root), key: "the collection", expected: "a mapping with name, environments and endpoints")
         }
         reader.checkKeys(mapping, known: topLevelKeys, in: "the collection")
-        let name = try mapping["name"].map { try reader.string($0, key: "name") } ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let variables = try mapping["variables"].map { try reader.pairs($0, key: "variables") } ?? []
+        let name = try mapping.value("name").map { try reader.string($0, key: "name") } ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let variables = try mapping.value("variables").map { try reader.pairs($0, key: "variables") } ?? []
 
-        let allowsInsecureRedirects = try mapping["allow_insecure_redirects"].map { try reader.flag($0, key: "allow_insecure_redirects") } ?? false
+        let allowsInsecureRedirects = try mapping.value("allow_insecure_redirects").map { try reader.flag($0, key: "allow_insecure_redirects") } ?? false
         var environments: [Environment] = []
         var environmentLines: [String: Int] = [:]
-        if let node = mapping["environments"] {
+        if let node = mapping.value("environments") {
             guard case .sequence(let sequence) = node else {
                 throw CollectionError.wrongType(reader.location(node), key: "environments", expected: "a list of environments")
             }
@@ -106,18 +106,18 @@ package enum CollectionLoader {
         }
 
         var items: [CollectionItem] = []
-        if let node = mapping["endpoints"] {
+        if let node = mapping.value("endpoints") {
             var seen: [String: Int] = [:]
             items = try reader.items(node, folderPath: [], seen: &seen)
         }
         try reader.checkRequirements(in: items)
         var collection = APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
-        collection.description = try mapping["description"].map { try reader.string($0, key: "description") }
-        collection.auth = try mapping["auth"].map { try reader.authentication($0, in: "the collection") }
-        collection.openAPI = try mapping["openapi"].map { try reader.string($0, key: "openapi") }
-        collection.validatesResponses = try mapping["validate"].map { try reader.flag($0, key: "validate") } ?? false
+        collection.description = try mapping.value("description").map { try reader.string($0, key: "description") }
+        collection.auth = try mapping.value("auth").map { try reader.authentication($0, in: "the collection") }
+        collection.openAPI = try mapping.value("openapi").map { try reader.string($0, key: "openapi") }
+        collection.validatesResponses = try mapping.value("validate").map { try reader.flag($0, key: "validate") } ?? false
         collection.allowsInsecureRedirects = allowsInsecureRedirects
-        collection.compareRules = try mapping["compare"].map { try reader.compareRules($0) } ?? CompareRules()
+        collection.compareRules = try mapping.value("compare").map { try reader.compareRules($0) } ?? CompareRules()
         collection.warnings = reader.warnings
         return (collection, root)
     }
@@ -142,8 +142,21 @@ struct Reader {
     }
 
     /// Applies YAML merge keys (`<<: *defaults`): the merged mapping's pairs are added where
-    /// the mapping does not set the key itself.
+    /// the mapping does not set the key itself. A tree without any is returned as it is (not
+    /// rebuilt: most files have none).
     static func resolvingMergeKeys(_ node: Node) -> Node {
+        containsMergeKey(node) ? mergingKeys(node) : node
+    }
+
+    private static func containsMergeKey(_ node: Node) -> Bool {
+        switch node {
+        case .mapping(let mapping): mapping.contains { $0.key.scalar?.string == "<<" || containsMergeKey($0.value) }
+        case .sequence(let sequence): sequence.contains(where: containsMergeKey)
+        default: false
+        }
+    }
+
+    private static func mergingKeys(_ node: Node) -> Node {
         switch node {
         case .mapping(let mapping):
             var own: [(Node, Node)] = []
@@ -152,11 +165,11 @@ struct Reader {
                 if key.string == "<<" {
                     let sources: [Node]
                     if case .sequence(let sequence) = value { sources = Array(sequence) } else { sources = [value] }
-                    for case .mapping(let source) in sources.map(resolvingMergeKeys) {
+                    for case .mapping(let source) in sources.map(mergingKeys) {
                         merged += source.map { ($0.key, $0.value) }
                     }
                 } else {
-                    own.append((key, resolvingMergeKeys(value)))
+                    own.append((key, mergingKeys(value)))
                 }
             }
             let ownKeys = Set(own.compactMap { $0.0.string })
@@ -167,7 +180,7 @@ struct Reader {
             }
             return .mapping(Node.Mapping(inherited + own, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
-            return .sequence(Node.Sequence(sequence.map(resolvingMergeKeys), sequence.tag, sequence.style, sequence.mark))
+            return .sequence(Node.Sequence(sequence.map(mergingKeys), sequence.tag, sequence.style, sequence.mark))
         default:
             return node
         }
@@ -247,12 +260,12 @@ struct Reader {
         guard case .mapping(let mapping) = node else {
             throw CollectionError.wrongType(location(node), key: "environments", expected: "a list of mappings with name and base_url")
         }
-        guard let nameNode = mapping["name"] else {
+        guard let nameNode = mapping.value("name") else {
             throw missing("name", in: "this environment", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.environmentKeys, in: "environment \"\(name)\"")
-        guard let baseNode = mapping["base_url"] else {
+        guard let baseNode = mapping.value("base_url") else {
             throw missing("base_url", in: "environment \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let base = try string(baseNode, key: "base_url").trimmingCharacters(in: .whitespaces)
@@ -266,27 +279,27 @@ struct Reader {
             }
         }
         var isProtected = false
-        if let node = mapping["protected"] {
+        if let node = mapping.value("protected") {
             guard let flag = node.flag else {
                 throw CollectionError.wrongType(location(node), key: "protected", expected: "true or false")
             }
             isProtected = flag
         }
         var keepsCookies = true
-        if let node = mapping["cookies"] {
+        if let node = mapping.value("cookies") {
             guard let flag = node.flag else {
                 throw CollectionError.wrongType(location(node), key: "cookies", expected: "true or false")
             }
             keepsCookies = flag
         }
-        let insecureRedirects = try mapping["allow_insecure_redirects"].map { try flag($0, key: "allow_insecure_redirects") }
-        let followRedirects = try mapping["follow_redirects"].map { try flag($0, key: "follow_redirects") }
-        let proxyTunnel = try mapping["proxy_tunnel"].map { try flag($0, key: "proxy_tunnel") } ?? false
-        let resolve = try mapping["resolve"].map { try resolveEntries($0) } ?? []
-        let tls = try mapping["tls"].map { try tlsSettings($0, in: "environment \"\(name)\"") }
-        let proxy = try mapping["proxy"].map { try proxySetting($0, in: "environment \"\(name)\"") }
+        let insecureRedirects = try mapping.value("allow_insecure_redirects").map { try flag($0, key: "allow_insecure_redirects") }
+        let followRedirects = try mapping.value("follow_redirects").map { try flag($0, key: "follow_redirects") }
+        let proxyTunnel = try mapping.value("proxy_tunnel").map { try flag($0, key: "proxy_tunnel") } ?? false
+        let resolve = try mapping.value("resolve").map { try resolveEntries($0) } ?? []
+        let tls = try mapping.value("tls").map { try tlsSettings($0, in: "environment \"\(name)\"") }
+        let proxy = try mapping.value("proxy").map { try proxySetting($0, in: "environment \"\(name)\"") }
         var secrets: [String] = []
-        if let node = mapping["secrets"] {
+        if let node = mapping.value("secrets") {
             switch node {
             case .sequence(let sequence): secrets = try sequence.map { try string($0, key: "secrets") }
             case .scalar(let scalar): secrets = [scalar.string]
@@ -297,15 +310,15 @@ struct Reader {
             name: name,
             baseURLTemplate: base,
             isProtected: isProtected,
-            variables: try mapping["variables"].map { try pairs($0, key: "variables") } ?? [],
-            headers: try mapping["headers"].map { try pairs($0, key: "headers") } ?? [],
+            variables: try mapping.value("variables").map { try pairs($0, key: "variables") } ?? [],
+            headers: try mapping.value("headers").map { try pairs($0, key: "headers") } ?? [],
             secrets: secrets,
             collectionVariables: collectionVariables,
             dotEnv: dotEnv,
             location: location(node),
             baseURLLocation: location(baseNode),
-            summary: try mapping["description"].map { try string($0, key: "description") },
-            auth: try mapping["auth"].map { try authentication($0, in: "environment \"\(name)\"") },
+            summary: try mapping.value("description").map { try string($0, key: "description") },
+            auth: try mapping.value("auth").map { try authentication($0, in: "environment \"\(name)\"") },
             keepsCookies: keepsCookies,
             tls: tls,
             proxy: proxy,
@@ -341,12 +354,12 @@ struct Reader {
         }
         guard let mapping = node.mapping else { throw CollectionError.wrongType(location(node), key: "proxy", expected: expected) }
         checkKeys(mapping, known: ["url", "user", "password", "no_proxy"], in: "the proxy of \(container)")
-        guard let urlNode = mapping["url"] else { throw CollectionError.missingKey(location(node), key: "url", in: "the proxy of \(container)") }
+        guard let urlNode = mapping.value("url") else { throw CollectionError.missingKey(location(node), key: "url", in: "the proxy of \(container)") }
         var setting = ProxySetting.Server(url: try string(urlNode, key: "proxy.url").trimmingCharacters(in: .whitespaces), location: location(urlNode))
         try checkProxyURL(setting.url, at: urlNode, key: "proxy.url")
-        setting.user = try mapping["user"].map { try string($0, key: "proxy.user") }
-        setting.password = try mapping["password"].map { try string($0, key: "proxy.password") }
-        if let list = mapping["no_proxy"] {
+        setting.user = try mapping.value("user").map { try string($0, key: "proxy.user") }
+        setting.password = try mapping.value("password").map { try string($0, key: "proxy.password") }
+        if let list = mapping.value("no_proxy") {
             switch list {
             case .sequence(let sequence): setting.noProxy = try sequence.map { try string($0, key: "proxy.no_proxy") }
             case .scalar: setting.noProxy = NoProxyList(try string(list, key: "proxy.no_proxy")).entries
@@ -374,15 +387,15 @@ struct Reader {
         }
         checkKeys(mapping, known: ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"], in: "the tls of \(container)")
         var settings = TLSSettings()
-        settings.caCertificateFile = try mapping["ca_cert"].map { try string($0, key: "tls.ca_cert") }
-        settings.clientCertificateFile = try mapping["client_cert"].map { try string($0, key: "tls.client_cert") }
-        settings.clientKeyFile = try mapping["client_key"].map { try string($0, key: "tls.client_key") }
-        settings.clientKeyPassword = try mapping["client_key_password"].map { try string($0, key: "tls.client_key_password") }
-        if let flag = mapping["insecure"] {
+        settings.caCertificateFile = try mapping.value("ca_cert").map { try string($0, key: "tls.ca_cert") }
+        settings.clientCertificateFile = try mapping.value("client_cert").map { try string($0, key: "tls.client_cert") }
+        settings.clientKeyFile = try mapping.value("client_key").map { try string($0, key: "tls.client_key") }
+        settings.clientKeyPassword = try mapping.value("client_key_password").map { try string($0, key: "tls.client_key_password") }
+        if let flag = mapping.value("insecure") {
             guard let value = flag.flag else { throw CollectionError.wrongType(location(flag), key: "tls.insecure", expected: "true or false") }
             settings.insecure = value
         }
-        if let version = mapping["min_version"] {
+        if let version = mapping.value("min_version") {
             let text = try string(version, key: "tls.min_version")
             guard let value = TLSSettings.Version(rawValue: text) else {
                 throw CollectionError.wrongType(location(version), key: "tls.min_version", expected: "\"1.2\" or \"1.3\"")
@@ -405,12 +418,12 @@ struct Reader {
             guard case .mapping(let mapping) = element else {
                 throw CollectionError.wrongType(location(element), key: "endpoints", expected: "a list of mappings (an endpoint or a folder)")
             }
-            if let folderNode = mapping["folder"] {
+            if let folderNode = mapping.value("folder") {
                 let name = try string(folderNode, key: "folder")
                 checkKeys(mapping, known: CollectionLoader.folderKeys, in: "folder \"\(name)\"")
                 var children: [CollectionItem] = []
-                let auth = try mapping["auth"].map { try authentication($0, in: "folder \"\(name)\"") }
-                if let childNode = mapping["endpoints"] {
+                let auth = try mapping.value("auth").map { try authentication($0, in: "folder \"\(name)\"") }
+                if let childNode = mapping.value("endpoints") {
                     children = try self.items(childNode, folderPath: folderPath + [name], seen: &seen)
                 }
                 // Two blocks of the same folder are merged, in order.
@@ -421,7 +434,7 @@ struct Reader {
                     items[index] = .folder(folder)
                 } else {
                     items.append(.folder(Folder(name: name, items: children,
-                                                description: try mapping["description"].map { try string($0, key: "description") },
+                                                description: try mapping.value("description").map { try string($0, key: "description") },
                                                 auth: auth)))
                 }
             } else {
@@ -437,15 +450,15 @@ struct Reader {
     }
 
     mutating func endpoint(_ mapping: Node.Mapping, node: Node, folderPath: [String]) throws -> Endpoint {
-        guard let nameNode = mapping["name"] else {
+        guard let nameNode = mapping.value("name") else {
             throw missing("name", in: "this endpoint (or \"folder\" for a folder)", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
         var locations: [String: FileLocation] = [:]
         // GraphQL over HTTP's default is POST with a JSON body; GET only when written.
-        var method = mapping["graphql"] != nil ? HTTPMethod.post : .get
-        if let methodNode = mapping["method"] {
+        var method = mapping.value("graphql") != nil ? HTTPMethod.post : .get
+        if let methodNode = mapping.value("method") {
             let token = try string(methodNode, key: "method").trimmingCharacters(in: .whitespaces)
             let allowed = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
             guard !token.isEmpty, token.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
@@ -460,7 +473,7 @@ struct Reader {
             }
             locations["method"] = location(methodNode)
         }
-        guard let pathNode = mapping["path"] else {
+        guard let pathNode = mapping.value("path") else {
             throw missing("path", in: "endpoint \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         locations["path"] = location(pathNode)
@@ -469,10 +482,10 @@ struct Reader {
             throw CollectionError.conflictingBodies(location(node), endpoint: name)
         }
         var body: EndpointBody?
-        if let json = mapping["json"] {
+        if let json = mapping.value("json") {
             body = .json(JSONValue(yaml: json))
             locations["body"] = location(json)
-        } else if let raw = mapping["body"] {
+        } else if let raw = mapping.value("body") {
             locations["body"] = location(raw)
             if case .mapping(let fileMapping) = raw {
                 guard fileMapping.count == 1, let file = fileMapping["file"] else {
@@ -482,11 +495,11 @@ struct Reader {
             } else {
                 body = .raw(try string(raw, key: "body"))
             }
-        } else if let form = mapping["form"] {
+        } else if let form = mapping.value("form") {
             let located = try locatedPairs(form, key: "form")
             body = .form(located.map(\.pair))
             for (index, entry) in located.enumerated() { locations["form[\(index)]"] = entry.location }
-        } else if let multipart = mapping["multipart"] {
+        } else if let multipart = mapping.value("multipart") {
             var fields: [MultipartField] = []
             for (index, entry) in try entries(multipart, key: "multipart").enumerated() {
                 fields.append(try multipartField(entry.name, entry.value))
@@ -494,9 +507,9 @@ struct Reader {
             }
             body = .multipart(fields)
         }
-        let query = try mapping["query"].map { try locatedPairs($0, key: "query") } ?? []
+        let query = try mapping.value("query").map { try locatedPairs($0, key: "query") } ?? []
         for (index, entry) in query.enumerated() { locations["query[\(index)]"] = entry.location }
-        let headers = try mapping["headers"].map { try locatedPairs($0, key: "headers") } ?? []
+        let headers = try mapping.value("headers").map { try locatedPairs($0, key: "headers") } ?? []
         for (index, entry) in headers.enumerated() { locations["headers[\(index)]"] = entry.location }
         var endpoint = Endpoint(
             name: name,
@@ -507,20 +520,20 @@ struct Reader {
             headers: headers.map(\.pair),
             body: body,
             location: location(node),
-            description: try mapping["description"].map { try string($0, key: "description") }
+            description: try mapping.value("description").map { try string($0, key: "description") }
         )
-        if let disabled = mapping["disabled"] {
+        if let disabled = mapping.value("disabled") {
             endpoint.disabled = try disabledRows(disabled, endpoint: name)
         }
-        endpoint.operation = try mapping["operation"].map { try string($0, key: "operation") }
-        if let auth = mapping["auth"] {
+        endpoint.operation = try mapping.value("operation").map { try string($0, key: "operation") }
+        if let auth = mapping.value("auth") {
             endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
             locations["auth"] = location(auth)
         }
-        if let follow = mapping["follow_redirects"] {
+        if let follow = mapping.value("follow_redirects") {
             endpoint.followRedirects = try flag(follow, key: "follow_redirects")
         }
-        if let graphql = mapping["graphql"] {
+        if let graphql = mapping.value("graphql") {
             endpoint.graphql = try graphQLOperation(graphql, endpoint: name)
             locations["graphql"] = location(graphql)
             if let query = graphql.mapping?["query"] { locations["graphql.query"] = queryOrigin(query) }
@@ -546,7 +559,7 @@ struct Reader {
         guard case .mapping(let mapping) = node else {
             throw CollectionError.wrongType(location(node), key: "auth", expected: expected)
         }
-        guard let typeNode = mapping["type"] else {
+        guard let typeNode = mapping.value("type") else {
             throw CollectionError.missingKey(location(node), key: "type", in: "the auth of \(container)")
         }
         let type = try string(typeNode, key: "auth.type")
@@ -564,13 +577,13 @@ struct Reader {
         }
         let scheme: Authentication.Scheme
         switch type {
-        case "basic": scheme = .basic(username: try required("username"), password: try mapping["password"].map { try string($0, key: "auth.password") } ?? "")
+        case "basic": scheme = .basic(username: try required("username"), password: try mapping.value("password").map { try string($0, key: "auth.password") } ?? "")
         case "digest": scheme = .digest(username: try required("username"), password: try required("password"))
         case "bearer": scheme = .bearer(token: try required("token"))
         case "oauth2": scheme = .oauth2(try oauth2Settings(mapping, node: node, in: container))
         case "api_key":
             var placement = Authentication.KeyPlacement.header
-            if let inNode = mapping["in"] {
+            if let inNode = mapping.value("in") {
                 let text = try string(inNode, key: "auth.in")
                 guard let found = Authentication.KeyPlacement(rawValue: text) else {
                     throw CollectionError.wrongType(location(inNode), key: "auth.in", expected: "header or query (not \"\(text)\")")
@@ -579,7 +592,7 @@ struct Reader {
             }
             let name = try required("name")
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw CollectionError.wrongType(location(mapping["name"]), key: "auth.name", expected: "the name of the header or query item that carries the key")
+                throw CollectionError.wrongType(location(mapping.value("name")), key: "auth.name", expected: "the name of the header or query item that carries the key")
             }
             scheme = .apiKey(name: name, value: try required("value"), placement: placement)
         default: scheme = .none
@@ -599,14 +612,14 @@ struct Reader {
         let grant = values["grant"] ?? "client_credentials"
         guard let needed = OAuth2Settings.requiredKeys[grant] else {
             let hint = Suggestions.closest(to: grant, in: OAuth2Settings.grantNames, limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
-            throw CollectionError.wrongType(location(mapping["grant"]), key: "auth.grant",
+            throw CollectionError.wrongType(location(mapping.value("grant")), key: "auth.grant",
                                             expected: "one of \(OAuth2Settings.grantNames.joined(separator: ", ")) (not \"\(grant)\")\(hint)")
         }
         for key in ["token_url", "client_id"] + needed where values[key] == nil {
             throw CollectionError.missingKey(location(node), key: key, in: "the oauth2 \(grant) auth of \(container)")
         }
         if let clientAuth = values["client_auth"], OAuth2Configuration.ClientAuthentication(rawValue: clientAuth) == nil {
-            throw CollectionError.wrongType(location(mapping["client_auth"]), key: "auth.client_auth", expected: "basic or body (not \"\(clientAuth)\")")
+            throw CollectionError.wrongType(location(mapping.value("client_auth")), key: "auth.client_auth", expected: "basic or body (not \"\(clientAuth)\")")
         }
         values["grant"] = grant
         return OAuth2Settings(values)
@@ -620,10 +633,10 @@ struct Reader {
         }
         checkKeys(mapping, known: CollectionLoader.disabledKeys, in: "disabled of endpoint \"\(name)\"")
         var rows = DisabledRows()
-        rows.query = try mapping["query"].map { try locatedPairs($0, key: "disabled.query").map(\.pair) } ?? []
-        rows.headers = try mapping["headers"].map { try locatedPairs($0, key: "disabled.headers").map(\.pair) } ?? []
-        rows.form = try mapping["form"].map { try locatedPairs($0, key: "disabled.form").map(\.pair) } ?? []
-        rows.multipart = try mapping["multipart"].map { parts in
+        rows.query = try mapping.value("query").map { try locatedPairs($0, key: "disabled.query").map(\.pair) } ?? []
+        rows.headers = try mapping.value("headers").map { try locatedPairs($0, key: "disabled.headers").map(\.pair) } ?? []
+        rows.form = try mapping.value("form").map { try locatedPairs($0, key: "disabled.form").map(\.pair) } ?? []
+        rows.multipart = try mapping.value("multipart").map { parts in
             try entries(parts, key: "disabled.multipart").map { try multipartField($0.name, $0.value) }
         } ?? []
         return rows
@@ -644,14 +657,14 @@ struct Reader {
                 throw CollectionError.wrongType(location(node), key: "multipart.\(name)",
                                                 expected: "a mapping of value or file, filename and type (not \"\(unknown)\")")
             }
-            let file = try mapping["file"].map { try string($0, key: "multipart.\(name).file") }
-            let value = try mapping["value"].map { try string($0, key: "multipart.\(name).value") }
+            let file = try mapping.value("file").map { try string($0, key: "multipart.\(name).file") }
+            let value = try mapping.value("value").map { try string($0, key: "multipart.\(name).value") }
             guard (file == nil) != (value == nil) else {
                 throw CollectionError.wrongType(location(node), key: "multipart.\(name)", expected: "a mapping with exactly one of value and file")
             }
             return MultipartField(name: name, value: file ?? value ?? "", isFile: file != nil,
-                                  filename: try mapping["filename"].map { try string($0, key: "multipart.\(name).filename") },
-                                  contentType: try mapping["type"].map { try string($0, key: "multipart.\(name).type") })
+                                  filename: try mapping.value("filename").map { try string($0, key: "multipart.\(name).filename") },
+                                  contentType: try mapping.value("type").map { try string($0, key: "multipart.\(name).type") })
         default:
             throw CollectionError.wrongType(location(node), key: "multipart.\(name)", expected: "text, @path, or a mapping of value or file, filename and type")
         }

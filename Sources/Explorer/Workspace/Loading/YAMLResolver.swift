@@ -25,3 +25,13 @@ extension Node {
         }
     }
 }
+
+extension Node.Mapping {
+    /// The value of a key, found by its text: the last pair with that key wins, as in Yams'
+    /// own `mapping["key"]`, which builds a node of the key and compares whole nodes (their
+    /// tags resolved) with each pair's: a quarter of the time a large collection took to read.
+    package func value(_ key: String) -> Node? {
+        for pair in reversed() where pair.key.scalar?.string == key { return pair.value }
+        return nil
+    }
+}

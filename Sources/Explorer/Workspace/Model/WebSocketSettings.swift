@@ -72,13 +72,13 @@ extension Reader {
     mutating func readWebSocket(_ mapping: Node.Mapping, into endpoint: inout Endpoint) throws {
         let name = endpoint.name
         var isWebSocket = Endpoint.isWebSocketURL(endpoint.path)
-        if let flag = mapping["websocket"] {
+        if let flag = mapping.value("websocket") {
             guard let value = flag.flag else {
                 throw CollectionError.wrongType(location(flag), key: "websocket", expected: "true or false")
             }
             isWebSocket = value || isWebSocket
         }
-        guard let messagesNode = mapping["messages"] else {
+        guard let messagesNode = mapping.value("messages") else {
             endpoint.webSocket = isWebSocket ? WebSocketSettings() : nil
             return
         }

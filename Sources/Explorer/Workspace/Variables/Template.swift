@@ -28,15 +28,34 @@ package struct Template: Sendable, Hashable {
     /// previews and imports share.
     package static func placeholders(in text: String) -> [Placeholder] {
         var found: [Placeholder] = []
-        var rest = text[...]
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            let inner = open.upperBound..<close.lowerBound
-            found.append(Placeholder(range: open.lowerBound..<close.upperBound, inner: inner,
-                                     name: text[inner].trimmingCharacters(in: .whitespaces)))
-            rest = rest[close.upperBound...]
+        let utf8 = text.utf8
+        var next = utf8.startIndex
+        while let open = firstPair(of: UInt8(ascii: "{"), in: utf8, from: next) {
+            let innerStart = utf8.index(open, offsetBy: 2)
+            guard let close = firstPair(of: UInt8(ascii: "}"), in: utf8, from: innerStart) else { break }
+            let inner = innerStart..<close
+            next = utf8.index(close, offsetBy: 2)
+            found.append(Placeholder(range: open..<next, inner: inner, name: text[inner].trimmingCharacters(in: .whitespaces)))
         }
         return found
+    }
+
+    /// Where the first two `byte`s in a row start, searched byte by byte (Foundation's
+    /// `range(of:)` goes through a string comparison per call: most of what reading a large
+    /// collection's texts cost).
+    private static func firstPair(of byte: UInt8, in utf8: String.UTF8View, from start: String.Index) -> String.Index? {
+        var index = start
+        var previous: String.Index?
+        while index < utf8.endIndex {
+            if utf8[index] == byte {
+                if let previous { return previous }
+                previous = index
+            } else {
+                previous = nil
+            }
+            utf8.formIndex(after: &index)
+        }
+        return nil
     }
 
     /// Splits a string into literal text and `{{name}}` references.
