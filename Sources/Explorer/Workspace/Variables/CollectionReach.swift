@@ -97,7 +97,12 @@ extension Template {
     package static func forEachText(of node: Node, _ visit: (String) -> Void) {
         switch node {
         case .scalar(let scalar): visit(scalar.string)
-        case .mapping(let mapping): for (key, value) in mapping { forEachText(of: key, visit); forEachText(of: value, visit) }
+        case .mapping(let mapping):
+            // By index: iterating a mapping copies all its pairs first.
+            for index in mapping.indices {
+                forEachText(of: mapping[index].key, visit)
+                forEachText(of: mapping[index].value, visit)
+            }
         case .sequence(let sequence): for item in sequence { forEachText(of: item, visit) }
         case .alias: break
         }

@@ -42,6 +42,8 @@ package struct TemplateFunction: Sendable, Hashable {
     /// else (a plain variable name, or a function's name alone, which the scope's fixed
     /// built-ins answer).
     package init?(_ expression: String) {
+        // Most placeholders are variable names: the first word decides before any tokenizing.
+        guard Self.names.contains(String(expression.drop { $0.isWhitespace }.prefix { !$0.isWhitespace })) else { return nil }
         var tokens = CheckTokens(expression)
         guard let first = tokens.next(), !first.quoted, Self.names.contains(first.text) else { return nil }
         var arguments: [Argument] = []
