@@ -58,12 +58,12 @@ class Demo:
         return self.urls[environment] + path
 
 
-def start_demo(explorer_bin: Path, tmp_path: Path, port: int = 0, drain: bool = True) -> Demo:
-    """Starts `explorer demo --serve-only`; with `drain`, its output is read on into `lines`
-    and `errors` (a test that reads the pipes itself passes False)."""
+def start_demo(explorer_bin: Path, tmp_path: Path, port: int = 0, drain: bool = True, options: tuple[str, ...] = ()) -> Demo:
+    """Starts `explorer demo --serve-only` (with `options`); with `drain`, its output is read on
+    into `lines` and `errors` (a test that reads the pipes itself passes False)."""
     collection = tmp_path / "demo.yaml"
     process = subprocess.Popen(
-        [str(explorer_bin), "demo", "--serve-only", "--port", str(port), "--collection-out", str(collection)],
+        [str(explorer_bin), "demo", "--serve-only", "--port", str(port), "--collection-out", str(collection), *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

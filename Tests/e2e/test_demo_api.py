@@ -278,3 +278,23 @@ def test_the_demo_ends_quietly_when_the_reader_of_its_log_goes(explorer_bin, tmp
         assert stderr == ""
     finally:
         stop_demo(demo)
+
+
+def test_a_quiet_demo_answers_and_prints_no_line_per_request(explorer_bin, tmp_path):
+    demo = start_demo(explorer_bin, tmp_path, options=("--quiet",))
+    try:
+        printed = len(demo.lines)
+        for _ in range(3):
+            result = subprocess.run(["curl", "-sS", "--max-time", "20", demo.url("local", "/users/1")], capture_output=True, text=True)
+            assert '"id"' in result.stdout, result
+        # One more request, to a route that logs as any other, after which nothing was printed.
+        subprocess.run(["curl", "-sS", "--max-time", "20", demo.url("staging", "/users")], capture_output=True)
+        assert len(demo.lines) == printed and not any("→" in line for line in demo.lines), demo.lines
+    finally:
+        stop_demo(demo)
+
+
+def test_quiet_without_serve_only_is_refused(explorer_bin):
+    result = subprocess.run([str(explorer_bin), "demo", "--quiet"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert "--quiet applies to --serve-only" in result.stderr

@@ -20,6 +20,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve the API without the TUI; print the environments' URLs. Ctrl-C stops.")
     var serveOnly = false
 
+    @Flag(name: .long, help: "With --serve-only: print no line per request (for load tests: the log costs the server a write per request).")
+    var quiet = false
+
     @Option(name: .long, help: "Where to write the demo collection (default: a temporary folder).")
     var collectionOut: String?
 
@@ -30,6 +33,9 @@ struct DemoCommand: AsyncParsableCommand {
         guard (0...65_533).contains(port) else {
             throw ValidationError("--port must be between 0 and 65533 (the demo uses PORT, PORT+1 and PORT+2).")
         }
+        if quiet && !serveOnly {
+            throw ValidationError("--quiet applies to --serve-only (the TUI prints no log).")
+        }
     }
 
     func run() async throws {
@@ -38,7 +44,7 @@ struct DemoCommand: AsyncParsableCommand {
             server = try await DemoServer.start(
                 port: port,
                 handleSignals: serveOnly,
-                accessLog: serveOnly ? printLine : nil
+                accessLog: serveOnly && !quiet ? printLine : nil
             )
         } catch {
             printError(String(describing: error))
