@@ -159,7 +159,9 @@ def main() -> None:
         # Keep the session's own settings out of the way: no status line, the pane the whole window.
         tmux("set-option", "-t", "bench", "status", "off")
 
-        small_document = str(FIXTURES / "discord-openapi-reduced.json")
+        # A copy: Posting's importer writes a `.env` file beside the document it reads.
+        small_document = str(folder / "discord-openapi-reduced.json")
+        shutil.copyfile(FIXTURES / "discord-openapi-reduced.json", small_document)
         small = folder / "small" / "explorer.yaml"
         import_explorer(binary, small_document, small)
         # `open FILE` names the collection: it is opened as the user's, without the trust prompt
