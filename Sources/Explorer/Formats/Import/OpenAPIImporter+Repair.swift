@@ -20,7 +20,10 @@ extension OpenAPIImporter {
 
     /// The JSON pointer of a path of keys (`~` and `/` escaped as RFC 6901 says).
     static func pointer(_ keys: [String]) -> String {
-        keys.isEmpty ? "/" : keys.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        keys.isEmpty ? "/" : keys.map { key in
+            guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return "/" + key }
+            return "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        }.joined()
     }
 
     // MARK: - Before decoding
@@ -59,7 +62,8 @@ extension OpenAPIImporter {
     /// The members of one object mended in place.
     private static func mendObject(_ members: inout [(key: String, value: JSONValue)], keys: [String], isVersion30: Bool, found: inout [String]) {
         func index(_ key: String) -> Int? { members.firstIndex { $0.key == key } }
-        let here = pointer(keys)
+        // Written only with a warning: most objects have nothing to mend.
+        var here: String { pointer(keys) }
         let isOperationOrRoot = keys.isEmpty || (keys.count == 3 && keys[0] == "paths")
         let inProperties = keys.last == "properties" || keys.last == "patternProperties"
         // security: a list of requirements, each a mapping of scheme names to lists of scopes.

@@ -170,9 +170,55 @@ package enum CollectionWriter {
 
     /// A text scalar that reads back as the same text (quoted when it would read as something else).
     static func scalar(_ text: String) -> Node {
+        needsQuotes(text) ? Node(text, .implicit, .doubleQuoted) : Node(text)
+    }
+
+    /// Whether a text written plain would read back as something else: empty, or what Yams
+    /// reads as null, a boolean, an integer, a float or a timestamp.
+    ///
+    /// Yams answers by trying to parse the text as each (removing `_`s with Foundation, a
+    /// regular expression for dates): most of the time of writing a large import. The texts
+    /// none of those can be are answered from their bytes first (`mayReadAsNonText`); the
+    /// others are asked of Yams, so the answer is Yams' own.
+    static func needsQuotes(_ text: String) -> Bool {
+        if text.isEmpty { return true }
+        guard mayReadAsNonText(text) else { return false }
         let plain = Node(text)
-        let needsQuotes = plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || plain.timestamp != nil || text.isEmpty
-        return needsQuotes ? Node(text, .implicit, .doubleQuoted) : plain
+        return plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || plain.timestamp != nil
+    }
+
+    /// False when no YAML 1.1 reading of the text as null, a boolean, an integer, a float or a
+    /// timestamp can succeed, from its bytes alone; true when it may (Yams then decides).
+    ///
+    /// Every text Yams reads as one of those is made of ASCII letters, digits, `._+-:()~` and
+    /// spaces (a float's `0x1p3`, `nan(…)`, `1_000`, `1:30`, a date's `2001-12-14 21:59:43`),
+    /// and starts with a digit, a sign, `.`, a space, `_`, `~`, `i`, `n` (`inf`, `nan`, `null`)
+    /// or the first letter of a boolean (`true`, `yes`, `on`, `false`, `no`, `off`, any case). A control
+    /// character sends the text to Yams (a NUL ends the text a float is parsed from; a date
+    /// may end with a line break), as does a last character that is a Unicode line break.
+    static func mayReadAsNonText(_ text: String) -> Bool {
+        var other = false
+        var nonASCII = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0..<0x20, 0x7F: return true
+            case 0x80...: nonASCII = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                 UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "~"):
+                break
+            default: other = true
+            }
+        }
+        if other { return false }
+        if nonASCII {
+            guard let last = text.unicodeScalars.last?.value else { return false }
+            return last == 0x85 || last == 0x2028 || last == 0x2029
+        }
+        guard let first = text.utf8.first(where: { $0 != UInt8(ascii: "_") }) else { return true }
+        if "0123456789+-. ~iInN".utf8.contains(first) { return true }
+        guard let head = text.utf8.first else { return true }
+        return text.utf8.count <= 5 && "tTyYoOfFnN".utf8.contains(head)
     }
 
     /// A JSON body as YAML (flow-free block style, numbers and booleans kept plain).
