@@ -7,8 +7,9 @@ import Testing
 /// per request, bounded in time and size, masked like a secret, and only from a collection
 /// the user opened by name or trusted.
 @Suite struct CommandFunctionTests {
-    /// A folder holding a collection file and a private state folder for the trust list.
-    private struct Sandbox {
+    /// A folder holding a collection file and a private state folder for the trust list,
+    /// removed when the test is done with it.
+    private final class Sandbox {
         let folder: URL
         let collectionFile: URL
         var environment: [String: String] { ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin"] }
@@ -19,6 +20,8 @@ import Testing
             collectionFile = folder.appendingPathComponent("explorer.yaml")
             try Data(yaml.utf8).write(to: collectionFile)
         }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
 
         func load() throws -> APICollection { try CollectionLoader.load(from: collectionFile) }
 

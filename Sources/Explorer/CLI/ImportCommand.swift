@@ -166,21 +166,22 @@ struct ImportCommand: AsyncParsableCommand {
     /// - Returns: the result as it was printed or merged.
     @discardableResult
     static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws -> ImportResult {
-        var result: ImportResult
+        let prepared: PreparedImport
         do {
-            let folder = destinationFolder(destination)
-            result = try run().disablingCommands().notingReach(from: folder)
+            var imported = try run()
             if let folder = destination.folder, !folder.isEmpty {
-                result.collection = result.collection.nested(inFolder: folder)
+                imported.collection = imported.collection.nested(inFolder: folder)
             }
+            prepared = try imported.prepared(for: destinationFolder(destination))
         } catch {
             printError("\(error)")
             throw ExitCode(1)
         }
+        let result = prepared.result
         for warning in result.warnings { printError("warning: \(warning)") }
         let yaml: String
         do {
-            yaml = try CollectionWriter.yaml(for: result.collection)
+            yaml = try prepared.yaml()
         } catch {
             printError("The imported collection cannot be written as YAML: \(error)")
             throw ExitCode(1)

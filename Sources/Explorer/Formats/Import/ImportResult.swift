@@ -38,6 +38,19 @@ extension APICollection {
     }
 }
 
+/// An import ready to write (`ImportResult.prepared(for:)`).
+package struct PreparedImport {
+    /// The import, its commands disabled and its reach noted.
+    package let result: ImportResult
+    /// The collection's YAML tree.
+    let tree: Node
+
+    /// The collection as YAML text.
+    ///
+    /// - Throws: an emitter error from the YAML library (not expected for collection values).
+    package func yaml() throws -> String { try CollectionWriter.yaml(of: tree) }
+}
+
 /// Why an import failed.
 enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The curl command line could not be understood.
@@ -66,6 +79,18 @@ extension ImportResult {
     /// The name an imported `{{command "…"}}` is renamed to: it does not run.
     package static let disabledCommand = "command_from_import"
 
+    /// What `explorer import` writes: the import with its commands disabled
+    /// (`disablingCommands`) and what it reaches noted (`notingReach`), and its YAML tree,
+    /// made once for all three.
+    ///
+    /// - Parameter folder: the folder of the collection the import goes into.
+    /// - Throws: when the collection cannot be written and read back.
+    package func prepared(for folder: URL) throws -> PreparedImport {
+        var node = CollectionWriter.node(for: collection)
+        let result = try disablingCommands(in: &node).notingReach(from: folder, texts: node)
+        return PreparedImport(result: result, tree: node)
+    }
+
     /// The import with every `{{command "…"}}` renamed to `{{command_from_import "…"}}`, which
     /// runs nothing, and a warning that lists them: a file written by someone else (a shared
     /// Postman collection, a HAR file) never brings a command into a collection the user then
@@ -77,12 +102,17 @@ extension ImportResult {
     ///
     /// - Throws: when the collection cannot be written and read back.
     package func disablingCommands() throws -> ImportResult {
+        var node = CollectionWriter.node(for: collection)
+        return try disablingCommands(in: &node)
+    }
+
+    /// `disablingCommands()` on the collection's YAML tree, which is renamed in place.
+    private func disablingCommands(in node: inout Node) throws -> ImportResult {
         var disabled: [String] = []
-        let node = Template.mapTexts(of: CollectionWriter.node(for: collection)) { Self.disablingCommands(in: $0, disabled: &disabled) }
+        node = Template.mapTexts(of: node) { Self.disablingCommands(in: $0, disabled: &disabled) }
         guard !disabled.isEmpty else { return self }
         var copy = self
-        let text = try Yams.serialize(node: node, indent: 2, width: -1, allowUnicode: true)
-        copy.collection = try CollectionLoader.parse(text, file: "the imported collection")
+        copy.collection = try CollectionLoader.parse(try CollectionWriter.yaml(of: node), file: "the imported collection")
         let count = disabled.count
         let listed = disabled.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ") + (count > 10 ? ", …" : "")
         copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
@@ -94,9 +124,12 @@ extension ImportResult {
     /// than commands (renamed already): files outside that folder and process environment
     /// variables. The user reads them before opening the collection by name, which trusts it.
     ///
-    /// - Parameter folder: the folder of the collection the import goes into.
-    package func notingReach(from folder: URL) -> ImportResult {
-        let reach = CollectionReach(collection, folder: folder).references.filter { if case .command = $0 { false } else { true } }
+    /// - Parameters:
+    ///   - folder: the folder of the collection the import goes into.
+    ///   - texts: the collection's YAML tree, when it is made already.
+    package func notingReach(from folder: URL, texts: Node? = nil) -> ImportResult {
+        let reach = CollectionReach(collection, texts: texts ?? CollectionWriter.node(for: collection), folder: folder)
+            .references.filter { if case .command = $0 { false } else { true } }
         guard !reach.isEmpty else { return self }
         var copy = self
         copy.warnings.append("the import reaches beyond \(folder.path): it " + reach.map(\.description).joined(separator: "; it ")

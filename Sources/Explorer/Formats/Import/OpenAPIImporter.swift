@@ -13,7 +13,7 @@ import Yams
 /// named after its first tag; path parameters become `{{variables}}` (given a value when the
 /// document has an example or default); required query and header parameters are included
 /// (optional ones when they have an example or default); request bodies come from their
-/// example, else from a skeleton built from the schema. `$ref`s are resolved first.
+/// example, else from a skeleton built from the schema. `$ref`s are followed as each endpoint reads what they name (`ComponentLookup`).
 package struct OpenAPIImporter: Sendable {
     /// Creates an importer.
     package init() {}
@@ -43,29 +43,8 @@ package struct OpenAPIImporter: Sendable {
     func importText(_ text: String, path: String = "<openapi>", file: URL? = nil, limits: DocumentLimits = .current) throws -> ImportResult {
         var warnings: [String] = []
         let tree = try Self.preparedTree(text, path: path, file: file, limits: limits, warnings: &warnings)
-        var (document, orders) = try Self.decodeTolerantly(tree, path: path, warnings: &warnings)
-        let resolved: OpenAPIKit.ResolvedDocument
-        do {
-            resolved = try document.locallyDereferenced().resolved()
-        } catch {
-            // A schema that contains itself (a tree, an error with nested errors) and that a
-            // request reaches cannot be expanded: the cycles are cut and it is read again.
-            guard var loose = document.components.schemas.isEmpty ? nil : (try? Self.looseTree(tree)) else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
-            }
-            let cut = Self.breakingSchemaCycles(in: &loose)
-            guard !cut.isEmpty, let again = try? JSONValue(parsing: JSONSerialization.data(withJSONObject: loose)) else {
-                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
-            }
-            (document, _) = try Self.decodeTolerantly(again, path: path, warnings: &warnings)
-            do {
-                resolved = try document.locallyDereferenced().resolved()
-            } catch {
-                throw ImportError.invalidOpenAPI(path: path, reason: "a $ref cannot be resolved: \(error)")
-            }
-            orders = MemberOrders()
-            warnings.append("The schemas \(cut.joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
-        }
+        let (document, orders) = try Self.decodeTolerantly(tree, path: path, warnings: &warnings)
+        var samples = Samples(lookup: ComponentLookup(document.components), orders: orders)
 
         // Servers → environments.
         var environments: [Environment] = []
@@ -97,16 +76,16 @@ package struct OpenAPIImporter: Sendable {
         var variables: [KeyValue] = []
         var usedIDs: Set<String> = []
         let place = Self.operationPlaces(in: tree)
-        func rank(_ operation: OpenAPIKit.ResolvedEndpoint) -> Int {
-            place["\(operation.method.rawValue.uppercased()) \(operation.path.rawValue)"] ?? Int.max
-        }
-        for operation in resolved.endpoints.sorted(by: { rank($0) < rank($1) }) {
-            let folder = operation.tags.first
-            var endpoint = makeEndpoint(operation, orders: orders, variables: &variables, warnings: &warnings)
-            applySecurity(operation, to: &endpoint, credentials: &credentials, warnings: &warnings)
+        let operations = Self.operations(of: document, lookup: &samples.lookup)
+        for operation in operations.sorted(by: { place[$0.key] ?? Int.max < place[$1.key] ?? Int.max }) {
+            samples.place = operation.key
+            let folder = operation.operation.tags?.first
+            var endpoint = makeEndpoint(operation, samples: &samples, variables: &variables)
+            applySecurity(operation.operation.security ?? document.security, to: &endpoint, lookup: &samples.lookup,
+                          credentials: &credentials, warnings: &warnings)
             if let folder { endpoint.folderPath = [folder] }
             if usedIDs.contains(endpoint.id) {
-                endpoint.name += " (\(operation.operationId ?? "\(operation.method.rawValue) \(operation.path.rawValue)"))"
+                endpoint.name += " (\(operation.operation.operationId ?? "\(operation.method.rawValue) \(operation.path.rawValue)"))"
                 var counter = 2
                 let baseName = endpoint.name
                 while usedIDs.contains(endpoint.id) { endpoint.name = "\(baseName) \(counter)"; counter += 1 }
@@ -118,6 +97,10 @@ package struct OpenAPIImporter: Sendable {
             } else {
                 topLevel.append(endpoint)
             }
+        }
+        warnings += samples.lookup.warnings
+        if !samples.recurring.isEmpty {
+            warnings.append("The schemas \(samples.recurring.sorted().joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
         }
         if !credentials.isEmpty {
             // Credentials come from the process environment by default and are secrets.
@@ -244,7 +227,7 @@ package struct OpenAPIImporter: Sendable {
         }
     }
 
-    /// The tree as Foundation objects, for the passes written over them (Swagger 2.0, cycles).
+    /// The tree as Foundation objects, for the passes written over them (Swagger 2.0).
     static func looseTree(_ tree: JSONValue) throws -> LooseObject {
         guard let object = tree.anyValue as? LooseObject else { throw ImportError.invalidOpenAPI(path: "<openapi>", reason: "the top level is not a mapping.") }
         return object
@@ -253,8 +236,7 @@ package struct OpenAPIImporter: Sendable {
     /// Decodes the tree; each value OpenAPIKit cannot read is dropped (`droppingFailure`) and
     /// the tree decoded again, up to `maximumDroppedValues` times.
     ///
-    /// - Returns: the document, every operation's `responses` empty, and the order of the
-    ///   members of the tree's objects.
+    /// - Returns: the document and the order of the members of the tree's objects.
     static func decodeTolerantly(_ tree: JSONValue, path: String, warnings: inout [String]) throws
         -> (document: OpenAPIKit.OpenAPI.Document, orders: MemberOrders) {
         var tree = tree
@@ -262,8 +244,7 @@ package struct OpenAPIImporter: Sendable {
         var dropped = 0
         while true {
             do {
-                var document = try decodeDocument(Data(tree.serialized().utf8), version: version)
-                emptyingResponses(of: &document)
+                let document = try decodeDocument(Data(tree.serialized().utf8), version: version)
                 var orders = MemberOrders()
                 orders.record(tree)
                 return (document, orders)
@@ -291,47 +272,65 @@ package struct OpenAPIImporter: Sendable {
         return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: data)
     }
 
-    /// Empties every operation's `responses`: no endpoint is built from a response, and
-    /// dereferencing expands a response's schema into every operation that names it (most of
-    /// the import's time: Discord's 242 operations each inline the same large objects).
-    private static func emptyingResponses(of document: inout OpenAPIKit.OpenAPI.Document) {
-        for (template, value) in document.paths {
-            guard case .b(var item) = value else { continue }
-            for endpoint in item.endpoints {
-                var operation = endpoint.operation
-                operation.responses = [:]
-                item.set(operation: operation, for: endpoint.method)
-            }
-            document.paths[template] = .b(item)
-        }
-    }
-
     private func environmentName(_ description: String?, url: String, index: Int) -> String {
         if let description, !description.isEmpty, description.count <= 40 { return description }
         if let host = URL(string: url)?.host, !host.isEmpty { return host }
         return index == 0 ? "default" : "server \(index + 1)"
     }
 
-    private func makeEndpoint(_ operation: OpenAPIKit.ResolvedEndpoint, orders: MemberOrders, variables: inout [KeyValue], warnings: inout [String]) -> Endpoint {
+    /// An operation of the document, with the parameters that apply to it.
+    struct Operation {
+        let method: OpenAPIKit.OpenAPI.HttpMethod
+        let path: OpenAPIKit.OpenAPI.Path
+        let operation: OpenAPIKit.OpenAPI.Operation
+        /// The operation's parameters, then its path item's that it does not override (by name
+        /// and location), their references followed.
+        let parameters: [OpenAPIKit.OpenAPI.Parameter]
+        /// `METHOD /template`, as `operationPlaces` keys them and warnings name them.
+        var key: String { "\(method.rawValue.uppercased()) \(path.rawValue)" }
+    }
+
+    /// Every operation of the document's paths, in the document's order of paths.
+    static func operations(of document: OpenAPIKit.OpenAPI.Document, lookup: inout ComponentLookup) -> [Operation] {
+        var operations: [Operation] = []
+        for (path, value) in document.paths {
+            guard let item = lookup.pathItem(value, at: path.rawValue) else { continue }
+            for endpoint in item.endpoints {
+                let key = "\(endpoint.method.rawValue.uppercased()) \(path.rawValue)"
+                var seen: Set<String> = []  // name and location
+                var parameters: [OpenAPIKit.OpenAPI.Parameter] = []
+                for reference in endpoint.operation.parameters + item.parameters {
+                    guard let parameter = lookup.parameter(reference, at: key) else { continue }
+                    if seen.insert("\(parameter.location) \(parameter.name)").inserted {
+                        parameters.append(parameter)
+                    }
+                }
+                operations.append(Operation(method: endpoint.method, path: path, operation: endpoint.operation, parameters: parameters))
+            }
+        }
+        return operations
+    }
+
+    private func makeEndpoint(_ operation: Operation, samples: inout Samples, variables: inout [KeyValue]) -> Endpoint {
         let method = HTTPMethod(rawValue: operation.method.rawValue)
         var path = operation.path.rawValue
         if !path.hasPrefix("/") { path = "/" + path }
-        let operationName = operation.operationId ?? "\(operation.method.rawValue.uppercased()) \(path)"
+        let operationName = operation.operation.operationId ?? "\(operation.method.rawValue.uppercased()) \(path)"
         var query: [KeyValue] = []
         var headers: [KeyValue] = []
         for parameter in operation.parameters {
-            let name = parameter.underlyingParameter.name
-            let sample = parameterSample(parameter, orders: orders)
-            switch parameter.underlyingParameter.location {
+            let name = parameter.name
+            let sample = samples.sample(of: parameter)
+            switch parameter.location {
             case .path:
                 path = path.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}")
                 if let sample, variables[named: name] == nil { variables.append(KeyValue(name, sample)) }
             case .query:
-                if let sample { query.append(KeyValue(name, sample)) } else if parameter.underlyingParameter.required {
+                if let sample { query.append(KeyValue(name, sample)) } else if parameter.required {
                     query.append(KeyValue(name, "{{\(name)}}"))
                 }
             case .header:
-                if let sample { headers.append(KeyValue(name, sample)) } else if parameter.underlyingParameter.required {
+                if let sample { headers.append(KeyValue(name, sample)) } else if parameter.required {
                     headers.append(KeyValue(name, "{{\(name)}}"))
                 }
             default:
@@ -339,22 +338,23 @@ package struct OpenAPIImporter: Sendable {
             }
         }
         var body: EndpointBody?
-        if let request = operation.requestBody, let (contentType, content) = preferredContent(request.content) {
-            let example = contentExample(content, orders: orders)
+        if let reference = operation.operation.requestBody, let request = samples.lookup.request(reference, at: samples.place),
+           let (contentType, content) = samples.preferredContent(request.content) {
+            let example = samples.example(of: content)
             let type = contentType.rawValue.lowercased()
             if type.contains("json") {
                 if let example { body = .json(example) }
                 if type != "application/json" { headers.append(KeyValue("Content-Type", contentType.rawValue)) }
             } else if type.contains("x-www-form-urlencoded") {
-                if case .object(let pairs)? = example { body = .form(pairs.map { KeyValue($0.key, flat($0.value)) }) }
+                if case .object(let pairs)? = example { body = .form(pairs.map { KeyValue($0.key, Self.flat($0.value)) }) }
             } else if type.contains("multipart/form-data") {
-                if case .object(let pairs)? = example { body = .multipart(pairs.map { MultipartField(name: $0.key, value: flat($0.value)) }) }
+                if case .object(let pairs)? = example { body = .multipart(pairs.map { MultipartField(name: $0.key, value: Self.flat($0.value)) }) }
             } else if let example, example != .string(""), example != .null {
-                body = .raw(flat(example))
+                body = .raw(Self.flat(example))
                 headers.append(KeyValue("Content-Type", contentType.rawValue))
             }
         }
-        let title = operation.endpointSummary ?? operation.operationId ?? "\(method.rawValue) \(operation.path.rawValue)"
+        let title = operation.operation.summary ?? operation.operation.operationId ?? "\(method.rawValue) \(operation.path.rawValue)"
         let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕").trimmingCharacters(in: .whitespaces)
         var endpoint = Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
         endpoint.operation = operationName
@@ -363,14 +363,18 @@ package struct OpenAPIImporter: Sendable {
 
     /// Adds what the operation's first security requirement needs: a header (or query item)
     /// holding a `{{variable}}` whose value defaults to `{{env.NAME}}` and is a secret.
-    private func applySecurity(_ operation: OpenAPIKit.ResolvedEndpoint, to endpoint: inout Endpoint, credentials: inout [KeyValue], warnings: inout [String]) {
-        guard let requirement = operation.security.first else { return }
+    private func applySecurity(_ requirements: [OpenAPIKit.OpenAPI.SecurityRequirement], to endpoint: inout Endpoint, lookup: inout ComponentLookup,
+                               credentials: inout [KeyValue], warnings: inout [String]) {
+        guard let requirement = requirements.first else { return }
         func credential(_ name: String, _ environmentName: String) -> String {
             if credentials[named: name] == nil { credentials.append(KeyValue(name, "{{env.\(environmentName)}}")) }
             return "{{\(name)}}"
         }
-        for scoped in requirement.schemes.values.sorted(by: { $0.name < $1.name }) {
-            switch scoped.securityScheme.type {
+        let schemes = requirement.keys.compactMap { reference in
+            lookup.securityScheme(reference, at: endpoint.operation ?? endpoint.name).map { (name: reference.name ?? "", scheme: $0) }
+        }
+        for scoped in schemes.sorted(by: { $0.name < $1.name }) {
+            switch scoped.scheme.type {
             case .apiKey(let name, let location):
                 let value = credential("api_key", "API_KEY")
                 switch location {
@@ -393,115 +397,5 @@ package struct OpenAPIImporter: Sendable {
                 warnings.append("The security scheme \(scoped.name) (mutual TLS) is not imported.")
             }
         }
-    }
-
-    /// A JSON value written as a parameter or form value.
-    private func flat(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): return text
-        case .null: return ""
-        case .bool(let flag): return flag ? "true" : "false"
-        case .number(let text): return text
-        default: return value.serialized()
-        }
-    }
-
-    private func preferredContent(_ map: OpenAPIKit.DereferencedContent.Map) -> (OpenAPIKit.OpenAPI.ContentType, OpenAPIKit.DereferencedContent)? {
-        let pairs = Array(map)
-        return pairs.first { $0.key.rawValue.lowercased().contains("json") }.map { ($0.key, $0.value) }
-            ?? pairs.first.map { ($0.key, $0.value) }
-    }
-
-    private func contentExample(_ content: OpenAPIKit.DereferencedContent, orders: MemberOrders) -> JSONValue? {
-        let decoded = { self.jsonValue($0, orders: orders) }
-        if let value = firstExample(content.examples, orders: orders) { return value }
-        if let example = content.example.flatMap(decoded) { return example }
-        guard let schema = content.schema else { return nil }
-        return skeleton(schema, depth: 0, orders: orders)
-    }
-
-    /// The value of the first of named examples, in the document's order (decoded, they come
-    /// in the process's hash order: Twilio's `Fields` took a different one at each import).
-    private func firstExample(_ examples: OrderedDictionary<String, OpenAPIKit.OpenAPI.Example>?, orders: MemberOrders) -> JSONValue? {
-        guard let examples, !examples.isEmpty else { return nil }
-        let pairs = examples.map { (key: $0.key, value: $0.value) }
-        return orders.ordered(pairs, among: pairs.map(\.key)).lazy.compactMap { $0.value.dataOrLegacyValue.flatMap { self.jsonValue($0, orders: orders) } }.first
-    }
-
-    private func parameterSample(_ parameter: OpenAPIKit.DereferencedParameter, orders: MemberOrders) -> String? {
-        let decoded = { self.jsonValue($0, orders: orders) }
-        if let context = parameter.schemaOrContent.a {
-            // Named examples first: OpenAPIKit fills `example` with one of them, not the first.
-            if let value = firstExample(context.examples, orders: orders) { return flat(value) }
-            if let example = context.example.flatMap(decoded) { return flat(example) }
-            let schema = context.schema
-            if let value = (schema.examples.first ?? schema.defaultValue).flatMap(decoded) { return flat(value) }
-            if let value = schema.allowedValues?.first.flatMap(decoded) { return flat(value) }
-        }
-        return nil
-    }
-
-    /// A sample value for a schema: its example, default or first allowed value, else a
-    /// placeholder of its type (objects list their properties).
-    private func skeleton(_ schema: OpenAPIKit.DereferencedJSONSchema, depth: Int, orders: MemberOrders) -> JSONValue {
-        let core = Self.core(of: schema)
-        let decoded = { self.jsonValue($0, orders: orders) }
-        let child = { self.skeleton($0, depth: depth + 1, orders: orders) }
-        if let value = (core.examples.first ?? core.defaultValue).flatMap(decoded) { return value }
-        if let value = core.allowedValues?.first.flatMap(decoded) { return value }
-        guard depth < 8 else { return .null }
-        switch schema {
-        case .null, .fragment: return .null
-        case .boolean: return .bool(false)
-        case .integer, .number: return .number("0")
-        case .string:
-            switch core.formatString {
-            case "date-time": return .string("2024-01-01T00:00:00Z")
-            case "date": return .string("2024-01-01")
-            case "uuid": return .string("00000000-0000-0000-0000-000000000000")
-            case "email": return .string("user@example.com")
-            case "uri", "url": return .string("https://example.com")
-            default: return .string("")
-            }
-        case .array(_, let context):
-            return .array(context.items.map { [child($0)] } ?? [])
-        case .object(_, let context):
-            let writable = context.properties.filter { !Self.core(of: $0.value).readOnly }.map { (key: $0.key, value: $0.value) }
-            return .object(orders.ordered(writable, among: Array(context.properties.keys)).prefix(60).map { (key: $0.key, value: child($0.value)) })
-        case .all(let schemas, _):
-            var pairs: [(key: String, value: JSONValue)] = []
-            for part in schemas {
-                if case .object(let more) = child(part) {
-                    for pair in more where !pairs.contains(where: { $0.key == pair.key }) { pairs.append(pair) }
-                }
-            }
-            return pairs.isEmpty ? (schemas.first.map { child($0) } ?? .null) : .object(pairs)
-        case .one(let schemas, _), .any(let schemas, _):
-            let nonNull = schemas.first { if case .null = $0 { return false } else { return true } }
-            return (nonNull ?? schemas.first).map { child($0) } ?? .null
-        case .not:
-            return .null
-        }
-    }
-
-    /// A schema's own example, default, format and flags, read from its core context: the
-    /// `DereferencedJSONSchema` properties of the same names rebuild the whole subtree as a
-    /// `JSONSchema` first, which made building a skeleton quadratic in its depth.
-    private static func core(of schema: OpenAPIKit.DereferencedJSONSchema) -> any OpenAPIKit.JSONSchemaContext {
-        switch schema {
-        case .null(let core), .fragment(let core), .all(_, let core), .one(_, let core), .any(_, let core), .not(_, let core): return core
-        case .boolean(let core): return core
-        case .number(let core, _): return core
-        case .integer(let core, _): return core
-        case .string(let core, _): return core
-        case .object(let core, _): return core
-        case .array(let core, _): return core
-        }
-    }
-
-    /// An example or default as a JSON value, its objects' members in the document's order.
-    private func jsonValue(_ value: OpenAPIKit.AnyCodable, orders: MemberOrders) -> JSONValue? {
-        guard let data = try? JSONEncoder().encode(value), let parsed = try? JSONValue(parsing: data) else { return nil }
-        return orders.reordered(parsed)
     }
 }

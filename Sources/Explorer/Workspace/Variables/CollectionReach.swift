@@ -54,7 +54,7 @@ package struct CollectionReach: Sendable, Hashable {
 
     /// What a collection reaches, its texts read from a YAML tree: the file's as the loader
     /// composed it, or the one it would be written as.
-    init(_ collection: APICollection, texts tree: Node, folder: URL) {
+    package init(_ collection: APICollection, texts tree: Node, folder: URL) {
         var found = Set<Reference>()
         let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
         func file(_ path: String) {

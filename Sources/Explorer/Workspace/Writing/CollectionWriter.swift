@@ -14,7 +14,14 @@ package enum CollectionWriter {
     ///
     /// - Throws: an emitter error from the YAML library (not expected for collection values).
     package static func yaml(for collection: APICollection) throws -> String {
-        try Yams.serialize(node: node(for: collection), indent: 2, width: -1, allowUnicode: true)
+        try yaml(of: node(for: collection))
+    }
+
+    /// A collection's YAML document tree (`node(for:)`) as text.
+    ///
+    /// - Throws: an emitter error from the YAML library (not expected for collection values).
+    package static func yaml(of node: Node) throws -> String {
+        try Yams.serialize(node: node, indent: 2, width: -1, allowUnicode: true)
     }
 
     /// The collection as a YAML document tree, before it is written out.
