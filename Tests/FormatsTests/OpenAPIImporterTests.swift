@@ -151,6 +151,40 @@ import TestSupport
         #expect(Set(pairs.map(\.key)) == ["name", "children"])
     }
 
+    @Test func aReferenceThatNamesNothingCostsOnlyWhatUsesIt() throws {
+        let result = try OpenAPIImporter().importText("""
+            openapi: 3.1.0
+            info: {title: Broken, version: '1'}
+            paths:
+              /pets/{id}:
+                parameters:
+                  - {$ref: '#/components/parameters/Id'}
+                  - {$ref: '#/components/parameters/Gone'}
+                put:
+                  requestBody:
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            name: {type: string, example: Rex}
+                            owner: {$ref: '#/components/schemas/Missing'}
+                  responses: {'204': {description: done}}
+              /pets:
+                get:
+                  responses: {'200': {description: ok}}
+            components:
+              parameters:
+                Id: {name: id, in: path, required: true, schema: {type: integer, example: 7}}
+            """)
+        #expect(result.collection.endpoints.count == 2)
+        let put = try #require(result.collection.endpoints.first)
+        #expect(result.collection.variables[named: "id"] == "7")
+        #expect(put.body == .json(.object([(key: "name", value: .string("Rex")), (key: "owner", value: .null)])))
+        #expect(result.warnings.contains { $0.contains("#/components/parameters/Gone") && $0.contains("PUT /pets/{id}") }, "\(result.warnings)")
+        #expect(result.warnings.contains { $0.contains("#/components/schemas/Missing") }, "\(result.warnings)")
+    }
+
     /// A JSON document whose request body reaches `Pet.Input` and, through
     /// it, `Tag`; `Problem` is reached only from a response.
     static let prunable = """
