@@ -109,8 +109,13 @@ extension ImportResult {
     /// `disablingCommands()` on the collection's YAML tree, which is renamed in place.
     private func disablingCommands(in node: inout Node) throws -> ImportResult {
         var disabled: [String] = []
-        node = Template.mapTexts(of: node) { Self.disablingCommands(in: $0, disabled: &disabled) }
+        // Most imports bring no command: the tree is rebuilt only when one does.
+        Template.forEachText(of: node) { text in
+            if disabled.isEmpty { _ = Self.disablingCommands(in: text, disabled: &disabled) }
+        }
         guard !disabled.isEmpty else { return self }
+        disabled = []
+        node = Template.mapTexts(of: node) { Self.disablingCommands(in: $0, disabled: &disabled) }
         var copy = self
         copy.collection = try CollectionLoader.parse(try CollectionWriter.yaml(of: node), file: "the imported collection")
         let count = disabled.count

@@ -176,8 +176,11 @@ package enum CollectionWriter {
     }
 
     /// A text scalar that reads back as the same text (quoted when it would read as something else).
+    ///
+    /// Its tag is `!!str` (never written: the emitter is told every tag is implicit), so that
+    /// writing it does not ask Yams what the text reads as (seven regular expressions a text).
     static func scalar(_ text: String) -> Node {
-        needsQuotes(text) ? Node(text, .implicit, .doubleQuoted) : Node(text)
+        Node(text, Tag(.str), needsQuotes(text) ? .doubleQuoted : .plain)
     }
 
     /// Whether a text written plain would read back as something else: empty, or what Yams
@@ -231,9 +234,9 @@ package enum CollectionWriter {
     /// A JSON body as YAML (flow-free block style, numbers and booleans kept plain).
     static func jsonNode(_ value: JSONValue) -> Node {
         switch value {
-        case .null: return Node("null", .implicit, .plain)
-        case .bool(let flag): return Node(flag ? "true" : "false", .implicit, .plain)
-        case .number(let text): return Node(text, .implicit, .plain)
+        case .null: return Node("null", Tag(.null), .plain)
+        case .bool(let flag): return Node(flag ? "true" : "false", Tag(.bool), .plain)
+        case .number(let text): return Node(text, Tag(text.contains { $0 == "." || $0 == "e" || $0 == "E" } ? .float : .int), .plain)
         case .string(let text): return scalar(text)
         case .array(let values): return Node(values.map(jsonNode), .implicit)
         case .object(let pairs): return Node(pairs.map { (scalar($0.key), jsonNode($0.value)) }, .implicit)
