@@ -26,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // `swift package generate-documentation --target Networking`: the library's DocC catalog.
@@ -128,9 +127,6 @@ let package = Package(
                 "Query",
                 "Workspace",
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
                 .product(name: "GraphQL", package: "GraphQL"),
             ],
             path: "Sources/Explorer/Formats"

@@ -185,6 +185,53 @@ import TestSupport
         #expect(result.warnings.contains { $0.contains("#/components/schemas/Missing") }, "\(result.warnings)")
     }
 
+    @Test func everythingComesInTheDocumentsOrder() throws {
+        // Decoded whole, the document's maps came back in the process's hash order: which
+        // content type was sent, the order of an example's members and of a server's variables
+        // changed from one import to the next.
+        let result = try OpenAPIImporter().importText("""
+            {"openapi": "3.0.3", "info": {"title": "Order", "version": "1"},
+             "servers": [{"url": "https://{region}.example.com/{version}",
+                          "variables": {"region": {"default": "eu"}, "version": {"default": "v2"}, "zone": {"default": "a"}}}],
+             "paths": {"/users": {"post": {"operationId": "createUser",
+               "requestBody": {"content": {
+                 "application/json": {"schema": {"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}},
+                                      "examples": {"first": {"value": {"zeta": 1, "alpha": 2, "mid": 3}}, "second": {"value": {"other": 1}}}},
+                 "application/scim+json": {"schema": {"type": "object"}}}},
+               "responses": {}}}}}
+            """)
+        #expect(result.collection.environments.first?.variables.map(\.name) == ["region", "version", "zone"])
+        let create = try #require(result.collection.endpoints.first)
+        #expect(create.headers[named: "Content-Type"] == nil)
+        #expect(create.body == .json(.object([(key: "zeta", value: .number("1")), (key: "alpha", value: .number("2")), (key: "mid", value: .number("3"))])))
+    }
+
+    @Test func aRequiredNameWithoutAPropertyIsSentAsNullAndANullDefaultIsNone() throws {
+        let result = try OpenAPIImporter().importText("""
+            openapi: 3.0.3
+            info: {title: Required, version: '1'}
+            paths:
+              /logs:
+                post:
+                  requestBody:
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          required: [endpoint]
+                          properties:
+                            token: {type: string, example: abc}
+                            options: {type: object, nullable: true, default: null, properties: {usage: {type: boolean}}}
+                            note: {type: string, nullable: true, example: null}
+                  responses: {}
+            """)
+        let create = try #require(result.collection.endpoints.first)
+        #expect(create.body == .json(.object([
+            (key: "token", value: .string("abc")), (key: "options", value: .object([(key: "usage", value: .bool(false))])),
+            (key: "note", value: .string("")), (key: "endpoint", value: .null),
+        ])))
+    }
+
     /// A JSON document whose request body reaches `Pet.Input` and, through
     /// it, `Tag`; `Problem` is reached only from a response.
     static let prunable = """

@@ -1,16 +1,16 @@
 import Foundation
 import NetworkingCore
 
-/// What OpenAPIKit is given to decode: only the parts an endpoint is built from.
+/// What the importer reads: only the parts an endpoint is built from.
 ///
 /// Decoding is most of an import's time, and most of a large document is what no endpoint
 /// uses: the responses of every operation and the components only they refer to (Discord's
 /// document loses 56 % of its bytes). The document is read as an ordered tree, pruned and
 /// written back as compact JSON.
 extension OpenAPIImporter {
-    /// The order of each object's members in the document, for what OpenAPIKit hands back as
-    /// dictionaries (a schema's properties, an example): without it a JSON document's example
-    /// bodies came out in a different order at every import.
+    /// The order of each object's members in the document, for what Foundation's objects hand
+    /// back as dictionaries (the Swagger 2.0 rewriting works on them): without it a Swagger
+    /// document's example bodies came out in a different order at every import.
     struct MemberOrders {
         /// Each object's keys in the document's order, by its keys sorted.
         private var orders: [[String]: [String]] = [:]

@@ -1,20 +1,16 @@
 import Foundation
 import NetworkingCore
-import OpenAPIKit
 
 /// A document is never given up for one value: no malformed schema, example or security
 /// entry is needed to build an endpoint, so each costs only itself, with a warning that names
 /// its JSON pointer and what was kept.
 ///
-/// Two passes: `mendingValues` rewrites, before decoding, the values public documents are
-/// known to get wrong (a `security` that is `null`, an `enum` with a number among strings,
-/// `items` that is a list, a `type` that is `null` or a list, an integer bound out of range);
-/// then each error OpenAPIKit still reports drops the smallest part around its coding path
-/// that may go (`droppingFailure`), and the document is decoded again.
+/// `mendingValues` rewrites, before endpoints are read, the values public documents are known
+/// to get wrong (a `security` that is `null`, an `enum` with a number among strings, `items`
+/// that is a list, a `type` that is `null` or a list, an integer bound out of range); anything
+/// else an endpoint does not read is never looked at, and what it reads is read for what it is
+/// (`Samples`), so no other value can stop the import.
 extension OpenAPIImporter {
-    /// How many values OpenAPIKit's errors may drop before the document is refused.
-    static let maximumDroppedValues = 40
-
     /// Keys under which a value is data, not description: never rewritten.
     private static let dataKeys: Set<String> = ["example", "examples", "default", "const", "enum"]
 
@@ -26,7 +22,6 @@ extension OpenAPIImporter {
         }.joined()
     }
 
-    // MARK: - Before decoding
 
     /// Rewrites the values public documents are known to get wrong, each with a warning.
     ///
@@ -179,103 +174,6 @@ extension OpenAPIImporter {
                     members.remove(at: at)
                 }
             }
-        }
-    }
-
-    // MARK: - After an error
-
-    /// Drops the smallest part around an OpenAPIKit error's coding path that may go: an example,
-    /// a default, a security requirement, a schema (read as any value), a parameter, a request
-    /// body, an operation, a path item, a component.
-    ///
-    /// - Returns: the warning to give, or nil when nothing there may go.
-    static func droppingFailure(_ error: Error, in tree: inout JSONValue, path: String) -> String? {
-        let failure = OpenAPIKit.OpenAPI.Error(from: error)
-        let keys = failure.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-        guard let (prefix, action) = droppable(keys, in: tree) else { return nil }
-        let reason = failure.localizedDescription.split(separator: "\n").first.map(String.init) ?? "it cannot be read"
-        guard apply(action, at: prefix[...], in: &tree) else { return nil }
-        let kept: String = switch action {
-        case .emptySchema: "read as a schema that allows any value"
-        case .remove: "dropped"
-        }
-        return "\(path)#\(pointer(prefix)): \(reason) It is \(kept); the rest of the document is imported."
-    }
-
-    private enum Action {
-        case remove
-        case emptySchema
-    }
-
-    /// The deepest prefix of `keys` that names a part that may go, and what to do with it.
-    private static func droppable(_ keys: [String], in tree: JSONValue) -> ([String], Action)? {
-        let schemaParents: Set<String> = ["schema", "items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"]
-        let schemaLists: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems"]
-        let schemaMaps: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
-        let operations: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
-        // Only prefixes that exist in the tree (the coding path may name a key the decoder
-        // looked for and did not find).
-        var depth = 0
-        var node: JSONValue? = tree
-        while depth < keys.count, let next = child(of: node, keys[depth]) {
-            node = next
-            depth += 1
-        }
-        for end in stride(from: depth, through: 1, by: -1) {
-            let key = keys[end - 1]
-            let parent = end >= 2 ? keys[end - 2] : ""
-            let grandparent = end >= 3 ? keys[end - 3] : ""
-            let prefix = Array(keys[..<end])
-            if ["example", "examples", "default", "security"].contains(key) || parent == "examples" || parent == "security" {
-                return (prefix, .remove)
-            }
-            if schemaParents.contains(parent) || schemaLists.contains(parent) || schemaMaps.contains(parent)
-                || (grandparent == "components" && parent == "schemas") {
-                return (prefix, .emptySchema)
-            }
-            if parent == "parameters" || key == "requestBody" || key == "responses" || key == "callbacks"
-                || parent == "headers" || parent == "links" || parent == "servers" || key == "servers" {
-                return (prefix, .remove)
-            }
-            if grandparent == "paths" && operations.contains(key) { return (prefix, .remove) }
-            if parent == "paths" || parent == "webhooks" || grandparent == "components" { return (prefix, .remove) }
-        }
-        return nil
-    }
-
-    private static func child(of node: JSONValue?, _ key: String) -> JSONValue? {
-        switch node {
-        case .object(let members)?: return members.first { $0.key == key }?.value
-        case .array(let elements)?: return Int(key).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
-        default: return nil
-        }
-    }
-
-    /// Applies `action` to the value at `keys`; false when it is not there.
-    private static func apply(_ action: Action, at keys: ArraySlice<String>, in value: inout JSONValue) -> Bool {
-        guard let key = keys.first else { return false }
-        let last = keys.count == 1
-        switch value {
-        case .object(var members):
-            guard let at = members.firstIndex(where: { $0.key == key }) else { return false }
-            if last {
-                if case .emptySchema = action { members[at].value = .object([]) } else { members.remove(at: at) }
-            } else if !apply(action, at: keys.dropFirst(), in: &members[at].value) {
-                return false
-            }
-            value = .object(members)
-            return true
-        case .array(var elements):
-            guard let at = Int(key), elements.indices.contains(at) else { return false }
-            if last {
-                if case .emptySchema = action { elements[at] = .object([]) } else { elements.remove(at: at) }
-            } else if !apply(action, at: keys.dropFirst(), in: &elements[at]) {
-                return false
-            }
-            value = .array(elements)
-            return true
-        default:
-            return false
         }
     }
 }

@@ -1,12 +1,9 @@
 import Foundation
 import NetworkingCore
-import OpenAPIKit
-import OpenAPIKit30
-import OpenAPIKitCompat
 import Workspace
 import Yams
 
-/// Imports an OpenAPI 3.0 or 3.1 document (YAML or JSON) with OpenAPIKit.
+/// Imports an OpenAPI 3.0 or 3.1 document (YAML or JSON), read as a tree.
 ///
 /// Servers become environments (server variables become the environment's variables, so
 /// `{scheme}://host` is `{{scheme}}://host`); every operation becomes an endpoint, in a folder
@@ -43,24 +40,27 @@ package struct OpenAPIImporter: Sendable {
     func importText(_ text: String, path: String = "<openapi>", file: URL? = nil, limits: DocumentLimits = .current) throws -> ImportResult {
         var warnings: [String] = []
         let tree = try Self.preparedTree(text, path: path, file: file, limits: limits, warnings: &warnings)
-        let (document, orders) = try Self.decodeTolerantly(tree, path: path, warnings: &warnings)
-        var samples = Samples(lookup: ComponentLookup(document.components), orders: orders)
+        var samples = Samples(lookup: ComponentLookup(tree), isVersion30: tree["openapi"]?.stringValue?.hasPrefix("3.0") ?? false)
 
         // Servers → environments.
         var environments: [Environment] = []
         var usedEnvironmentNames: Set<String> = []
-        for (index, server) in document.servers.enumerated() {
-            var base = server.urlTemplate.rawValue
-            for name in server.variables.keys { base = base.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}") }
+        for (index, server) in (tree["servers"]?.arrayValue ?? []).enumerated() {
+            guard let url = server["url"]?.stringValue else {
+                warnings.append("\(path)#/servers/\(index): a server without a `url` is left out.")
+                continue
+            }
+            var base = url
+            for variable in server["variables"]?.members ?? [] { base = base.replacingOccurrences(of: "{\(variable.key)}", with: "{{\(variable.key)}}") }
             if base.hasPrefix("/") || !base.contains("://") && !base.hasPrefix("{{") {
-                warnings.append("The server \"\(server.urlTemplate.rawValue)\" is relative; its environment uses http://localhost, edit its base_url.")
+                warnings.append("The server \"\(url)\" is relative; its environment uses http://localhost, edit its base_url.")
                 base = "http://localhost" + (base.hasPrefix("/") ? base : "/" + base)
             }
             while base.hasSuffix("/") { base.removeLast() }
-            var name = environmentName(server.description, url: server.urlTemplate.rawValue, index: index)
+            var name = environmentName(server["description"]?.stringValue, url: url, index: index)
             if usedEnvironmentNames.contains(name) { name += " \(index + 1)" }
             usedEnvironmentNames.insert(name)
-            let variables = server.variables.map { KeyValue($0.key, $0.value.default) }
+            let variables = (server["variables"]?.members ?? []).map { KeyValue($0.key, $0.value["default"].map(Self.flat) ?? "") }
             environments.append(Environment(name: name, baseURLTemplate: base, variables: variables))
         }
         if environments.isEmpty {
@@ -71,21 +71,20 @@ package struct OpenAPIImporter: Sendable {
 
         // Operations → endpoints, in folders per first tag (in the document's tag order).
         var folders: [String: [Endpoint]] = [:]
-        var folderOrder: [String] = (document.tags ?? []).map(\.name)
+        var folderOrder: [String] = (tree["tags"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         var topLevel: [Endpoint] = []
         var variables: [KeyValue] = []
         var usedIDs: Set<String> = []
-        let place = Self.operationPlaces(in: tree)
-        let operations = Self.operations(of: document, lookup: &samples.lookup)
-        for operation in operations.sorted(by: { place[$0.key] ?? Int.max < place[$1.key] ?? Int.max }) {
+        let globalSecurity = tree["security"]?.arrayValue ?? []
+        for operation in Self.operations(of: tree, lookup: &samples.lookup) {
             samples.place = operation.key
-            let folder = operation.operation.tags?.first
+            let folder = operation.tags.first
             var endpoint = makeEndpoint(operation, samples: &samples, variables: &variables)
-            applySecurity(operation.operation.security ?? document.security, to: &endpoint, lookup: &samples.lookup,
+            applySecurity(operation.security ?? globalSecurity, to: &endpoint, lookup: &samples.lookup,
                           credentials: &credentials, warnings: &warnings)
             if let folder { endpoint.folderPath = [folder] }
             if usedIDs.contains(endpoint.id) {
-                endpoint.name += " (\(operation.operation.operationId ?? "\(operation.method.rawValue) \(operation.path.rawValue)"))"
+                endpoint.name += " (\(operation.operationID ?? "\(operation.method) \(operation.path)"))"
                 var counter = 2
                 let baseName = endpoint.name
                 while usedIDs.contains(endpoint.id) { endpoint.name = "\(baseName) \(counter)"; counter += 1 }
@@ -114,21 +113,10 @@ package struct OpenAPIImporter: Sendable {
             guard let endpoints = folders[name], !endpoints.isEmpty else { continue }
             items.append(.folder(Folder(name: name, items: endpoints.map { .endpoint($0) })))
         }
-        let collection = APICollection(name: document.info.title, variables: variables, environments: environments, items: items)
+        let title = tree["info"]?["title"]?.stringValue ?? ""
+        if title.isEmpty { warnings.append("\(path)#/info/title: the document has no title; the collection is named \"API\".") }
+        let collection = APICollection(name: title.isEmpty ? "API" : title, variables: variables, environments: environments, items: items)
         return ImportResult(collection: collection, warnings: warnings)
-    }
-
-    /// Each operation's place in the document: the `paths` in their order, the methods in
-    /// theirs within each path item, keyed `METHOD /template`. Decoding from JSON keeps no
-    /// member order (a `paths` object comes back in hash order); the tree does.
-    static func operationPlaces(in tree: JSONValue) -> [String: Int] {
-        guard case .object(let paths)? = tree["paths"] else { return [:] }
-        var places: [String: Int] = [:]
-        for (template, item) in paths {
-            guard case .object(let members) = item else { continue }
-            for (method, _) in members { places["\(method.uppercased()) \(template)"] = places.count }
-        }
-        return places
     }
 
     /// The document as a tree, ready to decode: Swagger 2.0 rewritten as OpenAPI 3.0, every
@@ -233,45 +221,6 @@ package struct OpenAPIImporter: Sendable {
         return object
     }
 
-    /// Decodes the tree; each value OpenAPIKit cannot read is dropped (`droppingFailure`) and
-    /// the tree decoded again, up to `maximumDroppedValues` times.
-    ///
-    /// - Returns: the document and the order of the members of the tree's objects.
-    static func decodeTolerantly(_ tree: JSONValue, path: String, warnings: inout [String]) throws
-        -> (document: OpenAPIKit.OpenAPI.Document, orders: MemberOrders) {
-        var tree = tree
-        let version = tree["openapi"]?.stringValue ?? "3.1.0"
-        var dropped = 0
-        while true {
-            do {
-                let document = try decodeDocument(Data(tree.serialized().utf8), version: version)
-                var orders = MemberOrders()
-                orders.record(tree)
-                return (document, orders)
-            } catch {
-                guard dropped < maximumDroppedValues, let warning = droppingFailure(error, in: &tree, path: path) else {
-                    let reason = OpenAPIKit.OpenAPI.Error(from: error).localizedDescription
-                    throw ImportError.invalidOpenAPI(path: path, reason: dropped < maximumDroppedValues ? reason
-                        : "\(dropped) values could not be read, and then: \(reason)")
-                }
-                warnings.append(warning)
-                dropped += 1
-            }
-        }
-    }
-
-    /// Decodes an OpenAPI 3.0 (converted to 3.1) or 3.1 document from JSON.
-    private static func decodeDocument(_ data: Data, version: String) throws -> OpenAPIKit.OpenAPI.Document {
-        // No vendor extension (`x-…`) is imported; reading them decodes every object twice
-        // (OpenAPIKit30 reads the same key).
-        let decoder = JSONDecoder()
-        decoder.userInfo = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
-        if version.hasPrefix("3.0") {
-            return try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: data).convert(to: .v3_1_1)
-        }
-        return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: data)
-    }
-
     private func environmentName(_ description: String?, url: String, index: Int) -> String {
         if let description, !description.isEmpty, description.count <= 40 { return description }
         if let host = URL(string: url)?.host, !host.isEmpty { return host }
@@ -280,57 +229,70 @@ package struct OpenAPIImporter: Sendable {
 
     /// An operation of the document, with the parameters that apply to it.
     struct Operation {
-        let method: OpenAPIKit.OpenAPI.HttpMethod
-        let path: OpenAPIKit.OpenAPI.Path
-        let operation: OpenAPIKit.OpenAPI.Operation
+        /// The method as the document writes it (`get`).
+        let method: String
+        /// The path template (`/pets/{id}`).
+        let path: String
+        /// The operation object.
+        let operation: JSONValue
         /// The operation's parameters, then its path item's that it does not override (by name
         /// and location), their references followed.
-        let parameters: [OpenAPIKit.OpenAPI.Parameter]
-        /// `METHOD /template`, as `operationPlaces` keys them and warnings name them.
-        var key: String { "\(method.rawValue.uppercased()) \(path.rawValue)" }
+        let parameters: [JSONValue]
+        /// `METHOD /template`, as warnings name it.
+        var key: String { "\(method.uppercased()) \(path)" }
+        var operationID: String? { operation["operationId"]?.stringValue }
+        var tags: [String] { operation["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        /// The operation's own security requirements; `nil` when the document's apply.
+        var security: [JSONValue]? { operation["security"]?.arrayValue }
     }
 
-    /// Every operation of the document's paths, in the document's order of paths.
-    static func operations(of document: OpenAPIKit.OpenAPI.Document, lookup: inout ComponentLookup) -> [Operation] {
+    /// The methods a path item holds operations under.
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
+
+    /// Every operation of the document, the paths in their order and the methods in theirs
+    /// within each path item.
+    static func operations(of document: JSONValue, lookup: inout ComponentLookup) -> [Operation] {
         var operations: [Operation] = []
-        for (path, value) in document.paths {
-            guard let item = lookup.pathItem(value, at: path.rawValue) else { continue }
-            for endpoint in item.endpoints {
-                let key = "\(endpoint.method.rawValue.uppercased()) \(path.rawValue)"
-                var seen: Set<String> = []  // name and location
-                var parameters: [OpenAPIKit.OpenAPI.Parameter] = []
-                for reference in endpoint.operation.parameters + item.parameters {
-                    guard let parameter = lookup.parameter(reference, at: key) else { continue }
-                    if seen.insert("\(parameter.location) \(parameter.name)").inserted {
-                        parameters.append(parameter)
-                    }
+        for (path, value) in document["paths"]?.members ?? [] {
+            guard let item = lookup.resolved(value, at: path), case .object(let members) = item else { continue }
+            let shared = item["parameters"]?.arrayValue ?? []
+            for (method, operation) in members where methods.contains(method) {
+                guard case .object = operation else { continue }
+                let key = "\(method.uppercased()) \(path)"
+                var seen: Set<String> = []  // location and name
+                var parameters: [JSONValue] = []
+                for reference in (operation["parameters"]?.arrayValue ?? []) + shared {
+                    guard let parameter = lookup.resolved(reference, at: key), let name = parameter["name"]?.stringValue,
+                          let location = parameter["in"]?.stringValue else { continue }
+                    if seen.insert("\(location) \(name)").inserted { parameters.append(parameter) }
                 }
-                operations.append(Operation(method: endpoint.method, path: path, operation: endpoint.operation, parameters: parameters))
+                operations.append(Operation(method: method, path: path, operation: operation, parameters: parameters))
             }
         }
         return operations
     }
 
     private func makeEndpoint(_ operation: Operation, samples: inout Samples, variables: inout [KeyValue]) -> Endpoint {
-        let method = HTTPMethod(rawValue: operation.method.rawValue)
-        var path = operation.path.rawValue
+        let method = HTTPMethod(rawValue: operation.method.uppercased())
+        var path = operation.path
         if !path.hasPrefix("/") { path = "/" + path }
-        let operationName = operation.operation.operationId ?? "\(operation.method.rawValue.uppercased()) \(path)"
+        let operationName = operation.operationID ?? "\(operation.method.uppercased()) \(path)"
         var query: [KeyValue] = []
         var headers: [KeyValue] = []
         for parameter in operation.parameters {
-            let name = parameter.name
+            let name = parameter["name"]?.stringValue ?? ""
             let sample = samples.sample(of: parameter)
-            switch parameter.location {
-            case .path:
+            let required = parameter["required"]?.boolValue ?? false
+            switch parameter["in"]?.stringValue {
+            case "path":
                 path = path.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}")
                 if let sample, variables[named: name] == nil { variables.append(KeyValue(name, sample)) }
-            case .query:
-                if let sample { query.append(KeyValue(name, sample)) } else if parameter.required {
+            case "query":
+                if let sample { query.append(KeyValue(name, sample)) } else if required {
                     query.append(KeyValue(name, "{{\(name)}}"))
                 }
-            case .header:
-                if let sample { headers.append(KeyValue(name, sample)) } else if parameter.required {
+            case "header":
+                if let sample { headers.append(KeyValue(name, sample)) } else if required {
                     headers.append(KeyValue(name, "{{\(name)}}"))
                 }
             default:
@@ -338,23 +300,23 @@ package struct OpenAPIImporter: Sendable {
             }
         }
         var body: EndpointBody?
-        if let reference = operation.operation.requestBody, let request = samples.lookup.request(reference, at: samples.place),
-           let (contentType, content) = samples.preferredContent(request.content) {
+        if let reference = operation.operation["requestBody"], let request = samples.lookup.resolved(reference, at: samples.place),
+           let (contentType, content) = samples.preferredContent(request["content"]) {
             let example = samples.example(of: content)
-            let type = contentType.rawValue.lowercased()
+            let type = contentType.lowercased()
             if type.contains("json") {
                 if let example { body = .json(example) }
-                if type != "application/json" { headers.append(KeyValue("Content-Type", contentType.rawValue)) }
+                if type != "application/json" { headers.append(KeyValue("Content-Type", contentType)) }
             } else if type.contains("x-www-form-urlencoded") {
                 if case .object(let pairs)? = example { body = .form(pairs.map { KeyValue($0.key, Self.flat($0.value)) }) }
             } else if type.contains("multipart/form-data") {
                 if case .object(let pairs)? = example { body = .multipart(pairs.map { MultipartField(name: $0.key, value: Self.flat($0.value)) }) }
             } else if let example, example != .string(""), example != .null {
                 body = .raw(Self.flat(example))
-                headers.append(KeyValue("Content-Type", contentType.rawValue))
+                headers.append(KeyValue("Content-Type", contentType))
             }
         }
-        let title = operation.operation.summary ?? operation.operation.operationId ?? "\(method.rawValue) \(operation.path.rawValue)"
+        let title = operation.operation["summary"]?.stringValue ?? operation.operationID ?? "\(method.rawValue) \(operation.path)"
         let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕").trimmingCharacters(in: .whitespaces)
         var endpoint = Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
         endpoint.operation = operationName
@@ -363,38 +325,42 @@ package struct OpenAPIImporter: Sendable {
 
     /// Adds what the operation's first security requirement needs: a header (or query item)
     /// holding a `{{variable}}` whose value defaults to `{{env.NAME}}` and is a secret.
-    private func applySecurity(_ requirements: [OpenAPIKit.OpenAPI.SecurityRequirement], to endpoint: inout Endpoint, lookup: inout ComponentLookup,
+    private func applySecurity(_ requirements: [JSONValue], to endpoint: inout Endpoint, lookup: inout ComponentLookup,
                                credentials: inout [KeyValue], warnings: inout [String]) {
-        guard let requirement = requirements.first else { return }
+        guard let requirement = requirements.first?.members else { return }
         func credential(_ name: String, _ environmentName: String) -> String {
             if credentials[named: name] == nil { credentials.append(KeyValue(name, "{{env.\(environmentName)}}")) }
             return "{{\(name)}}"
         }
-        let schemes = requirement.keys.compactMap { reference in
-            lookup.securityScheme(reference, at: endpoint.operation ?? endpoint.name).map { (name: reference.name ?? "", scheme: $0) }
-        }
-        for scoped in schemes.sorted(by: { $0.name < $1.name }) {
-            switch scoped.scheme.type {
-            case .apiKey(let name, let location):
+        for schemeName in requirement.map(\.key).sorted() {
+            let reference = "#/components/securitySchemes/" + Self.pointer([schemeName]).dropFirst()
+            guard let scheme = lookup.resolved(.object([(key: "$ref", value: .string(reference))]), at: endpoint.operation ?? endpoint.name) else { continue }
+            switch scheme["type"]?.stringValue {
+            case "apiKey":
+                guard let name = scheme["name"]?.stringValue, !name.isEmpty else { continue }
                 let value = credential("api_key", "API_KEY")
-                switch location {
-                case .header:
+                switch scheme["in"]?.stringValue {
+                case "header":
                     if !endpoint.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) { endpoint.headers.append(KeyValue(name, value)) }
-                case .query:
+                case "query":
                     if endpoint.query[named: name] == nil { endpoint.query.append(KeyValue(name, value)) }
-                case .cookie:
+                case "cookie":
                     endpoint.headers.append(KeyValue("Cookie", "\(name)=\(value)"))
+                default:
+                    break
                 }
-            case .http(let scheme, _):
-                if scheme.lowercased() == "basic" {
+            case "http":
+                if scheme["scheme"]?.stringValue?.lowercased() == "basic" {
                     endpoint.headers.set("Authorization", "Basic " + credential("basic_auth", "API_BASIC_AUTH"))
                 } else {
                     endpoint.headers.set("Authorization", "Bearer " + credential("token", "API_TOKEN"))
                 }
-            case .oauth2, .openIdConnect:
+            case "oauth2", "openIdConnect":
                 endpoint.headers.set("Authorization", "Bearer " + credential("token", "API_TOKEN"))
-            case .mutualTLS:
-                warnings.append("The security scheme \(scoped.name) (mutual TLS) is not imported.")
+            case "mutualTLS":
+                warnings.append("The security scheme \(schemeName) (mutual TLS) is not imported.")
+            default:
+                warnings.append("The security scheme \(schemeName) has no type explorer knows (\(scheme["type"]?.serialized() ?? "none")); it is not imported.")
             }
         }
     }
