@@ -38,6 +38,6 @@ extension CollectionWriter {
         case .body: pairs = [("body", Node("true"))]
         }
         if capture.isSecret { pairs.append(("secret", Node("true"))) }
-        return Node(pairs, .implicit, .flow)
+        return keyed(pairs, .flow)
     }
 }

@@ -14,6 +14,6 @@ extension CollectionWriter {
         }
         if let variables = operation.variables { pairs.append(("variables", jsonNode(variables))) }
         if let name = operation.operationName { pairs.append(("operation", scalar(name))) }
-        return Yams.Node(pairs, .implicit)
+        return keyed(pairs)
     }
 }

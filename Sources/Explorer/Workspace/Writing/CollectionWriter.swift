@@ -38,7 +38,7 @@ package enum CollectionWriter {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
         }
         root.append(("endpoints", Node(collection.items.map(itemNode), .implicit)))
-        return Node(root, .implicit)
+        return keyed(root)
     }
 
     /// One environment as a YAML mapping.
@@ -75,9 +75,9 @@ package enum CollectionWriter {
             if let user = proxy.user { fields.append(("user", scalar(user))) }
             if let password = proxy.password { fields.append(("password", scalar(password))) }
             if let noProxy = proxy.noProxy { fields.append(("no_proxy", Node(noProxy.map { scalar($0) }, .implicit, .flow))) }
-            pairs.append(("proxy", Node(fields, .implicit)))
+            pairs.append(("proxy", keyed(fields)))
         }
-        return Node(pairs, .implicit)
+        return keyed(pairs)
     }
 
     /// One endpoint or folder as a YAML mapping.
@@ -88,7 +88,7 @@ package enum CollectionWriter {
             if let description = folder.description { pairs.append(("description", scalar(description))) }
             if let auth = folder.auth { pairs.append(("auth", authNode(auth))) }
             pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
-            return Node(pairs, .implicit)
+            return keyed(pairs)
         case .endpoint(let endpoint):
             var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
             if let description = endpoint.description { pairs.append(("description", scalar(description))) }
@@ -113,7 +113,7 @@ package enum CollectionWriter {
             if let follow = endpoint.followRedirects { pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain))) }
             pairs += checkPairs(endpoint)
             pairs += webSocketPairs(endpoint)
-            return Node(pairs, .implicit)
+            return keyed(pairs)
         }
     }
 
@@ -133,7 +133,7 @@ package enum CollectionWriter {
         case let .oauth2(settings):
             pairs += OAuth2Settings.keys.compactMap { key in settings.values[key].map { (scalar(key), scalar($0)) } }
         }
-        return Node(pairs, .implicit)
+        return keyed(pairs)
     }
 
     /// An endpoint's rows switched off, each table as `query`, `headers`, `form` and
@@ -144,7 +144,7 @@ package enum CollectionWriter {
         if !rows.headers.isEmpty { pairs.append(("headers", mapping(rows.headers, caseInsensitive: true))) }
         if !rows.form.isEmpty { pairs.append(("form", mapping(rows.form))) }
         if !rows.multipart.isEmpty { pairs.append(("multipart", named(rows.multipart.map { ($0.name, multipartValue($0)) }))) }
-        return Node(pairs, .implicit)
+        return keyed(pairs)
     }
 
     /// A mapping of text values, quoted so numbers and booleans stay text; the list form
@@ -172,7 +172,17 @@ package enum CollectionWriter {
         var pairs: [(Node, Node)] = [(scalar(field.isFile ? "file" : "value"), scalar(field.value))]
         if let filename = field.filename { pairs.append((scalar("filename"), scalar(filename))) }
         if let type = field.contentType { pairs.append((scalar("type"), scalar(type))) }
-        return Node(pairs, .implicit)
+        return keyed(pairs)
+    }
+
+    /// A mapping whose keys are written as `scalar` writes texts: the keys the writer spells
+    /// (`name`, `method` …) come as untagged literals, which the emitter would otherwise ask
+    /// Yams to resolve (regular expressions, once for each key of each endpoint).
+    static func keyed(_ pairs: [(Node, Node)], _ style: Node.Mapping.Style = .any) -> Node {
+        Node(pairs.map { key, value in
+            guard case .scalar(let text) = key, text.tag.description == Tag.Name.implicit.rawValue else { return (key, value) }
+            return (scalar(text.string), value)
+        }, .implicit, style)
     }
 
     /// A text scalar that reads back as the same text (quoted when it would read as something else).
