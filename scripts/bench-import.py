@@ -68,6 +68,7 @@ def main():
     parser.add_argument("--posting", default=shutil.which("posting"))
     parser.add_argument("documents", nargs="*")
     args = parser.parse_args()
+    args.bin = os.path.abspath(args.bin)  # the commands run in a temporary folder
     if not os.path.exists(args.bin):
         sys.exit(f"{args.bin} does not exist: build it with `swift build -c release --product explorer`, or name one with --bin.")
     with tempfile.TemporaryDirectory() as folder:

@@ -175,6 +175,17 @@ package enum CollectionWriter {
         return keyed(pairs)
     }
 
+    /// The tags of the scalars the writer makes, one of each for all of them: a tag is an
+    /// object, and a large import writes hundreds of thousands of scalars. Yams changes a tag
+    /// only while it is implicit or non-specific (resolving it), never one of these.
+    private enum Tags {
+        nonisolated(unsafe) static let text = Tag(.str)
+        nonisolated(unsafe) static let null = Tag(.null)
+        nonisolated(unsafe) static let bool = Tag(.bool)
+        nonisolated(unsafe) static let int = Tag(.int)
+        nonisolated(unsafe) static let float = Tag(.float)
+    }
+
     /// A mapping whose keys are written as `scalar` writes texts: the keys the writer spells
     /// (`name`, `method` …) come as untagged literals, which the emitter would otherwise ask
     /// Yams to resolve (regular expressions, once for each key of each endpoint).
@@ -190,7 +201,7 @@ package enum CollectionWriter {
     /// Its tag is `!!str` (never written: the emitter is told every tag is implicit), so that
     /// writing it does not ask Yams what the text reads as (seven regular expressions a text).
     static func scalar(_ text: String) -> Node {
-        Node(text, Tag(.str), needsQuotes(text) ? .doubleQuoted : .plain)
+        Node(text, Tags.text, needsQuotes(text) ? .doubleQuoted : .plain)
     }
 
     /// Whether a text written plain would read back as something else: empty, or what Yams
@@ -244,9 +255,9 @@ package enum CollectionWriter {
     /// A JSON body as YAML (flow-free block style, numbers and booleans kept plain).
     static func jsonNode(_ value: JSONValue) -> Node {
         switch value {
-        case .null: return Node("null", Tag(.null), .plain)
-        case .bool(let flag): return Node(flag ? "true" : "false", Tag(.bool), .plain)
-        case .number(let text): return Node(text, Tag(text.contains { $0 == "." || $0 == "e" || $0 == "E" } ? .float : .int), .plain)
+        case .null: return Node("null", Tags.null, .plain)
+        case .bool(let flag): return Node(flag ? "true" : "false", Tags.bool, .plain)
+        case .number(let text): return Node(text, text.contains { $0 == "." || $0 == "e" || $0 == "E" } ? Tags.float : Tags.int, .plain)
         case .string(let text): return scalar(text)
         case .array(let values): return Node(values.map(jsonNode), .implicit)
         case .object(let pairs): return Node(pairs.map { (scalar($0.key), jsonNode($0.value)) }, .implicit)
