@@ -1,3 +1,4 @@
+import Contract
 import Foundation
 import NetworkingCore
 
@@ -49,34 +50,23 @@ extension OpenAPIImporter {
             return nil
         }
 
-        /// The name a reference gives its target: the last part of its pointer (a component's name).
+        /// The name a reference gives its target: the last token of its pointer (a component's name).
         static func name(of reference: String) -> String {
-            let last = reference.split(separator: "/").last.map(String.init) ?? reference
-            return unescaped(last)
+            pointer(of: reference).flatMap(JSONPointer.tokens)?.last ?? reference
+        }
+
+        /// A local reference's JSON pointer, percent-decoded (it is a URI fragment); `nil` for another file's.
+        private static func pointer(of reference: String) -> String? {
+            guard reference.hasPrefix("#") else { return nil }
+            let fragment = String(reference.dropFirst())
+            return fragment.contains("%") ? (fragment.removingPercentEncoding ?? fragment) : fragment
         }
 
         private mutating func target(of reference: String) -> JSONValue? {
             if let found = targets[reference] { return found }
-            guard reference.hasPrefix("#") else { return nil }
-            var current: JSONValue? = document
-            for part in reference.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
-                let key = Self.unescaped(String(part))
-                switch current {
-                case .object?: current = current?[key]
-                case .array?: current = Int(key).flatMap { current?[$0] }
-                default: current = nil
-                }
-                if current == nil { return nil }
-            }
-            targets[reference] = current
-            return current
-        }
-
-        /// A pointer's part as a key: percent-decoded (it is in a URI fragment), then `~1` and `~0`.
-        private static func unescaped(_ part: String) -> String {
-            let decoded = part.contains("%") ? (part.removingPercentEncoding ?? part) : part
-            guard decoded.contains("~") else { return decoded }
-            return decoded.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            guard let found = Self.pointer(of: reference).flatMap({ JSONPointer.resolve($0, in: document) }) else { return nil }
+            targets[reference] = found
+            return found
         }
 
         private mutating func broken<T>(_ reference: String, at place: String, why: String) -> T? {

@@ -1,3 +1,4 @@
+import Contract
 import Foundation
 import NetworkingCore
 import Workspace
@@ -333,7 +334,7 @@ package struct OpenAPIImporter: Sendable {
             return "{{\(name)}}"
         }
         for schemeName in requirement.map(\.key).sorted() {
-            let reference = "#/components/securitySchemes/" + Self.pointer([schemeName]).dropFirst()
+            let reference = "#/components/securitySchemes/" + JSONPointer.escape(schemeName)
             guard let scheme = lookup.resolved(.object([(key: "$ref", value: .string(reference))]), at: endpoint.operation ?? endpoint.name) else { continue }
             switch scheme["type"]?.stringValue {
             case "apiKey":
