@@ -183,6 +183,33 @@ import TestSupport
         }
     }
 
+    @Test func schemasThatFanOutToAnEnormousBodyAreCutWithAWarning() throws {
+        // Eight levels of 60 properties, each naming the next level: 60^8 values if expanded.
+        var schemas: [String] = []
+        for level in 0..<8 {
+            let properties = (0..<60).map { "\"p\($0)\": {\"$ref\": \"#/components/schemas/L\(level + 1)\"}" }.joined(separator: ", ")
+            schemas.append("\"L\(level)\": {\"type\": \"object\", \"properties\": {\(properties)}}")
+        }
+        schemas.append("\"L8\": {\"type\": \"string\"}")
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "Fan", "version": "1"},
+             "paths": {"/a": {"post": {"operationId": "wide", "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/L0"}}}}, "responses": {}}}},
+             "components": {"schemas": {\(schemas.joined(separator: ", "))}}}
+            """
+        let result = try OpenAPIImporter().importText(text, path: "fan.json")
+        let endpoint = try #require(result.collection.endpoints.first)
+        guard case .json(let body)? = endpoint.body else { Issue.record("no JSON body"); return }
+        func count(_ value: JSONValue) -> Int {
+            switch value {
+            case .object(let members): return 1 + members.reduce(0) { $0 + count($1.value) }
+            case .array(let elements): return 1 + elements.reduce(0) { $0 + count($1) }
+            default: return 1
+            }
+        }
+        #expect(count(body) <= 2 * OpenAPIImporter.Samples.maximumValues)
+        #expect(result.warnings.contains("The example bodies of 1 operation (POST /a) stop at 5000 values; their schemas name more than that."), "\(result.warnings)")
+    }
+
     @Test func aBillionLaughsInADocumentIsRefusedWithItsLine() {
         let bomb = "openapi: 3.0.0\n" + billionLaughs
         #expect {

@@ -20,10 +20,17 @@ extension OpenAPIImporter {
         private(set) var recurring: Set<String> = []
         /// The schema references being expanded, outermost first.
         private var expanding: [String] = []
+        /// The values a body's skeleton may still hold (`maximumValues` for each body).
+        private var budget = 0
+        /// The operations whose skeleton was cut at `maximumValues`.
+        private(set) var cut: [String] = []
 
         /// Properties an object skeleton lists at most, and how deep a skeleton goes.
         static let maximumProperties = 60
         static let maximumDepth = 8
+        /// Values a skeleton holds at most: objects that each name other large objects grow
+        /// as their width to the power of the depth (a document can make one of 60^8 values).
+        static let maximumValues = 5_000
 
         init(lookup: ComponentLookup, isVersion30: Bool) {
             self.lookup = lookup
@@ -46,7 +53,10 @@ extension OpenAPIImporter {
             if let value = firstExample(content["examples"]) { return value }
             if let example = content["example"], example != .null { return example }
             guard let schema = content["schema"] else { return nil }
-            return skeleton(schema, depth: 0)
+            budget = Self.maximumValues
+            let value = skeleton(schema, depth: 0)
+            if budget < 0 { cut.append(place) }
+            return value
         }
 
         /// The value of the first of named examples, in the document's order.
@@ -88,7 +98,8 @@ extension OpenAPIImporter {
             let core = Core(schema, isVersion30: isVersion30)
             if let value = core.examples.first ?? core.defaultValue { return value }
             if let value = core.allowedValues.first { return value }
-            guard depth < Self.maximumDepth else { return .null }
+            budget -= 1
+            guard depth < Self.maximumDepth, budget >= 0 else { return .null }
             switch Kind(schema) {
             case .null, .fragment, .not:
                 return .null

@@ -99,6 +99,10 @@ package struct OpenAPIImporter: Sendable {
             }
         }
         warnings += samples.lookup.warnings
+        if !samples.cut.isEmpty {
+            let named = samples.cut.prefix(5).joined(separator: ", ") + (samples.cut.count > 5 ? ", …" : "")
+            warnings.append("The example bodies of \(samples.cut.count) operation\(samples.cut.count == 1 ? "" : "s") (\(named)) stop at \(Samples.maximumValues) values; their schemas name more than that.")
+        }
         if !samples.recurring.isEmpty {
             warnings.append("The schemas \(samples.recurring.sorted().joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
         }
