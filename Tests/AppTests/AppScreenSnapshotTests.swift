@@ -60,6 +60,12 @@ import TestSupport
         #expect(reading.contains("Reading api.yaml, 895 KB…"))
         #expect(reading.contains("Reading…"))
         #expect(!reading.contains("No endpoints") && !reading.contains("No environments"))
+        // No endpoint count yet (a 0 would say the collection is empty), and the Request pane
+        // does not ask to select what is not there.
+        let endpointsTitle = try #require(reading.split(separator: "\n").first { $0.contains("Endpoints") })
+        #expect(!endpointsTitle.contains(" 0 "), "\(endpointsTitle)")
+        #expect(reading.contains("The endpoints come when the collection is read."))
+        #expect(!reading.contains("Select an endpoint"))
         // Once read, the state is made from the collection: no flag is left to clear.
         var read = AppState(collection: try CollectionLoader.parse("name: Empty\n", file: "api.yaml"), collectionPath: "/tmp/api.yaml")
         read.size = state.size

@@ -26,7 +26,8 @@ enum ListPanes {
         let shown = state.endpointList.filter.isEmpty ? count : state.visibleEndpointRows.filter { state.endpointRows[$0].endpoint != nil }.count
         let inner = Block(
             title: "Endpoints",
-            trailingTitle: filterTitle(state.endpointList.filter) + [Span(shown == count ? " \(count) " : " \(shown) of \(count) ", role: .dim)],
+            // While the collection is read there is no count yet (a "0" would say it is empty).
+            trailingTitle: state.collectionIsReading != nil ? [] : filterTitle(state.endpointList.filter) + [Span(shown == count ? " \(count) " : " \(shown) of \(count) ", role: .dim)],
             focused: focused
         ).render(into: &grid, area: area)
         let emptyText = state.collectionIsReading.map { "Reading \(Sanitizer.sanitize($0))…" } ?? "No endpoints"

@@ -29,7 +29,8 @@ enum RequestPane {
         let trailing = edited ? [Span(mark, role: .warning)] : []
         let inner = Block(titleSpans: title, trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
         guard let endpoint = state.selectedEndpoint else {
-            grid.put("Select an endpoint and press Enter to send it.", x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
+            let hint = state.collectionIsReading == nil ? "Select an endpoint and press Enter to send it." : "The endpoints come when the collection is read."
+            grid.put(hint, x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
             return
         }
         switch tab {
