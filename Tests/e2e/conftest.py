@@ -119,7 +119,10 @@ class Screen:
 
     def __init__(self, command: list[str], width: int, height: int, env: dict[str, str], cwd: Path):
         self.name = f"explorer-e2e-{uuid.uuid4().hex[:8]}"
-        self.socket = f"explorer-e2e-{os.getpid()}"
+        # A tmux server of its own: one shared by the screens of a run exits when its last
+        # session is killed, and a screen opened in that moment failed with "server exited
+        # unexpectedly".
+        self.socket = f"{self.name}-{os.getpid()}"
         environment = " ".join(f"{k}={shell_quote(v)}" for k, v in env.items())
         shell_command = f"cd {shell_quote(str(cwd))} && env {environment} {' '.join(shell_quote(c) for c in command)}; echo '[exited '$?']'; sleep 600"
         self.tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), "sh", "-c", shell_command)
@@ -197,7 +200,7 @@ class Screen:
         return None
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
 def shell_quote(text: str) -> str:
