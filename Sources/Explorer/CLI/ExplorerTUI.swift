@@ -23,11 +23,10 @@ enum ExplorerTUI {
     @MainActor
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
         // What does not depend on the collection starts on another thread while the collection
-        // loads and the terminal is set up here: the history
-        // (SQLite opens, migrates and reads the newest rows) and the HTTP client (its event
-        // loops). The first frame does not wait for them. Loading the collection on a third
-        // thread while the terminal was set up here gained nothing measurable
-        // (`scripts/bench-tui.py --launch-only`, three interleaved runs).
+        // loads and the terminal is set up: the history (SQLite opens, migrates and reads the
+        // newest rows) and the HTTP client (its event loops). The first frame does not wait for
+        // them. A small collection loads here (on a third thread it gained nothing measurable,
+        // `scripts/bench-tui.py --launch-only`); a large one on another thread, below.
         let backstage = Task.detached(priority: .userInitiated) { Backstage(collectionPath: collectionURL.path) }
         // The configuration and the theme (1–1.5 ms, mostly parsing YAML) load on another
         // thread too, while the collection loads here.
