@@ -4,9 +4,10 @@ import Testing
 
 @Suite struct ErrorTests {
     @Test func aRefusedPortFailsWithConnectionRefused() async throws {
-        let port = try await closedPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let environment = TestEnvironment(URL(string: "http://127.0.0.1:\(port)")!)
-        defer { withExtendedLifetime(environment) {} }
+        defer { withExtendedLifetime((environment, refusing)) {} }
         let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
         await #expect(throws: TransportError.connectionRefused(host: "127.0.0.1", port: port)) {

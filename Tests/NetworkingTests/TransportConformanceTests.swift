@@ -75,9 +75,10 @@ let sharedURLSessionTransport = URLSessionTransport()
 
     @Test(arguments: TransportKind.allCases)
     func reportsARefusedConnection(_ kind: TransportKind) async throws {
-        let port = try await closedPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let environment = TestEnvironment(URL(string: "http://127.0.0.1:\(port)")!)
-        defer { withExtendedLifetime(environment) {} }
+        defer { withExtendedLifetime((environment, refusing)) {} }
         let dispatcher = NetworkDispatcher(serverProvider: environment, transport: kind.make())
 
         await #expect(throws: TransportError.connectionRefused(host: "127.0.0.1", port: port)) {
