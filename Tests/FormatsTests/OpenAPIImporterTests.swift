@@ -275,6 +275,24 @@ import TestSupport
         #expect(result.warnings.allSatisfy { !$0.contains("contain themselves") })
     }
 
+    @Test func aSwaggerNameWrittenAsANumberIsKeptAsWritten() throws {
+        // YAML reads `name: 2024` as a number; the rewriting to 3.0 reads it as its text.
+        let result = try OpenAPIImporter().importText("""
+            swagger: '2.0'
+            info: {title: Numbers, version: '1'}
+            host: api.example.com
+            paths:
+              /years:
+                get:
+                  parameters:
+                    - {name: 2024, in: query, required: true, type: string}
+                    - {name: limit, in: query, required: true, type: number, default: 1.50}
+                  responses: {'200': {description: ok}}
+            """)
+        let list = try #require(result.collection.endpoints.first)
+        #expect(list.query == [KeyValue("2024", "{{2024}}"), KeyValue("limit", "1.50")])
+    }
+
     @Test func swagger2IsReadAsTheOpenAPIDocumentItDescribes() throws {
         let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
         #expect(collection.name == "Swagger Petstore")

@@ -131,9 +131,9 @@ extension ImportResult {
     ///
     /// - Parameters:
     ///   - folder: the folder of the collection the import goes into.
-    ///   - texts: the collection's YAML tree, when it is made already.
-    package func notingReach(from folder: URL, texts: Node? = nil) -> ImportResult {
-        let reach = CollectionReach(collection, texts: texts ?? CollectionWriter.node(for: collection), folder: folder)
+    ///   - texts: the collection's YAML tree (`CollectionWriter.node(for:)`).
+    private func notingReach(from folder: URL, texts: Node) -> ImportResult {
+        let reach = CollectionReach(collection, texts: texts, folder: folder)
             .references.filter { if case .command = $0 { false } else { true } }
         guard !reach.isEmpty else { return self }
         var copy = self

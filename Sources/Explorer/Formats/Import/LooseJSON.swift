@@ -39,6 +39,7 @@ extension Dictionary where Key == String, Value == Any {
         switch self[key] {
         case let string as String: return string
         case let number as NSNumber: return number.stringValue
+        case let number as OpenAPIImporter.NumberText: return number.text
         default: return nil
         }
     }

@@ -4,7 +4,7 @@ import Workspace
 import Yams
 
 /// The document read as a tree of `JSONValue`s, within `DocumentLimits`, before anything is
-/// decoded: YAML as the tools the documents are written with read it (YAML 1.2's core schema,
+/// read from it: YAML as the tools the documents are written with read it (YAML 1.2's core schema,
 /// so `enum: [no]` stays text and `9223372036854775807` stays an exact integer), with what
 /// libyaml refuses but those tools accept (control characters, Unicode line separators, tabs
 /// in indentation) mended with a warning naming the line.

@@ -3,10 +3,10 @@ import NetworkingCore
 
 /// What the importer reads: only the parts an endpoint is built from.
 ///
-/// Decoding is most of an import's time, and most of a large document is what no endpoint
-/// uses: the responses of every operation and the components only they refer to (Discord's
-/// document loses 56 % of its bytes). The document is read as an ordered tree, pruned and
-/// written back as compact JSON.
+/// Most of a large document is what no endpoint uses: the responses of every operation and the
+/// components only they refer to (Discord's document loses 56 % of its bytes). The ordered tree
+/// is pruned before endpoints are read from it, so that what they reference is found among
+/// fewer members and the rest is not kept in memory.
 extension OpenAPIImporter {
     /// The order of each object's members in the document, for what Foundation's objects hand
     /// back as dictionaries (the Swagger 2.0 rewriting works on them): without it a Swagger
@@ -60,10 +60,7 @@ extension OpenAPIImporter {
         "schemas", "responses", "parameters", "examples", "requestBodies", "headers", "links", "callbacks", "pathItems",
     ]
 
-    /// The HTTP methods of a path item, whose operations' `responses` are emptied.
-    private static let operationKeys: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
-
-    /// An OpenAPI 3.x document pruned for decoding: every component no `$ref` outside
+    /// An OpenAPI 3.x document pruned: every component no `$ref` outside
     /// `components` reaches (directly or through other components) removed. (Each operation's
     /// `responses` is emptied before, by `withoutResponses`.)
     static func pruned(_ root: JSONValue) -> JSONValue {
@@ -92,7 +89,7 @@ extension OpenAPIImporter {
         return .object(items.map { item in
             guard case .object(let fields) = item.value else { return item }
             return (item.key, .object(fields.map { field in
-                guard operationKeys.contains(field.key), case .object(let operation) = field.value else { return field }
+                guard methods.contains(field.key), case .object(let operation) = field.value else { return field }
                 return (field.key, .object(operation.map { $0.key == "responses" ? ($0.key, .object([])) : $0 }))
             }))
         })

@@ -47,8 +47,8 @@ extension OpenAPIImporter {
             return nil
         }
 
-        /// A media type's (or a parameter's) example: its first named example, else `example`,
-        /// else, when `skeletonOf` is set, a skeleton of its schema.
+        /// A media type's example: its first named example, else `example`, else a skeleton of
+        /// its schema.
         mutating func example(of content: JSONValue) -> JSONValue? {
             if let value = firstExample(content["examples"]) { return value }
             if let example = content["example"], example != .null { return example }

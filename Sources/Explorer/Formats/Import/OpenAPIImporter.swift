@@ -124,7 +124,7 @@ package struct OpenAPIImporter: Sendable {
         return ImportResult(collection: collection, warnings: warnings)
     }
 
-    /// The document as a tree, ready to decode: Swagger 2.0 rewritten as OpenAPI 3.0, every
+    /// The document as a tree, ready to read endpoints from: Swagger 2.0 rewritten as OpenAPI 3.0, every
     /// operation's `responses` emptied (no endpoint is built from one), `$ref`s to other files
     /// put in place, the values public documents get wrong mended, and the components no
     /// request reaches pruned.
@@ -283,6 +283,14 @@ package struct OpenAPIImporter: Sendable {
         var security: [JSONValue]? { operation["security"]?.arrayValue }
     }
 
+    /// A parameter's name; one YAML reads as a number (`name: 2024`) as written.
+    static func name(of parameter: JSONValue) -> String? {
+        switch parameter["name"] {
+        case .string(let text)?, .number(let text)?: return text
+        default: return nil
+        }
+    }
+
     /// The methods a path item holds operations under.
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
@@ -299,7 +307,7 @@ package struct OpenAPIImporter: Sendable {
                 var seen: Set<String> = []  // location and name
                 var parameters: [JSONValue] = []
                 for reference in (operation["parameters"]?.arrayValue ?? []) + shared {
-                    guard let parameter = lookup.resolved(reference, at: key), let name = parameter["name"]?.stringValue,
+                    guard let parameter = lookup.resolved(reference, at: key), let name = Self.name(of: parameter),
                           let location = parameter["in"]?.stringValue else { continue }
                     if seen.insert("\(location) \(name)").inserted { parameters.append(parameter) }
                 }
@@ -317,7 +325,7 @@ package struct OpenAPIImporter: Sendable {
         var query: [KeyValue] = []
         var headers: [KeyValue] = []
         for parameter in operation.parameters {
-            let name = parameter["name"]?.stringValue ?? ""
+            let name = Self.name(of: parameter) ?? ""
             let sample = samples.sample(of: parameter)
             let required = parameter["required"]?.boolValue ?? false
             switch parameter["in"]?.stringValue {
