@@ -30,6 +30,11 @@ let concurrency = argument("--concurrency", default: 32)
 // worker measure mostly their start and their tail, and their ratios scatter by several %.
 let requestsPerWorker = argument("--requests-per-worker", default: 100)
 let bigBodyMB = argument("--body-mb", default: 100)
+/// `--on-loops`: every worker (of both sides of a pair) runs on an event loop of the clients'
+/// group (`EventLoopExecutor`, in turn) instead of Swift's global executor, as `explorer load`'s
+/// workers do.
+let onLoops = arguments.contains("--on-loops")
+let loopExecutors = EventLoopExecutor.executors(of: HTTPClient.defaultEventLoopGroup)
 
 // MARK: - Server
 
@@ -109,7 +114,7 @@ func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ bo
     let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
         for worker in 0..<workers {
             let share = count / workers + (worker < count % workers ? 1 : 0)
-            group.addTask {
+            group.addTask(executorPreference: onLoops ? loopExecutors[worker % loopExecutors.count] : nil) {
                 var latencies: [Double] = []
                 latencies.reserveCapacity(share)
                 for _ in 0..<share {
@@ -374,7 +379,8 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
     serverTask.cancel()
     exit(0)
 }
-print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())")
+print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
+      + (onLoops ? ", the workers on the event loops" : ""))
 var results: [Figures] = []
 var overheads: [String] = []
 // `--compare MODE`: what the A side of the pairs is (see `requestPath`; the dispatcher by

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingCore
+import Synchronization
 import Testing
 @testable import Measure
 
@@ -32,7 +33,8 @@ import Testing
         let provider = FixedServer(server.baseURL)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
-        let result = await LoadRunner.run(plan) {
+        // As `explorer load` runs them: the workers on the transport's event loops.
+        let result = await LoadRunner.run(plan, executors: transport.executors) {
             await LoadOutcome.sending(BasicRequest(path: path), through: dispatcher)
         }
         try? await transport.shutdown()
@@ -125,5 +127,30 @@ import Testing
         #expect(refused.latencies.errors == ["connection refused": 3])
         #expect(refused.latencies.responses == 0)
         #expect(refused.reportLines().contains { $0.hasPrefix("  [connection refused] 3") })
+    }
+
+    @Test func theWorkersRunOnTheExecutorsInTurn() async throws {
+        let server = try await DelayServer.start()
+        let provider = FixedServer(server.baseURL)
+        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
+        let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
+        let executors = transport.executors
+        let seen = Mutex<[Int: Int]>([:])
+        let result = await LoadRunner.run(LoadPlan(requests: 40, concurrency: 4), executors: executors) {
+            let outcome = await LoadOutcome.sending(BasicRequest(path: "/fixed/1"), through: dispatcher)
+            // Where the worker is once its response has come: still on its loop.
+            let loop = executors.firstIndex { $0.eventLoop.inEventLoop } ?? -1
+            seen.withLock { $0[loop, default: 0] += 1 }
+            return outcome
+        }
+        try? await transport.shutdown()
+        await server.stop()
+        withExtendedLifetime(provider) {}
+        #expect(result.latencies.statuses == [200: 40])
+        let counts = seen.withLock { $0 }
+        #expect(counts[-1] == nil)
+        #expect(counts.values.reduce(0, +) == 40)
+        // Four workers over the loops in turn: each loop has some.
+        #expect(Set(counts.keys) == Set(executors.indices.prefix(4)))
     }
 }

@@ -123,7 +123,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let send: @Sendable () async -> LoadOutcome = {
             await LoadOutcome.sending(request, through: dispatcher, options: options, describe: { describer.failureSentence(for: $0) })
         }
-        let result = await LoadRunner.run(plan, progress: progress, send: send)
+        let result = await LoadRunner.run(plan, progress: progress, executors: transport.executors, send: send)
         bar.clear()
         try? await transport.shutdown()
         withExtendedLifetime(resolved.environment) {}

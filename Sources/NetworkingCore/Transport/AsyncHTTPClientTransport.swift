@@ -125,6 +125,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// One client per host reached at an address of `resolve` (async-http-client's DNS override
     /// is per client), by `host address`, made on first use.
     private let resolvingClients = Locked<[String: HTTPClient]>([:])
+    /// A task executor per event loop of the client's group, where exchanges run.
+    private let loopExecutors: EventLoopExecutors
+    /// A task executor per event loop of the client's group: a task that sends through the
+    /// transport from one of them resumes on the thread that read its response.
+    public var executors: [EventLoopExecutor] { loopExecutors.all }
 
     /// Creates a transport with its own client.
     ///
@@ -139,6 +144,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false))
         self.ownsClient = true
+        self.loopExecutors = EventLoopExecutors(group: client.eventLoopGroup)
     }
 
     /// Creates a transport on an existing client, which the caller keeps owning and shuts down.
@@ -154,6 +160,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.proxyRules = nil
         self.routesRedirects = false
         self.ownsClient = false
+        self.loopExecutors = EventLoopExecutors(group: client.eventLoopGroup)
     }
 
     deinit {
@@ -246,7 +253,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // deadline (async-http-client's body can only be stopped by cancelling the task that
         // reads it); the body is read there directly, with no hand-over between tasks.
         let watch = ExchangeWatch()
-        let exchange = Task { try await self.exchange(request, options: options, progress: progress, watch: watch) }
+        // A caller that runs on one of the client's loops (see `executors`) has its exchange
+        // run there too: async-http-client then prefers a connection of that loop, and the
+        // response resumes the exchange, and the exchange its caller, on the thread that read
+        // it. Others keep Swift's global executor: a task sent to a loop from elsewhere wakes
+        // that loop for every job (measured: 1.26× raw HTTPClient.execute's time against 1.13×).
+        let exchange = Task(executorPreference: loopExecutors.current()) {
+            try await self.exchange(request, options: options, progress: progress, watch: watch)
+        }
         watch.cancel = { exchange.cancel() }
         return try await withTaskCancellationHandler {
             try await exchange.value

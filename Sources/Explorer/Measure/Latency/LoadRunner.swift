@@ -111,11 +111,15 @@ package enum LoadRunner {
     ///   - plan: how much, how wide, how fast.
     ///   - progressInterval: how often `progress` is called while the load runs.
     ///   - progress: told where the load is (from a task of its own), and once more at the end.
+    ///   - executors: where the workers run, in turn (the transport's event loops, so that a
+    ///     response resumes its worker on the thread that read it); Swift's global executor
+    ///     when empty.
     ///   - send: sends one request and reads its body to the last byte.
     /// - Returns: what was measured.
     package static func run(
         _ plan: LoadPlan, progressInterval: Duration = .milliseconds(100),
         progress: (@Sendable (LoadProgress) -> Void)? = nil,
+        executors: [any TaskExecutor] = [],
         send: @escaping @Sendable () async -> LoadOutcome
     ) async -> LoadResult {
         let clock = ContinuousClock()
@@ -133,8 +137,8 @@ package enum LoadRunner {
         var latencies = LatencyRecorder()
         var serviceTimes = LatencyRecorder()
         await withTaskGroup(of: (LatencyRecorder, LatencyRecorder).self) { group in
-            for _ in 0..<plan.concurrency {
-                group.addTask {
+            for worker in 0..<plan.concurrency {
+                group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
                     var mine = LatencyRecorder()
                     var service = LatencyRecorder()
                     while !Task.isCancelled {
