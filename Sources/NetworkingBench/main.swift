@@ -281,7 +281,8 @@ let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
 /// One small GET by the path `mode` names, for `--profile` and `--compare` (diagnosis aids):
-/// `dispatcher` (the default), `raw` (HTTPClient.execute, the reference), `raw-task` (the same in a Task
+/// `dispatcher` (the default), `raw` (HTTPClient.execute, the reference), `raw-transport-client` (the
+/// same on the transport's own client, configured as the transport configures it), `raw-task` (the same in a Task
 /// of its own, awaited: what one hop between tasks costs), `transport` (the bare call), `instant` (the dispatcher on a
 /// transport that answers at once), `instant-transport` (that transport's bare call),
 /// `progress` (the bare call keeping its progress), `spin-<µs>` (the bare call, then that many
@@ -293,6 +294,12 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     case "raw":
         return {
             let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+        }
+    case "raw-transport-client":
+        // raw execute on the transport's own client (its configuration: timeouts, no redirects)
+        return {
+            let response = try await transport.client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
         }
     case "raw-delegate":

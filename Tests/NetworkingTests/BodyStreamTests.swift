@@ -94,6 +94,34 @@ import Testing
         #expect(phase == "no bytes for 10 s")
     }
 
+    @Test func theConfiguredReadTimeoutEndsASilentHeadAndASilentBody() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        // The client has no read timeout of its own: the transport times each wait itself.
+        let transport = AsyncHTTPClientTransport(configuration: .init(readTimeout: .seconds(2), proxy: .none))
+        for (path, expected) in [("/stall", "no answer for 2 s"), ("/drip?count=3&every=40000", "no bytes for 2 s")] {
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(prepared(server, path), options: TransferOptions()) { _ in }
+            }
+            guard case .timedOut(_, let phase)? = error else { Issue.record("\(path): expected timedOut, got \(String(describing: error))"); continue }
+            #expect(phase == expected)
+        }
+        try await transport.shutdown()
+    }
+
+    @Test func aRedirectWhoseBodyStallsEndsAtTheIdleTimeout() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let error = await #expect(throws: TransportError.self) {
+            try await sharedTransport.send(
+                prepared(server, "/redirect-stalled"), options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(2))
+            ) { _ in }
+        }
+        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        #expect(phase == "the redirect's body did not end in time")
+        #expect(server.hits("/echo/after") == 0)
+    }
+
     @Test func anEndlessBodyStopsAtTheBodyLimitNamingIt() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

@@ -174,6 +174,11 @@ final class TestServer: Sendable {
             } else {
                 try await sendText(401, "not signed in")
             }
+        case "redirect-stalled":
+            // A redirect whose body promises 100 bytes, sends 10 and stalls.
+            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .found, headers: ["Location": "/echo/after", "Content-Length": "100"])))
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(repeating: UInt8(ascii: "r"), count: 10))))
+            return .stall
         case "redirect-loop":
             try await send(302, [("Location", "/redirect-loop")], [])
         case "once":
