@@ -125,10 +125,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// One client per host reached at an address of `resolve` (async-http-client's DNS override
     /// is per client), by `host address`, made on first use.
     private let resolvingClients = Locked<[String: HTTPClient]>([:])
-    /// A task executor per event loop of the client's group, where exchanges run.
+    /// A task executor per event loop of the client's group.
     private let loopExecutors: EventLoopExecutors
     /// A task executor per event loop of the client's group: a task that sends through the
-    /// transport from one of them resumes on the thread that read its response.
+    /// transport from one of them has its exchange run on that loop, on a connection of that
+    /// loop, and resumes on the thread that read its response.
     public var executors: [EventLoopExecutor] { loopExecutors.all }
 
     /// Creates a transport with its own client.
