@@ -3,6 +3,7 @@ import Foundation
 import Networking
 import NIOCore
 import NIOPosix
+import Synchronization
 import Testing
 
 /// `EventLoopExecutor`: tasks that prefer it run on its loop, and a transport's exchange sent
@@ -41,17 +42,29 @@ import Testing
         #expect(executors.count == Array(transport.client.eventLoopGroup.makeIterator()).count)
         let request = try BasicRequest(path: "/echo/looped").prepared(baseURL: server.baseURL)
 
+        // Where the exchange runs: its progress is reported from it.
+        let onLoops = Mutex<[Bool]>([])
+        let report: @Sendable (TransferProgress) -> Void = { _ in
+            let onLoop = executors.contains { $0.eventLoop.inEventLoop }
+            onLoops.withLock { $0.append(onLoop) }
+        }
         for executor in executors {
+            onLoops.withLock { $0 = [] }
             let (status, before, after) = try await Task(executorPreference: executor) { () -> (Int, Bool, Bool) in
                 let before = executor.eventLoop.inEventLoop
-                let response = try await transport.send(request, options: TransferOptions()) { _ in }
+                let response = try await transport.send(request, options: TransferOptions(), progress: report)
                 return (response.status.code, before, executor.eventLoop.inEventLoop)
             }.value
             #expect(status == 200 && before && after)
+            let reports = onLoops.withLock { $0 }
+            #expect(!reports.isEmpty && reports.allSatisfy { $0 })
         }
-        // From Swift's global executor the same request is answered as well.
-        let response = try await transport.send(request, options: TransferOptions()) { _ in }
+        // From Swift's global executor the same request is answered as well, its exchange there.
+        onLoops.withLock { $0 = [] }
+        let response = try await transport.send(request, options: TransferOptions(), progress: report)
         #expect(response.status.code == 200)
+        let reports = onLoops.withLock { $0 }
+        #expect(!reports.isEmpty && reports.allSatisfy { !$0 })
         #expect(String(decoding: response.body ?? Data(), as: UTF8.self).contains("looped"))
         try await transport.shutdown()
     }

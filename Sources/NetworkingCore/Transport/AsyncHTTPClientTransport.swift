@@ -125,12 +125,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// One client per host reached at an address of `resolve` (async-http-client's DNS override
     /// is per client), by `host address`, made on first use.
     private let resolvingClients = Locked<[String: HTTPClient]>([:])
-    /// A task executor per event loop of the client's group.
-    private let loopExecutors: EventLoopExecutors
     /// A task executor per event loop of the client's group: a task that sends through the
     /// transport from one of them has its exchange run on that loop, on a connection of that
     /// loop, and resumes on the thread that read its response.
-    public var executors: [EventLoopExecutor] { loopExecutors.all }
+    public let executors: [EventLoopExecutor]
 
     /// Creates a transport with its own client.
     ///
@@ -145,7 +143,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false))
         self.ownsClient = true
-        self.loopExecutors = EventLoopExecutors(group: client.eventLoopGroup)
+        self.executors = EventLoopExecutor.executors(of: client.eventLoopGroup)
     }
 
     /// Creates a transport on an existing client, which the caller keeps owning and shuts down.
@@ -161,7 +159,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.proxyRules = nil
         self.routesRedirects = false
         self.ownsClient = false
-        self.loopExecutors = EventLoopExecutors(group: client.eventLoopGroup)
+        self.executors = EventLoopExecutor.executors(of: client.eventLoopGroup)
     }
 
     deinit {
@@ -259,7 +257,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // response resumes the exchange, and the exchange its caller, on the thread that read
         // it. Others keep Swift's global executor: a task sent to a loop from elsewhere wakes
         // that loop for every job (measured: 1.26× raw HTTPClient.execute's time against 1.13×).
-        let exchange = Task(executorPreference: loopExecutors.current()) {
+        let exchange = Task(executorPreference: executors.first { $0.eventLoop.inEventLoop }) {
             try await self.exchange(request, options: options, progress: progress, watch: watch)
         }
         watch.cancel = { exchange.cancel() }

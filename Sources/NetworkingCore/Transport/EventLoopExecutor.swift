@@ -30,17 +30,3 @@ public final class EventLoopExecutor: TaskExecutor {
         group.makeIterator().map(EventLoopExecutor.init)
     }
 }
-
-/// The executors of a group's loops, found by loop.
-struct EventLoopExecutors: Sendable {
-    let all: [EventLoopExecutor]
-
-    init(group: any EventLoopGroup) {
-        all = EventLoopExecutor.executors(of: group)
-    }
-
-    /// The executor of the loop the caller runs on, or `nil` when it runs on none of the group's.
-    func current() -> EventLoopExecutor? {
-        all.first { $0.eventLoop.inEventLoop }
-    }
-}
