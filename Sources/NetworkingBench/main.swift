@@ -34,6 +34,11 @@ let bigBodyMB = argument("--body-mb", default: 100)
 /// group (`EventLoopExecutor`, in turn) instead of Swift's global executor, as `explorer load`'s
 /// workers do.
 let onLoops = arguments.contains("--on-loops")
+/// `--target URL`: the small GETs of every row go to this URL (another server, such as the
+/// demo's `http://127.0.0.1:PORT/users/1`; its path, without a query) instead of the
+/// in-process server's `/small`, so that a tool sending through the dispatcher can be compared
+/// with it against the same server; the big body still comes from the in-process server.
+let target: URL? = arguments.firstIndex(of: "--target").flatMap { $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil }
 let loopExecutors = EventLoopExecutor.executors(of: HTTPClient.defaultEventLoopGroup)
 
 // MARK: - Server
@@ -272,11 +277,19 @@ func curlLoop(url: String, count: Int) throws -> Figures {
 // MARK: - Main
 
 let (port, serverTask) = try await startServer()
-let base = URL(string: "http://127.0.0.1:\(port)")!
+let localBase = URL(string: "http://127.0.0.1:\(port)")!
+/// Where the small GETs go: the target's origin and path, else the in-process server's `/small`.
+let (base, smallPath): (URL, String) = {
+    guard let target, var origin = URLComponents(url: target, resolvingAgainstBaseURL: false) else { return (localBase, "/small") }
+    let path = origin.percentEncodedPath
+    origin.percentEncodedPath = ""
+    origin.percentEncodedQuery = nil
+    return (origin.url ?? localBase, path.isEmpty ? "/" : path)
+}()
 let environment = Environment(base)
 let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
 let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
-let small = BasicRequest(path: "/small")
+let small = BasicRequest(path: smallPath)
 let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
@@ -293,18 +306,18 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     switch mode {
     case "raw":
         return {
-            let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
+            let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
         }
     case "raw-transport-client":
         // raw execute on the transport's own client (its configuration: timeouts, no redirects)
         return {
-            let response = try await transport.client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
+            let response = try await transport.client.execute(HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
         }
     case "raw-delegate":
         return { () async throws -> Void in
-            let request = try HTTPClient.Request(url: base.absoluteString + "/small")
+            let request = try HTTPClient.Request(url: base.absoluteString + smallPath)
             let delegate = ResponseAccumulator(request: request)
             let task: HTTPClient.Task<HTTPClient.Response> = client.execute(request: request, delegate: delegate, eventLoop: .indifferent, deadline: NIODeadline.now() + .seconds(30))
             let response: HTTPClient.Response = try await task.futureResult.get()
@@ -313,7 +326,7 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     case "raw-task":
         return {
             let exchange = Task {
-                let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + "/small"), timeout: .seconds(30))
+                let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
                 _ = try await response.body.collect(upTo: 1 << 20)
             }
             try await exchange.value
@@ -386,7 +399,7 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
     serverTask.cancel()
     exit(0)
 }
-print("networking-bench: \(requestCount) small GETs to 127.0.0.1:\(port) (Hummingbird) in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
+print("networking-bench: \(requestCount) small GETs to \(target.map { "\($0.absoluteString)" } ?? "127.0.0.1:\(port)/small (Hummingbird, in process)") in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
       + (onLoops ? ", the workers on the event loops" : ""))
 var results: [Figures] = []
 var overheads: [String] = []
@@ -430,7 +443,7 @@ for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     overheads.append(ratioLine(label + ", CPU time", transportCPURatios, perRound: perRound, subject: "AsyncHTTPClientTransport / raw HTTPClient.execute"))
     overheads.append(ratioLine(label + ", CPU time", cpuNoise, perRound: perRound, subject: "raw HTTPClient.execute / itself (the noise floor)"))
 }
-let curl = try curlLoop(url: base.absoluteString + "/small", count: curlCount)
+let curl = try curlLoop(url: base.absoluteString + smallPath, count: curlCount)
 print(curl.line)
 for line in overheads { print(line) }
 print("load average after the network rows: \(loadAverage())")
@@ -474,14 +487,16 @@ print(String(format: "a future created and started: %.1f µs", (now() - prepareS
 
 let bigBytes = bigBodyMB * 1024 * 1024
 let bigRequest = BasicRequest(path: "/bytes/\(bigBytes)")
+// From the in-process server, whatever `--target` says.
+let local = NetworkDispatcher(serverProvider: Environment(localBase), transport: transport, callbackQueue: DispatchQueue(label: "bench"))
 let rssBefore = currentRSSMegabytes()
 var start = now()
-let streamed = try await dispatcher.future(from: bigRequest, options: TransferOptions(bodyDestination: .discard)).value
+let streamed = try await local.future(from: bigRequest, options: TransferOptions(bodyDestination: .discard)).value
 let streamSeconds = now() - start
 let peakAfterStream = peakRSSMegabytes()
 print(String(format: "%d MB streamed (discarded): %.2f s, %.0f MB/s, RSS before %.0f MB, peak RSS %.0f MB", bigBodyMB, streamSeconds, Double(streamed.timings.bytesReceived) / 1048576 / streamSeconds, rssBefore, peakAfterStream))
 start = now()
-let collected = try await dispatcher.future(from: bigRequest).value
+let collected = try await local.future(from: bigRequest).value
 let memorySeconds = now() - start
 print(String(format: "%d MB collected in memory: %.2f s, %.0f MB/s, body %d bytes, peak RSS %.0f MB", bigBodyMB, memorySeconds, Double(collected.body?.count ?? 0) / 1048576 / memorySeconds, collected.body?.count ?? 0, peakRSSMegabytes()))
 

@@ -33,8 +33,9 @@ import Testing
         let provider = FixedServer(server.baseURL)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
-        // As `explorer load` runs them: the workers on the transport's event loops.
-        let result = await LoadRunner.run(plan, executors: transport.executors) {
+        // As `explorer load` runs them: on the transport's event loops when each has one.
+        let executors = LoadRunner.workerExecutors(concurrency: plan.concurrency, loops: transport.executors)
+        let result = await LoadRunner.run(plan, executors: executors) {
             await LoadOutcome.sending(BasicRequest(path: path), through: dispatcher)
         }
         try? await transport.shutdown()
@@ -127,6 +128,20 @@ import Testing
         #expect(refused.latencies.errors == ["connection refused": 3])
         #expect(refused.latencies.responses == 0)
         #expect(refused.reportLines().contains { $0.hasPrefix("  [connection refused] 3") })
+    }
+
+    @Test func workersHaveTheLoopsOnlyWhenEachHasOneToItself() async throws {
+        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
+        defer { Task { try? await transport.shutdown() } }
+        let loops = transport.executors
+        try #require(!loops.isEmpty)
+        for concurrency in [1, loops.count] {
+            #expect(LoadRunner.workerExecutors(concurrency: concurrency, loops: loops).count == loops.count)
+        }
+        for concurrency in [loops.count + 1, 32] {
+            #expect(LoadRunner.workerExecutors(concurrency: concurrency, loops: loops).isEmpty)
+        }
+        #expect(LoadRunner.workerExecutors(concurrency: 1, loops: []).isEmpty)
     }
 
     @Test func theWorkersRunOnTheExecutorsInTurn() async throws {

@@ -123,7 +123,8 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let send: @Sendable () async -> LoadOutcome = {
             await LoadOutcome.sending(request, through: dispatcher, options: options, describe: { describer.failureSentence(for: $0) })
         }
-        let result = await LoadRunner.run(plan, progress: progress, executors: transport.executors, send: send)
+        let executors = LoadRunner.workerExecutors(concurrency: plan.concurrency, loops: transport.executors)
+        let result = await LoadRunner.run(plan, progress: progress, executors: executors, send: send)
         bar.clear()
         try? await transport.shutdown()
         withExtendedLifetime(resolved.environment) {}

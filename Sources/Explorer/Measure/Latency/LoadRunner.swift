@@ -185,6 +185,24 @@ package enum LoadRunner {
         return LoadResult(plan: plan, latencies: latencies, serviceTimes: plan.rate == nil ? nil : serviceTimes, elapsed: elapsed)
     }
 
+    /// Where a load's workers run: on the transport's event loops (`loops`) when each worker
+    /// has a loop to itself, else on Swift's global executor (none).
+    ///
+    /// On a loop, a worker's response resumes it on the thread that read it, with no hop
+    /// between threads. With more workers than loops, they share the client's connections, one
+    /// connection often on another loop than the worker it serves, and each response then wakes
+    /// another thread. Measured with networking-bench (`--on-loops`, small GETs of the demo, two
+    /// cores, two loops): on the loops 1.27× the requests a second with 1 worker and 1.04–1.13×
+    /// with 2, but 0.81–0.90× with 8 and 0.72–0.80× with 16.
+    ///
+    /// - Parameters:
+    ///   - concurrency: the plan's workers.
+    ///   - loops: the transport's executors, one per event loop.
+    /// - Returns: `loops`, or none.
+    package static func workerExecutors(concurrency: Int, loops: [any TaskExecutor]) -> [any TaskExecutor] {
+        concurrency <= loops.count ? loops : []
+    }
+
     /// A duration in whole microseconds (at least 1).
     static func microseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
