@@ -126,10 +126,13 @@ import Testing
     // MARK: - Through a real proxy
 
     /// GET `url` through a transport with these rules; the body, or the error's sentence.
+    /// Generous timeouts: the suite in parallel on two cores has kept a connection's steps
+    /// waiting past 5 s (async-http-client resolves a proxy's address on Dispatch's global
+    /// queue, which Swift's tasks share); these tests are about routes, not time.
     private func get(_ url: URL, rules: ProxyRules?, tls: TLSSettings? = nil) async -> (body: String?, error: String?) {
         do {
             let transport = AsyncHTTPClientTransport(configuration: .init(
-                connectTimeout: .seconds(5), requestTimeout: .seconds(20), proxy: rules.map { .rules($0) } ?? .none, tls: try tls?.tlsConfiguration()))
+                connectTimeout: .seconds(30), requestTimeout: .seconds(60), proxy: rules.map { .rules($0) } ?? .none, tls: try tls?.tlsConfiguration()))
             defer { Task { try? await transport.shutdown() } }
             let response = try await transport.send(PreparedRequest(url: url), options: TransferOptions(), progress: { _ in })
             return (String(decoding: response.body ?? Data(), as: UTF8.self), nil)
@@ -331,7 +334,7 @@ import Testing
         let proxy = try await RecordingProxy.start()
         defer { Task { await server.stop(); await proxy.stop() } }
         let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url(), "no_proxy": "localhost"]))
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(5), requestTimeout: .seconds(20), proxy: .rules(rules)))
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(30), requestTimeout: .seconds(60), proxy: .rules(rules)))
         defer { Task { try? await transport.shutdown() } }
         let target = "http://localhost:\(server.port)/echo/direct"
         let start = URL(string: "http://127.0.0.1:\(server.port)/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")!

@@ -1,6 +1,7 @@
 import CompressNIO
 import Crypto
 import Foundation
+import Networking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -33,11 +34,17 @@ final class TestServer: Sendable {
         self.state = state
         self.port = channel.channel.localAddress?.port ?? 0
         self.environment = TestEnvironment(URL(string: "http://127.0.0.1:\(channel.channel.localAddress?.port ?? 0)")!)
-        self.task = Task {
+        // Served on the connections' event loops, not on Swift's global executor: the whole
+        // suite runs in parallel on two cores, and tests that compute for seconds without
+        // suspending have kept the global executor's threads busy past a test's timeouts
+        // (a head that was due at once arrived after 10 s).
+        self.task = Task(executorPreference: EventLoopExecutor(channel.channel.eventLoop)) {
             try? await withThrowingDiscardingTaskGroup { group in
                 try await channel.executeThenClose { inbound in
                     for try await connection in inbound {
-                        group.addTask { await Self.serve(connection, state: state) }
+                        group.addTask(executorPreference: EventLoopExecutor(connection.channel.eventLoop)) {
+                            await Self.serve(connection, state: state)
+                        }
                     }
                 }
             }
