@@ -79,7 +79,7 @@ enum ForwardProxyExchange {
             body.fail(HTTPClientError.proxyAuthenticationRequired)
             throw HTTPClientError.proxyAuthenticationRequired
         }
-        return HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ProxiedBody(channel: body)))
+        return HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body)))
     }
 
     /// The request head in absolute form, with `Host`, the proxy's credentials, and a
@@ -226,34 +226,5 @@ private final class ExchangeHandler: ChannelDuplexHandler {
         }
         phase = .done
         context.close(promise: nil)
-    }
-}
-
-/// The body of a response through a forward proxy: the chunks of a `BodyChannel`, as buffers.
-/// Letting go of it (and of its iterator) before its end cancels the transfer, which closes the
-/// connection, as async-http-client's own body does: a reader that stops early (a limit, a
-/// cancelled transfer) leaves no connection waiting for room that never comes.
-private struct ProxiedBody: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    private let storage: Storage
-
-    init(channel: BodyChannel) {
-        storage = Storage(channel: channel)
-    }
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate let storage: Storage
-        mutating func next() async throws -> ByteBuffer? {
-            try await storage.channel.next().map { ByteBuffer(bytes: $0) }
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(storage: storage) }
-
-    /// Owns the channel: when the last copy goes, an unfinished transfer is cancelled.
-    fileprivate final class Storage: Sendable {
-        let channel: BodyChannel
-        init(channel: BodyChannel) { self.channel = channel }
-        deinit { channel.cancel() }
     }
 }
