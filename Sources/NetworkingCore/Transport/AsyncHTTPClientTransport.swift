@@ -396,7 +396,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                         // HTTPClient.execute's time at 32 concurrent against 1.10–1.16×.
                         response = try await DelegatedExchange.execute(delegated(hop), on: client, deadline: headBy)
                     } else {
-                        // The caller's own client follows its redirects itself: the async API keeps their history.
+                        // Off the loops, and on a client the caller gave (which follows redirects
+                        // itself, their history kept by the async API): the async API.
                         response = try await client.execute(outgoing(hop), deadline: headBy)
                     }
                 }
@@ -485,8 +486,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private func outgoing(_ request: PreparedRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if addsAcceptEncoding(to: request) { outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
+        outgoing.headers = outgoingHeaders(request)
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
@@ -495,12 +495,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// The request of a prepared one, as async-http-client's delegate API takes it.
     private func delegated(_ request: PreparedRequest) throws -> HTTPClient.Request {
+        try HTTPClient.Request(
+            url: request.url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: outgoingHeaders(request),
+            body: request.body.map { .byteBuffer(ByteBuffer(bytes: $0)) })
+    }
+
+    /// A request's headers as sent: its own, then those the transport adds.
+    private func outgoingHeaders(_ request: PreparedRequest) -> NIOHTTP1.HTTPHeaders {
         var headers = NIOHTTP1.HTTPHeaders()
         for field in request.headers { headers.add(name: field.name, value: field.value) }
-        if addsAcceptEncoding(to: request) { headers.add(name: "Accept-Encoding", value: "gzip, deflate") }
-        return try HTTPClient.Request(
-            url: request.url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-            body: request.body.map { .byteBuffer(ByteBuffer(bytes: $0)) })
+        for (name, value) in addedHeaders(for: request) { headers.add(name: name, value: value) }
+        return headers
     }
 
     /// The headers the transport adds to a request: `Accept-Encoding` when it decompresses and
