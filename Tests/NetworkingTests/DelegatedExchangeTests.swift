@@ -66,22 +66,10 @@ import Testing
         let options = TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(8))
         let head = prepared(server, "/stall")
         let body = prepared(server, "/drip?count=3&every=40000")
-        async let headPhase = onLoop { await Self.timeoutPhase(head, options) }
-        async let bodyPhase = onLoop { await Self.timeoutPhase(body, options) }
+        async let headPhase = onLoop { await timeoutPhase(sharedTransport, head, options) }
+        async let bodyPhase = onLoop { await timeoutPhase(sharedTransport, body, options) }
         #expect(try await headPhase == "no answer for 8 s")
         #expect(try await bodyPhase == "no bytes for 8 s")
-    }
-
-    /// The phase of the `timedOut` error a send ends with, or what it ended with instead.
-    private static func timeoutPhase(_ request: PreparedRequest, _ options: TransferOptions) async -> String {
-        do {
-            _ = try await sharedTransport.send(request, options: options) { _ in }
-            return "an answer"
-        } catch TransportError.timedOut(_, let phase) {
-            return phase
-        } catch {
-            return "\(error)"
-        }
     }
 
     @Test func cancellingTheSenderClosesTheConnection() async throws {

@@ -39,6 +39,18 @@ struct Echo: Decodable, Sendable {
 /// A transport shared by the tests of one process (one long-lived client, as in an app).
 let sharedTransport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
 
+/// The phase of the `timedOut` error a send ends with, or what it ended with instead.
+func timeoutPhase(_ transport: AsyncHTTPClientTransport, _ request: PreparedRequest, _ options: TransferOptions) async -> String {
+    do {
+        _ = try await transport.send(request, options: options) { _ in }
+        return "an answer"
+    } catch TransportError.timedOut(_, let phase) {
+        return phase
+    } catch {
+        return "\(error)"
+    }
+}
+
 /// Polls a condition until it holds or the deadline passes.
 func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()

@@ -10,7 +10,6 @@ import NIOPosix
 /// purpose. Each test starts its own.
 final class TestServer: Sendable {
     private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-    private let task: Task<Void, Never>
     private let state: Counter
     /// The port it listens on.
     let port: Int
@@ -38,7 +37,7 @@ final class TestServer: Sendable {
         // suite runs in parallel on two cores, and tests that compute for seconds without
         // suspending have kept the global executor's threads busy past a test's timeouts
         // (a head that was due at once arrived after 10 s).
-        self.task = Task(executorPreference: EventLoopExecutor(channel.channel.eventLoop)) {
+        Task(executorPreference: EventLoopExecutor(channel.channel.eventLoop)) {
             try? await withThrowingDiscardingTaskGroup { group in
                 try await channel.executeThenClose { inbound in
                     for try await connection in inbound {
