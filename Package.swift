@@ -348,7 +348,10 @@ let package = Package(
             name: "MockTests",
             dependencies: ["Mock", "Contract", "Demo", "History", "NetworkingCore", "Workspace", .product(name: "Hummingbird", package: "hummingbird")]
         ),
-        .testTarget(name: "DemoTests", dependencies: ["Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace"]),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "ExplorerCLITests",
             dependencies: [

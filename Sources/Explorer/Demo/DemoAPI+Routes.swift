@@ -150,6 +150,7 @@ extension DemoAPI {
 /// read (400) and for a path no route takes (404).
 private struct DemoEnvelope: RouterMiddleware {
     typealias Context = BasicRequestContext
+    private static let environmentHeader = DemoReply.header("X-Demo-Environment")
 
     let api: DemoAPI
 
@@ -168,8 +169,8 @@ private struct DemoEnvelope: RouterMiddleware {
             // Only the router throws this (the routes answer their own 404s): no route took the path.
             response = api.notFound(request.uri.path, what: "route \(request.uri.path)")
         }
-        response.headers[DemoReply.header("X-Demo-Environment")] = api.environment
-        response.headers[DemoReply.header("X-Request-Id")] = UUID().uuidString.lowercased()
+        response.headers[Self.environmentHeader] = api.environment
+        response.headers[DemoRequestID.header] = DemoRequestID.next()
         if request.method == .head { response.body = ResponseBody() }
         api.accessLog?("\(api.environment.padding(toLength: 10, withPad: " ", startingAt: 0)) \(request.method.rawValue) \(request.uri.string) → \(response.status.code)")
         return response

@@ -28,7 +28,7 @@ struct DemoAPI: Sendable {
 
     func serverError() -> Hummingbird.Response {
         DemoReply.text(
-            DemoContent.serverErrorPage(requestID: UUID().uuidString.lowercased()),
+            DemoContent.serverErrorPage(requestID: DemoRequestID.next()),
             contentType: "text/html; charset=utf-8", status: .internalServerError)
     }
 
@@ -293,7 +293,7 @@ struct DemoAPI: Sendable {
         }
         let issued = await store.tokens.issue()
         var headers = HTTPFields()
-        headers[DemoReply.header("X-Request-Id")] = UUID().uuidString.lowercased()
+        headers[DemoRequestID.header] = DemoRequestID.next()
         return DemoReply.jsonObject([
             "token": issued.token, "token_type": "Bearer", "expires_in": Int(DemoTokens.lifetime),
             "user": Self.demoUser.user, "roles": ["admin", "reader"],

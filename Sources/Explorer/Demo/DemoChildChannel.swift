@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import class NetworkingCore.EventLoopExecutor
 import NIOCore
 import NIOHTTP1
 
@@ -29,8 +30,14 @@ struct DemoChildChannel: ServerChildChannel {
         }
     }
 
+    /// Serves the connection on its own event loop (`EventLoopExecutor`): Hummingbird would run
+    /// the handlers on Swift's global executor, every request then crossing threads twice (the
+    /// loop wakes a pool thread for the request, the handler wakes the loop for the response).
+    /// Measured under `explorer load -c 32` of `Get user`: see docs/benchmarks.md.
     func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        await withTaskExecutorPreference(EventLoopExecutor(value.channel.eventLoop)) {
+            await base.handle(value: value, logger: logger)
+        }
     }
 }
 

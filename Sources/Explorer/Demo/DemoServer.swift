@@ -39,8 +39,7 @@ package final class DemoServer: Sendable {
         handleSignals: Bool = false,
         accessLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServer {
-        var logger = Logger(label: "explorer.demo")
-        logger.logLevel = .critical
+        let logger = Logger(label: "explorer.demo") { DemoLogHandler(label: $0) }
         let readiness = DemoReadiness(expected: DemoEnvironment.names.count)
 
         var services: [any Service] = []
