@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NetworkingCore
 import Synchronization
+import TestSupport
 
 /// A real HTTP server on 127.0.0.1 (an ephemeral port) that answers after known delays, for
 /// the load's percentiles to be checked against:
@@ -15,12 +16,14 @@ import Synchronization
 final class DelayServer: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
+    private let listener: ServerListener
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(port: Int, task: Task<Void, any Error>) {
+    private init(port: Int, task: Task<Void, any Error>, listener: ServerListener) {
         self.port = port
         self.task = task
+        self.listener = listener
     }
 
     static func start() async throws -> DelayServer {
@@ -47,23 +50,22 @@ final class DelayServer: Sendable {
         router.get("status/:code") { _, context -> Response in
             Response(status: .init(code: context.parameters.get("code", as: Int.self) ?? 200))
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let listener = ServerListener()
         // Stopping by cancellation logs the connections it cuts: nothing a test reads.
         var logger = Logger(label: "delay-server")
         logger.logLevel = .critical
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+            onServerRunning: listener.running,
             logger: logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TransportError.other("the delay server did not start") }
-        return DelayServer(port: port, task: task)
+        guard let port = await listener.port() else { throw TransportError.other("the delay server did not start") }
+        return DelayServer(port: port, task: task, listener: listener)
     }
 
     func stop() async {
-        task.cancel()
+        await listener.stop(task)
         _ = try? await task.value
     }
 

@@ -130,9 +130,10 @@ extension HTTPStateSuite {
             }
         }
 
+        /// The listener closed first, then the connections cancelled (see `ServerListener`).
         func stop() async {
-            task.cancel()
             try? await channel.channel.close()
+            task.cancel()
         }
 
         private static func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, cases: [String: Case]) async {

@@ -15,7 +15,8 @@ import Testing
     struct Server {
         let port: Int
         let task: Task<Void, any Error>
-        func stop() { task.cancel() }
+        let listener: ServerListener
+        func stop() { Task { [task, listener] in await listener.stop(task) } }
 
         static func start(_ tls: TLSConfiguration, http2: Bool = false) async throws -> Server {
             let router = Router()
@@ -33,19 +34,18 @@ import Testing
                 let authorized = request.headers[.authorization] == "Bearer tls-token"
                 return Response(status: authorized ? .ok : .unauthorized, body: ResponseBody(byteBuffer: ByteBuffer(string: authorized ? "me" : "no")))
             }
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let listener = ServerListener()
             let app = Application(
                 router: router,
                 server: http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+                onServerRunning: listener.running)
             let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else {
+            guard let port = await listener.port(), port > 0 else {
                 task.cancel()
                 throw CancellationError()
             }
-            return Server(port: port, task: task)
+            return Server(port: port, task: task, listener: listener)
         }
     }
 

@@ -7,10 +7,12 @@ final class PostsServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     let baseURL: URL
     private let task: Task<Void, any Error>
+    private let listener: ServerListener
 
-    private init(baseURL: URL, task: Task<Void, any Error>) {
+    private init(baseURL: URL, task: Task<Void, any Error>, listener: ServerListener) {
         self.baseURL = baseURL
         self.task = task
+        self.listener = listener
     }
 
     /// Starts a server on an ephemeral port.
@@ -43,23 +45,22 @@ final class PostsServer: Sendable {
                     body: .init(byteBuffer: body))
             }
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let listener = ServerListener()
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+            onServerRunning: listener.running)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
+        guard let port = await listener.port(), port > 0 else {
             task.cancel()
             throw CancellationError()
         }
-        return PostsServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, task: task)
+        return PostsServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, task: task, listener: listener)
     }
 
-    /// Stops the server.
+    /// Stops the server (its listener first, see `ServerListener`).
     func stop() {
-        task.cancel()
+        Task { [task, listener] in await listener.stop(task) }
     }
 
     private static func json(_ value: some Encodable) throws -> Response {

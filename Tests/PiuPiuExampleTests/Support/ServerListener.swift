@@ -1,0 +1,1 @@
+../../NetworkingTests/Support/ServerListener.swift
