@@ -14,6 +14,7 @@ enum DemoRequestID {
     static let header = HTTPField.Name("X-Request-Id")!
 
     private static let seed = UInt64.random(in: .min ... .max)
+    private static let digits = Array("0123456789abcdef".utf8)
     private static let counter = Atomic<UInt64>(0)
 
     /// The next id.
@@ -36,7 +37,6 @@ enum DemoRequestID {
     static func format(high: UInt64, low: UInt64) -> String {
         let high = (high & ~0xF000) | 0x4000
         let low = (low & ~(0xC << 60)) | (0x8 << 60)
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)
         for (index, shift) in stride(from: 60, through: 0, by: -4).enumerated() {

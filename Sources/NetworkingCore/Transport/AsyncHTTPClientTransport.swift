@@ -388,8 +388,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     response = try await ForwardProxyExchange.execute(hop, extraHeaders: addedHeaders(for: hop), through: proxy,
                                                                       connectTimeout: configuration.connectTimeout, deadline: headBy)
                 } else {
-                    let client = proxy == nil ? (ownsClient ? try directClient(for: hop.url) : self.client) : try client(through: proxy)
-                    if onLoop, ownsClient || proxy != nil {
+                    // A client the caller gave has no proxy rules, so `proxy` is nil for it.
+                    let client = proxy == nil && ownsClient ? try directClient(for: hop.url) : try client(through: proxy)
+                    if onLoop, ownsClient {
                         // On a loop, a client of the transport's own goes through the delegate API
                         // (see DelegatedExchange). Elsewhere its delegate would run on a loop
                         // chosen in turn, often not its connection's: measured 1.27× raw

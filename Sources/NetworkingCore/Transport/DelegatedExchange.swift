@@ -9,8 +9,8 @@ import NIOHTTP1
 /// async-http-client's async `execute` starts an unstructured `Task` for every request (to
 /// register it for cancellation), which wakes a thread of Swift's cooperative pool each time.
 /// The delegate API starts none: the exchange stays on the connection's event loop until the
-/// head is handed over. Measured with networking-bench (small GETs of the demo, one at a time,
-/// the caller on a loop): 1.0 context switch a request against 2.9, 16% less CPU a request.
+/// head is handed over. Measured with `explorer load -c 1` against the demo (its worker on a
+/// loop): 1.0 context switch a request against 2.8, 6–25% less CPU (docs/benchmarks.md).
 ///
 /// The head's deadline is the exchange's own (async-http-client's would cover the body too):
 /// a timer on the event loop fails the request if no head has come by then.

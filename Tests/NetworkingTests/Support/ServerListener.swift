@@ -24,7 +24,8 @@ package final class ServerListener: Sendable {
         continuation.yield(listening.localAddress?.port ?? 0)
     }
 
-    /// The port once the server listens; `nil` when it stopped before.
+    /// The port, once the server listens (waits until it does; `nil` only if the waiting task
+    /// is cancelled).
     package func port() async -> Int? {
         var iterator = ports.makeAsyncIterator()
         return await iterator.next()
