@@ -219,9 +219,10 @@ import Testing
 
     @Test func aProxyThatIsNotThereIsAnErrorNamingItAndItsSetting() async throws {
         let server = try await TestServer.start()
-        let gone = try await RecordingProxy.start()
-        await gone.stop()
-        defer { Task { await server.stop() } }
+        // Not a proxy started and stopped: its port, free again, was taken by another test's
+        // server, which answered.
+        let gone = try RefusingPort()
+        defer { withExtendedLifetime(gone) {}; Task { await server.stop() } }
         let rules = ProxyRules(server: ProxyServer(host: "127.0.0.1", port: gone.port, username: "ada", password: "hunter2",
                                                    source: "the proxy: of environment \"corp\""))
 
