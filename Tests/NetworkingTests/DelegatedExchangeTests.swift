@@ -46,6 +46,26 @@ import Testing
         if path == "/redirect/3" { #expect(fromLoop.redirects.count == 3) }
     }
 
+    @Test func anExchangeFromALoopRunsInItsCallersTaskAndOneFromElsewhereInItsOwn() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let request = prepared(server, "/bytes/100000")
+        // The task each progress report comes from, against the task that sent.
+        @Sendable func tasks() async throws -> (sender: Int?, reporters: Set<Int>) {
+            let reporters = Mutex<Set<Int>>([])
+            let sender = withUnsafeCurrentTask { $0?.hashValue }
+            _ = try await sharedTransport.send(request, options: TransferOptions()) { _ in
+                let reporter = withUnsafeCurrentTask { $0?.hashValue }
+                reporters.withLock { _ = $0.insert(reporter ?? 0) }
+            }
+            return (sender, reporters.withLock { $0 })
+        }
+        let fromLoop = try await onLoop { try await tasks() }
+        #expect(fromLoop.sender != nil && fromLoop.reporters == [fromLoop.sender!])
+        let fromElsewhere = try await tasks()
+        #expect(!fromElsewhere.reporters.isEmpty && !fromElsewhere.reporters.contains(fromElsewhere.sender ?? 0))
+    }
+
     @Test func anEndlessBodyStopsAtItsLimitAndItsConnectionCloses() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

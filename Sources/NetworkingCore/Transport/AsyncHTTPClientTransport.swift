@@ -72,6 +72,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// Whether plain http also goes through an HTTP proxy in a `CONNECT` tunnel (curl's
         /// `--proxytunnel`) instead of in absolute form.
         public var proxyTunnel: Bool
+        /// The most requests a connection carries before it is closed and the next request
+        /// opens another; `nil` for no limit. `1` opens a connection for every request, as a
+        /// load tool's `--disable-keepalive` does (and curl in a shell loop). Values below 1
+        /// count as 1.
+        public var maximumRequestsPerConnection: Int?
 
         /// Creates a configuration.
         public init(
@@ -89,8 +94,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             allowsHTTP2: Bool = true,
             tls: TLSConfiguration? = nil,
             resolve: [String: String] = [:],
-            proxyTunnel: Bool = false
+            proxyTunnel: Bool = false,
+            maximumRequestsPerConnection: Int? = nil
         ) {
+            self.maximumRequestsPerConnection = maximumRequestsPerConnection
             self.tls = tls
             self.resolve = resolve
             self.proxyTunnel = proxyTunnel
@@ -248,17 +255,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Returns: the response.
     /// - Throws: `TransportError`.
     public func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
-        // The exchange runs in a task of its own, which the body's clock may cancel at a
-        // deadline (async-http-client's body can only be stopped by cancelling the task that
-        // reads it); the body is read there directly, with no hand-over between tasks.
+        // A caller that runs on one of the client's loops (see `executors`) sends with the
+        // delegate API, and every head and body come through a `BodyChannel`, which keeps the
+        // body's deadlines itself: the exchange runs in the caller's task, on the thread that
+        // reads the response, with no task of its own.
+        if callerIsOnLoop {
+            return try await exchange(request, options: options, throughChannels: true, progress: progress, watch: nil)
+        }
+        // Elsewhere the exchange runs in a task of its own, which the body's clock may cancel
+        // at a deadline (async-http-client's body can only be stopped by cancelling the task
+        // that reads it); the body is read there directly, with no hand-over between tasks. It
+        // keeps Swift's global executor: a task sent to a loop from elsewhere wakes that loop
+        // for every job (measured: 1.26× raw HTTPClient.execute's time against 1.13×).
         let watch = ExchangeWatch()
-        // A caller that runs on one of the client's loops (see `executors`) has its exchange
-        // run there too: async-http-client then prefers a connection of that loop, and the
-        // response resumes the exchange, and the exchange its caller, on the thread that read
-        // it. Others keep Swift's global executor: a task sent to a loop from elsewhere wakes
-        // that loop for every job (measured: 1.26× raw HTTPClient.execute's time against 1.13×).
-        let exchange = Task(executorPreference: executors.first { $0.eventLoop.inEventLoop }) {
-            try await self.exchange(request, options: options, progress: progress, watch: watch)
+        let exchange = Task {
+            try await self.exchange(request, options: options, throughChannels: false, progress: progress, watch: watch)
         }
         watch.cancel = { exchange.cancel() }
         return try await withTaskCancellationHandler {
@@ -268,32 +279,58 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// A request sent and its body read into the options' destination, in the current task
-    /// (`send`'s own), which `watch`'s clock cancels when a deadline passes.
+    /// A request sent and its body read into the options' destination, in the current task.
+    ///
+    /// - Parameters:
+    ///   - throughChannels: every hop goes through the transport's own exchanges, whose
+    ///     `BodyChannel` keeps the body's deadlines (see `receiveHead`).
+    ///   - watch: the clock of a body that comes through async-http-client's own sequence: it
+    ///     cancels the current task (`send`'s own) when a deadline passes. Needed unless
+    ///     `throughChannels`.
     private func exchange(
-        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void, watch: ExchangeWatch
+        _ request: PreparedRequest, options: TransferOptions, throughChannels: Bool,
+        progress: @escaping @Sendable (TransferProgress) -> Void, watch: ExchangeWatch?
     ) async throws -> TransportResponse {
-        let head = try await receiveHead(request, options: options)
+        let head = try await receiveHead(request, options: options, throughChannels: throughChannels)
         var sink = try BodySink(expected: head.expectedBytes, destination: options.bodyDestination, head: head.head, progress: progress)
         sink.begin()
         var decoder = try BodyDecoder(url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits)
-        watch.start(deadline: head.deadline, idle: head.idle, url: head.url)
-        defer { watch.end() }
-        var chunks = head.response.body.makeAsyncIterator()
-        while true {
-            let chunk: ByteBuffer?
-            do {
-                watch.waiting(true)
-                chunk = try await chunks.next()
-                watch.waiting(false)
-            } catch {
-                if let expired = watch.expired { throw expired }
-                if Task.isCancelled { throw TransportError.cancelled }
-                throw TransportErrorMapping.map(error, url: head.url, redirectLimit: configuration.maximumRedirects)
+        if let channel = head.channel {
+            // The response owns the channel: while it lives, the transfer is not given up.
+            defer { withExtendedLifetime(head.response) {} }
+            channel.watch(deadline: head.deadline, idle: head.idle, url: head.url)
+            while true {
+                let chunk: Data?
+                do {
+                    chunk = try await channel.next()
+                } catch {
+                    if Task.isCancelled { throw TransportError.cancelled }
+                    throw TransportErrorMapping.map(error, url: head.url, redirectLimit: configuration.maximumRedirects)
+                }
+                guard let chunk else { break }
+                decoder.feed(ByteBuffer(bytes: chunk))
+                while let piece = try decoder.next() { try sink.append(piece) }
             }
-            guard let chunk else { break }
-            decoder.feed(chunk)
-            while let piece = try decoder.next() { try sink.append(piece) }
+        } else {
+            guard let watch else { preconditionFailure("a body of async-http-client's own read with no watch to stop it") }
+            watch.start(deadline: head.deadline, idle: head.idle, url: head.url)
+            defer { watch.end() }
+            var chunks = head.response.body.makeAsyncIterator()
+            while true {
+                let chunk: ByteBuffer?
+                do {
+                    watch.waiting(true)
+                    chunk = try await chunks.next()
+                    watch.waiting(false)
+                } catch {
+                    if let expired = watch.expired { throw expired }
+                    if Task.isCancelled { throw TransportError.cancelled }
+                    throw TransportErrorMapping.map(error, url: head.url, redirectLimit: configuration.maximumRedirects)
+                }
+                guard let chunk else { break }
+                decoder.feed(chunk)
+                while let piece = try decoder.next() { try sink.append(piece) }
+            }
         }
         let body = try sink.finish()
         return TransportResponse(
@@ -316,7 +353,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Returns: the head, with the body still arriving.
     /// - Throws: `TransportError`, for anything before the head.
     public func stream(_ request: PreparedRequest, options: TransferOptions) async throws -> StreamedResponse {
-        let head = try await receiveHead(request, options: options)
+        let head = try await receiveHead(request, options: options, throughChannels: callerIsOnLoop)
         let channel = BodyChannel()
         let redirectLimit = configuration.maximumRedirects
         let pump = Task {
@@ -340,9 +377,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             body: ResponseBody(channel: channel), expectedBytes: head.expectedBytes)
     }
 
+    /// Whether the caller runs on one of the client's loops (see `executors`), and the client
+    /// is the transport's own: then the delegate API serves it (see `DelegatedExchange`).
+    private var callerIsOnLoop: Bool {
+        ownsClient && executors.contains { $0.eventLoop.inEventLoop }
+    }
+
     /// A response whose head has arrived, and what reading its body needs.
     private struct ArrivedHead {
         var response: HTTPClientResponse
+        /// The channel the body comes through, when the transport's own exchange brought the
+        /// response (`response.body` reads the same chunks, and owns the channel).
+        var channel: BodyChannel?
         var head: ResponseHead
         /// The URL that answered, after the redirects followed.
         var url: URL
@@ -360,7 +406,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Sends a request, following its redirects, until a head arrives that is the answer.
-    private func receiveHead(_ request: PreparedRequest, options: TransferOptions) async throws -> ArrivedHead {
+    ///
+    /// - Parameter throughChannels: every hop goes through the transport's own exchanges
+    ///   (`DelegatedExchange`, `ForwardProxyExchange`), the body then through their channel:
+    ///   for a caller on one of the client's loops, with the transport's own client.
+    private func receiveHead(_ request: PreparedRequest, options: TransferOptions, throughChannels: Bool) async throws -> ArrivedHead {
         let clock = ContinuousClock()
         var hopStarted = clock.now
         let deadline = hopStarted + (options.timeout ?? configuration.requestTimeout)
@@ -374,9 +424,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let hopLimit = options.maximumRedirects ?? configuration.maximumRedirects
         var hop = request
         var hops: [ResponseTimings.Redirect] = []
-        // Whether the exchange runs on one of the client's loops (see `send`).
-        let onLoop = executors.contains { $0.eventLoop.inEventLoop }
         var response: HTTPClientResponse
+        var channel: BodyChannel?
         while true {
             var headDeadline = deadline
             if let idle { headDeadline = min(headDeadline, hopStarted + idle) }
@@ -385,21 +434,22 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             do {
                 if let proxy, proxy.kind == .http, hop.url.scheme?.lowercased() == "http", !configuration.proxyTunnel {
                     // Plain http goes to an HTTP proxy in absolute form, not through a tunnel.
-                    response = try await ForwardProxyExchange.execute(hop, extraHeaders: addedHeaders(for: hop), through: proxy,
-                                                                      connectTimeout: configuration.connectTimeout, deadline: headBy)
+                    (response, channel) = try await ForwardProxyExchange.execute(hop, extraHeaders: addedHeaders(for: hop), through: proxy,
+                                                                                 connectTimeout: configuration.connectTimeout, deadline: headBy)
                 } else {
                     // A client the caller gave has no proxy rules, so `proxy` is nil for it.
                     let client = proxy == nil && ownsClient ? try directClient(for: hop.url) : try client(through: proxy)
-                    if onLoop, ownsClient {
+                    if throughChannels {
                         // On a loop, a client of the transport's own goes through the delegate API
                         // (see DelegatedExchange). Elsewhere its delegate would run on a loop
                         // chosen in turn, often not its connection's: measured 1.27× raw
                         // HTTPClient.execute's time at 32 concurrent against 1.10–1.16×.
-                        response = try await DelegatedExchange.execute(delegated(hop), on: client, deadline: headBy)
+                        (response, channel) = try await DelegatedExchange.execute(delegated(hop), on: client, deadline: headBy)
                     } else {
                         // Off the loops, and on a client the caller gave (which follows redirects
                         // itself, their history kept by the async API): the async API.
                         response = try await client.execute(outgoing(hop), deadline: headBy)
+                        channel = nil
                     }
                 }
             } catch {
@@ -451,7 +501,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw TransportError.bodyTooLarge(url: finalURL, limit: .bodyBytes(limit))
         }
         return ArrivedHead(
-            response: response,
+            response: response, channel: channel,
             head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
             url: finalURL, headReceived: Date(), redirects: followsHops ? hops : Self.redirects(in: response.history),
             contentEncoding: contentEncoding, inflates: inflates, expectedBytes: expected, limits: limits, deadline: deadline, idle: idle)
@@ -553,6 +603,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // Fail at once when nothing listens, instead of retrying until the deadline.
         client.connectionPool.retryConnectionEstablishment = false
         client.httpVersion = configuration.allowsHTTP2 ? .automatic : .http1Only
+        client.maximumUsesPerConnection = configuration.maximumRequestsPerConnection.map { max(1, $0) }
         if var tls = configuration.tls {
             if configuration.allowsInvalidCertificates { tls.certificateVerification = .none }
             client.tlsConfiguration = tls

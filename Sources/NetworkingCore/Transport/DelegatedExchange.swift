@@ -21,10 +21,11 @@ enum DelegatedExchange {
     ///   - request: the request (async-http-client's older type, which the delegate API takes).
     ///   - client: the client, whose configuration (TLS, proxy, pool) applies.
     ///   - deadline: when the head must have arrived.
-    /// - Returns: the response, its body still arriving.
+    /// - Returns: the response, its body still arriving, and the channel it comes through
+    ///   (which the response's body owns: letting go of that gives the transfer up).
     /// - Throws: async-http-client's errors (the transport maps them); `deadlineExceeded` at
     ///   the deadline; `cancelled` when the calling task is cancelled.
-    static func execute(_ request: HTTPClient.Request, on client: HTTPClient, deadline: NIODeadline) async throws -> HTTPClientResponse {
+    static func execute(_ request: HTTPClient.Request, on client: HTTPClient, deadline: NIODeadline) async throws -> (HTTPClientResponse, BodyChannel) {
         // The loop the caller is on, if any (`any()` prefers it): the pool then prefers a
         // connection of that loop, and the delegate runs there.
         let eventLoop = client.eventLoopGroup.any()
@@ -47,7 +48,7 @@ enum DelegatedExchange {
             body.fail(error)
             throw error
         }
-        return HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body)))
+        return (HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body))), body)
     }
 }
 

@@ -28,10 +28,11 @@ enum ForwardProxyExchange {
     ///   - proxy: the HTTP proxy.
     ///   - connectTimeout: the time the connection to the proxy may take.
     ///   - deadline: when the head must have arrived.
-    /// - Returns: the response, its body still arriving.
+    /// - Returns: the response, its body still arriving, and the channel it comes through
+    ///   (which the response's body owns: letting go of that gives the transfer up).
     /// - Throws: NIO's and async-http-client's errors (the transport maps them).
     static func execute(_ request: PreparedRequest, extraHeaders: [(String, String)], through proxy: ProxyServer,
-                        connectTimeout: Duration, deadline: NIODeadline) async throws -> HTTPClientResponse {
+                        connectTimeout: Duration, deadline: NIODeadline) async throws -> (HTTPClientResponse, BodyChannel) {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let headPromise = eventLoop.makePromise(of: HTTPResponseHead.self)
         let body = BodyChannel()
@@ -79,7 +80,7 @@ enum ForwardProxyExchange {
             body.fail(HTTPClientError.proxyAuthenticationRequired)
             throw HTTPClientError.proxyAuthenticationRequired
         }
-        return HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body)))
+        return (HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body))), body)
     }
 
     /// The request head in absolute form, with `Host`, the proxy's credentials, and a
