@@ -61,6 +61,9 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Confirm a non-GET load on a protected environment without a prompt.")
     var yes = false
 
+    @Flag(name: .customLong("disable-keepalive"), help: "Open a new connection for every request, as curl in a shell loop does (connecting is then part of each latency).")
+    var disableKeepAlive = false
+
     /// The most requests a load may send.
     static let maximumRequests = 10_000_000
     /// The longest a load may run.
@@ -90,7 +93,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     /// `--duration`, `--rate`.
     var plan: LoadPlan {
         let time = duration.flatMap(Self.parseDuration)
-        return LoadPlan(requests: requests, concurrency: concurrency, duration: time, rate: rate)
+        return LoadPlan(requests: requests, concurrency: concurrency, duration: time, rate: rate, keepsConnections: !disableKeepAlive)
     }
 
     func run() async throws {
@@ -109,7 +112,9 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         try sender.useProxy(of: environment, overrides: overrides)
         defer { keepCookies() }
-        let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
+        var configuration = sender.transportConfiguration
+        if disableKeepAlive { configuration.maximumRequestsPerConnection = 1 }
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
         let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: DispatchQueue(label: "explorer.load", attributes: .concurrent),
                                              cookieJar: sender.cookieJar, prompt: ExchangeSender.showOAuth2Prompt)
         let request = resolved.request

@@ -22,6 +22,9 @@ final class TestServer: Sendable {
     /// Connections open right now.
     var openConnections: Int { state.value("connections") }
 
+    /// Connections accepted since the server started.
+    var acceptedConnections: Int { state.value("accepted") }
+
     /// How many requests a path got.
     func hits(_ path: String) -> Int { state.value("hits:" + path) }
 
@@ -75,6 +78,7 @@ final class TestServer: Sendable {
 
     private static func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, state: Counter) async {
         state.add("connections", 1)
+        state.add("accepted", 1)
         defer { state.add("connections", -1) }
         try? await connection.executeThenClose { inbound, outbound in
             var iterator = inbound.makeAsyncIterator()

@@ -11,7 +11,8 @@ extension LoadResult {
         var lines: [String] = []
         let seconds = elapsed / .seconds(1)
         lines.append("Summary:")
-        lines.append("  Requests:     \(latencies.count) in \(String(format: "%.2f", seconds)) s, \(plan.concurrency) at once")
+        lines.append("  Requests:     \(latencies.count) in \(String(format: "%.2f", seconds)) s, \(plan.concurrency) at once"
+                     + (plan.keepsConnections ? "" : ", a new connection for each"))
         lines.append("  Requests/s:   \(String(format: "%.1f", requestsPerSecond))" + (plan.rate.map { String(format: " (rate asked: %.1f)", $0) } ?? ""))
         lines.append("  Responses:    \(latencies.responses)" + (latencies.failures > 0 ? ", \(latencies.failures) failed" : ""))
         lines.append("  Received:     \(Self.byteText(latencies.bytes))")
@@ -67,6 +68,7 @@ extension LoadResult {
             ("seconds", Self.rounded(elapsed / .seconds(1))),
             ("requestsPerSecond", Self.rounded(requestsPerSecond)),
             ("rate", plan.rate.map { JSONValue($0) } ?? .null),
+            ("keepAlive", .bool(plan.keepsConnections)),
             ("responses", JSONValue(latencies.responses)),
             ("failures", JSONValue(latencies.failures)),
             ("bytes", JSONValue(latencies.bytes)),

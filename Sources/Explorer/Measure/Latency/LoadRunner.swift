@@ -13,12 +13,16 @@ package struct LoadPlan: Sendable, Hashable {
     package var duration: Duration?
     /// Requests a second over all workers; `nil` sends each request as soon as a worker is free.
     package var rate: Double?
+    /// Whether connections are kept for the requests that follow (`false`: a new connection
+    /// for every request, as `--disable-keepalive` asks). The transport does it; the report says it.
+    package var keepsConnections: Bool
 
     /// The requests a plan sends when it names neither a count nor a time.
     package static let defaultRequests = 200
 
     /// A plan; with neither `requests` nor `duration`, it sends `defaultRequests`.
-    package init(requests: Int?, concurrency: Int, duration: Duration? = nil, rate: Double? = nil) {
+    package init(requests: Int?, concurrency: Int, duration: Duration? = nil, rate: Double? = nil, keepsConnections: Bool = true) {
+        self.keepsConnections = keepsConnections
         self.requests = requests ?? (duration == nil ? Self.defaultRequests : nil)
         self.concurrency = max(1, concurrency)
         self.duration = duration
