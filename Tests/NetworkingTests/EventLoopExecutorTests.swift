@@ -59,9 +59,29 @@ import Testing
             let reports = onLoops.withLock { $0 }
             #expect(!reports.isEmpty && reports.allSatisfy { $0 })
         }
-        // From Swift's global executor the same request is answered as well, its exchange there.
+        // From Swift's global executor, one request at a time: its exchange moves to a loop.
+        onLoops.withLock { $0 = [] }
+        let alone = try await transport.send(request, options: TransferOptions(), progress: report)
+        #expect(alone.status.code == 200)
+        let aloneReports = onLoops.withLock { $0 }
+        #expect(!aloneReports.isEmpty && aloneReports.allSatisfy { $0 })
+        // With as many others in flight as there are loops, it stays on the global executor;
+        // those counted are the ones still in flight, wherever they run. Twice as many are
+        // started one after the other (the first ones moved to loops, the later ones not), and
+        // the first ones given up.
+        let stalled = try BasicRequest(path: "/stall").prepared(baseURL: server.baseURL)
+        var holders: [Task<TransportResponse, any Error>] = []
+        for index in 0..<(2 * executors.count) {
+            holders.append(Task { try await transport.send(stalled, options: TransferOptions()) { _ in } })
+            #expect(await eventually { server.hits("/stall") == index + 1 })
+        }
+        for holder in holders.prefix(executors.count) {
+            holder.cancel()
+            _ = try? await holder.value
+        }
         onLoops.withLock { $0 = [] }
         let response = try await transport.send(request, options: TransferOptions(), progress: report)
+        for holder in holders { holder.cancel() }
         #expect(response.status.code == 200)
         let reports = onLoops.withLock { $0 }
         #expect(!reports.isEmpty && reports.allSatisfy { !$0 })
