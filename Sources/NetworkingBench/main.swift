@@ -488,7 +488,9 @@ print(String(format: "a future created and started: %.1f µs", (now() - prepareS
 let bigBytes = bigBodyMB * 1024 * 1024
 let bigRequest = BasicRequest(path: "/bytes/\(bigBytes)")
 // From the in-process server, whatever `--target` says.
-let local = NetworkDispatcher(serverProvider: Environment(localBase), transport: transport, callbackQueue: DispatchQueue(label: "bench"))
+// The dispatcher holds its server provider weakly (as PiuPiu's does): this one is kept here.
+let localEnvironment = Environment(localBase)
+let local = NetworkDispatcher(serverProvider: localEnvironment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
 let rssBefore = currentRSSMegabytes()
 var start = now()
 let streamed = try await local.future(from: bigRequest, options: TransferOptions(bodyDestination: .discard)).value

@@ -59,12 +59,18 @@ import Testing
             let reports = onLoops.withLock { $0 }
             #expect(!reports.isEmpty && reports.allSatisfy { $0 })
         }
-        // From Swift's global executor, one request at a time: its exchange moves to a loop.
-        onLoops.withLock { $0 = [] }
-        let alone = try await transport.send(request, options: TransferOptions(), progress: report)
-        #expect(alone.status.code == 200)
-        let aloneReports = onLoops.withLock { $0 }
-        #expect(!aloneReports.isEmpty && aloneReports.allSatisfy { $0 })
+        // From Swift's global executor, one request at a time: its exchange moves to the first
+        // loop, every time (where the connection it made is).
+        let onFirstLoop = Mutex<[Bool]>([])
+        for _ in 0..<3 {
+            let alone = try await transport.send(request, options: TransferOptions()) { _ in
+                let onLoop = executors[0].eventLoop.inEventLoop
+                onFirstLoop.withLock { $0.append(onLoop) }
+            }
+            #expect(alone.status.code == 200)
+        }
+        let aloneReports = onFirstLoop.withLock { $0 }
+        #expect(aloneReports.count >= 3 && aloneReports.allSatisfy { $0 })
         // With as many others in flight as there are loops, it stays on the global executor;
         // those counted are the ones still in flight, wherever they run. Twice as many are
         // started one after the other (the first ones moved to loops, the later ones not), and

@@ -139,7 +139,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public let executors: [EventLoopExecutor]
     /// Requests sent now through the transport's own clients by callers off its loops (see `send`).
     private let requestsInFlight = Atomic<Int>(0)
-    /// The loop the next exchange moved to a loop goes to (see `send`), counted in turn.
+    /// The loop the next exchange moved to a loop beside another goes to (see `send`), counted in turn.
     private let nextLoop = Atomic<UInt>(0)
 
     /// Creates a transport with its own client.
@@ -269,16 +269,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         guard ownsClient else { return try await exchangeInATask(request, options: options, progress: progress) }
         // Off the loops with no more requests in flight than there are loops, the exchange
-        // moves to a loop (in turn) and runs there as it would for a caller on it: one
-        // hand-over each way. Measured with networking-bench, sequential: 0.96–1.01× raw
-        // HTTPClient.execute's time, against 1.08–1.13× on the global executor. With more in
+        // moves to a loop and runs there as it would for a caller on it: one hand-over each
+        // way. A lone request goes to the first loop, so that requests one after another keep
+        // to one loop and the connection made there (async-http-client prefers a connection of
+        // the delegate's loop but takes an idle one of another loop, and then every step crosses
+        // between the two); a second in flight goes to the loops in turn. Measured with
+        // networking-bench against raw HTTPClient.execute: sequential 1.041× quiet and 0.991–
+        // 1.045× with both cores loaded, against 1.10–1.17× on the global executor (the loops
+        // in turn for a lone request too: 0.97–1.02× quiet, 1.14–1.17× loaded). With more in
         // flight, tasks on few loops share the connections badly (a connection is often on
-        // another loop than the task it serves): 1.21–1.34× at 32 concurrent against 0.98×, so
-        // those stay on the global executor.
+        // another loop than the task it serves): 1.21–1.34× at 32 concurrent against 0.98×,
+        // so those stay on the global executor.
         let inFlight = requestsInFlight.wrappingAdd(1, ordering: .relaxed).newValue
         defer { requestsInFlight.wrappingSubtract(1, ordering: .relaxed) }
         guard inFlight <= executors.count else { return try await exchangeInATask(request, options: options, progress: progress) }
-        let loop = executors[Int(nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(executors.count))]
+        let loop = inFlight == 1 ? executors[0] : executors[Int(nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(executors.count))]
         let exchange = Task(executorPreference: loop) {
             try await self.exchange(request, options: options, throughChannels: true, progress: progress, watch: nil)
         }
@@ -337,7 +342,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     throw TransportErrorMapping.map(error, url: head.url, redirectLimit: configuration.maximumRedirects)
                 }
                 guard let chunk else { break }
-                decoder.feed(ByteBuffer(bytes: chunk))
+                decoder.feed(chunk)
                 while let piece = try decoder.next() { try sink.append(piece) }
             }
         } else {

@@ -26,6 +26,8 @@ struct BodyDecoder {
     private let limits: Limits
     private let inflater: ZlibDecompressor?
     private var pending = ByteBuffer()
+    /// A chunk fed as `Data`, handed over whole by the next call of `next()`.
+    private var whole: Data?
     private var inflaterEnded = false
     /// The smaller of the size limits in force, with the error that names it.
     private let sizeLimit: (bytes: Int, error: TransportError)?
@@ -91,6 +93,17 @@ struct BodyDecoder {
         }
     }
 
+    /// Takes one received chunk that came as `Data` (through a `BodyChannel`): a body that is
+    /// not inflated hands it over as it is, with no copy.
+    mutating func feed(_ chunk: Data) {
+        guard inflater == nil, pending.readableBytes == 0, whole == nil else {
+            feed(ByteBuffer(bytes: chunk))
+            return
+        }
+        receivedBytes += chunk.count
+        whole = chunk
+    }
+
     /// The next piece of body to hand over, or `nil` when the chunks fed so far are used up.
     ///
     /// - Throws: `TransportError.bodyTooLarge` naming the limit passed (a size limit once the
@@ -98,6 +111,10 @@ struct BodyDecoder {
     ///   `TransportError.decompressionFailed` for data that is not what its encoding says.
     mutating func next() throws -> Data? {
         if let passedLimit { throw passedLimit }
+        if let piece = whole {
+            whole = nil
+            return try withinLimits(piece)
+        }
         guard pending.readableBytes > 0 else { return nil }
         guard let inflater else {
             let piece = Data(pending.readableBytesView)
