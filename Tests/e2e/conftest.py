@@ -238,15 +238,24 @@ class LocalServer:
     a server that redirects elsewhere, records what reaches it, or says hostile things.
 
     `answer(method, path)` gives `(status, headers, body)`; every request's headers are kept in
-    `requests` (names in lower case), in order. With a TLS `context` it serves https."""
+    `requests` (names in lower case), in order, and every connection accepted in
+    `connections` (the client's address). With a TLS `context` it serves https; with
+    `keep_alive` it speaks HTTP/1.1 and keeps a connection for the requests that follow."""
 
-    def __init__(self, answer, context=None):
+    def __init__(self, answer, context=None, keep_alive=False):
         import http.server
 
         server = self
         self.requests: list[dict[str, str]] = []
+        self.connections: list[tuple[str, int]] = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
+            def setup(self):
+                super().setup()
+                server.connections.append(self.client_address)
+
             def respond(self):
                 self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 server.requests.append({name.lower(): value for name, value in self.headers.items()})

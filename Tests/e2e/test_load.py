@@ -8,6 +8,7 @@ import select
 import subprocess
 import time
 
+from conftest import LocalServer
 from test_history import listed
 from test_send import closed_port, one_sentence, run
 
@@ -160,37 +161,13 @@ def test_run_repeat_reports_each_endpoints_latency_distribution(explorer_bin, tm
 
 def test_disable_keepalive_opens_a_connection_for_every_request(explorer_bin, tmp_path):
     # A server that keeps connections open (HTTP/1.1) and notes each one it accepts.
-    import http.server
-    import threading
-
-    accepted = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def setup(self):
-            super().setup()
-            accepted.append(self.client_address)
-
-        def do_GET(self):
-            body = b'{"ok": true}'
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = LocalServer(lambda method, path: (200, {"Content-Type": "application/json"}, b'{"ok": true}'), keep_alive=True)
     try:
         path = tmp_path / "kept.yaml"
         path.write_text(f"""name: Kept
 environments:
   - name: here
-    base_url: http://127.0.0.1:{server.server_address[1]}
+    base_url: {server.url}
 endpoints:
   - name: Ping
     path: /ping
@@ -198,16 +175,16 @@ endpoints:
         kept = run(explorer_bin, tmp_path, "load", "Ping", "--collection", str(path), "-n", "8", "-c", "1", "--json", "--no-history")
         assert kept.returncode == 0, kept.stderr
         assert json.loads(kept.stdout)["keepAlive"] is True
-        assert len(accepted) == 1
-        accepted.clear()
+        assert len(server.connections) == 1
+        server.connections.clear()
         fresh = run(explorer_bin, tmp_path, "load", "Ping", "--collection", str(path), "-n", "8", "-c", "1", "--json", "--no-history",
                     "--disable-keepalive")
         assert fresh.returncode == 0, fresh.stderr
         report = json.loads(fresh.stdout)
         assert report["keepAlive"] is False and report["statuses"] == {"200": 8}
-        assert len(accepted) == 8
+        assert len(server.connections) == 8
         text = run(explorer_bin, tmp_path, "load", "Ping", "--collection", str(path), "-n", "2", "-c", "1", "--no-history",
                    "--disable-keepalive")
         assert b"2 in " in text.stdout and b"1 at once, a new connection for each" in text.stdout
     finally:
-        server.shutdown()
+        server.close()
