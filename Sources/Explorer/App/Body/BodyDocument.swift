@@ -33,6 +33,9 @@ package struct BodyDocument: Sendable {
     let rawLines: RawLines
     /// The charset the text was decoded with, when it came from Content-Type.
     let charset: String?
+    /// Why the body is not shown as its kind would be (markup too deep to lay out), drawn
+    /// above it.
+    var note: String? = nil
 
     static let hexBytesPerLine = 16
     /// XML and HTML up to this size are indented (in memory); larger ones show as they are.
@@ -102,11 +105,29 @@ package struct BodyDocument: Sendable {
             }
         }
         if type.contains("xml") || type.contains("html"), data.count <= markupLayoutLimit {
-            let utf8 = converted ?? [UInt8](data)
-            return document(type.contains("html") ? .html : .xml, .laidOut(LineIndex(MarkupIndenter.indent(utf8))), charset: charset)
+            let kind = type.contains("html") ? Kind.html : .xml
+            switch MarkupIndenter.layout(converted ?? [UInt8](data), html: kind == .html) {
+            case .laidOut(let text):
+                return document(kind, .laidOut(LineIndex(text)), charset: charset)
+            case .overBudget(let deepest):
+                var shown = converted.map { document(kind, .laidOut(LineIndex($0)), charset: charset) } ?? document(kind, .raw(rawLines), charset: charset)
+                shown.note = Self.notLaidOutNote(kind, deepest: deepest)
+                return shown
+            }
         }
         if let converted { return document(.text, .laidOut(LineIndex(converted)), charset: charset) }
         return document(.text, .raw(rawLines), charset: charset)
+    }
+
+    /// Why markup is shown as received: laid out, it would pass the layout's budget.
+    static func notLaidOutNote(_ kind: Kind, deepest: Int) -> String {
+        var levels = String(deepest)
+        for comma in Swift.stride(from: levels.count - 3, to: 0, by: -3) {
+            levels.insert(",", at: levels.index(levels.startIndex, offsetBy: comma))
+        }
+        return "Shown as received: this \(kind.rawValue) nests \(levels) levels deep, and indented it would take more than "
+            + "\(MarkupIndenter.layoutFactor) times its size plus \(ByteCountText.binary(MarkupIndenter.layoutAllowance)), "
+            + "the most the view lays out. s saves it to a file."
     }
 
     /// An event view (server-sent events, JSON lines, a WebSocket log): the events laid out

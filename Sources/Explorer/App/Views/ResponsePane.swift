@@ -104,6 +104,14 @@ enum ResponsePane {
                     grid.put(line, x: inner.x, y: row, clip: inner)
                     row += 1
                 }
+                // Why the body is shown as received (markup too deep to lay out).
+                if state.body.filtered == nil, let note = response.document.note {
+                    let noteRows = WordWrap.rows(Sanitizer.characters([Span(note, role: .warning)]), width: inner.width)
+                    for line in noteRows.prefix(max(1, (inner.maxY - row) / 3)) where row < inner.maxY - 1 {
+                        grid.put(line, x: inner.x, y: row, clip: inner)
+                        row += 1
+                    }
+                }
                 if let error = state.body.filterError, row < inner.maxY {
                     grid.put(Sanitizer.sanitize(error), x: inner.x, y: row, style: Style(.error), clip: inner)
                     row += 1
