@@ -57,6 +57,28 @@ import Testing
         #expect(echo.header("X-Trace") == nil)
     }
 
+    @Test func aRequestMarksHeadersThatStayWithItsOriginWhateverTheirName() async throws {
+        let first = try await TestServer.start()
+        let second = try await TestServer.start()
+        defer { Task { await first.stop(); await second.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: first.environment, transport: sharedTransport)
+        func marked(to url: URL) -> BasicRequest {
+            var request = redirect(from: first, to: url)
+            request.headers.add(name: "X-Custom", value: "pa55word")
+            request.originBoundHeaders = ["x-custom"]
+            return request
+        }
+
+        let away = try await dispatcher.future(from: marked(to: second.baseURL.appendingPathComponent("echo"))).ensureValidResponse().value
+        let awayEcho = try JSONDecoder().decode(Echo.self, from: try #require(away.body))
+        #expect(awayEcho.header("X-Custom") == nil, "a marked header reached the other origin")
+        #expect(awayEcho.header("X-Trace") == "kept")
+
+        let home = try await dispatcher.future(from: marked(to: first.baseURL.appendingPathComponent("echo"))).ensureValidResponse().value
+        let homeEcho = try JSONDecoder().decode(Echo.self, from: try #require(home.body))
+        #expect(homeEcho.header("X-Custom") == "pa55word")
+    }
+
     @Test func anHTTPSURLRedirectingToPlainHTTPIsRefusedUnlessAllowed() async throws {
         let authority = try TestCertificateAuthority()
         let secure = try await TLSTests.Server.start(try authority.issue(for: "localhost").serverConfiguration())

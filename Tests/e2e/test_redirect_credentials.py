@@ -24,7 +24,7 @@ def redirecting_server(target: str, context: ssl.SSLContext | None = None) -> Lo
 
 CREDENTIALS = {
     "X-Api-Key": "k3y-value", "X-Auth-Token": "t0ken-value", "api-key": "k4y-value",
-    "Cookie": "session=c00kie-value", "X-Trace": "kept",
+    "Cookie": "session=c00kie-value",
 }
 
 
@@ -43,6 +43,8 @@ environments:
 endpoints:
   - name: Start
     path: /start
+    headers:
+      X-Trace: kept
 """)
     return path
 
@@ -61,13 +63,62 @@ def test_a_redirect_to_another_port_forwards_no_credential_header_and_no_auth(ex
         assert seen[0]["authorization"] == "Bearer b3arer-value" and seen[0]["x-api-key"] == "k3y-value"
         assert len(recorder.requests) == 1
         landed = recorder.requests[0]
-        assert landed.get("x-trace") == "kept"
+        assert landed.get("x-trace") == "kept"  # the endpoint's own header, holding no secret
         for name in ["authorization", "x-api-key", "x-auth-token", "api-key", "cookie"]:
             assert name not in landed, f"{name} reached the other origin"
         assert not any("value" in value for value in landed.values()), landed
     finally:
         server.close()
         recorder.close()
+
+
+def test_a_header_holding_a_secret_and_the_environments_headers_stay_with_their_origin(explorer_bin, tmp_path):
+    """A 307 to another origin: `X-Custom: {{pw}}` with `pw` under `secrets:`, and every header
+    of the environment (meant for its own server), are left behind like credentials; the
+    endpoint's other headers follow, and a redirect on the same origin keeps everything."""
+    recorder = recording_server()
+    away = LocalServer(lambda method, path: (307, {"Location": f"http://127.0.0.1:{recorder.port}/landing"}, b""))
+    home = LocalServer(lambda method, path: (307, {"Location": "/landing"}, b"") if path == "/start" else
+                       (200, {"Content-Type": "application/json"}, b'{"home": true}'))
+    try:
+        for server in (away, home):
+            path = tmp_path / "secret-headers.yaml"
+            path.write_text(f"""
+name: secret headers
+environments:
+  - name: local
+    base_url: {server.url}
+    variables:
+      pw: hunter2-pa55
+      tenant: acme-tenant
+    secrets: [pw]
+    headers:
+      X-Tenant: "{{{{tenant}}}}"
+endpoints:
+  - name: Start
+    method: POST
+    path: /start
+    headers:
+      X-Custom: "{{{{pw}}}}"
+      X-Signed: "sig {{{{pw}}}}"
+      X-Trace: kept
+    body: hello
+""")
+            result = run(explorer_bin, tmp_path, "send", "--collection", str(path), "--env", "local", "Start", "--no-history")
+            assert result.returncode == 0, result.stderr
+        first, landing = away.requests[0], recorder.requests[0]
+        assert first["x-custom"] == "hunter2-pa55" and first["x-tenant"] == "acme-tenant"
+        assert landing.get("x-trace") == "kept"
+        for name in ["x-custom", "x-signed", "x-tenant"]:
+            assert name not in landing, f"{name} followed the 307 to another origin"
+        assert not any("hunter2" in value or "acme" in value for value in landing.values()), landing
+
+        # The same origin keeps them: the redirect went nowhere else.
+        assert [request.get("x-custom") for request in home.requests] == ["hunter2-pa55", "hunter2-pa55"]
+        assert [request.get("x-tenant") for request in home.requests] == ["acme-tenant", "acme-tenant"]
+    finally:
+        for server in (away, home, recorder):
+            server.close()
 
 
 x509 = pytest.importorskip("cryptography.x509")

@@ -7,6 +7,9 @@ public struct BasicRequest: Request, Hashable {
     public var queryItems: [URLQueryItem]
     public var headers: HTTPHeaders
     public var httpBody: Data?
+    /// The names of headers that stay with the request's origin on a redirect (see
+    /// `Request.originBoundHeaders`).
+    public var originBoundHeaders: Set<String> = []
 
     /// Creates a request.
     ///

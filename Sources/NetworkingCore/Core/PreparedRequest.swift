@@ -13,6 +13,9 @@ public struct PreparedRequest: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body, if any.
     public var body: Data?
+    /// The names of headers left behind on a redirect to another origin, besides the
+    /// credentials the dispatcher's `RedirectPolicy` names (`Request.originBoundHeaders`).
+    public var originBoundHeaders: Set<String> = []
 
     /// Creates a prepared request.
     ///

@@ -21,7 +21,9 @@ extension Request {
 
     /// The request sent to `url`, already resolved (the dispatcher reuses the URL it built last).
     func prepared(at url: URL) -> PreparedRequest {
-        PreparedRequest(method: method, url: url, headers: headers, body: httpBody)
+        var prepared = PreparedRequest(method: method, url: url, headers: headers, body: httpBody)
+        prepared.originBoundHeaders = originBoundHeaders
+        return prepared
     }
 
     /// The absolute URL of the request on a base URL; see `prepared(baseURL:)`.

@@ -13,4 +13,14 @@ public protocol Request: Sendable {
     var headers: HTTPHeaders { get }
     /// The body, if any.
     var httpBody: Data? { get }
+    /// The names of headers that stay with the request's origin, compared case-insensitively:
+    /// on a redirect to another origin a dispatcher leaves them behind, as it does credentials
+    /// (a header whose value holds a secret under a name that does not say so). None by default.
+    var originBoundHeaders: Set<String> { get }
+}
+
+extension Request {
+    /// No header of the request is bound to its origin but the credentials the dispatcher's
+    /// `RedirectPolicy` names.
+    public var originBoundHeaders: Set<String> { [] }
 }

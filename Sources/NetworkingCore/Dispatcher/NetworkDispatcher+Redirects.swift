@@ -16,7 +16,8 @@ extension NetworkDispatcher {
 }
 
 /// What a dispatcher does at each redirect hop: its `RedirectPolicy` refuses https → http
-/// and leaves credential headers behind on another origin; the hop's `Set-Cookie` is kept in
+/// and leaves credential headers behind on another origin, with the headers the request
+/// marks as bound to its origin (`Request.originBoundHeaders`); the hop's `Set-Cookie` is kept in
 /// the jar before the next request is made, and the next request carries the jar's cookies
 /// for its own URL (RFC 6265 §5.3, §5.4), as browsers and curl `-L -b -c` do: a login
 /// answered `302` with a session cookie reaches the page it redirects to signed in.
@@ -37,7 +38,10 @@ struct DispatcherRedirects: RedirectHandler {
             throw TransportError.insecureRedirect(from: request.url, to: next.url, hint: policy.insecureRedirectHint)
         }
         if !AsyncHTTPClientTransport.sameOrigin(request.url, next.url) {
-            for name in Set(next.headers.map(\.name)) where policy.isCredentialHeader(name) { next.headers.remove(name: name) }
+            let bound = Set(request.originBoundHeaders.map { $0.lowercased() })
+            for name in Set(next.headers.map(\.name)) where policy.isCredentialHeader(name) || bound.contains(name.lowercased()) {
+                next.headers.remove(name: name)
+            }
         }
         if let cookieJar {
             cookieJar.store(setCookie: redirect.headers.values(for: "Set-Cookie"), from: request.url)

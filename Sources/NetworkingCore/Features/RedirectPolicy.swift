@@ -3,7 +3,8 @@
 ///
 /// On a hop to another origin (scheme, host or port differ) every header `isCredentialHeader`
 /// names is left out (by default `HTTPHeaders.isCredential(name:)`: `Authorization`, `Cookie`,
-/// `X-Api-Key`, `X-Auth-Token`, `api-key` …), on top of what the transport leaves out; the
+/// `X-Api-Key`, `X-Auth-Token`, `api-key` …), and every header the request marks as bound to
+/// its origin (`Request.originBoundHeaders`), on top of what the transport leaves out; the
 /// cookie jar then adds the cookies of the new origin. A hop from https to http is refused
 /// with `TransportError.insecureRedirect` unless `allowsInsecureRedirects`.
 public struct RedirectPolicy: Sendable {

@@ -67,7 +67,8 @@ package struct RequestResolver: Sendable {
 
         let path = try resolvedPath(with: templates)
         var query = try resolvedQuery(with: templates)
-        var headers = try resolvedHeaders(with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
+        let headerResolution = try resolvedHeaders(with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
+        var headers = headerResolution.headers
         // Credentials stay with their origin: an inherited `auth:` is not sent to another server.
         let sentToOwnOrigin = !path.isWholeURL || Self.server(ofAbsolute: path.text).map { Self.isOrigin($0, of: baseURL) } ?? true
         let auth = try resolvedAuth(with: templates, collection: collection, environment: environment, inherited: sentToOwnOrigin,
@@ -77,7 +78,9 @@ package struct RequestResolver: Sendable {
         let graphQLDocument = try resolvedGraphQL(with: templates, directory: directory, query: &query, body: &body.data, headers: &headers)
 
         try Self.checkHeaderValues(headers, of: templates)
-        let request = BasicRequest(method: endpoint.method, path: path.text, queryItems: query.items, headers: headers, httpBody: body.data)
+        let masker = SecretMasker(secretValues: secretValues(in: scope, environment: environment, overrides: overrides, captured: captured, authSecrets: auth.secrets))
+        var request = BasicRequest(method: endpoint.method, path: path.text, queryItems: query.items, headers: headers, httpBody: body.data)
+        request.originBoundHeaders = Self.originBoundHeaders(of: headers, fromEnvironment: headerResolution.fromEnvironment, masker: masker)
         let url = try builtURL(of: request, relativeTo: baseURL, baseSpans: baseSpans, path: path, query: query, templates: templates)
         var resolved = ResolvedRequest(
             endpoint: endpoint,
@@ -86,7 +89,7 @@ package struct RequestResolver: Sendable {
             request: request,
             url: url.text,
             urlVariableSpans: url.spans,
-            masker: SecretMasker(secretValues: secretValues(in: scope, environment: environment, overrides: overrides, captured: captured, authSecrets: auth.secrets)),
+            masker: masker,
             collectionKey: collection.storeKey,
             scope: scope,
             bodyFile: body.file
@@ -189,13 +192,19 @@ package struct RequestResolver: Sendable {
     /// environment's of the same name, and an endpoint may repeat a header (list form). The
     /// environment's headers stay with its own server.
     ///
+    /// - Returns: the headers, and the names of those the environment gave.
     /// - Throws: `ResolveError` for an undefined variable, at the header's line.
-    private func resolvedHeaders(with templates: EndpointTemplates, environment: Environment, sentToEnvironmentServer: Bool) throws -> HTTPHeaders {
+    private func resolvedHeaders(
+        with templates: EndpointTemplates, environment: Environment, sentToEnvironmentServer: Bool
+    ) throws -> (headers: HTTPHeaders, fromEnvironment: Set<String>) {
         var headers = HTTPHeaders()
         let ownNames = Self.headerNames(of: templates.endpoint)
+        var fromEnvironment = Set<String>()
         for header in environment.headers where sentToEnvironmentServer && !ownNames.contains(header.name.lowercased()) {
             do {
-                headers.add(name: try templates.scope.expand(header.name).text, value: try templates.scope.expand(header.value).text)
+                let name = try templates.scope.expand(header.name).text
+                headers.add(name: name, value: try templates.scope.expand(header.value).text)
+                fromEnvironment.insert(name.lowercased())
             } catch {
                 throw ResolveError(scopeFailure: error, context: "the header \(header.name) of environment \"\(environment.name)\"", at: environment.location)
             }
@@ -204,7 +213,17 @@ package struct RequestResolver: Sendable {
             let name = try templates.expand(header.name, "headers", at: "headers[\(index)]")
             headers.add(name: name, value: try templates.expand(header.value, "header \(name)", at: "headers[\(index)]"))
         }
-        return headers
+        return (headers, fromEnvironment)
+    }
+
+    /// The headers that stay with the request's origin on a redirect to another one, like
+    /// credentials: those the environment gave (meant for its own server), and those whose
+    /// value holds a secret, in any form the masker knows (`X-Custom: {{pw}}` with `pw` under
+    /// `secrets:`).
+    static func originBoundHeaders(of headers: HTTPHeaders, fromEnvironment: Set<String>, masker: SecretMasker) -> Set<String> {
+        var bound = fromEnvironment
+        for header in headers where !masker.secretRanges(in: header.value).isEmpty { bound.insert(header.name.lowercased()) }
+        return bound
     }
 
     /// GraphQL over HTTP: a JSON body for POST, query parameters for GET, and the `Accept`
