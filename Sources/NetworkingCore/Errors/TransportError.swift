@@ -32,6 +32,8 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
     case connectionClosed(url: URL)
     /// The body could not be decompressed (invalid gzip or deflate data).
     case decompressionFailed(url: URL, reason: String)
+    /// The reply is not valid HTTP/1.1 and was refused: `problem` says what was wrong.
+    case malformedResponse(url: URL, problem: MalformedResponse)
     /// The proxy answered `407 Proxy Authentication Required`: it wants (other) credentials.
     /// `proxy` is its URL with the password masked; `source` the setting it came from.
     case proxyAuthenticationRequired(proxy: String, source: String, sentCredentials: Bool)
@@ -77,6 +79,8 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "\(url.absoluteString) closed the connection before the response was complete."
         case .decompressionFailed(let url, let reason):
             return "The compressed body from \(url.absoluteString) could not be decompressed (\(reason))."
+        case .malformedResponse(let url, let problem):
+            return "The response from \(url.absoluteString) is not valid HTTP/1.1: \(problem); the server, or a proxy in between, needs fixing."
         case .proxyAuthenticationRequired(let proxy, let source, let sentCredentials):
             return sentCredentials
                 ? "The proxy \(proxy) (from \(source)) refused its user and password (407 Proxy Authentication Required): check them in \(source)."

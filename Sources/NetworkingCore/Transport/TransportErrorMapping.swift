@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// Maps the errors of async-http-client and NIO to `TransportError`.
 enum TransportErrorMapping {
@@ -92,10 +93,34 @@ enum TransportErrorMapping {
         if typeName.contains("SSL") || typeName.contains("TLS") || typeName.contains("BoringSSL") {
             return TransportError.tlsFailure(host: host, reason: tlsFailure(text))
         }
+        if let parserError = error as? HTTPParserError, let problem = malformedResponse(parserError) {
+            return TransportError.malformedResponse(url: url, problem: problem)
+        }
         if typeName.contains("HTTPParserError") || text.contains("invalidEOFState") || text.contains("uncleanShutdown") {
             return TransportError.connectionClosed(url: url)
         }
         return TransportError.other("\(typeName): \(text)")
+    }
+
+    /// What was wrong with a reply the HTTP parser refused, or `nil` when the parser only found
+    /// it cut short (the connection closed before the end: `TransportError.connectionClosed`).
+    static func malformedResponse(_ error: HTTPParserError) -> MalformedResponse? {
+        switch error {
+        case .invalidEOFState: return nil
+        case .invalidConstant: return .noStatusLine
+        case .invalidVersion: return .unsupportedVersion
+        case .invalidStatus: return .invalidStatus
+        case .invalidHeaderToken, .invalidCharactersUsed: return .invalidHeaderCharacter
+        case .lfExpected: return .carriageReturnWithoutLineFeed
+        case .headerOverflow:
+            return .headersTooLarge(bytes: MalformedResponse.headerBytesLimit, fields: MalformedResponse.headerFieldsLimit)
+        case .invalidContentLength: return .invalidContentLength
+        case .unexpectedContentLength: return .duplicateContentLength
+        case .invalidChunkSize: return .invalidChunkSize
+        case .closedConnection, .trailingGarbage: return .dataAfterClose
+        case .unknown: return .unnamed
+        default: return .other("\(error)")
+        }
     }
 
     /// Why a TLS handshake failed, from what BoringSSL and NIOSSL report. (BoringSSL reports an

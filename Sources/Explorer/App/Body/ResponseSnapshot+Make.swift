@@ -123,6 +123,8 @@ extension TransportFailure {
             self.init(category: "connection closed", message: message, hint: "the server closed the connection before the response was complete.")
         case .decompressionFailed:
             self.init(category: "decompression failed", message: message, hint: "the body is not valid for its Content-Encoding.")
+        case .malformedResponse:
+            self.init(category: "malformed response", message: message, hint: "the server's reply is not valid HTTP/1.1 — the server, or a proxy in between, needs fixing.")
         case .proxyAuthenticationRequired:
             self.init(category: "proxy authentication", message: message, hint: "the proxy wants a user and password — see the environment's proxy: or the proxy variables.")
         case .proxyUnreachable, .proxyFailed, .invalidProxy:

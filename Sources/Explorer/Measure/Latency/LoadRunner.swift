@@ -38,7 +38,8 @@ package enum LoadOutcome: Sendable, Hashable {
     case failure(kind: String, sentence: String)
 
     /// The kind a failure is counted under: `timeout`, `connection refused`, `connection
-    /// closed`, `tls`, `dns`, `body too large`, `redirect`, `proxy`, or `other`.
+    /// closed`, `malformed response`, `tls`, `dns`, `body too large`, `redirect`, `proxy`, or
+    /// `other`.
     package static func kind(of error: any Error) -> String {
         guard let transport = error as? TransportError else { return "other" }
         switch transport {
@@ -50,6 +51,7 @@ package enum LoadOutcome: Sendable, Hashable {
         case .dnsFailure: return "dns"
         case .bodyTooLarge: return "body too large"
         case .decompressionFailed: return "decompression"
+        case .malformedResponse: return "malformed response"
         case .tooManyRedirects, .insecureRedirect: return "redirect"
         case .proxyAuthenticationRequired, .proxyUnreachable, .proxyFailed, .invalidProxy: return "proxy"
         case .cancelled: return "cancelled"
