@@ -8,8 +8,8 @@ import NetworkingCore
 import Workspace
 
 /// `explorer mock [COLLECTION] [--env NAME] [--port N] [--from examples|history|both]
-/// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE]`: a local server that
-/// answers every endpoint of a collection.
+/// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE] [--allow-host NAME]`: a
+/// local server that answers every endpoint of a collection.
 struct MockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mock",
@@ -19,12 +19,17 @@ struct MockCommand: AsyncParsableCommand {
             document the collection names with `openapi:`: the path template and the method
             matched, the status, headers and body taken from the document's examples (or an
             example generated from the schema), or from the last response the history recorded
-            for the endpoint in the environment (--from history; --from both prefers the history).
+            for the endpoint in the environment (--from history, the collection's own exchanges
+            only; --from both prefers the history).
             A request chooses with `Prefer: code=404`, `Prefer: example=NAME` or
             `Prefer: dynamic=true` (a body generated from the schema), as Prism reads them. An
             unknown path is a 404 problem+json naming the near routes; a method the path does not
             take is a 405 with Allow. --latency and --fail-rate rehearse a slow and failing server:
             a failure is a 500 problem+json, chosen by a generator seeded with --seed.
+
+            It answers only requests whose Host is 127.0.0.1 or localhost, so that a web page
+            cannot read it by rebinding its own name to 127.0.0.1; any other name is a 421
+            problem+json. --allow-host NAME answers that name too (repeatable; * for any).
 
             To send to the mock, --collection-out writes a copy of the collection with an
             environment `mock` whose base_url is the mock (write it beside the collection, so that
@@ -56,6 +61,10 @@ struct MockCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Write a copy of the collection with a `mock` environment pointing at the mock.", valueName: "FILE"))
     var collectionOut: String?
+
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
+        "Also answer requests whose Host is NAME (besides 127.0.0.1 and localhost); repeatable, * for any.", valueName: "NAME"))
+    var allowHost: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -110,7 +119,11 @@ struct MockCommand: AsyncParsableCommand {
         let chaos = MockChaos(latency: latency.flatMap(Self.duration) ?? .zero, failRate: failRate, seed: seed)
         let server: MockServer
         do {
-            server = try await MockServer.start(plan: plan, port: port, chaos: chaos, handleSignals: true, accessLog: printLine)
+            // The log quotes what the document names (an example) and what a client sent (the
+            // path, its Host): escaped, like every text from a file or the network.
+            server = try await MockServer.start(plan: plan, port: port, chaos: chaos, handleSignals: true,
+                                                allowedHosts: MockAllowedHosts(adding: allowHost),
+                                                accessLog: { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) })
         } catch {
             printError(String(describing: error))
             throw ExitCode(1)
@@ -118,6 +131,9 @@ struct MockCommand: AsyncParsableCommand {
         let base = plan.baseURL(port: server.port)
         printLine("explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, answers from \(source.rawValue)):")
         printLine("  mock        \(base)")
+        let names = (MockAllowedHosts.local + allowHost).joined(separator: ", ")
+        let hint = allowHost.isEmpty ? " (--allow-host NAME to answer another name)" : ""
+        printLine("  answers     Host \(ExchangeOutput.escapingControls(names, keepingLineBreaks: false))\(hint)")
         if failRate > 0 || chaos.latency > .zero {
             printLine("  latency \(chaos.latency), fail rate \(failRate), seed \(seed)")
         }

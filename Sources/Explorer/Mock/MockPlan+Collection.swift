@@ -6,7 +6,8 @@ import Workspace
 extension MockPlan {
     /// What `explorer mock` and the TUI's mock serve of a collection in an environment: its
     /// endpoints, the operations of its `openapi:` document and, unless `source` is
-    /// `.examples`, the last answers the history recorded in that environment.
+    /// `.examples`, the last answers the history recorded for this collection in that
+    /// environment.
     ///
     /// - Parameters:
     ///   - collection: the collection, loaded from `file`.
@@ -15,7 +16,8 @@ extension MockPlan {
     ///     checked against it: `ResponseContract.linked`), or `nil`.
     ///   - environment: the environment whose base path and history the mock serves, or `nil`.
     ///   - source: where answers come from.
-    ///   - history: the history, read when `source` is not `.examples` (nil: no recorded answers).
+    ///   - history: the history, read when `source` is not `.examples` (nil: no recorded answers);
+    ///     only the exchanges sent from `file` answer, never another collection's.
     /// - Throws: `MockError` when the history cannot be read, or there is nothing to serve (no
     ///   endpoint and no document).
     package static func serving(_ collection: APICollection, file: URL, contract: OpenAPIContract?, environment: Environment?,
@@ -23,7 +25,8 @@ extension MockPlan {
         var recorded: [String: MockRecordedResponse] = [:]
         if source != .examples, let history {
             do {
-                recorded = try recordedResponses(of: collection.endpoints, environment: environment?.name, collectionPath: nil, in: history)
+                recorded = try recordedResponses(of: collection.endpoints, environment: environment?.name,
+                                             collectionPath: APICollection.storeKey(forFileAt: file), in: history)
             } catch {
                 throw MockError("explorer mock could not read the history: \(error)")
             }

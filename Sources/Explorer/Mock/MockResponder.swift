@@ -59,23 +59,38 @@ final class MockRandomSource: Sendable {
 /// Answers every request from the plan: the route's example or recorded answer, `Prefer`
 /// (`code=404`, `example=name`, `dynamic=true`, as Prism reads it), 404 with the near routes,
 /// 405 with `Allow`, the latency and the failures of `MockChaos`, one access-log line each.
+/// A request whose `Host` names neither this machine nor a name of `MockAllowedHosts` is
+/// answered 421, before anything else.
 package struct MockResponder: HTTPResponder {
     package typealias Context = BasicRequestContext
 
     let plan: MockPlan
     let chaos: MockChaos
     let accessLog: (@Sendable (String) -> Void)?
+    let allowedHosts: MockAllowedHosts
     private let random: MockRandomSource
     private let answers = MockAnswerCache()
 
-    package init(plan: MockPlan, chaos: MockChaos = MockChaos(), accessLog: (@Sendable (String) -> Void)? = nil) {
+    package init(plan: MockPlan, chaos: MockChaos = MockChaos(), allowedHosts: MockAllowedHosts = MockAllowedHosts(),
+                 accessLog: (@Sendable (String) -> Void)? = nil) {
         self.plan = plan
         self.chaos = chaos
+        self.allowedHosts = allowedHosts
         self.accessLog = accessLog
         self.random = MockRandomSource(seed: chaos.seed)
     }
 
     package func respond(to request: Request, context: Context) async throws -> Response {
+        let host = request.head.authority
+        guard allowedHosts.allows(host) else {
+            let name = MockAllowedHosts.hostName(of: host ?? "")
+            var response = Self.problem(.init(code: 421, reasonPhrase: "Misdirected Request"), type: "misdirected", title: "Misdirected Request",
+                                        detail: "explorer mock answers only requests to \(MockAllowedHosts.local.joined(separator: " or ")), not to \(host ?? ""): start it with --allow-host \(name) to answer that name too.",
+                                        instance: request.uri.path)
+            if request.method == .head { response.body = ResponseBody() }
+            accessLog?("mock       \(request.method.rawValue) \(request.uri.string) → 421 (refused Host \(host ?? ""): --allow-host to answer it)")
+            return response
+        }
         if chaos.latency > .zero { try await Task.sleep(for: chaos.latency) }
         var (response, note) = answer(request)
         if chaos.failRate > 0, random.unit() < chaos.failRate {
