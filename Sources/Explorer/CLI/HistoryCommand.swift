@@ -212,7 +212,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 return try ExchangeSender.writeBody(entry, filter: path, terminal: ExchangeOutput.stdoutIsTerminal)
             }
             if json {
-                ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: entry.id, includeRequest: true, checks: entry.checks) + "\n")
+                ExchangeOutput.writeJSON(of: entry, historyId: entry.id, includeRequest: true, checks: entry.checks)
                 return
             }
             ExchangeOutput.write(HistoryCommand.details(of: entry, terminal: ExchangeOutput.stdoutIsTerminal))

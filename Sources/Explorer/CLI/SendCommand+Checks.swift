@@ -50,7 +50,7 @@ extension ExchangeSender {
         entry.collectionPath = collectionPath
         let historyId = recorder?.record(entry, secrets: last.secrets)
         if output.json {
-            ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: historyId, checks: last.report) + "\n")
+            ExchangeOutput.writeJSON(of: entry, historyId: historyId, checks: last.report)
         } else if entry.transportError == nil {
             let terminal = ExchangeOutput.stdoutIsTerminal
             if output.include { ExchangeOutput.write(ExchangeOutput.head(of: entry, terminal: terminal)) }

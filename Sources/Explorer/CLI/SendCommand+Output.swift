@@ -47,7 +47,7 @@ enum ExchangeOutput {
             return Data("(binary body, \(body.count) bytes\(kind); pipe the output to a file to keep it)\n".utf8)
         }
         var shown = text
-        if body.count <= 2 * 1024 * 1024, looksLikeJSON(contentType: contentType, text: text),
+        if body.count <= prettyPrintLimit, looksLikeJSON(contentType: contentType, text: text),
            let value = JSONValue.container(parsing: text) {
             shown = value.serialized(pretty: true)
         }
@@ -55,6 +55,30 @@ enum ExchangeOutput {
         if !shown.hasSuffix("\n") { shown += "\n" }
         return Data(shown.utf8)
     }
+
+    /// Writes the response body as `printableBody` gives it, a piece at a time: a body that is
+    /// not pretty-printed (over 2 MB, or not JSON) is escaped and written in pieces rather than
+    /// copied whole into text.
+    ///
+    /// - Parameters:
+    ///   - body: the body bytes, if any.
+    ///   - contentType: the body's content type, if known.
+    ///   - terminal: whether the output is a terminal.
+    static func writeBody(_ body: Data?, contentType: String?, terminal: Bool) {
+        guard let body, !body.isEmpty else { return }
+        guard terminal, body.count > prettyPrintLimit else {
+            return write(printableBody(body, contentType: contentType, terminal: terminal))
+        }
+        if let converted = TextDecoding.charset(in: contentType ?? "").flatMap({ TextDecoding.convertedToUTF8(body, charset: $0) }) {
+            return BodyPieces(body: Data(converted)).writeEscapedText { write($0) }
+        }
+        let pieces = BodyPieces(body: body)
+        guard pieces.isUTF8 else { return write(printableBody(body, contentType: contentType, terminal: terminal)) }
+        pieces.writeEscapedText { write($0) }
+    }
+
+    /// The largest body pretty-printed on a terminal (larger ones are printed as they came).
+    static let prettyPrintLimit = 2 * 1024 * 1024
 
     /// A body as text: in the charset its `Content-Type` names when that is a known one, else
     /// as UTF-8; `nil` when it is not text in either.
@@ -140,6 +164,26 @@ enum ExchangeOutput {
     ///     `captured` (the names set).
     /// - Returns: the JSON text, one line, keys sorted.
     static func json(of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil) -> String {
+        var text = Data()
+        writeJSON(of: entry, historyId: historyId, includeRequest: includeRequest, checks: checks, newline: false) { text.append($0) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Writes the exchange as `json(of:)` gives it, then a newline, its bodies escaped (or
+    /// base64-encoded) and written a piece at a time: a 100 MB body is never copied whole.
+    ///
+    /// - Parameters:
+    ///   - entry: the exchange.
+    ///   - historyId: its id in the history, if it was recorded.
+    ///   - includeRequest: also add `request` and the stored details (`json(of:)`).
+    ///   - checks: what the endpoint's assertions and captures found (`json(of:)`).
+    ///   - newline: whether a newline ends the object.
+    ///   - write: where the pieces go (standard output by default).
+    static func writeJSON(
+        of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil, newline: Bool = true,
+        to write: (Data) -> Void = { ExchangeOutput.write($0) }
+    ) {
+        var bodies = SplicedBodies()
         var object: [String: Any] = [
             "method": entry.method,
             "url": entry.url,
@@ -160,14 +204,14 @@ enum ExchangeOutput {
             if !checks.captureFailures.isEmpty { object["captureFailures"] = checks.captureFailures }
             if let schema = checks.schema { object["schema"] = schema.jsonObject }
         }
-        add(body: entry.responseBody, to: &object, key: "body")
+        bodies.add(entry.responseBody, to: &object, key: "body")
         if includeRequest {
             var request: [String: Any] = [
                 "method": entry.method, "url": entry.url,
                 "headers": headerObject(entry.requestHeaders),
                 "bodySize": entry.requestBodySize,
             ]
-            add(body: entry.requestBody, to: &request, key: "body")
+            bodies.add(entry.requestBody, to: &request, key: "body")
             object["request"] = request
             object["time"] = iso8601(entry.startedAt)
             object["collection"] = entry.collectionPath ?? NSNull()
@@ -176,7 +220,8 @@ enum ExchangeOutput {
             object["contentType"] = entry.contentType ?? NSNull()
             object["httpVersion"] = entry.httpVersion ?? NSNull()
         }
-        return jsonText(object)
+        bodies.write(around: Data(jsonText(object).utf8), to: write)
+        if newline { write(Data([0x0A])) }
     }
 
     /// Serializes a JSON-compatible value on one line with sorted keys.
@@ -197,16 +242,38 @@ enum ExchangeOutput {
         return formatter.string(from: date)
     }
 
-    private static func add(body: Data?, to object: inout [String: Any], key: String) {
-        guard let body else {
-            object[key] = NSNull()
-            return
+    /// The bodies of a JSON object, written into its text in place of markers: the object is
+    /// serialized with a random marker for each body, then written with each marker replaced
+    /// by its body, escaped or in base64 a piece at a time.
+    private struct SplicedBodies {
+        private var bodies: [(marker: Data, pieces: BodyPieces, isText: Bool)] = []
+
+        /// Sets `key` to a marker for `body` (`null` when there is none), and `key + "Encoding"`
+        /// to `"base64"` when the body is not UTF-8.
+        mutating func add(_ body: Data?, to object: inout [String: Any], key: String) {
+            guard let body else {
+                object[key] = NSNull()
+                return
+            }
+            let marker = "explorer-body-\(UUID().uuidString)"
+            let pieces = BodyPieces(body: body)
+            let isText = pieces.isUTF8
+            object[key] = marker
+            if !isText { object[key + "Encoding"] = "base64" }
+            bodies.append((Data("\"\(marker)\"".utf8), pieces, isText))
         }
-        if let text = String(data: body, encoding: .utf8) {
-            object[key] = text
-        } else {
-            object[key] = body.base64EncodedString()
-            object[key + "Encoding"] = "base64"
+
+        /// Writes `text` with each body in place of its marker.
+        func write(around text: Data, to write: (Data) -> Void) {
+            var start = text.startIndex
+            let found = bodies.compactMap { body in text.range(of: body.marker).map { ($0, body) } }.sorted { $0.0.lowerBound < $1.0.lowerBound }
+            for (range, body) in found where range.lowerBound >= start {
+                write(text[start..<range.lowerBound] + Data([0x22]))
+                if body.isText { body.pieces.writeJSONString(write) } else { body.pieces.writeBase64(write) }
+                write(Data([0x22]))
+                start = range.upperBound
+            }
+            write(text[start...])
         }
     }
 

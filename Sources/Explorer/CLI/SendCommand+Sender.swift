@@ -207,7 +207,7 @@ struct ExchangeSender {
     static func finish(_ entry: HistoryEntry, historyId: Int64?, output: ExchangeOutputOptions) throws {
         let terminal = ExchangeOutput.stdoutIsTerminal
         if output.json {
-            ExchangeOutput.write(ExchangeOutput.json(of: entry, historyId: historyId) + "\n")
+            ExchangeOutput.writeJSON(of: entry, historyId: historyId)
         } else if entry.transportError == nil {
             if output.include { ExchangeOutput.write(ExchangeOutput.head(of: entry, terminal: terminal)) }
             try writeBody(entry, filter: output.jsonPath, terminal: terminal)
@@ -225,11 +225,13 @@ struct ExchangeSender {
     /// - Throws: `ExitCode(1)` after one sentence on stderr when the body is not JSON.
     static func writeBody(_ entry: HistoryEntry, filter: JSONPath?, terminal: Bool) throws {
         guard let filter else {
-            ExchangeOutput.write(ExchangeOutput.printableBody(entry.responseBody, contentType: entry.contentType, terminal: terminal))
+            ExchangeOutput.writeBody(entry.responseBody, contentType: entry.contentType, terminal: terminal)
             return
         }
         do {
-            ExchangeOutput.write(String(decoding: try filter.evaluate(entry.responseBody ?? Data()), as: UTF8.self) + "\n")
+            let selected = try filter.evaluate(entry.responseBody ?? Data())
+            ExchangeOutput.write(selected)
+            ExchangeOutput.write("\n")
         } catch {
             printError("--filter \(filter.description): \(JSONPath.failure(error).description)")
             throw ExitCode(1)
