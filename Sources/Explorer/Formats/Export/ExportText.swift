@@ -18,6 +18,48 @@ enum ExportText {
         return out
     }
 
+    /// Whether a body holds a control character a terminal acts on (C0 but tab, line feed and
+    /// carriage return; DEL; C1), which a file must not carry raw: `cat` would run it.
+    static func hasControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains(where: isBodyControl)
+    }
+
+    /// Body text with its control characters (as `hasControls` finds them) written as visible
+    /// escapes, `\u{1B}`; line breaks and tabs stay.
+    static func visibleControls(_ text: String) -> String {
+        guard hasControls(text) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isBodyControl(scalar) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// JSON text with DEL and the C1 controls, which JSON lets stand raw in a string, written
+    /// as `\u007f`-style escapes: a JSON reader reads back the same characters, and none reaches
+    /// a terminal raw when the file is shown. (The serializer escapes the C0 controls itself;
+    /// outside strings JSON has none of these.)
+    static func jsonEscapingControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isBodyControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// Control characters (a tab aside) and the Unicode line and paragraph separators.
     private static func isBreaking(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"

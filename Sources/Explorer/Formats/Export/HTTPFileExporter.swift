@@ -7,6 +7,11 @@ import Workspace
 /// Templates stay templates (`{{name}}`; explorer's built-ins become the clients' system
 /// variables), so no secret is expanded into the file; the values of secret variables are
 /// left out, with a comment saying where to set them.
+///
+/// No control character is written raw (the file is read with `cat` too): a JSON body's are
+/// JSON escapes, which the clients send as the same characters; a `.http` body has no escapes
+/// of its own, so a raw body's are written as visible `\u{1B}` escapes under a comment
+/// saying so, to be put back by hand (the clients would otherwise send them as written).
 package enum HTTPFileExporter {
     /// The `.http` text for a collection in one environment.
     ///
@@ -34,6 +39,9 @@ package enum HTTPFileExporter {
         for endpoint in collection.endpoints {
             out += "\n### \(ExportText.line(endpoint.id))\n"
             out += "# @name \(ExportText.line(endpoint.name.replacingOccurrences(of: " ", with: "_")))\n"
+            if case .raw(let text)? = endpoint.body, ExportText.hasControls(text) {
+                out += "# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending.\n"
+            }
             // A path that is a whole URL goes to its own server, without the environment's headers.
             let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
             var path = convert(endpoint.path)
@@ -42,7 +50,9 @@ package enum HTTPFileExporter {
             let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
             var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
             var query = endpoint.query
-            applyAuth(collection.authentication(for: endpoint, in: environment), own: ownNames, headers: &headers, query: &query)
+            // Credentials stay with their origin, as when explorer sends: the resolver's rule.
+            applyAuth(RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment),
+                      own: ownNames, headers: &headers, query: &query)
             if !query.isEmpty {
                 line += (path.contains("?") ? "&" : "?") + query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
             }
@@ -53,14 +63,14 @@ package enum HTTPFileExporter {
             case nil: break
             case .json(let json):
                 if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
-                body = convert(json.serialized(pretty: true))
+                body = ExportText.jsonEscapingControls(convert(json.serialized(pretty: true)))
             case .raw(let text):
-                body = convert(text)
+                body = ExportText.visibleControls(convert(text))
             case .file(let path):
-                body = "< \(path)"
+                body = ExportText.line("< \(path)")
             case .form(let fields):
                 if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded")) }
-                body = fields.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "\n&")
+                body = fields.map { ExportText.line("\(convert($0.name))=\(convert($0.value))") }.joined(separator: "\n&")
             case .multipart(let fields):
                 let boundary = "ExplorerBoundary"
                 headers.removeAll { $0.name.lowercased() == "content-type" }
@@ -74,7 +84,7 @@ package enum HTTPFileExporter {
                     }
                     text += disposition + "\n"
                     if let type = field.contentType { text += "Content-Type: \(type)\n" }
-                    text += field.isFile ? "\n< \(field.value)\n" : "\n\(convert(field.value))\n"
+                    text += field.isFile ? "\n< \(ExportText.line(field.value))\n" : "\n\(ExportText.visibleControls(convert(field.value)))\n"
                 }
                 body = text + "--\(boundary)--"
             }

@@ -12,7 +12,9 @@ import Workspace
 /// stay `{{name}}`, which Hurl reads the same way; `{{uuid}}` becomes Hurl's `{{newUuid}}` and
 /// `{{env.NAME}}` becomes `{{NAME}}`. What Hurl cannot say is written as a comment where it
 /// would go, never dropped silently: template functions (`{{base64 …}}`), a regex capture
-/// from the headers, digest auth.
+/// from the headers, digest auth. No control character is written raw: a JSON body's are JSON
+/// escapes, a raw body holding one is a oneline string with Hurl's escapes (`\u{1B}`), and
+/// values use the same escapes; Hurl sends each as the character it stands for.
 package enum HurlExporter {
     /// The Hurl text for endpoints of a collection in one environment.
     ///
@@ -74,7 +76,8 @@ package enum HurlExporter {
         var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
         var sections: [String] = []
         var query = endpoint.query
-        switch collection.authentication(for: endpoint, in: environment)?.scheme {
+        // Credentials stay with their origin, as when explorer sends: the resolver's rule.
+        switch RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment)?.scheme {
         case .basic(let username, let password)?:
             sections.append("[BasicAuth]\n" + ExportText.line("\(key(username)): \(value(password))") + "\n")
         case .bearer(let token)?:
@@ -101,11 +104,13 @@ package enum HurlExporter {
         case nil: break
         case .json(let json):
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(KeyValue("Content-Type", "application/json")) }
-            body = convert(json.serialized(pretty: true))
+            body = ExportText.jsonEscapingControls(convert(json.serialized(pretty: true)))
+        case .raw(let text) where ExportText.hasControls(text):
+            body = "`" + onelineEscaped(convert(text)) + "`"
         case .raw(let text):
             body = "```\n\(convert(text))\n```"
         case .file(let file):
-            body = "file,\(file);"
+            body = ExportText.line("file,\(file);")
         case .form(let fields):
             sections.append("[FormParams]\n" + fields.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined())
         case .multipart(let fields):
@@ -213,6 +218,25 @@ package enum HurlExporter {
             }
         }
         return out + "\""
+    }
+
+    /// The content of a oneline string body (`` `…` ``): every control character, `\` and `` ` ``
+    /// as Hurl's escapes, so that a body of several lines stays on one and none is written raw.
+    static func onelineEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "`": out += "\\u{60}"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// A key of a `[QueryStringParams]`-like section: as is when Hurl reads it bare, else quoted.

@@ -76,7 +76,12 @@ package enum PostmanExporter {
                 ("method", .string(endpoint.method.rawValue)),
                 ("header", .array(headers.map { pair(key: $0.name, value: convert($0.value)) })),
             ]
-            if let auth = auth(collection.authentication(for: endpoint, in: environment)) { request.append(("auth", auth)) }
+            // Credentials stay with their origin, as when explorer sends (the resolver's rule);
+            // `noauth` where an inherited one is left out, so that Postman does not inherit it either.
+            let exported = RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment)
+            let withheld = exported == nil && collection.authentication(for: endpoint, in: environment) != nil
+            let written: JSONValue? = withheld ? .object([("type", .string("noauth"))]) : auth(exported)
+            if let written { request.append(("auth", written)) }
             if let body = body(endpoint.body) { request.append(("body", body)) }
             request.append(("url", .object(url)))
             if let description = endpoint.description { request.append(("description", .string(description))) }
