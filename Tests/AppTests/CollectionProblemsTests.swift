@@ -44,6 +44,24 @@ import Testing
         #expect(state.message == "Reloaded shop.yaml")
     }
 
+    /// A version read while the TUI runs that reaches beyond the folder without trust is not
+    /// used: the last trusted one stays, and why is on screen until a usable version is read.
+    @Test func aReloadRefusedByTrustKeepsTheLastTrustedVersionAndSaysWhy() throws {
+        var state = try tuiState(width: 120, height: 30)
+        let before = state.collection?.endpoints
+        let refusal = "/w/shop.yaml was found, not named, and reaches beyond its folder: it reads the environment variable SECRET_TOKEN. "
+            + "Nothing was sent: read the collection, then run explorer trust /w/shop.yaml (or open it with --collection)."
+        tuiReduce(&state, .collectionRefused(refusal))
+        #expect(state.collection?.endpoints == before, "nothing of the refused version is used")
+        #expect(state.message == "shop.yaml changed to reach beyond its folder and is not trusted for that; the last trusted version stays in use (! shows why)")
+        #expect(state.messageIsError)
+        tuiPress(&state, .char("!"))
+        #expect(screenText(state).contains("reads the environment variable"))
+        tuiPress(&state, KeyPress(.escape))
+        tuiReduce(&state, .collectionReloaded(try CollectionLoader.parse(tuiCollectionYAML, file: "shop.yaml")))
+        #expect(!screenText(state).contains("problem"))
+    }
+
     @Test func theProblemsPanelWrapsAndScrollsEveryProblemAt40x12() throws {
         let many = (1...12).map { "      - name: Extra \($0)\n        path: /x\n        hedaers: {}\n" }.joined()
         let collection = try CollectionLoader.parse(tuiCollectionYAML + "\n" + many, file: "shop.yaml")

@@ -341,7 +341,7 @@ import TestSupport
         let url = try folder.write("shop.yaml", text)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
         let written = try CollectionChange.put(Endpoint(name: "Two", method: .post, path: "/two"), replacing: nil).apply(to: url)
-        #expect(written.endpoints.map(\.id) == ["One", "Two"])
+        #expect(written.collection.endpoints.map(\.id) == ["One", "Two"])
         let after = try String(contentsOf: url, encoding: .utf8)
         #expect(after.hasPrefix(text), "the user's text, comments included, is kept")
         #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) == 0o640)
@@ -356,12 +356,12 @@ import TestSupport
         var renamed = try #require(collection.endpoint(withID: "Users/Get user"))
         renamed.name = "Fetch user"
         var written = try CollectionChange.put(renamed, replacing: "Users/Get user").apply(to: url)
-        #expect(written.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
+        #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
 
         written = try CollectionChange.delete(id: "Users/Fetch user").apply(to: url)
-        #expect(written.endpoints.map(\.id) == ["List posts", "Users/Create user"])
+        #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Create user"])
         written = try CollectionChange.restore(renamed, at: APICollection.Place(folderPath: ["Users"], index: 0)).apply(to: url)
-        #expect(written.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
+        #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
 
         #expect(throws: CollectionChange.ChangeError.self) {
             try CollectionChange.put(renamed, replacing: nil).apply(to: url)

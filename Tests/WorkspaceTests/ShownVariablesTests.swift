@@ -35,6 +35,30 @@ import Testing
         #expect(!shown.map(\.value).contains { $0.contains("tok-123") || $0.contains("from-the-file") })
     }
 
+    /// A captured token stays with the server that gave it: after the environment's
+    /// `base_url` moves to another server, the request says so instead of sending it there.
+    @Test func aCapturedValueIsNotSentToAnotherServerThanTheOneItWasCapturedFrom() throws {
+        let yaml = """
+            name: Shop
+            environments: [{ name: local, base_url: "http://127.0.0.1:8080" }]
+            endpoints:
+              - { name: Me, path: /me, headers: { Authorization: "Bearer {{session}}" } }
+            """
+        let captured = ["session": CapturedVariable(value: "tok-123", endpoint: "Auth/Login", capturedAt: Date(), isSecret: true,
+                                                    origin: "http://127.0.0.1:8080")]
+        let same = try CollectionLoader.parse(yaml, file: "shop.yaml")
+        let sent = try RequestResolver(processEnvironment: [:]).resolve(try same.endpoint(named: "Me"), in: same, captured: captured)
+        #expect(sent.request.headers["Authorization"] == "Bearer tok-123")
+
+        let moved = try CollectionLoader.parse(yaml.replacingOccurrences(of: "127.0.0.1:8080", with: "attacker.example"), file: "shop.yaml")
+        #expect {
+            try RequestResolver(processEnvironment: [:]).resolve(try moved.endpoint(named: "Me"), in: moved, captured: captured)
+        } throws: { error in
+            "\(error)".contains("{{session}} was captured by Auth/Login when this environment sent to http://127.0.0.1:8080")
+                && !"\(error)".contains("tok-123")
+        }
+    }
+
     @Test func withoutCapturesEachVariableComesFromTheFile() throws {
         let environment = try #require(try CollectionLoader.parse(collection, file: "shop.yaml").environment(named: "local"))
         let shown = environment.shownVariables(processEnvironment: [:])

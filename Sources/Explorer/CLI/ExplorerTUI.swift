@@ -90,10 +90,24 @@ enum ExplorerTUI {
         // watcher starts before the screen so that, when it cannot, the user is told at start
         // that edits on disk will not show (reloads arrive on the main queue, after the
         // runtime below exists).
+        // Every version read after the start is admitted as the first was: a `git pull` that
+        // adds a command, a file outside the folder or an environment variable asks again.
+        let admission: @Sendable (LoadedCollection, URL) -> String? = { loaded, url in
+            let trust = CollectionTrust(environment: processEnvironment)
+            guard case .refused(let refusal) = CollectionLocation.admission(of: loaded.collection, reaching: loaded.reach, at: url, trust: trust) else {
+                return nil
+            }
+            return refusal
+        }
         let watcher = CollectionWatcher(url: collectionURL) { result in
             MainActor.assumeIsolated {
                 switch result {
-                case .success(let collection): handOver.runtime?.send(.collectionReloaded(collection))
+                case .success(let loaded):
+                    if let refusal = admission(loaded, collectionURL) {
+                        handOver.runtime?.send(.collectionRefused(refusal))
+                    } else {
+                        handOver.runtime?.send(.collectionReloaded(loaded.collection))
+                    }
                 case .failure(let error): handOver.runtime?.send(.collectionFailed(sentence(describing: error)))
                 }
             }
@@ -145,7 +159,8 @@ enum ExplorerTUI {
             cookieStore: CookieStore(environment: processEnvironment),
             schemaCache: GraphQLSchemaCache(environment: processEnvironment),
             validatesGraphQL: validatesGraphQL,
-            mockHost: SessionMockHost(history: history.store))
+            mockHost: SessionMockHost(history: history.store),
+            admission: admission)
         let runtime = Runtime(program: program, state: state)
         handOver.runtime = runtime
         // The first request's code is run once, off this thread, when the screen is complete

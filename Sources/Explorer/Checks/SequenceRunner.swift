@@ -211,7 +211,8 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
         let now = Date()
         var values: [String: CapturedVariable] = [:]
         for capture in step.report.captured {
-            values[capture.name] = CapturedVariable(value: capture.value, endpoint: step.endpoint.id, capturedAt: now, isSecret: capture.isSecret)
+            values[capture.name] = CapturedVariable(value: capture.value, endpoint: step.endpoint.id, capturedAt: now, isSecret: capture.isSecret,
+                                                    origin: step.resolved.map { CapturedVariable.origin(of: $0.baseURL) })
         }
         lock.withLock { captured.merge(values) { _, new in new } }
         do {

@@ -16,6 +16,9 @@ package enum AppAction: Sendable {
     case input(InputEvent, at: Date)
     case collectionReloaded(APICollection)
     case collectionFailed(String)
+    /// The collection file was read again and now reaches beyond its folder (a command, a file
+    /// outside it, an environment variable) without the user's trust: why, and what to do.
+    case collectionRefused(String)
     case historyLoaded([HistorySummary])
     /// A stored exchange was read for showing; its response is prepared off the main queue.
     case historyOpened(HistoryEntry, ResponseSnapshot?)

@@ -10,10 +10,10 @@ extension CollectionChange {
     /// file is rewritten through `CollectionWriter` (the save dialog says comments are lost).
     ///
     /// - Parameter url: the collection file.
-    /// - Returns: the collection as written (read back from the file).
+    /// - Returns: the collection as written (read back from the file), with what it reaches.
     /// - Throws: the loader's error when the file no longer reads, `ChangeError` when the
     ///   change no longer fits the file, `FileSystemError` when it cannot be written.
-    func apply(to url: URL) throws -> APICollection {
+    func apply(to url: URL) throws -> LoadedCollection {
         var source = CollectionSource(try String(contentsOf: url, encoding: .utf8))
         var collection = try CollectionLoader.load(from: url)
         let placed: Bool
@@ -38,7 +38,7 @@ extension CollectionChange {
         }
         let text = try placed && source.holds(collection) ? source.text : CollectionWriter.yaml(for: collection)
         try CollectionMerger.writeAtomically(text, to: url)
-        return try CollectionLoader.load(from: url)
+        return try CollectionLoader.loadReaching(from: url)
     }
 
     /// The endpoint the change is about.

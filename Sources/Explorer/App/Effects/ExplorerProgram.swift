@@ -74,6 +74,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private var contract: (key: String, validation: ResponseValidation?)?
     /// Serves the session's mock (`O`); nil when this program cannot (tests).
     private let mockHost: (any MockHosting)?
+    /// Why a collection read from its file may not be used (it reaches beyond its folder
+    /// without the user's trust), or `nil` when it may: asked of every version read after the
+    /// start, the explorer's own writes included (a write reads the file back, `git pull`'s
+    /// changes with it).
+    private let admission: @Sendable (LoadedCollection, URL) -> String?
     /// The last start or stop of the mock: each waits for the one before, so that a stop
     /// never overtakes the start it stops.
     private var mockWork: Task<Void, Never>?
@@ -92,9 +97,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         cookieStore: CookieStore? = nil,
         schemaCache: GraphQLSchemaCache? = nil,
         validatesGraphQL: Bool = true,
-        mockHost: (any MockHosting)? = nil
+        mockHost: (any MockHosting)? = nil,
+        admission: @escaping @Sendable (LoadedCollection, URL) -> String? = { _, _ in nil }
     ) {
         self.mockHost = mockHost
+        self.admission = admission
         self.cookieStore = cookieStore
         self.schemaCache = schemaCache
         self.validatesGraphQL = validatesGraphQL
@@ -291,7 +298,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             let url = URL(fileURLWithPath: collectionPath)
             do {
                 let written = try change.apply(to: url)
-                send(.collectionReloaded(written))
+                if let refusal = admission(written, url) {
+                    send(.collectionRefused(refusal))
+                    return
+                }
+                send(.collectionReloaded(written.collection))
                 // A saved draft is no draft any more (a rename keeps the edits of the renamed one).
                 if case .put(let endpoint, let replacing) = change, replacing == nil || replacing == endpoint.id {
                     send(.endpointSaved(id: endpoint.id))
@@ -863,7 +874,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         let now = Date()
         var values: [String: CapturedVariable] = [:]
         for capture in report.captured {
-            values[capture.name] = CapturedVariable(value: capture.value, endpoint: endpoint.id, capturedAt: now, isSecret: capture.isSecret)
+            values[capture.name] = CapturedVariable(value: capture.value, endpoint: endpoint.id, capturedAt: now, isSecret: capture.isSecret,
+                                                    origin: CapturedVariable.origin(of: resolved.baseURL))
         }
         try? CaptureStore().store(values, collection: resolved.collectionKey, environment: resolved.environment.name)
         return report

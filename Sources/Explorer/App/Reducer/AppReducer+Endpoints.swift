@@ -320,6 +320,16 @@ extension AppReducer {
         state.messageIsError = true
     }
 
+    /// The collection file was read again and reaches beyond its folder without trust: the
+    /// last version used stays in use (nothing of the new one is sent), and why stays on
+    /// screen until a version that may be used is read.
+    static func collectionRefused(_ refusal: String, _ state: inout AppState) {
+        state.problems.loadError = refusal
+        state.message = "\(state.collectionFileName) changed to reach beyond its folder and is not trusted for that; "
+            + "the last trusted version stays in use (! shows why)"
+        state.messageIsError = true
+    }
+
     // MARK: - Drafts of a previous session
 
     /// Keys of the question about the drafts a previous session left: `y` or Enter takes them

@@ -26,6 +26,8 @@ enum AppReducer {
             collectionReloaded(collection, &state)
         case .collectionFailed(let message):
             collectionFailed(message, &state)
+        case .collectionRefused(let refusal):
+            collectionRefused(refusal, &state)
         case .historyLoaded(let entries):
             historyLoaded(entries, &state)
         case .historyOpened(let entry, let snapshot):

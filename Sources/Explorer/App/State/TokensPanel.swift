@@ -5,7 +5,7 @@ import Workspace
 
 /// One OAuth2 token of an environment, as the Tokens panel lists it.
 package struct ListedToken: Sendable, Hashable {
-    /// The key it is cached under (`OAuth2Configuration.cacheKey`).
+    /// The key it is cached under (`OAuth2Configuration.cacheKey(sendingTo:)`).
     package var key: String
     /// The token.
     package var token: OAuth2Token

@@ -32,7 +32,8 @@ extension OpenAPIImporter {
 
         init(document: URL, tree: JSONValue, limits: DocumentLimits) {
             self.document = document.standardizedFileURL
-            folder = self.document.deletingLastPathComponent()
+            // The real folder: a reference is kept in it by where its file really is.
+            folder = self.document.deletingLastPathComponent().resolvingSymlinksInPath()
             self.limits = limits
             files[self.document.path] = tree
         }
@@ -80,7 +81,10 @@ extension OpenAPIImporter {
             let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let filePart = (String(parts[0]).removingPercentEncoding ?? String(parts[0]))
             let fragment = parts.count > 1 ? String(parts[1]) : ""
-            let target: URL = filePart.isEmpty ? file : URL(fileURLWithPath: filePart, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+            let written: URL = filePart.isEmpty ? file : URL(fileURLWithPath: filePart, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+            // Where the file really is: a symbolic link in the folder that points out of it
+            // leads out of it (the check on the path as written alone let it through).
+            let target = filePart.isEmpty ? file : written.resolvingSymlinksInPath()
             guard target.path.hasPrefix(folder.path.hasSuffix("/") ? folder.path : folder.path + "/") else {
                 if filePart.contains("://") {
                     throw ImportError.invalidOpenAPI(path: here, reason: "the $ref \"\(reference)\" names a document on the network, which is not fetched.")

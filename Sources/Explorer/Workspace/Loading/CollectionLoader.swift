@@ -2,6 +2,10 @@ import Foundation
 import NetworkingCore
 import Yams
 
+/// A collection read from its file, with what it reaches beyond its folder: what the trust
+/// list is asked about before the collection may send.
+package typealias LoadedCollection = (collection: APICollection, reach: CollectionReach)
+
 /// Reads collection YAML into an `APICollection`, with errors and warnings at `file:line:column`.
 ///
 /// YAML anchors, aliases and `<<` merge keys work; keys starting with `x-` are left alone.
@@ -40,7 +44,7 @@ package enum CollectionLoader {
     /// YAML tree the load composed (no second pass over the collection).
     ///
     /// - Throws: `CollectionError`.
-    package static func loadReaching(from url: URL) throws -> (collection: APICollection, reach: CollectionReach) {
+    package static func loadReaching(from url: URL) throws -> LoadedCollection {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)

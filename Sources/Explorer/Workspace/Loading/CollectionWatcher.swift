@@ -11,14 +11,15 @@ import Darwin
 /// It watches the file's directory, so editors that save by writing a new file and renaming
 /// it over the old one are seen too (inotify on Linux, a vnode dispatch source elsewhere).
 /// Bursts of events are coalesced into one reload; a reload whose text did not change is not
-/// reported. Each reload is delivered on `queue`, as the new collection or the load error, so
-/// the TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`).
+/// reported. Each reload is delivered on `queue`, as the new collection with what it reaches
+/// (which the TUI checks against the trust list before it uses it), or the load error, so the
+/// TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`).
 package final class CollectionWatcher: @unchecked Sendable {
     /// The collection file.
     let url: URL
     private let queue: DispatchQueue
     private let internalQueue = DispatchQueue(label: "explorer.collection-watcher")
-    private let onChange: @Sendable (Result<APICollection, any Error>) -> Void
+    private let onChange: @Sendable (Result<LoadedCollection, any Error>) -> Void
     private var source: (any DispatchSourceProtocol)?
     private var fileSource: (any DispatchSourceProtocol)?
     private var descriptor: Int32 = -1
@@ -32,9 +33,10 @@ package final class CollectionWatcher: @unchecked Sendable {
     ///   - url: the collection file.
     ///   - queue: where `onChange` is called (the main queue by default).
     ///   - coalescing: how long a burst of events is gathered before one reload.
-    ///   - onChange: called with each reloaded collection, or the error that loading it gave.
+    ///   - onChange: called with each reloaded collection and what it reaches, or the error
+    ///     that loading it gave.
     package init(url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
-         onChange: @escaping @Sendable (Result<APICollection, any Error>) -> Void) {
+         onChange: @escaping @Sendable (Result<LoadedCollection, any Error>) -> Void) {
         self.url = url.standardizedFileURL
         self.queue = queue
         self.coalescing = coalescing
@@ -50,8 +52,8 @@ package final class CollectionWatcher: @unchecked Sendable {
     ///
     /// - Returns: a watcher already started and a stream of reloads that ends when the stream's
     ///   consumer stops (the watcher is stopped then).
-    static func changes(of url: URL) throws -> AsyncStream<Result<APICollection, any Error>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Result<APICollection, any Error>.self)
+    static func changes(of url: URL) throws -> AsyncStream<Result<LoadedCollection, any Error>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<LoadedCollection, any Error>.self)
         let watcher = CollectionWatcher(url: url, queue: DispatchQueue(label: "explorer.collection-watcher.stream")) { result in
             continuation.yield(result)
         }
@@ -163,7 +165,7 @@ package final class CollectionWatcher: @unchecked Sendable {
             let current = self.snapshot()
             guard current != self.lastSnapshot else { return }
             self.lastSnapshot = current
-            let result: Result<APICollection, any Error> = Result { try CollectionLoader.load(from: self.url) }
+            let result: Result<LoadedCollection, any Error> = Result { try CollectionLoader.loadReaching(from: self.url) }
             let onChange = self.onChange
             self.queue.async { onChange(result) }
         }

@@ -76,8 +76,12 @@ package struct OAuth2Settings: Sendable, Hashable {
 
 extension OAuth2Configuration {
     /// The key its token is cached under in an environment: what identifies the token's
-    /// issuer, client and reach (not the secrets, so a rotated secret keeps the token).
-    package var cacheKey: String {
-        [grant.name, tokenURL.absoluteString, clientID, scope ?? "", audience ?? ""].joined(separator: " ")
+    /// issuer, client and reach (not the secrets, so a rotated secret keeps the token), and
+    /// the server it is sent to (`scheme://host:port`): a token obtained for one server is
+    /// never sent to another that the environment's `base_url` was changed to.
+    ///
+    /// - Parameter url: where the request that carries the token goes.
+    package func cacheKey(sendingTo url: URL) -> String {
+        [grant.name, tokenURL.absoluteString, clientID, scope ?? "", audience ?? "", "for", CapturedVariable.origin(of: url)].joined(separator: " ")
     }
 }

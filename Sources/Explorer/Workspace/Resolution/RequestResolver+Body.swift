@@ -24,6 +24,7 @@ extension RequestResolver {
             return ResolvedBody(data: Data(try templates.expand(text, "body", at: "body").utf8))
         case .file(let path):
             let url = Self.fileURL(path, in: directory)
+            try checkReadable(url, collectionFile: templates.scope.collectionFile, for: templates.endpoint, at: templates.place("body"))
             guard let data = try? Data(contentsOf: url) else {
                 throw ResolveError.unreadableFile(endpoint: templates.endpoint.id, path: url.path, at: templates.place("body"))
             }
@@ -59,9 +60,23 @@ extension RequestResolver {
             return MultipartPart(name: name, filename: filename, contentType: contentType, data: Data(value.utf8))
         }
         let url = Self.fileURL(value, in: directory)
+        try checkReadable(url, collectionFile: templates.scope.collectionFile, for: templates.endpoint, at: templates.place(key))
         guard let data = try? Data(contentsOf: url) else {
             throw ResolveError.unreadableFile(endpoint: templates.endpoint.id, path: url.path, at: templates.place(key))
         }
         return MultipartPart(name: name, filename: filename ?? url.lastPathComponent, contentType: contentType, data: data)
+    }
+}
+
+extension RequestResolver {
+    /// Refuses a file that is now outside the collection's folder when the collection was not
+    /// trusted to read it (`SendTimeFiles`).
+    ///
+    /// - Throws: `ResolveError.untrustedFile`.
+    func checkReadable(_ url: URL, collectionFile: URL?, for endpoint: Endpoint, at place: FileLocation?) throws {
+        guard let collectionFile else { return }
+        if let reason = SendTimeFiles(collectionFile: collectionFile, environment: processEnvironment).refusal(toRead: url) {
+            throw ResolveError.untrustedFile(endpoint: endpoint.id, reason: reason, at: place)
+        }
     }
 }

@@ -6,12 +6,13 @@ extension RequestResolver {
     /// to the collection's folder) and checked for syntax, an error at the file's line and column.
     ///
     /// - Throws: `ResolveError.unreadableFile` or `.invalidGraphQL`.
-    func graphQLSource(of operation: GraphQLOperation, endpoint: Endpoint, directory: URL) throws -> GraphQLSourceText {
+    func graphQLSource(of operation: GraphQLOperation, endpoint: Endpoint, directory: URL, collectionFile: URL? = nil) throws -> GraphQLSourceText {
         switch operation.document {
         case .inline(let text):
             return GraphQLSourceText(text: text, origin: endpoint.locations["graphql.query"])
         case .file(let path):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
+            try checkReadable(url, collectionFile: collectionFile, for: endpoint, at: endpoint.locations["graphql.query"] ?? endpoint.location)
             guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
                 throw ResolveError.unreadableFile(endpoint: endpoint.id, path: url.path, at: endpoint.locations["graphql.query"] ?? endpoint.location)
             }

@@ -60,6 +60,36 @@ package struct RequestResolver: Sendable {
         guard let environment = environment ?? collection.environments.first else {
             throw ResolveError.noEnvironment(endpoint: endpoint.id)
         }
+        // A value captured in this environment when it sent to another server stays behind.
+        let (captured, heldBack) = Self.capturesForTheSameServer(
+            captured, baseURL: try? environment.resolvedBaseURL(in: self.scope(for: collection, environment: environment, overrides: overrides, captured: [:])))
+        do {
+            return try resolving(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
+        } catch ResolveError.undefinedVariable(let name, _, let location) where heldBack[name] != nil {
+            let kept = heldBack[name]!
+            throw ResolveError.capturedForAnotherServer(name: name, endpoint: kept.endpoint, origin: kept.origin ?? "", at: location)
+        }
+    }
+
+    /// The captured values whose server is the environment's now (or unknown), and those held
+    /// back because they were captured when it sent to another server.
+    static func capturesForTheSameServer(_ captured: [String: CapturedVariable], baseURL: URL?)
+        -> (kept: [String: CapturedVariable], heldBack: [String: CapturedVariable]) {
+        guard let baseURL else { return (captured, [:]) }
+        let server = CapturedVariable.origin(of: baseURL)
+        var kept: [String: CapturedVariable] = [:]
+        var heldBack: [String: CapturedVariable] = [:]
+        for (name, value) in captured {
+            if value.origin == nil || value.origin == server { kept[name] = value } else { heldBack[name] = value }
+        }
+        return (kept, heldBack)
+    }
+
+    /// `resolve`'s steps, with the captured values that may be used.
+    private func resolving(
+        _ endpoint: Endpoint, in collection: APICollection, environment: Environment, overrides: [String: String],
+        captured: [String: CapturedVariable]
+    ) throws -> ResolvedRequest {
         let scope = self.scope(for: collection, environment: environment, overrides: overrides, captured: captured)
         let templates = EndpointTemplates(endpoint: endpoint, scope: scope)
         let baseURL = try environment.resolvedBaseURL(in: scope)
@@ -236,7 +266,7 @@ package struct RequestResolver: Sendable {
     ) throws -> GraphQLSourceText? {
         let endpoint = templates.endpoint
         guard let graphql = endpoint.graphql else { return nil }
-        let source = try graphQLSource(of: graphql, endpoint: endpoint, directory: directory)
+        let source = try graphQLSource(of: graphql, endpoint: endpoint, directory: directory, collectionFile: templates.scope.collectionFile)
         let variables = try graphql.variables.map { try $0.mapStrings { try templates.expand($0, "graphql variables", at: "graphql") } }
         let parameters = try Self.graphQLParameters(source, variables: variables, operation: graphql, endpoint: endpoint)
         if endpoint.method == .get {

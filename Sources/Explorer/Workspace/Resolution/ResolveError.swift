@@ -19,6 +19,12 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
     case noEnvironment(endpoint: String)
     /// A multipart file part or a `body: {file: …}` names a file that cannot be read.
     case unreadableFile(endpoint: String, path: String, at: FileLocation? = nil)
+    /// A file outside the collection's folder that the collection was not trusted to read
+    /// (`SendTimeFiles`), and why.
+    case untrustedFile(endpoint: String, reason: String, at: FileLocation? = nil)
+    /// A captured value held back: it was captured (by `endpoint`) when the environment sent
+    /// to `origin`, and it sends elsewhere now.
+    case capturedForAnotherServer(name: String, endpoint: String, origin: String, at: FileLocation? = nil)
     /// An `auth:` whose values, expanded, are not usable (an OAuth2 URL that is not one).
     case invalidAuth(endpoint: String, reason: String, at: FileLocation? = nil)
     /// A GraphQL document that does not parse, or does not validate against the schema; each
@@ -44,7 +50,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
              .functionFailed(_, _, _, let location), .unansweredPrompt(_, _, let location),
-             .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .invalidAuth(_, _, let location),
+             .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .untrustedFile(_, _, let location), .capturedForAnotherServer(_, _, _, let location), .invalidAuth(_, _, let location),
              .invalidProxy(_, _, let location), .invalidHeaderValue(_, _, _, let location):
             return location
         case .noEnvironment:
@@ -80,6 +86,11 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The endpoint \"\(endpoint)\" cannot be sent: the collection has no environment (add one with a base_url)."
         case let .unreadableFile(endpoint, path, _):
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
+        case let .untrustedFile(endpoint, reason, _):
+            return "The endpoint \"\(endpoint)\" cannot send its file: \(reason)."
+        case let .capturedForAnotherServer(name, endpoint, origin, _):
+            return "{{\(name)}} was captured by \(endpoint) when this environment sent to \(origin), and it sends elsewhere now: "
+                + "a captured value stays with its server. Send \(endpoint) again to capture it here."
         case let .invalidAuth(endpoint, reason, _):
             return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
         case let .invalidProxy(environment, reason, _):

@@ -22,7 +22,7 @@ extension ResolvedRequest {
         if let oauth2 {
             let authenticator = OAuth2Authenticator(client: OAuth2Client(configuration: oauth2, transport: transport),
                                                     cache: tokens ?? OAuth2TokenStore(collection: collectionKey, environment: environment.name),
-                                                    cacheKey: oauth2.cacheKey, prompt: prompt)
+                                                    cacheKey: oauth2.cacheKey(sendingTo: URL(string: url) ?? baseURL), prompt: prompt)
             adapters.append(authenticator)
             challengeHandler = authenticator
         }

@@ -13,13 +13,26 @@ package struct CapturedVariable: Sendable, Hashable, Codable {
     package var capturedAt: Date
     /// Whether it is masked wherever it is shown.
     package var isSecret: Bool
+    /// The server of the environment it was captured in (`scheme://host:port` of its
+    /// `base_url`): it is used only for requests in an environment that still sends there, so
+    /// a token captured from one server never goes to another the `base_url` was changed to.
+    /// `nil` for a value captured before servers were recorded, which is used as before.
+    package var origin: String?
 
     /// Creates a captured value.
-    package init(value: String, endpoint: String, capturedAt: Date, isSecret: Bool) {
+    package init(value: String, endpoint: String, capturedAt: Date, isSecret: Bool, origin: String? = nil) {
         self.value = value
         self.endpoint = endpoint
         self.capturedAt = capturedAt
         self.isSecret = isSecret
+        self.origin = origin
+    }
+
+    /// `scheme://host:port` of a URL, the port always written: what `origin` holds.
+    package static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" || scheme == "wss" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 }
 

@@ -5,8 +5,10 @@ import Yams
 
 /// What a collection reaches beyond its own folder when it sends: the shell commands it runs
 /// (`{{command …}}`), the files outside its folder it reads (`{{file …}}`, `body: { file: }`,
-/// multipart file parts, GraphQL `@file` documents, the `openapi:` document; a symbolic
-/// link counts as where it points), and the process environment variables it reads (`{{env.NAME}}`).
+/// multipart file parts, GraphQL `@file` documents, the `openapi:` document, the `tls:`
+/// certificates and keys, the `.env` file; a symbolic link counts as where it points), and the
+/// process environment variables it reads (`{{env.NAME}}`, and `env.NAME` as any function's
+/// argument).
 ///
 /// A collection opened by name, or trusted, may reach them; one found in a folder (a
 /// repository just cloned) sends nothing until it is trusted, and trust holds for these
@@ -32,13 +34,22 @@ package struct CollectionReach: Sendable, Hashable {
 
     /// What the collection reaches, sorted, each once.
     package let references: [Reference]
+    /// Where it sends, sorted, each once: each environment's `base_url` with the collection's
+    /// own variables put in, and the servers endpoints name by whole URL. Trust holds for
+    /// these too: what it reaches goes there, and a pull that points it elsewhere asks again.
+    package let destinations: [String]
 
     /// Whether it reaches nothing beyond itself.
     package var isEmpty: Bool { references.isEmpty }
 
+    /// The files outside the folder it reads, by real path (those made of variables as written).
+    package var files: [String] {
+        references.compactMap { if case .file(let path) = $0 { path } else { nil } }
+    }
+
     /// A digest of the references: trust recorded with one digest does not cover another.
     package var digest: String {
-        let text = references.map(\.description).joined(separator: "\n")
+        let text = (references.map(\.description) + destinations.map { "sends to \($0)" }).joined(separator: "\n")
         return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -60,7 +71,8 @@ package struct CollectionReach: Sendable, Hashable {
         func file(_ path: String) {
             // A path made of variables may point anywhere: it counts as written.
             guard !Template.containsVariables(path) else { found.insert(.file(path)); return }
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+            let expanded = (path as NSString).expandingTildeInPath
+            let url = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : folder.appendingPathComponent(expanded)
             let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
             if resolved != root && !resolved.hasPrefix(root + "/") { found.insert(.file(resolved)) }
         }
@@ -68,12 +80,29 @@ package struct CollectionReach: Sendable, Hashable {
             for placeholder in Template.placeholders(in: text) {
                 if placeholder.name.hasPrefix("env.") {
                     found.insert(.environmentVariable(String(placeholder.name.dropFirst(4))))
-                } else if let call = TemplateFunction(placeholder.name), let argument = call.arguments.first {
+                } else if let call = TemplateFunction(placeholder.name) {
+                    // Every argument, read as expansion reads it: a variable argument named
+                    // `env.X` is looked up in the process environment (`{{base64 env.X}}`).
+                    for argument in call.arguments {
+                        if case .variable(let name) = argument, name.hasPrefix("env.") {
+                            found.insert(.environmentVariable(String(name.dropFirst(4))))
+                        }
+                    }
+                    guard let argument = call.arguments.first else { continue }
                     let value = switch argument { case .text(let text), .variable(let text): text }
                     if call.name == "command" { found.insert(.command(value)) }
                     if call.name == "file" { file(value) }
                 }
             }
+        }
+        // The `.env` beside the collection is read for `{{env.NAME}}`: a link out of the folder
+        // reaches the file it points to.
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(".env").path) { file(".env") }
+        // A client certificate and key authenticate as whoever owns them; a CA decides whom
+        // the collection believes.
+        for environment in collection.environments {
+            guard let tls = environment.tls else { continue }
+            for path in [tls.caCertificateFile, tls.clientCertificateFile, tls.clientKeyFile].compactMap({ $0 }) { file(path) }
         }
         for endpoint in collection.endpoints {
             switch endpoint.body {
@@ -88,6 +117,21 @@ package struct CollectionReach: Sendable, Hashable {
         // collection sends (`CollectionTrust.refusal`).
         if let document = collection.openAPI, case .file = OpenAPILocation(document, folder: folder) { file(document) }
         references = found.sorted()
+        destinations = Self.destinations(of: collection)
+    }
+
+    /// Where a collection sends (`destinations`).
+    static func destinations(of collection: APICollection) -> [String] {
+        var servers = Set<String>()
+        for environment in collection.environments {
+            servers.insert(Template.rewritingVariables(in: environment.baseURLTemplate) { name in
+                environment.variables[named: name] ?? collection.variables[named: name] ?? "{{\(name)}}"
+            })
+        }
+        for endpoint in collection.endpoints {
+            if let server = RequestResolver.server(ofAbsolute: endpoint.path) { servers.insert(server) }
+        }
+        return servers.sorted()
     }
 }
 
@@ -158,5 +202,34 @@ extension CollectionTrust {
             + reach.references.map(\.description).joined(separator: "; it ") + ". "
             + (destinations.isEmpty ? "" : "It sends to \(destinations.joined(separator: ", ")). ") + fetched
             + "Nothing was sent: read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)."
+    }
+}
+
+/// A file a collection names, read as a request is sent: where it really is then decides. A
+/// file in the collection's folder is read; one outside it only when the collection's trust
+/// lists it (`CollectionTrust.permitsReading`): the reach was checked when the collection was
+/// loaded, and a file swapped for a link to another one since (a `git pull`, a TUI left open)
+/// must not be read on that check's word.
+package struct SendTimeFiles: Sendable {
+    /// The collection file; `nil` for a collection made in memory, whose files are not checked.
+    let collectionFile: URL?
+    /// The trust list of the user's state folder.
+    let trust: CollectionTrust
+
+    package init(collectionFile: URL?, environment: [String: String]) {
+        self.collectionFile = collectionFile
+        trust = CollectionTrust(environment: environment)
+    }
+
+    /// Why `url` may not be read now, or `nil` when it may.
+    package func refusal(toRead url: URL) -> String? {
+        guard let collectionFile else { return nil }
+        let root = collectionFile.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
+        let real = url.standardizedFileURL.resolvingSymlinksInPath().path
+        guard real != root, !real.hasPrefix(root + "/") else { return nil }
+        guard !trust.permitsReading(real, from: collectionFile) else { return nil }
+        return "\(url.path) is \(real == url.standardizedFileURL.path ? "" : "a link to \(real), ")outside the collection's folder, "
+            + "and \(collectionFile.path) was not trusted to read it: nothing was sent. "
+            + "Read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)"
     }
 }

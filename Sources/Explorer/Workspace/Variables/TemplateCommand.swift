@@ -145,10 +145,15 @@ package struct CollectionTrust: Sendable {
         /// The digest of what it reached then (`CollectionReach.digest`); `nil` in a list
         /// written before reach was recorded, which trusts nothing any more.
         package var reach: String?
+        /// The files outside its folder it reached then, by real path: what a send may read
+        /// outside the folder (`permitsReading`). `nil` in a list written before they were
+        /// recorded, which trusts no file outside any more.
+        package var files: [String]?
 
-        package init(since: Date, reach: String?) {
+        package init(since: Date, reach: String?, files: [String]? = nil) {
             self.since = since
             self.reach = reach
+            self.files = files
         }
 
         package init(from decoder: any Decoder) throws {
@@ -158,7 +163,8 @@ package struct CollectionTrust: Sendable {
                 return
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(since: try container.decode(Date.self, forKey: .since), reach: try container.decodeIfPresent(String.self, forKey: .reach))
+            self.init(since: try container.decode(Date.self, forKey: .since), reach: try container.decodeIfPresent(String.self, forKey: .reach),
+                      files: try container.decodeIfPresent([String].self, forKey: .files))
         }
     }
 
@@ -172,7 +178,9 @@ package struct CollectionTrust: Sendable {
 
     /// Whether this collection file may reach what it reaches now.
     package func isTrusted(_ collectionFile: URL, reach: CollectionReach) -> Bool {
-        reach.isEmpty || ((try? file.read()) ?? [:])[Self.key(collectionFile)]?.reach == reach.digest
+        guard !reach.isEmpty, let entry = ((try? file.read()) ?? [:])[Self.key(collectionFile)] else { return reach.isEmpty }
+        // An entry from before files were listed cannot say which a send may read: it asks again.
+        return entry.reach == reach.digest && (entry.files != nil || reach.files.isEmpty)
     }
 
     /// Lets this collection file reach what it reaches now.
@@ -180,7 +188,15 @@ package struct CollectionTrust: Sendable {
     /// - Throws: `PrivateJSONFile.Failure` when the list cannot be written.
     package func trust(_ collectionFile: URL, reach: CollectionReach) throws {
         guard !isTrusted(collectionFile, reach: reach) else { return }
-        try file.update { $0[Self.key(collectionFile)] = Entry(since: Date(), reach: reach.digest) }
+        try file.update { $0[Self.key(collectionFile)] = Entry(since: Date(), reach: reach.digest, files: reach.files) }
+    }
+
+    /// Whether a send from this collection file may read a file outside its folder, by the
+    /// file's real path: only one the collection reached when it was trusted. Checked as the
+    /// file is read, so a file of the folder replaced by a link to another file after the
+    /// collection was trusted (or the TUI started) is refused.
+    package func permitsReading(_ realPath: String, from collectionFile: URL) -> Bool {
+        ((try? file.read()) ?? [:])[Self.key(collectionFile)]?.files?.contains(realPath) ?? false
     }
 
     /// Stops trusting this collection file.

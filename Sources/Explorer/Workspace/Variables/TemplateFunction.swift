@@ -65,13 +65,15 @@ package struct TemplateFunction: Sendable, Hashable {
     /// - Parameters:
     ///   - now: the scope's time.
     ///   - directory: where `file` paths start (the collection's folder).
+    ///   - files: what decides whether a file outside the folder may be read now (none is
+    ///     checked when `nil`: a collection made in memory).
     ///   - prompter: who answers `prompt` (nobody when `nil`).
     ///   - runCommand: what runs a `command` (none may run when `nil`).
     ///   - lookUp: the value of a variable named as an argument.
     /// - Throws: `Failure` for wrong arguments, `VariableScope.Failure` from `lookUp`, the
     ///   prompter's and the command runner's errors.
     func evaluate(
-        now: Date, directory: URL?, prompter: (any TemplatePrompter)? = nil, runCommand: ((String) throws -> String)? = nil,
+        now: Date, directory: URL?, files: SendTimeFiles? = nil, prompter: (any TemplatePrompter)? = nil, runCommand: ((String) throws -> String)? = nil,
         lookUp: (String) throws -> String
     ) throws -> String {
         /// A value: quoted text, or a variable's value.
@@ -155,6 +157,7 @@ package struct TemplateFunction: Sendable, Hashable {
             let path = literal(0)
             let base = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
+            if let reason = files?.refusal(toRead: url) { throw Failure(reason: reason) }
             guard let handle = try? FileHandle(forReadingFrom: url) else { throw Failure(reason: "the file \(url.path) cannot be read") }
             defer { try? handle.close() }
             let data = (try? handle.read(upToCount: Self.maximumFileBytes + 1)) ?? Data()

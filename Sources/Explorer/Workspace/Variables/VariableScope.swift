@@ -98,7 +98,8 @@ package struct VariableScope: Sendable {
         if let call = TemplateFunction(name) {
             do {
                 if call.name == "prompt", case .text(let label)? = call.arguments.first, let given = overrides[label] { return given }
-                let result = try call.evaluate(now: now, directory: directory, prompter: prompter, runCommand: runCommand) { argument throws(Failure) in
+                let result = try call.evaluate(now: now, directory: directory, files: collectionFile.map { SendTimeFiles(collectionFile: $0, environment: processEnvironment) },
+                                             prompter: prompter, runCommand: runCommand) { argument throws(Failure) in
                     try value(of: argument, trail: trail + [name])
                 }
                 outputs.record(name, result)
