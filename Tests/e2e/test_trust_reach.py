@@ -129,3 +129,32 @@ def test_an_openapi_ref_through_a_link_out_of_the_folder_is_refused(explorer_bin
     assert "leads outside the document's folder" in imported.stderr, imported.stderr
     assert not (tmp_path / "out.yaml").exists() or "sk-live-outside" not in (tmp_path / "out.yaml").read_text()
     assert "sk-live-outside" not in imported.stdout.decode() + imported.stderr
+
+
+def test_a_trusted_collection_pointed_at_another_server_asks_again(explorer_bin, tmp_path):
+    trusted_server, other_server = recording_server(), recording_server()
+    try:
+        cloned = tmp_path / "cloned"
+        cloned.mkdir()
+        collection = cloned / "explorer.yaml"
+        text = (
+            "name: Cloned\n"
+            f"environments:\n  - name: local\n    base_url: {trusted_server.url}\n"
+            "endpoints:\n  - name: Me\n    path: /me\n    headers: { X-Key: '{{env.API_KEY}}' }\n"
+        )
+        collection.write_text(text)
+        secret = {"API_KEY": "key-e2e"}
+        assert run(explorer_bin, tmp_path, "trust", cwd=cloned).returncode == 0
+        sent = run(explorer_bin, tmp_path, "send", "Me", cwd=cloned, env=secret)
+        assert sent.returncode == 0, sent.stderr
+        assert trusted_server.requests[-1].get("x-key") == "key-e2e"
+
+        # A pull points it at another server: the secret does not follow without asking.
+        collection.write_text(text.replace(trusted_server.url, other_server.url))
+        moved = run(explorer_bin, tmp_path, "send", "Me", cwd=cloned, env=secret)
+        assert moved.returncode == 2, moved.stderr
+        assert f"It sends to local {other_server.url}" in moved.stderr, moved.stderr
+        assert other_server.requests == []
+    finally:
+        trusted_server.close()
+        other_server.close()
