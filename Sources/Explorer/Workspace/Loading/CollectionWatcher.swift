@@ -48,20 +48,6 @@ package final class CollectionWatcher: @unchecked Sendable {
         fileSource?.cancel()
     }
 
-    /// The changes as an async sequence, for callers that prefer `for await`.
-    ///
-    /// - Returns: a watcher already started and a stream of reloads that ends when the stream's
-    ///   consumer stops (the watcher is stopped then).
-    static func changes(of url: URL) throws -> AsyncStream<Result<LoadedCollection, any Error>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Result<LoadedCollection, any Error>.self)
-        let watcher = CollectionWatcher(url: url, queue: DispatchQueue(label: "explorer.collection-watcher.stream")) { result in
-            continuation.yield(result)
-        }
-        try watcher.start()
-        continuation.onTermination = { _ in watcher.stop() }
-        return stream
-    }
-
     /// Starts watching.
     ///
     /// - Throws: `CollectionError.unwatchable` when the directory cannot be watched.
