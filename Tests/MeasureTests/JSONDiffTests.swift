@@ -78,8 +78,8 @@ import Workspace
         let found = JSONDiff().differences(first, second)
         #expect(found.count == 1)
         let query = try JSONPath(strict: found[0].path)
-        #expect(query.evaluate(first) == ["y"])
-        #expect(query.evaluate(second) == ["z"])
+        #expect(try query.evaluate(first) == ["y"])
+        #expect(try query.evaluate(second) == ["z"])
     }
 
     @Test func ignoredQueriesLeaveTheirNodesOutWithEverythingBelow() {

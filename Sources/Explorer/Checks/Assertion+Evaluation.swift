@@ -35,11 +35,15 @@ extension Assertion {
     /// - Parameters:
     ///   - response: what came back.
     ///   - expand: expands `{{variables}}` in a string value (identity when not given).
+    ///   - limits: how long a regular expression may search (`matches`, `regex`) and how much a
+    ///     JSONPath may select; past a limit the assertion fails with a sentence naming it,
+    ///     whether or not it is negated.
     /// - Returns: the result, with the actual value and why it failed.
-    package func check(_ response: CheckedResponse, expand: (String) throws -> String = { $0 }) -> AssertionResult {
+    package func check(_ response: CheckedResponse, expand: (String) throws -> String = { $0 },
+                       limits: EvaluationLimits = .current) -> AssertionResult {
         let actual: JSONValue?
         do {
-            actual = try value(in: response)
+            actual = try value(in: response, limits: limits)
         } catch {
             return AssertionResult(text: text, passed: false, actual: nil, reason: error.description)
         }
@@ -52,7 +56,14 @@ extension Assertion {
                 return AssertionResult(text: text, passed: false, actual: shown, reason: "its value cannot be resolved: \(error)")
             }
         }
-        let outcome = Self.judge(actual, predicate, expected)
+        let outcome: (holds: Bool, detail: String?)
+        do {
+            outcome = try Self.judge(actual, predicate, expected, limits: limits)
+        } catch {
+            // The judgement could not be made (a regular expression that ran out of time):
+            // the assertion fails, negated or not.
+            return AssertionResult(text: text, passed: false, actual: shown, reason: error.description)
+        }
         let passed = isNegated ? !outcome.holds : outcome.holds
         guard !passed else { return AssertionResult(text: text, passed: true, actual: shown, reason: nil) }
         return AssertionResult(text: text, passed: false, actual: shown, reason: failureReason(actual: actual, shown: shown, expected: expected, detail: outcome.detail))
@@ -63,7 +74,7 @@ extension Assertion {
     ///
     /// - Throws: `CheckFailure` when the response cannot be read that way (a body that is
     ///   not JSON for `jsonpath`, a binary body for `body`).
-    func value(in response: CheckedResponse) throws(CheckFailure) -> JSONValue? {
+    func value(in response: CheckedResponse, limits: EvaluationLimits = .current) throws(CheckFailure) -> JSONValue? {
         switch query {
         case .schema:
             // Endpoint.check judges it with the collection's document (`SchemaCheck`).
@@ -74,7 +85,7 @@ extension Assertion {
             let values = response.headers.values(for: name)
             return values.isEmpty ? nil : .string(values.joined(separator: ", "))
         case .jsonpath(let expression):
-            return try response.select(expression)
+            return try response.select(expression, limits: limits)
         case .xpath(let expression):
             return try response.selectXPath(expression)
         case .body:
@@ -82,7 +93,7 @@ extension Assertion {
             return .string(text)
         case .regex(let pattern):
             guard let text = response.text else { throw CheckFailure("the body is binary (\(response.body.count) bytes), not text") }
-            return try CheckedResponse.firstMatch(of: pattern, in: text).map(JSONValue.string)
+            return try CheckedResponse.firstMatch(of: pattern, in: text, limits: limits).map(JSONValue.string)
         case .duration:
             return JSONValue((response.durationMilliseconds * 10).rounded() / 10)
         case .bytes:
@@ -125,7 +136,11 @@ extension Assertion {
     // MARK: - Judging
 
     /// Whether the predicate holds for the value, with a reason when it could not be applied.
-    private static func judge(_ actual: JSONValue?, _ predicate: Predicate, _ expected: Expected?) -> (holds: Bool, detail: String?) {
+    ///
+    /// - Throws: `CheckFailure` when `matches` passed its time limit or the regular expression
+    ///   engine gave up: neither is an answer, so a negated assertion must not pass on it.
+    private static func judge(_ actual: JSONValue?, _ predicate: Predicate, _ expected: Expected?,
+                              limits: EvaluationLimits) throws(CheckFailure) -> (holds: Bool, detail: String?) {
         if predicate == .exists { return (actual != nil, nil) }
         guard let actual else { return (false, nil) }
         switch predicate {
@@ -177,7 +192,11 @@ extension Assertion {
             guard let regex = try? NSRegularExpression(pattern: expected.text) else {
                 return (false, "\"\(expected.text)\" is not a valid regular expression")
             }
-            return (regex.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil, nil)
+            do {
+                return (try regex.firstMatch(in: string, within: limits.regexSeconds) != nil, nil)
+            } catch {
+                throw CheckFailure(error.description)
+            }
         }
     }
 

@@ -55,15 +55,23 @@ package struct CheckedResponse: Sendable {
     /// selects nothing, and the list of matches for a path with a wildcard, slice, filter or
     /// descent.
     ///
-    /// - Throws: `CheckFailure` when the body is not JSON or the expression is invalid.
-    func select(_ expression: String) throws(CheckFailure) -> JSONValue? {
+    /// - Throws: `CheckFailure` when the body is not JSON, the expression is invalid, or the
+    ///   query passed its node or time limit (`EvaluationLimits`).
+    func select(_ expression: String, limits: EvaluationLimits = .current) throws(CheckFailure) -> JSONValue? {
         let path: JSONPath
         do {
             path = try JSONPath(expression)
         } catch {
             throw CheckFailure("the JSONPath \(expression) is not valid: \(error)")
         }
-        let matches = path.evaluate(try json())
+        let document = try json()
+        let matches: [JSONValue]
+        do {
+            matches = try path.evaluate(document, limits: limits)
+        } catch {
+            // A query stopped at its node or time limit: an error naming it, never no match.
+            throw CheckFailure(error.limit?.description ?? error.description)
+        }
         if path.isIndefinite { return .array(matches) }
         return matches.first
     }
@@ -96,15 +104,23 @@ package struct CheckedResponse: Sendable {
 
     /// The first group of a regular expression's first match in `text` (the whole match
     /// when it has no group), or `nil` when it does not match.
-    static func firstMatch(of pattern: String, in text: String) throws(CheckFailure) -> String? {
+    ///
+    /// - Throws: `CheckFailure` for an invalid pattern, or one that ran past
+    ///   `EvaluationLimits.regexSeconds` or that the engine gave up on (never taken as no match).
+    static func firstMatch(of pattern: String, in text: String, limits: EvaluationLimits = .current) throws(CheckFailure) -> String? {
         let regex: NSRegularExpression
         do {
             regex = try NSRegularExpression(pattern: pattern)
         } catch {
             throw CheckFailure("\"\(pattern)\" is not a valid regular expression")
         }
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = regex.firstMatch(in: text, range: range) else { return nil }
+        let found: NSTextCheckingResult?
+        do {
+            found = try regex.firstMatch(in: text, within: limits.regexSeconds)
+        } catch {
+            throw CheckFailure(error.description)
+        }
+        guard let match = found else { return nil }
         let group = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
         guard let found = Range(group, in: text) else { return "" }
         return String(text[found])

@@ -34,6 +34,8 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         /// Where in the expression it goes wrong (1-based, in Unicode scalars), when it is the
         /// expression that is wrong.
         package let position: Int?
+        /// The limit the query stopped at, when that is why it failed.
+        package private(set) var limit: EvaluationLimitError?
 
         /// A failure saying `description`.
         package init(description: String) {
@@ -97,29 +99,55 @@ package struct JSONPath: Sendable, CustomStringConvertible {
 
     /// Applies the expression to a JSON document.
     ///
+    /// - Parameter limits: how many nodes and how long the query may take
+    ///   (`EvaluationLimits.current`: the defaults and what the environment sets).
     /// - Returns: a pretty JSON array of the matches, members in the order the document has
     ///   them and numbers spelled as it spells them.
-    /// - Throws: `Failure` when the body is not JSON.
-    package func evaluate(_ json: Data) throws -> Data {
+    /// - Throws: `Failure` when the body is not JSON, or when the query passes one of its
+    ///   limits (the sentence names the limit and how to raise it).
+    package func evaluate(_ json: Data, limits: EvaluationLimits = .current) throws -> Data {
         guard let root = try? JSONValue(parsing: json) else {
             throw Failure(description: "The body is not valid JSON, so a JSONPath filter cannot apply.")
         }
-        return Data(JSONValue.array(evaluate(root)).serialized(pretty: true).utf8)
+        return Data(JSONValue.array(try evaluate(root, limits: limits)).serialized(pretty: true).utf8)
     }
 
     /// Applies the expression to a document.
     ///
+    /// - Parameter limits: how many nodes and how long the query may take.
     /// - Returns: the values of the nodes selected, in the order the RFC gives them.
-    package func evaluate(_ root: JSONValue) -> [JSONValue] {
-        Evaluator(root: root).select(query, from: Node(root, at: NoLocation())).map(\.value)
+    /// - Throws: `Failure` when the query passes one of its limits: never a partial result.
+    package func evaluate(_ root: JSONValue, limits: EvaluationLimits = .current) throws(Failure) -> [JSONValue] {
+        do {
+            return try Evaluator(root: root, expression: description, limits: limits)
+                .select(query, from: Node(root, at: NoLocation())).map(\.value)
+        } catch {
+            throw Failure(limit: error)
+        }
     }
 
     /// Applies the expression to a document and says where each match is.
     ///
+    /// - Parameter limits: how many nodes and how long the query may take.
     /// - Returns: each node selected, as its normalized path (RFC 9535 §2.7, as in
     ///   `$['items'][0]`) and its value, in the order the RFC gives them.
-    package func locate(_ root: JSONValue) -> [(path: String, value: JSONValue)] {
-        Evaluator(root: root).select(query, from: Node(root, at: NormalizedPath())).map { ($0.location.description, $0.value) }
+    /// - Throws: `Failure` when the query passes one of its limits.
+    package func locate(_ root: JSONValue, limits: EvaluationLimits = .current) throws(Failure) -> [(path: String, value: JSONValue)] {
+        do {
+            return try Evaluator(root: root, expression: description, limits: limits)
+                .select(query, from: Node(root, at: NormalizedPath())).map { ($0.location.description, $0.value) }
+        } catch {
+            throw Failure(limit: error)
+        }
+    }
+}
+
+extension JSONPath.Failure {
+    /// A query stopped at one of its limits, as a sentence (the limit's error starts in lower case).
+    init(limit: EvaluationLimitError) {
+        let text = limit.description
+        self.init(description: text.prefix(1).uppercased() + text.dropFirst() + ".")
+        self.limit = limit
     }
 }
 

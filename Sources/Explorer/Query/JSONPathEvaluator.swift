@@ -111,13 +111,16 @@ extension JSONPath {
 
 extension JSONPath {
     /// Applies a parsed query to one document (§2.5 to §2.6). It holds the root, which `$`
-    /// in filters reads, and the regular expressions compiled so far.
+    /// in filters reads, the regular expressions compiled so far, and the work left of the
+    /// query's `EvaluationLimits`.
     struct Evaluator {
         let root: JSONValue
         private let regularExpressions = RegularExpressionCache()
+        private let budget: Budget
 
-        init(root: JSONValue) {
+        init(root: JSONValue, expression: String, limits: EvaluationLimits) {
             self.root = root
+            self.budget = Budget(expression: expression, limits: limits)
         }
 
         /// The RFC's Nothing: no value. Written out because a bare `nil` where a `JSONValue`
@@ -126,15 +129,19 @@ extension JSONPath {
 
         /// The nodes `query` selects, from `current` for a relative query and from the root for
         /// an absolute one.
-        func select<L: Location>(_ query: Query, from current: Node<L>) -> [Node<L>] {
+        ///
+        /// - Throws: `EvaluationLimitError` when the query passes its node or time limit.
+        func select<L: Location>(_ query: Query, from current: Node<L>) throws(EvaluationLimitError) -> [Node<L>] {
             var nodes = [query.isAbsolute ? Node(root, at: L.root) : current]
             for segment in query.segments {
                 var next: [Node<L>] = []
                 for node in nodes {
                     if segment.isDescendant {
-                        forEachDescendantOrSelf(of: node) { apply(segment.selectors, to: $0, into: &next) }
+                        try forEachDescendantOrSelf(of: node) { (descendant) throws(EvaluationLimitError) in
+                            try apply(segment.selectors, to: descendant, into: &next)
+                        }
                     } else {
-                        apply(segment.selectors, to: node, into: &next)
+                        try apply(segment.selectors, to: node, into: &next)
                     }
                 }
                 nodes = next
@@ -146,8 +153,10 @@ extension JSONPath {
         /// Calls `body` with `start` and then every node below it, in document order (each
         /// node before its children), with a stack of its own rather than recursion, so that
         /// no depth of document can exhaust the thread's stack.
-        private func forEachDescendantOrSelf<L: Location>(of start: Node<L>, _ body: (Node<L>) -> Void) {
-            body(start)
+        private func forEachDescendantOrSelf<L: Location>(
+            of start: Node<L>, _ body: (Node<L>) throws(EvaluationLimitError) -> Void
+        ) throws(EvaluationLimitError) {
+            try body(start)
             var stack: [(node: Node<L>, next: Int)] = start.childCount > 0 ? [(start, 0)] : []
             while let top = stack.last {
                 guard top.next < top.node.childCount else {
@@ -156,20 +165,23 @@ extension JSONPath {
                 }
                 stack[stack.count - 1].next += 1
                 let child = top.node.child(at: top.next)
-                body(child)
+                try budget.spend()
+                try body(child)
                 if child.childCount > 0 { stack.append((child, 0)) }
             }
         }
 
         /// Appends what each selector selects from `node` to `output`, selector by selector.
-        private func apply<L: Location>(_ selectors: [Selector], to node: Node<L>, into output: inout [Node<L>]) {
+        private func apply<L: Location>(_ selectors: [Selector], to node: Node<L>, into output: inout [Node<L>]) throws(EvaluationLimitError) {
             for selector in selectors {
-                apply(selector, to: node, into: &output)
+                let before = output.count
+                try apply(selector, to: node, into: &output)
+                try budget.spend(output.count - before)
             }
         }
 
         /// Appends what one selector selects from `node` (§2.3).
-        private func apply<L: Location>(_ selector: Selector, to node: Node<L>, into output: inout [Node<L>]) {
+        private func apply<L: Location>(_ selector: Selector, to node: Node<L>, into output: inout [Node<L>]) throws(EvaluationLimitError) {
             switch selector {
             case .name(let name):
                 guard case .object(let members) = node.value,
@@ -189,7 +201,8 @@ extension JSONPath {
             case .filter(let expression):
                 for index in 0..<node.childCount {
                     let child = node.child(at: index)
-                    if test(expression, on: child) { output.append(child) }
+                    try budget.spend()
+                    if try test(expression, on: child) { output.append(child) }
                 }
             }
         }
@@ -213,37 +226,45 @@ extension JSONPath {
         // MARK: Filters
 
         /// Whether a filter's expression holds for `node` (`@`).
-        private func test<L: Location>(_ expression: LogicalExpression, on node: Node<L>) -> Bool {
+        private func test<L: Location>(_ expression: LogicalExpression, on node: Node<L>) throws(EvaluationLimitError) -> Bool {
             let current = Node(node.value, at: NoLocation())
-            return test(expression, current: current)
+            return try test(expression, current: current)
         }
 
         /// Whether `expression` holds with `current` as `@`.
-        private func test(_ expression: LogicalExpression, current: Node<NoLocation>) -> Bool {
+        private func test(_ expression: LogicalExpression, current: Node<NoLocation>) throws(EvaluationLimitError) -> Bool {
             switch expression {
-            case .or(let terms): return terms.contains { test($0, current: current) }
-            case .and(let terms): return terms.allSatisfy { test($0, current: current) }
-            case .not(let term): return !test(term, current: current)
-            case .exists(let query): return !select(query, from: current).isEmpty
-            case .function(let call): return truth(of: call, current: current)
+            case .or(let terms):
+                for term in terms {
+                    if try test(term, current: current) { return true }
+                }
+                return false
+            case .and(let terms):
+                for term in terms {
+                    if try !test(term, current: current) { return false }
+                }
+                return true
+            case .not(let term): return try !test(term, current: current)
+            case .exists(let query): return try !select(query, from: current).isEmpty
+            case .function(let call): return try truth(of: call, current: current)
             case .comparison(let left, let comparison, let right):
-                return Self.compare(value(of: left, current: current), comparison, value(of: right, current: current))
+                return Self.compare(try value(of: left, current: current), comparison, try value(of: right, current: current))
             }
         }
 
         /// A comparable's value, or `nil` for Nothing.
-        private func value(of comparable: Comparable, current: Node<NoLocation>) -> JSONValue? {
+        private func value(of comparable: Comparable, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
             switch comparable {
             case .literal(let value): return value
-            case .query(let query): return singleValue(of: query, current: current)
-            case .function(let call): return value(of: call, current: current)
+            case .query(let query): return try singleValue(of: query, current: current)
+            case .function(let call): return try value(of: call, current: current)
             }
         }
 
         /// The value of the one node a query selects, or `nil` (Nothing) when it selects none
         /// or several.
-        private func singleValue(of query: Query, current: Node<NoLocation>) -> JSONValue? {
-            let nodes = select(query, from: current)
+        private func singleValue(of query: Query, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
+            let nodes = try select(query, from: current)
             return nodes.count == 1 ? nodes[0].value : Self.nothing
         }
 
@@ -337,14 +358,14 @@ extension JSONPath {
         }
 
         /// A function's result as a value (for a comparison or a ValueType argument).
-        private func value(of call: FunctionCall, current: Node<NoLocation>) -> JSONValue? {
-            if case .value(let value) = result(of: call, current: current) { return value }
+        private func value(of call: FunctionCall, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
+            if case .value(let value) = try result(of: call, current: current) { return value }
             return nil
         }
 
         /// A function's result as a test: a LogicalType as it is, a NodesType as "not empty".
-        private func truth(of call: FunctionCall, current: Node<NoLocation>) -> Bool {
-            switch result(of: call, current: current) {
+        private func truth(of call: FunctionCall, current: Node<NoLocation>) throws(EvaluationLimitError) -> Bool {
+            switch try result(of: call, current: current) {
             case .logical(let truth): return truth
             case .nodes(let nodes): return !nodes.isEmpty
             case .value: return false
@@ -352,22 +373,27 @@ extension JSONPath {
         }
 
         /// Calls a function on its arguments, each read as its parameter's type.
-        private func result(of call: FunctionCall, current: Node<NoLocation>) -> Result {
+        private func result(of call: FunctionCall, current: Node<NoLocation>) throws(EvaluationLimitError) -> Result {
             switch call.function {
             case .length:
-                return .value(Self.length(of: valueArgument(call.arguments[0], current: current)))
+                return .value(Self.length(of: try valueArgument(call.arguments[0], current: current)))
             case .count:
-                return .value(JSONValue(nodesArgument(call.arguments[0], current: current).count))
+                return .value(JSONValue(try nodesArgument(call.arguments[0], current: current).count))
             case .value:
-                let nodes = nodesArgument(call.arguments[0], current: current)
+                let nodes = try nodesArgument(call.arguments[0], current: current)
                 return .value(nodes.count == 1 ? nodes[0] : Self.nothing)
             case .match, .search:
-                guard case .string(let text)? = valueArgument(call.arguments[0], current: current),
-                      case .string(let pattern)? = valueArgument(call.arguments[1], current: current),
+                guard case .string(let text)? = try valueArgument(call.arguments[0], current: current),
+                      case .string(let pattern)? = try valueArgument(call.arguments[1], current: current),
                       let expression = regularExpressions.expression(for: pattern, wholeString: call.function == .match)
                 else { return .logical(false) }
-                let range = NSRange(text.startIndex..<text.endIndex, in: text)
-                return .logical(expression.firstMatch(in: text, options: [], range: range) != nil)
+                // The whole query's deadline bounds the search too, with the regex limit's own.
+                let seconds = min(budget.limits.regexSeconds, budget.secondsLeft)
+                do {
+                    return .logical(try expression.firstMatch(in: text, within: seconds) != nil)
+                } catch {
+                    throw budget.failure(for: error)
+                }
             }
         }
 
@@ -384,24 +410,80 @@ extension JSONPath {
 
         /// An argument read as a ValueType: a literal, the value of a singular query's node
         /// (Nothing unless exactly one), or a function's value.
-        private func valueArgument(_ argument: Argument, current: Node<NoLocation>) -> JSONValue? {
+        private func valueArgument(_ argument: Argument, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
             switch argument {
             case .literal(let value): return value
-            case .query(let query): return singleValue(of: query, current: current)
-            case .function(let call): return value(of: call, current: current)
+            case .query(let query): return try singleValue(of: query, current: current)
+            case .function(let call): return try value(of: call, current: current)
             case .logical: return Self.nothing
             }
         }
 
         /// An argument read as a NodesType: the values a query selects.
-        private func nodesArgument(_ argument: Argument, current: Node<NoLocation>) -> [JSONValue] {
+        private func nodesArgument(_ argument: Argument, current: Node<NoLocation>) throws(EvaluationLimitError) -> [JSONValue] {
             switch argument {
-            case .query(let query): return select(query, from: current).map(\.value)
+            case .query(let query): return try select(query, from: current).map(\.value)
             case .function(let call):
-                if case .nodes(let nodes) = result(of: call, current: current) { return nodes }
+                if case .nodes(let nodes) = try result(of: call, current: current) { return nodes }
                 return []
             case .literal, .logical: return []
             }
+        }
+    }
+
+    /// What one evaluation may still do: nodes visited and selected, and time, as its
+    /// `EvaluationLimits` allow. Shared by the evaluator's copies (filters evaluate queries of
+    /// their own), so the whole query counts against one budget.
+    final class Budget {
+        let expression: String
+        let limits: EvaluationLimits
+        private let deadline: UInt64
+        private var nodes = 0
+        private var sinceClock = 0
+
+        init(expression: String, limits: EvaluationLimits) {
+            self.expression = expression
+            self.limits = limits
+            deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(limits.querySeconds, 1e9)) * 1e9)
+        }
+
+        /// Seconds left before the deadline (0 when past it).
+        var secondsLeft: Double {
+            let now = DispatchTime.now().uptimeNanoseconds
+            return now >= deadline ? 0 : Double(deadline - now) / 1e9
+        }
+
+        /// Counts `count` nodes visited or selected; the clock is read every 4,096 of them.
+        ///
+        /// - Throws: `EvaluationLimitError` past the node limit or the deadline.
+        func spend(_ count: Int = 1) throws(EvaluationLimitError) {
+            nodes += count
+            sinceClock += count
+            if nodes > limits.queryNodes {
+                throw EvaluationLimitError(
+                    problem: "the JSONPath \(expression) visited and selected more than \(limits.queryNodes) nodes",
+                    variable: EvaluationLimits.queryNodesVariable
+                )
+            }
+            if sinceClock >= 4_096 {
+                sinceClock = 0
+                if DispatchTime.now().uptimeNanoseconds > deadline { throw timedOut }
+            }
+        }
+
+        /// The query's own time limit when it is what a regular expression ran out of, else
+        /// the regular expression's error as it is.
+        func failure(for error: EvaluationLimitError) -> EvaluationLimitError {
+            guard error.variable == EvaluationLimits.regexTimeoutVariable, secondsLeft == 0,
+                  limits.querySeconds < limits.regexSeconds else { return error }
+            return timedOut
+        }
+
+        private var timedOut: EvaluationLimitError {
+            EvaluationLimitError(
+                problem: "the JSONPath \(expression) ran for more than \(EvaluationLimits.shown(limits.querySeconds)) seconds",
+                variable: EvaluationLimits.queryTimeoutVariable
+            )
         }
     }
 

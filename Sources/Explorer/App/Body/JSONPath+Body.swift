@@ -30,7 +30,7 @@ extension JSONPath {
             events += 1
             guard let root = try? JSONValue(parsing: data) else { continue }
             jsonEvents += 1
-            let matches = path.evaluate(root)
+            let matches = try path.evaluate(root)
             guard !matches.isEmpty else { continue }
             let pretty = JSONValue.array(matches).serialized(pretty: true).replacingOccurrences(of: "\n", with: "\n  ")
             blocks.append(header + "\n  " + pretty)

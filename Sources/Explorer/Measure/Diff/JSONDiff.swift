@@ -57,9 +57,11 @@ package struct JSONDiff: Sendable {
     ///   - second: the second document.
     /// - Returns: the differences and how many were left out.
     package func compare(_ first: JSONValue, _ second: JSONValue) -> Result {
+        // An ignore query past its node or time limit (EvaluationLimits) leaves nothing out:
+        // what it would have hidden is compared and shown, never hidden by a partial result.
         var walk = Walk(limit: limit,
-                        ignoredFirst: Set(ignoring.flatMap { $0.locate(first).map(\.path) }),
-                        ignoredSecond: Set(ignoring.flatMap { $0.locate(second).map(\.path) }))
+                        ignoredFirst: Set(ignoring.flatMap { ((try? $0.locate(first)) ?? []).map(\.path) }),
+                        ignoredSecond: Set(ignoring.flatMap { ((try? $0.locate(second)) ?? []).map(\.path) }))
         walk.compare(first, second, at: Place.root)
         return Result(differences: walk.found, omitted: walk.omitted, ignoredNodes: walk.ignoredNodes)
     }
