@@ -71,7 +71,11 @@ final class RawReplyServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
 
-    init(reply: String) throws {
+    convenience init(reply: String) throws {
+        try self.init(bytes: Array(reply.utf8))
+    }
+
+    init(bytes: [UInt8]) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var yes: Int32 = 1
@@ -85,7 +89,6 @@ final class RawReplyServer: @unchecked Sendable {
         guard bound == 0, listen(listener, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
         port = Int(UInt16(bigEndian: address.sin_port))
-        let bytes = Array(reply.utf8)
         Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)

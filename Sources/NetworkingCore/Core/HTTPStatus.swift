@@ -27,6 +27,11 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible, Expressib
         }
     }
 
+    /// The reason phrase an RFC gives this code, or `nil` for a code none names (`reasonPhrase`
+    /// then gives its class, or "Unknown Status"): what a client that cannot read the server's
+    /// own phrase can show without inventing one.
+    public var namedReasonPhrase: String? { Self.phrases[code] }
+
     /// The class of a status code, from its first digit.
     public enum Kind: Sendable, Hashable {
         /// 1xx.

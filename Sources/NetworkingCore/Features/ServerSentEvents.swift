@@ -81,6 +81,20 @@ package struct ServerSentEventParser: Sendable {
         return events
     }
 
+    /// The event the stream ended in the middle of: its last line read as if it had ended,
+    /// and the event made of the fields read since the last blank line, if it has data.
+    ///
+    /// The spec drops such an event (an `EventSource` never dispatches it); a client that shows
+    /// a stream can show it, saying that it was not complete. The parser is at the start of an
+    /// event afterwards.
+    ///
+    /// - Returns: the unfinished event, or `nil` when the stream ended between events.
+    package mutating func finish() -> ServerSentEvent? {
+        afterCR = false
+        if !line.isEmpty { _ = endLine() }
+        return dispatch()
+    }
+
     private mutating func endLine() -> ServerSentEvent? {
         defer { line.removeAll(keepingCapacity: true) }
         guard !line.isEmpty else { return dispatch() }

@@ -351,6 +351,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 decoder.feed(chunk)
                 while let piece = try decoder.next() { try sink.append(piece) }
             }
+            while let piece = try decoder.finish() { try sink.append(piece) }
         } else {
             guard let watch else { preconditionFailure("a body of async-http-client's own read with no watch to stop it") }
             watch.start(deadline: head.deadline, idle: head.idle, url: head.url)
@@ -371,6 +372,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 decoder.feed(chunk)
                 while let piece = try decoder.next() { try sink.append(piece) }
             }
+            while let piece = try decoder.finish() { try sink.append(piece) }
         }
         let body = try sink.finish()
         return TransportResponse(
@@ -404,6 +406,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                     while let piece = try decoder.next() {
                         guard await channel.send(piece) else { return }
                     }
+                }
+                while let piece = try decoder.finish() {
+                    guard await channel.send(piece) else { return }
                 }
                 channel.finish()
             } catch {

@@ -25,6 +25,8 @@ struct BodyDecoder {
     private let url: URL
     private let limits: Limits
     private let inflater: ZlibDecompressor?
+    /// The coding inflated (`gzip`, `deflate`), for errors.
+    private let algorithmName: String?
     private var pending = ByteBuffer()
     /// A chunk fed as `Data`, handed over whole by the next call of `next()`.
     private var whole: Data?
@@ -63,6 +65,8 @@ struct BodyDecoder {
     init(url: URL, contentEncoding: String?, decompress: Bool, limits: Limits) throws {
         self.url = url
         self.limits = limits
+        algorithmName = decompress && Self.algorithm(for: contentEncoding) != nil
+            ? contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() : nil
         if decompress, let algorithm = Self.algorithm(for: contentEncoding) {
             do {
                 inflater = try ZlibDecompressor(algorithm: algorithm, windowSize: 15)
@@ -143,6 +147,36 @@ struct BodyDecoder {
             return pending.readableBytes > 0 ? try next() : nil
         }
         return try withinLimits(Data(output.readableBytesView))
+    }
+
+    /// What is left once the body has ended: the inflater's last output, if it held any.
+    ///
+    /// - Returns: the last piece, or `nil`.
+    /// - Throws: `TransportError.decompressionFailed` when the compressed data stops before the
+    ///   end of its stream (a gzip or deflate body cut short: what inflated so far was handed
+    ///   over, but it is not the whole body).
+    mutating func finish() throws -> Data? {
+        guard let inflater, !inflaterEnded, receivedBytes > 0, passedLimit == nil else { return nil }
+        // Asked again with no input, the inflater answers the end of its stream if it saw it,
+        // else that it wants more input.
+        var noInput = ByteBufferAllocator().buffer(capacity: 16)
+        var output = ByteBufferAllocator().buffer(capacity: Self.pieceSize)
+        do {
+            try inflater.inflate(from: &noInput, to: &output)
+            // No output and no error: the end of the stream (zlib answers an error when it can
+            // make no progress). With output, the end is looked for at the next call.
+            if output.readableBytes == 0 { inflaterEnded = true }
+        } catch let error as CompressNIOError where error == .bufferOverflow {
+            // Output held back by the inflater: handed over now, the end looked for next time.
+            return try withinLimits(Data(output.readableBytesView))
+        } catch let error as CompressNIOError where error == .inputBufferOverflow {
+            let name = algorithmName ?? "compressed"
+            throw TransportError.decompressionFailed(
+                url: url, reason: "the \(name) data stops before the end of its stream, so the body was cut short")
+        } catch {
+            throw TransportError.decompressionFailed(url: url, reason: "\(error)")
+        }
+        return output.readableBytes > 0 ? try withinLimits(Data(output.readableBytesView)) : nil
     }
 
     /// The piece to hand over: all of it, or, when it passes a size limit, the bytes up to the
