@@ -185,6 +185,7 @@ struct ExchangeSender {
         }
         var entry = await send(plan)
         entry.collectionPath = plan.collectionPath
+        printNotes(for: entry)
         // The jar's cookies for the URL, those the answer set included, are credentials too.
         let secrets = plan.secrets + (cookieJar?.cookieValues(for: entry.url) ?? [])
         guard output.json else {

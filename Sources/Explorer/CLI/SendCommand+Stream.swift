@@ -60,11 +60,17 @@ extension ExchangeSender {
             described.fill(status: head.status, headers: head.headers, body: nil, httpVersion: head.httpVersion,
                            timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), redirects: streamed.redirects))
             if output.include { try Self.emit(Data(ExchangeOutput.head(of: described, terminal: terminal).utf8)) }
+            if case .resolved(let resolved) = plan.target { described.maskRedirects(with: resolved.masker) }
+            printNotes(for: described, bodyToCome: true)
             for try await chunk in streamed.body {
                 kept.append(chunk)
                 try Self.emit(printer.print(chunk))
             }
             try Self.emit(printer.finish())
+            if printer.endedInsideEvent {
+                printError("Note: the event stream ended in the middle of an event (no blank line after it): it is printed last, "
+                    + "though an EventSource would drop it.")
+            }
         } catch let error as StdoutClosed {
             streamed.body.cancel()
             failure = error
@@ -133,6 +139,12 @@ extension ExchangeSender {
         case .timedOut(let url, let phase)? where phase.contains("total deadline"):
             let limit = maxTime.map { "--max-time \(Self.seconds($0))" } ?? "the default total deadline"
             return "Stopped at \(limit): \(url.absoluteString) had not finished its response\(kept). Raise --max-time to wait longer."
+        case .timedOut(let url, let phase)? where phase.hasPrefix("no answer for"):
+            // The idle timeout bounds the wait for the whole head: a server that drips it byte
+            // by byte has sent something, but not a complete head.
+            let limit = timeout.map { "--timeout \(Self.seconds($0))" } ?? "the default idle timeout"
+            return "Stopped at \(limit): \(url.absoluteString) had not sent a complete response head in that time "
+                + "(it may have sent part of it: the idle timeout bounds the wait for the whole head). Raise --timeout to wait longer."
         case .timedOut(let url, let phase)? where phase.hasPrefix("no ") || phase == "reading":
             let limit = timeout.map { "--timeout \(Self.seconds($0))" } ?? "the default idle timeout"
             return "Stopped at \(limit): \(url.absoluteString) sent nothing for that long (\(phase))\(kept). Raise --timeout to wait longer."
@@ -203,9 +215,19 @@ struct BodyPrinter {
         return Data(ExchangeOutput.escapingControls(text).utf8)
     }
 
+    /// Whether the body ended in the middle of an event (no blank line after it): `finish()`
+    /// printed that event, which an `EventSource` would drop.
+    private(set) var endedInsideEvent = false
+
     /// What to write when the body ends.
     mutating func finish() -> Data {
-        guard terminal, !events, !pendingText.isEmpty else { return Data() }
+        if events {
+            guard let event = parser.finish() else { return Data() }
+            endedInsideEvent = true
+            let text = Self.describe(event)
+            return Data((terminal ? ExchangeOutput.escapingControls(text) : text).utf8)
+        }
+        guard terminal, !pendingText.isEmpty else { return Data() }
         defer { pendingText = Data() }
         return Data(ExchangeOutput.escapingControls(String(decoding: pendingText, as: UTF8.self)).utf8)
     }

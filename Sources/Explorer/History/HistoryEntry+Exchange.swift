@@ -19,7 +19,9 @@ extension HistoryEntry {
         status: HTTPStatus, headers: HTTPHeaders, body: Data?, httpVersion: String, timings: ResponseTimings
     ) {
         self.status = status.code
-        reason = status.reasonPhrase
+        // The server's own phrase is not read (the HTTP/1.1 parser drops it): a code no RFC
+        // names has no reason rather than an invented one ("Unknown Status").
+        reason = status.namedReasonPhrase
         responseHeaders = headers
         responseBody = body
         responseBodySize = body?.count ?? 0

@@ -1,0 +1,46 @@
+import Foundation
+import History
+import NetworkingCore
+
+/// Notes on standard error for a response that would otherwise not say what happened to it:
+/// a redirect that was not followed because of where it points, and a body in a content
+/// coding the explorer cannot decode (printed as received, compressed).
+extension ExchangeSender {
+    /// The content codings the transport decodes; any other is printed as received.
+    static let decodedContentCodings: Set<String> = ["gzip", "x-gzip", "deflate", "identity"]
+
+    /// The notes an exchange calls for, each one sentence.
+    ///
+    /// - Parameters:
+    ///   - entry: the exchange, its response filled in (URLs masked).
+    ///   - bodyToCome: whether the body is still to arrive (streamed): then a body is looked
+    ///     for from the method and status, not from its size.
+    /// - Returns: the notes, in the order they are printed.
+    func notes(for entry: HistoryEntry, bodyToCome: Bool = false) -> [String] {
+        guard let code = entry.status else { return [] }
+        let headers = entry.responseHeaders
+        var notes: [String] = []
+        if followsRedirects, let answered = Self.answeringURL(of: entry),
+           let unfollowed = UnfollowedRedirect(status: HTTPStatus(code: code), headers: headers, url: answered) {
+            notes.append("Note: \(unfollowed.description)")
+        }
+        let codings = (headers["Content-Encoding"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        let hasBody = bodyToCome ? entry.method != "HEAD" && ![204, 304].contains(code) : entry.responseBodySize > 0
+        if let unknown = codings.first(where: { !Self.decodedContentCodings.contains($0) }), hasBody {
+            notes.append("Note: the body is \(unknown)-encoded and explorer cannot decode it (it decodes gzip and deflate); shown as received.")
+        }
+        return notes
+    }
+
+    /// Prints an exchange's notes on standard error.
+    func printNotes(for entry: HistoryEntry, bodyToCome: Bool = false) {
+        for note in notes(for: entry, bodyToCome: bodyToCome) { printError(note) }
+    }
+
+    /// The URL whose answer the entry holds: the last redirect's target, else the request's.
+    private static func answeringURL(of entry: HistoryEntry) -> URL? {
+        guard let last = entry.timings.redirects.last else { return URL(string: entry.url) }
+        return URL(string: last.location, relativeTo: URL(string: last.url))?.absoluteURL
+    }
+}
