@@ -20,18 +20,31 @@ struct BodyPieces {
     }
 
     /// Writes the body as the inside of a JSON string (without the quotes): `"`, `\` and
-    /// controls escaped as `JSONSerialization` escapes them, everything else as it is. The body
-    /// must be UTF-8 (`isUTF8`).
+    /// controls escaped as `JSONSerialization` escapes them, DEL and the C1 controls (which it
+    /// leaves raw, and a terminal acts on) as `\u007f`-style escapes, everything else as it is.
+    /// The body must be UTF-8 (`isUTF8`).
     func writeJSONString(_ write: (Data) -> Void) {
         var out = Data(capacity: Self.pieceSize + Self.pieceSize / 4)
-        forEachPiece(characterAligned: false) { piece in
+        // Aligned on characters, so that a C1 control's two bytes are in one piece.
+        forEachPiece(characterAligned: true) { piece in
             var run = 0
-            for index in piece.indices {
+            var index = 0
+            while index < piece.count {
                 let byte = piece[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                let length: Int
+                let escaped: UInt8
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                    (length, escaped) = (1, byte)
+                } else if byte == 0xC2, index + 1 < piece.count, (0x80...0x9F).contains(piece[index + 1]) {
+                    (length, escaped) = (2, piece[index + 1])
+                } else {
+                    index += 1
+                    continue
+                }
                 if run < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: piece[run..<index])) }
-                out.append(contentsOf: Self.jsonEscape(byte))
-                run = index + 1
+                out.append(contentsOf: Self.jsonEscape(escaped))
+                index += length
+                run = index
             }
             if run < piece.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: piece[run...])) }
             write(out)

@@ -173,10 +173,9 @@ struct HistoryCommand: AsyncParsableCommand {
                 }
                 return
             }
-            let terminal = ExchangeOutput.stdoutIsTerminal
+            // Escaped on a terminal and piped alike: a list kept in a file is read on one later.
             for row in rows {
-                let line = HistoryCommand.line(for: row)
-                ExchangeOutput.write((terminal ? ExchangeOutput.escapingControls(line, keepingLineBreaks: false) : line) + "\n")
+                ExchangeOutput.write(ExchangeOutput.escapingControls(HistoryCommand.line(for: row), keepingLineBreaks: false) + "\n")
             }
         }
     }

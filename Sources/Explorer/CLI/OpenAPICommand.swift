@@ -79,9 +79,10 @@ struct OpenAPICommand: AsyncParsableCommand {
                 ]
                 ExchangeOutput.write(ExchangeOutput.jsonText(object) + "\n")
             } else if drift.isEmpty {
-                print("\(file.lastPathComponent) matches \(named).")
+                printLine(ExchangeOutput.escapingControls("\(file.lastPathComponent) matches \(named).", keepingLineBreaks: false))
             } else {
-                drift.lines.forEach { print($0) }
+                // Operation ids, paths and names come from the document and the collection: escaped.
+                drift.lines.forEach { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) }
             }
             if drift.unlinked > 0, !json {
                 printError("note: \(drift.unlinked) endpoint(s) name no operation: and were not compared.")
