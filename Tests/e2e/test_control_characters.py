@@ -127,6 +127,10 @@ def test_history_piped_escapes_environment_names(explorer_bin, tmp_path):
     assert listed.returncode == 0, listed.stderr
     assert b"GET" in listed.stdout, listed.stdout
     assert_no_raw_controls(listed.stdout, "history piped")
+    shown = run(explorer_bin, tmp_path, "history", "show", "1")
+    assert shown.returncode == 0, shown.stderr
+    assert b"Exchange #1" in shown.stdout, shown.stdout
+    assert_no_raw_controls(shown.stdout, "history show piped")
     as_json = run(explorer_bin, tmp_path, "history", "--json", "--collection", str(collection))
     assert_no_raw_controls(as_json.stdout, "history --json")
     assert json.loads(as_json.stdout)[0]["environment"] == HOSTILE

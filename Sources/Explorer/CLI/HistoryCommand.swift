@@ -214,7 +214,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 ExchangeOutput.writeJSON(of: entry, historyId: entry.id, includeRequest: true, checks: entry.checks)
                 return
             }
-            ExchangeOutput.write(HistoryCommand.details(of: entry, terminal: ExchangeOutput.stdoutIsTerminal))
+            ExchangeOutput.write(HistoryCommand.details(of: entry))
         }
     }
 
@@ -338,8 +338,10 @@ extension HistoryCommand {
         return columns.joined(separator: "  ")
     }
 
-    /// The full exchange, as `history show` prints it.
-    static func details(of entry: HistoryEntry, terminal: Bool) -> String {
+    /// The full exchange, as `history show` prints it: bodies as a terminal shows them, and
+    /// every control character escaped, on a terminal and piped alike (names, URLs and headers
+    /// came from a file or a server).
+    static func details(of entry: HistoryEntry) -> String {
         var text = "Exchange #\(entry.id ?? 0), sent \(ExchangeOutput.iso8601(entry.startedAt))"
         if let environment = entry.environment { text += " to \(environment)" }
         if let endpoint = entry.endpoint { text += " (\(endpoint))" }
@@ -354,7 +356,7 @@ extension HistoryCommand {
         text += "\n"
         if let failure = entry.transportError {
             text += "Failed after \(String(format: "%.0f", entry.timings.totalMilliseconds)) ms: \(failure)\n"
-            return terminal ? ExchangeOutput.escapingControls(text) : text
+            return ExchangeOutput.escapingControls(text)
         }
         text += "< \(entry.httpVersion ?? "HTTP/1.1") \(entry.status.map(String.init) ?? "") \(entry.reason ?? "")"
         text += "  (\(String(format: "%.1f", entry.timings.totalMilliseconds)) ms, \(byteCount(entry.responseBodySize)))\n"
@@ -365,7 +367,7 @@ extension HistoryCommand {
                 text += "(response body truncated: \(byteCount(body.count)) of \(byteCount(entry.responseBodySize)) kept)\n"
             }
         }
-        return terminal ? ExchangeOutput.escapingControls(text) : text
+        return ExchangeOutput.escapingControls(text)
     }
 
     /// A summary as a JSON-compatible dictionary.
