@@ -42,6 +42,7 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cycle(let names): self = .variableCycle(names: names, context: context, at: location)
         case .function(let expression, let reason): self = .functionFailed(expression: expression, reason: reason, context: context, at: location)
         case .unanswered(let prompt): self = .unansweredPrompt(prompt, context: context, at: location)
+        case .limit(let name, let limit): self = .functionFailed(expression: name, reason: limit.description, context: context, at: location)
         }
     }
 

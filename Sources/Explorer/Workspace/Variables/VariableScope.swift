@@ -1,4 +1,5 @@
 import Foundation
+import Query
 
 /// Where `{{name}}` gets its value, by precedence: `--var` > captured > environment > collection.
 ///
@@ -6,7 +7,9 @@ import Foundation
 /// The built-ins `{{uuid}}`, `{{timestamp}}` (Unix seconds) and `{{now}}` (ISO 8601, UTC)
 /// hold one value per scope, so a request that uses `{{uuid}}` twice sees the same one; the
 /// functions of `TemplateFunction` (`{{now "yyyy"}}`, `{{base64 credentials}}` …) take arguments.
-/// Values may themselves hold templates; they are expanded, and a cycle is an error.
+/// Values may themselves hold templates; they are expanded, and a cycle is an error. One
+/// expansion is bounded by `limits` (steps and size), so that variables that each use the next
+/// twice cannot run for ever: past a limit it is an error naming it.
 package struct VariableScope: Sendable {
     /// `--var name=value` pairs from the command line (highest precedence).
     var overrides: [String: String]
@@ -36,6 +39,9 @@ package struct VariableScope: Sendable {
     /// What the functions gave, kept for the preview and for masking (shared by the copies
     /// of this scope, so a command runs once per request).
     var outputs = TemplateOutputs()
+    /// How many variables and functions one expansion may expand, and how long its result may
+    /// grow (`EXPLORER_MAX_TEMPLATE_STEPS`, `EXPLORER_MAX_TEMPLATE_SIZE` in `processEnvironment`).
+    var limits: EvaluationLimits
 
     /// Creates a scope; the built-ins default to a fresh UUID and the current time.
     init(
@@ -51,6 +57,7 @@ package struct VariableScope: Sendable {
         self.environmentVariables = environmentVariables
         self.collectionVariables = collectionVariables
         self.processEnvironment = processEnvironment
+        self.limits = EvaluationLimits(environment: processEnvironment)
         self.dotEnv = dotEnv
         self.uuid = uuid
         self.now = now
@@ -66,6 +73,8 @@ package struct VariableScope: Sendable {
         case function(String, reason: String)
         /// A `{{prompt "Label"}}` with no answer yet (the TUI asks, then resolves again).
         case unanswered(UnansweredPrompt)
+        /// Expanding the name passed one of the `EvaluationLimits` (steps or size).
+        case limit(String, EvaluationLimitError)
     }
 
     /// The raw (unexpanded) value of a name, or `nil` when nothing defines it.
@@ -88,19 +97,21 @@ package struct VariableScope: Sendable {
 
     /// The fully expanded value of a name.
     ///
-    /// - Throws: `Failure.undefined` or `Failure.cycle`.
+    /// - Throws: `Failure.undefined`, `Failure.cycle`, or `Failure.limit` past the steps or
+    ///   size one expansion may take.
     func value(of name: String) throws(Failure) -> String {
-        try value(of: name, trail: [])
+        try value(of: name, trail: [], budget: TemplateBudget(limits))
     }
 
-    private func value(of name: String, trail: [String]) throws(Failure) -> String {
+    private func value(of name: String, trail: [String], budget: TemplateBudget) throws(Failure) -> String {
         if trail.contains(name) { throw .cycle(trail + [name]) }
+        try budget.step(trail.first ?? name)
         if let call = TemplateFunction(name) {
             do {
                 if call.name == "prompt", case .text(let label)? = call.arguments.first, let given = overrides[label] { return given }
                 let result = try call.evaluate(now: now, directory: directory, files: collectionFile.map { SendTimeFiles(collectionFile: $0, environment: processEnvironment) },
                                              prompter: prompter, runCommand: runCommand) { argument throws(Failure) in
-                    try value(of: argument, trail: trail + [name])
+                    try value(of: argument, trail: trail + [name], budget: budget)
                 }
                 outputs.record(name, result)
                 return result
@@ -123,7 +134,7 @@ package struct VariableScope: Sendable {
             if captured[name] == nil, Self.builtIns.contains(name) { outputs.record(name, raw) }
             return raw
         }
-        return try expand(raw, trail: trail + [name]).text
+        return try expand(raw, trail: trail + [name], budget: budget).text
     }
 
     /// Expands every `{{name}}` of a text.
@@ -132,10 +143,10 @@ package struct VariableScope: Sendable {
     ///   result) its value took, for highlighting.
     /// - Throws: `Failure` naming the first variable that could not be expanded.
     package func expand(_ text: String) throws(Failure) -> (text: String, spans: [VariableSpan]) {
-        try expand(text, trail: [])
+        try expand(text, trail: [], budget: TemplateBudget(limits))
     }
 
-    private func expand(_ text: String, trail: [String]) throws(Failure) -> (text: String, spans: [VariableSpan]) {
+    private func expand(_ text: String, trail: [String], budget: TemplateBudget) throws(Failure) -> (text: String, spans: [VariableSpan]) {
         var out = ""
         var count = 0
         var spans: [VariableSpan] = []
@@ -145,10 +156,11 @@ package struct VariableScope: Sendable {
                 out += literal
                 count += literal.count
             case .variable(let name):
-                let value = try value(of: name, trail: trail)
+                let value = try value(of: name, trail: trail, budget: budget)
                 spans.append(VariableSpan(name: name, range: count..<(count + value.count)))
                 out += value
                 count += value.count
+                try budget.check(size: count, of: trail.first ?? name)
             }
         }
         return (out, spans)
@@ -184,6 +196,34 @@ package struct VariableScope: Sendable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
+    }
+}
+
+/// What one expansion has done so far: the variables and functions it expanded, against the
+/// limits it may not pass. A class, so that every level of the expansion counts in one.
+private final class TemplateBudget {
+    let limits: EvaluationLimits
+    private var steps = 0
+
+    init(_ limits: EvaluationLimits) { self.limits = limits }
+
+    /// Counts one variable or function expanded, for the expansion of `name`.
+    func step(_ name: String) throws(VariableScope.Failure) {
+        steps += 1
+        guard steps > limits.templateSteps else { return }
+        throw .limit(name, EvaluationLimitError(
+            problem: "expanding it took more than \(limits.templateSteps) steps (variables that use one another many times)",
+            variable: EvaluationLimits.templateStepsVariable
+        ))
+    }
+
+    /// Checks the length of a result so far, in the expansion of `name`.
+    func check(size: Int, of name: String) throws(VariableScope.Failure) {
+        guard size > limits.templateSize else { return }
+        throw .limit(name, EvaluationLimitError(
+            problem: "its value grew past \(limits.templateSize) characters",
+            variable: EvaluationLimits.templateSizeVariable
+        ))
     }
 }
 
