@@ -58,7 +58,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "WSClient", package: "swift-websocket"),
-            ]
+            ],
+            plugins: ["EmbedPublicSuffixList"]
+        ),
+        // publicsuffix/public_suffix_list.dat compiled into NetworkingCore as one string literal
+        // of its rules (see Plugins/EmbedPublicSuffixList and publicsuffix/README.md).
+        .executableTarget(
+            name: "PublicSuffixEmbedder",
+            path: "Plugins/PublicSuffixEmbedder"
+        ),
+        .plugin(
+            name: "EmbedPublicSuffixList",
+            capability: .buildTool(),
+            dependencies: ["PublicSuffixEmbedder"]
         ),
         // The explorer's layers, one target each under Sources/Explorer, so that a dependency
         // that runs the wrong way does not compile (see ARCHITECTURE.md).

@@ -41,6 +41,39 @@ import Testing
         #expect(jar.cookieHeader(for: URL(string: "http://sibling.example.org/")!, now: now) == "c=3")
     }
 
+    @Test func aDomainThatIsAPublicSuffixIsRefusedUnlessItIsTheHostItself() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["uk=1; Domain=co.uk", "site=2; Domain=example.co.uk"], from: URL(string: "https://www.example.co.uk/")!, now: now)
+        jar.store(setCookie: ["pages=3; Domain=github.io", "mine=4; Domain=me.github.io"], from: URL(string: "https://me.github.io/")!, now: now)
+        jar.store(setCookie: ["own=5; Domain=github.io"], from: URL(string: "https://github.io/")!, now: now)
+
+        #expect(jar.cookieHeader(for: URL(string: "https://other.co.uk/")!, now: now) == nil)
+        #expect(jar.cookieHeader(for: URL(string: "https://you.github.io/")!, now: now) == nil)
+        #expect(jar.cookieHeader(for: URL(string: "https://shop.example.co.uk/")!, now: now) == "site=2")
+        #expect(jar.cookieHeader(for: URL(string: "https://me.github.io/")!, now: now) == "mine=4")
+        // The host that is a public suffix keeps its cookie for itself alone.
+        #expect(jar.cookieHeader(for: URL(string: "https://github.io/")!, now: now) == "own=5")
+        #expect(jar.cookies(at: now).first { $0.name == "own" }?.hostOnly == true)
+    }
+
+    @Test func onlyLoopbackAddressesAndLocalhostNamesAreSecureOverPlainHTTP() {
+        let jar = CookieJar()
+        let loopback = ["http://127.0.0.1:8080/", "http://127.8.9.10/", "http://[::1]:8080/", "http://localhost/", "http://app.localhost/"]
+        for (index, url) in loopback.enumerated() {
+            jar.store(setCookie: ["l\(index)=1; Secure"], from: URL(string: url)!, now: now)
+            #expect(jar.cookieHeader(for: URL(string: url)!, now: now) == "l\(index)=1", "\(url) is loopback")
+        }
+        // Names that only start like loopback are names: a Secure cookie is neither set from them
+        // over http nor sent to them.
+        for url in ["http://127.evil.example/", "http://127.0.0.1.evil.example/", "http://localhost.evil.example/", "http://[::2]/"] {
+            jar.store(setCookie: ["planted=p; Secure"], from: URL(string: url)!, now: now)
+        }
+        #expect(!jar.cookies(at: now).contains { $0.name == "planted" })
+        jar.store(setCookie: ["token=t; Secure"], from: URL(string: "https://127.evil.example/")!, now: now)
+        #expect(jar.cookieHeader(for: URL(string: "https://127.evil.example/")!, now: now) == "token=t")
+        #expect(jar.cookieHeader(for: URL(string: "http://127.evil.example/")!, now: now) == nil)
+    }
+
     @Test func aPathWithATrailingSlashMatchesTheSamePathRequested() {
         let jar = CookieJar()
         let url = URL(string: "http://home.example.org/cookie-parser")!

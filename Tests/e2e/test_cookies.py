@@ -7,6 +7,7 @@ import json
 import stat
 from pathlib import Path
 
+from conftest import LocalServer
 from test_send import run
 
 
@@ -136,3 +137,83 @@ def test_the_demos_login_form_sets_its_session_on_the_303_and_send_follows_it_si
     (jars,) = token.values()
     (session,) = [cookie for cookie in jars["local"] if cookie["name"] == "demo_session"]
     assert session["value"] not in shown.stdout.decode()
+
+
+def hosts_collection(tmp_path: Path, port: int, names: list[str]) -> Path:
+    """A collection whose endpoints reach several host names, each resolved to 127.0.0.1 (as
+    curl's --resolve), so that one local server plays several sites in one cookie jar."""
+    resolve = "\n".join(f'      "{name}:{port}": 127.0.0.1' for name in names)
+    endpoints = "\n".join(f"""  - name: {endpoint}
+    path: http://{name}:{port}{route}""" for endpoint, name, route in [
+        ("SetUK", "shop.example.co.uk", "/set-uk"), ("SetSite", "shop.example.co.uk", "/set-site"),
+        ("SetPages", "me.github.io", "/set-pages"), ("SetMine", "me.github.io", "/set-mine"),
+        ("OtherUK", "other.co.uk", "/show"), ("SiblingUK", "www.example.co.uk", "/show"),
+        ("OtherPages", "you.github.io", "/show"), ("OwnPages", "me.github.io", "/show"),
+        ("SetLoopbackName", "127.evil.test", "/set-secure"), ("ShowLoopbackName", "127.evil.test", "/show"),
+        ("SetLoopback", "127.0.0.1", "/set-secure"), ("ShowLoopback", "127.0.0.1", "/show"),
+    ])
+    path = tmp_path / "sites.yaml"
+    path.write_text(f"""
+name: sites
+environments:
+  - name: local
+    base_url: http://127.0.0.1:{port}
+    resolve:
+{resolve}
+endpoints:
+{endpoints}
+""")
+    return path
+
+
+def cookie_server() -> LocalServer:
+    """Sets the cookies each route names and answers the others 200; the cookies sent are in
+    `requests`."""
+    setting = {
+        "/set-uk": "uk=1; Domain=co.uk; Path=/", "/set-site": "site=2; Domain=example.co.uk; Path=/",
+        "/set-pages": "pages=3; Domain=github.io; Path=/", "/set-mine": "mine=4; Domain=me.github.io; Path=/",
+        "/set-secure": "planted=p; Secure; Path=/",
+    }
+
+    def answer(method: str, path: str):
+        headers = {"Content-Type": "application/json"}
+        if path in setting:
+            headers["Set-Cookie"] = setting[path]
+        return 200, headers, b"{}"
+    return LocalServer(answer)
+
+
+def sent_cookies(explorer_bin, tmp_path, path, server, endpoint) -> str | None:
+    result = run(explorer_bin, tmp_path, "send", "--collection", str(path), endpoint, "--no-history")
+    assert result.returncode == 0, result.stderr
+    return server.requests[-1].get("cookie")
+
+
+def test_a_cookie_for_a_public_suffix_is_refused_and_one_for_the_site_is_kept(explorer_bin, tmp_path):
+    server = cookie_server()
+    names = ["shop.example.co.uk", "me.github.io", "other.co.uk", "www.example.co.uk", "you.github.io"]
+    try:
+        path = hosts_collection(tmp_path, server.port, names)
+        for endpoint in ["SetUK", "SetSite", "SetPages", "SetMine"]:
+            sent_cookies(explorer_bin, tmp_path, path, server, endpoint)
+
+        # Domain=co.uk and Domain=github.io would reach every site under them (Public Suffix List).
+        assert sent_cookies(explorer_bin, tmp_path, path, server, "OtherUK") is None
+        assert sent_cookies(explorer_bin, tmp_path, path, server, "OtherPages") is None
+        assert sent_cookies(explorer_bin, tmp_path, path, server, "SiblingUK") == "site=2"
+        assert sent_cookies(explorer_bin, tmp_path, path, server, "OwnPages") == "mine=4"
+    finally:
+        server.close()
+
+
+def test_a_secure_cookie_over_http_is_kept_for_a_loopback_address_not_for_a_name_starting_with_127(explorer_bin, tmp_path):
+    server = cookie_server()
+    try:
+        path = hosts_collection(tmp_path, server.port, ["127.evil.test"])
+        sent_cookies(explorer_bin, tmp_path, path, server, "SetLoopbackName")
+        assert sent_cookies(explorer_bin, tmp_path, path, server, "ShowLoopbackName") is None
+
+        sent_cookies(explorer_bin, tmp_path, path, server, "SetLoopback")
+        assert sent_cookies(explorer_bin, tmp_path, path, server, "ShowLoopback") == "planted=p"
+    finally:
+        server.close()

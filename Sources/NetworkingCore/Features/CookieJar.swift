@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One cookie as RFC 6265 stores it: what `Set-Cookie` said, resolved against the URL that
 /// set it (§5.3).
@@ -51,12 +56,24 @@ public struct Cookie: Sendable, Hashable, Codable {
         return hostMatches && secureMatches && Cookie.path(requestPath.isEmpty ? "/" : requestPath, matches: path)
     }
 
-    /// Whether `Secure` cookies may travel to `url`: https, or the machine itself (loopback
-    /// is a secure context, as RFC 6265bis, browsers and curl treat it); wss for a WebSocket.
+    /// Whether `Secure` cookies may travel to `url`: https (wss for a WebSocket), or the
+    /// machine itself, as RFC 6265bis, browsers and curl treat loopback: an address of
+    /// 127.0.0.0/8 or `::1`, read as an address (`127.evil.example` is a name, not loopback),
+    /// or the names `localhost` and `*.localhost`, which resolve to loopback only.
     static func isSecureChannel(_ url: URL) -> Bool {
         if ["https", "wss"].contains(url.scheme?.lowercased() ?? "") { return true }
         let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+        return host == "localhost" || host.hasSuffix(".localhost") || isLoopbackAddress(host)
+    }
+
+    /// Whether a host is a loopback address written as one: IPv4 127.0.0.0/8 in dotted
+    /// decimal, or IPv6 `::1`, as `inet_pton` reads them.
+    static func isLoopbackAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        return withUnsafeBytes(of: &v6) { Array($0) } == Array(repeating: 0, count: 15) + [1]
     }
 
     /// §5.1.3: `host` is `domain` or a subdomain of it (never an IP address's "subdomain").
@@ -181,7 +198,8 @@ public final class CookieJar: Sendable {
     }
 
     /// §5.2 and §5.3: one `Set-Cookie` value, or `nil` when a user agent ignores it (no `=`,
-    /// empty name, too big, a `Domain` the URL's host is not in, `Secure` from http).
+    /// empty name, too big, a `Domain` the URL's host is not in or that is a public suffix,
+    /// `Secure` from http).
     static func parse(_ value: String, from url: URL, now: Date) -> Cookie? {
         guard let host = url.host?.lowercased() else { return nil }
         var parts = value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
@@ -217,11 +235,16 @@ public final class CookieJar: Sendable {
             }
         }
         if let domain = domainAttribute {
-            // No list of public suffixes here: a Domain of one label (`com`, `local`) other
-            // than the host itself would reach every site under it, so it is refused.
-            guard Cookie.domain(host, matches: domain), domain == host || domain.contains(".") else { return nil }
-            cookie.domain = domain
-            cookie.hostOnly = false
+            guard Cookie.domain(host, matches: domain) else { return nil }
+            // §5.3 step 5: a public suffix (`com`, `co.uk`, `github.io`, by the Public Suffix
+            // List) would reach every site under it: refused, unless it is the host itself,
+            // whose cookie it then is alone.
+            if PublicSuffixList.shared.isPublicSuffix(domain) {
+                guard domain == host else { return nil }
+            } else {
+                cookie.domain = domain
+                cookie.hostOnly = false
+            }
         }
         cookie.expires = maxAge ?? expires
         // A secure cookie set over plain http would let a network attacker plant it (RFC 6265bis).
