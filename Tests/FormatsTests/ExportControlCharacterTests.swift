@@ -51,6 +51,18 @@ import Testing
         #expect(text.contains("# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending."))
     }
 
+    @Test func postmanAndHARWriteC1ControlsAsJSONEscapes() throws {
+        let collection = Self.collection(.raw(Self.hostile))
+        let postman = PostmanExporter.json(for: collection)
+        #expect(!Self.hasRawControls(postman), "\(postman)")
+        let read = try JSONValue(parsing: Data(postman.utf8))
+        #expect(read["item"]?[0]?["request"]?["body"]?["raw"]?.stringValue == Self.hostile)
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(collection.endpoints[0], in: collection)
+        let har = HARExporter.json(for: [resolved])
+        #expect(!Self.hasRawControls(har), "\(har)")
+        #expect(try JSONValue(parsing: Data(har.utf8))["log"]?["entries"]?[0]?["request"]?["postData"]?["text"]?.stringValue == Self.hostile)
+    }
+
     @Test func aBodyWithoutControlsIsWrittenAsItWas() throws {
         let collection = Self.collection(.raw("plain\ttext\nline two"))
         #expect(HTTPFileExporter.text(for: collection, environment: nil).contains("plain\ttext\nline two"))

@@ -65,6 +65,7 @@ package enum HARExporter {
             ("creator", .object([("name", .string("explorer")), ("version", .string("1"))])),
             ("entries", .array(entries)),
         ]))])
-        return log.serialized(pretty: true) + "\n"
+        // DEL and the C1 controls as JSON escapes too: the file reads back the same, and none is raw.
+        return ExportText.jsonEscapingControls(log.serialized(pretty: true)) + "\n"
     }
 }

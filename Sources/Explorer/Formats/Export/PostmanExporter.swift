@@ -35,7 +35,8 @@ package enum PostmanExporter {
             ("item", .array(collection.items.map { item($0, collection: collection, environment: environment) })),
             ("variable", .array(variables.map { pair(key: $0.name, value: convert($0.value)) })),
         ])
-        return root.serialized(pretty: true) + "\n"
+        // DEL and the C1 controls as JSON escapes too: the file reads back the same, and none is raw.
+        return ExportText.jsonEscapingControls(root.serialized(pretty: true)) + "\n"
     }
 
     private static func pair(key: String, value: String, extra: [(key: String, value: JSONValue)] = []) -> JSONValue {
