@@ -75,9 +75,10 @@ package struct EvaluationLimits: Sendable, Hashable {
         return value << shift
     }
 
-    /// A number of seconds as people write it: `5`, `0.5`.
-    static func shown(_ seconds: Double) -> String {
-        seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
+    /// A number of seconds as people write it: `1 second`, `0.5 seconds`, `5 seconds`.
+    static func duration(_ seconds: Double) -> String {
+        let number = seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
+        return number + (seconds == 1 ? " second" : " seconds")
     }
 }
 

@@ -481,7 +481,7 @@ extension JSONPath {
 
         private var timedOut: EvaluationLimitError {
             EvaluationLimitError(
-                problem: "the JSONPath \(expression) ran for more than \(EvaluationLimits.shown(limits.querySeconds)) seconds",
+                problem: "the JSONPath \(expression) ran for more than \(EvaluationLimits.duration(limits.querySeconds))",
                 variable: EvaluationLimits.queryTimeoutVariable
             )
         }

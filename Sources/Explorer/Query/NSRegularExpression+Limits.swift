@@ -44,7 +44,7 @@ extension NSRegularExpression {
         }
         if timedOut {
             throw EvaluationLimitError(
-                problem: "the regular expression \"\(pattern)\" ran for more than \(EvaluationLimits.shown(seconds)) seconds "
+                problem: "the regular expression \"\(pattern)\" ran for more than \(EvaluationLimits.duration(seconds)) "
                     + "on a text of \(text.utf16.count) characters without an answer",
                 variable: EvaluationLimits.regexTimeoutVariable
             )
