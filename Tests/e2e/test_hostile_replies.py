@@ -14,6 +14,7 @@ import pytest
 
 from hostile_server import BEHAVIOURS, STATIC, HostileServer
 from test_send import one_sentence, run
+from test_tui import send as send_in_tui
 
 
 @pytest.fixture
@@ -195,3 +196,28 @@ def test_a_server_that_drips_its_head_is_not_said_to_have_sent_nothing(explorer_
     assert "sent nothing" not in result.stderr
     assert (f"Stopped at --timeout 1 s: {hostile_server.url('/drip?every=0.2')} had not sent a complete response head in that time "
             "(it may have sent part of it: the idle timeout bounds the wait for the whole head). Raise --timeout to wait longer.") in result.stderr
+
+
+# The TUI says the same above the body.
+
+def open_tui(explorer_bin, tmp_path, server, screen):
+    opened = screen([str(explorer_bin), str(collection(tmp_path, server))], width=200, height=40)
+    opened.wait_for("Endpoints")
+    return opened
+
+
+def test_the_tui_says_a_redirect_to_another_scheme_was_not_followed(explorer_bin, tmp_path, hostile_server, screen):
+    s = open_tui(explorer_bin, tmp_path, hostile_server, screen)
+
+    send_in_tui(s, "redirect-gopher")
+
+    text = s.wait_for("which was not followed")
+    assert "redirected (302) to gopher://127.0.0.1/" in text
+
+
+def test_the_tui_says_a_br_body_is_shown_as_received(explorer_bin, tmp_path, hostile_server, screen):
+    s = open_tui(explorer_bin, tmp_path, hostile_server, screen)
+
+    send_in_tui(s, "br")
+
+    s.wait_for("The body is br-encoded and explorer cannot decode it")

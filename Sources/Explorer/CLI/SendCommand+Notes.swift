@@ -1,15 +1,13 @@
+import App
 import Foundation
 import History
 import NetworkingCore
 
-/// Notes on standard error for a response that would otherwise not say what happened to it:
-/// a redirect that was not followed because of where it points, and a body in a content
-/// coding the explorer cannot decode (printed as received, compressed).
+/// Notes on standard error for a response that would otherwise not say what happened to it
+/// (`ResponseNotes`): a redirect that was not followed because of where it points, and a body
+/// in a content coding the explorer cannot decode (printed as received, compressed).
 extension ExchangeSender {
-    /// The content codings the transport decodes; any other is printed as received.
-    static let decodedContentCodings: Set<String> = ["gzip", "x-gzip", "deflate", "identity"]
-
-    /// The notes an exchange calls for, each one sentence.
+    /// The notes an exchange calls for, each one sentence starting "Note: ".
     ///
     /// - Parameters:
     ///   - entry: the exchange, its response filled in (URLs masked).
@@ -18,19 +16,10 @@ extension ExchangeSender {
     /// - Returns: the notes, in the order they are printed.
     func notes(for entry: HistoryEntry, bodyToCome: Bool = false) -> [String] {
         guard let code = entry.status else { return [] }
-        let headers = entry.responseHeaders
-        var notes: [String] = []
-        if followsRedirects, let answered = Self.answeringURL(of: entry),
-           let unfollowed = UnfollowedRedirect(status: HTTPStatus(code: code), headers: headers, url: answered) {
-            notes.append("Note: \(unfollowed.description)")
-        }
-        let codings = (headers["Content-Encoding"] ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         let hasBody = bodyToCome ? entry.method != "HEAD" && ![204, 304].contains(code) : entry.responseBodySize > 0
-        if let unknown = codings.first(where: { !Self.decodedContentCodings.contains($0) }), hasBody {
-            notes.append("Note: the body is \(unknown)-encoded and explorer cannot decode it (it decodes gzip and deflate); shown as received.")
-        }
-        return notes
+        return ResponseNotes.notes(status: HTTPStatus(code: code), headers: entry.responseHeaders, url: Self.answeringURL(of: entry),
+                                   followsRedirects: followsRedirects, hasBody: hasBody)
+            .map { "Note: " + $0.prefix(1).lowercased() + $0.dropFirst() }
     }
 
     /// Prints an exchange's notes on standard error.

@@ -7,9 +7,18 @@ import Workspace
 extension ResponseSnapshot {
     /// Prepares a response for display (off the main queue: the body is decoded and indexed,
     /// unless its `document` was made as it arrived).
-    static func make(_ response: Response<Data?>, document: BodyDocument? = nil) -> ResponseSnapshot {
+    ///
+    /// - Parameters:
+    ///   - response: the response.
+    ///   - document: its body, made as it arrived, if it was.
+    ///   - followsRedirects: whether the request followed redirects, when known: a redirect
+    ///     not followed because of where it points is then said above the body
+    ///     (`ResponseNotes`), as a body in a coding the explorer cannot decode always is.
+    static func make(_ response: Response<Data?>, document: BodyDocument? = nil, followsRedirects: Bool = false) -> ResponseSnapshot {
         let document = document ?? BodyDocument.make(response.body ?? Data(), contentType: response.headers["Content-Type"])
         let timings = response.timings
+        let notes = ResponseNotes.notes(status: response.statusCode, headers: response.headers, url: response.url,
+                                        followsRedirects: followsRedirects, hasBody: !(response.body ?? Data()).isEmpty)
         return ResponseSnapshot(
             status: response.statusCode.code,
             reason: response.statusCode.reasonPhrase,
@@ -19,7 +28,7 @@ extension ResponseSnapshot {
             headMilliseconds: timings.timeToHead.map { $0 * 1000 },
             totalMilliseconds: (timings.total ?? Date().timeIntervalSince(timings.started)) * 1000,
             redirects: HistoryRedirect.chain(timings.redirects).map(redirectLine),
-            errorSummary: errorSummary(status: response.statusCode.code, document: document))
+            errorSummary: notes + errorSummary(status: response.statusCode.code, document: document))
     }
 
     /// Rebuilds a stored exchange's response for display.

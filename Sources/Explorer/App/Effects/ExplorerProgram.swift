@@ -807,7 +807,7 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 work.async {
                     var complete = response
                     complete.body = frame?.data
-                    send(.received(exchange: id, ResponseSnapshot.make(complete, document: frame?.document)))
+                    send(.received(exchange: id, ResponseSnapshot.make(complete, document: frame?.document, followsRedirects: resolved.followsRedirects)))
                     let report = Self.check(complete, of: resolved, validation: validation, send: { send(.checked(exchange: id, $0)) })
                     let captured = report?.captured.filter(\.isSecret).map(\.value) ?? []
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
