@@ -62,6 +62,15 @@ import Testing
         }
     }
 
+    @Test func aMatchThatOutlastsTheQuerysTimeLimitNamesTheQueryLimit() throws {
+        let document = JSONValue.array([.string(String(repeating: "a", count: 40) + "!")])
+        #expect {
+            try JSONPath(strict: "$[?match(@, '(a|aa)+')]").evaluate(document, limits: EvaluationLimits(querySeconds: 0.1, regexSeconds: 5))
+        } throws: { error in
+            "\(error)".contains("ran for more than 0.1 seconds") && "\(error)".contains("EXPLORER_QUERY_TIMEOUT")
+        }
+    }
+
     @Test func aSearchTheRegexEngineGivesUpOnIsAnErrorNotFalse() throws {
         // ICU's backtracking stack fills on (a|b)*c over a long run of a: NSRegularExpression
         // alone answers "no match".

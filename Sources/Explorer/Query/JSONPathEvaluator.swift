@@ -388,11 +388,11 @@ extension JSONPath {
                       let expression = regularExpressions.expression(for: pattern, wholeString: call.function == .match)
                 else { return .logical(false) }
                 // The whole query's deadline bounds the search too, with the regex limit's own.
-                let seconds = min(budget.limits.regexSeconds, budget.secondsLeft)
+                let left = budget.secondsLeft
                 do {
-                    return .logical(try expression.firstMatch(in: text, within: seconds) != nil)
+                    return .logical(try expression.firstMatch(in: text, within: min(budget.limits.regexSeconds, left)) != nil)
                 } catch {
-                    throw budget.failure(for: error)
+                    throw budget.failure(for: error, queryTimeLeft: left)
                 }
             }
         }
@@ -471,11 +471,11 @@ extension JSONPath {
             }
         }
 
-        /// The query's own time limit when it is what a regular expression ran out of, else
-        /// the regular expression's error as it is.
-        func failure(for error: EvaluationLimitError) -> EvaluationLimitError {
-            guard error.variable == EvaluationLimits.regexTimeoutVariable, secondsLeft == 0,
-                  limits.querySeconds < limits.regexSeconds else { return error }
+        /// The query's own time limit when it is what a regular expression ran out of (the
+        /// query had less time left than a regular expression may take), else the regular
+        /// expression's error as it is.
+        func failure(for error: EvaluationLimitError, queryTimeLeft: Double) -> EvaluationLimitError {
+            guard error.variable == EvaluationLimits.regexTimeoutVariable, queryTimeLeft < limits.regexSeconds else { return error }
             return timedOut
         }
 
