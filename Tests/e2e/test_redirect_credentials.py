@@ -121,6 +121,42 @@ endpoints:
             server.close()
 
 
+def test_graphql_introspection_leaves_the_same_headers_behind_on_a_redirect_to_another_origin(explorer_bin, tmp_path):
+    """`explorer graphql schema` sends the endpoint's headers to ask for its schema: a 307 to
+    another origin gets neither the header holding a secret nor the environment's."""
+    recorder = recording_server()
+    server = LocalServer(lambda method, path: (307, {"Location": f"http://127.0.0.1:{recorder.port}/graphql"}, b""))
+    try:
+        path = tmp_path / "graphql.yaml"
+        path.write_text(f"""
+name: graphql headers
+environments:
+  - name: local
+    base_url: {server.url}
+    variables:
+      pw: hunter2-pa55
+    secrets: [pw]
+    headers:
+      X-Tenant: acme-tenant
+endpoints:
+  - name: Posts
+    method: POST
+    path: /graphql
+    headers:
+      X-Custom: "{{{{pw}}}}"
+    graphql:
+      query: "{{ posts {{ title }} }}"
+""")
+        run(explorer_bin, tmp_path, "graphql", "schema", "Posts", "--collection", str(path), "--env", "local")
+        assert server.requests[0]["x-custom"] == "hunter2-pa55" and server.requests[0]["x-tenant"] == "acme-tenant"
+        assert len(recorder.requests) == 1
+        landing = recorder.requests[0]
+        assert "x-custom" not in landing and "x-tenant" not in landing, landing
+    finally:
+        server.close()
+        recorder.close()
+
+
 x509 = pytest.importorskip("cryptography.x509")
 
 

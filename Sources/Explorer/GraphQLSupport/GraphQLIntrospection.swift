@@ -137,7 +137,8 @@ extension GraphQLIntrospection {
     ///
     /// - Parameters:
     ///   - url: the server's GraphQL URL (`http://127.0.0.1:8080/graphql`).
-    ///   - headers: headers to send (an `Authorization` the server wants).
+    ///   - headers: headers to send (an `Authorization` the server wants); none follows a
+    ///     redirect to another origin.
     ///   - transport: the transport to send through.
     ///   - options: the bounds of the exchange (`limits` by default: 20 s, 16 MiB).
     /// - Throws: a transport error (a timeout, a body over the limit), or `Failure` naming the
@@ -154,7 +155,10 @@ extension GraphQLIntrospection {
         var allHeaders = headers
         allHeaders.replaceOrAdd(name: "Content-Type", value: "application/json")
         allHeaders.replaceOrAdd(name: "Accept", value: GraphQLOperation.accept)
-        let request = BasicRequest(method: .post, path: path, headers: allHeaders, httpBody: requestBody)
+        var request = BasicRequest(method: .post, path: path, headers: allHeaders, httpBody: requestBody)
+        // The headers given are the endpoint's, meant for its server (its environment's, a
+        // secret's): a redirect to another origin leaves them behind, as `send` does.
+        request.originBoundHeaders = Set(headers.map { $0.name.lowercased() })
         let server = Environment(name: "introspection", baseURLTemplate: origin)
         let response = try await NetworkDispatcher(serverProvider: server, transport: transport).future(from: request, options: options).value
         let body = response.body ?? Data()
