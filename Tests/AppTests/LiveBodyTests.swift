@@ -60,6 +60,27 @@ import Workspace
         #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(plain.snapshot(isComplete: false).document, "$.a") }
     }
 
+    @Test func theEventAStreamEndedInTheMiddleOfIsShownLastMarkedUnfinished() {
+        let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
+        _ = body.append(Data("data: first\n\nid: 7\ndata: last".utf8), at: start)
+
+        let lines = { (snapshot: ResponseSnapshot) in (0..<snapshot.document.lineCount).map { snapshot.document.plainLine($0) } }
+        #expect(lines(body.snapshot(isComplete: false)) == ["▸ 22:13:20.000  message", "  first"])
+        #expect(lines(body.snapshot(isComplete: true, now: start)) == [
+            "▸ 22:13:20.000  message", "  first",
+            "▸ 22:13:20.000  message  #7  (unfinished: the stream ended before its blank line)", "  last",
+        ])
+    }
+
+    @Test func aLastNDJSONLineWithoutALineBreakIsShownMarkedUnfinished() {
+        let body = LiveBody(head: head("application/x-ndjson"), started: start, headReceived: start, timeZone: .gmt)
+        _ = body.append(Data("{\"n\": 1}\n{\"n\": 2}".utf8), at: start)
+
+        let snapshot = body.snapshot(isComplete: true, now: start)
+        let lines = (0..<snapshot.document.lineCount).map { snapshot.document.plainLine($0) }
+        #expect(lines.last(where: { $0.hasPrefix("▸") }) == "▸ 22:13:20.000  line 2  (unfinished: no line break after it)")
+    }
+
     @Test func ndjsonLinesAreEventsToo() {
         let body = LiveBody(head: head("application/x-ndjson"), started: start, headReceived: start, timeZone: .gmt)
         _ = body.append(Data("{\"n\": 1}\n{\"n\"".utf8), at: start)

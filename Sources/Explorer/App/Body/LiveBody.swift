@@ -122,7 +122,11 @@ final class LiveBody: @unchecked Sendable {
     /// - Parameter isComplete: whether the body has ended.
     func frame(isComplete: Bool, now: Date = Date()) -> Frame {
         Frame(head: head, started: started, headReceived: headReceived, now: now, data: body, indexes: indexes,
-              isComplete: isComplete, events: log.flatMap { $0.isEmpty ? nil : $0.text })
+              isComplete: isComplete, events: log.flatMap { log in
+                  // Once the body has ended, an event it ended in the middle of is shown too.
+                  let text = isComplete ? log.finishedText(at: now) : log.text
+                  return text.isEmpty ? nil : text
+              })
     }
 
     /// What has arrived, laid out (the body cut where it stopped).
@@ -245,6 +249,26 @@ struct EventLog: Sendable {
     var text: String {
         let note = dropped > 0 || blocks.count > limit ? "(older events are in the Raw tab)\n" : ""
         return note + blocks.suffix(limit).joined(separator: "\n")
+    }
+
+    /// The events as text once the body has ended: an event the stream ended in the middle
+    /// of (no blank line after it: an `EventSource` drops it), or a last NDJSON line with no
+    /// line break, is shown last, marked unfinished.
+    ///
+    /// - Parameter time: when the body ended.
+    func finishedText(at time: Date) -> String {
+        var log = self
+        let stamp = formatter.string(from: time)
+        if let event = log.parser.finish() {
+            var header = "▸ \(stamp)  \(event.event)"
+            if let id = event.id { header += "  #\(id)" }
+            log.add(header + "  (unfinished: the stream ended before its blank line)", data: event.data)
+        }
+        let line = String(decoding: log.partialLine, as: UTF8.self)
+        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            log.add("▸ \(stamp)  line \(log.lineNumber + 1)  (unfinished: no line break after it)", data: line)
+        }
+        return log.text
     }
 
     /// Colours one line of the event view: a header line, or data (JSON-highlighted).
