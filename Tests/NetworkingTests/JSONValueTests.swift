@@ -33,6 +33,28 @@ import Testing
         #expect(try JSONValue(parsing: data) == ["a": 1])
     }
 
+    @Test func aSliceOfDataParsesInPlace() throws {
+        let data = Data(#"xx{"a":[1,"é"]}"#.utf8)
+        #expect(try JSONValue(parsing: data[2...]) == ["a": [1, "é"]])
+    }
+
+    @Test func nestingPastTheLimitIsSaidAsSuchNotAsAMistake() {
+        let deep = Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)
+        do {
+            _ = try JSONValue(parsing: deep)
+            Issue.record("600 levels were read past the limit of 512")
+        } catch {
+            #expect(error.isTooDeep)
+            #expect(error.message == "nested deeper than 512 levels")
+        }
+        #expect(throws: Never.self) { try JSONValue(parsing: deep, maximumDepth: 601) }
+        do {
+            _ = try JSONValue(parsing: "[1,]")
+        } catch {
+            #expect(!error.isTooDeep)
+        }
+    }
+
     @Test func mistakesNameLineAndColumn() {
         func failure(_ text: String) -> JSONValue.SyntaxError? {
             do { _ = try JSONValue(parsing: text); return nil } catch { return error }

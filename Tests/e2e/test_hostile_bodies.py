@@ -133,3 +133,23 @@ def test_send_json_of_a_large_body_peaks_under_one_and_a_half_times_the_body(exp
         assert peak <= allowed, f"peak {peak / MIB:.0f} MiB for a {len(large) / MIB:.0f} MiB body (small body: {small_peak / MIB:.0f} MiB)"
     finally:
         server.close()
+
+
+def test_filter_on_json_nested_600_levels_says_it_is_too_deep_and_how_to_read_it(explorer_bin, tmp_path):
+    deep = ("[" * 600 + '"bottom"' + "]" * 600).encode()
+    server = LocalServer(lambda method, path: (200, {"Content-Type": "application/json"}, deep))
+    try:
+        path = str(collection(tmp_path, server.url))
+        query = "$" + "[0]" * 600
+        # Before, the sentence was "The body is not valid JSON", of a body that is.
+        code, out, stderr, _ = peak_of_send(explorer_bin, tmp_path, "--collection", path, "Deep JSON", "--filter", query, "--no-history")
+        assert code == 1 and out == b"", stderr
+        assert stderr.strip().endswith("The body nests arrays and objects deeper than 512 levels, the most a JSONPath filter reads; "
+                                       "set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it."), stderr
+        assert "not valid JSON" not in stderr
+        code, out, stderr, _ = peak_of_send(explorer_bin, tmp_path, "--collection", path, "Deep JSON", "--filter", query, "--no-history",
+                                            env={"EXPLORER_MAX_DOCUMENT_DEPTH": "1000"})
+        assert code == 0, stderr
+        assert json.loads(out) == ["bottom"]
+    finally:
+        server.close()

@@ -230,7 +230,7 @@ struct ExchangeSender {
             return
         }
         do {
-            let selected = try filter.evaluate(entry.responseBody ?? Data())
+            let selected = try filter.evaluate(entry.responseBody ?? Data(), maximumDepth: DocumentLimits.current.maxDepth)
             ExchangeOutput.write(selected)
             ExchangeOutput.write("\n")
         } catch {

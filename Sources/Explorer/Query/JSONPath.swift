@@ -99,15 +99,25 @@ package struct JSONPath: Sendable, CustomStringConvertible {
 
     /// Applies the expression to a JSON document.
     ///
-    /// - Parameter limits: how many nodes and how long the query may take
-    ///   (`EvaluationLimits.current`: the defaults and what the environment sets).
+    /// - Parameters:
+    ///   - json: the document.
+    ///   - maximumDepth: how deeply its arrays and objects may nest (the process's
+    ///     `EXPLORER_MAX_DOCUMENT_DEPTH`, which the sentence names, or the parser's default).
+    ///   - limits: how many nodes and how long the query may take
+    ///     (`EvaluationLimits.current`: the defaults and what the environment sets).
     /// - Returns: a pretty JSON array of the matches, members in the order the document has
     ///   them and numbers spelled as it spells them.
-    /// - Throws: `Failure` when the body is not JSON, or when the query passes one of its
-    ///   limits (the sentence names the limit and how to raise it).
-    package func evaluate(_ json: Data, limits: EvaluationLimits = .current) throws -> Data {
-        guard let root = try? JSONValue(parsing: json) else {
-            throw Failure(description: "The body is not valid JSON, so a JSONPath filter cannot apply.")
+    /// - Throws: `Failure` when the body is not JSON, nests deeper than `maximumDepth`, or when
+    ///   the query passes one of its limits (the sentence names the limit and how to raise it).
+    package func evaluate(_ json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current) throws -> Data {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: json, maximumDepth: maximumDepth)
+        } catch where error.isTooDeep {
+            throw Failure(description: "The body nests arrays and objects deeper than \(maximumDepth) levels, the most a JSONPath filter "
+                          + "reads; set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
+        } catch {
+            throw Failure(description: "The body is not valid JSON (\(error.description)), so a JSONPath filter cannot apply.")
         }
         return Data(JSONValue.array(try evaluate(root, limits: limits)).serialized(pretty: true).utf8)
     }

@@ -12,6 +12,9 @@ extension JSONValue {
         public var column: Int
         /// What is wrong, and what was expected instead.
         public var message: String
+        /// Whether the text is refused for nesting deeper than the parser's `maximumDepth`
+        /// (it may be valid JSON).
+        public var isTooDeep = false
 
         /// Creates a syntax error.
         public init(line: Int, column: Int, message: String) {
@@ -36,8 +39,8 @@ extension JSONValue {
     ///   - maximumDepth: how deeply arrays and objects may nest.
     /// - Throws: `SyntaxError` at the first mistake.
     public init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(SyntaxError) {
-        var parser = JSONParser(bytes: Array(text.utf8), maximumDepth: maximumDepth)
-        self = try parser.document()
+        var text = text
+        self = try text.withUTF8 { bytes in JSONParser.parse(bytes, maximumDepth: maximumDepth) }.get()
     }
 
     /// Parses a UTF-8 JSON document (a leading byte order mark is skipped), keeping object
@@ -48,23 +51,31 @@ extension JSONValue {
     ///   - maximumDepth: how deeply arrays and objects may nest.
     /// - Throws: `SyntaxError` at the first mistake.
     public init(parsing data: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(SyntaxError) {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
-        self = try parser.document()
+        // Read in place: a large body is not copied before it is parsed.
+        self = try data.withUnsafeBytes { raw in
+            var bytes = raw.bindMemory(to: UInt8.self)
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3)) }
+            return JSONParser.parse(bytes, maximumDepth: maximumDepth)
+        }.get()
     }
 }
 
 /// A recursive-descent JSON reader over UTF-8 bytes. Line and column are worked out only
 /// when there is a mistake to report.
 private struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var index = 0
 
-    init(bytes: [UInt8], maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+    }
+
+    /// The document in `bytes`, or where it stops being JSON.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONValue.SyntaxError> {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        return Result { () throws(JSONValue.SyntaxError) -> JSONValue in try parser.document() }
     }
 
     mutating func document() throws(JSONValue.SyntaxError) -> JSONValue {
@@ -111,7 +122,11 @@ private struct JSONParser {
     // MARK: Values
 
     mutating func value(depth: Int) throws(JSONValue.SyntaxError) -> JSONValue {
-        guard depth < maximumDepth else { throw failure("nested deeper than \(maximumDepth) levels") }
+        guard depth < maximumDepth else {
+            var error = failure("nested deeper than \(maximumDepth) levels")
+            error.isTooDeep = true
+            throw error
+        }
         switch current {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)

@@ -21,7 +21,8 @@ extension JSONPath {
                 throw Failure(description: "The body is \(size); the JSONPath filter reads bodies up to \(limit), as it holds the "
                               + "whole document in memory. Search it with /, fold it with z, or save it with s and filter it with jq.")
             }
-            return BodyDocument.make(try path.evaluate(document.raw), contentType: "application/json")
+            // The process's depth limit, fixed at launch (EXPLORER_MAX_DOCUMENT_DEPTH), as the CLI's.
+            return BodyDocument.make(try path.evaluate(document.raw, maximumDepth: DocumentLimits.current.maxDepth), contentType: "application/json")
         }
         var blocks: [String] = []
         var events = 0
