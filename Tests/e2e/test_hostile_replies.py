@@ -30,6 +30,7 @@ def collection(tmp_path: Path, server: HostileServer) -> Path:
     path = tmp_path / "hostile.yaml"
     endpoints = "".join(f"  - name: {name[1:]}\n    path: {name}\n" for name in BEHAVIOURS if name != "/drip")
     endpoints += "  - name: drip\n    path: /drip\n    query: { every: \"0.2\" }\n"
+    endpoints += "  - name: checked-br\n    path: /br\n    assert:\n      - status == 200\n"
     path.write_text(
         "name: hostile\n"
         "environments:\n"
@@ -108,6 +109,14 @@ def test_a_body_in_a_coding_explorer_cannot_decode_is_shown_as_received_with_a_n
     assert note in piped.stderr
     assert note in collected.stderr
     assert piped.stdout == hostile_server_body(coding)
+
+
+def test_an_endpoint_with_checks_gets_the_same_note(explorer_bin, tmp_path, hostile_server):
+    # An endpoint with assert: is collected whole and checked: the notes are printed there too.
+    result = send(explorer_bin, tmp_path, hostile_server, "checked-br")
+
+    assert result.returncode == 0
+    assert "Note: the body is br-encoded and explorer cannot decode it" in result.stderr
 
 
 def hostile_server_body(coding: str) -> bytes:

@@ -48,6 +48,7 @@ extension ExchangeSender {
         }
         guard var entry = last.historyEntry else { throw ExitCode(1) }
         entry.collectionPath = collectionPath
+        printNotes(for: entry)
         let historyId = recorder?.record(entry, secrets: last.secrets)
         if output.json {
             ExchangeOutput.writeJSON(of: entry, historyId: historyId, checks: last.report)
