@@ -33,6 +33,15 @@ import Testing
         #expect(try JSONValue(parsing: data) == ["a": 1])
     }
 
+    @Test func aLargeValueIsWrittenInPiecesThatJoinToItsText() {
+        let value = JSONValue.array((0..<20_000).map { ["id": .number(String($0)), "name": .string("item \"\($0)\"")] })
+        var pieces: [String] = []
+        value.write(pretty: true) { pieces.append($0) }
+        #expect(pieces.joined() == value.serialized(pretty: true))
+        #expect(pieces.count > 1)
+        #expect(pieces.allSatisfy { $0.utf8.count < 80 * 1024 })
+    }
+
     @Test func aSliceOfDataParsesInPlace() throws {
         let data = Data(#"xx{"a":[1,"é"]}"#.utf8)
         #expect(try JSONValue(parsing: data[2...]) == ["a": [1, "é"]])

@@ -230,8 +230,9 @@ struct ExchangeSender {
             return
         }
         do {
-            let selected = try filter.evaluate(entry.responseBody ?? Data(), maximumDepth: DocumentLimits.current.maxDepth)
-            ExchangeOutput.write(selected)
+            // Written a piece at a time: a large selection is never held as text whole.
+            let selected = try filter.matches(in: entry.responseBody ?? Data(), maximumDepth: DocumentLimits.current.maxDepth)
+            JSONValue.array(selected).write(pretty: true) { ExchangeOutput.write($0) }
             ExchangeOutput.write("\n")
         } catch {
             printError("--filter \(filter.description): \(JSONPath.failure(error).description)")

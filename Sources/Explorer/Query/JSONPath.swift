@@ -110,6 +110,16 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     /// - Throws: `Failure` when the body is not JSON, nests deeper than `maximumDepth`, or when
     ///   the query passes one of its limits (the sentence names the limit and how to raise it).
     package func evaluate(_ json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current) throws -> Data {
+        var text = Data()
+        JSONValue.array(try matches(in: json, maximumDepth: maximumDepth, limits: limits)).write(pretty: true) { text.append(contentsOf: $0.utf8) }
+        return text
+    }
+
+    /// Applies the expression to a JSON document, giving the values it selects (to be written
+    /// as `evaluate(_:maximumDepth:limits:)` writes them, a piece at a time).
+    ///
+    /// - Throws: `Failure`, as `evaluate(_:maximumDepth:limits:)`.
+    package func matches(in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current) throws -> [JSONValue] {
         let root: JSONValue
         do {
             root = try JSONValue(parsing: json, maximumDepth: maximumDepth)
@@ -119,7 +129,7 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         } catch {
             throw Failure(description: "The body is not valid JSON (\(error.description)), so a JSONPath filter cannot apply.")
         }
-        return Data(JSONValue.array(try evaluate(root, limits: limits)).serialized(pretty: true).utf8)
+        return try evaluate(root, limits: limits)
     }
 
     /// Applies the expression to a document.

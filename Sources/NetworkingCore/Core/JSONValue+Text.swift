@@ -308,14 +308,33 @@ extension JSONValue: CustomStringConvertible {
     /// - Returns: the text.
     public func serialized(pretty: Bool = false) -> String {
         var out = ""
-        write(to: &out, pretty: pretty, depth: 0)
+        write(to: &out, pretty: pretty, depth: 0, flush: { _ in })
         return out
+    }
+
+    /// Writes the value as JSON text (`serialized(pretty:)`) a piece of about 64 KB at a time,
+    /// so that a large value is never held as text whole.
+    ///
+    /// - Parameters:
+    ///   - pretty: one element or member a line, indented by two spaces a level.
+    ///   - write: receives the pieces, in order.
+    public func write(pretty: Bool = false, to write: (String) -> Void) {
+        let pieceSize = 1 << 16
+        var out = ""
+        out.reserveCapacity(pieceSize + 4096)
+        self.write(to: &out, pretty: pretty, depth: 0) { buffer in
+            guard buffer.utf8.count >= pieceSize else { return }
+            write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+        if !out.isEmpty { write(out) }
     }
 
     /// The value as compact JSON text (`serialized()`).
     public var description: String { serialized() }
 
-    private func write(to out: inout String, pretty: Bool, depth: Int) {
+    /// Appends the value to `out`, calling `flush` after each element and member.
+    private func write(to out: inout String, pretty: Bool, depth: Int, flush: (inout String) -> Void) {
         let newline = pretty ? "\n" : ""
         let indent = pretty ? String(repeating: "  ", count: depth + 1) : ""
         let closing = pretty ? String(repeating: "  ", count: depth) : ""
@@ -329,8 +348,9 @@ extension JSONValue: CustomStringConvertible {
             out += "[" + newline
             for (index, value) in values.enumerated() {
                 out += indent
-                value.write(to: &out, pretty: pretty, depth: depth + 1)
+                value.write(to: &out, pretty: pretty, depth: depth + 1, flush: flush)
                 out += (index < values.count - 1 ? "," : "") + newline
+                flush(&out)
             }
             out += closing + "]"
         case .object(let members):
@@ -338,8 +358,9 @@ extension JSONValue: CustomStringConvertible {
             out += "{" + newline
             for (index, member) in members.enumerated() {
                 out += indent + JSONValue.quote(member.key) + (pretty ? ": " : ":")
-                member.value.write(to: &out, pretty: pretty, depth: depth + 1)
+                member.value.write(to: &out, pretty: pretty, depth: depth + 1, flush: flush)
                 out += (index < members.count - 1 ? "," : "") + newline
+                flush(&out)
             }
             out += closing + "}"
         }
