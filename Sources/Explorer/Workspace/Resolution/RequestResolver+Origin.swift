@@ -37,12 +37,8 @@ extension RequestResolver {
     package static func exportedAuthentication(for endpoint: Endpoint, in collection: APICollection, environment: Environment?) -> Authentication? {
         guard let auth = collection.authentication(for: endpoint, in: environment) else { return nil }
         guard endpoint.auth == nil, pathIsWholeURL(endpoint.path, in: collection, environment: environment) else { return auth }
-        func written(_ text: String) -> String {
-            Template.rewritingVariables(in: text) { name in
-                environment?.variables[named: name] ?? collection.variables[named: name] ?? "{{\(name)}}"
-            }
-        }
-        let baseURL = environment.flatMap { URL(string: written($0.baseURLTemplate).trimmingCharacters(in: .whitespaces)) }
-        return inheritedAuthGoes(toPath: written(endpoint.path), isWholeURL: true, baseURL: baseURL) ? auth : nil
+        guard let environment else { return nil }
+        let baseURL = URL(string: environment.asWritten(environment.baseURLTemplate, in: collection).trimmingCharacters(in: .whitespaces))
+        return inheritedAuthGoes(toPath: environment.asWritten(endpoint.path, in: collection), isWholeURL: true, baseURL: baseURL) ? auth : nil
     }
 }

@@ -100,7 +100,7 @@ package struct RequestResolver: Sendable {
         let headerResolution = try resolvedHeaders(with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
         var headers = headerResolution.headers
         // Credentials stay with their origin: an inherited `auth:` is not sent to another server.
-        let sentToOwnOrigin = !path.isWholeURL || Self.server(ofAbsolute: path.text).map { Self.isOrigin($0, of: baseURL) } ?? true
+        let sentToOwnOrigin = Self.inheritedAuthGoes(toPath: path.text, isWholeURL: path.isWholeURL, baseURL: baseURL)
         let auth = try resolvedAuth(with: templates, collection: collection, environment: environment, inherited: sentToOwnOrigin,
                                     headers: &headers, query: &query)
         let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

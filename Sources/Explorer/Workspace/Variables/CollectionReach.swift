@@ -124,9 +124,7 @@ package struct CollectionReach: Sendable, Hashable {
     static func destinations(of collection: APICollection) -> [String] {
         var servers = Set<String>()
         for environment in collection.environments {
-            servers.insert(Template.rewritingVariables(in: environment.baseURLTemplate) { name in
-                environment.variables[named: name] ?? collection.variables[named: name] ?? "{{\(name)}}"
-            })
+            servers.insert(environment.asWritten(environment.baseURLTemplate, in: collection))
         }
         for endpoint in collection.endpoints {
             if let server = RequestResolver.server(ofAbsolute: endpoint.path) { servers.insert(server) }

@@ -64,3 +64,19 @@ extension Environment {
         return shown
     }
 }
+
+extension Environment {
+    /// A text with the variables this environment and its collection write put in (one level,
+    /// no `{{env.…}}`, no function): what a template says before anything outside the file is
+    /// read. Where trust and exports compare servers as the file names them.
+    ///
+    /// - Parameters:
+    ///   - text: a base URL, a path or a whole URL, as written.
+    ///   - collection: the collection, whose `variables:` come after the environment's.
+    /// - Returns: the text, a variable neither defines left as written.
+    package func asWritten(_ text: String, in collection: APICollection) -> String {
+        Template.rewritingVariables(in: text) { name in
+            variables[named: name] ?? collection.variables[named: name] ?? "{{\(name)}}"
+        }
+    }
+}
