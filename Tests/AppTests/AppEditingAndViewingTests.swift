@@ -230,6 +230,24 @@ import Testing
         #expect((0..<filtered.lineCount).map { filtered.plainLine($0) }.joined() == #"[  "apple",  "banana",  "cherry"]"#)
     }
 
+    /// A query that asks for exponential work on a small body (`$..*..*..*`) never holds the
+    /// screen: typed, it stops at what may run between two key presses; entered, it runs off
+    /// the main queue with the process's limits.
+    @Test func aHostileFilterOnASmallBodyNeverHoldsTheMainQueue() throws {
+        var state = try tuiState()
+        let nested = String(repeating: "[", count: 200) + "1" + String(repeating: "]", count: 200)
+        let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: nested, contentType: "application/json"))
+        tuiPress(&state, .char("f"))
+        tuiType(&state, "$..*..*..*")
+        #expect(state.body.filter != "$..*..*..*", "past the budget of a key press, the last result stays")
+        let effects = tuiPress(&state, KeyPress(.enter))
+        guard case .filter(id, "$..*..*..*", _)? = effects.first else {
+            Issue.record("expected the filter off the main queue, got \(effects)")
+            return
+        }
+        #expect(state.message?.hasPrefix("Filtering") == true)
+    }
+
     @Test func aLargeBodyIsSearchedOffTheMainQueue() throws {
         var state = try tuiState()
         let big = String(repeating: #"{"name":"filler"},"#, count: 150_000)

@@ -45,34 +45,26 @@ package struct EvaluationLimits: Sendable, Hashable {
     /// The limits of this process: the defaults, with what its environment sets.
     package static let current = EvaluationLimits(environment: ProcessInfo.processInfo.environment)
 
+    /// The process's limits cut to what may run between two key presses (a tenth of a second,
+    /// 200,000 nodes): the TUI's filter applied as it is typed, on the main queue. A query past
+    /// them is run off the main queue with the process's own limits when it is entered.
+    package static var betweenKeys: EvaluationLimits {
+        var limits = current
+        limits.queryNodes = min(limits.queryNodes, 200_000)
+        limits.querySeconds = min(limits.querySeconds, 0.1)
+        limits.regexSeconds = min(limits.regexSeconds, 0.1)
+        return limits
+    }
+
     /// The defaults, with what `environment` sets; a value that is not a positive number is
     /// ignored. Seconds may have a fraction (`0.5`); a size may end in `K`, `M` or `G`.
     package init(environment: [String: String]) {
         self.init()
-        if let steps = environment[Self.templateStepsVariable].flatMap(Self.count) { templateSteps = steps }
-        if let size = environment[Self.templateSizeVariable].flatMap(Self.size) { templateSize = size }
-        if let nodes = environment[Self.queryNodesVariable].flatMap(Self.count) { queryNodes = nodes }
-        if let seconds = environment[Self.queryTimeoutVariable].flatMap(Self.seconds) { querySeconds = seconds }
-        if let seconds = environment[Self.regexTimeoutVariable].flatMap(Self.seconds) { regexSeconds = seconds }
-    }
-
-    private static func count(_ text: String) -> Int? {
-        Int(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")).flatMap { $0 > 0 ? $0 : nil }
-    }
-
-    private static func seconds(_ text: String) -> Double? {
-        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-    }
-
-    private static func size(_ text: String) -> Int? {
-        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
-        var shift = 0
-        if let last = digits.last, let index = "KMG".firstIndex(of: last) {
-            shift = 10 * ("KMG".distance(from: "KMG".startIndex, to: index) + 1)
-            digits.removeLast()
-        }
-        guard let value = Int(digits), value > 0, value < Int.max >> shift else { return nil }
-        return value << shift
+        if let steps = environment[Self.templateStepsVariable].flatMap(LimitSetting.count) { templateSteps = steps }
+        if let size = environment[Self.templateSizeVariable].flatMap(LimitSetting.size) { templateSize = size }
+        if let nodes = environment[Self.queryNodesVariable].flatMap(LimitSetting.count) { queryNodes = nodes }
+        if let seconds = environment[Self.queryTimeoutVariable].flatMap(LimitSetting.seconds) { querySeconds = seconds }
+        if let seconds = environment[Self.regexTimeoutVariable].flatMap(LimitSetting.seconds) { regexSeconds = seconds }
     }
 
     /// A number of seconds as people write it: `1 second`, `0.5 seconds`, `5 seconds`.
@@ -104,5 +96,33 @@ package struct EvaluationLimitError: Error, Sendable, Hashable, CustomStringConv
     package var description: String {
         if let variable { return "\(problem); set \(variable) to a larger value to allow more" }
         return problem + (otherwise.map { "; \($0)" } ?? "")
+    }
+}
+
+/// A limit's value as a user writes it in an environment variable: a positive whole number
+/// (`_` allowed between digits), a positive number of seconds (`0.5`), or a size in bytes that
+/// may end in `K`, `M` or `G` (binary: `128M` is 128 MiB). `nil` for anything else, which
+/// leaves the default in place.
+package enum LimitSetting {
+    /// A positive whole number.
+    package static func count(_ text: String) -> Int? {
+        Int(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// A positive, finite number of seconds.
+    package static func seconds(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+    }
+
+    /// A positive size in bytes, `K`, `M` or `G` after it multiplying by 1,024 each.
+    package static func size(_ text: String) -> Int? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var shift = 0
+        if let last = digits.last, let index = "KMG".firstIndex(of: last) {
+            shift = 10 * ("KMG".distance(from: "KMG".startIndex, to: index) + 1)
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value > 0, value < Int.max >> shift else { return nil }
+        return value << shift
     }
 }

@@ -12,7 +12,10 @@ extension JSONPath {
     /// Parses `expression` and applies it to a JSON document, giving the matches as a document;
     /// on an event view (server-sent events, JSON lines), to each event's data: the events whose
     /// data has a match are listed with their header line and the matches.
-    static func filter(_ document: BodyDocument, _ expression: String) throws -> BodyDocument {
+    ///
+    /// - Parameter limits: how many nodes and how long the query may take (the TUI's live
+    ///   filter runs within `EvaluationLimits.betweenKeys`).
+    static func filter(_ document: BodyDocument, _ expression: String, limits: EvaluationLimits = .current) throws -> BodyDocument {
         let path = try JSONPath(expression)
         guard document.kind == .events else {
             guard document.raw.count <= filterLimit else {
@@ -22,7 +25,8 @@ extension JSONPath {
                               + "whole document in memory. Search it with /, fold it with z, or save it with s and filter it with jq.")
             }
             // The process's depth limit, fixed at launch (EXPLORER_MAX_DOCUMENT_DEPTH), as the CLI's.
-            return BodyDocument.make(try path.evaluate(document.raw, maximumDepth: DocumentLimits.current.maxDepth), contentType: "application/json")
+            return BodyDocument.make(try path.evaluate(document.raw, maximumDepth: DocumentLimits.current.maxDepth, limits: limits),
+                                     contentType: "application/json")
         }
         var blocks: [String] = []
         var events = 0
@@ -31,7 +35,7 @@ extension JSONPath {
             events += 1
             guard let root = try? JSONValue(parsing: data) else { continue }
             jsonEvents += 1
-            let matches = try path.evaluate(root)
+            let matches = try path.evaluate(root, limits: limits)
             guard !matches.isEmpty else { continue }
             let pretty = JSONValue.array(matches).serialized(pretty: true).replacingOccurrences(of: "\n", with: "\n  ")
             blocks.append(header + "\n  " + pretty)

@@ -83,8 +83,10 @@ extension AppReducer {
     static func filterAsTyped(_ expression: String, _ state: inout AppState) {
         // Live as you type on bodies that filter in a blink; an expression still being
         // typed that does not parse yet leaves the last good result on screen.
+        // A query that would take longer than a key press is left for Enter, which runs it
+        // off the main queue.
         guard let document = state.shown?.response?.document, document.byteCount <= backgroundThreshold / 2,
-              let filtered = try? JSONPath.filter(document, expression) else { return }
+              let filtered = try? JSONPath.filter(document, expression, limits: .betweenKeys) else { return }
         state.body.filter = expression
         state.body.filterError = nil
         state.body.filtered = filtered
@@ -104,7 +106,13 @@ extension AppReducer {
             state.message = "Filtering \(ByteCountText.binary(document.byteCount)) with \(expression)…"
             return [.filter(exchange: id, expression: expression, document)]
         }
-        showFilterResult(Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure), expression, &state)
+        let result = Result { try JSONPath.filter(document, expression, limits: .betweenKeys) }.mapError(JSONPath.failure)
+        // Past what may run between two key presses: off the main queue, with the process's limits.
+        if case .failure(let failure) = result, failure.limit != nil {
+            state.message = "Filtering \(ByteCountText.binary(document.byteCount)) with \(expression)…"
+            return [.filter(exchange: id, expression: expression, document)]
+        }
+        showFilterResult(result, expression, &state)
         return []
     }
 
