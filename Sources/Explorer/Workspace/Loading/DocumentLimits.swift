@@ -1,4 +1,5 @@
 import Foundation
+import Query
 
 /// What a document read from a file (a collection, an OpenAPI description, another tool's
 /// export) may hold: its size, how deeply it nests, and how many nodes YAML aliases may add.
@@ -42,21 +43,10 @@ package struct DocumentLimits: Sendable, Hashable {
     /// ignored. A size may end in `K`, `M` or `G` (binary: `128M` is 128 MiB).
     package init(environment: [String: String]) {
         self.init()
-        if let bytes = environment[Self.sizeVariable].flatMap(Self.size) { maxBytes = bytes }
+        if let bytes = environment[Self.sizeVariable].flatMap(LimitSetting.size) { maxBytes = bytes }
         if let depth = environment[Self.depthVariable].flatMap({ Int($0) }), depth > 0 { maxDepth = depth }
         if let nodes = environment[Self.aliasVariable].flatMap({ Int($0) }), nodes >= 0 { maxAliasNodes = nodes }
         if let seconds = environment[Self.timeoutVariable].flatMap({ Int($0) }), seconds > 0 { fetchSeconds = seconds }
-    }
-
-    private static func size(_ text: String) -> Int? {
-        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
-        var shift = 0
-        if let last = digits.last, let index = "KMG".firstIndex(of: last) {
-            shift = 10 * ("KMG".distance(from: "KMG".startIndex, to: index) + 1)
-            digits.removeLast()
-        }
-        guard let value = Int(digits), value > 0, value < Int.max >> shift else { return nil }
-        return value << shift
     }
 
     /// Throws when `byteCount` is over the size limit.
