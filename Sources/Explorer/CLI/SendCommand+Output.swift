@@ -232,23 +232,7 @@ enum ExchangeOutput {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{}"
         }
-        return escapingC1Controls(inJSON: String(decoding: data, as: UTF8.self))
-    }
-
-    /// JSON text with DEL and the C1 controls, which `JSONSerialization` leaves raw in strings
-    /// (a terminal acts on U+009B as on ESC [), written as `\u009b`-style escapes: a JSON
-    /// reader reads back the same characters. Outside strings JSON has none of them.
-    static func escapingC1Controls(inJSON json: String) -> String {
-        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
-        var out = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
-                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
+        return JSONControlEscapes.escaping(String(decoding: data, as: UTF8.self))
     }
 
     /// A date as ISO 8601 in UTC with milliseconds.

@@ -39,23 +39,6 @@ enum ExportText {
         return String(out)
     }
 
-    /// JSON text with DEL and the C1 controls, which JSON lets stand raw in a string, written
-    /// as `\u007f`-style escapes: a JSON reader reads back the same characters, and none reaches
-    /// a terminal raw when the file is shown. (The serializer escapes the C0 controls itself;
-    /// outside strings JSON has none of these.)
-    static func jsonEscapingControls(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
-        var out = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
-                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
-    }
-
     private static func isBodyControl(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || (0x7F...0x9F).contains(scalar.value)
     }

@@ -66,6 +66,6 @@ package enum HARExporter {
             ("entries", .array(entries)),
         ]))])
         // DEL and the C1 controls as JSON escapes too: the file reads back the same, and none is raw.
-        return ExportText.jsonEscapingControls(log.serialized(pretty: true)) + "\n"
+        return JSONControlEscapes.escaping(log.serialized(pretty: true)) + "\n"
     }
 }

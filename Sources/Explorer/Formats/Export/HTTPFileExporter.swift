@@ -63,7 +63,7 @@ package enum HTTPFileExporter {
             case nil: break
             case .json(let json):
                 if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
-                body = ExportText.jsonEscapingControls(convert(json.serialized(pretty: true)))
+                body = JSONControlEscapes.escaping(convert(json.serialized(pretty: true)))
             case .raw(let text):
                 body = ExportText.visibleControls(convert(text))
             case .file(let path):

@@ -104,7 +104,7 @@ package enum HurlExporter {
         case nil: break
         case .json(let json):
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(KeyValue("Content-Type", "application/json")) }
-            body = ExportText.jsonEscapingControls(convert(json.serialized(pretty: true)))
+            body = JSONControlEscapes.escaping(convert(json.serialized(pretty: true)))
         case .raw(let text) where ExportText.hasControls(text):
             body = "`" + onelineEscaped(convert(text)) + "`"
         case .raw(let text):

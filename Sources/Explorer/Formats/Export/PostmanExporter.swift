@@ -36,7 +36,7 @@ package enum PostmanExporter {
             ("variable", .array(variables.map { pair(key: $0.name, value: convert($0.value)) })),
         ])
         // DEL and the C1 controls as JSON escapes too: the file reads back the same, and none is raw.
-        return ExportText.jsonEscapingControls(root.serialized(pretty: true)) + "\n"
+        return JSONControlEscapes.escaping(root.serialized(pretty: true)) + "\n"
     }
 
     private static func pair(key: String, value: String, extra: [(key: String, value: JSONValue)] = []) -> JSONValue {
