@@ -104,6 +104,22 @@ import Workspace
         for difference in found { _ = try JSONPath(strict: difference.path) }
     }
 
+    /// An ignore query that stops at its node limit hides nothing, and the result says which
+    /// query and why: what it would have hidden is compared and listed, never silently.
+    @Test func anIgnoreRulePastItsLimitIsReportedAndHidesNothing() throws {
+        var limits = EvaluationLimits()
+        limits.queryNodes = 50
+        let rule = try JSONPath(strict: "$..*")
+        let a = JSONValue.array((0..<40).map { JSONValue($0) })
+        let b = JSONValue.array((0..<40).map { JSONValue($0 == 3 ? 99 : $0) })
+        let result = JSONDiff(ignoring: [rule], evaluationLimits: limits).compare(a, b)
+        #expect(result.differences.map(\.path) == ["$[3]"], "nothing was left out")
+        #expect(result.unappliedIgnores.count == 1)
+        #expect(result.unappliedIgnores.first?.hasPrefix("the ignore rule $..* was not applied: ") == true)
+        #expect(result.unappliedIgnores.first?.contains(EvaluationLimits.queryNodesVariable) == true)
+        #expect(JSONDiff(ignoring: [rule]).compare(a, b).unappliedIgnores.isEmpty, "within the limits it applies")
+    }
+
     @Test func theLimitCountsWhatItLeavesOut() {
         let a = JSONValue.array((0..<50).map { JSONValue($0) })
         let b = JSONValue.array((0..<50).map { JSONValue($0 + 1) })

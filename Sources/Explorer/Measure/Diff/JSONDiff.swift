@@ -20,6 +20,8 @@ package struct JSONDiff: Sendable {
     package var ignoring: [JSONPath]
     /// The most differences reported; the count of those left out is given besides.
     package var limit: Int
+    /// How many nodes and how long each ignore query may take.
+    package var evaluationLimits: EvaluationLimits
 
     /// The most differences reported by default.
     package static let defaultLimit = 1000
@@ -32,9 +34,11 @@ package struct JSONDiff: Sendable {
     /// - Parameters:
     ///   - ignoring: JSONPath queries; their matches in either document are not compared.
     ///   - limit: the most differences listed (`Result.omitted` counts the rest).
-    package init(ignoring: [JSONPath] = [], limit: Int = JSONDiff.defaultLimit) {
+    ///   - evaluationLimits: how many nodes and how long each ignore query may take.
+    package init(ignoring: [JSONPath] = [], limit: Int = JSONDiff.defaultLimit, evaluationLimits: EvaluationLimits = .current) {
         self.ignoring = ignoring
         self.limit = max(1, limit)
+        self.evaluationLimits = evaluationLimits
     }
 
     /// The differences found, and how many more there were past the limit.
@@ -45,6 +49,10 @@ package struct JSONDiff: Sendable {
         package var omitted: Int
         /// How many nodes an ignore query left out (in either document).
         package var ignoredNodes: Int
+        /// The ignore queries that stopped at an evaluation limit, each with the sentence that
+        /// says which and how to raise it: they left nothing out, so what they would have
+        /// hidden is compared and listed, and the report says why.
+        package var unappliedIgnores: [String] = []
 
         /// Whether the documents are the same, ignored nodes aside.
         package var isSame: Bool { differences.isEmpty && omitted == 0 }
@@ -58,12 +66,24 @@ package struct JSONDiff: Sendable {
     /// - Returns: the differences and how many were left out.
     package func compare(_ first: JSONValue, _ second: JSONValue) -> Result {
         // An ignore query past its node or time limit (EvaluationLimits) leaves nothing out:
-        // what it would have hidden is compared and shown, never hidden by a partial result.
-        var walk = Walk(limit: limit,
-                        ignoredFirst: Set(ignoring.flatMap { ((try? $0.locate(first)) ?? []).map(\.path) }),
-                        ignoredSecond: Set(ignoring.flatMap { ((try? $0.locate(second)) ?? []).map(\.path) }))
+        // what it would have hidden is compared and shown, never hidden by a partial result,
+        // and the result says which query and why.
+        var unapplied: [String] = []
+        func located(_ document: JSONValue) -> Set<String> {
+            var paths = Set<String>()
+            for query in ignoring {
+                do {
+                    paths.formUnion(try query.locate(document, limits: evaluationLimits).map(\.path))
+                } catch {
+                    let sentence = "the ignore rule \(query.description) was not applied: \(error.limit?.description ?? error.description)"
+                    if !unapplied.contains(sentence) { unapplied.append(sentence) }
+                }
+            }
+            return paths
+        }
+        var walk = Walk(limit: limit, ignoredFirst: located(first), ignoredSecond: located(second))
         walk.compare(first, second, at: Place.root)
-        return Result(differences: walk.found, omitted: walk.omitted, ignoredNodes: walk.ignoredNodes)
+        return Result(differences: walk.found, omitted: walk.omitted, ignoredNodes: walk.ignoredNodes, unappliedIgnores: unapplied)
     }
 
     /// The differences of two documents (at most `limit`).

@@ -57,6 +57,7 @@ extension ResponseComparison {
                 lines.append("  \(difference.kind.mark) \(difference.path): \(values)")
             }
             if result.omitted > 0 { lines.append("  … \(result.omitted) more not listed") }
+            for unapplied in result.unappliedIgnores { lines.append("  ! " + unapplied) }
         case .text(let line, let a, let b):
             lines.append(pad("body") + "differs from line \(line)")
             lines.append("  - " + (a.map { Self.clipped(mask($0)) } ?? "(no such line)"))
@@ -109,6 +110,7 @@ extension ResponseComparison {
                              ("first", masked(difference.first)), ("second", masked(difference.second))])
                 })),
                 ("omitted", JSONValue(result.omitted)),
+                ("unappliedIgnores", .array(result.unappliedIgnores.map { .string($0) })),
             ])
         case .text(let line, let a, let b):
             bodyObject = .object([("kind", "text"), ("line", JSONValue(line)),
