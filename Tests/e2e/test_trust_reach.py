@@ -158,3 +158,39 @@ def test_a_trusted_collection_pointed_at_another_server_asks_again(explorer_bin,
     finally:
         trusted_server.close()
         other_server.close()
+
+
+def test_a_captured_token_stays_with_the_server_it_came_from(explorer_bin, tmp_path):
+    import json as json_module
+
+    def answer(method, path):
+        if path == "/login":
+            return 200, {"Content-Type": "application/json"}, json_module.dumps({"token": "tok-captured-e2e"}).encode()
+        return 200, {"Content-Type": "text/plain"}, b"ok"
+
+    issuer, elsewhere = LocalServer(answer), recording_server()
+    try:
+        collection = tmp_path / "api.yaml"
+        text = (
+            "name: Captures\n"
+            f"environments:\n  - name: local\n    base_url: {issuer.url}\n"
+            "endpoints:\n"
+            "  - name: Login\n    method: POST\n    path: /login\n    capture: { session: $.token }\n"
+            "  - name: Me\n    path: /me\n    headers: { Authorization: 'Bearer {{session}}' }\n"
+        )
+        collection.write_text(text)
+        assert run(explorer_bin, tmp_path, "send", "Login", "--collection", str(collection)).returncode == 0
+        sent = run(explorer_bin, tmp_path, "send", "Me", "--collection", str(collection))
+        assert sent.returncode == 0, sent.stderr
+        assert issuer.requests[-1].get("authorization") == "Bearer tok-captured-e2e"
+
+        # The environment now sends elsewhere: the captured token does not go there.
+        collection.write_text(text.replace(issuer.url, elsewhere.url))
+        moved = run(explorer_bin, tmp_path, "send", "Me", "--collection", str(collection))
+        assert moved.returncode == 2, moved.stderr
+        assert f"{{{{session}}}} was captured by Login when this environment sent to {issuer.url}" in moved.stderr, moved.stderr
+        assert "tok-captured-e2e" not in moved.stderr
+        assert elsewhere.requests == []
+    finally:
+        issuer.close()
+        elsewhere.close()
