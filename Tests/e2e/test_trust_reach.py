@@ -144,7 +144,9 @@ def test_a_trusted_collection_pointed_at_another_server_asks_again(explorer_bin,
         )
         collection.write_text(text)
         secret = {"API_KEY": "key-e2e"}
-        assert run(explorer_bin, tmp_path, "trust", cwd=cloned).returncode == 0
+        trusted = run(explorer_bin, tmp_path, "trust", cwd=cloned)
+        assert trusted.returncode == 0, trusted.stderr
+        assert f"and sends to {trusted_server.url}" in trusted.stdout.decode(), "trust says where it holds"
         sent = run(explorer_bin, tmp_path, "send", "Me", cwd=cloned, env=secret)
         assert sent.returncode == 0, sent.stderr
         assert trusted_server.requests[-1].get("x-key") == "key-e2e"

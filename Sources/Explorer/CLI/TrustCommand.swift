@@ -58,6 +58,10 @@ struct TrustCommand: ParsableCommand {
             try trust.trust(file, reach: reach)
             print("\(file.path) is trusted (explorer trust --revoke undoes it)" + (reach.isEmpty ? "; it reaches nothing beyond its folder." : ": it"))
             for reference in reach.references { print(ExchangeOutput.escapingControls("  \(reference)")) }
+            // Trust holds for where it sends too: a change of server asks again.
+            if !reach.isEmpty, !reach.destinations.isEmpty {
+                print(ExchangeOutput.escapingControls("  and sends to " + reach.destinations.joined(separator: ", ")))
+            }
         } catch let failure as PrivateJSONFile<[String: CollectionTrust.Entry]>.Failure {
             printError(failure.description)
             throw ExitCode(1)
