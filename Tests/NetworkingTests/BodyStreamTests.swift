@@ -103,7 +103,7 @@ import Testing
         let transport = AsyncHTTPClientTransport(configuration: .init(readTimeout: .seconds(8), proxy: .none))
         async let head = timeoutPhase(transport, prepared(server, "/stall"), TransferOptions())
         async let body = timeoutPhase(transport, prepared(server, "/drip?count=3&every=40000"), TransferOptions())
-        #expect(await head == "no answer for 8 s")
+        #expect(await head == "no complete response head in 8 s")
         #expect(await body == "no bytes for 8 s")
         try await transport.shutdown()
     }

@@ -88,7 +88,7 @@ import Testing
         let body = prepared(server, "/drip?count=3&every=40000")
         async let headPhase = onLoop { await timeoutPhase(sharedTransport, head, options) }
         async let bodyPhase = onLoop { await timeoutPhase(sharedTransport, body, options) }
-        #expect(try await headPhase == "no answer for 8 s")
+        #expect(try await headPhase == "no complete response head in 8 s")
         #expect(try await bodyPhase == "no bytes for 8 s")
     }
 

@@ -139,7 +139,7 @@ extension ExchangeSender {
         case .timedOut(let url, let phase)? where phase.contains("total deadline"):
             let limit = maxTime.map { "--max-time \(Self.seconds($0))" } ?? "the default total deadline"
             return "Stopped at \(limit): \(url.absoluteString) had not finished its response\(kept). Raise --max-time to wait longer."
-        case .timedOut(let url, let phase)? where phase.hasPrefix("no answer for"):
+        case .timedOut(let url, let phase)? where phase.hasPrefix("no complete response head"):
             // The idle timeout bounds the wait for the whole head: a server that drips it byte
             // by byte has sent something, but not a complete head.
             let limit = timeout.map { "--timeout \(Self.seconds($0))" } ?? "the default idle timeout"

@@ -501,7 +501,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             } catch {
                 if Task.isCancelled { throw TransportError.cancelled }
                 if case .deadlineExceeded? = error as? HTTPClientError {
-                    let phase = clock.now >= deadline ? "no answer before the total deadline" : "no answer for \((idle ?? .zero).shortDescription)"
+                    // The idle timeout bounds the wait for the whole head: a server that drips it byte by
+                    // byte has answered, but not with a complete head.
+                    let phase = clock.now >= deadline ? "no answer before the total deadline" : "no complete response head in \((idle ?? .zero).shortDescription)"
                     throw TransportError.timedOut(url: hop.url, phase: phase)
                 }
                 throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
