@@ -215,6 +215,26 @@ import TestSupport
         #expect(throws: Never.self) { try OpenAPIImporter().importFile(at: root) }
     }
 
+    /// The document responses are checked against is read where it really is as it is read:
+    /// `openapi: api.yaml` swapped for a link out of the folder after the collection was
+    /// trusted is refused, not read on that trust's word.
+    @Test func aLinkedDocumentSwappedForALinkOutOfTheFolderIsNotRead() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-swap-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("repo")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let outside = base.appendingPathComponent("outside.yaml")
+        try "openapi: 3.0.0\ninfo: {title: Outside, version: '1'}\npaths: {}\n".write(to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("api.yaml").path, withDestinationPath: outside.path)
+        var collection = APICollection(name: "C", sourceURL: folder.appendingPathComponent("explorer.yaml"))
+        collection.openAPI = "api.yaml"
+        #expect {
+            _ = try ResponseContract.loading(for: collection)
+        } throws: { error in
+            "\(error)".contains("outside the collection's folder") && "\(error)".contains("explorer trust")
+        }
+    }
+
     @Test func schemasThatFanOutToAnEnormousBodyAreCutWithAWarning() throws {
         // Eight levels of 60 properties, each naming the next level: 60^8 values if expanded.
         var schemas: [String] = []

@@ -25,6 +25,11 @@ extension ResponseContract {
         }
         let folder = collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         let file = named.hasPrefix("/") ? URL(fileURLWithPath: named) : folder.appendingPathComponent(named)
+        // Where the document really is now: a file of the folder swapped for a link out of it
+        // after the collection was trusted is not read on that trust's word.
+        if let refusal = SendTimeFiles(collectionFile: collection.sourceURL, environment: ProcessInfo.processInfo.environment).refusal(toRead: file) {
+            throw ImportError.invalidOpenAPI(path: file.path, reason: refusal + ".")
+        }
         let read: String?
         do {
             read = try limits.readText(at: file)

@@ -227,7 +227,7 @@ package struct SendTimeFiles: Sendable {
         guard real != root, !real.hasPrefix(root + "/") else { return nil }
         guard !trust.permitsReading(real, from: collectionFile) else { return nil }
         return "\(url.path) is \(real == url.standardizedFileURL.path ? "" : "a link to \(real), ")outside the collection's folder, "
-            + "and \(collectionFile.path) was not trusted to read it: nothing was sent. "
+            + "and \(collectionFile.path) was not trusted to read it. "
             + "Read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)"
     }
 }
