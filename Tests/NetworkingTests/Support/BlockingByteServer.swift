@@ -16,17 +16,9 @@ final class BlockingByteServer: @unchecked Sendable {
     var bytesSent: Int { Int(sent.get()) }
 
     init(size: Int) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try Self.listening(backlog: 1)
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        guard bound == 0, listen(listener, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let sent = self.sent
         Thread.detachNewThread {
             let connection = accept(listener, nil, nil)
@@ -48,4 +40,29 @@ final class BlockingByteServer: @unchecked Sendable {
     }
 
     deinit { close(listener) }
+}
+
+extension BlockingByteServer {
+    /// A blocking TCP socket listening on a free port of 127.0.0.1, and that port: what the
+    /// raw-socket test servers accept on.
+    ///
+    /// - Parameter backlog: how many connections may wait to be accepted.
+    /// - Throws: `POSIXError` when no port can be bound.
+    static func listening(backlog: Int32) throws -> (descriptor: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        guard bound == 0, listen(listener, backlog) == 0 else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
+    }
 }
