@@ -206,31 +206,26 @@ package enum HurlExporter {
 
     /// A Hurl quoted string: `\` and `"` escaped, control characters as escapes.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.append(character)
-            }
-        }
-        return out + "\""
+        "\"" + escaped(text, delimiter: "\"", as: "\\\"") + "\""
     }
 
     /// The content of a oneline string body (`` `…` ``): every control character, `\` and `` ` ``
     /// as Hurl's escapes, so that a body of several lines stays on one and none is written raw.
     static func onelineEscaped(_ text: String) -> String {
+        escaped(text, delimiter: "`", as: "\\u{60}")
+    }
+
+    /// `text` with Hurl's escapes for `\`, the string's delimiter (written `escape`), line
+    /// breaks, tabs and every other control character (`\u{1B}`), so that none is written raw.
+    private static func escaped(_ text: String, delimiter: Unicode.Scalar, as escape: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": out += "\\\\"
+            case delimiter: out += escape
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "`": out += "\\u{60}"
             case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
                 out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: out.unicodeScalars.append(scalar)

@@ -60,9 +60,13 @@ package struct RequestResolver: Sendable {
         guard let environment = environment ?? collection.environments.first else {
             throw ResolveError.noEnvironment(endpoint: endpoint.id)
         }
-        // A value captured in this environment when it sent to another server stays behind.
-        let (captured, heldBack) = Self.capturesForTheSameServer(
-            captured, baseURL: try? environment.resolvedBaseURL(in: self.scope(for: collection, environment: environment, overrides: overrides, captured: [:])))
+        // A value captured in this environment when it sent to another server stays behind
+        // (the base URL is worked out for that only when some captured value names a server:
+        // the preview resolves on every move through the list).
+        let baseURL = captured.values.contains { $0.origin != nil }
+            ? try? environment.resolvedBaseURL(in: self.scope(for: collection, environment: environment, overrides: overrides, captured: [:]))
+            : nil
+        let (captured, heldBack) = Self.capturesForTheSameServer(captured, baseURL: baseURL)
         do {
             return try resolving(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
         } catch ResolveError.undefinedVariable(let name, _, let location) where heldBack[name] != nil {
