@@ -320,10 +320,14 @@ let package = Package(
         .testTarget(name: "QueryTests", dependencies: ["Query", "Demo", "NetworkingCore"]),
         .testTarget(
             name: "WorkspaceTests",
-            dependencies: ["Workspace", "Demo", "Formats", "Query", "NetworkingCore", "Terminal", "TestSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "Workspace", "Demo", "Formats", "Query", "NetworkingCore", "Terminal", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .testTarget(name: "ContractTests", dependencies: ["Contract", "NetworkingCore", "TestSupport"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Contract", "Demo", "Workspace", "Query", "NetworkingCore"]),
+        .testTarget(
+            name: "ChecksTests", dependencies: ["Checks", "Contract", "Demo", "Workspace", "Query", "NetworkingCore"]),
         .testTarget(
             name: "GraphQLSupportTests",
             dependencies: ["GraphQLSupport", "Checks", "Workspace", "Demo", "NetworkingCore"]
@@ -343,26 +347,35 @@ let package = Package(
         ),
         .testTarget(
             name: "MeasureTests",
-            dependencies: ["Measure", "Demo", "NetworkingCore", "Query", "TestSupport", "Workspace",
-                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Measure", "Demo", "NetworkingCore", "Query", "TestSupport", "Workspace",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "CursesTests", dependencies: ["App", "Curses", "CNcurses", "Terminal"]),
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Checks", "Contract", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "Measure", "NetworkingCore",
+                "App", "Checks", "Contract", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "Measure",
+                "NetworkingCore",
                 "Query", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "MockTests",
-            dependencies: ["Mock", "Contract", "Demo", "History", "NetworkingCore", "Workspace", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "Mock", "Contract", "Demo", "History", "NetworkingCore", "Workspace",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ExplorerCLITests",

@@ -53,7 +53,7 @@ struct EmbedCommit: BuildToolPlugin {
                 ],
                 environment: ["PATH": environment["PATH"] ?? "/usr/bin:/bin:/usr/local/bin"],
                 outputFilesDirectory: output
-            ),
+            )
         ]
     }
 }

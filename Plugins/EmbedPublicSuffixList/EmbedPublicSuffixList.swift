@@ -11,7 +11,8 @@ import PackagePlugin
 @main
 struct EmbedPublicSuffixList: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let list = context.package.directoryURL.appending(path: "publicsuffix").appending(path: "public_suffix_list.dat")
+        let list = context.package.directoryURL.appending(path: "publicsuffix").appending(
+            path: "public_suffix_list.dat")
         let output = context.pluginWorkDirectoryURL.appending(path: "PublicSuffixRules.swift")
         return [
             .buildCommand(
@@ -20,7 +21,7 @@ struct EmbedPublicSuffixList: BuildToolPlugin {
                 arguments: [list.path(percentEncoded: false), output.path(percentEncoded: false)],
                 inputFiles: [list],
                 outputFiles: [output]
-            ),
+            )
         ]
     }
 }

@@ -22,7 +22,7 @@ struct EmbedThemes: BuildToolPlugin {
                 arguments: [output.path(percentEncoded: false)] + inputs.map { $0.path(percentEncoded: false) },
                 inputFiles: inputs,
                 outputFiles: [output]
-            ),
+            )
         ]
     }
 }

@@ -14,7 +14,8 @@ let text: String
 do {
     text = try String(contentsOf: URL(fileURLWithPath: arguments[0]), encoding: .utf8)
 } catch {
-    FileHandle.standardError.write(Data("PublicSuffixEmbedder: cannot read \(arguments[0]) as UTF-8 text: \(error)\n".utf8))
+    FileHandle.standardError.write(
+        Data("PublicSuffixEmbedder: cannot read \(arguments[0]) as UTF-8 text: \(error)\n".utf8))
     exit(65)
 }
 var rules: [String] = []
@@ -24,7 +25,8 @@ for line in text.split(whereSeparator: \.isNewline) {
 }
 // A rule holds no `"` or `\` (the list's linter allows neither), so a raw literal is verbatim.
 if rules.contains(where: { $0.contains("\"") || $0.contains("\\") }) {
-    FileHandle.standardError.write(Data("PublicSuffixEmbedder: a rule of \(arguments[0]) holds a quote or a backslash\n".utf8))
+    FileHandle.standardError.write(
+        Data("PublicSuffixEmbedder: a rule of \(arguments[0]) holds a quote or a backslash\n".utf8))
     exit(65)
 }
 let swift = """

@@ -11,7 +11,9 @@ import NetworkingCore
 
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
+    guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else {
+        return nil
+    }
     return arguments[arguments.index(after: index)]
 }
 let fixtures = URL(fileURLWithPath: option("--fixtures") ?? "Tests/Fixtures/stripe")
@@ -30,10 +32,13 @@ do {
     let document = try JSONValue(parsing: documentData)
     let pointer = "/paths/~1v1~1charges/get/responses/200/content/application~1json/schema"
     var set: SchemaSet?
-    let compileTime = seconds { set = SchemaSet(document: document, pointers: [pointer], dialect: .openAPI30, assertsFormats: true) }
+    let compileTime = seconds {
+        set = SchemaSet(document: document, pointers: [pointer], dialect: .openAPI30, assertsFormats: true)
+    }
     guard let schema = set?.schemas[pointer] else { throw CocoaError(.fileReadCorruptFile) }
 
-    let resources = try JSONValue(parsing: Data(contentsOf: fixtures.appendingPathComponent("fixtures3.json")))["resources"]
+    let resources = try JSONValue(parsing: Data(contentsOf: fixtures.appendingPathComponent("fixtures3.json")))[
+        "resources"]
     guard let charge = resources?["charge"] else { throw CocoaError(.fileReadCorruptFile) }
     let one = charge.serialized().utf8.count
     let count = max(1, Int(megabytes * 1_000_000) / (one + 1))
@@ -57,8 +62,12 @@ do {
     }
     let parse = median(parses)
     let validation = median(validations)
-    print("document: Stripe spec3.json (\(documentData.count / 1000) KB), schema compiled in \(String(format: "%.1f", compileTime * 1000)) ms, \(set!.warnings.count) warnings")
-    print("body: \(String(format: "%.1f", Double(text.count) / 1e6)) MB, \(count) charges, \(violations.count) violations")
+    print(
+        "document: Stripe spec3.json (\(documentData.count / 1000) KB), schema compiled in \(String(format: "%.1f", compileTime * 1000)) ms, \(set!.warnings.count) warnings"
+    )
+    print(
+        "body: \(String(format: "%.1f", Double(text.count) / 1e6)) MB, \(count) charges, \(violations.count) violations"
+    )
     print(String(format: "parse:              %8.1f ms (median of %d)", parse * 1000, runs))
     print(String(format: "validate:           %8.1f ms  = %.2fx parse", validation * 1000, validation / parse))
     print(String(format: "isValid (first no): %8.1f ms  = %.2fx parse", median(quick) * 1000, median(quick) / parse))

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -75,7 +76,10 @@ public final class URLRequestDispatcher: DataDispatcher, DownloadDispatcher, Upl
     ///   - transport: sends the requests (by default `AsyncHTTPClientTransport.shared`).
     ///   - requestAdapters: run on every request, in order.
     ///   - responseAdapters: run on every response, in order.
-    public init(transport: any HTTPTransport = AsyncHTTPClientTransport.shared, requestAdapters: [any RequestAdapter] = [], responseAdapters: [any ResponseAdapter] = []) {
+    public init(
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared, requestAdapters: [any RequestAdapter] = [],
+        responseAdapters: [any ResponseAdapter] = []
+    ) {
         self.transport = transport
         self.requestAdapters = requestAdapters
         self.responseAdapters = responseAdapters
@@ -107,9 +111,15 @@ public final class URLRequestDispatcher: DataDispatcher, DownloadDispatcher, Upl
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).part")
         do {
-            let response = try await send(try PreparedRequest(request), timeout: request.timeoutInterval, to: .file(partial))
+            let response = try await send(
+                try PreparedRequest(request), timeout: request.timeoutInterval, to: .file(partial))
             guard rename(partial.path, destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [
+                        NSFilePathErrorKey: destination.path,
+                        NSLocalizedDescriptionKey: String(cString: strerror(errno)),
+                    ])
             }
             return response.replacingBody(destination)
         } catch {
@@ -132,12 +142,16 @@ public final class URLRequestDispatcher: DataDispatcher, DownloadDispatcher, Upl
     }
 
     /// Adapts, sends and adapts the response: what the three kinds of request share.
-    private func send(_ request: PreparedRequest, timeout: TimeInterval, to destination: TransferOptions.BodyDestination) async throws -> Response<Data?> {
+    private func send(
+        _ request: PreparedRequest, timeout: TimeInterval, to destination: TransferOptions.BodyDestination
+    ) async throws -> Response<Data?> {
         var prepared = request
         for adapter in requestAdapters { prepared = try await adapter.adapt(prepared) }
-        let options = TransferOptions(timeout: timeout > 0 ? .milliseconds(Int64(timeout * 1000)) : nil, bodyDestination: destination)
+        let options = TransferOptions(
+            timeout: timeout > 0 ? .milliseconds(Int64(timeout * 1000)) : nil, bodyDestination: destination)
         let started = Date()
-        let response = Response(try await transport.send(prepared, options: options) { _ in }, request: prepared, started: started)
+        let response = Response(
+            try await transport.send(prepared, options: options) { _ in }, request: prepared, started: started)
         for adapter in responseAdapters {
             if case .complete = try await adapter.adapt(response, for: BasicRequest(prepared)) { break }
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -24,7 +25,10 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         public var maximumBodySize: Int?
 
         /// Creates a configuration.
-        public init(followRedirects: Bool = true, maximumRedirects: Int = 10, requestTimeout: Duration = .seconds(300), maximumBodySize: Int? = nil) {
+        public init(
+            followRedirects: Bool = true, maximumRedirects: Int = 10, requestTimeout: Duration = .seconds(300),
+            maximumBodySize: Int? = nil
+        ) {
             self.followRedirects = followRedirects
             self.maximumRedirects = maximumRedirects
             self.requestTimeout = requestTimeout
@@ -65,7 +69,9 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     ///   - progress: called as body bytes arrive.
     /// - Returns: the response.
     /// - Throws: `TransportError`.
-    public func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+    public func send(
+        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> TransportResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
@@ -74,16 +80,24 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         // URLSession's request timeout is the longest silence; the total deadline is kept below.
         urlRequest.timeoutInterval = (options.idleTimeout ?? deadline).seconds
         let handle = TaskHandle()
-        let limits = [options.maximumBodySize ?? configuration.maximumBodySize, options.maximumDecompressedSize].compactMap { $0 }
+        let limits = [options.maximumBodySize ?? configuration.maximumBodySize, options.maximumDecompressedSize]
+            .compactMap { $0 }
         let watchdog = Task {
             try await Task.sleep(for: deadline)
-            handle.fail(TransportError.timedOut(url: request.url, phase: "the total deadline of \(deadline.shortDescription) passed"))
+            handle.fail(
+                TransportError.timedOut(
+                    url: request.url, phase: "the total deadline of \(deadline.shortDescription) passed"))
         }
         defer { watchdog.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<TransportResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest)
-                delegate.register(task.taskIdentifier, Exchange(url: request.url, options: options, limit: limits.min(), handle: handle, progress: progress, continuation: continuation))
+                delegate.register(
+                    task.taskIdentifier,
+                    Exchange(
+                        url: request.url, options: options, limit: limits.min(), handle: handle, progress: progress,
+                        continuation: continuation))
                 handle.set(task)
                 task.resume()
             }
@@ -146,7 +160,11 @@ private final class Exchange: @unchecked Sendable {
     var redirects: [ResponseTimings.Redirect] = []
     var failure: (any Error)?
 
-    init(url: URL, options: TransferOptions, limit: Int?, handle: TaskHandle, progress: @escaping @Sendable (TransferProgress) -> Void, continuation: CheckedContinuation<TransportResponse, any Error>) {
+    init(
+        url: URL, options: TransferOptions, limit: Int?, handle: TaskHandle,
+        progress: @escaping @Sendable (TransferProgress) -> Void,
+        continuation: CheckedContinuation<TransportResponse, any Error>
+    ) {
         self.url = url
         self.options = options
         self.limit = limit
@@ -177,7 +195,10 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         return remove ? exchanges.removeValue(forKey: task.taskIdentifier) : exchanges[task.taskIdentifier]
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let exchange = exchange(for: dataTask), let http = response as? HTTPURLResponse else {
             return completionHandler(.cancel)
         }
@@ -185,12 +206,14 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         exchange.headReceived = Date()
         let expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
         do {
-            let head = ResponseHead(status: HTTPStatus(code: http.statusCode), headers: Self.headers(of: http), httpVersion: "HTTP/1.1")
+            let head = ResponseHead(
+                status: HTTPStatus(code: http.statusCode), headers: Self.headers(of: http), httpVersion: "HTTP/1.1")
             if let limit = exchange.limit, let expected, expected > Int64(limit) {
                 throw TransportError.bodyTooLarge(url: http.url ?? exchange.url, limit: .bodyBytes(limit))
             }
             exchange.sink = try BodySink(
-                expected: expected, destination: exchange.options.bodyDestination, head: head, progress: exchange.progress)
+                expected: expected, destination: exchange.options.bodyDestination, head: head,
+                progress: exchange.progress)
             exchange.sink?.begin()
             completionHandler(.allow)
         } catch {
@@ -212,7 +235,10 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         guard let exchange = exchange(for: task), configuration.followRedirects else { return completionHandler(nil) }
         guard exchange.redirects.count < configuration.maximumRedirects else {
             exchange.failure = TransportError.tooManyRedirects(url: exchange.url, limit: configuration.maximumRedirects)
@@ -241,7 +267,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             return exchange.continuation.resume(throwing: failure)
         }
         if let error {
-            return exchange.continuation.resume(throwing: Self.map(error, url: exchange.url, redirectLimit: configuration.maximumRedirects))
+            return exchange.continuation.resume(
+                throwing: Self.map(error, url: exchange.url, redirectLimit: configuration.maximumRedirects))
         }
         guard let response = exchange.response else {
             return exchange.continuation.resume(throwing: TransportError.connectionClosed(url: exchange.url))
@@ -250,10 +277,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         do {
             var sink = exchange.sink
             let body = try sink?.finish()
-            exchange.continuation.resume(returning: TransportResponse(
-                status: HTTPStatus(code: response.statusCode), headers: headers, body: body,
-                url: response.url ?? exchange.url, httpVersion: "HTTP/1.1", headReceived: exchange.headReceived,
-                finished: Date(), bytesReceived: sink?.count ?? 0, redirects: exchange.redirects))
+            exchange.continuation.resume(
+                returning: TransportResponse(
+                    status: HTTPStatus(code: response.statusCode), headers: headers, body: body,
+                    url: response.url ?? exchange.url, httpVersion: "HTTP/1.1", headReceived: exchange.headReceived,
+                    finished: Date(), bytesReceived: sink?.count ?? 0, redirects: exchange.redirects))
         } catch {
             exchange.continuation.resume(throwing: error)
         }
@@ -264,15 +292,20 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         let host = url.host ?? url.absoluteString
         switch urlError.code {
         case .cancelled: return TransportError.cancelled
-        case .cannotConnectToHost: return TransportError.connectionRefused(host: host, port: url.port ?? (url.scheme == "https" ? 443 : 80))
+        case .cannotConnectToHost:
+            return TransportError.connectionRefused(host: host, port: url.port ?? (url.scheme == "https" ? 443 : 80))
         case .cannotFindHost, .dnsLookupFailed: return TransportError.dnsFailure(host: host)
         case .timedOut: return TransportError.timedOut(url: url, phase: "no answer in time")
         case .networkConnectionLost: return TransportError.connectionClosed(url: url)
-        case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed: return TransportError.notConnected(host: host, reason: urlError.localizedDescription)
-        case .httpTooManyRedirects, .redirectToNonExistentLocation: return TransportError.tooManyRedirects(url: url, limit: redirectLimit)
+        case .notConnectedToInternet, .internationalRoamingOff, .dataNotAllowed:
+            return TransportError.notConnected(host: host, reason: urlError.localizedDescription)
+        case .httpTooManyRedirects, .redirectToNonExistentLocation:
+            return TransportError.tooManyRedirects(url: url, limit: redirectLimit)
         case .badURL, .unsupportedURL: return TransportError.invalidURL(url.absoluteString)
-        case .cannotDecodeContentData, .cannotDecodeRawData: return TransportError.decompressionFailed(url: url, reason: urlError.localizedDescription)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+        case .cannotDecodeContentData, .cannotDecodeRawData:
+            return TransportError.decompressionFailed(url: url, reason: urlError.localizedDescription)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return TransportError.tlsFailure(host: host, reason: .other(urlError.localizedDescription))
         default: return TransportError.other(urlError.localizedDescription)
         }

@@ -15,7 +15,9 @@ import NetworkingCore
 
 let arguments = CommandLine.arguments
 func argument(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else { return value }
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+        let number = Int(arguments[index + 1])
+    else { return value }
     return number
 }
 // Sequential rounds of 300 requests (at 100 rounds): rounds of 90 scattered from 0.54× to
@@ -38,7 +40,9 @@ let onLoops = arguments.contains("--on-loops")
 /// demo's `http://127.0.0.1:PORT/users/1`; its path, without a query) instead of the
 /// in-process server's `/small`, so that a tool sending through the dispatcher can be compared
 /// with it against the same server; the big body still comes from the in-process server.
-let target: URL? = arguments.firstIndex(of: "--target").flatMap { $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil }
+let target: URL? = arguments.firstIndex(of: "--target").flatMap {
+    $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil
+}
 let loopExecutors = EventLoopExecutor.executors(of: HTTPClient.defaultEventLoopGroup)
 
 // MARK: - Server
@@ -90,9 +94,14 @@ struct Figures {
 
     var line: String {
         let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
+        func percentile(_ p: Double) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000
+        }
         let padded = name.padding(toLength: 46, withPad: " ", startingAt: 0)
-        return padded + String(format: " %7d req  %8.0f req/s  p50 %7.3f ms  p99 %7.3f ms", count, Double(count) / seconds, percentile(0.5), percentile(0.99))
+        return padded
+            + String(
+                format: " %7d req  %8.0f req/s  p50 %7.3f ms  p99 %7.3f ms", count, Double(count) / seconds,
+                percentile(0.5), percentile(0.99))
     }
 }
 
@@ -111,7 +120,9 @@ func cpuTime() -> Double {
 }
 
 /// Runs `count` calls of `body` spread over `workers` concurrent loops.
-func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ body: @escaping @Sendable () async throws -> Void) async throws -> Figures {
+func measure(
+    _ name: String, count: Int, workers: Int, warmUp: Bool = true, _ body: @escaping @Sendable () async throws -> Void
+) async throws -> Figures {
     // Warm up the connection pool.
     if warmUp { for _ in 0..<min(50, count) { try await body() } }
     let start = now()
@@ -134,7 +145,8 @@ func measure(_ name: String, count: Int, workers: Int, warmUp: Bool = true, _ bo
         for try await part in group { all += part }
         return all
     }
-    return Figures(name: name, count: count, seconds: now() - start, latencies: latencies, cpuSeconds: cpuTime() - cpuStart)
+    return Figures(
+        name: name, count: count, seconds: now() - start, latencies: latencies, cpuSeconds: cpuTime() - cpuStart)
 }
 
 /// Measures two ways of doing the same thing in alternating rounds (A B, then B A, ...), so
@@ -147,7 +159,10 @@ func measurePair(
     _ names: (String, String), count: Int, workers: Int, rounds: Int,
     _ first: @escaping @Sendable () async throws -> Void, _ second: @escaping @Sendable () async throws -> Void
 ) async throws -> (Figures, Figures, [Double], [Double]) {
-    for _ in 0..<50 { try await first(); try await second() }
+    for _ in 0..<50 {
+        try await first()
+        try await second()
+    }
     var a = Figures(name: names.0, count: 0, seconds: 0, latencies: [])
     var b = Figures(name: names.1, count: 0, seconds: 0, latencies: [])
     var ratios: [Double] = []
@@ -214,7 +229,8 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: Stri
         verdict = ""
     }
     return String(
-        format: "%@, %@: median %.3f of the %@ per request (%+.1f%%; 95%% interval of the median %.3f–%.3f; middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of rounds of %d requests%@)",
+        format:
+            "%@, %@: median %.3f of the %@ per request (%+.1f%%; 95%% interval of the median %.3f–%.3f; middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of rounds of %d requests%@)",
         subject, label, median, label.hasSuffix("CPU time") ? "CPU time" : "time", (median - 1) * 100, low, high,
         quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound, verdict)
 }
@@ -271,7 +287,8 @@ func curlLoop(url: String, count: Int) throws -> Figures {
         process.waitUntilExit()
         latencies.append(now() - begin)
     }
-    return Figures(name: "curl in a loop (a process per request)", count: count, seconds: now() - start, latencies: latencies)
+    return Figures(
+        name: "curl in a loop (a process per request)", count: count, seconds: now() - start, latencies: latencies)
 }
 
 // MARK: - Main
@@ -280,7 +297,9 @@ let (port, serverTask) = try await startServer()
 let localBase = URL(string: "http://127.0.0.1:\(port)")!
 /// Where the small GETs go: the target's origin and path, else the in-process server's `/small`.
 let (base, smallPath): (URL, String) = {
-    guard let target, var origin = URLComponents(url: target, resolvingAgainstBaseURL: false) else { return (localBase, "/small") }
+    guard let target, var origin = URLComponents(url: target, resolvingAgainstBaseURL: false) else {
+        return (localBase, "/small")
+    }
     let path = origin.percentEncodedPath
     origin.percentEncodedPath = ""
     origin.percentEncodedQuery = nil
@@ -288,7 +307,8 @@ let (base, smallPath): (URL, String) = {
 }()
 let environment = Environment(base)
 let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
-let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
+let dispatcher = NetworkDispatcher(
+    serverProvider: environment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
 let small = BasicRequest(path: smallPath)
 let preparedSmall = try small.prepared(baseURL: base)
 let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
@@ -306,27 +326,32 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     switch mode {
     case "raw":
         return {
-            let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
+            let response = try await client.execute(
+                HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
         }
     case "raw-transport-client":
         // raw execute on the transport's own client (its configuration: timeouts, no redirects)
         return {
-            let response = try await transport.client.execute(HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
+            let response = try await transport.client.execute(
+                HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
         }
     case "raw-delegate":
         return { () async throws -> Void in
             let request = try HTTPClient.Request(url: base.absoluteString + smallPath)
             let delegate = ResponseAccumulator(request: request)
-            let task: HTTPClient.Task<HTTPClient.Response> = client.execute(request: request, delegate: delegate, eventLoop: .indifferent, deadline: NIODeadline.now() + .seconds(30))
+            let task: HTTPClient.Task<HTTPClient.Response> = client.execute(
+                request: request, delegate: delegate, eventLoop: .indifferent,
+                deadline: NIODeadline.now() + .seconds(30))
             let response: HTTPClient.Response = try await task.futureResult.get()
             precondition(response.status == .ok)
         }
     case "raw-task":
         return {
             let exchange = Task {
-                let response = try await client.execute(HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
+                let response = try await client.execute(
+                    HTTPClientRequest(url: base.absoluteString + smallPath), timeout: .seconds(30))
                 _ = try await response.body.collect(upTo: 1 << 20)
             }
             try await exchange.value
@@ -339,13 +364,18 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
     case "instant-transport":
         return { _ = try await InstantTransport().send(preparedSmall, options: TransferOptions()) { _ in } }
     case "instant":
-        let instant = NetworkDispatcher(serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
+        let instant = NetworkDispatcher(
+            serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
         return { _ = try await instant.future(from: small).value }
     case "progress":
         final class Box: @unchecked Sendable {
             let lock = NSLock()
             var last: TransferProgress?
-            func update(_ progress: TransferProgress) { lock.lock(); last = progress; lock.unlock() }
+            func update(_ progress: TransferProgress) {
+                lock.lock()
+                last = progress
+                lock.unlock()
+            }
         }
         return {
             let box = Box()
@@ -364,7 +394,8 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
         return {
             let response = try await withTaskCancellationHandler {
                 try await transport.send(preparedSmall, options: TransferOptions()) { _ in }
-            } onCancel: {}
+            } onCancel: {
+            }
             precondition(response.status == .ok)
         }
     case "response":
@@ -393,19 +424,23 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
     let mode = arguments[index + 1]
     let figures = try await measure(mode, count: requestCount, workers: concurrency, requestPath(mode))
-    print(figures.line + String(format: "  CPU %.2f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000))
+    print(
+        figures.line + String(format: "  CPU %.2f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000)
+    )
     try await client.shutdown().get()
     try await transport.shutdown()
     serverTask.cancel()
     exit(0)
 }
-print("networking-bench: \(requestCount) small GETs to \(target.map { "\($0.absoluteString)" } ?? "127.0.0.1:\(port)/small (Hummingbird, in process)") in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
-      + (onLoops ? ", the workers on the event loops" : ""))
+print(
+    "networking-bench: \(requestCount) small GETs to \(target.map { "\($0.absoluteString)" } ?? "127.0.0.1:\(port)/small (Hummingbird, in process)") in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
+        + (onLoops ? ", the workers on the event loops" : ""))
 var results: [Figures] = []
 var overheads: [String] = []
 // `--compare MODE`: what the A side of the pairs is (see `requestPath`; the dispatcher by
 // default). `--only-pairs` stops after the pairs, `--only-concurrent` skips the sequential ones.
-let compareMode = arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "dispatcher"
+let compareMode =
+    arguments.firstIndex(of: "--compare").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "dispatcher"
 let onlyConcurrent = arguments.contains("--only-concurrent")
 let sideA = requestPath(compareMode)
 /// What the pairs' lines call the A side.
@@ -420,11 +455,13 @@ for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     // time. The dispatcher resolves the request on the provider's base URL (one request here,
     // so it reuses the URL it built last), sends, and makes a Response.
     let (viaDispatcher, viaRaw, ratios, cpuRatios) = try await measurePair(
-        ("\(sideAName), \(label)", "raw HTTPClient.execute, \(label)"), count: requestCount, workers: workers, rounds: rounds,
+        ("\(sideAName), \(label)", "raw HTTPClient.execute, \(label)"), count: requestCount, workers: workers,
+        rounds: rounds,
         sideA, rawExecute)
     // Where the difference lies: the transport alone against the same reference.
     let (viaTransport, _, transportRatios, transportCPURatios) = try await measurePair(
-        ("AsyncHTTPClientTransport, \(label)", "raw HTTPClient.execute, \(label)"), count: requestCount, workers: workers, rounds: rounds,
+        ("AsyncHTTPClientTransport, \(label)", "raw HTTPClient.execute, \(label)"), count: requestCount,
+        workers: workers, rounds: rounds,
         bareTransport, rawExecute)
     // The reference against itself: how far apart two identical things come out on this
     // machine in this run, the resolution of the ratios above.
@@ -436,12 +473,25 @@ for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
         print(figures.line)
     }
     let judged = compareMode == "dispatcher" ? 1.10 : nil
-    overheads.append(ratioLine(label, ratios, perRound: perRound, subject: "\(sideAName) / raw HTTPClient.execute", target: judged))
-    overheads.append(ratioLine(label, transportRatios, perRound: perRound, subject: "AsyncHTTPClientTransport / raw HTTPClient.execute"))
-    overheads.append(ratioLine(label, noise, perRound: perRound, subject: "raw HTTPClient.execute / itself (the noise floor)"))
-    overheads.append(ratioLine(label + ", CPU time", cpuRatios, perRound: perRound, subject: "\(sideAName) / raw HTTPClient.execute", target: judged))
-    overheads.append(ratioLine(label + ", CPU time", transportCPURatios, perRound: perRound, subject: "AsyncHTTPClientTransport / raw HTTPClient.execute"))
-    overheads.append(ratioLine(label + ", CPU time", cpuNoise, perRound: perRound, subject: "raw HTTPClient.execute / itself (the noise floor)"))
+    overheads.append(
+        ratioLine(label, ratios, perRound: perRound, subject: "\(sideAName) / raw HTTPClient.execute", target: judged))
+    overheads.append(
+        ratioLine(
+            label, transportRatios, perRound: perRound, subject: "AsyncHTTPClientTransport / raw HTTPClient.execute"))
+    overheads.append(
+        ratioLine(label, noise, perRound: perRound, subject: "raw HTTPClient.execute / itself (the noise floor)"))
+    overheads.append(
+        ratioLine(
+            label + ", CPU time", cpuRatios, perRound: perRound, subject: "\(sideAName) / raw HTTPClient.execute",
+            target: judged))
+    overheads.append(
+        ratioLine(
+            label + ", CPU time", transportCPURatios, perRound: perRound,
+            subject: "AsyncHTTPClientTransport / raw HTTPClient.execute"))
+    overheads.append(
+        ratioLine(
+            label + ", CPU time", cpuNoise, perRound: perRound,
+            subject: "raw HTTPClient.execute / itself (the noise floor)"))
 }
 let curl = try curlLoop(url: base.absoluteString + smallPath, count: curlCount)
 print(curl.line)
@@ -455,11 +505,16 @@ if arguments.contains("--only-pairs") { exit(0) }
 // figure: two paths in turn).
 // The dispatcher's own cost, without a network: a transport that answers at once.
 struct InstantTransport: HTTPTransport {
-    func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
-        TransportResponse(status: .ok, headers: ["Content-Type": "application/json"], body: Data("{}".utf8), url: request.url, bytesReceived: 2)
+    func send(
+        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> TransportResponse {
+        TransportResponse(
+            status: .ok, headers: ["Content-Type": "application/json"], body: Data("{}".utf8), url: request.url,
+            bytesReceived: 2)
     }
 }
-let instant = NetworkDispatcher(serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
+let instant = NetworkDispatcher(
+    serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
 let instantCount = 200_000
 // Off the main actor (top-level code runs on it), as a program's requests do.
 let other = BasicRequest(path: "/other")
@@ -472,35 +527,51 @@ let (perDispatch, perNewURL, perSend) = try await Task.detached {
     for index in 0..<instantCount { _ = try await instant.future(from: index % 2 == 0 ? small : other).value }
     let perNewURL = (now() - start) / Double(instantCount) * 1_000_000
     start = now()
-    for _ in 0..<instantCount { _ = try await InstantTransport().send(preparedSmall, options: TransferOptions()) { _ in } }
+    for _ in 0..<instantCount {
+        _ = try await InstantTransport().send(preparedSmall, options: TransferOptions()) { _ in }
+    }
     return (perDispatch, perNewURL, (now() - start) / Double(instantCount) * 1_000_000)
 }.value
-print(String(format: "the dispatcher's own cost (a transport that answers at once): %.1f µs a request (%.1f µs when each request has another path than the one before), the bare call %.1f µs", perDispatch, perNewURL, perSend))
+print(
+    String(
+        format:
+            "the dispatcher's own cost (a transport that answers at once): %.1f µs a request (%.1f µs when each request has another path than the one before), the bare call %.1f µs",
+        perDispatch, perNewURL, perSend))
 
 let prepareCount = 100_000
 var prepareStart = now()
 for _ in 0..<prepareCount { _ = try small.prepared(baseURL: base) }
-print(String(format: "building the URL per request: %.1f µs", (now() - prepareStart) / Double(prepareCount) * 1_000_000))
+print(
+    String(format: "building the URL per request: %.1f µs", (now() - prepareStart) / Double(prepareCount) * 1_000_000))
 prepareStart = now()
 for _ in 0..<prepareCount { _ = ResponseFuture<Int>(value: 1).start() }
-print(String(format: "a future created and started: %.1f µs", (now() - prepareStart) / Double(prepareCount) * 1_000_000))
+print(
+    String(format: "a future created and started: %.1f µs", (now() - prepareStart) / Double(prepareCount) * 1_000_000))
 
 let bigBytes = bigBodyMB * 1024 * 1024
 let bigRequest = BasicRequest(path: "/bytes/\(bigBytes)")
 // From the in-process server, whatever `--target` says.
 // The dispatcher holds its server provider weakly (as PiuPiu's does): this one is kept here.
 let localEnvironment = Environment(localBase)
-let local = NetworkDispatcher(serverProvider: localEnvironment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
+let local = NetworkDispatcher(
+    serverProvider: localEnvironment, transport: transport, callbackQueue: DispatchQueue(label: "bench"))
 let rssBefore = currentRSSMegabytes()
 var start = now()
 let streamed = try await local.future(from: bigRequest, options: TransferOptions(bodyDestination: .discard)).value
 let streamSeconds = now() - start
 let peakAfterStream = peakRSSMegabytes()
-print(String(format: "%d MB streamed (discarded): %.2f s, %.0f MB/s, RSS before %.0f MB, peak RSS %.0f MB", bigBodyMB, streamSeconds, Double(streamed.timings.bytesReceived) / 1048576 / streamSeconds, rssBefore, peakAfterStream))
+print(
+    String(
+        format: "%d MB streamed (discarded): %.2f s, %.0f MB/s, RSS before %.0f MB, peak RSS %.0f MB", bigBodyMB,
+        streamSeconds, Double(streamed.timings.bytesReceived) / 1_048_576 / streamSeconds, rssBefore, peakAfterStream))
 start = now()
 let collected = try await local.future(from: bigRequest).value
 let memorySeconds = now() - start
-print(String(format: "%d MB collected in memory: %.2f s, %.0f MB/s, body %d bytes, peak RSS %.0f MB", bigBodyMB, memorySeconds, Double(collected.body?.count ?? 0) / 1048576 / memorySeconds, collected.body?.count ?? 0, peakRSSMegabytes()))
+print(
+    String(
+        format: "%d MB collected in memory: %.2f s, %.0f MB/s, body %d bytes, peak RSS %.0f MB", bigBodyMB,
+        memorySeconds, Double(collected.body?.count ?? 0) / 1_048_576 / memorySeconds, collected.body?.count ?? 0,
+        peakRSSMegabytes()))
 
 try await client.shutdown().get()
 try await transport.shutdown()

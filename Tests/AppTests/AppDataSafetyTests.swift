@@ -1,18 +1,20 @@
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
+
 @testable import App
 @testable import History
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 /// The fixes for the bugs that lost work or data, and the reducer's purity: saved bodies,
 /// `$EDITOR` edits, re-sending to an environment that is gone, bounded exchanges, and a
 /// preview resolved once per change rather than once per frame.
 @Suite struct AppDataSafetyTests {
     private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-safety-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "explorer-safety-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -56,13 +58,19 @@ import TestSupport
         state.saveFolder = "/home/ada/Downloads"
         tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: #"{"a":1}"#, contentType: "application/json"))
         #expect(tuiPress(&state, .char("s")).isEmpty, "nothing is written before the path is confirmed")
-        guard case .savePath? = state.input?.purpose else { Issue.record("no path prompt"); return }
+        guard case .savePath? = state.input?.purpose else {
+            Issue.record("no path prompt")
+            return
+        }
         // The endpoint and the time of the key press (UTC) name it: two sessions never share a name.
         #expect(state.input?.text == "/home/ada/Downloads/explorer-List-posts-20260509T061320Z.json")
         #expect(screenText(state).contains("Save body to:"))
 
         let effects = tuiPress(&state, KeyPress(.enter))
-        guard case .saveBody(let bytes, let path)? = effects.first else { Issue.record("expected a save, got \(effects)"); return }
+        guard case .saveBody(let bytes, let path)? = effects.first else {
+            Issue.record("expected a save, got \(effects)")
+            return
+        }
         #expect(bytes == Data(#"{"a":1}"#.utf8))
         #expect(path == "/home/ada/Downloads/explorer-List-posts-20260509T061320Z.json")
     }
@@ -94,9 +102,12 @@ import TestSupport
 
     /// A shell script as `$EDITOR`: each run appends its file's first line to `log` and
     /// replaces the file with the next of `replies` (or leaves it when the reply is `-`).
-    private func scriptedEditor(_ replies: [String], in folder: URL, failing: Bool = false) throws -> (environment: [String: String], log: URL) {
+    private func scriptedEditor(_ replies: [String], in folder: URL, failing: Bool = false) throws -> (
+        environment: [String: String], log: URL
+    ) {
         let log = folder.appendingPathComponent("editor.log")
-        var script = "#!/bin/sh\nrun=$(cat \"\(folder.path)/run\" 2>/dev/null || echo 0)\nrun=$((run + 1))\necho $run > \"\(folder.path)/run\"\n"
+        var script =
+            "#!/bin/sh\nrun=$(cat \"\(folder.path)/run\" 2>/dev/null || echo 0)\nrun=$((run + 1))\necho $run > \"\(folder.path)/run\"\n"
         script += "head -n 1 \"$1\" >> \"\(log.path)\"\ncp \"$1\" \"\(folder.path)/seen-$run\"\n"
         for (index, reply) in replies.enumerated() where reply != "-" {
             let replyFile = folder.appendingPathComponent("reply-\(index + 1)")
@@ -111,8 +122,9 @@ import TestSupport
     }
 
     private func edit(_ endpoint: Endpoint, environment: [String: String]) async -> AppAction? {
-        let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil,
-                                      externalEditor: { ExternalEditor.run(on: $0, environment: environment) })
+        let program = ExplorerProgram(
+            history: nil, collectionPath: nil, clipboardWriter: nil,
+            externalEditor: { ExternalEditor.run(on: $0, environment: environment) })
         let reported = Collected<AppAction>()
         program.perform(.editInEditor(endpoint), send: { reported.append($0) })
         _ = await reported.wait { _ in true }
@@ -133,26 +145,35 @@ import TestSupport
         #expect(seen.hasPrefix(EndpointEditing.notePrefix + "The edit was not applied: explorer-Users-Get-user.yaml:"))
         #expect(seen.hasSuffix(broken), "the user's text is below the note, as they left it")
         // Set aside in a panel, so the path is never cut off by the width of the status line.
-        guard case .showText(let title, let lines)? = action else { Issue.record("expected a panel, got \(String(describing: action))"); return }
+        guard case .showText(let title, let lines)? = action else {
+            Issue.record("expected a panel, got \(String(describing: action))")
+            return
+        }
         #expect(title == "The edit was not applied")
         #expect(lines.first == "Your text is kept in")
         let kept = lines[1].trimmingCharacters(in: .whitespaces)
         #expect(try String(contentsOfFile: kept, encoding: .utf8).hasSuffix(broken))
         // The loader's line, counted in the kept file (note included), at or after the unclosed list.
-        let keptLines = try String(contentsOfFile: kept, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let keptLines = try String(contentsOfFile: kept, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let brokenLine = try #require(keptLines.firstIndex { $0.hasPrefix("query: [oops") }) + 1
         let reported = try #require(lines[3].split(separator: ":").dropFirst().first.flatMap { Int($0) })
         #expect(lines[3].hasPrefix("explorer-Users-Get-user.yaml:"))
         // (A list left open is reported where the text ends, one past its last line.)
-        #expect(reported >= brokenLine && reported <= keptLines.count + 1, "line \(reported) of \(keptLines.count), the list opens on \(brokenLine)")
+        #expect(
+            reported >= brokenLine && reported <= keptLines.count + 1,
+            "line \(reported) of \(keptLines.count), the list opens on \(brokenLine)")
     }
 
     @Test func anEditFixedAfterTheErrorIsApplied() async throws {
         let folder = try temporaryFolder()
-        let (environment, log) = try scriptedEditor(["name: Get user\npath: [\n", "name: Get user\nmethod: DELETE\npath: /users/7\n"], in: folder)
+        let (environment, log) = try scriptedEditor(
+            ["name: Get user\npath: [\n", "name: Get user\nmethod: DELETE\npath: /users/7\n"], in: folder)
         let action = await edit(getUser, environment: environment)
         guard case .endpointEdited(let edited)? = action else {
-            Issue.record("expected an edit, got \(String(describing: action)); the editor saw \((try? String(contentsOf: log, encoding: .utf8)) ?? "nothing")")
+            Issue.record(
+                "expected an edit, got \(String(describing: action)); the editor saw \((try? String(contentsOf: log, encoding: .utf8)) ?? "nothing")"
+            )
             return
         }
         #expect(edited.method == .delete)
@@ -173,10 +194,19 @@ import TestSupport
         // The note gives the line of the file as it is now shown, note included.
         let shown = reopened.split(separator: "\n", omittingEmptySubsequences: false)
         let noteLines = shown.prefix { $0.hasPrefix(EndpointEditing.notePrefix) }.count
-        let reported = try #require(error.reason.components(separatedBy: "e.yaml:").dropFirst().first?.split(separator: ":").first.flatMap { Int($0) })
-        #expect(shown.indices.contains(reported - 1) && shown[reported - 1].hasPrefix("headers:"), "\(error.reason) in \(shown)")
-        guard case .failure(let again) = EndpointEditing.read(reopened, original: getUser, file: "e.yaml") else { return }
-        #expect(EndpointEditing.noted(reopened, error: again) == reopened, "a second round replaces the note, it does not stack")
+        let reported = try #require(
+            error.reason.components(separatedBy: "e.yaml:").dropFirst().first?.split(separator: ":").first.flatMap {
+                Int($0)
+            })
+        #expect(
+            shown.indices.contains(reported - 1) && shown[reported - 1].hasPrefix("headers:"),
+            "\(error.reason) in \(shown)")
+        guard case .failure(let again) = EndpointEditing.read(reopened, original: getUser, file: "e.yaml") else {
+            return
+        }
+        #expect(
+            EndpointEditing.noted(reopened, error: again) == reopened,
+            "a second round replaces the note, it does not stack")
         #expect(noteLines >= 2)
         #expect(EndpointEditing.withoutNote(reopened) == text)
     }
@@ -185,14 +215,19 @@ import TestSupport
         let folder = try temporaryFolder()
         let (environment, _) = try scriptedEditor(["-"], in: folder, failing: true)
         let action = await edit(getUser, environment: environment)
-        guard case .message(let text, let isError)? = action else { Issue.record("expected a message"); return }
+        guard case .message(let text, let isError)? = action else {
+            Issue.record("expected a message")
+            return
+        }
         #expect(isError)
         #expect(text.contains("exited with status 3"))
         #expect(text != "Not changed.")
     }
 
     @Test func anEditorThatDoesNotExistIsNamed() {
-        let outcome = ExternalEditor.run(on: URL(fileURLWithPath: "/tmp/x.yaml"), environment: ["EDITOR": "no-such-editor-here", "PATH": "/usr/bin:/bin"])
+        let outcome = ExternalEditor.run(
+            on: URL(fileURLWithPath: "/tmp/x.yaml"),
+            environment: ["EDITOR": "no-such-editor-here", "PATH": "/usr/bin:/bin"])
         #expect(outcome == .failed("no-such-editor-here was not found (set VISUAL or EDITOR)"))
     }
 
@@ -210,11 +245,17 @@ import TestSupport
         tuiReduce(&state, .historyLoaded([summary(id: 9, endpoint: "Users/Get user", environment: "qa")]))
         state.focus = .history
         #expect(tuiPress(&state, .char("r")).isEmpty, "nothing is sent to another environment silently")
-        guard case .environmentPicker? = state.overlay else { Issue.record("no picker"); return }
+        guard case .environmentPicker? = state.overlay else {
+            Issue.record("no picker")
+            return
+        }
         #expect(screenText(state).contains("Re-send #9 in which environment?"))
 
         let effects = tuiPress(&state, .char("2"))
-        guard case .send(_, let plan)? = effects.first else { Issue.record("expected a send, got \(effects)"); return }
+        guard case .send(_, let plan)? = effects.first else {
+            Issue.record("expected a send, got \(effects)")
+            return
+        }
         #expect(plan.environment.name == "staging")
         #expect(plan.endpoint.id == "Users/Get user")
         #expect(state.activeEnvironmentValue?.name == "local", "choosing for a re-send does not switch the environment")
@@ -238,8 +279,13 @@ import TestSupport
         var ids: [Int] = []
         for _ in 0..<10 {
             let effects = tuiPress(&state, KeyPress(.enter))
-            guard case .send(let id, _)? = effects.first else { Issue.record("no send"); return }
-            tuiReduce(&state, .received(exchange: id, tuiResponse(status: 200, reason: "OK", body: "x", contentType: "text/plain")))
+            guard case .send(let id, _)? = effects.first else {
+                Issue.record("no send")
+                return
+            }
+            tuiReduce(
+                &state,
+                .received(exchange: id, tuiResponse(status: 200, reason: "OK", body: "x", contentType: "text/plain")))
             ids.append(id)
         }
         #expect(state.exchanges.count == 3)
@@ -252,7 +298,10 @@ import TestSupport
         state.exchangeLimit = 1
         var ids: [Int] = []
         for _ in 0..<4 {
-            guard case .send(let id, _)? = tuiPress(&state, KeyPress(.enter)).first else { Issue.record("no send"); return }
+            guard case .send(let id, _)? = tuiPress(&state, KeyPress(.enter)).first else {
+                Issue.record("no send")
+                return
+            }
             ids.append(id)
         }
         #expect(Set(state.exchanges.keys) == Set(ids))
@@ -264,7 +313,10 @@ import TestSupport
         var state = try tuiState()
         let later = tuiNow.addingTimeInterval(3600)
         let effects = tuiReduce(&state, .input(.key(KeyPress(.enter)), at: later))
-        guard case .send(let id, _)? = effects.first else { Issue.record("no send"); return }
+        guard case .send(let id, _)? = effects.first else {
+            Issue.record("no send")
+            return
+        }
         #expect(state.exchanges[id]?.startedAt == later)
         #expect(state.now == later)
     }
@@ -273,7 +325,8 @@ import TestSupport
         var state = try tuiState()
         // Ticks (a spinner at 10 per second) ask for nothing.
         for second in 1...20 {
-            #expect(AppReducer.reduce(&state, .input(.tick, at: tuiNow.addingTimeInterval(Double(second) / 10))).isEmpty)
+            #expect(
+                AppReducer.reduce(&state, .input(.tick, at: tuiNow.addingTimeInterval(Double(second) / 10))).isEmpty)
         }
         // Moving to another endpoint asks once; the view then only reads the state.
         tuiPress(&state, KeyPress(.down))
@@ -287,8 +340,13 @@ import TestSupport
         #expect(state.preview?.urlText == "http://127.0.0.1:8080/v1/users/1")
         #expect(screenText(state).contains("GET http://127.0.0.1:8080/v1/users/1"))
         // Switching the environment asks again, for the new one.
-        let switched = AppReducer.reduce(&state, .input(.key(.char("e")), at: tuiNow)) + AppReducer.reduce(&state, .input(.key(.char("2")), at: tuiNow))
-        #expect(switched.contains { if case .preview(let plan) = $0 { return plan.environment.name == "staging" } else { return false } })
+        let switched =
+            AppReducer.reduce(&state, .input(.key(.char("e")), at: tuiNow))
+            + AppReducer.reduce(&state, .input(.key(.char("2")), at: tuiNow))
+        #expect(
+            switched.contains {
+                if case .preview(let plan) = $0 { return plan.environment.name == "staging" } else { return false }
+            })
     }
 
     @Test func aPreviewOfAnEarlierSelectionIsNotShown() throws {
@@ -296,7 +354,10 @@ import TestSupport
         tuiPress(&state, KeyPress(.down))
         let stale = AppReducer.reduce(&state, .input(.key(KeyPress(.down)), at: tuiNow))
         tuiPress(&state, KeyPress(.down))
-        guard case .preview(let plan)? = stale.first else { Issue.record("no preview asked"); return }
+        guard case .preview(let plan)? = stale.first else {
+            Issue.record("no preview asked")
+            return
+        }
         tuiReduce(&state, .previewResolved(plan.preview()))
         #expect(state.preview?.key == state.previewKey)
         #expect(state.preview?.method == .post, "the answer for Get user arrived late and was dropped")

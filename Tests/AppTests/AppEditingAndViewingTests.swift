@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import History
 @testable import Terminal
@@ -77,7 +78,8 @@ import Testing
 
         tuiPress(&state, .char("S"))
         let effects = tuiPress(&state, .char("y"))
-        guard case .changeCollection(.put(let endpoint, replacing: "Users/Get user"), "/tmp/shop.yaml")? = effects.first else {
+        guard case .changeCollection(.put(let endpoint, replacing: "Users/Get user"), "/tmp/shop.yaml")? = effects.first
+        else {
             Issue.record("expected a save effect, got \(effects)")
             return
         }
@@ -120,7 +122,8 @@ import Testing
         let same = try EndpointEditing.endpoint(from: document, original: original, file: "edit.yaml")
         #expect(same == original)
         let changed = try EndpointEditing.endpoint(
-            from: document.replacingOccurrences(of: "path: /users", with: "path: /people"), original: original, file: "edit.yaml")
+            from: document.replacingOccurrences(of: "path: /users", with: "path: /people"), original: original,
+            file: "edit.yaml")
         #expect(changed.path == "/people")
         #expect(changed.folderPath == ["Users"] && changed.name == "Create user")
     }
@@ -141,12 +144,14 @@ import Testing
     @Test func compareMarksTheFirstEntryThenAsksForBoth() throws {
         var state = try tuiState()
         state.history = [
-            HistorySummary(id: 2, startedAt: tuiNow, environment: "staging", endpoint: "Users/Get user", method: "GET",
-                           url: "https://staging.example.com/v1/users/2", status: 200, reason: "OK",
-                           responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
-            HistorySummary(id: 1, startedAt: tuiNow, environment: "local", endpoint: "Users/Get user", method: "GET",
-                           url: "http://127.0.0.1:8080/v1/users/1", status: 200, reason: "OK",
-                           responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
+            HistorySummary(
+                id: 2, startedAt: tuiNow, environment: "staging", endpoint: "Users/Get user", method: "GET",
+                url: "https://staging.example.com/v1/users/2", status: 200, reason: "OK",
+                responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
+            HistorySummary(
+                id: 1, startedAt: tuiNow, environment: "local", endpoint: "Users/Get user", method: "GET",
+                url: "http://127.0.0.1:8080/v1/users/1", status: 200, reason: "OK",
+                responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
         ]
         tuiPress(&state, KeyPress(.tab))
         #expect(state.focus == .history)
@@ -192,9 +197,10 @@ import Testing
         tuiPress(&state, .char("z"))
         #expect(state.body.foldDepth == 1)
         let folded = try #require(state.shownBodySource)
-        #expect((0..<folded.lineCount).map { folded.line($0, maxCharacters: 80).plainText } == [
-            "{", #"  "items": [ … ]"#, #"  "total": 3"#, "}",
-        ])
+        #expect(
+            (0..<folded.lineCount).map { folded.line($0, maxCharacters: 80).plainText } == [
+                "{", #"  "items": [ … ]"#, #"  "total": 3"#, "}",
+            ])
         for _ in 0..<6 { tuiPress(&state, .char("z")) }
         #expect(state.body.foldDepth == nil)
         #expect(state.shownBodySource?.lineCount == state.shownDocument?.lineCount)
@@ -214,7 +220,10 @@ import Testing
 
     @Test func aBinaryBodyIsNotCopiedAsText() throws {
         var state = try tuiState()
-        tuiReceive(&state, tuiResponse(status: 200, reason: "OK", data: Data([0x89, 0x50, 0x4E, 0x47, 0, 1]), contentType: "image/png"))
+        tuiReceive(
+            &state,
+            tuiResponse(
+                status: 200, reason: "OK", data: Data([0x89, 0x50, 0x4E, 0x47, 0, 1]), contentType: "image/png"))
         #expect(tuiPress(&state, .char("y")).isEmpty)
         #expect(state.message?.contains("s saves it to a file") == true)
     }
@@ -227,7 +236,8 @@ import Testing
         #expect(state.body.filtered?.plainLine(0) == "[]", "a valid expression that selects nothing shows so")
         tuiType(&state, "me")
         let filtered = try #require(state.body.filtered)
-        #expect((0..<filtered.lineCount).map { filtered.plainLine($0) }.joined() == #"[  "apple",  "banana",  "cherry"]"#)
+        #expect(
+            (0..<filtered.lineCount).map { filtered.plainLine($0) }.joined() == #"[  "apple",  "banana",  "cherry"]"#)
     }
 
     /// A query that asks for exponential work on a small body (`$..*..*..*`) never holds the
@@ -236,7 +246,8 @@ import Testing
     @Test func aHostileFilterOnASmallBodyNeverHoldsTheMainQueue() throws {
         var state = try tuiState()
         let nested = String(repeating: "[", count: 200) + "1" + String(repeating: "]", count: 200)
-        let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: nested, contentType: "application/json"))
+        let id = tuiReceive(
+            &state, tuiResponse(status: 200, reason: "OK", body: nested, contentType: "application/json"))
         tuiPress(&state, .char("f"))
         tuiType(&state, "$..*..*..*")
         #expect(state.body.filter != "$..*..*..*", "past the budget of a key press, the last result stays")
@@ -251,7 +262,10 @@ import Testing
     @Test func aLargeBodyIsSearchedOffTheMainQueue() throws {
         var state = try tuiState()
         let big = String(repeating: #"{"name":"filler"},"#, count: 150_000)
-        let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: "[" + big + #"{"name":"needle"}]"#, contentType: "application/json"))
+        let id = tuiReceive(
+            &state,
+            tuiResponse(
+                status: 200, reason: "OK", body: "[" + big + #"{"name":"needle"}]"#, contentType: "application/json"))
         tuiPress(&state, KeyPress(.tab), KeyPress(.tab), KeyPress(.tab))
         #expect(state.focus == .response)
         tuiPress(&state, .char("/"))
@@ -262,7 +276,8 @@ import Testing
             return
         }
         #expect(state.message?.hasPrefix("Searching") == true)
-        _ = AppReducer.reduce(&state, .searchFinished(exchange: id, query: "needle", lines: document.linesMatching("needle")))
+        _ = AppReducer.reduce(
+            &state, .searchFinished(exchange: id, query: "needle", lines: document.linesMatching("needle")))
         #expect(state.body.matches.count == 1)
         #expect(screenText(state).contains("match 1/1"))
     }
@@ -270,7 +285,11 @@ import Testing
     @Test func aLargeBodyIsFoldedOffTheMainQueue() throws {
         var state = try tuiState()
         let big = String(repeating: #"{"name":"filler","tags":["a","b"]},"#, count: 80_000)
-        let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: #"{"items":["# + big + #"{"name":"last"}]}"#, contentType: "application/json"))
+        let id = tuiReceive(
+            &state,
+            tuiResponse(
+                status: 200, reason: "OK", body: #"{"items":["# + big + #"{"name":"last"}]}"#,
+                contentType: "application/json"))
         tuiPress(&state, KeyPress(.tab), KeyPress(.tab), KeyPress(.tab))
         let effects = tuiPress(&state, .char("z"))
         guard case .fold(id, 0, let document)? = effects.first else {
@@ -291,7 +310,9 @@ import Testing
     @Test func theHeadShowsBeforeTheBodyHasArrived() throws {
         var state = try tuiState(width: 100, height: 30)
         let id = tuiInFlight(&state)
-        let head = ResponseHead(status: 200, headers: ["Content-Type": "application/json", "Content-Length": "52428800"], httpVersion: "HTTP/1.1")
+        let head = ResponseHead(
+            status: 200, headers: ["Content-Type": "application/json", "Content-Length": "52428800"],
+            httpVersion: "HTTP/1.1")
         _ = AppReducer.reduce(&state, .progress(exchange: id, bytes: 1_048_576, head: head))
         let text = screenText(state)
         #expect(text.contains("200 OK"))

@@ -1,11 +1,12 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import History
+@testable import Query
 @testable import Terminal
 @testable import Workspace
-@testable import Query
 
 /// The reducer, key by key: every command and every action a user or an effect can cause.
 @Suite struct AppReducerTests {
@@ -29,7 +30,10 @@ import Testing
         #expect(state.focus == .endpoints)
         #expect(selectedName(state) == "List posts")
         #expect(state.activeEnvironmentValue?.name == "local")
-        #expect(state.endpointRows.map { $0.folder ?? $0.endpoint!.name } == ["List posts", "Users", "Get user", "Create user"])
+        #expect(
+            state.endpointRows.map { $0.folder ?? $0.endpoint!.name } == [
+                "List posts", "Users", "Get user", "Create user",
+            ])
     }
 
     @Test func downAndUpMoveThroughEndpointsAndStopAtTheEnds() throws {
@@ -71,27 +75,40 @@ import Testing
 
     @Test func movingInTheHistoryListOpensTheEntryWithoutSending() throws {
         var state = try tuiState()
-        _ = AppReducer.reduce(&state, .historyLoaded([summary(id: 7, endpoint: "List posts"), summary(id: 6, endpoint: "Users/Get user")]))
+        _ = AppReducer.reduce(
+            &state,
+            .historyLoaded([summary(id: 7, endpoint: "List posts"), summary(id: 6, endpoint: "Users/Get user")]))
         tuiPress(&state, KeyPress(.tab))
         #expect(state.focus == .history)
         let effects = tuiPress(&state, KeyPress(.down))
         #expect(state.historyList.selected == 1)
         #expect(effects.count == 1)
-        guard case .openHistory(let id)? = effects.first else { Issue.record("expected openHistory, got \(effects)"); return }
+        guard case .openHistory(let id)? = effects.first else {
+            Issue.record("expected openHistory, got \(effects)")
+            return
+        }
         #expect(id == 6)
-        _ = AppReducer.reduce(&state, .historyOpened(entry(id: 6), tuiResponse(status: 200, reason: "OK", body: #"{"id":2}"#, contentType: "application/json")))
+        _ = AppReducer.reduce(
+            &state,
+            .historyOpened(
+                entry(id: 6),
+                tuiResponse(status: 200, reason: "OK", body: #"{"id":2}"#, contentType: "application/json")))
         #expect(state.shown?.historyID == 6)
         #expect(state.shown?.response?.status == 200)
         #expect(state.inFlightCount == 0, "showing a history entry sends nothing")
         let enter = tuiPress(&state, KeyPress(.enter))
         #expect(state.focus == .response)
-        guard case .openHistory(let again)? = enter.first else { Issue.record("expected openHistory, got \(enter)"); return }
+        guard case .openHistory(let again)? = enter.first else {
+            Issue.record("expected openHistory, got \(enter)")
+            return
+        }
         #expect(again == 6)
     }
 
     @Test func aHistoryEntryThatArrivesAfterTheSelectionMovedIsIgnored() throws {
         var state = try tuiState()
-        _ = AppReducer.reduce(&state, .historyLoaded([summary(id: 7, endpoint: "List posts"), summary(id: 6, endpoint: "List posts")]))
+        _ = AppReducer.reduce(
+            &state, .historyLoaded([summary(id: 7, endpoint: "List posts"), summary(id: 6, endpoint: "List posts")]))
         state.focus = .history
         _ = AppReducer.reduce(&state, .historyOpened(entry(id: 6), nil))
         #expect(state.shownExchange == nil)
@@ -102,7 +119,10 @@ import Testing
         var failed = entry(id: 3)
         failed.transportError = "connection refused"
         _ = AppReducer.reduce(&state, .historyOpened(failed, nil))
-        guard case .failed(let failure)? = state.shown?.phase else { Issue.record("expected failed"); return }
+        guard case .failed(let failure)? = state.shown?.phase else {
+            Issue.record("expected failed")
+            return
+        }
         #expect(failure.message == "connection refused")
     }
 
@@ -127,11 +147,17 @@ import Testing
     @Test func typingAListFilterNarrowsAndSelectsTheBestMatch() throws {
         var state = try tuiState()
         tuiPress(&state, .char("/"))
-        guard case .listFilter(.endpoints)? = state.input?.purpose else { Issue.record("no list filter input"); return }
+        guard case .listFilter(.endpoints)? = state.input?.purpose else {
+            Issue.record("no list filter input")
+            return
+        }
         tuiType(&state, "user")
         #expect(state.endpointList.filter == "user")
         let visible = state.endpointList.visibleIndices(state.endpointItems)
-        #expect(visible.map { state.endpointRows[$0].folder ?? state.endpointRows[$0].endpoint!.name } == ["Users", "Get user", "Create user"])
+        #expect(
+            visible.map { state.endpointRows[$0].folder ?? state.endpointRows[$0].endpoint!.name } == [
+                "Users", "Get user", "Create user",
+            ])
         #expect(selectedName(state) == "Get user", "lands on an endpoint, not the folder heading")
         tuiType(&state, " c")
         #expect(selectedName(state) == "Create user")
@@ -150,10 +176,13 @@ import Testing
         state.drafts[edited.id] = edited
         for filter in ["", "user", "USER c", "get", "▾", "users", "*", "post create", "zzz", "  "] {
             state.endpointList.filter = filter
-            #expect(state.visibleEndpointRows == state.endpointList.visibleIndices(state.endpointItems), "filter \(filter)")
+            #expect(
+                state.visibleEndpointRows == state.endpointList.visibleIndices(state.endpointItems), "filter \(filter)")
         }
         state.endpointList.filter = "*"
-        #expect(state.visibleEndpointRows.map { state.endpointRows[$0].endpoint?.id } == [edited.id], "an edited endpoint's mark is matched")
+        #expect(
+            state.visibleEndpointRows.map { state.endpointRows[$0].endpoint?.id } == [edited.id],
+            "an edited endpoint's mark is matched")
     }
 
     @Test func anExactNameWinsOverAPrefixMatch() throws {
@@ -161,7 +190,9 @@ import Testing
         tuiPress(&state, .char("/"))
         tuiType(&state, "get user")
         #expect(selectedName(state) == "Get user")
-        tuiPress(&state, KeyPress(.backspace), KeyPress(.backspace), KeyPress(.backspace), KeyPress(.backspace), KeyPress(.backspace))
+        tuiPress(
+            &state, KeyPress(.backspace), KeyPress(.backspace), KeyPress(.backspace), KeyPress(.backspace),
+            KeyPress(.backspace))
         #expect(state.input?.text == "get")
         #expect(selectedName(state) == "Get user")
     }
@@ -193,10 +224,16 @@ import Testing
     @Test func environmentPickerMovesWithArrowsAndSwitchesOnEnter() throws {
         var state = try tuiState()
         tuiPress(&state, .char("e"))
-        guard case .environmentPicker(let list)? = state.overlay else { Issue.record("no picker"); return }
+        guard case .environmentPicker(let list)? = state.overlay else {
+            Issue.record("no picker")
+            return
+        }
         #expect(list.selected == 0)
         tuiPress(&state, KeyPress(.down), KeyPress(.down), KeyPress(.down), KeyPress(.up))
-        guard case .environmentPicker(let moved)? = state.overlay else { Issue.record("picker closed"); return }
+        guard case .environmentPicker(let moved)? = state.overlay else {
+            Issue.record("picker closed")
+            return
+        }
         #expect(moved.selected == 1)
         tuiPress(&state, KeyPress(.enter))
         #expect(state.overlay == nil)
@@ -250,13 +287,18 @@ import Testing
         var state = try tuiState(environment: "production")
         let asked = tuiPress(&state, KeyPress(.enter))
         #expect(asked.isEmpty)
-        guard case .confirmSend(let id, let environment)? = state.overlay else { Issue.record("no confirmation"); return }
+        guard case .confirmSend(let id, let environment)? = state.overlay else {
+            Issue.record("no confirmation")
+            return
+        }
         #expect(id == "List posts")
         #expect(environment == "production")
         let sent = try #require(sentRequest(tuiPress(&state, .char("y"))))
         #expect(state.overlay == nil)
         #expect(sent.1.url == "https://api.example.com/v1/posts?page=1")
-        #expect(state.exchanges[sent.0]?.requestHeaders["Authorization"]?.contains("s3cret-prod-token") == false, "secrets are masked in the shown exchange")
+        #expect(
+            state.exchanges[sent.0]?.requestHeaders["Authorization"]?.contains("s3cret-prod-token") == false,
+            "secrets are masked in the shown exchange")
     }
 
     @Test(arguments: [KeyPress.char("n"), KeyPress(.escape), KeyPress.char("N")])
@@ -275,7 +317,10 @@ import Testing
         tuiPress(&state, KeyPress(.enter))
         let effects = tuiPress(&state, .char("x"), KeyPress(.down), .char("?"))
         #expect(effects.isEmpty)
-        guard case .confirmSend? = state.overlay else { Issue.record("confirmation closed"); return }
+        guard case .confirmSend? = state.overlay else {
+            Issue.record("confirmation closed")
+            return
+        }
     }
 
     // MARK: - Sending and the exchange lifecycle
@@ -302,13 +347,25 @@ import Testing
         var state = try tuiState()
         let (id, _) = try #require(sentRequest(tuiPress(&state, KeyPress(.enter))))
         let effects = tuiPress(&state, KeyPress(.escape))
-        guard case .cancel(let cancelled)? = effects.first else { Issue.record("expected cancel, got \(effects)"); return }
+        guard case .cancel(let cancelled)? = effects.first else {
+            Issue.record("expected cancel, got \(effects)")
+            return
+        }
         #expect(cancelled == id)
-        guard case .cancelled? = state.shown?.phase else { Issue.record("not cancelled"); return }
+        guard case .cancelled? = state.shown?.phase else {
+            Issue.record("not cancelled")
+            return
+        }
         #expect(state.inFlightCount == 0)
         #expect(state.message == "Cancelled GET List posts")
-        _ = AppReducer.reduce(&state, .received(exchange: id, tuiResponse(status: 200, reason: "OK", body: "{}", contentType: "application/json")))
-        guard case .cancelled? = state.shown?.phase else { Issue.record("a late response replaced the cancellation"); return }
+        _ = AppReducer.reduce(
+            &state,
+            .received(exchange: id, tuiResponse(status: 200, reason: "OK", body: "{}", contentType: "application/json"))
+        )
+        guard case .cancelled? = state.shown?.phase else {
+            Issue.record("a late response replaced the cancellation")
+            return
+        }
         #expect(tuiPress(&state, KeyPress(.escape)).isEmpty, "nothing left to cancel")
     }
 
@@ -316,17 +373,29 @@ import Testing
         var state = try tuiState()
         let (id, _) = try #require(sentRequest(tuiPress(&state, KeyPress(.enter))))
         _ = AppReducer.reduce(&state, .progress(exchange: id, bytes: 512))
-        guard case .inFlight(let bytes)? = state.shown?.phase else { Issue.record("not in flight"); return }
+        guard case .inFlight(let bytes)? = state.shown?.phase else {
+            Issue.record("not in flight")
+            return
+        }
         #expect(bytes == 512)
-        _ = AppReducer.reduce(&state, .received(exchange: id, tuiResponse(status: 201, reason: "Created", body: #"{"id":9}"#, contentType: "application/json")))
+        _ = AppReducer.reduce(
+            &state,
+            .received(
+                exchange: id,
+                tuiResponse(status: 201, reason: "Created", body: #"{"id":9}"#, contentType: "application/json")))
         #expect(state.shown?.response?.status == 201)
         _ = AppReducer.reduce(&state, .progress(exchange: id, bytes: 1024))
         #expect(state.shown?.response?.status == 201, "progress after the response changes nothing")
 
         let (second, _) = try #require(sentRequest(tuiPress(&state, KeyPress(.enter))))
-        let failure = TransportFailure(category: "connection refused", message: "Connection refused (127.0.0.1:8080)", hint: "is the server running?")
+        let failure = TransportFailure(
+            category: "connection refused", message: "Connection refused (127.0.0.1:8080)",
+            hint: "is the server running?")
         _ = AppReducer.reduce(&state, .failed(exchange: second, failure))
-        guard case .failed(let shown)? = state.shown?.phase else { Issue.record("not failed"); return }
+        guard case .failed(let shown)? = state.shown?.phase else {
+            Issue.record("not failed")
+            return
+        }
         #expect(shown == failure)
         #expect(state.exchanges[id]?.response?.status == 201, "the first exchange keeps its response")
     }
@@ -335,13 +404,17 @@ import Testing
         var state = try tuiState()
         let (id, _) = try #require(sentRequest(tuiPress(&state, KeyPress(.enter))))
         let effects = AppReducer.reduce(&state, .recorded(exchange: id, historyID: 41))
-        guard case .loadHistory? = effects.first else { Issue.record("expected loadHistory"); return }
+        guard case .loadHistory? = effects.first else {
+            Issue.record("expected loadHistory")
+            return
+        }
         #expect(state.exchanges[id]?.historyID == 41)
     }
 
     @Test func resendSendsTheSelectedHistoryEntryInItsEnvironment() throws {
         var state = try tuiState()
-        _ = AppReducer.reduce(&state, .historyLoaded([summary(id: 5, endpoint: "Users/Get user", environment: "staging")]))
+        _ = AppReducer.reduce(
+            &state, .historyLoaded([summary(id: 5, endpoint: "Users/Get user", environment: "staging")]))
         state.focus = .history
         let (_, request) = try #require(sentRequest(tuiPress(&state, .char("r"))))
         #expect(request.endpoint.id == "Users/Get user")
@@ -350,10 +423,14 @@ import Testing
 
     @Test func resendToAProtectedEnvironmentAsksFirst() throws {
         var state = try tuiState()
-        _ = AppReducer.reduce(&state, .historyLoaded([summary(id: 5, endpoint: "List posts", environment: "production")]))
+        _ = AppReducer.reduce(
+            &state, .historyLoaded([summary(id: 5, endpoint: "List posts", environment: "production")]))
         state.focus = .history
         #expect(tuiPress(&state, .char("r")).isEmpty)
-        guard case .confirmSend(_, "production")? = state.overlay else { Issue.record("no confirmation"); return }
+        guard case .confirmSend(_, "production")? = state.overlay else {
+            Issue.record("no confirmation")
+            return
+        }
     }
 
     @Test func resendOfAForeignEntryExplainsWhy() throws {
@@ -423,7 +500,10 @@ import Testing
         tuiType(&state, "$.items[*].name")
         tuiPress(&state, KeyPress(.enter))
         let filtered = try #require(state.body.filtered)
-        #expect((0..<filtered.lineCount).map { filtered.plainLine($0) } == ["[", "  \"apple\",", "  \"banana\",", "  \"cherry\"", "]"])
+        #expect(
+            (0..<filtered.lineCount).map { filtered.plainLine($0) } == [
+                "[", "  \"apple\",", "  \"banana\",", "  \"cherry\"", "]",
+            ])
         #expect(state.shownDocument?.lineCount == 5)
         #expect(state.message == "Filter: $.items[*].name")
         tuiPress(&state, KeyPress(.escape))
@@ -499,11 +579,17 @@ import Testing
     @Test func copyAsCurlCopiesTheRealCommandAndShowsItMasked() throws {
         var state = try tuiState(environment: "production")
         let effects = tuiPress(&state, .char("c"))
-        guard case .copyToClipboard(let command)? = effects.first else { Issue.record("expected a copy, got \(effects)"); return }
+        guard case .copyToClipboard(let command)? = effects.first else {
+            Issue.record("expected a copy, got \(effects)")
+            return
+        }
         #expect(command.contains("s3cret-prod-token"))
         #expect(command.contains("https://api.example.com/v1/posts?page=1"))
         #expect(command.hasPrefix("curl"))
-        guard case .text(let title, let lines)? = state.overlay else { Issue.record("no overlay"); return }
+        guard case .text(let title, let lines)? = state.overlay else {
+            Issue.record("no overlay")
+            return
+        }
         #expect(title == "curl · List posts · production (copied to the clipboard)")
         let shown = lines.joined(separator: "\n")
         #expect(!shown.contains("s3cret-prod-token"))
@@ -523,9 +609,15 @@ import Testing
     func helpOpensAndCloses(key: KeyPress) throws {
         var state = try tuiState()
         tuiPress(&state, .char("?"))
-        guard case .help? = state.overlay else { Issue.record("no help"); return }
+        guard case .help? = state.overlay else {
+            Issue.record("no help")
+            return
+        }
         tuiPress(&state, .char("j"))
-        guard case .help? = state.overlay else { Issue.record("help closed on j"); return }
+        guard case .help? = state.overlay else {
+            Issue.record("help closed on j")
+            return
+        }
         #expect(tuiPress(&state, key).isEmpty)
         #expect(state.overlay == nil)
         #expect(!state.quitting, "q closes the help, it does not quit")
@@ -544,25 +636,38 @@ import Testing
         var state = try tuiState(width: 120, height: 40)
         let layout = AppLayout(size: state.size, state: state)
         let inner = Block.inner(layout.endpoints)
-        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 2, y: inner.y + 2))), at: tuiNow))
+        _ = tuiReduce(
+            &state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 2, y: inner.y + 2))), at: tuiNow))
         #expect(state.focus == .endpoints)
         #expect(selectedName(state) == "Get user")
         let environments = Block.inner(layout.environments)
-        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: environments.x + 1, y: environments.y + 1))), at: tuiNow))
+        _ = tuiReduce(
+            &state,
+            .input(
+                .mouse(MouseEvent(.press(.left), at: Point(x: environments.x + 1, y: environments.y + 1))), at: tuiNow))
         #expect(state.focus == .environments)
         #expect(state.environmentList.selected == 1)
         #expect(state.activeEnvironment == 0, "a click selects, Enter switches")
-        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 3, y: layout.response.y + 3))), at: tuiNow))
+        _ = tuiReduce(
+            &state,
+            .input(
+                .mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 3, y: layout.response.y + 3))),
+                at: tuiNow))
         #expect(state.focus == .response)
     }
 
     @Test func clickingAHistoryRowOpensIt() throws {
         var state = try tuiState(width: 120, height: 40)
-        _ = AppReducer.reduce(&state, .historyLoaded([summary(id: 9, endpoint: "List posts"), summary(id: 8, endpoint: "List posts")]))
+        _ = AppReducer.reduce(
+            &state, .historyLoaded([summary(id: 9, endpoint: "List posts"), summary(id: 8, endpoint: "List posts")]))
         let inner = Block.inner(AppLayout(size: state.size, state: state).history)
-        let effects = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 1))), at: tuiNow))
+        let effects = tuiReduce(
+            &state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 1))), at: tuiNow))
         #expect(state.focus == .history)
-        guard case .openHistory(8)? = effects.first else { Issue.record("expected openHistory(8), got \(effects)"); return }
+        guard case .openHistory(8)? = effects.first else {
+            Issue.record("expected openHistory(8), got \(effects)")
+            return
+        }
     }
 
     @Test func theWheelMovesTheListUnderThePointer() throws {
@@ -580,7 +685,8 @@ import Testing
         let long = "[" + (1...60).map(String.init).joined(separator: ",") + "]"
         tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: long, contentType: "application/json"))
         let response = AppLayout(size: state.size, state: state).response
-        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.wheelDown, at: Point(x: response.x + 5, y: response.y + 4))), at: tuiNow))
+        _ = tuiReduce(
+            &state, .input(.mouse(MouseEvent(.wheelDown, at: Point(x: response.x + 5, y: response.y + 4))), at: tuiNow))
         #expect(state.focus == .response)
         #expect(state.body.text.topLine == 3)
     }
@@ -589,7 +695,8 @@ import Testing
         var state = try tuiState(width: 120, height: 40)
         tuiPress(&state, .char("?"))
         let inner = Block.inner(AppLayout(size: state.size, state: state).endpoints)
-        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 2))), at: tuiNow))
+        _ = tuiReduce(
+            &state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: inner.x + 1, y: inner.y + 2))), at: tuiNow))
         #expect(state.endpointList.selected == 0)
     }
 
@@ -601,7 +708,11 @@ import Testing
         #expect(layout.endpoints.isEmpty)
         #expect(!layout.environments.isEmpty)
         #expect(screenText(state).contains("Environments"))
-        _ = tuiReduce(&state, .input(.mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 2, y: layout.response.y + 2))), at: tuiNow))
+        _ = tuiReduce(
+            &state,
+            .input(
+                .mouse(MouseEvent(.press(.left), at: Point(x: layout.response.x + 2, y: layout.response.y + 2))),
+                at: tuiNow))
         #expect(state.focus == .response)
         #expect(state.lastList == .environments)
     }
@@ -628,7 +739,8 @@ import Testing
     @Test func collectionReloadKeepsTheSelectedEndpoint() throws {
         var state = try tuiState()
         tuiPress(&state, .char("G"))
-        let reordered = tuiCollectionYAML.replacingOccurrences(of: "  - name: List posts\n    method: GET\n    path: /posts\n    query: { page: \"1\" }\n", with: "")
+        let reordered = tuiCollectionYAML.replacingOccurrences(
+            of: "  - name: List posts\n    method: GET\n    path: /posts\n    query: { page: \"1\" }\n", with: "")
         let collection = try CollectionLoader.parse(reordered + "\n  - name: List posts\n    path: /posts\n")
         _ = AppReducer.reduce(&state, .collectionReloaded(collection))
         #expect(selectedName(state) == "Create user")

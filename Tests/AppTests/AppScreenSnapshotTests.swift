@@ -1,17 +1,20 @@
 import Foundation
-@testable import History
 import NetworkingCore
+import TestSupport
 import Testing
+
 @testable import App
+@testable import History
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 /// The whole screen, state by state: text and style masks compared with
 /// `Tests/Fixtures/Snapshots/<name>.txt` (`RECORD_SNAPSHOTS=1` rewrites them).
 @Suite struct AppScreenSnapshotTests {
-    private let problemJSON = #"{"type":"https://example.com/probs/invalid","title":"Invalid request","detail":"1 field is invalid","instance":"/posts","errors":[{"field":"page","message":"must be positive"}]}"#
-    private let errorPage = "<html><head><title>Oops</title></head><body><h1>Internal Server Error</h1><p>The server hit a snag &amp; gave up.</p></body></html>"
+    private let problemJSON =
+        #"{"type":"https://example.com/probs/invalid","title":"Invalid request","detail":"1 field is invalid","instance":"/posts","errors":[{"field":"page","message":"must be positive"}]}"#
+    private let errorPage =
+        "<html><head><title>Oops</title></head><body><h1>Internal Server Error</h1><p>The server hit a snag &amp; gave up.</p></body></html>"
 
     private func received(_ response: ResponseSnapshot, width: Int = 80, height: Int = 24) throws -> AppState {
         var state = try tuiState(width: width, height: height)
@@ -40,7 +43,9 @@ import TestSupport
     @Test func theFirstFrameSaysTheHistoryIsStillBeingRead() throws {
         // The response pane says "Nothing sent yet. Press Enter…" in both; the History pane
         // says it only once the history is read and empty.
-        func nothingSent(_ state: AppState) -> Int { screenText(state).components(separatedBy: "Nothing sent yet").count - 1 }
+        func nothingSent(_ state: AppState) -> Int {
+            screenText(state).components(separatedBy: "Nothing sent yet").count - 1
+        }
         var state = try tuiState()
         state.historyIsReading = true
         #expect(screenText(state).contains("Reading the history…"))
@@ -67,7 +72,8 @@ import TestSupport
         #expect(reading.contains("The endpoints come when the collection is read."))
         #expect(!reading.contains("Select an endpoint"))
         // Once read, the state is made from the collection: no flag is left to clear.
-        var read = AppState(collection: try CollectionLoader.parse("name: Empty\n", file: "api.yaml"), collectionPath: "/tmp/api.yaml")
+        var read = AppState(
+            collection: try CollectionLoader.parse("name: Empty\n", file: "api.yaml"), collectionPath: "/tmp/api.yaml")
         read.size = state.size
         #expect(screenText(read).contains("No endpoints"))
     }
@@ -80,27 +86,37 @@ import TestSupport
     }
 
     @Test func successJSON() throws {
-        let state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        let state = try received(
+            tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
         assertSnapshot(tuiScreen(state), named: "success-json-80x24")
-        let wide = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"), width: 120, height: 40)
+        let wide = try received(
+            tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"), width: 120,
+            height: 40)
         assertSnapshot(tuiScreen(wide), named: "success-json-120x40")
     }
 
     @Test func clientErrorProblemJSON() throws {
-        let state = try received(tuiResponse(status: 422, reason: "Unprocessable Content", body: problemJSON, contentType: "application/problem+json"))
+        let state = try received(
+            tuiResponse(
+                status: 422, reason: "Unprocessable Content", body: problemJSON, contentType: "application/problem+json"
+            ))
         assertSnapshot(tuiScreen(state), named: "problem-json-422-80x24")
         #expect(screenText(state).contains("Invalid request — 1 field is invalid"))
     }
 
     @Test func serverErrorHTML() throws {
-        let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
+        let state = try received(
+            tuiResponse(
+                status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
         assertSnapshot(tuiScreen(state), named: "server-error-html-80x24")
         #expect(screenText(state).contains("Internal Server Error The server hit a snag"))
     }
 
     /// The page's text (up to 300 characters) wraps in the pane instead of being cut.
     @Test func serverErrorHTMLSummaryIsReadableInFull() throws {
-        let state = try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
+        let state = try received(
+            tuiResponse(
+                status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html; charset=utf-8"))
         let lines = tuiScreen(state).textLines()
         let row = try #require(lines.firstIndex { $0.contains("The server hit a snag & gave") })
         #expect(lines[row + 1].contains("││up."))
@@ -123,7 +139,8 @@ import TestSupport
     }
 
     @Test func searchWithMatches() throws {
-        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        var state = try received(
+            tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
         tuiPress(&state, .char("/"))
         tuiType(&state, "name")
         assertSnapshot(tuiScreen(state), named: "search-typing-80x24")
@@ -132,7 +149,8 @@ import TestSupport
     }
 
     @Test func jsonPathFilter() throws {
-        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        var state = try received(
+            tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
         tuiPress(&state, .char("f"))
         tuiType(&state, "$.items[?(@.price > 2)].name")
         tuiPress(&state, KeyPress(.enter))
@@ -219,7 +237,8 @@ import TestSupport
     }
 
     @Test func headersAndTimingTabs() throws {
-        var state = try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
+        var state = try received(
+            tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json"))
         tuiPress(&state, .char("]"))
         assertSnapshot(tuiScreen(state), named: "headers-tab-80x24")
         tuiPress(&state, .char("]"))
@@ -232,10 +251,14 @@ import TestSupport
     /// is longer than the column, and a URL typed without an environment that failed.
     private func historyState(width: Int, height: Int) throws -> AppState {
         var state = try tuiState(width: width, height: height)
-        func entry(_ id: Int64, _ environment: String?, _ endpoint: String?, _ method: String, _ url: String, _ status: Int?, _ milliseconds: Double) -> HistorySummary {
-            HistorySummary(id: id, startedAt: tuiNow, environment: environment, endpoint: endpoint, method: method, url: url,
-                           status: status, reason: nil, responseBodySize: 10, contentType: "application/json",
-                           totalMilliseconds: milliseconds, transportError: status == nil ? "Connection refused" : nil)
+        func entry(
+            _ id: Int64, _ environment: String?, _ endpoint: String?, _ method: String, _ url: String, _ status: Int?,
+            _ milliseconds: Double
+        ) -> HistorySummary {
+            HistorySummary(
+                id: id, startedAt: tuiNow, environment: environment, endpoint: endpoint, method: method, url: url,
+                status: status, reason: nil, responseBodySize: 10, contentType: "application/json",
+                totalMilliseconds: milliseconds, transportError: status == nil ? "Connection refused" : nil)
         }
         state.history = [
             entry(4, "staging", "Users/Get user", "GET", "https://staging.example.com/v1/users/2", 200, 1234),
@@ -258,12 +281,16 @@ import TestSupport
                 lines += tuiScreen(state).textLines()
                 tuiPress(&state, KeyPress(.down))
             }
-            let local = try #require(lines.first { $0.contains("Get user") && $0.contains("local") }, "\(width)x\(height)")
-            let staging = try #require(lines.first { $0.contains("Get user") && $0.contains("staging") }, "\(width)x\(height)")
+            let local = try #require(
+                lines.first { $0.contains("Get user") && $0.contains("local") }, "\(width)x\(height)")
+            let staging = try #require(
+                lines.first { $0.contains("Get user") && $0.contains("staging") }, "\(width)x\(height)")
             // The status and the duration end at the same columns in every row.
             for line in [local, staging] {
                 let status = try #require(line.range(of: "200"))
-                #expect(line.distance(from: line.startIndex, to: status.lowerBound) == local.distance(from: local.startIndex, to: try #require(local.range(of: "200")).lowerBound))
+                #expect(
+                    line.distance(from: line.startIndex, to: status.lowerBound)
+                        == local.distance(from: local.startIndex, to: try #require(local.range(of: "200")).lowerBound))
             }
             #expect(staging.contains(" 1.23s│") && local.contains("   5ms│"))
             #expect(lines.contains { $0.contains("422") } && lines.contains { $0.contains("ERR") })
@@ -283,8 +310,11 @@ import TestSupport
     @Test func everyStateRendersAtManySizesWithoutCrashing() throws {
         var states: [AppState] = []
         states.append(try tuiState())
-        states.append(try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json")))
-        states.append(try received(tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html")))
+        states.append(
+            try received(tuiResponse(status: 200, reason: "OK", body: tuiItemsJSON, contentType: "application/json")))
+        states.append(
+            try received(
+                tuiResponse(status: 500, reason: "Internal Server Error", body: errorPage, contentType: "text/html")))
         var picker = try tuiState()
         tuiPress(&picker, .char("e"))
         states.append(picker)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import App
 @testable import Terminal
 
@@ -10,7 +11,9 @@ import Testing
     }
 
     private func pretty(_ json: String) -> String? {
-        Array(json.utf8).withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) }.map { String(decoding: $0, as: UTF8.self) }
+        Array(json.utf8).withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) }.map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     // MARK: - JSON
@@ -18,17 +21,18 @@ import Testing
     @Test func nestedJSONIsIndentedTwoSpacesPerLevel() {
         let document = BodyDocument.make(Data(#"{"a":{"b":[1,2]},"c":"d"}"#.utf8), contentType: "application/json")
         #expect(document.kind == .json)
-        #expect(lines(document) == [
-            "{",
-            "  \"a\": {",
-            "    \"b\": [",
-            "      1,",
-            "      2",
-            "    ]",
-            "  },",
-            "  \"c\": \"d\"",
-            "}",
-        ])
+        #expect(
+            lines(document) == [
+                "{",
+                "  \"a\": {",
+                "    \"b\": [",
+                "      1,",
+                "      2",
+                "    ]",
+                "  },",
+                "  \"c\": \"d\"",
+                "}",
+            ])
     }
 
     @Test func emptyObjectsAndArraysStayOnOneLine() {
@@ -98,7 +102,8 @@ import Testing
     // MARK: - Markup
 
     @Test func xmlOnOneLineIsIndented() {
-        let document = BodyDocument.make(Data(#"<?xml version="1.0"?><a><b>text</b><c/></a>"#.utf8), contentType: "application/xml")
+        let document = BodyDocument.make(
+            Data(#"<?xml version="1.0"?><a><b>text</b><c/></a>"#.utf8), contentType: "application/xml")
         #expect(document.kind == .xml)
         #expect(lines(document) == [#"<?xml version="1.0"?>"#, "<a>", "  <b>", "    text", "  </b>", "  <c/>", "</a>"])
     }
@@ -150,17 +155,19 @@ import Testing
     @Test func imagesAndUnknownBytesWithNULAreBinary() {
         #expect(BodyDocument.make(Data("PNG".utf8), contentType: "image/png").kind == .binary)
         #expect(BodyDocument.make(Data([0x00, 0x01, 0x02]), contentType: nil).kind == .binary)
-        #expect(BodyDocument.make(Data([0x00, 0x41]), contentType: "text/plain").kind == .text, "a text type is trusted")
+        #expect(
+            BodyDocument.make(Data([0x00, 0x41]), contentType: "text/plain").kind == .text, "a text type is trusted")
     }
 
     @Test func binaryIsShownAsHexDumpLines() {
         let data = Data((0..<20).map { UInt8($0 + 0x3E) })
         let document = BodyDocument.make(data, contentType: "application/octet-stream")
         #expect(document.lineCount == 2)
-        #expect(lines(document) == [
-            "00000000  3e 3f 40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d  >?@ABCDEFGHIJKLM",
-            "00000010  4e 4f 50 51                                      NOPQ",
-        ])
+        #expect(
+            lines(document) == [
+                "00000000  3e 3f 40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d  >?@ABCDEFGHIJKLM",
+                "00000010  4e 4f 50 51                                      NOPQ",
+            ])
         #expect(BodyDocument.hexLine(Data([0x00, 0x7F, 0x20]), line: 0).hasSuffix("  .. "))
         #expect(BodyDocument.hexLine(data, line: 2) == "")
     }

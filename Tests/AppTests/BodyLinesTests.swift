@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Terminal
 
@@ -37,8 +38,9 @@ import Testing
     private static let document: [UInt8] = {
         var items: [String] = []
         for index in 0..<150 {
-            items.append(#"{"id":\#(index),"name":"item \"\#(index)\" {not: [json]}","tags":["a","b\\"],"empty":{},"none":[ ],"#
-                + #""nested":{"deep":[[1,2],{"x":null}]},"ok":true,"é":"ü"}"#)
+            items.append(
+                #"{"id":\#(index),"name":"item \"\#(index)\" {not: [json]}","tags":["a","b\\"],"empty":{},"none":[ ],"#
+                    + #""nested":{"deep":[[1,2],{"x":null}]},"ok":true,"é":"ü"}"#)
         }
         return Array(("[\n  " + items.joined(separator: ",\n  ") + "\n]\n").utf8)
     }()
@@ -115,7 +117,10 @@ import Testing
     @Test func foldingReadsTheShapeOfPrintedLines() throws {
         let json = Data(#"{"a":{"b":[1,2]},"c":[],"d":"x"}"#.utf8)
         let document = BodyDocument.make(json, contentType: "application/json")
-        guard case .prettyJSON = document.text else { Issue.record("not printed line by line"); return }
+        guard case .prettyJSON = document.text else {
+            Issue.record("not printed line by line")
+            return
+        }
         let folded = FoldedDocument(document, depth: 1)
         let shown = (0..<folded.lineCount).map { folded.line($0, maxCharacters: 80).map(\.text).joined() }
         #expect(shown == ["{", "  \"a\": { … }", "  \"c\": [],", "  \"d\": \"x\"", "}"])
@@ -138,14 +143,19 @@ import Testing
                     offset = end
                 }
                 let lines = builder.lines(of: Data(bytes))
-                #expect((0..<lines.lineCount).map { lines.line($0) } == expected, "\(text.prefix(20).debugDescription) in chunks of \(size)")
+                #expect(
+                    (0..<lines.lineCount).map { lines.line($0) } == expected,
+                    "\(text.prefix(20).debugDescription) in chunks of \(size)")
             }
         }
     }
 
     @Test func aTextBodyIsShownFromItsOwnBytes() {
         let document = BodyDocument.make(Data("alpha\nbeta\nalphabet\n".utf8), contentType: "text/plain")
-        guard case .raw = document.text else { Issue.record("the text was copied"); return }
+        guard case .raw = document.text else {
+            Issue.record("the text was copied")
+            return
+        }
         #expect(document.lineCount == 3)
         #expect(document.linesMatching("ALPHA") == [0, 2])
     }
@@ -170,12 +180,16 @@ import Testing
         // everywhere; the text is fed in pieces, as windows of a large body are.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
-            let text = String((0..<Int.random(in: 0...80, using: &generator)).map { _ in "aAbB\n\r".randomElement(using: &generator)! })
-            let needle = String((0..<Int.random(in: 1...4, using: &generator)).map { _ in "aAbB".randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 0...80, using: &generator)).map { _ in "aAbB\n\r".randomElement(using: &generator)!
+                })
+            let needle = String(
+                (0..<Int.random(in: 1...4, using: &generator)).map { _ in "aAbB".randomElement(using: &generator)! })
             let bytes = Array(text.utf8)
             // Split as bytes: a String keeps "\r\n" as one character.
             let expected = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
-                .filter { String(decoding: $0.element, as: UTF8.self).lowercased().contains(needle.lowercased()) }.map(\.offset)
+                .filter { String(decoding: $0.element, as: UTF8.self).lowercased().contains(needle.lowercased()) }.map(
+                    \.offset)
             var search = LineSearch(needle)!
             let cut = Int.random(in: 0...bytes.count, using: &generator)
             bytes[..<cut].withUnsafeBufferPointer { search.scan($0) }

@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
+@testable import Checks
 @testable import Terminal
 @testable import Workspace
-@testable import Checks
 
 /// The TUI shows what an endpoint's assertions found: `3/4 checks` in the response's status
 /// line, and a Checks tab with each assertion, the value found and why it failed.
@@ -14,10 +15,14 @@ import Testing
         let body = #"{"id":7,"token":"tok-123","roles":["reader"]}"#
         let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: body, contentType: "application/json"))
         var endpoint = Endpoint(name: "Login", path: "/login")
-        endpoint.assertions = try ["status == 200", "jsonpath $.id == 7", #"jsonpath $.roles[*] includes "admin""#, "duration < 500"]
-            .map { try Assertion(parsing: $0) }
+        endpoint.assertions = try [
+            "status == 200", "jsonpath $.id == 7", #"jsonpath $.roles[*] includes "admin""#, "duration < 500",
+        ]
+        .map { try Assertion(parsing: $0) }
         endpoint.captures = [Capture(name: "token", source: .jsonpath("$.token"))]
-        let facts = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8), durationMilliseconds: 42)
+        let facts = CheckedResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8),
+            durationMilliseconds: 42)
         _ = AppReducer.reduce(&state, .checked(exchange: id, endpoint.check(facts)))
         return (state, id)
     }

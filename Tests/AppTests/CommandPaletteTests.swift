@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import App
 @testable import History
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 /// The command palette: fuzzy search over endpoints, environments, history and the keymap's
 /// commands; Enter jumps or runs.
@@ -15,8 +16,10 @@ import TestSupport
     }
 
     private func summary(id: Int64, url: String, status: Int) -> HistorySummary {
-        HistorySummary(id: id, startedAt: tuiNow, environment: "local", endpoint: nil, method: "GET", url: url,
-                       status: status, reason: nil, responseBodySize: 10, contentType: nil, totalMilliseconds: 12, transportError: nil)
+        HistorySummary(
+            id: id, startedAt: tuiNow, environment: "local", endpoint: nil, method: "GET", url: url,
+            status: status, reason: nil, responseBodySize: 10, contentType: nil, totalMilliseconds: 12,
+            transportError: nil)
     }
 
     @Test func ctrlPOpensThePaletteOnEveryKindOfRow() throws {
@@ -79,8 +82,10 @@ import TestSupport
 
     @Test func historyEntriesAreFoundByURLAndStatusAndOpen() throws {
         var state = try tuiState()
-        state.history = [summary(id: 7, url: "http://127.0.0.1:8080/v1/posts", status: 200),
-                         summary(id: 8, url: "http://127.0.0.1:8080/v1/users/9", status: 404)]
+        state.history = [
+            summary(id: 7, url: "http://127.0.0.1:8080/v1/posts", status: 200),
+            summary(id: 8, url: "http://127.0.0.1:8080/v1/users/9", status: 404),
+        ]
         tuiPress(&state, .ctrl("p"))
         tuiType(&state, "404 users")
         let effects = tuiPress(&state, KeyPress(.enter))

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Measure
 @testable import Terminal
@@ -12,7 +13,8 @@ import Testing
     private func comparing(_ digit: Character) throws -> (AppState, [AppEffect]) {
         var state = try tuiState(width: 110, height: 30)
         tuiPress(&state, .char("="))
-        #expect(screenText(state).contains("Compare \(state.selectedEndpoint?.id ?? "") in local with which environment?"))
+        #expect(
+            screenText(state).contains("Compare \(state.selectedEndpoint?.id ?? "") in local with which environment?"))
         let effects = tuiPress(&state, .char(digit))
         return (state, effects)
     }
@@ -44,18 +46,23 @@ import Testing
         tuiPress(&state, .char("="))
         tuiPress(&state, .char("3"))
         let confirmed = tuiPress(&state, .char("y"))
-        guard case .compareEnvironments(_, let second)? = confirmed.first else { Issue.record("not compared after y"); return }
+        guard case .compareEnvironments(_, let second)? = confirmed.first else {
+            Issue.record("not compared after y")
+            return
+        }
         #expect(second.environment.name == "production")
     }
 
     @Test func theComparisonShowsEachDifferenceAsTheFirstSideAndTheSecond() {
         let json = HTTPHeaders([("Content-Type", "application/json"), ("Authorization", "Bearer secret-1")])
-        let a = ComparedExchange(environment: "local", method: "GET", url: "http://l/users/1", status: 200, reason: "OK",
-                                 headers: json, body: Data(#"{"id":1,"name":"Ada","gone":true}"#.utf8), milliseconds: 3)
+        let a = ComparedExchange(
+            environment: "local", method: "GET", url: "http://l/users/1", status: 200, reason: "OK",
+            headers: json, body: Data(#"{"id":1,"name":"Ada","gone":true}"#.utf8), milliseconds: 3)
         var otherHeaders = json
         otherHeaders["Authorization"] = "Bearer secret-2"
-        let b = ComparedExchange(environment: "staging", method: "GET", url: "http://s/users/1", status: 200, reason: "OK",
-                                 headers: otherHeaders, body: Data(#"{"id":"1","name":"Alan","new":1}"#.utf8), milliseconds: 4)
+        let b = ComparedExchange(
+            environment: "staging", method: "GET", url: "http://s/users/1", status: 200, reason: "OK",
+            headers: otherHeaders, body: Data(#"{"id":"1","name":"Alan","new":1}"#.utf8), milliseconds: 4)
         let comparison = Comparison(endpoint: "Users/Get user", ResponseComparison(a, b), mask: { $0 })
         #expect(comparison.title == "Users/Get user: local ↔ staging — differ")
         let lines = comparison.lines.map { line -> String in
@@ -65,7 +72,9 @@ import Testing
             case .added(let text): "+ " + text
             }
         }
-        #expect(lines.contains("- Authorization: ••••••") && lines.contains("+ Authorization: ••••••"), "a credential is never shown")
+        #expect(
+            lines.contains("- Authorization: ••••••") && lines.contains("+ Authorization: ••••••"),
+            "a credential is never shown")
         #expect(lines.contains("- $.id: 1 (number → string)") && lines.contains("+ $.id: \"1\" (number → string)"))
         #expect(lines.contains("- $.name: \"Ada\"") && lines.contains("+ $.name: \"Alan\""))
         #expect(lines.contains("- $.gone: true") && !lines.contains("+ $.gone: (none)"))

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 /// New endpoints, saving them under a name, duplicate, rename, move, delete and its undo,
 /// undo/redo of drafts, and the drafts a previous session left.
@@ -36,10 +37,15 @@ import TestSupport
         let effects2 = tuiType(&state, "/users?active=true") + tuiPress(&state, KeyPress(.enter))
         let stored = storedDrafts(effects2)
         let draft = try #require(state.selectedEndpoint)
-        #expect(draft.id == "Users/New request" && draft.path == "/users" && draft.query == [KeyValue("active", "true")])
+        #expect(
+            draft.id == "Users/New request" && draft.path == "/users" && draft.query == [KeyValue("active", "true")])
         #expect(stored?.first?.path == "/users")
         #expect(screenText(state).contains("GET    New request new"))
-        guard let plan = effects2.compactMap({ effect -> RequestPlan? in if case .send(_, let plan) = effect { return plan } else { return nil } }).first else {
+        guard
+            let plan = effects2.compactMap({ effect -> RequestPlan? in
+                if case .send(_, let plan) = effect { return plan } else { return nil }
+            }).first
+        else {
             Issue.record("Enter in the request line sends the new draft, got \(effects2)")
             return
         }
@@ -56,8 +62,11 @@ import TestSupport
         #expect(state.endpointList.filter.isEmpty, "Ctrl-N clears the filter that would hide the draft")
         tuiType(&state, "/users/9")
         let effects = tuiPress(&state, KeyPress(.enter))
-        let sent = effects.compactMap { effect -> RequestPlan? in if case .send(_, let plan) = effect { return plan } else { return nil } }
-        #expect(sent.map(\.endpoint.id) == ["New request"], "the draft is sent, not the endpoint the filter left selected")
+        let sent = effects.compactMap { effect -> RequestPlan? in
+            if case .send(_, let plan) = effect { return plan } else { return nil }
+        }
+        #expect(
+            sent.map(\.endpoint.id) == ["New request"], "the draft is sent, not the endpoint the filter left selected")
         #expect(state.selectedEndpoint?.id == "New request")
     }
 
@@ -93,14 +102,18 @@ import TestSupport
 
     /// Types a new draft's request line, sends it, and saves it under the proposed name:
     /// the proposed name and the endpoint written.
-    private func savedDraft(typed line: String, environment: String? = nil) throws -> (proposed: String?, saved: Endpoint?, message: String?) {
+    private func savedDraft(typed line: String, environment: String? = nil) throws -> (
+        proposed: String?, saved: Endpoint?, message: String?
+    ) {
         var state = try tuiState(environment: environment)
         tuiPress(&state, .ctrl("n"), .ctrl("u"))
         tuiType(&state, line)
         tuiPress(&state, KeyPress(.enter), .char("S"))
         let proposed = state.input?.text
         let effects = tuiPress(&state, KeyPress(.enter))
-        guard case .put(let endpoint, replacing: nil)? = changes(effects).first else { return (proposed, nil, state.message) }
+        guard case .put(let endpoint, replacing: nil)? = changes(effects).first else {
+            return (proposed, nil, state.message)
+        }
         return (proposed, endpoint, state.message)
     }
 
@@ -121,11 +134,14 @@ import TestSupport
         #expect(cdn.proposed == "Get v2 logo")
         #expect(cdn.saved?.path == "https://cdn.example.com/v2/logo")
         // The same host under another path, and another environment's base URL, are elsewhere.
-        #expect(try savedDraft(typed: "GET http://127.0.0.1:8080/v10/echo").saved?.path == "http://127.0.0.1:8080/v10/echo")
+        #expect(
+            try savedDraft(typed: "GET http://127.0.0.1:8080/v10/echo").saved?.path == "http://127.0.0.1:8080/v10/echo")
         let local = try savedDraft(typed: "GET http://127.0.0.1:8080/v1/echo", environment: "staging")
         #expect(local.proposed == "Get v1 echo")
         #expect(local.saved?.path == "http://127.0.0.1:8080/v1/echo")
-        #expect(try savedDraft(typed: "GET https://staging.example.com/v1/echo", environment: "staging").saved?.path == "/echo")
+        #expect(
+            try savedDraft(typed: "GET https://staging.example.com/v1/echo", environment: "staging").saved?.path
+                == "/echo")
     }
 
     @Test func aNewDraftWithoutAPathIsNotSaved() throws {
@@ -276,7 +292,10 @@ import TestSupport
         let commands = CommandPalette.entries(state).compactMap { entry -> AppCommand? in
             if case .command(let command) = entry.target { return command } else { return nil }
         }
-        for command in [AppCommand.newEndpoint, .duplicateEndpoint, .renameEndpoint, .moveEndpoint, .deleteEndpoint, .undoDelete, .undo, .redo] {
+        for command in [
+            AppCommand.newEndpoint, .duplicateEndpoint, .renameEndpoint, .moveEndpoint, .deleteEndpoint, .undoDelete,
+            .undo, .redo,
+        ] {
             #expect(commands.contains(command))
         }
     }
@@ -300,8 +319,10 @@ import TestSupport
         defer { folder.cleanUp() }
         let store = DraftStore(folder: folder.url.appendingPathComponent("state/drafts"))
         var drafts = [
-            Endpoint(name: "New request", folderPath: ["Users"], method: .post, path: "/users", headers: [KeyValue("X-Trace", "{{trace}}")],
-                     body: .json(.object([(key: "name", value: .string("Ada"))]))),
+            Endpoint(
+                name: "New request", folderPath: ["Users"], method: .post, path: "/users",
+                headers: [KeyValue("X-Trace", "{{trace}}")],
+                body: .json(.object([(key: "name", value: .string("Ada"))]))),
             Endpoint(name: "Top", path: "/top"),
         ]
         drafts[1].disabled.headers = [KeyValue("X-Debug", "1")]  // a row switched off is part of the draft
@@ -316,7 +337,9 @@ import TestSupport
         #expect(Set(read) == Set(drafts) && read.count == 2)
         #expect(read.first { $0.id == "Users/New request" } == drafts[0])
         #expect(read.first { $0.id == "Top" }?.disabled.headers == [KeyValue("X-Debug", "1")])
-        #expect(store.load(collectionPath: "/other/shop.yaml").drafts.isEmpty, "another collection of the same name has its own")
+        #expect(
+            store.load(collectionPath: "/other/shop.yaml").drafts.isEmpty,
+            "another collection of the same name has its own")
 
         try store.save([], collectionPath: "/projects/shop.yaml")
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -337,10 +360,12 @@ import TestSupport
     @Test func aNewTopLevelEndpointIsAppendedKeepingTheFilesComments() throws {
         let folder = try WorkspaceTemporaryDirectory()
         defer { folder.cleanUp() }
-        let text = "# Shop API, hand written\nname: Shop\nenvironments:\n  - name: local\n    base_url: http://127.0.0.1:1\nendpoints:\n  # the first one\n  - name: One\n    path: /one\n"
+        let text =
+            "# Shop API, hand written\nname: Shop\nenvironments:\n  - name: local\n    base_url: http://127.0.0.1:1\nendpoints:\n  # the first one\n  - name: One\n    path: /one\n"
         let url = try folder.write("shop.yaml", text)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
-        let written = try CollectionChange.put(Endpoint(name: "Two", method: .post, path: "/two"), replacing: nil).apply(to: url)
+        let written = try CollectionChange.put(Endpoint(name: "Two", method: .post, path: "/two"), replacing: nil)
+            .apply(to: url)
         #expect(written.collection.endpoints.map(\.id) == ["One", "Two"])
         let after = try String(contentsOf: url, encoding: .utf8)
         #expect(after.hasPrefix(text), "the user's text, comments included, is kept")
@@ -351,7 +376,9 @@ import TestSupport
         let folder = try WorkspaceTemporaryDirectory()
         defer { folder.cleanUp() }
         let url = try folder.write("shop.yaml", "# kept by every change\n" + tuiCollectionYAML)
-        defer { #expect((try? String(contentsOf: url, encoding: .utf8))?.hasPrefix("# kept by every change\n") == true) }
+        defer {
+            #expect((try? String(contentsOf: url, encoding: .utf8))?.hasPrefix("# kept by every change\n") == true)
+        }
         let collection = try CollectionLoader.load(from: url)
         var renamed = try #require(collection.endpoint(withID: "Users/Get user"))
         renamed.name = "Fetch user"
@@ -360,7 +387,8 @@ import TestSupport
 
         written = try CollectionChange.delete(id: "Users/Fetch user").apply(to: url)
         #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Create user"])
-        written = try CollectionChange.restore(renamed, at: APICollection.Place(folderPath: ["Users"], index: 0)).apply(to: url)
+        written = try CollectionChange.restore(renamed, at: APICollection.Place(folderPath: ["Users"], index: 0)).apply(
+            to: url)
         #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
 
         #expect(throws: CollectionChange.ChangeError.self) {

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
@@ -8,8 +9,9 @@ import Testing
 /// The Cookies panel (`C`): the active environment's jar, values masked, deleted with `x`/`X`
 /// through effects the program performs.
 @Suite struct CookiesPanelTests {
-    let session = Cookie(name: "session", value: "s3cret-session-value", domain: "127.0.0.1", path: "/",
-                         expires: Date(timeIntervalSince1970: 1_900_000_000), httpOnly: true, sameSite: "Lax")
+    let session = Cookie(
+        name: "session", value: "s3cret-session-value", domain: "127.0.0.1", path: "/",
+        expires: Date(timeIntervalSince1970: 1_900_000_000), httpOnly: true, sameSite: "Lax")
     let theme = Cookie(name: "theme", value: "dark", domain: "example.com", hostOnly: false, path: "/app", secure: true)
 
     private func openPanel() throws -> AppState {
@@ -35,7 +37,10 @@ import Testing
         var state = try openPanel()
         tuiPress(&state, .char("j"))
         let one = tuiPress(&state, .char("x"))
-        #expect(one.contains { if case .deleteCookies("collection:Shop API", "local", let only) = $0 { only == theme } else { false } })
+        #expect(
+            one.contains {
+                if case .deleteCookies("collection:Shop API", "local", let only) = $0 { only == theme } else { false }
+            })
         #expect(state.message == "Deleted the cookie theme of example.com.")
         tuiReduce(&state, .cookiesListed(environment: "local", [session], problem: nil))
         #expect(!screenText(state).contains("theme="))
@@ -50,11 +55,15 @@ import Testing
 
     @Test func aJarThatDoesNotReadIsNamedAndAnEnvironmentWithoutCookiesSaysSo() throws {
         var state = try openPanel()
-        tuiReduce(&state, .cookiesListed(environment: "local", [], problem: "The cookies in /s/cookies.json cannot be read; delete the file."))
+        tuiReduce(
+            &state,
+            .cookiesListed(
+                environment: "local", [], problem: "The cookies in /s/cookies.json cannot be read; delete the file."))
         #expect(screenText(state).contains("cannot be read"))
         tuiPress(&state, KeyPress(.escape))
 
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: c
             environments: [{ name: off, base_url: "http://127.0.0.1:9", cookies: false }]
             endpoints: []

@@ -1,14 +1,15 @@
 import Dispatch
 import Foundation
 import GRDB
+import TestSupport
 import Testing
+
 @testable import App
 @testable import Demo
+@testable import Formats
 @testable import History
 @testable import Terminal
 @testable import Workspace
-@testable import Formats
-import TestSupport
 
 /// Effects run in the order the reducer asked for them; history writes stay off the main queue.
 @Suite struct EffectOrderTests {
@@ -16,7 +17,10 @@ import TestSupport
     struct OrderProgram: TerminalProgram {
         typealias State = Int
         typealias Action = Int
-        enum Effect: Sendable { case slow(Int), fast(Int) }
+        enum Effect: Sendable {
+            case slow(Int)
+            case fast(Int)
+        }
 
         let log: Collected<Int>
         func reduce(_ state: inout Int, _ action: Int) -> [Effect] { [] }
@@ -45,7 +49,8 @@ import TestSupport
     }
 
     private func collection(port: Int) throws -> APICollection {
-        try CollectionLoader.parse("""
+        try CollectionLoader.parse(
+            """
             name: Order
             environments:
               - name: local
@@ -61,11 +66,14 @@ import TestSupport
 
     private func plan(_ name: String, _ collection: APICollection) throws -> RequestPlan {
         let endpoint = try #require(collection.endpoint(withID: name))
-        return RequestPlan(endpoint: endpoint, collection: collection, environment: try #require(collection.environments.first), revision: 1)
+        return RequestPlan(
+            endpoint: endpoint, collection: collection, environment: try #require(collection.environments.first),
+            revision: 1)
     }
 
     private func temporaryStore() throws -> (HistoryStore, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-effects-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "explorer-effects-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("history.sqlite")
         return (try HistoryStore(fileURL: file, configuration: HistoryConfiguration(busyTimeout: 30)), file)
@@ -75,7 +83,8 @@ import TestSupport
         let server = try await DemoServer.start(port: 0)
         let collection = try collection(port: try #require(server.environments.first).port)
         let (store, _) = try temporaryStore()
-        let program = ExplorerProgram(history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
+        let program = ExplorerProgram(
+            history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
         let interpreter = EffectInterpreter(program: program)
         let reported = Collected<AppAction>()
         let send: @Sendable (AppAction) -> Void = { reported.append($0) }
@@ -87,7 +96,9 @@ import TestSupport
         interpreter.run([.send(exchange: 2, try plan("Fast", collection))], send: send)
         #expect(await reported.wait { if case .recorded(exchange: 2, _) = $0 { return true } else { return false } })
         // The slow route answers after 400 ms; give it that and more to show up if it was sent.
-        _ = await reported.wait(timeout: .milliseconds(900)) { if case .received(exchange: 1, _) = $0 { return true } else { return false } }
+        _ = await reported.wait(timeout: .milliseconds(900)) {
+            if case .received(exchange: 1, _) = $0 { return true } else { return false }
+        }
 
         let forFirst = reported.all.filter {
             switch $0 {
@@ -119,7 +130,8 @@ import TestSupport
 
         // Nothing listens on this port: the request fails at once.
         let collection = try collection(port: 9)
-        let program = ExplorerProgram(history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
+        let program = ExplorerProgram(
+            history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
         let reported = Collected<AppAction>()
         program.perform(.send(exchange: 1, try plan("Fast", collection)), send: { reported.append($0) })
         #expect(await reported.wait { if case .failed(exchange: 1, _) = $0 { return true } else { return false } })
@@ -138,18 +150,24 @@ import TestSupport
             return
         }
         let written = Collected<AppAction>()
-        let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: { written.append(.message($0, isError: false)) })
+        let program = ExplorerProgram(
+            history: nil, collectionPath: nil, clipboardWriter: { written.append(.message($0, isError: false)) })
         let reported = Collected<AppAction>()
         program.perform(.copyAsCurl(plan), send: { reported.append($0) })
         await program.shutdown()
         // OSC 52: ESC ] 52 ; c ; base64 BEL
-        guard case .message(let sequence, _)? = written.all.first, sequence.hasPrefix("\u{1B}]52;c;"), sequence.hasSuffix("\u{07}"),
-              let data = Data(base64Encoded: String(sequence.dropFirst(7).dropLast())) else {
+        guard case .message(let sequence, _)? = written.all.first, sequence.hasPrefix("\u{1B}]52;c;"),
+            sequence.hasSuffix("\u{07}"),
+            let data = Data(base64Encoded: String(sequence.dropFirst(7).dropLast()))
+        else {
             Issue.record("no OSC 52 sequence written: \(written.all)")
             return
         }
         #expect(String(decoding: data, as: UTF8.self).contains("s3cret-prod-token"))
-        guard case .showText(let title, let lines)? = reported.all.first else { Issue.record("nothing shown"); return }
+        guard case .showText(let title, let lines)? = reported.all.first else {
+            Issue.record("nothing shown")
+            return
+        }
         #expect(title == "curl · List posts · production (copied to the clipboard)")
         #expect(!lines.joined().contains("s3cret-prod-token"))
         // The same command as `explorer export curl` prints (with and without --reveal-secrets).

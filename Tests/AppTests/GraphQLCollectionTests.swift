@@ -1,8 +1,9 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Workspace
+
 @testable import App
+@testable import Workspace
 
 /// The `graphql:` key of an endpoint: read, written back, resolved into GraphQL over HTTP
 /// (a JSON body for POST, query parameters for GET), with errors at file:line:column.
@@ -36,7 +37,8 @@ import Testing
         """
 
     @Test func readsQueryVariablesAndOperation() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: User
                 method: POST
                 path: /graphql
@@ -54,7 +56,8 @@ import Testing
     }
 
     @Test func aPostSendsOneJSONObjectWithVariablesExpanded() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: User
                 method: POST
                 path: /graphql
@@ -74,7 +77,8 @@ import Testing
     }
 
     @Test func aGetSendsQueryParametersAndNoBody() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: User
                 method: GET
                 path: /graphql
@@ -90,7 +94,8 @@ import Testing
     }
 
     @Test func aMutationWithGetIsRefusedBeforeSending() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: Create
                 method: GET
                 path: /graphql
@@ -116,26 +121,32 @@ import Testing
 
     @Test func aSyntaxErrorInABlockQueryOfAFileWithCRLFLineEndsPointsAtTheSameColumn() throws {
         #expect {
-            try CollectionLoader.parse(Self.text(Self.brokenBlockQuery).replacingOccurrences(of: "\n", with: "\r\n"), file: "api.yaml")
+            try CollectionLoader.parse(
+                Self.text(Self.brokenBlockQuery).replacingOccurrences(of: "\n", with: "\r\n"), file: "api.yaml")
         } throws: { error in
             "\(error)".hasPrefix("api.yaml:12:30: in the graphql of endpoint \"Broken\", the query has a syntax error:")
         }
     }
 
     @Test func unknownKeysGetADidYouMean() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: User
                 path: /graphql
                 graphql:
                   query: "{ users { id } }"
                   varibles: { id: "1" }
             """)
-        #expect(collection.warnings.map(\.description).contains { $0.contains("unknown key \"varibles\"") && $0.contains("did you mean \"variables\"?") })
+        #expect(
+            collection.warnings.map(\.description).contains {
+                $0.contains("unknown key \"varibles\"") && $0.contains("did you mean \"variables\"?")
+            })
     }
 
     @Test func graphqlAndAnotherBodyConflict() throws {
         #expect {
-            try Self.collection("""
+            try Self.collection(
+                """
                   - name: Both
                     method: POST
                     path: /graphql
@@ -146,7 +157,8 @@ import Testing
     }
 
     @Test func anOperationTheDocumentLacksIsAnErrorWithADidYouMean() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: Two
                 method: POST
                 path: /graphql
@@ -156,7 +168,10 @@ import Testing
             """)
         #expect {
             try RequestResolver().resolve(try collection.endpoint(named: "Two"), in: collection)
-        } throws: { error in "\(error)".contains("operation \"User\" is not in the document") && "\(error)".contains("did you mean \"Users\"?") }
+        } throws: { error in
+            "\(error)".contains("operation \"User\" is not in the document")
+                && "\(error)".contains("did you mean \"Users\"?")
+        }
     }
 
     @Test func aQueryFileIsReadAtSendTimeAndItsSyntaxErrorsNameTheFile() throws {
@@ -165,31 +180,38 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let yaml = folder.appendingPathComponent("api.yaml")
         try """
-            name: G
-            environments: [{ name: local, base_url: "http://127.0.0.1:9" }]
-            endpoints:
-              - name: From file
-                method: POST
-                path: /graphql
-                graphql: { query: "@queries/user.graphql" }
-            """.write(to: yaml, atomically: true, encoding: .utf8)
+        name: G
+        environments: [{ name: local, base_url: "http://127.0.0.1:9" }]
+        endpoints:
+          - name: From file
+            method: POST
+            path: /graphql
+            graphql: { query: "@queries/user.graphql" }
+        """.write(to: yaml, atomically: true, encoding: .utf8)
         let query = folder.appendingPathComponent("queries/user.graphql")
-        try FileManager.default.createDirectory(at: query.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: query.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "query {\n  users { id }\n}\n".write(to: query, atomically: true, encoding: .utf8)
         let collection = try CollectionLoader.load(from: yaml)
         let endpoint = try collection.endpoint(named: "From file")
         #expect(endpoint.graphql?.document == .file("queries/user.graphql"))
         let resolved = try RequestResolver().resolve(endpoint, in: collection)
-        #expect(try JSONValue(parsing: try #require(resolved.request.httpBody))["query"]?.stringValue == "query {\n  users { id }\n}\n")
+        #expect(
+            try JSONValue(parsing: try #require(resolved.request.httpBody))["query"]?.stringValue
+                == "query {\n  users { id }\n}\n")
 
         try "query {\n  users { id ]\n}\n".write(to: query, atomically: true, encoding: .utf8)
         #expect {
             try RequestResolver().resolve(endpoint, in: collection)
-        } throws: { error in "\(error)".hasPrefix("\(query.path):2:14: The GraphQL query of endpoint \"From file\" is not valid: syntax error:") }
+        } throws: { error in
+            "\(error)".hasPrefix(
+                "\(query.path):2:14: The GraphQL query of endpoint \"From file\" is not valid: syntax error:")
+        }
     }
 
     @Test func theWriterWritesItBackAsItReads() throws {
-        let collection = try Self.collection("""
+        let collection = try Self.collection(
+            """
               - name: User
                 method: POST
                 path: /graphql
@@ -213,11 +235,16 @@ import Testing
     }
 
     @Test func aGraphQLErrorsArrayIsAnErrorSummaryWhateverTheStatus() {
-        let body = #"{"data":{"user":{"name":"Ada","secretNote":null}},"errors":[{"message":"secretNote is private","locations":[{"line":2,"column":17}],"path":["user","secretNote"]}]}"#
-        let summary = ResponseSnapshot.errorSummary(status: 200, document: BodyDocument.make(Data(body.utf8), contentType: "application/json"))
+        let body =
+            #"{"data":{"user":{"name":"Ada","secretNote":null}},"errors":[{"message":"secretNote is private","locations":[{"line":2,"column":17}],"path":["user","secretNote"]}]}"#
+        let summary = ResponseSnapshot.errorSummary(
+            status: 200, document: BodyDocument.make(Data(body.utf8), contentType: "application/json"))
         #expect(summary == ["GraphQL: 1 error", "• user.secretNote (2:17): secretNote is private"])
         // A REST body with its own `errors` is not read as GraphQL.
         let rest = #"{"status":"failed","errors":[{"message":"x"}]}"#
-        #expect(ResponseSnapshot.errorSummary(status: 200, document: BodyDocument.make(Data(rest.utf8), contentType: "application/json")).isEmpty)
+        #expect(
+            ResponseSnapshot.errorSummary(
+                status: 200, document: BodyDocument.make(Data(rest.utf8), contentType: "application/json")
+            ).isEmpty)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import History
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Terminal
 
@@ -9,15 +10,17 @@ import Testing
 /// and a row of an exchange still in memory opens that exchange, whole.
 @Suite struct HistoryPreviewTests {
     private func stored(_ id: Int64, body: String, size: Int? = nil) -> HistoryEntry {
-        HistoryEntry(id: id, method: "GET", url: "http://127.0.0.1:8080/v1/items/\(id)", status: 200, reason: "OK",
-                     responseHeaders: ["Content-Type": "application/json"], responseBody: Data(body.utf8),
-                     responseBodySize: size)
+        HistoryEntry(
+            id: id, method: "GET", url: "http://127.0.0.1:8080/v1/items/\(id)", status: 200, reason: "OK",
+            responseHeaders: ["Content-Type": "application/json"], responseBody: Data(body.utf8),
+            responseBodySize: size)
     }
 
     @Test func previewingRowsKeepsTheLiveExchangeAndItsRowOpensItWhole() throws {
         var state = try tuiState(width: 100, height: 30)
         let full = #"{"items":[1,2,3],"complete":true}"#
-        let live = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: full, contentType: "application/json"))
+        let live = tuiReceive(
+            &state, tuiResponse(status: 200, reason: "OK", body: full, contentType: "application/json"))
         _ = AppReducer.reduce(&state, .recorded(exchange: live, historyID: 7))
 
         // Another row is previewed from its stored copy: the live exchange stays in memory.

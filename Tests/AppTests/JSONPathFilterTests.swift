@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import App
 @testable import Query
 
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func theResultIsPrettyJSON() throws {
-        let result = try JSONPath("$.items[0].tags").evaluate(Data(#"{"items": [{"tags": ["fruit"]}, {"tags": []}]}"#.utf8))
+        let result = try JSONPath("$.items[0].tags").evaluate(
+            Data(#"{"items": [{"tags": ["fruit"]}, {"tags": []}]}"#.utf8))
         let document = BodyDocument.make(result, contentType: "application/json")
         #expect((0..<document.lineCount).map { document.plainLine($0) } == ["[", "  [", "    \"fruit\"", "  ]", "]"])
     }

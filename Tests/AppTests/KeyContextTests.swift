@@ -2,6 +2,7 @@ import Foundation
 import History
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import History
 @testable import Terminal
@@ -12,12 +13,14 @@ import Testing
     private func historyState() throws -> AppState {
         var state = try tuiState(width: 120, height: 30)
         state.history = [
-            HistorySummary(id: 2, startedAt: tuiNow, environment: "staging", endpoint: "Users/Get user", method: "GET",
-                           url: "https://staging.example.com/v1/users/2", status: 200, reason: "OK",
-                           responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
-            HistorySummary(id: 1, startedAt: tuiNow, environment: "local", endpoint: "Users/Get user", method: "GET",
-                           url: "http://127.0.0.1:8080/v1/users/1", status: 200, reason: "OK",
-                           responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
+            HistorySummary(
+                id: 2, startedAt: tuiNow, environment: "staging", endpoint: "Users/Get user", method: "GET",
+                url: "https://staging.example.com/v1/users/2", status: 200, reason: "OK",
+                responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
+            HistorySummary(
+                id: 1, startedAt: tuiNow, environment: "local", endpoint: "Users/Get user", method: "GET",
+                url: "http://127.0.0.1:8080/v1/users/1", status: 200, reason: "OK",
+                responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
         ]
         return state
     }
@@ -31,10 +34,11 @@ import Testing
         #expect(state.selectedEndpoint?.id == "List posts")
         tuiPress(&state, KeyPress(.tab))
         #expect(state.focus == .history)
-        let entry = HistoryEntry(id: 2, environment: "staging", endpoint: "Users/Get user", method: "GET",
-                                 url: "https://staging.example.com/v1/users/2", requestHeaders: ["Authorization": "Bearer ••••••"],
-                                 status: 200, reason: "OK",
-                                 responseHeaders: ["Content-Type": "application/json"], responseBody: Data("{}".utf8))
+        let entry = HistoryEntry(
+            id: 2, environment: "staging", endpoint: "Users/Get user", method: "GET",
+            url: "https://staging.example.com/v1/users/2", requestHeaders: ["Authorization": "Bearer ••••••"],
+            status: 200, reason: "OK",
+            responseHeaders: ["Content-Type": "application/json"], responseBody: Data("{}".utf8))
         _ = AppReducer.reduce(&state, .historyOpened(entry, ResponseSnapshot.make(entry: entry, status: 200)))
         state.focus = .history
         let effects = tuiPress(&state, .char("c"))

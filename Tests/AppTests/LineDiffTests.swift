@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import App
 @testable import History
 
@@ -60,8 +61,12 @@ import Testing
     @Test func everyDiffKeepsBothSidesAndAsManyCommonLinesAsPossible() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            let old = (0..<Int.random(in: 0...12, using: &generator)).map { _ in ["a", "b", "c", "{", "}"].randomElement(using: &generator)! }
-            let new = (0..<Int.random(in: 0...12, using: &generator)).map { _ in ["a", "b", "c", "{", "x"].randomElement(using: &generator)! }
+            let old = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                ["a", "b", "c", "{", "}"].randomElement(using: &generator)!
+            }
+            let new = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                ["a", "b", "c", "{", "x"].randomElement(using: &generator)!
+            }
             let lines = LineDiff.diff(old, new)
             #expect(oldSide(lines) == old)
             #expect(newSide(lines) == new)

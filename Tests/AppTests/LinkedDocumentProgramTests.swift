@@ -1,7 +1,8 @@
 import Checks
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import App
 @testable import Demo
 @testable import Workspace
@@ -13,21 +14,25 @@ import TestSupport
         let api = try await DemoServer.start(port: 0)
         let documents = try await DocumentServer.start(["/openapi.json": .init(DemoOpenAPI.json)])
         let url = documents.url("/openapi.json?session=\(UUID().uuidString)")
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: Linked
             openapi: \(url.absoluteString)
             environments: [{ name: local, base_url: "\(try #require(api.environments.first).baseURL.absoluteString)" }]
             endpoints: [{ name: User, path: /users/1, operation: getUser }]
             """, file: "linked.yaml")
-        let plan = RequestPlan(endpoint: try #require(collection.endpoint(withID: "User")), collection: collection,
-                               environment: try #require(collection.environments.first), revision: 1)
+        let plan = RequestPlan(
+            endpoint: try #require(collection.endpoint(withID: "User")), collection: collection,
+            environment: try #require(collection.environments.first), revision: 1)
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
         let reported = Collected<AppAction>()
         for exchange in 1...2 {
             program.perform(.send(exchange: exchange, plan), send: reported.append)
             #expect(await reported.wait { if case .checked(exchange, _) = $0 { true } else { false } })
         }
-        let schemas = reported.all.compactMap { action -> SchemaCheck? in if case .checked(_, let report) = action { report.schema } else { nil } }
+        let schemas = reported.all.compactMap { action -> SchemaCheck? in
+            if case .checked(_, let report) = action { report.schema } else { nil }
+        }
         #expect(schemas.count == 2)
         #expect(schemas.allSatisfy { $0.passed && $0.document == url.absoluteString && $0.operation != nil })
         #expect(documents.requests.count == 1)

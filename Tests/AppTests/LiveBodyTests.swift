@@ -1,11 +1,12 @@
 import Foundation
 import NetworkingCore
 import Testing
+import Workspace
+
 @testable import App
 @testable import History
-import Workspace
-@testable import Terminal
 @testable import Query
+@testable import Terminal
 
 /// A body shown while it arrives: partial snapshots, the live event view, the limit line.
 @Suite struct LiveBodyTests {
@@ -40,36 +41,50 @@ import Workspace
         let document = snapshot!.document
         #expect(document.kind == .events)
         let lines = (0..<document.lineCount).map { document.plainLine($0) }
-        #expect(lines == ["▸ 22:13:20.500  tick  #1", "  {", "    \"n\": 1", "  }", "▸ 22:13:20.500  message", "  plain"])
+        #expect(
+            lines == ["▸ 22:13:20.500  tick  #1", "  {", "    \"n\": 1", "  }", "▸ 22:13:20.500  message", "  plain"])
         #expect(EventLog.spans(lines[0]).map(\.text) == ["▸ ", "22:13:20.500", "  tick  #1"])
     }
 
     @Test func theJSONPathFilterAppliesToEachEventsData() throws {
         let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
-        _ = body.append(Data("event: tick\nid: 1\ndata: {\"price\": 10, \"sym\": \"A\"}\n\ndata: plain words\n\n".utf8), at: start)
-        _ = body.append(Data("event: tick\nid: 2\ndata: {\"sym\": \"B\"}\n\nevent: tick\nid: 3\ndata: {\"price\": 12,\ndata:  \"sym\": \"C\"}\n\n".utf8), at: start)
+        _ = body.append(
+            Data("event: tick\nid: 1\ndata: {\"price\": 10, \"sym\": \"A\"}\n\ndata: plain words\n\n".utf8), at: start)
+        _ = body.append(
+            Data(
+                "event: tick\nid: 2\ndata: {\"sym\": \"B\"}\n\nevent: tick\nid: 3\ndata: {\"price\": 12,\ndata:  \"sym\": \"C\"}\n\n"
+                    .utf8), at: start)
         let document = body.snapshot(isComplete: false).document
         let filtered = try JSONPath.filter(document, "$.price")
         #expect(filtered.kind == .events)
         let lines = (0..<filtered.lineCount).map { filtered.plainLine($0) }
-        #expect(lines == ["2 of 4 events match $.price", "▸ 22:13:20.000  tick  #1", "  [", "    10", "  ]", "▸ 22:13:20.000  tick  #3", "  [", "    12", "  ]"])
+        #expect(
+            lines == [
+                "2 of 4 events match $.price", "▸ 22:13:20.000  tick  #1", "  [", "    10", "  ]",
+                "▸ 22:13:20.000  tick  #3", "  [", "    12", "  ]",
+            ])
         #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(document, "$[") }
 
         let plain = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
         _ = plain.append(Data("data: hello\n\n".utf8), at: start)
-        #expect(throws: JSONPath.Failure.self) { try JSONPath.filter(plain.snapshot(isComplete: false).document, "$.a") }
+        #expect(throws: JSONPath.Failure.self) {
+            try JSONPath.filter(plain.snapshot(isComplete: false).document, "$.a")
+        }
     }
 
     @Test func theEventAStreamEndedInTheMiddleOfIsShownLastMarkedUnfinished() {
         let body = LiveBody(head: head("text/event-stream"), started: start, headReceived: start, timeZone: .gmt)
         _ = body.append(Data("data: first\n\nid: 7\ndata: last".utf8), at: start)
 
-        let lines = { (snapshot: ResponseSnapshot) in (0..<snapshot.document.lineCount).map { snapshot.document.plainLine($0) } }
+        let lines = { (snapshot: ResponseSnapshot) in
+            (0..<snapshot.document.lineCount).map { snapshot.document.plainLine($0) }
+        }
         #expect(lines(body.snapshot(isComplete: false)) == ["▸ 22:13:20.000  message", "  first"])
-        #expect(lines(body.snapshot(isComplete: true, now: start)) == [
-            "▸ 22:13:20.000  message", "  first",
-            "▸ 22:13:20.000  message  #7  (unfinished: the stream ended before its blank line)", "  last",
-        ])
+        #expect(
+            lines(body.snapshot(isComplete: true, now: start)) == [
+                "▸ 22:13:20.000  message", "  first",
+                "▸ 22:13:20.000  message  #7  (unfinished: the stream ended before its blank line)", "  last",
+            ])
     }
 
     @Test func aLastNDJSONLineWithoutALineBreakIsShownMarkedUnfinished() {
@@ -78,7 +93,8 @@ import Workspace
 
         let snapshot = body.snapshot(isComplete: true, now: start)
         let lines = (0..<snapshot.document.lineCount).map { snapshot.document.plainLine($0) }
-        #expect(lines.last(where: { $0.hasPrefix("▸") }) == "▸ 22:13:20.000  line 2  (unfinished: no line break after it)")
+        #expect(
+            lines.last(where: { $0.hasPrefix("▸") }) == "▸ 22:13:20.000  line 2  (unfinished: no line break after it)")
     }
 
     @Test func ndjsonLinesAreEventsToo() {
@@ -113,7 +129,8 @@ import Workspace
         _ = body.append(Data(#"{"kept": true, "more":"#.utf8), at: start)
         _ = tuiReduce(&state, .streamed(exchange: id, body.snapshot(isComplete: false)))
         let error = TransportError.bodyTooLarge(url: URL(string: "http://127.0.0.1/x")!, limit: .bodyBytes(1 << 20))
-        _ = tuiReduce(&state, .failed(exchange: id, TransportFailure(error, limits: ResponseLimits(maximumBody: 1 << 20))))
+        _ = tuiReduce(
+            &state, .failed(exchange: id, TransportFailure(error, limits: ResponseLimits(maximumBody: 1 << 20))))
         let text = screenText(state)
         #expect(text.contains("body limit"))
         #expect(text.contains("raise max_body in config.yaml"))
@@ -139,7 +156,10 @@ import Workspace
         #expect(config.problems.isEmpty)
         #expect(config.limits == ResponseLimits(maximumBody: 64 << 20, maximumTime: 30, idleTimeout: 2.5))
         let wrong = UserConfig.parse("max_body: lots\n", file: "config.yaml")
-        #expect(wrong.problems == ["config.yaml:1: max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; 256 MiB is used."])
+        #expect(
+            wrong.problems == [
+                "config.yaml:1: max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; 256 MiB is used."
+            ])
     }
 }
 
@@ -203,7 +223,9 @@ import Workspace
         #expect(bytes.data == shown)
         #expect(!bytes.append(Data("x".utf8)), "the bytes are the spool's now")
         let address = shown.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
-        #expect(try Self.mappedPath(of: address)?.contains("explorer-body-") == true, "read from the spool file, not memory")
+        #expect(
+            try Self.mappedPath(of: address)?.contains("explorer-body-") == true, "read from the spool file, not memory"
+        )
     }
 
     @Test func aFrameShownBeforeTheBodySpooledReadsTheSpoolFileAfter() throws {
@@ -282,7 +304,8 @@ import Workspace
     }
 
     @Test func aBodyPastTheThresholdSpoolsAndKeepsNoCopyInMemory() {
-        let head = ResponseHead(status: .ok, headers: ["Content-Type": "application/octet-stream"], httpVersion: "HTTP/1.1")
+        let head = ResponseHead(
+            status: .ok, headers: ["Content-Type": "application/octet-stream"], httpVersion: "HTTP/1.1")
         let body = LiveBody(head: head, started: Date(), headReceived: Date(), timeZone: .gmt)
         let chunk = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0) })
         for _ in 0..<10 { _ = body.append(chunk, at: Date()) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import App
 
 /// XML and HTML laid out within bounds: a server's markup, however deep, costs the view a few
@@ -35,8 +36,10 @@ import Testing
         #expect(document.kind == .html)
         #expect(document.lineCount == 1)
         #expect(document.plainLine(0, maxBytes: 10) == "<div><div>")
-        #expect(document.note == "Shown as received: this HTML nests 100,000 levels deep, and indented it would take more than "
-            + "4 times its size plus 1 MB, the most the view lays out. s saves it to a file.")
+        #expect(
+            document.note
+                == "Shown as received: this HTML nests 100,000 levels deep, and indented it would take more than "
+                + "4 times its size plus 1 MB, the most the view lays out. s saves it to a file.")
     }
 
     @Test func xmlNestedHundredThousandLevelsDeepIsShownAsReceivedWithANote() {
@@ -54,12 +57,15 @@ import Testing
     }
 
     @Test func htmlVoidElementsOpenNoLevel() {
-        let document = BodyDocument.make(Data(#"<body><br><img src="a.png"><p>Hi</p></body>"#.utf8), contentType: "text/html")
-        #expect(lines(document) == ["<body>", "  <br>", #"  <img src="a.png">"#, "  <p>", "    Hi", "  </p>", "</body>"])
+        let document = BodyDocument.make(
+            Data(#"<body><br><img src="a.png"><p>Hi</p></body>"#.utf8), contentType: "text/html")
+        #expect(
+            lines(document) == ["<body>", "  <br>", #"  <img src="a.png">"#, "  <p>", "    Hi", "  </p>", "</body>"])
     }
 
     @Test func xmlElementsNamedAsHTMLVoidElementsStillNest() {
-        let document = BodyDocument.make(Data("<feed><link>https://a.example</link></feed>".utf8), contentType: "application/atom+xml")
+        let document = BodyDocument.make(
+            Data("<feed><link>https://a.example</link></feed>".utf8), contentType: "application/atom+xml")
         #expect(lines(document) == ["<feed>", "  <link>", "    https://a.example", "  </link>", "</feed>"])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import App
 
 /// The warm-up a session runs after its first frame: one real request, over 127.0.0.1, to a

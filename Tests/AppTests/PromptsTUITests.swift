@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 /// `{{prompt "Label"}}` in the TUI: the footer asks before anything goes out (a secret typed
 /// as dots), the answer is kept for the session, Esc sends nothing; a folder run asks every
@@ -44,7 +45,9 @@ import TestSupport
     @Test func theFooterAsksEachPromptInTurnASecretAsDotsThenTheSendGoesOn() throws {
         var state = try state()
         let (id, _) = try send(&state)
-        tuiReduce(&state, .promptsNeeded(.exchange(id), [UnansweredPrompt(label: "Account"), UnansweredPrompt(label: "Password")]))
+        tuiReduce(
+            &state,
+            .promptsNeeded(.exchange(id), [UnansweredPrompt(label: "Account"), UnansweredPrompt(label: "Password")]))
         #expect(screenText(state).contains(" Account: "))
         #expect(tuiType(&state, "acct-7").isEmpty)
         #expect(screenText(state).contains("acct-7"), "a plain answer is shown as typed")
@@ -107,8 +110,11 @@ import TestSupport
     @Test func thePreviewNamesTheFunctionsAndMarksWhatIsAskedOnSend() throws {
         let state = try state()
         let screen = screenText(state)
-        #expect(screen.contains(#"POST http://127.0.0.1:1/login/{{prompt "Account"}}"#), "a call left for the send reads as written: \(screen)")
-        #expect(screen.contains(#"ƒ prompt "Account" asked when sent · prompt "Password" asked when sent"#), "\(screen)")
+        #expect(
+            screen.contains(#"POST http://127.0.0.1:1/login/{{prompt "Account"}}"#),
+            "a call left for the send reads as written: \(screen)")
+        #expect(
+            screen.contains(#"ƒ prompt "Account" asked when sent · prompt "Password" asked when sent"#), "\(screen)")
     }
 
     @Test func aSendWithAnUnansweredPromptAsksBeforeAnythingGoesOut() throws {
@@ -117,8 +123,11 @@ import TestSupport
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
         let reported = Collected<AppAction>()
         let login = try collection.endpoint(named: "Login")
-        program.perform(.send(exchange: 1, RequestPlan(endpoint: login, collection: collection, environment: environment, revision: 1)),
-                        send: { reported.append($0) })
+        program.perform(
+            .send(
+                exchange: 1, RequestPlan(endpoint: login, collection: collection, environment: environment, revision: 1)
+            ),
+            send: { reported.append($0) })
         let actions = reported.all
         #expect(actions.count == 1, "only the question, nothing sent: \(actions)")
         guard case .promptsNeeded(.exchange(1), let prompts)? = actions.first else {

@@ -1,14 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 /// The request pane's editors: Query and Headers tables, the Body editor, completion.
 @Suite struct RequestEditorTests {
     /// The state with `Users/Get user` selected, the request pane focused on `tab`.
-    private func editing(_ tab: RequestTab, endpoint downs: Int = 2, width: Int = 80, height: Int = 24) throws -> AppState {
+    private func editing(_ tab: RequestTab, endpoint downs: Int = 2, width: Int = 80, height: Int = 24) throws
+        -> AppState
+    {
         var state = try tuiState(width: width, height: height)
         for _ in 0..<downs { tuiPress(&state, KeyPress(.down)) }
         state.focus = .request
@@ -82,10 +85,14 @@ import TestSupport
         #expect(state.tableRows(.query, of: state.selectedEndpoint!).map(\.isEnabled) == [true, false])
         #expect(state.compose.editor.rows.selected == 1, "the selection follows the row to the end")
         tuiPress(&state, .char(" "))
-        #expect(state.selectedEndpoint?.query == [KeyValue("sort", "desc"), KeyValue("page", "2")], "on again, after the rows that are on")
+        #expect(
+            state.selectedEndpoint?.query == [KeyValue("sort", "desc"), KeyValue("page", "2")],
+            "on again, after the rows that are on")
         #expect(state.selectedEndpoint?.disabled.isEmpty == true)
         tuiPress(&state, .ctrl("z"))
-        #expect(state.selectedEndpoint?.disabled.query == [KeyValue("page", "2")], "switching is an edit: Ctrl-Z takes it back")
+        #expect(
+            state.selectedEndpoint?.disabled.query == [KeyValue("page", "2")],
+            "switching is an edit: Ctrl-Z takes it back")
         tuiPress(&state, .ctrl("y"))
 
         tuiPress(&state, KeyPress(.down), .char("x"))
@@ -96,20 +103,28 @@ import TestSupport
     }
 
     @Test func aSwitchedOffPartKeepsItsFileNameAndTypeAndIsNeverSent() throws {
-        var endpoint = Endpoint(name: "Upload", method: .post, path: "/upload", body: .multipart([
-            MultipartField(name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv"),
-            MultipartField(name: "note", value: "hi"),
-        ]))
+        var endpoint = Endpoint(
+            name: "Upload", method: .post, path: "/upload",
+            body: .multipart([
+                MultipartField(
+                    name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv"),
+                MultipartField(name: "note", value: "hi"),
+            ]))
         endpoint = endpoint.switchingOff(.multipart, at: 0)
         #expect(endpoint.body == .multipart([MultipartField(name: "note", value: "hi")]))
         #expect(endpoint.disabledRows(.multipart) == [KeyValue("report", "@q3.csv")])
         let back = endpoint.switchingOn(.multipart, at: 0)
-        #expect(back.body == .multipart([
-            MultipartField(name: "note", value: "hi"),
-            MultipartField(name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv"),
-        ]))
+        #expect(
+            back.body
+                == .multipart([
+                    MultipartField(name: "note", value: "hi"),
+                    MultipartField(
+                        name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv"),
+                ]))
         #expect(back.disabled.isEmpty)
-        #expect(endpoint.switchingOn(.multipart, at: 0, deleting: true).body == .multipart([MultipartField(name: "note", value: "hi")]))
+        #expect(
+            endpoint.switchingOn(.multipart, at: 0, deleting: true).body
+                == .multipart([MultipartField(name: "note", value: "hi")]))
     }
 
     @Test func aRowWithoutANameIsRefused() throws {
@@ -134,7 +149,9 @@ import TestSupport
         #expect(state.drafts.isEmpty, "the draft keeps the last JSON that parsed")
         tuiType(&state, "\", \"age\": 36")
         #expect(state.compose.editor.bodyError == nil)
-        #expect(state.drafts["Users/Create user"]?.body == .json(.object([(key: "name", value: .string("Ada")), (key: "age", value: .number("36"))])))
+        #expect(
+            state.drafts["Users/Create user"]?.body
+                == .json(.object([(key: "name", value: .string("Ada")), (key: "age", value: .number("36"))])))
         tuiPress(&state, KeyPress(.escape))
         #expect(state.compose.editor.bodyText == nil)
     }
@@ -190,8 +207,12 @@ import TestSupport
         tuiPress(&state, .char("a"))
         tuiType(&state, "avatar=@./ada.png")
         tuiPress(&state, KeyPress(.enter))
-        #expect(state.selectedEndpoint?.body == .multipart([MultipartField(name: "name", value: "Ada"),
-                                                           MultipartField(name: "avatar", value: "./ada.png", isFile: true)]))
+        #expect(
+            state.selectedEndpoint?.body
+                == .multipart([
+                    MultipartField(name: "name", value: "Ada"),
+                    MultipartField(name: "avatar", value: "./ada.png", isFile: true),
+                ]))
         #expect(screenText(state).contains("file ./ada.png"))
         tuiPress(&state, .char("m"))
         #expect(BodyMode(state.selectedEndpoint?.body) == .raw)
@@ -296,8 +317,10 @@ import TestSupport
             TableView.Row([["✓"], ["Accept"], ["application/json"], []]),
             TableView.Row([["○"], ["X-Old"], ["1"], []], isEnabled: false),
         ]
-        TableView(headers: ["", "Name", "Value", "Resolved"], widths: [1, 10, 14], rows: rows, state: ListState(selected: 1))
-            .render(into: &grid, area: Rect(x: 0, y: 0, width: 40, height: 3))
+        TableView(
+            headers: ["", "Name", "Value", "Resolved"], widths: [1, 10, 14], rows: rows, state: ListState(selected: 1)
+        )
+        .render(into: &grid, area: Rect(x: 0, y: 0, width: 40, height: 3))
         var editor = TextEditorState("{\n  \"name\": \"Ada\"\n}")
         editor.moveTo(line: 1, column: 4)
         TextEditor(state: editor, markedLine: 2).render(into: &grid, area: Rect(x: 0, y: 3, width: 40, height: 3))

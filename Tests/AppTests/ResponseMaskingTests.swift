@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
+@testable import Checks
 @testable import Terminal
 @testable import Workspace
-@testable import Checks
 
 /// A response is shown with its request's secrets masked, as history stores it: a server that
 /// echoes a token, a `Set-Cookie`, or a login response whose token a capture keeps as secret.
@@ -21,8 +22,9 @@ import Testing
         var headers = response.headers
         headers["Set-Cookie"] = "session=abc123; HttpOnly"
         headers["X-Echo"] = "token " + Self.secret
-        response = ResponseSnapshot(status: 200, reason: "OK", headers: headers, httpVersion: "HTTP/1.1", document: response.document,
-                                    headMilliseconds: 12, totalMilliseconds: 42, redirects: [], errorSummary: [])
+        response = ResponseSnapshot(
+            status: 200, reason: "OK", headers: headers, httpVersion: "HTTP/1.1", document: response.document,
+            headMilliseconds: 12, totalMilliseconds: 42, redirects: [], errorSummary: [])
         _ = AppReducer.reduce(&state, .received(exchange: id, response))
         state.focus = .response
         return state
@@ -61,7 +63,9 @@ import Testing
         #expect(screenText(state).contains("tok-7f3a9c"), "nothing says it is a secret yet")
         var endpoint = Endpoint(name: "Login", path: "/login")
         endpoint.captures = [Capture(name: "session_token", source: .jsonpath("$.token"))]
-        let facts = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8), durationMilliseconds: 9)
+        let facts = CheckedResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8),
+            durationMilliseconds: 9)
         _ = AppReducer.reduce(&state, .checked(exchange: id, endpoint.check(facts)))
         let screen = screenText(state)
         #expect(!screen.contains("tok-7f3a9c"), "\(screen)")

@@ -1,13 +1,15 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Workspace
 
 /// What an error response says, and what a failed transport means, in a person's words.
 @Suite struct ResponseSummaryTests {
     private func summary(_ status: Int, _ body: String, _ contentType: String) -> [String] {
-        ResponseSnapshot.errorSummary(status: status, document: BodyDocument.make(Data(body.utf8), contentType: contentType))
+        ResponseSnapshot.errorSummary(
+            status: status, document: BodyDocument.make(Data(body.utf8), contentType: contentType))
     }
 
     @Test func problemJSONGivesTitleDetailInstanceAndFieldErrors() {
@@ -15,12 +17,13 @@ import Testing
             {"type":"about:blank","title":"Invalid request","detail":"2 fields are invalid","instance":"/users/7",
              "errors":[{"field":"email","message":"is not an email"},{"pointer":"/name","detail":"is required"}]}
             """#
-        #expect(summary(422, body, "application/problem+json") == [
-            "Invalid request — 2 fields are invalid",
-            "instance: /users/7",
-            "• email: is not an email",
-            "• /name: is required",
-        ])
+        #expect(
+            summary(422, body, "application/problem+json") == [
+                "Invalid request — 2 fields are invalid",
+                "instance: /users/7",
+                "• email: is not an email",
+                "• /name: is required",
+            ])
     }
 
     @Test func problemJSONWithOnlyATitle() {
@@ -33,7 +36,8 @@ import Testing
     }
 
     @Test func anHTMLErrorPageGivesItsText() {
-        let html = "<html><head><title>T</title><style>p{color:red}</style></head><body><h1>500 Internal Server Error</h1><p>Something &amp; something broke.</p><script>alert(1)</script></body></html>"
+        let html =
+            "<html><head><title>T</title><style>p{color:red}</style></head><body><h1>500 Internal Server Error</h1><p>Something &amp; something broke.</p><script>alert(1)</script></body></html>"
         #expect(summary(500, html, "text/html") == ["500 Internal Server Error Something & something broke."])
     }
 
@@ -45,7 +49,9 @@ import Testing
 
     @Test func htmlTextDropsTagsScriptsAndFoldsWhitespace() {
         #expect(HTMLText.readable("<p>a\n\n   b</p><script>var x = '<p>';</script><div>c&lt;d&gt;</div>") == "a b c<d>")
-        #expect(HTMLText.readable("<HEAD><TITLE>t</TITLE></HEAD><b>bold</b>&nbsp;&quot;q&quot; &#39;s&#39;") == "bold \"q\" 's'")
+        #expect(
+            HTMLText.readable("<HEAD><TITLE>t</TITLE></HEAD><b>bold</b>&nbsp;&quot;q&quot; &#39;s&#39;")
+                == "bold \"q\" 's'")
         #expect(HTMLText.readable("") == "")
     }
 
@@ -64,7 +70,10 @@ import Testing
         (TransportError.invalidURL("::"), "invalid URL", "base_url"),
         (TransportError.tooManyRedirects(url: URL(string: "http://a/")!, limit: 5), "too many redirects", "loop"),
         (TransportError.connectionClosed(url: URL(string: "http://a/")!), "connection closed", "closed the connection"),
-        (TransportError.decompressionFailed(url: URL(string: "http://a/")!, reason: "gzip"), "decompression failed", "Content-Encoding"),
+        (
+            TransportError.decompressionFailed(url: URL(string: "http://a/")!, reason: "gzip"), "decompression failed",
+            "Content-Encoding"
+        ),
     ])
     func transportFailuresHaveACategoryAndAHint(error: TransportError, category: String, hintContains: String) {
         let failure = TransportFailure(error)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+
 @testable import App
 @testable import Demo
+@testable import GraphQLSupport
 @testable import Terminal
 @testable import Workspace
-@testable import GraphQLSupport
 
 /// The GraphQL schema browser (`Q`): the types of the schema of a GraphQL endpoint, a type's
 /// fields with their arguments, types, descriptions and deprecations, and `/` to search.
@@ -42,7 +43,9 @@ import Testing
             return nil
         }
         #expect(asked.count == 1)
-        #expect(asked.first?.0 == "GraphQL/Users", "the selected endpoint is not a GraphQL one: the collection's first is browsed")
+        #expect(
+            asked.first?.0 == "GraphQL/Users",
+            "the selected endpoint is not a GraphQL one: the collection's first is browsed")
         #expect(asked.first?.1 == false)
         #expect(screenText(state).contains("Reading the schema of GraphQL/Users"))
         tuiReduce(&state, .schemaLoaded(endpointID: "GraphQL/Users", environment: "local", Self.loaded))
@@ -119,8 +122,11 @@ import Testing
         let effects = tuiPress(&state, .char("r"))
         #expect(effects.contains { if case .loadSchema(_, true) = $0 { true } else { false } })
         #expect(screenText(state).contains("Reading the schema"))
-        let failed = SchemaOutlineLoad(url: "http://127.0.0.1:9/graphql",
-                                       problem: "The schema of http://127.0.0.1:9/graphql (environment local) cannot be had by introspection: connection refused")
+        let failed = SchemaOutlineLoad(
+            url: "http://127.0.0.1:9/graphql",
+            problem:
+                "The schema of http://127.0.0.1:9/graphql (environment local) cannot be had by introspection: connection refused"
+        )
         tuiReduce(&state, .schemaLoaded(endpointID: "GraphQL/Users", environment: "local", failed))
         let screen = screenText(state)
         #expect(screen.contains("cannot be had by introspection"))

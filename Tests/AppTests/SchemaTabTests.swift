@@ -2,6 +2,7 @@ import Contract
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Checks
 @testable import Terminal
@@ -15,17 +16,30 @@ import Testing
 
     private func checkedState() throws -> AppState {
         var state = try tuiState(width: 110, height: 30)
-        let id = tuiReceive(&state, tuiResponse(status: 200, reason: "OK", body: Self.body, contentType: "application/json"))
-        var check = SchemaCheck(document: "api.yaml", operation: "listUsers", violations: [
-            ContractViolation(kind: .body, instancePointer: "/data/1/id", schemaPointer: "/components/schemas/User/properties/id/type",
-                              message: #""2" is not of type integer"#),
-            ContractViolation(kind: .body, instancePointer: "/next", schemaPointer: "/paths/~1users/get/responses/200/content/application~1json/schema/properties/next/type",
-                              message: "null is not of type string"),
-        ])
+        let id = tuiReceive(
+            &state, tuiResponse(status: 200, reason: "OK", body: Self.body, contentType: "application/json"))
+        var check = SchemaCheck(
+            document: "api.yaml", operation: "listUsers",
+            violations: [
+                ContractViolation(
+                    kind: .body, instancePointer: "/data/1/id",
+                    schemaPointer: "/components/schemas/User/properties/id/type",
+                    message: #""2" is not of type integer"#),
+                ContractViolation(
+                    kind: .body, instancePointer: "/next",
+                    schemaPointer:
+                        "/paths/~1users/get/responses/200/content/application~1json/schema/properties/next/type",
+                    message: "null is not of type string"),
+            ])
         let tree = try JSONValue(parsing: Data(Self.body.utf8))
-        for violation in check.violations { check.bodyLines[violation.instancePointer] = JSONPrettyPrinter.line(of: violation.instancePointer, in: tree) }
-        let facts = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(Self.body.utf8), durationMilliseconds: 5)
-        _ = AppReducer.reduce(&state, .checked(exchange: id, Endpoint(name: "List", path: "/users").check(facts, schema: check)))
+        for violation in check.violations {
+            check.bodyLines[violation.instancePointer] = JSONPrettyPrinter.line(of: violation.instancePointer, in: tree)
+        }
+        let facts = CheckedResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(Self.body.utf8),
+            durationMilliseconds: 5)
+        _ = AppReducer.reduce(
+            &state, .checked(exchange: id, Endpoint(name: "List", path: "/users").check(facts, schema: check)))
         return state
     }
 
@@ -34,7 +48,9 @@ import Testing
         let printed = try #require(Data(text.utf8).withUnsafeBytes { JSONPrettyPrinter.prettyPrint($0) })
         let lines = String(decoding: printed, as: UTF8.self).components(separatedBy: "\n")
         let tree = try JSONValue(parsing: Data(text.utf8))
-        func printedLine(_ pointer: String) -> String? { JSONPrettyPrinter.line(of: pointer, in: tree).map { lines[$0].trimmingCharacters(in: .whitespaces) } }
+        func printedLine(_ pointer: String) -> String? {
+            JSONPrettyPrinter.line(of: pointer, in: tree).map { lines[$0].trimmingCharacters(in: .whitespaces) }
+        }
         #expect(printedLine("") == "{")
         #expect(printedLine("/a") == #""a": {},"#)
         #expect(printedLine("/b/1") == "[],")

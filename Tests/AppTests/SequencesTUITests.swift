@@ -1,12 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import App
+@testable import Checks
 @testable import Demo
 @testable import History
 @testable import Terminal
 @testable import Workspace
-@testable import Checks
-import TestSupport
 
 /// The TUI's sequence features: the variables view (`v`) with each value and where it came
 /// from, clearing a captured one (`x`); a folder run (`Ctrl-R`) with results beside each
@@ -26,10 +27,13 @@ import TestSupport
         }
         #expect(environment.name == "local")
         #expect(screenText(state).contains("Reading the variables"))
-        let rows = environment.shownVariables(captured: [
-            "order_id": CapturedVariable(value: "order-77", endpoint: "Orders/Create", capturedAt: capturedAt, isSecret: false),
-            "session": CapturedVariable(value: "sess-s3cret", endpoint: "Auth/Login", capturedAt: capturedAt, isSecret: true),
-        ], processEnvironment: [:])
+        let rows = environment.shownVariables(
+            captured: [
+                "order_id": CapturedVariable(
+                    value: "order-77", endpoint: "Orders/Create", capturedAt: capturedAt, isSecret: false),
+                "session": CapturedVariable(
+                    value: "sess-s3cret", endpoint: "Auth/Login", capturedAt: capturedAt, isSecret: true),
+            ], processEnvironment: [:])
         tuiReduce(&state, .variablesListed(environment: "local", rows))
         return state
     }
@@ -49,7 +53,8 @@ import TestSupport
 
     @Test func aCaptureFromAnotherDayShowsItsDate() throws {
         let state = try tuiState()
-        let yesterday = OverlayView.originText(.captured(endpoint: "Auth/Login", at: tuiNow.addingTimeInterval(-86_400)), state: state)
+        let yesterday = OverlayView.originText(
+            .captured(endpoint: "Auth/Login", at: tuiNow.addingTimeInterval(-86_400)), state: state)
         #expect(yesterday.hasPrefix("captured from Auth/Login 20"))
         #expect(yesterday.count == "captured from Auth/Login 2026-05-09 06:13".count)
     }
@@ -116,21 +121,29 @@ import TestSupport
             return
         }
         var passed = SequenceStep<Int>(endpoint: plan.endpoints[0], report: CheckReport(), attempts: 1)
-        passed.exchange = SentExchange(response: CheckedResponse(status: 200, headers: [:], body: Data(), durationMilliseconds: 12),
-                                       failure: nil, record: 200)
+        passed.exchange = SentExchange(
+            response: CheckedResponse(status: 200, headers: [:], body: Data(), durationMilliseconds: 12),
+            failure: nil, record: 200)
         let first = RunResult(step: passed, iteration: 1, status: 200, milliseconds: 12)
         tuiReduce(&state, .runStepped(run: id, first))
         #expect(state.message?.contains("[1/2] ✓ Users/Get user 200") == true)
         #expect(screenText(state).contains("✓ -"), "the result shows beside the endpoint")
 
         // Esc stops a run in progress.
-        #expect(tuiPress(&state, KeyPress(.escape)).contains { if case .cancelRun(id) = $0 { return true } else { return false } })
+        #expect(
+            tuiPress(&state, KeyPress(.escape)).contains {
+                if case .cancelRun(id) = $0 { return true } else { return false }
+            })
 
         var failed = SequenceStep<Int>(endpoint: plan.endpoints[1], report: CheckReport(), attempts: 1)
         failed.exchange = SentExchange(response: nil, failure: "Connection refused", record: 0)
         let second = RunResult(step: failed, iteration: 1, status: nil, milliseconds: 3)
-        let summary = RunSummary(collection: "Shop API", environment: "local", results: [first, second], seconds: 0.2, startedAt: tuiNow)
-        #expect(tuiReduce(&state, .runFinished(run: id, summary)).contains { if case .loadHistory = $0 { return true } else { return false } })
+        let summary = RunSummary(
+            collection: "Shop API", environment: "local", results: [first, second], seconds: 0.2, startedAt: tuiNow)
+        #expect(
+            tuiReduce(&state, .runFinished(run: id, summary)).contains {
+                if case .loadHistory = $0 { return true } else { return false }
+            })
         let screen = screenText(state)
         #expect(screen.contains("Run · Users · local"))
         #expect(screen.contains("ENDPOINT"))
@@ -142,7 +155,8 @@ import TestSupport
     // MARK: - Against the demo API
 
     private func demoCollection(port: Int) throws -> APICollection {
-        try CollectionLoader.parse("""
+        try CollectionLoader.parse(
+            """
             name: Chain
             environments:
               - name: local
@@ -167,7 +181,8 @@ import TestSupport
     }
 
     private func temporaryHistory() throws -> HistoryStore {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-sequences-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "explorer-sequences-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try HistoryStore(fileURL: folder.appendingPathComponent("history.sqlite"))
     }
@@ -177,29 +192,48 @@ import TestSupport
         let collection = try demoCollection(port: try #require(server.environments.first).port)
         let environment = try #require(collection.environments.first)
         let store = try temporaryHistory()
-        let program = ExplorerProgram(history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
+        let program = ExplorerProgram(
+            history: HistoryRecorder(store: store, report: { _ in }), collectionPath: nil, clipboardWriter: nil)
         let reported = Collected<AppAction>()
         let send: @Sendable (AppAction) -> Void = { reported.append($0) }
 
         let after = try collection.endpoint(named: "Steps/After health")
-        program.perform(.send(exchange: 1, RequestPlan(endpoint: after, collection: collection, environment: environment, revision: 1)), send: send)
+        program.perform(
+            .send(
+                exchange: 1, RequestPlan(endpoint: after, collection: collection, environment: environment, revision: 1)
+            ), send: send)
         #expect(await reported.wait { if case .received(exchange: 1, _) = $0 { return true } else { return false } })
-        let first = reported.all.compactMap { if case .message(let text, _) = $0 { return text } else { return nil } }.first
-        #expect(first == "Sent Steps/Health first (it captures nothing, so it is always sent first): 200 OK, 1/1 checks")
+        let first = reported.all.compactMap { if case .message(let text, _) = $0 { return text } else { return nil } }
+            .first
+        #expect(
+            first == "Sent Steps/Health first (it captures nothing, so it is always sent first): 200 OK, 1/1 checks")
 
         let blocked = try collection.endpoint(named: "Steps/After missing")
-        program.perform(.send(exchange: 2, RequestPlan(endpoint: blocked, collection: collection, environment: environment, revision: 1)), send: send)
-        #expect(await reported.wait {
-            if case .resolveFailed(exchange: 2, let why) = $0 { return why == "Steps/Missing did not succeed (404 Not Found, 0/1 checks), so Steps/After missing was not sent." }
-            return false
-        })
+        program.perform(
+            .send(
+                exchange: 2,
+                RequestPlan(endpoint: blocked, collection: collection, environment: environment, revision: 1)),
+            send: send)
+        #expect(
+            await reported.wait {
+                if case .resolveFailed(exchange: 2, let why) = $0 {
+                    return why
+                        == "Steps/Missing did not succeed (404 Not Found, 0/1 checks), so Steps/After missing was not sent."
+                }
+                return false
+            })
         #expect(!reported.all.contains { if case .received(exchange: 2, _) = $0 { return true } else { return false } })
         // The prerequisites are in the history with the exchange itself.
         #expect(await reported.wait { if case .recorded(exchange: 1, _) = $0 { return true } else { return false } })
         // Recorded off the main queue: poll for them.
         let deadline = ContinuousClock.now + .seconds(30)
-        while try store.summaries().count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(Set(try store.summaries().compactMap(\.endpoint)) == ["Steps/Health", "Steps/After health", "Steps/Missing"])
+        while try store.summaries().count < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(
+            Set(try store.summaries().compactMap(\.endpoint)) == [
+                "Steps/Health", "Steps/After health", "Steps/Missing",
+            ])
         await program.shutdown()
         await server.stop()
     }
@@ -210,7 +244,9 @@ import TestSupport
         let environment = try #require(collection.environments.first)
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
         let reported = Collected<AppAction>()
-        let plan = RunPlan(collection: collection, environment: environment, endpoints: Array(collection.endpoints.prefix(3)), title: "Steps")
+        let plan = RunPlan(
+            collection: collection, environment: environment, endpoints: Array(collection.endpoints.prefix(3)),
+            title: "Steps")
         program.perform(.runFolder(run: 7, plan), send: { reported.append($0) })
         #expect(await reported.wait { if case .runFinished(run: 7, _) = $0 { return true } else { return false } })
         guard case .runFinished(_, let summary)? = reported.all.last else {
@@ -218,7 +254,8 @@ import TestSupport
             return
         }
         // Health, Missing, then After health (its Health is sent again first: it captures nothing).
-        #expect(summary.results.map(\.endpoint) == ["Steps/Health", "Steps/Missing", "Steps/Health", "Steps/After health"])
+        #expect(
+            summary.results.map(\.endpoint) == ["Steps/Health", "Steps/Missing", "Steps/Health", "Steps/After health"])
         #expect(summary.results.map(\.outcome) == [.passed, .failed, .passed, .passed])
         #expect(summary.exitCode == 3)
         let stepped = reported.all.filter { if case .runStepped(run: 7, _) = $0 { return true } else { return false } }

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
@@ -9,7 +10,10 @@ import Testing
 /// effects, with its log (`L`).
 @Suite struct SessionMockTests {
     private func started(port: Int = 45_123, _ state: inout AppState) {
-        tuiReduce(&state, .mockStarted(MockStarted(port: port, baseURL: "http://127.0.0.1:\(port)/v1", routes: 3, source: "examples")))
+        tuiReduce(
+            &state,
+            .mockStarted(MockStarted(port: port, baseURL: "http://127.0.0.1:\(port)/v1", routes: 3, source: "examples"))
+        )
     }
 
     private func startEffect(_ effects: [AppEffect]) -> MockRequest? {
@@ -28,7 +32,9 @@ import Testing
         started(&state)
         #expect(state.environments.map(\.name) == ["local", "staging", "production", "mock"])
         #expect(state.activeEnvironmentValue?.name == "mock")
-        #expect(state.message == "Environment: mock, a mock of staging on port 45123 (3 routes, from examples): L log, O stop")
+        #expect(
+            state.message
+                == "Environment: mock, a mock of staging on port 45123 (3 routes, from examples): L log, O stop")
         // The collection itself does not have it: nothing writes it to the file.
         #expect(state.collection?.environments.map(\.name) == ["local", "staging", "production"])
     }
@@ -106,10 +112,14 @@ import Testing
     @Test func aMockThatCannotStartSaysWhyAndLeavesTheEnvironmentsAlone() throws {
         var state = try tuiState()
         tuiPress(&state, .char("O"))
-        tuiReduce(&state, .mockFailed("/tmp/shop.yaml has no endpoint to mock, and names no OpenAPI document with `openapi:`."))
+        tuiReduce(
+            &state,
+            .mockFailed("/tmp/shop.yaml has no endpoint to mock, and names no OpenAPI document with `openapi:`."))
         #expect(state.mock == nil)
         #expect(state.messageIsError)
-        #expect(state.message == "No mock: /tmp/shop.yaml has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
+        #expect(
+            state.message
+                == "No mock: /tmp/shop.yaml has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
         #expect(state.environments.count == 3)
         #expect(state.activeEnvironmentValue?.name == "local")
         // O tries again.
@@ -117,7 +127,8 @@ import Testing
     }
 
     @Test func aCollectionWithAnEnvironmentCalledMockGetsMock2() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: c
             environments:
               - { name: local, base_url: "http://127.0.0.1:9" }
@@ -135,7 +146,8 @@ import Testing
         var state = try tuiState()
         tuiPress(&state, .char("O"))
         started(&state)
-        let reloaded = try CollectionLoader.parse(tuiCollectionYAML + "\n  - name: Ping\n    path: /ping\n", file: "shop.yaml")
+        let reloaded = try CollectionLoader.parse(
+            tuiCollectionYAML + "\n  - name: Ping\n    path: /ping\n", file: "shop.yaml")
         tuiReduce(&state, .collectionReloaded(reloaded))
         #expect(state.activeEnvironmentValue?.name == "mock")
         #expect(state.environments.count == 4)
@@ -152,8 +164,12 @@ import Testing
         tuiPress(&state, .char("L"))
         #expect(screenText(state).contains("Nothing answered yet"))
         let at = Date(timeIntervalSince1970: 1_800_000_000)
-        tuiReduce(&state, .mockAnswered([MockLogLine(at: at, text: "GET /v1/posts → 200 (200 example)"),
-                                         MockLogLine(at: at.addingTimeInterval(1), text: "GET /v1/nope\u{1B}[2J → 404")]))
+        tuiReduce(
+            &state,
+            .mockAnswered([
+                MockLogLine(at: at, text: "GET /v1/posts → 200 (200 example)"),
+                MockLogLine(at: at.addingTimeInterval(1), text: "GET /v1/nope\u{1B}[2J → 404"),
+            ]))
         var screen = screenText(state)
         #expect(screen.contains("Mock · 2 answered"))
         #expect(screen.contains("08:00:00  GET /v1/posts → 200 (200 example)"))

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
@@ -65,8 +66,12 @@ func tuiReduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         case .resolveVariables(let environment, let key):
             others += tuiReduce(&state, .variablesResolved(key, environment.shownVariables(processEnvironment: [:])))
         case .copyAsCurl(let plan):
-            guard let curl = try? plan.curl() else { others.append(effect); continue }
-            others += tuiReduce(&state, .showText(title: curl.title, lines: curl.shown)) + [.copyToClipboard(curl.command)]
+            guard let curl = try? plan.curl() else {
+                others.append(effect)
+                continue
+            }
+            others +=
+                tuiReduce(&state, .showText(title: curl.title, lines: curl.shown)) + [.copyToClipboard(curl.command)]
         default:
             others.append(effect)
         }
@@ -128,7 +133,8 @@ func tuiReceive(_ state: inout AppState, _ response: ResponseSnapshot) -> Int {
 }
 
 /// A JSON body with a few items, for search and filter tests.
-let tuiItemsJSON = #"{"items":[{"id":1,"name":"apple","price":3},{"id":2,"name":"banana","price":1},{"id":3,"name":"cherry","price":7}],"total":3}"#
+let tuiItemsJSON =
+    #"{"items":[{"id":1,"name":"apple","price":3},{"id":2,"name":"banana","price":1},{"id":3,"name":"cherry","price":7}],"total":3}"#
 
 /// The whole screen as the explorer draws it for the state's size, for `assertSnapshot`.
 func tuiScreen(_ state: AppState) -> CellGrid {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Terminal
+
 @testable import App
+@testable import Terminal
 
 @Suite struct ThemeTests {
     static let themesDirectory = URL(fileURLWithPath: #filePath)
@@ -10,10 +11,16 @@ import Testing
 
     /// The files in `themes/`, by theme name.
     static func shippedThemeFiles() throws -> [String: String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: themesDirectory.path).filter { $0.hasSuffix(".yaml") }
-        return try Dictionary(uniqueKeysWithValues: names.map { file in
-            (String(file.dropLast(".yaml".count)), try String(contentsOf: themesDirectory.appendingPathComponent(file), encoding: .utf8))
-        })
+        let names = try FileManager.default.contentsOfDirectory(atPath: themesDirectory.path).filter {
+            $0.hasSuffix(".yaml")
+        }
+        return try Dictionary(
+            uniqueKeysWithValues: names.map { file in
+                (
+                    String(file.dropLast(".yaml".count)),
+                    try String(contentsOf: themesDirectory.appendingPathComponent(file), encoding: .utf8)
+                )
+            })
     }
 
     /// Loads `name` with `text` as the user's `$XDG_CONFIG_HOME/explorer/themes/NAME.yaml`.
@@ -46,7 +53,8 @@ import Testing
     }
 
     @Test func aUserThemeOfABuiltInNameOverridesItAndMayExtendIt() throws {
-        let result = try Self.loadUserTheme(named: "light", text: "name: light\nbase: light\nroles:\n  title: { fg: \"#123456\" }\n")
+        let result = try Self.loadUserTheme(
+            named: "light", text: "name: light\nbase: light\nroles:\n  title: { fg: \"#123456\" }\n")
         let builtin = try #require(ThemeLoader.builtin("light"))
         #expect(result.problem == nil)
         #expect(result.theme.style(for: .title) == ThemeStyle(foreground: .rgb(0x12, 0x34, 0x56)))
@@ -55,16 +63,20 @@ import Testing
     }
 
     @Test func aBrokenThemeNamesFileLineAndKeyAndTheDefaultIsUsed() throws {
-        let result = try Self.loadUserTheme(named: "broken", text: "name: broken\nroles:\n  text: { fg: default }\n  selection: { fg: chartreuse }\n")
+        let result = try Self.loadUserTheme(
+            named: "broken", text: "name: broken\nroles:\n  text: { fg: default }\n  selection: { fg: chartreuse }\n")
         #expect(result.theme == Theme.fallback)
         let message = try #require(result.problem).description
         #expect(message.contains("broken.yaml, line 4, key 'roles.selection.fg'"))
     }
 
     @Test func userThemesInheritFromTheirBase() throws {
-        let result = try Self.loadUserTheme(named: "mine", text: "name: mine\nbase: light\nroles:\n  error: { fg: \"#ff0000\", attrs: [bold, underline] }\n")
+        let result = try Self.loadUserTheme(
+            named: "mine",
+            text: "name: mine\nbase: light\nroles:\n  error: { fg: \"#ff0000\", attrs: [bold, underline] }\n")
         #expect(result.problem == nil)
-        #expect(result.theme.style(for: .error) == ThemeStyle(foreground: .rgb(255, 0, 0), attributes: [.bold, .underline]))
+        #expect(
+            result.theme.style(for: .error) == ThemeStyle(foreground: .rgb(255, 0, 0), attributes: [.bold, .underline]))
         #expect(result.theme.style(for: .selection) == ThemeLoader.builtin("light")?.style(for: .selection))
     }
 

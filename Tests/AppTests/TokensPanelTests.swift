@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import App
 @testable import Terminal
 @testable import Workspace
@@ -8,11 +9,14 @@ import Testing
 /// The Tokens panel (`T`): the active environment's OAuth2 tokens, masked, with their expiry,
 /// dropped with `x`/`X` through effects the program performs.
 @Suite struct TokensPanelTests {
-    let fresh = ListedToken(key: "client_credentials http://127.0.0.1:9/oauth/token explorer-demo read ",
-                            token: OAuth2Token(accessToken: "tok-s3cret-access", expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
-                                               refreshToken: "refresh-s3cret"))
-    let stale = ListedToken(key: "password https://auth.example.com/token cli  ",
-                            token: OAuth2Token(accessToken: "tok-old", expiresAt: Date(timeIntervalSince1970: 10)))
+    let fresh = ListedToken(
+        key: "client_credentials http://127.0.0.1:9/oauth/token explorer-demo read ",
+        token: OAuth2Token(
+            accessToken: "tok-s3cret-access", expiresAt: Date(timeIntervalSince1970: 1_900_000_000),
+            refreshToken: "refresh-s3cret"))
+    let stale = ListedToken(
+        key: "password https://auth.example.com/token cli  ",
+        token: OAuth2Token(accessToken: "tok-old", expiresAt: Date(timeIntervalSince1970: 10)))
 
     private func openPanel() throws -> AppState {
         var state = try tuiState(width: 110, height: 30)
@@ -38,7 +42,10 @@ import Testing
         var state = try openPanel()
         tuiPress(&state, .char("j"))
         let one = tuiPress(&state, .char("x"))
-        #expect(one.contains { if case .dropTokens("collection:Shop API", "local", let only) = $0 { only == stale.key } else { false } })
+        #expect(
+            one.contains {
+                if case .dropTokens("collection:Shop API", "local", let only) = $0 { only == stale.key } else { false }
+            })
         #expect(state.message == "Dropped the token; the next request obtains a new one.")
         tuiReduce(&state, .tokensListed(environment: "local", [fresh], problem: nil))
         #expect(!screenText(state).contains("auth.example.com"))

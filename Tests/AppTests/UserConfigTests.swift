@@ -1,16 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import App
 @testable import Workspace
-import TestSupport
 
 @Suite struct UserConfigTests {
     /// A config folder with `explorer/` inside, as `XDG_CONFIG_HOME` points to it.
-    private func configHome() throws -> (directory: WorkspaceTemporaryDirectory, environment: [String: String], file: URL) {
+    private func configHome() throws -> (
+        directory: WorkspaceTemporaryDirectory, environment: [String: String], file: URL
+    ) {
         let directory = try WorkspaceTemporaryDirectory()
         let explorer = directory.url.appendingPathComponent("explorer")
         try FileManager.default.createDirectory(at: explorer, withIntermediateDirectories: true)
-        return (directory, ["HOME": "/nonexistent-home", "XDG_CONFIG_HOME": directory.url.path], explorer.appendingPathComponent("config.yaml"))
+        return (
+            directory, ["HOME": "/nonexistent-home", "XDG_CONFIG_HOME": directory.url.path],
+            explorer.appendingPathComponent("config.yaml")
+        )
     }
 
     @Test func noFileIsTheDefaultsWithNothingToSay() throws {
@@ -75,14 +81,21 @@ import TestSupport
         let configFolder = home.directory.url.appendingPathComponent(".config/explorer")
         try FileManager.default.createDirectory(at: configFolder, withIntermediateDirectories: true)
         try Data([0xff]).write(to: configFolder.appendingPathComponent("config.yaml"))
-        #expect(UserConfig.load(environment: environment).problems == ["~/.config/explorer/config.yaml is not UTF-8 text; the default settings are used."])
+        #expect(
+            UserConfig.load(environment: environment).problems == [
+                "~/.config/explorer/config.yaml is not UTF-8 text; the default settings are used."
+            ])
     }
 
     @Test func exchangesInMemoryIsASettingWithBounds() {
         #expect(UserConfig.parse("exchanges_in_memory: 5\n", file: "config.yaml").exchangesInMemory == 5)
         let wrong = UserConfig.parse("exchanges_in_memory: 0\n", file: "config.yaml")
         #expect(wrong.exchangesInMemory == AppState.defaultExchangeLimit)
-        #expect(wrong.problems == ["config.yaml:1: exchanges_in_memory must be a whole number from 1 to 10000; 20 is used."])
-        #expect(UserConfig.parse("exchanges_in_memry: 5\n", file: "config.yaml").problems.first?.contains("did you mean exchanges_in_memory?") == true)
+        #expect(
+            wrong.problems == ["config.yaml:1: exchanges_in_memory must be a whole number from 1 to 10000; 20 is used."]
+        )
+        #expect(
+            UserConfig.parse("exchanges_in_memry: 5\n", file: "config.yaml").problems.first?.contains(
+                "did you mean exchanges_in_memory?") == true)
     }
 }

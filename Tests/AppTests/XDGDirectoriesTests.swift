@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import Workspace
 import TestSupport
-@testable import History
+import Testing
+
 @testable import App
+@testable import History
+@testable import Workspace
 
 @Suite struct XDGDirectoriesTests {
     /// The four base folders, in the order config, state, data, cache.
@@ -21,8 +22,9 @@ import TestSupport
         ]
         #expect(bases(environment) == ["/c", "/s", "/d", "/k"])
         let folders = XDGDirectories(environment: environment)
-        #expect([folders.configDirectory, folders.stateDirectory, folders.dataDirectory, folders.cacheDirectory].map(\.path)
-            == ["/c/explorer", "/s/explorer", "/d/explorer", "/k/explorer"])
+        #expect(
+            [folders.configDirectory, folders.stateDirectory, folders.dataDirectory, folders.cacheDirectory].map(\.path)
+                == ["/c/explorer", "/s/explorer", "/d/explorer", "/k/explorer"])
         #expect(folders.configFile.path == "/c/explorer/config.yaml")
         #expect(folders.themesDirectory.path == "/c/explorer/themes")
     }
@@ -32,17 +34,19 @@ import TestSupport
     }
 
     @Test func aRelativeOrEmptyValueIsIgnoredAsTheSpecSays() {
-        #expect(bases([
-            "HOME": "/home/u", "XDG_CONFIG_HOME": "relative/config", "XDG_STATE_HOME": "",
-            "XDG_DATA_HOME": "./data", "XDG_CACHE_HOME": "~/cache",
-        ]) == specDefaults)
+        #expect(
+            bases([
+                "HOME": "/home/u", "XDG_CONFIG_HOME": "relative/config", "XDG_STATE_HOME": "",
+                "XDG_DATA_HOME": "./data", "XDG_CACHE_HOME": "~/cache",
+            ]) == specDefaults)
     }
 
     @Test func aMissingOrRelativeHomeFallsBackToTheAccountsHome() {
         let account = NSHomeDirectory()
         #expect(XDGDirectories(environment: [:]).home.path == URL(fileURLWithPath: account).path)
-        #expect(XDGDirectories(environment: ["HOME": "home"]).stateHome.path
-            == URL(fileURLWithPath: account).appendingPathComponent(".local/state").path)
+        #expect(
+            XDGDirectories(environment: ["HOME": "home"]).stateHome.path
+                == URL(fileURLWithPath: account).appendingPathComponent(".local/state").path)
     }
 
     @Test func theHomeFolderIsShownAsTilde() {
@@ -65,14 +69,23 @@ import TestSupport
         let config = home.appendingPathComponent(".config")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         let environment = ["HOME": home.path]
-        #expect(XDGDirectories(environment: environment).downloadDirectory(environment: environment) == nil, "no folder: nothing proposed")
+        #expect(
+            XDGDirectories(environment: environment).downloadDirectory(environment: environment) == nil,
+            "no folder: nothing proposed")
 
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
-        #expect(XDGDirectories(environment: environment).downloadDirectory(environment: environment)?.path == home.appendingPathComponent("Downloads").path)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
+        #expect(
+            XDGDirectories(environment: environment).downloadDirectory(environment: environment)?.path
+                == home.appendingPathComponent("Downloads").path)
 
         // As xdg-user-dirs writes it, $HOME included.
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("Téléchargements"), withIntermediateDirectories: true)
-        try Data("# comment\nXDG_DOWNLOAD_DIR=\"$HOME/Téléchargements\"\n".utf8).write(to: config.appendingPathComponent("user-dirs.dirs"))
-        #expect(XDGDirectories(environment: environment).downloadDirectory(environment: environment)?.path == home.appendingPathComponent("Téléchargements").path)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("Téléchargements"), withIntermediateDirectories: true)
+        try Data("# comment\nXDG_DOWNLOAD_DIR=\"$HOME/Téléchargements\"\n".utf8).write(
+            to: config.appendingPathComponent("user-dirs.dirs"))
+        #expect(
+            XDGDirectories(environment: environment).downloadDirectory(environment: environment)?.path
+                == home.appendingPathComponent("Téléchargements").path)
     }
 }

@@ -1,15 +1,18 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Workspace
-@testable import Query
+
 @testable import Checks
+@testable import Query
+@testable import Workspace
 
 /// Captures read a value from each place a response keeps one.
 @Suite struct CaptureTests {
     private let response = CheckedResponse(
         status: 201,
-        headers: HTTPHeaders([("Content-Type", "application/json"), ("X-Request-Id", "req-7"), ("Set-Cookie", "session=s3cr3t; HttpOnly")]),
+        headers: HTTPHeaders([
+            ("Content-Type", "application/json"), ("X-Request-Id", "req-7"), ("Set-Cookie", "session=s3cr3t; HttpOnly"),
+        ]),
         body: Data(#"{"token":"abc.def","user":{"id":7,"roles":["admin"]},"note":"order-981 ok","ok":true}"#.utf8),
         durationMilliseconds: 3
     )
@@ -31,10 +34,13 @@ import Testing
     }
 
     @Test func anObjectKeepsItsMemberOrderAndNumbersTheirSpelling() throws {
-        let prices = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                                     body: Data(#"{"price": {"total": 10.50, "currency": "EUR", "id": 90071992547409931}}"#.utf8),
-                                     durationMilliseconds: 1)
-        #expect(try Capture(name: "v", source: .jsonpath("$.price")).value(in: prices) == #"{"total":10.50,"currency":"EUR","id":90071992547409931}"#)
+        let prices = CheckedResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
+            body: Data(#"{"price": {"total": 10.50, "currency": "EUR", "id": 90071992547409931}}"#.utf8),
+            durationMilliseconds: 1)
+        #expect(
+            try Capture(name: "v", source: .jsonpath("$.price")).value(in: prices)
+                == #"{"total":10.50,"currency":"EUR","id":90071992547409931}"#)
         #expect(try Capture(name: "v", source: .jsonpath("$.price.id")).value(in: prices) == "90071992547409931")
         let result = try Assertion(parsing: "jsonpath $.price.total == 11").check(prices)
         #expect(result.actual == "10.50")

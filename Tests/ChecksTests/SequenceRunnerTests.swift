@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Demo
-@testable import Workspace
-@testable import Query
+
 @testable import Checks
+@testable import Demo
+@testable import Query
+@testable import Workspace
 
 /// Sequences against the real demo API: a login's token flows to the next request and is kept
 /// for the next process; `requires:` sends what is missing first; `retry:` sends again until
@@ -24,22 +25,28 @@ import Testing
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sequence-\(UUID().uuidString)")
             let url = try DemoCollection.write(for: server.environments, to: folder.appendingPathComponent("demo.yaml"))
             if !extraYAML.isEmpty {
-                try (String(contentsOf: url, encoding: .utf8) + extraYAML).write(to: url, atomically: true, encoding: .utf8)
+                try (String(contentsOf: url, encoding: .utf8) + extraYAML).write(
+                    to: url, atomically: true, encoding: .utf8)
             }
-            return Fixture(server: server, folder: folder, collection: try CollectionLoader.load(from: url),
-                           store: CaptureStore(fileURL: folder.appendingPathComponent("state/explorer/captures.json")))
+            return Fixture(
+                server: server, folder: folder, collection: try CollectionLoader.load(from: url),
+                store: CaptureStore(fileURL: folder.appendingPathComponent("state/explorer/captures.json")))
         }
 
         func runner(_ environment: String = "local", store: CaptureStore? = nil) throws -> SequenceRunner<Int> {
             let environment = try #require(collection.environment(named: environment))
             let transport = transport
-            return SequenceRunner<Int>(collection: collection, environment: environment, store: store ?? self.store) { resolved in
+            return SequenceRunner<Int>(collection: collection, environment: environment, store: store ?? self.store) {
+                resolved in
                 do {
-                    let response = try await NetworkDispatcher(serverProvider: resolved.environment, transport: transport)
-                        .future(from: resolved.request).value
+                    let response = try await NetworkDispatcher(
+                        serverProvider: resolved.environment, transport: transport
+                    )
+                    .future(from: resolved.request).value
                     return SentExchange(
-                        response: CheckedResponse(status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
-                                                  durationMilliseconds: (response.timings.total ?? 0) * 1000),
+                        response: CheckedResponse(
+                            status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
+                            durationMilliseconds: (response.timings.total ?? 0) * 1000),
                         failure: nil, record: response.statusCode.code)
                 } catch {
                     return SentExchange(response: nil, failure: "\(error)", record: 0)
@@ -68,7 +75,8 @@ import Testing
         #expect(token.value.hasPrefix("tok-"))
         #expect(token.isSecret)
         #expect(token.endpoint == "Auth/Login")
-        #expect(loginStep.secrets.contains(token.value), "the login's answer repeats the token: it is masked in history")
+        #expect(
+            loginStep.secrets.contains(token.value), "the login's answer repeats the token: it is masked in history")
 
         // Another runner, as another process would: the token comes from the store.
         let second = try fixture.runner()
@@ -79,7 +87,8 @@ import Testing
         #expect(meStep.resolved?.request.headers["Authorization"] == "Bearer \(token.value)")
         #expect(meStep.resolved?.maskedHeaders["Authorization"] == "Bearer \(SecretMasker.mask)")
 
-        let mode = try FileManager.default.attributesOfItem(atPath: fixture.store.fileURL.path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: fixture.store.fileURL.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
 
@@ -93,8 +102,10 @@ import Testing
         #expect(steps.allSatisfy { $0.outcome == .passed })
 
         // A token captured more than max_age (50 s) ago is refreshed first.
-        let old = CapturedVariable(value: "tok-old", endpoint: "Auth/Login", capturedAt: Date().addingTimeInterval(-55), isSecret: true)
-        try fixture.store.store(["session_token": old, "request_id": old], collection: fixture.collection.storeKey, environment: "local")
+        let old = CapturedVariable(
+            value: "tok-old", endpoint: "Auth/Login", capturedAt: Date().addingTimeInterval(-55), isSecret: true)
+        try fixture.store.store(
+            ["session_token": old, "request_id": old], collection: fixture.collection.storeKey, environment: "local")
         let refreshed = await (try fixture.runner()).run(me)
         #expect(refreshed.map(\.endpoint.id) == ["Auth/Login", "Auth/Me after login"])
         #expect(refreshed.first?.prerequisiteReason == "session_token, request_id are older than 50s")
@@ -124,15 +135,20 @@ import Testing
         var collection = fixture.collection
         // The same collection with a wrong password: the login fails its status assertion.
         collection = try CollectionLoader.parse(
-            try CollectionWriter.yaml(for: collection).replacingOccurrences(of: "password: lovelace", with: "password: nope"))
+            try CollectionWriter.yaml(for: collection).replacingOccurrences(
+                of: "password: lovelace", with: "password: nope"))
         #expect(wrong.assertions.count == 5)
         let environment = try #require(collection.environment(named: "local"))
         let transport = fixture.transport
         let runner = SequenceRunner<Int>(collection: collection, environment: environment, store: nil) { resolved in
-            let response = try? await NetworkDispatcher(serverProvider: resolved.environment, transport: transport).future(from: resolved.request).value
-            return SentExchange(response: response.map {
-                CheckedResponse(status: $0.statusCode.code, headers: $0.headers, body: $0.body ?? Data(), durationMilliseconds: 1)
-            }, failure: nil, record: 0)
+            let response = try? await NetworkDispatcher(serverProvider: resolved.environment, transport: transport)
+                .future(from: resolved.request).value
+            return SentExchange(
+                response: response.map {
+                    CheckedResponse(
+                        status: $0.statusCode.code, headers: $0.headers, body: $0.body ?? Data(),
+                        durationMilliseconds: 1)
+                }, failure: nil, record: 0)
         }
         let steps = await runner.run(try collection.endpoint(named: "Auth/Me after login"))
         #expect(steps.map(\.endpoint.id) == ["Auth/Login"])
@@ -144,26 +160,28 @@ import Testing
     @Test func retrySendsAgainUntilTheAssertionsPass() async throws {
         // Each POST creates a user with the next id: "jsonpath $.id >= N" passes on the third send.
         let threshold = (DemoSeed.users(for: "local").map(\.id).max() ?? 0) + 3
-        let fixture = try await Fixture.start(extraYAML: """
-              - folder: Retry
-                endpoints:
-                  - name: Create until the id is high
-                    method: POST
-                    path: /users
-                    json: { name: Grace, email: grace@example.com }
-                    assert:
-                      - status == 201
-                      - jsonpath $.id >= \(threshold)
-                    retry: { count: 5, interval: 10ms }
-                  - name: Never
-                    path: /users/1
-                    assert: [status == 500]
-                    retry: { count: 2, interval: 1ms }
+        let fixture = try await Fixture.start(
+            extraYAML: """
+                  - folder: Retry
+                    endpoints:
+                      - name: Create until the id is high
+                        method: POST
+                        path: /users
+                        json: { name: Grace, email: grace@example.com }
+                        assert:
+                          - status == 201
+                          - jsonpath $.id >= \(threshold)
+                        retry: { count: 5, interval: 10ms }
+                      - name: Never
+                        path: /users/1
+                        assert: [status == 500]
+                        retry: { count: 2, interval: 1ms }
 
-            """)
+                """)
         defer { Task { await fixture.stop() } }
         let runner = try fixture.runner()
-        let step = try #require(await runner.run(try fixture.collection.endpoint(named: "Retry/Create until the id is high")).last)
+        let step = try #require(
+            await runner.run(try fixture.collection.endpoint(named: "Retry/Create until the id is high")).last)
         #expect(step.outcome == .passed)
         #expect(step.attempts == 3)
         let never = try #require(await runner.run(try fixture.collection.endpoint(named: "Retry/Never")).last)

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Checks
 @testable import Demo
 @testable import Workspace
@@ -13,12 +14,16 @@ import Testing
     // MARK: - In assertions and captures
 
     private func response(_ body: String, contentType: String) -> CheckedResponse {
-        CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", contentType)]), body: Data(body.utf8), durationMilliseconds: 5)
+        CheckedResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", contentType)]), body: Data(body.utf8),
+            durationMilliseconds: 5)
     }
 
     @Test(arguments: [
-        "xpath /catalog/book[1]/title == \"XML Developer's Guide\"", "xpath //book/@id includes bk102", "xpath //book isCollection",
-        "xpath count(//book) == 2", "xpath count(//book) isInteger", "xpath //book[1]/price == 44.95", "xpath //book[9] not exists",
+        "xpath /catalog/book[1]/title == \"XML Developer's Guide\"", "xpath //book/@id includes bk102",
+        "xpath //book isCollection",
+        "xpath count(//book) == 2", "xpath count(//book) isInteger", "xpath //book[1]/price == 44.95",
+        "xpath //book[9] not exists",
         "xpath /catalog/@environment startsWith loc", "xpath //book[2]/title contains Rain",
     ])
     func assertionsReadTheXPath(_ text: String) throws {
@@ -32,15 +37,19 @@ import Testing
         #expect(!wrong.passed && wrong.actual == "\"Internal Server Error\"")
         let missing = try Assertion(parsing: "xpath //nav exists").check(html)
         #expect(missing.reason == "the XPath //nav selects nothing")
-        let binary = CheckedResponse(status: 200, headers: HTTPHeaders([("Content-Type", "image/png")]), body: Data([0x89, 0x50, 0x00, 0xFF]), durationMilliseconds: 1)
+        let binary = CheckedResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "image/png")]), body: Data([0x89, 0x50, 0x00, 0xFF]),
+            durationMilliseconds: 1)
         #expect(try Assertion(parsing: "xpath //a exists").check(binary).reason?.contains("binary") == true)
         let json = response("{\"a\": 1}", contentType: "application/json")
-        #expect(try Assertion(parsing: "xpath //a exists").check(json).reason == "the body holds no XML or HTML element")
+        #expect(
+            try Assertion(parsing: "xpath //a exists").check(json).reason == "the body holds no XML or HTML element")
     }
 
     @Test func capturesTakeTheFirstNodesTextOrTheCount() throws {
         let body = response(catalog, contentType: "text/xml")
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: XML
             environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
             endpoints:

@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import TestSupport
 import Testing
+
 @testable import Contract
 
 /// Every case of the JSON Schema Test Suite's files for the keywords the engine supports
@@ -35,16 +36,21 @@ import Testing
         ]
         for (subfolder, dialect, assertsFormats) in sources {
             let directory = folder.appendingPathComponent(subfolder)
-            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasSuffix(".json")
+            }.sorted()
             for file in files {
                 let groups = try JSONValue(parsing: Data(contentsOf: directory.appendingPathComponent(file)))
                 for group in groups.arrayValue ?? [] {
                     let description = group["description"]?.stringValue ?? "?"
                     for test in group["tests"]?.arrayValue ?? [] {
-                        cases.append(Case(
-                            name: "\(subfolder)/\(file): \(description) / \(test["description"]?.stringValue ?? "?")",
-                            schema: group["schema"] ?? true, data: test["data"] ?? nil,
-                            valid: test["valid"]?.boolValue ?? false, dialect: dialect, assertsFormats: assertsFormats))
+                        cases.append(
+                            Case(
+                                name:
+                                    "\(subfolder)/\(file): \(description) / \(test["description"]?.stringValue ?? "?")",
+                                schema: group["schema"] ?? true, data: test["data"] ?? nil,
+                                valid: test["valid"]?.boolValue ?? false, dialect: dialect,
+                                assertsFormats: assertsFormats))
                     }
                 }
             }
@@ -64,7 +70,8 @@ import Testing
         let failing = try await offCooperativePool {
             var failing: [String] = []
             for testCase in cases {
-                let schema = JSONSchema(testCase.schema, dialect: testCase.dialect, assertsFormats: testCase.assertsFormats)
+                let schema = JSONSchema(
+                    testCase.schema, dialect: testCase.dialect, assertsFormats: testCase.assertsFormats)
                 let violations = schema.validate(testCase.data)
                 let quick = schema.isValid(testCase.data)
                 if violations.isEmpty != testCase.valid || quick != testCase.valid {
@@ -78,6 +85,8 @@ import Testing
         let fixed = known.subtracting(failing)
         #expect(unexpected.isEmpty, "failing and not in known-failures.txt:\n\(unexpected.joined(separator: "\n"))")
         #expect(fixed.isEmpty, "in known-failures.txt but passing now:\n\(fixed.sorted().joined(separator: "\n"))")
-        print("JSON Schema Test Suite: \(cases.count - failing.count) of \(cases.count) cases pass; \(failing.count) known failures")
+        print(
+            "JSON Schema Test Suite: \(cases.count - failing.count) of \(cases.count) cases pass; \(failing.count) known failures"
+        )
     }
 }

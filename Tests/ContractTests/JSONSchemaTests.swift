@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Contract
 
 /// What the test suite does not check: where a violation is (in the body and in the
@@ -28,21 +29,25 @@ import Testing
     @Test func aViolationNamesItsPlaceInTheBodyAndInTheDocument() throws {
         let set = SchemaSet(document: try json(petstore), pointers: [listPointer], dialect: .openAPI30)
         let schema = try #require(set.schemas[listPointer])
-        let violations = schema.validate(try json(#"[{"id": 1, "name": "Rex"}, {"id": 0, "name": "", "colour": "red"}, {"name": "Tom"}]"#))
+        let violations = schema.validate(
+            try json(#"[{"id": 1, "name": "Rex"}, {"id": 0, "name": "", "colour": "red"}, {"name": "Tom"}]"#))
         #expect(violations.map(\.instancePointer) == ["/1/id", "/1/name", "/1/colour", "/2"])
-        #expect(violations.map(\.schemaPointer) == [
-            "/components/schemas/Pet/properties/id/minimum",
-            "/components/schemas/Pet/properties/name/minLength",
-            "/components/schemas/Pet/additionalProperties",
-            "/components/schemas/Pet/required",
-        ])
-        #expect(violations.map(\.message) == [
-            "0 is not at least 1",
-            #""" is shorter than 1 characters"#,
-            #"the property "colour" is not allowed"#,
-            #"the required property "id" is missing"#,
-        ])
-        #expect(violations[0].description == "/1/id: 0 is not at least 1 (#/components/schemas/Pet/properties/id/minimum)")
+        #expect(
+            violations.map(\.schemaPointer) == [
+                "/components/schemas/Pet/properties/id/minimum",
+                "/components/schemas/Pet/properties/name/minLength",
+                "/components/schemas/Pet/additionalProperties",
+                "/components/schemas/Pet/required",
+            ])
+        #expect(
+            violations.map(\.message) == [
+                "0 is not at least 1",
+                #""" is shorter than 1 characters"#,
+                #"the property "colour" is not allowed"#,
+                #"the required property "id" is missing"#,
+            ])
+        #expect(
+            violations[0].description == "/1/id: 0 is not at least 1 (#/components/schemas/Pet/properties/id/minimum)")
         #expect(set.warnings.isEmpty)
     }
 
@@ -51,7 +56,8 @@ import Testing
         let schema = try #require(set.schemas[listPointer])
         #expect(schema.isValid(try json(#"[{"id": 2, "name": "Rex", "tag": null}]"#)))
         let strict = SchemaSet(document: try json(petstore), pointers: [listPointer], dialect: .draft2020_12)
-        let violations = try #require(strict.schemas[listPointer]).validate(try json(#"[{"id": 2, "name": "Rex", "tag": null}]"#))
+        let violations = try #require(strict.schemas[listPointer]).validate(
+            try json(#"[{"id": 2, "name": "Rex", "tag": null}]"#))
         #expect(violations.map(\.instancePointer) == ["/0/tag"])
         #expect(violations.first?.message == "null is not of type string")
     }
@@ -60,7 +66,8 @@ import Testing
         let body = try json(#"[{"id": 3, "name": "Rex", "owner": {"email": "not an address"}}]"#)
         let annotated = SchemaSet(document: try json(petstore), pointers: [listPointer], dialect: .openAPI30)
         #expect(try #require(annotated.schemas[listPointer]).isValid(body))
-        let asserted = SchemaSet(document: try json(petstore), pointers: [listPointer], dialect: .openAPI30, assertsFormats: true)
+        let asserted = SchemaSet(
+            document: try json(petstore), pointers: [listPointer], dialect: .openAPI30, assertsFormats: true)
         let violations = try #require(asserted.schemas[listPointer]).validate(body)
         #expect(violations.map(\.instancePointer) == ["/0/owner/email"])
         #expect(violations.map(\.schemaPointer) == ["/components/schemas/Owner/properties/email/format"])
@@ -68,17 +75,19 @@ import Testing
     }
 
     @Test func anUnresolvableReferenceIsOneWarningAndAcceptsAnything() throws {
-        let document = try json("""
+        let document = try json(
+            """
             {"a": {"$ref": "#/components/schemas/Missing"}, "b": {"type": "array", "items": {"$ref": "#/components/schemas/Missing"}},
              "c": {"pattern": "(unclosed"}}
             """)
         let set = SchemaSet(document: document, pointers: ["/a", "/b", "/c", "/nothing"], dialect: .openAPI30)
-        #expect(set.warnings.map(\.description) == [
-            "#/a/$ref: cannot resolve '#/components/schemas/Missing': it accepts any value",
-            "#/b/items/$ref: cannot resolve '#/components/schemas/Missing': it accepts any value",
-            "#/c/pattern: '(unclosed' is not a regular expression this engine reads: left out",
-            "#/nothing: no schema at this pointer",
-        ])
+        #expect(
+            set.warnings.map(\.description) == [
+                "#/a/$ref: cannot resolve '#/components/schemas/Missing': it accepts any value",
+                "#/b/items/$ref: cannot resolve '#/components/schemas/Missing': it accepts any value",
+                "#/c/pattern: '(unclosed' is not a regular expression this engine reads: left out",
+                "#/nothing: no schema at this pointer",
+            ])
         #expect(try #require(set.schemas["/a"]).isValid(42))
         #expect(try #require(set.schemas["/b"]).isValid([1, "two"]))
         #expect(try #require(set.schemas["/b"]).validate("x").map(\.message) == [#""x" is not of type array"#])
@@ -93,14 +102,16 @@ import Testing
     }
 
     @Test func aSelfReferenceThatNeverStepsIntoTheValueIsALoopNotACrash() throws {
-        let schema = JSONSchema(try json(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##))
+        let schema = JSONSchema(
+            try json(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##))
         let violations = schema.validate(1)
         #expect(violations.count == 1)
         #expect(violations.first?.message.contains("loops") == true)
     }
 
     @Test func recursiveSchemasFollowTheValueDown() throws {
-        let schema = JSONSchema(try json(##"{"type": "object", "properties": {"child": {"$ref": "#"}, "n": {"type": "integer"}}}"##))
+        let schema = JSONSchema(
+            try json(##"{"type": "object", "properties": {"child": {"$ref": "#"}, "n": {"type": "integer"}}}"##))
         let value = try json(#"{"child": {"child": {"child": {"n": 1.5}}}}"#)
         #expect(schema.validate(value).map(\.instancePointer) == ["/child/child/child/n"])
     }
@@ -125,7 +136,12 @@ import Testing
         let violations = schema.validate(try json(#"{"a/b": {"c~d": 1}}"#))
         #expect(violations.map(\.instancePointer) == ["/a~1b/c~0d"])
         #expect(violations.map(\.schemaPointer) == ["/properties/a~1b/properties/c~0d/type"])
-        #expect(JSONPointer.resolve("/properties/a~1b/properties/c~0d", in: try json(#"{"properties": {"a/b": {"properties": {"c~d": {"type": "null"}}}}}"#)) == ["type": "null"])
+        #expect(
+            JSONPointer.resolve(
+                "/properties/a~1b/properties/c~0d",
+                in: try json(#"{"properties": {"a/b": {"properties": {"c~d": {"type": "null"}}}}}"#)) == [
+                    "type": "null"
+                ])
     }
 
     @Test func numbersCompareByValueAndMultiplesAreExact() throws {
@@ -133,7 +149,10 @@ import Testing
         #expect(JSONSchema(try json(#"{"multipleOf": 0.01}"#)).isValid(try json("19.99")))
         #expect(!JSONSchema(try json(#"{"multipleOf": 0.01}"#)).isValid(try json("19.995")))
         #expect(JSONSchema(try json(#"{"type": "integer"}"#)).isValid(try json("1e3")))
-        #expect(JSONSchema(try json(#"{"uniqueItems": true}"#)).validate(.array((0..<40).map { JSONValue($0) } + [JSONValue.number("3.0")])).map(\.message)
-            == ["items 3 and 40 are equal; the items must be unique"])
+        #expect(
+            JSONSchema(try json(#"{"uniqueItems": true}"#)).validate(
+                .array((0..<40).map { JSONValue($0) } + [JSONValue.number("3.0")])
+            ).map(\.message)
+                == ["items 3 and 40 are equal; the items must be unique"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Contract
 
 /// A response checked against its operation: the status, the content type, the body.
@@ -37,7 +38,9 @@ import Testing
     @Test func aConformingResponseHasNoViolations() throws {
         let contract = try contract()
         let operation = try #require(contract.operation(id: "listPets"))
-        let report = contract.check(operation, status: 200, contentType: "application/json; charset=utf-8", body: Data(#"[{"id": 1, "tag": null}]"#.utf8))
+        let report = contract.check(
+            operation, status: 200, contentType: "application/json; charset=utf-8",
+            body: Data(#"[{"id": 1, "tag": null}]"#.utf8))
         #expect(report.violations.isEmpty)
         #expect(report.warnings.isEmpty)
     }
@@ -45,18 +48,23 @@ import Testing
     @Test func theBodyIsCheckedAgainstTheResponseSchema() throws {
         let contract = try contract()
         let operation = try #require(contract.operation(id: "listPets"))
-        let report = contract.check(operation, status: 200, contentType: "application/json", body: Data(#"[{"id": "1"}, {}]"#.utf8))
-        #expect(report.violations.map(\.description) == [
-            #"/0/id: "1" is not of type integer (#/components/schemas/Pet/properties/id/type)"#,
-            #"/1: the required property "id" is missing (#/components/schemas/Pet/required)"#,
-        ])
+        let report = contract.check(
+            operation, status: 200, contentType: "application/json", body: Data(#"[{"id": "1"}, {}]"#.utf8))
+        #expect(
+            report.violations.map(\.description) == [
+                #"/0/id: "1" is not of type integer (#/components/schemas/Pet/properties/id/type)"#,
+                #"/1: the required property "id" is missing (#/components/schemas/Pet/required)"#,
+            ])
     }
 
     @Test func anUndeclaredStatusIsAViolationUnlessDefaultOrARangeCoversIt() throws {
         let contract = try contract()
         let pet = try #require(contract.operation(method: "GET", template: "/pets/{petId}"))
         let report = contract.check(pet, status: 500, contentType: "application/json", body: Data("{}".utf8))
-        #expect(report.violations.map(\.description) == ["status 500 is not declared for GET /pets/{petId} (declared: 200, 404) (#/paths/~1pets~1{petId}/get/responses)"])
+        #expect(
+            report.violations.map(\.description) == [
+                "status 500 is not declared for GET /pets/{petId} (declared: 200, 404) (#/paths/~1pets~1{petId}/get/responses)"
+            ])
         #expect(contract.check(pet, status: 404, contentType: "text/html", body: Data("gone".utf8)).violations.isEmpty)
         let mine = try #require(contract.operation(method: "GET", template: "/pets/mine"))
         #expect(contract.check(mine, status: 204, contentType: "text/plain", body: Data()).violations.isEmpty)
@@ -65,8 +73,12 @@ import Testing
     @Test func defaultAndResponseReferencesAreFollowed() throws {
         let contract = try contract()
         let list = try #require(contract.operation(id: "listPets"))
-        let report = contract.check(list, status: 503, contentType: "application/problem+json", body: Data(#"{"detail": "down"}"#.utf8))
-        #expect(report.violations.map(\.description) == [#"(body): the required property "title" is missing (#/components/responses/Problem/content/application~1problem+json/schema/required)"#])
+        let report = contract.check(
+            list, status: 503, contentType: "application/problem+json", body: Data(#"{"detail": "down"}"#.utf8))
+        #expect(
+            report.violations.map(\.description) == [
+                #"(body): the required property "title" is missing (#/components/responses/Problem/content/application~1problem+json/schema/required)"#
+            ])
     }
 
     @Test func anUndeclaredContentTypeOrABodyThatIsNotJSONIsAViolation() throws {
@@ -74,7 +86,9 @@ import Testing
         let list = try #require(contract.operation(id: "listPets"))
         let html = contract.check(list, status: 200, contentType: "text/html", body: Data("<p>".utf8))
         #expect(html.violations.map(\.kind) == [.contentType])
-        #expect(html.violations.first?.message == "content type text/html is not declared for status 200 of listPets (declared: application/json)")
+        #expect(
+            html.violations.first?.message
+                == "content type text/html is not declared for status 200 of listPets (declared: application/json)")
         let broken = contract.check(list, status: 200, contentType: "application/json", body: Data("[1,".utf8))
         #expect(broken.violations.map(\.kind) == [.body])
         #expect(broken.violations.first?.message.hasPrefix("the body is not JSON: line 1") == true)
@@ -85,15 +99,20 @@ import Testing
     }
 
     @Test func swagger2SchemasAndProducesAreRead() throws {
-        let document = try JSONValue(parsing: """
-            {"swagger": "2.0", "basePath": "/api", "produces": ["application/json"],
-             "paths": {"/users/{id}": {"get": {"responses": {"200": {"schema": {"$ref": "#/definitions/User"}}}}}},
-             "definitions": {"User": {"type": "object", "properties": {"age": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}}}}
-            """)
+        let document = try JSONValue(
+            parsing: """
+                {"swagger": "2.0", "basePath": "/api", "produces": ["application/json"],
+                 "paths": {"/users/{id}": {"get": {"responses": {"200": {"schema": {"$ref": "#/definitions/User"}}}}}},
+                 "definitions": {"User": {"type": "object", "properties": {"age": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}}}}
+                """)
         let contract = try OpenAPIContract(document: document)
         let operation = try #require(contract.operation(method: "GET", requestPath: "/api/users/7"))
-        #expect(contract.check(operation, status: 200, contentType: "application/json", body: Data(#"{"age": 0}"#.utf8)).violations.map(\.description)
-            == ["/age: 0 is not greater than 0 (#/definitions/User/properties/age/minimum)"])
-        #expect(contract.check(operation, status: 200, contentType: "text/xml", body: Data("<a/>".utf8)).violations.map(\.kind) == [.contentType])
+        #expect(
+            contract.check(operation, status: 200, contentType: "application/json", body: Data(#"{"age": 0}"#.utf8))
+                .violations.map(\.description)
+                == ["/age: 0 is not greater than 0 (#/definitions/User/properties/age/minimum)"])
+        #expect(
+            contract.check(operation, status: 200, contentType: "text/xml", body: Data("<a/>".utf8)).violations.map(
+                \.kind) == [.contentType])
     }
 }

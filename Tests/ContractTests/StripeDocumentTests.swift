@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import TestSupport
 import Testing
+
 @testable import Contract
 
 /// A real OpenAPI 3.0 document and its real examples: Stripe's `spec3.json` and the resources
@@ -15,12 +16,16 @@ import Testing
 
     /// Stripe's 6 MB document, read off the cooperative pool (see offCooperativePool).
     static func document() async throws -> JSONValue {
-        try await offCooperativePool { try JSONValue(parsing: Data(contentsOf: folder.appendingPathComponent("spec3.json"))) }
+        try await offCooperativePool {
+            try JSONValue(parsing: Data(contentsOf: folder.appendingPathComponent("spec3.json")))
+        }
     }
 
     @Test func everyFixtureResourcePassesItsComponentSchema() async throws {
         let document = try await Self.document()
-        let resources = try #require(try JSONValue(parsing: Data(contentsOf: Self.folder.appendingPathComponent("fixtures3.json")))["resources"]?.members)
+        let resources = try #require(
+            try JSONValue(parsing: Data(contentsOf: Self.folder.appendingPathComponent("fixtures3.json")))["resources"]?
+                .members)
         let named = resources.filter { document["components"]?["schemas"]?[$0.key] != nil }
         #expect(named.count >= 100)
         let pointers = named.map { "/components/schemas/" + JSONPointer.escape($0.key) }
@@ -39,16 +44,27 @@ import Testing
 
     @Test func aChangedFixtureIsCaughtWhereItChanged() async throws {
         let document = try await Self.document()
-        let resources = try JSONValue(parsing: Data(contentsOf: Self.folder.appendingPathComponent("fixtures3.json")))["resources"]
-        guard case .object(var members) = try #require(resources?["charge"]) else { Issue.record("charge is not an object"); return }
+        let resources = try JSONValue(parsing: Data(contentsOf: Self.folder.appendingPathComponent("fixtures3.json")))[
+            "resources"]
+        guard case .object(var members) = try #require(resources?["charge"]) else {
+            Issue.record("charge is not an object")
+            return
+        }
         let amount = try #require(members.firstIndex { $0.key == "amount" })
         members[amount].value = "100"
         members.removeAll { $0.key == "currency" }
         let pointer = "/components/schemas/charge"
-        let schema = try #require(SchemaSet(document: document, pointers: [pointer], dialect: .openAPI30).schemas[pointer])
+        let schema = try #require(
+            SchemaSet(document: document, pointers: [pointer], dialect: .openAPI30).schemas[pointer])
         let violations = schema.validate(.object(members))
         #expect(violations.map(\.instancePointer) == ["/amount", ""])
-        #expect(violations.map(\.schemaPointer) == ["/components/schemas/charge/properties/amount/type", "/components/schemas/charge/required"])
-        #expect(violations.map(\.message) == [#""100" is not of type integer"#, #"the required property "currency" is missing"#])
+        #expect(
+            violations.map(\.schemaPointer) == [
+                "/components/schemas/charge/properties/amount/type", "/components/schemas/charge/required",
+            ])
+        #expect(
+            violations.map(\.message) == [
+                #""100" is not of type integer"#, #"the required property "currency" is missing"#,
+            ])
     }
 }

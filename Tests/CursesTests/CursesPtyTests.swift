@@ -1,6 +1,7 @@
+import App
 import Foundation
 import Testing
-import App
+
 @testable import Curses
 @testable import Terminal
 
@@ -10,7 +11,9 @@ import App
     @Test func flushWritesTheGridThroughTheWideCharacterCallsAndKeepsEscapesInert() throws {
         let pty = try PseudoTerminal(columns: 40, rows: 12)
         let (input, output) = try pty.openSlave()
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        let screen = try CursesScreen(
+            input: input, output: output, ownsFiles: true, theme: Theme.fallback,
+            environment: ["TERM": "xterm-256color"])
         defer { screen.end() }
         #expect(screen.size == Size(width: 40, height: 12))
         var grid = CellGrid(width: 40, height: 12)
@@ -39,7 +42,9 @@ import App
     @Test func anEmojiSequenceIsFlushedWithoutItsJoiner() throws {
         let pty = try PseudoTerminal(columns: 20, rows: 4)
         let (input, output) = try pty.openSlave()
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        let screen = try CursesScreen(
+            input: input, output: output, ownsFiles: true, theme: Theme.fallback,
+            environment: ["TERM": "xterm-256color"])
         defer { screen.end() }
         var grid = CellGrid(width: 20, height: 4)
         grid.put("[👩\u{200D}💻]end", x: 0, y: 0)
@@ -54,7 +59,9 @@ import App
     @Test func keysMouseAndPasteDecodeToInputEvents() throws {
         let pty = try PseudoTerminal(columns: 80, rows: 24)
         let (input, output) = try pty.openSlave()
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        let screen = try CursesScreen(
+            input: input, output: output, ownsFiles: true, theme: Theme.fallback,
+            environment: ["TERM": "xterm-256color"])
         defer { screen.end() }
         func collect(after typing: String, count: Int) -> [InputEvent] {
             pty.type(typing)
@@ -67,7 +74,9 @@ import App
             return events
         }
         // Mouse reports arrive one at a time, as a real pointer produces them.
-        var events = collect(after: "\u{1B}OA" + "x" + "\u{13}" + "\u{1B}[6~" + "\u{1B}OP" + "\u{1B}[200~pasted\ntext\u{1B}[201~" + "é", count: 7)
+        var events = collect(
+            after: "\u{1B}OA" + "x" + "\u{13}" + "\u{1B}[6~" + "\u{1B}OP" + "\u{1B}[200~pasted\ntext\u{1B}[201~" + "é",
+            count: 7)
         events += collect(after: "\u{1B}x", count: 1)
         events += collect(after: "\u{1B}\u{1B}OA", count: 1)
         events += collect(after: "\u{1B}[<0;11;6M", count: 1)
@@ -75,23 +84,24 @@ import App
         events += collect(after: "\u{1B}[<65;3;4M", count: 1)
         // A burst of wheel reports in one read loses none.
         events += collect(after: String(repeating: "\u{1B}[<64;3;4M", count: 3), count: 3)
-        #expect(events == [
-            .key(KeyPress(.up)),
-            .key(.char("x")),
-            .key(.ctrl("s")),
-            .key(KeyPress(.pageDown)),
-            .key(KeyPress(.function(1))),
-            .paste("pasted\ntext"),
-            .key(.char("é")),
-            .key(.alt("x")),
-            .key(KeyPress(.up, .alt)),
-            .mouse(MouseEvent(.press(.left), at: Point(x: 10, y: 5))),
-            .mouse(MouseEvent(.release, at: Point(x: 10, y: 5))),
-            .mouse(MouseEvent(.wheelDown, at: Point(x: 2, y: 3))),
-            .mouse(MouseEvent(.wheelUp, at: Point(x: 2, y: 3))),
-            .mouse(MouseEvent(.wheelUp, at: Point(x: 2, y: 3))),
-            .mouse(MouseEvent(.wheelUp, at: Point(x: 2, y: 3))),
-        ])
+        #expect(
+            events == [
+                .key(KeyPress(.up)),
+                .key(.char("x")),
+                .key(.ctrl("s")),
+                .key(KeyPress(.pageDown)),
+                .key(KeyPress(.function(1))),
+                .paste("pasted\ntext"),
+                .key(.char("é")),
+                .key(.alt("x")),
+                .key(KeyPress(.up, .alt)),
+                .mouse(MouseEvent(.press(.left), at: Point(x: 10, y: 5))),
+                .mouse(MouseEvent(.release, at: Point(x: 10, y: 5))),
+                .mouse(MouseEvent(.wheelDown, at: Point(x: 2, y: 3))),
+                .mouse(MouseEvent(.wheelUp, at: Point(x: 2, y: 3))),
+                .mouse(MouseEvent(.wheelUp, at: Point(x: 2, y: 3))),
+                .mouse(MouseEvent(.wheelUp, at: Point(x: 2, y: 3))),
+            ])
     }
 
     @Test func endingRestoresTheTerminalSettings() throws {
@@ -99,7 +109,9 @@ import App
         let (input, output) = try pty.openSlave()
         var before = termios()
         tcgetattr(fileno(output), &before)
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: false, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        let screen = try CursesScreen(
+            input: input, output: output, ownsFiles: false, theme: Theme.fallback,
+            environment: ["TERM": "xterm-256color"])
         var during = termios()
         tcgetattr(fileno(output), &during)
         #expect(during.c_lflag & tcflag_t(ICANON) == 0)

@@ -1,11 +1,13 @@
+import CNcurses
+import Foundation
+
+@testable import Terminal
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CNcurses
-import Foundation
-@testable import Terminal
 
 /// A real pseudo-terminal for tests: the app side gets the slave as `FILE` streams, the
 /// test reads and writes the master like a terminal emulator would.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import App
 @testable import Curses
 @testable import Terminal
@@ -73,7 +74,9 @@ extension CursesPtyTests {
     func startCounter() async throws -> (PseudoTerminal, Runtime<CounterProgram>) {
         let pty = try PseudoTerminal(columns: 40, rows: 10)
         let (input, output) = try pty.openSlave()
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        let screen = try CursesScreen(
+            input: input, output: output, ownsFiles: true, theme: Theme.fallback,
+            environment: ["TERM": "xterm-256color"])
         let runtime = Runtime(program: CounterProgram(), state: CounterProgram.State())
         runtime.start(screen: screen)
         #expect(await waitUntil { pty.waitForOutput(containing: "count=0;", timeout: 0) })

@@ -1,10 +1,12 @@
 import Foundation
+import Testing
+
+@testable import Demo
+@testable import Workspace
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import Demo
-@testable import Workspace
 
 /// The demo API's routing, against the real server on 127.0.0.1: path parameters, the `/v1`
 /// base path, methods a route does not take, and paths no route takes.
@@ -86,7 +88,9 @@ import Testing
 
     @Test func everyRouteAnswersTheSameAtTheRootAndUnderV1() async throws {
         try await withDemo { server in
-            for path in ["/", "/users/1", "/posts?userId=1", "/me", "/status/201", "/xml", "/unicode", "/escape", "/latin1"] {
+            for path in [
+                "/", "/users/1", "/posts?userId=1", "/me", "/status/201", "/xml", "/unicode", "/escape", "/latin1",
+            ] {
                 let token = ["Authorization": "Bearer \(DemoAPI.bearerToken)"]
                 let root = try await send("GET", path, on: server, headers: token)
                 let v1 = try await send("GET", "/v1" + (path == "/" ? "" : path), on: server, headers: token)
@@ -160,8 +164,10 @@ import Testing
 
     @Test func aPathNoRouteTakesIsAProblem404WhateverTheMethod() async throws {
         try await withDemo { server in
-            for (method, path) in [("GET", "/nope"), ("POST", "/v1/nope"), ("GET", "/v2/users"), ("GET", "/users/1/extra"),
-                                   ("GET", "/echoes"), ("GET", "/v1/v1/users"), ("PROPFIND", "/status")] {
+            for (method, path) in [
+                ("GET", "/nope"), ("POST", "/v1/nope"), ("GET", "/v2/users"), ("GET", "/users/1/extra"),
+                ("GET", "/echoes"), ("GET", "/v1/v1/users"), ("PROPFIND", "/status"),
+            ] {
                 let answer = try await send(method, path, on: server)
                 #expect(answer.status == 404, "\(method) \(path)")
                 #expect(answer.header("Content-Type") == "application/problem+json")
@@ -189,7 +195,8 @@ import Testing
     @Test func aBodyThatIsNotJSONIsAProblem400() async throws {
         try await withDemo { server in
             let answer = try await send(
-                "POST", "/v1/users", on: server, headers: ["Content-Type": "application/json"], body: Data("not json".utf8))
+                "POST", "/v1/users", on: server, headers: ["Content-Type": "application/json"],
+                body: Data("not json".utf8))
             #expect(answer.status == 400)
             #expect(answer.json["detail"] as? String == "The body is not valid JSON.")
             #expect(answer.header("X-Demo-Environment") == "local")

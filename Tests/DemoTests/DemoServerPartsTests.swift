@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+
 @testable import Demo
 
 /// The demo server's own parts: its request ids and its log.
@@ -23,7 +24,8 @@ import Testing
     @Test func aRequestIDKeepsItsBitsBesideTheVersionAndTheVariant() {
         #expect(DemoRequestID.format(high: 0, low: 0) == "00000000-0000-4000-8000-000000000000")
         #expect(DemoRequestID.format(high: .max, low: .max) == "ffffffff-ffff-4fff-bfff-ffffffffffff")
-        #expect(DemoRequestID.format(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        #expect(
+            DemoRequestID.format(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
                 == "01234567-89ab-4def-bedc-ba9876543210")
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Demo
 import TestSupport
+import Testing
+
+@testable import Demo
 
 /// The demo's WebSocket endpoints, through the explorer's WebSocket client, against the real
 /// demo server on 127.0.0.1.
@@ -30,7 +31,8 @@ import TestSupport
         let server = try await DemoServer.start(port: 0)
         defer { Task { await server.stop() } }
         let base = server.environments[0].baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
-        let session = try await WebSocketSession.connect(PreparedRequest(url: URL(string: base + "/ws/ticks?interval_ms=20&count=3")!))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: URL(string: base + "/ws/ticks?interval_ms=20&count=3")!))
         guard let all = await events(session) else {
             // Seen about once in ten full runs of the suite on 2 busy cores: the three ticks
             // arrive, the server closes, and the client's run (swift-websocket's WSClient)
@@ -42,7 +44,10 @@ import TestSupport
         }
         let ticks = texts(all).compactMap { try? JSONValue(parsing: $0)["tick"]?.intValue }
         #expect(ticks == [1, 2, 3])
-        guard case .closed(let closing) = all.last else { Issue.record("no closing"); return }
+        guard case .closed(let closing) = all.last else {
+            Issue.record("no closing")
+            return
+        }
         #expect(closing.isNormal)
         #expect(closing.reason == "3 ticks sent")
     }
@@ -51,7 +56,8 @@ import TestSupport
         let server = try await DemoServer.start(port: 0)
         defer { Task { await server.stop() } }
         let base = server.environments[0].baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
-        let session = try await WebSocketSession.connect(PreparedRequest(url: URL(string: base + "/ws/echo")!, headers: ["X-Client": "tests"]))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: URL(string: base + "/ws/echo")!, headers: ["X-Client": "tests"]))
         try await session.send(text: "hi")
         try await session.send(text: "close 4000 enough")
         let all = try #require(await events(session), "the session did not end")
@@ -59,20 +65,29 @@ import TestSupport
         #expect(greeting["headers"]?["x-client"]?.stringValue == "tests")
         #expect(greeting["environment"]?.stringValue == "local")
         #expect(texts(all)[1] == "hi")
-        guard case .closed(let closing) = all.last else { Issue.record("no closing"); return }
+        guard case .closed(let closing) = all.last else {
+            Issue.record("no closing")
+            return
+        }
         #expect(closing.code == 4000)
     }
 
     @Test func theSecureEchoRefusesAnUpgradeWithoutTheToken() async throws {
         let server = try await DemoServer.start(port: 0)
         defer { Task { await server.stop() } }
-        let url = URL(string: server.environments[0].baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "/ws/secure")!
+        let url = URL(
+            string: server.environments[0].baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
+                + "/ws/secure")!
         await #expect(throws: WebSocketError.upgradeFailed(url: url.absoluteString)) {
             _ = try await WebSocketSession.connect(PreparedRequest(url: url))
         }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: url, headers: ["Authorization": "Bearer demo-token"]))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: url, headers: ["Authorization": "Bearer demo-token"]))
         var iterator = session.events.makeAsyncIterator()
-        guard case .entry(let greeting)? = await iterator.next() else { Issue.record("no greeting"); return }
+        guard case .entry(let greeting)? = await iterator.next() else {
+            Issue.record("no greeting")
+            return
+        }
         #expect(try JSONValue(parsing: greeting.text ?? "")["user"]?.stringValue == "ada")
         try await session.close()
     }
@@ -81,7 +96,8 @@ import TestSupport
     private func curl(_ arguments: String, server: DemoServer) async throws -> (status: String, body: String) {
         let port = server.environments[0].port
         let command = "curl -s --max-time 10 -w '\\n%{http_code}' \(arguments) http://127.0.0.1:\(port)/v1/echo"
-        let output = String(decoding: try await runWithBash(command, in: FileManager.default.temporaryDirectory), as: UTF8.self)
+        let output = String(
+            decoding: try await runWithBash(command, in: FileManager.default.temporaryDirectory), as: UTF8.self)
         let status = String(output.split(separator: "\n").last ?? "")
         return (status, String(output.dropLast(status.count)))
     }

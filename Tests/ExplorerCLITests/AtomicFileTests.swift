@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import ExplorerCLI
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import ExplorerCLI
+@testable import Formats
+@testable import Workspace
 
 /// The mode bits of a file (following links), as `ls -l` would read them.
 func fileMode(_ path: String) throws -> Int {
@@ -29,7 +30,8 @@ func fileMode(_ path: String) throws -> Int {
     @Test func aSymlinkedCollectionStaysALinkAndItsTargetGetsTheText() throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("dotfiles"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("dotfiles"), withIntermediateDirectories: true)
         let target = try directory.write("dotfiles/api.yaml", "name: before\n")
         #expect(chmod(target.path, 0o600) == 0)
         let link = directory.url.appendingPathComponent("api.yaml")
@@ -41,7 +43,9 @@ func fileMode(_ path: String) throws -> Int {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "dotfiles/api.yaml")
         #expect(try String(contentsOf: target, encoding: .utf8) == "name: after\n")
         #expect(try fileMode(target.path) == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path) == ["api.yaml"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path) == ["api.yaml"]
+        )
     }
 
     @Test func aChainOfLinksIsFollowedToTheEnd() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ExplorerCLI
 @testable import History
 
@@ -13,7 +14,9 @@ import Testing
     @Test func jsonOfABodyLargerThanAPieceCarriesItWholeInPiecesOfBoundedSize() throws {
         let body = Data(text.utf8)
         var pieces: [Data] = []
-        ExchangeOutput.writeJSON(of: HistoryEntry(method: "GET", url: "http://h/", status: 200, responseBody: body), historyId: 3) { pieces.append($0) }
+        ExchangeOutput.writeJSON(
+            of: HistoryEntry(method: "GET", url: "http://h/", status: 200, responseBody: body), historyId: 3
+        ) { pieces.append($0) }
         let written = pieces.reduce(Data(), +)
         #expect(written.last == 0x0A)
         let object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
@@ -25,17 +28,22 @@ import Testing
 
     @Test func aBodyThatIsNotUTF8IsBase64InPiecesThatJoin() throws {
         var generator = SystemRandomNumberGenerator()
-        let body = Data((0..<(2 * BodyPieces.pieceSize + 7)).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0xFF])
-        let text = ExchangeOutput.json(of: HistoryEntry(method: "GET", url: "http://h/", status: 200, responseBody: body), historyId: nil)
+        let body = Data(
+            (0..<(2 * BodyPieces.pieceSize + 7)).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0xFF])
+        let text = ExchangeOutput.json(
+            of: HistoryEntry(method: "GET", url: "http://h/", status: 200, responseBody: body), historyId: nil)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["bodyEncoding"] as? String == "base64")
         #expect(object["body"] as? String == body.base64EncodedString())
     }
 
     @Test func aHeaderThatSpellsABodysMarkerIsNotReplaced() throws {
-        let entry = HistoryEntry(method: "GET", url: "http://h/", status: 200,
-                                 responseHeaders: ["X-Body": "explorer-body-0"], responseBody: Data("real".utf8))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(ExchangeOutput.json(of: entry, historyId: nil).utf8)) as? [String: Any])
+        let entry = HistoryEntry(
+            method: "GET", url: "http://h/", status: 200,
+            responseHeaders: ["X-Body": "explorer-body-0"], responseBody: Data("real".utf8))
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(ExchangeOutput.json(of: entry, historyId: nil).utf8))
+                as? [String: Any])
         #expect(object["body"] as? String == "real")
         #expect((object["headers"] as? [String: String])?["X-Body"] == "explorer-body-0")
     }

@@ -1,17 +1,22 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import ExplorerCLI
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import ExplorerCLI
+@testable import Formats
+@testable import Workspace
 
 @Suite struct CollectionMergerTests {
     @Test func mergingAddsNewEndpointsAndAsksBeforeReplacing() throws {
         let base = try CollectionLoader.parse(issueExampleYAML)
-        let imported = try CurlImporter().importCommand("curl -X POST http://127.0.0.1:8080/v1/users -d x", name: "List posts")
+        let imported = try CurlImporter().importCommand(
+            "curl -X POST http://127.0.0.1:8080/v1/users -d x", name: "List posts")
         var asked: [String] = []
-        let (kept, keptReport) = CollectionMerger.merge(imported.collection, into: base) { asked.append($0); return false }
+        let (kept, keptReport) = CollectionMerger.merge(imported.collection, into: base) {
+            asked.append($0)
+            return false
+        }
         #expect(asked == ["List posts"])
         #expect(keptReport.kept == ["List posts"])
         #expect(try kept.endpoint(named: "List posts").method == .get)
@@ -22,7 +27,10 @@ import TestSupport
     }
 
     @Test func commentsAreFoundWhereverYAMLHasThem() {
-        let commented = ["# top\nname: A\n", "name: A # after a value\n", "name: A\n  \t# indented\n", "a: 1\r\n# after CRLF\r\n", "#"]
+        let commented = [
+            "# top\nname: A\n", "name: A # after a value\n", "name: A\n  \t# indented\n", "a: 1\r\n# after CRLF\r\n",
+            "#",
+        ]
         let plain = ["", "name: A\n", "url: http://x/#fragment\n", "name: \"A#1\"\n", "a: b\n\tc#d\n"]
         for text in commented { #expect(CollectionMerger.hasComments(text), "\(text.debugDescription)") }
         for text in plain { #expect(!CollectionMerger.hasComments(text), "\(text.debugDescription)") }
@@ -36,7 +44,8 @@ import TestSupport
         try ImportCommand.merge(first.collection, into: file, force: false, ask: nil)
         #expect(try CollectionLoader.load(from: file).endpoints.map(\.id) == ["GET /a"])
 
-        let second = try HTTPFileImporter().importText("GET http://127.0.0.1:9/b\n\n###\nGET http://127.0.0.1:9/a\nX: 1\n")
+        let second = try HTTPFileImporter().importText(
+            "GET http://127.0.0.1:9/b\n\n###\nGET http://127.0.0.1:9/a\nX: 1\n")
         // No terminal and no --force: nothing is written.
         #expect(throws: ImportCommand.MergeFailure.self) {
             try ImportCommand.merge(second.collection, into: file, force: false, ask: nil)
@@ -54,20 +63,21 @@ import TestSupport
 
     @Test func anImportedEnvironmentKeepsItsConnectionSettings() throws {
         let base = try CurlImporter().importCommand("curl http://127.0.0.1:9/a").collection
-        let imported = try CollectionLoader.parse("""
-        name: Imported
-        environments:
-          - name: staging
-            base_url: https://api.example.com
-            follow_redirects: false
-            proxy_tunnel: true
-            allow_insecure_redirects: true
-            resolve:
-              "api.example.com:443": 127.0.0.1
-        endpoints:
-          - name: B
-            path: /b
-        """)
+        let imported = try CollectionLoader.parse(
+            """
+            name: Imported
+            environments:
+              - name: staging
+                base_url: https://api.example.com
+                follow_redirects: false
+                proxy_tunnel: true
+                allow_insecure_redirects: true
+                resolve:
+                  "api.example.com:443": 127.0.0.1
+            endpoints:
+              - name: B
+                path: /b
+            """)
         let (merged, _) = CollectionMerger.merge(imported, into: base) { _ in false }
         let staging = try #require(merged.environment(named: "staging"))
         #expect(staging.followRedirects == false)
@@ -124,11 +134,16 @@ import TestSupport
         #expect(rewritten.variables == original.variables)
         #expect(rewritten.endpoints == original.endpoints)
         #expect(rewritten.endpoints.first?.description == "an endpoint")
-        guard case .folder(let folder) = rewritten.items[0] else { Issue.record("no folder"); return }
+        guard case .folder(let folder) = rewritten.items[0] else {
+            Issue.record("no folder")
+            return
+        }
         #expect(folder.description == "a folder")
         let environment = try #require(rewritten.environments.first)
         #expect(environment.summary == "careful" && environment.isProtected && environment.secrets == ["token"])
-        #expect(environment.headers == [KeyValue("X-Env", "e")] && environment.variables == [KeyValue("token", "{{env.TOKEN}}")])
+        #expect(
+            environment.headers == [KeyValue("X-Env", "e")]
+                && environment.variables == [KeyValue("token", "{{env.TOKEN}}")])
         #expect(environment.baseURLTemplate == "https://api.example.com/{{n}}")
     }
 
@@ -147,7 +162,8 @@ import TestSupport
     @Test func addingTopLevelEndpointsKeepsTheFilesComments() throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
-        let original = issueExampleYAML.replacingOccurrences(of: "  - folder: Users", with: "  # the users\n  - folder: Users")
+        let original = issueExampleYAML.replacingOccurrences(
+            of: "  - folder: Users", with: "  # the users\n  - folder: Users")
         let file = try directory.write("api.yaml", original + "\n# trailing note\n")
         let imported = try CurlImporter().importCommand("curl -d x=1 http://127.0.0.1:8080/v1/notes")
         let report = try ImportCommand.merge(imported.collection, into: file, force: false, ask: nil)
@@ -162,7 +178,8 @@ import TestSupport
 
     @Test func importsCanGoIntoAFolder() throws {
         let base = try CollectionLoader.parse(issueExampleYAML)
-        let imported = try HTTPFileImporter().importFile(at: Fixtures.url("http/github-issues.http")).collection.nested(inFolder: "Users")
+        let imported = try HTTPFileImporter().importFile(at: Fixtures.url("http/github-issues.http")).collection.nested(
+            inFolder: "Users")
         let (merged, report) = CollectionMerger.merge(imported, into: base) { _ in false }
         #expect(report.added.allSatisfy { $0.hasPrefix("Users/") })
         #expect(merged.endpoints.filter { $0.folderPath == ["Users"] }.count == 2 + 5)

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import ExplorerCLI
-@testable import App
-@testable import Workspace
 import TestSupport
+import Testing
+
+@testable import App
+@testable import ExplorerCLI
+@testable import Workspace
 
 /// A watcher's reports: the names of the collections it loaded and its errors, in order.
 typealias WatcherReports = Collected<Result<LoadedCollection, any Error>>
@@ -11,8 +12,10 @@ typealias WatcherReports = Collected<Result<LoadedCollection, any Error>>
 extension Collected where Element == Result<LoadedCollection, any Error> {
     var snapshot: (names: [String], errors: [String]) {
         let results = all
-        return (results.compactMap { try? $0.get().collection.name },
-                results.compactMap { if case .failure(let error) = $0 { return "\(error)" } else { return nil } })
+        return (
+            results.compactMap { try? $0.get().collection.name },
+            results.compactMap { if case .failure(let error) = $0 { return "\(error)" } else { return nil } }
+        )
     }
 }
 
@@ -56,7 +59,9 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
-        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.append($0) }
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) {
+            received.append($0)
+        }
         try watcher.start()
         defer { watcher.stop() }
 
@@ -75,7 +80,9 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
-        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) { received.append($0) }
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) {
+            received.append($0)
+        }
         try watcher.start()
         defer { watcher.stop() }
         try directory.write("other.yaml", "name: other\n")

@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import ExplorerCLI
 import TestSupport
+import Testing
+
 @testable import App
+@testable import ExplorerCLI
 @testable import History
 
 @Suite struct ExchangeOutputTests {
@@ -14,20 +15,24 @@ import TestSupport
 
     @Test func onATerminalJSONIsPrettyPrintedInItsOwnKeyOrder() throws {
         let body = Data(#"{"zeta":1,"alpha":[true,null]}"#.utf8)
-        let shown = String(decoding: ExchangeOutput.printableBody(body, contentType: "application/json", terminal: true), as: UTF8.self)
+        let shown = String(
+            decoding: ExchangeOutput.printableBody(body, contentType: "application/json", terminal: true), as: UTF8.self
+        )
         #expect(shown.hasPrefix("{\n  \"zeta\": 1,\n  \"alpha\": ["))
         #expect(shown.hasSuffix("\n"))
     }
 
     @Test func onATerminalControlCharactersAreShownEscaped() {
         let body = Data("red \u{1B}[31mX\u{07}\u{00}\ttab\nline".utf8)
-        let shown = String(decoding: ExchangeOutput.printableBody(body, contentType: "text/plain", terminal: true), as: UTF8.self)
+        let shown = String(
+            decoding: ExchangeOutput.printableBody(body, contentType: "text/plain", terminal: true), as: UTF8.self)
         #expect(shown == "red \\e[31mX\\x07\\x00\ttab\nline\n")
     }
 
     @Test func onATerminalABinaryBodyIsDescribedNotWritten() {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF])
-        let shown = String(decoding: ExchangeOutput.printableBody(png, contentType: "image/png", terminal: true), as: UTF8.self)
+        let shown = String(
+            decoding: ExchangeOutput.printableBody(png, contentType: "image/png", terminal: true), as: UTF8.self)
         #expect(shown == "(binary body, 9 bytes, image/png; pipe the output to a file to keep it)\n")
     }
 
@@ -53,10 +58,11 @@ import TestSupport
     }
 
     @Test func jsonOutputHasTheDocumentedFields() throws {
-        var entry = HistoryEntry(method: "GET", url: "http://h/v1/users", status: 404, reason: "Not Found",
-                                 responseHeaders: ["Content-Type": "application/problem+json"],
-                                 responseBody: Data(#"{"title":"Not Found"}"#.utf8),
-                                 timings: HistoryTimings(totalMilliseconds: 12.3456, headMilliseconds: 10))
+        var entry = HistoryEntry(
+            method: "GET", url: "http://h/v1/users", status: 404, reason: "Not Found",
+            responseHeaders: ["Content-Type": "application/problem+json"],
+            responseBody: Data(#"{"title":"Not Found"}"#.utf8),
+            timings: HistoryTimings(totalMilliseconds: 12.3456, headMilliseconds: 10))
         entry.environment = "local"
         let text = ExchangeOutput.json(of: entry, historyId: 7)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -75,7 +81,8 @@ import TestSupport
 
     @Test func jsonOutputCarriesABinaryBodyAsBase64() throws {
         let png = Data([0x89, 0x50, 0x4E, 0x47])
-        let text = ExchangeOutput.json(of: HistoryEntry(method: "GET", url: "http://h/i.png", status: 200, responseBody: png), historyId: nil)
+        let text = ExchangeOutput.json(
+            of: HistoryEntry(method: "GET", url: "http://h/i.png", status: 200, responseBody: png), historyId: nil)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["bodyEncoding"] as? String == "base64")
         #expect(object["body"] as? String == png.base64EncodedString())
@@ -83,28 +90,41 @@ import TestSupport
     }
 
     @Test func theHeadIsTheStatusLineThenTheHeaders() {
-        let entry = HistoryEntry(method: "GET", url: "http://h/", status: 201, reason: "Created",
-                                 responseHeaders: ["Location": "/users/9", "Content-Length": "0"], httpVersion: "HTTP/1.1")
-        #expect(ExchangeOutput.head(of: entry, terminal: false) == "HTTP/1.1 201 Created\nLocation: /users/9\nContent-Length: 0\n\n")
+        let entry = HistoryEntry(
+            method: "GET", url: "http://h/", status: 201, reason: "Created",
+            responseHeaders: ["Location": "/users/9", "Content-Length": "0"], httpVersion: "HTTP/1.1")
+        #expect(
+            ExchangeOutput.head(of: entry, terminal: false)
+                == "HTTP/1.1 201 Created\nLocation: /users/9\nContent-Length: 0\n\n")
     }
 }
 
 @Suite struct SendCommandPartsTests {
     @Test func varPairsSplitAtTheFirstEqualsSign() throws {
-        #expect(try SendCommand.parseVariables(["a=1", "token=x=y", "a=2", "empty="]) == ["a": "2", "token": "x=y", "empty": ""])
+        #expect(
+            try SendCommand.parseVariables(["a=1", "token=x=y", "a=2", "empty="]) == [
+                "a": "2", "token": "x=y", "empty": "",
+            ])
     }
 
     @Test func theCollectionFlagWinsThenExplorerYamlThenTheVariable() throws {
         let folder = try WorkspaceTemporaryDirectory()
         defer { folder.cleanUp() }
         let fromVariable = ["EXPLORER_COLLECTION": "/somewhere/api.yaml"]
-        #expect(try CollectionLocation.resolve(explicit: "c.yaml", environment: fromVariable, currentDirectory: folder.url.path).path
-            == folder.url.appendingPathComponent("c.yaml").path)
-        #expect(try CollectionLocation.resolve(explicit: nil, environment: fromVariable, currentDirectory: folder.url.path).path
-            == "/somewhere/api.yaml")
+        #expect(
+            try CollectionLocation.resolve(
+                explicit: "c.yaml", environment: fromVariable, currentDirectory: folder.url.path
+            ).path
+                == folder.url.appendingPathComponent("c.yaml").path)
+        #expect(
+            try CollectionLocation.resolve(explicit: nil, environment: fromVariable, currentDirectory: folder.url.path)
+                .path
+                == "/somewhere/api.yaml")
         try Data("name: x\n".utf8).write(to: folder.url.appendingPathComponent("explorer.yaml"))
-        #expect(try CollectionLocation.resolve(explicit: nil, environment: fromVariable, currentDirectory: folder.url.path).lastPathComponent
-            == "explorer.yaml")
+        #expect(
+            try CollectionLocation.resolve(explicit: nil, environment: fromVariable, currentDirectory: folder.url.path)
+                .lastPathComponent
+                == "explorer.yaml")
     }
 
     @Test func historyDatesAreDaysOrISO8601() {
@@ -139,11 +159,14 @@ import TestSupport
     }
 
     @Test func theHistoryFileFollowsXDGStateHome() {
-        #expect(HistoryLocation.defaultFile(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"]).path
-            == "/state/explorer/history.sqlite")
-        #expect(HistoryLocation.defaultFile(environment: ["HOME": "/home/u"]).path
-            == "/home/u/.local/state/explorer/history.sqlite")
-        #expect(HistoryLocation.defaultFile(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path
-            == "/home/u/.local/state/explorer/history.sqlite")
+        #expect(
+            HistoryLocation.defaultFile(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"]).path
+                == "/state/explorer/history.sqlite")
+        #expect(
+            HistoryLocation.defaultFile(environment: ["HOME": "/home/u"]).path
+                == "/home/u/.local/state/explorer/history.sqlite")
+        #expect(
+            HistoryLocation.defaultFile(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]).path
+                == "/home/u/.local/state/explorer/history.sqlite")
     }
 }

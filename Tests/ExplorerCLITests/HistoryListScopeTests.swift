@@ -2,6 +2,7 @@ import Foundation
 import History
 import Testing
 import Workspace
+
 @testable import ExplorerCLI
 
 /// `explorer history` lists the exchanges of the collection `explorer send` would use, as the
@@ -17,17 +18,24 @@ import Workspace
         var empty: URL { folder.appendingPathComponent("empty") }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-history-scope-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("other"), withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "explorer-history-scope-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("other"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
             try Data("name: Local\n".utf8).write(to: folder.appendingPathComponent("explorer.yaml"))
             try Data("name: Other\n".utf8).write(to: folder.appendingPathComponent("other/api.yaml"))
             store = try HistoryStore(fileURL: folder.appendingPathComponent("state/history.sqlite"))
             let local = APICollection.storeKey(forFileAt: folder.appendingPathComponent("explorer.yaml"))
             let other = APICollection.storeKey(forFileAt: folder.appendingPathComponent("other/api.yaml"))
-            for (collection, endpoint) in [(local, "Get user"), (other, "List orders"), (nil, nil)] as [(String?, String?)] {
-                _ = try store.record(HistoryEntry(collectionPath: collection, environment: "local", endpoint: endpoint,
-                                                  method: "GET", url: "http://127.0.0.1:9/\(endpoint ?? "typed")", status: 200))
+            for (collection, endpoint) in [(local, "Get user"), (other, "List orders"), (nil, nil)]
+                as [(String?, String?)]
+            {
+                _ = try store.record(
+                    HistoryEntry(
+                        collectionPath: collection, environment: "local", endpoint: endpoint,
+                        method: "GET", url: "http://127.0.0.1:9/\(endpoint ?? "typed")", status: 200))
             }
         }
 
@@ -45,7 +53,9 @@ import Workspace
         let arranged = try Arranged()
         defer { arranged.remove() }
         let list = try HistoryCommand.List.parse([])
-        #expect(list.scope(environment: [:], currentDirectory: arranged.folder.path) == .collection(key: arranged.local.standardizedFileURL.path))
+        #expect(
+            list.scope(environment: [:], currentDirectory: arranged.folder.path)
+                == .collection(key: arranged.local.standardizedFileURL.path))
         #expect(try arranged.listed([], in: arranged.folder) == ["Get user"])
     }
 
@@ -59,9 +69,15 @@ import Workspace
     @Test func theEnvironmentVariableNamesTheCollectionWhenTheFolderHasNone() throws {
         let arranged = try Arranged()
         defer { arranged.remove() }
-        #expect(try arranged.listed([], in: arranged.empty, environment: ["EXPLORER_COLLECTION": arranged.other.path]) == ["List orders"])
+        #expect(
+            try arranged.listed([], in: arranged.empty, environment: ["EXPLORER_COLLECTION": arranged.other.path]) == [
+                "List orders"
+            ])
         // As `send`: the folder's explorer.yaml comes before the variable.
-        #expect(try arranged.listed([], in: arranged.folder, environment: ["EXPLORER_COLLECTION": arranged.other.path]) == ["Get user"])
+        #expect(
+            try arranged.listed([], in: arranged.folder, environment: ["EXPLORER_COLLECTION": arranged.other.path]) == [
+                "Get user"
+            ])
     }
 
     @Test func allAndAFolderWithoutACollectionListEveryExchange() throws {

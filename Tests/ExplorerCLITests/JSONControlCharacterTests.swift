@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ExplorerCLI
 @testable import History
 
@@ -21,7 +22,9 @@ import Testing
         // Long enough that some C1 controls straddle the pieces' edges.
         let text = String(repeating: Self.hostile + " é ", count: 3 * BodyPieces.pieceSize / 30)
         var written = Data()
-        ExchangeOutput.writeJSON(of: HistoryEntry(method: "GET", url: "http://h/", status: 200, responseBody: Data(text.utf8)), historyId: 1) {
+        ExchangeOutput.writeJSON(
+            of: HistoryEntry(method: "GET", url: "http://h/", status: 200, responseBody: Data(text.utf8)), historyId: 1
+        ) {
             written.append($0)
         }
         #expect(!Self.rawControls(in: written.dropLast()))
@@ -31,8 +34,9 @@ import Testing
     }
 
     @Test func headersAndNamesInJSONAreEscapedToo() throws {
-        let entry = HistoryEntry(environment: "prod\u{9B}", method: "GET", url: "http://h/", status: 200, reason: "OK\u{9B}2J",
-                                 responseHeaders: ["X-Note": "a\u{9B}b"], responseBody: nil)
+        let entry = HistoryEntry(
+            environment: "prod\u{9B}", method: "GET", url: "http://h/", status: 200, reason: "OK\u{9B}2J",
+            responseHeaders: ["X-Note": "a\u{9B}b"], responseBody: nil)
         let text = ExchangeOutput.json(of: entry, historyId: nil)
         #expect(!Self.rawControls(in: Data(text.utf8)))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Testing
+
 @testable import ExplorerCLI
 
 /// `explorer` and `explorer FILE` open the TUI without the argument parser; every other
@@ -14,7 +15,10 @@ import Testing
     }
 
     @Test func optionsSubcommandsAndHelpGoThroughTheParser() {
-        for line in [["--help"], ["-h"], ["--version"], ["help"], ["demo"], ["send"], ["open"], ["history"], ["api.yaml", "--env", "prod"], ["--env", "prod"], [""]] {
+        for line in [
+            ["--help"], ["-h"], ["--version"], ["help"], ["demo"], ["send"], ["open"], ["history"],
+            ["api.yaml", "--env", "prod"], ["--env", "prod"], [""],
+        ] {
             #expect(OpenCommand.plainCollection(of: line, commandNames: names) == nil, "\(line)")
         }
     }

@@ -1,19 +1,21 @@
 import Demo
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
-@testable import ExplorerCLI
+
 @testable import App
+@testable import ExplorerCLI
 @testable import History
 @testable import Workspace
-import TestSupport
 
 /// The environment's `proxy:` reaches the transport wherever requests are sent: `explorer
 /// send`/`run` (through `ExchangeSender`) and the TUI (`ExplorerProgram.transport(for:)`),
 /// against the demo API and a recording proxy on 127.0.0.1.
 @Suite struct ProxyWiringTests {
     private func collection(demoPort: Int, proxyPort: Int) throws -> APICollection {
-        try CollectionLoader.parse("""
+        try CollectionLoader.parse(
+            """
             name: wiring
             environments:
               - name: corp
@@ -56,25 +58,31 @@ import TestSupport
             var sender = ExchangeSender(timeout: 10)
             try sender.useProxy(of: corp, overrides: [:])
             let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
-            let resolved = try RequestResolver().resolve(try collection.endpoint(named: "user"), in: collection, environment: corp)
-            let entry = await HistoryEntry.sending(resolved, through: transport, options: TransferOptions(), collectionPath: "/tmp/wiring.yaml")
+            let resolved = try RequestResolver().resolve(
+                try collection.endpoint(named: "user"), in: collection, environment: corp)
+            let entry = await HistoryEntry.sending(
+                resolved, through: transport, options: TransferOptions(), collectionPath: "/tmp/wiring.yaml")
             try await transport.shutdown()
 
             #expect(entry.transportError == nil)
             #expect(entry.status == 200)
             #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(demoPort)/v1/users/1 HTTP/1.1"])
             #expect(proxy.records.first?.proxyAuthorization == expected)
-            let kept = "\(entry.url) \(entry.requestHeaders) \(String(decoding: entry.responseBody ?? Data(), as: UTF8.self))"
+            let kept =
+                "\(entry.url) \(entry.requestHeaders) \(String(decoding: entry.responseBody ?? Data(), as: UTF8.self))"
             #expect(!kept.contains("hunter22"))
 
             // A --var override reaches the proxy's credentials too: the proxy refuses them.
             var wrong = ExchangeSender(timeout: 10)
             try wrong.useProxy(of: corp, overrides: ["proxy_password": "wrong-one"])
             let refusing = AsyncHTTPClientTransport(configuration: wrong.transportConfiguration)
-            let refused = await HistoryEntry.sending(resolved, through: refusing, options: TransferOptions(), collectionPath: nil)
+            let refused = await HistoryEntry.sending(
+                resolved, through: refusing, options: TransferOptions(), collectionPath: nil)
             try await refusing.shutdown()
-            #expect(refused.transportError?.contains("(from the proxy: of environment \"corp\") refused its user and password (407") == true,
-                    "\(refused.transportError ?? "no error")")
+            #expect(
+                refused.transportError?.contains(
+                    "(from the proxy: of environment \"corp\") refused its user and password (407") == true,
+                "\(refused.transportError ?? "no error")")
             #expect(refused.transportError?.contains("wrong-one") == false)
         }
     }
@@ -86,8 +94,10 @@ import TestSupport
             try direct.useProxy(of: collection.environments[1], overrides: [:])
             #expect(direct.transportConfiguration.proxy == AsyncHTTPClientTransport.Configuration.Proxy.none)
             let transport = AsyncHTTPClientTransport(configuration: direct.transportConfiguration)
-            let resolved = try RequestResolver().resolve(try collection.endpoint(named: "user"), in: collection, environment: collection.environments[1])
-            let entry = await HistoryEntry.sending(resolved, through: transport, options: TransferOptions(), collectionPath: nil)
+            let resolved = try RequestResolver().resolve(
+                try collection.endpoint(named: "user"), in: collection, environment: collection.environments[1])
+            let entry = await HistoryEntry.sending(
+                resolved, through: transport, options: TransferOptions(), collectionPath: nil)
             try await transport.shutdown()
             #expect(entry.status == 200)
             #expect(proxy.records.isEmpty)
@@ -102,14 +112,17 @@ import TestSupport
         try await withServers { demoPort, proxy in
             let collection = try collection(demoPort: demoPort, proxyPort: proxy.port)
             let shared = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
-            let program = ExplorerProgram(transport: shared, history: nil, collectionPath: "/tmp/wiring.yaml", clipboardWriter: nil)
+            let program = ExplorerProgram(
+                transport: shared, history: nil, collectionPath: "/tmp/wiring.yaml", clipboardWriter: nil)
             let corp = try program.transport(for: collection.environments[0])
             #expect(corp !== shared)
             #expect(try program.transport(for: collection.environments[0]) === corp, "made once")
             #expect(try program.transport(for: collection.environments[2]) === shared)
 
-            let resolved = try RequestResolver().resolve(try collection.endpoint(named: "user"), in: collection, environment: collection.environments[0])
-            let entry = await HistoryEntry.sending(resolved, through: corp, options: TransferOptions(), collectionPath: nil)
+            let resolved = try RequestResolver().resolve(
+                try collection.endpoint(named: "user"), in: collection, environment: collection.environments[0])
+            let entry = await HistoryEntry.sending(
+                resolved, through: corp, options: TransferOptions(), collectionPath: nil)
             #expect(entry.status == 200)
             #expect(proxy.records.map(\.proxyAuthorization) == [expected])
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ExplorerCLI
 @testable import Workspace
 
@@ -28,8 +29,14 @@ import Testing
     @Test func independentEndpointsGoTogetherUpToNAndTheOthersAlone() throws {
         let endpoints = try CollectionLoader.parse(collection, file: "jobs.yaml").endpoints
         let names = { (batches: [[Endpoint]]) in batches.map { $0.map(\.name) } }
-        #expect(names(RunCommand.batches(endpoints, jobs: 2)) == [["A", "B"], ["C"], ["Login"], ["D", "E"], ["Me"], ["F"]])
-        #expect(names(RunCommand.batches(endpoints, jobs: 8)) == [["A", "B", "C"], ["Login"], ["D", "E"], ["Me"], ["F"]])
-        #expect(names(RunCommand.batches(endpoints, jobs: 1)) == endpoints.map { [$0.name] }, "one job is the sequential run")
+        #expect(
+            names(RunCommand.batches(endpoints, jobs: 2)) == [
+                ["A", "B"], ["C"], ["Login"], ["D", "E"], ["Me"], ["F"],
+            ])
+        #expect(
+            names(RunCommand.batches(endpoints, jobs: 8)) == [["A", "B", "C"], ["Login"], ["D", "E"], ["Me"], ["F"]])
+        #expect(
+            names(RunCommand.batches(endpoints, jobs: 1)) == endpoints.map { [$0.name] },
+            "one job is the sequential run")
     }
 }

@@ -1,11 +1,12 @@
 import Demo
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
+
 @testable import App
 @testable import ExplorerCLI
 @testable import Workspace
-import TestSupport
 
 /// The TUI's mock (`O`) for real: the reducer and the program as the runtime runs them, the
 /// mock server on 127.0.0.1 serving the demo's own OpenAPI document, and a request of the
@@ -53,7 +54,8 @@ import TestSupport
     }
 
     private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-tui-mock-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "explorer-tui-mock-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -65,20 +67,21 @@ import TestSupport
         let file = folder.appendingPathComponent("api.yaml")
         // Nothing listens on port 9: an answer can only come from the mock.
         try """
-            name: Mocked
-            openapi: demo-openapi.json
-            environments:
-              - name: local
-                base_url: http://127.0.0.1:9/v1
-                variables: { user_id: "42" }
-            endpoints:
-              - name: Get user
-                path: /users/{{user_id}}
-            """.write(to: file, atomically: true, encoding: .utf8)
+        name: Mocked
+        openapi: demo-openapi.json
+        environments:
+          - name: local
+            base_url: http://127.0.0.1:9/v1
+            variables: { user_id: "42" }
+        endpoints:
+          - name: Get user
+            path: /users/{{user_id}}
+        """.write(to: file, atomically: true, encoding: .utf8)
         let collection = try CollectionLoader.load(from: file)
         let state = AppState(collection: collection, collectionPath: file.path)
-        let program = ExplorerProgram(history: nil, collectionPath: file.path, clipboardWriter: nil,
-                                      mockHost: SessionMockHost(history: nil))
+        let program = ExplorerProgram(
+            history: nil, collectionPath: file.path, clipboardWriter: nil,
+            mockHost: SessionMockHost(history: nil))
         let session = Session(state, program: program)
 
         session.press(.mock)
@@ -96,9 +99,14 @@ import TestSupport
         // The document's example of `GET /users/{id}`.
         #expect(body.contains("\"email\": \"ada@example.com\""))
 
-        #expect(await session.settle { action in
-            if case .mockAnswered(let lines) = action { lines.contains { $0.text.hasPrefix("GET /v1/users/42 → 200") } } else { false }
-        })
+        #expect(
+            await session.settle { action in
+                if case .mockAnswered(let lines) = action {
+                    lines.contains { $0.text.hasPrefix("GET /v1/users/42 → 200") }
+                } else {
+                    false
+                }
+            })
         #expect(session.state.mock?.answered == 1)
 
         // O stops it: the environment goes, and the port is closed.
@@ -107,8 +115,10 @@ import TestSupport
         await program.shutdown()
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         await #expect(throws: (any Error).self) {
-            _ = try await transport.send(PreparedRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/v1/users/1")!),
-                                         options: TransferOptions(timeout: .seconds(5), followsRedirects: false)) { _ in }
+            _ = try await transport.send(
+                PreparedRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/v1/users/1")!),
+                options: TransferOptions(timeout: .seconds(5), followsRedirects: false)
+            ) { _ in }
         }
         try? await transport.shutdown()
     }
@@ -120,11 +130,14 @@ import TestSupport
         try "name: Empty\nenvironments: [{ name: local, base_url: \"http://127.0.0.1:9\" }]\nendpoints: []\n"
             .write(to: file, atomically: true, encoding: .utf8)
         let state = AppState(collection: try CollectionLoader.load(from: file), collectionPath: file.path)
-        let program = ExplorerProgram(history: nil, collectionPath: file.path, clipboardWriter: nil, mockHost: SessionMockHost(history: nil))
+        let program = ExplorerProgram(
+            history: nil, collectionPath: file.path, clipboardWriter: nil, mockHost: SessionMockHost(history: nil))
         let session = Session(state, program: program)
         session.press(.mock)
         #expect(await session.settle { if case .mockFailed = $0 { true } else { false } })
-        #expect(session.state.message == "No mock: \(file.path) has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
+        #expect(
+            session.state.message
+                == "No mock: \(file.path) has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
         #expect(session.state.environments.map(\.name) == ["local"])
         await program.shutdown()
     }
@@ -135,7 +148,9 @@ import TestSupport
         let session = Session(AppState(collection: collection, collectionPath: "/tmp/c.yaml"), program: program)
         session.press(.mock)
         #expect(await session.settle { if case .mockFailed = $0 { true } else { false } })
-        #expect(session.state.message == "No mock: this explorer cannot serve a mock; run explorer mock in another terminal.")
+        #expect(
+            session.state.message
+                == "No mock: this explorer cannot serve a mock; run explorer mock in another terminal.")
         await program.shutdown()
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Formats
+@testable import Workspace
 
 /// Nothing a user can type makes the workspace crash: every input gives a value or a clear error.
 @Suite struct BadInputTests {

@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Demo
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Demo
+@testable import Formats
+@testable import Workspace
 
 /// `explorer import curl` with `-b FILE` (a Netscape cookie file), `-b NAME=VALUE` and `-c FILE`:
 /// the Cookie header curl would send, checked against curl itself.
@@ -13,11 +14,13 @@ import TestSupport
     let command = "curl -b data/cookies.txt -b extra=1 http://127.0.0.1:PORT/v1/echo/x"
 
     @Test func aCookieFileGivesTheCookiesCurlSendsToThatURLInCurlsOrder() throws {
-        let parsed = try CurlImporter(baseDirectory: directory).parse(command.replacingOccurrences(of: "PORT", with: "8080"))
+        let parsed = try CurlImporter(baseDirectory: directory).parse(
+            command.replacingOccurrences(of: "PORT", with: "8080"))
         #expect(parsed.headers == [KeyValue("Cookie", "deep=path-cookie; secure_only=s; session=from-file; extra=1")])
         #expect(parsed.warnings.isEmpty)
 
-        let elsewhere = try CurlImporter(baseDirectory: directory).parse("curl -b data/cookies.txt https://api.example.com/other")
+        let elsewhere = try CurlImporter(baseDirectory: directory).parse(
+            "curl -b data/cookies.txt https://api.example.com/other")
         #expect(elsewhere.headers == [KeyValue("Cookie", "elsewhere=other-site")])
     }
 
@@ -28,14 +31,26 @@ import TestSupport
         try "127.0.0.1\tFALSE\t/\tFALSE\t0\tgood\t1\nnot a cookie line\n127.0.0.1\tFALSE\t/\tFALSE\tsoon\tbad\t2\n"
             .write(to: folder.appendingPathComponent("jar.txt"), atomically: true, encoding: .utf8)
 
-        let parsed = try CurlImporter(baseDirectory: folder).parse("curl -b jar.txt -b missing.txt -c out.txt http://127.0.0.1:1/")
+        let parsed = try CurlImporter(baseDirectory: folder).parse(
+            "curl -b jar.txt -b missing.txt -c out.txt http://127.0.0.1:1/")
 
         #expect(parsed.headers == [KeyValue("Cookie", "good=1")])
         let path = folder.appendingPathComponent("jar.txt").path
-        #expect(parsed.warnings.contains("\(path):2: 1 tab-separated fields where a cookie has 7 (domain, subdomains, path, secure, expires, name, value); that line was left out."))
-        #expect(parsed.warnings.contains("\(path):3: the expiry \"soon\" is not a number of seconds since 1970; that line was left out."))
-        #expect(parsed.warnings.contains("-b missing.txt cannot be read, so no cookies come from it (curl sends none from it either)."))
-        #expect(parsed.warnings.contains { $0.hasPrefix("-c out.txt is not needed: the cookies servers set are kept in the environment's cookie jar") })
+        #expect(
+            parsed.warnings.contains(
+                "\(path):2: 1 tab-separated fields where a cookie has 7 (domain, subdomains, path, secure, expires, name, value); that line was left out."
+            ))
+        #expect(
+            parsed.warnings.contains(
+                "\(path):3: the expiry \"soon\" is not a number of seconds since 1970; that line was left out."))
+        #expect(
+            parsed.warnings.contains(
+                "-b missing.txt cannot be read, so no cookies come from it (curl sends none from it either)."))
+        #expect(
+            parsed.warnings.contains {
+                $0.hasPrefix(
+                    "-c out.txt is not needed: the cookies servers set are kept in the environment's cookie jar")
+            })
     }
 
     @Test func theImportedEndpointSendsTheSameCookiesAsCurlItself() async throws {
@@ -54,8 +69,11 @@ import TestSupport
             let imported = try CurlImporter(baseDirectory: directory).importCommand(line)
             let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: imported.collection))
             let environment = try #require(collection.environments.first)
-            let resolved = try RequestResolver(processEnvironment: [:]).resolve(try #require(collection.endpoints.first), in: collection, environment: environment)
-            let response = try await NetworkDispatcher(serverProvider: environment, transport: transport).future(from: resolved.request).value
+            let resolved = try RequestResolver(processEnvironment: [:]).resolve(
+                try #require(collection.endpoints.first), in: collection, environment: environment)
+            let response = try await NetworkDispatcher(serverProvider: environment, transport: transport).future(
+                from: resolved.request
+            ).value
             #expect(try EchoedRequest(try #require(response.body)) == byCurl)
         } catch {
             Issue.record(error)

@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Demo
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Demo
+@testable import Formats
+@testable import Workspace
 
 /// The parts of an `/echo` answer that say what request arrived, with curl's own defaults
 /// (Host, User-Agent curl/x, Accept */*, Content-Length, Accept-Encoding) left out.
@@ -25,18 +26,24 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
         path = object["path"] as? String ?? ""
         args = EchoedRequest.canonical(object["args"])
         let url = object["url"] as? String ?? ""
-        query = url.firstIndex(of: "?").map { EchoedRequest.normalizedQuery(String(url[url.index(after: $0)...])) } ?? ""
+        query =
+            url.firstIndex(of: "?").map { EchoedRequest.normalizedQuery(String(url[url.index(after: $0)...])) } ?? ""
         // The connection's own headers (curl's --http2 on http:// asks to upgrade with two).
-        let ignored: Set<String> = ["host", "user-agent", "accept", "content-length", "accept-encoding", "connection", "upgrade", "http2-settings"]
+        let ignored: Set<String> = [
+            "host", "user-agent", "accept", "content-length", "accept-encoding", "connection", "upgrade",
+            "http2-settings",
+        ]
         var headers: [String: String] = [:]
         for (name, value) in object["headers"] as? [String: String] ?? [:] where !ignored.contains(name.lowercased()) {
             // A multipart boundary is random on both sides.
-            headers[name.lowercased()] = value.lowercased().hasPrefix("multipart/form-data") ? "multipart/form-data" : value
+            headers[name.lowercased()] =
+                value.lowercased().hasPrefix("multipart/form-data") ? "multipart/form-data" : value
         }
         let sentHeaders = object["headers"] as? [String: String] ?? [:]
         for name in ["User-Agent", "Accept"] {
             if let value = sentHeaders.first(where: { $0.key.lowercased() == name.lowercased() })?.value,
-               !value.hasPrefix("curl/"), value != "*/*" {
+                !value.hasPrefix("curl/"), value != "*/*"
+            {
                 headers[name.lowercased()] = value
             }
         }
@@ -52,7 +59,8 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
         var index = 0
         while index < input.count {
             if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
-               let byte = UInt8(String(decoding: input[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                let byte = UInt8(String(decoding: input[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+            {
                 if byte >= 0x80 { bytes.append(byte) } else { bytes += Array(String(format: "%%%02X", byte).utf8) }
                 index += 3
             } else {
@@ -65,11 +73,14 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
 
     static func canonical(_ value: Any?) -> String {
         guard let value, JSONSerialization.isValidJSONObject(value),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "" }
+            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        else { return "" }
         return String(decoding: data, as: UTF8.self)
     }
 
-    var description: String { "\(method) \(path) query=\(query) args=\(args) headers=\(headers) body=\(body.debugDescription) form=\(form)" }
+    var description: String {
+        "\(method) \(path) query=\(query) args=\(args) headers=\(headers) body=\(body.debugDescription) form=\(form)"
+    }
 }
 
 @Suite struct CurlEchoComparisonTests {
@@ -94,12 +105,15 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
                 let byCurl = try EchoedRequest(try await runWithBash(command + " -s", in: directory))
                 // The echo is not vacuous: curl's own request is the one the fixture expects.
                 #expect(byCurl.method == expected.method)
-                if let body = expected.body { #expect(byCurl.body == body.replacingOccurrences(of: "PORT", with: "\(port)")) }
+                if let body = expected.body {
+                    #expect(byCurl.body == body.replacingOccurrences(of: "PORT", with: "\(port)"))
+                }
 
                 let imported = try CurlImporter(baseDirectory: directory).importCommand(command)
                 let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: imported.collection))
                 let environment = try #require(collection.environments.first)
-                let resolved = try RequestResolver(processEnvironment: [:]).resolve(try #require(collection.endpoints.first), in: collection, environment: environment)
+                let resolved = try RequestResolver(processEnvironment: [:]).resolve(
+                    try #require(collection.endpoints.first), in: collection, environment: environment)
                 let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport)
                 let response = try await dispatcher.future(from: resolved.request).value
                 let byExplorer = try EchoedRequest(try #require(response.body))
@@ -131,22 +145,29 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
         // A few scripts name hosts on the internet (httpbin.org): curl sends those to a proxy
         // that is not there, so they fail at once without a DNS lookup and nothing leaves this
         // machine (a script whose runs fail is not compared).
-        var bashEnvironment = ["PATH": "/usr/bin:/bin", "HOME": directory.url.path,
-                               "all_proxy": "http://127.0.0.1:9", "no_proxy": "127.0.0.1"]
+        var bashEnvironment = [
+            "PATH": "/usr/bin:/bin", "HOME": directory.url.path,
+            "all_proxy": "http://127.0.0.1:9", "no_proxy": "127.0.0.1",
+        ]
         bashEnvironment.merge(variables) { $1 }
         // Each curl run ends with a marker and its exit status; each transfer with its status.
-        let wrapper = #"curl() { command curl -s --max-time 30 -w '\n@@TRANSFER %{http_code}@@\n' "$@"; echo "@@EXIT $?@@"; }"# + "\n"
+        let wrapper =
+            #"curl() { command curl -s --max-time 30 -w '\n@@TRANSFER %{http_code}@@\n' "$@"; echo "@@EXIT $?@@"; }"#
+            + "\n"
         let corpus = Fixtures.url("curl/curlconverter")
         var compared = 0
         var sendable: [String] = []
         var mismatches: [String] = []
         var refused: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted() where file.hasSuffix(".sh") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
+        where file.hasSuffix(".sh") {
             let script = try String(contentsOf: corpus.appendingPathComponent(file), encoding: .utf8)
                 .replacingOccurrences(of: "localhost:28139", with: "127.0.0.1:\(port)/v1/echo")
             // curl's output goes into the next command of a pipe there: it cannot be observed.
             if file == "pipelines.sh" { continue }
-            let output = String(decoding: try await runWithBash(wrapper + script, in: directory.url, environment: bashEnvironment), as: UTF8.self)
+            let output = String(
+                decoding: try await runWithBash(wrapper + script, in: directory.url, environment: bashEnvironment),
+                as: UTF8.self)
             let runs = output.components(separatedBy: "@@EXIT ")
             // Only scripts whose every curl run and transfer reached the server are compared.
             let exits = runs.dropFirst().map { $0.prefix { $0.isNumber } }
@@ -155,7 +176,11 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
             for run in runs.dropLast() {
                 for chunk in run.components(separatedBy: "@@TRANSFER ").dropLast() {
                     let body = chunk.drop { $0 != "{" }
-                    if let echoed = try? EchoedRequest(Data(body.utf8)) { transfers.append(echoed) } else { transfers.append(EchoedRequest.none) }
+                    if let echoed = try? EchoedRequest(Data(body.utf8)) {
+                        transfers.append(echoed)
+                    } else {
+                        transfers.append(EchoedRequest.none)
+                    }
                 }
             }
             let imported: ImportResult
@@ -168,24 +193,33 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
             let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: imported.collection))
             let endpoints = collection.endpoints
             guard endpoints.count == transfers.count else {
-                mismatches.append("\(file): curl sent \(transfers.count) request(s), explorer imported \(endpoints.count)")
+                mismatches.append(
+                    "\(file): curl sent \(transfers.count) request(s), explorer imported \(endpoints.count)")
                 continue
             }
             sendable.append(file)
             let environment = try #require(collection.environments.first)
             let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport)
-            for (endpoint, byCurl) in zip(endpoints, transfers) where endpoint.method != .head && byCurl != EchoedRequest.none {
+            for (endpoint, byCurl) in zip(endpoints, transfers)
+            where endpoint.method != .head && byCurl != EchoedRequest.none {
                 let resolved: ResolvedRequest
                 do {
-                    resolved = try RequestResolver(processEnvironment: variables).resolve(endpoint, in: collection, environment: environment)
+                    resolved = try RequestResolver(processEnvironment: variables).resolve(
+                        endpoint, in: collection, environment: environment)
                 } catch let error as ResolveError {
                     // curl sends an empty body for a file it cannot read; explorer refuses to send.
-                    if case .unreadableFile = error { refused.append(file) } else { mismatches.append("\(file): \(error)") }
+                    if case .unreadableFile = error {
+                        refused.append(file)
+                    } else {
+                        mismatches.append("\(file): \(error)")
+                    }
                     continue
                 }
                 let response = try await dispatcher.future(from: resolved.request).value
                 let byExplorer = try EchoedRequest(try #require(response.body))
-                if byExplorer != byCurl { mismatches.append("\(file):\n explorer: \(byExplorer)\n curl:     \(byCurl)") }
+                if byExplorer != byCurl {
+                    mismatches.append("\(file):\n explorer: \(byExplorer)\n curl:     \(byCurl)")
+                }
                 compared += 1
             }
         }
@@ -204,7 +238,9 @@ extension EchoedRequest {
     /// A transfer whose answer is not an echo (a HEAD, a refused request).
     static let none = EchoedRequest(method: "", path: "", query: "", args: "", headers: [:], body: "", form: "")
 
-    init(method: String, path: String, query: String, args: String, headers: [String: String], body: String, form: String) {
+    init(
+        method: String, path: String, query: String, args: String, headers: [String: String], body: String, form: String
+    ) {
         self.method = method
         self.path = path
         self.query = query

@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Demo
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Demo
+@testable import Formats
+@testable import Workspace
 
 /// `explorer export curl` (and the TUI's `c`, which prints the same command) run by the real
 /// curl against the demo API: the request that arrives is the one explorer sends, byte for byte.
@@ -12,7 +13,9 @@ import TestSupport
     /// Runs the exported command with bash and gives the demo API's echo of what curl sent.
     private func echo(of command: String, in directory: URL) async throws -> [String: Any] {
         let output = try await runWithBash(command + " --silent --show-error", in: directory)
-        return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any], "\(String(decoding: output, as: UTF8.self))")
+        return try #require(
+            try JSONSerialization.jsonObject(with: output) as? [String: Any],
+            "\(String(decoding: output, as: UTF8.self))")
     }
 
     private func sentBody(_ echo: [String: Any]) -> Data? {
@@ -30,7 +33,9 @@ import TestSupport
         let directory = try WorkspaceTemporaryDirectory()
         let binary = Data([0x00, 0x01, 0x27, 0x5C, 0x25, 0x0A, 0x0D, 0xFF, 0xFE, 0x41, 0x00])
         try binary.write(to: directory.url.appendingPathComponent("blob.bin"))
-        let file = try directory.write("c.yaml", """
+        let file = try directory.write(
+            "c.yaml",
+            """
             name: x
             environments: [{ name: e, base_url: "http://127.0.0.1:\(port)/v1" }]
             endpoints:
@@ -110,7 +115,8 @@ import TestSupport
                 json: { token: "{{token}}" }
             """
         let collection = try CollectionLoader.parse(yaml)
-        let resolved = try RequestResolver(processEnvironment: [:]).resolve(try collection.endpoint(named: "p"), in: collection)
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(
+            try collection.endpoint(named: "p"), in: collection)
         let masked = CurlExporter.command(for: resolved)
         #expect(!masked.contains("s3cret-value"))
         #expect(masked.contains("-H 'X-Empty;'"))

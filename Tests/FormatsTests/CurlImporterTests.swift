@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Demo
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Demo
+@testable import Formats
+@testable import Workspace
 
 /// One entry of `Tests/Fixtures/curl/expected.json`.
 struct ExpectedCurl: Decodable, Sendable {
@@ -27,7 +28,9 @@ struct ExpectedCurl: Decodable, Sendable {
 /// The decoded `name=value` pairs of a query, `+` read as a space.
 func decodedCurlQuery(_ query: String?) -> [String] {
     guard let query, !query.isEmpty else { return [] }
-    return query.split(separator: "&").map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+    return query.split(separator: "&").map {
+        $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+    }
 }
 
 @Suite struct CurlImporterTests {
@@ -43,17 +46,25 @@ func decodedCurlQuery(_ query: String?) -> [String] {
             var headers: [String: String] = [:]
             for header in command.headers { headers[header.name] = header.value }
             // -u is the endpoint's basic auth; curl sends it as this header.
-            if case let .basic(username, password)? = command.auth?.scheme {
+            if case .basic(let username, let password)? = command.auth?.scheme {
                 headers["Authorization"] = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
             }
             #expect(headers == expected.headers, "\(expected.curl)")
             // A file sent as it is (--data-binary @file) is read at send time, like curl reads it.
-            let body = try command.bodyFile.map { try String(contentsOf: Fixtures.url("curl").appendingPathComponent($0), encoding: .utf8) } ?? command.body
+            let body =
+                try command.bodyFile.map {
+                    try String(contentsOf: Fixtures.url("curl").appendingPathComponent($0), encoding: .utf8)
+                } ?? command.body
             #expect(body == expected.body, "\(expected.curl)")
-            #expect(command.form.map { ExpectedCurl.Part(name: $0.name, value: $0.value) } == (expected.form ?? []), "\(expected.curl)")
+            #expect(
+                command.form.map { ExpectedCurl.Part(name: $0.name, value: $0.value) } == (expected.form ?? []),
+                "\(expected.curl)")
             // Only options that do not change the request (-s …) are reported, as ignored.
-            #expect(command.warnings.allSatisfy { $0.hasPrefix("Ignored (they do not change the request)") || $0.hasPrefix("-k ") },
-                    "\(expected.curl): \(command.warnings)")
+            #expect(
+                command.warnings.allSatisfy {
+                    $0.hasPrefix("Ignored (they do not change the request)") || $0.hasPrefix("-k ")
+                },
+                "\(expected.curl): \(command.warnings)")
         }
     }
 
@@ -69,9 +80,13 @@ func decodedCurlQuery(_ query: String?) -> [String] {
             let wanted = try #require(URLComponents(string: expected.url.replacingOccurrences(of: "PORT", with: "9")))
             #expect(resolved.request.method.rawValue == expected.method)
             #expect(sent.path == wanted.path, "\(expected.curl)")
-            #expect(decodedCurlQuery(sent.percentEncodedQuery) == decodedCurlQuery(wanted.percentEncodedQuery), "\(expected.curl)")
+            #expect(
+                decodedCurlQuery(sent.percentEncodedQuery) == decodedCurlQuery(wanted.percentEncodedQuery),
+                "\(expected.curl)")
             for (name, value) in expected.headers where name.lowercased() != "content-type" || expected.form == nil {
-                #expect(resolved.request.headers[name] == value.replacingOccurrences(of: "PORT", with: "9"), "\(name) of \(expected.curl)")
+                #expect(
+                    resolved.request.headers[name] == value.replacingOccurrences(of: "PORT", with: "9"),
+                    "\(name) of \(expected.curl)")
             }
             if let body = expected.body {
                 #expect(resolved.request.httpBody == Data(body.utf8), "\(expected.curl)")
@@ -86,8 +101,13 @@ func decodedCurlQuery(_ query: String?) -> [String] {
     }
 
     @Test func quotingStylesAndContinuations() throws {
-        #expect(try ShellWords.split("curl -H 'A: b c' \"x\\\"y\" $'a\\nb\\'c' d\\ e \\\n  f") == ["curl", "-H", "A: b c", "x\"y", "a\nb'c", "d e", "f"])
-        #expect(throws: ShellWords.Failure.unterminatedHeredoc("EOF")) { try ShellWords.commands("curl -d @- x <<EOF\nnever closed") }
+        #expect(
+            try ShellWords.split("curl -H 'A: b c' \"x\\\"y\" $'a\\nb\\'c' d\\ e \\\n  f") == [
+                "curl", "-H", "A: b c", "x\"y", "a\nb'c", "d e", "f",
+            ])
+        #expect(throws: ShellWords.Failure.unterminatedHeredoc("EOF")) {
+            try ShellWords.commands("curl -d @- x <<EOF\nnever closed")
+        }
         #expect(throws: ShellWords.Failure.unterminatedQuote("'")) { try ShellWords.split("curl 'abc") }
     }
 
@@ -100,11 +120,13 @@ func decodedCurlQuery(_ query: String?) -> [String] {
 
     @Test func everyOptionTakesExactlyItsOwnArgumentsSoNothingShifts() throws {
         // --capath takes a directory: the URL stays the URL (it became http:// before).
-        let command = try importer.parse("curl --cert /c --key /k --capath /etc/ssl/certs https://127.0.0.1:1/a -m 20 --retry 3 -o out.txt")
+        let command = try importer.parse(
+            "curl --cert /c --key /k --capath /etc/ssl/certs https://127.0.0.1:1/a -m 20 --retry 3 -o out.txt")
         #expect(command.url == "https://127.0.0.1:1/a")
         #expect(command.tls?.clientCertificateFile == "/c" && command.tls?.clientKeyFile == "/k")
         #expect(command.warnings.contains { $0.contains("--capath /etc/ssl/certs") })
-        #expect(command.warnings.contains { $0.hasPrefix("Ignored") && $0.contains("-m 20") && $0.contains("-o out.txt") })
+        #expect(
+            command.warnings.contains { $0.hasPrefix("Ignored") && $0.contains("-m 20") && $0.contains("-o out.txt") })
         // An unambiguous prefix is the option, as in curl (--sil is --silent).
         #expect(try importer.parse("curl --sil http://h/a").url == "http://h/a")
         #expect(try importer.parse("curl --no-location http://h/a").options.isEmpty)
@@ -121,14 +143,17 @@ func decodedCurlQuery(_ query: String?) -> [String] {
     }
 
     @Test func shellVariablesBecomeEnvironmentTemplates() throws {
-        let command = try importer.parse(#"curl -H "Authorization: Bearer $DO_API_TOKEN" "$BASE/v2/images?a=${KIND}" -d '$LITERAL'"#)
+        let command = try importer.parse(
+            #"curl -H "Authorization: Bearer $DO_API_TOKEN" "$BASE/v2/images?a=${KIND}" -d '$LITERAL'"#)
         #expect(command.headers.first == KeyValue("Authorization", "Bearer {{env.DO_API_TOKEN}}"))
         #expect(command.url == "{{env.BASE}}/v2/images?a={{env.KIND}}")
         #expect(command.body == "$LITERAL")
     }
 
     @Test func heredocHereStringAndRedirectedFilesFeedStandardInput() throws {
-        let heredoc = try importer.parse("curl -X POST http://h/a -H 'Content-Type: application/json' --data-binary @- <<DATA\n{\"id\": \"$ID\"}\nDATA\n")
+        let heredoc = try importer.parse(
+            "curl -X POST http://h/a -H 'Content-Type: application/json' --data-binary @- <<DATA\n{\"id\": \"$ID\"}\nDATA\n"
+        )
         #expect(heredoc.body == "{\"id\": \"{{env.ID}}\"}\n")
         let quoted = try importer.parse("curl http://h/a --data-binary @- <<'EOF'\n$KEEP\nEOF")
         #expect(quoted.body == "$KEEP\n")
@@ -147,30 +172,43 @@ func decodedCurlQuery(_ query: String?) -> [String] {
 
     @Test func severalCommandsBecomeSeveralEndpoints() throws {
         let text = """
-        curl http://127.0.0.1:1/first
+            curl http://127.0.0.1:1/first
 
-        # a comment
-        curl http://127.0.0.1:1/second && curl -X DELETE http://127.0.0.1:1/second
-        echo done; curl http://127.0.0.1:1/a http://127.0.0.1:1/b --next -d x=1 http://127.0.0.1:1/c
-        """
+            # a comment
+            curl http://127.0.0.1:1/second && curl -X DELETE http://127.0.0.1:1/second
+            echo done; curl http://127.0.0.1:1/a http://127.0.0.1:1/b --next -d x=1 http://127.0.0.1:1/c
+            """
         let result = try importer.importCommand(text)
-        #expect(result.collection.endpoints.map(\.name) == ["GET /first", "GET /second", "DELETE /second", "GET /a", "GET /b", "POST /c"])
+        #expect(
+            result.collection.endpoints.map(\.name) == [
+                "GET /first", "GET /second", "DELETE /second", "GET /a", "GET /b", "POST /c",
+            ])
         #expect(result.warnings.contains { $0.contains("echo") })
         let yaml = try CollectionWriter.yaml(for: result.collection)
         #expect(try CollectionLoader.parse(yaml).endpoints.count == 6)
     }
 
     @Test func formPartsKeepTheirFileNameAndType() throws {
-        let command = try importer.parse(#"curl http://h/a -F 'document=@data/requests.ndjson;filename=report.csv;type=text/csv' -F 'input={"a": 1};type=application/json' -F 'token="9d9\"6"' -F 'plain=a;b'"#)
-        #expect(command.form == [
-            MultipartField(name: "document", value: "data/requests.ndjson", isFile: true, filename: "report.csv", contentType: "text/csv"),
-            MultipartField(name: "input", value: #"{"a": 1}"#, contentType: "application/json"),
-            MultipartField(name: "token", value: #"9d9"6"#),
-            MultipartField(name: "plain", value: "a;b"),
-        ])
-        let result = try importer.importCommand(#"curl http://h/a -F 'document=@data/requests.ndjson;filename=report.csv;type=text/csv'"#)
-        let endpoint = try #require(try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection)).endpoints.first)
-        guard case .multipart(let fields)? = endpoint.body else { Issue.record("no multipart body"); return }
+        let command = try importer.parse(
+            #"curl http://h/a -F 'document=@data/requests.ndjson;filename=report.csv;type=text/csv' -F 'input={"a": 1};type=application/json' -F 'token="9d9\"6"' -F 'plain=a;b'"#
+        )
+        #expect(
+            command.form == [
+                MultipartField(
+                    name: "document", value: "data/requests.ndjson", isFile: true, filename: "report.csv",
+                    contentType: "text/csv"),
+                MultipartField(name: "input", value: #"{"a": 1}"#, contentType: "application/json"),
+                MultipartField(name: "token", value: #"9d9"6"#),
+                MultipartField(name: "plain", value: "a;b"),
+            ])
+        let result = try importer.importCommand(
+            #"curl http://h/a -F 'document=@data/requests.ndjson;filename=report.csv;type=text/csv'"#)
+        let endpoint = try #require(
+            try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection)).endpoints.first)
+        guard case .multipart(let fields)? = endpoint.body else {
+            Issue.record("no multipart body")
+            return
+        }
         #expect(fields.first?.filename == "report.csv" && fields.first?.contentType == "text/csv")
     }
 
@@ -189,7 +227,9 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         #expect(!command.headers.contains { $0.name == "Authorization" })
         #expect(command.auth == Authentication(.digest(username: "user", password: "pass")))
         #expect(command.warnings.isEmpty)
-        #expect(try importer.parse("curl http://h/ -u user:pass --digest --basic").auth == Authentication(.basic(username: "user", password: "pass")))
+        #expect(
+            try importer.parse("curl http://h/ -u user:pass --digest --basic").auth
+                == Authentication(.basic(username: "user", password: "pass")))
         // NTLM and the other negotiated schemes are still not imported, with a warning.
         let ntlm = try importer.parse("curl http://h/ -u user:pass --ntlm")
         #expect(ntlm.auth == nil && !ntlm.headers.contains { $0.name == "Authorization" })
@@ -222,17 +262,24 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         #expect(try importer.parse("curl -I http://h/a").method == .head)
         #expect(try importer.parse("curl -G -d a=b http://h/a").url == "http://h/a?a=b")
         #expect(try importer.parse("curl -XPUT -d x http://h/a").method == .put)
-        #expect(try importer.parse("curl --url http://h/a -u user:pw").auth == Authentication(.basic(username: "user", password: "pw")))
+        #expect(
+            try importer.parse("curl --url http://h/a -u user:pw").auth
+                == Authentication(.basic(username: "user", password: "pw")))
     }
 
     @Test func missingURLOrValueIsAClearError() throws {
         #expect(throws: ImportError.invalidCurl("it has no URL.")) { try importer.parse("curl -s") }
-        #expect(throws: ImportError.invalidCurl("the option -H needs a value.")) { try importer.parse("curl http://h/ -H") }
+        #expect(throws: ImportError.invalidCurl("the option -H needs a value.")) {
+            try importer.parse("curl http://h/ -H")
+        }
         // A data file curl cannot read is sent empty by curl, with a warning; so it is imported.
         let missing = try importer.parse("curl -d @nope.txt http://h/")
         #expect(missing.body == "" && missing.warnings.contains { $0.contains(Fixtures.url("curl/nope.txt").path) })
         // A file sent at send time that does not exist is said when importing.
-        #expect(try importer.importCommand("curl -F a=@nope.txt http://h/").warnings.contains { $0.contains("nope.txt") && $0.contains("does not exist") })
+        #expect(
+            try importer.importCommand("curl -F a=@nope.txt http://h/").warnings.contains {
+                $0.contains("nope.txt") && $0.contains("does not exist")
+            })
     }
 
     @Test func theImportedEndpointIsNamedByMethodAndPath() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Workspace
+
 @testable import Formats
+@testable import Workspace
 
 /// `explorer import curl` keeps curl's TLS options as the environment's `tls:`: `--cacert`,
 /// `-E/--cert` (with `:password`), `--key`, `--pass`, `-k` and `--tlsv1.2`/`--tlsv1.3`.
@@ -14,10 +15,15 @@ import Testing
     }
 
     @Test func certificatesKeyPasswordAndVersionBecomeTheEnvironmentsTLS() throws {
-        let result = try imported("curl --cacert certs/ca.pem -E certs/client.pem:s3cret --key certs/client.key --tlsv1.3 https://api.example.com/v1/me")
+        let result = try imported(
+            "curl --cacert certs/ca.pem -E certs/client.pem:s3cret --key certs/client.key --tlsv1.3 https://api.example.com/v1/me"
+        )
         let tls = try #require(result.collection.environments.first?.tls)
-        #expect(tls == TLSSettings(caCertificateFile: "/work/api/certs/ca.pem", clientCertificateFile: "/work/api/certs/client.pem",
-                                   clientKeyFile: "/work/api/certs/client.key", clientKeyPassword: "s3cret", minimumVersion: .tls1_3))
+        #expect(
+            tls
+                == TLSSettings(
+                    caCertificateFile: "/work/api/certs/ca.pem", clientCertificateFile: "/work/api/certs/client.pem",
+                    clientKeyFile: "/work/api/certs/client.key", clientKeyPassword: "s3cret", minimumVersion: .tls1_3))
         #expect(!result.warnings.contains { $0.contains("ignored") }, "\(result.warnings)")
 
         // Written and read back as the collection file keeps it.
@@ -30,7 +36,9 @@ import Testing
         let tls = try #require(result.collection.environments.first?.tls)
         #expect(tls.insecure)
         #expect(tls.clientCertificateFile == "/etc/client.pem")
-        #expect(tls.clientKeyFile == "/etc/client.pem", "curl reads the key from the certificate's file when --key is not given")
+        #expect(
+            tls.clientKeyFile == "/etc/client.pem",
+            "curl reads the key from the certificate's file when --key is not given")
         #expect(tls.clientKeyPassword == "pa ss")
         #expect(tls.minimumVersion == .tls1_2)
         #expect(result.warnings.contains { $0.contains("tls.insecure: true") })

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Formats
 @testable import Workspace
 
@@ -13,18 +14,23 @@ import Testing
     static let hostile = "red \u{1B}[31m bell \u{07} csi \u{9B}2J end"
 
     static func hasRawControls(_ text: String) -> Bool {
-        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r") || (0x7F...0x9F).contains($0.value) }
+        text.unicodeScalars.contains {
+            ($0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r") || (0x7F...0x9F).contains($0.value)
+        }
     }
 
     static func collection(_ body: EndpointBody) -> APICollection {
-        APICollection(name: "Bodies", environments: [Environment(name: "local", baseURLTemplate: "http://127.0.0.1:9")],
-                      items: [.endpoint(Endpoint(name: "Post", method: .post, path: "/echo", body: body))])
+        APICollection(
+            name: "Bodies", environments: [Environment(name: "local", baseURLTemplate: "http://127.0.0.1:9")],
+            items: [.endpoint(Endpoint(name: "Post", method: .post, path: "/echo", body: body))])
     }
 
     @Test(arguments: ["http", "hurl"])
     func aJSONBodysControlsAreJSONEscapesThatReadBackTheSame(_ format: String) throws {
         let collection = Self.collection(.json(.object([("note", .string(Self.hostile))])))
-        let text = format == "http" ? HTTPFileExporter.text(for: collection, environment: nil)
+        let text =
+            format == "http"
+            ? HTTPFileExporter.text(for: collection, environment: nil)
             : HurlExporter.text(for: collection.endpoints, in: collection, environment: collection.environments.first)
         #expect(!Self.hasRawControls(text), "\(text)")
         let start = try #require(text.range(of: "\n{\n")).lowerBound
@@ -36,7 +42,8 @@ import Testing
     @Test func aRawBodyInHurlIsAOnelineStringHurlReadsBackTheSame() throws {
         let raw = Self.hostile + "\nsecond line with a ` and a \\"
         let collection = Self.collection(.raw(raw))
-        let text = HurlExporter.text(for: collection.endpoints, in: collection, environment: collection.environments.first)
+        let text = HurlExporter.text(
+            for: collection.endpoints, in: collection, environment: collection.environments.first)
         #expect(!Self.hasRawControls(text), "\(text)")
         #expect(text.contains(#"`red \u{1B}[31m bell \u{7} csi \u{9B}2J end\nsecond line"#), "\(text)")
         let imported = try HurlImporter().importText(text)
@@ -48,7 +55,10 @@ import Testing
         let text = HTTPFileExporter.text(for: collection, environment: nil)
         #expect(!Self.hasRawControls(text), "\(text)")
         #expect(text.contains(#"red \u{1B}[31m bell \u{7} csi \u{9B}2J end"#), "\(text)")
-        #expect(text.contains("# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending."))
+        #expect(
+            text.contains(
+                "# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending."
+            ))
     }
 
     @Test func postmanAndHARWriteC1ControlsAsJSONEscapes() throws {
@@ -60,12 +70,16 @@ import Testing
         let resolved = try RequestResolver(processEnvironment: [:]).resolve(collection.endpoints[0], in: collection)
         let har = HARExporter.json(for: [resolved])
         #expect(!Self.hasRawControls(har), "\(har)")
-        #expect(try JSONValue(parsing: Data(har.utf8))["log"]?["entries"]?[0]?["request"]?["postData"]?["text"]?.stringValue == Self.hostile)
+        #expect(
+            try JSONValue(parsing: Data(har.utf8))["log"]?["entries"]?[0]?["request"]?["postData"]?["text"]?.stringValue
+                == Self.hostile)
     }
 
     @Test func aBodyWithoutControlsIsWrittenAsItWas() throws {
         let collection = Self.collection(.raw("plain\ttext\nline two"))
         #expect(HTTPFileExporter.text(for: collection, environment: nil).contains("plain\ttext\nline two"))
-        #expect(HurlExporter.text(for: collection.endpoints, in: collection, environment: nil).contains("```\nplain\ttext\nline two\n```"))
+        #expect(
+            HurlExporter.text(for: collection.endpoints, in: collection, environment: nil).contains(
+                "```\nplain\ttext\nline two\n```"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Formats
 @testable import Workspace
 
@@ -31,7 +32,9 @@ import Testing
     private func text(_ format: String, of endpoint: String) throws -> String {
         let whole = try CollectionLoader.parse(yaml)
         var collection = whole
-        collection.items = whole.items.filter { if case .endpoint(let e) = $0 { return e.name == endpoint } else { return false } }
+        collection.items = whole.items.filter {
+            if case .endpoint(let e) = $0 { return e.name == endpoint } else { return false }
+        }
         let local = collection.environments.first
         switch format {
         case "http": return HTTPFileExporter.text(for: collection, environment: local)
@@ -48,11 +51,20 @@ import Testing
 
     @Test(arguments: ["http", "hurl", "postman", "curl", "har"])
     func anInheritedAuthIsWrittenOnlyForTheEnvironmentsServer(_ format: String) throws {
-        #expect(try text(format, of: "Own").contains("inherited-t0ken"), "\(format): the endpoint on the environment's server")
-        #expect(try text(format, of: "Same origin written out").contains("inherited-t0ken"), "\(format): the same origin, spelled otherwise")
-        #expect(try !text(format, of: "Elsewhere").contains("inherited-t0ken"), "\(format): a whole URL of another server")
-        #expect(try !text(format, of: "Through a variable").contains("inherited-t0ken"), "\(format): another server through a variable")
-        #expect(try text(format, of: "Its own auth").contains("own-t0ken"), "\(format): an endpoint's own auth goes where it goes")
+        #expect(
+            try text(format, of: "Own").contains("inherited-t0ken"),
+            "\(format): the endpoint on the environment's server")
+        #expect(
+            try text(format, of: "Same origin written out").contains("inherited-t0ken"),
+            "\(format): the same origin, spelled otherwise")
+        #expect(
+            try !text(format, of: "Elsewhere").contains("inherited-t0ken"), "\(format): a whole URL of another server")
+        #expect(
+            try !text(format, of: "Through a variable").contains("inherited-t0ken"),
+            "\(format): another server through a variable")
+        #expect(
+            try text(format, of: "Its own auth").contains("own-t0ken"),
+            "\(format): an endpoint's own auth goes where it goes")
     }
 
     @Test func postmanIsToldNotToInheritWhatWasLeftOut() throws {
@@ -63,9 +75,15 @@ import Testing
     @Test func theRuleIsTheResolversOne() throws {
         let base = try #require(URL(string: "https://api.example.test/v1"))
         #expect(RequestResolver.inheritedAuthGoes(toPath: "/me", isWholeURL: false, baseURL: base))
-        #expect(RequestResolver.inheritedAuthGoes(toPath: "https://API.example.test:443/x", isWholeURL: true, baseURL: base))
-        #expect(!RequestResolver.inheritedAuthGoes(toPath: "http://api.example.test/x", isWholeURL: true, baseURL: base))
-        #expect(!RequestResolver.inheritedAuthGoes(toPath: "https://api.example.test:8443/x", isWholeURL: true, baseURL: base))
-        #expect(!RequestResolver.inheritedAuthGoes(toPath: "https://cdn.example.test/x", isWholeURL: true, baseURL: nil))
+        #expect(
+            RequestResolver.inheritedAuthGoes(toPath: "https://API.example.test:443/x", isWholeURL: true, baseURL: base)
+        )
+        #expect(
+            !RequestResolver.inheritedAuthGoes(toPath: "http://api.example.test/x", isWholeURL: true, baseURL: base))
+        #expect(
+            !RequestResolver.inheritedAuthGoes(
+                toPath: "https://api.example.test:8443/x", isWholeURL: true, baseURL: base))
+        #expect(
+            !RequestResolver.inheritedAuthGoes(toPath: "https://cdn.example.test/x", isWholeURL: true, baseURL: nil))
     }
 }

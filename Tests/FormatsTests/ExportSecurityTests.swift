@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Formats
 @testable import Workspace
 
@@ -35,11 +36,12 @@ import Testing
     func noExportWritesTheirValues(_ format: String) throws {
         let collection = try CollectionLoader.parse(yaml)
         let local = collection.environments.first
-        let text = switch format {
-        case "http": HTTPFileExporter.text(for: collection, environment: local)
-        case "postman": PostmanExporter.json(for: collection, environment: local)
-        default: HurlExporter.text(for: collection.endpoints, in: collection, environment: local)
-        }
+        let text =
+            switch format {
+            case "http": HTTPFileExporter.text(for: collection, environment: local)
+            case "postman": PostmanExporter.json(for: collection, environment: local)
+            default: HurlExporter.text(for: collection.endpoints, in: collection, environment: local)
+            }
         for value in ["t0ken-v4lue", "k3y-v4lue", "ada:pa55", "s3cr3t-v4lue"] {
             #expect(!text.contains(value), "\(format) wrote \(value)")
         }
@@ -48,12 +50,18 @@ import Testing
 
     @Test(arguments: ["http", "hurl"])
     func aNameWithALineBreakStaysOnItsLine(_ format: String) throws {
-        let endpoint = Endpoint(name: "Me\nDELETE http://127.0.0.1:9/everything", path: "/me\r\nX-Evil: 1",
-                                headers: [KeyValue("X-Note", "a\u{2028}b")])
+        let endpoint = Endpoint(
+            name: "Me\nDELETE http://127.0.0.1:9/everything", path: "/me\r\nX-Evil: 1",
+            headers: [KeyValue("X-Note", "a\u{2028}b")])
         let collection = APICollection(name: "Names\nGET http://evil", items: [.endpoint(endpoint)])
-        let text = format == "http" ? HTTPFileExporter.text(for: collection, environment: nil) : HurlExporter.text(for: collection.endpoints, in: collection, environment: nil)
+        let text =
+            format == "http"
+            ? HTTPFileExporter.text(for: collection, environment: nil)
+            : HurlExporter.text(for: collection.endpoints, in: collection, environment: nil)
         let lines = text.split(whereSeparator: \.isNewline)
-        #expect(!lines.contains { $0.hasPrefix("DELETE") || $0.hasPrefix("GET http://evil") || $0.hasPrefix("X-Evil") }, "\(text)")
+        #expect(
+            !lines.contains { $0.hasPrefix("DELETE") || $0.hasPrefix("GET http://evil") || $0.hasPrefix("X-Evil") },
+            "\(text)")
         #expect(text.contains(#"Me\nDELETE"#) && text.contains(#"a\u{2028}b"#))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Workspace
+
 @testable import Formats
+@testable import Workspace
 
 /// `auth:` in the `.http` and Postman exports: every endpoint keeps the credentials it is sent
 /// with (nearest level wins, `none` stays none), as templates, so no secret is expanded.
@@ -76,25 +77,34 @@ import Testing
         }
         walk(object["item"] as? [[String: Any]] ?? [], "")
         func values(_ name: String) -> [String: String] {
-            guard let auth = auths[name], let type = auth["type"] as? String, let list = auth[type] as? [[String: Any]] else { return [:] }
-            return Dictionary(uniqueKeysWithValues: list.map { ($0["key"] as? String ?? "", $0["value"] as? String ?? "") })
+            guard let auth = auths[name], let type = auth["type"] as? String, let list = auth[type] as? [[String: Any]]
+            else { return [:] }
+            return Dictionary(
+                uniqueKeysWithValues: list.map { ($0["key"] as? String ?? "", $0["value"] as? String ?? "") })
         }
         #expect(auths["Inherited"]?["type"] as? String == "bearer" && values("Inherited") == ["token": "{{token}}"])
         #expect(auths["Open"]?["type"] as? String == "noauth")
-        #expect(auths["Admin/Digest"]?["type"] as? String == "digest" && values("Admin/Digest") == ["username": "ada", "password": "{{password}}"])
+        #expect(
+            auths["Admin/Digest"]?["type"] as? String == "digest"
+                && values("Admin/Digest") == ["username": "ada", "password": "{{password}}"])
         #expect(values("Admin/Basic") == ["username": "ada", "password": "{{password}}"])
         #expect(values("Key in query") == ["key": "api_key", "value": "{{key}}", "in": "query"])
         #expect(values("Key in header") == ["key": "X-Api-Key", "value": "{{key}}", "in": "header"])
 
         // Postman's own reader (explorer's importer) sends the same credentials back.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("auth-\(UUID().uuidString).postman.json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "auth-\(UUID().uuidString).postman.json")
         try Data(json.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let imported = try PostmanImporter().importFile(at: file).collection
         #expect(try imported.endpoint(named: "Inherited").headers == [KeyValue("Authorization", "Bearer {{token}}")])
         #expect(try imported.endpoint(named: "Open").headers.isEmpty)
-        #expect(try imported.endpoint(named: "Admin/Digest").auth?.scheme == .digest(username: "ada", password: "{{password}}"))
-        #expect(try imported.endpoint(named: "Admin/Basic").auth?.scheme == .basic(username: "ada", password: "{{password}}"))
+        #expect(
+            try imported.endpoint(named: "Admin/Digest").auth?.scheme
+                == .digest(username: "ada", password: "{{password}}"))
+        #expect(
+            try imported.endpoint(named: "Admin/Basic").auth?.scheme
+                == .basic(username: "ada", password: "{{password}}"))
         #expect(try imported.endpoint(named: "Key in query").query == [KeyValue("api_key", "{{key}}")])
         #expect(try imported.endpoint(named: "Key in header").headers == [KeyValue("X-Api-Key", "{{key}}")])
     }

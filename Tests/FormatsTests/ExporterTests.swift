@@ -1,12 +1,14 @@
 import Foundation
 import NetworkingCore
-import Testing
 import TestSupport
-@testable import Workspace
+import Testing
+
 @testable import Formats
+@testable import Workspace
 
 @Suite struct ExporterTests {
-    let resolver = RequestResolver(processEnvironment: ["DEMO_TOKEN": "s3cret-token"], now: Date(timeIntervalSince1970: 0), uuid: "u-1")
+    let resolver = RequestResolver(
+        processEnvironment: ["DEMO_TOKEN": "s3cret-token"], now: Date(timeIntervalSince1970: 0), uuid: "u-1")
 
     @Test func curlExportMasksSecretsUnlessRevealed() throws {
         let collection = try CollectionLoader.parse(issueExampleYAML)

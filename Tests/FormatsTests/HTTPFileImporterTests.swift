@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Formats
+@testable import Workspace
 
 @Suite struct HTTPFileImporterTests {
     @Test(arguments: ["http/petstore.http", "http/github-issues.http"])
@@ -18,7 +19,10 @@ import TestSupport
     @Test func petstoreRequestsVariablesAndBodies() throws {
         let result = try HTTPFileImporter().importFile(at: Fixtures.url("http/petstore.http"))
         let collection = result.collection
-        #expect(collection.endpoints.map(\.name) == ["listPets", "createPet", "showPetById", "GET /pets", "POST /pets/{{petId}}", "deletePet"])
+        #expect(
+            collection.endpoints.map(\.name) == [
+                "listPets", "createPet", "showPetById", "GET /pets", "POST /pets/{{petId}}", "deletePet",
+            ])
         #expect(collection.environments.first?.baseURLTemplate == "{{baseUrl}}")
         #expect(collection.variables[named: "baseUrl"] == "http://127.0.0.1:PORT/v1")
         let list = try collection.endpoint(named: "listPets")
@@ -42,21 +46,30 @@ import TestSupport
     @Test func githubFileSkipsScriptsAndReportsScriptVariables() throws {
         let result = try HTTPFileImporter().importFile(at: Fixtures.url("http/github-issues.http"))
         let collection = result.collection
-        #expect(collection.endpoints.map(\.name) == ["List open issues", "createIssue", "Comment on the new issue", "Lock the issue (PUT with a small JSON body)", "Unlock it again"])
+        #expect(
+            collection.endpoints.map(\.name) == [
+                "List open issues", "createIssue", "Comment on the new issue",
+                "Lock the issue (PUT with a small JSON body)", "Unlock it again",
+            ])
         let create = try collection.endpoint(named: "createIssue")
-        guard case .raw(let body)? = create.body else { Issue.record("no body"); return }
+        guard case .raw(let body)? = create.body else {
+            Issue.record("no body")
+            return
+        }
         #expect(body.hasPrefix("{") && body.hasSuffix("}"))
         #expect(!body.contains("client.test"))
         // client.global.set("issue_number", response.body.number) is a capture; client.test is reported.
         #expect(create.captures == [Capture(name: "issue_number", source: .jsonpath("$.number"))])
-        #expect(try collection.endpoint(named: "Unlock it again").requirements == [Requirement(endpoint: "createIssue")])
+        #expect(
+            try collection.endpoint(named: "Unlock it again").requirements == [Requirement(endpoint: "createIssue")])
         #expect(try collection.endpoint(named: "List open issues").requirements.isEmpty)
         #expect(result.warnings.contains { $0.contains("imported only for its client.global.set lines") })
         #expect(!result.warnings.contains { $0.contains("{{issue_number}}") })
         // Resolves once the port and the script's variable are given.
         var resolvable = collection
         resolvable.variables.set("host", "http://127.0.0.1:9")
-        let resolved = try RequestResolver(processEnvironment: [:]).resolve(try resolvable.endpoint(named: "Unlock it again"), in: resolvable, overrides: ["issue_number": "7"])
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(
+            try resolvable.endpoint(named: "Unlock it again"), in: resolvable, overrides: ["issue_number": "7"])
         #expect(resolved.url == "http://127.0.0.1:9/repos/octocat/hello-world/issues/7/lock")
         #expect(resolved.request.method == .delete)
     }
@@ -89,7 +102,11 @@ import TestSupport
             """
         let result = try HTTPFileImporter().importText(text)
         let login = try result.collection.endpoint(named: "login")
-        #expect(login.captures == [Capture(name: "rid", source: .header("X-Request-Id")), Capture(name: "login_token", source: .jsonpath("$.token"))])
+        #expect(
+            login.captures == [
+                Capture(name: "rid", source: .header("X-Request-Id")),
+                Capture(name: "login_token", source: .jsonpath("$.token")),
+            ])
         let me = try result.collection.endpoint(named: "GET /me")
         #expect(me.headers.first?.value == "Bearer {{login_token}}")
         #expect(me.requirements == [Requirement(endpoint: "login")])

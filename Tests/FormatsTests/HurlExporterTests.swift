@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Workspace
+
 @testable import Formats
+@testable import Workspace
 
 /// `explorer export hurl`: requests, captures and assertions in Hurl's words, what a run
 /// requires first, and no secret in the file.
@@ -49,7 +50,9 @@ import Testing
 
     @Test func writesRequestsCapturesAssertionsAndWhatIsRequiredFirst() throws {
         let collection = try CollectionLoader.parse(yaml, file: "shop.yaml")
-        let text = HurlExporter.text(for: [try collection.endpoint(named: "Auth/Me")], in: collection, environment: collection.environments.first)
+        let text = HurlExporter.text(
+            for: [try collection.endpoint(named: "Auth/Me")], in: collection, environment: collection.environments.first
+        )
         let expected = #"""
             # Shop — exported by explorer for the environment "local"
             # Run with: hurl --test --variable user=ada --secret password=… --secret api_token=… FILE.hurl
@@ -98,7 +101,8 @@ import Testing
     }
 
     @Test func aHashOrABackslashInAValueIsEscapedSoHurlReadsItBack() throws {
-        let collection = try CollectionLoader.parse(#"""
+        let collection = try CollectionLoader.parse(
+            #"""
             name: Escapes
             environments: [{ name: local, base_url: "http://127.0.0.1:8080" }]
             endpoints:
@@ -107,18 +111,29 @@ import Testing
                 headers: { Id: "#123", Path: 'C:\temp #2', Trace: "{{uuid}}" }
                 query: { tag: "#new" }
             """#, file: "escapes.yaml")
-        let text = HurlExporter.text(for: collection.endpoints, in: collection, environment: collection.environments.first)
-        #expect(text.contains(##"Id: \#123"##) && text.contains(##"Path: C:\\temp \#2"##) && text.contains("Trace: {{newUuid}}") && text.contains(##"tag: \#new"##), "\(text)")
+        let text = HurlExporter.text(
+            for: collection.endpoints, in: collection, environment: collection.environments.first)
+        #expect(
+            text.contains(##"Id: \#123"##) && text.contains(##"Path: C:\\temp \#2"##)
+                && text.contains("Trace: {{newUuid}}") && text.contains(##"tag: \#new"##), "\(text)")
         let again = try HurlImporter().importText(text, path: "escapes.hurl").collection
         let endpoint = try #require(again.endpoints.first)
-        #expect(endpoint.headers == [KeyValue("Id", "#123"), KeyValue("Path", #"C:\temp #2"#), KeyValue("Trace", "{{uuid}}")])
+        #expect(
+            endpoint.headers == [
+                KeyValue("Id", "#123"), KeyValue("Path", #"C:\temp #2"#), KeyValue("Trace", "{{uuid}}"),
+            ])
         #expect(endpoint.query == [KeyValue("tag", "#new")])
     }
 
     @Test func formsAndTemplateFunctionsHurlDoesNotHaveAreSaid() throws {
         let collection = try CollectionLoader.parse(yaml, file: "shop.yaml")
-        let text = HurlExporter.text(for: [try collection.endpoint(named: "Auth/Upload")], in: collection, environment: collection.environments.first)
-        #expect(text.contains("# Auth/Upload\n# uses template functions Hurl does not have (base64): pass their values with --variable.\nPOST "))
+        let text = HurlExporter.text(
+            for: [try collection.endpoint(named: "Auth/Upload")], in: collection,
+            environment: collection.environments.first)
+        #expect(
+            text.contains(
+                "# Auth/Upload\n# uses template functions Hurl does not have (base64): pass their values with --variable.\nPOST "
+            ))
         #expect(text.contains("[FormParams]\nname: {{base64 user}}\n"))
         #expect(!text.contains("HTTP *"), "an endpoint without checks has no response section")
     }

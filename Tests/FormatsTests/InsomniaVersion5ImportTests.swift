@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Formats
+@testable import Workspace
 
 /// Insomnia 11's exports (`collection.insomnia.rest/5.0`), format 4 in YAML, and exports of
 /// several workspaces, read from files Insomnia wrote (Kong/insomnia's smoke-test fixtures).
@@ -16,8 +17,11 @@ import TestSupport
         return (collection, result.warnings)
     }
 
-    @Test(arguments: ["chained-responses.yaml", "auth-types.yaml", "Collection-A.yaml", "environment-cascade-collection.yaml",
-                      "insomnia4.yaml", "multiple-workspaces.yaml", "insomnia_v4.json", "template-tag-collection.yaml", "vault-collection-cut.yaml"])
+    @Test(arguments: [
+        "chained-responses.yaml", "auth-types.yaml", "Collection-A.yaml", "environment-cascade-collection.yaml",
+        "insomnia4.yaml", "multiple-workspaces.yaml", "insomnia_v4.json", "template-tag-collection.yaml",
+        "vault-collection-cut.yaml",
+    ])
     func everyRealExportImportsAndRoundTrips(_ fixture: String) throws {
         let (collection, _) = try imported(fixture)
         #expect(!collection.endpoints.isEmpty)
@@ -27,7 +31,10 @@ import TestSupport
         // Insomnia 11.4's Socket.IO request has no method, as a WebSocket request, and listeners.
         let (collection, warnings) = try imported("socket-io.yaml")
         #expect(collection.endpoints.isEmpty)
-        #expect(warnings.contains { $0.hasPrefix("Socket.IO requests are not imported") && $0.hasSuffix(": Socket.IO Request.") }, "\(warnings)")
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("Socket.IO requests are not imported") && $0.hasSuffix(": Socket.IO Request.")
+            }, "\(warnings)")
     }
 
     @Test func anAPIKeyWithoutItsNameAndAnEmptyEnvironmentRowStillMakeACollectionThatLoads() throws {
@@ -36,16 +43,25 @@ import TestSupport
         #expect(collection.variables == [KeyValue("a_hello", "test")])
         let request = try collection.endpoint(named: "legacy-array-vault")
         #expect(request.auth == nil)
-        #expect(warnings.contains("\"legacy-array-vault\" has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth."))
+        #expect(
+            warnings.contains(
+                "\"legacy-array-vault\" has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth."
+            ))
     }
 
     @Test func anOAuth2BlockLeftHalfFilledInIsNoAuthSoTheImportLoads() throws {
         // "Request Tag": `authentication: {type: oauth2, grantType: authorization_code}` and nothing else.
         let (collection, warnings) = try imported("template-tag-collection.yaml")
         #expect(try collection.endpoint(named: "FolderWithRequest/Request Tag").auth == nil)
-        #expect(warnings.contains { $0.hasPrefix("\"Request Tag\" uses OAuth 2 (authorization_code) without its token_url, client_id") }, "\(warnings)")
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("\"Request Tag\" uses OAuth 2 (authorization_code) without its token_url, client_id")
+            }, "\(warnings)")
         // Its other tags: what has an equivalent becomes a function, a response tag a capture.
-        #expect(try collection.endpoint(named: "Base Response").captures.map(\.name) == ["base_response_method", "base_response_type"])
+        #expect(
+            try collection.endpoint(named: "Base Response").captures.map(\.name) == [
+                "base_response_method", "base_response_type",
+            ])
     }
 
     @Test func responseTagsBecomeCapturesAndRequirements() throws {
@@ -71,12 +87,16 @@ import TestSupport
         let (collection, _) = try imported("environment-cascade-collection.yaml")
         #expect(collection.variables == [KeyValue("cascadeVar", "fromBase"), KeyValue("subOnlyVar", "subOnly_base")])
         #expect(collection.environments.map(\.name) == ["SubEnvA", "SubEnvB"])
-        #expect(collection.environments[1].variables == [KeyValue("cascadeVar", "fromSubB"), KeyValue("subOnlyVar", "subOnly_B")])
+        #expect(
+            collection.environments[1].variables == [
+                KeyValue("cascadeVar", "fromSubB"), KeyValue("subOnlyVar", "subOnly_B"),
+            ])
         // Outside the folder, the environments' values; inside, the folder's win, the innermost first.
         let top = try collection.endpoint(named: "cascade request no folder")
         #expect(top.body == .raw("{\n  \"cascadeVar\": \"{{cascadeVar}}\"\n}"))
         let inner = try collection.endpoint(named: "cascadeFolder/innerFolder/inner request")
-        #expect(inner.body == .raw("{\n  \"cascadeVar\": \"fromFolder\",\n  \"folderOverride\": \"fromInnerFolder\"\n}"))
+        #expect(
+            inner.body == .raw("{\n  \"cascadeVar\": \"fromFolder\",\n  \"folderOverride\": \"fromInnerFolder\"\n}"))
         let outer = try collection.endpoint(named: "cascadeFolder/cascade request")
         #expect(outer.body == .raw("{\n  \"cascadeVar\": \"fromFolder\",\n  \"subOnlyVar\": \"{{subOnlyVar}}\"\n}"))
         #expect(outer.headers == [KeyValue("Content-Type", "application/json")])
@@ -123,44 +143,47 @@ import TestSupport
 
     @Test func templateTagsBecomeFunctionsWhereExplorerHasThem() throws {
         let yaml = """
-        type: collection.insomnia.rest/5.0
-        name: tags
-        collection:
-          - url: https://api.test/items/{% uuid 'v4' %}
-            name: create
-            meta: { id: req_1 }
-            method: POST
-            headers:
-              - name: X-Request-Id
-                value: "{% faker 'randomUUID' %}"
-              - name: X-Sent
-                value: "{% now 'millis' %} {% now 'iso-8601' %}"
-              - name: X-Name
-                value: "{% faker 'randomFirstName' %}"
-              - name: X-Code
-                value: "{% prompt 'Two-factor code', 'Code', '', '', false, true %}"
-              - name: X-Sig
-                value: "{% hash 'sha256', 'hex', 'payload' %} {% base64 'encode', 'normal', 'user:pw' %}"
-              - name: X-Other
-                value: "{% cookie 'https://api.test', 'sid' %}"
-          - name: ws
-            url: wss://api.test/live
-            meta: { id: ws_1 }
-            settings: { encodeUrl: true }
-          - name: grpc
-            url: localhost:50051
-            protoMethodName: /RouteGuide/GetFeature
-            meta: { id: greq_1 }
-        """
+            type: collection.insomnia.rest/5.0
+            name: tags
+            collection:
+              - url: https://api.test/items/{% uuid 'v4' %}
+                name: create
+                meta: { id: req_1 }
+                method: POST
+                headers:
+                  - name: X-Request-Id
+                    value: "{% faker 'randomUUID' %}"
+                  - name: X-Sent
+                    value: "{% now 'millis' %} {% now 'iso-8601' %}"
+                  - name: X-Name
+                    value: "{% faker 'randomFirstName' %}"
+                  - name: X-Code
+                    value: "{% prompt 'Two-factor code', 'Code', '', '', false, true %}"
+                  - name: X-Sig
+                    value: "{% hash 'sha256', 'hex', 'payload' %} {% base64 'encode', 'normal', 'user:pw' %}"
+                  - name: X-Other
+                    value: "{% cookie 'https://api.test', 'sid' %}"
+              - name: ws
+                url: wss://api.test/live
+                meta: { id: ws_1 }
+                settings: { encodeUrl: true }
+              - name: grpc
+                url: localhost:50051
+                protoMethodName: /RouteGuide/GetFeature
+                meta: { id: greq_1 }
+            """
         let result = try InsomniaImporter().importData(Data(yaml.utf8), path: "tags.yaml")
         let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
         let create = try collection.endpoint(named: "create")
         #expect(create.path == "/items/{{uuid}}")
-        #expect(create.headers == [
-            KeyValue("X-Request-Id", "{{uuid}}"), KeyValue("X-Sent", "{{timestamp ms}} {{now}}"),
-            KeyValue("X-Name", "{% faker 'randomFirstName' %}"), KeyValue("X-Code", "{{prompt \"Two-factor code\"}}"),
-            KeyValue("X-Sig", "{{sha256 \"payload\"}} {{base64 \"user:pw\"}}"), KeyValue("X-Other", "{% cookie 'https://api.test', 'sid' %}"),
-        ])
+        #expect(
+            create.headers == [
+                KeyValue("X-Request-Id", "{{uuid}}"), KeyValue("X-Sent", "{{timestamp ms}} {{now}}"),
+                KeyValue("X-Name", "{% faker 'randomFirstName' %}"),
+                KeyValue("X-Code", "{{prompt \"Two-factor code\"}}"),
+                KeyValue("X-Sig", "{{sha256 \"payload\"}} {{base64 \"user:pw\"}}"),
+                KeyValue("X-Other", "{% cookie 'https://api.test', 'sid' %}"),
+            ])
         let socket = try collection.endpoint(named: "ws")
         #expect(socket.webSocket != nil)
         #expect(socket.path == "wss://api.test/live")
@@ -172,30 +195,33 @@ import TestSupport
 
     @Test func aResponseTagInAnEnvironmentMakesItsUsersRequireTheRequest() throws {
         let yaml = """
-        type: collection.insomnia.rest/5.0
-        name: login chain
-        collection:
-          - name: Auth
-            meta: { id: fld_1 }
-            children:
-              - url: https://api.test/login
-                name: Login
-                method: POST
-                meta: { id: req_login }
-          - url: https://api.test/me
-            name: Me
-            method: GET
-            meta: { id: req_me }
-            authentication: { type: bearer, token: "{{ _.token }}" }
-        environments:
-          name: Base Environment
-          data:
-            token: "{% response 'body', 'req_login', 'b64::JC5hY2Nlc3NfdG9rZW4=::46b', 'when-expired', 300 %}"
-        """
+            type: collection.insomnia.rest/5.0
+            name: login chain
+            collection:
+              - name: Auth
+                meta: { id: fld_1 }
+                children:
+                  - url: https://api.test/login
+                    name: Login
+                    method: POST
+                    meta: { id: req_login }
+              - url: https://api.test/me
+                name: Me
+                method: GET
+                meta: { id: req_me }
+                authentication: { type: bearer, token: "{{ _.token }}" }
+            environments:
+              name: Base Environment
+              data:
+                token: "{% response 'body', 'req_login', 'b64::JC5hY2Nlc3NfdG9rZW4=::46b', 'when-expired', 300 %}"
+            """
         let result = try InsomniaImporter().importData(Data(yaml.utf8), path: "chain.yaml")
         let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
         #expect(collection.variables == [KeyValue("token", "{{login_access_token}}")])
-        #expect(try collection.endpoint(named: "Auth/Login").captures == [Capture(name: "login_access_token", source: .jsonpath("$.access_token"))])
+        #expect(
+            try collection.endpoint(named: "Auth/Login").captures == [
+                Capture(name: "login_access_token", source: .jsonpath("$.access_token"))
+            ])
         let me = try collection.endpoint(named: "Me")
         #expect(me.auth == Authentication(.bearer(token: "{{token}}")))
         #expect(me.requirements == [Requirement(endpoint: "Auth/Login", maxAge: 300)])

@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Demo
-@testable import Workspace
 @testable import Formats
+@testable import Workspace
 
 /// Imported requests to several servers: the origin most of them use is the environment's
 /// `base_url`, and the others keep their whole URL, so each is sent where it went.
@@ -13,7 +14,8 @@ import Testing
     private static func arrival(of response: Response<Data?>) throws -> String {
         let body = try #require(response.body)
         let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
-        return "\(object["environment"] as? String ?? "?") \(object["method"] as? String ?? "") \(object["path"] as? String ?? "")"
+        return
+            "\(object["environment"] as? String ?? "?") \(object["method"] as? String ?? "") \(object["path"] as? String ?? "")"
     }
 
     @Test func everyImporterOfWholeURLsSendsEachRequestToItsOwnServer() async throws {
@@ -23,35 +25,42 @@ import Testing
         let b = "127.0.0.1:\(second.environments[1].port)"
         let transport = AsyncHTTPClientTransport()
 
-        let curl = try CurlImporter().importCommand("""
+        let curl = try CurlImporter().importCommand(
+            """
             curl http://\(a)/v1/echo/one
             curl http://\(a)/v1/echo/two
             curl http://\(b)/v1/echo/three -d x=1
             """)
         // Postman: one whole URL, one on a variable of the main origin, one on a variable of another.
-        let postman = try PostmanImporter().importData(Data("""
-            {"info": {"name": "two servers", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
-             "variable": [{"key": "api", "value": "http://\(a)"}, {"key": "files", "value": "http://\(b)"}],
-             "item": [
-               {"name": "one", "request": {"method": "GET", "url": "{{api}}/v1/echo/one"}},
-               {"name": "folder", "item": [{"name": "two", "request": {"method": "GET", "url": {"raw": "{{api}}/v1/echo/two"}}}]},
-               {"name": "three", "request": {"method": "POST", "url": "{{files}}/v1/echo/three", "body": {"mode": "raw", "raw": "x=1"}}}
-             ]}
-            """.utf8))
-        let insomnia = try InsomniaImporter().importData(Data("""
-            {"_type": "export", "__export_format": 4, "resources": [
-              {"_id": "wrk_1", "_type": "workspace", "name": "two servers"},
-              {"_id": "req_1", "parentId": "wrk_1", "_type": "request", "name": "one", "method": "GET", "url": "http://\(a)/v1/echo/one", "metaSortKey": 1},
-              {"_id": "req_2", "parentId": "wrk_1", "_type": "request", "name": "two", "method": "GET", "url": "http://\(a)/v1/echo/two", "metaSortKey": 2},
-              {"_id": "req_3", "parentId": "wrk_1", "_type": "request", "name": "three", "method": "POST", "url": "http://\(b)/v1/echo/three",
-               "body": {"mimeType": "text/plain", "text": "x=1"}, "metaSortKey": 3}]}
-            """.utf8))
-        let har = try HARImporter().importData(Data("""
-            {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
-              {"request": {"method": "GET", "url": "http://\(a)/v1/echo/one", "headers": []}},
-              {"request": {"method": "GET", "url": "http://\(a)/v1/echo/two", "headers": []}},
-              {"request": {"method": "POST", "url": "http://\(b)/v1/echo/three", "headers": [], "postData": {"mimeType": "text/plain", "text": "x=1"}}}]}}
-            """.utf8))
+        let postman = try PostmanImporter().importData(
+            Data(
+                """
+                {"info": {"name": "two servers", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+                 "variable": [{"key": "api", "value": "http://\(a)"}, {"key": "files", "value": "http://\(b)"}],
+                 "item": [
+                   {"name": "one", "request": {"method": "GET", "url": "{{api}}/v1/echo/one"}},
+                   {"name": "folder", "item": [{"name": "two", "request": {"method": "GET", "url": {"raw": "{{api}}/v1/echo/two"}}}]},
+                   {"name": "three", "request": {"method": "POST", "url": "{{files}}/v1/echo/three", "body": {"mode": "raw", "raw": "x=1"}}}
+                 ]}
+                """.utf8))
+        let insomnia = try InsomniaImporter().importData(
+            Data(
+                """
+                {"_type": "export", "__export_format": 4, "resources": [
+                  {"_id": "wrk_1", "_type": "workspace", "name": "two servers"},
+                  {"_id": "req_1", "parentId": "wrk_1", "_type": "request", "name": "one", "method": "GET", "url": "http://\(a)/v1/echo/one", "metaSortKey": 1},
+                  {"_id": "req_2", "parentId": "wrk_1", "_type": "request", "name": "two", "method": "GET", "url": "http://\(a)/v1/echo/two", "metaSortKey": 2},
+                  {"_id": "req_3", "parentId": "wrk_1", "_type": "request", "name": "three", "method": "POST", "url": "http://\(b)/v1/echo/three",
+                   "body": {"mimeType": "text/plain", "text": "x=1"}, "metaSortKey": 3}]}
+                """.utf8))
+        let har = try HARImporter().importData(
+            Data(
+                """
+                {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+                  {"request": {"method": "GET", "url": "http://\(a)/v1/echo/one", "headers": []}},
+                  {"request": {"method": "GET", "url": "http://\(a)/v1/echo/two", "headers": []}},
+                  {"request": {"method": "POST", "url": "http://\(b)/v1/echo/three", "headers": [], "postData": {"mimeType": "text/plain", "text": "x=1"}}}]}}
+                """.utf8))
 
         for (tool, result) in [("curl", curl), ("Postman", postman), ("Insomnia", insomnia), ("HAR", har)] {
             #expect(!result.warnings.contains { $0.contains("base_url") }, "\(tool): \(result.warnings)")
@@ -65,7 +74,9 @@ import Testing
                 arrivals.append(try Self.arrival(of: try await dispatcher.future(from: resolved.request).value))
             }
             #expect(environment.baseURLTemplate == (tool == "Postman" ? "{{api}}" : "http://\(a)"), "\(tool)")
-            #expect(arrivals == ["local GET /v1/echo/one", "local GET /v1/echo/two", "staging POST /v1/echo/three"], "\(tool)")
+            #expect(
+                arrivals == ["local GET /v1/echo/one", "local GET /v1/echo/two", "staging POST /v1/echo/three"],
+                "\(tool)")
         }
         try await transport.shutdown()
         await first.stop()
@@ -73,7 +84,8 @@ import Testing
     }
 
     @Test func aWholeURLPathIsSentThereWithoutTheEnvironmentsHeaders() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: two servers
             environments:
               - name: local
@@ -103,7 +115,8 @@ import Testing
     }
 
     @Test func exportsWriteAWholeURLAsItIsWithoutTheEnvironmentsHeaders() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: three servers
             variables:
               files: http://127.0.0.1:9000
@@ -126,12 +139,14 @@ import Testing
         #expect(http.hasSuffix("GET {{files}}/upload\n"))
         // Postman reads it back to the same paths and headers.
         let postman = try PostmanImporter().importData(Data(PostmanExporter.json(for: collection).utf8)).collection
-        #expect(postman.endpoints.map(\.path) == ["/users", "https://cdn.example.com/files/logo.png", "{{files}}/upload"])
+        #expect(
+            postman.endpoints.map(\.path) == ["/users", "https://cdn.example.com/files/logo.png", "{{files}}/upload"])
         #expect(postman.endpoints.map { $0.headers.map(\.name) } == [["X-Team"], [], []])
     }
 
     @Test func aWholeURLWithoutAHostNamesThePlaceToFix() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: broken
             environments:
               - name: local

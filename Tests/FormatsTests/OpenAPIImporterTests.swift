@@ -1,13 +1,17 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Formats
+@testable import Workspace
 
 @Suite struct OpenAPIImporterTests {
-    static let fixtures = ["openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json", "openapi/assemblyai-openapi.yml",
-                           "openapi/oai-swagger2-petstore-expanded.json", "openapi/oai-swagger2-uber.json"]
+    static let fixtures = [
+        "openapi/oai-petstore.yaml", "openapi/oai-uspto.yaml", "openapi/twilio-lookups-v2.json",
+        "openapi/assemblyai-openapi.yml",
+        "openapi/oai-swagger2-petstore-expanded.json", "openapi/oai-swagger2-uber.json",
+    ]
 
     @Test(arguments: fixtures)
     func everyFixtureImportsAndRoundTripsThroughYAML(_ fixture: String) throws {
@@ -26,7 +30,10 @@ import TestSupport
         let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-petstore.yaml")).collection
         #expect(collection.name == "Swagger Petstore")
         #expect(collection.environments.map(\.baseURLTemplate) == ["http://petstore.swagger.io/v1"])
-        #expect(collection.endpoints.map(\.id) == ["pets/List all pets", "pets/Create a pet", "pets/Info for a specific pet"])
+        #expect(
+            collection.endpoints.map(\.id) == [
+                "pets/List all pets", "pets/Create a pet", "pets/Info for a specific pet",
+            ])
         let show = try collection.endpoint(named: "Info for a specific pet")
         #expect(show.path == "/pets/{{petId}}")
         let list = try collection.endpoint(named: "List all pets")
@@ -64,12 +71,15 @@ import TestSupport
             return
         }
         #expect(pairs.contains { $0.key == "audio_url" })
-        let transcript = try #require(collection.endpoints.first { $0.method == .get && $0.path == "/v2/transcript/{{transcript_id}}" })
+        let transcript = try #require(
+            collection.endpoints.first { $0.method == .get && $0.path == "/v2/transcript/{{transcript_id}}" })
         #expect(transcript.folderPath.count == 1)
     }
 
     @Test func notOpenAPIIsAClearError() {
-        #expect(throws: ImportError.self) { try OpenAPIImporter().importText("swagger: \"1.2\"\ninfo: {title: x, version: '1'}\npaths: {}\n") }
+        #expect(throws: ImportError.self) {
+            try OpenAPIImporter().importText("swagger: \"1.2\"\ninfo: {title: x, version: '1'}\npaths: {}\n")
+        }
         #expect(throws: ImportError.self) { try OpenAPIImporter().importText("{ not json") }
     }
 }
@@ -93,7 +103,10 @@ import TestSupport
     @Test func aDocumentOfWebhooksSaysWhyItHasNoEndpoint() throws {
         let result = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-webhook-example.yaml"))
         #expect(result.collection.endpoints.isEmpty)
-        #expect(result.warnings.first == "The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: newPet.")
+        #expect(
+            result.warnings.first
+                == "The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: newPet."
+        )
     }
 
     @Test func aParameterWithNamedExamplesTakesTheFirstTheDocumentLists() throws {
@@ -122,7 +135,8 @@ import TestSupport
     }
 
     @Test func aRequestBodyThatContainsItselfIsCutWhereItRecursWithAWarning() throws {
-        let result = try OpenAPIImporter().importText("""
+        let result = try OpenAPIImporter().importText(
+            """
             openapi: 3.0.3
             info: {title: Trees, version: '1'}
             paths:
@@ -153,7 +167,8 @@ import TestSupport
     }
 
     @Test func aReferenceThatNamesNothingCostsOnlyWhatUsesIt() throws {
-        let result = try OpenAPIImporter().importText("""
+        let result = try OpenAPIImporter().importText(
+            """
             openapi: 3.1.0
             info: {title: Broken, version: '1'}
             paths:
@@ -182,7 +197,9 @@ import TestSupport
         let put = try #require(result.collection.endpoints.first)
         #expect(result.collection.variables[named: "id"] == "7")
         #expect(put.body == .json(.object([(key: "name", value: .string("Rex")), (key: "owner", value: .null)])))
-        #expect(result.warnings.contains { $0.contains("#/components/parameters/Gone") && $0.contains("PUT /pets/{id}") }, "\(result.warnings)")
+        #expect(
+            result.warnings.contains { $0.contains("#/components/parameters/Gone") && $0.contains("PUT /pets/{id}") },
+            "\(result.warnings)")
         #expect(result.warnings.contains { $0.contains("#/components/schemas/Missing") }, "\(result.warnings)")
     }
 
@@ -190,7 +207,8 @@ import TestSupport
         // Decoded whole, the document's maps came back in the process's hash order: which
         // content type was sent, the order of an example's members and of a server's variables
         // changed from one import to the next.
-        let result = try OpenAPIImporter().importText("""
+        let result = try OpenAPIImporter().importText(
+            """
             {"openapi": "3.0.3", "info": {"title": "Order", "version": "1"},
              "servers": [{"url": "https://{region}.example.com/{version}",
                           "variables": {"region": {"default": "eu"}, "version": {"default": "v2"}, "zone": {"default": "a"}}}],
@@ -204,11 +222,18 @@ import TestSupport
         #expect(result.collection.environments.first?.variables.map(\.name) == ["region", "version", "zone"])
         let create = try #require(result.collection.endpoints.first)
         #expect(create.headers[named: "Content-Type"] == nil)
-        #expect(create.body == .json(.object([(key: "zeta", value: .number("1")), (key: "alpha", value: .number("2")), (key: "mid", value: .number("3"))])))
+        #expect(
+            create.body
+                == .json(
+                    .object([
+                        (key: "zeta", value: .number("1")), (key: "alpha", value: .number("2")),
+                        (key: "mid", value: .number("3")),
+                    ])))
     }
 
     @Test func aRequiredNameWithoutAPropertyIsSentAsNullAndANullDefaultIsNone() throws {
-        let result = try OpenAPIImporter().importText("""
+        let result = try OpenAPIImporter().importText(
+            """
             openapi: 3.0.3
             info: {title: Required, version: '1'}
             paths:
@@ -227,10 +252,14 @@ import TestSupport
                   responses: {}
             """)
         let create = try #require(result.collection.endpoints.first)
-        #expect(create.body == .json(.object([
-            (key: "token", value: .string("abc")), (key: "options", value: .object([(key: "usage", value: .bool(false))])),
-            (key: "note", value: .string("")), (key: "endpoint", value: .null),
-        ])))
+        #expect(
+            create.body
+                == .json(
+                    .object([
+                        (key: "token", value: .string("abc")),
+                        (key: "options", value: .object([(key: "usage", value: .bool(false))])),
+                        (key: "note", value: .string("")), (key: "endpoint", value: .null),
+                    ])))
     }
 
     /// A JSON document whose request body reaches `Pet.Input` and, through
@@ -254,7 +283,8 @@ import TestSupport
 
     @Test func aDocumentIsDecodedWithoutWhatNoEndpointUses() throws {
         var warnings: [String] = []
-        let pruned = try OpenAPIImporter.preparedTree(Self.prunable, path: "p.json", file: nil, limits: DocumentLimits(), warnings: &warnings)
+        let pruned = try OpenAPIImporter.preparedTree(
+            Self.prunable, path: "p.json", file: nil, limits: DocumentLimits(), warnings: &warnings)
         #expect(pruned["openapi"] == .string("3.1.0"))
         // Responses and what only they reach are gone; what the request body reaches, directly
         // or through another component, and the security schemes stay.
@@ -268,16 +298,20 @@ import TestSupport
     @Test func aJSONDocumentsExampleBodyKeepsItsPropertiesInTheDocumentsOrder() throws {
         let result = try OpenAPIImporter().importText(Self.prunable)
         let create = try #require(result.collection.endpoints.first)
-        #expect(create.body == .json(.object([
-            (key: "zone", value: .string("north")), (key: "age", value: .number("0")),
-            (key: "tag", value: .object([(key: "label", value: .string("good"))])),
-        ])))
+        #expect(
+            create.body
+                == .json(
+                    .object([
+                        (key: "zone", value: .string("north")), (key: "age", value: .number("0")),
+                        (key: "tag", value: .object([(key: "label", value: .string("good"))])),
+                    ])))
         #expect(result.warnings.allSatisfy { !$0.contains("contain themselves") })
     }
 
     @Test func aSwaggerNameWrittenAsANumberIsKeptAsWritten() throws {
         // YAML reads `name: 2024` as a number; the rewriting to 3.0 reads it as its text.
-        let result = try OpenAPIImporter().importText("""
+        let result = try OpenAPIImporter().importText(
+            """
             swagger: '2.0'
             info: {title: Numbers, version: '1'}
             host: api.example.com
@@ -294,7 +328,9 @@ import TestSupport
     }
 
     @Test func swagger2IsReadAsTheOpenAPIDocumentItDescribes() throws {
-        let collection = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
+        let collection = try OpenAPIImporter().importFile(
+            at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")
+        ).collection
         #expect(collection.name == "Swagger Petstore")
         #expect(collection.environments.map(\.baseURLTemplate) == ["http://petstore.swagger.io/api"])
         #expect(collection.endpoints.count == 4)
@@ -311,7 +347,11 @@ import TestSupport
         // Converting to OpenAPI 3 goes through Foundation's dictionaries; the order is put back.
         let uber = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-uber.json")).collection
         #expect(uber.endpoints.map(\.path) == ["/products", "/estimates/price", "/estimates/time", "/me", "/history"])
-        let petstore = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json")).collection
-        #expect(petstore.endpoints.map { "\($0.method.rawValue) \($0.path)" } == ["GET /pets", "POST /pets", "GET /pets/{{id}}", "DELETE /pets/{{id}}"])
+        let petstore = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/oai-swagger2-petstore-expanded.json"))
+            .collection
+        #expect(
+            petstore.endpoints.map { "\($0.method.rawValue) \($0.path)" } == [
+                "GET /pets", "POST /pets", "GET /pets/{{id}}", "DELETE /pets/{{id}}",
+            ])
     }
 }

@@ -2,10 +2,11 @@ import Checks
 import Foundation
 import NetworkingCore
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import Formats
 @testable import Workspace
-import TestSupport
 
 /// One odd value costs only itself: the document is imported, with a warning naming the value's
 /// JSON pointer and what was kept.
@@ -53,15 +54,35 @@ import TestSupport
         #expect(get.path == "/items/{{id}}")
         #expect(get.query == [KeyValue("size", "small")])
         let warnings = result.warnings.joined(separator: "\n")
-        #expect(warnings.contains("q.yaml#/security: `security` is null, not a list; no security requirement is read here."))
+        #expect(
+            warnings.contains("q.yaml#/security: `security` is null, not a list; no security requirement is read here.")
+        )
         #expect(warnings.contains("q.yaml#/paths/~1items/post/security: `security` is null"))
-        #expect(warnings.contains("q.yaml#/paths/~1items~1{id}/get/parameters/0/schema/type: `type` is a list; read as \"string\" that may be null."))
-        #expect(warnings.contains("q.yaml#/paths/~1items~1{id}/get/parameters/1/schema/enum: an `enum` of text holds numbers or booleans; they are read as text."))
-        #expect(warnings.contains("q.yaml#/components/schemas/Item/properties/tags/items: `items` is a list of 2 schemas; the first is kept."))
-        #expect(warnings.contains("q.yaml#/components/schemas/Item/properties/note/type: `type` is null; the schema is read without a type."))
-        #expect(warnings.contains("q.yaml#/components/schemas/Item/properties/seed/maximum: 92233720368547758070 is not an integer this importer can hold; `maximum` dropped."))
+        #expect(
+            warnings.contains(
+                "q.yaml#/paths/~1items~1{id}/get/parameters/0/schema/type: `type` is a list; read as \"string\" that may be null."
+            ))
+        #expect(
+            warnings.contains(
+                "q.yaml#/paths/~1items~1{id}/get/parameters/1/schema/enum: an `enum` of text holds numbers or booleans; they are read as text."
+            ))
+        #expect(
+            warnings.contains(
+                "q.yaml#/components/schemas/Item/properties/tags/items: `items` is a list of 2 schemas; the first is kept."
+            ))
+        #expect(
+            warnings.contains(
+                "q.yaml#/components/schemas/Item/properties/note/type: `type` is null; the schema is read without a type."
+            ))
+        #expect(
+            warnings.contains(
+                "q.yaml#/components/schemas/Item/properties/seed/maximum: 92233720368547758070 is not an integer this importer can hold; `maximum` dropped."
+            ))
         let create = try result.collection.endpoint(named: "Create item")
-        guard case .json(let body)? = create.body else { Issue.record("no JSON body: \(result.warnings)"); return }
+        guard case .json(let body)? = create.body else {
+            Issue.record("no JSON body: \(result.warnings)")
+            return
+        }
         #expect(body["name"] == .string(""))
         #expect(body["tags"] == .array([.string("")]))
         #expect(body["kind"] == .string("a"))
@@ -79,38 +100,52 @@ import TestSupport
             """
         let result = try OpenAPIImporter().importText(text, path: "t.json")
         let endpoint = try #require(result.collection.endpoints.first)
-        guard case .json(let body)? = endpoint.body else { Issue.record("no JSON body"); return }
+        guard case .json(let body)? = endpoint.body else {
+            Issue.record("no JSON body")
+            return
+        }
         #expect(body["good"] == .string("kept"))
         #expect(body["bad"] == .string(""))
         #expect(!result.warnings.contains { $0.contains("bad") }, "\(result.warnings)")
     }
 
     @Test func yamlQuirksAreReadAsTheAuthorsToolsReadThemWithAWarning() throws {
-        let text = "openapi: 3.0.0\ninfo:\n  title: \"Bell\u{07} and line\u{2028}separator\"\n  version: \"1\"\n  description: |\n    text\n\tindented by a tab\npaths:\n  /a:\n    get:\n      summary: A\n      responses: {}\n"
+        let text =
+            "openapi: 3.0.0\ninfo:\n  title: \"Bell\u{07} and line\u{2028}separator\"\n  version: \"1\"\n  description: |\n    text\n\tindented by a tab\npaths:\n  /a:\n    get:\n      summary: A\n      responses: {}\n"
         let result = try OpenAPIImporter().importText(text, path: "y.yaml")
         #expect(result.collection.name == "Bell\u{FFFD} and line separator")
         #expect(result.collection.endpoints.map(\.name) == ["A"])
-        #expect(result.warnings.contains("y.yaml: control characters on line 3 were read as U+FFFD (YAML does not allow them)."))
+        #expect(
+            result.warnings.contains(
+                "y.yaml: control characters on line 3 were read as U+FFFD (YAML does not allow them)."))
         #expect(result.warnings.contains("y.yaml: Unicode line or paragraph separators on line 3 were read as spaces."))
         #expect(result.warnings.contains("y.yaml: a tab in the indentation of line 7 was read as spaces."))
     }
 
     @Test func yamlIsReadWithTheCoreSchema() throws {
-        let text = "openapi: 3.1.0\ninfo: {title: T, version: 1.0}\npaths:\n  /a:\n    get:\n      summary: A\n      parameters:\n        - {name: answer, in: query, required: true, schema: {type: string, enum: [no, yes]}}\n        - {name: big, in: query, required: true, schema: {type: integer, example: 9223372036854775807}}\n      responses: {}\n"
+        let text =
+            "openapi: 3.1.0\ninfo: {title: T, version: 1.0}\npaths:\n  /a:\n    get:\n      summary: A\n      parameters:\n        - {name: answer, in: query, required: true, schema: {type: string, enum: [no, yes]}}\n        - {name: big, in: query, required: true, schema: {type: integer, example: 9223372036854775807}}\n      responses: {}\n"
         let result = try OpenAPIImporter().importText(text, path: "c.yaml")
-        #expect(result.collection.endpoints.first?.query == [KeyValue("answer", "no"), KeyValue("big", "9223372036854775807")])
+        #expect(
+            result.collection.endpoints.first?.query == [
+                KeyValue("answer", "no"), KeyValue("big", "9223372036854775807"),
+            ])
     }
 
     @Test func aSpecSplitOverFilesIsReadFromItsFolder() throws {
         let url = Fixtures.url("openapi-multifile/digitalocean/DigitalOcean-public.v2.yaml")
         let result = try OpenAPIImporter().importFile(at: url)
         #expect(result.collection.name == "DigitalOcean API")
-        #expect(result.collection.endpoints.map(\.id).sorted() == [
-            "1-Click Applications/List 1-Click Applications", "Account/Get User Information",
-            "Droplets/Create a New Droplet", "Droplets/Deleting Droplets by Tag", "Droplets/List All Droplets",
-        ])
+        #expect(
+            result.collection.endpoints.map(\.id).sorted() == [
+                "1-Click Applications/List 1-Click Applications", "Account/Get User Information",
+                "Droplets/Create a New Droplet", "Droplets/Deleting Droplets by Tag", "Droplets/List All Droplets",
+            ])
         let create = try result.collection.endpoint(named: "Droplets/Create a New Droplet")
-        guard case .json(let body)? = create.body else { Issue.record("no JSON body"); return }
+        guard case .json(let body)? = create.body else {
+            Issue.record("no JSON body")
+            return
+        }
         #expect(body["region"] == .string("nyc3"))
         #expect(create.headers == [KeyValue("Authorization", "Bearer {{token}}")])
     }
@@ -125,7 +160,10 @@ import TestSupport
         let find = try result.collection.endpoint(named: "findPets")
         #expect(find.query.isEmpty)  // both optional, without an example
         let add = try result.collection.endpoint(named: "addPet")
-        guard case .json(let body)? = add.body else { Issue.record("no JSON body"); return }
+        guard case .json(let body)? = add.body else {
+            Issue.record("no JSON body")
+            return
+        }
         // NewPet.yaml: allOf Pet.yaml (id, name, tag) and its own description.
         #expect(body.members?.map(\.key) == ["id", "name", "tag", "description"])
     }
@@ -137,16 +175,23 @@ import TestSupport
         var collection = APICollection(name: "DO", sourceURL: folder.appendingPathComponent("explorer.yaml"))
         collection.openAPI = "DigitalOcean-public.v2.yaml"
         let warnings = Mutex<[String]>([])
-        let contract = try #require(try ResponseContract.loading(for: collection) { warning in warnings.withLock { $0.append(warning) } })
+        let contract = try #require(
+            try ResponseContract.loading(for: collection) { warning in warnings.withLock { $0.append(warning) } })
         var endpoint = Endpoint(name: "List", path: "/v2/1-clicks")
         endpoint.operation = "oneClicks_list"
         func check(_ body: String) -> SchemaCheck {
-            contract.check(endpoint, request: BasicRequest(path: "/v2/1-clicks"), url: "", response: CheckedResponse(
-                status: 401, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8), durationMilliseconds: 1),
+            contract.check(
+                endpoint, request: BasicRequest(path: "/v2/1-clicks"), url: "",
+                response: CheckedResponse(
+                    status: 401, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(body.utf8),
+                    durationMilliseconds: 1),
                 isRequired: false)
         }
         #expect(check(#"{"id": "unauthorized", "message": "Unable to authenticate you."}"#).passed)
-        #expect(check(#"{"id": "unauthorized"}"#).violations.map(\.message) == [#"the required property "message" is missing"#])
+        #expect(
+            check(#"{"id": "unauthorized"}"#).violations.map(\.message) == [
+                #"the required property "message" is missing"#
+            ])
         #expect(warnings.withLock { $0 }.isEmpty)
     }
 
@@ -156,7 +201,8 @@ import TestSupport
         #expect {
             _ = try ResponseContract.loading(for: collection)
         } throws: { error in
-            "\(error)".hasPrefix("/nonexistent-folder/api.yaml: ") && "\(error)".contains("relative to the collection's folder")
+            "\(error)".hasPrefix("/nonexistent-folder/api.yaml: ")
+                && "\(error)".contains("relative to the collection's folder")
         }
         collection.openAPI = "https://example.com/openapi.json"
         #expect(throws: ImportError.self) { _ = try ResponseContract.loading(for: collection) }
@@ -164,18 +210,23 @@ import TestSupport
 
     @Test func aBrokenReferenceNamesItsFileAndPointer() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-refs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("paths"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("paths"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appendingPathComponent("api.yaml")
-        try "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    $ref: paths/a.yaml\n".write(to: root, atomically: true, encoding: .utf8)
-        try "get:\n  summary: A\n  requestBody:\n    $ref: '../bodies.yaml#/missing'\n  responses: {}\n".write(to: folder.appendingPathComponent("paths/a.yaml"), atomically: true, encoding: .utf8)
+        try "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    $ref: paths/a.yaml\n".write(
+            to: root, atomically: true, encoding: .utf8)
+        try "get:\n  summary: A\n  requestBody:\n    $ref: '../bodies.yaml#/missing'\n  responses: {}\n".write(
+            to: folder.appendingPathComponent("paths/a.yaml"), atomically: true, encoding: .utf8)
         try "present: {}\n".write(to: folder.appendingPathComponent("bodies.yaml"), atomically: true, encoding: .utf8)
         #expect {
             try OpenAPIImporter().importFile(at: root)
         } throws: { error in
-            "\(error)" == "\(folder.standardizedFileURL.path)/paths/a.yaml#/paths/~1a/get/requestBody: the OpenAPI document cannot be imported: the $ref \"../bodies.yaml#/missing\" names /missing, which bodies.yaml does not have."
+            "\(error)"
+                == "\(folder.standardizedFileURL.path)/paths/a.yaml#/paths/~1a/get/requestBody: the OpenAPI document cannot be imported: the $ref \"../bodies.yaml#/missing\" names /missing, which bodies.yaml does not have."
         }
-        try "get:\n  summary: A\n  requestBody:\n    $ref: '../../secret.yaml'\n  responses: {}\n".write(to: folder.appendingPathComponent("paths/a.yaml"), atomically: true, encoding: .utf8)
+        try "get:\n  summary: A\n  requestBody:\n    $ref: '../../secret.yaml'\n  responses: {}\n".write(
+            to: folder.appendingPathComponent("paths/a.yaml"), atomically: true, encoding: .utf8)
         #expect {
             try OpenAPIImporter().importFile(at: root)
         } throws: { error in
@@ -192,17 +243,18 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: base) }
         let secret = base.appendingPathComponent("secret.yaml")
         try "Token: {type: string, example: sk-live-outside}\n".write(to: secret, atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("schemas.yaml").path, withDestinationPath: secret.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("schemas.yaml").path, withDestinationPath: secret.path)
         let root = folder.appendingPathComponent("api.yaml")
         try """
-            openapi: 3.0.0
-            info: {title: T, version: '1'}
-            paths:
-              /a:
-                post:
-                  requestBody: {content: {application/json: {schema: {$ref: 'schemas.yaml#/Token'}}}}
-                  responses: {}
-            """.write(to: root, atomically: true, encoding: .utf8)
+        openapi: 3.0.0
+        info: {title: T, version: '1'}
+        paths:
+          /a:
+            post:
+              requestBody: {content: {application/json: {schema: {$ref: 'schemas.yaml#/Token'}}}}
+              responses: {}
+        """.write(to: root, atomically: true, encoding: .utf8)
         #expect {
             try OpenAPIImporter().importFile(at: root)
         } throws: { error in
@@ -211,7 +263,8 @@ import TestSupport
         // A link that stays in the folder is read.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("schemas.yaml"))
         try FileManager.default.moveItem(at: secret, to: folder.appendingPathComponent("real.yaml"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("schemas.yaml").path, withDestinationPath: "real.yaml")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("schemas.yaml").path, withDestinationPath: "real.yaml")
         #expect(throws: Never.self) { try OpenAPIImporter().importFile(at: root) }
     }
 
@@ -224,8 +277,10 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
         let outside = base.appendingPathComponent("outside.yaml")
-        try "openapi: 3.0.0\ninfo: {title: Outside, version: '1'}\npaths: {}\n".write(to: outside, atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("api.yaml").path, withDestinationPath: outside.path)
+        try "openapi: 3.0.0\ninfo: {title: Outside, version: '1'}\npaths: {}\n".write(
+            to: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("api.yaml").path, withDestinationPath: outside.path)
         var collection = APICollection(name: "C", sourceURL: folder.appendingPathComponent("explorer.yaml"))
         collection.openAPI = "api.yaml"
         #expect {
@@ -239,7 +294,8 @@ import TestSupport
         // Eight levels of 60 properties, each naming the next level: 60^8 values if expanded.
         var schemas: [String] = []
         for level in 0..<8 {
-            let properties = (0..<60).map { "\"p\($0)\": {\"$ref\": \"#/components/schemas/L\(level + 1)\"}" }.joined(separator: ", ")
+            let properties = (0..<60).map { "\"p\($0)\": {\"$ref\": \"#/components/schemas/L\(level + 1)\"}" }.joined(
+                separator: ", ")
             schemas.append("\"L\(level)\": {\"type\": \"object\", \"properties\": {\(properties)}}")
         }
         schemas.append("\"L8\": {\"type\": \"string\"}")
@@ -250,7 +306,10 @@ import TestSupport
             """
         let result = try OpenAPIImporter().importText(text, path: "fan.json")
         let endpoint = try #require(result.collection.endpoints.first)
-        guard case .json(let body)? = endpoint.body else { Issue.record("no JSON body"); return }
+        guard case .json(let body)? = endpoint.body else {
+            Issue.record("no JSON body")
+            return
+        }
         func count(_ value: JSONValue) -> Int {
             switch value {
             case .object(let members): return 1 + members.reduce(0) { $0 + count($1.value) }
@@ -259,7 +318,10 @@ import TestSupport
             }
         }
         #expect(count(body) <= 2 * OpenAPIImporter.Samples.maximumValues)
-        #expect(result.warnings.contains("The example bodies of 1 operation (POST /a) stop at 5000 values; their schemas name more than that."), "\(result.warnings)")
+        #expect(
+            result.warnings.contains(
+                "The example bodies of 1 operation (POST /a) stop at 5000 values; their schemas name more than that."),
+            "\(result.warnings)")
     }
 
     @Test func aBillionLaughsInADocumentIsRefusedWithItsLine() {
@@ -268,7 +330,8 @@ import TestSupport
             try OpenAPIImporter().importText(bomb, path: "bomb.yaml")
         } throws: { error in
             let text = "\(error)"
-            return text.hasPrefix("bomb.yaml: the OpenAPI document cannot be imported: line ") && text.contains("EXPLORER_MAX_YAML_ALIAS_NODES")
+            return text.hasPrefix("bomb.yaml: the OpenAPI document cannot be imported: line ")
+                && text.contains("EXPLORER_MAX_YAML_ALIAS_NODES")
         }
     }
 }
@@ -277,7 +340,9 @@ import TestSupport
 let billionLaughs: String = {
     var lines = ["lol0: &lol0 \"lol\""]
     for level in 1...9 {
-        lines.append("lol\(level): &lol\(level) [" + Array(repeating: "*lol\(level - 1)", count: 10).joined(separator: ", ") + "]")
+        lines.append(
+            "lol\(level): &lol\(level) [" + Array(repeating: "*lol\(level - 1)", count: 10).joined(separator: ", ")
+                + "]")
     }
     lines.append("paths: *lol9")
     return lines.joined(separator: "\n") + "\n"

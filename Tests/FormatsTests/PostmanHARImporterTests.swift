@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Workspace
-@testable import Formats
 import TestSupport
+import Testing
+
+@testable import Formats
+@testable import Workspace
 
 /// Round trip through the collection format, as `explorer import … --into` writes it.
 private func reloaded(_ result: ImportResult, file: String) throws -> APICollection {
@@ -28,37 +29,51 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
 
     @Test func anAPIKeyWithoutItsNameSendsNoHeaderWithoutAName() throws {
         let json = #"""
-        {"info": {"name": "K", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
-         "item": [{"name": "A", "request": {"method": "GET", "url": "https://a.test/x",
-                   "auth": {"type": "apikey", "apikey": [{"key": "key", "value": ""}, {"key": "value", "value": "s3cret"}]}}}]}
-        """#
+            {"info": {"name": "K", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "A", "request": {"method": "GET", "url": "https://a.test/x",
+                       "auth": {"type": "apikey", "apikey": [{"key": "key", "value": ""}, {"key": "value", "value": "s3cret"}]}}}]}
+            """#
         let result = try PostmanImporter().importData(Data(json.utf8))
         #expect(try reloaded(result, file: "k.yaml").endpoints.first?.headers == [])
-        #expect(result.warnings == ["\"A\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out."])
+        #expect(
+            result.warnings == [
+                "\"A\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out."
+            ])
     }
 
     @Test func foldersNestAndEmptyFoldersStay() throws {
-        let collection = try PostmanImporter().importFile(at: Fixtures.url("postman/multi-level-folders-v2.postman_collection.json")).collection
-        #expect(collection.endpoints.map(\.id) == ["F1/F1.R1", "F1/F1.R2", "F1/F1.R3", "F2/F2.F3/F2.F3.R1", "F2/F2.R1", "R1"])
+        let collection = try PostmanImporter().importFile(
+            at: Fixtures.url("postman/multi-level-folders-v2.postman_collection.json")
+        ).collection
+        #expect(
+            collection.endpoints.map(\.id) == [
+                "F1/F1.R1", "F1/F1.R2", "F1/F1.R3", "F2/F2.F3/F2.F3.R1", "F2/F2.R1", "R1",
+            ])
         #expect(collection.environments.map(\.baseURLTemplate) == ["https://postman-echo.com"])
         #expect(collection.description == "A simple V2 collection to test out multi level folder flows")
     }
 
     @Test func customMethodsBodiesOfEveryModeAndDisabledBodies() throws {
-        let collection = try PostmanImporter().importFile(at: Fixtures.url("postman/custom-http-method.postman_collection.json")).collection
+        let collection = try PostmanImporter().importFile(
+            at: Fixtures.url("postman/custom-http-method.postman_collection.json")
+        ).collection
         #expect(collection.endpoints.allSatisfy { $0.method.rawValue == "POSTMAN" })
         #expect(collection.environments.first?.baseURLTemplate == "http://localhost:4041")
         let form = try collection.endpoint(named: "form-data")
-        #expect(form.body == .multipart([
-            MultipartField(name: "dataKey", value: "dataValue"),
-            MultipartField(name: "dataFile", value: "test/integration/custom-http-method/upload-file.csv", isFile: true),
-        ]))
+        #expect(
+            form.body
+                == .multipart([
+                    MultipartField(name: "dataKey", value: "dataValue"),
+                    MultipartField(
+                        name: "dataFile", value: "test/integration/custom-http-method/upload-file.csv", isFile: true),
+                ]))
         #expect(try collection.endpoint(named: "raw").body == .raw(#"{ "foo": "bar" }"#))
         #expect(try collection.endpoint(named: "body disabled").body == nil)
     }
 
     @Test func repeatedQueryKeysAndSameNamedRequestsSurvive() throws {
-        let result = try PostmanImporter().importFile(at: Fixtures.url("postman/multiple-form-values.postman_collection.json"))
+        let result = try PostmanImporter().importFile(
+            at: Fixtures.url("postman/multiple-form-values.postman_collection.json"))
         let collection = try reloaded(result, file: "multiple-form-values")
         #expect(collection.endpoints.map(\.name) == ["multiformvalues", "multiformvalues (2)", "multiformvalues (3)"])
         #expect(collection.endpoints[0].query == [KeyValue("hi", "hello"), KeyValue("hi", "lolol")])
@@ -85,7 +100,8 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
     }
 
     @Test func inheritedAuthIsSentAndDigestIsNeverBasic() throws {
-        let result = try PostmanImporter().importFile(at: Fixtures.url("postman/inherited-entities.postman_collection.json"))
+        let result = try PostmanImporter().importFile(
+            at: Fixtures.url("postman/inherited-entities.postman_collection.json"))
         let collection = result.collection
         let basic = try collection.endpoint(named: "Collection level stuff/Auth")
         #expect(basic.auth?.scheme == .basic(username: "postman", password: "password"))
@@ -100,8 +116,13 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
     }
 
     @Test func anEnvironmentFileOrAV1CollectionIsAClearError() {
-        #expect(throws: ImportError.self) { try PostmanImporter().importFile(at: Fixtures.url("postman/globals-env-data-files.postman_environment.json")) }
-        #expect(throws: ImportError.self) { try PostmanImporter().importData(Data(#"{"id": "x", "requests": [], "order": []}"#.utf8)) }
+        #expect(throws: ImportError.self) {
+            try PostmanImporter().importFile(
+                at: Fixtures.url("postman/globals-env-data-files.postman_environment.json"))
+        }
+        #expect(throws: ImportError.self) {
+            try PostmanImporter().importData(Data(#"{"id": "x", "requests": [], "order": []}"#.utf8))
+        }
         #expect(throws: ImportError.self) { try PostmanImporter().importData(Data("{ not json".utf8)) }
     }
 }
@@ -120,7 +141,8 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
         #expect(environment.baseURLTemplate == "{{ base_url }}")
         let login = try collection.endpoint(named: "Logs user into the system")
         #expect(login.query == [KeyValue("username", "string"), KeyValue("password", "string")])
-        let resolved = try RequestResolver(processEnvironment: [:]).resolve(login, in: collection, environment: environment)
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(
+            login, in: collection, environment: environment)
         #expect(resolved.url == "http://petstore.swagger.io/v2/user/login?username=string&password=string")
         #expect(result.warnings.contains { $0.contains("unit_test") })
     }
@@ -139,10 +161,16 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
         let endpoint = try #require(collection.endpoints.first)
         #expect(endpoint.name == "POST /post")
         #expect(collection.environments.first?.baseURLTemplate == "http://httpbin.org")
-        #expect(endpoint.body == .raw("custname=Vasiliy&custtel=&custemail=vasiliy%40example.com&size=medium&topping=onion&topping=mushroom&delivery=&comments="))
+        #expect(
+            endpoint.body
+                == .raw(
+                    "custname=Vasiliy&custtel=&custemail=vasiliy%40example.com&size=medium&topping=onion&topping=mushroom&delivery=&comments="
+                ))
         let names = endpoint.headers.map { $0.name.lowercased() }
         #expect(names.contains("content-type") && names.contains("referer") && names.contains("user-agent"))
-        #expect(!names.contains("host") && !names.contains("content-length") && !names.contains("connection") && !names.contains("accept-encoding"))
+        #expect(
+            !names.contains("host") && !names.contains("content-length") && !names.contains("connection")
+                && !names.contains("accept-encoding"))
     }
 
     @Test func http2PseudoHeadersAreLeftOutAndOneEntryCanBeChosen() throws {
@@ -151,7 +179,9 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
         #expect(collection.endpoints.count == 1)
         #expect(!endpoint.headers.contains { $0.name.hasPrefix(":") })
         #expect(collection.environments.first?.baseURLTemplate == "https://vasiliy.faronov.name")
-        #expect(throws: ImportError.self) { try HARImporter().importFile(at: Fixtures.url("har/chrome_http2.har"), entry: 99) }
+        #expect(throws: ImportError.self) {
+            try HARImporter().importFile(at: Fixtures.url("har/chrome_http2.har"), entry: 99)
+        }
     }
 }
 
@@ -170,7 +200,8 @@ private func reloaded(_ result: ImportResult, file: String) throws -> APICollect
 
     @Test func aHARExportMasksSecretsAndImportsBack() throws {
         let collection = try CollectionLoader.parse(issueExampleYAML)
-        let resolver = RequestResolver(processEnvironment: ["DEMO_TOKEN": "s3cret-token"], now: Date(timeIntervalSince1970: 0), uuid: "u-1")
+        let resolver = RequestResolver(
+            processEnvironment: ["DEMO_TOKEN": "s3cret-token"], now: Date(timeIntervalSince1970: 0), uuid: "u-1")
         let resolved = try collection.endpoints.map { try resolver.resolve($0, in: collection) }
         let json = HARExporter.json(for: resolved, date: Date(timeIntervalSince1970: 0))
         #expect(!json.contains("s3cret-token"))

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import Formats
 @testable import Workspace
-import TestSupport
 
 /// Mutated real files through the collection loader and every importer that reads a file:
 /// truncated, bytes flipped, nested thousands deep, an alias bomb inserted, a line of
@@ -18,16 +19,36 @@ import TestSupport
     }
 
     static let readers: [Reader] = [
-        Reader(name: "collection", fixture: nil) { data, path in _ = try CollectionLoader.parse(String(decoding: data, as: UTF8.self), file: path) },
-        Reader(name: "openapi yaml", fixture: "openapi/oai-petstore.yaml") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
-        Reader(name: "openapi yaml 2", fixture: "openapi/oai-uspto.yaml") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
-        Reader(name: "openapi json", fixture: "openapi/discord-openapi-reduced.json") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
-        Reader(name: "swagger json", fixture: "openapi/oai-swagger2-petstore-expanded.json") { data, path in _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path) },
-        Reader(name: "postman", fixture: "postman/sample-collection.json") { data, path in _ = try PostmanImporter().importData(data, path: path) },
-        Reader(name: "har", fixture: "har/firefox_post_form.har") { data, path in _ = try HARImporter().importData(data, path: path) },
-        Reader(name: "insomnia json", fixture: "insomnia/insomnia_v4.json") { data, path in _ = try InsomniaImporter().importData(data, path: path) },
-        Reader(name: "insomnia yaml", fixture: "insomnia/Collection-A.yaml") { data, path in _ = try InsomniaImporter().importData(data, path: path) },
-        Reader(name: "http", fixture: "http/petstore.http") { data, path in _ = try HTTPFileImporter().importText(String(decoding: data, as: UTF8.self), file: path) },
+        Reader(name: "collection", fixture: nil) { data, path in
+            _ = try CollectionLoader.parse(String(decoding: data, as: UTF8.self), file: path)
+        },
+        Reader(name: "openapi yaml", fixture: "openapi/oai-petstore.yaml") { data, path in
+            _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path)
+        },
+        Reader(name: "openapi yaml 2", fixture: "openapi/oai-uspto.yaml") { data, path in
+            _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path)
+        },
+        Reader(name: "openapi json", fixture: "openapi/discord-openapi-reduced.json") { data, path in
+            _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path)
+        },
+        Reader(name: "swagger json", fixture: "openapi/oai-swagger2-petstore-expanded.json") { data, path in
+            _ = try OpenAPIImporter().importText(String(decoding: data, as: UTF8.self), path: path)
+        },
+        Reader(name: "postman", fixture: "postman/sample-collection.json") { data, path in
+            _ = try PostmanImporter().importData(data, path: path)
+        },
+        Reader(name: "har", fixture: "har/firefox_post_form.har") { data, path in
+            _ = try HARImporter().importData(data, path: path)
+        },
+        Reader(name: "insomnia json", fixture: "insomnia/insomnia_v4.json") { data, path in
+            _ = try InsomniaImporter().importData(data, path: path)
+        },
+        Reader(name: "insomnia yaml", fixture: "insomnia/Collection-A.yaml") { data, path in
+            _ = try InsomniaImporter().importData(data, path: path)
+        },
+        Reader(name: "http", fixture: "http/petstore.http") { data, path in
+            _ = try HTTPFileImporter().importText(String(decoding: data, as: UTF8.self), file: path)
+        },
     ]
 
     /// The seed; a failure message names it with the case.
@@ -46,7 +67,8 @@ import TestSupport
             var refusedByALimit = 0
             var unnamed: [String] = []
             for reader in Self.readers {
-                let original = try reader.fixture.map { try Data(contentsOf: Fixtures.url($0)) } ?? Data(issueExampleYAML.utf8)
+                let original =
+                    try reader.fixture.map { try Data(contentsOf: Fixtures.url($0)) } ?? Data(issueExampleYAML.utf8)
                 for number in 0..<Self.casesPerReader {
                     let (mutation, data) = Self.mutated(original, case: number, random: &random)
                     let path = "fuzz-\(number).\(reader.name.replacingOccurrences(of: " ", with: "-"))"
@@ -55,9 +77,15 @@ import TestSupport
                     } catch {
                         let text = "\(error)"
                         if !text.contains(path) {
-                            unnamed.append("seed \(Self.seed), \(reader.name) case \(number) (\(mutation)): the error does not name the file: \(text.prefix(300))")
+                            unnamed.append(
+                                "seed \(Self.seed), \(reader.name) case \(number) (\(mutation)): the error does not name the file: \(text.prefix(300))"
+                            )
                         }
-                        if text.contains("EXPLORER_MAX_") || text.contains("reader's own limit") || text.contains("nested deeper") { refusedByALimit += 1 }
+                        if text.contains("EXPLORER_MAX_") || text.contains("reader's own limit")
+                            || text.contains("nested deeper")
+                        {
+                            refusedByALimit += 1
+                        }
                     }
                     ran += 1
                 }
@@ -89,7 +117,8 @@ import TestSupport
         case 3:
             // A bomb where a line starts, so YAML reads it as keys of the document.
             let at = bytes[..<place()].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-            bytes.insert(contentsOf: Array(billionLaughs.replacingOccurrences(of: "paths: ", with: "bomb: ").utf8), at: at)
+            bytes.insert(
+                contentsOf: Array(billionLaughs.replacingOccurrences(of: "paths: ", with: "bomb: ").utf8), at: at)
             return ("alias bomb at \(at)", Data(bytes))
         case 4:
             let length = (1 + Int(random.next() % 4)) << 20
@@ -108,4 +137,3 @@ import TestSupport
         }
     }
 }
-

@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Demo
-@testable import Workspace
 @testable import GraphQLSupport
+@testable import Workspace
 
 /// The demo collection's GraphQL endpoints against the demo's GraphQL server (GraphQLSwift) on
 /// 127.0.0.1: queries with variables, the GET form, a mutation, a failing field answered
@@ -22,8 +23,10 @@ import Testing
             return Fixture(server: server, folder: folder, collection: try CollectionLoader.load(from: url))
         }
 
-        func send(_ name: String, overrides: [String: String] = [:]) async throws -> (ResolvedRequest, Response<Data?>) {
-            let resolved = try RequestResolver().resolve(try collection.endpoint(named: name), in: collection, overrides: overrides)
+        func send(_ name: String, overrides: [String: String] = [:]) async throws -> (ResolvedRequest, Response<Data?>)
+        {
+            let resolved = try RequestResolver().resolve(
+                try collection.endpoint(named: name), in: collection, overrides: overrides)
             let response = try await NetworkDispatcher(serverProvider: resolved.environment, transport: transport)
                 .future(from: resolved.request).value
             return (resolved, response)
@@ -69,8 +72,10 @@ import Testing
         #expect(post?["title"]?.stringValue == "Hello from GraphQL")
         #expect(post?["author"]?["name"]?.stringValue == "Ada Lovelace")
         let id = try #require(post?["id"]?.stringValue)
-        let rest = try await NetworkDispatcher(serverProvider: try #require(fixture.collection.environment(named: "local")), transport: fixture.transport)
-            .future(from: BasicRequest(method: .get, path: "/posts/\(id)")).value
+        let rest = try await NetworkDispatcher(
+            serverProvider: try #require(fixture.collection.environment(named: "local")), transport: fixture.transport
+        )
+        .future(from: BasicRequest(method: .get, path: "/posts/\(id)")).value
         #expect(rest.statusCode.code == 200, "the GraphQL mutation and the REST routes share one store")
     }
 
@@ -82,7 +87,11 @@ import Testing
         let body = try #require(response.body)
         #expect(try JSONValue(parsing: body)["data"]?["user"]?["name"]?.stringValue == "Ada Lovelace")
         let errors = GraphQLResponseError.errors(in: body)
-        #expect(errors == [GraphQLResponseError(message: DemoGraphQLSchema.secretNoteFailure, path: ["user", "secretNote"], locations: ["2:22"])])
+        #expect(
+            errors == [
+                GraphQLResponseError(
+                    message: DemoGraphQLSchema.secretNoteFailure, path: ["user", "secretNote"], locations: ["2:22"])
+            ])
         #expect(errors.first?.line == "user.secretNote (2:22): \(DemoGraphQLSchema.secretNoteFailure)")
     }
 

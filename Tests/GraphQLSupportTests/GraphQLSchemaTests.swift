@@ -1,10 +1,11 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Demo
-@testable import Workspace
+
 @testable import Checks
+@testable import Demo
 @testable import GraphQLSupport
+@testable import Workspace
 
 /// The schema a GraphQL request is validated against, with the demo's GraphQL server on
 /// 127.0.0.1: fetched by introspection on first need, kept in the state folder (0600) per
@@ -19,7 +20,8 @@ import Testing
 
         static func start() async throws -> Fixture {
             let server = try await DemoServer.start(port: 0)
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graphql-schema-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "graphql-schema-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let base = try #require(server.environments.first { $0.name == "local" }).baseURL.absoluteString
             return Fixture(server: server, folder: folder, baseURL: base)
@@ -38,14 +40,16 @@ import Testing
         /// A collection file in the fixture's folder with one environment on the demo.
         func collection(_ endpoints: String) throws -> APICollection {
             let url = folder.appendingPathComponent("api.yaml")
-            try Data("""
+            try Data(
+                """
                 name: G
                 environments:
                   - name: local
                     base_url: \(baseURL)
                 endpoints:
                 \(endpoints)
-                """.utf8).write(to: url)
+                """.utf8
+            ).write(to: url)
             return try CollectionLoader.load(from: url)
         }
 
@@ -122,7 +126,8 @@ import Testing
     @Test func aQueryThatDoesNotValidatePointsAtTheLineAndColumnOfTheCollection() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.stop() } }
-        let collection = try fixture.collection("""
+        let collection = try fixture.collection(
+            """
               - name: Bad
                 method: POST
                 path: /graphql
@@ -152,7 +157,8 @@ import Testing
         defer { Task { await fixture.stop() } }
         let queryFile = fixture.folder.appendingPathComponent("posts.graphql")
         try Data("{\n  posts(first: 2) {\n    title\n    nope\n  }\n}\n".utf8).write(to: queryFile)
-        let collection = try fixture.collection("""
+        let collection = try fixture.collection(
+            """
               - name: Posts
                 method: POST
                 path: /graphql
@@ -185,8 +191,9 @@ import Testing
         let fixture = try await Fixture.start()
         defer { Task { await fixture.stop() } }
         let resolved = try fixture.resolve("Users", in: try fixture.collection(Self.validEndpoint))
-        let source = GraphQLSchemaSource(cache: fixture.cache, transport: fixture.transport,
-                                         options: TransferOptions(timeout: .seconds(5), maximumBodySize: 512))
+        let source = GraphQLSchemaSource(
+            cache: fixture.cache, transport: fixture.transport,
+            options: TransferOptions(timeout: .seconds(5), maximumBodySize: 512))
         guard case .unchecked(let sentence) = await source.validate(resolved) else {
             Issue.record("the demo's schema is more than 512 bytes")
             return
@@ -200,7 +207,8 @@ import Testing
     @Test func aRequestThatIsNotGraphQLIsNotChecked() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.stop() } }
-        let collection = try fixture.collection("""
+        let collection = try fixture.collection(
+            """
               - name: Posts
                 path: /posts
             """)
@@ -213,7 +221,8 @@ import Testing
     }
 
     @Test func aSecretInTheURLIsMaskedWhereTheKeyIsShown() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: S
             environments:
               - name: local
@@ -234,15 +243,18 @@ import Testing
     }
 
     @Test func aSequenceStepThatFailsItsCheckIsNotSent() async throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: S
             environments: [{ name: local, base_url: "http://127.0.0.1:9" }]
             endpoints:
               - name: One
                 path: /one
             """, file: "s.yaml")
-        let runner = SequenceRunner<Int>(collection: collection, environment: try #require(collection.environments.first), store: nil,
-                                         check: { _ in "api.yaml:3:5: not valid\nNot sent." }) { _ in
+        let runner = SequenceRunner<Int>(
+            collection: collection, environment: try #require(collection.environments.first), store: nil,
+            check: { _ in "api.yaml:3:5: not valid\nNot sent." }
+        ) { _ in
             Issue.record("a request that fails its check must not be sent")
             return SentExchange(response: nil, failure: "sent", record: 0)
         }
@@ -262,13 +274,18 @@ import Testing
         let limit = GraphQLSchemaCache.maximumEntries
         for index in 0...limit {
             let key = GraphQLSchemaKey(collection: "c", environment: "e\(index)", url: "http://h/graphql")
-            try cache.store("type Query { a: Int }", for: key, fetchedAt: Date(timeIntervalSince1970: Double(1_000 + index)))
+            try cache.store(
+                "type Query { a: Int }", for: key, fetchedAt: Date(timeIntervalSince1970: Double(1_000 + index)))
         }
-        #expect(try cache.schema(for: GraphQLSchemaKey(collection: "c", environment: "e0", url: "http://h/graphql")) == nil)
-        #expect(try cache.schema(for: GraphQLSchemaKey(collection: "c", environment: "e\(limit)", url: "http://h/graphql")) != nil)
+        #expect(
+            try cache.schema(for: GraphQLSchemaKey(collection: "c", environment: "e0", url: "http://h/graphql")) == nil)
+        #expect(
+            try cache.schema(for: GraphQLSchemaKey(collection: "c", environment: "e\(limit)", url: "http://h/graphql"))
+                != nil)
         let tooLarge = String(repeating: "#", count: GraphQLSchemaCache.maximumSDLBytes + 1)
         #expect(throws: GraphQLSchemaCache.Failure.self) {
-            try cache.store(tooLarge, for: GraphQLSchemaKey(collection: "c", environment: "big", url: "http://h/graphql"))
+            try cache.store(
+                tooLarge, for: GraphQLSchemaKey(collection: "c", environment: "big", url: "http://h/graphql"))
         }
     }
 
@@ -288,6 +305,8 @@ import Testing
         let create = try #require(outline.type(named: "Mutation")?.members.first { $0.name == "createPost" })
         #expect(create.signature == #"createPost(userId: ID!, title: String!, body: String = ""): Post!"#)
         #expect(outline.types(matching: "username").map(\.name) == ["User"])
-        #expect(outline.types(matching: "HANDLE unique").map(\.name) == ["User"], "descriptions are searched, ignoring case")
+        #expect(
+            outline.types(matching: "HANDLE unique").map(\.name) == ["User"], "descriptions are searched, ignoring case"
+        )
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import Testing
+
+@testable import Checks
 @testable import History
 @testable import Workspace
-@testable import Checks
 
 /// Assertion results are part of an exchange: the history keeps them (secrets masked), a
 /// database from before keeps working, and the History view shows them again.
@@ -12,7 +13,9 @@ import Testing
         var report = CheckReport()
         report.assertions = [
             AssertionResult(text: "status == 200", passed: true, actual: "200", reason: nil),
-            AssertionResult(text: "jsonpath $.token == \"x\"", passed: false, actual: "\"tok-s3cret\"", reason: "expected == \"x\", got \"tok-s3cret\""),
+            AssertionResult(
+                text: "jsonpath $.token == \"x\"", passed: false, actual: "\"tok-s3cret\"",
+                reason: "expected == \"x\", got \"tok-s3cret\""),
         ]
         report.captured = [("session_token", "tok-s3cret", true), ("request_id", "req-1", false)]
         report.captureFailures = ["order: the regex order-(\\d+) does not match the body"]
@@ -45,15 +48,17 @@ import Testing
     @Test func aHistoryFromBeforeTheChecksColumnOpensAndKeepsItsExchanges() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
             let old = try DatabaseQueue(path: folder.historyFile.path)
             try HistoryStore.migrator.migrate(old, upTo: "v1: exchanges with full-text search")
             try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodySize, totalMilliseconds)
-                    VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', 0, 5)
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodySize, totalMilliseconds)
+                        VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', 0, 5)
+                        """)
             }
         }
         let store = try HistoryStore(fileURL: folder.historyFile)

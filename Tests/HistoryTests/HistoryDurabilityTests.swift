@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import History
 import TestSupport
+import Testing
+
+@testable import History
 
 @Suite struct HistoryDurabilityTests {
     // MARK: - Retention
@@ -10,7 +11,8 @@ import TestSupport
     @Test func openingKeepsOnlyTheNewestN() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let unlimited = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil))
+        let unlimited = try HistoryStore(
+            fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil))
         for index in 0..<30 { try unlimited.record(sampleEntry(url: "http://h/v1/items/\(index)")) }
         try unlimited.close()
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: 10))
@@ -27,7 +29,9 @@ import TestSupport
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try HistoryStore(fileURL: folder.historyFile, now: now)
         for daysAgo in [40, 31, 29, 1, 0] {
-            try store.record(sampleEntry(endpoint: "\(daysAgo) days ago", startedAt: now.addingTimeInterval(-Double(daysAgo) * 86_400)))
+            try store.record(
+                sampleEntry(
+                    endpoint: "\(daysAgo) days ago", startedAt: now.addingTimeInterval(-Double(daysAgo) * 86_400)))
         }
         try store.close()
         let reopened = try HistoryStore(
@@ -43,7 +47,8 @@ import TestSupport
         #expect(configuration.maximumCount == nil)
         #expect(configuration.maximumAgeDays == 30)
         #expect(HistoryConfiguration.fromEnvironment(["EXPLORER_HISTORY_BODY_CAP": "2MB"]).bodyCap == 2 * 1024 * 1024)
-        #expect(HistoryConfiguration.fromEnvironment(["EXPLORER_HISTORY_BODY_CAP": "lots"]) == HistoryConfiguration.default)
+        #expect(
+            HistoryConfiguration.fromEnvironment(["EXPLORER_HISTORY_BODY_CAP": "lots"]) == HistoryConfiguration.default)
         #expect(HistoryConfiguration.fromEnvironment([:]) == HistoryConfiguration.default)
     }
 
@@ -62,7 +67,8 @@ import TestSupport
     @Test func aFileThatIsNotADatabaseIsMovedAsideAndANewOneStarts() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let garbage = Data(String(repeating: "this is not an SQLite file. ", count: 400).utf8)
         try garbage.write(to: folder.historyFile)
         let store = try HistoryStore(fileURL: folder.historyFile, now: Date(timeIntervalSince1970: 1_800_000_000))
@@ -88,7 +94,8 @@ import TestSupport
         let recovered = try HistoryStore(fileURL: folder.historyFile)
         #expect(recovered.recoveryNotice != nil)
         #expect(try recovered.count() == 0)
-        let folderContents = try FileManager.default.contentsOfDirectory(atPath: folder.historyFile.deletingLastPathComponent().path)
+        let folderContents = try FileManager.default.contentsOfDirectory(
+            atPath: folder.historyFile.deletingLastPathComponent().path)
         #expect(folderContents.contains { $0.hasPrefix("history.sqlite.corrupt-") })
     }
 
@@ -131,7 +138,8 @@ import TestSupport
     @Test func theRecorderReportsARecoveryNotice() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 7, count: 8192).write(to: folder.historyFile)
         let messages = Collected<String>()
         let recorder = HistoryRecorder(fileURL: folder.historyFile, report: messages.append)
@@ -179,7 +187,9 @@ import TestSupport
         func writer(_ tag: String) -> Process {
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["bench", "history", "--database", folder.historyFile.path, "--write-only", "500", "--tag", tag]
+            process.arguments = [
+                "bench", "history", "--database", folder.historyFile.path, "--write-only", "500", "--tag", tag,
+            ]
             process.standardOutput = FileHandle.nullDevice
             return process
         }

@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
+
 @testable import History
 @testable import Workspace
-import TestSupport
 
 /// The mode bits of a path (following links).
 private func mode(_ url: URL) throws -> Int {
@@ -65,7 +66,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
         let store = try HistoryStore(fileURL: folder.historyFile)
 
         #expect(store.recoveryNotice != nil)
-        let aside = try #require(try FileManager.default.contentsOfDirectory(atPath: stateFolder.path).first { $0.contains(".corrupt-") })
+        let aside = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: stateFolder.path).first { $0.contains(".corrupt-") })
         #expect(try mode(stateFolder.appendingPathComponent(aside)) == 0o600)
         #expect(try mode(folder.historyFile) == 0o600)
     }
@@ -123,12 +125,16 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
         let secret = "tok/en+9f3a7c"
         // An echo service's answer: the token in the body (JSON escapes the slash), the headers,
         // and a login response's cookie.
-        let echoed = try JSONSerialization.data(withJSONObject: ["args": ["token": secret], "note": "the token is \(secret)"])
+        let echoed = try JSONSerialization.data(withJSONObject: [
+            "args": ["token": secret], "note": "the token is \(secret)",
+        ])
         let entry = HistoryEntry(
             method: "GET", url: "http://127.0.0.1:9/echo?token=\(secret)",
             requestHeaders: ["Authorization": "Bearer \(secret)"],
             status: 200, reason: "OK",
-            responseHeaders: ["Content-Type": "application/json", "X-Echo-Token": secret, "Set-Cookie": "session=\(secret); HttpOnly"],
+            responseHeaders: [
+                "Content-Type": "application/json", "X-Echo-Token": secret, "Set-Cookie": "session=\(secret); HttpOnly",
+            ],
             responseBody: echoed + Data(" plain \(secret) end".utf8))
 
         let id = try store.record(entry, secrets: [secret])

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import History
 
 @Suite struct HistoryQueryTests {
@@ -18,11 +19,12 @@ import Testing
             ("Users/List", "staging", 201, "/v1/users", #"{"created":"carol"}"#),
         ]
         for (index, row) in rows.enumerated() {
-            try store.record(sampleEntry(
-                endpoint: row.0, environment: row.1, url: "http://127.0.0.1:8080" + row.3, status: row.2,
-                responseBody: row.4.isEmpty ? nil : Data(row.4.utf8),
-                startedAt: base.addingTimeInterval(Double(index) * 60),
-                transportError: row.2 == nil ? "Connection refused." : nil))
+            try store.record(
+                sampleEntry(
+                    endpoint: row.0, environment: row.1, url: "http://127.0.0.1:8080" + row.3, status: row.2,
+                    responseBody: row.4.isEmpty ? nil : Data(row.4.utf8),
+                    startedAt: base.addingTimeInterval(Double(index) * 60),
+                    transportError: row.2 == nil ? "Connection refused." : nil))
         }
         return store
     }
@@ -32,7 +34,11 @@ import Testing
         defer { folder.remove() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let all = try store.summaries()
-        #expect(all.map(\.endpoint) == ["Users/List", "Users/List", "Misc/Redirect", "Errors/Boom", "Posts/Create", "Posts/List", "Users/Get", "Users/List"])
+        #expect(
+            all.map(\.endpoint) == [
+                "Users/List", "Users/List", "Misc/Redirect", "Errors/Boom", "Posts/Create", "Posts/List", "Users/Get",
+                "Users/List",
+            ])
         #expect(all.first?.responseBodySize == 19)
     }
 
@@ -41,7 +47,9 @@ import Testing
         defer { folder.remove() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let first = HistoryQuery(limit: 3)
-        let pages = try [first, first.nextPage, first.nextPage.nextPage].map { try store.summaries(matching: $0).map(\.id) }
+        let pages = try [first, first.nextPage, first.nextPage.nextPage].map {
+            try store.summaries(matching: $0).map(\.id)
+        }
         #expect(pages.map(\.count) == [3, 3, 2])
         #expect(pages.flatMap { $0 } == (try store.summaries().map(\.id)))
     }
@@ -52,7 +60,9 @@ import Testing
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(endpoint: "Users/List")) == 3)
         #expect(try store.count(matching: HistoryQuery(environment: "staging")) == 3)
-        #expect(try store.summaries(matching: HistoryQuery(endpoint: "Users/List", environment: "staging")).map(\.status) == [201])
+        #expect(
+            try store.summaries(matching: HistoryQuery(endpoint: "Users/List", environment: "staging")).map(\.status)
+                == [201])
         #expect(try store.count(matching: HistoryQuery(collectionPath: "/tmp/explorer.yaml")) == 8)
     }
 
@@ -137,20 +147,23 @@ import Testing
     @Test func aHistoryFromBeforeThePrefixIndexIsReindexedAndPrefixSearchFindsItsExchanges() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
             let old = try DatabaseQueue(path: folder.historyFile.path)
             try HistoryStore.migrator.migrate(old, upTo: "checks: the assertion results of an exchange")
             try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodyText, responseBodySize, totalMilliseconds)
-                    VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', '{"greeting":"lorem"}', 20, 5)
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodyText, responseBodySize, totalMilliseconds)
+                        VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', '{"greeting":"lorem"}', 20, 5)
+                        """)
             }
         }
         let store = try HistoryStore(fileURL: folder.historyFile)
         try store.record(sampleEntry(url: "http://h/new", responseBody: Data(#"{"greeting":"loremipsum"}"#.utf8)))
-        #expect(try store.summaries(matching: HistoryQuery(search: "lo*")).map(\.url) == ["http://h/new", "http://h/old"])
+        #expect(
+            try store.summaries(matching: HistoryQuery(search: "lo*")).map(\.url) == ["http://h/new", "http://h/old"])
         #expect(try store.summaries(matching: HistoryQuery(search: "lorem*")).count == 2)
         #expect(try store.summaries(matching: HistoryQuery(search: "lorem")).map(\.url) == ["http://h/old"])
         let options = try DatabaseQueue(path: folder.historyFile.path).read { db in
@@ -159,4 +172,3 @@ import Testing
         #expect(options?.contains("prefix=") == true, "\(options ?? "no table")")
     }
 }
-

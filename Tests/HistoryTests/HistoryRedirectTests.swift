@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NetworkingCore
 import Testing
+
 @testable import History
 
 /// The redirect chain of an exchange (status, Location and time of each hop) is kept with it,
@@ -10,8 +11,12 @@ import Testing
     private func chained() -> HistoryEntry {
         var entry = sampleEntry(method: "POST", url: "http://127.0.0.1:8080/home")
         entry.timings.redirects = [
-            HistoryRedirect(url: "http://127.0.0.1:8080/login?api_key=k3y-s3cret", status: 303, location: "/step?api_key=k3y-s3cret", milliseconds: 4.25),
-            HistoryRedirect(url: "http://127.0.0.1:8080/step", status: 302, location: "http://127.0.0.1:8080/home", milliseconds: nil),
+            HistoryRedirect(
+                url: "http://127.0.0.1:8080/login?api_key=k3y-s3cret", status: 303,
+                location: "/step?api_key=k3y-s3cret", milliseconds: 4.25),
+            HistoryRedirect(
+                url: "http://127.0.0.1:8080/step", status: 302, location: "http://127.0.0.1:8080/home",
+                milliseconds: nil),
         ]
         return entry
     }
@@ -37,15 +42,17 @@ import Testing
     @Test func aHistoryFromBeforeTheChainOpensAndKeepsItsExchanges() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
             let old = try DatabaseQueue(path: folder.historyFile.path)
             try HistoryStore.migrator.migrate(old, upTo: "fts body prefix: search reads the start of each body")
             try old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodySize, totalMilliseconds)
-                    VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', 0, 5)
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO exchange (startedAt, method, url, requestHeaders, requestBodySize, status, responseHeaders, responseBodySize, totalMilliseconds)
+                        VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', 0, 5)
+                        """)
             }
         }
         let store = try HistoryStore(fileURL: folder.historyFile)
@@ -57,8 +64,11 @@ import Testing
 
     @Test func aTransportsChainBecomesTheHistorysInMilliseconds() {
         let from = URL(string: "http://127.0.0.1:1/a")!
-        let chain = HistoryRedirect.chain([ResponseTimings.Redirect(from: from, to: URL(string: "http://127.0.0.1:1/b")!, status: .seeOther,
-                                                                    location: "/b", duration: 0.5)])
+        let chain = HistoryRedirect.chain([
+            ResponseTimings.Redirect(
+                from: from, to: URL(string: "http://127.0.0.1:1/b")!, status: .seeOther,
+                location: "/b", duration: 0.5)
+        ])
         #expect(chain == [HistoryRedirect(url: "http://127.0.0.1:1/a", status: 303, location: "/b", milliseconds: 500)])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import History
 
 /// The full-text index reads the first `HistoryStore.indexedBodyCharacters` of each body: what
@@ -26,7 +27,8 @@ import Testing
         let queue = try DatabaseQueue(path: file.path)
         try queue.inDatabase { db in
             try db.execute(sql: "INSERT INTO exchange_fts(exchange_fts) VALUES('integrity-check')")
-            try db.execute(sql: "CREATE VIRTUAL TABLE temp.exchange_terms USING fts5vocab(main, exchange_fts, instance)")
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE temp.exchange_terms USING fts5vocab(main, exchange_fts, instance)")
         }
         let terms = "SELECT term, doc, col, offset FROM temp.exchange_terms ORDER BY term, doc, col, offset"
         try queue.inTransaction { db in
@@ -61,21 +63,26 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil), now: now)
+        let store = try HistoryStore(
+            fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil), now: now)
         for index in 0..<6 {
             let body = Self.largeBody(nearWord: "near\(index)word", farWord: "far\(index)word")
-            try store.record(sampleEntry(url: "http://h/v1/items/\(index)", responseBody: body,
-                                         startedAt: now.addingTimeInterval(Double(index - 10) * 86_400)))
+            try store.record(
+                sampleEntry(
+                    url: "http://h/v1/items/\(index)", responseBody: body,
+                    startedAt: now.addingTimeInterval(Double(index - 10) * 86_400)))
         }
         #expect(try store.clear(before: now.addingTimeInterval(-8 * 86_400)) == 2)
         try store.close()
 
-        let trimmed = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: 2), now: now)
+        let trimmed = try HistoryStore(
+            fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: 2), now: now)
         #expect(try trimmed.count() == 2)
         for index in 0..<4 {
             #expect(try trimmed.count(matching: HistoryQuery(search: "near\(index)word")) == 0)
         }
-        #expect(try trimmed.summaries(matching: HistoryQuery(search: "near4word")).map(\.url) == ["http://h/v1/items/4"])
+        #expect(
+            try trimmed.summaries(matching: HistoryQuery(search: "near4word")).map(\.url) == ["http://h/v1/items/4"])
         #expect(try trimmed.count(matching: HistoryQuery(search: "far5word")) == 0)
         try trimmed.close()
         try Self.expectIndexMatchesARebuild(of: folder.historyFile)
@@ -83,12 +90,14 @@ import Testing
         // A body changed in place (nothing in the app does, but the triggers cover it) is reindexed.
         let queue = try DatabaseQueue(path: folder.historyFile.path)
         try queue.write { db in
-            try db.execute(sql: "UPDATE exchange SET responseBodyText = 'replacement' WHERE url = 'http://h/v1/items/5'")
+            try db.execute(
+                sql: "UPDATE exchange SET responseBodyText = 'replacement' WHERE url = 'http://h/v1/items/5'")
         }
         try queue.close()
         try Self.expectIndexMatchesARebuild(of: folder.historyFile)
         let reopened = try HistoryStore(fileURL: folder.historyFile)
-        #expect(try reopened.summaries(matching: HistoryQuery(search: "replacement")).map(\.url) == ["http://h/v1/items/5"])
+        #expect(
+            try reopened.summaries(matching: HistoryQuery(search: "replacement")).map(\.url) == ["http://h/v1/items/5"])
         #expect(try reopened.count(matching: HistoryQuery(search: "near5word")) == 0)
         try reopened.clear()
         #expect(try reopened.count(matching: HistoryQuery(search: "near4word")) == 0)
@@ -99,7 +108,8 @@ import Testing
     @Test func aHistoryIndexedWholeIsReindexedByItsStartAndItsExchangesStaySearchable() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try FileManager.default.createDirectory(at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let body = Self.largeBody(nearWord: "oldnear", farWord: "oldfar")
         do {
             let old = try DatabaseQueue(path: folder.historyFile.path)
@@ -111,16 +121,22 @@ import Testing
                         VALUES (0, 'GET', 'http://h/old', '[]', 0, 200, '[]', ?, ?, 5)
                         """,
                     arguments: [String(decoding: body, as: UTF8.self), body.count])
-                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM exchange_fts WHERE exchange_fts MATCH 'oldfar'") == 1)
+                #expect(
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM exchange_fts WHERE exchange_fts MATCH 'oldfar'")
+                        == 1)
             }
             try old.close()
         }
 
         let store = try HistoryStore(fileURL: folder.historyFile)
-        try store.record(sampleEntry(url: "http://h/new", responseBody: Self.largeBody(nearWord: "newnear", farWord: "newfar")))
+        try store.record(
+            sampleEntry(url: "http://h/new", responseBody: Self.largeBody(nearWord: "newnear", farWord: "newfar")))
         #expect(try store.summaries(matching: HistoryQuery(search: "oldnear")).map(\.url) == ["http://h/old"])
         #expect(try store.summaries(matching: HistoryQuery(search: "old*")).map(\.url) == ["http://h/old"])
-        #expect(try store.summaries(matching: HistoryQuery(search: "filler")).map(\.url) == ["http://h/new", "http://h/old"])
+        #expect(
+            try store.summaries(matching: HistoryQuery(search: "filler")).map(\.url) == [
+                "http://h/new", "http://h/old",
+            ])
         #expect(try store.count(matching: HistoryQuery(search: "oldfar")) == 0)
         #expect(try store.entries().last?.responseBody == body)
         try store.close()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NetworkingCore
 import Testing
+
 @testable import History
 @testable import Terminal
 
@@ -16,7 +17,9 @@ import Testing
         let queue = try DatabaseQueue(path: folder.historyFile.path)
         let mode = try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
-        let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        let tables = try queue.read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         #expect(tables.contains("exchange"))
         #expect(tables.contains("exchange_fts"))
         #expect(tables.contains("grdb_migrations"))
@@ -37,7 +40,8 @@ import Testing
         defer { folder.remove() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let sent = Date(timeIntervalSince1970: 1_790_000_000.25)
-        let entry = sampleEntry(method: "POST", status: 201, requestBody: Data(#"{"name":"bob"}"#.utf8), startedAt: sent)
+        let entry = sampleEntry(
+            method: "POST", status: 201, requestBody: Data(#"{"name":"bob"}"#.utf8), startedAt: sent)
         let id = try store.record(entry)
         let stored = try #require(try store.entry(id: id))
         #expect(stored.id == id)
@@ -72,7 +76,8 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try HistoryStore(fileURL: folder.historyFile)
-        let id = try store.record(sampleEntry(status: nil, responseBody: nil, transportError: "Connection refused by 127.0.0.1:9."))
+        let id = try store.record(
+            sampleEntry(status: nil, responseBody: nil, transportError: "Connection refused by 127.0.0.1:9."))
         let stored = try #require(try store.entry(id: id))
         #expect(stored.status == nil)
         #expect(stored.statusClass == .error)
@@ -110,7 +115,8 @@ import Testing
         let text = String(repeating: "é", count: 20)  // 2 bytes each: a cap of 10 fits 5 whole
         let id = try store.record(sampleEntry(responseBody: Data(("a" + text).utf8)))
         let stored = try #require(try store.entry(id: id))
-        #expect(stored.responseBody.flatMap { String(data: $0, encoding: .utf8) } == "a" + String(repeating: "é", count: 4))
+        #expect(
+            stored.responseBody.flatMap { String(data: $0, encoding: .utf8) } == "a" + String(repeating: "é", count: 4))
         #expect(stored.responseBodySize == 41)
     }
 
@@ -157,7 +163,9 @@ import Testing
         #expect(stored.url == "http://127.0.0.1/v1/users?key=••••••")
         #expect(stored.requestBody == Data(#"{"password":"••••••"}"#.utf8))
         try store.close()
-        let raw = try Data(contentsOf: folder.historyFile) + ((try? Data(contentsOf: URL(fileURLWithPath: folder.historyFile.path + "-wal"))) ?? Data())
+        let raw =
+            try Data(contentsOf: folder.historyFile)
+            + ((try? Data(contentsOf: URL(fileURLWithPath: folder.historyFile.path + "-wal"))) ?? Data())
         for secret in ["demo-token", "abc123", "k3y-s3cr3t", "hunter2-pw"] {
             #expect(raw.range(of: Data(secret.utf8)) == nil, "\(secret) reached the file")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingCore
+
 @testable import History
 
 /// A fresh, unique temporary folder for one test; removed by `remove()`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Workspace
+
 @testable import Measure
 
 /// A collection's `compare:` as the loader reads it and the writer writes it back.
@@ -23,12 +24,16 @@ import Workspace
 
     @Test func rulesAreReadAsQueriesAndHeaders() throws {
         let collection = try CollectionLoader.parse(yaml, file: "drift.yaml")
-        #expect(collection.compareRules.ignore == [.path("$.requestId"), .path("$.items[*].updatedAt"), .header("Date")])
+        #expect(
+            collection.compareRules.ignore == [.path("$.requestId"), .path("$.items[*].updatedAt"), .header("Date")])
         #expect(collection.warnings.isEmpty)
     }
 
     @Test func aCollectionWithoutCompareIgnoresNothing() throws {
-        let collection = try CollectionLoader.parse(yaml.replacingOccurrences(of: "compare:\n  ignore:\n    - $.requestId\n    - \"$.items[*].updatedAt\"\n    - header Date\n", with: ""))
+        let collection = try CollectionLoader.parse(
+            yaml.replacingOccurrences(
+                of: "compare:\n  ignore:\n    - $.requestId\n    - \"$.items[*].updatedAt\"\n    - header Date\n",
+                with: ""))
         #expect(collection.compareRules.isEmpty)
     }
 
@@ -57,7 +62,8 @@ import Workspace
     }
 
     @Test func anUnknownKeyUnderCompareIsAWarning() throws {
-        let collection = try CollectionLoader.parse(yaml.replacingOccurrences(of: "compare:\n", with: "compare:\n  ignor: []\n"))
+        let collection = try CollectionLoader.parse(
+            yaml.replacingOccurrences(of: "compare:\n", with: "compare:\n  ignor: []\n"))
         #expect(collection.warnings.map(\.description).contains { $0.contains("unknown key \"ignor\" in compare") })
     }
 }

@@ -37,13 +37,17 @@ final class DelayServer: Sendable {
         }
         router.get("bimodal/:fast/:slow") { _, context -> String in
             let index = bimodalCount.next()
-            let ms = index % 10 == 9 ? context.parameters.get("slow", as: Int.self) ?? 0 : context.parameters.get("fast", as: Int.self) ?? 0
+            let ms =
+                index % 10 == 9
+                ? context.parameters.get("slow", as: Int.self) ?? 0 : context.parameters.get("fast", as: Int.self) ?? 0
             try await Task.sleep(for: .milliseconds(ms))
             return #"{"waited":\#(ms)}"#
         }
         router.get("stall/:n/:ms") { _, context -> String in
             let index = stallCount.next()
-            let ms = index % 100 == (context.parameters.get("n", as: Int.self) ?? 0) ? context.parameters.get("ms", as: Int.self) ?? 0 : 0
+            let ms =
+                index % 100 == (context.parameters.get("n", as: Int.self) ?? 0)
+                ? context.parameters.get("ms", as: Int.self) ?? 0 : 0
             if ms > 0 { try await Task.sleep(for: .milliseconds(ms)) }
             return #"{"waited":\#(ms)}"#
         }

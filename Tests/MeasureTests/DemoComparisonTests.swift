@@ -3,6 +3,7 @@ import Foundation
 import NetworkingCore
 import Testing
 import Workspace
+
 @testable import Measure
 
 /// Two demo servers, compared: the same environment of each answers alike but for the request
@@ -13,13 +14,15 @@ import Workspace
         let provider = FixedServer(environment.baseURL)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         defer { withExtendedLifetime(provider) {} }
-        let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "compare-test"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "compare-test"))
         let response = try await dispatcher.future(from: BasicRequest(path: path)).value
         try await transport.shutdown()
-        return ComparedExchange(environment: environment.name, method: "GET", url: response.url.absoluteString,
-                                status: response.statusCode.code, reason: response.statusCode.reasonPhrase,
-                                headers: response.headers, body: response.body ?? Data(),
-                                milliseconds: (response.timings.total ?? 0) * 1000)
+        return ComparedExchange(
+            environment: environment.name, method: "GET", url: response.url.absoluteString,
+            status: response.statusCode.code, reason: response.statusCode.reasonPhrase,
+            headers: response.headers, body: response.body ?? Data(),
+            milliseconds: (response.timings.total ?? 0) * 1000)
     }
 
     func rules(_ texts: [String]) throws -> CompareRules {
@@ -51,23 +54,31 @@ import Workspace
         let production = try await fetch("/users/1", from: server.environments[2])
         await server.stop()
 
-        let comparison = ResponseComparison(local, production, rules: try rules(["header X-Request-Id", "header Date"]))
+        let comparison = ResponseComparison(
+            local, production, rules: try rules(["header X-Request-Id", "header Date"]))
         #expect(comparison.headers.map(\.name) == ["Content-Length", "X-Demo-Environment"])
-        #expect(comparison.headers.last == HeaderDifference(name: "X-Demo-Environment", first: "local", second: "production"))
+        #expect(
+            comparison.headers.last
+                == HeaderDifference(name: "X-Demo-Environment", first: "local", second: "production"))
         guard case .json(let result) = comparison.body else {
             Issue.record("expected a JSON difference, got \(comparison.body)")
             return
         }
-        #expect(result.differences == [
-            JSONDifference(kind: .string, path: "$.email", first: "ada@example.com", second: "ada@production.example.com"),
-        ])
+        #expect(
+            result.differences == [
+                JSONDifference(
+                    kind: .string, path: "$.email", first: "ada@example.com", second: "ada@production.example.com")
+            ])
         let lines = comparison.reportLines()
         #expect(lines.contains(#"  ~ $.email: "ada@example.com" | "ada@production.example.com""#))
         #expect(lines.contains("  X-Demo-Environment: local | production"))
 
         // Ignoring the email and the headers that follow from it, they match.
-        let relaxed = ResponseComparison(local, production, rules: try rules(
-            ["$.email", "header X-Request-Id", "header Date", "header Content-Length", "header X-Demo-Environment"]))
+        let relaxed = ResponseComparison(
+            local, production,
+            rules: try rules(
+                ["$.email", "header X-Request-Id", "header Date", "header Content-Length", "header X-Demo-Environment"])
+        )
         #expect(relaxed.matches)
     }
 
@@ -77,7 +88,8 @@ import Workspace
         let production = try await fetch("/posts", from: server.environments[2])
         await server.stop()
 
-        let comparison = ResponseComparison(staging, production, rules: try rules(["header X-Request-Id", "header Date"]))
+        let comparison = ResponseComparison(
+            staging, production, rules: try rules(["header X-Request-Id", "header Date"]))
         guard case .json(let result) = comparison.body else {
             Issue.record("expected a JSON difference, got \(comparison.body)")
             return
@@ -87,12 +99,15 @@ import Workspace
         #expect(paths.contains("$.environment"))
         #expect(paths.contains("$.items[?@.id==1].title"))
         #expect(paths.contains("$.items[?@.id==3].body"))
-        #expect(result.differences.filter { $0.kind == .removed }.map(\.path) == ["$.items[?@.id==4]", "$.items[?@.id==5]"])
+        #expect(
+            result.differences.filter { $0.kind == .removed }.map(\.path) == ["$.items[?@.id==4]", "$.items[?@.id==5]"])
         #expect(!result.differences.contains { $0.path.contains("tags") || $0.path.contains("userId") })
 
         // Ignoring every title and body leaves the environment's name, the total and the two posts.
-        let relaxed = ResponseComparison(staging, production, rules: try rules(
-            ["header X-Request-Id", "header Date", "$.items[*].title", "$.items[*].body"]))
+        let relaxed = ResponseComparison(
+            staging, production,
+            rules: try rules(
+                ["header X-Request-Id", "header Date", "$.items[*].title", "$.items[*].body"]))
         guard case .json(let rest) = relaxed.body else {
             Issue.record("expected a JSON difference, got \(relaxed.body)")
             return

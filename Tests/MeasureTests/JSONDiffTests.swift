@@ -3,6 +3,7 @@ import NetworkingCore
 import Query
 import Testing
 import Workspace
+
 @testable import Measure
 
 /// The structural JSON diff's rules: objects by key, arrays by position or by an id-like
@@ -19,13 +20,16 @@ import Workspace
     }
 
     @Test func aChangedStringANumberAndATypeAreToldApart() {
-        let found = diff(#"{"name": "Ada", "age": 36, "id": 1, "ok": true}"#, #"{"name": "Grace", "age": 85, "id": "1", "ok": false}"#)
-        #expect(found == [
-            JSONDifference(kind: .string, path: "$.name", first: "Ada", second: "Grace"),
-            JSONDifference(kind: .number, path: "$.age", first: .number("36"), second: .number("85")),
-            JSONDifference(kind: .type, path: "$.id", first: .number("1"), second: "1"),
-            JSONDifference(kind: .boolean, path: "$.ok", first: true, second: false),
-        ])
+        let found = diff(
+            #"{"name": "Ada", "age": 36, "id": 1, "ok": true}"#,
+            #"{"name": "Grace", "age": 85, "id": "1", "ok": false}"#)
+        #expect(
+            found == [
+                JSONDifference(kind: .string, path: "$.name", first: "Ada", second: "Grace"),
+                JSONDifference(kind: .number, path: "$.age", first: .number("36"), second: .number("85")),
+                JSONDifference(kind: .type, path: "$.id", first: .number("1"), second: "1"),
+                JSONDifference(kind: .boolean, path: "$.ok", first: true, second: false),
+            ])
     }
 
     @Test func equalNumbersWrittenDifferentlyAreTheSame() {
@@ -34,35 +38,42 @@ import Workspace
 
     @Test func membersOnlyInOneDocumentAreAddedOrRemoved() {
         let found = diff(#"{"a": 1, "gone": [1]}"#, #"{"a": 1, "new": {"x": null}}"#)
-        #expect(found == [
-            JSONDifference(kind: .removed, path: "$.gone", first: [1], second: nil),
-            JSONDifference(kind: .added, path: "$.new", first: nil, second: ["x": nil]),
-        ])
+        #expect(
+            found == [
+                JSONDifference(kind: .removed, path: "$.gone", first: [1], second: nil),
+                JSONDifference(kind: .added, path: "$.new", first: nil, second: ["x": nil]),
+            ])
     }
 
     @Test func arraysWithoutIdsAreComparedByPosition() {
         let found = diff(#"[1, 2, 3]"#, #"[1, 5]"#)
-        #expect(found == [
-            JSONDifference(kind: .number, path: "$[1]", first: 2, second: 5),
-            JSONDifference(kind: .removed, path: "$[2]", first: 3, second: nil),
-        ])
+        #expect(
+            found == [
+                JSONDifference(kind: .number, path: "$[1]", first: 2, second: 5),
+                JSONDifference(kind: .removed, path: "$[2]", first: 3, second: nil),
+            ])
     }
 
     @Test func arraysOfObjectsWithAnIdAreMatchedByIt() {
         // The second array has a new element first and the others reordered: by position every
         // element would differ; by id, one is added and one changed.
-        let found = diff(#"{"users": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Alan"}]}"#,
-                         #"{"users": [{"id": 3, "name": "Grace"}, {"id": 2, "name": "Alan"}, {"id": 1, "name": "Ada L."}]}"#)
-        #expect(found == [
-            JSONDifference(kind: .string, path: "$.users[?@.id==1].name", first: "Ada", second: "Ada L."),
-            JSONDifference(kind: .added, path: "$.users[?@.id==3]", first: nil, second: ["id": 3, "name": "Grace"]),
-        ])
+        let found = diff(
+            #"{"users": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Alan"}]}"#,
+            #"{"users": [{"id": 3, "name": "Grace"}, {"id": 2, "name": "Alan"}, {"id": 1, "name": "Ada L."}]}"#)
+        #expect(
+            found == [
+                JSONDifference(kind: .string, path: "$.users[?@.id==1].name", first: "Ada", second: "Ada L."),
+                JSONDifference(
+                    kind: .added, path: "$.users[?@.id==3]", first: nil, second: ["id": 3, "name": "Grace"]),
+            ])
     }
 
     @Test func aStringIdAndAnIdLikeMemberServeToo() {
-        let byUUID = diff(#"[{"uuid": "b", "v": 1}, {"uuid": "a", "v": 2}]"#, #"[{"uuid": "a", "v": 2}, {"uuid": "b", "v": 3}]"#)
+        let byUUID = diff(
+            #"[{"uuid": "b", "v": 1}, {"uuid": "a", "v": 2}]"#, #"[{"uuid": "a", "v": 2}, {"uuid": "b", "v": 3}]"#)
         #expect(byUUID == [JSONDifference(kind: .number, path: "$[?@.uuid=='b'].v", first: 1, second: 3)])
-        let bySuffix = diff(#"[{"orderId": 7, "n": 1}, {"orderId": 8, "n": 1}]"#, #"[{"orderId": 8, "n": 1}, {"orderId": 7, "n": 2}]"#)
+        let bySuffix = diff(
+            #"[{"orderId": 7, "n": 1}, {"orderId": 8, "n": 1}]"#, #"[{"orderId": 8, "n": 1}, {"orderId": 7, "n": 2}]"#)
         #expect(bySuffix == [JSONDifference(kind: .number, path: "$[?@.orderId==7].n", first: 1, second: 2)])
     }
 
@@ -84,17 +95,23 @@ import Workspace
 
     @Test func ignoredQueriesLeaveTheirNodesOutWithEverythingBelow() {
         let a = #"{"requestId": "r1", "meta": {"at": 1, "by": "x"}, "items": [{"id": 1, "at": 5, "v": 1}], "gone": 1}"#
-        let b = #"{"requestId": "r2", "meta": {"at": 2, "by": "y"}, "items": [{"id": 1, "at": 6, "v": 1}, {"id": 2, "at": 7, "v": 1}]}"#
+        let b =
+            #"{"requestId": "r2", "meta": {"at": 2, "by": "y"}, "items": [{"id": 1, "at": 6, "v": 1}, {"id": 2, "at": 7, "v": 1}]}"#
         let found = diff(a, b, ignoring: ["$.requestId", "$.meta", "$.items[*].at", "$.gone", "$.items[?@.id==2]"])
         #expect(found.isEmpty)
         let result = JSONDiff(ignoring: [try! JSONPath(strict: "$.requestId")]).compare(json(a), json(b))
         #expect(result.ignoredNodes == 1)
-        #expect(result.differences.map(\.path) == ["$.meta.at", "$.meta.by", "$.items[?@.id==1].at", "$.items[?@.id==2]", "$.gone"])
+        #expect(
+            result.differences.map(\.path) == [
+                "$.meta.at", "$.meta.by", "$.items[?@.id==1].at", "$.items[?@.id==2]", "$.gone",
+            ])
     }
 
     @Test func aDescendantQueryIgnoresAMemberAtAnyDepth() {
-        let found = diff(#"{"a": {"etag": "1", "b": [{"etag": "2", "v": 1}]}}"#, #"{"a": {"etag": "3", "b": [{"etag": "4", "v": 2}]}}"#,
-                         ignoring: ["$..etag"])
+        let found = diff(
+            #"{"a": {"etag": "1", "b": [{"etag": "2", "v": 1}]}}"#,
+            #"{"a": {"etag": "3", "b": [{"etag": "4", "v": 2}]}}"#,
+            ignoring: ["$..etag"])
         #expect(found == [JSONDifference(kind: .number, path: "$.a.b[0].v", first: 1, second: 2)])
     }
 

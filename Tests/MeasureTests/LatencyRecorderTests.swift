@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Measure
 
 /// The recorder's percentiles, histogram and report on latencies known in advance.
@@ -57,7 +58,9 @@ import Testing
     @Test func theJSONReportNamesEveryFigure() {
         var recorder = LatencyRecorder()
         recorder.record(microseconds: 1500, status: 200, bytes: 3)
-        let result = LoadResult(plan: LoadPlan(requests: 1, concurrency: 1), latencies: recorder, serviceTimes: nil, elapsed: .milliseconds(10))
+        let result = LoadResult(
+            plan: LoadPlan(requests: 1, concurrency: 1), latencies: recorder, serviceTimes: nil,
+            elapsed: .milliseconds(10))
         let json = result.jsonObject
         #expect(json["requests"] == JSONValue(1))
         #expect(json["requestsPerSecond"] == JSONValue(100))

@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import Synchronization
 import Testing
+
 @testable import Measure
 
 /// A load against a real server on 127.0.0.1 with known delays: the percentiles it reports
@@ -18,8 +19,10 @@ import Testing
     static let attempts = 8
 
     /// Loads until `fits` holds of a result (at most `attempts` times), checking `always` of each.
-    func measure(_ path: String, _ plan: LoadPlan, server: DelayServer, always: (LoadResult) -> Void,
-                 fits: (LoadResult) -> Bool) async -> (LoadResult, Bool) {
+    func measure(
+        _ path: String, _ plan: LoadPlan, server: DelayServer, always: (LoadResult) -> Void,
+        fits: (LoadResult) -> Bool
+    ) async -> (LoadResult, Bool) {
         var result = await load(path, plan, server: server)
         always(result)
         for _ in 1..<Self.attempts where !fits(result) {
@@ -32,7 +35,8 @@ import Testing
     func load(_ path: String, _ plan: LoadPlan, server: DelayServer) async -> LoadResult {
         let provider = FixedServer(server.baseURL)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
-        let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
         // As `explorer load` runs them: on the transport's event loops when each has one.
         let executors = LoadRunner.workerExecutors(concurrency: plan.concurrency, loops: transport.executors)
         let result = await LoadRunner.run(plan, executors: executors) {
@@ -46,15 +50,18 @@ import Testing
     @Test func aFixedDelayIsEveryPercentile() async throws {
         let server = try await DelayServer.start()
         let percentiles = [0.0, 50, 90, 99, 100]
-        let (result, fits) = await measure("/fixed/20", LoadPlan(requests: 40, concurrency: 4), server: server, always: { result in
-            let latencies = result.latencies
-            #expect(latencies.count == 40)
-            #expect(latencies.statuses == [200: 40])
-            #expect(latencies.bytes == 40 * #"{"waited":20}"#.utf8.count)
-            #expect(latencies.minimumMilliseconds >= 20)
-        }, fits: { result in
-            percentiles.allSatisfy { result.latencies.milliseconds(atPercentile: $0) < 20 + Self.slack }
-        })
+        let (result, fits) = await measure(
+            "/fixed/20", LoadPlan(requests: 40, concurrency: 4), server: server,
+            always: { result in
+                let latencies = result.latencies
+                #expect(latencies.count == 40)
+                #expect(latencies.statuses == [200: 40])
+                #expect(latencies.bytes == 40 * #"{"waited":20}"#.utf8.count)
+                #expect(latencies.minimumMilliseconds >= 20)
+            },
+            fits: { result in
+                percentiles.allSatisfy { result.latencies.milliseconds(atPercentile: $0) < 20 + Self.slack }
+            })
         await server.stop()
         #expect(fits, "\(percentiles.map { result.latencies.milliseconds(atPercentile: $0) }) ms")
     }
@@ -62,22 +69,28 @@ import Testing
     @Test func aBimodalServerShowsBothModes() async throws {
         let server = try await DelayServer.start()
         // Ninety answers after 5 ms, ten after 120 ms.
-        let (result, fits) = await measure("/bimodal/5/120", LoadPlan(requests: 100, concurrency: 4), server: server, always: { result in
-            let latencies = result.latencies
-            #expect(latencies.count == 100)
-            #expect(latencies.milliseconds(atPercentile: 50) >= 5)
-            #expect(latencies.milliseconds(atPercentile: 95) >= 120)
-            #expect(latencies.bucketCounts(buckets: 10).map(\.count).reduce(0, +) == 100)
-        }, fits: { result in
-            let latencies = result.latencies
-            let buckets = latencies.bucketCounts(buckets: 10)
-            // The histogram's first bucket holds the fast mode, its last the slow one.
-            return latencies.milliseconds(atPercentile: 85) < 5 + Self.slack
-                && latencies.milliseconds(atPercentile: 99) < 120 + Self.slack
-                && buckets.first!.count >= 85 && buckets.last!.count >= 5
-        })
+        let (result, fits) = await measure(
+            "/bimodal/5/120", LoadPlan(requests: 100, concurrency: 4), server: server,
+            always: { result in
+                let latencies = result.latencies
+                #expect(latencies.count == 100)
+                #expect(latencies.milliseconds(atPercentile: 50) >= 5)
+                #expect(latencies.milliseconds(atPercentile: 95) >= 120)
+                #expect(latencies.bucketCounts(buckets: 10).map(\.count).reduce(0, +) == 100)
+            },
+            fits: { result in
+                let latencies = result.latencies
+                let buckets = latencies.bucketCounts(buckets: 10)
+                // The histogram's first bucket holds the fast mode, its last the slow one.
+                return latencies.milliseconds(atPercentile: 85) < 5 + Self.slack
+                    && latencies.milliseconds(atPercentile: 99) < 120 + Self.slack
+                    && buckets.first!.count >= 85 && buckets.last!.count >= 5
+            })
         await server.stop()
-        #expect(fits, "p50 \(result.latencies.milliseconds(atPercentile: 50)), p85 \(result.latencies.milliseconds(atPercentile: 85)), p99 \(result.latencies.milliseconds(atPercentile: 99))")
+        #expect(
+            fits,
+            "p50 \(result.latencies.milliseconds(atPercentile: 50)), p85 \(result.latencies.milliseconds(atPercentile: 85)), p99 \(result.latencies.milliseconds(atPercentile: 99))"
+        )
     }
 
     @Test func aRateChargesTheRequestsThatWaitedBehindAStall() async throws {
@@ -86,15 +99,18 @@ import Testing
         // due during the stall wait for it. Their service time does not show it; their
         // latency from when they were due does. (The server counts its requests: each run
         // stalls at its own 10th: the 10th of each hundred.)
-        let (result, fits) = await measure("/stall/10/600", LoadPlan(requests: 100, concurrency: 1, rate: 100), server: server, always: { result in
-            #expect(result.latencies.count == 100)
-            #expect(result.serviceTimes?.count == 100)
-            // A rate of 100 a second takes about a second for 100 requests.
-            #expect(result.elapsed >= .milliseconds(980))
-            #expect(result.latencies.milliseconds(atPercentile: 75) > 100)
-        }, fits: { result in
-            (result.serviceTimes?.milliseconds(atPercentile: 75) ?? .infinity) < Self.slack
-        })
+        let (result, fits) = await measure(
+            "/stall/10/600", LoadPlan(requests: 100, concurrency: 1, rate: 100), server: server,
+            always: { result in
+                #expect(result.latencies.count == 100)
+                #expect(result.serviceTimes?.count == 100)
+                // A rate of 100 a second takes about a second for 100 requests.
+                #expect(result.elapsed >= .milliseconds(980))
+                #expect(result.latencies.milliseconds(atPercentile: 75) > 100)
+            },
+            fits: { result in
+                (result.serviceTimes?.milliseconds(atPercentile: 75) ?? .infinity) < Self.slack
+            })
         await server.stop()
         let service = try #require(result.serviceTimes)
         #expect(fits, "service p75 = \(service.milliseconds(atPercentile: 75))")
@@ -103,7 +119,8 @@ import Testing
 
     @Test func aDurationEndsTheLoad() async throws {
         let server = try await DelayServer.start()
-        let result = await load("/fixed/10", LoadPlan(requests: nil, concurrency: 2, duration: .milliseconds(300)), server: server)
+        let result = await load(
+            "/fixed/10", LoadPlan(requests: nil, concurrency: 2, duration: .milliseconds(300)), server: server)
         await server.stop()
         #expect(result.latencies.count >= 2)
         #expect(result.elapsed >= .milliseconds(300))
@@ -120,7 +137,8 @@ import Testing
         // Nothing listens on the stopped server's port any more.
         let provider = FixedServer(URL(string: "http://127.0.0.1:\(port)")!)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
-        let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
         let refused = await LoadRunner.run(LoadPlan(requests: 3, concurrency: 1)) {
             await LoadOutcome.sending(BasicRequest(path: "/"), through: dispatcher)
         }
@@ -148,7 +166,8 @@ import Testing
         let server = try await DelayServer.start()
         let provider = FixedServer(server.baseURL)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
-        let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))
         let executors = transport.executors
         let seen = Mutex<[Int: Int]>([:])
         let result = await LoadRunner.run(LoadPlan(requests: 40, concurrency: 4), executors: executors) {

@@ -23,8 +23,10 @@ import Workspace
     }
 
     /// Serves `plan` on a free port for the duration of `body`.
-    static func withMock(_ plan: MockPlan, chaos: MockChaos = MockChaos(), log: LogLines? = nil,
-                         _ body: (MockServer) async throws -> Void) async throws {
+    static func withMock(
+        _ plan: MockPlan, chaos: MockChaos = MockChaos(), log: LogLines? = nil,
+        _ body: (MockServer) async throws -> Void
+    ) async throws {
         var accessLog: (@Sendable (String) -> Void)?
         if let log { accessLog = { @Sendable line in log.append(line) } }
         let server = try await MockServer.start(plan: plan, port: 0, chaos: chaos, accessLog: accessLog)
@@ -37,12 +39,17 @@ import Workspace
         await server.stop()
     }
 
-    static func send(_ method: String, _ path: String, to server: MockServer, headers: HTTPHeaders = [:]) async throws -> Answer {
+    static func send(_ method: String, _ path: String, to server: MockServer, headers: HTTPHeaders = [:]) async throws
+        -> Answer
+    {
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         defer { Task { try? await transport.shutdown() } }
-        let request = PreparedRequest(method: HTTPMethod(rawValue: method), url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!,
-                                      headers: headers)
-        let response = try await transport.send(request, options: TransferOptions(timeout: .seconds(10), followsRedirects: false)) { _ in }
+        let request = PreparedRequest(
+            method: HTTPMethod(rawValue: method), url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!,
+            headers: headers)
+        let response = try await transport.send(
+            request, options: TransferOptions(timeout: .seconds(10), followsRedirects: false)
+        ) { _ in }
         return Answer(status: response.status.code, headers: response.headers, body: response.body ?? Data())
     }
 
@@ -122,7 +129,8 @@ import Workspace
             #expect(missing.json?["detail"]?.stringValue == "There is no user 99 in the local environment.")
             let empty = try await Self.send("GET", "/v1/users", to: server, headers: ["Prefer": "example=empty"])
             #expect(empty.json?["total"]?.intValue == 0)
-            let unknownExample = try await Self.send("GET", "/v1/users", to: server, headers: ["Prefer": "example=nope"])
+            let unknownExample = try await Self.send(
+                "GET", "/v1/users", to: server, headers: ["Prefer": "example=nope"])
             #expect(unknownExample.status == 404)
             #expect(unknownExample.json?["detail"]?.stringValue?.contains("firstPage, empty") == true)
             let undeclared = try await Self.send("GET", "/v1/users", to: server, headers: ["Prefer": "code=418"])
@@ -132,7 +140,9 @@ import Workspace
             #expect(dynamic.status == 200)
             #expect(dynamic.json?["items"]?[0]?["createdAt"]?.stringValue == "2024-01-01T00:00:00Z")
             let listUsers = try #require(contract.operation(id: "listUsers"))
-            #expect(contract.check(listUsers, status: 200, contentType: dynamic.headers["Content-Type"], body: dynamic.body).violations.isEmpty)
+            #expect(
+                contract.check(listUsers, status: 200, contentType: dynamic.headers["Content-Type"], body: dynamic.body)
+                    .violations.isEmpty)
         }
     }
 
@@ -144,17 +154,21 @@ import Workspace
         try await Self.withMock(plan) { (server: MockServer) async throws in
             var checked = 0
             for operation in contract.operations {
-                let responses = JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)?.members ?? []
+                let responses =
+                    JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)?.members ?? []
                 let path = operation.path.replacingOccurrences(of: "{id}", with: "7")
-                    .replacingOccurrences(of: "{algorithm}", with: "MD5").replacingOccurrences(of: "{code}", with: "418")
+                    .replacingOccurrences(of: "{algorithm}", with: "MD5").replacingOccurrences(
+                        of: "{code}", with: "418")
                 for response in responses {
                     let code = response.key == "default" ? "418" : response.key
                     for prefer in ["code=\(code)", "code=\(code), dynamic=true"] {
-                        let answer = try await Self.send(operation.method, "/v1" + path, to: server,
-                                                         headers: ["Prefer": prefer, "Authorization": "Bearer any"])
+                        let answer = try await Self.send(
+                            operation.method, "/v1" + path, to: server,
+                            headers: ["Prefer": prefer, "Authorization": "Bearer any"])
                         #expect(answer.status == Int(code), "\(operation.name) \(prefer)")
-                        let report = contract.check(operation, status: answer.status, contentType: answer.headers["Content-Type"],
-                                                    body: answer.body, assertsFormats: true)
+                        let report = contract.check(
+                            operation, status: answer.status, contentType: answer.headers["Content-Type"],
+                            body: answer.body, assertsFormats: true)
                         #expect(report.violations.isEmpty, "\(operation.name) \(prefer): \(report.violations)")
                         checked += 1
                     }
@@ -168,20 +182,22 @@ import Workspace
         let document = try JSONValue(parsing: DemoOpenAPI.json)
         for schema in document["components"]?["schemas"]?.members ?? [] {
             let value = MockExample.generated(from: schema.value, document: document)
-            let set = SchemaSet(document: document, pointers: ["/components/schemas/" + schema.key], dialect: .draft2020_12,
-                                assertsFormats: true, identifierRoots: ["/components/schemas"])
+            let set = SchemaSet(
+                document: document, pointers: ["/components/schemas/" + schema.key], dialect: .draft2020_12,
+                assertsFormats: true, identifierRoots: ["/components/schemas"])
             let compiled = try #require(set.schemas["/components/schemas/" + schema.key])
             #expect(compiled.validate(value).isEmpty, "\(schema.key): \(value)")
         }
         // Ranges, lengths, allOf and formats of a schema of its own.
-        let schema = try JSONValue(parsing: #"""
-            {"type": "object", "required": ["n", "s", "list"], "properties": {
-              "n": {"type": "integer", "minimum": 5, "exclusiveMaximum": 9, "multipleOf": 3},
-              "s": {"type": "string", "minLength": 12, "maxLength": 14},
-              "when": {"type": "string", "format": "date-time"}, "id": {"type": "string", "format": "uuid"},
-              "list": {"type": "array", "minItems": 2, "items": {"allOf": [{"type": "object", "required": ["a"], "properties": {"a": {"const": 1}}},
-                                                                           {"type": "object", "properties": {"b": {"type": ["null", "boolean"]}}}]}}}}
-            """#)
+        let schema = try JSONValue(
+            parsing: #"""
+                {"type": "object", "required": ["n", "s", "list"], "properties": {
+                  "n": {"type": "integer", "minimum": 5, "exclusiveMaximum": 9, "multipleOf": 3},
+                  "s": {"type": "string", "minLength": 12, "maxLength": 14},
+                  "when": {"type": "string", "format": "date-time"}, "id": {"type": "string", "format": "uuid"},
+                  "list": {"type": "array", "minItems": 2, "items": {"allOf": [{"type": "object", "required": ["a"], "properties": {"a": {"const": 1}}},
+                                                                               {"type": "object", "properties": {"b": {"type": ["null", "boolean"]}}}]}}}}
+                """#)
         let value = MockExample.generated(from: schema, document: schema)
         #expect(JSONSchema(schema, assertsFormats: true).validate(value).isEmpty, "\(value)")
         #expect(value["n"]?.intValue == 6)
@@ -215,16 +231,21 @@ import Workspace
             Endpoint(name: "Get user", folderPath: ["Users"], method: .get, path: "/users/{{user_id}}"),
             Endpoint(name: "Health", method: .get, path: "/health"),
         ]
-        let older = HistoryEntry(startedAt: Date(timeIntervalSinceNow: -60), environment: "local", endpoint: "Users/Get user", method: "GET",
-                                 url: "http://127.0.0.1:1/v1/users/1", status: 200, responseHeaders: ["Content-Type": "application/json"],
-                                 responseBody: Data(#"{"id": 1, "name": "old"}"#.utf8))
-        let newer = HistoryEntry(environment: "local", endpoint: "Users/Get user", method: "GET", url: "http://127.0.0.1:1/v1/users/1",
-                                 status: 200, responseHeaders: ["Content-Type": "application/json", "X-Served-By": "staging-7", "Content-Length": "24"],
-                                 responseBody: Data(#"{"id": 1, "name": "Ada"}"#.utf8))
-        let otherEnvironment = HistoryEntry(environment: "production", endpoint: "Users/Get user", method: "GET", url: "http://x/users/1",
-                                            status: 500, responseBody: Data("down".utf8))
+        let older = HistoryEntry(
+            startedAt: Date(timeIntervalSinceNow: -60), environment: "local", endpoint: "Users/Get user", method: "GET",
+            url: "http://127.0.0.1:1/v1/users/1", status: 200, responseHeaders: ["Content-Type": "application/json"],
+            responseBody: Data(#"{"id": 1, "name": "old"}"#.utf8))
+        let newer = HistoryEntry(
+            environment: "local", endpoint: "Users/Get user", method: "GET", url: "http://127.0.0.1:1/v1/users/1",
+            status: 200,
+            responseHeaders: ["Content-Type": "application/json", "X-Served-By": "staging-7", "Content-Length": "24"],
+            responseBody: Data(#"{"id": 1, "name": "Ada"}"#.utf8))
+        let otherEnvironment = HistoryEntry(
+            environment: "production", endpoint: "Users/Get user", method: "GET", url: "http://x/users/1",
+            status: 500, responseBody: Data("down".utf8))
         _ = try store.record(contentsOf: [older, newer, otherEnvironment])
-        let recorded = try MockPlan.recordedResponses(of: endpoints, environment: "local", collectionPath: nil, in: store)
+        let recorded = try MockPlan.recordedResponses(
+            of: endpoints, environment: "local", collectionPath: nil, in: store)
         #expect(recorded.keys.sorted() == ["Users/Get user"])
 
         let plan = MockPlan(endpoints: endpoints, contract: nil, recorded: recorded, source: .history, basePath: "/v1")
@@ -238,13 +259,17 @@ import Workspace
             #expect(never.json?["detail"]?.stringValue?.contains("send it once") == true)
         }
         // Both: the history first, the document's example for what was never sent.
-        let both = MockPlan(endpoints: [Endpoint(name: "Get user", folderPath: ["Users"], method: .get, path: "/users/{{user_id}}")],
-                            contract: try Self.demoContract(), recorded: recorded, source: .both)
+        let both = MockPlan(
+            endpoints: [Endpoint(name: "Get user", folderPath: ["Users"], method: .get, path: "/users/{{user_id}}")],
+            contract: try Self.demoContract(), recorded: recorded, source: .both)
         try await Self.withMock(both) { (server: MockServer) async throws in
             #expect(try await Self.send("GET", "/v1/users/5", to: server).json?["name"]?.stringValue == "Ada")
-            #expect(try await Self.send("GET", "/v1/posts/5", to: server).json?["title"]?.stringValue == "Notes on the Analytical Engine")
+            #expect(
+                try await Self.send("GET", "/v1/posts/5", to: server).json?["title"]?.stringValue
+                    == "Notes on the Analytical Engine")
             // Prefer asks the document.
-            #expect(try await Self.send("GET", "/v1/users/5", to: server, headers: ["Prefer": "code=404"]).status == 404)
+            #expect(
+                try await Self.send("GET", "/v1/users/5", to: server, headers: ["Prefer": "code=404"]).status == 404)
         }
     }
 
@@ -254,7 +279,8 @@ import Workspace
         let plan = MockPlan(endpoints: [], contract: try Self.demoContract())
         func pattern(seed: UInt64) async throws -> [Int] {
             var statuses: [Int] = []
-            try await Self.withMock(plan, chaos: MockChaos(failRate: 0.3, seed: seed)) { (server: MockServer) async throws in
+            try await Self.withMock(plan, chaos: MockChaos(failRate: 0.3, seed: seed)) {
+                (server: MockServer) async throws in
                 for _ in 0..<30 { statuses.append(try await Self.send("GET", "/v1/users/1", to: server).status) }
             }
             return statuses
@@ -270,7 +296,8 @@ import Workspace
     @Test func latencyDelaysEveryAnswerAndEachIsLogged() async throws {
         let log = LogLines()
         let plan = MockPlan(endpoints: [], contract: try Self.demoContract())
-        try await Self.withMock(plan, chaos: MockChaos(latency: .milliseconds(150), failRate: 1, seed: 1), log: log) { (server: MockServer) async throws in
+        try await Self.withMock(plan, chaos: MockChaos(latency: .milliseconds(150), failRate: 1, seed: 1), log: log) {
+            (server: MockServer) async throws in
             let clock = ContinuousClock()
             let start = clock.now
             let answer = try await Self.send("GET", "/v1/users", to: server)

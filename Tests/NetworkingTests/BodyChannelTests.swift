@@ -1,7 +1,8 @@
 import Foundation
+import Testing
+
 @testable import Networking
 @testable import NetworkingCore
-import Testing
 
 /// The hand-over between the transport and a body's reader.
 @Suite struct BodyChannelTests {

@@ -17,7 +17,8 @@ import Testing
         // 1 MB with its length, in 256 KiB writes: the first piece is kept, the rest appended.
         let size = 1_000_000
         let completed = Mutex<[Int64]>([])
-        let sent = try await sharedTransport.send(prepared(server, "/bytes/\(size)"), options: TransferOptions()) { progress in
+        let sent = try await sharedTransport.send(prepared(server, "/bytes/\(size)"), options: TransferOptions()) {
+            progress in
             completed.withLock { $0.append(progress.completedBytes) }
         }
         let body = try #require(sent.body)
@@ -53,10 +54,14 @@ import Testing
         let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
             let streamed = try await sharedTransport.stream(
-                prepared(server, "/endless"), options: TransferOptions(timeout: .milliseconds(400), idleTimeout: .seconds(30)))
+                prepared(server, "/endless"),
+                options: TransferOptions(timeout: .milliseconds(400), idleTimeout: .seconds(30)))
             for try await _ in streamed.body {}
         }
-        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut(_, let phase)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
         #expect(phase.contains("total deadline"))
         // Bounded, not on time: the whole suite shares two threads, and a busy moment can
         // delay this Task's turn by seconds (the idle timeout, 30 s, would never fire here).
@@ -69,15 +74,21 @@ import Testing
         defer { Task { await server.stop() } }
         let error = await #expect(throws: TransportError.self) {
             try await sharedTransport.send(
-                prepared(server, "/endless"), options: TransferOptions(timeout: .milliseconds(400), idleTimeout: .seconds(30), bodyDestination: .discard)
+                prepared(server, "/endless"),
+                options: TransferOptions(
+                    timeout: .milliseconds(400), idleTimeout: .seconds(30), bodyDestination: .discard)
             ) { _ in }
         }
-        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut(_, let phase)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
         #expect(phase.contains("total deadline"))
         #expect(await eventually { server.openConnections == 0 })
         // The deadline ended the exchange's own task, not the caller's: its next request goes.
         #expect(!Task.isCancelled)
-        let next = try await sharedTransport.send(prepared(server, "/drip?count=2&every=1"), options: TransferOptions()) { _ in }
+        let next = try await sharedTransport.send(prepared(server, "/drip?count=2&every=1"), options: TransferOptions())
+        { _ in }
         #expect(String(decoding: next.body ?? Data(), as: UTF8.self) == "line 0\nline 1\n")
     }
 
@@ -87,10 +98,14 @@ import Testing
         // As in the streamed case, 10 s leaves a loaded machine time to connect.
         let error = await #expect(throws: TransportError.self) {
             try await sharedTransport.send(
-                prepared(server, "/drip?count=3&every=40000"), options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(10))
+                prepared(server, "/drip?count=3&every=40000"),
+                options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(10))
             ) { _ in }
         }
-        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut(_, let phase)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
         #expect(phase == "no bytes for 10 s")
     }
 
@@ -114,10 +129,14 @@ import Testing
         // 8 s for the same reason as above: the redirect's head must come first.
         let error = await #expect(throws: TransportError.self) {
             try await sharedTransport.send(
-                prepared(server, "/redirect-stalled"), options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(8))
+                prepared(server, "/redirect-stalled"),
+                options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(8))
             ) { _ in }
         }
-        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut(_, let phase)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
         #expect(phase == "the redirect's body did not end in time")
         #expect(server.hits("/echo/after") == 0)
     }
@@ -126,9 +145,12 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let error = await #expect(throws: TransportError.self) {
-            _ = try await sharedTransport.send(prepared(server, "/endless"), options: TransferOptions(maximumBodySize: 10 << 20)) { _ in }
+            _ = try await sharedTransport.send(
+                prepared(server, "/endless"), options: TransferOptions(maximumBodySize: 10 << 20)
+            ) { _ in }
         }
-        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("endless"), limit: .bodyBytes(10 << 20)))
+        #expect(
+            error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("endless"), limit: .bodyBytes(10 << 20)))
         #expect(error?.description.contains("the body limit of 10485760 bytes (10 MiB)") == true)
     }
 
@@ -136,7 +158,8 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let limit = 700 * 1024  // under the channel's 1 MiB buffer, and not on a chunk's edge
-        let streamed = try await sharedTransport.stream(prepared(server, "/endless"), options: TransferOptions(maximumBodySize: limit))
+        let streamed = try await sharedTransport.stream(
+            prepared(server, "/endless"), options: TransferOptions(maximumBodySize: limit))
         // Nothing is read until the transport has passed the limit and closed the connection:
         // all that arrived waits in the buffer.
         #expect(await eventually { server.openConnections == 0 })
@@ -153,9 +176,15 @@ import Testing
         defer { Task { await server.stop() } }
         let received = Locked64()
         let error = await #expect(throws: TransportError.self) {
-            _ = try await sharedTransport.send(prepared(server, "/gzip-bomb"), options: TransferOptions(bodyDestination: .stream { received.set(received.get() + Int64($0.count)) })) { _ in }
+            _ = try await sharedTransport.send(
+                prepared(server, "/gzip-bomb"),
+                options: TransferOptions(bodyDestination: .stream { received.set(received.get() + Int64($0.count)) })
+            ) { _ in }
         }
-        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressionRatio(200)))
+        #expect(
+            error
+                == .bodyTooLarge(
+                    url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressionRatio(200)))
         #expect(received.get() < 8 << 20)
     }
 
@@ -167,10 +196,15 @@ import Testing
         let error = await #expect(throws: TransportError.self) {
             _ = try await sharedTransport.send(
                 prepared(server, "/gzip-bomb"),
-                options: TransferOptions(maximumDecompressedSize: limit, maximumDecompressionRatio: .max,
-                                         bodyDestination: .stream { received.set(received.get() + Int64($0.count)) })) { _ in }
+                options: TransferOptions(
+                    maximumDecompressedSize: limit, maximumDecompressionRatio: .max,
+                    bodyDestination: .stream { received.set(received.get() + Int64($0.count)) })
+            ) { _ in }
         }
-        #expect(error == .bodyTooLarge(url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressedBytes(limit)))
+        #expect(
+            error
+                == .bodyTooLarge(
+                    url: server.baseURL.appendingPathComponent("gzip-bomb"), limit: .decompressedBytes(limit)))
         #expect(received.get() == Int64(limit))  // the inflated bytes up to the limit, not one more
     }
 
@@ -178,7 +212,9 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let response = try await sharedTransport.send(
-            prepared(server, "/gzip-bomb"), options: TransferOptions(maximumDecompressionRatio: 2000, bodyDestination: .discard)) { _ in }
+            prepared(server, "/gzip-bomb"),
+            options: TransferOptions(maximumDecompressionRatio: 2000, bodyDestination: .discard)
+        ) { _ in }
         #expect(response.bytesReceived == 32 << 20)
     }
 
@@ -186,7 +222,8 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         // Each line comes before the next is sent.
-        let streamed = try await sharedTransport.stream(prepared(server, "/drip?count=4&every=100"), options: TransferOptions(idleTimeout: .seconds(30)))
+        let streamed = try await sharedTransport.stream(
+            prepared(server, "/drip?count=4&every=100"), options: TransferOptions(idleTimeout: .seconds(30)))
         var lines: [String] = []
         for try await chunk in streamed.body {
             lines.append(String(decoding: chunk, as: UTF8.self))
@@ -201,10 +238,14 @@ import Testing
         // in parallel 5 s did not.)
         let error = await #expect(throws: TransportError.self) {
             let slow = try await sharedTransport.stream(
-                prepared(server, "/drip?count=3&every=40000"), options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(10)))
+                prepared(server, "/drip?count=3&every=40000"),
+                options: TransferOptions(timeout: .seconds(120), idleTimeout: .seconds(10)))
             for try await _ in slow.body {}
         }
-        guard case .timedOut(_, let phase)? = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut(_, let phase)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
         #expect(phase == "no bytes for 10 s")
     }
 
@@ -214,12 +255,13 @@ import Testing
         let streamed = try await sharedTransport.stream(prepared(server, "/sse"), options: TransferOptions())
         var events: [ServerSentEvent] = []
         for try await event in streamed.body.serverSentEvents { events.append(event) }
-        #expect(events == [
-            ServerSentEvent(data: "first", retry: 2500),
-            ServerSentEvent(id: "7", event: "update", data: "{\"a\": 1,\n \"b\": [2, 3]}"),
-            ServerSentEvent(id: "8", data: "no space"),
-            ServerSentEvent(id: "9", data: "last"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(data: "first", retry: 2500),
+                ServerSentEvent(id: "7", event: "update", data: "{\"a\": 1,\n \"b\": [2, 3]}"),
+                ServerSentEvent(id: "8", data: "no space"),
+                ServerSentEvent(id: "9", data: "last"),
+            ])
     }
 
     @Test func eventsOfALiveStreamArriveBeforeItEnds() async throws {
@@ -243,7 +285,10 @@ import Testing
             text += String(decoding: chunk, as: UTF8.self)
             if text.hasSuffix("\n"), text.split(separator: "\n").count == 3 { break }
         }
-        #expect(text.split(separator: "\n").map(String.init) == [#"{"id":1,"name":"first"}"#, #"{"id":2,"name":"second"}"#, #"{"id":3,"nested":{"ok":true}}"#])
+        #expect(
+            text.split(separator: "\n").map(String.init) == [
+                #"{"id":1,"name":"first"}"#, #"{"id":2,"name":"second"}"#, #"{"id":3,"nested":{"ok":true}}"#,
+            ])
     }
 
     @Test func aBodyCutMidStreamKeepsWhatArrivedAndFails() async throws {
@@ -251,7 +296,9 @@ import Testing
         defer { Task { await server.stop() } }
         let streamed = try await sharedTransport.stream(prepared(server, "/close-mid-body"), options: TransferOptions())
         var received = 0
-        await #expect(throws: TransportError.connectionClosed(url: server.baseURL.appendingPathComponent("close-mid-body"))) {
+        await #expect(
+            throws: TransportError.connectionClosed(url: server.baseURL.appendingPathComponent("close-mid-body"))
+        ) {
             for try await chunk in streamed.body { received += chunk.count }
         }
         #expect(received == 100)
@@ -272,7 +319,8 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let queue = DispatchQueue(label: "stream-callbacks")
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
         let seen = Collected<String>()
         let response = try await dispatcher.streamingFuture(
             from: BasicRequest(path: "/drip?count=3&every=10"),
@@ -297,7 +345,11 @@ import Testing
         #expect(data.count == 4)
 
         await #expect(throws: TransportError.self) {
-            _ = try await transport.send(prepared(server, "/endless"), options: TransferOptions(timeout: .milliseconds(500), idleTimeout: .seconds(30), bodyDestination: .discard)) { _ in }
+            _ = try await transport.send(
+                prepared(server, "/endless"),
+                options: TransferOptions(
+                    timeout: .milliseconds(500), idleTimeout: .seconds(30), bodyDestination: .discard)
+            ) { _ in }
         }
     }
 }

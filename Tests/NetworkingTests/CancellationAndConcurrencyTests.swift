@@ -41,7 +41,9 @@ import Testing
     @Test func cancellingTheAwaitingTaskEndsTheFutureCancelledNotFailed() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: DispatchQueue(label: "cancelled"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport,
+            callbackQueue: DispatchQueue(label: "cancelled"))
         let counter = CallCounter()
         let future = dispatcher.future(from: BasicRequest(path: "/stall"))
             .cancellation { counter.hit("cancellation") }
@@ -67,7 +69,12 @@ import Testing
         // A request waits in the connection pool's queue for at most the connect timeout: on a
         // loaded machine the last of a thousand may wait longer than the default 10 s.
         let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(120), proxy: .none))
-        defer { Task { await server.stop(); try? await transport.shutdown() } }
+        defer {
+            Task {
+                await server.stop()
+                try? await transport.shutdown()
+            }
+        }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: transport)
         let counter = CallCounter()
         let count = 1000
@@ -75,8 +82,14 @@ import Testing
         let futures = (0..<count).map { index in
             dispatcher.future(from: BasicRequest(path: "/echo/\(index)"))
                 .response { response in if response.statusCode == .ok { counter.hit("ok") } }
-                .error { error in counter.hit("error"); counter.hit("error: \(error)") }
-                .completion { counter.hit("completion \(index)"); counter.hit("completion") }
+                .error { error in
+                    counter.hit("error")
+                    counter.hit("error: \(error)")
+                }
+                .completion {
+                    counter.hit("completion \(index)")
+                    counter.hit("completion")
+                }
         }
         futures.forEach { $0.send() }
 
@@ -107,7 +120,8 @@ import Testing
         // Task: each await ends once, with the response or `cancelled`, and a cancellation
         // that lost the race never reaches the Task after it moved on.
         let environment = TestEnvironment(URL(string: "http://127.0.0.1:9")!)
-        let dispatcher = NetworkDispatcher(serverProvider: environment, transport: YieldingTransport(), callbackQueue: DispatchQueue(label: "race"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: environment, transport: YieldingTransport(), callbackQueue: DispatchQueue(label: "race"))
         let outcomes = await withTaskGroup(of: [String].self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -119,7 +133,9 @@ import Testing
                             future.cancel()
                         }
                         let awaiting = Task.detached { () -> String in
-                            do { _ = try await future.value } catch TransportError.cancelled { return "cancelled" } catch { return "\(error)" }
+                            do { _ = try await future.value } catch TransportError.cancelled {
+                                return "cancelled"
+                            } catch { return "\(error)" }
                             await canceller.value
                             return Task.isCancelled ? "ok, then the Task was cancelled" : "ok"
                         }
@@ -176,7 +192,9 @@ import Testing
 
         #expect(await eventually(timeout: .seconds(60)) { log.finished(2 * count) })
         for index in 0..<count {
-            let expected = index % 2 == 1 ? ["error", "completion"]
+            let expected =
+                index % 2 == 1
+                ? ["error", "completion"]
                 : index % 4 == 0 ? ["response", "error", "completion"] : ["response", "completion"]
             #expect(log.events(of: index) == expected, "future \(index)")
             #expect(log.events(of: count + index) == ["response", "completion"], "late future \(index)")
@@ -213,7 +231,9 @@ private final class EventLog: @unchecked Sendable {
 /// A transport that answers after yielding a few times, so that a cancellation can arrive
 /// before, during or after the answer.
 private struct YieldingTransport: HTTPTransport {
-    func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+    func send(
+        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> TransportResponse {
         for _ in 0..<2 { await Task.yield() }
         try Task.checkCancellation()
         return TransportResponse(status: .ok, headers: [:], body: Data("{}".utf8), url: request.url, bytesReceived: 2)

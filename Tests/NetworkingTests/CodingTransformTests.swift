@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func transformsDecodeWhatAPIsSendAndEncodeItBack() throws {
-        let json = #"{"id":"42","code":7,"joined":"2024-05-01T10:00:00.250Z","seen":1700000000,"zone":"Europe/Paris","homepage":"https://example.com/a b","nickname":""}"#
+        let json =
+            #"{"id":"42","code":7,"joined":"2024-05-01T10:00:00.250Z","seen":1700000000,"zone":"Europe/Paris","homepage":"https://example.com/a b","nickname":""}"#
         let user = try JSONDecoder().decode(User.self, from: Data(json.utf8))
 
         #expect(user.id == 42)
@@ -39,7 +40,10 @@ import Testing
         let error = await #expect(throws: SerializationError.self) {
             try await mock.future(from: BasicRequest(path: "/user")).ensureDecoded(OnlyID.self).value
         }
-        guard case .decodingFailed(_, let path, let reason, _) = error else { Issue.record("wrong error"); return }
+        guard case .decodingFailed(_, let path, let reason, _) = error else {
+            Issue.record("wrong error")
+            return
+        }
         #expect(path == "id")
         #expect(reason.contains("'forty-two' is not an integer"))
     }

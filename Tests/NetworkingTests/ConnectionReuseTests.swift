@@ -11,8 +11,14 @@ import Testing
     /// elsewhere; gives the connections the server accepted for them.
     private func connections(sending count: Int, limit: Int?, fromLoop: Bool) async throws -> Int {
         let server = try await TestServer.start()
-        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, maximumRequestsPerConnection: limit))
-        defer { Task { await server.stop(); try? await transport.shutdown() } }
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(proxy: .none, maximumRequestsPerConnection: limit))
+        defer {
+            Task {
+                await server.stop()
+                try? await transport.shutdown()
+            }
+        }
         let request = PreparedRequest(url: URL(string: server.baseURL.absoluteString + "/bytes/1000")!)
         let send: @Sendable () async throws -> Void = {
             for _ in 0..<count {

@@ -22,7 +22,9 @@ import Testing
 
     @Test func aDomainCookieReachesSubdomainsButNotOtherSites() {
         let jar = CookieJar()
-        jar.store(setCookie: ["a=1; Domain=.example.com; Path=/", "evil=1; Domain=example.org", "tld=1; Domain=com"], from: site, now: now)
+        jar.store(
+            setCookie: ["a=1; Domain=.example.com; Path=/", "evil=1; Domain=example.org", "tld=1; Domain=com"],
+            from: site, now: now)
 
         #expect(jar.cookieHeader(for: URL(string: "https://www.example.com/")!, now: now) == "a=1")
         #expect(jar.cookieHeader(for: URL(string: "https://example.com/x")!, now: now) == "a=1")
@@ -33,9 +35,12 @@ import Testing
     @Test func theLastDomainAttributeIsTheOneThatCounts() {
         let jar = CookieJar()
         let home = URL(string: "http://home.example.org/cookie-parser")!
-        jar.store(setCookie: ["a=1; domain=home.example.com; domain=home.example.org",
-                              "b=2; domain=home.example.org; domain=home.example.com",
-                              "c=3; domain=home.example.org; domain=example.org"], from: home, now: now)
+        jar.store(
+            setCookie: [
+                "a=1; domain=home.example.com; domain=home.example.org",
+                "b=2; domain=home.example.org; domain=home.example.com",
+                "c=3; domain=home.example.org; domain=example.org",
+            ], from: home, now: now)
 
         #expect(jar.cookies(at: now).map { "\($0.name)@\($0.domain)" } == ["a@home.example.org", "c@example.org"])
         #expect(jar.cookieHeader(for: URL(string: "http://sibling.example.org/")!, now: now) == "c=3")
@@ -43,8 +48,12 @@ import Testing
 
     @Test func aDomainThatIsAPublicSuffixIsRefusedUnlessItIsTheHostItself() {
         let jar = CookieJar()
-        jar.store(setCookie: ["uk=1; Domain=co.uk", "site=2; Domain=example.co.uk"], from: URL(string: "https://www.example.co.uk/")!, now: now)
-        jar.store(setCookie: ["pages=3; Domain=github.io", "mine=4; Domain=me.github.io"], from: URL(string: "https://me.github.io/")!, now: now)
+        jar.store(
+            setCookie: ["uk=1; Domain=co.uk", "site=2; Domain=example.co.uk"],
+            from: URL(string: "https://www.example.co.uk/")!, now: now)
+        jar.store(
+            setCookie: ["pages=3; Domain=github.io", "mine=4; Domain=me.github.io"],
+            from: URL(string: "https://me.github.io/")!, now: now)
         jar.store(setCookie: ["own=5; Domain=github.io"], from: URL(string: "https://github.io/")!, now: now)
 
         #expect(jar.cookieHeader(for: URL(string: "https://other.co.uk/")!, now: now) == nil)
@@ -58,14 +67,20 @@ import Testing
 
     @Test func onlyLoopbackAddressesAndLocalhostNamesAreSecureOverPlainHTTP() {
         let jar = CookieJar()
-        let loopback = ["http://127.0.0.1:8080/", "http://127.8.9.10/", "http://[::1]:8080/", "http://localhost/", "http://app.localhost/"]
+        let loopback = [
+            "http://127.0.0.1:8080/", "http://127.8.9.10/", "http://[::1]:8080/", "http://localhost/",
+            "http://app.localhost/",
+        ]
         for (index, url) in loopback.enumerated() {
             jar.store(setCookie: ["l\(index)=1; Secure"], from: URL(string: url)!, now: now)
             #expect(jar.cookieHeader(for: URL(string: url)!, now: now) == "l\(index)=1", "\(url) is loopback")
         }
         // Names that only start like loopback are names: a Secure cookie is neither set from them
         // over http nor sent to them.
-        for url in ["http://127.evil.example/", "http://127.0.0.1.evil.example/", "http://localhost.evil.example/", "http://[::2]/"] {
+        for url in [
+            "http://127.evil.example/", "http://127.0.0.1.evil.example/", "http://localhost.evil.example/",
+            "http://[::2]/",
+        ] {
             jar.store(setCookie: ["planted=p; Secure"], from: URL(string: url)!, now: now)
         }
         #expect(!jar.cookies(at: now).contains { $0.name == "planted" })
@@ -79,14 +94,21 @@ import Testing
         let url = URL(string: "http://home.example.org/cookie-parser")!
         jar.store(setCookie: ["foo=bar; path=/cookie-parser-result/foo/qux/"], from: url, now: now)
 
-        #expect(jar.cookieHeader(for: URL(string: "http://home.example.org/cookie-parser-result/foo/qux/?x")!, now: now) == "foo=bar")
-        #expect(jar.cookieHeader(for: URL(string: "http://home.example.org/cookie-parser-result/foo/qux")!, now: now) == nil)
+        #expect(
+            jar.cookieHeader(for: URL(string: "http://home.example.org/cookie-parser-result/foo/qux/?x")!, now: now)
+                == "foo=bar")
+        #expect(
+            jar.cookieHeader(for: URL(string: "http://home.example.org/cookie-parser-result/foo/qux")!, now: now) == nil
+        )
     }
 
     @Test func expiryComesFromMaxAgeBeforeExpiresAndAPastDateDeletes() {
         let jar = CookieJar()
-        jar.store(setCookie: ["short=1; Max-Age=60; Expires=Wed, 09 Jun 2100 10:18:14 GMT",
-                              "long=2; Expires=Wed, 09 Jun 2100 10:18:14 GMT"], from: site, now: now)
+        jar.store(
+            setCookie: [
+                "short=1; Max-Age=60; Expires=Wed, 09 Jun 2100 10:18:14 GMT",
+                "long=2; Expires=Wed, 09 Jun 2100 10:18:14 GMT",
+            ], from: site, now: now)
         #expect(jar.cookieHeader(for: site, now: now) == "short=1; long=2")
         #expect(jar.cookieHeader(for: site, now: now.addingTimeInterval(61)) == "long=2")
 
@@ -121,7 +143,9 @@ import Testing
 
     @Test func malformedAndOversizedCookiesAreIgnoredAndTheJarIsBounded() {
         let jar = CookieJar(maximumPerDomain: 3, maximumCount: 5)
-        jar.store(setCookie: ["no-equals-sign", "=nameless", "big=" + String(repeating: "x", count: 5000)], from: site, now: now)
+        jar.store(
+            setCookie: ["no-equals-sign", "=nameless", "big=" + String(repeating: "x", count: 5000)], from: site,
+            now: now)
         #expect(jar.cookies(at: now).isEmpty)
 
         for index in 0..<5 {
@@ -145,17 +169,23 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let jar = CookieJar()
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
 
-        _ = try await dispatcher.future(from: BasicRequest(path: "/cookies/set", queryItems: [URLQueryItem(name: "session", value: "s1")]))
-            .ensureValidResponse().value
-        let streamed = try await dispatcher.stream(from: BasicRequest(path: "/cookies/set", queryItems: [URLQueryItem(name: "theme", value: "dark")]))
+        _ = try await dispatcher.future(
+            from: BasicRequest(path: "/cookies/set", queryItems: [URLQueryItem(name: "session", value: "s1")])
+        )
+        .ensureValidResponse().value
+        let streamed = try await dispatcher.stream(
+            from: BasicRequest(path: "/cookies/set", queryItems: [URLQueryItem(name: "theme", value: "dark")]))
         for try await _ in streamed.body {}
-        let echoed = try await dispatcher.future(from: BasicRequest(path: "/cookies/show")).ensureValidResponse().ensureString().value
+        let echoed = try await dispatcher.future(from: BasicRequest(path: "/cookies/show")).ensureValidResponse()
+            .ensureString().value
 
         #expect(echoed.body == "session=s1; theme=dark")
         #expect(jar.cookies().map(\.domain) == ["127.0.0.1", "127.0.0.1"])
-        let outside = try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse().ensureString().value
+        let outside = try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse()
+            .ensureString().value
         #expect(outside.body.contains("session=s1") == false)
     }
 
@@ -163,9 +193,12 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let jar = CookieJar(cookies: [Cookie(name: "session", value: "jar", domain: "127.0.0.1")])
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
 
-        let echoed = try await dispatcher.future(from: BasicRequest(path: "/cookies/show", headers: ["Cookie": "session=mine"])).ensureString().value
+        let echoed = try await dispatcher.future(
+            from: BasicRequest(path: "/cookies/show", headers: ["Cookie": "session=mine"])
+        ).ensureString().value
 
         #expect(echoed.body == "session=mine")
     }

@@ -10,10 +10,13 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let jar = CookieJar()
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
 
-        let response = try await dispatcher.future(from: BasicRequest(method: .post, path: "/login", httpBody: Data("user=ada&password=x".utf8)))
-            .ensureString().value
+        let response = try await dispatcher.future(
+            from: BasicRequest(method: .post, path: "/login", httpBody: Data("user=ada&password=x".utf8))
+        )
+        .ensureString().value
 
         #expect(response.statusCode == .ok)
         #expect(response.body == "welcome (GET)")
@@ -25,9 +28,11 @@ import Testing
     func aCookieSetOnARedirectIsSentToWhereItLeads(status: Int) async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: CookieJar())
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: CookieJar())
 
-        let request = BasicRequest(path: "/cookies/redirect/\(status)", queryItems: [URLQueryItem(name: "hop", value: "\(status)")])
+        let request = BasicRequest(
+            path: "/cookies/redirect/\(status)", queryItems: [URLQueryItem(name: "hop", value: "\(status)")])
         let echoed = try await dispatcher.future(from: request).ensureValidResponse().ensureString().value
 
         #expect(echoed.body == "hop=\(status)")
@@ -37,13 +42,18 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let jar = CookieJar(cookies: [Cookie(name: "before", value: "0", domain: "127.0.0.1")])
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
         let last = "/cookies/redirect/307?to=/cookies/show&third=3"
-        let second = "/cookies/redirect/303?to=\(last.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&second=2"
+        let second =
+            "/cookies/redirect/303?to=\(last.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&second=2"
 
-        let echoed = try await dispatcher.stream(from: BasicRequest(path: "/cookies/redirect/302", queryItems: [
-            URLQueryItem(name: "to", value: second), URLQueryItem(name: "first", value: "1"),
-        ]))
+        let echoed = try await dispatcher.stream(
+            from: BasicRequest(
+                path: "/cookies/redirect/302",
+                queryItems: [
+                    URLQueryItem(name: "to", value: second), URLQueryItem(name: "first", value: "1"),
+                ]))
         var body = Data()
         for try await chunk in echoed.body { body.append(chunk) }
 
@@ -55,12 +65,17 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let jar = CookieJar()
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
 
         let elsewhere = "http://localhost:\(server.port)/cookies/show"
-        let echoed = try await dispatcher.future(from: BasicRequest(path: "/cookies/redirect/302", queryItems: [
-            URLQueryItem(name: "to", value: elsewhere), URLQueryItem(name: "session", value: "local"),
-        ])).ensureValidResponse().ensureString().value
+        let echoed = try await dispatcher.future(
+            from: BasicRequest(
+                path: "/cookies/redirect/302",
+                queryItems: [
+                    URLQueryItem(name: "to", value: elsewhere), URLQueryItem(name: "session", value: "local"),
+                ])
+        ).ensureValidResponse().ensureString().value
 
         #expect(echoed.body == "")
         #expect(jar.cookies().map(\.domain) == ["127.0.0.1"])
@@ -70,13 +85,21 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let jar = CookieJar()
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: jar)
 
-        let same = try await dispatcher.future(from: BasicRequest(path: "/cookies/redirect/302", queryItems: [URLQueryItem(name: "set", value: "1")],
-                                                                  headers: ["Cookie": "mine=1"])).ensureString().value
-        let other = try await dispatcher.future(from: BasicRequest(path: "/cookies/redirect/302", queryItems: [
-            URLQueryItem(name: "to", value: "http://localhost:\(server.port)/cookies/show"),
-        ], headers: ["Cookie": "mine=1"])).ensureString().value
+        let same = try await dispatcher.future(
+            from: BasicRequest(
+                path: "/cookies/redirect/302", queryItems: [URLQueryItem(name: "set", value: "1")],
+                headers: ["Cookie": "mine=1"])
+        ).ensureString().value
+        let other = try await dispatcher.future(
+            from: BasicRequest(
+                path: "/cookies/redirect/302",
+                queryItems: [
+                    URLQueryItem(name: "to", value: "http://localhost:\(server.port)/cookies/show")
+                ], headers: ["Cookie": "mine=1"])
+        ).ensureString().value
 
         #expect(same.body == "mine=1")
         #expect(other.body == "")

@@ -8,7 +8,9 @@ import Testing
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
-        let named = try await dispatcher.future(from: BasicRequest(path: "/latin1", queryItems: [URLQueryItem(name: "named", value: "1")])).ensureString().value
+        let named = try await dispatcher.future(
+            from: BasicRequest(path: "/latin1", queryItems: [URLQueryItem(name: "named", value: "1")])
+        ).ensureString().value
         #expect(named.body == "café")
         let unnamed = try await dispatcher.future(from: BasicRequest(path: "/latin1")).ensureString().value
         #expect(unnamed.body == "café")
@@ -29,10 +31,13 @@ import Testing
 
         let object = try #require(try response.decodeJSONObject() as? [String: Any])
         let array = try #require(object["a"] as? [Any])
-        #expect(array[0] as? Int == 1 && array[1] as? String == "two" && array[2] as? Bool == true && array[3] is NSNull)
+        #expect(
+            array[0] as? Int == 1 && array[1] as? String == "two" && array[2] as? Bool == true && array[3] is NSNull)
         #expect((object["b"] as? [String: Any])?["c"] as? Double == 1.5)
         #expect(try response.ensureData().decodeJSONObject() is [String: Any])
-        #expect(try Response<Data?>(statusCode: .ok, headers: [:], data: Data("[1]".utf8), request: request).decodeJSONObject() is [Any])
+        #expect(
+            try Response<Data?>(statusCode: .ok, headers: [:], data: Data("[1]".utf8), request: request)
+                .decodeJSONObject() is [Any])
 
         let broken = Response<Data?>(statusCode: .ok, headers: [:], data: Data("{\"a\":".utf8), request: request)
         #expect(throws: SerializationError.self) { try broken.decodeJSONObject() }

@@ -8,7 +8,9 @@ import Testing
 /// behave as those sent from anywhere else do — the same answers, limits, deadlines,
 /// cancellation and back-pressure.
 @Suite struct DelegatedExchangeTests {
-    private func prepared(_ server: TestServer, _ path: String, method: HTTPMethod = .get, body: Data? = nil) -> PreparedRequest {
+    private func prepared(_ server: TestServer, _ path: String, method: HTTPMethod = .get, body: Data? = nil)
+        -> PreparedRequest
+    {
         PreparedRequest(method: method, url: URL(string: server.baseURL.absoluteString + path)!, body: body)
     }
 
@@ -17,10 +19,12 @@ import Testing
         try await Task(executorPreference: sharedTransport.executors[0]) { try await work() }.value
     }
 
-    @Test(arguments: [
-        ("/bytes/1000000", HTTPMethod.get, nil), ("/gzip", .get, nil), ("/redirect/3", .get, nil), ("/status/404", .get, nil),
-        ("/latin1?named=1", .get, nil), ("/echo/posted", .post, "a body to echo"),
-    ] as [(String, HTTPMethod, String?)])
+    @Test(
+        arguments: [
+            ("/bytes/1000000", HTTPMethod.get, nil), ("/gzip", .get, nil), ("/redirect/3", .get, nil),
+            ("/status/404", .get, nil),
+            ("/latin1?named=1", .get, nil), ("/echo/posted", .post, "a body to echo"),
+        ] as [(String, HTTPMethod, String?)])
     func anExchangeFromALoopAnswersAsOneFromAnywhereElse(path: String, method: HTTPMethod, body: String?) async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
@@ -75,7 +79,10 @@ import Testing
                 try await sharedTransport.send(request, options: TransferOptions(maximumBodySize: 1 << 20)) { _ in }
             }
         }
-        guard case .bodyTooLarge? = error else { Issue.record("expected bodyTooLarge, got \(String(describing: error))"); return }
+        guard case .bodyTooLarge? = error else {
+            Issue.record("expected bodyTooLarge, got \(String(describing: error))")
+            return
+        }
         #expect(await eventually { server.openConnections == 0 })
     }
 
@@ -102,7 +109,10 @@ import Testing
         #expect(await eventually { server.hits("/stall") == 1 && server.openConnections == 1 })
         sender.cancel()
         let error = await #expect(throws: TransportError.self) { try await sender.value }
-        guard case .cancelled? = error else { Issue.record("expected cancelled, got \(String(describing: error))"); return }
+        guard case .cancelled? = error else {
+            Issue.record("expected cancelled, got \(String(describing: error))")
+            return
+        }
         #expect(await eventually { server.openConnections == 0 })
     }
 

@@ -11,10 +11,13 @@ import Testing
     func theChallengeIsAnsweredAndTheServerAcceptsTheHash(algorithm: String) async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/digest/\(algorithm)", queryItems: [URLQueryItem(name: "q", value: "a b")]))
-            .ensureValidResponse().ensureString().value
+        let response = try await dispatcher.future(
+            from: BasicRequest(path: "/digest/\(algorithm)", queryItems: [URLQueryItem(name: "q", value: "a b")])
+        )
+        .ensureValidResponse().ensureString().value
 
         #expect(response.body == "welcome Mufasa, \(algorithm), nc=00000001")
         #expect(server.hits("/digest/\(algorithm)") == 2)
@@ -26,9 +29,11 @@ import Testing
     @Test func theStrongestOfferedAlgorithmIsChosen() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/digest/MD5,SHA-256")).ensureValidResponse().ensureString().value
+        let response = try await dispatcher.future(from: BasicRequest(path: "/digest/MD5,SHA-256"))
+            .ensureValidResponse().ensureString().value
 
         #expect(response.body == "welcome Mufasa, SHA-256, nc=00000001")
     }
@@ -36,7 +41,8 @@ import Testing
     @Test func aStreamedRequestDropsTheChallengeAndDeliversTheAnswer() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
 
         let streamed = try await dispatcher.stream(from: BasicRequest(path: "/digest/SHA-256"))
         var body = Data()
@@ -51,7 +57,9 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let queue = DispatchQueue(label: "digest-callbacks")
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue, challengeHandler: digest)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue,
+            challengeHandler: digest)
         let seen = Collected<String>()
 
         let response = try await dispatcher.streamingFuture(
@@ -68,7 +76,8 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let wrong = DigestAuthenticator(username: DigestServer.username, password: "Circle of Strife")
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, challengeHandler: wrong)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, challengeHandler: wrong)
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/digest/SHA-256")).ensureString().value
 
@@ -80,9 +89,11 @@ import Testing
     @Test func aStaleNonceIsAnsweredOnceMoreWithTheNewNonce() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, challengeHandler: digest)
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/digest/MD5/stale")).ensureValidResponse().ensureString().value
+        let response = try await dispatcher.future(from: BasicRequest(path: "/digest/MD5/stale")).ensureValidResponse()
+            .ensureString().value
 
         #expect(response.body == "welcome Mufasa, MD5, nc=00000001")
         #expect(server.hits("/digest/MD5/stale") == 3)
@@ -103,11 +114,15 @@ import Testing
     @Test func theRFCsWorkedExamplesGiveTheRFCsResponses() {
         let rfc = DigestAuthenticator(username: "Mufasa", password: "Circle of Life")
         let cnonce = "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ"
-        for (algorithm, expected) in [("MD5", "8ca523f5e9506fed4657c9700eebdbec"),
-                                      ("SHA-256", "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1")] {
-            let challenge = DigestChallenge(realm: "http-auth@example.org", nonce: "7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v",
-                                            opaque: "FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS", algorithm: algorithm)
-            let value = rfc.authorization(for: challenge, method: "GET", uri: "/dir/index.html", nonceCount: 1, clientNonce: cnonce)
+        for (algorithm, expected) in [
+            ("MD5", "8ca523f5e9506fed4657c9700eebdbec"),
+            ("SHA-256", "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"),
+        ] {
+            let challenge = DigestChallenge(
+                realm: "http-auth@example.org", nonce: "7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v",
+                opaque: "FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS", algorithm: algorithm)
+            let value = rfc.authorization(
+                for: challenge, method: "GET", uri: "/dir/index.html", nonceCount: 1, clientNonce: cnonce)
             #expect(value.contains("response=\"\(expected)\""), "\(algorithm): \(value)")
             #expect(value.contains("nc=00000001, cnonce=\"\(cnonce)\", qop=auth"))
         }

@@ -9,7 +9,8 @@ import Testing
         let environment = server.environment
         let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/echo/hello", headers: ["X-Trace": "1"])).value
+        let response = try await dispatcher.future(from: BasicRequest(path: "/echo/hello", headers: ["X-Trace": "1"]))
+            .value
 
         #expect(response.statusCode == .ok)
         #expect(response.statusCode.reasonPhrase == "OK")
@@ -34,7 +35,8 @@ import Testing
         #expect(echo.uri == "/v1/posts")
 
         environment.switchTo(URL(string: "\(server.baseURL.absoluteString)/v1/")!)
-        let trailing = try await dispatcher.future(from: BasicRequest(path: "posts/1")).ensureDecoded(Echo.self).value.body
+        let trailing = try await dispatcher.future(from: BasicRequest(path: "posts/1")).ensureDecoded(Echo.self).value
+            .body
         #expect(trailing.uri == "/v1/posts/1")
     }
 
@@ -60,7 +62,12 @@ import Testing
     @Test func switchingTheEnvironmentChangesTheNextRequestsServer() async throws {
         let first = try await TestServer.start()
         let second = try await TestServer.start()
-        defer { Task { await first.stop(); await second.stop() } }
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
         let environment = TestEnvironment(first.baseURL)
         let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
@@ -76,14 +83,22 @@ import Testing
     @Test func anAbsolutePathIsSentToItsOwnServerWithoutTheBasePathOrQuery() async throws {
         let first = try await TestServer.start()
         let second = try await TestServer.start()
-        defer { Task { await first.stop(); await second.stop() } }
+        defer {
+            Task {
+                await first.stop()
+                await second.stop()
+            }
+        }
         let environment = TestEnvironment(URL(string: "\(first.baseURL.absoluteString)/v1?key=1")!)
         defer { withExtendedLifetime(environment) {} }
         let dispatcher = NetworkDispatcher(serverProvider: environment, transport: sharedTransport)
 
         let relative = try await dispatcher.future(from: BasicRequest(path: "/echo/a")).value
-        let absolute = try await dispatcher.future(from: BasicRequest(path: "\(second.baseURL.absoluteString)/echo/b?x=1",
-                                                                      queryItems: [URLQueryItem(name: "y", value: "2 3")])).value
+        let absolute = try await dispatcher.future(
+            from: BasicRequest(
+                path: "\(second.baseURL.absoluteString)/echo/b?x=1",
+                queryItems: [URLQueryItem(name: "y", value: "2 3")])
+        ).value
 
         #expect(relative.request.url.absoluteString == "\(first.baseURL.absoluteString)/v1/echo/a?key=1")
         #expect(absolute.request.url.absoluteString == "\(second.baseURL.absoluteString)/echo/b?x=1&y=2%203")
@@ -125,7 +140,8 @@ import Testing
         let queue = DispatchQueue(label: "test.callbacks")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "callbacks")
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, callbackQueue: queue)
         let counter = CallCounter()
 
         dispatcher.future(from: BasicRequest(path: "/echo"))

@@ -35,9 +35,14 @@ import Testing
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let error = await #expect(throws: TransportError.self) {
-            try await dispatcher.future(from: BasicRequest(path: "/stall"), options: TransferOptions(timeout: .milliseconds(300))).value
+            try await dispatcher.future(
+                from: BasicRequest(path: "/stall"), options: TransferOptions(timeout: .milliseconds(300))
+            ).value
         }
-        guard case .timedOut = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func aServerClosingMidBodyFailsWithConnectionClosed() async throws {
@@ -48,7 +53,10 @@ import Testing
         let error = await #expect(throws: TransportError.self) {
             try await dispatcher.future(from: BasicRequest(path: "/close-mid-body")).value
         }
-        guard case .connectionClosed = error else { Issue.record("expected connectionClosed, got \(String(describing: error))"); return }
+        guard case .connectionClosed = error else {
+            Issue.record("expected connectionClosed, got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func invalidGzipFailsWithDecompressionFailedAndValidGzipIsDecompressed() async throws {
@@ -62,7 +70,10 @@ import Testing
         let error = await #expect(throws: TransportError.self) {
             try await dispatcher.future(from: BasicRequest(path: "/bad-gzip")).value
         }
-        guard case .decompressionFailed = error else { Issue.record("expected decompressionFailed, got \(String(describing: error))"); return }
+        guard case .decompressionFailed = error else {
+            Issue.record("expected decompressionFailed, got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func aBodyOverTheLimitFailsWithBodyTooLarge() async throws {
@@ -70,8 +81,12 @@ import Testing
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
-        await #expect(throws: TransportError.bodyTooLarge(url: server.baseURL.appendingPathComponent("bytes/5000"), limit: 1000)) {
-            try await dispatcher.future(from: BasicRequest(path: "/bytes/5000"), options: TransferOptions(maximumBodySize: 1000)).value
+        await #expect(
+            throws: TransportError.bodyTooLarge(url: server.baseURL.appendingPathComponent("bytes/5000"), limit: 1000)
+        ) {
+            try await dispatcher.future(
+                from: BasicRequest(path: "/bytes/5000"), options: TransferOptions(maximumBodySize: 1000)
+            ).value
         }
     }
 
@@ -118,9 +133,13 @@ import Testing
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
         let error = await #expect(throws: SerializationError.self) {
-            try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse().ensureData().ensureDecoded(Wrong.self).value
+            try await dispatcher.future(from: BasicRequest(path: "/echo")).ensureValidResponse().ensureData()
+                .ensureDecoded(Wrong.self).value
         }
-        guard case .decodingFailed(let type, let codingPath, _, let excerpt) = error else { Issue.record("wrong error"); return }
+        guard case .decodingFailed(let type, let codingPath, _, let excerpt) = error else {
+            Issue.record("wrong error")
+            return
+        }
         #expect(type == "Wrong")
         #expect(codingPath == "method")
         #expect(excerpt.contains("\"method\":\"GET\""))
@@ -141,13 +160,21 @@ import Testing
         let error = await #expect(throws: TransportError.self) {
             try await dispatcher.future(from: BasicRequest(path: "/redirect-loop")).value
         }
-        guard case .tooManyRedirects = error else { Issue.record("expected tooManyRedirects, got \(String(describing: error))"); return }
+        guard case .tooManyRedirects = error else {
+            Issue.record("expected tooManyRedirects, got \(String(describing: error))")
+            return
+        }
     }
 
     @Test func redirectsCanBeLeftUnfollowed() async throws {
         let server = try await TestServer.start()
         let transport = AsyncHTTPClientTransport(configuration: .init(followRedirects: false, proxy: .none))
-        defer { Task { await server.stop(); try? await transport.shutdown() } }
+        defer {
+            Task {
+                await server.stop()
+                try? await transport.shutdown()
+            }
+        }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: transport)
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/redirect/1")).value
@@ -173,17 +200,25 @@ import Testing
     @Test func errorsNameTheSettingsThatFixThemByTheLibrarysAPIOrTheCallersNames() {
         let url = URL(string: "https://auth.example/token")!
         let refused = OAuth2Error(.server(status: 401, code: "invalid_client", description: nil), url: url)
-        #expect(refused.description == "The OAuth2 token endpoint (https://auth.example/token) refused the request (HTTP 401, invalid_client). "
-            + "Check OAuth2Configuration.clientID and OAuth2Configuration.clientSecret (and OAuth2Configuration.clientAuthentication).")
+        #expect(
+            refused.description
+                == "The OAuth2 token endpoint (https://auth.example/token) refused the request (HTTP 401, invalid_client). "
+                + "Check OAuth2Configuration.clientID and OAuth2Configuration.clientSecret (and OAuth2Configuration.clientAuthentication)."
+        )
         let listener = OAuth2Error(.listenerFailed("port 80: permission denied"))
         #expect(listener.description(naming: { "<\($0.rawValue)>" }).hasSuffix("Set <redirectPort> to a free port."))
         let tls = TransportError.tlsFailure(host: "h", reason: .untrustedCertificate)
-        #expect(tls.description.contains("set TLSSettings.caCertificateFile to the CA's PEM file (TLSSettings.insecure skips the check"))
+        #expect(
+            tls.description.contains(
+                "set TLSSettings.caCertificateFile to the CA's PEM file (TLSSettings.insecure skips the check"))
         // No word of an application: no YAML key, no program's name.
-        let sentences = [refused.description, listener.description, tls.description,
-                         TLSSettings.Failure(setting: .clientCertificateFile, path: "/c.pem", problem: .missingCertificate).description,
-                         TransportError.proxyUnreachable(proxy: "http://p:1", source: "HTTPS_PROXY", reason: "refused").description,
-                         ProxyServer.socksCredentials]
+        let sentences = [
+            refused.description, listener.description, tls.description,
+            TLSSettings.Failure(setting: .clientCertificateFile, path: "/c.pem", problem: .missingCertificate)
+                .description,
+            TransportError.proxyUnreachable(proxy: "http://p:1", source: "HTTPS_PROXY", reason: "refused").description,
+            ProxyServer.socksCredentials,
+        ]
         for sentence in sentences {
             for word in ["tls.", "client_auth", "redirect_port", "proxy:", "explorer", "environment"] {
                 #expect(!sentence.contains(word), "\(word) in \(sentence)")

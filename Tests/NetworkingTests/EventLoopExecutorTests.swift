@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import Networking
 import NIOCore
 import NIOPosix
+import Networking
 import Synchronization
 import Testing
 

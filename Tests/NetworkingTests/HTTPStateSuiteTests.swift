@@ -1,8 +1,8 @@
 import Foundation
-import Networking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Networking
 import Testing
 
 /// The IETF http-state cookie tests (github.com/abarth/http-state, `tests/data/parser.json`),
@@ -26,7 +26,9 @@ struct HTTPStateSuiteTests {
             let jar = CookieJar()
             jar.store(setCookie: test.received, from: test.setURL, now: HTTPStateSuite.written)
             let sent = jar.cookieHeader(for: test.readURL, now: HTTPStateSuite.written)
-            if sent != test.expected { failed.append("\(test.name): sent \(sent ?? "nothing"), expected \(test.expected ?? "nothing")") }
+            if sent != test.expected {
+                failed.append("\(test.name): sent \(sent ?? "nothing"), expected \(test.expected ?? "nothing")")
+            }
         }
         print("http-state, direct: \(cases.count - failed.count)/\(cases.count)")
         #expect(failed.isEmpty, "\(failed.count) of \(cases.count):\n\(failed.joined(separator: "\n"))")
@@ -41,7 +43,8 @@ struct HTTPStateSuiteTests {
         }
         let server = try await HTTPStateSuite.Server.start()
         defer { Task { await server.stop() } }
-        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .server(host: "127.0.0.1", port: server.port)))
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(proxy: .server(host: "127.0.0.1", port: server.port)))
         defer { Task { try? await transport.shutdown() } }
         let home = TestEnvironment(URL(string: "http://home.example.org:8888"))
 
@@ -49,15 +52,21 @@ struct HTTPStateSuiteTests {
         var expectingACookie = 0
         for test in cases {
             let dispatcher = NetworkDispatcher(serverProvider: home, transport: transport, cookieJar: CookieJar())
-            let response = try await dispatcher.future(from: BasicRequest(path: "/cookie-parser", queryItems: [URLQueryItem(name: test.name, value: nil)]))
-                .ensureString().value
+            let response = try await dispatcher.future(
+                from: BasicRequest(path: "/cookie-parser", queryItems: [URLQueryItem(name: test.name, value: nil)])
+            )
+            .ensureString().value
             let sent = response.body.isEmpty ? nil : response.body
             if test.expected != nil { expectingACookie += 1 }
             if response.timings.redirects.count != 1 || sent != test.expected {
-                failed.append("\(test.name): sent \(sent ?? "nothing"), expected \(test.expected ?? "nothing") (\(response.timings.redirects.count) redirects)")
+                failed.append(
+                    "\(test.name): sent \(sent ?? "nothing"), expected \(test.expected ?? "nothing") (\(response.timings.redirects.count) redirects)"
+                )
             }
         }
-        print("http-state, across a redirect: \(cases.count - failed.count)/\(cases.count) (\(expectingACookie) expect a cookie back)")
+        print(
+            "http-state, across a redirect: \(cases.count - failed.count)/\(cases.count) (\(expectingACookie) expect a cookie back)"
+        )
         #expect(failed.isEmpty, "\(failed.count) of \(cases.count):\n\(failed.joined(separator: "\n"))")
     }
 }
@@ -82,14 +91,15 @@ enum HTTPStateSuite {
 
     static let cases: [Case]? = {
         guard let path = ProcessInfo.processInfo.environment["HTTP_STATE_TESTS"],
-              let data = FileManager.default.contents(atPath: path),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+            let data = FileManager.default.contents(atPath: path),
+            let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else { return nil }
         return list.compactMap { item -> Case? in
             guard let name = item["test"] as? String, !name.hasPrefix("DISABLED_") else { return nil }
             let sent = (item["sent"] as? [[String: String]] ?? []).map { "\($0["name"] ?? "")=\($0["value"] ?? "")" }
-            return Case(name: name, received: item["received"] as? [String] ?? [],
-                        expected: sent.isEmpty ? nil : sent.joined(separator: "; "), sentTo: item["sent-to"] as? String)
+            return Case(
+                name: name, received: item["received"] as? [String] ?? [],
+                expected: sent.isEmpty ? nil : sent.joined(separator: "; "), sentTo: item["sent-to"] as? String)
         }
     }()
 }
@@ -109,7 +119,8 @@ extension HTTPStateSuite {
                 .bind(host: "127.0.0.1", port: 0) { child in
                     child.eventLoop.makeCompletedFuture {
                         try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
+                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                            wrappingChannelSynchronously: child)
                     }
                 }
             return Server(channel: channel)
@@ -118,7 +129,8 @@ extension HTTPStateSuite {
         private init(channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>) {
             self.channel = channel
             self.port = channel.channel.localAddress?.port ?? 0
-            let cases = Dictionary((HTTPStateSuite.cases ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            let cases = Dictionary(
+                (HTTPStateSuite.cases ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
             task = Task {
                 try? await withThrowingDiscardingTaskGroup { group in
                     try await channel.executeThenClose { connections in
@@ -136,7 +148,9 @@ extension HTTPStateSuite {
             task.cancel()
         }
 
-        private static func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, cases: [String: Case]) async {
+        private static func serve(
+            _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, cases: [String: Case]
+        ) async {
             try? await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
                 for try await part in inbound {
@@ -149,7 +163,9 @@ extension HTTPStateSuite {
                         var headers = NIOHTTP1.HTTPHeaders([("Content-Type", "text/plain"), ("Connection", "close")])
                         var body = ByteBuffer()
                         let status: HTTPResponseStatus
-                        if target?.path == "/cookie-parser", let name = target?.percentEncodedQuery, let test = cases[name.lowercased()] {
+                        if target?.path == "/cookie-parser", let name = target?.percentEncodedQuery,
+                            let test = cases[name.lowercased()]
+                        {
                             status = .found
                             for value in test.received { headers.add(name: "Set-Cookie", value: value) }
                             headers.add(name: "Location", value: test.sentTo ?? "/cookie-parser-result?\(test.name)")
@@ -158,7 +174,8 @@ extension HTTPStateSuite {
                             body.writeString(head.headers.first(name: "cookie") ?? "")
                         }
                         headers.add(name: "Content-Length", value: String(body.readableBytes))
-                        try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
+                        try await outbound.write(
+                            .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
                         try await outbound.write(.body(.byteBuffer(body)))
                         try await outbound.write(.end(nil))
                         return

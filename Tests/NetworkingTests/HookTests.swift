@@ -6,8 +6,16 @@ import Testing
 final class TokenStore: @unchecked Sendable {
     private let lock = NSLock()
     private var token = "stale"
-    func current() -> String { lock.lock(); defer { lock.unlock() }; return token }
-    func set(_ new: String) { lock.lock(); token = new; lock.unlock() }
+    func current() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return token
+    }
+    func set(_ new: String) {
+        lock.lock()
+        token = new
+        lock.unlock()
+    }
 }
 
 struct BearerAuth: RequestAdapter {
@@ -33,12 +41,24 @@ struct RefreshOn401: ResponseAdapter {
 final class RecordingMonitor: EventMonitor, @unchecked Sendable {
     private let lock = NSLock()
     private var events: [String] = []
-    var recorded: [String] { lock.lock(); defer { lock.unlock() }; return events }
-    private func record(_ event: String) { lock.lock(); events.append(event); lock.unlock() }
+    var recorded: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return events
+    }
+    private func record(_ event: String) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
 
     func requestWillSend(_ request: PreparedRequest) { record("send \(request.url.path)") }
-    func request(_ request: PreparedRequest, didReceive response: Response<Data?>) { record("receive \(response.statusCode.code)") }
-    func request(_ request: PreparedRequest, willRetryAttempt attempt: Int, after delay: Duration) { record("retry \(attempt) after \(delay)") }
+    func request(_ request: PreparedRequest, didReceive response: Response<Data?>) {
+        record("receive \(response.statusCode.code)")
+    }
+    func request(_ request: PreparedRequest, willRetryAttempt attempt: Int, after delay: Duration) {
+        record("retry \(attempt) after \(delay)")
+    }
 }
 
 @Suite struct HookTests {
@@ -51,11 +71,15 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
         let dispatcher = NetworkDispatcher(
             serverProvider: environment, transport: sharedTransport,
             requestAdapters: [BearerAuth(tokens: tokens)],
-            responseAdapters: [RefreshOn401(tokens: tokens) {
-                try await plain.future(from: BasicRequest(method: .post, path: "/token")).ensureValidResponse().ensureString().value.body
-            }])
+            responseAdapters: [
+                RefreshOn401(tokens: tokens) {
+                    try await plain.future(from: BasicRequest(method: .post, path: "/token")).ensureValidResponse()
+                        .ensureString().value.body
+                }
+            ])
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/protected")).ensureValidResponse().ensureString().value
+        let response = try await dispatcher.future(from: BasicRequest(path: "/protected")).ensureValidResponse()
+            .ensureString().value
 
         #expect(response.body == "secret data")
         #expect(response.request.headers["authorization"] == "Bearer token-1")
@@ -74,7 +98,11 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
         let response = try await dispatcher.future(from: BasicRequest(path: "/retry-after/a")).ensureString().value
 
         #expect(response.body == "ok after 2 attempts")
-        #expect(monitor.recorded == ["send /retry-after/a", "receive 503", "retry 2 after \(Duration.seconds(1))", "send /retry-after/a", "receive 200"])
+        #expect(
+            monitor.recorded == [
+                "send /retry-after/a", "receive 503", "retry 2 after \(Duration.seconds(1))", "send /retry-after/a",
+                "receive 200",
+            ])
     }
 
     @Test func retriesStopAtMaximumAttemptsAndSkipNonIdempotentMethods() async throws {
@@ -93,7 +121,8 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
     }
 
     @Test func backoffGrowsExponentiallyWithinItsJitter() {
-        let policy = RetryPolicy(initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.1)
+        let policy = RetryPolicy(
+            initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1), jitter: 0.1)
         for _ in 0..<50 {
             let third = policy.backoff(afterAttempt: 3)
             #expect(third >= .milliseconds(360) && third <= .milliseconds(440))
@@ -107,7 +136,13 @@ final class RecordingMonitor: EventMonitor, @unchecked Sendable {
         let counter = CallCounter()
         let dispatcher = NetworkDispatcher(
             serverProvider: server.environment, transport: sharedTransport,
-            responseAdapters: [AnyResponseAdapter { _, _ in .complete }, AnyResponseAdapter { _, _ in counter.hit("second"); return .continue }],
+            responseAdapters: [
+                AnyResponseAdapter { _, _ in .complete },
+                AnyResponseAdapter { _, _ in
+                    counter.hit("second")
+                    return .continue
+                },
+            ],
             retryPolicy: RetryPolicy(initialDelay: .milliseconds(1)))
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/flaky")).value

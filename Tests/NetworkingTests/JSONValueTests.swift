@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func aLargeValueIsWrittenInPiecesThatJoinToItsText() {
-        let value = JSONValue.array((0..<20_000).map { ["id": .number(String($0)), "name": .string("item \"\($0)\"")] })
+        let value = JSONValue.array(
+            (0..<20_000).map { ["id": .number(String($0)), "name": .string("item \"\($0)\"")] })
         var pieces: [String] = []
         value.write(pretty: true) { pieces.append($0) }
         #expect(pieces.joined() == value.serialized(pretty: true))
@@ -66,10 +67,14 @@ import Testing
 
     @Test func mistakesNameLineAndColumn() {
         func failure(_ text: String) -> JSONValue.SyntaxError? {
-            do { _ = try JSONValue(parsing: text); return nil } catch { return error }
+            do {
+                _ = try JSONValue(parsing: text)
+                return nil
+            } catch { return error }
         }
         #expect(failure("{\"a\": [1, 2]}") == nil)
-        #expect(failure("{\n  \"a\": tru\n}")?.description == "line 2, column 11: expected true, found a control character")
+        #expect(
+            failure("{\n  \"a\": tru\n}")?.description == "line 2, column 11: expected true, found a control character")
         let trailing = failure("[1,\n 2,\n]")
         #expect(trailing?.line == 3 && trailing?.column == 1)
         #expect(trailing?.message == "a trailing comma before ']'")
@@ -81,7 +86,7 @@ import Testing
         #expect(failure("[1.]")?.message == "expected a digit after '.', found ']'")
         #expect(failure("\"\\q\"")?.message == "\\q is not a JSON escape")
         #expect(failure(String(repeating: "[", count: 600))?.message.contains("deeper") == true)
-        #expect(failure("[[1]]")  == nil)
+        #expect(failure("[[1]]") == nil)
         #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(parsing: "[[1]]", maximumDepth: 1) }
     }
 

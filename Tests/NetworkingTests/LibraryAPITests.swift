@@ -21,9 +21,13 @@ import Testing
 
 @Suite struct PercentEncodingTests {
     @Test func formBodiesEncodeAsBrowsersDo() {
-        #expect(PercentEncoding.form([URLQueryItem(name: "q", value: "a b&c=d"), URLQueryItem(name: "é", value: nil)]) == "q=a+b%26c%3Dd&%C3%A9=")
+        #expect(
+            PercentEncoding.form([URLQueryItem(name: "q", value: "a b&c=d"), URLQueryItem(name: "é", value: nil)])
+                == "q=a+b%26c%3Dd&%C3%A9=")
         #expect(PercentEncoding.encode("a b/%41", allowed: PercentEncoding.pathAllowed) == "a%20b/%41")
-        #expect(PercentEncoding.encode("a b/%41", allowed: PercentEncoding.unreserved, keepEscapes: false) == "a%20b%2F%2541")
+        #expect(
+            PercentEncoding.encode("a b/%41", allowed: PercentEncoding.unreserved, keepEscapes: false)
+                == "a%20b%2F%2541")
     }
 }
 
@@ -46,7 +50,10 @@ import Testing
         #expect(pkce.challenge != PKCE(verifier: pkce.verifier + "x").challenge)
         let fresh = PKCE()
         #expect((43...128).contains(fresh.verifier.count) && fresh.verifier != PKCE().verifier)
-        #expect(fresh.verifier.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0) })
+        #expect(
+            fresh.verifier.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0)
+            })
     }
 
     @Test func theInMemoryCacheKeepsATokenPerKeyUntilRemoved() {

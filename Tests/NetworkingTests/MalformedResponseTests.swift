@@ -1,7 +1,9 @@
 import Foundation
-@testable import NetworkingCore
 import NIOHTTP1
 import Testing
+
+@testable import NetworkingCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,26 +33,37 @@ import Glibc
     }
 
     @Test func aReplyCutShortIsStillAConnectionClosedEarly() {
-        let mapped = TransportErrorMapping.map(HTTPParserError.invalidEOFState, url: url, redirectLimit: 10) as? TransportError
+        let mapped =
+            TransportErrorMapping.map(HTTPParserError.invalidEOFState, url: url, redirectLimit: 10) as? TransportError
         #expect(mapped == .connectionClosed(url: url))
     }
 
     @Test func theSentenceNamesTheURLWhatWasWrongAndWhoMustFixIt() {
         let error = TransportError.malformedResponse(url: url, problem: .invalidChunkSize)
-        #expect(error.description == "The response from http://127.0.0.1:1/x is not valid HTTP/1.1: a chunk of its chunked body does not "
-            + "start with a hexadecimal size; the server, or a proxy in between, needs fixing.")
+        #expect(
+            error.description
+                == "The response from http://127.0.0.1:1/x is not valid HTTP/1.1: a chunk of its chunked body does not "
+                + "start with a hexadecimal size; the server, or a proxy in between, needs fixing.")
     }
 
     @Test(arguments: [
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", MalformedResponse.invalidChunkSize),
+        (
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
+            MalformedResponse.invalidChunkSize
+        ),
         ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nokk", .duplicateContentLength),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 7\r\n\r\n2\r\nok\r\n0\r\n\r\n", .invalidContentLength),
+        (
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 7\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+            .invalidContentLength
+        ),
         ("HTTP/1.1 200 OK\nContent-Length: 2\n\nok", .unnamed),
         ("HTTP/1.1 1 Odd\r\nContent-Length: 2\r\n\r\nok", .invalidStatus),
         ("hello from HTTP/0.9\n", .noStatusLine),
         ("HTTP/1.1 200 OK\r\nX-Bad: a\u{0}b\r\nContent-Length: 2\r\n\r\nok", .invalidHeaderCharacter),
-        ("HTTP/1.1 200 OK\r\nX-Huge: \(String(repeating: "a", count: 1 << 20))\r\nContent-Length: 2\r\n\r\nok",
-         .headersTooLarge(bytes: 80 * 1024, fields: 65_534)),
+        (
+            "HTTP/1.1 200 OK\r\nX-Huge: \(String(repeating: "a", count: 1 << 20))\r\nContent-Length: 2\r\n\r\nok",
+            .headersTooLarge(bytes: 80 * 1024, fields: 65_534)
+        ),
     ])
     func aRealServersMalformedReplyFailsWithWhatWasWrong(_ reply: String, _ problem: MalformedResponse) async throws {
         let server = try RawReplyServer(reply: reply)
@@ -87,7 +100,9 @@ final class RawReplyServer: @unchecked Sendable {
                 _ = recv(connection, &request, request.count, 0)
                 var offset = 0
                 while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBufferPointer { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    let written = bytes[offset...].withUnsafeBufferPointer {
+                        send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
                     guard written > 0 else { break }
                     offset += written
                 }

@@ -3,14 +3,19 @@ import Networking
 import Testing
 
 @Suite struct MockDispatcherTests {
-    struct Post: Codable, Sendable, Equatable { var id: Int; var title: String }
+    struct Post: Codable, Sendable, Equatable {
+        var id: Int
+        var title: String
+    }
 
     @Test func stubsAnswerAndRequestsAreRecorded() async throws {
         let mock = MockDispatcher()
         try mock.stub(.get, path: "/posts/1", with: .json(Post(id: 1, title: "Hi")))
         mock.stub(.delete, path: "posts/1", with: MockDispatcher.Stub(status: .noContent))
 
-        let post = try await mock.future(from: BasicRequest(path: "/posts/1")).ensureValidResponse().ensureDecoded(Post.self).value.body
+        let post = try await mock.future(from: BasicRequest(path: "/posts/1")).ensureValidResponse().ensureDecoded(
+            Post.self
+        ).value.body
         let deleted = try await mock.future(from: BasicRequest(method: .delete, path: "/posts/1?force=1")).value
         let missing = try await mock.future(from: BasicRequest(path: "/nothing")).value
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import NetworkingCore
 import Testing
+
+@testable import NetworkingCore
 
 /// `OAuth2Client`'s interactive grants against a real authorization server on 127.0.0.1
 /// (`TestServer+OAuth2`): the library's own test of what the explorer's `auth: oauth2` uses.
@@ -17,7 +18,8 @@ import Testing
 
     func client(_ server: TestServer, _ grant: OAuth2Configuration.Grant, scope: String? = nil) -> OAuth2Client {
         let configuration = OAuth2Configuration(
-            grant: grant, tokenURL: server.baseURL.appendingPathComponent("oauth/token"), clientID: "explorer", scope: scope)
+            grant: grant, tokenURL: server.baseURL.appendingPathComponent("oauth/token"), clientID: "explorer",
+            scope: scope)
         return OAuth2Client(configuration: configuration, transport: sharedTransport, interactionTimeout: .seconds(30))
     }
 
@@ -25,7 +27,8 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let authorize = server.baseURL.appendingPathComponent("oauth/authorize")
-        let token = try await client(server, .authorizationCode(authorizationURL: authorize, redirectPort: nil)).obtainToken(prompt: Self.browser)
+        let token = try await client(server, .authorizationCode(authorizationURL: authorize, redirectPort: nil))
+            .obtainToken(prompt: Self.browser)
         #expect(token.accessToken == "code-token")
         #expect(token.refreshToken == "refresh-1")
         #expect(token.isFresh())
@@ -37,13 +40,15 @@ import Testing
         defer { Task { await server.stop() } }
         let denied = URL(string: server.baseURL.absoluteString + "/oauth/authorize?deny=1")!
         let refusal = await #expect(throws: OAuth2Error.self) {
-            try await client(server, .authorizationCode(authorizationURL: denied, redirectPort: nil)).obtainToken(prompt: Self.browser)
+            try await client(server, .authorizationCode(authorizationURL: denied, redirectPort: nil)).obtainToken(
+                prompt: Self.browser)
         }
         #expect(refusal?.kind == .authorizationDenied(code: "access_denied", description: "the user said no"))
 
         let forged = URL(string: server.baseURL.absoluteString + "/oauth/authorize?forge=1")!
         let mismatch = await #expect(throws: OAuth2Error.self) {
-            try await client(server, .authorizationCode(authorizationURL: forged, redirectPort: nil)).obtainToken(prompt: Self.browser)
+            try await client(server, .authorizationCode(authorizationURL: forged, redirectPort: nil)).obtainToken(
+                prompt: Self.browser)
         }
         #expect(mismatch?.kind == .stateMismatch)
         #expect(server.hits("/oauth/token") == 0)
@@ -55,7 +60,9 @@ import Testing
         let shown = Counter()
         let device = server.baseURL.appendingPathComponent("oauth/device")
         let token = try await client(server, .deviceCode(deviceAuthorizationURL: device)).obtainToken { prompt in
-            if case .enterCode(let userCode, let verification, _, _) = prompt, userCode == "ABCD-EFGH", verification.path == "/oauth/verify" {
+            if case .enterCode(let userCode, let verification, _, _) = prompt, userCode == "ABCD-EFGH",
+                verification.path == "/oauth/verify"
+            {
                 shown.add("codes", 1)
             }
         }

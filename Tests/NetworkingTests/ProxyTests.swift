@@ -12,22 +12,22 @@ import Testing
     @Test(arguments: [
         // (list, host, port, bypassed)
         ("*", "anything.example", 443, true),
-        ("*, example.com", "other.org", 80, false),          // `*` only alone (as curl)
+        ("*, example.com", "other.org", 80, false),  // `*` only alone (as curl)
         ("example.com", "example.com", 80, true),
         ("example.com", "api.example.com", 443, true),
         ("example.com", "a.b.example.com", 443, true),
         ("example.com", "notexample.com", 80, false),
         ("example.com", "example.com.evil.org", 80, false),
-        (".example.com", "example.com", 80, true),            // a leading dot changes nothing
+        (".example.com", "example.com", 80, true),  // a leading dot changes nothing
         (".example.com", "www.example.com", 80, true),
         ("*.example.com", "www.example.com", 80, true),
-        ("EXAMPLE.com", "Api.Example.COM", 80, true),          // case does not count
-        ("example.com.", "example.com", 80, true),              // nor a trailing dot
+        ("EXAMPLE.com", "Api.Example.COM", 80, true),  // case does not count
+        ("example.com.", "example.com", 80, true),  // nor a trailing dot
         ("example.com", "example.com.", 80, true),
         ("localhost, 127.0.0.1 ,::1", "127.0.0.1", 8080, true),
         ("localhost,127.0.0.1,::1", "::1", 8080, true),
         ("localhost,127.0.0.1,::1", "[::1]", 8080, true),
-        ("localhost 127.0.0.1", "localhost", 1, true),         // spaces separate too
+        ("localhost 127.0.0.1", "localhost", 1, true),  // spaces separate too
         ("10.0.0.0/8", "10.200.3.4", 80, true),
         ("10.0.0.0/8", "11.0.0.1", 80, false),
         ("192.168.0.0/16", "192.168.44.1", 80, true),
@@ -35,19 +35,19 @@ import Testing
         ("172.16.0.0/12", "172.31.255.255", 80, true),
         ("172.16.0.0/12", "172.32.0.1", 80, false),
         ("0.0.0.0/0", "8.8.8.8", 80, true),
-        ("10.0.0.0/8", "ten.example", 80, false),             // names are not resolved
+        ("10.0.0.0/8", "ten.example", 80, false),  // names are not resolved
         ("fd00::/8", "fd12:3456::1", 80, true),
         ("fd00::/8", "fe80::1", 80, false),
         ("2001:db8::/32", "2001:db8:ffff::1", 443, true),
         ("127.0.0.1", "127.0.0.2", 80, false),
-        ("localhost:8080", "localhost", 8080, true),           // a port matches that port only
+        ("localhost:8080", "localhost", 8080, true),  // a port matches that port only
         ("localhost:8080", "localhost", 9090, false),
         ("[::1]:8080", "::1", 8080, true),
         ("[::1]:8080", "::1", 80, false),
         ("10.0.0.0/8:8443", "10.1.1.1", 8443, true),
         ("", "example.com", 80, false),
         (" , ,", "example.com", 80, false),
-        ("10.0.0.0/99", "10.0.0.1", 80, false),                // a bad range matches nothing
+        ("10.0.0.0/99", "10.0.0.1", 80, false),  // a bad range matches nothing
     ])
     func noProxyMatchesAsCurlReadsIt(list: String, host: String, port: Int, bypassed: Bool) {
         #expect(NoProxyList(list).matches(host: host, port: port) == bypassed, "NO_PROXY=\(list) \(host):\(port)")
@@ -83,8 +83,12 @@ import Testing
                 return String(describing: error)
             }
         }
-        #expect(reason("socks4://proxy:1080") == "the HTTPS_PROXY variable is \"socks4://proxy:1080\", which cannot be used as a proxy: only http:// and socks5:// proxies are supported, not socks4://.")
-        #expect(reason("socks5://ada:hunter2@proxy").contains("a SOCKS5 proxy with a user and password is not supported"))
+        #expect(
+            reason("socks4://proxy:1080")
+                == "the HTTPS_PROXY variable is \"socks4://proxy:1080\", which cannot be used as a proxy: only http:// and socks5:// proxies are supported, not socks4://."
+        )
+        #expect(
+            reason("socks5://ada:hunter2@proxy").contains("a SOCKS5 proxy with a user and password is not supported"))
         #expect(try ProxyServer(parsing: "socks5h://proxy", source: "t").description == "socks5://proxy:1080")
         #expect(reason("https://ada:hunter2@proxy:443").contains("https://ada:••••••@proxy:443"))
         #expect(!reason("https://ada:hunter2@proxy:443").contains("hunter2"))
@@ -95,16 +99,18 @@ import Testing
     // MARK: - The choice per request
 
     @Test func theVariablesChooseAProxyPerScheme() throws {
-        let rules = try #require(ProxyRules.environment([
-            "HTTP_PROXY": "http://plain:1", "https_proxy": "http://secure:2", "HTTPS_PROXY": "http://ignored:3",
-            "no_proxy": "internal.corp",
-        ]))
+        let rules = try #require(
+            ProxyRules.environment([
+                "HTTP_PROXY": "http://plain:1", "https_proxy": "http://secure:2", "HTTPS_PROXY": "http://ignored:3",
+                "no_proxy": "internal.corp",
+            ]))
         #expect(try rules.proxy(for: URL(string: "http://api.example/x")!)?.host == "plain")
         #expect(try rules.proxy(for: URL(string: "https://api.example/x")!)?.host == "secure")
         #expect(try rules.proxy(for: URL(string: "wss://api.example/x")!)?.source == "the https_proxy variable")
         #expect(try rules.proxy(for: URL(string: "https://db.internal.corp/x")!) == nil)
 
-        let fallback = try #require(ProxyRules.environment(["ALL_PROXY": "http://all:9", "http_proxy": "http://plain:1"]))
+        let fallback = try #require(
+            ProxyRules.environment(["ALL_PROXY": "http://all:9", "http_proxy": "http://plain:1"]))
         #expect(try fallback.proxy(for: URL(string: "http://a/")!)?.host == "plain")
         #expect(try fallback.proxy(for: URL(string: "https://a/")!)?.source == "the ALL_PROXY variable")
 
@@ -117,7 +123,11 @@ import Testing
         let rules = try #require(ProxyRules.environment(["HTTPS_PROXY": "socks4://s:1"]))
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(rules)))
         defer { Task { try? await transport.shutdown() } }
-        #expect(throws: TransportError.invalidProxy("the HTTPS_PROXY variable is \"socks4://s:1\", which cannot be used as a proxy: only http:// and socks5:// proxies are supported, not socks4://.")) {
+        #expect(
+            throws: TransportError.invalidProxy(
+                "the HTTPS_PROXY variable is \"socks4://s:1\", which cannot be used as a proxy: only http:// and socks5:// proxies are supported, not socks4://."
+            )
+        ) {
             _ = try transport.proxy(for: URL(string: "https://a.example/")!)
         }
         #expect(try transport.proxy(for: URL(string: "http://a.example/")!) == nil)
@@ -131,10 +141,13 @@ import Testing
     /// queue, which Swift's tasks share); these tests are about routes, not time.
     private func get(_ url: URL, rules: ProxyRules?, tls: TLSSettings? = nil) async -> (body: String?, error: String?) {
         do {
-            let transport = AsyncHTTPClientTransport(configuration: .init(
-                connectTimeout: .seconds(30), requestTimeout: .seconds(60), proxy: rules.map { .rules($0) } ?? .none, tls: try tls?.tlsConfiguration()))
+            let transport = AsyncHTTPClientTransport(
+                configuration: .init(
+                    connectTimeout: .seconds(30), requestTimeout: .seconds(60),
+                    proxy: rules.map { .rules($0) } ?? .none, tls: try tls?.tlsConfiguration()))
             defer { Task { try? await transport.shutdown() } }
-            let response = try await transport.send(PreparedRequest(url: url), options: TransferOptions(), progress: { _ in })
+            let response = try await transport.send(
+                PreparedRequest(url: url), options: TransferOptions(), progress: { _ in })
             return (String(decoding: response.body ?? Data(), as: UTF8.self), nil)
         } catch {
             return (nil, (error as? LocalizedError)?.errorDescription ?? String(describing: error))
@@ -144,8 +157,14 @@ import Testing
     @Test func anHTTPRequestGoesThroughTheProxyTheHTTPProxyVariableNames() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start()
-        defer { Task { await server.stop(); await proxy.stop() } }
-        let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url(), "https_proxy": "http://127.0.0.1:9"]))
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
+        let rules = try #require(
+            ProxyRules.environment(["http_proxy": proxy.url(), "https_proxy": "http://127.0.0.1:9"]))
 
         let result = await get(server.baseURL.appendingPathComponent("echo/through"), rules: rules)
         #expect(result.error == nil)
@@ -162,10 +181,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: caFile) }
         let server = try await TLSTests.Server.start(try authority.issue(for: "localhost").serverConfiguration())
         let proxy = try await RecordingProxy.start()
-        defer { server.stop(); Task { await proxy.stop() } }
+        defer {
+            server.stop()
+            Task { await proxy.stop() }
+        }
         let rules = try #require(ProxyRules.environment(["HTTPS_PROXY": proxy.url(), "NO_PROXY": "example.com"]))
 
-        let result = await get(URL(string: "https://localhost:\(server.port)/")!, rules: rules, tls: TLSSettings(caCertificateFile: caFile.path))
+        let result = await get(
+            URL(string: "https://localhost:\(server.port)/")!, rules: rules,
+            tls: TLSSettings(caCertificateFile: caFile.path))
         #expect(result.error == nil)
         #expect(result.body == "secure")
         #expect(proxy.records.map(\.requestLine) == ["CONNECT localhost:\(server.port) HTTP/1.1"])
@@ -174,8 +198,14 @@ import Testing
     @Test func aHostInNoProxyIsReachedDirectly() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start()
-        defer { Task { await server.stop(); await proxy.stop() } }
-        let rules = try #require(ProxyRules.environment(["HTTP_PROXY": proxy.url(), "NO_PROXY": "localhost,127.0.0.0/8"]))
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
+        let rules = try #require(
+            ProxyRules.environment(["HTTP_PROXY": proxy.url(), "NO_PROXY": "localhost,127.0.0.0/8"]))
 
         let result = await get(server.baseURL.appendingPathComponent("echo"), rules: rules)
         #expect(result.error == nil)
@@ -186,8 +216,15 @@ import Testing
         let server = try await TestServer.start()
         let expected = "Basic " + Data("ada:pa ss:word".utf8).base64EncodedString()
         let proxy = try await RecordingProxy.start(requiredAuthorization: expected)
-        defer { Task { await server.stop(); await proxy.stop() } }
-        let rules = ProxyRules(server: ProxyServer(host: "127.0.0.1", port: proxy.port, username: "ada", password: "pa ss:word", source: "test"))
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
+        let rules = ProxyRules(
+            server: ProxyServer(
+                host: "127.0.0.1", port: proxy.port, username: "ada", password: "pa ss:word", source: "test"))
 
         let result = await get(server.baseURL.appendingPathComponent("echo"), rules: rules)
         #expect(result.error == nil)
@@ -196,24 +233,35 @@ import Testing
 
         // In the URL, percent-encoded, as curl takes it.
         let fromURL = try ProxyServer(parsing: "http://ada:pa%20ss%3Aword@127.0.0.1:\(proxy.port)", source: "test")
-        #expect(await get(server.baseURL.appendingPathComponent("echo"), rules: ProxyRules(server: fromURL)).error == nil)
+        #expect(
+            await get(server.baseURL.appendingPathComponent("echo"), rules: ProxyRules(server: fromURL)).error == nil)
         #expect(proxy.records.last?.proxyAuthorization == expected)
     }
 
     @Test func a407NamesTheProxyMaskedTheSettingAndWhatToDo() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start(alwaysRefuse: true)
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
 
         let without = try #require(ProxyRules.environment(["HTTP_PROXY": proxy.url()]))
         let asked = await get(server.baseURL.appendingPathComponent("echo"), rules: without)
-        #expect(asked.error == "The proxy http://127.0.0.1:\(proxy.port) (from the HTTP_PROXY variable) asks for a user and password "
-            + "(407 Proxy Authentication Required): give them in the HTTP_PROXY variable (http://user:password@host:port).")
+        #expect(
+            asked.error
+                == "The proxy http://127.0.0.1:\(proxy.port) (from the HTTP_PROXY variable) asks for a user and password "
+                + "(407 Proxy Authentication Required): give them in the HTTP_PROXY variable (http://user:password@host:port)."
+        )
 
         let with = try #require(ProxyRules.environment(["HTTP_PROXY": proxy.url(user: "ada", password: "hunter2")]))
         let refused = await get(server.baseURL.appendingPathComponent("echo"), rules: with)
-        #expect(refused.error == "The proxy http://ada:••••••@127.0.0.1:\(proxy.port) (from the HTTP_PROXY variable) refused its user and password "
-            + "(407 Proxy Authentication Required): check them in the HTTP_PROXY variable.")
+        #expect(
+            refused.error
+                == "The proxy http://ada:••••••@127.0.0.1:\(proxy.port) (from the HTTP_PROXY variable) refused its user and password "
+                + "(407 Proxy Authentication Required): check them in the HTTP_PROXY variable.")
         #expect(refused.error?.contains("hunter2") == false)
     }
 
@@ -222,22 +270,36 @@ import Testing
         // Not a proxy started and stopped: its port, free again, was taken by another test's
         // server, which answered.
         let gone = try RefusingPort()
-        defer { withExtendedLifetime(gone) {}; Task { await server.stop() } }
-        let rules = ProxyRules(server: ProxyServer(host: "127.0.0.1", port: gone.port, username: "ada", password: "hunter2",
-                                                   source: "the proxy: of environment \"corp\""))
+        defer {
+            withExtendedLifetime(gone) {}
+            Task { await server.stop() }
+        }
+        let rules = ProxyRules(
+            server: ProxyServer(
+                host: "127.0.0.1", port: gone.port, username: "ada", password: "hunter2",
+                source: "the proxy: of environment \"corp\""))
 
         let result = await get(server.baseURL.appendingPathComponent("echo"), rules: rules)
-        #expect(result.error == "The proxy http://ada:••••••@127.0.0.1:\(gone.port) (from the proxy: of environment \"corp\") could not be reached: "
-            + "nothing accepts connections at 127.0.0.1:\(gone.port). Check that it runs and the address is right, "
-            + "or fix the proxy: of environment \"corp\".")
+        #expect(
+            result.error
+                == "The proxy http://ada:••••••@127.0.0.1:\(gone.port) (from the proxy: of environment \"corp\") could not be reached: "
+                + "nothing accepts connections at 127.0.0.1:\(gone.port). Check that it runs and the address is right, "
+                + "or fix the proxy: of environment \"corp\".")
     }
 
     @Test func oneTransportUsesOneClientPerProxyAndTheDirectOne() async throws {
         let server = try await TestServer.start()
         let plain = try await RecordingProxy.start()
         let secure = try await RecordingProxy.start()
-        defer { Task { await server.stop(); await plain.stop(); await secure.stop() } }
-        let rules = try #require(ProxyRules.environment(["http_proxy": plain.url(), "https_proxy": secure.url(), "no_proxy": "localhost"]))
+        defer {
+            Task {
+                await server.stop()
+                await plain.stop()
+                await secure.stop()
+            }
+        }
+        let rules = try #require(
+            ProxyRules.environment(["http_proxy": plain.url(), "https_proxy": secure.url(), "no_proxy": "localhost"]))
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(rules)))
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: transport)
 
@@ -248,22 +310,34 @@ import Testing
         try await transport.shutdown()
 
         // Two requests in absolute form to the http proxy; the third went directly; nothing to https.
-        #expect(plain.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/echo/1 HTTP/1.1", "GET http://127.0.0.1:\(server.port)/echo/2 HTTP/1.1"])
+        #expect(
+            plain.records.map(\.requestLine) == [
+                "GET http://127.0.0.1:\(server.port)/echo/1 HTTP/1.1",
+                "GET http://127.0.0.1:\(server.port)/echo/2 HTTP/1.1",
+            ])
         #expect(secure.records.isEmpty)
         #expect(server.hits("/echo/3") == 1)
     }
 
     @Test func aWebSocketGoesThroughTheProxyTheTransportWouldUse() async throws {
         let server = try await WebSocketTestServer.start()
-        let proxy = try await RecordingProxy.start(requiredAuthorization: "Basic " + Data("ada:pw".utf8).base64EncodedString())
-        defer { Task { await server.stop(); await proxy.stop() } }
+        let proxy = try await RecordingProxy.start(
+            requiredAuthorization: "Basic " + Data("ada:pw".utf8).base64EncodedString())
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let provider = TestEnvironment(URL(string: "http://127.0.0.1:\(server.port)")!)
-        let rules = ProxyRules(server: ProxyServer(host: "127.0.0.1", port: proxy.port, username: "ada", password: "pw", source: "test"))
+        let rules = ProxyRules(
+            server: ProxyServer(host: "127.0.0.1", port: proxy.port, username: "ada", password: "pw", source: "test"))
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(rules)))
         defer { Task { try? await transport.shutdown() } }
 
         let session = try await NetworkDispatcher(serverProvider: provider, transport: transport)
-            .webSocket(PreparedRequest(url: server.url.appendingPathComponent("echo"), headers: ["X-Test": "tunnelled"]))
+            .webSocket(
+                PreparedRequest(url: server.url.appendingPathComponent("echo"), headers: ["X-Test": "tunnelled"]))
         var greeting: String?
         // Bounded: a greeting that never comes fails the test instead of hanging it.
         while greeting == nil, case .event(let event?) = await session.events.next(within: .seconds(15)) {
@@ -276,13 +350,19 @@ import Testing
         let refusing = try await RecordingProxy.start(alwaysRefuse: true)
         defer { Task { await refusing.stop() } }
         var options = WebSocketOptions()
-        options.proxy = ProxyServer(host: "127.0.0.1", port: refusing.port, username: "ada", password: "hunter2", source: "the HTTP_PROXY variable")
+        options.proxy = ProxyServer(
+            host: "127.0.0.1", port: refusing.port, username: "ada", password: "hunter2",
+            source: "the HTTP_PROXY variable")
         do {
-            _ = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")), options: options)
+            _ = try await WebSocketSession.connect(
+                PreparedRequest(url: server.url.appendingPathComponent("echo")), options: options)
             Issue.record("the upgrade went through a refusing proxy")
         } catch {
             let sentence = String(describing: error)
-            #expect(sentence.hasPrefix("The proxy http://ada:••••••@127.0.0.1:\(refusing.port) (from the HTTP_PROXY variable) did not open a connection to 127.0.0.1:\(server.port)"))
+            #expect(
+                sentence.hasPrefix(
+                    "The proxy http://ada:••••••@127.0.0.1:\(refusing.port) (from the HTTP_PROXY variable) did not open a connection to 127.0.0.1:\(server.port)"
+                ))
             #expect(sentence.contains("407"))
             #expect(!sentence.contains("hunter2"))
         }
@@ -291,7 +371,12 @@ import Testing
     @Test func aProxyThatAllowsCONNECTTo443OnlyCarriesPlainHTTPAndRefusesATunnelElsewhere() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start(connectPorts: [443])
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url(), "https_proxy": proxy.url()]))
 
         let plain = await get(server.baseURL.appendingPathComponent("echo/squid"), rules: rules)
@@ -299,9 +384,15 @@ import Testing
         #expect(plain.body?.contains("squid") == true)
 
         let secure = await get(URL(string: "https://127.0.0.1:\(server.port)/echo")!, rules: rules)
-        #expect(secure.error?.hasPrefix("The proxy http://127.0.0.1:\(proxy.port) (from the https_proxy variable) did not open a connection to 127.0.0.1:\(server.port): "
-            + "it refused the tunnel (its answer to CONNECT was not 2xx)") == true, "\(secure.error ?? "no error")")
-        #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/echo/squid HTTP/1.1", "CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
+        #expect(
+            secure.error?.hasPrefix(
+                "The proxy http://127.0.0.1:\(proxy.port) (from the https_proxy variable) did not open a connection to 127.0.0.1:\(server.port): "
+                    + "it refused the tunnel (its answer to CONNECT was not 2xx)") == true,
+            "\(secure.error ?? "no error")")
+        #expect(
+            proxy.records.map(\.requestLine) == [
+                "GET http://127.0.0.1:\(server.port)/echo/squid HTTP/1.1", "CONNECT 127.0.0.1:\(server.port) HTTP/1.1",
+            ])
     }
 
     @Test func aSOCKS5ProxyCarriesHTTPHTTPSAndWebSocket() async throws {
@@ -313,35 +404,61 @@ import Testing
         let secure = try await TLSTests.Server.start(try authority.issue(for: "localhost").serverConfiguration())
         let sockets = try await WebSocketTestServer.start()
         let proxy = try await RecordingProxy.start()
-        defer { secure.stop(); Task { await server.stop(); await sockets.stop(); await proxy.stop() } }
+        defer {
+            secure.stop()
+            Task {
+                await server.stop()
+                await sockets.stop()
+                await proxy.stop()
+            }
+        }
         let rules = try #require(ProxyRules.environment(["ALL_PROXY": "socks5h://127.0.0.1:\(proxy.port)"]))
 
-        #expect(await get(server.baseURL.appendingPathComponent("echo/socks"), rules: rules).body?.contains("socks") == true)
-        #expect(await get(URL(string: "https://localhost:\(secure.port)/")!, rules: rules, tls: TLSSettings(caCertificateFile: caFile.path)).body == "secure")
+        #expect(
+            await get(server.baseURL.appendingPathComponent("echo/socks"), rules: rules).body?.contains("socks") == true
+        )
+        #expect(
+            await get(
+                URL(string: "https://localhost:\(secure.port)/")!, rules: rules,
+                tls: TLSSettings(caCertificateFile: caFile.path)
+            ).body == "secure")
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(rules)))
         defer { Task { try? await transport.shutdown() } }
         let provider = TestEnvironment(sockets.url)
         let session = try await NetworkDispatcher(serverProvider: provider, transport: transport)
             .webSocket(PreparedRequest(url: sockets.url.appendingPathComponent("echo")))
         try await session.close()
-        #expect(proxy.records.map(\.requestLine) == [
-            "SOCKS5 CONNECT 127.0.0.1:\(server.port)", "SOCKS5 CONNECT localhost:\(secure.port)", "SOCKS5 CONNECT 127.0.0.1:\(sockets.port)",
-        ])
+        #expect(
+            proxy.records.map(\.requestLine) == [
+                "SOCKS5 CONNECT 127.0.0.1:\(server.port)", "SOCKS5 CONNECT localhost:\(secure.port)",
+                "SOCKS5 CONNECT 127.0.0.1:\(sockets.port)",
+            ])
         withExtendedLifetime(provider) {}
     }
 
     @Test func eachRedirectHopChoosesItsOwnProxy() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start()
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         let rules = try #require(ProxyRules.environment(["http_proxy": proxy.url(), "no_proxy": "localhost"]))
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(30), requestTimeout: .seconds(60), proxy: .rules(rules)))
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(connectTimeout: .seconds(30), requestTimeout: .seconds(60), proxy: .rules(rules)))
         defer { Task { try? await transport.shutdown() } }
         let target = "http://localhost:\(server.port)/echo/direct"
-        let start = URL(string: "http://127.0.0.1:\(server.port)/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")!
+        let start = URL(
+            string:
+                "http://127.0.0.1:\(server.port)/redirect-to?url=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        )!
 
-        let response = try await transport.send(PreparedRequest(method: .post, url: start, headers: ["Authorization": "Bearer t0ken"], body: Data("x".utf8)),
-                                                options: TransferOptions(), progress: { _ in })
+        let response = try await transport.send(
+            PreparedRequest(
+                method: .post, url: start, headers: ["Authorization": "Bearer t0ken"], body: Data("x".utf8)),
+            options: TransferOptions(), progress: { _ in })
         let echo = try JSONDecoder().decode(Echo.self, from: try #require(response.body))
         // Through the proxy to 127.0.0.1 (in absolute form), then directly to localhost (in no_proxy).
         #expect(proxy.records.map(\.requestLine) == ["POST \(start.absoluteString) HTTP/1.1"])
@@ -353,55 +470,90 @@ import Testing
         #expect(echo.header("Authorization") == nil)
 
         // Same-origin hops keep going through the proxy, up to the limit.
-        let arrived = try await transport.send(PreparedRequest(url: server.baseURL.appendingPathComponent("redirect/3")), options: TransferOptions(), progress: { _ in })
+        let arrived = try await transport.send(
+            PreparedRequest(url: server.baseURL.appendingPathComponent("redirect/3")), options: TransferOptions(),
+            progress: { _ in })
         #expect(String(decoding: arrived.body ?? Data(), as: UTF8.self) == "arrived")
         #expect(arrived.redirects.count == 3)
-        await #expect(throws: TransportError.tooManyRedirects(url: server.baseURL.appendingPathComponent("redirect-loop"), limit: 10)) {
-            _ = try await transport.send(PreparedRequest(url: server.baseURL.appendingPathComponent("redirect-loop")), options: TransferOptions(), progress: { _ in })
+        await #expect(
+            throws: TransportError.tooManyRedirects(
+                url: server.baseURL.appendingPathComponent("redirect-loop"), limit: 10)
+        ) {
+            _ = try await transport.send(
+                PreparedRequest(url: server.baseURL.appendingPathComponent("redirect-loop")),
+                options: TransferOptions(), progress: { _ in })
         }
         let limited = AsyncHTTPClientTransport(configuration: .init(maximumRedirects: 2, proxy: .rules(rules)))
         defer { Task { try? await limited.shutdown() } }
-        await #expect(throws: TransportError.tooManyRedirects(url: server.baseURL.appendingPathComponent("redirect/3"), limit: 2)) {
-            _ = try await limited.send(PreparedRequest(url: server.baseURL.appendingPathComponent("redirect/3")), options: TransferOptions(), progress: { _ in })
+        await #expect(
+            throws: TransportError.tooManyRedirects(url: server.baseURL.appendingPathComponent("redirect/3"), limit: 2)
+        ) {
+            _ = try await limited.send(
+                PreparedRequest(url: server.baseURL.appendingPathComponent("redirect/3")), options: TransferOptions(),
+                progress: { _ in })
         }
     }
 
     @Test func aBodyThroughTheProxyComesWholeAtTheReadersPaceAndAReaderThatGoesClosesTheConnection() async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start()
-        defer { Task { await server.stop(); await proxy.stop() } }
-        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .rules(ProxyRules(server: ProxyServer(host: "127.0.0.1", port: proxy.port)))))
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(proxy: .rules(ProxyRules(server: ProxyServer(host: "127.0.0.1", port: proxy.port)))))
         defer { Task { try? await transport.shutdown() } }
 
         // Three times the body buffer, read after a pause: the exchange stops reading while the
         // buffer is full, and reads again as the reader makes room.
         let size = 3 << 20
-        let streamed = try await transport.stream(PreparedRequest(url: server.baseURL.appendingPathComponent("bytes/\(size)")), options: TransferOptions())
+        let streamed = try await transport.stream(
+            PreparedRequest(url: server.baseURL.appendingPathComponent("bytes/\(size)")), options: TransferOptions())
         try await Task.sleep(for: .milliseconds(200))
         var received = 0
         for try await chunk in streamed.body { received += chunk.count }
         #expect(received == size)
 
         // A body that never ends, given up after its first chunk.
-        let endless = try await transport.stream(PreparedRequest(url: server.baseURL.appendingPathComponent("endless")), options: TransferOptions())
+        let endless = try await transport.stream(
+            PreparedRequest(url: server.baseURL.appendingPathComponent("endless")), options: TransferOptions())
         var chunks = endless.body.makeAsyncIterator()
         #expect(try await chunks.next()?.isEmpty == false)
         endless.body.cancel()
         #expect(await eventually { server.openConnections == 0 })
-        #expect(proxy.records.map(\.requestLine) == ["GET http://127.0.0.1:\(server.port)/bytes/\(size) HTTP/1.1", "GET http://127.0.0.1:\(server.port)/endless HTTP/1.1"])
+        #expect(
+            proxy.records.map(\.requestLine) == [
+                "GET http://127.0.0.1:\(server.port)/bytes/\(size) HTTP/1.1",
+                "GET http://127.0.0.1:\(server.port)/endless HTTP/1.1",
+            ])
     }
 
     @Test func theRecordingProxyForwardsAnAbsoluteFormRequest() async throws {
         // curl (and most clients) send plain http to a proxy in absolute form, not CONNECT.
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start()
-        defer { Task { await server.stop(); await proxy.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+            }
+        }
         // Sent to the proxy itself, with the absolute URL in the request line, as curl -x does.
-        let raw = try await RawHTTP.exchange(port: proxy.port, "GET http://127.0.0.1:\(server.port)/echo/absolute HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nProxy-Authorization: Basic eDp5\r\n\r\n")
+        let raw = try await RawHTTP.exchange(
+            port: proxy.port,
+            "GET http://127.0.0.1:\(server.port)/echo/absolute HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nProxy-Authorization: Basic eDp5\r\n\r\n"
+        )
         #expect(raw.hasPrefix("HTTP/1.1 200"))
         #expect(raw.contains("\"uri\":\"\\/echo\\/absolute\"") || raw.contains("\"uri\":\"/echo/absolute\""))
         #expect(!raw.lowercased().contains("proxy-authorization"))
-        #expect(proxy.records == [RecordingProxy.Record(requestLine: "GET http://127.0.0.1:\(server.port)/echo/absolute HTTP/1.1",
-                                                        proxyAuthorization: "Basic eDp5", refused: false)])
+        #expect(
+            proxy.records == [
+                RecordingProxy.Record(
+                    requestLine: "GET http://127.0.0.1:\(server.port)/echo/absolute HTTP/1.1",
+                    proxyAuthorization: "Basic eDp5", refused: false)
+            ])
     }
 }

@@ -16,7 +16,9 @@ import Testing
         let pattern = try Regex(#"^checkPublicSuffix\((null|'[^']*'), (null|'[^']*')\);"#)
         func argument(_ text: Substring) -> String? { text == "null" ? nil : String(text.dropFirst().dropLast()) }
         return text.split(separator: "\n").compactMap { line in
-            guard let match = line.firstMatch(of: pattern), let name = argument(match.output[1].substring!) else { return nil }
+            guard let match = line.firstMatch(of: pattern), let name = argument(match.output[1].substring!) else {
+                return nil
+            }
             return (name, argument(match.output[2].substring!))
         }
     }
@@ -25,7 +27,9 @@ import Testing
         let cases = try Self.cases()
         #expect(cases.count == 77)
         let wrong = cases.filter { PublicSuffixList.shared.registrableDomain(of: $0.name) != $0.registrable }
-            .map { "\($0.name): \(PublicSuffixList.shared.registrableDomain(of: $0.name) ?? "null"), not \($0.registrable ?? "null")" }
+            .map {
+                "\($0.name): \(PublicSuffixList.shared.registrableDomain(of: $0.name) ?? "null"), not \($0.registrable ?? "null")"
+            }
         #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
     }
 
@@ -39,7 +43,8 @@ import Testing
     }
 
     @Test func wildcardsAndExceptionsFollowTheListsAlgorithm() {
-        let list = PublicSuffixList(rules: "// a comment\nck\n*.ck\n!www.ck\njp\n*.kawasaki.jp trailing words\n!city.kawasaki.jp\n")
+        let list = PublicSuffixList(
+            rules: "// a comment\nck\n*.ck\n!www.ck\njp\n*.kawasaki.jp trailing words\n!city.kawasaki.jp\n")
         #expect(list.publicSuffix(of: "shop.any.ck") == "any.ck")
         #expect(list.publicSuffix(of: "www.ck") == "ck")
         #expect(list.registrableDomain(of: "a.b.kawasaki.jp") == "a.b.kawasaki.jp")

@@ -38,7 +38,9 @@ private struct Post: Decodable, Sendable {
 
         // async/await, and an error body that is never lost:
         do {
-            _ = try await dispatcher.future(from: BasicRequest(path: "/posts/2")).ensureValidResponse().ensureDecoded(Post.self).value
+            _ = try await dispatcher.future(from: BasicRequest(path: "/posts/2")).ensureValidResponse().ensureDecoded(
+                Post.self
+            ).value
         } catch let error as HTTPError {
             lines.append("\(error.status): \(error.problemDetails?.detail ?? "")")
         }
@@ -55,6 +57,14 @@ private struct Post: Decodable, Sendable {
 private final class Lines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
-    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
 }

@@ -8,7 +8,9 @@ import Testing
 @Suite struct RedirectHandlerTests {
     /// Adds a header naming the redirect's status to the next hop.
     struct MarkingHandler: RedirectHandler {
-        func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest {
+        func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws
+            -> PreparedRequest
+        {
             var next = next
             next.headers["X-Followed"] = "\(redirect.status.code) from \(request.url.path)"
             return next
@@ -18,7 +20,9 @@ import Testing
     /// Refuses every hop.
     struct RefusingHandler: RedirectHandler {
         struct Refused: Error, Equatable { let location: String }
-        func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest {
+        func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws
+            -> PreparedRequest
+        {
             throw Refused(location: next.url.path)
         }
     }
@@ -33,13 +37,16 @@ import Testing
     private func echoedHeaders(_ response: TransportResponse) throws -> [String: String] {
         let echo = try #require(try JSONSerialization.jsonObject(with: response.body ?? Data()) as? [String: Any])
         #expect(echo["path"] as? String == "/echo/after")
-        return Dictionary((echo["headers"] as? [[String]] ?? []).map { ($0[0].lowercased(), $0[1]) }, uniquingKeysWith: { $1 })
+        return Dictionary(
+            (echo["headers"] as? [[String]] ?? []).map { ($0[0].lowercased(), $0[1]) }, uniquingKeysWith: { $1 })
     }
 
     @Test func theHandlerShapesTheNextHopsRequest() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let response = try await sharedTransport.send(redirect(server), options: TransferOptions(redirectHandler: MarkingHandler())) { _ in }
+        let response = try await sharedTransport.send(
+            redirect(server), options: TransferOptions(redirectHandler: MarkingHandler())
+        ) { _ in }
         #expect(response.status.code == 200)
         #expect(try echoedHeaders(response)["x-followed"] == "302 from /redirect-to")
         #expect(response.redirects.map(\.status.code) == [302])
@@ -49,14 +56,18 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         await #expect(throws: RefusingHandler.Refused(location: "/echo/after")) {
-            _ = try await sharedTransport.send(redirect(server), options: TransferOptions(redirectHandler: RefusingHandler())) { _ in }
+            _ = try await sharedTransport.send(
+                redirect(server), options: TransferOptions(redirectHandler: RefusingHandler())
+            ) { _ in }
         }
     }
 
     @Test func theDefaultImplementationSendsTheHopAsBuilt() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let response = try await sharedTransport.send(redirect(server), options: TransferOptions(redirectHandler: DefaultHandler())) { _ in }
+        let response = try await sharedTransport.send(
+            redirect(server), options: TransferOptions(redirectHandler: DefaultHandler())
+        ) { _ in }
         #expect(response.status.code == 200)
         #expect(try echoedHeaders(response)["x-followed"] == nil)
     }

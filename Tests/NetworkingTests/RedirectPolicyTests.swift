@@ -35,9 +35,11 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
-        let request = BasicRequest(method: hop.method, path: "/redirect-to", queryItems: [
-            URLQueryItem(name: "status", value: "\(hop.status)"), URLQueryItem(name: "url", value: "/echo/after"),
-        ], headers: ["Content-Type": "text/plain"], httpBody: Data("the body".utf8))
+        let request = BasicRequest(
+            method: hop.method, path: "/redirect-to",
+            queryItems: [
+                URLQueryItem(name: "status", value: "\(hop.status)"), URLQueryItem(name: "url", value: "/echo/after"),
+            ], headers: ["Content-Type": "text/plain"], httpBody: Data("the body".utf8))
 
         let response = try await dispatcher.future(from: request).ensureValidResponse().ensureData().value
         let echo = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
@@ -55,9 +57,13 @@ import Testing
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
-        let response = try await dispatcher.future(from: BasicRequest(method: .head, path: "/redirect-to", queryItems: [
-            URLQueryItem(name: "status", value: "303"), URLQueryItem(name: "url", value: "/redirect/0"),
-        ])).value
+        let response = try await dispatcher.future(
+            from: BasicRequest(
+                method: .head, path: "/redirect-to",
+                queryItems: [
+                    URLQueryItem(name: "status", value: "303"), URLQueryItem(name: "url", value: "/redirect/0"),
+                ])
+        ).value
 
         #expect(response.statusCode == .ok)
         #expect(server.hits("/redirect/0") == 1)
@@ -81,9 +87,13 @@ import Testing
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
 
-        let three = try await dispatcher.future(from: BasicRequest(path: "/redirect/3"), options: TransferOptions(maximumRedirects: 3)).value
+        let three = try await dispatcher.future(
+            from: BasicRequest(path: "/redirect/3"), options: TransferOptions(maximumRedirects: 3)
+        ).value
         let error = await #expect(throws: TransportError.self) {
-            try await dispatcher.future(from: BasicRequest(path: "/redirect/3"), options: TransferOptions(maximumRedirects: 2)).value
+            try await dispatcher.future(
+                from: BasicRequest(path: "/redirect/3"), options: TransferOptions(maximumRedirects: 2)
+            ).value
         }
 
         #expect(three.statusCode == .ok)
@@ -96,11 +106,16 @@ import Testing
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let following = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
-        let notFollowing = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport,
-                                             redirectPolicy: RedirectPolicy(followsRedirects: false))
+        let notFollowing = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport,
+            redirectPolicy: RedirectPolicy(followsRedirects: false))
 
-        let byOptions = try await following.future(from: BasicRequest(path: "/redirect/1"), options: TransferOptions(followsRedirects: false)).value
-        let byPolicy = try await notFollowing.future(from: BasicRequest(path: "/redirect/1"), options: TransferOptions(followsRedirects: true)).value
+        let byOptions = try await following.future(
+            from: BasicRequest(path: "/redirect/1"), options: TransferOptions(followsRedirects: false)
+        ).value
+        let byPolicy = try await notFollowing.future(
+            from: BasicRequest(path: "/redirect/1"), options: TransferOptions(followsRedirects: true)
+        ).value
 
         for response in [byOptions, byPolicy] {
             #expect(response.statusCode == .found)
@@ -113,7 +128,8 @@ import Testing
     @Test func aURLSeenBeforeIsFollowedAgainAsCurlDoes() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport, cookieJar: CookieJar())
+        let dispatcher = NetworkDispatcher(
+            serverProvider: server.environment, transport: sharedTransport, cookieJar: CookieJar())
 
         let response = try await dispatcher.future(from: BasicRequest(path: "/once")).ensureString().value
 

@@ -3,7 +3,10 @@ import Networking
 import Testing
 
 @Suite struct RequestBodyTests {
-    struct Post: Codable, Sendable, Equatable { var id: Int; var title: String }
+    struct Post: Codable, Sendable, Equatable {
+        var id: Int
+        var title: String
+    }
 
     private func echo(_ request: BasicRequest, on server: TestServer) async throws -> Echo {
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
@@ -48,13 +51,19 @@ import Testing
         defer { Task { await server.stop() } }
         var request = BasicRequest(method: .post, path: "/echo")
         request.setMultipartBody(
-            [.field("title", "Hello"), .file("upload", filename: "a.txt", contentType: "text/plain", data: Data("file body".utf8))],
+            [
+                .field("title", "Hello"),
+                .file("upload", filename: "a.txt", contentType: "text/plain", data: Data("file body".utf8)),
+            ],
             boundary: "XYZ")
 
         let echoed = try await echo(request, on: server)
 
         #expect(echoed.header("content-type") == "multipart/form-data; boundary=XYZ")
-        #expect(echoed.body == "--XYZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n--XYZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n--XYZ--\r\n")
+        #expect(
+            echoed.body
+                == "--XYZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHello\r\n--XYZ\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n--XYZ--\r\n"
+        )
     }
 
     @Test func rawBodiesAreSentAsGiven() async throws {
@@ -103,15 +112,19 @@ import Testing
         var request = BasicRequest(method: .put, path: "/echo")
         request.setBody(Data([0x00, 0x27, 0x5C, 0x0A, 0xFF, 0x41]))
 
-        let viaCurl = try JSONDecoder().decode(Echo.self, from: try await runShell(try request.prepared(baseURL: server.baseURL).curlDescription + " -s"))
+        let viaCurl = try JSONDecoder().decode(
+            Echo.self, from: try await runShell(try request.prepared(baseURL: server.baseURL).curlDescription + " -s"))
 
         #expect(viaCurl.method == "PUT")
         #expect(Data(base64Encoded: viaCurl.bodyBase64) == Data([0x00, 0x27, 0x5C, 0x0A, 0xFF, 0x41]))
-        #expect(try BasicRequest(method: .head, path: "/").prepared(baseURL: server.baseURL).curlDescription.contains("--head"))
+        #expect(
+            try BasicRequest(method: .head, path: "/").prepared(baseURL: server.baseURL).curlDescription.contains(
+                "--head"))
     }
 
     @Test func secretsAreRedactedOnRequest() throws {
-        let request = BasicRequest(path: "/", headers: ["Authorization": "Bearer abc", "Cookie": "s=1", "X-Api-Key": "k", "X-Other": "v"])
+        let request = BasicRequest(
+            path: "/", headers: ["Authorization": "Bearer abc", "Cookie": "s=1", "X-Api-Key": "k", "X-Other": "v"])
         let base = URL(string: "https://api.example.com")!
 
         let prepared = try request.prepared(baseURL: base)

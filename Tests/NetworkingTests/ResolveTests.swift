@@ -14,7 +14,12 @@ import Testing
     @Test func aHostIsReachedAtTheAddressGivenAndKeepsItsNameInTheURLAndHostHeader() async throws {
         let server = try await TestServer.start()
         let transport = try transport(["API.test:\(server.port)": "127.0.0.1"])
-        defer { Task { await server.stop(); try? await transport.shutdown() } }
+        defer {
+            Task {
+                await server.stop()
+                try? await transport.shutdown()
+            }
+        }
         let provider = TestEnvironment(URL(string: "http://api.test:\(server.port)")!)
 
         let response = try await NetworkDispatcher(serverProvider: provider, transport: transport)
@@ -30,20 +35,40 @@ import Testing
 
     @Test func cookiesStayWithTheHostNameTheyWereSetForAcrossARedirectToAnotherName() async throws {
         let server = try await TestServer.start()
-        let transport = try transport(["api.test:\(server.port)": "127.0.0.1", "other.test:\(server.port)": "127.0.0.1"])
-        defer { Task { await server.stop(); try? await transport.shutdown() } }
+        let transport = try transport([
+            "api.test:\(server.port)": "127.0.0.1", "other.test:\(server.port)": "127.0.0.1",
+        ])
+        defer {
+            Task {
+                await server.stop()
+                try? await transport.shutdown()
+            }
+        }
         let provider = TestEnvironment(URL(string: "http://api.test:\(server.port)")!)
         let jar = CookieJar()
         let dispatcher = NetworkDispatcher(serverProvider: provider, transport: transport, cookieJar: jar)
 
         // api.test sets its session on a 302 to other.test, which must not get it.
-        let elsewhere = try await dispatcher.future(from: BasicRequest(path: "/cookies/redirect/302", queryItems: [
-            URLQueryItem(name: "to", value: "http://other.test:\(server.port)/cookies/show"), URLQueryItem(name: "session", value: "api"),
-        ])).ensureString().value
+        let elsewhere = try await dispatcher.future(
+            from: BasicRequest(
+                path: "/cookies/redirect/302",
+                queryItems: [
+                    URLQueryItem(name: "to", value: "http://other.test:\(server.port)/cookies/show"),
+                    URLQueryItem(name: "session", value: "api"),
+                ])
+        ).ensureString().value
         // other.test sets its own on a 303 back to api.test, which gets only its own.
-        let back = try await dispatcher.future(from: BasicRequest(path: "/cookies/redirect/303", queryItems: [
-            URLQueryItem(name: "to", value: "http://other.test:\(server.port)/cookies/redirect/307?to=http://api.test:\(server.port)/cookies/show&theirs=1"),
-        ])).ensureString().value
+        let back = try await dispatcher.future(
+            from: BasicRequest(
+                path: "/cookies/redirect/303",
+                queryItems: [
+                    URLQueryItem(
+                        name: "to",
+                        value:
+                            "http://other.test:\(server.port)/cookies/redirect/307?to=http://api.test:\(server.port)/cookies/show&theirs=1"
+                    )
+                ])
+        ).ensureString().value
 
         #expect(elsewhere.body == "")
         #expect(elsewhere.url.host == "other.test")
@@ -61,23 +86,32 @@ import Testing
         try Data(try authority.pem.utf8).write(to: caFile)
         let named = try await TLSTests.Server.start(try authority.issue(for: "api.test").serverConfiguration())
         let misnamed = try await TLSTests.Server.start(try authority.issue(for: "elsewhere.test").serverConfiguration())
-        let transport = try transport(["api.test:\(named.port)": "127.0.0.1", "api.test:\(misnamed.port)": "127.0.0.1"],
-                                      tls: TLSSettings(caCertificateFile: caFile.path))
-        defer { named.stop(); misnamed.stop(); Task { try? await transport.shutdown() } }
+        let transport = try transport(
+            ["api.test:\(named.port)": "127.0.0.1", "api.test:\(misnamed.port)": "127.0.0.1"],
+            tls: TLSSettings(caCertificateFile: caFile.path))
+        defer {
+            named.stop()
+            misnamed.stop()
+            Task { try? await transport.shutdown() }
+        }
 
         func get(_ port: Int) async -> Result<String, any Error> {
             let provider = TestEnvironment(URL(string: "https://api.test:\(port)")!)
             defer { withExtendedLifetime(provider) {} }
             do {
-                return .success(try await NetworkDispatcher(serverProvider: provider, transport: transport)
-                    .future(from: BasicRequest(path: "/")).ensureString().value.body)
+                return .success(
+                    try await NetworkDispatcher(serverProvider: provider, transport: transport)
+                        .future(from: BasicRequest(path: "/")).ensureString().value.body)
             } catch {
                 return .failure(error)
             }
         }
 
         #expect(try await get(named.port).get() == "secure")
-        guard case .failure(let error) = await get(misnamed.port) else { Issue.record("a certificate for another name was accepted"); return }
+        guard case .failure(let error) = await get(misnamed.port) else {
+            Issue.record("a certificate for another name was accepted")
+            return
+        }
         #expect("\(error)".contains("is not for api.test"), "\(error)")
     }
 }
@@ -89,14 +123,25 @@ import Testing
     func plainHTTPGoesInAbsoluteFormUnlessTheTunnelIsAskedFor(tunnel: Bool) async throws {
         let server = try await TestServer.start()
         let proxy = try await RecordingProxy.start()
-        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .server(host: "127.0.0.1", port: proxy.port), proxyTunnel: tunnel))
-        defer { Task { await server.stop(); await proxy.stop(); try? await transport.shutdown() } }
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(proxy: .server(host: "127.0.0.1", port: proxy.port), proxyTunnel: tunnel))
+        defer {
+            Task {
+                await server.stop()
+                await proxy.stop()
+                try? await transport.shutdown()
+            }
+        }
 
         let response = try await NetworkDispatcher(serverProvider: server.environment, transport: transport)
             .future(from: BasicRequest(path: "/echo/tunnelled")).ensureValidResponse().ensureString().value
 
         #expect(response.body.contains("tunnelled"))
-        #expect(proxy.records.map(\.requestLine) == [tunnel ? "CONNECT 127.0.0.1:\(server.port) HTTP/1.1"
-                                                            : "GET http://127.0.0.1:\(server.port)/echo/tunnelled HTTP/1.1"])
+        #expect(
+            proxy.records.map(\.requestLine) == [
+                tunnel
+                    ? "CONNECT 127.0.0.1:\(server.port) HTTP/1.1"
+                    : "GET http://127.0.0.1:\(server.port)/echo/tunnelled HTTP/1.1"
+            ])
     }
 }

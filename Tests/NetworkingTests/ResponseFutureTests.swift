@@ -5,7 +5,10 @@ import Testing
 @Suite struct ResponseFutureTests {
     @Test func aFutureIsLazyUntilStarted() async throws {
         let counter = CallCounter()
-        let future = ResponseFuture<Int> { counter.hit("started"); $0.succeed(with: 1) }
+        let future = ResponseFuture<Int> {
+            counter.hit("started")
+            $0.succeed(with: 1)
+        }
         #expect(counter.count("started") == 0)
         #expect(try await future.value == 1)
         future.start()
@@ -54,7 +57,9 @@ import Testing
     @Test func joinOfAnArrayKeepsOrder() async throws {
         let futures = (0..<50).map { index in
             ResponseFuture<Int> { future in
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50 - index)) { future.succeed(with: index) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50 - index)) {
+                    future.succeed(with: index)
+                }
             }
         }
         #expect(try await join(futures).value == Array(0..<50))
@@ -108,12 +113,17 @@ import Testing
         let last = Locked64()
         let root = ResponseFuture<Int> { future in
             DispatchQueue.global().async {
-                for step in 1...1000 { future.update(progress: TransferProgress(completedBytes: Int64(step), expectedBytes: 1000)) }
+                for step in 1...1000 {
+                    future.update(progress: TransferProgress(completedBytes: Int64(step), expectedBytes: 1000))
+                }
                 future.succeed(with: 1)
             }
         }
         _ = try await root.then { $0 }
-            .progress { progress in counter.hit("progress"); last.set(progress.completedBytes) }
+            .progress { progress in
+                counter.hit("progress")
+                last.set(progress.completedBytes)
+            }
             .value
         #expect(await eventually { last.get() == 1000 })
         #expect(counter.count("progress") <= 1000)
@@ -124,6 +134,14 @@ import Testing
 final class Locked64: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Int64 = 0
-    func set(_ new: Int64) { lock.lock(); value = new; lock.unlock() }
-    func get() -> Int64 { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ new: Int64) {
+        lock.lock()
+        value = new
+        lock.unlock()
+    }
+    func get() -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }

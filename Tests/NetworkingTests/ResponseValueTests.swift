@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Networking
+import Testing
 
 /// A response is a value: its parts are shared by copies only until one of them changes.
 @Suite struct ResponseValueTests {

@@ -1,8 +1,9 @@
 import CompressNIO
 import Foundation
-@testable import NetworkingCore
 import NIOCore
 import Testing
+
+@testable import NetworkingCore
 
 /// Answers that used to say nothing of what happened to them: a gzip body cut short, the last
 /// event of a stream without its blank line, a redirect not followed because of where it
@@ -10,7 +11,8 @@ import Testing
 @Suite struct SilentAnswersTests {
     private let url = URL(string: "http://127.0.0.1:1/body")!
 
-    private static let text = Data((0..<2000).map { "line \($0) of a body that is cut in the middle of its gzip stream\n" }.joined().utf8)
+    private static let text = Data(
+        (0..<2000).map { "line \($0) of a body that is cut in the middle of its gzip stream\n" }.joined().utf8)
 
     private static func gzip(_ data: Data) throws -> [UInt8] {
         var input = ByteBuffer(bytes: data)
@@ -38,7 +40,10 @@ import Testing
         let whole = try Self.gzip(Self.text)
         let cut = Array(whole.prefix(whole.count / 2))
 
-        #expect(throws: TransportError.decompressionFailed(url: url, reason: "the gzip data stops before the end of its stream, so the body was cut short")) {
+        #expect(
+            throws: TransportError.decompressionFailed(
+                url: url, reason: "the gzip data stops before the end of its stream, so the body was cut short")
+        ) {
             try decoded(cut)
         }
     }
@@ -51,7 +56,8 @@ import Testing
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         defer { Task { try? await transport.shutdown() } }
         let target = URL(string: "http://127.0.0.1:\(server.port)/cut")!
-        let expected = TransportError.decompressionFailed(url: target, reason: "the gzip data stops before the end of its stream, so the body was cut short")
+        let expected = TransportError.decompressionFailed(
+            url: target, reason: "the gzip data stops before the end of its stream, so the body was cut short")
 
         await #expect(throws: expected) {
             try await transport.send(PreparedRequest(url: target), options: TransferOptions()) { _ in }
@@ -84,24 +90,33 @@ import Testing
         #expect(parser.finish() == nil)
     }
 
-    @Test(arguments: [("file:///etc/passwd", "file"), ("gopher://127.0.0.1/", "gopher"), ("javascript:alert(1)", "javascript")])
+    @Test(arguments: [
+        ("file:///etc/passwd", "file"), ("gopher://127.0.0.1/", "gopher"), ("javascript:alert(1)", "javascript"),
+    ])
     func aRedirectToAnotherSchemeIsNamedWithItsScheme(_ location: String, _ scheme: String) throws {
         let unfollowed = try #require(UnfollowedRedirect(status: .found, headers: ["Location": location], url: url))
 
         #expect(unfollowed.reason == .unsupportedScheme(scheme))
-        #expect(unfollowed.description == "http://127.0.0.1:1/body redirected (302) to \(location), which was not followed: "
-            + "only http and https redirects are followed, and this one is to \(scheme):; the redirect itself is the response.")
+        #expect(
+            unfollowed.description
+                == "http://127.0.0.1:1/body redirected (302) to \(location), which was not followed: "
+                + "only http and https redirects are followed, and this one is to \(scheme):; the redirect itself is the response."
+        )
     }
 
     @Test func aRedirectTheTransportFollowsIsNoUnfollowedRedirect() {
         #expect(UnfollowedRedirect(status: .found, headers: ["Location": "/next"], url: url) == nil)
-        #expect(UnfollowedRedirect(status: .temporaryRedirect, headers: ["Location": "https://example.com/"], url: url) == nil)
+        #expect(
+            UnfollowedRedirect(status: .temporaryRedirect, headers: ["Location": "https://example.com/"], url: url)
+                == nil)
         #expect(UnfollowedRedirect(status: .ok, headers: ["Location": "file:///etc/passwd"], url: url) == nil)
         #expect(UnfollowedRedirect(status: .found, headers: [:], url: url) == nil)
     }
 
     @Test func aRedirectToAURLWithoutAHostIsUnreadable() {
-        #expect(UnfollowedRedirect(status: .movedPermanently, headers: ["Location": "http://"], url: url)?.reason == .unreadableLocation)
+        #expect(
+            UnfollowedRedirect(status: .movedPermanently, headers: ["Location": "http://"], url: url)?.reason
+                == .unreadableLocation)
     }
 
     @Test func onlyACodeAnRFCNamesHasANamedReasonPhrase() {

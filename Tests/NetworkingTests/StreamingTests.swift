@@ -16,10 +16,11 @@ import Testing
 
         let response = try await dispatcher.future(
             from: BasicRequest(path: "/bytes/\(Self.size)"),
-            options: TransferOptions(bodyDestination: .stream { chunk in
-                received.set(received.get() + Int64(chunk.count))
-                chunks.hit("chunk")
-            })
+            options: TransferOptions(
+                bodyDestination: .stream { chunk in
+                    received.set(received.get() + Int64(chunk.count))
+                    chunks.hit("chunk")
+                })
         )
         .progress { progress in
             if progress.expectedBytes == Int64(Self.size) { progressSeen.set(progress.completedBytes) }
@@ -42,7 +43,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("body.bin")
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/bytes/1000000"), options: TransferOptions(bodyDestination: .file(file))).value
+        let response = try await dispatcher.future(
+            from: BasicRequest(path: "/bytes/1000000"), options: TransferOptions(bodyDestination: .file(file))
+        ).value
 
         #expect(response.body == nil)
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)

@@ -1,15 +1,17 @@
 import Foundation
+import Networking
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Networking
-import Testing
 
 /// PiuPiu 2's `DownloadDispatcher` and `UploadDispatcher`, as `URLRequestDispatcher` implements
 /// them, against the real test server.
 @Suite struct TransferDispatcherTests {
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("networking-transfer-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "networking-transfer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -58,7 +60,8 @@ import Testing
         let destination = directory.appendingPathComponent("page.json")
 
         let url = server.baseURL.appendingPathComponent("status/404")
-        let response = try await URLRequestDispatcher(transport: sharedTransport).download(from: URLRequest(url: url, method: .get), to: destination)
+        let response = try await URLRequestDispatcher(transport: sharedTransport).download(
+            from: URLRequest(url: url, method: .get), to: destination)
 
         #expect(response.statusCode == .notFound)
         #expect(response.error?.status == .notFound)
@@ -74,7 +77,8 @@ import Testing
             request.headers["X-Adapted"] = "yes"
             return request
         }
-        let dispatcher: any UploadDispatcher = URLRequestDispatcher(transport: sharedTransport, requestAdapters: [adapter])
+        let dispatcher: any UploadDispatcher = URLRequestDispatcher(
+            transport: sharedTransport, requestAdapters: [adapter])
         var request = URLRequest(url: server.baseURL.appendingPathComponent("echo/upload"), method: .put)
         request.httpBody = Data("replaced".utf8)
         let bytes = Data([0x00, 0x01, 0x02, 0xFF, 0x0D, 0x0A])

@@ -26,7 +26,9 @@ let sharedURLSessionTransport = URLSessionTransport()
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: kind.make())
-        var request = BasicRequest(method: .post, path: "/echo/x", queryItems: [URLQueryItem(name: "a", value: "b c")], headers: ["X-Custom": "yes"])
+        var request = BasicRequest(
+            method: .post, path: "/echo/x", queryItems: [URLQueryItem(name: "a", value: "b c")],
+            headers: ["X-Custom": "yes"])
         request.setJSONBody(string: #"{"k":"v"}"#)
 
         let response = try await dispatcher.future(from: request).ensureValidResponse().ensureDecoded(Echo.self).value
@@ -70,7 +72,8 @@ let sharedURLSessionTransport = URLSessionTransport()
         defer { Task { await server.stop() } }
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: kind.make())
 
-        #expect(try await dispatcher.future(from: BasicRequest(path: "/gzip")).ensureString().value.body == "hello gzip")
+        #expect(
+            try await dispatcher.future(from: BasicRequest(path: "/gzip")).ensureString().value.body == "hello gzip")
     }
 
     @Test(arguments: TransportKind.allCases)
@@ -93,9 +96,14 @@ let sharedURLSessionTransport = URLSessionTransport()
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: kind.make())
 
         let error = await #expect(throws: TransportError.self) {
-            try await dispatcher.future(from: BasicRequest(path: "/stall"), options: TransferOptions(timeout: .milliseconds(500))).value
+            try await dispatcher.future(
+                from: BasicRequest(path: "/stall"), options: TransferOptions(timeout: .milliseconds(500))
+            ).value
         }
-        guard case .timedOut = error else { Issue.record("expected timedOut, got \(String(describing: error))"); return }
+        guard case .timedOut = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
     }
 
     @Test(arguments: TransportKind.allCases)
@@ -119,16 +127,23 @@ let sharedURLSessionTransport = URLSessionTransport()
         let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: kind.make())
         let last = Locked64()
 
-        let response = try await dispatcher.future(from: BasicRequest(path: "/bytes/3000000"), options: TransferOptions(bodyDestination: .discard))
-            .progress { last.set($0.completedBytes) }
-            .value
+        let response = try await dispatcher.future(
+            from: BasicRequest(path: "/bytes/3000000"), options: TransferOptions(bodyDestination: .discard)
+        )
+        .progress { last.set($0.completedBytes) }
+        .value
         #expect(response.body == nil)
         #expect(response.timings.bytesReceived == 3_000_000)
         #expect(await eventually { last.get() == 3_000_000 })
 
         let error = await #expect(throws: TransportError.self) {
-            try await dispatcher.future(from: BasicRequest(path: "/bytes/3000000"), options: TransferOptions(maximumBodySize: 1000)).value
+            try await dispatcher.future(
+                from: BasicRequest(path: "/bytes/3000000"), options: TransferOptions(maximumBodySize: 1000)
+            ).value
         }
-        guard case .bodyTooLarge = error else { Issue.record("expected bodyTooLarge, got \(String(describing: error))"); return }
+        guard case .bodyTooLarge = error else {
+            Issue.record("expected bodyTooLarge, got \(String(describing: error))")
+            return
+        }
     }
 }

@@ -25,7 +25,8 @@ import Testing
     @Test func theUpgradeCarriesTheRequestsHeadersAndAuthorization() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let request = PreparedRequest(url: server.url.appendingPathComponent("auth"), headers: ["X-Test": "42", "Authorization": "Bearer t0ken"])
+        let request = PreparedRequest(
+            url: server.url.appendingPathComponent("auth"), headers: ["X-Test": "42", "Authorization": "Bearer t0ken"])
         let session = try await WebSocketSession.connect(request)
         let events = await read(session) { received($0).count == 1 }
         #expect(received(events).first?.text == "x-test=42 authorization=Bearer t0ken")
@@ -45,7 +46,8 @@ import Testing
         }
         let provider = TestEnvironment(URL(string: "http://127.0.0.1:\(server.port)")!)
         let dispatcher = NetworkDispatcher(serverProvider: provider, requestAdapters: [token], cookieJar: jar)
-        let session = try await dispatcher.webSocket(PreparedRequest(url: server.url.appendingPathComponent("auth"), headers: ["X-Test": "7"]))
+        let session = try await dispatcher.webSocket(
+            PreparedRequest(url: server.url.appendingPathComponent("auth"), headers: ["X-Test": "7"]))
         let events = await read(session) { received($0).count == 1 }
         #expect(received(events).first?.text == "x-test=7 authorization=Bearer t0ken cookie=session=abc")
         try await session.close()
@@ -54,7 +56,8 @@ import Testing
 
     @Test func digestCredentialsAreRefusedBeforeConnecting() async throws {
         let provider = TestEnvironment(URL(string: "http://127.0.0.1:9")!)
-        let dispatcher = NetworkDispatcher(serverProvider: provider, challengeHandler: DigestAuthenticator(username: "ada", password: "secret"))
+        let dispatcher = NetworkDispatcher(
+            serverProvider: provider, challengeHandler: DigestAuthenticator(username: "ada", password: "secret"))
         await #expect(throws: WebSocketError.challengeAuthentication(url: "ws://127.0.0.1:9/echo")) {
             _ = try await dispatcher.webSocket(PreparedRequest(url: URL(string: "http://127.0.0.1:9/echo")!))
         }
@@ -67,16 +70,20 @@ import Testing
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("ws-ca-\(UUID().uuidString).pem")
         try Data(try authority.pem.utf8).write(to: caFile)
         defer { try? FileManager.default.removeItem(at: caFile) }
-        let server = try await WebSocketTestServer.start(tls: try authority.issue(for: "localhost").serverConfiguration())
+        let server = try await WebSocketTestServer.start(
+            tls: try authority.issue(for: "localhost").serverConfiguration())
         defer { Task { await server.stop() } }
         let provider = TestEnvironment(URL(string: "https://localhost:\(server.port)")!)
         let upgrade = PreparedRequest(url: server.secureURL.appendingPathComponent("echo"))
 
         // The system's trust roots do not know the test CA.
-        await #expect(throws: WebSocketError.self) { _ = try await NetworkDispatcher(serverProvider: provider).webSocket(upgrade) }
+        await #expect(throws: WebSocketError.self) {
+            _ = try await NetworkDispatcher(serverProvider: provider).webSocket(upgrade)
+        }
 
         let settings = TLSSettings(caCertificateFile: caFile.path)
-        let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none, tls: try settings.tlsConfiguration()))
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(proxy: .none, tls: try settings.tlsConfiguration()))
         defer { Task { try? await transport.shutdown() } }
         let session = try await NetworkDispatcher(serverProvider: provider, transport: transport).webSocket(upgrade)
         try await session.send(text: "over TLS")
@@ -90,7 +97,8 @@ import Testing
     @Test func anHTTPURLIsOpenedAsWebSocket() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: URL(string: "http://127.0.0.1:\(server.port)/echo")!))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: URL(string: "http://127.0.0.1:\(server.port)/echo")!))
         #expect(session.url.absoluteString == "ws://127.0.0.1:\(server.port)/echo")
         try await session.close()
     }
@@ -100,7 +108,8 @@ import Testing
         defer { Task { await server.stop() } }
         let url = server.url.appendingPathComponent("auth")
         await #expect(throws: WebSocketError.upgradeFailed(url: url.absoluteString)) {
-            _ = try await WebSocketSession.connect(PreparedRequest(url: url, headers: ["Authorization": "Bearer wrong"]))
+            _ = try await WebSocketSession.connect(
+                PreparedRequest(url: url, headers: ["Authorization": "Bearer wrong"]))
         }
     }
 
@@ -121,7 +130,10 @@ import Testing
             }
             #expect(refused == url.absoluteString && status == 403)
             #expect(body.hasPrefix(#"{"type":"https://example.com/probs/out-of-credit""#))
-            #expect(error.description.hasPrefix("The server at \(url.absoluteString) refused the WebSocket upgrade with 403 Forbidden: check the credentials. It said: {"))
+            #expect(
+                error.description.hasPrefix(
+                    "The server at \(url.absoluteString) refused the WebSocket upgrade with 403 Forbidden: check the credentials. It said: {"
+                ))
         }
         #expect(server.hits("/problem") == 2, "the upgrade, then the same request once to read the answer")
     }
@@ -141,7 +153,8 @@ import Testing
     @Test func textAndBinaryMessagesGoBothWaysInOrder() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: server.url.appendingPathComponent("echo")))
         try await session.send(text: "héllo")
         try await session.send(binary: Data([0, 1, 2, 255]))
         let events = await read(session) { received($0).count == 3 }
@@ -151,7 +164,9 @@ import Testing
         #expect(entries[1].size == 6)
         #expect(entries[2].kind == .binary)
         #expect(entries[2].data == Data([0, 1, 2, 255]))
-        let sent = events.compactMap { if case .entry(let entry) = $0, entry.direction == .sent { entry.kind } else { nil } }
+        let sent = events.compactMap {
+            if case .entry(let entry) = $0, entry.direction == .sent { entry.kind } else { nil }
+        }
         #expect(sent == [.text, .binary])
         try await session.close()
     }
@@ -159,11 +174,15 @@ import Testing
     @Test func aPingIsLoggedAndTheSessionStaysOpen() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: server.url.appendingPathComponent("echo")))
         try await session.ping(Data("are you there".utf8))
         try await session.send(text: "after the ping")
         let events = await read(session) { received($0).count == 2 }
-        #expect(events.contains { if case .entry(let entry) = $0 { entry.kind == .ping && entry.direction == .sent } else { false } })
+        #expect(
+            events.contains {
+                if case .entry(let entry) = $0 { entry.kind == .ping && entry.direction == .sent } else { false }
+            })
         #expect(received(events).last?.text == "after the ping")
         try await session.close()
     }
@@ -171,7 +190,8 @@ import Testing
     @Test func aClientCloseWithACodeEndsTheSession() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: server.url.appendingPathComponent("echo")))
         try await session.close(code: 4001, reason: "done here")
         let events = await read(session) { _ in false }
         let closing = try #require(closingOf(events))
@@ -185,7 +205,8 @@ import Testing
     @Test func aServerCloseGivesItsCodeAndReasonAsASentence() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: server.url.appendingPathComponent("echo")))
         try await session.send(text: "close 1008 no thanks")
         let closing = try #require(closingOf(await read(session) { _ in false }))
         #expect(closing.code == 1008)
@@ -197,7 +218,8 @@ import Testing
     @Test func aNormalServerCloseIsNormal() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: server.url.appendingPathComponent("echo")))
         try await session.send(text: "close 1000 bye")
         let closing = try #require(closingOf(await read(session) { _ in false }))
         #expect(closing.isNormal)
@@ -206,7 +228,8 @@ import Testing
     @Test func aDroppedConnectionIsAnAbnormalClose() async throws {
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
-        let session = try await WebSocketSession.connect(PreparedRequest(url: server.url.appendingPathComponent("echo")))
+        let session = try await WebSocketSession.connect(
+            PreparedRequest(url: server.url.appendingPathComponent("echo")))
         try await session.send(text: "drop")
         let closing = try #require(closingOf(await read(session) { _ in false }))
         #expect(closing.code == 1006)
@@ -218,7 +241,8 @@ import Testing
         let server = try await WebSocketTestServer.start()
         defer { Task { await server.stop() } }
         let session = try await WebSocketSession.connect(
-            PreparedRequest(url: server.url.appendingPathComponent("echo")), options: WebSocketOptions(bufferedEvents: 50))
+            PreparedRequest(url: server.url.appendingPathComponent("echo")),
+            options: WebSocketOptions(bufferedEvents: 50))
         try await session.send(text: "flood 10000")
         var iterator = session.events.makeAsyncIterator()
         var count = 0
@@ -231,7 +255,7 @@ import Testing
                 #expect(await eventually { session.waitingEvents == 50 })
             }
         }
-        #expect(count == 10_002) // the greeting, "flood 10000" sent, and 10,000 received
+        #expect(count == 10_002)  // the greeting, "flood 10000" sent, and 10,000 received
         #expect(largestWait <= 50)
         try await session.close()
     }

@@ -67,7 +67,9 @@ extension BasicRequest {
     ///   - mappable: The `BaseMappable` object to serialize into JSON.
     ///   - context: The context of the mapping object
     ///   - shouldIncludeNilValues: Wether or not we should serialize nil values into the json object
-    mutating func setJSONBody<T: BaseMappable>(mappable: T, context: MapContext? = nil, shouldIncludeNilValues: Bool = false) {
+    mutating func setJSONBody<T: BaseMappable>(
+        mappable: T, context: MapContext? = nil, shouldIncludeNilValues: Bool = false
+    ) {
         let mapper = Mapper<T>(context: context, shouldIncludeNilValues: shouldIncludeNilValues)
 
         guard let jsonString = mapper.toJSONString(mappable) else {
@@ -83,7 +85,9 @@ extension BasicRequest {
     ///   - mappable: The `BaseMappable` array to serialize into JSON.
     ///   - context: The context of the mapping object
     ///   - shouldIncludeNilValues: Wether or not we should serialize nil values into the json object
-    mutating func setJSONBody<T: BaseMappable>(mappable: [T], context: MapContext? = nil, shouldIncludeNilValues: Bool = false) {
+    mutating func setJSONBody<T: BaseMappable>(
+        mappable: [T], context: MapContext? = nil, shouldIncludeNilValues: Bool = false
+    ) {
         let mapper = Mapper<T>(context: context, shouldIncludeNilValues: shouldIncludeNilValues)
 
         guard let jsonString = mapper.toJSONString(mappable) else {
@@ -103,7 +107,9 @@ extension BasicRequest {
     ///   - mapEncodable: The `MapEncodable` object to serialize into JSON.
     ///   - options: Writing options for serializing the `MapEncodable` object.
     /// - Throws: Any serialization errors thrown by `MapCodableKit`.
-    mutating public func setJSONBody<T: MapEncodable>(mapEncodable: T, options: JSONSerialization.WritingOptions = []) throws {
+    mutating public func setJSONBody<T: MapEncodable>(mapEncodable: T, options: JSONSerialization.WritingOptions = [])
+        throws
+    {
         ensureJSONContentType()
         self.httpBody = try mapEncodable.jsonData(options: options)
     }
@@ -120,7 +126,7 @@ extension ResponseInterface where T == Data? {
     ///   - context: The Base mappable object
     /// - Returns: The decoded object
     /// - Throws: `SerializationError`
-    func decodeMappable<D: BaseMappable>(_ type: D.Type, context: MapContext? = nil) throws  -> D {
+    func decodeMappable<D: BaseMappable>(_ type: D.Type, context: MapContext? = nil) throws -> D {
         let jsonString = try self.decodeString()
         let mapper = Mapper<D>(context: context)
 
@@ -138,7 +144,7 @@ extension ResponseInterface where T == Data? {
     ///   - context: The Base mappable object
     /// - Returns: The decoded array
     /// - Throws: `SerializationError`
-    func decodeMappable<D: BaseMappable>(_ type: [D].Type, context: MapContext? = nil) throws  -> [D] {
+    func decodeMappable<D: BaseMappable>(_ type: [D].Type, context: MapContext? = nil) throws -> [D] {
         let jsonString = try self.decodeString()
         let mapper = Mapper<D>(context: context)
 
@@ -156,12 +162,12 @@ extension ResponseInterface where T == Data? {
     ///   - context: The Base mappable object
     /// - Returns: The decoded array
     /// - Throws: `SerializationError`
-    func decodeMappable<D: BaseMappable>(_ type: [String: D].Type, context: MapContext? = nil) throws  -> [String: D] {
+    func decodeMappable<D: BaseMappable>(_ type: [String: D].Type, context: MapContext? = nil) throws -> [String: D] {
         let jsonString = try self.decodeString()
         let mapper = Mapper<D>(context: context)
 
         guard let result = mapper.mapDictionary(JSONString: jsonString) else {
-        throw SerializationError.failedToDecodeResponseData(cause: nil)
+            throw SerializationError.failedToDecodeResponseData(cause: nil)
         }
 
         return result
@@ -174,7 +180,8 @@ extension ResponseInterface where T == Data? {
     ///   - context: The Base mappable object
     /// - Returns: The decoded array
     /// - Throws: `SerializationError`
-    func decodeMappable<D: BaseMappable>(_ type: [String: [D]].Type, context: MapContext? = nil) throws  -> [String: [D]] {
+    func decodeMappable<D: BaseMappable>(_ type: [String: [D]].Type, context: MapContext? = nil) throws -> [String: [D]]
+    {
         let jsonObject = try self.decodeJSONObject()
         let mapper = Mapper<D>(context: context)
 
@@ -214,7 +221,7 @@ extension ResponseInterface where T == Data? {
     ///   - type: The map decodable array type to decode
     /// - Returns: The map decodable array
     /// - Throws: `SerializationError`
-    func decodeMapDecodable<D: MapDecodable>(_ type: [D].Type) throws  -> [D] {
+    func decodeMapDecodable<D: MapDecodable>(_ type: [D].Type) throws -> [D] {
         let data = try self.unwrapData()
 
         do {

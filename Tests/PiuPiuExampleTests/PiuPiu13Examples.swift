@@ -181,7 +181,7 @@ extension ViewController {
             // Encode JSON Object
             let jsonObject: [String: Any?] = [
                 "id": "123",
-                "name": "Kevin Malone"
+                "name": "Kevin Malone",
             ]
 
             var request = BasicRequest(method: .post, path: "/users")
@@ -213,7 +213,7 @@ extension ViewController {
             // Any error thrown while creating the request will trigger this callback.
             self.recorder.record("error: \(error)")  // test:
         }).response({ response in self.recorder.record("sent: \(try response.decodeString())") })  // test:
-        .send()
+            .send()
     }
 
     // MARK: - "Decoding"

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // Linux: where `URLRequest` lives
 #endif
@@ -62,11 +63,12 @@ enum PiuPiu2Decoding {
 
     // Chaining
     static func chaining(_ response: Response<Data?>) async throws -> ([Post], HTTPStatus) {
-        let decodedResponse = try await response
-          .ensureHTTPResponse()
-          .ensureValidResponse()
-          .ensureData()
-          .ensureDecoded([Post].self)
+        let decodedResponse =
+            try await response
+            .ensureHTTPResponse()
+            .ensureValidResponse()
+            .ensureData()
+            .ensureDecoded([Post].self)
 
         let posts = decodedResponse.body
         let statusCode = decodedResponse.statusCode
@@ -107,7 +109,11 @@ final class DayTransform: Transform {
 
     func from(json: String, codingPath: [CodingKey]) throws -> Date {
         guard let date = formatter.date(from: json) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: "Could not convert `\(json)` to `Date` using formatter `\(String(describing: formatter))`"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription:
+                        "Could not convert `\(json)` to `Date` using formatter `\(String(describing: formatter))`"))
         }
 
         return date

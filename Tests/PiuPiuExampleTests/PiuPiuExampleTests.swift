@@ -1,6 +1,7 @@
 import Foundation
 import Networking
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -58,7 +59,9 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
     @Test func eachCallbackDoesWhatItsSectionSays() async throws {
         try await withScreen { screen, recorder in
             screen.callbacks(request: BasicRequest(method: .get, path: "/posts/1"))
-            for event in ["response 200", "completion", "then: sunt aut facere", "replace: 3 words", "join: 1 by Leanne Graham"] {
+            for event in [
+                "response 200", "completion", "then: sunt aut facere", "replace: 3 words", "join: 1 by Leanne Graham",
+            ] {
                 #expect(await recorder.wait(for: event), "\(event)")
             }
             #expect(await recorder.wait(for: "error: Could not encode the request body: no request."))
@@ -75,7 +78,8 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
     @Test func encodingSetsTheBodyAndContentTypeTheServerReceives() async throws {
         try await withScreen { screen, recorder in
             let post = Fixture.posts[0]
-            let requests = try screen.encoding(jsonString: #"{"name":"Kevin Malone"}"#, myCodable: post, myData: Data([0, 1, 2, 0xFF]))
+            let requests = try screen.encoding(
+                jsonString: #"{"name":"Kevin Malone"}"#, myCodable: post, myData: Data([0, 1, 2, 0xFF]))
             let dispatcher = NetworkDispatcher(serverProvider: screen, callbackQueue: .global())
             var echoes: [(String?, Data?)] = []
             for request in requests {
@@ -84,7 +88,8 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
                 echoes.append((response.headers["Content-Type"], response.body))
             }
             #expect(echoes[0].0 == "application/json" && echoes[0].1 == Data(#"{"name":"Kevin Malone"}"#.utf8))
-            #expect(echoes[1].0 == "application/json" && echoes[1].1 == Data(#"{"id":"123","name":"Kevin Malone"}"#.utf8))
+            #expect(
+                echoes[1].0 == "application/json" && echoes[1].1 == Data(#"{"id":"123","name":"Kevin Malone"}"#.utf8))
             #expect(echoes[2].0 == "application/json")
             #expect(try JSONDecoder().decode(Post.self, from: try #require(echoes[2].1)) == post)
             #expect(echoes[3].1 == Data([0, 1, 2, 0xFF]))
@@ -109,7 +114,9 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
             screen.decoding(request: BasicRequest(method: .get, path: "/empty"))
             #expect(await recorder.wait(for: "data: 0 bytes"))
             #expect(await recorder.wait(for: "string: "))
-            #expect(await recorder.wait(for: "decode error: Could not decode Array<Post>: The given data was not valid JSON. (body: )."))
+            #expect(
+                await recorder.wait(
+                    for: "decode error: Could not decode Array<Post>: The given data was not valid JSON. (body: )."))
         }
     }
 
@@ -158,11 +165,14 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
 
             var byName = BasicRequest(method: .post, path: "/posts")
             byName.setJSONBody(string: #"{"a":{"id":1,"userId":1,"title":"t","body":"b"}}"#)
-            #expect(try await dispatcher.future(from: byName).value.decodeMappable([String: Post].self)["a"]?.title == "t")
+            #expect(
+                try await dispatcher.future(from: byName).value.decodeMappable([String: Post].self)["a"]?.title == "t")
 
             var lists = BasicRequest(method: .post, path: "/posts")
             lists.setJSONBody(string: #"{"a":[{"id":1,"userId":1,"title":"t","body":"b"}]}"#)
-            #expect(try await dispatcher.future(from: lists).value.decodeMappable([String: [Post]].self)["a"]?.first?.id == 1)
+            #expect(
+                try await dispatcher.future(from: lists).value.decodeMappable([String: [Post]].self)["a"]?.first?.id
+                    == 1)
 
             var encodable = BasicRequest(method: .post, path: "/posts")
             try encodable.setJSONBody(mapEncodable: post, options: [.sortedKeys])
@@ -180,7 +190,9 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
             // A body that is not a post: the error is the one the extension chose.
             let notAPost = try await dispatcher.future(from: BasicRequest(method: .get, path: "/greeting")).value
             #expect(throws: SerializationError.self) { try notAPost.decodeMapDecodable(Post.self) }
-            #expect(throws: SerializationError.failedToDecodeResponseData(cause: nil)) { try notAPost.decodeMappable(Post.self) }
+            #expect(throws: SerializationError.failedToDecodeResponseData(cause: nil)) {
+                try notAPost.decodeMappable(Post.self)
+            }
         }
     }
 }
@@ -210,7 +222,8 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
         let server = try await PostsServer.start()
         defer { server.stop() }
         let dispatcher = URLRequestDispatcher()
-        let response = try await dispatcher.data(from: URLRequestFor.get(server.baseURL.appendingPathComponent("posts/99")))
+        let response = try await dispatcher.data(
+            from: URLRequestFor.get(server.baseURL.appendingPathComponent("posts/99")))
         let error = await #expect(throws: HTTPError.self) { try await PiuPiu2Decoding.chaining(response) }
         #expect(error?.status == .notFound && error?.body == Data("{}".utf8))
     }
@@ -218,16 +231,23 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
     @Test func transformsDecodeAndEncodeBothWays() throws {
         let model = try JSONDecoder().decode(ExampleModel.self, from: Data(#"{"timeZoneId":"America/Montreal"}"#.utf8))
         #expect(model.timeZone.identifier == "America/Montreal")
-        #expect(String(decoding: try JSONEncoder().encode(ExampleModel(timeZone: TimeZone(identifier: "Europe/Paris")!)), as: UTF8.self) == #"{"timeZoneId":"Europe\/Paris"}"#)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ExampleModel.self, from: Data(#"{"timeZoneId":"Mars/Olympus"}"#.utf8)) }
+        #expect(
+            String(
+                decoding: try JSONEncoder().encode(ExampleModel(timeZone: TimeZone(identifier: "Europe/Paris")!)),
+                as: UTF8.self) == #"{"timeZoneId":"Europe\/Paris"}"#)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ExampleModel.self, from: Data(#"{"timeZoneId":"Mars/Olympus"}"#.utf8))
+        }
 
         let json = #"{"born":"1990-04-01","homepage":"https://example.com/a b","id":"42","code":7,"value":""}"#
         let profile = try JSONDecoder().decode(Profile.self, from: Data(json.utf8))
         #expect(Profile.days.string(from: profile.born) == "1990-04-01")
         #expect(profile.homepage.absoluteString == "https://example.com/a%20b")
         #expect(profile.id == 42 && profile.code == "7" && profile.value == nil && profile.nickname == nil)
-        let encoded = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(profile)) as? [String: Any])
-        #expect(encoded["born"] as? String == "1990-04-01" && encoded["homepage"] as? String == "https://example.com/a%20b")
+        let encoded = try #require(
+            try JSONSerialization.jsonObject(with: try JSONEncoder().encode(profile)) as? [String: Any])
+        #expect(
+            encoded["born"] as? String == "1990-04-01" && encoded["homepage"] as? String == "https://example.com/a%20b")
         #expect(encoded["id"] as? String == "42" && encoded["code"] as? Int == 7 && encoded["value"] as? String == "")
         #expect(encoded["nickname"] as? String == "")  // `nil` is written as "", the transform's way
     }
@@ -247,7 +267,8 @@ private func withScreen(_ body: (ViewController, Recorder) async throws -> Void)
 
         /// The url specified is not actually called.
         dispatcher.future(from: request).response({ response in  // test: callbacks to see it
-            recorder.record("\(response.statusCode.code) \(try response.decode([Post].self).count) on main: \(MainQueue.isCurrent)")
+            recorder.record(
+                "\(response.statusCode.code) \(try response.decode([Post].self).count) on main: \(MainQueue.isCurrent)")
         }).completion({ recorder.record("completion") }).send()
         // --- README ends ---
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Query
 
 /// A filter applied to a body says why it cannot apply: a body nested past the depth limit is
@@ -9,8 +10,10 @@ import Testing
 
     @Test func aBodyNestedPastTheLimitIsSaidToBeTooDeepWithTheSettingThatRaisesIt() throws {
         let failure = #expect(throws: JSONPath.Failure.self) { try JSONPath("$").evaluate(deep) }
-        #expect(failure?.description == "The body nests arrays and objects deeper than 512 levels, the most a JSONPath filter reads; "
-            + "set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
+        #expect(
+            failure?.description
+                == "The body nests arrays and objects deeper than 512 levels, the most a JSONPath filter reads; "
+                + "set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
     }
 
     @Test func withTheLimitRaisedTheSameBodyIsRead() throws {
@@ -20,7 +23,9 @@ import Testing
 
     @Test func aBodyThatIsNotJSONSaysWhereItStopsBeingJSON() throws {
         let failure = #expect(throws: JSONPath.Failure.self) { try JSONPath("$.a").evaluate(Data("<html>".utf8)) }
-        #expect(failure?.description == "The body is not valid JSON (line 1, column 1: expected a value (an object, array, string, number, "
-            + "true, false or null), found '<'), so a JSONPath filter cannot apply.")
+        #expect(
+            failure?.description
+                == "The body is not valid JSON (line 1, column 1: expected a value (an object, array, string, number, "
+                + "true, false or null), found '<'), so a JSONPath filter cannot apply.")
     }
 }

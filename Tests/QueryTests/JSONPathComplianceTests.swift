@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Query
 
 /// Every case of the JSONPath Compliance Test Suite (`Tests/Fixtures/jsonpath/cts.json`, see
@@ -36,7 +37,9 @@ import Testing
     static func load() throws -> [Case] {
         let root = try JSONValue(parsing: try Data(contentsOf: fixtureURL("jsonpath/cts.json")))
         return (root["tests"]?.arrayValue ?? []).map { test in
-            let results = test["result"].map { [$0.arrayValue ?? []] } ?? test["results"]?.arrayValue?.map { $0.arrayValue ?? [] } ?? []
+            let results =
+                test["result"].map { [$0.arrayValue ?? []] } ?? test["results"]?.arrayValue?.map { $0.arrayValue ?? [] }
+                ?? []
             let pathLists = test["result_paths"].map { [$0] } ?? test["results_paths"]?.arrayValue ?? []
             return Case(
                 name: test["name"]?.stringValue ?? "?",
@@ -66,7 +69,9 @@ import Testing
     @Test(arguments: cases)
     func compliance(_ test: Case) throws {
         if test.isInvalid {
-            #expect(throws: JSONPath.Failure.self, "\(test.selector) must be refused") { try JSONPath(strict: test.selector) }
+            #expect(throws: JSONPath.Failure.self, "\(test.selector) must be refused") {
+                try JSONPath(strict: test.selector)
+            }
             return
         }
         let path = try JSONPath(strict: test.selector)
@@ -75,9 +80,13 @@ import Testing
         let values = selected.map(\.value)
         let paths = selected.map(\.path)
         let matching = test.results.indices.first { index in
-            test.results[index].count == values.count && zip(test.results[index], values).allSatisfy { Self.same($0, $1) }
+            test.results[index].count == values.count
+                && zip(test.results[index], values).allSatisfy { Self.same($0, $1) }
         }
-        #expect(matching != nil, "\(test.selector) selected \(JSONValue.array(values).serialized()); expected \(test.results.map { JSONValue.array($0).serialized() })")
+        #expect(
+            matching != nil,
+            "\(test.selector) selected \(JSONValue.array(values).serialized()); expected \(test.results.map { JSONValue.array($0).serialized() })"
+        )
         if let matching, test.paths.indices.contains(matching) {
             #expect(paths == test.paths[matching], "\(test.selector)")
         }
@@ -94,9 +103,12 @@ import Testing
         case (.string(let x), .string(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { member in
-                y.contains { $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && same($0.value, member.value) }
-            }
+            return x.count == y.count
+                && x.allSatisfy { member in
+                    y.contains {
+                        $0.key.unicodeScalars.elementsEqual(member.key.unicodeScalars) && same($0.value, member.value)
+                    }
+                }
         default: return false
         }
     }

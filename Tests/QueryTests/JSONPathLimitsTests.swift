@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Query
 
 /// A query that asks for exponential work on a small body stops at its node or time limit with
@@ -26,14 +27,18 @@ import Testing
 
     @Test func nestedDescentsStopAtTheNodeLimit() throws {
         let failure = try message("$..*..*..*", limits: EvaluationLimits(queryNodes: 50_000))
-        #expect(failure == "The JSONPath $..*..*..* visited and selected more than 50000 nodes; "
+        #expect(
+            failure == "The JSONPath $..*..*..* visited and selected more than 50000 nodes; "
                 + "set EXPLORER_MAX_QUERY_NODES to a larger value to allow more.")
     }
 
     @Test func aQueryThatRunsTooLongStopsAtTheTimeLimit() throws {
         let started = Date()
         let failure = try message("$..*..*..*..*", limits: EvaluationLimits(queryNodes: .max, querySeconds: 0.1))
-        #expect(failure == "The JSONPath $..*..*..*..* ran for more than 0.1 seconds; set EXPLORER_QUERY_TIMEOUT to a larger value to allow more.")
+        #expect(
+            failure
+                == "The JSONPath $..*..*..*..* ran for more than 0.1 seconds; set EXPLORER_QUERY_TIMEOUT to a larger value to allow more."
+        )
         #expect(Date().timeIntervalSince(started) < 2)
     }
 
@@ -56,7 +61,8 @@ import Testing
     @Test func aCatastrophicMatchIsAnErrorNotFalse() throws {
         let document = JSONValue.array([.string(String(repeating: "a", count: 40) + "!")])
         #expect {
-            try JSONPath(strict: "$[?match(@, '(a|aa)+')]").evaluate(document, limits: EvaluationLimits(regexSeconds: 0.1))
+            try JSONPath(strict: "$[?match(@, '(a|aa)+')]").evaluate(
+                document, limits: EvaluationLimits(regexSeconds: 0.1))
         } throws: { error in
             "\(error)".contains("ran for more than 0.1 seconds") && "\(error)".contains("EXPLORER_REGEX_TIMEOUT")
         }
@@ -65,7 +71,8 @@ import Testing
     @Test func aMatchThatOutlastsTheQuerysTimeLimitNamesTheQueryLimit() throws {
         let document = JSONValue.array([.string(String(repeating: "a", count: 40) + "!")])
         #expect {
-            try JSONPath(strict: "$[?match(@, '(a|aa)+')]").evaluate(document, limits: EvaluationLimits(querySeconds: 0.1, regexSeconds: 5))
+            try JSONPath(strict: "$[?match(@, '(a|aa)+')]").evaluate(
+                document, limits: EvaluationLimits(querySeconds: 0.1, regexSeconds: 5))
         } throws: { error in
             "\(error)".contains("ran for more than 0.1 seconds") && "\(error)".contains("EXPLORER_QUERY_TIMEOUT")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Query
 
 /// JSONPath as people type it to narrow a response; results are JSON arrays of matches.
@@ -18,7 +19,8 @@ import Testing
         let array = try #require(try JSONSerialization.jsonObject(with: result, options: [.fragmentsAllowed]) as? [Any])
         return array.map { value in
             if let string = value as? String { return string }
-            if let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) {
+            if let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+            {
                 return String(decoding: data, as: UTF8.self)
             }
             return "\(value)"
@@ -42,16 +44,17 @@ import Testing
         let body = #"{"zeta": 1.10, "alpha": {"b": 2, "a": 12345678901234567890}, "mid": 1e3}"#
         let result = String(decoding: try JSONPath("$.*").evaluate(Data(body.utf8)), as: UTF8.self)
         // Not sorted, not re-spelled: 1.10 stays 1.10 and the 20-digit integer is not rounded.
-        #expect(result == """
-            [
-              1.10,
-              {
-                "b": 2,
-                "a": 12345678901234567890
-              },
-              1e3
-            ]
-            """)
+        #expect(
+            result == """
+                [
+                  1.10,
+                  {
+                    "b": 2,
+                    "a": 12345678901234567890
+                  },
+                  1e3
+                ]
+                """)
     }
 
     @Test func indexesIncludingNegative() throws {
@@ -95,8 +98,9 @@ import Testing
     @Test func existenceFilters() throws {
         #expect(try select("$.store.items[?(@.tags)].name") == ["apple", "cherry"])
         #expect(try select("$.store.items[?(@.note)].name") == ["durian"], "a null member exists (RFC 9535 §2.3.5.2.2)")
-        #expect(try select("$.store.items[?(@.note != null)].name") == ["apple", "banana", "cherry"],
-                "an absent member is Nothing, which is not equal to null")
+        #expect(
+            try select("$.store.items[?(@.note != null)].name") == ["apple", "banana", "cherry"],
+            "an absent member is Nothing, which is not equal to null")
     }
 
     @Test func aMissingMemberSelectsNothing() throws {
@@ -104,7 +108,9 @@ import Testing
         #expect(try select("$.store.name.deeper") == [])
     }
 
-    @Test(arguments: ["$.items[", "$.items[abc]", "$.", "$..", "$.items[?(@.price ~ 3)]", "$$", "$.a[?(@.b == )]", "$['unclosed"])
+    @Test(arguments: [
+        "$.items[", "$.items[abc]", "$.", "$..", "$.items[?(@.price ~ 3)]", "$$", "$.a[?(@.b == )]", "$['unclosed",
+    ])
     func badExpressionsThrowAClearError(expression: String) {
         #expect(throws: JSONPath.Failure.self) { try JSONPath(expression) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Demo
 @testable import Query
 
@@ -51,7 +52,9 @@ import Testing
         #expect(try select("/feed/title", in: atom) == .values(["News & notes"]))
         #expect(try select("//entry[2]/title", in: atom) == .values(["Second <b>bold</b>"]))
         #expect(try select("//entry/link[@rel='alternate']/@href", in: atom) == .values(["/1", "/2"]))
-        #expect(try select("//link[1]/@href", in: atom) == .values(["/1", "/2"]), "a position counts among each parent's children")
+        #expect(
+            try select("//link[1]/@href", in: atom) == .values(["/1", "/2"]),
+            "a position counts among each parent's children")
     }
 
     @Test func htmlAsServersSendItVoidElementsStylesAndAnyCase() throws {
@@ -60,8 +63,12 @@ import Testing
         #expect(try select("//p[2]/code", in: page) == .values(["req-7"]))
         #expect(try select("//meta/@charset", in: page) == .values(["utf-8"]))
         #expect(try select("/html/@LANG", in: page) == .values(["en"]))
-        #expect(try select("//style", in: page) == .values(["body{font-family:sans-serif;margin:4em}code{background:#eee}"]))
-        #expect(try select("count(/html/body/*)", in: page) == .count(5), "hr is void: address is its sibling, not its child")
+        #expect(
+            try select("//style", in: page) == .values(["body{font-family:sans-serif;margin:4em}code{background:#eee}"])
+        )
+        #expect(
+            try select("count(/html/body/*)", in: page) == .count(5),
+            "hr is void: address is its sibling, not its child")
         // Unclosed elements close with their parent; a stray end tag closes nothing.
         let loose = "<ul><li>one<li>two</span></ul><p>after"
         #expect(try select("count(//li)", in: loose, html: true) == .count(2))

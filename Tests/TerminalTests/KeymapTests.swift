@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Terminal
 
 @Suite struct KeymapTests {
@@ -47,7 +48,10 @@ import Testing
         #expect(KeyPress(parsing: "F5") == KeyPress(.function(5)))
         #expect(KeyPress(parsing: "-") == .char("-"))
         #expect(KeyPress(parsing: "hyper-x") == nil)
-        for press in [KeyPress.ctrl("s"), .alt("x"), KeyPress(.pageDown), KeyPress(.function(12)), .char("?"), KeyPress(.up, .ctrl), KeyPress(.backTab), KeyPress(.enter)] {
+        for press in [
+            KeyPress.ctrl("s"), .alt("x"), KeyPress(.pageDown), KeyPress(.function(12)), .char("?"),
+            KeyPress(.up, .ctrl), KeyPress(.backTab), KeyPress(.enter),
+        ] {
             #expect(KeyPress(parsing: press.description) == press)
         }
     }

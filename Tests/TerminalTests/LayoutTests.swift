@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Terminal
 
 @Suite struct LayoutTests {
@@ -27,9 +28,12 @@ import Testing
 
     @Test func scrollbarThumbIsSizedAndPlacedByTheVisiblePart() {
         #expect(Scrollbar(total: 10, visible: 10, offset: 0).thumb(height: 10) == nil)
-        #expect(Scrollbar(total: 100, visible: 10, offset: 0).thumb(height: 10).map { [$0.start, $0.length] } == [0, 1])
-        #expect(Scrollbar(total: 100, visible: 10, offset: 90).thumb(height: 10).map { [$0.start, $0.length] } == [9, 1])
-        #expect(Scrollbar(total: 20, visible: 10, offset: 5).thumb(height: 10).map { [$0.start, $0.length] } == [2, 5])
+        #expect(
+            Scrollbar(total: 100, visible: 10, offset: 0).thumb(height: 10).map { [$0.start, $0.length] } == [0, 1])
+        #expect(
+            Scrollbar(total: 100, visible: 10, offset: 90).thumb(height: 10).map { [$0.start, $0.length] } == [9, 1])
+        #expect(
+            Scrollbar(total: 20, visible: 10, offset: 5).thumb(height: 10).map { [$0.start, $0.length] } == [2, 5])
         var grid = CellGrid(width: 1, height: 4)
         Scrollbar(total: 8, visible: 4, offset: 4).render(into: &grid, area: grid.bounds)
         #expect(grid.textLines() == ["│", "│", "┃", "┃"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Terminal
 
 /// A source that records which lines were asked for.
@@ -47,7 +48,8 @@ final class CountingSource: TextSource, @unchecked Sendable {
     @Test func wrapOffScrollsSideways() {
         let source = LinesTextSource(text: "abcdefghij")
         var grid = CellGrid(width: 4, height: 1)
-        ScrollText(source: source, state: ScrollTextState(leftColumn: 3, wrap: false)).render(into: &grid, area: grid.bounds)
+        ScrollText(source: source, state: ScrollTextState(leftColumn: 3, wrap: false)).render(
+            into: &grid, area: grid.bounds)
         #expect(grid.textLines() == ["defg"])
     }
 

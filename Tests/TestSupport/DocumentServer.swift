@@ -39,13 +39,15 @@ package final class DocumentServer: Sendable {
     /// - Parameters:
     ///   - documents: the answers, by path (the query is not part of it); other paths are 404.
     ///   - silent: paths that are never answered.
-    package static func start(_ documents: [String: Document], silent: Set<String> = []) async throws -> DocumentServer {
+    package static func start(_ documents: [String: Document], silent: Set<String> = []) async throws -> DocumentServer
+    {
         let book = Book()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(Handler(documents: documents, silent: silent, book: book))
+                    try child.pipeline.syncOperations.addHandler(
+                        Handler(documents: documents, silent: silent, book: book))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -101,8 +103,10 @@ package final class DocumentServer: Sendable {
             if silent.contains(path) { return }
             let document = documents[path] ?? Document(status: 404, contentType: "text/plain", "not here")
             var out = context.channel.allocator.buffer(capacity: document.body.count + 128)
-            out.writeString("HTTP/1.1 \(document.status) \(document.status == 200 ? "OK" : "Other")\r\n"
-                + "Content-Type: \(document.contentType)\r\nContent-Length: \(document.body.count)\r\nConnection: close\r\n\r\n")
+            out.writeString(
+                "HTTP/1.1 \(document.status) \(document.status == 200 ? "OK" : "Other")\r\n"
+                    + "Content-Type: \(document.contentType)\r\nContent-Length: \(document.body.count)\r\nConnection: close\r\n\r\n"
+            )
             out.writeBytes(document.body)
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }

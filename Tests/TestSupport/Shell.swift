@@ -1,7 +1,9 @@
 import Foundation
 
 /// Runs a command line with bash in a directory and returns its standard output.
-package func runWithBash(_ commandLine: String, in directory: URL, environment: [String: String]? = nil) async throws -> Data {
+package func runWithBash(_ commandLine: String, in directory: URL, environment: [String: String]? = nil) async throws
+    -> Data
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")  // $'…' quoting needs bash
     process.arguments = ["-c", commandLine]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Terminal
 
 /// Compares a grid with `Tests/Fixtures/Snapshots/<name>.txt`: its text lines and its style
@@ -13,7 +14,9 @@ import Testing
 /// - Parameters:
 ///   - grid: what was drawn.
 ///   - name: the file's name without `.txt`, by convention ending in the size (`help-80x24`).
-package func assertSnapshot(_ grid: CellGrid, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+package func assertSnapshot(
+    _ grid: CellGrid, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
     let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Snapshots")
@@ -26,7 +29,9 @@ package func assertSnapshot(_ grid: CellGrid, named name: String, sourceLocation
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try? actual.write(to: file, atomically: true, encoding: .utf8)
         }
-        if expected == nil { Issue.record("Recorded snapshot \(name); check it and run again.", sourceLocation: sourceLocation) }
+        if expected == nil {
+            Issue.record("Recorded snapshot \(name); check it and run again.", sourceLocation: sourceLocation)
+        }
         return
     }
     #expect(actual == expected, "snapshot \(name) differs:\n\(actual)", sourceLocation: sourceLocation)

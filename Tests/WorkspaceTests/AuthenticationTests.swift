@@ -1,8 +1,9 @@
 import Foundation
 import NetworkingCore
 import Testing
-@testable import Workspace
+
 @testable import Formats
+@testable import Workspace
 
 /// `auth:` in the collection format: read with errors at file:line:column, written back as
 /// written, resolved nearest-first into headers, query items or digest credentials, masked.
@@ -48,7 +49,8 @@ import Testing
     func resolve(_ name: String, environment: String = "local", _ text: String? = nil) throws -> ResolvedRequest {
         let collection = try CollectionLoader.parse(text ?? yaml, file: "auth.yaml")
         return try RequestResolver(processEnvironment: [:]).resolve(
-            try collection.endpoint(named: name), in: collection, environment: collection.environment(named: environment))
+            try collection.endpoint(named: name), in: collection,
+            environment: collection.environment(named: environment))
     }
 
     @Test func theCollectionsAuthReachesAnEndpointWithoutOne() throws {
@@ -67,10 +69,12 @@ import Testing
 
     @Test func anEndpointsBasicAuthIsExpandedAndMasked() throws {
         let resolved = try resolve("basic")
-        #expect(resolved.request.headers["Authorization"] == "Basic " + Data("ada:s3cret-pass".utf8).base64EncodedString())
+        #expect(
+            resolved.request.headers["Authorization"] == "Basic " + Data("ada:s3cret-pass".utf8).base64EncodedString())
         #expect(resolved.masker.mask("echo s3cret-pass") == "echo ••••••")
         #expect(CurlExporter.command(for: resolved).contains("s3cret-pass") == false)
-        #expect(CurlExporter.command(for: resolved).contains(Data("ada:s3cret-pass".utf8).base64EncodedString()) == false)
+        #expect(
+            CurlExporter.command(for: resolved).contains(Data("ada:s3cret-pass".utf8).base64EncodedString()) == false)
     }
 
     @Test func authNoneTurnsTheInheritedAuthOff() throws {
@@ -127,12 +131,27 @@ import Testing
     }
 
     @Test(arguments: [
-        ("auth: { type: magic }", "auth.yaml:5:", "one of basic, bearer, digest, api_key, oauth2, none (not \"magic\")"),
-        ("auth: { type: oauth2, grant: client_credential, token_url: t, client_id: c }", "auth.yaml:5:", "did you mean \"client_credentials\"?"),
+        (
+            "auth: { type: magic }", "auth.yaml:5:",
+            "one of basic, bearer, digest, api_key, oauth2, none (not \"magic\")"
+        ),
+        (
+            "auth: { type: oauth2, grant: client_credential, token_url: t, client_id: c }", "auth.yaml:5:",
+            "did you mean \"client_credentials\"?"
+        ),
         ("auth: { type: oauth2, client_id: c, client_secret: s }", "auth.yaml:5:", "has no \"token_url\""),
-        ("auth: { type: oauth2, grant: device_code, token_url: t, client_id: c }", "auth.yaml:5:", "has no \"device_authorization_url\""),
-        ("auth: { type: oauth2, grant: password, token_url: t, client_id: c, username: u }", "auth.yaml:5:", "has no \"password\""),
-        ("auth: { type: oauth2, token_url: t, client_id: c, client_secret: s, client_auth: header }", "auth.yaml:5:", "basic or body (not \"header\")"),
+        (
+            "auth: { type: oauth2, grant: device_code, token_url: t, client_id: c }", "auth.yaml:5:",
+            "has no \"device_authorization_url\""
+        ),
+        (
+            "auth: { type: oauth2, grant: password, token_url: t, client_id: c, username: u }", "auth.yaml:5:",
+            "has no \"password\""
+        ),
+        (
+            "auth: { type: oauth2, token_url: t, client_id: c, client_secret: s, client_auth: header }", "auth.yaml:5:",
+            "basic or body (not \"header\")"
+        ),
         ("auth: { type: bearr, token: t }", "auth.yaml:5:", "did you mean \"bearer\"?"),
         ("auth: { type: basic }", "auth.yaml:5:", "has no \"username\""),
         ("auth: { type: digest, username: u }", "auth.yaml:5:", "has no \"password\""),
@@ -158,12 +177,16 @@ import Testing
     }
 
     @Test func anUnknownKeyInAuthIsAWarningNamingIt() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: w
             auth: { type: bearer, token: t, tokn: x }
             endpoints: []
             """, file: "auth.yaml")
-        #expect(collection.warnings.map(\.message).contains { $0.contains("unknown key \"tokn\" in the bearer auth of the collection") })
+        #expect(
+            collection.warnings.map(\.message).contains {
+                $0.contains("unknown key \"tokn\" in the bearer auth of the collection")
+            })
     }
 
     @Test func authIsWrittenBackAsWrittenAtEveryLevel() throws {
@@ -203,15 +226,22 @@ import Testing
         #expect(postman.contains("\"authorization_code_with_pkce\"") && postman.contains("\"accessTokenUrl\""))
         #expect(postman.contains("{{secret}}") && !postman.contains("client-s3cret"))
         #expect(!HTTPFileExporter.text(for: collection, environment: nil).contains("client-s3cret"))
-        let resolved = try RequestResolver(processEnvironment: [:]).resolve(try collection.endpoint(named: "p"), in: collection)
+        let resolved = try RequestResolver(processEnvironment: [:]).resolve(
+            try collection.endpoint(named: "p"), in: collection)
         let configuration = try #require(resolved.oauth2)
-        #expect(configuration.grant == .authorizationCode(authorizationURL: URL(string: "http://127.0.0.1:9/authorize")!, redirectPort: 8765))
+        #expect(
+            configuration.grant
+                == .authorizationCode(
+                    authorizationURL: URL(string: "http://127.0.0.1:9/authorize")!, redirectPort: 8765))
         #expect(configuration.clientSecret == "client-s3cret")
         #expect(configuration.scope == "read write")
         #expect(resolved.masker.mask("client-s3cret") == SecretMasker.mask)
 
-        let badURL = try CollectionLoader.parse(text.replacingOccurrences(of: "http://127.0.0.1:9/token", with: "not a url"), file: "o.yaml")
-        #expect(throws: (any Error).self) { try RequestResolver(processEnvironment: [:]).resolve(try badURL.endpoint(named: "p"), in: badURL) }
+        let badURL = try CollectionLoader.parse(
+            text.replacingOccurrences(of: "http://127.0.0.1:9/token", with: "not a url"), file: "o.yaml")
+        #expect(throws: (any Error).self) {
+            try RequestResolver(processEnvironment: [:]).resolve(try badURL.endpoint(named: "p"), in: badURL)
+        }
         do {
             _ = try RequestResolver(processEnvironment: [:]).resolve(try badURL.endpoint(named: "p"), in: badURL)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workspace
 
 /// A "billion laughs": nine levels of ten aliases each, about 1 KB of text that would expand to
@@ -32,14 +33,17 @@ let billionLaughsYAML: String = {
             try CollectionLoader.parse(billionLaughsYAML, file: "bomb.yaml")
         } throws: { error in
             let text = (error as? CollectionError)?.description ?? ""
-            return text.hasPrefix("bomb.yaml:") && text.contains("\"billion laughs\"") && text.contains("EXPLORER_MAX_YAML_ALIAS_NODES=")
+            return text.hasPrefix("bomb.yaml:") && text.contains("\"billion laughs\"")
+                && text.contains("EXPLORER_MAX_YAML_ALIAS_NODES=")
         }
     }
 
     @Test func aliasesWithinTheLimitAreRead() throws {
         let limits = DocumentLimits(maxAliasNodes: 1_000)
-        let root = try #require(try BoundedYAML.compose(billionLaughsYAML.replacingOccurrences(of: "endpoints: *lol9", with: "x: 1"),
-                                                        file: "a.yaml", limits: DocumentLimits(maxAliasNodes: 10_000_000_000)))
+        let root = try #require(
+            try BoundedYAML.compose(
+                billionLaughsYAML.replacingOccurrences(of: "endpoints: *lol9", with: "x: 1"),
+                file: "a.yaml", limits: DocumentLimits(maxAliasNodes: 10_000_000_000)))
         #expect(root.mapping?.count == 12)
         // lol2 alone is 10 aliases of lol1 (11 nodes each): 110 nodes added, then lol3 adds 10 × 111.
         let small = "a: &a [1, 2]\nb: [*a, *a]\n"
@@ -54,7 +58,10 @@ let billionLaughsYAML: String = {
         #expect {
             try BoundedYAML.compose(deep, file: "deep.yaml", limits: DocumentLimits(maxDepth: 20))
         } throws: { error in
-            (error as? DocumentLimitError).map { $0.location.line == 2 && $0.description.contains("deeper than 20 levels") && $0.description.contains("EXPLORER_MAX_DOCUMENT_DEPTH") } ?? false
+            (error as? DocumentLimitError).map {
+                $0.location.line == 2 && $0.description.contains("deeper than 20 levels")
+                    && $0.description.contains("EXPLORER_MAX_DOCUMENT_DEPTH")
+            } ?? false
         }
         // Past libyaml's own limit, whatever the setting says.
         let deeper = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "\n"
@@ -67,7 +74,8 @@ let billionLaughsYAML: String = {
 
     @Test func aDocumentOverTheSizeLimitIsRefusedBeforeItIsRead() {
         #expect {
-            try BoundedYAML.compose(String(repeating: "a: b\n", count: 100), file: "big.yaml", limits: DocumentLimits(maxBytes: 100))
+            try BoundedYAML.compose(
+                String(repeating: "a: b\n", count: 100), file: "big.yaml", limits: DocumentLimits(maxBytes: 100))
         } throws: { error in
             (error as? DocumentLimitError)?.description
                 == "big.yaml:1:1: the document is 500 bytes, over the limit of 100 bytes. If the file is trusted, set EXPLORER_MAX_DOCUMENT_SIZE=500 to read it."
@@ -79,7 +87,9 @@ let billionLaughsYAML: String = {
         #expect {
             try BoundedYAML.compose(yaml, file: "k.yaml")
         } throws: { error in
-            (error as? DocumentLimitError).map { $0.location.line == 3 && $0.description.contains("alias is used as a mapping key") } ?? false
+            (error as? DocumentLimitError).map {
+                $0.location.line == 3 && $0.description.contains("alias is used as a mapping key")
+            } ?? false
         }
         // A star in text or a list of aliases is not a key.
         #expect(BoundedYAML.aliasKeyLine(in: "a: &x 1\nb: \"*x: y\"\nc:\n  - *x\n") == nil)
@@ -87,7 +97,8 @@ let billionLaughsYAML: String = {
 
     @Test func theLimitsAreReadFromTheEnvironment() {
         let limits = DocumentLimits(environment: [
-            "EXPLORER_MAX_DOCUMENT_SIZE": "128M", "EXPLORER_MAX_DOCUMENT_DEPTH": "900", "EXPLORER_MAX_YAML_ALIAS_NODES": "5000000",
+            "EXPLORER_MAX_DOCUMENT_SIZE": "128M", "EXPLORER_MAX_DOCUMENT_DEPTH": "900",
+            "EXPLORER_MAX_YAML_ALIAS_NODES": "5000000",
         ])
         #expect(limits == DocumentLimits(maxBytes: 128 << 20, maxDepth: 900, maxAliasNodes: 5_000_000))
         #expect(DocumentLimits(environment: ["EXPLORER_MAX_DOCUMENT_SIZE": "lots"]) == DocumentLimits())

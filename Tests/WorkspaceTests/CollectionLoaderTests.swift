@@ -1,9 +1,9 @@
 import Foundation
 import NetworkingCore
-import Testing
-@testable import Workspace
 import TestSupport
+import Testing
 
+@testable import Workspace
 
 @Suite struct CollectionLoaderTests {
     @Test func readsTheIssueExample() throws {
@@ -20,7 +20,10 @@ import TestSupport
         #expect(getUser.path == "/users/{{user_id}}")
         let create = try collection.endpoint(named: "Users/Create user")
         #expect(create.method == .post)
-        #expect(create.body == .json(.object([(key: "name", value: .string("Ada")), (key: "email", value: .string("ada@example.com"))])))
+        #expect(
+            create.body
+                == .json(
+                    .object([(key: "name", value: .string("Ada")), (key: "email", value: .string("ada@example.com"))])))
         #expect(collection.warnings.isEmpty)
     }
 
@@ -29,8 +32,11 @@ import TestSupport
         #expect {
             try CollectionLoader.parse(yaml, file: "bad.yaml")
         } throws: { error in
-            guard let error = error as? CollectionError, case .malformedYAML(let location, _) = error else { return false }
-            return location.file == "bad.yaml" && location.line >= 4 && error.description.hasPrefix("bad.yaml:\(location.line):\(location.column): ")
+            guard let error = error as? CollectionError, case .malformedYAML(let location, _) = error else {
+                return false
+            }
+            return location.file == "bad.yaml" && location.line >= 4
+                && error.description.hasPrefix("bad.yaml:\(location.line):\(location.column): ")
         }
     }
 
@@ -50,7 +56,10 @@ import TestSupport
         let warning = try #require(collection.warnings.first)
         #expect(warning.location.line == 8)
         #expect(warning.location.column == 5)
-        #expect(warning.description == "c.yaml:8:5: warning: unknown key \"heders\" in endpoint \"a\" is ignored; did you mean \"headers\"?")
+        #expect(
+            warning.description
+                == "c.yaml:8:5: warning: unknown key \"heders\" in endpoint \"a\" is ignored; did you mean \"headers\"?"
+        )
     }
 
     @Test func anchorsAndMergeKeysShareHeaders() throws {
@@ -70,8 +79,14 @@ import TestSupport
             """
         let collection = try CollectionLoader.parse(yaml)
         #expect(collection.warnings.isEmpty)
-        #expect(try collection.endpoint(named: "a").headers == [KeyValue("Accept", "application/json"), KeyValue("X-A", "2")])
-        #expect(try collection.endpoint(named: "b").headers == [KeyValue("Accept", "application/json"), KeyValue("X-A", "1")])
+        #expect(
+            try collection.endpoint(named: "a").headers == [
+                KeyValue("Accept", "application/json"), KeyValue("X-A", "2"),
+            ])
+        #expect(
+            try collection.endpoint(named: "b").headers == [
+                KeyValue("Accept", "application/json"), KeyValue("X-A", "1"),
+            ])
     }
 
     @Test func duplicateEndpointNamesInAFolderAreAnError() {
@@ -86,7 +101,8 @@ import TestSupport
         #expect {
             try CollectionLoader.parse(yaml, file: "c.yaml")
         } throws: { error in
-            (error as? CollectionError) == .duplicateEndpoint(FileLocation(file: "c.yaml", line: 5, column: 5), id: "a", firstLine: 3)
+            (error as? CollectionError)
+                == .duplicateEndpoint(FileLocation(file: "c.yaml", line: 5, column: 5), id: "a", firstLine: 3)
         }
     }
 
@@ -111,7 +127,8 @@ import TestSupport
         #expect {
             try CollectionLoader.parse(yaml, file: "c.yaml")
         } throws: { error in
-            (error as? CollectionError)?.description == "c.yaml:3:5: environment \"local\" has no \"base_url\", which is required."
+            (error as? CollectionError)?.description
+                == "c.yaml:3:5: environment \"local\" has no \"base_url\", which is required."
         }
     }
 
@@ -126,11 +143,17 @@ import TestSupport
     }
 
     @Test func aBaseURLThatIsNotAURLIsAWarningAndARefusalToSend() throws {
-        let yaml = "name: x\nenvironments:\n  - name: local\n    base_url: not a url\nendpoints: [{ name: p, path: /p }]\n"
+        let yaml =
+            "name: x\nenvironments:\n  - name: local\n    base_url: not a url\nendpoints: [{ name: p, path: /p }]\n"
         let collection = try CollectionLoader.parse(yaml, file: "c.yaml")
         #expect(collection.warnings.map(\.location.line) == [4])
-        #expect(collection.warnings.first?.description.hasPrefix("c.yaml:4:15: warning: the base_url of environment \"local\"") == true)
-        #expect(throws: ResolveError.invalidBaseURL(environment: "local", url: "not a url", at: FileLocation(file: "c.yaml", line: 4, column: 15))) {
+        #expect(
+            collection.warnings.first?.description.hasPrefix(
+                "c.yaml:4:15: warning: the base_url of environment \"local\"") == true)
+        #expect(
+            throws: ResolveError.invalidBaseURL(
+                environment: "local", url: "not a url", at: FileLocation(file: "c.yaml", line: 4, column: 15))
+        ) {
             try RequestResolver().resolve(try collection.endpoint(named: "p"), in: collection)
         }
     }
@@ -163,7 +186,10 @@ import TestSupport
 
     @Test func environmentLookupListsWhatThereIs() throws {
         let collection = try CollectionLoader.parse(issueExampleYAML)
-        #expect(throws: LookupError.environmentNotFound("prod", available: ["local", "production"], suggestions: ["production"])) {
+        #expect(
+            throws: LookupError.environmentNotFound(
+                "prod", available: ["local", "production"], suggestions: ["production"])
+        ) {
             try collection.requireEnvironment(named: "prod")
         }
     }
@@ -176,6 +202,8 @@ import TestSupport
         let collection = try CollectionLoader.load(from: file)
         #expect(collection.sourceURL == file)
         #expect(collection.environments[0].dotEnv == ["DEMO_TOKEN": "from-dotenv"])
-        #expect(throws: CollectionError.self) { try CollectionLoader.load(from: directory.url.appendingPathComponent("missing.yaml")) }
+        #expect(throws: CollectionError.self) {
+            try CollectionLoader.load(from: directory.url.appendingPathComponent("missing.yaml"))
+        }
     }
 }

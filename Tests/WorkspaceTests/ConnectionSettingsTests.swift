@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Workspace
 
 /// The connection settings of environments and endpoints: `follow_redirects:` (the endpoint's
@@ -31,19 +32,28 @@ import Testing
         var seen: [String] = []
         for environment in collection.environments {
             for name in ["Plain", "Login", "Peek"] {
-                let resolved = try RequestResolver().resolve(try collection.endpoint(named: name), in: collection, environment: environment)
-                let policy = resolved.dispatcher(transport: AsyncHTTPClientTransport.shared, prompt: { _ in }).redirectPolicy
+                let resolved = try RequestResolver().resolve(
+                    try collection.endpoint(named: name), in: collection, environment: environment)
+                let policy = resolved.dispatcher(transport: AsyncHTTPClientTransport.shared, prompt: { _ in })
+                    .redirectPolicy
                 #expect(policy.followsRedirects == resolved.followsRedirects)
                 seen.append("\(environment.name) \(name) \(resolved.followsRedirects)")
             }
         }
-        #expect(seen == ["follows Plain true", "follows Login true", "follows Peek false",
-                         "stays Plain false", "stays Login true", "stays Peek false"])
+        #expect(
+            seen == [
+                "follows Plain true", "follows Login true", "follows Peek false",
+                "stays Plain false", "stays Login true", "stays Peek false",
+            ])
     }
 
     @Test func aValueOtherThanTrueOrFalseIsAnErrorNamingTheKeyAndLine() {
-        #expect { try CollectionLoader.parse(yaml.replacingOccurrences(of: "follow_redirects: false\n", with: "follow_redirects: sometimes\n")) } throws: { error in
-            "\(error)".contains("follow_redirects") && "\(error)".contains("true or false") && "\(error)".contains(":7:")
+        #expect {
+            try CollectionLoader.parse(
+                yaml.replacingOccurrences(of: "follow_redirects: false\n", with: "follow_redirects: sometimes\n"))
+        } throws: { error in
+            "\(error)".contains("follow_redirects") && "\(error)".contains("true or false")
+                && "\(error)".contains(":7:")
         }
     }
 
@@ -51,7 +61,8 @@ import Testing
         let written = try CollectionWriter.yaml(for: try CollectionLoader.parse(yaml))
         let reread = try CollectionLoader.parse(written)
         #expect(reread.environments.map(\.followRedirects) == [nil, false])
-        #expect(try ["Plain", "Login", "Peek"].map { try reread.endpoint(named: $0).followRedirects } == [nil, true, false])
+        #expect(
+            try ["Plain", "Login", "Peek"].map { try reread.endpoint(named: $0).followRedirects } == [nil, true, false])
     }
 
     let resolving = """
@@ -89,14 +100,20 @@ import Testing
         #expect { try CollectionLoader.parse(yaml) } throws: { error in
             "\(error)".contains(":7:") && "\(error)".contains("resolve") && "\(error)".contains(problem)
         }
-        #expect { try CollectionLoader.parse(resolving.replacingOccurrences(of: "proxy_tunnel: true", with: "proxy_tunnel: 1")) } throws: { error in
+        #expect {
+            try CollectionLoader.parse(
+                resolving.replacingOccurrences(of: "proxy_tunnel: true", with: "proxy_tunnel: 1"))
+        } throws: { error in
             "\(error)".contains("proxy_tunnel") && "\(error)".contains("true or false")
         }
     }
 
     @Test func writingBackKeepsResolveAndProxyTunnel() throws {
         let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: try CollectionLoader.parse(resolving)))
-        #expect(reread.environments[0].resolve == [KeyValue("API.example.com:443", "127.0.0.1"), KeyValue("[::1]:8443", "::1")])
+        #expect(
+            reread.environments[0].resolve == [
+                KeyValue("API.example.com:443", "127.0.0.1"), KeyValue("[::1]:8443", "::1"),
+            ])
         #expect(reread.environments[0].proxyTunnel && !reread.environments[1].proxyTunnel)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Workspace
 
 /// Each environment's cookie jar in the state folder, and `cookies:` in the collection file.
@@ -12,14 +13,21 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = CookieStore(fileURL: folder.appendingPathComponent("state/cookies.json"))
         let jar = CookieJar()
-        jar.store(setCookie: ["session=abc; Path=/; Max-Age=600; Secure; HttpOnly; SameSite=Strict", "theme=dark"], from: site)
+        jar.store(
+            setCookie: ["session=abc; Path=/; Max-Age=600; Secure; HttpOnly; SameSite=Strict", "theme=dark"], from: site
+        )
 
         try store.save(jar, collection: "/work/api.yaml", environment: "prod eu")
-        try store.save(CookieJar(cookies: [Cookie(name: "other", value: "1", domain: "h")]), collection: "/work/api.yaml", environment: "staging")
+        try store.save(
+            CookieJar(cookies: [Cookie(name: "other", value: "1", domain: "h")]), collection: "/work/api.yaml",
+            environment: "staging")
 
-        let mode = try #require(FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? Int)
+        let mode = try #require(
+            FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
-        let folderMode = try #require(FileManager.default.attributesOfItem(atPath: store.fileURL.deletingLastPathComponent().path)[.posixPermissions] as? Int)
+        let folderMode = try #require(
+            FileManager.default.attributesOfItem(atPath: store.fileURL.deletingLastPathComponent().path)[
+                .posixPermissions] as? Int)
         #expect(folderMode == 0o700)
         let read = try store.jar(collection: "/work/api.yaml", environment: "prod eu")
         #expect(read.cookies().map(\.name) == ["session", "theme"])
@@ -46,7 +54,9 @@ import Testing
         #expect(try store.cookies(collection: "c", environment: "e").map(\.name) == ["b"])
         try store.remove(collection: "c", environment: "e")
         #expect(try store.cookies(collection: "c", environment: "e").isEmpty)
-        #expect(try String(contentsOf: store.fileURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "{\n\n}")
+        #expect(
+            try String(contentsOf: store.fileURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                == "{\n\n}")
     }
 
     @Test func addedCookiesReplaceThoseOfTheSameNameDomainAndPathAndKeepTheRest() throws {
@@ -54,18 +64,26 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = CookieStore(fileURL: folder.appendingPathComponent("cookies.json"))
         let now = Date()
-        try store.save(CookieJar(cookies: [
-            Cookie(name: "session", value: "old", domain: "h"), Cookie(name: "session", value: "other path", domain: "h", path: "/admin"),
-            Cookie(name: "theme", value: "dark", domain: "h"),
-        ]), collection: "c", environment: "e")
+        try store.save(
+            CookieJar(cookies: [
+                Cookie(name: "session", value: "old", domain: "h"),
+                Cookie(name: "session", value: "other path", domain: "h", path: "/admin"),
+                Cookie(name: "theme", value: "dark", domain: "h"),
+            ]), collection: "c", environment: "e")
 
-        try store.add([Cookie(name: "session", value: "new", domain: "h"), Cookie(name: "gone", value: "1", domain: "h", expires: now.addingTimeInterval(-1)),
-                       Cookie(name: "lang", value: "en", domain: "h")], collection: "c", environment: "e", now: now)
+        try store.add(
+            [
+                Cookie(name: "session", value: "new", domain: "h"),
+                Cookie(name: "gone", value: "1", domain: "h", expires: now.addingTimeInterval(-1)),
+                Cookie(name: "lang", value: "en", domain: "h"),
+            ], collection: "c", environment: "e", now: now)
 
         let kept = try store.cookies(collection: "c", environment: "e")
-        #expect(kept.map { "\($0.name)=\($0.value)" } == ["session=other path", "theme=dark", "session=new", "lang=en"])
+        #expect(
+            kept.map { "\($0.name)=\($0.value)" } == ["session=other path", "theme=dark", "session=new", "lang=en"])
         #expect(try store.cookies(collection: "c", environment: "other").isEmpty)
-        let mode = try #require(FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? Int)
+        let mode = try #require(
+            FileManager.default.attributesOfItem(atPath: store.fileURL.path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
     }
 
@@ -75,7 +93,9 @@ import Testing
         let store = CookieStore(fileURL: folder.appendingPathComponent("cookies.json"))
         let limit = CookieJar().maximumCount
         let start = Date()
-        let cookies = (0...limit).map { Cookie(name: "c\($0)", value: "v", domain: "h\($0 % 100)", created: start.addingTimeInterval(Double($0))) }
+        let cookies = (0...limit).map {
+            Cookie(name: "c\($0)", value: "v", domain: "h\($0 % 100)", created: start.addingTimeInterval(Double($0)))
+        }
         try store.add(cookies, collection: "c", environment: "e", now: start)
         let kept = try store.cookies(collection: "c", environment: "e")
         #expect(kept.count == limit)
@@ -92,14 +112,16 @@ import Testing
         #expect {
             try store.jar(collection: "c", environment: "e")
         } throws: { error in
-            String(describing: error).contains(store.fileURL.path) && String(describing: error).contains("delete the file")
+            String(describing: error).contains(store.fileURL.path)
+                && String(describing: error).contains("delete the file")
         }
         #expect(throws: CookieStore.Failure.self) { try store.save(CookieJar(), collection: "c", environment: "e") }
         #expect(try String(contentsOf: store.fileURL, encoding: .utf8) == "not json")
     }
 
     @Test func cookiesFalseTurnsAnEnvironmentsJarOffAndIsWrittenBack() throws {
-        let collection = try CollectionLoader.parse("""
+        let collection = try CollectionLoader.parse(
+            """
             name: c
             environments:
               - { name: on, base_url: "http://127.0.0.1:9" }
@@ -114,7 +136,8 @@ import Testing
 
     @Test func cookiesThatAreNotABooleanAreAnErrorAtTheirLine() {
         #expect {
-            try CollectionLoader.parse("""
+            try CollectionLoader.parse(
+                """
                 name: c
                 environments:
                   - name: e

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Workspace
 
 /// GraphQL over HTTP's default: an endpoint with `graphql:` and no `method:` is a POST with a

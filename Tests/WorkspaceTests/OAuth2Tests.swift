@@ -1,7 +1,8 @@
 import Foundation
-@testable import NetworkingCore
 import Testing
+
 @testable import Demo
+@testable import NetworkingCore
 @testable import Workspace
 
 /// `auth: oauth2` against the demo's real authorization server on 127.0.0.1: every grant, the
@@ -13,7 +14,10 @@ import Testing
         let inner = AsyncHTTPClientTransport()
         let tokenRequests = Locked(0)
 
-        func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+        func send(
+            _ request: PreparedRequest, options: TransferOptions,
+            progress: @escaping @Sendable (TransferProgress) -> Void
+        ) async throws -> TransportResponse {
             if request.url.path.hasSuffix("/oauth/token") { tokenRequests.withLock { $0 += 1 } }
             return try await inner.send(request, options: options, progress: progress)
         }
@@ -37,17 +41,22 @@ import Testing
 
         var tokenFile: URL { folder.appendingPathComponent("state/tokens.json") }
 
-        var store: OAuth2TokenStore { OAuth2TokenStore(collection: collection.storeKey, environment: "local", fileURL: tokenFile) }
+        var store: OAuth2TokenStore {
+            OAuth2TokenStore(collection: collection.storeKey, environment: "local", fileURL: tokenFile)
+        }
 
         func resolve(_ name: String) throws -> ResolvedRequest {
-            try RequestResolver(processEnvironment: [:]).resolve(try collection.endpoint(named: name), in: collection,
-                                                                 environment: collection.environment(named: "local"))
+            try RequestResolver(processEnvironment: [:]).resolve(
+                try collection.endpoint(named: name), in: collection,
+                environment: collection.environment(named: "local"))
         }
 
         /// Sends an endpoint as `explorer send` does; `prompt` is the user.
         /// Sends an endpoint; fails after 60 s rather than waiting out a grant's 300 s
         /// interaction time when the scripted browser never completes it.
-        func send(_ name: String, prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in }) async throws -> Response<Data?> {
+        func send(_ name: String, prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in }) async throws
+            -> Response<Data?>
+        {
             let resolved = try resolve(name)
             let dispatcher = resolved.dispatcher(transport: transport, tokens: store, prompt: prompt)
             let response = try await withThrowingTaskGroup(of: Response<Data?>?.self) { group in
@@ -102,17 +111,19 @@ import Testing
         // The resolved request shows and keeps no secret: the client secret is masked.
         let resolved = try fixture.resolve("OAuth2/Me (client credentials)")
         #expect(resolved.masker.mask("secret=demo-client-secret") == "secret=\(SecretMasker.mask)")
-        #expect(resolved.request.headers["Authorization"] == nil, "the token is added when sent, not kept in the request")
+        #expect(
+            resolved.request.headers["Authorization"] == nil, "the token is added when sent, not kept in the request")
     }
 
     @Test func aTokenAboutToExpireIsRefreshedWithItsRefreshToken() async throws {
         // Tokens of 5 s are renewed before each send (within 30 s of expiring).
-        let fixture = try await Fixture.start(extra: """
-              - name: Short-lived
-                path: /me
-                auth: { type: oauth2, token_url: "{{oauth}}/token?expires_in=5", client_id: explorer-demo, client_secret: "{{client_secret}}" }
+        let fixture = try await Fixture.start(
+            extra: """
+                  - name: Short-lived
+                    path: /me
+                    auth: { type: oauth2, token_url: "{{oauth}}/token?expires_in=5", client_id: explorer-demo, client_secret: "{{client_secret}}" }
 
-            """)
+                """)
         defer { Task { await fixture.stop() } }
         _ = try await fixture.send("Short-lived")
         let before = try #require(try fixture.store.tokens().values.first)
@@ -125,12 +136,13 @@ import Testing
     }
 
     @Test func aRefusedTokenIsRenewedOnceAndASecondRefusalIsTheAnswer() async throws {
-        let fixture = try await Fixture.start(extra: """
-              - name: Always refused
-                path: /status/401
-                auth: { type: oauth2, token_url: "{{oauth}}/token", client_id: explorer-demo, client_secret: "{{client_secret}}" }
+        let fixture = try await Fixture.start(
+            extra: """
+                  - name: Always refused
+                    path: /status/401
+                    auth: { type: oauth2, token_url: "{{oauth}}/token", client_id: explorer-demo, client_secret: "{{client_secret}}" }
 
-            """)
+                """)
         defer { Task { await fixture.stop() } }
         // A revoked token still in the cache: the 401 renews it and the request goes again.
         let resolved = try fixture.resolve("OAuth2/Me (client credentials)")
@@ -151,7 +163,8 @@ import Testing
     /// A token is bound to the server it was obtained for: a `base_url` changed to another
     /// server (a pull, a typo) gets a token of its own, never the cached one.
     @Test func aTokenIsNeverSentToAnotherServerThanTheOneItWasObtainedFor() throws {
-        let settings = OAuth2Configuration(grant: .clientCredentials, tokenURL: URL(string: "https://auth.example/token")!, clientID: "app")
+        let settings = OAuth2Configuration(
+            grant: .clientCredentials, tokenURL: URL(string: "https://auth.example/token")!, clientID: "app")
         let own = settings.cacheKey(sendingTo: URL(string: "https://api.example/v1/me")!)
         #expect(own == settings.cacheKey(sendingTo: URL(string: "https://API.example:443/other")!), "the same server")
         #expect(own != settings.cacheKey(sendingTo: URL(string: "https://attacker.example/v1/me")!))
@@ -188,7 +201,8 @@ import Testing
         } catch let error as OAuth2Error {
             #expect(error.kind == .stateMismatch)
         }
-        #expect(fixture.transport.tokenRequests.withLock { $0 } == 0, "the forged code never reaches the token endpoint")
+        #expect(
+            fixture.transport.tokenRequests.withLock { $0 } == 0, "the forged code never reaches the token endpoint")
     }
 
     @Test func theDeviceCodeIsShownAndPolledUntilTheUserApproves() async throws {
@@ -208,7 +222,8 @@ import Testing
     @Test func aWrongClientSecretIsAClearError() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.stop() } }
-        let wrong = try CollectionLoader.parse("""
+        let wrong = try CollectionLoader.parse(
+            """
             name: wrong
             environments: [{ name: local, base_url: \(fixture.server.environments[0].baseURL.absoluteString) }]
             endpoints:
@@ -218,15 +233,24 @@ import Testing
             """)
         let resolved = try RequestResolver(processEnvironment: [:]).resolve(try wrong.endpoint(named: "me"), in: wrong)
         do {
-            _ = try await resolved.dispatcher(transport: fixture.transport, tokens: InMemoryOAuth2TokenCache()) { _ in }.future(from: resolved.request).value
+            _ = try await resolved.dispatcher(transport: fixture.transport, tokens: InMemoryOAuth2TokenCache()) { _ in }
+                .future(from: resolved.request).value
             Issue.record("a wrong secret got a token")
         } catch let error as OAuth2Error {
-            guard case .server(let status, let code, _) = error.kind else { Issue.record("\(error)"); return }
+            guard case .server(let status, let code, _) = error.kind else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(status == 401)
             #expect(code == "invalid_client")
-            #expect(sentence(describing: error).contains("Check client_id and client_secret (and client_auth: basic or body)."))
-            #expect(error.description.contains("Check OAuth2Configuration.clientID and OAuth2Configuration.clientSecret (and OAuth2Configuration.clientAuthentication)."),
-                    "the library's own sentence names its API")
+            #expect(
+                sentence(describing: error).contains(
+                    "Check client_id and client_secret (and client_auth: basic or body)."))
+            #expect(
+                error.description.contains(
+                    "Check OAuth2Configuration.clientID and OAuth2Configuration.clientSecret (and OAuth2Configuration.clientAuthentication)."
+                ),
+                "the library's own sentence names its API")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workspace
 
 /// `openapi:` and `validate:` at the top of a collection and `operation:` on an endpoint: read,
@@ -43,7 +44,8 @@ import Testing
     }
 
     @Test func aCollectionWithoutThemSaysNothingOfThem() throws {
-        let collection = try CollectionLoader.parse("name: Plain\nendpoints:\n  - name: A\n    path: /a\n", file: "plain.yaml")
+        let collection = try CollectionLoader.parse(
+            "name: Plain\nendpoints:\n  - name: A\n    path: /a\n", file: "plain.yaml")
         #expect(collection.openAPI == nil)
         #expect(!collection.validatesResponses)
         let written = try CollectionWriter.yaml(for: collection)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workspace
 
 /// `{{prompt "Label"}}`: the value a person types, asked by whoever can ask (the CLI on its
@@ -45,13 +46,16 @@ import Testing
     @Test func withoutAPrompterTheAnswerComesFromVarOrItIsAClearError() throws {
         let loaded = try CollectionLoader.parse(collection, file: "prompt.yaml")
         let endpoint = try loaded.endpoint(named: "Login")
-        let given = try RequestResolver(processEnvironment: [:]).resolve(endpoint, in: loaded, overrides: ["One-time code": "42", "Password": "p"])
+        let given = try RequestResolver(processEnvironment: [:]).resolve(
+            endpoint, in: loaded, overrides: ["One-time code": "42", "Password": "p"])
         #expect(given.url.hasSuffix("code=42"))
         do {
             _ = try RequestResolver(processEnvironment: [:]).resolve(endpoint, in: loaded)
             Issue.record("resolved without an answer")
         } catch {
-            #expect(String(describing: error).contains(#"prompt "One-time code" cannot ask here; --var "One-time code=…" gives the answer"#), "\(error)")
+            #expect(
+                String(describing: error).contains(
+                    #"prompt "One-time code" cannot ask here; --var "One-time code=…" gives the answer"#), "\(error)")
         }
     }
 
@@ -69,7 +73,8 @@ import Testing
             let prompt = try #require(UnansweredPrompt(stoppedAt: error))
             #expect(prompt.label == "Password")
             #expect(prompt.isSecret)
-            #expect(String(describing: error).hasPrefix("prompt.yaml:"), "the sentence points at the collection: \(error)")
+            #expect(
+                String(describing: error).hasPrefix("prompt.yaml:"), "the sentence points at the collection: \(error)")
         }
         resolver.prompter = PromptAnswers(["One-time code": "123456", "Password": "hunter2"])
         let resolved = try resolver.resolve(endpoint, in: loaded)
@@ -79,7 +84,8 @@ import Testing
     }
 
     @Test func thePromptsOfSeveralEndpointsAreListedOnceInOrderWithoutTheAnsweredOnes() throws {
-        let loaded = try CollectionLoader.parse("""
+        let loaded = try CollectionLoader.parse(
+            """
             name: Prompts
             environments: [{ name: local, base_url: "http://127.0.0.1:1", variables: { pin: '{{prompt "PIN"}}' } }]
             endpoints:
@@ -93,10 +99,15 @@ import Testing
                 path: /c/{{undefined_thing}}
             """, file: "prompts.yaml")
         let environment = try #require(loaded.environments.first)
-        let all = loaded.unansweredPrompts(of: loaded.endpoints, in: environment, answers: PromptAnswers(["Region": "eu"]))
+        let all = loaded.unansweredPrompts(
+            of: loaded.endpoints, in: environment, answers: PromptAnswers(["Region": "eu"]))
         #expect(all.map(\.label) == ["Account", "PIN"])
         #expect(all.map(\.isSecret) == [false, true])
-        #expect(loaded.unansweredPrompts(of: loaded.endpoints, in: environment, answers: PromptAnswers(["Account": "7", "PIN": "1", "Region": "eu"])).isEmpty)
+        #expect(
+            loaded.unansweredPrompts(
+                of: loaded.endpoints, in: environment,
+                answers: PromptAnswers(["Account": "7", "PIN": "1", "Region": "eu"])
+            ).isEmpty)
     }
 
     @Test func aPreviewShowsAnUnansweredPromptAsWritten() throws {

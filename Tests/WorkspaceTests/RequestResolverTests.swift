@@ -1,9 +1,10 @@
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
+
 @testable import Terminal
 @testable import Workspace
-import TestSupport
 
 @Suite struct RequestResolverTests {
     let fixedDate = Date(timeIntervalSince1970: 1_700_000_000)
@@ -18,7 +19,10 @@ import TestSupport
         #expect(resolved.url == "http://127.0.0.1:8080/v1/posts?page=1&per_page=20")
         #expect(resolved.request.method == .get)
         #expect(resolved.request.path == "/posts")
-        #expect(resolved.request.queryItems == [URLQueryItem(name: "page", value: "1"), URLQueryItem(name: "per_page", value: "20")])
+        #expect(
+            resolved.request.queryItems == [
+                URLQueryItem(name: "page", value: "1"), URLQueryItem(name: "per_page", value: "20"),
+            ])
         #expect(resolved.request.headers["Authorization"] == "Bearer s3cret-token")
         let span = try #require(resolved.urlVariableSpans.first)
         #expect(span.name == "per_page")
@@ -38,7 +42,8 @@ import TestSupport
                 path: /{{a}}/{{b}}/{{c}}
             """
         let collection = try CollectionLoader.parse(yaml)
-        let resolved = try resolver().resolve(try collection.endpoint(named: "p"), in: collection, overrides: ["a": "cli"])
+        let resolved = try resolver().resolve(
+            try collection.endpoint(named: "p"), in: collection, overrides: ["a": "cli"])
         #expect(resolved.request.path == "/cli/environment/collection")
         #expect(resolved.urlVariableSpans.map(\.name) == ["a", "b", "c"])
         for span in resolved.urlVariableSpans {
@@ -52,10 +57,14 @@ import TestSupport
         let endpoint = try collection.endpoint(named: "Get user")
         let production = try collection.requireEnvironment(named: "production")
         let location = try #require(endpoint.locations["path"])
-        #expect(throws: ResolveError.undefinedVariable(name: "user_id", context: "the path of endpoint \"Users/Get user\"", at: location)) {
+        #expect(
+            throws: ResolveError.undefinedVariable(
+                name: "user_id", context: "the path of endpoint \"Users/Get user\"", at: location)
+        ) {
             try resolver().resolve(endpoint, in: collection, environment: production)
         }
-        let error = ResolveError.undefinedVariable(name: "user_id", context: "the path of endpoint \"Users/Get user\"", at: location)
+        let error = ResolveError.undefinedVariable(
+            name: "user_id", context: "the path of endpoint \"Users/Get user\"", at: location)
         #expect(error.description.contains("{{user_id}}") && error.description.contains("Users/Get user"))
     }
 
@@ -80,7 +89,9 @@ import TestSupport
         let endpoint = try collection.endpoint(named: "p")
         func message(_ environment: String, _ overrides: [String: String] = [:]) -> String {
             do {
-                _ = try resolver().resolve(endpoint, in: collection, environment: try collection.requireEnvironment(named: environment), overrides: overrides)
+                _ = try resolver().resolve(
+                    endpoint, in: collection, environment: try collection.requireEnvironment(named: environment),
+                    overrides: overrides)
                 return "resolved"
             } catch {
                 return "\(error)"
@@ -89,7 +100,9 @@ import TestSupport
         #expect(message("e").hasPrefix("c.yaml:4:15: The variable {{host}} used in the base_url of environment \"e\""))
         #expect(message("bad").hasPrefix("c.yaml:6:15: The base_url of environment \"bad\" is \"ftp://h\""))
         #expect(message("e", ["host": "h"]).hasPrefix("c.yaml:14:17: The variable {{also_missing}} used in the query"))
-        #expect(message("e", ["host": "h", "also_missing": "m"]).hasPrefix("c.yaml:13:14: The variable {{missing}} used in the header X-A"))
+        #expect(
+            message("e", ["host": "h", "also_missing": "m"]).hasPrefix(
+                "c.yaml:13:14: The variable {{missing}} used in the header X-A"))
     }
 
     @Test func repeatedHeadersAndQueryKeysAreAllSent() throws {
@@ -137,11 +150,18 @@ import TestSupport
                   formm: { a: b }
             """
         let collection = try CollectionLoader.parse(yaml, file: "c.yaml")
-        #expect(collection.warnings.map(\.description) == ["c.yaml:17:7: warning: unknown key \"formm\" in disabled of endpoint \"p\" is ignored; did you mean \"form\"?"])
+        #expect(
+            collection.warnings.map(\.description) == [
+                "c.yaml:17:7: warning: unknown key \"formm\" in disabled of endpoint \"p\" is ignored; did you mean \"form\"?"
+            ])
         let endpoint = try collection.endpoint(named: "p")
         #expect(endpoint.disabled.query == [KeyValue("debug", "1")])
         #expect(endpoint.disabled.headers == [KeyValue("X-Trace", "a"), KeyValue("x-trace", "b")])
-        #expect(endpoint.disabled.multipart == [MultipartField(name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv")])
+        #expect(
+            endpoint.disabled.multipart == [
+                MultipartField(
+                    name: "report", value: "q3.csv", isFile: true, filename: "report.csv", contentType: "text/csv")
+            ])
         let resolved = try resolver().resolve(endpoint, in: collection)
         #expect(resolved.url == "http://127.0.0.1:1/p?page=1")
         #expect(resolved.request.headers["X-Trace"] == nil)
@@ -150,7 +170,9 @@ import TestSupport
         #expect(written.contains("disabled:"))
         #expect(try CollectionLoader.parse(written).endpoints == collection.endpoints, "written and read back alike")
         #expect(throws: CollectionError.self) {
-            try CollectionLoader.parse("name: x\nenvironments: [{ name: e, base_url: \"http://h\" }]\nendpoints:\n  - { name: p, path: /p, disabled: [a] }\n")
+            try CollectionLoader.parse(
+                "name: x\nenvironments: [{ name: e, base_url: \"http://h\" }]\nendpoints:\n  - { name: p, path: /p, disabled: [a] }\n"
+            )
         }
     }
 
@@ -158,7 +180,9 @@ import TestSupport
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         try Data([0, 1, 2, 255]).write(to: directory.url.appendingPathComponent("blob.bin"))
-        let file = try directory.write("c.yaml", """
+        let file = try directory.write(
+            "c.yaml",
+            """
             name: x
             environments: [{ name: e, base_url: "http://127.0.0.1:1" }]
             endpoints:
@@ -172,16 +196,23 @@ import TestSupport
                   file: nope.bin
             """)
         let collection = try CollectionLoader.load(from: file)
-        #expect(try resolver().resolve(try collection.endpoint(named: "p"), in: collection).request.httpBody == Data([0, 1, 2, 255]))
-        #expect(throws: ResolveError.self) { try resolver().resolve(try collection.endpoint(named: "q"), in: collection) }
-        #expect(try CollectionLoader.parse(try CollectionWriter.yaml(for: collection)).endpoints == collection.endpoints)
+        #expect(
+            try resolver().resolve(try collection.endpoint(named: "p"), in: collection).request.httpBody
+                == Data([0, 1, 2, 255]))
+        #expect(throws: ResolveError.self) {
+            try resolver().resolve(try collection.endpoint(named: "q"), in: collection)
+        }
+        #expect(
+            try CollectionLoader.parse(try CollectionWriter.yaml(for: collection)).endpoints == collection.endpoints)
     }
 
     @Test func multipartPartsCarryTheirFileNameAndType() throws {
         let directory = try WorkspaceTemporaryDirectory()
         defer { directory.cleanUp() }
         try directory.write("q3-report.csv", "a,b\n1,2\n")
-        let file = try directory.write("c.yaml", """
+        let file = try directory.write(
+            "c.yaml",
+            """
             name: x
             environments: [{ name: e, base_url: "http://127.0.0.1:1" }]
             endpoints:
@@ -193,11 +224,16 @@ import TestSupport
                   plain: text
             """)
         let collection = try CollectionLoader.load(from: file)
-        let body = String(decoding: try #require(try resolver().resolve(try collection.endpoint(named: "p"), in: collection).request.httpBody), as: UTF8.self)
-        #expect(body.contains("name=\"document\"; filename=\"report.csv\"\r\nContent-Type: text/csv\r\n\r\na,b\n1,2\n\r\n"))
+        let body = String(
+            decoding: try #require(
+                try resolver().resolve(try collection.endpoint(named: "p"), in: collection).request.httpBody),
+            as: UTF8.self)
+        #expect(
+            body.contains("name=\"document\"; filename=\"report.csv\"\r\nContent-Type: text/csv\r\n\r\na,b\n1,2\n\r\n"))
         #expect(body.contains("name=\"input\"\r\nContent-Type: application/json\r\n\r\n{\"a\": 1}\r\n"))
         #expect(body.contains("name=\"plain\"\r\n\r\ntext\r\n"))
-        #expect(try CollectionLoader.parse(try CollectionWriter.yaml(for: collection)).endpoints == collection.endpoints)
+        #expect(
+            try CollectionLoader.parse(try CollectionWriter.yaml(for: collection)).endpoints == collection.endpoints)
     }
 
     @Test func builtInsAndProcessEnvironment() throws {
@@ -211,7 +247,8 @@ import TestSupport
                 headers: { X-Id: "{{uuid}}", X-Time: "{{timestamp}}", X-Now: "{{now}}", X-Home: "{{env.HOME_DIR}}" }
             """
         let collection = try CollectionLoader.parse(yaml)
-        let resolved = try resolver(["HOME_DIR": "/home/ada"]).resolve(try collection.endpoint(named: "p"), in: collection)
+        let resolved = try resolver(["HOME_DIR": "/home/ada"]).resolve(
+            try collection.endpoint(named: "p"), in: collection)
         #expect(resolved.request.headers["X-Id"] == "00000000-0000-4000-8000-000000000000")
         #expect(resolved.request.headers["X-Time"] == "1700000000")
         #expect(resolved.request.headers["X-Now"] == "2023-11-14T22:13:20Z")
@@ -238,7 +275,9 @@ import TestSupport
     @Test func jsonBodyIsTemplatedAndGetsItsContentType() throws {
         let collection = try CollectionLoader.parse(issueExampleYAML)
         let resolved = try resolver().resolve(try collection.endpoint(named: "Create user"), in: collection)
-        #expect(resolved.request.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"name":"Ada","email":"ada@example.com"}"#)
+        #expect(
+            resolved.request.httpBody.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"name":"Ada","email":"ada@example.com"}"#)
         #expect(resolved.request.headers["Content-Type"] == "application/json")
         #expect(resolved.request.headers["X-Request-Id"] == "00000000-0000-4000-8000-000000000000")
     }
@@ -320,7 +359,10 @@ import TestSupport
             endpoints: [{ name: p, path: /p }]
             """
         let collection = try CollectionLoader.parse(yaml)
-        #expect(throws: ResolveError.invalidBaseURL(environment: "e", url: "http://", at: collection.environments.first?.baseURLLocation)) {
+        #expect(
+            throws: ResolveError.invalidBaseURL(
+                environment: "e", url: "http://", at: collection.environments.first?.baseURLLocation)
+        ) {
             try resolver().resolve(try collection.endpoint(named: "p"), in: collection)
         }
     }

@@ -1,13 +1,16 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Terminal
 @testable import Workspace
 
 @Suite struct SecretMaskerTests {
     @Test func sensitiveHeadersAreAlwaysMaskedKeepingTheScheme() {
         let masker = SecretMasker()
-        let headers: HTTPHeaders = ["authorization": "Basic dXNlcjpwYXNz", "Cookie": "a=b", "x-api-key": "k", "Accept": "*/*"]
+        let headers: HTTPHeaders = [
+            "authorization": "Basic dXNlcjpwYXNz", "Cookie": "a=b", "x-api-key": "k", "Accept": "*/*",
+        ]
         let masked = masker.mask(headers: headers)
         #expect(masked["Authorization"] == "Basic ••••••")
         #expect(masked["Cookie"] == "••••••")
@@ -23,7 +26,9 @@ import Testing
         // The percent-encoded form, its hex digits in the other case, is still found and masked.
         let encoded = Data(#"{"echo": "p%40SS%20w%2Frd"}"#.utf8)
         #expect(masker.mayHoldSecret(encoded))
-        #expect(masker.mask(body: encoded).map { String(decoding: $0, as: UTF8.self) } == #"{"echo": "\#(SecretMasker.mask)"}"#)
+        #expect(
+            masker.mask(body: encoded).map { String(decoding: $0, as: UTF8.self) }
+                == #"{"echo": "\#(SecretMasker.mask)"}"#)
     }
 
     @Test func secretValuesAreMaskedEverywhereIncludingTheirURLEncoding() {

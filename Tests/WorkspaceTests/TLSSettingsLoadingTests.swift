@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Workspace
 
 /// `tls:` on an environment: read, checked at its line, written back, files found beside the
@@ -26,14 +27,18 @@ import Testing
     @Test func tlsIsReadWrittenBackAndItsFilesAreFoundBesideTheCollection() throws {
         let collection = try CollectionLoader.parse(yaml, file: "t.yaml")
         let mtls = try #require(collection.environments.first?.tls)
-        #expect(mtls == TLSSettings(caCertificateFile: "certs/ca.pem", clientCertificateFile: "/etc/explorer/client.pem",
-                                    clientKeyFile: "certs/client.key", clientKeyPassword: "{{key_password}}", minimumVersion: .tls1_3))
+        #expect(
+            mtls
+                == TLSSettings(
+                    caCertificateFile: "certs/ca.pem", clientCertificateFile: "/etc/explorer/client.pem",
+                    clientKeyFile: "certs/client.key", clientKeyPassword: "{{key_password}}", minimumVersion: .tls1_3))
         #expect(collection.environments[1].tls == TLSSettings(insecure: true))
 
         let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection), file: "again.yaml")
         #expect(reread.environments.map(\.tls) == collection.environments.map(\.tls))
 
-        let resolved = try #require(collection.environments[0].tlsSettings(collectionFile: URL(fileURLWithPath: "/work/api/t.yaml")))
+        let resolved = try #require(
+            collection.environments[0].tlsSettings(collectionFile: URL(fileURLWithPath: "/work/api/t.yaml")))
         #expect(resolved.caCertificateFile == "/work/api/certs/ca.pem")
         #expect(resolved.clientCertificateFile == "/etc/explorer/client.pem")
         #expect(resolved.clientKeyFile == "/work/api/certs/client.key")
@@ -55,7 +60,8 @@ import Testing
 /// or nil when it loads.
 func environmentSettingError(_ line: String) -> String? {
     do {
-        _ = try CollectionLoader.parse("""
+        _ = try CollectionLoader.parse(
+            """
             name: t
             environments:
               - name: e

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workspace
 
 /// The functions a `{{…}}` may call, with reference values from the tools people check them with.
@@ -7,7 +8,9 @@ import Testing
     private let now = Date(timeIntervalSince1970: 1_763_890_245.678)  // 2025-11-23T09:30:45.678Z
 
     private func expand(_ text: String, variables: [KeyValue] = [], directory: URL? = nil) throws -> String {
-        var scope = VariableScope(environmentVariables: variables, processEnvironment: ["HOME_DIR": "/home/ada"], uuid: "fixed-uuid", now: now)
+        var scope = VariableScope(
+            environmentVariables: variables, processEnvironment: ["HOME_DIR": "/home/ada"], uuid: "fixed-uuid", now: now
+        )
         scope.directory = directory
         return try scope.expand(text).text
     }
@@ -36,8 +39,9 @@ import Testing
         // `printf abc | sha256sum`
         #expect(try expand(#"{{sha256 "abc"}}"#) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // RFC 4231 is binary keys; this pair is `printf 'The quick brown fox jumps over the lazy dog' | openssl dgst -sha256 -hmac key`
-        #expect(try expand(#"{{hmac_sha256 key "The quick brown fox jumps over the lazy dog"}}"#, variables: variables)
-            == "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8")
+        #expect(
+            try expand(#"{{hmac_sha256 key "The quick brown fox jumps over the lazy dog"}}"#, variables: variables)
+                == "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8")
     }
 
     @Test func fileReadsRelativeToTheCollection() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Testing
+
 @testable import Workspace
 
 /// `websocket:` and `messages:` in a collection file: read, written back, and errors at the
@@ -36,22 +37,25 @@ import Testing
         let collection = try CollectionLoader.parse(Self.collection(Self.echoAndPlain), file: "s.yaml")
         let echo = try collection.endpoint(named: "Echo")
         #expect(echo.isWebSocket())
-        #expect(echo.savedMessages == [
-            SavedMessage(name: "hello", text: "hello"),
-            SavedMessage(name: "Subscribe", text: #"{"op": "subscribe", "channel": "{{channel}}"}"#),
-            SavedMessage(name: "Order", text: #"{"op":"buy","qty":2}"#, isJSON: true),
-        ])
+        #expect(
+            echo.savedMessages == [
+                SavedMessage(name: "hello", text: "hello"),
+                SavedMessage(name: "Subscribe", text: #"{"op": "subscribe", "channel": "{{channel}}"}"#),
+                SavedMessage(name: "Order", text: #"{"op":"buy","qty":2}"#, isJSON: true),
+            ])
         let plain = try collection.endpoint(named: "Plain")
         #expect(!plain.isWebSocket())
         #expect(plain.isWebSocket(resolvedURL: "ws://127.0.0.1:8080/users"))
     }
 
     @Test func aWsURLPathIsAWebSocketWithoutTheKey() throws {
-        let collection = try CollectionLoader.parse(Self.collection("""
-              - name: Remote
-                path: wss://echo.example.org/socket
-                messages: [ping]
-            """))
+        let collection = try CollectionLoader.parse(
+            Self.collection(
+                """
+                  - name: Remote
+                    path: wss://echo.example.org/socket
+                    messages: [ping]
+                """))
         let remote = try collection.endpoint(named: "Remote")
         #expect(remote.isWebSocket())
         #expect(remote.savedMessages.map(\.text) == ["ping"])
@@ -66,7 +70,8 @@ import Testing
     }
 
     @Test func messagesOnAnHTTPEndpointPointAtTheKey() {
-        let text = Self.collection("""
+        let text = Self.collection(
+            """
               - name: Users
                 path: /users
                 messages: [hello]
@@ -80,7 +85,8 @@ import Testing
     }
 
     @Test func aWebsocketThatIsNotABooleanNamesTheLineAndColumn() {
-        let text = Self.collection("""
+        let text = Self.collection(
+            """
               - name: Echo
                 path: /ws/echo
                 websocket: sometimes
@@ -93,7 +99,8 @@ import Testing
     }
 
     @Test func aMessageWithoutTextOrJSONIsAnError() {
-        let text = Self.collection("""
+        let text = Self.collection(
+            """
               - name: Echo
                 path: /ws/echo
                 websocket: true
@@ -116,6 +123,9 @@ import Testing
         #expect(transcript.data.count <= 200)
         #expect(transcript.isTruncated)
         let first = String(decoding: transcript.data, as: UTF8.self).split(separator: "\n").first.map(String.init)
-        #expect(first == #"{"direction":"received","kind":"text","time":"1970-01-01T00:00:00.000Z","size":9,"text":"message 0"}"#)
+        #expect(
+            first
+                == #"{"direction":"received","kind":"text","time":"1970-01-01T00:00:00.000Z","size":9,"text":"message 0"}"#
+        )
     }
 }

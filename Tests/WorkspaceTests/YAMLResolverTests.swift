@@ -1,5 +1,6 @@
 import Testing
 import Yams
+
 @testable import Workspace
 
 /// The explorer reads its YAML without Yams's regular-expression rules; booleans are read by
@@ -10,8 +11,12 @@ import Yams
     }
 
     @Test func plainBooleanWordsAreFlags() throws {
-        for word in ["true", "True", "TRUE", "tRUE", "yes", "Yes", "YES", "on", "On", "ON"] { #expect(try node(word).flag == true, "\(word)") }
-        for word in ["false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"] { #expect(try node(word).flag == false, "\(word)") }
+        for word in ["true", "True", "TRUE", "tRUE", "yes", "Yes", "YES", "on", "On", "ON"] {
+            #expect(try node(word).flag == true, "\(word)")
+        }
+        for word in ["false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"] {
+            #expect(try node(word).flag == false, "\(word)")
+        }
     }
 
     @Test func quotedWordsOtherCasesAndOtherScalarsAreNot() throws {
@@ -26,12 +31,15 @@ import Yams
         for word in ["true", "Yes", "OFF", "on", "'true'", "\"No\"", "tRUE", "y", "1", "text"] {
             let byRule = try #require(try Yams.compose(yaml: "value: \(word)\n", withTheRule)?.mapping?["value"])
             let flag = try node(word).flag
-            #expect(flag == byRule.bool, "\(word): \(String(describing: flag)) against \(String(describing: byRule.bool)), \(byRule.tag)")
+            #expect(
+                flag == byRule.bool,
+                "\(word): \(String(describing: flag)) against \(String(describing: byRule.bool)), \(byRule.tag)")
         }
     }
 
     @Test func aMappingsValueIsFoundByTheKeysTextQuotedOrNot() throws {
-        let mapping = try #require(try Yams.compose(yaml: "name: a\n'path': /b\n\"1\": one\ntrue: yes\n", .explorerFiles)?.mapping)
+        let mapping = try #require(
+            try Yams.compose(yaml: "name: a\n'path': /b\n\"1\": one\ntrue: yes\n", .explorerFiles)?.mapping)
         #expect(mapping.value("name")?.string == "a")
         #expect(mapping.value("path")?.string == "/b")
         #expect(mapping.value("1")?.string == "one")

@@ -22,7 +22,11 @@ struct BenchDrawCommand: ParsableCommand {
     func run() throws {
         let size = Size(width: 200, height: 60)
         let list = (0..<500).map { i in
-            ListItem([Span(i % 3 == 0 ? "GET " : "POST", role: i % 3 == 0 ? .methodGet : .methodPost), Span(" /resources/\(i)/items?page=\(i % 7) 日本 🚀")], trailing: [Span("200", role: .status2xx)])
+            ListItem(
+                [
+                    Span(i % 3 == 0 ? "GET " : "POST", role: i % 3 == 0 ? .methodGet : .methodPost),
+                    Span(" /resources/\(i)/items?page=\(i % 7) 日本 🚀"),
+                ], trailing: [Span("200", role: .status2xx)])
         }
         let small = BenchDrawCommand.body(bytes: 1_000_000)
         let large = BenchDrawCommand.body(bytes: 50_000_000)
@@ -41,25 +45,40 @@ struct BenchDrawCommand: ParsableCommand {
         let area = Rect(x: 0, y: 0, width: 140, height: 58)
         let window = { (index: LineIndex, wrap: Bool, top: Int) in
             var grid = CellGrid(size: size)
-            ScrollText(source: BytesTextSource(index), state: ScrollTextState(topLine: top, wrap: wrap, showLineNumbers: true))
-                .render(into: &grid, area: area)
+            ScrollText(
+                source: BytesTextSource(index), state: ScrollTextState(topLine: top, wrap: wrap, showLineNumbers: true)
+            )
+            .render(into: &grid, area: area)
         }
-        let smallWindow = BenchDrawCommand.median(samples) { i in window(smallIndex, false, smallIndex.lineCount / 2 + i % 100) }
-        let largeWindow = BenchDrawCommand.median(samples) { i in window(largeIndex, false, largeIndex.lineCount / 2 + i % 100) }
-        let largeWrapped = BenchDrawCommand.median(samples) { i in window(largeIndex, true, largeIndex.lineCount / 2 + i % 100) }
+        let smallWindow = BenchDrawCommand.median(samples) { i in
+            window(smallIndex, false, smallIndex.lineCount / 2 + i % 100)
+        }
+        let largeWindow = BenchDrawCommand.median(samples) { i in
+            window(largeIndex, false, largeIndex.lineCount / 2 + i % 100)
+        }
+        let largeWrapped = BenchDrawCommand.median(samples) { i in
+            window(largeIndex, true, largeIndex.lineCount / 2 + i % 100)
+        }
         let oneLine = LineIndex(BenchDrawCommand.body(bytes: 50_000_000, lineBreaks: false))
         let oneLineWindow = BenchDrawCommand.median(samples) { _ in window(oneLine, true, 0) }
 
         print("frame 200x60 compose (list 500 items + body + status), median: \(BenchDrawCommand.format(compose))")
         print("frame 200x60 compose with search highlights, median:          \(BenchDrawCommand.format(composeSearch))")
-        if let flush = try? BenchDrawCommand.flush(samples: min(samples, 200), frames: [frame(smallIndex, 0, ""), frame(smallIndex, 1, "")]) {
-            print("frame 200x60 ncurses flush into a pty (every frame scrolled), median: \(BenchDrawCommand.format(flush))")
+        if let flush = try? BenchDrawCommand.flush(
+            samples: min(samples, 200), frames: [frame(smallIndex, 0, ""), frame(smallIndex, 1, "")])
+        {
+            print(
+                "frame 200x60 ncurses flush into a pty (every frame scrolled), median: \(BenchDrawCommand.format(flush))"
+            )
         }
-        print("line index: 1 MB body \(smallIndex.lineCount) lines in \(BenchDrawCommand.format(smallIndexTime)); 50 MB body \(largeIndex.lineCount) lines in \(BenchDrawCommand.format(largeIndexTime))")
+        print(
+            "line index: 1 MB body \(smallIndex.lineCount) lines in \(BenchDrawCommand.format(smallIndexTime)); 50 MB body \(largeIndex.lineCount) lines in \(BenchDrawCommand.format(largeIndexTime))"
+        )
         print("visible window 140x58, 1 MB body, wrap off, median:  \(BenchDrawCommand.format(smallWindow))")
         print("visible window 140x58, 50 MB body, wrap off, median: \(BenchDrawCommand.format(largeWindow))")
         print("visible window 140x58, 50 MB body, wrap on, median:  \(BenchDrawCommand.format(largeWrapped))")
-        print("visible window 140x58, 50 MB single-line body, wrap on, median: \(BenchDrawCommand.format(oneLineWindow))")
+        print(
+            "visible window 140x58, 50 MB single-line body, wrap on, median: \(BenchDrawCommand.format(oneLineWindow))")
     }
 
     /// A full screen: tabs, a list pane, a body pane and a status bar.
@@ -70,10 +89,16 @@ struct BenchDrawCommand: ParsableCommand {
         let columns = Layout.columns(rows[1], [.percent(30), .fill])
         let listInside = Block(title: "Endpoints", focused: true).render(into: &grid, area: columns[0])
         ListView(items: items, state: ListState(selected: top % items.count)).render(into: &grid, area: listInside)
-        let bodyInside = Block(title: "Response", trailingTitle: [Span("200 OK", role: .status2xx)]).render(into: &grid, area: columns[1])
-        ScrollText(source: BytesTextSource(body), state: ScrollTextState(topLine: top, wrap: true, showLineNumbers: true, search: search))
-            .render(into: &grid, area: bodyInside)
-        StatusBar(hints: [KeyHint(key: "q", label: "quit"), KeyHint(key: "Enter", label: "send"), KeyHint(key: "/", label: "search")]).render(into: &grid, area: rows[2])
+        let bodyInside = Block(title: "Response", trailingTitle: [Span("200 OK", role: .status2xx)]).render(
+            into: &grid, area: columns[1])
+        ScrollText(
+            source: BytesTextSource(body),
+            state: ScrollTextState(topLine: top, wrap: true, showLineNumbers: true, search: search)
+        )
+        .render(into: &grid, area: bodyInside)
+        StatusBar(hints: [
+            KeyHint(key: "q", label: "quit"), KeyHint(key: "Enter", label: "send"), KeyHint(key: "/", label: "search"),
+        ]).render(into: &grid, area: rows[2])
         return grid
     }
 
@@ -83,7 +108,8 @@ struct BenchDrawCommand: ParsableCommand {
         result.reserveCapacity(bytes + 200)
         var i = 0
         while result.count < bytes {
-            let line = "  {\"id\": \(i), \"name\": \"item \(i) — ünïcödé 日本\", \"tags\": [\"a\", \"b\"], \"price\": \(Double(i) * 1.5), \"active\": \(i % 2 == 0)},"
+            let line =
+                "  {\"id\": \(i), \"name\": \"item \(i) — ünïcödé 日本\", \"tags\": [\"a\", \"b\"], \"price\": \(Double(i) * 1.5), \"active\": \(i % 2 == 0)},"
             result += line.utf8
             if lineBreaks { result.append(0x0A) }
             i += 1
@@ -113,8 +139,12 @@ struct BenchDrawCommand: ParsableCommand {
             while read(descriptor, &buffer, buffer.count) > 0 {}
             drained.signal()
         }
-        guard let input = fopen(master.slave, "r"), let output = fopen(master.slave, "w") else { throw CursesError.noTerminal }
-        let screen = try CursesScreen(input: input, output: output, ownsFiles: true, theme: Theme.fallback, environment: ["TERM": "xterm-256color"])
+        guard let input = fopen(master.slave, "r"), let output = fopen(master.slave, "w") else {
+            throw CursesError.noTerminal
+        }
+        let screen = try CursesScreen(
+            input: input, output: output, ownsFiles: true, theme: Theme.fallback,
+            environment: ["TERM": "xterm-256color"])
         let time = median(samples) { i in screen.draw(frames[i % frames.count]) }
         screen.end()
         _ = drained.wait(timeout: .now() + 2)

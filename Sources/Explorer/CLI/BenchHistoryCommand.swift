@@ -47,7 +47,8 @@ struct BenchHistoryCommand: ParsableCommand {
             .appendingPathComponent("explorer-bench-history-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = database.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("history.sqlite")
-        let configuration = HistoryConfiguration(bodyCap: HistoryConfiguration.fromEnvironment().bodyCap, maximumCount: nil)
+        let configuration = HistoryConfiguration(
+            bodyCap: HistoryConfiguration.fromEnvironment().bodyCap, maximumCount: nil)
         let store = try HistoryStore(fileURL: file, configuration: configuration)
         #if DEBUG
         printLine("build: debug (figures are pessimistic; use `swift build -c release` for real ones)")
@@ -62,7 +63,8 @@ struct BenchHistoryCommand: ParsableCommand {
                 try store.record(Self.entry(index: attempt, body: large))
             }
             let peak = growth.map { String(format: "%.1f MiB", Double($0) / 1024) } ?? "unknown (no /proc)"
-            printLine("insert 10.5 MB body (cap \(configuration.bodyCap) bytes): \(Self.format(duration)), peak RSS +\(peak)")
+            printLine(
+                "insert 10.5 MB body (cap \(configuration.bodyCap) bytes): \(Self.format(duration)), peak RSS +\(peak)")
         }
         if largeBodyOnly { return }
         try store.clear()
@@ -115,7 +117,9 @@ struct BenchHistoryCommand: ParsableCommand {
         try store.checkpoint()
         let size = store.fileSize
         let total = try store.count()
-        printLine("database: \(size / 1024) KB for \(total) exchanges = \(size / max(1, total)) bytes per exchange (1 KB bodies)")
+        printLine(
+            "database: \(size / 1024) KB for \(total) exchanges = \(size / max(1, total)) bytes per exchange (1 KB bodies)"
+        )
     }
 
     private func write(count: Int) throws {
@@ -142,7 +146,8 @@ struct BenchHistoryCommand: ParsableCommand {
         var text = #"{"items":["#
         while text.utf8.count < bytes - 40 {
             let word = words[Int(generator.next() % UInt64(words.count))]
-            text += #"{"id":\#(generator.next() % 100_000),"word":"\#(word)\#(generator.next() % 1000)","text":"\#(word)"},"#
+            text +=
+                #"{"id":\#(generator.next() % 100_000),"word":"\#(word)\#(generator.next() % 1000)","text":"\#(word)"},"#
         }
         text += #"{"end":true}]}"#
         return text
@@ -189,7 +194,7 @@ struct BenchHistoryCommand: ParsableCommand {
     /// A `/proc/self/status` figure in KiB (`VmRSS`, `VmHWM`), or `nil` where there is none.
     private static func statusKiB(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
         else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
@@ -207,4 +212,3 @@ struct BenchHistoryCommand: ParsableCommand {
         return ms >= 1000 ? String(format: "%.2f s", ms / 1000) : String(format: "%.3f ms", ms)
     }
 }
-

@@ -22,7 +22,11 @@ struct BenchImportCommand: ParsableCommand {
     @Option(name: .long, help: "Repeat each document (paths and components) this many times.")
     var scale: Int = 1
 
-    @Option(name: .customLong("operations"), help: "Keep the first N operations (in path order; the components stay whole): the shape of the largest public documents, ~10 MB with ~1,000 operations, is --scale 9 --operations 1000.")
+    @Option(
+        name: .customLong("operations"),
+        help:
+            "Keep the first N operations (in path order; the components stay whole): the shape of the largest public documents, ~10 MB with ~1,000 operations, is --scale 9 --operations 1000."
+    )
     var keepOperations: Int?
 
     @Option(name: .long, help: "How many times each import is timed (the fastest is printed).")
@@ -34,7 +38,8 @@ struct BenchImportCommand: ParsableCommand {
         for file in files {
             var data = try Data(contentsOf: URL(fileURLWithPath: file))
             if scale > 1 || keepOperations != nil { data = try scaled(data, times: scale, keeping: keepOperations) }
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-bench-import-\(UUID().uuidString).json")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "explorer-bench-import-\(UUID().uuidString).json")
             try data.write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
             var importTime = Double.infinity
@@ -49,10 +54,14 @@ struct BenchImportCommand: ParsableCommand {
                 importTime = min(importTime, Date().timeIntervalSince(start))
                 operations = result.collection.endpoints.count
             }
-            let name = URL(fileURLWithPath: file).lastPathComponent + (scale > 1 ? " ×\(scale)" : "") + (keepOperations.map { " (\($0) ops)" } ?? "")
-            print(name.padding(toLength: 34, withPad: " ", startingAt: 0),
-                  String(format: "%5.1f MB  %10d  %7.3f s  %8.3f s  %5.1f×", Double(data.count) / 1_000_000, operations,
-                         importTime, parseTime, importTime / parseTime))
+            let name =
+                URL(fileURLWithPath: file).lastPathComponent + (scale > 1 ? " ×\(scale)" : "")
+                + (keepOperations.map { " (\($0) ops)" } ?? "")
+            print(
+                name.padding(toLength: 34, withPad: " ", startingAt: 0),
+                String(
+                    format: "%5.1f MB  %10d  %7.3f s  %8.3f s  %5.1f×", Double(data.count) / 1_000_000, operations,
+                    importTime, parseTime, importTime / parseTime))
         }
     }
 
@@ -62,7 +71,8 @@ struct BenchImportCommand: ParsableCommand {
     /// is 10.8 MB with 2,178 operations).
     private func scaled(_ data: Data, times: Int, keeping operationLimit: Int?) throws -> Data {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let paths = root["paths"] as? [String: Any] else { throw ValidationError("The document has no paths.") }
+            let paths = root["paths"] as? [String: Any]
+        else { throw ValidationError("The document has no paths.") }
         let components = root["components"] as? [String: Any] ?? [:]
         var allPaths: [String: Any] = [:]
         var allComponents: [String: [String: Any]] = [:]

@@ -24,29 +24,38 @@ struct CompareCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The endpoint (Folder/Name or a unique Name); with --all, a folder (default: the whole collection).",
-              completion: EndpointCompletion.kind(folders: true))
+    @Argument(
+        help: "The endpoint (Folder/Name or a unique Name); with --all, a folder (default: the whole collection).",
+        completion: EndpointCompletion.kind(folders: true))
     var target: String?
 
     @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
     var collection: String?
 
-    @Option(name: .long, help: ArgumentHelp("An environment to send to: give it twice, the first and the second.", valueName: "NAME"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("An environment to send to: give it twice, the first and the second.", valueName: "NAME"))
     var env: [String] = []
 
     @Flag(name: .long, help: "Compare every GET endpoint of the collection, or of the folder given.")
     var all = false
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for the requests in both environments (repeatable).", valueName: "K=V"))
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp("Set a variable for the requests in both environments (repeatable).", valueName: "K=V"))
     var variables: [String] = []
 
     @Flag(name: .long, help: "Print one JSON object instead of the report.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("List at most this many body differences per endpoint (default 1000).", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("List at most this many body differences per endpoint (default 1000).", valueName: "N"))
     var limit: Int = JSONDiff.defaultLimit
 
     @Flag(name: .long, help: "Do not record the exchanges in the history.")
@@ -60,13 +69,15 @@ struct CompareCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard env.count == 2 else {
-            throw ExchangeSender.usageError("compare needs two environments: --env FIRST --env SECOND (got \(env.count)).")
+            throw ExchangeSender.usageError(
+                "compare needs two environments: --env FIRST --env SECOND (got \(env.count)).")
         }
         guard env[0] != env[1] else {
             throw ExchangeSender.usageError("compare needs two different environments, not \"\(env[0])\" twice.")
         }
         guard all || target != nil else {
-            throw ExchangeSender.usageError("Name the endpoint to compare (Folder/Name), or use --all [FOLDER] for every GET.")
+            throw ExchangeSender.usageError(
+                "Name the endpoint to compare (Folder/Name), or use --all [FOLDER] for every GET.")
         }
         if let timeout, !(timeout > 0) {
             throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
@@ -92,12 +103,15 @@ struct CompareCommand: AsyncParsableCommand {
         for environment in environments { environment.setOverrides(overrides) }
         for endpoint in endpoints {
             for environment in environments {
-                try ExchangeSender.Plan.confirm(endpoint.method, environment.baseURLTemplate + endpoint.path, in: environment, yes: yes)
+                try ExchangeSender.Plan.confirm(
+                    endpoint.method, environment.baseURLTemplate + endpoint.path, in: environment, yes: yes)
             }
         }
 
         let sides = try environments.map { environment in
-            try Side(environment: environment, collection: loaded, file: file, timeout: timeout, overrides: overrides, noCookies: noCookies)
+            try Side(
+                environment: environment, collection: loaded, file: file, timeout: timeout, overrides: overrides,
+                noCookies: noCookies)
         }
         defer { sides.forEach { $0.finish() } }
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
@@ -105,7 +119,8 @@ struct CompareCommand: AsyncParsableCommand {
 
         var outcomes: [Outcome] = []
         for endpoint in endpoints {
-            let outcome = await compare(endpoint, in: loaded, sides: sides, overrides: overrides, rules: rules, recorder: recorder)
+            let outcome = await compare(
+                endpoint, in: loaded, sides: sides, overrides: overrides, rules: rules, recorder: recorder)
             if !json { report(outcome, single: !all) }
             outcomes.append(outcome)
         }
@@ -129,7 +144,8 @@ struct CompareCommand: AsyncParsableCommand {
                 let chosen = try collection.endpoints(selectedBy: target.map { [$0] } ?? [])
                 let gets = chosen.filter { $0.method == .get && !$0.isWebSocket() }
                 guard !gets.isEmpty else {
-                    throw ExchangeSender.usageError("There is no GET endpoint to compare in \(target.map { "\"\($0)\"" } ?? "the collection").")
+                    throw ExchangeSender.usageError(
+                        "There is no GET endpoint to compare in \(target.map { "\"\($0)\"" } ?? "the collection").")
                 }
                 return (gets, chosen.count - gets.count)
             }
@@ -154,7 +170,10 @@ extension CompareCommand {
         let transport: AsyncHTTPClientTransport
         let keepCookies: @Sendable () -> Void
 
-        init(environment: Environment, collection: APICollection, file: URL, timeout: Double?, overrides: [String: String], noCookies: Bool) throws {
+        init(
+            environment: Environment, collection: APICollection, file: URL, timeout: Double?,
+            overrides: [String: String], noCookies: Bool
+        ) throws {
             var sender = ExchangeSender(timeout: timeout)
             keepCookies = sender.useCookies(of: environment, collection: collection.storeKey, disabled: noCookies)
             try sender.useTLS(of: environment, collectionFile: file)
@@ -179,19 +198,26 @@ extension CompareCommand {
     }
 
     /// Sends an endpoint to both environments and compares the answers.
-    func compare(_ endpoint: Endpoint, in collection: APICollection, sides: [Side], overrides: [String: String],
-                 rules: CompareRules, recorder: HistoryRecorder?) async -> Outcome {
+    func compare(
+        _ endpoint: Endpoint, in collection: APICollection, sides: [Side], overrides: [String: String],
+        rules: CompareRules, recorder: HistoryRecorder?
+    ) async -> Outcome {
         var plans: [ExchangeSender.Plan] = []
         for side in sides {
             do {
-                let captured = CaptureStore().variables(collection: collection.storeKey, environment: side.environment.name)
-                let resolved = try RequestResolver.asking.resolve(endpoint, in: collection, environment: side.environment,
-                                                                  overrides: overrides, captured: captured)
-                plans.append(ExchangeSender.Plan(target: .resolved(resolved), collectionPath: collection.storeKey,
-                                                 secrets: resolved.masker.secretValues))
+                let captured = CaptureStore().variables(
+                    collection: collection.storeKey, environment: side.environment.name)
+                let resolved = try RequestResolver.asking.resolve(
+                    endpoint, in: collection, environment: side.environment,
+                    overrides: overrides, captured: captured)
+                plans.append(
+                    ExchangeSender.Plan(
+                        target: .resolved(resolved), collectionPath: collection.storeKey,
+                        secrets: resolved.masker.secretValues))
             } catch {
-                return Outcome(endpoint: endpoint.id, comparison: nil,
-                               problem: "\(side.environment.name): \(sentence(describing: error))", masker: SecretMasker())
+                return Outcome(
+                    endpoint: endpoint.id, comparison: nil,
+                    problem: "\(side.environment.name): \(sentence(describing: error))", masker: SecretMasker())
             }
         }
         // One after the other, so that neither environment's timing carries the other's load.
@@ -208,12 +234,14 @@ extension CompareCommand {
             secrets += plans[index].secrets + cookies
         }
         let compared = entries.map { entry in
-            ComparedExchange(environment: entry.environment ?? "", method: entry.method, url: entry.url, status: entry.status,
-                             reason: entry.reason, headers: entry.responseHeaders, body: entry.responseBody ?? Data(),
-                             milliseconds: entry.timings.totalMilliseconds, failure: entry.transportError)
+            ComparedExchange(
+                environment: entry.environment ?? "", method: entry.method, url: entry.url, status: entry.status,
+                reason: entry.reason, headers: entry.responseHeaders, body: entry.responseBody ?? Data(),
+                milliseconds: entry.timings.totalMilliseconds, failure: entry.transportError)
         }
-        return Outcome(endpoint: endpoint.id, comparison: ResponseComparison(compared[0], compared[1], rules: rules, limit: limit),
-                       problem: nil, masker: SecretMasker(secretValues: secrets))
+        return Outcome(
+            endpoint: endpoint.id, comparison: ResponseComparison(compared[0], compared[1], rules: rules, limit: limit),
+            problem: nil, masker: SecretMasker(secretValues: secrets))
     }
 }
 
@@ -243,16 +271,21 @@ extension CompareCommand {
     /// The last line under `--all`: how many matched, differed, failed.
     func summary(_ outcomes: [Outcome], skipped: Int) -> String {
         let counts = Self.counts(outcomes)
-        var parts = ["\(outcomes.count) endpoint\(outcomes.count == 1 ? "" : "s") compared: \(counts.matched) match, \(counts.differed) differ"]
+        var parts = [
+            "\(outcomes.count) endpoint\(outcomes.count == 1 ? "" : "s") compared: \(counts.matched) match, \(counts.differed) differ"
+        ]
         if counts.failed > 0 { parts.append("\(counts.failed) without a response or a request") }
         if skipped > 0 { parts.append("\(skipped) not GET, not sent") }
         return parts.joined(separator: ", ")
     }
 
     static func counts(_ outcomes: [Outcome]) -> (matched: Int, differed: Int, failed: Int) {
-        var matched = 0, differed = 0, failed = 0
+        var matched = 0
+        var differed = 0
+        var failed = 0
         for outcome in outcomes {
-            guard let comparison = outcome.comparison, comparison.first.status != nil, comparison.second.status != nil else {
+            guard let comparison = outcome.comparison, comparison.first.status != nil, comparison.second.status != nil
+            else {
                 failed += 1
                 continue
             }
@@ -273,7 +306,9 @@ extension CompareCommand {
     func jsonReport(_ outcomes: [Outcome], skipped: Int) -> JSONValue {
         func object(_ outcome: Outcome) -> JSONValue {
             var members: [(key: String, value: JSONValue)] = [("endpoint", .string(outcome.endpoint))]
-            if let comparison = outcome.comparison, case .object(let rest) = comparison.jsonObject(mask: { outcome.masker.mask($0) }) {
+            if let comparison = outcome.comparison,
+                case .object(let rest) = comparison.jsonObject(mask: { outcome.masker.mask($0) })
+            {
                 members += rest
             } else {
                 members += [("matches", false), ("error", .string(outcome.problem ?? ""))]
@@ -284,7 +319,8 @@ extension CompareCommand {
         let counts = Self.counts(outcomes)
         return .object([
             ("first", .string(env[0])), ("second", .string(env[1])),
-            ("matched", JSONValue(counts.matched)), ("differed", JSONValue(counts.differed)), ("failed", JSONValue(counts.failed)),
+            ("matched", JSONValue(counts.matched)), ("differed", JSONValue(counts.differed)),
+            ("failed", JSONValue(counts.failed)),
             ("skipped", JSONValue(skipped)),
             ("endpoints", .array(outcomes.map(object))),
         ])

@@ -14,13 +14,19 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The port of the local environment; staging and production take the next two (0: free ports).")
+    @Option(
+        name: .long,
+        help: "The port of the local environment; staging and production take the next two (0: free ports).")
     var port: Int = 0
 
     @Flag(name: .long, help: "Serve the API without the TUI; print the environments' URLs. Ctrl-C stops.")
     var serveOnly = false
 
-    @Flag(name: .long, help: "With --serve-only: print no line per request (for load tests: the log costs the server a write per request).")
+    @Flag(
+        name: .long,
+        help:
+            "With --serve-only: print no line per request (for load tests: the log costs the server a write per request)."
+    )
     var quiet = false
 
     @Option(name: .long, help: "Where to write the demo collection (default: a temporary folder).")
@@ -61,7 +67,11 @@ struct DemoCommand: AsyncParsableCommand {
         }
 
         // The folder the demo made for itself goes when it ends, served only or not.
-        defer { if collectionOut == nil { try? FileManager.default.removeItem(at: collectionURL.deletingLastPathComponent()) } }
+        defer {
+            if collectionOut == nil {
+                try? FileManager.default.removeItem(at: collectionURL.deletingLastPathComponent())
+            }
+        }
         guard serveOnly else {
             do {
                 try await ExplorerTUI.run(collectionURL: collectionURL, environment: "local", themeName: theme)
@@ -76,7 +86,9 @@ struct DemoCommand: AsyncParsableCommand {
         printLine("explorer demo API is serving:")
         for environment in server.environments {
             let badge = environment.isProtected ? "  (protected)" : ""
-            printLine("  \(environment.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(environment.baseURL.absoluteString)\(badge)")
+            printLine(
+                "  \(environment.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(environment.baseURL.absoluteString)\(badge)"
+            )
         }
         printLine("collection: \(collectionURL.path)")
         printLine("Press Ctrl-C to stop.")

@@ -17,34 +17,43 @@ enum EndpointCompletion {
     /// The completion kind for an endpoint argument; `folders` adds the folders (`run`).
     static func kind(folders: Bool = false) -> CompletionKind {
         .custom { arguments, _, prefix in
-            shellWords(candidates(arguments: arguments, prefix: prefix, folders: folders), for: CompletionShell.requesting)
+            shellWords(
+                candidates(arguments: arguments, prefix: prefix, folders: folders), for: CompletionShell.requesting)
         }
     }
 
     /// `names` as the shell's completion script reads its candidates: one a line, as data.
     static func shellWords(_ names: [String], for shell: CompletionShell?) -> [String] {
-        let offered = names.filter { name in !name.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        let offered = names.filter { name in !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
         switch shell {
         case .bash?:
             return offered.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
         case .zsh?:
-            return offered.map { $0.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#) }
+            return offered.map {
+                $0.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#)
+            }
         default:
             return offered
         }
     }
 
     /// The endpoints (and folders) starting with `prefix`, in file order.
-    static func candidates(arguments: [String], prefix: String, folders: Bool = false,
-                           environment: [String: String] = ProcessInfo.processInfo.environment,
-                           currentDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
+    static func candidates(
+        arguments: [String], prefix: String, folders: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> [String] {
         var explicit: String?
         for (index, argument) in arguments.enumerated() {
             if argument == "--collection", index + 1 < arguments.count { explicit = arguments[index + 1] }
             if argument.hasPrefix("--collection=") { explicit = String(argument.dropFirst("--collection=".count)) }
         }
-        guard let found = CollectionLocation.find(explicit: explicit, environment: environment, currentDirectory: currentDirectory),
-              let collection = try? CollectionLoader.load(from: found.url) else { return [] }
+        guard
+            let found = CollectionLocation.find(
+                explicit: explicit, environment: environment, currentDirectory: currentDirectory),
+            let collection = try? CollectionLoader.load(from: found.url)
+        else { return [] }
         var names: [String] = []
         if folders {
             for endpoint in collection.endpoints where !endpoint.folderPath.isEmpty {

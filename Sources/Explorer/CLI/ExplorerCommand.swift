@@ -45,7 +45,9 @@ struct ExplorerCommand: AsyncParsableCommand {
         // `explorer` and `explorer FILE` open the TUI without the parser: building its tables
         // for every subcommand and checking for a completion-script request took about 3 ms of
         // every start (the first frame came 6 ms sooner without it).
-        if let collection = OpenCommand.plainCollection(of: Array(CommandLine.arguments.dropFirst()), commandNames: commandNames) {
+        if let collection = OpenCommand.plainCollection(
+            of: Array(CommandLine.arguments.dropFirst()), commandNames: commandNames)
+        {
             do {
                 try await OpenCommand.open(collection: collection)
             } catch {

@@ -21,7 +21,9 @@ enum ExplorerTUI {
     ///   read or the environment does not exist; `ExitCode(1)` after one when there is no
     ///   terminal.
     @MainActor
-    static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true) async throws {
+    static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true)
+        async throws
+    {
         // What does not depend on the collection starts on another thread while the collection
         // loads and the terminal is set up: the history (SQLite opens, migrates and reads the
         // newest rows) and the HTTP client (its event loops). The first frame does not wait for
@@ -40,7 +42,9 @@ enum ExplorerTUI {
         // the first frame already lists it.
         let reading = readsBehindFirstFrame(collectionURL)
         let loading = reading.map { _ in
-            Task.detached(priority: .userInitiated) { Result { try CollectionLoader.loadReaching(from: collectionURL) } }
+            Task.detached(priority: .userInitiated) {
+                Result { try CollectionLoader.loadReaching(from: collectionURL) }
+            }
         }
         var earlyScreen: CursesScreen?
         if let reading {
@@ -70,12 +74,16 @@ enum ExplorerTUI {
         var notices: [String] = []
         // A collection found in a folder that reaches beyond it sends nothing until trusted:
         // said with what it would read and where it would send.
-        switch CollectionLocation.admission(of: collection, reaching: reach, at: collectionURL, trust: CollectionTrust(environment: processEnvironment)) {
+        switch CollectionLocation.admission(
+            of: collection, reaching: reach, at: collectionURL, trust: CollectionTrust(environment: processEnvironment))
+        {
         case .admitted(let problem): if let problem { notices.append(problem) }
         case .refused(let refusal): try await stop(refusal)
         }
         if let environment, collection.environment(named: environment) == nil {
-            try await stop("There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", ")).")
+            try await stop(
+                "There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", "))."
+            )
         }
         let (config, theme) = await looks.value
         notices.append(contentsOf: config.problems)
@@ -94,7 +102,10 @@ enum ExplorerTUI {
         // adds a command, a file outside the folder or an environment variable asks again.
         let admission: @Sendable (LoadedCollection, URL) -> String? = { loaded, url in
             let trust = CollectionTrust(environment: processEnvironment)
-            guard case .refused(let refusal) = CollectionLocation.admission(of: loaded.collection, reaching: loaded.reach, at: url, trust: trust) else {
+            guard
+                case .refused(let refusal) = CollectionLocation.admission(
+                    of: loaded.collection, reaching: loaded.reach, at: url, trust: trust)
+            else {
                 return nil
             }
             return refusal
@@ -118,7 +129,8 @@ enum ExplorerTUI {
         state.keymap = config.keymap
         state.exchangeLimit = config.exchangesInMemory
         state.timeZone = .current
-        state.saveFolder = XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
+        state.saveFolder =
+            XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
             ?? FileManager.default.currentDirectoryPath
         state.historyIsReading = true
         Self.show(notices, in: &state)
@@ -145,7 +157,8 @@ enum ExplorerTUI {
             collectionPath: collectionURL.path,
             clipboardWriter: { sequence in
                 // To the terminal itself, as the screen is, even when stdout is redirected.
-                try? (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(contentsOf: Data(sequence.utf8))
+                try? (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(
+                    contentsOf: Data(sequence.utf8))
             },
             externalEditor: { file in
                 // Effects run off the main queue; the terminal is handed over on the main queue.
@@ -180,19 +193,25 @@ enum ExplorerTUI {
     /// large enough to be read behind it, else `nil`.
     static func readsBehindFirstFrame(_ url: URL) -> String? {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-              size >= readBehindFrameBytes else { return nil }
+            size >= readBehindFrameBytes
+        else { return nil }
         return "\(url.lastPathComponent), \(size / 1024) KB"
     }
 
     /// The terminal's screen, or a sentence on stderr when there is no terminal to use.
     ///
     /// - Throws: `ExitCode(1)` after the sentence.
-    private static func makeScreen(theme: ThemeLoader.Result, environment: [String: String], backstage: Task<Backstage, Never>) async throws -> CursesScreen {
+    private static func makeScreen(
+        theme: ThemeLoader.Result, environment: [String: String], backstage: Task<Backstage, Never>
+    ) async throws -> CursesScreen {
         do {
-            return try CursesScreen(theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: environment)
+            return try CursesScreen(
+                theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: environment)
         } catch {
             try? await backstage.value.transport.shutdown()
-            printError("The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(environment["TERM"] ?? "unset")).")
+            printError(
+                "The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(environment["TERM"] ?? "unset"))."
+            )
             throw ExitCode(1)
         }
     }
@@ -214,7 +233,8 @@ enum ExplorerTUI {
             try watcher.start()
             return nil
         } catch {
-            return "Changes to \(collectionURL.path) on disk will not show until you restart the explorer: \(sentence(describing: error))"
+            return
+                "Changes to \(collectionURL.path) on disk will not show until you restart the explorer: \(sentence(describing: error))"
         }
     }
 }
@@ -234,7 +254,9 @@ private struct Backstage: Sendable {
     init(collectionPath: String) {
         let notices = historyNotices
         history = HistoryRecorder(report: { notices.append($0) })
-        historyRows = (try? history.store?.summaries(matching: ExplorerProgram.historyShown(collectionPath: collectionPath))) ?? []
+        historyRows =
+            (try? history.store?.summaries(matching: ExplorerProgram.historyShown(collectionPath: collectionPath)))
+            ?? []
     }
 }
 

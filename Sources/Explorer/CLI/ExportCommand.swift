@@ -8,7 +8,8 @@ import Workspace
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection or a HAR file.",
+        abstract:
+            "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection or a HAR file.",
         subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self]
     )
 
@@ -17,13 +18,15 @@ struct ExportCommand: AsyncParsableCommand {
             commandName: "curl", abstract: "Print an endpoint as a shell-safe curl command.")
         @Argument(help: "The endpoint, as Folder/Name or Name when unique.") var endpoint: String
         @OptionGroup var collectionOptions: CollectionOptions<Curl>
-        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).") var variables: [String] = []
+        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).")
+        var variables: [String] = []
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
             try ExportCommand.print(collectionOptions, terminator: "\n") { loaded, environment in
                 let overrides = try ExportCommand.parseVariables(variables)
-                let resolved = try RequestResolver().resolve(try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
+                let resolved = try RequestResolver().resolve(
+                    try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
                 return CurlExporter.command(for: resolved, revealSecrets: revealSecrets)
             }
         }
@@ -45,23 +48,31 @@ struct ExportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "hurl",
             abstract: "Print endpoints as a Hurl file, with their captures and assertions (secrets are not written).",
-            discussion: "Endpoints an endpoint requires come first. Run the file with hurl --test and the --variable flags its first comment lists.")
-        @Argument(help: "Folders or endpoints (Auth, Folder/Name); every endpoint when none.") var endpoints: [String] = []
+            discussion:
+                "Endpoints an endpoint requires come first. Run the file with hurl --test and the --variable flags its first comment lists."
+        )
+        @Argument(help: "Folders or endpoints (Auth, Folder/Name); every endpoint when none.") var endpoints: [String] =
+            []
         @OptionGroup var collectionOptions: CollectionOptions<Hurl>
-        static let environmentHelp = "The environment whose base URL, headers and variables are written (default: the collection's first)."
+        static let environmentHelp =
+            "The environment whose base URL, headers and variables are written (default: the collection's first)."
 
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
-                HurlExporter.text(for: try loaded.endpoints(selectedBy: endpoints), in: loaded, environment: environment ?? loaded.environments.first)
+                HurlExporter.text(
+                    for: try loaded.endpoints(selectedBy: endpoints), in: loaded,
+                    environment: environment ?? loaded.environments.first)
             }
         }
     }
 
     struct Postman: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
-            commandName: "postman", abstract: "Print the collection as a Postman collection (v2.1); secret values are left empty.")
+            commandName: "postman",
+            abstract: "Print the collection as a Postman collection (v2.1); secret values are left empty.")
         @OptionGroup var collectionOptions: CollectionOptions<Postman>
-        static let environmentHelp = "The environment whose base URL and variables are written (default: the collection's first)."
+        static let environmentHelp =
+            "The environment whose base URL and variables are written (default: the collection's first)."
 
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
@@ -72,17 +83,22 @@ struct ExportCommand: AsyncParsableCommand {
 
     struct HAR: AsyncParsableCommand, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
-            commandName: "har", abstract: "Print endpoints, resolved in an environment, as a HAR file (requests only; secrets masked).")
-        @Argument(help: "The endpoints, as Folder/Name or Name when unique (default: every endpoint).") var endpoints: [String] = []
+            commandName: "har",
+            abstract: "Print endpoints, resolved in an environment, as a HAR file (requests only; secrets masked).")
+        @Argument(help: "The endpoints, as Folder/Name or Name when unique (default: every endpoint).") var endpoints:
+            [String] = []
         @OptionGroup var collectionOptions: CollectionOptions<HAR>
-        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).") var variables: [String] = []
+        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).")
+        var variables: [String] = []
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
                 let overrides = try ExportCommand.parseVariables(variables)
                 let chosen = endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) }
-                let resolved = try chosen.map { try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides) }
+                let resolved = try chosen.map {
+                    try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides)
+                }
                 return HARExporter.json(for: resolved, revealSecrets: revealSecrets)
             }
         }

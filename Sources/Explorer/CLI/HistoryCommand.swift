@@ -69,7 +69,9 @@ struct HistoryCommand: AsyncParsableCommand {
                 collection, and the requests sent without one.
                 """)
 
-        @Option(name: .long, help: "The collection whose exchanges to list (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
+        @Option(
+            name: .long,
+            help: "The collection whose exchanges to list (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
         var collection: String?
 
         @Flag(name: .long, help: "List the exchanges of every collection.")
@@ -84,7 +86,9 @@ struct HistoryCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("Only this outcome: 2xx, 3xx, 4xx, 5xx or error.", valueName: "CLASS"))
         var status: String?
 
-        @Option(name: .long, help: "Full-text search over URLs and bodies: whole words, all of them; end a word with * for a prefix.")
+        @Option(
+            name: .long,
+            help: "Full-text search over URLs and bodies: whole words, all of them; end a word with * for a prefix.")
         var search: String?
 
         @Option(name: .long, help: "Only exchanges sent at or after this date (YYYY-MM-DD or ISO 8601).")
@@ -104,16 +108,22 @@ struct HistoryCommand: AsyncParsableCommand {
 
         func validate() throws {
             if let status, HistoryStatusClass(rawValue: status.lowercased()) == nil {
-                throw ExchangeSender.usageError("--status must be one of 2xx, 3xx, 4xx, 5xx or error, not \"\(status)\".")
+                throw ExchangeSender.usageError(
+                    "--status must be one of 2xx, 3xx, 4xx, 5xx or error, not \"\(status)\".")
             }
-            if all, collection != nil { throw ExchangeSender.usageError("--all lists every collection's exchanges: leave out --collection, or --all.") }
+            if all, collection != nil {
+                throw ExchangeSender.usageError(
+                    "--all lists every collection's exchanges: leave out --collection, or --all.")
+            }
             if limit < 1 { throw ExchangeSender.usageError("--limit must be at least 1.") }
             if offset < 0 { throw ExchangeSender.usageError("--offset must not be negative.") }
             if let since, HistoryCommand.parseDate(since) == nil {
-                throw ExchangeSender.usageError("--since expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(since)\".")
+                throw ExchangeSender.usageError(
+                    "--since expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(since)\".")
             }
             if let until, HistoryCommand.parseDate(until) == nil {
-                throw ExchangeSender.usageError("--until expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(until)\".")
+                throw ExchangeSender.usageError(
+                    "--until expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(until)\".")
             }
         }
 
@@ -137,7 +147,10 @@ struct HistoryCommand: AsyncParsableCommand {
             currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
         ) -> Scope {
             if all { return .everyCollection(asked: true) }
-            guard let found = CollectionLocation.find(explicit: collection, environment: environment(), currentDirectory: currentDirectory()) else {
+            guard
+                let found = CollectionLocation.find(
+                    explicit: collection, environment: environment(), currentDirectory: currentDirectory())
+            else {
                 return .everyCollection(asked: false)
             }
             return .collection(key: APICollection.storeKey(forFileAt: found.url))
@@ -150,13 +163,16 @@ struct HistoryCommand: AsyncParsableCommand {
             return HistoryQuery(
                 endpoint: endpoint, environment: env, collectionPath: key,
                 statusClass: status.flatMap { HistoryStatusClass(rawValue: $0.lowercased()) },
-                since: since.flatMap(HistoryCommand.parseDate), until: until.flatMap(HistoryCommand.parseDate), search: search, limit: limit, offset: offset)
+                since: since.flatMap(HistoryCommand.parseDate), until: until.flatMap(HistoryCommand.parseDate),
+                search: search, limit: limit, offset: offset)
         }
 
         func run() throws {
             let scope = scope()
             if scope == .everyCollection(asked: false) {
-                printError("No collection here (no --collection, ./explorer.yaml or EXPLORER_COLLECTION): listing the exchanges of every collection.")
+                printError(
+                    "No collection here (no --collection, ./explorer.yaml or EXPLORER_COLLECTION): listing the exchanges of every collection."
+                )
             }
             let store = try HistoryCommand.openStore()
             let query = query(in: scope)
@@ -175,7 +191,8 @@ struct HistoryCommand: AsyncParsableCommand {
             }
             // Escaped on a terminal and piped alike: a list kept in a file is read on one later.
             for row in rows {
-                ExchangeOutput.write(ExchangeOutput.escapingControls(HistoryCommand.line(for: row), keepingLineBreaks: false) + "\n")
+                ExchangeOutput.write(
+                    ExchangeOutput.escapingControls(HistoryCommand.line(for: row), keepingLineBreaks: false) + "\n")
             }
         }
     }
@@ -193,8 +210,11 @@ struct HistoryCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print one JSON object (the `send --json` fields plus the request).")
         var json = false
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Print what this JSONPath query (RFC 9535) selects in the stored body, as a JSON array.", valueName: "JSONPATH"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Print what this JSONPath query (RFC 9535) selects in the stored body, as a JSON array.",
+                valueName: "JSONPATH"))
         var filter: String?
 
         func validate() throws {
@@ -206,7 +226,9 @@ struct HistoryCommand: AsyncParsableCommand {
             let entry = try HistoryCommand.requireEntry(id, in: store)
             if let filter, let path = try? JSONPath(filter) {
                 if entry.isResponseBodyTruncated {
-                    printError("The stored body was cut at \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes: the filter reads what was kept.")
+                    printError(
+                        "The stored body was cut at \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes: the filter reads what was kept."
+                    )
                 }
                 return try ExchangeSender.writeBody(entry, filter: path, terminal: ExchangeOutput.stdoutIsTerminal)
             }
@@ -248,7 +270,8 @@ struct HistoryCommand: AsyncParsableCommand {
             var sender = ExchangeSender(output)
             if case .resolved(let resolved) = plan.target {
                 // As `explorer send` does: the environment's tls: and proxy: apply.
-                try sender.useTLS(of: resolved.environment, collectionFile: plan.collectionPath.map { URL(fileURLWithPath: $0) })
+                try sender.useTLS(
+                    of: resolved.environment, collectionFile: plan.collectionPath.map { URL(fileURLWithPath: $0) })
                 try sender.useProxy(of: resolved.environment, overrides: [:])
             }
             try await sender.run(plan, recorder: recorder, output: output)
@@ -267,7 +290,8 @@ struct HistoryCommand: AsyncParsableCommand {
 
         func validate() throws {
             if let before, HistoryCommand.parseDate(before) == nil {
-                throw ExchangeSender.usageError("--before expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(before)\".")
+                throw ExchangeSender.usageError(
+                    "--before expects a date such as 2026-11-23 or 2026-11-23T09:30:00Z, not \"\(before)\".")
             }
         }
 
@@ -305,7 +329,8 @@ extension HistoryCommand {
             throw ExitCode(2)
         }
         let headers = HTTPHeaders(entry.requestHeaders.fields.filter { !$0.value.contains(HistorySecretMasking.mask) })
-        let request = PreparedRequest(method: HTTPMethod(rawValue: entry.method), url: url, headers: headers, body: entry.requestBody)
+        let request = PreparedRequest(
+            method: HTTPMethod(rawValue: entry.method), url: url, headers: headers, body: entry.requestBody)
         return ExchangeSender.Plan(target: .raw(request), collectionPath: nil, secrets: [])
     }
 
@@ -350,8 +375,15 @@ extension HistoryCommand {
         text += "\n> \(entry.method) \(entry.url)\n"
         for field in entry.requestHeaders { text += "> \(field.name): \(field.value)\n" }
         if let body = entry.requestBody, !body.isEmpty {
-            text += "\n" + String(decoding: ExchangeOutput.printableBody(body, contentType: entry.requestHeaders["Content-Type"], terminal: true), as: UTF8.self)
-            if entry.isRequestBodyTruncated { text += "(request body truncated: \(byteCount(body.count)) of \(byteCount(entry.requestBodySize)) kept)\n" }
+            text +=
+                "\n"
+                + String(
+                    decoding: ExchangeOutput.printableBody(
+                        body, contentType: entry.requestHeaders["Content-Type"], terminal: true), as: UTF8.self)
+            if entry.isRequestBodyTruncated {
+                text +=
+                    "(request body truncated: \(byteCount(body.count)) of \(byteCount(entry.requestBodySize)) kept)\n"
+            }
         }
         text += "\n"
         if let failure = entry.transportError {
@@ -359,12 +391,18 @@ extension HistoryCommand {
             return ExchangeOutput.escapingControls(text)
         }
         text += "< \(entry.httpVersion ?? "HTTP/1.1") \(entry.status.map(String.init) ?? "") \(entry.reason ?? "")"
-        text += "  (\(String(format: "%.1f", entry.timings.totalMilliseconds)) ms, \(byteCount(entry.responseBodySize)))\n"
+        text +=
+            "  (\(String(format: "%.1f", entry.timings.totalMilliseconds)) ms, \(byteCount(entry.responseBodySize)))\n"
         for field in entry.responseHeaders { text += "< \(field.name): \(field.value)\n" }
         if let body = entry.responseBody, !body.isEmpty {
-            text += "\n" + String(decoding: ExchangeOutput.printableBody(body, contentType: entry.contentType, terminal: true), as: UTF8.self)
+            text +=
+                "\n"
+                + String(
+                    decoding: ExchangeOutput.printableBody(body, contentType: entry.contentType, terminal: true),
+                    as: UTF8.self)
             if entry.isResponseBodyTruncated {
-                text += "(response body truncated: \(byteCount(body.count)) of \(byteCount(entry.responseBodySize)) kept)\n"
+                text +=
+                    "(response body truncated: \(byteCount(body.count)) of \(byteCount(entry.responseBodySize)) kept)\n"
             }
         }
         return ExchangeOutput.escapingControls(text)

@@ -17,8 +17,10 @@ extension ImportCommand {
     ///   - name: the environment `--env` names; else the one whose base URL the import's is.
     ///   - store: where jars are kept.
     /// - Throws: `ExitCode(1)` after saying why, when no environment fits or the jar cannot be written.
-    static func keep(_ cookies: [Cookie], importedWith imported: APICollection, in url: URL, environment name: String?,
-                     store: CookieStore = CookieStore()) throws {
+    static func keep(
+        _ cookies: [Cookie], importedWith imported: APICollection, in url: URL, environment name: String?,
+        store: CookieStore = CookieStore()
+    ) throws {
         guard !cookies.isEmpty else {
             printError("No cookies went into a jar: the requests carry none.")
             return
@@ -28,18 +30,24 @@ extension ImportCommand {
             let found = name.map { collection.environment(named: $0) } ?? jarEnvironment(for: imported, in: collection)
             guard let environment = found else {
                 if let name {
-                    throw KeepFailure("\(url.path) has no environment \"\(name)\"; it has "
-                                      + collection.environments.map { "\"\($0.name)\"" }.joined(separator: ", ") + ".")
+                    throw KeepFailure(
+                        "\(url.path) has no environment \"\(name)\"; it has "
+                            + collection.environments.map { "\"\($0.name)\"" }.joined(separator: ", ") + ".")
                 }
-                throw KeepFailure("no environment of \(url.path) has the import's base URL; name the one whose jar gets them with --env.")
+                throw KeepFailure(
+                    "no environment of \(url.path) has the import's base URL; name the one whose jar gets them with --env."
+                )
             }
             guard environment.keepsCookies else {
-                throw KeepFailure("the environment \"\(environment.name)\" keeps no cookies (cookies: false in \(url.path)); import with --cookies header instead.")
+                throw KeepFailure(
+                    "the environment \"\(environment.name)\" keeps no cookies (cookies: false in \(url.path)); import with --cookies header instead."
+                )
             }
             try store.add(cookies, collection: APICollection.storeKey(forFileAt: url), environment: environment.name)
             let names = cookies.prefix(10).map(\.name).joined(separator: ", ") + (cookies.count > 10 ? ", …" : "")
-            printError("Kept \(cookies.count) cookie\(cookies.count == 1 ? "" : "s") in the jar of the environment \"\(environment.name)\" (\(names)); "
-                       + "send and run send them, and C in the TUI lists them.")
+            printError(
+                "Kept \(cookies.count) cookie\(cookies.count == 1 ? "" : "s") in the jar of the environment \"\(environment.name)\" (\(names)); "
+                    + "send and run send them, and C in the TUI lists them.")
         } catch let failure as KeepFailure {
             printError("The cookies were not kept: \(failure.sentence)")
             throw ExitCode(1)

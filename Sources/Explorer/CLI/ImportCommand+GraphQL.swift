@@ -12,11 +12,16 @@ extension ImportCommand {
         static let configuration = CommandConfiguration(
             commandName: "graphql",
             abstract: "Import a GraphQL schema: one endpoint per query and mutation field.",
-            discussion: "From a schema file (SDL, .graphql) or from a server's URL (asked by introspection). Each endpoint selects the scalar fields of what its field returns and takes every argument as a variable.")
+            discussion:
+                "From a schema file (SDL, .graphql) or from a server's URL (asked by introspection). Each endpoint selects the scalar fields of what its field returns and takes every argument as a variable."
+        )
         @Argument(help: "The GraphQL URL (http://…/graphql) or a schema file (.graphql).") var source: String
-        @Option(name: .long, help: "Where the server answers, for a schema file (default: http://127.0.0.1:4000/graphql).")
+        @Option(
+            name: .long, help: "Where the server answers, for a schema file (default: http://127.0.0.1:4000/graphql).")
         var url: String?
-        @Option(name: .customLong("header"), help: "A header for the introspection request (\"Authorization: Bearer …\"); repeatable.")
+        @Option(
+            name: .customLong("header"),
+            help: "A header for the introspection request (\"Authorization: Bearer …\"); repeatable.")
         var headers: [String] = []
         @OptionGroup var destination: Destination
 
@@ -35,8 +40,9 @@ extension ImportCommand {
                         printError("--header \(header) is not NAME: VALUE.")
                         throw ExitCode(2)
                     }
-                    fields.add(name: String(header[..<colon]).trimmingCharacters(in: .whitespaces),
-                               value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                    fields.add(
+                        name: String(header[..<colon]).trimmingCharacters(in: .whitespaces),
+                        value: String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
                 }
                 let transport = AsyncHTTPClientTransport()
                 do {

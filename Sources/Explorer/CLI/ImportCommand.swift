@@ -14,8 +14,11 @@ import Workspace
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export, a HAR file or a Hurl file.",
-        subcommands: [Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self, GraphQL.self]
+        abstract:
+            "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export, a HAR file or a Hurl file.",
+        subcommands: [
+            Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self, GraphQL.self,
+        ]
     )
 
     /// The options every import shares.
@@ -34,7 +37,9 @@ struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "curl",
             abstract: "Import curl command lines ('-' reads them from stdin).",
-            discussion: "Several commands (one per line, or joined with && or ;) become several endpoints; $VAR becomes {{env.VAR}}; heredocs and here-strings feed @-.")
+            discussion:
+                "Several commands (one per line, or joined with && or ;) become several endpoints; $VAR becomes {{env.VAR}}; heredocs and here-strings feed @-."
+        )
         @Argument(help: "The curl command line(s), or - for stdin.") var command: String
         @Option(name: .long, help: "The endpoint's name (default: METHOD /path).") var name: String?
         @OptionGroup var destination: Destination
@@ -68,7 +73,8 @@ struct ImportCommand: AsyncParsableCommand {
         func imported(from url: URL) throws -> ImportResult {
             var result = try OpenAPIImporter().importFile(at: url)
             // The description stays linked: responses can be checked against it (`validate:`).
-            result.collection.openAPI = ImportCommand.relativePath(of: url, from: ImportCommand.destinationFolder(destination))
+            result.collection.openAPI = ImportCommand.relativePath(
+                of: url, from: ImportCommand.destinationFolder(destination))
             return result
         }
     }
@@ -83,10 +89,17 @@ struct ImportCommand: AsyncParsableCommand {
 
     struct Postman: FileImport {
         static let configuration = CommandConfiguration(
-            commandName: "postman", abstract: "Import a Postman collection (v2.0 or v2.1), with its environments, or add an environment file to a collection.",
-            discussion: "An environment file alone (.postman_environment.json) goes --into a collection: it is added, or replaces the variables of the environment of the same name; its secret values are kept as secrets.")
-        @Argument(help: "The collection file (.postman_collection.json), or an environment file with --into.") var file: String
-        @Option(name: .customLong("environment"), help: "A Postman environment file (.postman_environment.json); repeatable.")
+            commandName: "postman",
+            abstract:
+                "Import a Postman collection (v2.0 or v2.1), with its environments, or add an environment file to a collection.",
+            discussion:
+                "An environment file alone (.postman_environment.json) goes --into a collection: it is added, or replaces the variables of the environment of the same name; its secret values are kept as secrets."
+        )
+        @Argument(help: "The collection file (.postman_collection.json), or an environment file with --into.") var file:
+            String
+        @Option(
+            name: .customLong("environment"),
+            help: "A Postman environment file (.postman_environment.json); repeatable.")
         var environments: [String] = []
         @OptionGroup var destination: Destination
         func imported(from url: URL) throws -> ImportResult {
@@ -95,7 +108,9 @@ struct ImportCommand: AsyncParsableCommand {
 
         func run() async throws {
             let url = URL(fileURLWithPath: file)
-            guard let into = destination.into, let data = try? Data(contentsOf: url), PostmanImporter.isEnvironmentFile(data) else {
+            guard let into = destination.into, let data = try? Data(contentsOf: url),
+                PostmanImporter.isEnvironmentFile(data)
+            else {
                 try ImportCommand.finish(destination: destination) { try imported(from: url) }
                 return
             }
@@ -105,44 +120,69 @@ struct ImportCommand: AsyncParsableCommand {
 
     struct Insomnia: FileImport {
         static let configuration = CommandConfiguration(
-            commandName: "insomnia", abstract: "Import an Insomnia export (Insomnia 11's collection.insomnia.rest/5.0 YAML, or format 4 in JSON or YAML).",
+            commandName: "insomnia",
+            abstract:
+                "Import an Insomnia export (Insomnia 11's collection.insomnia.rest/5.0 YAML, or format 4 in JSON or YAML).",
             discussion: "An export of several workspaces becomes one folder each, unless --workspace names one.")
         @Argument(help: "The export file.") var file: String
         @Option(name: .long, help: "Import only the workspace of this name.") var workspace: String?
         @OptionGroup var destination: Destination
-        func imported(from url: URL) throws -> ImportResult { try InsomniaImporter().importFile(at: url, workspace: workspace) }
+        func imported(from url: URL) throws -> ImportResult {
+            try InsomniaImporter().importFile(at: url, workspace: workspace)
+        }
     }
 
     struct HAR: FileImport {
         static let configuration = CommandConfiguration(
-            commandName: "har", abstract: "Import the requests of a HAR file (browsers' developer tools: Save all as HAR).")
+            commandName: "har",
+            abstract: "Import the requests of a HAR file (browsers' developer tools: Save all as HAR).")
         @Argument(help: "The .har file.") var file: String
         @Option(name: .long, help: "Import only this entry (1 for the first).") var entry: Int?
-        @Option(name: .long, help: "Where the requests' cookies go: header (each endpoint's Cookie header) or jar (the environment's cookie jar; needs --into).")
+        @Option(
+            name: .long,
+            help:
+                "Where the requests' cookies go: header (each endpoint's Cookie header) or jar (the environment's cookie jar; needs --into)."
+        )
         var cookies: HARCookiePlacement = .header
-        @Option(name: .customLong("env"), help: "With --cookies jar: the environment whose jar gets them (default: the one with the import's base URL).")
+        @Option(
+            name: .customLong("env"),
+            help:
+                "With --cookies jar: the environment whose jar gets them (default: the one with the import's base URL)."
+        )
         var environment: String?
         @OptionGroup var destination: Destination
-        func imported(from url: URL) throws -> ImportResult { try HARImporter().importFile(at: url, entry: entry, cookies: cookies) }
+        func imported(from url: URL) throws -> ImportResult {
+            try HARImporter().importFile(at: url, entry: entry, cookies: cookies)
+        }
 
         func validate() throws {
             if cookies == .jar && destination.into == nil {
-                throw ValidationError("--cookies jar needs --into FILE: a cookie jar belongs to an environment of a collection file.")
+                throw ValidationError(
+                    "--cookies jar needs --into FILE: a cookie jar belongs to an environment of a collection file.")
             }
-            if environment != nil && cookies != .jar { throw ValidationError("--env names the environment whose jar gets the cookies: pass --cookies jar too.") }
+            if environment != nil && cookies != .jar {
+                throw ValidationError("--env names the environment whose jar gets the cookies: pass --cookies jar too.")
+            }
         }
 
         func run() async throws {
-            let result = try ImportCommand.finish(destination: destination) { try imported(from: URL(fileURLWithPath: file)) }
+            let result = try ImportCommand.finish(destination: destination) {
+                try imported(from: URL(fileURLWithPath: file))
+            }
             guard cookies == .jar, let into = destination.into else { return }
-            try ImportCommand.keep(result.cookies, importedWith: result.collection, in: URL(fileURLWithPath: into), environment: environment)
+            try ImportCommand.keep(
+                result.cookies, importedWith: result.collection, in: URL(fileURLWithPath: into),
+                environment: environment)
         }
     }
 
     struct Hurl: FileImport {
         static let configuration = CommandConfiguration(
-            commandName: "hurl", abstract: "Import the entries of a Hurl file (hurl.dev), with their captures and asserts.",
-            discussion: "Each entry becomes an endpoint, in order; lines a collection cannot say are kept in the endpoint's description. A file Hurl refuses is refused at the same line and column.")
+            commandName: "hurl",
+            abstract: "Import the entries of a Hurl file (hurl.dev), with their captures and asserts.",
+            discussion:
+                "Each entry becomes an endpoint, in order; lines a collection cannot say are kept in the endpoint's description. A file Hurl refuses is refused at the same line and column."
+        )
         @Argument(help: "The .hurl file.") var file: String
         @OptionGroup var destination: Destination
         func imported(from url: URL) throws -> ImportResult { try HurlImporter().importFile(at: url) }
@@ -165,7 +205,9 @@ struct ImportCommand: AsyncParsableCommand {
     ///
     /// - Returns: the result as it was printed or merged.
     @discardableResult
-    static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult) throws -> ImportResult {
+    static func finish(destination: Destination, readsStandardInput: Bool = false, _ run: () throws -> ImportResult)
+        throws -> ImportResult
+    {
         let prepared: PreparedImport
         do {
             var imported = try run()
@@ -190,7 +232,9 @@ struct ImportCommand: AsyncParsableCommand {
             // What is printed or merged must load: an importer's mistake is said, never written.
             _ = try CollectionLoader.parse(yaml, file: "the imported collection")
         } catch {
-            printError("The import made a collection that does not load, so nothing was written (a mistake of the importer: please report it with the file): \(error)")
+            printError(
+                "The import made a collection that does not load, so nothing was written (a mistake of the importer: please report it with the file): \(error)"
+            )
             throw ExitCode(1)
         }
         guard let into = destination.into else {
@@ -203,7 +247,9 @@ struct ImportCommand: AsyncParsableCommand {
             let ask: ((String) -> Bool)? = canAsk ? { askToReplace($0) } : nil
             let report = try merge(result.collection, into: url, force: destination.force, ask: ask)
             for note in report.notes { printError("note: \(note)") }
-            if !report.kept.isEmpty { printError("Kept \(report.kept.count) existing endpoint(s): \(report.kept.joined(separator: ", ")).") }
+            if !report.kept.isEmpty {
+                printError("Kept \(report.kept.count) existing endpoint(s): \(report.kept.joined(separator: ", ")).")
+            }
             printError("\(url.path): added \(report.added.count), replaced \(report.replaced.count) endpoint(s).")
         } catch let error as MergeFailure {
             printError(error.description)
@@ -217,7 +263,9 @@ struct ImportCommand: AsyncParsableCommand {
     static func addEnvironment(at url: URL, into collectionURL: URL) throws {
         do {
             guard FileManager.default.fileExists(atPath: collectionURL.path) else {
-                throw MergeFailure.invalidCollection("\(collectionURL.path) does not exist: import the collection first, then add its environments to it.")
+                throw MergeFailure.invalidCollection(
+                    "\(collectionURL.path) does not exist: import the collection first, then add its environments to it."
+                )
             }
             let text: String
             let collection: APICollection
@@ -232,7 +280,9 @@ struct ImportCommand: AsyncParsableCommand {
             _ = try CollectionLoader.parse(merged, file: collectionURL.path)
             for warning in warnings { printError("warning: \(warning)") }
             if CollectionMerger.hasComments(text) {
-                printError("note: \(collectionURL.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file.")
+                printError(
+                    "note: \(collectionURL.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file."
+                )
             }
             do {
                 try CollectionMerger.writeAtomically(merged, to: collectionURL)
@@ -241,7 +291,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             switch change {
             case .added(let name): printError("\(collectionURL.path): added the environment \"\(name)\".")
-            case .replaced(let name): printError("\(collectionURL.path): replaced the variables of the environment \"\(name)\".")
+            case .replaced(let name):
+                printError("\(collectionURL.path): replaced the variables of the environment \"\(name)\".")
             }
         } catch {
             printError("\(error)")
@@ -261,8 +312,9 @@ struct ImportCommand: AsyncParsableCommand {
         var description: String {
             switch self {
             case .invalidCollection(let reason): return reason
-            case let .wouldReplace(ids, path):
-                return "\(path) already has \(ids.map { "\"\($0)\"" }.joined(separator: ", ")); pass --force to replace, or run in a terminal to be asked."
+            case .wouldReplace(let ids, let path):
+                return
+                    "\(path) already has \(ids.map { "\"\($0)\"" }.joined(separator: ", ")); pass --force to replace, or run in a terminal to be asked."
             case .writeFailed(let sentence): return sentence
             }
         }
@@ -278,7 +330,9 @@ struct ImportCommand: AsyncParsableCommand {
     /// - Returns: what the merge did.
     /// - Throws: `MergeFailure`.
     @discardableResult
-    static func merge(_ imported: APICollection, into url: URL, force: Bool, ask: ((String) -> Bool)?) throws -> CollectionMerger.Report {
+    static func merge(_ imported: APICollection, into url: URL, force: Bool, ask: ((String) -> Bool)?) throws
+        -> CollectionMerger.Report
+    {
         let exists = FileManager.default.fileExists(atPath: url.path)
         var base = APICollection(name: imported.name)
         var originalText = ""
@@ -304,13 +358,17 @@ struct ImportCommand: AsyncParsableCommand {
             var placed = true
             for endpoint in merged.endpoints where placed {
                 if report.added.contains(endpoint.id) { placed = source.insert(endpoint) }
-                if report.replaced.contains(endpoint.id) { placed = source.replace(endpointWithID: endpoint.id, with: endpoint) }
+                if report.replaced.contains(endpoint.id) {
+                    placed = source.replace(endpointWithID: endpoint.id, with: endpoint)
+                }
             }
             if placed, linksDocument, let document = merged.openAPI { placed = source.addTopLevel("openapi", document) }
             text = placed && source.holds(merged) ? source.text : nil
         }
         if text == nil && exists && CollectionMerger.hasComments(originalText) {
-            printError("note: \(url.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file.")
+            printError(
+                "note: \(url.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file."
+            )
         }
         do {
             try CollectionMerger.writeAtomically(try text ?? CollectionWriter.yaml(for: merged), to: url)
@@ -321,7 +379,9 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private static func askToReplace(_ id: String) -> Bool {
-        writeStandardError(ExchangeOutput.escapingControls("Replace the existing endpoint \"\(id)\"? [y/N] ", keepingLineBreaks: false))
+        writeStandardError(
+            ExchangeOutput.escapingControls("Replace the existing endpoint \"\(id)\"? [y/N] ", keepingLineBreaks: false)
+        )
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }

@@ -31,25 +31,35 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @OptionGroup var collectionOptions: CollectionOptions<LoadCommand>
     static let environmentHelp = "The environment to load (default: the collection's first)."
 
-    @Option(name: .customShort("n"), help: ArgumentHelp("Requests in all (default 200; without it, --duration alone decides).", valueName: "N"))
+    @Option(
+        name: .customShort("n"),
+        help: ArgumentHelp("Requests in all (default 200; without it, --duration alone decides).", valueName: "N"))
     var requests: Int?
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Requests in flight at once (default 16).", valueName: "C"))
     var concurrency: Int = 16
 
-    @Option(name: .customShort("z"), help: ArgumentHelp("Send for this long (30s, 500ms, 2m); with -n, whichever ends first.", valueName: "TIME"))
+    @Option(
+        name: .customShort("z"),
+        help: ArgumentHelp("Send for this long (30s, 500ms, 2m); with -n, whichever ends first.", valueName: "TIME"))
     var duration: String?
 
-    @Option(name: .long, help: ArgumentHelp("Requests a second over all workers; latencies then count from when each request was due.", valueName: "R"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Requests a second over all workers; latencies then count from when each request was due.", valueName: "R"))
     var rate: Double?
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for the request (repeatable).", valueName: "K=V"))
+    @Option(
+        name: .customLong("var"), help: ArgumentHelp("Set a variable for the request (repeatable).", valueName: "K=V"))
     var variables: [String] = []
 
     @Flag(name: .long, help: "Print one JSON object instead of the report.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
     var timeout: Double?
 
     @Flag(name: .long, help: "Do not record the load's summary in the history.")
@@ -61,7 +71,11 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Confirm a non-GET load on a protected environment without a prompt.")
     var yes = false
 
-    @Flag(name: .customLong("disable-keepalive"), help: "Open a new connection for every request, as curl in a shell loop does (connecting is then part of each latency).")
+    @Flag(
+        name: .customLong("disable-keepalive"),
+        help:
+            "Open a new connection for every request, as curl in a shell loop does (connecting is then part of each latency)."
+    )
     var disableKeepAlive = false
 
     /// The most requests a load may send.
@@ -78,11 +92,13 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         if let duration {
             guard let parsed = Self.parseDuration(duration), parsed > .zero, parsed <= Self.maximumDuration else {
-                throw ExchangeSender.usageError("--duration expects a time such as 30s, 500ms, 2m or 1h (at most 24h), not \"\(duration)\".")
+                throw ExchangeSender.usageError(
+                    "--duration expects a time such as 30s, 500ms, 2m or 1h (at most 24h), not \"\(duration)\".")
             }
         }
         if let rate, !(rate > 0 && rate <= 1_000_000) {
-            throw ExchangeSender.usageError("--rate must be a number of requests a second greater than 0 (at most 1000000).")
+            throw ExchangeSender.usageError(
+                "--rate must be a number of requests a second greater than 0 (at most 1000000).")
         }
         if let timeout, !(timeout > 0) {
             throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
@@ -93,17 +109,22 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     /// `--duration`, `--rate`.
     var plan: LoadPlan {
         let time = duration.flatMap(Self.parseDuration)
-        return LoadPlan(requests: requests, concurrency: concurrency, duration: time, rate: rate, keepsConnections: !disableKeepAlive)
+        return LoadPlan(
+            requests: requests, concurrency: concurrency, duration: time, rate: rate,
+            keepsConnections: !disableKeepAlive)
     }
 
     func run() async throws {
         let overrides = try SendCommand.parseVariables(variables)
         let (located, loaded) = try collectionOptions.load()
-        let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: collectionOptions.env, in: loaded)
+        let (found, environment) = try ExchangeSender.Plan.lookUp(
+            endpoint, environment: collectionOptions.env, in: loaded)
         guard !found.isWebSocket(resolvedURL: environment.baseURLTemplate) else {
-            throw ExchangeSender.usageError("\"\(found.id)\" opens a WebSocket: explorer load sends HTTP requests only.")
+            throw ExchangeSender.usageError(
+                "\"\(found.id)\" opens a WebSocket: explorer load sends HTTP requests only.")
         }
-        let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+        let exchange = try ExchangeSender.Plan.resolving(
+            found, in: loaded, environment: environment, overrides: overrides)
         try exchange.confirmIfProtected(yes: yes)
         guard case .resolved(let resolved) = exchange.target else { return }
 
@@ -115,8 +136,9 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         var configuration = sender.transportConfiguration
         if disableKeepAlive { configuration.maximumRequestsPerConnection = 1 }
         let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: DispatchQueue(label: "explorer.load", attributes: .concurrent),
-                                             cookieJar: sender.cookieJar, prompt: ExchangeSender.showOAuth2Prompt)
+        let dispatcher = resolved.dispatcher(
+            transport: transport, callbackQueue: DispatchQueue(label: "explorer.load", attributes: .concurrent),
+            cookieJar: sender.cookieJar, prompt: ExchangeSender.showOAuth2Prompt)
         let request = resolved.request
         let options = sender.transferOptions
         let describer = sender
@@ -126,7 +148,8 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let draw: @Sendable (LoadProgress) -> Void = { bar.draw($0) }
         let progress = bar.live ? draw : nil
         let send: @Sendable () async -> LoadOutcome = {
-            await LoadOutcome.sending(request, through: dispatcher, options: options, describe: { describer.failureSentence(for: $0) })
+            await LoadOutcome.sending(
+                request, through: dispatcher, options: options, describe: { describer.failureSentence(for: $0) })
         }
         let executors = LoadRunner.workerExecutors(concurrency: plan.concurrency, loops: transport.executors)
         let result = await LoadRunner.run(plan, progress: progress, executors: executors, send: send)
@@ -140,9 +163,11 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         var historyId: Int64?
         if !noHistory {
             let recorder = HistoryRecorder(report: printError)
-            let entry = HistoryEntry(loadOf: resolved, startedAt: startedAt, collectionPath: loaded.storeKey,
-                                     summary: Data(jsonReport.serialized(pretty: true).utf8), mostCommonStatus: Self.mostCommonStatus(result),
-                                     milliseconds: result.latencies.milliseconds(atPercentile: 50))
+            let entry = HistoryEntry(
+                loadOf: resolved, startedAt: startedAt, collectionPath: loaded.storeKey,
+                summary: Data(jsonReport.serialized(pretty: true).utf8),
+                mostCommonStatus: Self.mostCommonStatus(result),
+                milliseconds: result.latencies.milliseconds(atPercentile: 50))
             historyId = recorder.record(entry, secrets: resolved.masker.secretValues)
         }
         if json {

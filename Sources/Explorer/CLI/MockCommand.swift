@@ -41,7 +41,9 @@ struct MockCommand: AsyncParsableCommand {
     @Argument(help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
     var collection: String?
 
-    @Option(name: .long, help: "The environment whose base path and history the mock serves (default: the collection's first).")
+    @Option(
+        name: .long,
+        help: "The environment whose base path and history the mock serves (default: the collection's first).")
     var env: String?
 
     @Option(name: .long, help: "The port (0: a free one).")
@@ -50,26 +52,41 @@ struct MockCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Where answers come from: examples, history or both (the history's, else the example).")
     var from: String = "examples"
 
-    @Option(name: .long, help: ArgumentHelp("A delay before every answer: 200ms, 1.5s (a bare number is milliseconds).", valueName: "DURATION"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A delay before every answer: 200ms, 1.5s (a bare number is milliseconds).", valueName: "DURATION"))
     var latency: String?
 
-    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("The share of requests answered 500 on purpose, from 0 to 1.", valueName: "RATE"))
+    @Option(
+        name: .customLong("fail-rate"),
+        help: ArgumentHelp("The share of requests answered 500 on purpose, from 0 to 1.", valueName: "RATE"))
     var failRate: Double = 0
 
     @Option(name: .long, help: "The seed of the failures (default: a random one, printed).")
     var seed: UInt64?
 
-    @Option(name: .long, help: ArgumentHelp("Write a copy of the collection with a `mock` environment pointing at the mock.", valueName: "FILE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write a copy of the collection with a `mock` environment pointing at the mock.", valueName: "FILE"))
     var collectionOut: String?
 
-    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
-        "Also answer requests whose Host is NAME (besides 127.0.0.1 and localhost); repeatable, * for any.", valueName: "NAME"))
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp(
+            "Also answer requests whose Host is NAME (besides 127.0.0.1 and localhost); repeatable, * for any.",
+            valueName: "NAME"))
     var allowHost: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard MockSource(rawValue: from) != nil else { throw ValidationError("--from must be examples, history or both, not \"\(from)\".") }
-        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, like 0.1.") }
+        guard MockSource(rawValue: from) != nil else {
+            throw ValidationError("--from must be examples, history or both, not \"\(from)\".")
+        }
+        guard (0...1).contains(failRate) else {
+            throw ValidationError("--fail-rate must be between 0 and 1, like 0.1.")
+        }
         if let latency, Self.duration(latency) == nil {
             throw ValidationError("--latency takes a duration like 200ms or 1.5s, not \"\(latency)\".")
         }
@@ -78,7 +95,9 @@ struct MockCommand: AsyncParsableCommand {
     /// `200ms`, `1.5s`, `200` (milliseconds).
     static func duration(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let (number, scale): (Substring, Double) = trimmed.hasSuffix("ms") ? (trimmed.dropLast(2), 1)
+        let (number, scale): (Substring, Double) =
+            trimmed.hasSuffix("ms")
+            ? (trimmed.dropLast(2), 1)
             : trimmed.hasSuffix("s") ? (trimmed.dropLast(), 1000) : (Substring(trimmed), 1)
         guard let value = Double(number), value >= 0, value * scale <= 600_000 else { return nil }
         return .milliseconds(Int64((value * scale).rounded()))
@@ -90,7 +109,9 @@ struct MockCommand: AsyncParsableCommand {
         let environment: Environment?
         if let env {
             guard let found = loaded.environments.first(where: { $0.name == env }) else {
-                printError("\(file.path) has no environment \"\(env)\" (it has: \(loaded.environments.map(\.name).joined(separator: ", "))).")
+                printError(
+                    "\(file.path) has no environment \"\(env)\" (it has: \(loaded.environments.map(\.name).joined(separator: ", ")))."
+                )
                 throw ExitCode(2)
             }
             environment = found
@@ -110,7 +131,9 @@ struct MockCommand: AsyncParsableCommand {
         let plan: MockPlan
         do {
             let contract = try await ResponseContract.linked(for: loaded) { printError("warning: \($0)") }
-            plan = try MockPlan.serving(loaded, file: file, contract: contract?.contract, environment: environment, source: source, history: history)
+            plan = try MockPlan.serving(
+                loaded, file: file, contract: contract?.contract, environment: environment, source: source,
+                history: history)
         } catch {
             printError(sentence(describing: error))
             throw ExitCode(2)
@@ -121,15 +144,18 @@ struct MockCommand: AsyncParsableCommand {
         do {
             // The log quotes what the document names (an example) and what a client sent (the
             // path, its Host): escaped, like every text from a file or the network.
-            server = try await MockServer.start(plan: plan, port: port, chaos: chaos, handleSignals: true,
-                                                allowedHosts: MockAllowedHosts(adding: allowHost),
-                                                accessLog: { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) })
+            server = try await MockServer.start(
+                plan: plan, port: port, chaos: chaos, handleSignals: true,
+                allowedHosts: MockAllowedHosts(adding: allowHost),
+                accessLog: { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) })
         } catch {
             printError(String(describing: error))
             throw ExitCode(1)
         }
         let base = plan.baseURL(port: server.port)
-        printLine("explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, answers from \(source.rawValue)):")
+        printLine(
+            "explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, answers from \(source.rawValue)):"
+        )
         printLine("  mock        \(base)")
         let names = (MockAllowedHosts.local + allowHost).joined(separator: ", ")
         let hint = allowHost.isEmpty ? " (--allow-host NAME to answer another name)" : ""
@@ -152,7 +178,9 @@ struct MockCommand: AsyncParsableCommand {
             printLine("collection: \(out.path)")
             printLine("Send to it: explorer send --collection \(out.path) --env mock ENDPOINT")
         } else {
-            printLine("Send to it: an environment whose base_url is \(base) (--collection-out FILE writes a copy of the collection with one, named mock).")
+            printLine(
+                "Send to it: an environment whose base_url is \(base) (--collection-out FILE writes a copy of the collection with one, named mock)."
+            )
         }
         printLine("Press Ctrl-C to stop.")
         await server.waitUntilStopped()

@@ -29,7 +29,8 @@ struct OpenAPICommand: AsyncParsableCommand {
 
         @OptionGroup var collectionOptions: CollectionOptions<Refresh>
 
-        @Flag(name: .long, help: "Add the operations the collection does not have yet (as import openapi --into would).")
+        @Flag(
+            name: .long, help: "Add the operations the collection does not have yet (as import openapi --into would).")
         var add = false
 
         @Flag(name: .long, help: "Print one JSON object: added, removed, changed, unlinked.")
@@ -38,12 +39,15 @@ struct OpenAPICommand: AsyncParsableCommand {
         func run() async throws {
             let (file, collection) = try collectionOptions.load()
             guard let named = collection.openAPI else {
-                printError("\(file.path) names no OpenAPI document: add openapi: FILE at its top, or import one with explorer import openapi FILE --into \(file.lastPathComponent).")
+                printError(
+                    "\(file.path) names no OpenAPI document: add openapi: FILE at its top, or import one with explorer import openapi FILE --into \(file.lastPathComponent)."
+                )
                 throw ExitCode(2)
             }
             let imported: ImportResult
             do {
-                imported = try await OpenAPIImporter().importLinked(OpenAPILocation(named, folder: file.deletingLastPathComponent()))
+                imported = try await OpenAPIImporter().importLinked(
+                    OpenAPILocation(named, folder: file.deletingLastPathComponent()))
             } catch {
                 printError(sentence(describing: error))
                 throw ExitCode(2)
@@ -56,7 +60,9 @@ struct OpenAPICommand: AsyncParsableCommand {
                 let present = Set(collection.endpoints.map(\.id))
                 additions.items = drift.added.map { endpoint in
                     var endpoint = endpoint
-                    if present.contains(endpoint.id) { endpoint.name += " (\(endpoint.operation ?? endpoint.method.rawValue))" }
+                    if present.contains(endpoint.id) {
+                        endpoint.name += " (\(endpoint.operation ?? endpoint.method.rawValue))"
+                    }
                     return .endpoint(endpoint)
                 }
                 additions.openAPI = named
@@ -72,14 +78,21 @@ struct OpenAPICommand: AsyncParsableCommand {
             if json {
                 let object: [String: Any] = [
                     "document": named,
-                    "added": drift.added.map { ["operation": $0.operation ?? "", "method": $0.method.rawValue, "path": $0.path] },
+                    "added": drift.added.map {
+                        ["operation": $0.operation ?? "", "method": $0.method.rawValue, "path": $0.path]
+                    },
                     "removed": drift.removed.map { ["endpoint": $0.id, "operation": $0.operation ?? ""] },
-                    "changed": drift.changed.map { ["endpoint": $0.endpoint.id, "operation": $0.endpoint.operation ?? "", "changes": $0.changes] as [String: Any] },
+                    "changed": drift.changed.map {
+                        ["endpoint": $0.endpoint.id, "operation": $0.endpoint.operation ?? "", "changes": $0.changes]
+                            as [String: Any]
+                    },
                     "unlinked": drift.unlinked,
                 ]
                 ExchangeOutput.write(ExchangeOutput.jsonText(object) + "\n")
             } else if drift.isEmpty {
-                printLine(ExchangeOutput.escapingControls("\(file.lastPathComponent) matches \(named).", keepingLineBreaks: false))
+                printLine(
+                    ExchangeOutput.escapingControls(
+                        "\(file.lastPathComponent) matches \(named).", keepingLineBreaks: false))
             } else {
                 // Operation ids, paths and names come from the document and the collection: escaped.
                 drift.lines.forEach { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) }

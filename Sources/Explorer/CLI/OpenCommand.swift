@@ -25,9 +25,12 @@ struct OpenCommand: AsyncParsableCommand {
 
     /// Opens the TUI: what `run()` does, also reached without the argument parser
     /// (`ExplorerCommand.main`, for `explorer` and `explorer FILE`).
-    static func open(collection: String?, environment: String? = nil, themeName: String? = nil, validatesGraphQL: Bool = true) async throws {
+    static func open(
+        collection: String?, environment: String? = nil, themeName: String? = nil, validatesGraphQL: Bool = true
+    ) async throws {
         let url = try CollectionLocation.resolve(explicit: collection)
-        try await ExplorerTUI.run(collectionURL: url, environment: environment, themeName: themeName, validatesGraphQL: validatesGraphQL)
+        try await ExplorerTUI.run(
+            collectionURL: url, environment: environment, themeName: themeName, validatesGraphQL: validatesGraphQL)
     }
 
     /// The collection of a command line that opens the TUI with no option: none (`explorer`)
@@ -45,7 +48,8 @@ struct OpenCommand: AsyncParsableCommand {
             return .some(nil)
         case 1:
             let argument = arguments[0]
-            guard !argument.isEmpty, !argument.hasPrefix("-"), argument != "help", !commandNames.contains(argument) else { return nil }
+            guard !argument.isEmpty, !argument.hasPrefix("-"), argument != "help", !commandNames.contains(argument)
+            else { return nil }
             return .some(argument)
         default:
             return nil

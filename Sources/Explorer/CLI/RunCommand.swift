@@ -21,14 +21,17 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             """
     )
 
-    @Argument(help: "Folders (Auth, Users/Admin) or endpoints (Folder/Name) to run; all when none.",
-              completion: EndpointCompletion.kind(folders: true))
+    @Argument(
+        help: "Folders (Auth, Users/Admin) or endpoints (Folder/Name) to run; all when none.",
+        completion: EndpointCompletion.kind(folders: true))
     var paths: [String] = []
 
     @OptionGroup var collectionOptions: CollectionOptions<RunCommand>
     static let environmentHelp = "The environment to run in (default: the collection's first)."
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for every request (repeatable).", valueName: "K=V"))
+    @Option(
+        name: .customLong("var"), help: ArgumentHelp("Set a variable for every request (repeatable).", valueName: "K=V")
+    )
     var variables: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "FILE"))
@@ -40,15 +43,21 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Stop at the first endpoint that does not pass.")
     var failFast = false
 
-    @Option(name: .long, help: ArgumentHelp("Run the selection this many times (captures flow from one to the next).", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Run the selection this many times (captures flow from one to the next).", valueName: "N"))
     var `repeat`: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Send up to N independent endpoints at once: those that neither capture nor require; the others run alone, in file order. The report keeps file order.",
-        valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Send up to N independent endpoints at once: those that neither capture nor require; the others run alone, in file order. The report keeps file order.",
+            valueName: "N"))
     var jobs: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
     var timeout: Double?
 
     @Flag(name: .long, help: "Do not record the exchanges in the history.")
@@ -63,8 +72,11 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Send GraphQL queries without validating them against the environment's schema first.")
     var noValidate = false
 
-    @Flag(name: .customLong("validate"), help: ArgumentHelp(
-        "Check every response against its operation in the collection's openapi: document (as validate: true does); a violation fails the request's checks."))
+    @Flag(
+        name: .customLong("validate"),
+        help: ArgumentHelp(
+            "Check every response against its operation in the collection's openapi: document (as validate: true does); a violation fails the request's checks."
+        ))
     var validatesResponses = false
 
     /// The most repetitions a run may ask for.
@@ -91,8 +103,12 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let environment: Environment
         do {
             selected = try loaded.endpoints(selectedBy: paths)
-            guard let chosen = try collectionOptions.env.map({ try loaded.requireEnvironment(named: $0) }) ?? loaded.environments.first else {
-                throw ExchangeSender.usageError("The collection has no environment to run in (add one with a base_url).")
+            guard
+                let chosen = try collectionOptions.env.map({ try loaded.requireEnvironment(named: $0) })
+                    ?? loaded.environments.first
+            else {
+                throw ExchangeSender.usageError(
+                    "The collection has no environment to run in (add one with a base_url).")
             }
             environment = chosen
         } catch let exit as ExitCode {
@@ -103,19 +119,25 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         environment.setOverrides(overrides)
         if environment.isProtected, selected.contains(where: { $0.method != .get }), !yes {
-            printError("The environment \"\(environment.name)\" is protected and the run sends non-GET requests: add --yes to run them.")
+            printError(
+                "The environment \"\(environment.name)\" is protected and the run sends non-GET requests: add --yes to run them."
+            )
             throw ExitCode(2)
         }
 
-        let validation = try await ExchangeSender.responseValidation(for: loaded, everyResponse: validatesResponses || loaded.validatesResponses)
+        let validation = try await ExchangeSender.responseValidation(
+            for: loaded, everyResponse: validatesResponses || loaded.validatesResponses)
         var sender = ExchangeSender(timeout: timeout)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         try sender.useProxy(of: environment, overrides: overrides)
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
-        let check = noValidate ? nil : ExchangeSender.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))
-        let runner = sender.makeRunner(collection: loaded, at: located.path, environment: environment, overrides: overrides,
-                                       through: transport, check: check, validation: validation)
+        let check =
+            noValidate
+            ? nil : ExchangeSender.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))
+        let runner = sender.makeRunner(
+            collection: loaded, at: located.path, environment: environment, overrides: overrides,
+            through: transport, check: check, validation: validation)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
         let progress = RunProgress(total: selected.count * `repeat`, live: isatty(STDERR_FILENO) == 1 && !json)
 
@@ -129,7 +151,12 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                     for (index, endpoint) in batch.enumerated() {
                         group.addTask {
                             progress.starting(endpoint.id)
-                            return (index, await runner.run(endpoint) { step in progress.finished(Self.result(step, iteration: iteration)) })
+                            return (
+                                index,
+                                await runner.run(endpoint) { step in
+                                    progress.finished(Self.result(step, iteration: iteration))
+                                }
+                            )
                         }
                     }
                     var collected = Array(repeating: [SequenceStep<HistoryEntry>](), count: batch.count)
@@ -151,8 +178,9 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         keepCookies()
         progress.clear()
 
-        let summary = RunSummary(collection: loaded.name, environment: environment.name, results: results,
-                                 seconds: Date().timeIntervalSince(started), startedAt: started)
+        let summary = RunSummary(
+            collection: loaded.name, environment: environment.name, results: results,
+            seconds: Date().timeIntervalSince(started), startedAt: started)
         if let junit {
             let url = URL(fileURLWithPath: junit)
             do {
@@ -185,9 +213,15 @@ extension RunCommand {
         for endpoint in endpoints {
             if jobs > 1, endpoint.captures.isEmpty, endpoint.requirements.isEmpty {
                 open.append(endpoint)
-                if open.count == jobs { batches.append(open); open = [] }
+                if open.count == jobs {
+                    batches.append(open)
+                    open = []
+                }
             } else {
-                if !open.isEmpty { batches.append(open); open = [] }
+                if !open.isEmpty {
+                    batches.append(open)
+                    open = []
+                }
                 batches.append([endpoint])
             }
         }
@@ -197,8 +231,9 @@ extension RunCommand {
 
     /// A step as a line of the report.
     static func result(_ step: SequenceStep<HistoryEntry>, iteration: Int) -> RunResult {
-        RunResult(step: step, iteration: iteration, status: step.exchange?.record.status,
-                  milliseconds: step.exchange?.record.timings.totalMilliseconds ?? 0)
+        RunResult(
+            step: step, iteration: iteration, status: step.exchange?.record.status,
+            milliseconds: step.exchange?.record.timings.totalMilliseconds ?? 0)
     }
 }
 
@@ -226,7 +261,9 @@ final class RunProgress: @unchecked Sendable {
             done += 1
             if result.outcome != .passed { failed += 1 }
             let failures = failed > 0 ? " · \(failed) not passed" : ""
-            draw("[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") \(result.checksText)\(failures)")
+            draw(
+                "[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") \(result.checksText)\(failures)"
+            )
         }
     }
 

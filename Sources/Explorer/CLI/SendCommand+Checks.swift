@@ -19,15 +19,19 @@ extension ExchangeSender {
     ///   resolved), 4 or 5 (with `--check-status`).
     func runChecked(
         _ endpoint: Endpoint, in collection: APICollection, at collectionPath: String, environment: Environment,
-        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions, validatesGraphQL: Bool = true,
+        overrides: [String: String], recorder: HistoryRecorder?, output: ExchangeOutputOptions,
+        validatesGraphQL: Bool = true,
         validation: ResponseValidation? = nil
     ) async throws {
         // Introspection for the validation goes through a transport of this sender's settings,
         // shut down once the steps are sent.
         let schemaTransport = validatesGraphQL ? AsyncHTTPClientTransport(configuration: transportConfiguration) : nil
-        let check = schemaTransport.map { Self.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: $0)) }
-        let runner = makeRunner(collection: collection, at: collectionPath, environment: environment, overrides: overrides, check: check,
-                                validation: validation)
+        let check = schemaTransport.map {
+            Self.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: $0))
+        }
+        let runner = makeRunner(
+            collection: collection, at: collectionPath, environment: environment, overrides: overrides, check: check,
+            validation: validation)
         let steps = await runner.run(endpoint)
         try? await schemaTransport?.shutdown()
         for step in steps.dropLast() {
@@ -106,13 +110,17 @@ extension ExchangeSender {
     ///   - endpoint: the endpoint about to be sent, when only one is.
     /// - Throws: `ExitCode(2)` after one sentence when checking is asked for and the document
     ///   is missing or cannot be read.
-    static func responseValidation(for collection: APICollection, everyResponse: Bool, asking endpoint: Endpoint? = nil) async throws -> ResponseValidation? {
+    static func responseValidation(for collection: APICollection, everyResponse: Bool, asking endpoint: Endpoint? = nil)
+        async throws -> ResponseValidation?
+    {
         let endpoints = endpoint.map { [$0] } ?? collection.endpoints
         let asked = endpoints.contains { $0.assertions.contains { $0.query == .schema } }
         guard everyResponse || asked else { return nil }
         guard collection.openAPI != nil else {
             if everyResponse {
-                printError("Responses cannot be validated: the collection names no OpenAPI document; add openapi: FILE at its top (explorer import openapi writes it).")
+                printError(
+                    "Responses cannot be validated: the collection names no OpenAPI document; add openapi: FILE at its top (explorer import openapi writes it)."
+                )
                 throw ExitCode(2)
             }
             return nil  // a `schema` assertion fails and says why

@@ -27,8 +27,11 @@ enum CollectionLocation {
         environment: @autoclosure () -> [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
     ) throws -> URL {
-        guard let found = find(explicit: explicit, environment: environment(), currentDirectory: currentDirectory()) else {
-            printError("No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION.")
+        guard let found = find(explicit: explicit, environment: environment(), currentDirectory: currentDirectory())
+        else {
+            printError(
+                "No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION."
+            )
             throw ExitCode(2)
         }
         if found.isNamed { named.withLock { _ = $0.insert(found.url.path) } }
@@ -47,8 +50,12 @@ enum CollectionLocation {
         currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
     ) -> (url: URL, isNamed: Bool)? {
         if let explicit {
-            let url = explicit.hasPrefix("/") ? URL(fileURLWithPath: explicit).standardizedFileURL
-                : URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory(), isDirectory: true)).standardizedFileURL
+            let url =
+                explicit.hasPrefix("/")
+                ? URL(fileURLWithPath: explicit).standardizedFileURL
+                : URL(
+                    fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: currentDirectory(), isDirectory: true)
+                ).standardizedFileURL
             return (url, true)
         }
         let local = URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent("explorer.yaml")
@@ -84,8 +91,10 @@ enum CollectionLocation {
     /// read and where it would send.
     ///
     /// - Throws: `ExitCode(2)` after the refusal on stderr.
-    static func admit(_ collection: APICollection, reaching reach: CollectionReach, at url: URL,
-                      trust: CollectionTrust = CollectionTrust()) throws {
+    static func admit(
+        _ collection: APICollection, reaching reach: CollectionReach, at url: URL,
+        trust: CollectionTrust = CollectionTrust()
+    ) throws {
         switch admission(of: collection, reaching: reach, at: url, trust: trust) {
         case .admitted(let problem):
             if let problem { printError(problem) }
@@ -105,8 +114,10 @@ enum CollectionLocation {
     }
 
     /// Decides `admit`'s question, printing nothing.
-    static func admission(of collection: APICollection, reaching reach: CollectionReach, at url: URL,
-                          trust: CollectionTrust = CollectionTrust()) -> Admission {
+    static func admission(
+        of collection: APICollection, reaching reach: CollectionReach, at url: URL,
+        trust: CollectionTrust = CollectionTrust()
+    ) -> Admission {
         if named.withLock({ $0.contains(url.path) }) {
             do {
                 try trust.trust(url, reach: reach)

@@ -56,8 +56,11 @@ extension ExchangeSender {
         let origin = schema.fromCache ? "cached \(formatter.string(from: schema.fetchedAt))" : "fetched now"
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
         let refresh = "explorer graphql schema --env \(schema.key.environment) --refresh"
-        return (problems.map(\.description)
-            + ["Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key.shownURL) in \(schema.key.environment) (\(origin)); fix it, refresh the schema with `\(refresh)`, or send with --no-validate."])
+        return
+            (problems.map(\.description)
+            + [
+                "Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key.shownURL) in \(schema.key.environment) (\(origin)); fix it, refresh the schema with `\(refresh)`, or send with --no-validate."
+            ])
             .joined(separator: "\n")
     }
 
@@ -68,7 +71,8 @@ extension ExchangeSender {
     func validateGraphQL(_ plan: Plan) async throws {
         guard case .resolved(let resolved) = plan.target, resolved.graphQLDocument != nil else { return }
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
-        let problem = await Self.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))(resolved)
+        let problem = await Self.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))(
+            resolved)
         try? await transport.shutdown()
         if let problem {
             printError(problem)

@@ -17,9 +17,11 @@ extension ExchangeSender {
     func notes(for entry: HistoryEntry, bodyToCome: Bool = false) -> [String] {
         guard let code = entry.status else { return [] }
         let hasBody = bodyToCome ? entry.method != "HEAD" && ![204, 304].contains(code) : entry.responseBodySize > 0
-        return ResponseNotes.notes(status: HTTPStatus(code: code), headers: entry.responseHeaders, url: Self.answeringURL(of: entry),
-                                   followsRedirects: followsRedirects, hasBody: hasBody)
-            .map { "Note: " + $0.prefix(1).lowercased() + $0.dropFirst() }
+        return ResponseNotes.notes(
+            status: HTTPStatus(code: code), headers: entry.responseHeaders, url: Self.answeringURL(of: entry),
+            followsRedirects: followsRedirects, hasBody: hasBody
+        )
+        .map { "Note: " + $0.prefix(1).lowercased() + $0.dropFirst() }
     }
 
     /// Prints an exchange's notes on standard error.

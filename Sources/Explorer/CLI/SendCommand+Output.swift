@@ -48,7 +48,8 @@ enum ExchangeOutput {
         }
         var shown = text
         if body.count <= prettyPrintLimit, looksLikeJSON(contentType: contentType, text: text),
-           let value = JSONValue.container(parsing: text) {
+            let value = JSONValue.container(parsing: text)
+        {
             shown = value.serialized(pretty: true)
         }
         shown = escapingControls(shown)
@@ -69,7 +70,9 @@ enum ExchangeOutput {
         guard terminal, body.count > prettyPrintLimit else {
             return write(printableBody(body, contentType: contentType, terminal: terminal))
         }
-        if let converted = TextDecoding.charset(in: contentType ?? "").flatMap({ TextDecoding.convertedToUTF8(body, charset: $0) }) {
+        if let converted = TextDecoding.charset(in: contentType ?? "").flatMap({
+            TextDecoding.convertedToUTF8(body, charset: $0)
+        }) {
             return BodyPieces(body: Data(converted)).writeEscapedText { write($0) }
         }
         let pieces = BodyPieces(body: body)
@@ -124,7 +127,8 @@ enum ExchangeOutput {
     /// them on screen (bidirectional overrides and isolates).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
-            || [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            || [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     private static func looksLikeJSON(contentType: String?, text: String) -> Bool {
@@ -142,8 +146,10 @@ enum ExchangeOutput {
     ///   - terminal: whether to escape control characters.
     /// - Returns: the head, ending with a blank line.
     static func head(of entry: HistoryEntry, terminal: Bool) -> String {
-        var lines = ["\(entry.httpVersion ?? "HTTP/1.1") \(entry.status.map(String.init) ?? "---") \(entry.reason ?? "")"
-            .trimmingCharacters(in: .whitespaces)]
+        var lines = [
+            "\(entry.httpVersion ?? "HTTP/1.1") \(entry.status.map(String.init) ?? "---") \(entry.reason ?? "")"
+                .trimmingCharacters(in: .whitespaces)
+        ]
         lines += entry.responseHeaders.map { "\($0.name): \($0.value)" }
         let text = lines.joined(separator: "\n") + "\n\n"
         return terminal ? escapingControls(text) : text
@@ -163,9 +169,13 @@ enum ExchangeOutput {
     ///     (each assertion, whether it passed, the actual value and why it failed) and
     ///     `captured` (the names set).
     /// - Returns: the JSON text, one line, keys sorted.
-    static func json(of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil) -> String {
+    static func json(
+        of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil
+    ) -> String {
         var text = Data()
-        writeJSON(of: entry, historyId: historyId, includeRequest: includeRequest, checks: checks, newline: false) { text.append($0) }
+        writeJSON(of: entry, historyId: historyId, includeRequest: includeRequest, checks: checks, newline: false) {
+            text.append($0)
+        }
         return String(decoding: text, as: UTF8.self)
     }
 
@@ -180,7 +190,8 @@ enum ExchangeOutput {
     ///   - newline: whether a newline ends the object.
     ///   - write: where the pieces go (standard output by default).
     static func writeJSON(
-        of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil, newline: Bool = true,
+        of entry: HistoryEntry, historyId: Int64?, includeRequest: Bool = false, checks: CheckReport? = nil,
+        newline: Bool = true,
         to write: (Data) -> Void = { ExchangeOutput.write($0) }
     ) {
         var bodies = SplicedBodies()
@@ -198,7 +209,10 @@ enum ExchangeOutput {
         if let error = entry.transportError { object["error"] = error }
         if let checks {
             object["checks"] = checks.assertions.map { result -> [String: Any] in
-                ["assert": result.text, "passed": result.passed, "actual": result.actual ?? NSNull(), "reason": result.reason ?? NSNull()]
+                [
+                    "assert": result.text, "passed": result.passed, "actual": result.actual ?? NSNull(),
+                    "reason": result.reason ?? NSNull(),
+                ]
             }
             object["captured"] = checks.captured.map(\.name)
             if !checks.captureFailures.isEmpty { object["captureFailures"] = checks.captureFailures }
@@ -229,7 +243,10 @@ enum ExchangeOutput {
     /// - Parameter value: dictionaries, arrays, strings, numbers, `NSNull`.
     /// - Returns: the JSON text.
     static func jsonText(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
             return "{}"
         }
         return JSONControlEscapes.escaping(String(decoding: data, as: UTF8.self))
@@ -266,7 +283,9 @@ enum ExchangeOutput {
         /// Writes `text` with each body in place of its marker.
         func write(around text: Data, to write: (Data) -> Void) {
             var start = text.startIndex
-            let found = bodies.compactMap { body in text.range(of: body.marker).map { ($0, body) } }.sorted { $0.0.lowerBound < $1.0.lowerBound }
+            let found = bodies.compactMap { body in text.range(of: body.marker).map { ($0, body) } }.sorted {
+                $0.0.lowerBound < $1.0.lowerBound
+            }
             for (range, body) in found where range.lowerBound >= start {
                 write(text[start..<range.lowerBound] + Data([0x22]))
                 if body.isText { body.pieces.writeJSONString(write) } else { body.pieces.writeBase64(write) }
@@ -294,7 +313,10 @@ enum ExchangeOutput {
         if let head = timings.headMilliseconds { object["head"] = rounded(head) }
         if !timings.redirects.isEmpty {
             object["redirects"] = timings.redirects.map { hop -> [String: Any] in
-                ["url": hop.url, "status": hop.status, "location": hop.location, "time": hop.milliseconds.map(rounded) ?? NSNull()]
+                [
+                    "url": hop.url, "status": hop.status, "location": hop.location,
+                    "time": hop.milliseconds.map(rounded) ?? NSNull(),
+                ]
             }
         }
         return object

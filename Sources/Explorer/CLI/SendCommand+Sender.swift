@@ -92,11 +92,18 @@ struct ExchangeSender {
         /// none is named).
         ///
         /// - Throws: `ExitCode(2)` after one sentence on stderr when either is not found.
-        static func lookUp(_ endpoint: String, environment: String?, in collection: APICollection) throws -> (Endpoint, Environment) {
+        static func lookUp(_ endpoint: String, environment: String?, in collection: APICollection) throws -> (
+            Endpoint, Environment
+        ) {
             do {
                 let found = try collection.endpoint(named: endpoint)
-                guard let chosen = try environment.map({ try collection.requireEnvironment(named: $0) }) ?? collection.environments.first else {
-                    printError("The endpoint \"\(found.id)\" cannot be sent: the collection has no environment (add one with a base_url).")
+                guard
+                    let chosen = try environment.map({ try collection.requireEnvironment(named: $0) })
+                        ?? collection.environments.first
+                else {
+                    printError(
+                        "The endpoint \"\(found.id)\" cannot be sent: the collection has no environment (add one with a base_url)."
+                    )
                     throw ExitCode(2)
                 }
                 return (found, chosen)
@@ -111,12 +118,17 @@ struct ExchangeSender {
         /// Resolves an endpoint in an environment, with the variables captured there before.
         ///
         /// - Throws: `ExitCode(2)` after one sentence on stderr for a variable error.
-        static func resolving(_ endpoint: Endpoint, in collection: APICollection, environment: Environment, overrides: [String: String]) throws -> Plan {
+        static func resolving(
+            _ endpoint: Endpoint, in collection: APICollection, environment: Environment, overrides: [String: String]
+        ) throws -> Plan {
             do {
                 environment.setOverrides(overrides)
                 let captured = CaptureStore().variables(collection: collection.storeKey, environment: environment.name)
-                let resolved = try RequestResolver.asking.resolve(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
-                return Plan(target: .resolved(resolved), collectionPath: collection.storeKey, secrets: resolved.masker.secretValues)
+                let resolved = try RequestResolver.asking.resolve(
+                    endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
+                return Plan(
+                    target: .resolved(resolved), collectionPath: collection.storeKey,
+                    secrets: resolved.masker.secretValues)
             } catch {
                 printError(sentence(describing: error))
                 throw ExitCode(2)
@@ -157,10 +169,14 @@ struct ExchangeSender {
             guard environment.isProtected, method != .get, !yes else { return }
             let name = environment.name
             guard ExchangeOutput.stdinIsTerminal else {
-                printError("The environment \"\(name)\" is protected: add --yes to send \(method) \(displayURL) without a prompt.")
+                printError(
+                    "The environment \"\(name)\" is protected: add --yes to send \(method) \(displayURL) without a prompt."
+                )
                 throw ExitCode(2)
             }
-            writeStandardError(ExchangeOutput.escapingControls("Send \(method) \(displayURL) to the protected environment \"\(name)\"? [y/N] "))
+            writeStandardError(
+                ExchangeOutput.escapingControls(
+                    "Send \(method) \(displayURL) to the protected environment \"\(name)\"? [y/N] "))
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             guard answer == "y" || answer == "yes" else {
                 printError("Not sent: the request to the protected environment \"\(name)\" was not confirmed.")
@@ -231,7 +247,8 @@ struct ExchangeSender {
         }
         do {
             // Written a piece at a time: a large selection is never held as text whole.
-            let selected = try filter.matches(in: entry.responseBody ?? Data(), maximumDepth: DocumentLimits.current.maxDepth)
+            let selected = try filter.matches(
+                in: entry.responseBody ?? Data(), maximumDepth: DocumentLimits.current.maxDepth)
             JSONValue.array(selected).write(pretty: true) { ExchangeOutput.write($0) }
             ExchangeOutput.write("\n")
         } catch {
@@ -252,10 +269,14 @@ struct ExchangeSender {
         guard output.checkStatus, let status = entry.status else { return }
         switch status {
         case 400..<500:
-            printError("The server answered \(status) \(entry.reason ?? "") for \(entry.method) \(entry.url).".replacingOccurrences(of: "  ", with: " "))
+            printError(
+                "The server answered \(status) \(entry.reason ?? "") for \(entry.method) \(entry.url)."
+                    .replacingOccurrences(of: "  ", with: " "))
             throw ExitCode(4)
         case 500..<600:
-            printError("The server answered \(status) \(entry.reason ?? "") for \(entry.method) \(entry.url).".replacingOccurrences(of: "  ", with: " "))
+            printError(
+                "The server answered \(status) \(entry.reason ?? "") for \(entry.method) \(entry.url)."
+                    .replacingOccurrences(of: "  ", with: " "))
             throw ExitCode(5)
         default:
             return
@@ -287,18 +308,21 @@ struct ExchangeSender {
         var entry: HistoryEntry
         switch plan.target {
         case .resolved(let resolved):
-            entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: plan.collectionPath,
-                                               cookieJar: cookieJar, oauth2Prompt: Self.showOAuth2Prompt, describe: { failureSentence(for: $0) })
+            entry = await HistoryEntry.sending(
+                resolved, through: transport, options: options, collectionPath: plan.collectionPath,
+                cookieJar: cookieJar, oauth2Prompt: Self.showOAuth2Prompt, describe: { failureSentence(for: $0) })
         case .raw(let request):
             entry = HistoryEntry(
                 startedAt: started, method: request.method.rawValue, url: request.url.absoluteString,
                 requestHeaders: request.headers, requestBody: request.body)
             do {
                 let response = try await transport.send(request, options: options) { _ in }
-                let timings = ResponseTimings(started: started, headReceived: response.headReceived, finished: response.finished ?? Date(),
-                                              bytesReceived: response.bytesReceived, redirects: response.redirects)
-                entry.fill(status: response.status, headers: response.headers, body: response.body,
-                           httpVersion: response.httpVersion, timings: timings)
+                let timings = ResponseTimings(
+                    started: started, headReceived: response.headReceived, finished: response.finished ?? Date(),
+                    bytesReceived: response.bytesReceived, redirects: response.redirects)
+                entry.fill(
+                    status: response.status, headers: response.headers, body: response.body,
+                    httpVersion: response.httpVersion, timings: timings)
             } catch {
                 entry.fail(failureSentence(for: error), started: started)
             }

@@ -27,7 +27,8 @@ extension ExchangeSender {
             switch plan.target {
             case .resolved(let resolved):
                 entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
-                let dispatcher = resolved.dispatcher(transport: transport, cookieJar: cookieJar, prompt: Self.showOAuth2Prompt)
+                let dispatcher = resolved.dispatcher(
+                    transport: transport, cookieJar: cookieJar, prompt: Self.showOAuth2Prompt)
                 // The dispatcher holds its server provider weakly: keep it until the head is in.
                 streamed = try await dispatcher.stream(from: resolved.request, options: transferOptions)
                 withExtendedLifetime(resolved.environment) {}
@@ -38,7 +39,9 @@ extension ExchangeSender {
                 streamed = try await transport.stream(request, options: transferOptions)
             }
         } catch {
-            var failed = HistoryEntry(startedAt: started, method: plan.method.rawValue, url: plan.displayURL, requestHeaders: [:], requestBody: nil)
+            var failed = HistoryEntry(
+                startedAt: started, method: plan.method.rawValue, url: plan.displayURL, requestHeaders: [:],
+                requestBody: nil)
             if case .resolved(let resolved) = plan.target {
                 failed = HistoryEntry(sending: resolved, startedAt: started, collectionPath: plan.collectionPath)
             }
@@ -57,8 +60,11 @@ extension ExchangeSender {
         var printer = BodyPrinter(terminal: terminal, events: output.stream && Self.isEventStream(contentType))
         do {
             var described = entry
-            described.fill(status: head.status, headers: head.headers, body: nil, httpVersion: head.httpVersion,
-                           timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), redirects: streamed.redirects))
+            described.fill(
+                status: head.status, headers: head.headers, body: nil, httpVersion: head.httpVersion,
+                timings: ResponseTimings(
+                    started: started, headReceived: streamed.headReceived, finished: Date(),
+                    redirects: streamed.redirects))
             if output.include { try Self.emit(Data(ExchangeOutput.head(of: described, terminal: terminal).utf8)) }
             if case .resolved(let resolved) = plan.target { described.maskRedirects(with: resolved.masker) }
             printNotes(for: described, bodyToCome: true)
@@ -68,8 +74,9 @@ extension ExchangeSender {
             }
             try Self.emit(printer.finish())
             if printer.endedInsideEvent {
-                printError("Note: the event stream ended in the middle of an event (no blank line after it): it is printed last, "
-                    + "though an EventSource would drop it.")
+                printError(
+                    "Note: the event stream ended in the middle of an event (no blank line after it): it is printed last, "
+                        + "though an EventSource would drop it.")
             }
         } catch let error as StdoutClosed {
             streamed.body.cancel()
@@ -78,9 +85,11 @@ extension ExchangeSender {
             try? Self.emit(printer.finish())
             failure = error
         }
-        entry.fill(status: head.status, headers: head.headers, body: kept.data, httpVersion: head.httpVersion,
-                   timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), bytesReceived: kept.total,
-                                            redirects: streamed.redirects))
+        entry.fill(
+            status: head.status, headers: head.headers, body: kept.data, httpVersion: head.httpVersion,
+            timings: ResponseTimings(
+                started: started, headReceived: streamed.headReceived, finished: Date(), bytesReceived: kept.total,
+                redirects: streamed.redirects))
         if case .resolved(let resolved) = plan.target { entry.maskRedirects(with: resolved.masker) }
         entry.responseBodySize = kept.total
         if let failure {
@@ -97,7 +106,9 @@ extension ExchangeSender {
     /// Standard output was closed by its reader (`| head`): the transfer stops.
     struct StdoutClosed: Error, CustomStringConvertible {
         let reason: String
-        var description: String { "Stopped: standard output was closed (\(reason)); the rest of the body was not read." }
+        var description: String {
+            "Stopped: standard output was closed (\(reason)); the rest of the body was not read."
+        }
     }
 
     /// Writes to standard output, or throws `StdoutClosed` when it cannot (a closed pipe).
@@ -138,7 +149,8 @@ extension ExchangeSender {
         switch error as? TransportError {
         case .timedOut(let url, let phase)? where phase.contains("total deadline"):
             let limit = maxTime.map { "--max-time \(Self.seconds($0))" } ?? "the default total deadline"
-            return "Stopped at \(limit): \(url.absoluteString) had not finished its response\(kept). Raise --max-time to wait longer."
+            return
+                "Stopped at \(limit): \(url.absoluteString) had not finished its response\(kept). Raise --max-time to wait longer."
         case .timedOut(let url, let phase)? where phase.hasPrefix("no complete response head"):
             // The idle timeout bounds the wait for the whole head: a server that drips it byte
             // by byte has sent something, but not a complete head.
@@ -147,12 +159,14 @@ extension ExchangeSender {
                 + "(it may have sent part of it: the idle timeout bounds the wait for the whole head). Raise --timeout to wait longer."
         case .timedOut(let url, let phase)? where phase.hasPrefix("no ") || phase == "reading":
             let limit = timeout.map { "--timeout \(Self.seconds($0))" } ?? "the default idle timeout"
-            return "Stopped at \(limit): \(url.absoluteString) sent nothing for that long (\(phase))\(kept). Raise --timeout to wait longer."
+            return
+                "Stopped at \(limit): \(url.absoluteString) sent nothing for that long (\(phase))\(kept). Raise --timeout to wait longer."
         case .bodyTooLarge(let url, let limit)?:
-            let advice = switch limit {
-            case .bodyBytes, .decompressedBytes: "Raise it with --max-body BYTES (K, M, G suffixes)."
-            case .decompressionRatio: "The body inflates far more than real data does; it was not read further."
-            }
+            let advice =
+                switch limit {
+                case .bodyBytes, .decompressedBytes: "Raise it with --max-body BYTES (K, M, G suffixes)."
+                case .decompressionRatio: "The body inflates far more than real data does; it was not read further."
+                }
             return "Stopped: the response from \(url.absoluteString) passed \(limit)\(kept). \(advice)"
         case .tooManyRedirects(let url, let limit)?:
             let flag = maxRedirects == nil ? "the default --max-redirs \(limit)" : "--max-redirs \(limit)"

@@ -6,18 +6,27 @@ import Workspace
 
 /// `send`'s options for a WebSocket endpoint.
 struct WebSocketSendOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("On a WebSocket endpoint: a message to send, a template (repeatable; @NAME sends the endpoint's saved message NAME). Without it, lines on stdin are sent when stdin is not a terminal.", valueName: "TEXT"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "On a WebSocket endpoint: a message to send, a template (repeatable; @NAME sends the endpoint's saved message NAME). Without it, lines on stdin are sent when stdin is not a terminal.",
+            valueName: "TEXT"))
     var message: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("On a WebSocket endpoint: close after N received messages.", valueName: "N"))
+    @Option(
+        name: .long, help: ArgumentHelp("On a WebSocket endpoint: close after N received messages.", valueName: "N"))
     var count: Int?
 
-    @Option(name: .long, help: ArgumentHelp("On a WebSocket endpoint: close after S seconds without a message.", valueName: "S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("On a WebSocket endpoint: close after S seconds without a message.", valueName: "S"))
     var wait: Double?
 
     func validate() throws {
         if let count, count < 1 { throw ExchangeSender.usageError("--count must be 1 or more.") }
-        if let wait, !(wait > 0) { throw ExchangeSender.usageError("--wait must be a number of seconds greater than 0.") }
+        if let wait, !(wait > 0) {
+            throw ExchangeSender.usageError("--wait must be a number of seconds greater than 0.")
+        }
     }
 }
 
@@ -31,7 +40,9 @@ struct WebSocketSender {
 
     /// Opens the session through the dispatcher `explorer send` uses for a request, so the
     /// environment's `auth:` (OAuth2 included), cookies and `tls:` apply to the upgrade.
-    func run(_ resolved: ResolvedRequest, through sender: ExchangeSender, collectionPath: String?, recorder: HistoryRecorder?) async throws {
+    func run(
+        _ resolved: ResolvedRequest, through sender: ExchangeSender, collectionPath: String?, recorder: HistoryRecorder?
+    ) async throws {
         let texts = try messages(of: resolved)
         guard let url = URL(string: resolved.url) else {
             printError("The URL \(resolved.maskedURL) is not valid.")
@@ -47,12 +58,16 @@ struct WebSocketSender {
         do {
             let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
             defer { Task { try? await transport.shutdown() } }
-            let dispatcher = resolved.dispatcher(transport: transport, cookieJar: sender.cookieJar, prompt: ExchangeSender.showOAuth2Prompt)
+            let dispatcher = resolved.dispatcher(
+                transport: transport, cookieJar: sender.cookieJar, prompt: ExchangeSender.showOAuth2Prompt)
             session = try await dispatcher.webSocket(request, options: socketOptions)
         } catch {
             let failure = sentence(describing: error)
-            recorder?.record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: nil, closing: nil, failure: failure),
-                             secrets: resolved.masker.secretValues)
+            recorder?.record(
+                HistoryEntry(
+                    webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: nil,
+                    closing: nil, failure: failure),
+                secrets: resolved.masker.secretValues)
             printError(resolved.masker.mask(failure))
             throw ExitCode(1)
         }
@@ -85,7 +100,8 @@ struct WebSocketSender {
                 closeRequested = true
                 try? await session.close(code: 1000, reason: "no message for \(Self.seconds(options.wait ?? 0))")
             case .event(nil):
-                closing = WebSocketClosing(code: 1006, initiator: .connection, failure: "the session ended without a closing")
+                closing = WebSocketClosing(
+                    code: 1006, initiator: .connection, failure: "the session ended without a closing")
             case .event(let event?):
                 transcript.append(event)
                 switch event {
@@ -93,7 +109,9 @@ struct WebSocketSender {
                     closing = end
                     if output.json { ExchangeOutput.write(WebSocketTranscript.jsonLine(event) + "\n") }
                 case .entry(let message):
-                    guard message.direction == .received, message.kind == .text || message.kind == .binary else { continue }
+                    guard message.direction == .received, message.kind == .text || message.kind == .binary else {
+                        continue
+                    }
                     received += 1
                     print(message, event: event)
                     if let count = options.count, received >= count, !closeRequested {
@@ -104,8 +122,11 @@ struct WebSocketSender {
             }
         }
         let end = closing ?? WebSocketClosing(code: 1006, initiator: .connection)
-        recorder?.record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: transcript, closing: end),
-                         secrets: resolved.masker.secretValues)
+        recorder?.record(
+            HistoryEntry(
+                webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: transcript,
+                closing: end),
+            secrets: resolved.masker.secretValues)
         if !output.json || !end.isNormal { printError(end.description) }
         if !end.isNormal { throw ExitCode(1) }
     }
@@ -117,7 +138,9 @@ struct WebSocketSender {
         } else if message.kind == .binary {
             ExchangeOutput.write(WebSocketTranscript.hex(message.data) + "\n")
         } else {
-            ExchangeOutput.write(ExchangeOutput.printableBody(message.data, contentType: "text/plain; charset=utf-8", terminal: ExchangeOutput.stdoutIsTerminal))
+            ExchangeOutput.write(
+                ExchangeOutput.printableBody(
+                    message.data, contentType: "text/plain; charset=utf-8", terminal: ExchangeOutput.stdoutIsTerminal))
             ExchangeOutput.write("\n")
         }
     }

@@ -32,7 +32,8 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @OptionGroup var collectionOptions: CollectionOptions<SendCommand>
     static let environmentHelp = "The environment to send to (default: the collection's first)."
 
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable for this request (repeatable).", valueName: "K=V"))
+    @Option(
+        name: .customLong("var"), help: ArgumentHelp("Set a variable for this request (repeatable).", valueName: "K=V"))
     var variables: [String] = []
 
     @OptionGroup var output: ExchangeOutputOptions
@@ -51,14 +52,18 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Send a GraphQL query without validating it against the environment's schema first.")
     var noValidate = false
 
-    @Flag(name: .long, help: ArgumentHelp(
-        "Check the response against its operation in the collection's openapi: document (as validate: true does): status, content type and body schema; violations on stderr, exit code 3."))
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Check the response against its operation in the collection's openapi: document (as validate: true does): status, content type and body schema; violations on stderr, exit code 3."
+        ))
     var validate = false
 
     func run() async throws {
         let overrides = try Self.parseVariables(variables)
         let (located, loaded) = try collectionOptions.load()
-        let (found, environment) = try ExchangeSender.Plan.lookUp(endpoint, environment: collectionOptions.env, in: loaded)
+        let (found, environment) = try ExchangeSender.Plan.lookUp(
+            endpoint, environment: collectionOptions.env, in: loaded)
         let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
@@ -66,22 +71,27 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
         try sender.useProxy(of: environment, overrides: overrides)
         defer { keepCookies() }
         if found.isWebSocket(resolvedURL: environment.baseURLTemplate) {
-            let plan = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+            let plan = try ExchangeSender.Plan.resolving(
+                found, in: loaded, environment: environment, overrides: overrides)
             guard case .resolved(let resolved) = plan.target else { return }
             return try await WebSocketSender(options: webSocket, output: output)
                 .run(resolved, through: sender, collectionPath: plan.collectionPath, recorder: recorder)
         }
-        let validation = try await ExchangeSender.responseValidation(for: loaded, everyResponse: validate || loaded.validatesResponses, asking: found)
+        let validation = try await ExchangeSender.responseValidation(
+            for: loaded, everyResponse: validate || loaded.validatesResponses, asking: found)
         if found.hasChecks || !found.requirements.isEmpty || validation != nil {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;
             // the request is resolved after what it requires has been sent.
             environment.setOverrides(overrides)
-            try ExchangeSender.Plan.confirm(found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
+            try ExchangeSender.Plan.confirm(
+                found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
             return try await sender.runChecked(
-                found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder, output: output,
+                found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder,
+                output: output,
                 validatesGraphQL: !noValidate, validation: validation)
         }
-        let exchange = try ExchangeSender.Plan.resolving(found, in: loaded, environment: environment, overrides: overrides)
+        let exchange = try ExchangeSender.Plan.resolving(
+            found, in: loaded, environment: environment, overrides: overrides)
         // Confirmed first: validating may fetch the schema, a request to that server too.
         try exchange.confirmIfProtected(yes: yes)
         if !noValidate { try await sender.validateGraphQL(exchange) }
@@ -111,38 +121,61 @@ struct ExchangeOutputOptions: ParsableArguments {
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers before the body.")
     var include = false
 
-    @Flag(name: .long, help: "Print one JSON object: method, url, environment, status, reason, headers, body, timings, historyId.")
+    @Flag(
+        name: .long,
+        help: "Print one JSON object: method, url, environment, status, reason, headers, body, timings, historyId.")
     var json = false
 
     @Flag(name: .long, help: "Exit 4 for a 4xx and 5 for a 5xx status.")
     var checkStatus = false
 
-    @Option(name: .long, help: ArgumentHelp("Give up when nothing arrives for this many seconds (the idle timeout).", valueName: "S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Give up when nothing arrives for this many seconds (the idle timeout).", valueName: "S"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Give up when the whole exchange, body included, takes longer than this (a total deadline).", valueName: "S"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Give up when the whole exchange, body included, takes longer than this (a total deadline).", valueName: "S"
+        ))
     var maxTime: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The largest body accepted, in bytes or with a K, M or G suffix (default 2G).", valueName: "BYTES"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The largest body accepted, in bytes or with a K, M or G suffix (default 2G).", valueName: "BYTES"))
     var maxBody: String?
 
-    @Flag(name: .long, help: "Print the body as it arrives (always so when stdout is not a terminal); a text/event-stream body prints event by event.")
+    @Flag(
+        name: .long,
+        help:
+            "Print the body as it arrives (always so when stdout is not a terminal); a text/event-stream body prints event by event."
+    )
     var stream = false
 
-    @Option(name: .customLong("max-redirs"), help: ArgumentHelp("Follow at most this many redirects (default 10); one more is an error.", valueName: "N"))
+    @Option(
+        name: .customLong("max-redirs"),
+        help: ArgumentHelp("Follow at most this many redirects (default 10); one more is an error.", valueName: "N"))
     var maxRedirs: Int?
 
-    @Flag(name: .customLong("no-follow"), help: "Do not follow redirects: the first answer, a redirect too, is the response.")
+    @Flag(
+        name: .customLong("no-follow"),
+        help: "Do not follow redirects: the first answer, a redirect too, is the response.")
     var noFollow = false
 
-    @Option(name: .customLong("resolve"), help: ArgumentHelp(
-        "Connect to ADDRESS for HOST:PORT (repeatable), as curl's --resolve; the URL, Host header, cookies and TLS name check stay the host's.",
-        valueName: "HOST:PORT:ADDRESS"))
+    @Option(
+        name: .customLong("resolve"),
+        help: ArgumentHelp(
+            "Connect to ADDRESS for HOST:PORT (repeatable), as curl's --resolve; the URL, Host header, cookies and TLS name check stay the host's.",
+            valueName: "HOST:PORT:ADDRESS"))
     var resolve: [String] = []
 
     /// `--resolve` as `host:port` (host in lower case) to address; checked by `validate`.
     var resolveEntries: [String: String] {
-        Dictionary(resolve.compactMap { Self.resolveEntry($0).map { ($0.name.lowercased(), $0.value) } }, uniquingKeysWith: { _, last in last })
+        Dictionary(
+            resolve.compactMap { Self.resolveEntry($0).map { ($0.name.lowercased(), $0.value) } },
+            uniquingKeysWith: { _, last in last })
     }
 
     /// One `--resolve HOST:PORT:ADDRESS`: the address is what follows the second colon (an
@@ -162,12 +195,16 @@ struct ExchangeOutputOptions: ParsableArguments {
             rest = trimmed[trimmed.index(after: colon)...]
         }
         guard let colon = rest.firstIndex(of: ":") else { return nil }
-        return try? Environment.resolveEntry(hostPort: "\(host):\(rest[..<colon])", address: String(rest[rest.index(after: colon)...])).get()
+        return try? Environment.resolveEntry(
+            hostPort: "\(host):\(rest[..<colon])", address: String(rest[rest.index(after: colon)...])
+        ).get()
     }
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Print what this JSONPath query (RFC 9535) selects in the body, as a JSON array, instead of the body (which is read whole).",
-        valueName: "JSONPATH"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Print what this JSONPath query (RFC 9535) selects in the body, as a JSON array, instead of the body (which is read whole).",
+            valueName: "JSONPATH"))
     var filter: String?
 
     /// Whether the body is printed as it arrives rather than collected first.
@@ -198,14 +235,17 @@ struct ExchangeOutputOptions: ParsableArguments {
             throw ExchangeSender.usageError("--max-time must be a number of seconds greater than 0.")
         }
         for entry in resolve where Self.resolveEntry(entry) == nil {
-            throw ExchangeSender.usageError("--resolve expects HOST:PORT:ADDRESS with an IP address, e.g. api.example.com:443:127.0.0.1, not \"\(entry)\".")
+            throw ExchangeSender.usageError(
+                "--resolve expects HOST:PORT:ADDRESS with an IP address, e.g. api.example.com:443:127.0.0.1, not \"\(entry)\"."
+            )
         }
         if let filter { _ = try Self.parseFilter(filter) }
         if let maxRedirs, !(0...1000).contains(maxRedirs) {
             throw ExchangeSender.usageError("--max-redirs must be a whole number from 0 to 1000, not \(maxRedirs).")
         }
         if let maxBody, ResponseLimits.byteCount(maxBody) == nil {
-            throw ExchangeSender.usageError("--max-body expects a number of bytes such as 1048576, 512K, 10M or 2G, not \"\(maxBody)\".")
+            throw ExchangeSender.usageError(
+                "--max-body expects a number of bytes such as 1048576, 512K, 10M or 2G, not \"\(maxBody)\".")
         }
     }
 }

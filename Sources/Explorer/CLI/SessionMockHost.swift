@@ -26,11 +26,15 @@ final class SessionMockHost: MockHosting {
         guard let file = collection.sourceURL else { throw MockError("the collection has no file to mock.") }
         let source: MockSource = collection.openAPI == nil ? .history : .examples
         let contract = try await ResponseContract.linked(for: collection)
-        let plan = try MockPlan.serving(collection, file: file, contract: contract?.contract, environment: request.environment,
-                                        source: source, history: history)
-        let started = try await MockServer.start(plan: plan, port: 0, accessLog: { line in log(Self.withoutPrefix(line)) })
+        let plan = try MockPlan.serving(
+            collection, file: file, contract: contract?.contract, environment: request.environment,
+            source: source, history: history)
+        let started = try await MockServer.start(
+            plan: plan, port: 0, accessLog: { line in log(Self.withoutPrefix(line)) })
         server.withLock { $0 = started }
-        return MockStarted(port: started.port, baseURL: plan.baseURL(port: started.port), routes: plan.routes.count, source: source.rawValue)
+        return MockStarted(
+            port: started.port, baseURL: plan.baseURL(port: started.port), routes: plan.routes.count,
+            source: source.rawValue)
     }
 
     func stop() async {

@@ -1,5 +1,6 @@
 import Foundation
 import Workspace
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +27,10 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
         try lock.withLock {
             if let given = answers[label] { return given }
             guard isatty(STDIN_FILENO) == 1 else {
-                throw Failure(description: "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); give the answer with --var \"\(label)=…\"")
+                throw Failure(
+                    description:
+                        "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); give the answer with --var \"\(label)=…\""
+                )
             }
             let secret = PromptAnswers.isSecret(label)
             writeStandardError(ExchangeOutput.escapingControls("\(label): ", keepingLineBreaks: false))

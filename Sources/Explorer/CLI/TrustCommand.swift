@@ -12,7 +12,8 @@ import Workspace
 struct TrustCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
-        abstract: "Let a collection run its commands and read files and variables beyond its folder (or --revoke, --list).",
+        abstract:
+            "Let a collection run its commands and read files and variables beyond its folder (or --revoke, --list).",
         discussion: """
             A command runs on your machine with your rights; a file or an environment variable may \
             hold a secret the collection sends to its servers. A collection you name (explorer FILE, \
@@ -35,7 +36,9 @@ struct TrustCommand: ParsableCommand {
         let trust = CollectionTrust()
         do {
             if list {
-                for entry in try trust.list() { print(ExchangeOutput.escapingControls("\(entry.path)\t\(Self.day(entry.since))")) }
+                for entry in try trust.list() {
+                    print(ExchangeOutput.escapingControls("\(entry.path)\t\(Self.day(entry.since))"))
+                }
                 return
             }
             let file = URL(fileURLWithPath: collection ?? "explorer.yaml").standardizedFileURL
@@ -56,7 +59,9 @@ struct TrustCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             try trust.trust(file, reach: reach)
-            print("\(file.path) is trusted (explorer trust --revoke undoes it)" + (reach.isEmpty ? "; it reaches nothing beyond its folder." : ": it"))
+            print(
+                "\(file.path) is trusted (explorer trust --revoke undoes it)"
+                    + (reach.isEmpty ? "; it reaches nothing beyond its folder." : ": it"))
             for reference in reach.references { print(ExchangeOutput.escapingControls("  \(reference)")) }
             // Trust holds for where it sends too: a change of server asks again.
             if !reach.isEmpty, !reach.destinations.isEmpty {

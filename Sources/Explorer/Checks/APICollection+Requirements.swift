@@ -13,13 +13,17 @@ extension APICollection {
     ///   - captured: the variables captured so far in the environment.
     ///   - now: the time `max_age` is measured from.
     /// - Returns: the endpoints, in the order to send them, each with why it is sent.
-    package func prerequisites(of endpoint: Endpoint, captured: [String: CapturedVariable], now: Date = Date()) -> [(endpoint: Endpoint, reason: String)] {
+    package func prerequisites(of endpoint: Endpoint, captured: [String: CapturedVariable], now: Date = Date()) -> [(
+        endpoint: Endpoint, reason: String
+    )] {
         var order: [(endpoint: Endpoint, reason: String)] = []
         var visited: Set<String> = [endpoint.id]
         func visit(_ current: Endpoint) {
             for requirement in current.requirements {
-                guard let target = try? self.endpoint(named: requirement.endpoint), visited.insert(target.id).inserted else { continue }
-                guard let reason = Self.reasonToSend(target, requirement: requirement, captured: captured, now: now) else { continue }
+                guard let target = try? self.endpoint(named: requirement.endpoint), visited.insert(target.id).inserted
+                else { continue }
+                guard let reason = Self.reasonToSend(target, requirement: requirement, captured: captured, now: now)
+                else { continue }
                 visit(target)
                 order.append((target, reason))
             }
@@ -29,7 +33,9 @@ extension APICollection {
     }
 
     /// Why a required endpoint must be sent now, or `nil` when what it captures is fresh.
-    private static func reasonToSend(_ target: Endpoint, requirement: Requirement, captured: [String: CapturedVariable], now: Date) -> String? {
+    private static func reasonToSend(
+        _ target: Endpoint, requirement: Requirement, captured: [String: CapturedVariable], now: Date
+    ) -> String? {
         guard !target.captures.isEmpty else { return "it captures nothing, so it is always sent first" }
         let missing = target.captures.map(\.name).filter { captured[$0] == nil }
         if !missing.isEmpty {
@@ -40,7 +46,8 @@ extension APICollection {
                 captured[name].map { now.timeIntervalSince($0.capturedAt) > maxAge } ?? true
             }
             if !stale.isEmpty {
-                return "\(stale.joined(separator: ", ")) \(stale.count == 1 ? "is" : "are") older than \(DurationText.format(maxAge))"
+                return
+                    "\(stale.joined(separator: ", ")) \(stale.count == 1 ? "is" : "are") older than \(DurationText.format(maxAge))"
             }
         }
         return nil

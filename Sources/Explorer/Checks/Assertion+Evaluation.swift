@@ -39,8 +39,10 @@ extension Assertion {
     ///     JSONPath may select; past a limit the assertion fails with a sentence naming it,
     ///     whether or not it is negated.
     /// - Returns: the result, with the actual value and why it failed.
-    package func check(_ response: CheckedResponse, expand: (String) throws -> String = { $0 },
-                       limits: EvaluationLimits = .current) -> AssertionResult {
+    package func check(
+        _ response: CheckedResponse, expand: (String) throws -> String = { $0 },
+        limits: EvaluationLimits = .current
+    ) -> AssertionResult {
         let actual: JSONValue?
         do {
             actual = try value(in: response, limits: limits)
@@ -53,7 +55,8 @@ extension Assertion {
             do {
                 expected = .string(try expand(template))
             } catch {
-                return AssertionResult(text: text, passed: false, actual: shown, reason: "its value cannot be resolved: \(error)")
+                return AssertionResult(
+                    text: text, passed: false, actual: shown, reason: "its value cannot be resolved: \(error)")
             }
         }
         let outcome: (holds: Bool, detail: String?)
@@ -66,7 +69,9 @@ extension Assertion {
         }
         let passed = isNegated ? !outcome.holds : outcome.holds
         guard !passed else { return AssertionResult(text: text, passed: true, actual: shown, reason: nil) }
-        return AssertionResult(text: text, passed: false, actual: shown, reason: failureReason(actual: actual, shown: shown, expected: expected, detail: outcome.detail))
+        return AssertionResult(
+            text: text, passed: false, actual: shown,
+            reason: failureReason(actual: actual, shown: shown, expected: expected, detail: outcome.detail))
     }
 
     /// The value the query reads, as JSON (a header or the body as a string, the status as a
@@ -89,10 +94,14 @@ extension Assertion {
         case .xpath(let expression):
             return try response.selectXPath(expression)
         case .body:
-            guard let text = response.text else { throw CheckFailure("the body is binary (\(response.body.count) bytes), not text") }
+            guard let text = response.text else {
+                throw CheckFailure("the body is binary (\(response.body.count) bytes), not text")
+            }
             return .string(text)
         case .regex(let pattern):
-            guard let text = response.text else { throw CheckFailure("the body is binary (\(response.body.count) bytes), not text") }
+            guard let text = response.text else {
+                throw CheckFailure("the body is binary (\(response.body.count) bytes), not text")
+            }
             return try CheckedResponse.firstMatch(of: pattern, in: text, limits: limits).map(JSONValue.string)
         case .duration:
             return JSONValue((response.durationMilliseconds * 10).rounded() / 10)
@@ -106,7 +115,8 @@ extension Assertion {
     private func failureReason(actual: JSONValue?, shown: String?, expected: Expected?, detail: String?) -> String {
         if let detail { return detail }
         guard let shown else {
-            return isNegated ? "expected nothing, and nothing was found" : "\(Self.subject(query)) \(Self.missing(query))"
+            return isNegated
+                ? "expected nothing, and nothing was found" : "\(Self.subject(query)) \(Self.missing(query))"
         }
         let want = expected.map { " \(Self.render($0))" } ?? ""
         let verb = isNegated ? "not \(predicate.rawValue)" : predicate.rawValue
@@ -139,8 +149,10 @@ extension Assertion {
     ///
     /// - Throws: `CheckFailure` when `matches` passed its time limit or the regular expression
     ///   engine gave up: neither is an answer, so a negated assertion must not pass on it.
-    private static func judge(_ actual: JSONValue?, _ predicate: Predicate, _ expected: Expected?,
-                              limits: EvaluationLimits) throws(CheckFailure) -> (holds: Bool, detail: String?) {
+    private static func judge(
+        _ actual: JSONValue?, _ predicate: Predicate, _ expected: Expected?,
+        limits: EvaluationLimits
+    ) throws(CheckFailure) -> (holds: Bool, detail: String?) {
         if predicate == .exists { return (actual != nil, nil) }
         guard let actual else { return (false, nil) }
         switch predicate {
@@ -171,7 +183,10 @@ extension Assertion {
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard let expected else { return (false, nil) }
             guard let order = compare(actual, expected) else {
-                return (false, "\(render(actual)) and \(render(expected)) cannot be ordered (compare numbers with numbers, text with text)")
+                return (
+                    false,
+                    "\(render(actual)) and \(render(expected)) cannot be ordered (compare numbers with numbers, text with text)"
+                )
             }
             switch predicate {
             case .less: return (order == .orderedAscending, nil)
@@ -243,8 +258,11 @@ extension Assertion {
         case .string(let wanted):
             // A number against text that reads as one (a `{{variable}}` holding a count, as `==`
             // takes it): compared as numbers.
-            if case .number = actual, let number = number(actual), let wantedNumber = Double(wanted.trimmingCharacters(in: .whitespaces)) {
-                return number < wantedNumber ? .orderedAscending : (number > wantedNumber ? .orderedDescending : .orderedSame)
+            if case .number = actual, let number = number(actual),
+                let wantedNumber = Double(wanted.trimmingCharacters(in: .whitespaces))
+            {
+                return number < wantedNumber
+                    ? .orderedAscending : (number > wantedNumber ? .orderedDescending : .orderedSame)
             }
             guard case .string(let string) = actual else { return nil }
             return string < wanted ? .orderedAscending : (string > wanted ? .orderedDescending : .orderedSame)

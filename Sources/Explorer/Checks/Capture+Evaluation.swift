@@ -16,7 +16,9 @@ extension Capture {
             guard !values.isEmpty else { throw CheckFailure("the response has no header \(name)") }
             return values.joined(separator: ", ")
         case .cookie(let name):
-            guard let value = response.cookie(named: name) else { throw CheckFailure("the response sets no cookie \(name)") }
+            guard let value = response.cookie(named: name) else {
+                throw CheckFailure("the response sets no cookie \(name)")
+            }
             return value
         case .body:
             guard let text = response.text else { throw CheckFailure("the body is binary, not text") }

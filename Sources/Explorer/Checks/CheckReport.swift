@@ -66,23 +66,29 @@ extension Endpoint {
     ///   - schema: the response checked against the collection's `openapi:` document, when it
     ///     was; a `schema` assertion passes when it passed.
     /// - Returns: the report.
-    package func check(_ response: CheckedResponse, secretNames: [String] = [], expand: (String) throws -> String = { $0 },
-                       schema: SchemaCheck? = nil) -> CheckReport {
+    package func check(
+        _ response: CheckedResponse, secretNames: [String] = [], expand: (String) throws -> String = { $0 },
+        schema: SchemaCheck? = nil
+    ) -> CheckReport {
         var report = CheckReport()
         report.schema = schema
         report.assertions = assertions.map { assertion in
             guard assertion.query == .schema, let schema else { return assertion.check(response, expand: expand) }
-            return AssertionResult(text: assertion.text, passed: schema.passed, actual: nil, reason: schema.passed ? nil : schema.reason)
+            return AssertionResult(
+                text: assertion.text, passed: schema.passed, actual: nil, reason: schema.passed ? nil : schema.reason)
         }
         for capture in captures {
             do {
                 let value = try capture.value(in: response)
                 guard value.utf8.count <= CapturedVariable.maximumBytes else {
-                    report.captureFailures.append("\(capture.name): the value has \(value.utf8.count) bytes, more than the \(CapturedVariable.maximumBytes) a variable may hold")
+                    report.captureFailures.append(
+                        "\(capture.name): the value has \(value.utf8.count) bytes, more than the \(CapturedVariable.maximumBytes) a variable may hold"
+                    )
                     continue
                 }
                 let lowered = capture.name.lowercased()
-                let secret = capture.isSecret || secretNames.contains(capture.name)
+                let secret =
+                    capture.isSecret || secretNames.contains(capture.name)
                     || SecretMasker.sensitiveNameWords.contains { lowered.contains($0) }
                 report.captured.append((capture.name, value, secret))
             } catch {

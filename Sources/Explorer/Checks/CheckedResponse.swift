@@ -92,13 +92,15 @@ package struct CheckedResponse: Sendable {
         let document: MarkupDocument
         do {
             let contentType = headers["Content-Type"]?.lowercased() ?? ""
-            document = try MarkupDocument(text, html: contentType.contains("html") ? true : contentType.contains("xml") ? false : nil)
+            document = try MarkupDocument(
+                text, html: contentType.contains("html") ? true : contentType.contains("xml") ? false : nil)
         } catch {
             throw CheckFailure("\(error)")
         }
         switch path.evaluate(document) {
         case .count(let count): return JSONValue(count)
-        case .values(let values): return values.count > 1 ? .array(values.map(JSONValue.string)) : values.first.map(JSONValue.string)
+        case .values(let values):
+            return values.count > 1 ? .array(values.map(JSONValue.string)) : values.first.map(JSONValue.string)
         }
     }
 
@@ -107,7 +109,9 @@ package struct CheckedResponse: Sendable {
     ///
     /// - Throws: `CheckFailure` for an invalid pattern, or one that ran past
     ///   `EvaluationLimits.regexSeconds` or that the engine gave up on (never taken as no match).
-    static func firstMatch(of pattern: String, in text: String, limits: EvaluationLimits = .current) throws(CheckFailure) -> String? {
+    static func firstMatch(of pattern: String, in text: String, limits: EvaluationLimits = .current)
+        throws(CheckFailure) -> String?
+    {
         let regex: NSRegularExpression
         do {
             regex = try NSRegularExpression(pattern: pattern)

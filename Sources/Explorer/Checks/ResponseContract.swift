@@ -25,7 +25,10 @@ package struct SchemaCheck: Sendable, Hashable {
     package var bodyLines: [String: Int] = [:]
 
     /// Creates a result.
-    package init(document: String, operation: String?, violations: [ContractViolation] = [], unmatched: String? = nil, isRequired: Bool = false) {
+    package init(
+        document: String, operation: String?, violations: [ContractViolation] = [], unmatched: String? = nil,
+        isRequired: Bool = false
+    ) {
         self.document = document
         self.operation = operation
         self.violations = violations
@@ -68,10 +71,14 @@ extension SchemaCheck {
     /// `schema` in the document, `message`).
     package var jsonObject: [String: Any] {
         [
-            "document": document, "operation": operation ?? NSNull(), "passed": passed, "unmatched": unmatched ?? NSNull(),
+            "document": document, "operation": operation ?? NSNull(), "passed": passed,
+            "unmatched": unmatched ?? NSNull(),
             "required": isRequired,
             "violations": violations.map { violation -> [String: Any] in
-                ["kind": violation.kind.rawValue, "at": violation.instancePointer, "schema": violation.schemaPointer, "message": violation.message]
+                [
+                    "kind": violation.kind.rawValue, "at": violation.instancePointer, "schema": violation.schemaPointer,
+                    "message": violation.message,
+                ]
             },
         ]
     }
@@ -80,12 +87,17 @@ extension SchemaCheck {
     package init?(jsonObject object: [String: Any]) {
         guard let document = object["document"] as? String else { return nil }
         let violations = (object["violations"] as? [[String: Any]] ?? []).compactMap { item -> ContractViolation? in
-            guard let kind = (item["kind"] as? String).flatMap(ContractViolation.Kind.init(rawValue:)) else { return nil }
-            return ContractViolation(kind: kind, instancePointer: item["at"] as? String ?? "", schemaPointer: item["schema"] as? String ?? "",
-                                     message: item["message"] as? String ?? "")
+            guard let kind = (item["kind"] as? String).flatMap(ContractViolation.Kind.init(rawValue:)) else {
+                return nil
+            }
+            return ContractViolation(
+                kind: kind, instancePointer: item["at"] as? String ?? "",
+                schemaPointer: item["schema"] as? String ?? "",
+                message: item["message"] as? String ?? "")
         }
-        self.init(document: document, operation: object["operation"] as? String, violations: violations,
-                  unmatched: object["unmatched"] as? String, isRequired: object["required"] as? Bool ?? false)
+        self.init(
+            document: document, operation: object["operation"] as? String, violations: violations,
+            unmatched: object["unmatched"] as? String, isRequired: object["required"] as? Bool ?? false)
     }
 }
 
@@ -117,7 +129,9 @@ package final class ResponseContract: Sendable {
     }
 
     /// The operation a request of `endpoint` answers to, or why there is none.
-    package func operation(for endpoint: Endpoint, request: BasicRequest, url: String) -> Result<OpenAPIContract.Operation, SchemaLookupFailure> {
+    package func operation(for endpoint: Endpoint, request: BasicRequest, url: String) -> Result<
+        OpenAPIContract.Operation, SchemaLookupFailure
+    > {
         let method = request.method.rawValue
         if let named = endpoint.operation?.trimmingCharacters(in: .whitespaces), !named.isEmpty {
             if let found = contract.operation(id: named) { return .success(found) }
@@ -130,7 +144,8 @@ package final class ResponseContract: Sendable {
         let relative = request.path.hasPrefix("/") ? request.path : "/" + request.path
         if let found = contract.operation(method: method, requestPath: relative) { return .success(found) }
         if let path = URLComponents(string: url)?.percentEncodedPath, path != relative,
-           let found = contract.operation(method: method, requestPath: path) {
+            let found = contract.operation(method: method, requestPath: path)
+        {
             return .success(found)
         }
         return .failure(SchemaLookupFailure(message: "\(document) describes no operation for \(method) \(relative)"))
@@ -141,16 +156,20 @@ package final class ResponseContract: Sendable {
     /// - Parameters:
     ///   - isRequired: whether the endpoint asked for the check (`assert: - schema`); an
     ///     endpoint that names its `operation:` asks for it too.
-    package func check(_ endpoint: Endpoint, request: BasicRequest, url: String, response: CheckedResponse, isRequired: Bool) -> SchemaCheck {
+    package func check(
+        _ endpoint: Endpoint, request: BasicRequest, url: String, response: CheckedResponse, isRequired: Bool
+    ) -> SchemaCheck {
         let required = isRequired || endpoint.operation != nil
         switch operation(for: endpoint, request: request, url: url) {
         case .failure(let failure):
             return SchemaCheck(document: document, operation: nil, unmatched: failure.message, isRequired: required)
         case .success(let operation):
-            let report = contract.check(operation, status: response.status, contentType: response.headers["Content-Type"], body: response.body)
+            let report = contract.check(
+                operation, status: response.status, contentType: response.headers["Content-Type"], body: response.body)
             let fresh = reported.withLock { seen in report.warnings.filter { seen.insert($0).inserted } }
             for warning in fresh { warn("\(document): \(warning)") }
-            return SchemaCheck(document: document, operation: operation.name, violations: report.violations, isRequired: required)
+            return SchemaCheck(
+                document: document, operation: operation.name, violations: report.violations, isRequired: required)
         }
     }
 }
@@ -175,7 +194,8 @@ package struct ResponseValidation: Sendable {
         let endpoint = resolved.endpoint
         let asked = endpoint.assertions.contains { $0.query == .schema }
         guard everyResponse || asked else { return nil }
-        return contract.check(endpoint, request: resolved.request, url: resolved.url, response: response, isRequired: asked)
+        return contract.check(
+            endpoint, request: resolved.request, url: resolved.url, response: response, isRequired: asked)
     }
 }
 

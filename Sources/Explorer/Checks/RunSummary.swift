@@ -84,8 +84,10 @@ package struct RunSummary: Sendable {
 
     /// How many passed, failed an assertion, or had no response / were not sent.
     package var counts: (passed: Int, failed: Int, errors: Int) {
-        (results.filter { $0.outcome == .passed }.count, results.filter { $0.outcome == .failed }.count,
-         results.filter { $0.outcome == .transportFailure || $0.outcome == .notSent }.count)
+        (
+            results.filter { $0.outcome == .passed }.count, results.filter { $0.outcome == .failed }.count,
+            results.filter { $0.outcome == .transportFailure || $0.outcome == .notSent }.count
+        )
     }
 
     /// 2 when a request could not be built, 1 when a response did not come, 3 when an
@@ -100,16 +102,22 @@ package struct RunSummary: Sendable {
     /// The closing line: `12 endpoints in 1.23 s: 11 passed, 1 failed, 0 errors`.
     package var totalsLine: String {
         let (passed, failed, errors) = counts
-        return "\(results.count) request\(results.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s: \(passed) passed, \(failed) failed, \(errors) error\(errors == 1 ? "" : "s")"
+        return
+            "\(results.count) request\(results.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s: \(passed) passed, \(failed) failed, \(errors) error\(errors == 1 ? "" : "s")"
     }
 
     /// The summary table, with what failed under each line.
     package var table: String {
         let repeated = results.contains { $0.iteration > 1 }
         let rows = results.map { result in
-            [result.mark, (repeated ? "#\(result.iteration) " : "") + result.endpoint + (result.requiredBecause == nil ? "" : " (required)"),
-             result.status.map(String.init) ?? "---", result.checksText, String(format: "%.0f ms", result.milliseconds),
-             result.attempts > 1 ? "×\(result.attempts)" : ""]
+            [
+                result.mark,
+                (repeated ? "#\(result.iteration) " : "") + result.endpoint
+                    + (result.requiredBecause == nil ? "" : " (required)"),
+                result.status.map(String.init) ?? "---", result.checksText,
+                String(format: "%.0f ms", result.milliseconds),
+                result.attempts > 1 ? "×\(result.attempts)" : "",
+            ]
         }
         let header = ["", "ENDPOINT", "STATUS", "CHECKS", "TIME", ""]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -145,26 +153,31 @@ package struct RunSummary: Sendable {
         }
         let (_, failed, errors) = counts
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(escape(collection))\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"\(errors)\" time=\"\(seconds3(seconds))\">\n"
+        xml +=
+            "<testsuites name=\"\(escape(collection))\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"\(errors)\" time=\"\(seconds3(seconds))\">\n"
         let timestamp = ISO8601DateFormatter().string(from: startedAt)
         for suite in suites {
             let suiteFailures = suite.results.filter { $0.outcome == .failed }.count
             let suiteErrors = suite.results.filter { $0.outcome == .transportFailure || $0.outcome == .notSent }.count
             let time = suite.results.reduce(0) { $0 + $1.milliseconds } / 1000
-            xml += "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.results.count)\" failures=\"\(suiteFailures)\" errors=\"\(suiteErrors)\" time=\"\(seconds3(time))\" timestamp=\"\(timestamp)\">\n"
+            xml +=
+                "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.results.count)\" failures=\"\(suiteFailures)\" errors=\"\(suiteErrors)\" time=\"\(seconds3(time))\" timestamp=\"\(timestamp)\">\n"
             xml += "    <properties><property name=\"environment\" value=\"\(escape(environment))\"/></properties>\n"
             for result in suite.results {
                 let name = result.name + (result.iteration > 1 ? " #\(result.iteration)" : "")
-                xml += "    <testcase name=\"\(escape(name))\" classname=\"\(escape(suite.name))\" time=\"\(seconds3(result.milliseconds / 1000))\""
+                xml +=
+                    "    <testcase name=\"\(escape(name))\" classname=\"\(escape(suite.name))\" time=\"\(seconds3(result.milliseconds / 1000))\""
                 switch result.outcome {
                 case .passed:
                     xml += "/>\n"
                 case .failed:
                     let message = result.report.failureLines.first ?? "failed"
-                    xml += ">\n      <failure message=\"\(escape(message))\" type=\"assertion\">\(escape(result.problems.joined(separator: "\n")))</failure>\n    </testcase>\n"
+                    xml +=
+                        ">\n      <failure message=\"\(escape(message))\" type=\"assertion\">\(escape(result.problems.joined(separator: "\n")))</failure>\n    </testcase>\n"
                 case .transportFailure, .notSent:
                     let type = result.outcome == .notSent ? "not-sent" : "transport"
-                    xml += ">\n      <error message=\"\(escape(result.error ?? "no response"))\" type=\"\(type)\"/>\n    </testcase>\n"
+                    xml +=
+                        ">\n      <error message=\"\(escape(result.error ?? "no response"))\" type=\"\(type)\"/>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
@@ -208,11 +221,15 @@ package struct RunSummary: Sendable {
             "results": results.map { result -> [String: Any] in
                 [
                     "endpoint": result.endpoint, "iteration": result.iteration, "outcome": result.outcome.rawValue,
-                    "status": result.status ?? NSNull(), "ms": (result.milliseconds * 10).rounded() / 10, "attempts": result.attempts,
+                    "status": result.status ?? NSNull(), "ms": (result.milliseconds * 10).rounded() / 10,
+                    "attempts": result.attempts,
                     "error": result.error ?? NSNull(), "requiredBecause": result.requiredBecause ?? NSNull(),
                     "captured": result.report.captured.map(\.name), "captureFailures": result.report.captureFailures,
                     "checks": result.report.assertions.map { check -> [String: Any] in
-                        ["assert": check.text, "passed": check.passed, "actual": check.actual ?? NSNull(), "reason": check.reason ?? NSNull()]
+                        [
+                            "assert": check.text, "passed": check.passed, "actual": check.actual ?? NSNull(),
+                            "reason": check.reason ?? NSNull(),
+                        ]
                     },
                     "schema": result.report.schema?.jsonObject ?? NSNull(),
                 ]

@@ -135,7 +135,9 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     /// - Returns: every step, the asked endpoint's last. A prerequisite that fails ends the
     ///   list there: the endpoint that needed it is not sent.
     @discardableResult
-    package func run(_ endpoint: Endpoint, withPrerequisites: Bool = true, onStep: (SequenceStep<Record>) -> Void = { _ in }) async -> [SequenceStep<Record>] {
+    package func run(
+        _ endpoint: Endpoint, withPrerequisites: Bool = true, onStep: (SequenceStep<Record>) -> Void = { _ in }
+    ) async -> [SequenceStep<Record>] {
         var steps: [SequenceStep<Record>] = []
         if withPrerequisites {
             steps = await sendPrerequisites(of: endpoint, onStep: onStep)
@@ -155,7 +157,9 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     ///   - endpoint: the endpoint about to be sent.
     ///   - onStep: called after each endpoint sent.
     /// - Returns: the prerequisites sent, each with why; the last one failed when not all passed.
-    package func sendPrerequisites(of endpoint: Endpoint, onStep: (SequenceStep<Record>) -> Void = { _ in }) async -> [SequenceStep<Record>] {
+    package func sendPrerequisites(of endpoint: Endpoint, onStep: (SequenceStep<Record>) -> Void = { _ in }) async
+        -> [SequenceStep<Record>]
+    {
         var steps: [SequenceStep<Record>] = []
         for (prerequisite, reason) in collection.prerequisites(of: endpoint, captured: capturedVariables) {
             var step = await sendWithRetries(prerequisite)
@@ -175,7 +179,9 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
         while true {
             let resolved: ResolvedRequest
             do {
-                resolved = try resolver.resolve(endpoint, in: collection, environment: environment, overrides: overrides, captured: capturedVariables)
+                resolved = try resolver.resolve(
+                    endpoint, in: collection, environment: environment, overrides: overrides,
+                    captured: capturedVariables)
             } catch {
                 step.resolveError = sentence(describing: error)
                 step.unansweredPrompt = UnansweredPrompt(stoppedAt: error)
@@ -190,8 +196,9 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
             let exchange = await send(resolved)
             step.exchange = exchange
             if let response = exchange.response {
-                step.report = endpoint.check(response, secretNames: environment.secrets, expand: resolved.expand,
-                                             schema: validation?.check(resolved, response: response))
+                step.report = endpoint.check(
+                    response, secretNames: environment.secrets, expand: resolved.expand,
+                    schema: validation?.check(resolved, response: response))
             } else {
                 step.report = CheckReport()
             }
@@ -211,8 +218,9 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
         let now = Date()
         var values: [String: CapturedVariable] = [:]
         for capture in step.report.captured {
-            values[capture.name] = CapturedVariable(value: capture.value, endpoint: step.endpoint.id, capturedAt: now, isSecret: capture.isSecret,
-                                                    origin: step.resolved.map { CapturedVariable.origin(of: $0.baseURL) })
+            values[capture.name] = CapturedVariable(
+                value: capture.value, endpoint: step.endpoint.id, capturedAt: now, isSecret: capture.isSecret,
+                origin: step.resolved.map { CapturedVariable.origin(of: $0.baseURL) })
         }
         lock.withLock { captured.merge(values) { _, new in new } }
         do {

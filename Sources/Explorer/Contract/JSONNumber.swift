@@ -6,7 +6,8 @@ enum JSONNumber {
     /// Whether a number's text is a whole number (`3`, `1.0`, `1e2`).
     static func isInteger(_ text: String) -> Bool {
         var plain = true
-        for byte in text.utf8 where byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+        for byte in text.utf8 where byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        {
             plain = false
             break
         }
@@ -47,12 +48,12 @@ enum JSONNumber {
     static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
         switch (left, right) {
         case (.null, .null): return true
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.string(a), .string(b)): return sameScalars(a, b)
-        case let (.number(a), .number(b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
-        case let (.array(a), .array(b)):
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return sameScalars(a, b)
+        case (.number(let a), .number(let b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
+        case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }
-        case let (.object(a), .object(b)):
+        case (.object(let a), .object(let b)):
             guard a.count == b.count else { return false }
             return a.allSatisfy { member in
                 guard let other = b.last(where: { $0.key == member.key }) else { return false }
@@ -84,7 +85,9 @@ enum JSONNumber {
         case .array(let elements): return "[" + elements.map(canonical).joined(separator: ",") + "]"
         case .object(let members):
             let unique = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
-            return "{" + unique.keys.sorted().map { JSONValue.quote($0) + ":" + canonical(unique[$0]!) }.joined(separator: ",") + "}"
+            return "{"
+                + unique.keys.sorted().map { JSONValue.quote($0) + ":" + canonical(unique[$0]!) }.joined(separator: ",")
+                + "}"
         }
     }
 }

@@ -28,7 +28,9 @@ package enum JSONPointer {
                 guard let member = members.last(where: { $0.key == token }) else { return nil }
                 current = member.value
             case .array(let elements):
-                guard let index = Int(token), token == String(index), elements.indices.contains(index) else { return nil }
+                guard let index = Int(token), token == String(index), elements.indices.contains(index) else {
+                    return nil
+                }
                 current = elements[index]
             default:
                 return nil

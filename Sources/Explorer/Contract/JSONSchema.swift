@@ -79,9 +79,12 @@ package struct SchemaSet: Sendable {
     ///   - identifierRoots: pointers under which `$id` and `$anchor` are indexed before
     ///     compiling (OpenAPI's `/components/schemas`).
     ///   - baseURI: the document's own URI, when it has one.
-    package init(document: JSONValue, pointers: [String], dialect: SchemaDialect, assertsFormats: Bool = false,
-                 identifierRoots: [String] = [], baseURI: String = "") {
-        var compiler = SchemaCompiler(document: document, dialect: dialect, assertsFormats: assertsFormats, documentBase: baseURI)
+    package init(
+        document: JSONValue, pointers: [String], dialect: SchemaDialect, assertsFormats: Bool = false,
+        identifierRoots: [String] = [], baseURI: String = ""
+    ) {
+        var compiler = SchemaCompiler(
+            document: document, dialect: dialect, assertsFormats: assertsFormats, documentBase: baseURI)
         for pointer in identifierRoots { compiler.indexIdentifiers(under: pointer) }
         var roots: [String: Int] = [:]
         for pointer in pointers {

@@ -52,9 +52,11 @@ package struct OpenAPIContract: Sendable {
         for path in document["paths"]?.members ?? [] {
             let pathPointer = "/paths/" + JSONPointer.escape(path.key)
             for member in path.value.members ?? [] where Self.methods.contains(member.key) {
-                operations.append(Operation(
-                    method: member.key.uppercased(), path: path.key, operationID: member.value["operationId"]?.stringValue,
-                    pointer: pathPointer + "/" + member.key))
+                operations.append(
+                    Operation(
+                        method: member.key.uppercased(), path: path.key,
+                        operationID: member.value["operationId"]?.stringValue,
+                        pointer: pathPointer + "/" + member.key))
             }
         }
         self.operations = operations
@@ -136,7 +138,9 @@ package struct OpenAPIContract: Sendable {
         var current = (value, pointer)
         for _ in 0..<8 {
             guard let reference = current.0["$ref"]?.stringValue else { return current }
-            guard reference.hasPrefix("#"), let target = JSONPointer.resolve(String(reference.dropFirst()), in: document) else { return nil }
+            guard reference.hasPrefix("#"),
+                let target = JSONPointer.resolve(String(reference.dropFirst()), in: document)
+            else { return nil }
             current = (target, String(reference.dropFirst()))
         }
         return nil
@@ -165,54 +169,71 @@ package struct OpenAPIContract: Sendable {
     ///   - status: the response's status code.
     ///   - contentType: its `Content-Type`, if any.
     ///   - body: its body (parsed when the media type is JSON and a schema is declared).
-    package func check(_ operation: Operation, status: Int, contentType: String?, body: Data, assertsFormats: Bool = false,
-                       limit: Int = 100) -> ContractReport {
+    package func check(
+        _ operation: Operation, status: Int, contentType: String?, body: Data, assertsFormats: Bool = false,
+        limit: Int = 100
+    ) -> ContractReport {
         var report = ContractReport(operation: operation)
         guard let operationValue = JSONPointer.resolve(operation.pointer, in: document),
-              let responses = operationValue["responses"]?.members
+            let responses = operationValue["responses"]?.members
         else { return report }
         let code = String(status)
         let range = "\(status / 100)XX"
         let declared = responses.map(\.key)
-        guard let chosen = responses.first(where: { $0.key == code })
-            ?? responses.first(where: { $0.key.uppercased() == range })
-            ?? responses.first(where: { $0.key == "default" })
+        guard
+            let chosen = responses.first(where: { $0.key == code })
+                ?? responses.first(where: { $0.key.uppercased() == range })
+                ?? responses.first(where: { $0.key == "default" })
         else {
-            report.violations.append(ContractViolation(
-                kind: .status, instancePointer: "", schemaPointer: operation.pointer + "/responses",
-                message: "status \(status) is not declared for \(operation.name) (declared: \(declared.joined(separator: ", ")))"))
+            report.violations.append(
+                ContractViolation(
+                    kind: .status, instancePointer: "", schemaPointer: operation.pointer + "/responses",
+                    message:
+                        "status \(status) is not declared for \(operation.name) (declared: \(declared.joined(separator: ", ")))"
+                ))
             return report
         }
         let responsePointer = operation.pointer + "/responses/" + JSONPointer.escape(chosen.key)
         guard let (response, resolvedPointer) = dereferenced(chosen.value, at: responsePointer) else {
-            report.warnings.append(SchemaWarning(schemaPointer: responsePointer + "/$ref", message: "cannot resolve the response's $ref"))
+            report.warnings.append(
+                SchemaWarning(schemaPointer: responsePointer + "/$ref", message: "cannot resolve the response's $ref"))
             return report
         }
         let type = contentType.map(Self.mediaType)
         var schemaPointer: String?
         if isSwagger2 {
-            let produces = (operationValue["produces"] ?? document["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
+            let produces =
+                (operationValue["produces"] ?? document["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
             if let type, !produces.isEmpty, !produces.contains(where: { Self.covers($0, type) }), !body.isEmpty {
-                report.violations.append(ContractViolation(
-                    kind: .contentType, instancePointer: "", schemaPointer: operation.pointer + "/produces",
-                    message: "content type \(type) is not one \(operation.name) produces (\(produces.joined(separator: ", ")))"))
+                report.violations.append(
+                    ContractViolation(
+                        kind: .contentType, instancePointer: "", schemaPointer: operation.pointer + "/produces",
+                        message:
+                            "content type \(type) is not one \(operation.name) produces (\(produces.joined(separator: ", ")))"
+                    ))
                 return report
             }
             if response["schema"] != nil, type.map(Self.isJSON) ?? true { schemaPointer = resolvedPointer + "/schema" }
         } else if let content = response["content"]?.members, !content.isEmpty {
             guard let type else {
                 if !body.isEmpty {
-                    report.violations.append(ContractViolation(
-                        kind: .contentType, instancePointer: "", schemaPointer: resolvedPointer + "/content",
-                        message: "the response has a body but no Content-Type (declared: \(content.map(\.key).joined(separator: ", ")))"))
+                    report.violations.append(
+                        ContractViolation(
+                            kind: .contentType, instancePointer: "", schemaPointer: resolvedPointer + "/content",
+                            message:
+                                "the response has a body but no Content-Type (declared: \(content.map(\.key).joined(separator: ", ")))"
+                        ))
                 }
                 return report
             }
             let exact = content.first { Self.mediaType($0.key) == type }
             guard let media = exact ?? content.first(where: { Self.covers($0.key, type) }) else {
-                report.violations.append(ContractViolation(
-                    kind: .contentType, instancePointer: "", schemaPointer: resolvedPointer + "/content",
-                    message: "content type \(type) is not declared for status \(chosen.key) of \(operation.name) (declared: \(content.map(\.key).joined(separator: ", ")))"))
+                report.violations.append(
+                    ContractViolation(
+                        kind: .contentType, instancePointer: "", schemaPointer: resolvedPointer + "/content",
+                        message:
+                            "content type \(type) is not declared for status \(chosen.key) of \(operation.name) (declared: \(content.map(\.key).joined(separator: ", ")))"
+                    ))
                 return report
             }
             if media.value["schema"] != nil, Self.isJSON(type) {
@@ -224,18 +245,24 @@ package struct OpenAPIContract: Sendable {
         do {
             instance = try JSONValue(parsing: body)
         } catch {
-            report.violations.append(ContractViolation(
-                kind: .body, instancePointer: "", schemaPointer: schemaPointer, message: "the body is not JSON: \(error.description)"))
+            report.violations.append(
+                ContractViolation(
+                    kind: .body, instancePointer: "", schemaPointer: schemaPointer,
+                    message: "the body is not JSON: \(error.description)"))
             return report
         }
         let identifierRoots = isSwagger2 ? ["/definitions"] : ["/components/schemas"]
-        let set = SchemaSet(document: document, pointers: [schemaPointer], dialect: dialect, assertsFormats: assertsFormats,
-                            identifierRoots: identifierRoots)
+        let set = SchemaSet(
+            document: document, pointers: [schemaPointer], dialect: dialect, assertsFormats: assertsFormats,
+            identifierRoots: identifierRoots)
         report.warnings.append(contentsOf: set.warnings)
         if let schema = set.schemas[schemaPointer] {
-            report.violations.append(contentsOf: schema.validate(instance, limit: limit).map {
-                ContractViolation(kind: .body, instancePointer: $0.instancePointer, schemaPointer: $0.schemaPointer, message: $0.message)
-            })
+            report.violations.append(
+                contentsOf: schema.validate(instance, limit: limit).map {
+                    ContractViolation(
+                        kind: .body, instancePointer: $0.instancePointer, schemaPointer: $0.schemaPointer,
+                        message: $0.message)
+                })
         }
         return report
     }
@@ -248,7 +275,8 @@ package enum ContractError: Error, Sendable, Equatable, CustomStringConvertible 
 
     package var description: String {
         switch self {
-        case .notOpenAPI: return "not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' member at the top"
+        case .notOpenAPI:
+            return "not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' member at the top"
         }
     }
 }
@@ -256,7 +284,9 @@ package enum ContractError: Error, Sendable, Equatable, CustomStringConvertible 
 /// One way a response breaks its operation's promise.
 package struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     package enum Kind: String, Sendable {
-        case status, contentType = "content type", body
+        case status
+        case contentType = "content type"
+        case body
     }
 
     package var kind: Kind

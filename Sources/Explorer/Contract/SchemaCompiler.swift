@@ -85,12 +85,14 @@ struct SchemaCompiler {
                 }
             case "allOf", "anyOf", "oneOf", "prefixItems", "items":
                 if case .array(let elements) = member.value {
-                    for (offset, element) in elements.enumerated() { index(element, at: child + "/\(offset)", base: base) }
+                    for (offset, element) in elements.enumerated() {
+                        index(element, at: child + "/\(offset)", base: base)
+                    }
                 } else {
                     index(member.value, at: child, base: base)
                 }
             case "not", "if", "then", "else", "additionalProperties", "additionalItems", "contains", "propertyNames",
-                 "unevaluatedProperties", "unevaluatedItems":
+                "unevaluatedProperties", "unevaluatedItems":
                 index(member.value, at: child, base: base)
             default:
                 break
@@ -117,10 +119,14 @@ struct SchemaCompiler {
     }
 
     static func hasScheme(_ uri: String) -> Bool {
-        guard let first = uri.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else { return false }
+        guard let first = uri.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else {
+            return false
+        }
         for scalar in uri.unicodeScalars {
             if scalar == ":" { return true }
-            if !(CharacterSet.alphanumerics.contains(scalar) || scalar == "+" || scalar == "-" || scalar == ".") { return false }
+            if !(CharacterSet.alphanumerics.contains(scalar) || scalar == "+" || scalar == "-" || scalar == ".") {
+                return false
+            }
         }
         return false
     }
@@ -142,7 +148,9 @@ struct SchemaCompiler {
         let fragment = absolute.firstIndex(of: "#").map { String(absolute[absolute.index(after: $0)...]) } ?? ""
         let decoded = fragment.removingPercentEncoding ?? fragment
         if decoded.isEmpty || decoded.hasPrefix("/") {
-            guard let root = resources[uri] ?? (uri == Self.withoutFragment(documentBase) ? "" : nil) else { return nil }
+            guard let root = resources[uri] ?? (uri == Self.withoutFragment(documentBase) ? "" : nil) else {
+                return nil
+            }
             let pointer = root + decoded
             guard let value = JSONPointer.resolve(pointer, in: document) else { return nil }
             if baseAt[pointer] == nil { index(value, at: pointer, base: inheritedBase(of: pointer)) }
@@ -195,7 +203,8 @@ struct SchemaCompiler {
 
     /// Lays a node's checks side by side at the end of the program's checks.
     private mutating func finish(_ id: Int, _ node: PendingNode) {
-        tables.nodes[id] = SchemaNode(acceptsNull: node.acceptsNull, start: tables.checks.count, count: node.checks.count)
+        tables.nodes[id] = SchemaNode(
+            acceptsNull: node.acceptsNull, start: tables.checks.count, count: node.checks.count)
         tables.checks.append(contentsOf: node.checks)
     }
 
@@ -212,11 +221,15 @@ struct SchemaCompiler {
 
         if let reference = schema["$ref"] {
             if let text = reference.stringValue, let target = target(of: text, base: base),
-               let targetValue = JSONPointer.resolve(target, in: document) {
+                let targetValue = JSONPointer.resolve(target, in: document)
+            {
                 let at = keyword(pointer, "$ref")
                 node.checks.append(.reference(compile(targetValue, at: target), at: at))
             } else {
-                warn(JSONPointer.appending(pointer, "$ref"), "cannot resolve \(reference.stringValue.map { "'\($0)'" } ?? "a $ref that is not a string"): it accepts any value")
+                warn(
+                    JSONPointer.appending(pointer, "$ref"),
+                    "cannot resolve \(reference.stringValue.map { "'\($0)'" } ?? "a $ref that is not a string"): it accepts any value"
+                )
             }
             // Draft 4 and OpenAPI 3.0: `$ref` replaces whatever stands beside it.
             if draft4 { return node }
@@ -233,7 +246,11 @@ struct SchemaCompiler {
             if case .array(let elements) = values {
                 var enumeration = EnumValues(all: elements)
                 for element in elements {
-                    if case .string(let string) = element { enumeration.strings.insert(string) } else { enumeration.others.append(element) }
+                    if case .string(let string) = element {
+                        enumeration.strings.insert(string)
+                    } else {
+                        enumeration.others.append(element)
+                    }
                 }
                 node.checks.append(.enumeration(append(enumeration, to: &tables.enums), at: keyword(pointer, "enum")))
             } else {
@@ -246,8 +263,12 @@ struct SchemaCompiler {
         compileApplicators(schema, pointer, into: &node)
         compileNumber(schema, pointer, into: &node)
         compileString(schema, pointer, into: &node)
-        if let rules = compileObjectRules(schema, pointer) { node.checks.append(.object(append(rules, to: &tables.objects))) }
-        if let rules = compileArrayRules(schema, pointer) { node.checks.append(.array(append(rules, to: &tables.arrays))) }
+        if let rules = compileObjectRules(schema, pointer) {
+            node.checks.append(.object(append(rules, to: &tables.objects)))
+        }
+        if let rules = compileArrayRules(schema, pointer) {
+            node.checks.append(.array(append(rules, to: &tables.arrays)))
+        }
         return node
     }
 
@@ -276,9 +297,15 @@ struct SchemaCompiler {
     }
 
     private mutating func compileApplicators(_ schema: JSONValue, _ pointer: String, into node: inout PendingNode) {
-        if let list = schemaList(schema, "allOf", pointer) { node.checks.append(.allOf(append(list, to: &tables.lists))) }
-        if let list = schemaList(schema, "anyOf", pointer) { node.checks.append(.anyOf(append(list, to: &tables.lists), at: keyword(pointer, "anyOf"))) }
-        if let list = schemaList(schema, "oneOf", pointer) { node.checks.append(.oneOf(append(list, to: &tables.lists), at: keyword(pointer, "oneOf"))) }
+        if let list = schemaList(schema, "allOf", pointer) {
+            node.checks.append(.allOf(append(list, to: &tables.lists)))
+        }
+        if let list = schemaList(schema, "anyOf", pointer) {
+            node.checks.append(.anyOf(append(list, to: &tables.lists), at: keyword(pointer, "anyOf")))
+        }
+        if let list = schemaList(schema, "oneOf", pointer) {
+            node.checks.append(.oneOf(append(list, to: &tables.lists), at: keyword(pointer, "oneOf")))
+        }
         if let not = schema["not"] {
             let child = compileChild(not, JSONPointer.appending(pointer, "not"))
             node.checks.append(.not(child, at: keyword(pointer, "not")))
@@ -314,20 +341,25 @@ struct SchemaCompiler {
 
     private mutating func compileNumber(_ schema: JSONValue, _ pointer: String, into node: inout PendingNode) {
         let draft4 = dialect.isDraft4Family
-        for (name, exclusiveName, isLower) in [("minimum", "exclusiveMinimum", true), ("maximum", "exclusiveMaximum", false)] {
+        for (name, exclusiveName, isLower) in [
+            ("minimum", "exclusiveMinimum", true), ("maximum", "exclusiveMaximum", false),
+        ] {
             if let (value, text) = number(schema, name, pointer) {
                 let exclusive = draft4 && schema[exclusiveName]?.boolValue == true
-                let bound = NumberBound(value: value, text: text, isLower: isLower, exclusive: exclusive, at: keyword(pointer, name))
+                let bound = NumberBound(
+                    value: value, text: text, isLower: isLower, exclusive: exclusive, at: keyword(pointer, name))
                 node.checks.append(.bound(append(bound, to: &tables.bounds)))
             }
             if !draft4, let (value, text) = number(schema, exclusiveName, pointer) {
-                let bound = NumberBound(value: value, text: text, isLower: isLower, exclusive: true, at: keyword(pointer, exclusiveName))
+                let bound = NumberBound(
+                    value: value, text: text, isLower: isLower, exclusive: true, at: keyword(pointer, exclusiveName))
                 node.checks.append(.bound(append(bound, to: &tables.bounds)))
             }
         }
         if let (_, text) = number(schema, "multipleOf", pointer) {
             if let divisor = JSONNumber.Divisor(text) {
-                node.checks.append(.multipleOf(append((divisor, text), to: &tables.divisors), at: keyword(pointer, "multipleOf")))
+                node.checks.append(
+                    .multipleOf(append((divisor, text), to: &tables.divisors), at: keyword(pointer, "multipleOf")))
             } else {
                 warn(JSONPointer.appending(pointer, "multipleOf"), "multipleOf must be greater than 0: left out")
             }
@@ -347,9 +379,14 @@ struct SchemaCompiler {
         let minimum = count(schema, "minLength", pointer)
         let maximum = count(schema, "maxLength", pointer)
         if minimum != nil || maximum != nil {
-            node.checks.append(.length(min: minimum ?? -1, max: maximum ?? -1, atMin: keyword(pointer, "minLength"), atMax: keyword(pointer, "maxLength")))
+            node.checks.append(
+                .length(
+                    min: minimum ?? -1, max: maximum ?? -1, atMin: keyword(pointer, "minLength"),
+                    atMax: keyword(pointer, "maxLength")))
         }
-        if let source = schema["pattern"]?.stringValue, let compiled = pattern(source, JSONPointer.appending(pointer, "pattern")) {
+        if let source = schema["pattern"]?.stringValue,
+            let compiled = pattern(source, JSONPointer.appending(pointer, "pattern"))
+        {
             node.checks.append(.pattern(append(compiled, to: &tables.patterns), at: keyword(pointer, "pattern")))
         }
         if assertsFormats, let name = schema["format"]?.stringValue, let format = SchemaFormat(rawValue: name) {
@@ -367,7 +404,8 @@ struct SchemaCompiler {
             let propertiesPointer = JSONPointer.appending(pointer, "properties")
             for member in properties {
                 if entries[member.key] == nil { order.append(member.key) }
-                entries[member.key, default: .init()].property = compileChild(member.value, JSONPointer.appending(propertiesPointer, member.key))
+                entries[member.key, default: .init()].property = compileChild(
+                    member.value, JSONPointer.appending(propertiesPointer, member.key))
             }
         }
         var required: [String] = []
@@ -416,15 +454,18 @@ struct SchemaCompiler {
             let dependencyPointer = JSONPointer.appending(pointer, name)
             for member in members {
                 if case .array(let names) = member.value, name != "dependentSchemas" {
-                    dependentRequired.append((member.key, names.compactMap(\.stringValue), at: keyword(dependencyPointer, member.key)))
+                    dependentRequired.append(
+                        (member.key, names.compactMap(\.stringValue), at: keyword(dependencyPointer, member.key)))
                 } else if name != "dependentRequired" {
-                    dependentSchemas.append((member.key, compileChild(member.value, JSONPointer.appending(dependencyPointer, member.key))))
+                    dependentSchemas.append(
+                        (member.key, compileChild(member.value, JSONPointer.appending(dependencyPointer, member.key))))
                 }
             }
         }
         guard any || minimum != nil || maximum != nil else { return nil }
         return ObjectRules(
-            entries: order.map { ($0, entries[$0]!) }, required: required, requiredAt: required.isEmpty ? 0 : keyword(pointer, "required"),
+            entries: order.map { ($0, entries[$0]!) }, required: required,
+            requiredAt: required.isEmpty ? 0 : keyword(pointer, "required"),
             patterns: patterns, additional: additional,
             minProperties: minimum, maxProperties: maximum,
             minAt: keyword(pointer, "minProperties"), maxAt: keyword(pointer, "maxProperties"),
@@ -448,7 +489,9 @@ struct SchemaCompiler {
                 if case .array(let elements) = items {
                     let itemsPointer = JSONPointer.appending(pointer, "items")
                     prefix = elements.enumerated().map { compileChild($0.element, itemsPointer + "/\($0.offset)") }
-                    if let additional = schema["additionalItems"] { rest = restRule(additional, "additionalItems", &self) }
+                    if let additional = schema["additionalItems"] {
+                        rest = restRule(additional, "additionalItems", &self)
+                    }
                 } else {
                     rest = restRule(items, "items", &self)
                 }
@@ -480,7 +523,8 @@ struct SchemaCompiler {
         return ArrayRules(
             prefix: prefix, rest: rest, minItems: minimum, maxItems: maximum,
             minAt: keyword(pointer, "minItems"), maxAt: keyword(pointer, "maxItems"), unique: unique,
-            contains: contains, containsAt: keyword(pointer, schema["minContains"] != nil && contains != nil ? "minContains" : "contains"),
+            contains: contains,
+            containsAt: keyword(pointer, schema["minContains"] != nil && contains != nil ? "minContains" : "contains"),
             minContains: minContains, maxContains: maxContains)
     }
 }

@@ -23,7 +23,8 @@ struct SchemaEvaluation {
     private var path: [Step] = []
     private var depth = 0
 
-    init(program: SchemaProgram, nodes: UnsafeBufferPointer<SchemaNode>, checks: UnsafeBufferPointer<Check>, limit: Int) {
+    init(program: SchemaProgram, nodes: UnsafeBufferPointer<SchemaNode>, checks: UnsafeBufferPointer<Check>, limit: Int)
+    {
         self.program = program
         self.nodes = nodes
         self.checks = checks
@@ -46,7 +47,9 @@ struct SchemaEvaluation {
 
     private mutating func report(_ at: Int, _ message: @autoclosure () -> String) {
         guard collecting else { return }
-        violations.append(SchemaViolation(instancePointer: instancePointer, schemaPointer: program.keywordPointers[at], message: message()))
+        violations.append(
+            SchemaViolation(
+                instancePointer: instancePointer, schemaPointer: program.keywordPointers[at], message: message()))
     }
 
     /// Whether `value` passes `node`, without writing anything down.
@@ -94,7 +97,8 @@ struct SchemaEvaluation {
             let values = program.enums[table]
             if case .string(let string) = value {
                 if values.strings.contains(string),
-                   JSONNumber.isASCII(string) || values.all.contains(where: { JSONNumber.equal($0, value) }) {
+                    JSONNumber.isASCII(string) || values.all.contains(where: { JSONNumber.equal($0, value) })
+                {
                     return true
                 }
             } else if values.others.contains(where: { JSONNumber.equal($0, value) }) {
@@ -135,9 +139,11 @@ struct SchemaEvaluation {
                 if matches > 1 { break }
             }
             if matches == 1 { return true }
-            report(at, matches == 0
-                ? "\(Self.describe(value)) matches none of the \(nodes.count) schemas of oneOf"
-                : "\(Self.describe(value)) matches more than one of the schemas of oneOf")
+            report(
+                at,
+                matches == 0
+                    ? "\(Self.describe(value)) matches none of the \(nodes.count) schemas of oneOf"
+                    : "\(Self.describe(value)) matches more than one of the schemas of oneOf")
             return false
         case .not(let node, let at):
             if !passesQuietly(value, node) { return true }
@@ -179,11 +185,14 @@ struct SchemaEvaluation {
         case .bound(let table):
             let bound = program.bounds[table]
             guard case .number(let text) = value, let number = Double(text) else { return true }
-            let passes = bound.isLower
+            let passes =
+                bound.isLower
                 ? (bound.exclusive ? number > bound.value : number >= bound.value)
                 : (bound.exclusive ? number < bound.value : number <= bound.value)
             if passes { return true }
-            let relation = bound.isLower ? (bound.exclusive ? "greater than" : "at least") : (bound.exclusive ? "less than" : "at most")
+            let relation =
+                bound.isLower
+                ? (bound.exclusive ? "greater than" : "at least") : (bound.exclusive ? "less than" : "at most")
             report(bound.at, "\(text) is not \(relation) \(bound.text)")
             return false
         case .multipleOf(let table, let at):
@@ -200,7 +209,9 @@ struct SchemaEvaluation {
         members.contains { $0.key == key }
     }
 
-    private mutating func object(_ members: [(key: String, value: JSONValue)], _ rules: ObjectRules, _ value: JSONValue) -> Bool {
+    private mutating func object(_ members: [(key: String, value: JSONValue)], _ rules: ObjectRules, _ value: JSONValue)
+        -> Bool
+    {
         var passes = true
         if let minimum = rules.minProperties, members.count < minimum {
             report(rules.minAt, "the object has \(members.count) properties, fewer than \(minimum)")
@@ -262,14 +273,16 @@ struct SchemaEvaluation {
                 if !collecting { return false }
             }
         }
-        for (slot, name) in rules.required.enumerated() where !(slot < 64 ? seenBits & (1 << UInt64(slot)) != 0 : seenMore[slot]) {
+        for (slot, name) in rules.required.enumerated()
+        where !(slot < 64 ? seenBits & (1 << UInt64(slot)) != 0 : seenMore[slot]) {
             report(rules.requiredAt, "the required property \(JSONValue.quote(name)) is missing")
             passes = false
             if !collecting { return false }
         }
         for (name, needed, at) in rules.dependentRequired where has(members, name) {
             for other in needed where !has(members, other) {
-                report(at, "the property \(JSONValue.quote(other)) is required when \(JSONValue.quote(name)) is present")
+                report(
+                    at, "the property \(JSONValue.quote(other)) is required when \(JSONValue.quote(name)) is present")
                 passes = false
                 if !collecting { return false }
             }
@@ -325,7 +338,9 @@ struct SchemaEvaluation {
                 path.removeLast()
             }
             if matches < rules.minContains {
-                report(rules.containsAt, "the array has \(matches) items that match contains, fewer than \(rules.minContains)")
+                report(
+                    rules.containsAt,
+                    "the array has \(matches) items that match contains, fewer than \(rules.minContains)")
                 passes = false
                 if !collecting { return false }
             }
@@ -346,7 +361,8 @@ struct SchemaEvaluation {
     static func repeated(_ elements: [JSONValue]) -> (Int, Int)? {
         if elements.count <= 16 {
             for first in elements.indices {
-                for second in elements.indices where second > first && JSONNumber.equal(elements[first], elements[second]) {
+                for second in elements.indices
+                where second > first && JSONNumber.equal(elements[first], elements[second]) {
                     return (first, second)
                 }
             }

@@ -62,7 +62,8 @@ enum FormatGrammar {
     static func isDate(_ bytes: ArraySlice<UInt8>) -> Bool {
         let start = bytes.startIndex
         guard bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"),
-              let year = digits(bytes, start, 4), let month = digits(bytes, start + 5, 2), let day = digits(bytes, start + 8, 2)
+            let year = digits(bytes, start, 4), let month = digits(bytes, start + 5, 2),
+            let day = digits(bytes, start + 8, 2)
         else { return false }
         return (1...12).contains(month) && day >= 1 && day <= daysIn(month: month, year: year)
     }
@@ -72,8 +73,8 @@ enum FormatGrammar {
         guard bytes.count >= 20, isDate(bytes[0..<10]), bytes[10] | 0x20 == UInt8(ascii: "t") else { return false }
         let time = bytes[11...]
         guard time[11 + 2] == UInt8(ascii: ":"), time[11 + 5] == UInt8(ascii: ":"),
-              let hour = digits(time, 11, 2), let minute = digits(time, 14, 2), let second = digits(time, 17, 2),
-              hour <= 23, minute <= 59, second <= 60
+            let hour = digits(time, 11, 2), let minute = digits(time, 14, 2), let second = digits(time, 17, 2),
+            hour <= 23, minute <= 59, second <= 60
         else { return false }
         var index = 19
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -89,8 +90,8 @@ enum FormatGrammar {
         } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
             guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
-                  let offsetHour = digits(bytes[...], index + 1, 2), let offsetMinute = digits(bytes[...], index + 4, 2),
-                  offsetHour <= 23, offsetMinute <= 59
+                let offsetHour = digits(bytes[...], index + 1, 2), let offsetMinute = digits(bytes[...], index + 4, 2),
+                offsetHour <= 23, offsetMinute <= 59
             else { return false }
             offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
             index += 6
@@ -120,7 +121,9 @@ enum FormatGrammar {
 
     /// IPv6 as `inet_pton` reads it (no zone, no brackets, no spaces).
     static func isIPv6(_ text: String) -> Bool {
-        guard text.utf8.allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
+        guard text.utf8.allSatisfy({ isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else {
+            return false
+        }
         var address = in6_addr()
         return inet_pton(AF_INET6, text, &address) == 1
     }
@@ -150,7 +153,8 @@ enum FormatGrammar {
         if local.first == UInt8(ascii: "\""), local.count >= 2, local.last == UInt8(ascii: "\"") {
             localValid = local.dropFirst().dropLast().allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
         } else {
-            localValid = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy { atom in
+            localValid = local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
+                atom in
                 !atom.isEmpty && atom.allSatisfy { isAlpha($0) || isDigit($0) || atext.contains($0) }
             }
         }
@@ -190,7 +194,8 @@ enum FormatGrammar {
                 index += 3
                 continue
             }
-            guard isAlpha(byte) || isDigit(byte) || unreservedOrSubDelimiter.contains(byte) || extraBytes.contains(byte) else { return false }
+            guard isAlpha(byte) || isDigit(byte) || unreservedOrSubDelimiter.contains(byte) || extraBytes.contains(byte)
+            else { return false }
             index += 1
         }
         return true
@@ -198,7 +203,10 @@ enum FormatGrammar {
 
     static func isURI(_ bytes: [UInt8]) -> Bool {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isAlpha(bytes[0]),
-              bytes[1..<colon].allSatisfy({ isAlpha($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            bytes[1..<colon].allSatisfy({
+                isAlpha($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: ".")
+            })
         else { return false }
         var rest = bytes[(colon + 1)...]
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
@@ -227,7 +235,7 @@ enum FormatGrammar {
         }
         if hostPart.first == UInt8(ascii: "[") {
             guard let close = hostPart.firstIndex(of: UInt8(ascii: "]")),
-                  isIPv6(String(decoding: hostPart[(hostPart.startIndex + 1)..<close], as: UTF8.self))
+                isIPv6(String(decoding: hostPart[(hostPart.startIndex + 1)..<close], as: UTF8.self))
             else { return false }
             let after = hostPart[(close + 1)...]
             return after.isEmpty || (after.first == UInt8(ascii: ":") && after.dropFirst().allSatisfy(isDigit))

@@ -168,9 +168,12 @@ final class ObjectRules: Sendable {
     let dependentRequired: [(String, [String], at: Int)]
     let dependentSchemas: [(String, Int)]
 
-    init(entries: [(String, Entry)], required: [String], requiredAt: Int, patterns: [(SchemaPattern, Int)], additional: Additional,
-         minProperties: Int?, maxProperties: Int?, minAt: Int, maxAt: Int, propertyNames: Int?,
-         dependentRequired: [(String, [String], at: Int)], dependentSchemas: [(String, Int)]) {
+    init(
+        entries: [(String, Entry)], required: [String], requiredAt: Int, patterns: [(SchemaPattern, Int)],
+        additional: Additional,
+        minProperties: Int?, maxProperties: Int?, minAt: Int, maxAt: Int, propertyNames: Int?,
+        dependentRequired: [(String, [String], at: Int)], dependentSchemas: [(String, Int)]
+    ) {
         var keys: [String] = []
         var keyEntries: [Entry] = []
         for (key, entry) in entries {
@@ -214,8 +217,10 @@ final class ArrayRules: Sendable {
     let minContains: Int
     let maxContains: Int?
 
-    init(prefix: [Int], rest: Rest, minItems: Int?, maxItems: Int?, minAt: Int, maxAt: Int, unique: Int?,
-         contains: Int?, containsAt: Int, minContains: Int, maxContains: Int?) {
+    init(
+        prefix: [Int], rest: Rest, minItems: Int?, maxItems: Int?, minAt: Int, maxAt: Int, unique: Int?,
+        contains: Int?, containsAt: Int, minContains: Int, maxContains: Int?
+    ) {
         self.prefix = prefix
         self.rest = rest
         self.minItems = minItems

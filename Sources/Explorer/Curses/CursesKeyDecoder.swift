@@ -29,8 +29,14 @@ struct CursesKeyDecoder {
         for (sequence, code) in common where key_defined(sequence) <= 0 {
             _ = define_key(sequence, code)
         }
-        let keys: [(String, Key)] = [("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home), ("kEND", .end), ("kDC", .delete), ("kPRV", .pageUp), ("kNXT", .pageDown)]
-        let suffixes: [(String, Modifiers)] = [("", .shift), ("3", .alt), ("4", [.alt, .shift]), ("5", .ctrl), ("6", [.ctrl, .shift]), ("7", [.ctrl, .alt])]
+        let keys: [(String, Key)] = [
+            ("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home), ("kEND", .end),
+            ("kDC", .delete), ("kPRV", .pageUp), ("kNXT", .pageDown),
+        ]
+        let suffixes: [(String, Modifiers)] = [
+            ("", .shift), ("3", .alt), ("4", [.alt, .shift]), ("5", .ctrl), ("6", [.ctrl, .shift]),
+            ("7", [.ctrl, .alt]),
+        ]
         for (capability, key) in keys {
             for (suffix, modifiers) in suffixes {
                 let name = capability + suffix

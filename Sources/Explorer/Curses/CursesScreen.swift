@@ -1,3 +1,6 @@
+import CNcurses
+import Terminal
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CNcurses
-import Terminal
 
 /// The terminal, through ncurses: set up, draw `CellGrid`s, decode input, restore.
 ///
@@ -37,11 +38,17 @@ package final class CursesScreen {
     ///     attributes alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     /// - Throws: `CursesError` when there is no terminal or ncurses cannot set it up.
-    package convenience init(theme: Theme, monochromeTheme: @autoclosure () -> Theme? = nil, environment: [String: String]) throws {
+    package convenience init(
+        theme: Theme, monochromeTheme: @autoclosure () -> Theme? = nil, environment: [String: String]
+    ) throws {
         if let tty = fopen("/dev/tty", "r+") {
-            try self.init(input: tty, output: tty, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme(), environment: environment)
+            try self.init(
+                input: tty, output: tty, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme(),
+                environment: environment)
         } else if isatty(0) == 1, isatty(1) == 1, let input = fdopen(dup(0), "r"), let output = fdopen(dup(1), "w") {
-            try self.init(input: input, output: output, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme(), environment: environment)
+            try self.init(
+                input: input, output: output, ownsFiles: true, theme: theme, monochromeTheme: monochromeTheme(),
+                environment: environment)
         } else {
             throw CursesError.noTerminal
         }
@@ -58,7 +65,10 @@ package final class CursesScreen {
     ///     alone when nil.
     ///   - environment: the process environment (`TERM`, `NO_COLOR`).
     /// - Throws: `CursesError.setupFailed` when ncurses refuses the terminal.
-    package init(input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsFiles: Bool, theme: Theme, monochromeTheme: @autoclosure () -> Theme? = nil, environment: [String: String]) throws {
+    package init(
+        input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>, ownsFiles: Bool, theme: Theme,
+        monochromeTheme: @autoclosure () -> Theme? = nil, environment: [String: String]
+    ) throws {
         CursesScreen.setUTF8Locale()
         let term = environment["TERM"].flatMap { $0.isEmpty ? nil : $0 } ?? "xterm-256color"
         TerminalRestore.arm(descriptor: fileno(output))
@@ -130,7 +140,9 @@ package final class CursesScreen {
                     x += 1
                     continue
                 }
-                if let previous, previous[x, y] == item, x + 1 >= columns || previous[x + 1, y].isContinuation == grid[x + 1, y].isContinuation {
+                if let previous, previous[x, y] == item,
+                    x + 1 >= columns || previous[x + 1, y].isContinuation == grid[x + 1, y].isContinuation
+                {
                     x += 1
                     continue
                 }
@@ -251,7 +263,8 @@ package final class CursesScreen {
         guard !ended else { return nil }
         var winsize = winsize()
         if ioctl(fileno(outputFile), UInt(TIOCGWINSZ), &winsize) == 0, winsize.ws_row > 0, winsize.ws_col > 0 {
-            let rows = Int32(winsize.ws_row), columns = Int32(winsize.ws_col)
+            let rows = Int32(winsize.ws_row)
+            let columns = Int32(winsize.ws_col)
             let window = explorer_stdscr()
             if rows != explorer_getmaxy(window) || columns != explorer_getmaxx(window) {
                 _ = resizeterm(rows, columns)
@@ -314,7 +327,9 @@ package final class CursesScreen {
             let count = read(inputDescriptor, &buffer, buffer.count)
             guard count > 0 else { return }
             received += buffer.prefix(count)
-            if received.count >= answer.count, received.indices.contains(where: { Array(received.dropFirst($0).prefix(answer.count)) == answer }) {
+            if received.count >= answer.count,
+                received.indices.contains(where: { Array(received.dropFirst($0).prefix(answer.count)) == answer })
+            {
                 return
             }
             if received.count > 65_536 { received.removeFirst(received.count - answer.count) }

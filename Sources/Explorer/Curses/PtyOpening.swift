@@ -1,9 +1,10 @@
+import CNcurses
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CNcurses
 
 /// Opens a pseudo-terminal of the given size for the draw benchmark: the master's
 /// descriptor (non-blocking) and the slave's path.

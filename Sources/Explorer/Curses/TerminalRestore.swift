@@ -26,7 +26,8 @@ private nonisolated(unsafe) var previousActions: UnsafeMutablePointer<sigaction>
 enum TerminalRestore {
     /// Mouse reporting, bracketed paste and attributes off, cursor shown, alternate screen
     /// left: what an interrupted session may have left on.
-    static let resetSequence = "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
+    static let resetSequence =
+        "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l\r\n"
 
     /// Signals that end the process abnormally; the handler restores and re-raises.
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]

@@ -14,7 +14,8 @@ extension DemoAPI {
         var headers = HTTPFields()
         var set: [String: String] = [:]
         for (name, value) in request.uri.queryParameters {
-            headers.append(HTTPField(name: .setCookie, value: "\(name)=\(value); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax"))
+            headers.append(
+                HTTPField(name: .setCookie, value: "\(name)=\(value); Path=/; Max-Age=3600; HttpOnly; SameSite=Lax"))
             set[String(name)] = String(value)
         }
         return DemoReply.jsonObject(["set": set, "cookies": Self.receivedCookies(request)], headers: headers)
@@ -31,12 +32,18 @@ extension DemoAPI {
         guard fields["user"] == Self.demoUser.user, fields["password"] == Self.demoUser.password else {
             return DemoReply.problem(
                 .unauthorized, type: "bad-credentials", title: "Unauthorized",
-                detail: "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
+                detail:
+                    "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
                 instance: request.uri.path)
         }
         let issued = await store.tokens.issue()
         var headers = HTTPFields()
-        headers.append(HTTPField(name: .setCookie, value: "\(Self.sessionCookie)=\(issued.token); Path=/; Max-Age=\(Int(DemoTokens.lifetime)); HttpOnly; SameSite=Lax"))
+        headers.append(
+            HTTPField(
+                name: .setCookie,
+                value:
+                    "\(Self.sessionCookie)=\(issued.token); Path=/; Max-Age=\(Int(DemoTokens.lifetime)); HttpOnly; SameSite=Lax"
+            ))
         // Beside the login, wherever the demo is mounted (/v1/session/home).
         headers[.location] = String(request.uri.path.dropLast("login".count)) + "home"
         return Hummingbird.Response(status: .seeOther, headers: headers)
@@ -48,11 +55,16 @@ extension DemoAPI {
         let session = Self.receivedCookies(request)[Self.sessionCookie]
         let state = await store.tokens.state(of: session ?? "")
         guard state == .valid else {
-            let detail = session == nil ? "No session cookie: POST /session/login (user=ada&password=lovelace) first; it answers 303 here with the cookie."
-                                        : "The session expired (it lasts \(Int(DemoTokens.lifetime)) s); sign in again with POST /session/login."
-            return DemoReply.problem(.unauthorized, type: "not-signed-in", title: "Unauthorized", detail: detail, instance: request.uri.path)
+            let detail =
+                session == nil
+                ? "No session cookie: POST /session/login (user=ada&password=lovelace) first; it answers 303 here with the cookie."
+                : "The session expired (it lasts \(Int(DemoTokens.lifetime)) s); sign in again with POST /session/login."
+            return DemoReply.problem(
+                .unauthorized, type: "not-signed-in", title: "Unauthorized", detail: detail, instance: request.uri.path)
         }
-        return DemoReply.jsonObject(["signedIn": true, "user": Self.demoUser.user, "via": "cookie \(Self.sessionCookie)"])
+        return DemoReply.jsonObject([
+            "signedIn": true, "user": Self.demoUser.user, "via": "cookie \(Self.sessionCookie)",
+        ])
     }
 
     /// The cookies a request carries, by name.

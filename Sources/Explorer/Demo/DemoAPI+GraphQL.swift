@@ -22,17 +22,23 @@ extension DemoAPI {
                 }
                 variables = decoded
             }
-            graphQLRequest = GraphQLRequest(query: query, operationName: parameters.get("operationName"), variables: variables)
-            if (try? GraphQL.parse(source: Source(body: query)))?.definitions.contains(where: { ($0 as? OperationDefinition)?.operation == .mutation }) ?? false {
+            graphQLRequest = GraphQLRequest(
+                query: query, operationName: parameters.get("operationName"), variables: variables)
+            if (try? GraphQL.parse(source: Source(body: query)))?.definitions.contains(where: {
+                ($0 as? OperationDefinition)?.operation == .mutation
+            }) ?? false {
                 var headers = HTTPFields()
                 headers[DemoReply.header("Allow")] = "POST"
-                return graphQLFailure("a mutation cannot be sent with GET; use POST", status: .methodNotAllowed, headers: headers)
+                return graphQLFailure(
+                    "a mutation cannot be sent with GET; use POST", status: .methodNotAllowed, headers: headers)
             }
         } else {
             var request = request
             let buffer = try await request.collectBody(upTo: Self.maxBodySize)
-            guard let decoded = try? JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer.readableBytesView)) else {
-                return graphQLFailure("the body must be a JSON object with a query (and variables, operationName)", status: .badRequest)
+            guard let decoded = try? JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer.readableBytesView))
+            else {
+                return graphQLFailure(
+                    "the body must be a JSON object with a query (and variables, operationName)", status: .badRequest)
             }
             graphQLRequest = decoded
         }
@@ -51,7 +57,9 @@ extension DemoAPI {
         return DemoReply.bytes(data, contentType: "application/json; charset=utf-8")
     }
 
-    private func graphQLFailure(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Hummingbird.Response {
+    private func graphQLFailure(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:])
+        -> Hummingbird.Response
+    {
         DemoReply.jsonObject(["errors": [["message": message]]], status: status, headers: headers)
     }
 }

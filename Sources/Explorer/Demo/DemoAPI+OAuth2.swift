@@ -24,47 +24,64 @@ extension DemoAPI {
         var clientID = form["client_id"]
         var secret = form["client_secret"]
         if let basic = request.headers[.authorization], basic.hasPrefix("Basic "),
-           let decoded = Data(base64Encoded: String(basic.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
-           let colon = decoded.firstIndex(of: ":") {
+            let decoded = Data(base64Encoded: String(basic.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
+            let colon = decoded.firstIndex(of: ":")
+        {
             clientID = String(decoded[..<colon]).removingPercentEncoding
             secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
         }
         guard clientID == Self.oauthClient.id else {
-            return oauthError(.unauthorized, "invalid_client", "The client is \(Self.oauthClient.id) (secret \(Self.oauthClient.secret)).")
+            return oauthError(
+                .unauthorized, "invalid_client",
+                "The client is \(Self.oauthClient.id) (secret \(Self.oauthClient.secret)).")
         }
         let confidential = secret == Self.oauthClient.secret
-        if secret != nil, !confidential { return oauthError(.unauthorized, "invalid_client", "The client secret is wrong.") }
-        let lifetime = request.uri.queryParameters.get("expires_in").flatMap { Double($0) }.map { min(max($0, 1), 3600) } ?? DemoTokens.lifetime
+        if secret != nil, !confidential {
+            return oauthError(.unauthorized, "invalid_client", "The client secret is wrong.")
+        }
+        let lifetime =
+            request.uri.queryParameters.get("expires_in").flatMap { Double($0) }.map { min(max($0, 1), 3600) }
+            ?? DemoTokens.lifetime
         let oauth = store.oauth
         switch form["grant_type"] ?? "" {
         case "client_credentials":
-            guard confidential else { return oauthError(.unauthorized, "invalid_client", "client_credentials needs the client secret.") }
+            guard confidential else {
+                return oauthError(.unauthorized, "invalid_client", "client_credentials needs the client secret.")
+            }
         case "password":
             guard form["username"] == Self.demoUser.user, form["password"] == Self.demoUser.password else {
-                return oauthError(.badRequest, "invalid_grant", "The user or the password is wrong; the demo account is ada / lovelace.")
+                return oauthError(
+                    .badRequest, "invalid_grant",
+                    "The user or the password is wrong; the demo account is ada / lovelace.")
             }
         case "refresh_token":
             guard await oauth.useRefreshToken(form["refresh_token"] ?? "") else {
                 return oauthError(.badRequest, "invalid_grant", "The refresh token is unknown or was used already.")
             }
         case "authorization_code":
-            switch await oauth.redeem(code: form["code"] ?? "", redirectURI: form["redirect_uri"] ?? "", verifier: form["code_verifier"] ?? "") {
+            switch await oauth.redeem(
+                code: form["code"] ?? "", redirectURI: form["redirect_uri"] ?? "", verifier: form["code_verifier"] ?? ""
+            ) {
             case .success: break
             case .failure(let reason): return oauthError(.badRequest, "invalid_grant", reason.description)
             }
         case "urn:ietf:params:oauth:grant-type:device_code":
             switch await oauth.deviceState(form["device_code"] ?? "") {
             case .approved: break
-            case .pending: return oauthError(.badRequest, "authorization_pending", "Open the verification URL and enter the code.")
+            case .pending:
+                return oauthError(.badRequest, "authorization_pending", "Open the verification URL and enter the code.")
             case .expired: return oauthError(.badRequest, "expired_token", "The device code expired; start again.")
             case .unknown: return oauthError(.badRequest, "invalid_grant", "The device code is unknown.")
             }
         case let other:
-            return oauthError(.badRequest, "unsupported_grant_type", "The grant \"\(other)\" is not one the demo serves.")
+            return oauthError(
+                .badRequest, "unsupported_grant_type", "The grant \"\(other)\" is not one the demo serves.")
         }
         let issued = await store.tokens.issue(lifetime: lifetime)
         let refresh = await oauth.issueRefreshToken()
-        var object: [String: Any] = ["access_token": issued.token, "token_type": "Bearer", "expires_in": Int(lifetime), "refresh_token": refresh]
+        var object: [String: Any] = [
+            "access_token": issued.token, "token_type": "Bearer", "expires_in": Int(lifetime), "refresh_token": refresh,
+        ]
         if let scope = form["scope"] { object["scope"] = scope }
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
@@ -74,7 +91,8 @@ extension DemoAPI {
     func oauthAuthorize(_ request: Hummingbird.Request) async -> Hummingbird.Response {
         let query = request.uri.queryParameters
         guard let redirect = query.get("redirect_uri"), let target = URLComponents(string: redirect),
-              target.scheme == "http", ["127.0.0.1", "localhost", "[::1]"].contains(target.host ?? "") else {
+            target.scheme == "http", ["127.0.0.1", "localhost", "[::1]"].contains(target.host ?? "")
+        else {
             return oauthError(.badRequest, "invalid_request", "redirect_uri must be a loopback http URL (RFC 8252).")
         }
         var items: [URLQueryItem]
@@ -83,28 +101,38 @@ extension DemoAPI {
         } else if query.get("response_type") != "code" {
             items = [URLQueryItem(name: "error", value: "unsupported_response_type")]
         } else if let challenge = query.get("code_challenge"), query.get("code_challenge_method") == "S256" {
-            items = [URLQueryItem(name: "code", value: await store.oauth.issueCode(challenge: challenge, redirectURI: redirect))]
+            items = [
+                URLQueryItem(
+                    name: "code", value: await store.oauth.issueCode(challenge: challenge, redirectURI: redirect))
+            ]
         } else {
-            items = [URLQueryItem(name: "error", value: "invalid_request"),
-                     URLQueryItem(name: "error_description", value: "PKCE (code_challenge with S256) is required")]
+            items = [
+                URLQueryItem(name: "error", value: "invalid_request"),
+                URLQueryItem(name: "error_description", value: "PKCE (code_challenge with S256) is required"),
+            ]
         }
         if let state = query.get("state") { items.append(URLQueryItem(name: "state", value: state)) }
         var location = target
         location.queryItems = (target.queryItems ?? []) + items
         var headers = HTTPFields()
         headers[.location] = location.string ?? redirect
-        return DemoReply.bytes(Data("Signed in as ada; back to the app.\n".utf8), contentType: "text/plain; charset=utf-8", status: .found, headers: headers)
+        return DemoReply.bytes(
+            Data("Signed in as ada; back to the app.\n".utf8), contentType: "text/plain; charset=utf-8", status: .found,
+            headers: headers)
     }
 
     func oauthDevice(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
         let form = try await formBody(request)
-        guard form["client_id"] == Self.oauthClient.id else { return oauthError(.unauthorized, "invalid_client", "The client is \(Self.oauthClient.id).") }
+        guard form["client_id"] == Self.oauthClient.id else {
+            return oauthError(.unauthorized, "invalid_client", "The client is \(Self.oauthClient.id).")
+        }
         let (device, user) = await store.oauth.startDevice()
         let base = "http://\(request.head.authority ?? "127.0.0.1")"
         let path = request.uri.path.replacingOccurrences(of: "/oauth/device", with: "/oauth/device/approve")
         return DemoReply.jsonObject([
             "device_code": device, "user_code": user, "verification_uri": base + path,
-            "verification_uri_complete": base + path + "?user_code=" + user, "expires_in": Int(DemoOAuth.deviceLifetime), "interval": 1,
+            "verification_uri_complete": base + path + "?user_code=" + user,
+            "expires_in": Int(DemoOAuth.deviceLifetime), "interval": 1,
         ])
     }
 
@@ -116,11 +144,14 @@ extension DemoAPI {
         return DemoReply.text("The device with code \(code) is signed in as ada; go back to it.\n")
     }
 
-    private func oauthError(_ status: HTTPResponse.Status, _ code: String, _ description: String) -> Hummingbird.Response {
+    private func oauthError(_ status: HTTPResponse.Status, _ code: String, _ description: String)
+        -> Hummingbird.Response
+    {
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Basic realm=\"explorer-demo oauth\"" }
-        return DemoReply.jsonObject(["error": code, "error_description": description], status: status, headers: headers)
+        return DemoReply.jsonObject(
+            ["error": code, "error_description": description], status: status, headers: headers)
     }
 
     /// An `application/x-www-form-urlencoded` body as its fields (the first of a repeated name).
@@ -169,7 +200,9 @@ actor DemoOAuth {
         guard let entry = codes.removeValue(forKey: code), entry.expires > Date() else {
             return .failure(Refusal(description: "The authorization code is unknown, expired or used already."))
         }
-        guard entry.redirectURI == redirectURI else { return .failure(Refusal(description: "redirect_uri differs from the authorization request's.")) }
+        guard entry.redirectURI == redirectURI else {
+            return .failure(Refusal(description: "redirect_uri differs from the authorization request's."))
+        }
         guard PKCE(verifier: verifier).challenge == entry.challenge else {
             return .failure(Refusal(description: "The code_verifier does not match the code_challenge (PKCE S256)."))
         }
@@ -179,14 +212,17 @@ actor DemoOAuth {
     func startDevice() -> (device: String, user: String) {
         let device = "device-" + Self.random()
         let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
-        let user = String((0..<4).map { _ in letters.randomElement()! }) + "-" + String((0..<4).map { _ in letters.randomElement()! })
+        let user =
+            String((0..<4).map { _ in letters.randomElement()! }) + "-"
+            + String((0..<4).map { _ in letters.randomElement()! })
         devices[device] = (user, false, Date().addingTimeInterval(Self.deviceLifetime))
         remember(device)
         return (device, user)
     }
 
     func approve(userCode: String) -> Bool {
-        guard let (device, entry) = devices.first(where: { $0.value.userCode == userCode }), entry.expires > Date() else { return false }
+        guard let (device, entry) = devices.first(where: { $0.value.userCode == userCode }), entry.expires > Date()
+        else { return false }
         devices[device]?.approved = true
         return true
     }

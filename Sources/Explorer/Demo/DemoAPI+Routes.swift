@@ -30,7 +30,8 @@ struct DemoRoute: Sendable {
         let listed: [(HTTPRequest.Method, Handler?)] = [
             (.get, get), (.head, get), (.post, post), (.put, put), (.patch, patch), (.delete, delete),
         ]
-        self.init(path: path, anyMethod: nil, methods: listed.compactMap { method, handler in handler.map { (method, $0) } })
+        self.init(
+            path: path, anyMethod: nil, methods: listed.compactMap { method, handler in handler.map { (method, $0) } })
     }
 
     private init(path: RouterPath, anyMethod: Handler?, methods: [(method: HTTPRequest.Method, handler: Handler)]) {
@@ -69,7 +70,8 @@ extension DemoAPI {
     private func add(_ route: DemoRoute, to group: RouterGroup<BasicRequestContext>) {
         let allowed = route.methods.map(\.method.rawValue)
         for method in DemoRoute.parsableMethods {
-            let handler: DemoRoute.Handler = route.anyMethod ?? route.methods.first { $0.method == method }?.handler
+            let handler: DemoRoute.Handler =
+                route.anyMethod ?? route.methods.first { $0.method == method }?.handler
                 ?? { @Sendable request, _ in notAllowed(request.method, request.uri.path, allowed: allowed) }
             group.on(route.path, method: method) { request, context in try await handler(request, context) }
         }
@@ -79,10 +81,16 @@ extension DemoAPI {
     private var routes: [DemoRoute] {
         [
             DemoRoute("/", get: { _, _ in index() }),
-            DemoRoute("/openapi.json", get: { _, _ in DemoReply.bytes(Data(DemoOpenAPI.json.utf8), contentType: "application/json") }),
-            DemoRoute("/users", get: { request, _ in await listUsers(request) }, post: { request, _ in try await createUser(request) }),
+            DemoRoute(
+                "/openapi.json",
+                get: { _, _ in DemoReply.bytes(Data(DemoOpenAPI.json.utf8), contentType: "application/json") }),
+            DemoRoute(
+                "/users", get: { request, _ in await listUsers(request) },
+                post: { request, _ in try await createUser(request) }),
             itemRoute("/users/:id", "user", get: getUser, update: updateUser, delete: deleteUser),
-            DemoRoute("/posts", get: { request, _ in await listPosts(request) }, post: { request, _ in try await createPost(request) }),
+            DemoRoute(
+                "/posts", get: { request, _ in await listPosts(request) },
+                post: { request, _ in try await createPost(request) }),
             itemRoute("/posts/:id", "post", get: getPost, update: updatePost, delete: deletePost),
             DemoRoute("/me", get: { request, _ in await me(request) }),
             DemoRoute("/login", post: { request, _ in try await login(request) }),
@@ -114,7 +122,9 @@ extension DemoAPI {
             DemoRoute("/stream/endless", get: { request, _ in endless(request) }),
             DemoRoute("/stream/bytes", get: { request, _ in bytes(request) }),
             DemoRoute("/stream/bomb", get: { _, _ in try bomb() }),
-            DemoRoute("/graphql", get: { request, _ in try await graphQL(request) }, post: { request, _ in try await graphQL(request) }),
+            DemoRoute(
+                "/graphql", get: { request, _ in try await graphQL(request) },
+                post: { request, _ in try await graphQL(request) }),
             .any("/ws/**") { request, _ in webSocketOnly(request) },
         ]
     }
@@ -172,7 +182,9 @@ private struct DemoEnvelope: RouterMiddleware {
         response.headers[Self.environmentHeader] = api.environment
         response.headers[DemoRequestID.header] = DemoRequestID.next()
         if request.method == .head { response.body = ResponseBody() }
-        api.accessLog?("\(api.environment.padding(toLength: 10, withPad: " ", startingAt: 0)) \(request.method.rawValue) \(request.uri.string) → \(response.status.code)")
+        api.accessLog?(
+            "\(api.environment.padding(toLength: 10, withPad: " ", startingAt: 0)) \(request.method.rawValue) \(request.uri.string) → \(response.status.code)"
+        )
         return response
     }
 }

@@ -24,7 +24,11 @@ extension DemoAPI {
                 if index > 0 { try await Task.sleep(for: .milliseconds(every)) }
                 index += 1
                 let kind = index % 3 == 0 ? "alert" : "tick"
-                try await writer.write(ByteBuffer(string: "event: \(kind)\nid: \(index)\ndata: {\"n\": \(index),\ndata: \"environment\": \"\(environment)\"}\n\n"))
+                try await writer.write(
+                    ByteBuffer(
+                        string:
+                            "event: \(kind)\nid: \(index)\ndata: {\"n\": \(index),\ndata: \"environment\": \"\(environment)\"}\n\n"
+                    ))
             }
             try await writer.finish(nil)
         }
@@ -44,7 +48,8 @@ extension DemoAPI {
             while count == 0 || index < count {
                 if index > 0, every > 0 { try await Task.sleep(for: .milliseconds(every)) }
                 index += 1
-                try await writer.write(ByteBuffer(string: "{\"n\": \(index), \"status\": \"\(index % 2 == 0 ? "even" : "odd")\"}\n"))
+                try await writer.write(
+                    ByteBuffer(string: "{\"n\": \(index), \"status\": \"\(index % 2 == 0 ? "even" : "odd")\"}\n"))
             }
             try await writer.finish(nil)
         }
@@ -55,7 +60,8 @@ extension DemoAPI {
     func endless(_ request: Hummingbird.Request) -> Hummingbird.Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-ndjson"
-        let line = ByteBuffer(string: String(repeating: "{\"endless\": true, \"padding\": \"0123456789abcdef\"}\n", count: 1024))
+        let line = ByteBuffer(
+            string: String(repeating: "{\"endless\": true, \"padding\": \"0123456789abcdef\"}\n", count: 1024))
         let body = ResponseBody { writer in
             while true { try await writer.write(line) }
         }
@@ -90,7 +96,8 @@ extension DemoAPI {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.contentEncoding] = "gzip"
-        return Hummingbird.Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: try DemoBomb.bytes.get()))
+        return Hummingbird.Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: try DemoBomb.bytes.get()))
     }
 }
 

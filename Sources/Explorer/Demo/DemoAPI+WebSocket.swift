@@ -21,12 +21,15 @@ extension DemoAPI {
     static let webSocketPaths = ["/ws/echo", "/ws/ticks", "/ws/secure"]
 
     /// Decides whether an upgrade request is taken, and by which handler.
-    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) async -> ShouldUpgradeResult<
+        WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+    > {
         let target = request.path ?? "/"
         let components = URLComponents(string: target)
         var path = components?.path ?? target
         if path.hasPrefix("/v1/") { path.removeFirst(3) }
-        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        let query = Dictionary(
+            (components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
         var greeting: [String: Any] = ["hello": "explorer demo", "environment": environment, "path": path]
         var echoed: [String: String] = [:]
         for field in request.headerFields where field.name.canonicalName.hasPrefix("x-") {
@@ -72,19 +75,24 @@ extension DemoAPI {
         if path == "/ws/secure", request.headers[.upgrade] != nil {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] = "Bearer realm=\"explorer-demo\""
-            return DemoReply.problem(.unauthorized, type: "unauthorized", title: "Unauthorized",
-                                     detail: "This WebSocket needs 'Authorization: Bearer \(Self.bearerToken)' on the upgrade request.",
-                                     instance: request.uri.path, headers: headers)
+            return DemoReply.problem(
+                .unauthorized, type: "unauthorized", title: "Unauthorized",
+                detail: "This WebSocket needs 'Authorization: Bearer \(Self.bearerToken)' on the upgrade request.",
+                instance: request.uri.path, headers: headers)
         }
         guard Self.webSocketPaths.contains(path) else { return notFound(request.uri.path, what: "WebSocket \(path)") }
         var headers = HTTPFields()
         headers[.upgrade] = "websocket"
-        return DemoReply.problem(.init(code: 426, reasonPhrase: "Upgrade Required"), type: "upgrade-required", title: "Upgrade Required",
-                                 detail: "\(path) is a WebSocket: connect with ws:// (explorer send opens it when the endpoint has websocket: true).",
-                                 instance: request.uri.path, headers: headers)
+        return DemoReply.problem(
+            .init(code: 426, reasonPhrase: "Upgrade Required"), type: "upgrade-required", title: "Upgrade Required",
+            detail:
+                "\(path) is a WebSocket: connect with ws:// (explorer send opens it when the endpoint has websocket: true).",
+            instance: request.uri.path, headers: headers)
     }
 
-    private static func echo(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, greeting: String, channel: any Channel) async throws {
+    private static func echo(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, greeting: String, channel: any Channel
+    ) async throws {
         try await outbound.write(.text(greeting))
         for try await message in inbound.messages(maxSize: DemoAPI.maxBodySize) {
             switch message {
@@ -105,7 +113,9 @@ extension DemoAPI {
         }
     }
 
-    private static func ticks(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, interval: Int, count: Int?) async throws {
+    private static func ticks(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, interval: Int, count: Int?
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 let formatter = ISO8601DateFormatter()
@@ -114,7 +124,8 @@ extension DemoAPI {
                 while count.map({ tick < $0 }) ?? true {
                     try await Task.sleep(for: .milliseconds(interval))
                     tick += 1
-                    try await outbound.write(.text(DemoAPI.json(["tick": tick, "time": formatter.string(from: Date())])))
+                    try await outbound.write(
+                        .text(DemoAPI.json(["tick": tick, "time": formatter.string(from: Date())])))
                 }
                 try await outbound.close(.normalClosure, reason: "\(tick) ticks sent")
             }

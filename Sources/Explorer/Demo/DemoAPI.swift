@@ -103,7 +103,8 @@ struct DemoAPI: Sendable {
                 "GET /latin1", "GET /unicode", "GET /xml", "GET /escape", "GET /status/{code}",
                 "GET /digest/{MD5|SHA-256} (HTTP Digest: ada / demo-digest-pass)",
                 "GET /cookies", "GET /cookies/set?name=value",
-                "POST /session/login (a form: user, password; 303 to /session/home with a session cookie)", "GET /session/home",
+                "POST /session/login (a form: user, password; 303 to /session/home with a session cookie)",
+                "GET /session/home",
                 "POST /oauth/token, GET /oauth/authorize, POST /oauth/device (OAuth2: client explorer-demo / demo-client-secret)",
             ],
         ])
@@ -126,7 +127,9 @@ struct DemoAPI: Sendable {
     }
 
     /// One page of a list, with `Link` (first/prev/next/last) and `X-Total-Count` headers.
-    private func paginated<Item: Encodable & Sendable>(_ items: [Item], _ request: Hummingbird.Request) -> Hummingbird.Response {
+    private func paginated<Item: Encodable & Sendable>(_ items: [Item], _ request: Hummingbird.Request)
+        -> Hummingbird.Response
+    {
         let query = request.uri.queryParameters
         let perPage = min(max(query.get("per_page").flatMap { Int($0) } ?? 10, 1), 100)
         let lastPage = max(1, (items.count + perPage - 1) / perPage)
@@ -135,7 +138,9 @@ struct DemoAPI: Sendable {
 
         let host = request.head.authority ?? "127.0.0.1"
         let base = "http://\(host)\(request.uri.path)"
-        func link(_ number: Int, _ rel: String) -> String { "<\(base)?page=\(number)&per_page=\(perPage)>; rel=\"\(rel)\"" }
+        func link(_ number: Int, _ rel: String) -> String {
+            "<\(base)?page=\(number)&per_page=\(perPage)>; rel=\"\(rel)\""
+        }
         var links = [link(1, "first")]
         if page > 1 { links.append(link(min(page - 1, lastPage), "prev")) }
         if page < lastPage { links.append(link(page + 1, "next")) }
@@ -160,9 +165,10 @@ struct DemoAPI: Sendable {
         guard errors.isEmpty else { return validationFailed(request.uri.path, errors) }
         let name = fields["name"] as! String
         let email = fields["email"] as! String
-        let user = await store.insert(DemoUser(
-            id: 0, name: name, username: fields["username"] as? String ?? email.components(separatedBy: "@")[0],
-            email: email, role: fields["role"] as? String ?? "member", createdAt: Date().formatted(.iso8601)))
+        let user = await store.insert(
+            DemoUser(
+                id: 0, name: name, username: fields["username"] as? String ?? email.components(separatedBy: "@")[0],
+                email: email, role: fields["role"] as? String ?? "member", createdAt: Date().formatted(.iso8601)))
         var headers = HTTPFields()
         headers[.location] = "\(request.uri.path)/\(user.id)"
         return DemoReply.json(user, status: .created, headers: headers)
@@ -206,7 +212,9 @@ struct DemoAPI: Sendable {
         if !partial || fields["email"] != nil {
             let email = fields["email"] as? String ?? ""
             if !email.contains("@") || email.hasPrefix("@") || email.hasSuffix("@") {
-                errors.append(["field": "email", "pointer": "/email", "message": "must be an email address like ada@example.com"])
+                errors.append([
+                    "field": "email", "pointer": "/email", "message": "must be an email address like ada@example.com",
+                ])
             }
         }
         if let role = fields["role"], !["admin", "editor", "member"].contains(role as? String ?? "") {
@@ -219,10 +227,11 @@ struct DemoAPI: Sendable {
         let fields = try await jsonBody(request)
         let errors = await postErrors(fields, partial: false)
         guard errors.isEmpty else { return validationFailed(request.uri.path, errors) }
-        let post = await store.insert(DemoPost(
-            id: 0, userId: fields["userId"] as! Int, title: fields["title"] as! String,
-            body: fields["body"] as? String ?? "", tags: fields["tags"] as? [String] ?? [],
-            published: fields["published"] as? Bool ?? false))
+        let post = await store.insert(
+            DemoPost(
+                id: 0, userId: fields["userId"] as! Int, title: fields["title"] as! String,
+                body: fields["body"] as? String ?? "", tags: fields["tags"] as? [String] ?? [],
+                published: fields["published"] as? Bool ?? false))
         var headers = HTTPFields()
         headers[.location] = "\(request.uri.path)/\(post.id)"
         return DemoReply.json(post, status: .created, headers: headers)
@@ -285,19 +294,22 @@ struct DemoAPI: Sendable {
     /// that `/me` accepts for `DemoTokens.lifetime` (60 s), with an `X-Request-Id`.
     func login(_ request: Hummingbird.Request) async throws -> Hummingbird.Response {
         let fields = try await jsonBody(request)
-        guard fields["user"] as? String == Self.demoUser.user, fields["password"] as? String == Self.demoUser.password else {
+        guard fields["user"] as? String == Self.demoUser.user, fields["password"] as? String == Self.demoUser.password
+        else {
             return DemoReply.problem(
                 .unauthorized, type: "bad-credentials", title: "Unauthorized",
-                detail: "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
+                detail:
+                    "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
                 instance: request.uri.path)
         }
         let issued = await store.tokens.issue()
         var headers = HTTPFields()
         headers[DemoRequestID.header] = DemoRequestID.next()
-        return DemoReply.jsonObject([
-            "token": issued.token, "token_type": "Bearer", "expires_in": Int(DemoTokens.lifetime),
-            "user": Self.demoUser.user, "roles": ["admin", "reader"],
-        ], headers: headers)
+        return DemoReply.jsonObject(
+            [
+                "token": issued.token, "token_type": "Bearer", "expires_in": Int(DemoTokens.lifetime),
+                "user": Self.demoUser.user, "roles": ["admin", "reader"],
+            ], headers: headers)
     }
 
     /// `GET /me`: needs `Bearer demo-token`, or a token from `POST /login` that has not expired.
@@ -312,12 +324,19 @@ struct DemoAPI: Sendable {
             headers[.wwwAuthenticate] = "Bearer realm=\"explorer-demo\"\(invalid)"
             let detail: String
             switch (authorization, state) {
-            case (nil, _): detail = "This endpoint needs an Authorization header: send 'Authorization: Bearer \(Self.bearerToken)', or a token from POST /login."
-            case (_, .expired): detail = "The bearer token expired (tokens from POST /login last \(Int(DemoTokens.lifetime)) s); log in again."
-            default: detail = "The bearer token is not valid; the demo accepts '\(Self.bearerToken)' or a token from POST /login."
+            case (nil, _):
+                detail =
+                    "This endpoint needs an Authorization header: send 'Authorization: Bearer \(Self.bearerToken)', or a token from POST /login."
+            case (_, .expired):
+                detail =
+                    "The bearer token expired (tokens from POST /login last \(Int(DemoTokens.lifetime)) s); log in again."
+            default:
+                detail =
+                    "The bearer token is not valid; the demo accepts '\(Self.bearerToken)' or a token from POST /login."
             }
-            return DemoReply.problem(.unauthorized, type: "unauthorized", title: "Unauthorized", detail: detail,
-                                     instance: request.uri.path, headers: headers)
+            return DemoReply.problem(
+                .unauthorized, type: "unauthorized", title: "Unauthorized", detail: detail,
+                instance: request.uri.path, headers: headers)
         }
         return DemoReply.jsonObject([
             "id": 1, "username": "ada", "environment": environment, "scopes": ["read", "write"],
@@ -365,20 +384,26 @@ struct DemoAPI: Sendable {
     func redirect(_ request: Hummingbird.Request) -> Hummingbird.Response {
         let remaining = min(max(request.uri.queryParameters.get("n").flatMap { Int($0) } ?? 3, 0), 50)
         guard remaining > 0 else {
-            return DemoReply.jsonObject(["message": "You reached the end of the redirect chain.", "environment": environment])
+            return DemoReply.jsonObject([
+                "message": "You reached the end of the redirect chain.", "environment": environment,
+            ])
         }
         var headers = HTTPFields()
         headers[.location] = "\(request.uri.path)?n=\(remaining - 1)"
         return DemoReply.text(
-            "Redirecting: \(remaining - 1) more hop\(remaining == 2 ? "" : "s") to go.\n", status: .found)
-            .with(headers: headers)
+            "Redirecting: \(remaining - 1) more hop\(remaining == 2 ? "" : "s") to go.\n", status: .found
+        )
+        .with(headers: headers)
     }
 
     func gzip() throws -> Hummingbird.Response {
-        var plain = ByteBuffer(bytes: (try? JSONSerialization.data(
-            withJSONObject: ["compressed": true, "environment": environment,
-                             "message": String(repeating: "This JSON body was sent gzip-encoded. ", count: 20)],
-            options: [.prettyPrinted, .sortedKeys])) ?? Data())
+        var plain = ByteBuffer(
+            bytes: (try? JSONSerialization.data(
+                withJSONObject: [
+                    "compressed": true, "environment": environment,
+                    "message": String(repeating: "This JSON body was sent gzip-encoded. ", count: 20),
+                ],
+                options: [.prettyPrinted, .sortedKeys])) ?? Data())
         let compressed = try plain.compress(with: .gzip())
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
@@ -407,7 +432,9 @@ struct DemoPage<Item: Encodable & Sendable>: Encodable, Sendable {
     let items: [Item]
 
     enum CodingKeys: String, CodingKey {
-        case environment, page, perPage = "per_page", total, items
+        case environment, page
+        case perPage = "per_page"
+        case total, items
     }
 }
 

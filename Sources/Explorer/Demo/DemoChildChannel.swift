@@ -2,9 +2,10 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
-import class NetworkingCore.EventLoopExecutor
 import NIOCore
 import NIOHTTP1
+
+import class NetworkingCore.EventLoopExecutor
 
 /// The demo's connections: HTTP/1.1 with the WebSocket upgrade (HummingbirdWebSocket), made to
 /// answer two kinds of first request that the upgrade pipeline of HummingbirdWebSocket 2.8 on
@@ -22,7 +23,8 @@ struct DemoChildChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            let upgrader = try pipeline.context(handlerType: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            let upgrader = try pipeline.context(
+                handlerType: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
             let hidden = HiddenUpgrade()
             try pipeline.addHandler(ForeignUpgradeHider(hidden: hidden), position: .before(upgrader.handler))
             try pipeline.addHandler(FirstRequestGuard(hidden: hidden))
@@ -44,10 +46,15 @@ struct DemoChildChannel: ServerChildChannel {
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the demo's WebSocket upgrades (see `DemoChildChannel`).
     static func demo(
-        shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
+        shouldUpgrade:
+            @escaping @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<
+                WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>
+            >
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            DemoChildChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(), shouldUpgrade: shouldUpgrade))
+            DemoChildChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: .init(), shouldUpgrade: shouldUpgrade))
         }
     }
 }
@@ -117,7 +124,9 @@ private final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHa
         var headers = HTTPHeaders()
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Content-Length", value: "0")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+            promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }

@@ -56,9 +56,16 @@ package enum DemoCollection {
     ///
     /// - Throws: `CocoaError` when the folder cannot be made.
     package static func defaultURL() throws -> URL {
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("explorer-demo-XXXXXX").path.utf8CString)
+        var template = Array(
+            FileManager.default.temporaryDirectory.appendingPathComponent("explorer-demo-XXXXXX").path.utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: String(
+                        decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    NSLocalizedDescriptionKey: String(cString: strerror(errno)),
+                ])
         }
         return URL(fileURLWithPath: String(cString: made), isDirectory: true).appendingPathComponent("demo.yaml")
     }

@@ -37,14 +37,18 @@ struct DemoEcho {
             object["bodyBase64"] = body.base64EncodedString()
         }
         let contentType = (request.headers[.contentType] ?? "").lowercased()
-        if contentType.contains("json"), !body.isEmpty, let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+        if contentType.contains("json"), !body.isEmpty,
+            let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        {
             object["json"] = json
         }
         if contentType.hasPrefix("application/x-www-form-urlencoded"), let text = String(data: body, encoding: .utf8) {
             object["form"] = Self.grouped(Self.formPairs(text))
         }
         // The boundary is case-sensitive: it is read from the header as sent.
-        if contentType.hasPrefix("multipart/form-data"), let boundary = Self.boundary(in: request.headers[.contentType] ?? "") {
+        if contentType.hasPrefix("multipart/form-data"),
+            let boundary = Self.boundary(in: request.headers[.contentType] ?? "")
+        {
             let parts = Self.multipartParts(body, boundary: boundary)
             object["form"] = Self.grouped(parts.compactMap { $0.filename == nil ? ($0.name, $0.text ?? "") : nil })
             object["files"] = parts.filter { $0.filename != nil }.map { part -> [String: Any] in
@@ -52,7 +56,11 @@ struct DemoEcho {
                     "name": part.name, "filename": part.filename ?? "", "size": part.content.count,
                     "contentType": part.contentType ?? "application/octet-stream",
                 ]
-                if let text = part.text { file["content"] = text } else { file["contentBase64"] = part.content.base64EncodedString() }
+                if let text = part.text {
+                    file["content"] = text
+                } else {
+                    file["contentBase64"] = part.content.base64EncodedString()
+                }
                 return file
             }
         }

@@ -50,16 +50,22 @@ enum DemoGraphQLSchema {
             description: "A person who writes posts.",
             fields: {
                 [
-                    "id": GraphQLField(type: GraphQLNonNull(GraphQLID), resolve: { source, _, _, _ in (source as? DemoUser).map { String($0.id) } }),
+                    "id": GraphQLField(
+                        type: GraphQLNonNull(GraphQLID),
+                        resolve: { source, _, _, _ in (source as? DemoUser).map { String($0.id) } }),
                     "name": GraphQLField(type: GraphQLNonNull(GraphQLString), description: "The full name."),
                     "username": GraphQLField(type: GraphQLNonNull(GraphQLString), description: "The handle, unique."),
-                    "login": GraphQLField(type: GraphQLString, description: "The handle, as it was called before.",
-                                          deprecationReason: "Use username.", resolve: { source, _, _, _ in (source as? DemoUser)?.username }),
+                    "login": GraphQLField(
+                        type: GraphQLString, description: "The handle, as it was called before.",
+                        deprecationReason: "Use username.",
+                        resolve: { source, _, _, _ in (source as? DemoUser)?.username }),
                     "email": GraphQLField(type: GraphQLNonNull(GraphQLString)),
                     "role": GraphQLField(type: GraphQLNonNull(GraphQLString), description: "admin or member."),
-                    "createdAt": GraphQLField(type: GraphQLNonNull(GraphQLString), description: "When the account was made (ISO 8601)."),
+                    "createdAt": GraphQLField(
+                        type: GraphQLNonNull(GraphQLString), description: "When the account was made (ISO 8601)."),
                     "posts": GraphQLField(
-                        type: GraphQLNonNull(GraphQLList(GraphQLNonNull(postType))), description: "The user's posts, oldest first.",
+                        type: GraphQLNonNull(GraphQLList(GraphQLNonNull(postType))),
+                        description: "The user's posts, oldest first.",
                         resolve: { source, _, context, _ in
                             guard let user = source as? DemoUser else { return [DemoPost]() }
                             return try await store(context).posts.filter { $0.userId == user.id }
@@ -73,21 +79,26 @@ enum DemoGraphQLSchema {
             name: "Post",
             description: "A post by a user.",
             fields: [
-                "id": GraphQLField(type: GraphQLNonNull(GraphQLID), resolve: { source, _, _, _ in (source as? DemoPost).map { String($0.id) } }),
+                "id": GraphQLField(
+                    type: GraphQLNonNull(GraphQLID),
+                    resolve: { source, _, _, _ in (source as? DemoPost).map { String($0.id) } }),
                 "title": GraphQLField(type: GraphQLNonNull(GraphQLString)),
                 "body": GraphQLField(type: GraphQLNonNull(GraphQLString)),
                 "tags": GraphQLField(type: GraphQLNonNull(GraphQLList(GraphQLNonNull(GraphQLString)))),
                 "published": GraphQLField(type: GraphQLNonNull(GraphQLBoolean)),
-                "author": GraphQLField(type: userType, description: "Who wrote it.", resolve: { source, _, context, _ in
-                    guard let post = source as? DemoPost else { return nil }
-                    return try await store(context).user(id: post.userId)
-                }),
+                "author": GraphQLField(
+                    type: userType, description: "Who wrote it.",
+                    resolve: { source, _, context, _ in
+                        guard let post = source as? DemoPost else { return nil }
+                        return try await store(context).user(id: post.userId)
+                    }),
             ])
         let queryType = try GraphQLObjectType(
             name: "Query",
             fields: [
                 "users": GraphQLField(
-                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(userType))), description: "Every user, or those of one role.",
+                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(userType))),
+                    description: "Every user, or those of one role.",
                     args: ["role": GraphQLArgument(type: GraphQLString, description: "admin or member.")],
                     resolve: { _, args, context, _ in
                         let users = try await store(context).users
@@ -99,7 +110,8 @@ enum DemoGraphQLSchema {
                     args: ["id": GraphQLArgument(type: GraphQLNonNull(GraphQLID))],
                     resolve: { _, args, context, _ in try await store(context).user(id: try id(args)) }),
                 "posts": GraphQLField(
-                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(postType))), description: "The posts, oldest first.",
+                    type: GraphQLNonNull(GraphQLList(GraphQLNonNull(postType))),
+                    description: "The posts, oldest first.",
                     args: ["first": GraphQLArgument(type: GraphQLInt, description: "At most this many.")],
                     resolve: { _, args, context, _ in
                         let posts = try await store(context).posts
@@ -124,11 +136,14 @@ enum DemoGraphQLSchema {
                     resolve: { _, args, context, _ in
                         let store = try store(context)
                         let userId = try id(args, "userId")
-                        guard await store.user(id: userId) != nil else { throw FieldFailure(message: "no user has the id \(userId)") }
-                        let post = DemoPost(id: 0, userId: userId, title: args["title"].string ?? "", body: args["body"].string ?? "",
-                                            tags: [], published: false)
+                        guard await store.user(id: userId) != nil else {
+                            throw FieldFailure(message: "no user has the id \(userId)")
+                        }
+                        let post = DemoPost(
+                            id: 0, userId: userId, title: args["title"].string ?? "", body: args["body"].string ?? "",
+                            tags: [], published: false)
                         return await store.insert(post)
-                    }),
+                    })
             ])
         return try GraphQLSchema(query: queryType, mutation: mutationType)
     }

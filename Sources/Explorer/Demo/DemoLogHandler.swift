@@ -15,7 +15,8 @@ struct DemoLogHandler: LogHandler {
     /// Where a line goes (standard error unless a test looks at it).
     let write: @Sendable (String) -> Void
 
-    init(label: String, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    init(label: String, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) })
+    {
         self.label = label
         self.write = write
     }

@@ -21,8 +21,10 @@ enum DemoReply {
     static func jsonObject(
         _ object: Any, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) -> Hummingbird.Response {
-        let data = (try? JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
         return bytes(data, contentType: "application/json; charset=utf-8", status: status, headers: headers)
     }
 
@@ -51,8 +53,9 @@ enum DemoReply {
             "instance": instance,
         ]
         object.merge(extensions) { _, new in new }
-        let data = (try? JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return bytes(data, contentType: "application/problem+json", status: status, headers: headers)
     }
 
@@ -67,7 +70,8 @@ enum DemoReply {
     ) -> Hummingbird.Response {
         var fields = headers
         fields[.contentType] = contentType
-        return Hummingbird.Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Hummingbird.Response(
+            status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// Builds a header name the demo uses; the names are fixed ASCII tokens.

@@ -51,15 +51,18 @@ enum DemoSeed {
             "Idempotency keys in practice", "Streaming large JSON", "Character sets are not optional",
             "Environments and why they drift", "Reading a redirect chain", "Timeouts all the way down",
         ]
-        let tags = [["history", "computing"], ["style"], ["http"], ["api", "http"], ["errors", "rfc9457"],
-                    ["http", "limits"], ["api"], ["json", "performance"], ["text"], ["ops"], ["http"], ["networking"]]
+        let tags = [
+            ["history", "computing"], ["style"], ["http"], ["api", "http"], ["errors", "rfc9457"],
+            ["http", "limits"], ["api"], ["json", "performance"], ["text"], ["ops"], ["http"], ["networking"],
+        ]
         let count = environment == "staging" ? 5 : (environment == "production" ? 3 : titles.count)
         return (0..<count).map { index in
             DemoPost(
                 id: index + 1,
                 userId: users[index % users.count].id,
                 title: environment == "local" ? titles[index] : "[\(environment)] \(titles[index])",
-                body: "Post \(index + 1) of the \(environment) environment. " + String(repeating: "Lorem ipsum dolor sit amet. ", count: 2),
+                body: "Post \(index + 1) of the \(environment) environment. "
+                    + String(repeating: "Lorem ipsum dolor sit amet. ", count: 2),
                 tags: tags[index],
                 published: index % 4 != 3
             )

@@ -46,7 +46,10 @@ package enum GraphQLIntrospection {
 
     /// The body of the introspection request (GraphQL over HTTP, POST).
     package static var requestBody: Data {
-        Data(JSONValue.object([("query", .string(query)), ("operationName", .string("IntrospectionQuery"))]).serialized(pretty: false).utf8)
+        Data(
+            JSONValue.object([("query", .string(query)), ("operationName", .string("IntrospectionQuery"))]).serialized(
+                pretty: false
+            ).utf8)
     }
 
     /// The schema an introspection answer describes, as SDL.
@@ -61,13 +64,19 @@ package enum GraphQLIntrospection {
             throw Failure(reason: errors.isEmpty ? "it has no data.__schema" : errors.joined(separator: "; "))
         }
         var blocks: [String] = []
-        let roots = [("query", schema["queryType"]?["name"]?.stringValue), ("mutation", schema["mutationType"]?["name"]?.stringValue),
-                     ("subscription", schema["subscriptionType"]?["name"]?.stringValue)]
-        blocks.append("schema {\n" + roots.compactMap { key, name in name.map { "  \(key): \($0)" } }.joined(separator: "\n") + "\n}")
+        let roots = [
+            ("query", schema["queryType"]?["name"]?.stringValue),
+            ("mutation", schema["mutationType"]?["name"]?.stringValue),
+            ("subscription", schema["subscriptionType"]?["name"]?.stringValue),
+        ]
+        blocks.append(
+            "schema {\n" + roots.compactMap { key, name in name.map { "  \(key): \($0)" } }.joined(separator: "\n")
+                + "\n}")
         let builtIn: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
         for type in types {
             guard let name = type["name"]?.stringValue, !name.hasPrefix("__"), !builtIn.contains(name),
-                  let kind = type["kind"]?.stringValue else { continue }
+                let kind = type["kind"]?.stringValue
+            else { continue }
             let head = describe(type["description"]?.stringValue, indent: "")
             switch kind {
             case "SCALAR":
@@ -83,11 +92,13 @@ package enum GraphQLIntrospection {
             case "ENUM":
                 let values = (type["enumValues"]?.arrayValue ?? []).compactMap { value -> String? in
                     guard let valueName = value["name"]?.stringValue else { return nil }
-                    return describe(value["description"]?.stringValue, indent: "  ") + "  " + valueName + deprecation(value)
+                    return describe(value["description"]?.stringValue, indent: "  ") + "  " + valueName
+                        + deprecation(value)
                 }
                 blocks.append(head + "enum \(name) {\n" + values.joined(separator: "\n") + "\n}")
             case "INPUT_OBJECT":
-                let fields = (type["inputFields"]?.arrayValue ?? []).map { inputValue($0, indent: "  ") }.joined(separator: "\n")
+                let fields = (type["inputFields"]?.arrayValue ?? []).map { inputValue($0, indent: "  ") }.joined(
+                    separator: "\n")
                 blocks.append(head + "input \(name) {\n\(fields)\n}")
             default:
                 continue
@@ -99,8 +110,10 @@ package enum GraphQLIntrospection {
     private static func field(_ field: JSONValue) -> String {
         let name = field["name"]?.stringValue ?? ""
         let args = field["args"]?.arrayValue ?? []
-        let arguments = args.isEmpty ? "" : "(\n" + args.map { inputValue($0, indent: "    ") }.joined(separator: "\n") + "\n  )"
-        return describe(field["description"]?.stringValue, indent: "  ") + "  \(name)\(arguments): \(typeReference(field["type"]))" + deprecation(field)
+        let arguments =
+            args.isEmpty ? "" : "(\n" + args.map { inputValue($0, indent: "    ") }.joined(separator: "\n") + "\n  )"
+        return describe(field["description"]?.stringValue, indent: "  ")
+            + "  \(name)\(arguments): \(typeReference(field["type"]))" + deprecation(field)
     }
 
     private static func inputValue(_ value: JSONValue, indent: String) -> String {
@@ -144,7 +157,8 @@ extension GraphQLIntrospection {
     /// - Throws: a transport error (a timeout, a body over the limit), or `Failure` naming the
     ///   status or what the answer lacks.
     package static func fetchSDL(
-        from url: URL, headers: HTTPHeaders = HTTPHeaders(), transport: any HTTPTransport, options: TransferOptions = limits
+        from url: URL, headers: HTTPHeaders = HTTPHeaders(), transport: any HTTPTransport,
+        options: TransferOptions = limits
     ) async throws -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let path = components?.path ?? ""
@@ -160,10 +174,14 @@ extension GraphQLIntrospection {
         // secret's): a redirect to another origin leaves them behind, as `send` does.
         request.originBoundHeaders = Set(headers.map { $0.name.lowercased() })
         let server = Environment(name: "introspection", baseURLTemplate: origin)
-        let response = try await NetworkDispatcher(serverProvider: server, transport: transport).future(from: request, options: options).value
+        let response = try await NetworkDispatcher(serverProvider: server, transport: transport).future(
+            from: request, options: options
+        ).value
         let body = response.body ?? Data()
         guard (200..<300).contains(response.statusCode.code) || !GraphQLResponseError.errors(in: body).isEmpty else {
-            throw Failure(reason: "\(url.absoluteString) answered \(response.statusCode.code) \(response.statusCode.reasonPhrase)")
+            throw Failure(
+                reason: "\(url.absoluteString) answered \(response.statusCode.code) \(response.statusCode.reasonPhrase)"
+            )
         }
         return try sdl(fromAnswer: body)
     }

@@ -30,18 +30,23 @@ package struct GraphQLResponseError: Sendable, Hashable {
     package static func errors(in body: Data) -> [GraphQLResponseError] {
         let head = body.prefix(256 * 1024)
         guard head.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{"),
-              let value = try? JSONValue(parsing: head),
-              let members = value.members,
-              members.allSatisfy({ ["data", "errors", "extensions"].contains($0.key) }),
-              let errors = value["errors"]?.arrayValue, !errors.isEmpty,
-              errors.allSatisfy({ $0["message"]?.stringValue != nil })
+            let value = try? JSONValue(parsing: head),
+            let members = value.members,
+            members.allSatisfy({ ["data", "errors", "extensions"].contains($0.key) }),
+            let errors = value["errors"]?.arrayValue, !errors.isEmpty,
+            errors.allSatisfy({ $0["message"]?.stringValue != nil })
         else { return [] }
         return errors.map { error in
-            let path = error["path"]?.arrayValue?.map { $0.stringValue ?? $0.intValue.map(String.init) ?? $0.description } ?? []
-            let locations = error["locations"]?.arrayValue?.compactMap { location -> String? in
-                guard let line = location["line"]?.intValue, let column = location["column"]?.intValue else { return nil }
-                return "\(line):\(column)"
-            } ?? []
+            let path =
+                error["path"]?.arrayValue?.map { $0.stringValue ?? $0.intValue.map(String.init) ?? $0.description }
+                ?? []
+            let locations =
+                error["locations"]?.arrayValue?.compactMap { location -> String? in
+                    guard let line = location["line"]?.intValue, let column = location["column"]?.intValue else {
+                        return nil
+                    }
+                    return "\(line):\(column)"
+                } ?? []
             return GraphQLResponseError(message: error["message"]?.stringValue ?? "", path: path, locations: locations)
         }
     }
@@ -56,6 +61,6 @@ package struct GraphQLResponseError: Sendable, Hashable {
     }
 }
 
-private extension UInt8 {
-    var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+extension UInt8 {
+    fileprivate var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }

@@ -71,7 +71,9 @@ package struct GraphQLSchemaCache: Sendable {
 
     /// The cache in the state folder of a process environment.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("graphql-schemas.json"))
+        self.init(
+            fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent(
+                "graphql-schemas.json"))
     }
 
     /// The schema kept for a key, if any.
@@ -87,9 +89,13 @@ package struct GraphQLSchemaCache: Sendable {
     /// - Throws: `Failure` when the SDL is larger than `maximumSDLBytes`;
     ///   `PrivateJSONFile.Failure` when the file cannot be written.
     @discardableResult
-    package func store(_ sdl: String, for key: GraphQLSchemaKey, fetchedAt: Date = Date()) throws -> CachedGraphQLSchema {
+    package func store(_ sdl: String, for key: GraphQLSchemaKey, fetchedAt: Date = Date()) throws -> CachedGraphQLSchema
+    {
         guard sdl.utf8.count <= Self.maximumSDLBytes else {
-            throw Failure(description: "The schema of \(key) is \(sdl.utf8.count) bytes, more than the \(Self.maximumSDLBytes) kept; it is used for this run only.")
+            throw Failure(
+                description:
+                    "The schema of \(key) is \(sdl.utf8.count) bytes, more than the \(Self.maximumSDLBytes) kept; it is used for this run only."
+            )
         }
         let entry = CachedGraphQLSchema(sdl: sdl, fetchedAt: fetchedAt)
         try file.update { contents in
@@ -125,7 +131,9 @@ package struct GraphQLSchemaCache: Sendable {
     }
 
     /// Takes out one schema, and the environment and collection it leaves empty.
-    private static func remove(_ collection: String, _ environment: String, _ url: String, from contents: inout Contents) {
+    private static func remove(
+        _ collection: String, _ environment: String, _ url: String, from contents: inout Contents
+    ) {
         contents[collection]?[environment]?[url] = nil
         if contents[collection]?[environment]?.isEmpty == true { contents[collection]?[environment] = nil }
         if contents[collection]?.isEmpty == true { contents[collection] = nil }

@@ -45,9 +45,13 @@ package struct GraphQLSchemaOutline: Sendable, Hashable {
 
         /// `posts(first: Int = 3): [Post!]!` as the schema language writes it.
         package var signature: String {
-            let arguments = self.arguments.isEmpty ? "" : "(" + self.arguments.map { argument in
-                argument.name + ": " + argument.type + (argument.defaultValue.map { " = " + $0 } ?? "")
-            }.joined(separator: ", ") + ")"
+            let arguments =
+                self.arguments.isEmpty
+                ? ""
+                : "("
+                    + self.arguments.map { argument in
+                        argument.name + ": " + argument.type + (argument.defaultValue.map { " = " + $0 } ?? "")
+                    }.joined(separator: ", ") + ")"
             return name + arguments + (type.map { ": " + $0 } ?? "") + (defaultValue.map { " = " + $0 } ?? "")
         }
     }
@@ -70,7 +74,8 @@ package struct GraphQLSchemaOutline: Sendable, Hashable {
         /// The text a search looks in: the name, the description, every member's signature
         /// and description.
         package var searchText: String {
-            ([name, description ?? ""] + members.flatMap { [$0.signature, $0.description ?? ""] + $0.arguments.compactMap(\.description) })
+            ([name, description ?? ""]
+                + members.flatMap { [$0.signature, $0.description ?? ""] + $0.arguments.compactMap(\.description) })
                 .joined(separator: "\n")
         }
     }
@@ -93,7 +98,10 @@ package struct GraphQLSchemaOutline: Sendable, Hashable {
 
     /// The outline of a schema.
     package init(schema: GraphQLSchema) {
-        let roots = [(schema.queryType?.name, "query"), (schema.mutationType?.name, "mutation"), (schema.subscriptionType?.name, "subscription")]
+        let roots = [
+            (schema.queryType?.name, "query"), (schema.mutationType?.name, "mutation"),
+            (schema.subscriptionType?.name, "subscription"),
+        ]
         let builtIn: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
         var entries: [TypeEntry] = []
         for (name, type) in schema.typeMap where !name.hasPrefix("__") && !builtIn.contains(name) {
@@ -128,29 +136,37 @@ package struct GraphQLSchemaOutline: Sendable, Hashable {
 
     private static func entry(_ type: GraphQLNamedType) -> TypeEntry? {
         if let object = type as? GraphQLObjectType {
-            return TypeEntry(name: object.name, kind: .object, description: object.description,
-                             interfaces: ((try? object.interfaces()) ?? []).map(\.name),
-                             members: ((try? object.fields()) ?? [:]).map { field($0.key, $0.value) })
+            return TypeEntry(
+                name: object.name, kind: .object, description: object.description,
+                interfaces: ((try? object.interfaces()) ?? []).map(\.name),
+                members: ((try? object.fields()) ?? [:]).map { field($0.key, $0.value) })
         }
         if let interface = type as? GraphQLInterfaceType {
-            return TypeEntry(name: interface.name, kind: .interface, description: interface.description,
-                             interfaces: ((try? interface.interfaces()) ?? []).map(\.name),
-                             members: ((try? interface.fields()) ?? [:]).map { field($0.key, $0.value) })
+            return TypeEntry(
+                name: interface.name, kind: .interface, description: interface.description,
+                interfaces: ((try? interface.interfaces()) ?? []).map(\.name),
+                members: ((try? interface.fields()) ?? [:]).map { field($0.key, $0.value) })
         }
         if let union = type as? GraphQLUnionType {
-            return TypeEntry(name: union.name, kind: .union, description: union.description,
-                             members: ((try? union.types()) ?? []).map { Member(name: $0.name, description: $0.description) })
+            return TypeEntry(
+                name: union.name, kind: .union, description: union.description,
+                members: ((try? union.types()) ?? []).map { Member(name: $0.name, description: $0.description) })
         }
         if let enumeration = type as? GraphQLEnumType {
-            return TypeEntry(name: enumeration.name, kind: .enumeration, description: enumeration.description,
-                             members: enumeration.values.map { Member(name: $0.name, description: $0.description, deprecation: $0.deprecationReason) })
+            return TypeEntry(
+                name: enumeration.name, kind: .enumeration, description: enumeration.description,
+                members: enumeration.values.map {
+                    Member(name: $0.name, description: $0.description, deprecation: $0.deprecationReason)
+                })
         }
         if let input = type as? GraphQLInputObjectType {
-            return TypeEntry(name: input.name, kind: .input, description: input.description,
-                             members: ((try? input.fields()) ?? [:]).map { name, field in
-                                 Member(name: name, type: Self.typeReference(field.type), defaultValue: field.defaultValue.map(value),
-                                        description: field.description, deprecation: field.deprecationReason)
-                             })
+            return TypeEntry(
+                name: input.name, kind: .input, description: input.description,
+                members: ((try? input.fields()) ?? [:]).map { name, field in
+                    Member(
+                        name: name, type: Self.typeReference(field.type), defaultValue: field.defaultValue.map(value),
+                        description: field.description, deprecation: field.deprecationReason)
+                })
         }
         if let scalar = type as? GraphQLScalarType {
             return TypeEntry(name: scalar.name, kind: .scalar, description: scalar.description)
@@ -159,12 +175,14 @@ package struct GraphQLSchemaOutline: Sendable, Hashable {
     }
 
     private static func field(_ name: String, _ field: GraphQLField) -> Member {
-        Member(name: name, type: Self.typeReference(field.type),
-               arguments: field.args.map { argument in
-                   Argument(name: argument.key, type: Self.typeReference(argument.value.type),
-                            defaultValue: argument.value.defaultValue.map(value), description: argument.value.description)
-               },
-               description: field.description, deprecation: field.deprecationReason)
+        Member(
+            name: name, type: Self.typeReference(field.type),
+            arguments: field.args.map { argument in
+                Argument(
+                    name: argument.key, type: Self.typeReference(argument.value.type),
+                    defaultValue: argument.value.defaultValue.map(value), description: argument.value.description)
+            },
+            description: field.description, deprecation: field.deprecationReason)
     }
 
     /// A default value as the schema language writes it (`"text"`, `3`, `[1, 2]`).

@@ -54,8 +54,11 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
     ///   - transport: what introspection requests go through (the caller shuts it down).
     ///   - options: the bounds of an introspection exchange.
     ///   - retryAfter: how long a failed introspection is not tried again.
-    package init(cache: GraphQLSchemaCache?, transport: any HTTPTransport, options: TransferOptions = GraphQLIntrospection.limits,
-                 retryAfter: TimeInterval = 30) {
+    package init(
+        cache: GraphQLSchemaCache?, transport: any HTTPTransport,
+        options: TransferOptions = GraphQLIntrospection.limits,
+        retryAfter: TimeInterval = 30
+    ) {
         self.cache = cache
         self.transport = transport
         self.options = options
@@ -70,15 +73,22 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
     ///   - refresh: fetch it again whatever is kept.
     /// - Returns: the schema.
     /// - Throws: `GraphQLSchemaCache.Failure` with one sentence naming the URL and why.
-    package func schema(for key: GraphQLSchemaKey, headers: HTTPHeaders = HTTPHeaders(), refresh: Bool = false) async throws -> LoadedGraphQLSchema {
+    package func schema(for key: GraphQLSchemaKey, headers: HTTPHeaders = HTTPHeaders(), refresh: Bool = false)
+        async throws -> LoadedGraphQLSchema
+    {
         if !refresh {
-            let remembered: (LoadedGraphQLSchema?, (sentence: String, at: Date)?) = lock.withLock { (loaded[key], failures[key]) }
+            let remembered: (LoadedGraphQLSchema?, (sentence: String, at: Date)?) = lock.withLock {
+                (loaded[key], failures[key])
+            }
             if let schema = remembered.0 { return schema }
             if let failure = remembered.1, Date().timeIntervalSince(failure.at) < retryAfter {
                 throw GraphQLSchemaCache.Failure(description: failure.sentence)
             }
-            if let cached = try? cache?.schema(for: key), let schema = try? buildSchema(source: Source(body: cached.sdl, name: key.url)) {
-                let result = LoadedGraphQLSchema(key: key, sdl: cached.sdl, fetchedAt: cached.fetchedAt, fromCache: true, schema: schema)
+            if let cached = try? cache?.schema(for: key),
+                let schema = try? buildSchema(source: Source(body: cached.sdl, name: key.url))
+            {
+                let result = LoadedGraphQLSchema(
+                    key: key, sdl: cached.sdl, fetchedAt: cached.fetchedAt, fromCache: true, schema: schema)
                 lock.withLock { loaded[key] = result }
                 return result
             }
@@ -91,7 +101,8 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
             }
             return result
         } catch {
-            let sentence = (error as? GraphQLSchemaCache.Failure)?.description
+            let sentence =
+                (error as? GraphQLSchemaCache.Failure)?.description
                 ?? "The schema of \(key) cannot be had by introspection: \(sentenceText(error))"
             lock.withLock { failures[key] = (sentence, Date()) }
             throw GraphQLSchemaCache.Failure(description: sentence)
@@ -102,14 +113,17 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
     /// cannot be written leaves the schema usable for this process).
     private func fetch(_ key: GraphQLSchemaKey, headers: HTTPHeaders) async throws -> LoadedGraphQLSchema {
         guard let url = URL(string: key.url) else {
-            throw GraphQLSchemaCache.Failure(description: "\(key.shownURL) is not a URL, so it has no schema to ask for.")
+            throw GraphQLSchemaCache.Failure(
+                description: "\(key.shownURL) is not a URL, so it has no schema to ask for.")
         }
-        let sdl = try await GraphQLIntrospection.fetchSDL(from: url, headers: headers, transport: transport, options: options)
+        let sdl = try await GraphQLIntrospection.fetchSDL(
+            from: url, headers: headers, transport: transport, options: options)
         let schema: GraphQLSchema
         do {
             schema = try buildSchema(source: Source(body: sdl, name: key.url))
         } catch {
-            throw GraphQLSchemaCache.Failure(description: "The schema \(key) answered cannot be built: \(sentenceText(error))")
+            throw GraphQLSchemaCache.Failure(
+                description: "The schema \(key) answered cannot be built: \(sentenceText(error))")
         }
         let now = Date()
         _ = try? cache?.store(sdl, for: key, fetchedAt: now)
@@ -149,7 +163,8 @@ extension ResolvedRequest {
         components.query = nil
         components.fragment = nil
         guard let address = components.string else { return nil }
-        return GraphQLSchemaKey(collection: collectionKey, environment: environment.name, url: address, shownURL: masker.mask(address))
+        return GraphQLSchemaKey(
+            collection: collectionKey, environment: environment.name, url: address, shownURL: masker.mask(address))
     }
 
     /// The headers an introspection request for this request sends: the request's own

@@ -11,26 +11,34 @@ extension CheckReport {
     var storedJSON: String {
         var object: [String: Any] = [
             "assertions": assertions.map { result -> [String: Any] in
-                ["assert": result.text, "passed": result.passed, "actual": result.actual ?? NSNull(), "reason": result.reason ?? NSNull()]
+                [
+                    "assert": result.text, "passed": result.passed, "actual": result.actual ?? NSNull(),
+                    "reason": result.reason ?? NSNull(),
+                ]
             },
             "captured": captured.map { ["name": $0.name, "value": $0.value, "secret": $0.isSecret] as [String: Any] },
             "captureFailures": captureFailures,
         ]
         if let schema { object["schema"] = schema.jsonObject }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return "{}"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// A stored report, or `nil` for none (an exchange without checks, or one recorded before
     /// the column existed).
     init?(storedJSON text: String?) {
-        guard let data = text?.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let data = text?.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             return nil
         }
         self.init()
         assertions = (object["assertions"] as? [[String: Any]] ?? []).map { item in
-            AssertionResult(text: item["assert"] as? String ?? "", passed: item["passed"] as? Bool ?? false,
-                            actual: item["actual"] as? String, reason: item["reason"] as? String)
+            AssertionResult(
+                text: item["assert"] as? String ?? "", passed: item["passed"] as? Bool ?? false,
+                actual: item["actual"] as? String, reason: item["reason"] as? String)
         }
         captured = (object["captured"] as? [[String: Any]] ?? []).map { item in
             (item["name"] as? String ?? "", item["value"] as? String ?? "", item["secret"] as? Bool ?? false)

@@ -44,8 +44,9 @@ struct ExchangeRow: Sendable {
             responseBody: Self.body(text: row["responseBodyText"], data: row["responseBodyData"]),
             responseBodySize: row["responseBodySize"],
             contentType: row["contentType"],
-            timings: HistoryTimings(totalMilliseconds: row["totalMilliseconds"], headMilliseconds: row["headMilliseconds"],
-                                    redirects: HistoryRedirect.chain(storedJSON: row["redirects"])),
+            timings: HistoryTimings(
+                totalMilliseconds: row["totalMilliseconds"], headMilliseconds: row["headMilliseconds"],
+                redirects: HistoryRedirect.chain(storedJSON: row["redirects"])),
             httpVersion: row["httpVersion"],
             transportError: row["transportError"])
         entry.checks = CheckReport(storedJSON: row["checks"])
@@ -62,15 +63,16 @@ struct ExchangeRow: Sendable {
     func insert(into db: Database) throws {
         let request = Self.storedBody(entry.requestBody)
         let response = Self.storedBody(entry.responseBody)
-        let statement = try db.makeStatement(sql: """
-            INSERT INTO exchange (
-                startedAt, collectionPath, environment, endpoint, method, url,
-                requestHeaders, requestBodyText, requestBodyData, requestBodySize,
-                status, reason, responseHeaders, responseBodyText, responseBodyData,
-                responseBodySize, contentType, totalMilliseconds, headMilliseconds,
-                httpVersion, transportError, checks, redirects)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.makeStatement(
+            sql: """
+                INSERT INTO exchange (
+                    startedAt, collectionPath, environment, endpoint, method, url,
+                    requestHeaders, requestBodyText, requestBodyData, requestBodySize,
+                    status, reason, responseHeaders, responseBodyText, responseBodyData,
+                    responseBodySize, contentType, totalMilliseconds, headMilliseconds,
+                    httpVersion, transportError, checks, redirects)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         // The body parameters (8 and 9, 14 and 15) are bound by `withBody`.
         try statement.setArguments([
             entry.startedAt.timeIntervalSince1970, entry.collectionPath, entry.environment,
@@ -122,7 +124,8 @@ struct ExchangeRow: Sendable {
     /// Throws the statement's error when a binding failed (a body over SQLite's size limit).
     private static func check(_ code: Int32, _ statement: Statement) throws {
         guard code != SQLITE_OK else { return }
-        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errstr(code)), sql: statement.sql)
+        throw DatabaseError(
+            resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errstr(code)), sql: statement.sql)
     }
 
     // MARK: - Bodies
@@ -163,7 +166,9 @@ struct ExchangeRow: Sendable {
 
     private static func json(_ headers: HTTPHeaders) -> String {
         let pairs = headers.map { [$0.name, $0.value] }
-        guard let data = try? JSONSerialization.data(withJSONObject: pairs), let text = String(data: data, encoding: .utf8) else {
+        guard let data = try? JSONSerialization.data(withJSONObject: pairs),
+            let text = String(data: data, encoding: .utf8)
+        else {
             return "[]"
         }
         return text
@@ -171,7 +176,7 @@ struct ExchangeRow: Sendable {
 
     private static func headers(fromJSON text: String?) -> HTTPHeaders {
         guard let data = text?.data(using: .utf8),
-              let pairs = try? JSONSerialization.jsonObject(with: data) as? [[String]]
+            let pairs = try? JSONSerialization.jsonObject(with: data) as? [[String]]
         else { return [:] }
         return HTTPHeaders(pairs.compactMap { $0.count == 2 ? HTTPHeaders.Field(name: $0[0], value: $0[1]) : nil })
     }

@@ -50,10 +50,13 @@ package struct HistoryConfiguration: Sendable, Hashable {
         if let cap = environment["EXPLORER_HISTORY_BODY_CAP"].flatMap(byteCount), cap >= 0 {
             configuration.bodyCap = cap
         }
-        if let keep = environment["EXPLORER_HISTORY_KEEP"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), keep >= 0 {
+        if let keep = environment["EXPLORER_HISTORY_KEEP"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+            keep >= 0
+        {
             configuration.maximumCount = keep == 0 ? nil : keep
         }
-        if let days = environment["EXPLORER_HISTORY_KEEP_DAYS"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), days >= 0 {
+        if let days = environment["EXPLORER_HISTORY_KEEP_DAYS"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }
+        ), days >= 0 {
             configuration.maximumAgeDays = days == 0 ? nil : days
         }
         return configuration

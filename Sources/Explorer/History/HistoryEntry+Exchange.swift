@@ -45,8 +45,9 @@ extension HistoryEntry {
 
     /// Fills in the response from a dispatcher's response.
     package mutating func fill(_ response: Response<Data?>) {
-        fill(status: response.statusCode, headers: response.headers, body: response.body,
-             httpVersion: response.httpVersion, timings: response.timings)
+        fill(
+            status: response.statusCode, headers: response.headers, body: response.body,
+            httpVersion: response.httpVersion, timings: response.timings)
     }
 
     /// Marks the exchange failed without a response.
@@ -71,14 +72,16 @@ extension HistoryEntry {
     ///   - describe: the sentence for a failure (the CLI names its flags).
     /// - Returns: the exchange, request secrets masked, bodies whole.
     package static func sending(
-        _ resolved: ResolvedRequest, through transport: any HTTPTransport, options: TransferOptions, collectionPath: String?,
+        _ resolved: ResolvedRequest, through transport: any HTTPTransport, options: TransferOptions,
+        collectionPath: String?,
         cookieJar: CookieJar? = nil, oauth2Prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in },
         describe: (any Error) -> String = { sentence(describing: $0) }
     ) async -> HistoryEntry {
         let started = Date()
         var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
-        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: .global(qos: .userInitiated), cookieJar: cookieJar,
-                                             prompt: oauth2Prompt)
+        let dispatcher = resolved.dispatcher(
+            transport: transport, callbackQueue: .global(qos: .userInitiated), cookieJar: cookieJar,
+            prompt: oauth2Prompt)
         do {
             entry.fill(try await dispatcher.future(from: resolved.request, options: options).value)
             entry.maskRedirects(with: resolved.masker)
@@ -94,8 +97,9 @@ extension HistoryEntry {
     /// What checks read from this exchange, or `nil` when no response came.
     package var checkedResponse: CheckedResponse? {
         guard let status, transportError == nil else { return nil }
-        return CheckedResponse(status: status, headers: responseHeaders, body: responseBody ?? Data(),
-                               durationMilliseconds: timings.totalMilliseconds)
+        return CheckedResponse(
+            status: status, headers: responseHeaders, body: responseBody ?? Data(),
+            durationMilliseconds: timings.totalMilliseconds)
     }
 }
 

@@ -18,8 +18,10 @@ extension HistoryEntry {
     ///   - summary: the report, as JSON.
     ///   - mostCommonStatus: the status most responses had; `nil` when none came.
     ///   - milliseconds: the median latency.
-    package init(loadOf resolved: ResolvedRequest, startedAt: Date, collectionPath: String?, summary: Data,
-                 mostCommonStatus: Int?, milliseconds: Double) {
+    package init(
+        loadOf resolved: ResolvedRequest, startedAt: Date, collectionPath: String?, summary: Data,
+        mostCommonStatus: Int?, milliseconds: Double
+    ) {
         self.init(sending: resolved, startedAt: startedAt, collectionPath: collectionPath)
         status = mostCommonStatus
         reason = "load summary"

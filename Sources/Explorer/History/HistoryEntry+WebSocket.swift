@@ -13,8 +13,10 @@ extension HistoryEntry {
     ///   - transcript: the messages, when the upgrade succeeded.
     ///   - closing: how the session ended, when it opened.
     ///   - failure: why it did not open, when it did not.
-    package init(webSocket resolved: ResolvedRequest, startedAt: Date, collectionPath: String?,
-                 transcript: WebSocketTranscript?, closing: WebSocketClosing?, failure: String? = nil) {
+    package init(
+        webSocket resolved: ResolvedRequest, startedAt: Date, collectionPath: String?,
+        transcript: WebSocketTranscript?, closing: WebSocketClosing?, failure: String? = nil
+    ) {
         self.init(sending: resolved, startedAt: startedAt, collectionPath: collectionPath)
         method = "GET"
         timings = HistoryTimings(totalMilliseconds: Date().timeIntervalSince(startedAt) * 1000)

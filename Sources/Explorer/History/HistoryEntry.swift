@@ -180,13 +180,18 @@ package struct HistoryRedirect: Sendable, Hashable, Codable {
 extension HistoryRedirect {
     /// The chain a transport recorded, as the history keeps it.
     package static func chain(_ redirects: [ResponseTimings.Redirect]) -> [HistoryRedirect] {
-        redirects.map { HistoryRedirect(url: $0.from.absoluteString, status: $0.status.code, location: $0.location,
-                                        milliseconds: $0.duration.map { $0 * 1000 }) }
+        redirects.map {
+            HistoryRedirect(
+                url: $0.from.absoluteString, status: $0.status.code, location: $0.location,
+                milliseconds: $0.duration.map { $0 * 1000 })
+        }
     }
 
     /// A stored chain (a JSON array), or none for `NULL` or text that does not read.
     static func chain(storedJSON text: String?) -> [HistoryRedirect] {
-        guard let text, let chain = try? JSONDecoder().decode([HistoryRedirect].self, from: Data(text.utf8)) else { return [] }
+        guard let text, let chain = try? JSONDecoder().decode([HistoryRedirect].self, from: Data(text.utf8)) else {
+            return []
+        }
         return chain
     }
 

@@ -14,10 +14,11 @@ package enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible, 
     /// The sentence.
     package var description: String {
         switch self {
-        case let .cannotOpen(path, reason): "The history file \(path) could not be opened: \(reason)."
-        case let .cannotWrite(path, reason): "The exchange could not be saved to the history file \(path): \(reason)."
-        case let .cannotRead(path, reason): "The history file \(path) could not be read: \(reason)."
-        case let .notFound(id): "There is no exchange with id \(id) in the history."
+        case .cannotOpen(let path, let reason): "The history file \(path) could not be opened: \(reason)."
+        case .cannotWrite(let path, let reason):
+            "The exchange could not be saved to the history file \(path): \(reason)."
+        case .cannotRead(let path, let reason): "The history file \(path) could not be read: \(reason)."
+        case .notFound(let id): "There is no exchange with id \(id) in the history."
         }
     }
 

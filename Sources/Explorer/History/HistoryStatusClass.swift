@@ -17,7 +17,10 @@ package enum HistoryStatusClass: String, Sendable, Hashable, CaseIterable {
     ///
     /// - Parameter status: the status code, or `nil` for a transport failure.
     init?(status: Int?) {
-        guard let status else { self = .error; return }
+        guard let status else {
+            self = .error
+            return
+        }
         switch status {
         case 100..<200: self = .informational
         case 200..<300: self = .success

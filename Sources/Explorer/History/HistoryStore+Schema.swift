@@ -123,27 +123,28 @@ extension HistoryStore {
             """
         }
         let columns = "rowid, url, requestBodyText, responseBodyText"
-        try db.execute(sql: """
-            CREATE VIEW exchange_search_text (id, url, requestBodyText, responseBodyText) AS
-                SELECT exchange.id, \(indexed("exchange")) FROM exchange;
-            CREATE VIRTUAL TABLE exchange_fts USING fts5(
-                url, requestBodyText, responseBodyText,
-                content='exchange_search_text', content_rowid='id',
-                tokenize='unicode61', prefix='\(prefixes)');
-            CREATE TRIGGER exchange_search_after_insert AFTER INSERT ON exchange BEGIN
-                INSERT INTO exchange_fts (\(columns)) VALUES (new.id, \(indexed("new")));
-            END;
-            CREATE TRIGGER exchange_search_after_delete AFTER DELETE ON exchange BEGIN
-                INSERT INTO exchange_fts (exchange_fts, \(columns)) VALUES ('delete', old.id, \(indexed("old")));
-            END;
-            CREATE TRIGGER exchange_search_after_update
-            AFTER UPDATE OF id, url, requestBodyText, responseBodyText ON exchange BEGIN
-                INSERT INTO exchange_fts (exchange_fts, \(columns)) VALUES ('delete', old.id, \(indexed("old")));
-                INSERT INTO exchange_fts (\(columns)) VALUES (new.id, \(indexed("new")));
-            END;
-            INSERT INTO exchange_fts (\(columns))
-                SELECT id, url, requestBodyText, responseBodyText FROM exchange_search_text;
-            """)
+        try db.execute(
+            sql: """
+                CREATE VIEW exchange_search_text (id, url, requestBodyText, responseBodyText) AS
+                    SELECT exchange.id, \(indexed("exchange")) FROM exchange;
+                CREATE VIRTUAL TABLE exchange_fts USING fts5(
+                    url, requestBodyText, responseBodyText,
+                    content='exchange_search_text', content_rowid='id',
+                    tokenize='unicode61', prefix='\(prefixes)');
+                CREATE TRIGGER exchange_search_after_insert AFTER INSERT ON exchange BEGIN
+                    INSERT INTO exchange_fts (\(columns)) VALUES (new.id, \(indexed("new")));
+                END;
+                CREATE TRIGGER exchange_search_after_delete AFTER DELETE ON exchange BEGIN
+                    INSERT INTO exchange_fts (exchange_fts, \(columns)) VALUES ('delete', old.id, \(indexed("old")));
+                END;
+                CREATE TRIGGER exchange_search_after_update
+                AFTER UPDATE OF id, url, requestBodyText, responseBodyText ON exchange BEGIN
+                    INSERT INTO exchange_fts (exchange_fts, \(columns)) VALUES ('delete', old.id, \(indexed("old")));
+                    INSERT INTO exchange_fts (\(columns)) VALUES (new.id, \(indexed("new")));
+                END;
+                INSERT INTO exchange_fts (\(columns))
+                    SELECT id, url, requestBodyText, responseBodyText FROM exchange_search_text;
+                """)
     }
 
     /// The prefix lengths the full-text index keeps.

@@ -86,9 +86,12 @@ package final class HistoryStore: Sendable {
             let aside = try moveAside(fileURL: fileURL, now: now)
             do {
                 let pool = try openPool(path: path, configuration: configuration)
-                return (pool, aside.map {
-                    "The history file \(path) was unreadable, so it was moved to \($0.path) and a new one was started."
-                })
+                return (
+                    pool,
+                    aside.map {
+                        "The history file \(path) was unreadable, so it was moved to \($0.path) and a new one was started."
+                    }
+                )
             } catch {
                 throw HistoryError.cannotOpen(path: path, reason: reason(error))
             }
@@ -186,7 +189,11 @@ package final class HistoryStore: Sendable {
     /// - Throws: `HistoryError.cannotWrite` when the file cannot be written (nothing is kept).
     @discardableResult
     package func record(contentsOf entries: [HistoryEntry], secrets: [String] = []) throws -> [Int64] {
-        let rows = entries.map { ExchangeRow(HistorySecretMasking.masked($0, secrets: secrets, bodyCap: configuration.bodyCap), bodyCap: configuration.bodyCap) }
+        let rows = entries.map {
+            ExchangeRow(
+                HistorySecretMasking.masked($0, secrets: secrets, bodyCap: configuration.bodyCap),
+                bodyCap: configuration.bodyCap)
+        }
         do {
             return try pool.write { db in
                 try rows.map { row in
@@ -227,7 +234,8 @@ package final class HistoryStore: Sendable {
         do {
             return try pool.write { db in
                 if let date {
-                    try db.execute(sql: "DELETE FROM exchange WHERE startedAt < ?", arguments: [date.timeIntervalSince1970])
+                    try db.execute(
+                        sql: "DELETE FROM exchange WHERE startedAt < ?", arguments: [date.timeIntervalSince1970])
                 } else {
                     try db.execute(sql: "DELETE FROM exchange")
                 }

@@ -25,7 +25,8 @@ package enum MockExample {
     ///
     /// - Returns: the value and the name of the example it came from (`nil` when generated or unnamed).
     package static func value(for media: JSONValue, named name: String?, document: JSONValue, dialect: SchemaDialect)
-        -> (value: JSONValue, name: String?)? {
+        -> (value: JSONValue, name: String?)?
+    {
         let examples = named(in: media, document: document)
         if let name {
             guard let found = examples.first(where: { $0.name == name }) else { return nil }
@@ -51,7 +52,7 @@ package enum MockExample {
         var current = value
         for _ in 0..<8 {
             guard let reference = current["$ref"]?.stringValue, reference.hasPrefix("#"),
-                  let target = JSONPointer.resolve(String(reference.dropFirst()), in: document)
+                let target = JSONPointer.resolve(String(reference.dropFirst()), in: document)
             else { return current }
             current = target
         }
@@ -70,13 +71,17 @@ package enum MockExample {
             if let example = schema["example"] { return example }
             if let example = schema["examples"]?.arrayValue?.first { return example }
             if let all = schema["allOf"]?.arrayValue, !all.isEmpty {
-                return merged(all.map { MockExample.dereferenced($0, in: document) } + [schema.removing("allOf")], depth: depth)
+                return merged(
+                    all.map { MockExample.dereferenced($0, in: document) } + [schema.removing("allOf")], depth: depth)
             }
-            if let choice = (schema["oneOf"] ?? schema["anyOf"])?.arrayValue?.first { return value(choice, depth: depth + 1) }
+            if let choice = (schema["oneOf"] ?? schema["anyOf"])?.arrayValue?.first {
+                return value(choice, depth: depth + 1)
+            }
             switch type(of: schema) {
             case "object": return object(schema, depth: depth)
             case "array":
-                guard depth < Self.maximumDepth, let items = schema["items"] ?? schema["prefixItems"]?.arrayValue?.first else { return .array([]) }
+                guard depth < Self.maximumDepth, let items = schema["items"] ?? schema["prefixItems"]?.arrayValue?.first
+                else { return .array([]) }
                 let count = max(schema["minItems"]?.intValue ?? 1, 1)
                 guard count <= (schema["maxItems"]?.intValue ?? Int.max) else { return .array([]) }
                 let item = value(items, depth: depth + 1)
@@ -93,8 +98,12 @@ package enum MockExample {
         /// The type a schema names, the first that is not `null`; guessed from its keywords when none.
         func type(of schema: JSONValue) -> String {
             if let name = schema["type"]?.stringValue { return name }
-            if let names = schema["type"]?.arrayValue?.compactMap(\.stringValue) { return names.first { $0 != "null" } ?? "null" }
-            if schema["properties"] != nil || schema["additionalProperties"] != nil || schema["required"] != nil { return "object" }
+            if let names = schema["type"]?.arrayValue?.compactMap(\.stringValue) {
+                return names.first { $0 != "null" } ?? "null"
+            }
+            if schema["properties"] != nil || schema["additionalProperties"] != nil || schema["required"] != nil {
+                return "object"
+            }
             if schema["items"] != nil { return "array" }
             if schema["minimum"] != nil || schema["maximum"] != nil { return "number" }
             return "string"
@@ -123,7 +132,11 @@ package enum MockExample {
                 let part = value(schema, depth: depth + 1)
                 if let partMembers = part.members {
                     for member in partMembers {
-                        if let index = members.firstIndex(where: { $0.key == member.key }) { members[index] = member } else { members.append(member) }
+                        if let index = members.firstIndex(where: { $0.key == member.key }) {
+                            members[index] = member
+                        } else {
+                            members.append(member)
+                        }
                     }
                 } else if other == nil, schema.members?.isEmpty == false {
                     other = part
@@ -138,7 +151,9 @@ package enum MockExample {
             if let exclusive = schema["exclusiveMinimum"]?.numberValue { low = exclusive + (integer ? 1 : 0.5) }
             if schema["exclusiveMinimum"]?.boolValue == true, let minimum = low { low = minimum + (integer ? 1 : 0.5) }
             if let exclusive = schema["exclusiveMaximum"]?.numberValue { high = exclusive - (integer ? 1 : 0.5) }
-            if schema["exclusiveMaximum"]?.boolValue == true, let maximum = high { high = maximum - (integer ? 1 : 0.5) }
+            if schema["exclusiveMaximum"]?.boolValue == true, let maximum = high {
+                high = maximum - (integer ? 1 : 0.5)
+            }
             var chosen = low ?? min(high ?? 1, 1)
             if integer { chosen = chosen.rounded(.up) }
             if let step = schema["multipleOf"]?.numberValue, step > 0 { chosen = (chosen / step).rounded(.up) * step }

@@ -13,15 +13,20 @@ extension MockPlan {
     ///   - store: the history.
     /// - Returns: the answers by endpoint id; endpoints never answered are absent.
     /// - Throws: `HistoryError` when the history cannot be read.
-    package static func recordedResponses(of endpoints: [Endpoint], environment: String?, collectionPath: String?,
-                                          in store: HistoryStore) throws -> [String: MockRecordedResponse] {
+    package static func recordedResponses(
+        of endpoints: [Endpoint], environment: String?, collectionPath: String?,
+        in store: HistoryStore
+    ) throws -> [String: MockRecordedResponse] {
         var recorded: [String: MockRecordedResponse] = [:]
         for endpoint in endpoints {
-            let query = HistoryQuery(endpoint: endpoint.id, environment: environment, collectionPath: collectionPath, limit: 5)
-            for summary in try store.summaries(matching: query) where summary.status != nil && summary.transportError == nil {
+            let query = HistoryQuery(
+                endpoint: endpoint.id, environment: environment, collectionPath: collectionPath, limit: 5)
+            for summary in try store.summaries(matching: query)
+            where summary.status != nil && summary.transportError == nil {
                 guard let entry = try store.entry(id: summary.id), let status = entry.status else { continue }
                 recorded[endpoint.id] = MockRecordedResponse(
-                    status: status, headers: entry.responseHeaders.map { ($0.name, $0.value) }, body: entry.responseBody ?? Data())
+                    status: status, headers: entry.responseHeaders.map { ($0.name, $0.value) },
+                    body: entry.responseBody ?? Data())
                 break
             }
         }

@@ -20,20 +20,24 @@ extension MockPlan {
     ///     only the exchanges sent from `file` answer, never another collection's.
     /// - Throws: `MockError` when the history cannot be read, or there is nothing to serve (no
     ///   endpoint and no document).
-    package static func serving(_ collection: APICollection, file: URL, contract: OpenAPIContract?, environment: Environment?,
-                                source: MockSource, history: HistoryStore?) throws(MockError) -> MockPlan {
+    package static func serving(
+        _ collection: APICollection, file: URL, contract: OpenAPIContract?, environment: Environment?,
+        source: MockSource, history: HistoryStore?
+    ) throws(MockError) -> MockPlan {
         var recorded: [String: MockRecordedResponse] = [:]
         if source != .examples, let history {
             do {
-                recorded = try recordedResponses(of: collection.endpoints, environment: environment?.name,
-                                             collectionPath: APICollection.storeKey(forFileAt: file), in: history)
+                recorded = try recordedResponses(
+                    of: collection.endpoints, environment: environment?.name,
+                    collectionPath: APICollection.storeKey(forFileAt: file), in: history)
             } catch {
                 throw MockError("explorer mock could not read the history: \(error)")
             }
         }
         let basePath = environment?.baseURL?.path ?? ""
-        let plan = MockPlan(endpoints: collection.endpoints, contract: contract, recorded: recorded, source: source,
-                            basePath: basePath == "/" ? "" : basePath)
+        let plan = MockPlan(
+            endpoints: collection.endpoints, contract: contract, recorded: recorded, source: source,
+            basePath: basePath == "/" ? "" : basePath)
         if plan.routes.isEmpty {
             throw MockError("\(file.path) has no endpoint to mock, and names no OpenAPI document with `openapi:`.")
         }

@@ -69,16 +69,22 @@ package struct MockPlan: Sendable {
     ///   - contract: the collection's `openapi:` document, read.
     ///   - recorded: the history's last answer of each endpoint, by endpoint id.
     ///   - basePath: the path of the environment's base URL (`/v1`), or empty.
-    package init(endpoints: [Endpoint], contract: OpenAPIContract?, recorded: [String: MockRecordedResponse] = [:],
-                 source: MockSource = .examples, basePath: String = "") {
-        var routes = (contract?.operations ?? []).map { MockRoute(method: $0.method, template: $0.path, operation: $0, endpointID: nil) }
+    package init(
+        endpoints: [Endpoint], contract: OpenAPIContract?, recorded: [String: MockRecordedResponse] = [:],
+        source: MockSource = .examples, basePath: String = ""
+    ) {
+        var routes = (contract?.operations ?? []).map {
+            MockRoute(method: $0.method, template: $0.path, operation: $0, endpointID: nil)
+        }
         for endpoint in endpoints where endpoint.webSocket == nil {
             let method = endpoint.method.rawValue.uppercased()
             let template = Self.template(of: endpoint.path)
             var operation: OpenAPIContract.Operation?
             if let contract {
                 if let named = endpoint.operation {
-                    operation = contract.operation(id: named) ?? Self.methodAndPath(named).flatMap { contract.operation(method: $0.0, template: $0.1) }
+                    operation =
+                        contract.operation(id: named)
+                        ?? Self.methodAndPath(named).flatMap { contract.operation(method: $0.0, template: $0.1) }
                 } else {
                     // `/users/1` or `/users/{{user_id}}` is the operation of `/users/{id}`.
                     operation = contract.operation(method: method, requestPath: template)
@@ -154,7 +160,8 @@ package struct MockPlan: Sendable {
     /// The number of literal segments when the path fits the template, else `nil` (the
     /// contract's own matching, so the mock and the validation agree on every route).
     static func literals(template: String, path: String) -> Int? {
-        OpenAPIContract.match(template: template, segments: path.split(separator: "/", omittingEmptySubsequences: false))
+        OpenAPIContract.match(
+            template: template, segments: path.split(separator: "/", omittingEmptySubsequences: false))
     }
 
     /// What a request's method and path meet.
@@ -182,7 +189,9 @@ package struct MockPlan: Sendable {
             for route in routes {
                 guard let literals = Self.literals(template: route.template, path: candidate) else { continue }
                 if route.method == method || (method == "HEAD" && route.method == "GET") {
-                    if best == nil || literals > best!.1 || (literals == best!.1 && route.method == method) { best = (route, literals) }
+                    if best == nil || literals > best!.1 || (literals == best!.1 && route.method == method) {
+                        best = (route, literals)
+                    }
                 } else if !allowed.contains(route.method) {
                     allowed.append(route.method)
                 }
@@ -200,10 +209,11 @@ package struct MockPlan: Sendable {
             let first = (candidates.last ?? path).split(separator: "/").first
             near = Array(Set(names.filter { $0.split(separator: "/").first == first })).sorted().prefix(3).map { $0 }
         }
-        return .notFound(near: near.map { template in
-            let methods = routes.filter { $0.template == template }.map(\.method)
-            return "\(methods.joined(separator: "|")) \(template)"
-        })
+        return .notFound(
+            near: near.map { template in
+                let methods = routes.filter { $0.template == template }.map(\.method)
+                return "\(methods.joined(separator: "|")) \(template)"
+            })
     }
 }
 

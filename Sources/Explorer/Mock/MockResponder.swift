@@ -71,8 +71,10 @@ package struct MockResponder: HTTPResponder {
     private let random: MockRandomSource
     private let answers = MockAnswerCache()
 
-    package init(plan: MockPlan, chaos: MockChaos = MockChaos(), allowedHosts: MockAllowedHosts = MockAllowedHosts(),
-                 accessLog: (@Sendable (String) -> Void)? = nil) {
+    package init(
+        plan: MockPlan, chaos: MockChaos = MockChaos(), allowedHosts: MockAllowedHosts = MockAllowedHosts(),
+        accessLog: (@Sendable (String) -> Void)? = nil
+    ) {
         self.plan = plan
         self.chaos = chaos
         self.allowedHosts = allowedHosts
@@ -84,23 +86,32 @@ package struct MockResponder: HTTPResponder {
         let host = request.head.authority
         guard allowedHosts.allows(host) else {
             let name = MockAllowedHosts.hostName(of: host ?? "")
-            var response = Self.problem(.init(code: 421, reasonPhrase: "Misdirected Request"), type: "misdirected", title: "Misdirected Request",
-                                        detail: "explorer mock answers only requests to \(MockAllowedHosts.local.joined(separator: " or ")), not to \(host ?? ""): start it with --allow-host \(name) to answer that name too.",
-                                        instance: request.uri.path)
+            var response = Self.problem(
+                .init(code: 421, reasonPhrase: "Misdirected Request"), type: "misdirected",
+                title: "Misdirected Request",
+                detail:
+                    "explorer mock answers only requests to \(MockAllowedHosts.local.joined(separator: " or ")), not to \(host ?? ""): start it with --allow-host \(name) to answer that name too.",
+                instance: request.uri.path)
             if request.method == .head { response.body = ResponseBody() }
-            accessLog?("mock       \(request.method.rawValue) \(request.uri.string) → 421 (refused Host \(host ?? ""): --allow-host to answer it)")
+            accessLog?(
+                "mock       \(request.method.rawValue) \(request.uri.string) → 421 (refused Host \(host ?? ""): --allow-host to answer it)"
+            )
             return response
         }
         if chaos.latency > .zero { try await Task.sleep(for: chaos.latency) }
         var (response, note) = answer(request)
         if chaos.failRate > 0, random.unit() < chaos.failRate {
-            response = Self.problem(.internalServerError, type: "mock-failure", title: "Internal Server Error",
-                                    detail: "explorer mock failed this request on purpose (--fail-rate \(chaos.failRate), --seed \(chaos.seed)).",
-                                    instance: request.uri.path)
+            response = Self.problem(
+                .internalServerError, type: "mock-failure", title: "Internal Server Error",
+                detail:
+                    "explorer mock failed this request on purpose (--fail-rate \(chaos.failRate), --seed \(chaos.seed)).",
+                instance: request.uri.path)
             note = "failed on purpose"
         }
         if request.method == .head { response.body = ResponseBody() }
-        accessLog?("mock       \(request.method.rawValue) \(request.uri.string) → \(response.status.code)\(note.isEmpty ? "" : " (\(note))")")
+        accessLog?(
+            "mock       \(request.method.rawValue) \(request.uri.string) → \(response.status.code)\(note.isEmpty ? "" : " (\(note))")"
+        )
         return response
     }
 
@@ -110,15 +121,22 @@ package struct MockResponder: HTTPResponder {
         switch plan.match(method: method, path: request.uri.path) {
         case .notFound(let near):
             let hint = near.isEmpty ? "" : " Near: \(near.joined(separator: ", "))."
-            return (Self.problem(.notFound, type: "not-found", title: "Not Found",
-                                 detail: "No endpoint of the mock matches \(request.method.rawValue) \(request.uri.path).\(hint)",
-                                 instance: request.uri.path, extensions: [("near", .array(near.map(JSONValue.string)))]), "")
+            return (
+                Self.problem(
+                    .notFound, type: "not-found", title: "Not Found",
+                    detail: "No endpoint of the mock matches \(request.method.rawValue) \(request.uri.path).\(hint)",
+                    instance: request.uri.path, extensions: [("near", .array(near.map(JSONValue.string)))]), ""
+            )
         case .methodNotAllowed(let allowed):
             var headers = HTTPFields()
             headers[.allow] = allowed.joined(separator: ", ")
-            return (Self.problem(.methodNotAllowed, type: "method-not-allowed", title: "Method Not Allowed",
-                                 detail: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", ")).",
-                                 instance: request.uri.path, headers: headers), "")
+            return (
+                Self.problem(
+                    .methodNotAllowed, type: "method-not-allowed", title: "Method Not Allowed",
+                    detail:
+                        "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", ")).",
+                    instance: request.uri.path, headers: headers), ""
+            )
         case .route(let route):
             return answer(request, route: route)
         }
@@ -127,22 +145,33 @@ package struct MockResponder: HTTPResponder {
     private func answer(_ request: Request, route: MockRoute) -> (Response, String) {
         let prefer = Self.preferences(request.headers[.init("Prefer")!] ?? "")
         let choosing = prefer["code"] != nil || prefer["example"] != nil || prefer["dynamic"] == "true"
-        if !choosing, plan.source != .examples, let endpointID = route.endpointID, let recorded = plan.recorded[endpointID] {
+        if !choosing, plan.source != .examples, let endpointID = route.endpointID,
+            let recorded = plan.recorded[endpointID]
+        {
             var headers = HTTPFields()
             for header in recorded.headers {
-                guard let name = HTTPField.Name(header.name), !Self.hopHeaders.contains(name.canonicalName) else { continue }
+                guard let name = HTTPField.Name(header.name), !Self.hopHeaders.contains(name.canonicalName) else {
+                    continue
+                }
                 headers.append(HTTPField(name: name, value: header.value))
             }
-            return (Response(status: HTTPResponse.Status(code: recorded.status), headers: headers,
-                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body))), "history")
+            return (
+                Response(
+                    status: HTTPResponse.Status(code: recorded.status), headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: recorded.body))), "history"
+            )
         }
         guard plan.source != .history || choosing, let operation = route.operation, let contract = plan.contract else {
             let what = route.endpointID.map { "the endpoint \($0)" } ?? route.name
-            let how = plan.source == .examples
+            let how =
+                plan.source == .examples
                 ? "name an OpenAPI document that describes it with `openapi:` in the collection, or start the mock with --from history"
                 : "send it once (explorer send) so that the history has an answer, or name an OpenAPI document with `openapi:`"
-            return (Self.problem(.notImplemented, type: "no-answer", title: "Not Implemented",
-                                 detail: "explorer mock has no answer for \(what): \(how).", instance: request.uri.path), "")
+            return (
+                Self.problem(
+                    .notImplemented, type: "no-answer", title: "Not Implemented",
+                    detail: "explorer mock has no answer for \(what): \(how).", instance: request.uri.path), ""
+            )
         }
         if let scheme = missingCredentials(request, operation: operation, document: contract.document) {
             return unauthorized(request, operation: operation, contract: contract, scheme: scheme)
@@ -152,15 +181,21 @@ package struct MockResponder: HTTPResponder {
 
     /// The security scheme a request lacks, when the operation (or the document) requires one
     /// and no alternative is met: credentials are looked for, not checked (any bearer token does).
-    private func missingCredentials(_ request: Request, operation: OpenAPIContract.Operation, document: JSONValue) -> String? {
+    private func missingCredentials(_ request: Request, operation: OpenAPIContract.Operation, document: JSONValue)
+        -> String?
+    {
         let operationValue = JSONPointer.resolve(operation.pointer, in: document)
-        guard let requirements = (operationValue?["security"] ?? document["security"])?.arrayValue, !requirements.isEmpty else { return nil }
+        guard let requirements = (operationValue?["security"] ?? document["security"])?.arrayValue,
+            !requirements.isEmpty
+        else { return nil }
         let schemes = document["components"]?["securitySchemes"] ?? document["securityDefinitions"]
         var missing: String?
         for requirement in requirements {
             let names = requirement.members?.map(\.key) ?? []
             let unmet = names.first { name in
-                guard let scheme = schemes?[name].map({ MockExample.dereferenced($0, in: document) }) else { return false }
+                guard let scheme = schemes?[name].map({ MockExample.dereferenced($0, in: document) }) else {
+                    return false
+                }
                 return !Self.carries(request, scheme)
             }
             guard let unmet else { return nil }
@@ -179,7 +214,10 @@ package struct MockResponder: HTTPResponder {
             let name = scheme["name"]?.stringValue ?? ""
             switch scheme["in"]?.stringValue {
             case "query": return request.uri.queryParameters.get(name) != nil
-            case "cookie": return (request.headers[.cookie] ?? "").split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + "=") }
+            case "cookie":
+                return (request.headers[.cookie] ?? "").split(separator: ";").contains {
+                    $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + "=")
+                }
             default: return HTTPField.Name(name).flatMap { request.headers[$0] } != nil
             }
         case "basic": return authorization.hasPrefix("basic ")
@@ -188,27 +226,37 @@ package struct MockResponder: HTTPResponder {
     }
 
     /// `401`: the operation's own 401 example when it declares one, else a problem.
-    private func unauthorized(_ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
-                              scheme: String) -> (Response, String) {
+    private func unauthorized(
+        _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
+        scheme: String
+    ) -> (Response, String) {
         let responses = JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)
         var (response, note): (Response, String)
         if responses?["401"] != nil {
             (response, note) = example(request, operation: operation, contract: contract, prefer: ["code": "401"])
         } else {
-            response = Self.problem(.unauthorized, type: "unauthorized", title: "Unauthorized",
-                                    detail: "\(operation.name) needs credentials (\(scheme)); explorer mock looks for them and accepts any.",
-                                    instance: request.uri.path)
+            response = Self.problem(
+                .unauthorized, type: "unauthorized", title: "Unauthorized",
+                detail:
+                    "\(operation.name) needs credentials (\(scheme)); explorer mock looks for them and accepts any.",
+                instance: request.uri.path)
             note = "401"
         }
-        if response.headers[.wwwAuthenticate] == nil { response.headers[.wwwAuthenticate] = "Bearer realm=\"explorer-mock\"" }
+        if response.headers[.wwwAuthenticate] == nil {
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"explorer-mock\""
+        }
         return (response, "\(note), no credentials for \(scheme)")
     }
 
     /// The example answer of an operation, built once for each preference and `Accept` (the
     /// document does not change while the mock runs).
-    private func example(_ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
-                         prefer: [String: String]) -> (Response, String) {
-        let key = operation.pointer + "\u{0}" + prefer.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    private func example(
+        _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
+        prefer: [String: String]
+    ) -> (Response, String) {
+        let key =
+            operation.pointer + "\u{0}"
+            + prefer.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             + "\u{0}" + (request.headers[.accept] ?? "")
         if let cached = answers.answer(for: key) { return (cached.response, cached.note) }
         let answer = buildExample(request, operation: operation, contract: contract, prefer: prefer)
@@ -216,32 +264,39 @@ package struct MockResponder: HTTPResponder {
         return (answer.response, answer.note)
     }
 
-    private func buildExample(_ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
-                              prefer: [String: String]) -> MockAnswerCache.Answer {
+    private func buildExample(
+        _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
+        prefer: [String: String]
+    ) -> MockAnswerCache.Answer {
         let document = contract.document
         let responses = JSONPointer.resolve(operation.pointer + "/responses", in: document)?.members ?? []
         let chosen: (key: String, value: JSONValue)
         let status: Int
         if let wanted = prefer["code"] {
             guard let code = Int(wanted), (100...599).contains(code),
-                  let found = responses.first(where: { $0.key == wanted })
-                      ?? responses.first(where: { $0.key.uppercased() == "\(code / 100)XX" })
-                      ?? responses.first(where: { $0.key == "default" })
+                let found = responses.first(where: { $0.key == wanted })
+                    ?? responses.first(where: { $0.key.uppercased() == "\(code / 100)XX" })
+                    ?? responses.first(where: { $0.key == "default" })
             else {
-                return Self.problemAnswer(.notFound, type: "no-such-response", title: "Not Found",
-                                     detail: "Prefer: code=\(wanted) names no response of \(operation.name) (declared: \(responses.map(\.key).joined(separator: ", "))).",
-                                     instance: request.uri.path)
+                return Self.problemAnswer(
+                    .notFound, type: "no-such-response", title: "Not Found",
+                    detail:
+                        "Prefer: code=\(wanted) names no response of \(operation.name) (declared: \(responses.map(\.key).joined(separator: ", "))).",
+                    instance: request.uri.path)
             }
             chosen = found
             status = code
         } else {
             let successes = responses.filter { $0.key.hasPrefix("2") }.sorted { $0.key < $1.key }
-            guard let first = successes.first ?? responses.first(where: { $0.key == "default" }) ?? responses.first else {
-                return Self.problemAnswer(.notImplemented, type: "no-answer", title: "Not Implemented",
-                                     detail: "\(operation.name) declares no response.", instance: request.uri.path)
+            guard let first = successes.first ?? responses.first(where: { $0.key == "default" }) ?? responses.first
+            else {
+                return Self.problemAnswer(
+                    .notImplemented, type: "no-answer", title: "Not Implemented",
+                    detail: "\(operation.name) declares no response.", instance: request.uri.path)
             }
             chosen = first
-            status = Int(first.key) ?? (first.key.uppercased().hasSuffix("XX") ? (Int(first.key.prefix(1)) ?? 2) * 100 : 200)
+            status =
+                Int(first.key) ?? (first.key.uppercased().hasSuffix("XX") ? (Int(first.key.prefix(1)) ?? 2) * 100 : 200)
         }
         let response = MockExample.dereferenced(chosen.value, in: document)
         var headers = HTTPFields()
@@ -260,23 +315,29 @@ package struct MockResponder: HTTPResponder {
         }
         let contents = response["content"]?.members ?? []
         guard !contents.isEmpty, status != 204, status != 304 else {
-            return MockAnswerCache.Answer(status: Self.status(status), headers: headers, body: ByteBuffer(), note: chosen.key)
+            return MockAnswerCache.Answer(
+                status: Self.status(status), headers: headers, body: ByteBuffer(), note: chosen.key)
         }
         let accept = request.headers[.accept] ?? ""
-        let media = contents.first { member in accept.split(separator: ",").contains { Self.covers(String($0), member.key) } }
+        let media =
+            contents.first { member in accept.split(separator: ",").contains { Self.covers(String($0), member.key) } }
             ?? contents.first { OpenAPIContractMedia.isJSON($0.key) } ?? contents[0]
         let exampleName = prefer["dynamic"] == "true" ? nil : prefer["example"]
         let picked: (value: JSONValue, name: String?)?
         if prefer["dynamic"] == "true" {
-            picked = media.value["schema"].map { (MockExample.generated(from: $0, document: document), nil) } ?? (.null, nil)
+            picked =
+                media.value["schema"].map { (MockExample.generated(from: $0, document: document), nil) } ?? (.null, nil)
         } else {
-            picked = MockExample.value(for: media.value, named: exampleName, document: document, dialect: contract.dialect)
+            picked = MockExample.value(
+                for: media.value, named: exampleName, document: document, dialect: contract.dialect)
         }
         guard let picked else {
             let names = MockExample.named(in: media.value, document: document).map(\.name)
-            return Self.problemAnswer(.notFound, type: "no-such-example", title: "Not Found",
-                                 detail: "Prefer: example=\(exampleName ?? "") names no example of \(operation.name) \(chosen.key) \(media.key) (examples: \(names.isEmpty ? "none" : names.joined(separator: ", "))).",
-                                 instance: request.uri.path)
+            return Self.problemAnswer(
+                .notFound, type: "no-such-example", title: "Not Found",
+                detail:
+                    "Prefer: example=\(exampleName ?? "") names no example of \(operation.name) \(chosen.key) \(media.key) (examples: \(names.isEmpty ? "none" : names.joined(separator: ", "))).",
+                instance: request.uri.path)
         }
         let body: String
         if OpenAPIContractMedia.isJSON(media.key) {
@@ -286,7 +347,9 @@ package struct MockResponder: HTTPResponder {
         }
         headers[.contentType] = media.key.contains("*") ? "application/octet-stream" : media.key
         let note = prefer["dynamic"] == "true" ? "generated" : (picked.name.map { "example \($0)" } ?? "example")
-        return MockAnswerCache.Answer(status: Self.status(status), headers: headers, body: ByteBuffer(string: body), note: "\(chosen.key) \(note)")
+        return MockAnswerCache.Answer(
+            status: Self.status(status), headers: headers, body: ByteBuffer(string: body), note: "\(chosen.key) \(note)"
+        )
     }
 
     /// A `Prefer` header's preferences: `code=404, example=ok; dynamic=true`.
@@ -319,14 +382,20 @@ package struct MockResponder: HTTPResponder {
     }
 
     /// `problem(…)` as an answer to keep.
-    static func problemAnswer(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String)
-        -> MockAnswerCache.Answer {
-        MockAnswerCache.Answer(status: status, headers: [.contentType: "application/problem+json"],
-                               body: problemBody(status, type: type, title: title, detail: detail, instance: instance), note: "")
+    static func problemAnswer(
+        _ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String
+    )
+        -> MockAnswerCache.Answer
+    {
+        MockAnswerCache.Answer(
+            status: status, headers: [.contentType: "application/problem+json"],
+            body: problemBody(status, type: type, title: title, detail: detail, instance: instance), note: "")
     }
 
-    static func problemBody(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
-                            extensions: [(String, JSONValue)] = []) -> ByteBuffer {
+    static func problemBody(
+        _ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
+        extensions: [(String, JSONValue)] = []
+    ) -> ByteBuffer {
         var members: [(key: String, value: JSONValue)] = [
             ("type", .string("https://explorer.example/mock/problems/\(type)")), ("title", .string(title)),
             ("status", .number(String(status.code))), ("detail", .string(detail)), ("instance", .string(instance)),
@@ -336,12 +405,17 @@ package struct MockResponder: HTTPResponder {
     }
 
     /// An `application/problem+json` answer (RFC 9457), like the demo's.
-    static func problem(_ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
-                        extensions: [(String, JSONValue)] = [], headers: HTTPFields = [:]) -> Response {
+    static func problem(
+        _ status: HTTPResponse.Status, type: String, title: String, detail: String, instance: String,
+        extensions: [(String, JSONValue)] = [], headers: HTTPFields = [:]
+    ) -> Response {
         var fields = headers
         fields[.contentType] = "application/problem+json"
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: problemBody(
-            status, type: type, title: title, detail: detail, instance: instance, extensions: extensions)))
+        return Response(
+            status: status, headers: fields,
+            body: ResponseBody(
+                byteBuffer: problemBody(
+                    status, type: type, title: title, detail: detail, instance: instance, extensions: extensions)))
     }
 }
 

@@ -33,8 +33,10 @@ package final class MockServer: Sendable {
     ///   - allowedHosts: the names answered in `Host` besides 127.0.0.1 and localhost (none by default).
     ///   - accessLog: called with one line per request, if set.
     /// - Throws: `MockError` when the port is taken or cannot be bound.
-    package static func start(plan: MockPlan, port: Int = 0, chaos: MockChaos = MockChaos(), handleSignals: Bool = false,
-                              allowedHosts: MockAllowedHosts = MockAllowedHosts(), accessLog: (@Sendable (String) -> Void)? = nil) async throws -> MockServer {
+    package static func start(
+        plan: MockPlan, port: Int = 0, chaos: MockChaos = MockChaos(), handleSignals: Bool = false,
+        allowedHosts: MockAllowedHosts = MockAllowedHosts(), accessLog: (@Sendable (String) -> Void)? = nil
+    ) async throws -> MockServer {
         var logger = Logger(label: "explorer.mock")
         logger.logLevel = .critical
         let (stream, continuation) = AsyncStream.makeStream(of: Result<Int, MockError>.self)
@@ -43,16 +45,21 @@ package final class MockServer: Sendable {
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "explorer-mock"),
             onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
-        let group = ServiceGroup(services: [application], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-                                 logger: logger)
+        let group = ServiceGroup(
+            services: [application], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+            logger: logger)
         let runTask = Task {
             do {
                 try await group.run()
                 continuation.yield(.failure(MockError("explorer mock stopped before it was listening.")))
             } catch {
-                let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? String(describing: error)
-                continuation.yield(.failure(MockError(
-                    "explorer mock could not listen on 127.0.0.1:\(port): \(reason). Try another --port, or --port 0 for a free one.")))
+                let reason =
+                    (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? String(describing: error)
+                continuation.yield(
+                    .failure(
+                        MockError(
+                            "explorer mock could not listen on 127.0.0.1:\(port): \(reason). Try another --port, or --port 0 for a free one."
+                        )))
                 throw error
             }
         }

@@ -26,8 +26,10 @@ package struct EvaluationLimits: Sendable, Hashable {
     package var regexSeconds: Double
 
     /// Creates limits.
-    package init(templateSteps: Int = 100_000, templateSize: Int = 64 << 20, queryNodes: Int = 10_000_000,
-                 querySeconds: Double = 10, regexSeconds: Double = 5) {
+    package init(
+        templateSteps: Int = 100_000, templateSize: Int = 64 << 20, queryNodes: Int = 10_000_000,
+        querySeconds: Double = 10, regexSeconds: Double = 5
+    ) {
         self.templateSteps = templateSteps
         self.templateSize = templateSize
         self.queryNodes = queryNodes
@@ -106,7 +108,9 @@ package struct EvaluationLimitError: Error, Sendable, Hashable, CustomStringConv
 package enum LimitSetting {
     /// A positive whole number.
     package static func count(_ text: String) -> Int? {
-        Int(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")).flatMap { $0 > 0 ? $0 : nil }
+        Int(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")).flatMap {
+            $0 > 0 ? $0 : nil
+        }
     }
 
     /// A positive, finite number of seconds.

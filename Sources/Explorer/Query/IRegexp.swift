@@ -194,7 +194,9 @@ enum IRegexp {
                     guard items > 0, position + 1 < scalars.count, scalars[position + 1] == "]" else { return false }
                     position += 1
                     output += Self.literal("-")
-                } else if next == "\\", position + 1 < scalars.count, scalars[position + 1] == "p" || scalars[position + 1] == "P" {
+                } else if next == "\\", position + 1 < scalars.count,
+                    scalars[position + 1] == "p" || scalars[position + 1] == "P"
+                {
                     guard escape(inClass: true) else { return false }
                 } else {
                     guard classCharacter() else { return false }

@@ -109,9 +109,13 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     ///   them and numbers spelled as it spells them.
     /// - Throws: `Failure` when the body is not JSON, nests deeper than `maximumDepth`, or when
     ///   the query passes one of its limits (the sentence names the limit and how to raise it).
-    package func evaluate(_ json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current) throws -> Data {
+    package func evaluate(
+        _ json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
+    ) throws -> Data {
         var text = Data()
-        JSONValue.array(try matches(in: json, maximumDepth: maximumDepth, limits: limits)).write(pretty: true) { text.append(contentsOf: $0.utf8) }
+        JSONValue.array(try matches(in: json, maximumDepth: maximumDepth, limits: limits)).write(pretty: true) {
+            text.append(contentsOf: $0.utf8)
+        }
         return text
     }
 
@@ -119,15 +123,20 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     /// as `evaluate(_:maximumDepth:limits:)` writes them, a piece at a time).
     ///
     /// - Throws: `Failure`, as `evaluate(_:maximumDepth:limits:)`.
-    package func matches(in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current) throws -> [JSONValue] {
+    package func matches(
+        in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
+    ) throws -> [JSONValue] {
         let root: JSONValue
         do {
             root = try JSONValue(parsing: json, maximumDepth: maximumDepth)
-        } catch where error.isTooDeep {
-            throw Failure(description: "The body nests arrays and objects deeper than \(maximumDepth) levels, the most a JSONPath filter "
-                          + "reads; set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
+        } catch  where error.isTooDeep {
+            throw Failure(
+                description:
+                    "The body nests arrays and objects deeper than \(maximumDepth) levels, the most a JSONPath filter "
+                    + "reads; set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
         } catch {
-            throw Failure(description: "The body is not valid JSON (\(error.description)), so a JSONPath filter cannot apply.")
+            throw Failure(
+                description: "The body is not valid JSON (\(error.description)), so a JSONPath filter cannot apply.")
         }
         return try evaluate(root, limits: limits)
     }
@@ -152,7 +161,9 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     /// - Returns: each node selected, as its normalized path (RFC 9535 §2.7, as in
     ///   `$['items'][0]`) and its value, in the order the RFC gives them.
     /// - Throws: `Failure` when the query passes one of its limits.
-    package func locate(_ root: JSONValue, limits: EvaluationLimits = .current) throws(Failure) -> [(path: String, value: JSONValue)] {
+    package func locate(_ root: JSONValue, limits: EvaluationLimits = .current) throws(Failure) -> [(
+        path: String, value: JSONValue
+    )] {
         do {
             return try Evaluator(root: root, expression: description, limits: limits)
                 .select(query, from: Node(root, at: NormalizedPath())).map { ($0.location.description, $0.value) }
@@ -239,7 +250,12 @@ extension JSONPath {
     /// The comparison operators of §2.3.5.1.
     enum ComparisonOperator: String, Sendable, CaseIterable {
         // Two-character operators first, so that `<=` is not read as `<`.
-        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
+        case equal = "=="
+        case notEqual = "!="
+        case lessOrEqual = "<="
+        case greaterOrEqual = ">="
+        case less = "<"
+        case greater = ">"
     }
 
     /// A call of one of the standard functions (§2.4).

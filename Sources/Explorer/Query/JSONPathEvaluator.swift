@@ -62,8 +62,12 @@ extension JSONPath {
         var last: Link?
 
         static var root: NormalizedPath { NormalizedPath(last: nil) }
-        func appending(name: String) -> NormalizedPath { NormalizedPath(last: Link(parent: last, name: name, index: 0)) }
-        func appending(index: Int) -> NormalizedPath { NormalizedPath(last: Link(parent: last, name: nil, index: index)) }
+        func appending(name: String) -> NormalizedPath {
+            NormalizedPath(last: Link(parent: last, name: name, index: 0))
+        }
+        func appending(index: Int) -> NormalizedPath {
+            NormalizedPath(last: Link(parent: last, name: nil, index: index))
+        }
 
         /// `$` then `['name']` and `[index]` steps, names escaped as §2.7 says.
         var description: String {
@@ -172,7 +176,9 @@ extension JSONPath {
         }
 
         /// Appends what each selector selects from `node` to `output`, selector by selector.
-        private func apply<L: Location>(_ selectors: [Selector], to node: Node<L>, into output: inout [Node<L>]) throws(EvaluationLimitError) {
+        private func apply<L: Location>(_ selectors: [Selector], to node: Node<L>, into output: inout [Node<L>])
+            throws(EvaluationLimitError)
+        {
             for selector in selectors {
                 let before = output.count
                 try apply(selector, to: node, into: &output)
@@ -181,11 +187,14 @@ extension JSONPath {
         }
 
         /// Appends what one selector selects from `node` (§2.3).
-        private func apply<L: Location>(_ selector: Selector, to node: Node<L>, into output: inout [Node<L>]) throws(EvaluationLimitError) {
+        private func apply<L: Location>(_ selector: Selector, to node: Node<L>, into output: inout [Node<L>])
+            throws(EvaluationLimitError)
+        {
             switch selector {
             case .name(let name):
                 guard case .object(let members) = node.value,
-                      let index = members.lastIndex(where: { Self.equal($0.key, name) }) else { return }
+                    let index = members.lastIndex(where: { Self.equal($0.key, name) })
+                else { return }
                 output.append(node.child(at: index))
             case .wildcard:
                 for index in 0..<node.childCount { output.append(node.child(at: index)) }
@@ -226,13 +235,17 @@ extension JSONPath {
         // MARK: Filters
 
         /// Whether a filter's expression holds for `node` (`@`).
-        private func test<L: Location>(_ expression: LogicalExpression, on node: Node<L>) throws(EvaluationLimitError) -> Bool {
+        private func test<L: Location>(_ expression: LogicalExpression, on node: Node<L>) throws(EvaluationLimitError)
+            -> Bool
+        {
             let current = Node(node.value, at: NoLocation())
             return try test(expression, current: current)
         }
 
         /// Whether `expression` holds with `current` as `@`.
-        private func test(_ expression: LogicalExpression, current: Node<NoLocation>) throws(EvaluationLimitError) -> Bool {
+        private func test(_ expression: LogicalExpression, current: Node<NoLocation>) throws(EvaluationLimitError)
+            -> Bool
+        {
             switch expression {
             case .or(let terms):
                 for term in terms {
@@ -248,12 +261,15 @@ extension JSONPath {
             case .exists(let query): return try !select(query, from: current).isEmpty
             case .function(let call): return try truth(of: call, current: current)
             case .comparison(let left, let comparison, let right):
-                return Self.compare(try value(of: left, current: current), comparison, try value(of: right, current: current))
+                return Self.compare(
+                    try value(of: left, current: current), comparison, try value(of: right, current: current))
             }
         }
 
         /// A comparable's value, or `nil` for Nothing.
-        private func value(of comparable: Comparable, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
+        private func value(of comparable: Comparable, current: Node<NoLocation>) throws(EvaluationLimitError)
+            -> JSONValue?
+        {
             switch comparable {
             case .literal(let value): return value
             case .query(let query): return try singleValue(of: query, current: current)
@@ -263,7 +279,8 @@ extension JSONPath {
 
         /// The value of the one node a query selects, or `nil` (Nothing) when it selects none
         /// or several.
-        private func singleValue(of query: Query, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
+        private func singleValue(of query: Query, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue?
+        {
             let nodes = try select(query, from: current)
             return nodes.count == 1 ? nodes[0].value : Self.nothing
         }
@@ -325,7 +342,9 @@ extension JSONPath {
         }
 
         /// The values of two objects' members paired by name, or `nil` when their names differ.
-        private static func pairedMembers(_ x: [(key: String, value: JSONValue)], _ y: [(key: String, value: JSONValue)]) -> [(JSONValue, JSONValue)]? {
+        private static func pairedMembers(
+            _ x: [(key: String, value: JSONValue)], _ y: [(key: String, value: JSONValue)]
+        ) -> [(JSONValue, JSONValue)]? {
             // Keyed by UTF-8 bytes: `String`'s own equality would take "é" and "e\u{301}" as one name.
             func byName(_ members: [(key: String, value: JSONValue)]) -> [[UInt8]: JSONValue] {
                 Dictionary(members.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { _, last in last })
@@ -358,7 +377,8 @@ extension JSONPath {
         }
 
         /// A function's result as a value (for a comparison or a ValueType argument).
-        private func value(of call: FunctionCall, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
+        private func value(of call: FunctionCall, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue?
+        {
             if case .value(let value) = try result(of: call, current: current) { return value }
             return nil
         }
@@ -384,13 +404,14 @@ extension JSONPath {
                 return .value(nodes.count == 1 ? nodes[0] : Self.nothing)
             case .match, .search:
                 guard case .string(let text)? = try valueArgument(call.arguments[0], current: current),
-                      case .string(let pattern)? = try valueArgument(call.arguments[1], current: current),
-                      let expression = regularExpressions.expression(for: pattern, wholeString: call.function == .match)
+                    case .string(let pattern)? = try valueArgument(call.arguments[1], current: current),
+                    let expression = regularExpressions.expression(for: pattern, wholeString: call.function == .match)
                 else { return .logical(false) }
                 // The whole query's deadline bounds the search too, with the regex limit's own.
                 let left = budget.secondsLeft
                 do {
-                    return .logical(try expression.firstMatch(in: text, within: min(budget.limits.regexSeconds, left)) != nil)
+                    return .logical(
+                        try expression.firstMatch(in: text, within: min(budget.limits.regexSeconds, left)) != nil)
                 } catch {
                     throw budget.failure(for: error, queryTimeLeft: left)
                 }
@@ -410,7 +431,9 @@ extension JSONPath {
 
         /// An argument read as a ValueType: a literal, the value of a singular query's node
         /// (Nothing unless exactly one), or a function's value.
-        private func valueArgument(_ argument: Argument, current: Node<NoLocation>) throws(EvaluationLimitError) -> JSONValue? {
+        private func valueArgument(_ argument: Argument, current: Node<NoLocation>) throws(EvaluationLimitError)
+            -> JSONValue?
+        {
             switch argument {
             case .literal(let value): return value
             case .query(let query): return try singleValue(of: query, current: current)
@@ -420,7 +443,9 @@ extension JSONPath {
         }
 
         /// An argument read as a NodesType: the values a query selects.
-        private func nodesArgument(_ argument: Argument, current: Node<NoLocation>) throws(EvaluationLimitError) -> [JSONValue] {
+        private func nodesArgument(_ argument: Argument, current: Node<NoLocation>) throws(EvaluationLimitError)
+            -> [JSONValue]
+        {
             switch argument {
             case .query(let query): return try select(query, from: current).map(\.value)
             case .function(let call):
@@ -475,13 +500,16 @@ extension JSONPath {
         /// query had less time left than a regular expression may take), else the regular
         /// expression's error as it is.
         func failure(for error: EvaluationLimitError, queryTimeLeft: Double) -> EvaluationLimitError {
-            guard error.variable == EvaluationLimits.regexTimeoutVariable, queryTimeLeft < limits.regexSeconds else { return error }
+            guard error.variable == EvaluationLimits.regexTimeoutVariable, queryTimeLeft < limits.regexSeconds else {
+                return error
+            }
             return timedOut
         }
 
         private var timedOut: EvaluationLimitError {
             EvaluationLimitError(
-                problem: "the JSONPath \(expression) ran for more than \(EvaluationLimits.duration(limits.querySeconds))",
+                problem:
+                    "the JSONPath \(expression) ran for more than \(EvaluationLimits.duration(limits.querySeconds))",
                 variable: EvaluationLimits.queryTimeoutVariable
             )
         }
@@ -564,7 +592,9 @@ struct JSONNumber: Sendable {
     /// `Double`s (NaN with nothing).
     static func compare(_ a: String, _ b: String) -> ComparisonResult {
         guard let x = JSONNumber(a), let y = JSONNumber(b) else {
-            guard let x = Double(a), let y = Double(b), !x.isNaN, !y.isNaN else { return a == b ? .orderedSame : .orderedDescending }
+            guard let x = Double(a), let y = Double(b), !x.isNaN, !y.isNaN else {
+                return a == b ? .orderedSame : .orderedDescending
+            }
             return x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
         }
         if x.isNegative != y.isNegative { return x.isNegative ? .orderedAscending : .orderedDescending }

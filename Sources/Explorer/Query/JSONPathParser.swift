@@ -97,8 +97,9 @@ extension JSONPath {
         private mutating func requiredMemberName(after dots: String) throws(Failure) -> String {
             guard let next = scanner.peek, Self.isNameFirst(next) else {
                 if let next = scanner.peek, Self.isDigit(next) || next == "-" {
-                    throw failure("A member name after \(dots) cannot start with \"\(next)\" (write ['\(next)…'] for such a name, "
-                                  + "or [\(next)…] for an index)", at: scanner.position)
+                    throw failure(
+                        "A member name after \(dots) cannot start with \"\(next)\" (write ['\(next)…'] for such a name, "
+                            + "or [\(next)…] for an index)", at: scanner.position)
                 }
                 throw failure("Expected a member name or * after \(dots)", at: scanner.position)
             }
@@ -125,7 +126,9 @@ extension JSONPath {
                 skipBlanks()
             } while scanner.consume(",")
             guard scanner.consume("]") else {
-                throw failure(scanner.isAtEnd ? "Expected ]" : "Expected , or ] instead of \"\(scanner.peek!)\"", at: scanner.position)
+                throw failure(
+                    scanner.isAtEnd ? "Expected ]" : "Expected , or ] instead of \"\(scanner.peek!)\"",
+                    at: scanner.position)
             }
             return selectors
         }
@@ -157,7 +160,8 @@ extension JSONPath {
             guard scanner.consume(":") else {
                 scanner.position = afterStart
                 guard let start else {
-                    throw unexpected(expecting: "a selector (a quoted name, *, an index, a slice such as 1:3, or a filter ?@.a)")
+                    throw unexpected(
+                        expecting: "a selector (a quoted name, *, an index, a slice such as 1:3, or a filter ?@.a)")
                 }
                 return .index(start)
             }
@@ -181,11 +185,15 @@ extension JSONPath {
             let digits = scanner.take(while: Self.isDigit)
             guard !digits.isEmpty else { throw failure("Expected a digit after -", at: scanner.position) }
             if digits.hasPrefix("0") {
-                guard digits == "0" else { throw failure("An integer cannot start with 0 (write \(Int(digits) ?? 0))", at: start) }
+                guard digits == "0" else {
+                    throw failure("An integer cannot start with 0 (write \(Int(digits) ?? 0))", at: start)
+                }
                 guard first != "-" else { throw failure("-0 is not an index; write 0", at: start) }
             }
-            guard digits.count <= 16, let value = Int(scanner.text(from: start)), abs(value) <= Self.maximumInteger else {
-                throw failure("\(scanner.text(from: start)) is out of range (integers are within ±9007199254740991)", at: start)
+            guard digits.count <= 16, let value = Int(scanner.text(from: start)), abs(value) <= Self.maximumInteger
+            else {
+                throw failure(
+                    "\(scanner.text(from: start)) is out of range (integers are within ±9007199254740991)", at: start)
             }
             return value
         }
@@ -238,7 +246,8 @@ extension JSONPath {
                 let expression = try parser.logicalExpression()
                 parser.skipBlanks()
                 guard parser.scanner.consume(")") else {
-                    throw parser.failure("Expected ) to close the ( at position \(open + 1)", at: parser.scanner.position)
+                    throw parser.failure(
+                        "Expected ) to close the ( at position \(open + 1)", at: parser.scanner.position)
                 }
                 return expression
             }
@@ -294,7 +303,8 @@ extension JSONPath {
             case "-", "0"..."9": return .literal(try number())
             default: break
             }
-            for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where scanner.isLooking(at: word) {
+            for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)]
+            where scanner.isLooking(at: word) {
                 let after = scanner.peek(at: word.unicodeScalars.count)
                 if after.map({ Self.isFunctionNameChar($0) || $0 == "(" }) != true {
                     scanner.advance(by: word.unicodeScalars.count)
@@ -320,13 +330,15 @@ extension JSONPath {
                 return .exists(query)
             case .function(let call):
                 guard call.function.result != .value else {
-                    throw failure("\(call.function.rawValue)() gives a value, which is not a test: compare it, as in "
-                                  + "\(call.function.rawValue)(@.a) == 1", at: start)
+                    throw failure(
+                        "\(call.function.rawValue)() gives a value, which is not a test: compare it, as in "
+                            + "\(call.function.rawValue)(@.a) == 1", at: start)
                 }
                 return .function(call)
             case .literal(let value):
-                throw failure("The literal \(value.serialized()) alone is not a test: compare it with something, as in "
-                              + "@.a == \(value.serialized())", at: start)
+                throw failure(
+                    "The literal \(value.serialized()) alone is not a test: compare it with something, as in "
+                        + "@.a == \(value.serialized())", at: start)
             }
         }
 
@@ -338,14 +350,17 @@ extension JSONPath {
                 return .literal(value)
             case .query(let query):
                 guard isSingular(query) else {
-                    throw failure("The query at position \(start + 1) can select several nodes, so it cannot be compared: compare a "
-                                  + "singular query (names and indexes only, as in @.a[0], without blanks inside brackets)", at: start)
+                    throw failure(
+                        "The query at position \(start + 1) can select several nodes, so it cannot be compared: compare a "
+                            + "singular query (names and indexes only, as in @.a[0], without blanks inside brackets)",
+                        at: start)
                 }
                 return .query(query)
             case .function(let call):
                 guard call.function.result == .value else {
-                    throw failure("\(call.function.rawValue)() gives true or false, which cannot be compared: use it alone as a "
-                                  + "test, as in [?\(call.function.rawValue)(@.a, 'x')]", at: start)
+                    throw failure(
+                        "\(call.function.rawValue)() gives true or false, which cannot be compared: use it alone as a "
+                            + "test, as in [?\(call.function.rawValue)(@.a, 'x')]", at: start)
                 }
                 return .function(call)
             }
@@ -365,15 +380,22 @@ extension JSONPath {
             let start = scanner.position
             let name = scanner.take(while: Self.isFunctionNameChar)
             guard scanner.consume("(") else {
-                throw failure("Unknown word \"\(name)\" (expected a query such as @.\(name), a literal or a function call)", at: start)
+                throw failure(
+                    "Unknown word \"\(name)\" (expected a query such as @.\(name), a literal or a function call)",
+                    at: start)
             }
             guard let function = Function(rawValue: name) else {
-                throw failure("Unknown function \(name)() (the functions are length, count, match, search and value)", at: start)
+                throw failure(
+                    "Unknown function \(name)() (the functions are length, count, match, search and value)", at: start)
             }
-            let arguments = try nested { (parser: inout Parser) throws(Failure) in try parser.functionArguments(of: function) }
+            let arguments = try nested { (parser: inout Parser) throws(Failure) in
+                try parser.functionArguments(of: function)
+            }
             guard arguments.count == function.parameters.count else {
                 let expected = function.parameters.count
-                throw failure("\(name)() takes \(expected) argument\(expected == 1 ? "" : "s"), not \(arguments.count)", at: start)
+                throw failure(
+                    "\(name)() takes \(expected) argument\(expected == 1 ? "" : "s"), not \(arguments.count)", at: start
+                )
             }
             for (argument, parameter) in zip(arguments, function.parameters) {
                 try check(argument.argument, of: function, against: parameter, at: argument.position)
@@ -382,7 +404,9 @@ extension JSONPath {
         }
 
         /// The arguments after `(`, up to and including `)`, each with its position.
-        private mutating func functionArguments(of function: Function) throws(Failure) -> [(argument: Argument, position: Int)] {
+        private mutating func functionArguments(of function: Function) throws(Failure) -> [(
+            argument: Argument, position: Int
+        )] {
             var arguments: [(argument: Argument, position: Int)] = []
             skipBlanks()
             if scanner.consume(")") { return arguments }
@@ -393,8 +417,10 @@ extension JSONPath {
                 skipBlanks()
             } while scanner.consume(",")
             guard scanner.consume(")") else {
-                throw failure(scanner.isAtEnd ? "Expected ) to close \(function.rawValue)(" : "Expected , or ) in \(function.rawValue)(…)",
-                              at: scanner.position)
+                throw failure(
+                    scanner.isAtEnd
+                        ? "Expected ) to close \(function.rawValue)(" : "Expected , or ) in \(function.rawValue)(…)",
+                    at: scanner.position)
             }
             return arguments
         }
@@ -406,7 +432,8 @@ extension JSONPath {
             if scanner.peek != "!" && scanner.peek != "(", let operand = try operand() {
                 let afterOperand = scanner.position
                 skipBlanks()
-                let continues = comparisonOperator() != nil || scanner.isLooking(at: "&&") || scanner.isLooking(at: "||")
+                let continues =
+                    comparisonOperator() != nil || scanner.isLooking(at: "&&") || scanner.isLooking(at: "||")
                 scanner.position = continues ? start : afterOperand
                 if !continues {
                     switch operand {
@@ -421,30 +448,38 @@ extension JSONPath {
         }
 
         /// Refuses an argument whose type does not fit the parameter (§2.4.3's well-typedness).
-        private func check(_ argument: Argument, of function: Function, against parameter: ExpressionType, at start: Int) throws(Failure) {
+        private func check(
+            _ argument: Argument, of function: Function, against parameter: ExpressionType, at start: Int
+        ) throws(Failure) {
             let name = "\(function.rawValue)()"
             switch (parameter, argument) {
             case (.value, .literal), (.nodes, .query), (.logical, .logical), (.logical, .query):
                 return
             case (.value, .query(let query)):
                 guard isSingular(query) else {
-                    throw failure("\(name) needs a single value here, and this query can select several nodes: use a singular "
-                                  + "query (names and indexes only, as in @.a[0])", at: start)
+                    throw failure(
+                        "\(name) needs a single value here, and this query can select several nodes: use a singular "
+                            + "query (names and indexes only, as in @.a[0])", at: start)
                 }
             case (.value, .function(let call)):
                 guard call.function.result == .value else {
-                    throw failure("\(name) needs a value here, and \(call.function.rawValue)() gives true or false", at: start)
+                    throw failure(
+                        "\(name) needs a value here, and \(call.function.rawValue)() gives true or false", at: start)
                 }
             case (.value, .logical):
-                throw failure("\(name) needs a value here (a literal, a singular query or a function), not a test", at: start)
+                throw failure(
+                    "\(name) needs a value here (a literal, a singular query or a function), not a test", at: start)
             case (.nodes, .function(let call)):
                 guard call.function.result == .nodes else {
-                    throw failure("\(name) needs a query here (its nodes, as in \(name.dropLast())@.*)), and "
-                                  + "\(call.function.rawValue)() gives a \(call.function.result == .value ? "value" : "true or false")",
-                                  at: start)
+                    throw failure(
+                        "\(name) needs a query here (its nodes, as in \(name.dropLast())@.*)), and "
+                            + "\(call.function.rawValue)() gives a \(call.function.result == .value ? "value" : "true or false")",
+                        at: start)
                 }
             case (.nodes, .literal), (.nodes, .logical):
-                throw failure("\(name) needs a query here (its nodes, as in \(name.dropLast())@.*)), not a literal or a test", at: start)
+                throw failure(
+                    "\(name) needs a query here (its nodes, as in \(name.dropLast())@.*)), not a literal or a test",
+                    at: start)
             case (.logical, .function(let call)):
                 guard call.function.result != .value else {
                     throw failure("\(name) needs a test here, and \(call.function.rawValue)() gives a value", at: start)
@@ -465,15 +500,18 @@ extension JSONPath {
             var text = String.UnicodeScalarView()
             while true {
                 guard let next = scanner.peek else {
-                    throw failure("The string opened at position \(open + 1) is not closed (expected \(quote))", at: scanner.position)
+                    throw failure(
+                        "The string opened at position \(open + 1) is not closed (expected \(quote))",
+                        at: scanner.position)
                 }
                 scanner.advance()
                 if next == quote { return String(text) }
                 if next == "\\" {
                     text.append(try escapedCharacter(in: quote))
                 } else if next.value < 0x20 {
-                    throw failure("A control character (U+\(Self.hex(next.value))) must be escaped in a string, as in \\u\(Self.hex(next.value))",
-                                  at: scanner.position - 1)
+                    throw failure(
+                        "A control character (U+\(Self.hex(next.value))) must be escaped in a string, as in \\u\(Self.hex(next.value))",
+                        at: scanner.position - 1)
                 } else {
                     text.append(next)
                 }
@@ -484,7 +522,9 @@ extension JSONPath {
         /// quote.
         private mutating func escapedCharacter(in quote: Unicode.Scalar) throws(Failure) -> Unicode.Scalar {
             let start = scanner.position - 1
-            guard let next = scanner.peek else { throw failure("Expected an escaped character after \\", at: scanner.position) }
+            guard let next = scanner.peek else {
+                throw failure("Expected an escaped character after \\", at: scanner.position)
+            }
             scanner.advance()
             switch next {
             case "b": return "\u{08}"
@@ -496,7 +536,9 @@ extension JSONPath {
             case "u": return try unicodeEscape(at: start)
             case quote: return quote
             default:
-                throw failure("\\\(next) is not an escape (the escapes are \\b \\f \\n \\r \\t \\/ \\\\ \\\(quote) and \\uXXXX)", at: start)
+                throw failure(
+                    "\\\(next) is not an escape (the escapes are \\b \\f \\n \\r \\t \\/ \\\\ \\\(quote) and \\uXXXX)",
+                    at: start)
             }
         }
 
@@ -509,13 +551,15 @@ extension JSONPath {
                 throw failure("\\u\(Self.hex(first)) is a low surrogate without a high surrogate before it", at: start)
             case 0xD800...0xDBFF:
                 guard scanner.consume("\\u") else {
-                    throw failure("\\u\(Self.hex(first)) is a high surrogate: a \\u escape of a low surrogate (DC00 to DFFF) must follow",
-                                  at: start)
+                    throw failure(
+                        "\\u\(Self.hex(first)) is a high surrogate: a \\u escape of a low surrogate (DC00 to DFFF) must follow",
+                        at: start)
                 }
                 let second = try fourHexDigits(at: scanner.position - 2)
                 guard (0xDC00...0xDFFF).contains(second) else {
-                    throw failure("\\u\(Self.hex(first)) must be followed by a low surrogate (\\uDC00 to \\uDFFF), not \\u\(Self.hex(second))",
-                                  at: start)
+                    throw failure(
+                        "\\u\(Self.hex(first)) must be followed by a low surrogate (\\uDC00 to \\uDFFF), not \\u\(Self.hex(second))",
+                        at: start)
                 }
                 return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
             default:
@@ -542,13 +586,19 @@ extension JSONPath {
             _ = scanner.consume("-")
             let integer = scanner.take(while: Self.isDigit)
             guard !integer.isEmpty else { throw failure("Expected a digit", at: scanner.position) }
-            guard integer == "0" || !integer.hasPrefix("0") else { throw failure("A number cannot start with 0 followed by digits", at: start) }
+            guard integer == "0" || !integer.hasPrefix("0") else {
+                throw failure("A number cannot start with 0 followed by digits", at: start)
+            }
             if scanner.consume(".") {
-                guard scanner.skip(while: Self.isDigit) > 0 else { throw failure("Expected a digit after the decimal point", at: scanner.position) }
+                guard scanner.skip(while: Self.isDigit) > 0 else {
+                    throw failure("Expected a digit after the decimal point", at: scanner.position)
+                }
             }
             if scanner.consume("e") || scanner.consume("E") {
                 if !scanner.consume("-") { _ = scanner.consume("+") }
-                guard scanner.skip(while: Self.isDigit) > 0 else { throw failure("Expected the exponent's digits", at: scanner.position) }
+                guard scanner.skip(while: Self.isDigit) > 0 else {
+                    throw failure("Expected the exponent's digits", at: scanner.position)
+                }
             }
             return .number(scanner.text(from: start))
         }
@@ -558,8 +608,9 @@ extension JSONPath {
         /// Runs `body` one level deeper, refusing more than `maximumNesting` levels.
         private mutating func nested<T>(_ body: (inout Parser) throws(Failure) -> T) throws(Failure) -> T {
             guard nesting < JSONPath.maximumNesting else {
-                throw failure("Filters, parentheses and functions nest deeper than \(JSONPath.maximumNesting) levels; "
-                              + "write a simpler expression", at: scanner.position)
+                throw failure(
+                    "Filters, parentheses and functions nest deeper than \(JSONPath.maximumNesting) levels; "
+                        + "write a simpler expression", at: scanner.position)
             }
             nesting += 1
             defer { nesting -= 1 }

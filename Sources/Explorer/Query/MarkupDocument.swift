@@ -68,7 +68,10 @@ package struct MarkupDocument: Sendable {
         var textStart = 0
 
         while index < scalars.count {
-            guard scalars[index] == "<", index + 1 < scalars.count else { index += 1; continue }
+            guard scalars[index] == "<", index + 1 < scalars.count else {
+                index += 1
+                continue
+            }
             let next = scalars[index + 1]
             if Self.hasPrefix(scalars, at: index, "<!--") {
                 appendText(scalars, textStart..<index, to: open.last!)
@@ -199,7 +202,10 @@ package struct MarkupDocument: Sendable {
         let wanted = Array(text.lowercased().unicodeScalars)
         var index = start
         while index + wanted.count <= scalars.count {
-            if scalars[index] == "<", String(String.UnicodeScalarView(scalars[index..<(index + wanted.count)])).lowercased() == text.lowercased() {
+            if scalars[index] == "<",
+                String(String.UnicodeScalarView(scalars[index..<(index + wanted.count)])).lowercased()
+                    == text.lowercased()
+            {
                 return index
             }
             index += 1
@@ -231,11 +237,18 @@ package struct MarkupDocument: Sendable {
         while cursor < scalars.count {
             let scalar = scalars[cursor]
             if scalar == ">" { return (attributes, false, cursor + 1) }
-            if scalar == "/" && cursor + 1 < scalars.count && scalars[cursor + 1] == ">" { return (attributes, true, cursor + 2) }
-            guard !scalar.properties.isWhitespace, scalar != "/" else { cursor += 1; continue }
+            if scalar == "/" && cursor + 1 < scalars.count && scalars[cursor + 1] == ">" {
+                return (attributes, true, cursor + 2)
+            }
+            guard !scalar.properties.isWhitespace, scalar != "/" else {
+                cursor += 1
+                continue
+            }
             var name = String(scalar)
             cursor += 1
-            while cursor < scalars.count, !scalars[cursor].properties.isWhitespace, !"=>/".unicodeScalars.contains(scalars[cursor]) {
+            while cursor < scalars.count, !scalars[cursor].properties.isWhitespace,
+                !"=>/".unicodeScalars.contains(scalars[cursor])
+            {
                 name.unicodeScalars.append(scalars[cursor])
                 cursor += 1
             }
@@ -251,7 +264,9 @@ package struct MarkupDocument: Sendable {
                     cursor = min(scalars.count, close + 1)
                 } else {
                     let begin = cursor
-                    while cursor < scalars.count, !scalars[cursor].properties.isWhitespace, scalars[cursor] != ">" { cursor += 1 }
+                    while cursor < scalars.count, !scalars[cursor].properties.isWhitespace, scalars[cursor] != ">" {
+                        cursor += 1
+                    }
                     value = String(String.UnicodeScalarView(scalars[begin..<cursor]))
                 }
             }
@@ -261,7 +276,8 @@ package struct MarkupDocument: Sendable {
     }
 
     private static let namedEntities: [String: String] = [
-        "lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®", "hellip": "…",
+        "lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "copy": "©", "reg": "®",
+        "hellip": "…",
         "mdash": "—", "ndash": "–",
     ]
 

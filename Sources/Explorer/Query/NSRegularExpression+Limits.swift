@@ -16,7 +16,9 @@ extension NSRegularExpression {
     ///   - seconds: how long the search may run (`EvaluationLimits.regexSeconds`).
     /// - Returns: the first match, or `nil` when the whole text was searched and nothing matched.
     /// - Throws: `EvaluationLimitError` when the search ran out of time or ICU gave up.
-    package func firstMatch(in text: String, within seconds: Double) throws(EvaluationLimitError) -> NSTextCheckingResult? {
+    package func firstMatch(in text: String, within seconds: Double) throws(EvaluationLimitError)
+        -> NSTextCheckingResult?
+    {
         let range = NSRange(text.startIndex..., in: text)
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(seconds, 1e9)) * 1e9)
         var found: NSTextCheckingResult?
@@ -36,7 +38,8 @@ extension NSRegularExpression {
         if let found { return found }
         if gaveUp {
             throw EvaluationLimitError(
-                problem: "the regular expression \"\(pattern)\" gave up on a text of \(text.utf16.count) characters: it backtracks "
+                problem:
+                    "the regular expression \"\(pattern)\" gave up on a text of \(text.utf16.count) characters: it backtracks "
                     + "more than the regular expression engine's stack holds (nested repetition such as (a+)+)",
                 variable: nil,
                 otherwise: "this limit cannot be raised: write the pattern without nested repetition"
@@ -44,7 +47,8 @@ extension NSRegularExpression {
         }
         if timedOut {
             throw EvaluationLimitError(
-                problem: "the regular expression \"\(pattern)\" ran for more than \(EvaluationLimits.duration(seconds)) "
+                problem:
+                    "the regular expression \"\(pattern)\" ran for more than \(EvaluationLimits.duration(seconds)) "
                     + "on a text of \(text.utf16.count) characters without an answer",
                 variable: EvaluationLimits.regexTimeoutVariable
             )

@@ -65,7 +65,8 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
     package var description: String { text }
 
     /// The subset in one line, for error messages.
-    package static let subset = "paths (/a/b, //b, *), positions [n] and [last()], attribute tests [@a] and [@a='v'], @attr, text(), count(path)"
+    package static let subset =
+        "paths (/a/b, //b, *), positions [n] and [last()], attribute tests [@a] and [@a='v'], @attr, text(), count(path)"
 
     /// Parses an expression.
     ///
@@ -86,7 +87,9 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
             } else if scanner.consume("/") {
                 anyDepth = false
             } else if !first {
-                throw SyntaxError(message: "expected / or // before \"\(scanner.rest)\"; the subset is \(Self.subset)", offset: scanner.position)
+                throw SyntaxError(
+                    message: "expected / or // before \"\(scanner.rest)\"; the subset is \(Self.subset)",
+                    offset: scanner.position)
             }
             first = false
             if let last = steps.last, case .attribute = last.test {
@@ -104,7 +107,9 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
                 throw SyntaxError(message: "count( must close with ) at the end", offset: scanner.position)
             }
         }
-        guard !steps.isEmpty else { throw SyntaxError(message: "the expression selects nothing; write a path such as //title", offset: 0) }
+        guard !steps.isEmpty else {
+            throw SyntaxError(message: "the expression selects nothing; write a path such as //title", offset: 0)
+        }
         self.steps = steps
         isCount = count
     }
@@ -118,7 +123,9 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
         if scanner.consume("@") {
             if scanner.consume("*") { return .attribute(nil) }
             let name = scanner.name()
-            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.position) }
+            guard !name.isEmpty else {
+                throw SyntaxError(message: "@ needs an attribute name", offset: scanner.position)
+            }
             return .attribute(name)
         }
         let name = scanner.name()
@@ -126,7 +133,9 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
             throw SyntaxError(message: "\"\(scanner.rest)\" is not in the XPath subset: \(subset)", offset: start)
         }
         if scanner.peek == "(" || scanner.rest.hasPrefix("::") {
-            throw SyntaxError(message: "\(name)\(scanner.peek == "(" ? "()" : "::") is not in the XPath subset: \(subset)", offset: start)
+            throw SyntaxError(
+                message: "\(name)\(scanner.peek == "(" ? "()" : "::") is not in the XPath subset: \(subset)",
+                offset: start)
         }
         return .element(name)
     }
@@ -144,23 +153,32 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
             predicate = .position(position)
         } else if scanner.consume("@") {
             let name = scanner.name()
-            guard !name.isEmpty else { throw SyntaxError(message: "@ needs an attribute name", offset: scanner.position) }
+            guard !name.isEmpty else {
+                throw SyntaxError(message: "@ needs an attribute name", offset: scanner.position)
+            }
             scanner.skipSpaces()
             let negated = scanner.consume("!=")
             if negated || scanner.consume("=") {
                 scanner.skipSpaces()
                 guard let value = scanner.quoted() else {
-                    throw SyntaxError(message: "compare an attribute with a quoted value: [@\(name)='value']", offset: scanner.position)
+                    throw SyntaxError(
+                        message: "compare an attribute with a quoted value: [@\(name)='value']",
+                        offset: scanner.position)
                 }
                 predicate = .attribute(name, equals: value, negated: negated)
             } else {
                 predicate = .hasAttribute(name)
             }
         } else {
-            throw SyntaxError(message: "[\(scanner.rest.prefix(20))… is not a predicate of the subset ([n], [last()], [@a], [@a='v'])", offset: start)
+            throw SyntaxError(
+                message:
+                    "[\(scanner.rest.prefix(20))… is not a predicate of the subset ([n], [last()], [@a], [@a='v'])",
+                offset: start)
         }
         scanner.skipSpaces()
-        guard scanner.consume("]") else { throw SyntaxError(message: "expected ] to close the predicate", offset: scanner.position) }
+        guard scanner.consume("]") else {
+            throw SyntaxError(message: "expected ] to close the predicate", offset: scanner.position)
+        }
         return predicate
     }
 
@@ -203,7 +221,9 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
         case .parent: selected = document.nodes[base].parent.map { [$0] } ?? []
         case .attribute: selected = []
         case .text:
-            selected = document.nodes[base].children.filter { if case .text = document.nodes[$0].kind { true } else { false } }
+            selected = document.nodes[base].children.filter {
+                if case .text = document.nodes[$0].kind { true } else { false }
+            }
         case .element(let name):
             selected = document.nodes[base].children.filter { child in
                 guard case .element(let childName, _) = document.nodes[child].kind else { return false }
@@ -212,7 +232,8 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
         }
         for predicate in step.predicates {
             switch predicate {
-            case .position(let position): selected = selected.indices.contains(position - 1) ? [selected[position - 1]] : []
+            case .position(let position):
+                selected = selected.indices.contains(position - 1) ? [selected[position - 1]] : []
             case .last: selected = selected.last.map { [$0] } ?? []
             case .hasAttribute(let name):
                 selected = selected.filter { attribute(name, of: $0, in: document) != nil }
@@ -249,15 +270,15 @@ extension XPath {
     typealias Scanner = QueryScanner<Character>
 }
 
-fileprivate extension QueryScanner where Element == Character {
+extension QueryScanner where Element == Character {
     /// Skips spaces (only spaces: the subset has no other blanks between tokens).
-    mutating func skipSpaces() {
+    fileprivate mutating func skipSpaces() {
         skip { $0 == " " }
     }
 
     /// Reads a name: letters, digits, `_`, `-`, `.` (not first) and `:` (not as the `::` of
     /// an axis). Empty when none comes next.
-    mutating func name() -> String {
+    fileprivate mutating func name() -> String {
         let start = position
         while let next = peek, next.isLetter || next.isNumber || "_-.:".contains(next) {
             // `::` starts an axis, not a name.
@@ -269,14 +290,14 @@ fileprivate extension QueryScanner where Element == Character {
     }
 
     /// Reads ASCII digits, or gives `nil` when none comes next.
-    mutating func digits() -> String? {
+    fileprivate mutating func digits() -> String? {
         let digits = take { $0.isASCII && $0.isNumber }
         return digits.isEmpty ? nil : digits
     }
 
     /// Reads a value in single or double quotes (no escapes), or gives `nil`, reading nothing,
     /// when none comes next or it is not closed.
-    mutating func quoted() -> String? {
+    fileprivate mutating func quoted() -> String? {
         guard let quote = peek, quote == "'" || quote == "\"" else { return nil }
         guard let close = elements[(position + 1)...].firstIndex(of: quote) else { return nil }
         let value = String(elements[(position + 1)..<close])

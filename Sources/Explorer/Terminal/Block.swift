@@ -6,15 +6,20 @@ package struct Block: Sendable {
         package var topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical: Character
 
         /// Rounded corners with light lines.
-        package static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
+        package static let rounded = BorderSet(
+            topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
         /// Square corners with light lines.
-        package static let plain = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
+        package static let plain = BorderSet(
+            topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
         /// Heavy lines (the focused pane in the high-contrast look).
-        package static let thick = BorderSet(topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
+        package static let thick = BorderSet(
+            topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
         /// Double lines.
-        package static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
+        package static let double = BorderSet(
+            topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
         /// ASCII only.
-        package static let ascii = BorderSet(topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|")
+        package static let ascii = BorderSet(
+            topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|")
     }
 
     /// The title on the top border (sanitized; cut with an ellipsis when too long).
@@ -29,7 +34,10 @@ package struct Block: Sendable {
     package var fill: Style?
 
     /// Creates a block.
-    package init(title: String = "", trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded, fill: Style? = .plain) {
+    package init(
+        title: String = "", trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded,
+        fill: Style? = .plain
+    ) {
         self.title = title.isEmpty ? [] : [Span(title, role: .title)]
         self.trailingTitle = trailingTitle
         self.focused = focused
@@ -38,7 +46,10 @@ package struct Block: Sendable {
     }
 
     /// Creates a block with a styled title.
-    package init(titleSpans: [Span], trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded, fill: Style? = .plain) {
+    package init(
+        titleSpans: [Span], trailingTitle: [Span] = [], focused: Bool = false, borders: BorderSet = .rounded,
+        fill: Style? = .plain
+    ) {
         self.title = titleSpans
         self.trailingTitle = trailingTitle
         self.focused = focused
@@ -63,7 +74,9 @@ package struct Block: Sendable {
         let style = Style(focused ? .focusBorder : .border, focused ? [.bold] : [])
         let horizontal = String(repeating: borders.horizontal, count: area.width - 2)
         grid.put(String(borders.topLeft) + horizontal + String(borders.topRight), x: area.x, y: area.y, style: style)
-        grid.put(String(borders.bottomLeft) + horizontal + String(borders.bottomRight), x: area.x, y: area.maxY - 1, style: style)
+        grid.put(
+            String(borders.bottomLeft) + horizontal + String(borders.bottomRight), x: area.x, y: area.maxY - 1,
+            style: style)
         for y in (area.y + 1)..<(area.maxY - 1) {
             grid.set(area.x, y, Cell(String(borders.vertical), style: style))
             grid.set(area.maxX - 1, y, Cell(String(borders.vertical), style: style))

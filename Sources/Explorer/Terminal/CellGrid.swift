@@ -53,7 +53,9 @@ package struct CellGrid: Sendable, Hashable {
     ///   - clip: a rectangle the text must stay in (the grid when nil).
     /// - Returns: the column after the last one drawn.
     @discardableResult
-    package mutating func put<S: StringProtocol>(_ text: S, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
+    package mutating func put<S: StringProtocol>(_ text: S, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil)
+        -> Int
+    {
         var characters: [StyledCharacter] = []
         characters.reserveCapacity(text.utf8.count)
         Sanitizer.append(text, style: style, to: &characters)

@@ -14,7 +14,8 @@ package struct ConfirmDialog: Sendable {
     package var maximumWidth: Int
 
     /// Creates a dialog with styled paragraphs.
-    package init(title: String, message: [[Span]], hints: [KeyHint], destructive: Bool = false, maximumWidth: Int = 60) {
+    package init(title: String, message: [[Span]], hints: [KeyHint], destructive: Bool = false, maximumWidth: Int = 60)
+    {
         self.title = title
         self.message = message
         self.hints = hints
@@ -24,17 +25,21 @@ package struct ConfirmDialog: Sendable {
 
     /// Creates a dialog with a one-paragraph plain message.
     package init(title: String, message: String, hints: [KeyHint], destructive: Bool = false, maximumWidth: Int = 60) {
-        self.init(title: title, message: [[Span(message)]], hints: hints, destructive: destructive, maximumWidth: maximumWidth)
+        self.init(
+            title: title, message: [[Span(message)]], hints: hints, destructive: destructive, maximumWidth: maximumWidth
+        )
     }
 
     /// Draws the dialog centred in `area`.
     package func render(into grid: inout CellGrid, area: Rect) {
         // As wide as the longest paragraph, the title or the hints need, up to the maximum.
         let hintWidth = hints.reduce(0) { $0 + DisplayWidth.of($1.key) + DisplayWidth.of($1.label) + 4 } - 3
-        let contentWidth = max(26, DisplayWidth.of(title) + 2, hintWidth, message.map { DisplayWidth.of($0.plainText) }.max() ?? 0)
+        let contentWidth = max(
+            26, DisplayWidth.of(title) + 2, hintWidth, message.map { DisplayWidth.of($0.plainText) }.max() ?? 0)
         let width = min(Overlay.maximumWidth(in: area), min(maximumWidth, contentWidth + 4))
         let rows = message.flatMap { paragraph -> [[StyledCharacter]] in
-            paragraph.allSatisfy({ $0.text.isEmpty }) ? [[]] : WordWrap.rows(Overlay.characters(paragraph), width: max(1, width - 4))
+            paragraph.allSatisfy({ $0.text.isEmpty })
+                ? [[]] : WordWrap.rows(Overlay.characters(paragraph), width: max(1, width - 4))
         }
         let height = min(Overlay.maximumHeight(in: area), rows.count + (hints.isEmpty ? 2 : 4))
         let inside = Overlay.frame(into: &grid, area: area, width: width, height: height, title: title)

@@ -40,7 +40,9 @@ package enum FuzzyMatch {
         return best
     }
 
-    private static func greedy(_ needle: [Character], _ haystack: [Character], _ original: [Character], from start: Int) -> Match? {
+    private static func greedy(_ needle: [Character], _ haystack: [Character], _ original: [Character], from start: Int)
+        -> Match?
+    {
         var positions: [Int] = [start]
         var index = start + 1
         for character in needle.dropFirst() {
@@ -48,9 +50,11 @@ package enum FuzzyMatch {
             // adjacent; else the first occurrence.
             guard let next = haystack[index...].firstIndex(of: character) else { return nil }
             var chosen = next
-            if next != index, let wordStart = haystack.indices[index...].first(where: {
-                haystack[$0] == character && isWordStart($0, original)
-            }) {
+            if next != index,
+                let wordStart = haystack.indices[index...].first(where: {
+                    haystack[$0] == character && isWordStart($0, original)
+                })
+            {
                 chosen = wordStart
             }
             positions.append(chosen)
@@ -85,7 +89,9 @@ package enum FuzzyMatch {
     ///   - texts: the candidates.
     /// - Returns: pairs of index and match, sorted by score.
     package static func rank(_ query: String, _ texts: [String]) -> [(index: Int, match: Match)] {
-        let matches = texts.enumerated().compactMap { index, text in match(query, in: text).map { (index: index, match: $0) } }
+        let matches = texts.enumerated().compactMap { index, text in
+            match(query, in: text).map { (index: index, match: $0) }
+        }
         // An empty query ranks nothing: everything in the given order.
         guard !query.allSatisfy(\.isWhitespace) else { return matches }
         let lengths = texts.map(\.count)

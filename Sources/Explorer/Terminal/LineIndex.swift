@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// The start of every line of a byte buffer, found once with `memchr`, so any line of a
 /// large body can be fetched in constant time.
@@ -37,7 +38,8 @@ package struct LineIndex: Sendable {
             starts.reserveCapacity(newlines + 1)
             var position = 0
             while position < buffer.count,
-                  let hit = memchr(base + position, 0x0A, buffer.count - position) {
+                let hit = memchr(base + position, 0x0A, buffer.count - position)
+            {
                 let offset = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
                 position = offset + 1
                 if position < buffer.count { starts.append(position) }

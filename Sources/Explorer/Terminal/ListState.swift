@@ -56,7 +56,10 @@ package struct ListState: Sendable, Hashable {
 
     /// Moves the selection by `delta` rows, clamped to `count` rows.
     package mutating func move(by delta: Int, count: Int) {
-        guard count > 0 else { selected = 0; return }
+        guard count > 0 else {
+            selected = 0
+            return
+        }
         selected = min(max(0, selected + delta), count - 1)
     }
 

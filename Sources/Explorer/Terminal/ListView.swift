@@ -27,7 +27,8 @@ package struct ListView: Sendable {
         guard !area.isEmpty else { return }
         let visible = state.visibleIndices(items)
         if visible.isEmpty {
-            grid.put(DisplayWidth.truncate(emptyText, to: area.width), x: area.x, y: area.y, style: Style(.dim), clip: area)
+            grid.put(
+                DisplayWidth.truncate(emptyText, to: area.width), x: area.x, y: area.y, style: Style(.dim), clip: area)
             return
         }
         let top = state.visibleOffset(height: area.height, count: visible.count)
@@ -69,7 +70,8 @@ package struct ListView: Sendable {
         for word in words {
             let needle = word.map { String($0) }
             guard !needle.isEmpty, needle.count <= lowered.count else { continue }
-            for start in 0...(lowered.count - needle.count) where Array(lowered[start..<(start + needle.count)]) == needle {
+            for start in 0...(lowered.count - needle.count)
+            where Array(lowered[start..<(start + needle.count)]) == needle {
                 for i in start..<(start + needle.count) { characters[i].style.attributes.insert(.underline) }
                 break
             }

@@ -11,10 +11,14 @@ package enum Overlay {
     ///   - trailingTitle: text on the right of the top border (a count), or none.
     /// - Returns: the inside of the box.
     @discardableResult
-    package static func frame(into grid: inout CellGrid, area: Rect, width: Int, height: Int, title: String, trailingTitle: [Span] = []) -> Rect {
+    package static func frame(
+        into grid: inout CellGrid, area: Rect, width: Int, height: Int, title: String, trailingTitle: [Span] = []
+    ) -> Rect {
         let box = area.centered(width: width, height: height)
         grid.fill(box, style: Style(.overlay))
-        return Block(title: title, trailingTitle: trailingTitle, focused: true, borders: .rounded, fill: Style(.overlay)).render(into: &grid, area: box)
+        return Block(
+            title: title, trailingTitle: trailingTitle, focused: true, borders: .rounded, fill: Style(.overlay)
+        ).render(into: &grid, area: box)
     }
 
     /// The widest box that leaves a column of the screen on each side, so the box reads as

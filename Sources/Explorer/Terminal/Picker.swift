@@ -16,7 +16,9 @@ package struct Picker: Sendable {
     package var query: String?
 
     /// Creates a picker of a given size.
-    package init(title: String, items: [ListItem], state: ListState, filterable: Bool = true, width: Int = 50, height: Int = 16) {
+    package init(
+        title: String, items: [ListItem], state: ListState, filterable: Bool = true, width: Int = 50, height: Int = 16
+    ) {
         self.title = title
         self.list = ListView(items: items, state: state, focused: true, emptyText: "No match")
         self.filterable = filterable
@@ -27,14 +29,19 @@ package struct Picker: Sendable {
     /// Creates a picker as large as its items need: every row whole, with room for the
     /// trailing text, at least `minimumWidth` wide.
     package init(title: String, items: [ListItem], state: ListState, filterable: Bool = true, minimumWidth: Int = 40) {
-        let widest = items.map { DisplayWidth.of($0.spans.plainText) + (DisplayWidth.of($0.trailing.plainText) + 2) }.max() ?? 0
+        let widest =
+            items.map { DisplayWidth.of($0.spans.plainText) + (DisplayWidth.of($0.trailing.plainText) + 2) }.max() ?? 0
         let width = max(minimumWidth, DisplayWidth.of(title) + 6, widest + 2)
-        self.init(title: title, items: items, state: state, filterable: filterable, width: width, height: items.count + (filterable ? 3 : 2))
+        self.init(
+            title: title, items: items, state: state, filterable: filterable, width: width,
+            height: items.count + (filterable ? 3 : 2))
     }
 
     /// Draws the picker centred in `area`: the filter line when filterable, then the list.
     package func render(into grid: inout CellGrid, area: Rect) {
-        let box = (width: min(width, Overlay.maximumWidth(in: area)), height: min(height, Overlay.maximumHeight(in: area)))
+        let box = (
+            width: min(width, Overlay.maximumWidth(in: area)), height: min(height, Overlay.maximumHeight(in: area))
+        )
         let inside = Overlay.frame(into: &grid, area: area, width: box.width, height: box.height, title: title)
         guard filterable else {
             list.render(into: &grid, area: inside)

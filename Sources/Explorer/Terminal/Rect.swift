@@ -48,14 +48,17 @@ package struct Rect: Sendable, Hashable {
 
     /// The part of the rectangle that also lies in `other`.
     package func intersection(_ other: Rect) -> Rect {
-        let left = max(x, other.x), top = max(y, other.y)
-        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(maxX, other.maxX)
+        let bottom = min(maxY, other.maxY)
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// A rectangle of `size` centred in this one (clipped to it).
     package func centered(width w: Int, height h: Int) -> Rect {
-        let cw = min(w, width), ch = min(h, height)
+        let cw = min(w, width)
+        let ch = min(h, height)
         return Rect(x: x + (width - cw) / 2, y: y + (height - ch) / 2, width: cw, height: ch)
     }
 

@@ -70,7 +70,7 @@ package enum Sanitizer {
         case 0x09:
             return String(repeating: " ", count: tabWidth)
         case 0x00..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069,
-             0x061C, 0xFFF9...0xFFFB:
+            0x061C, 0xFFF9...0xFFFB:
             return "\\u{" + String(v, radix: 16, uppercase: true) + "}"
         default:
             return nil

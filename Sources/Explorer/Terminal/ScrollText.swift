@@ -41,7 +41,8 @@ package struct ScrollText: Sendable {
         var row = 0
         var skipRows = state.wrap ? max(0, state.topRow) : 0
         while row < area.height, line < count {
-            let limit = state.wrap
+            let limit =
+                state.wrap
                 ? min(ScrollTextState.wrapLimit, (skipRows + area.height - row + 1) * width)
                 : state.leftColumn + width + 1
             var characters = Sanitizer.characters(source.line(line, maxCharacters: limit))
@@ -55,7 +56,9 @@ package struct ScrollText: Sendable {
                     guard row < area.height else { break }
                     if gutter > 0, n == 0 {
                         let number = String(line + 1)
-                        grid.put(String(repeating: " ", count: gutter - 1 - number.count) + number, x: area.x, y: area.y + row, style: numberStyle, clip: area)
+                        grid.put(
+                            String(repeating: " ", count: gutter - 1 - number.count) + number, x: area.x,
+                            y: area.y + row, style: numberStyle, clip: area)
                     }
                     grid.put(piece, x: textArea.x, y: area.y + row, clip: textArea)
                     row += 1
@@ -64,7 +67,9 @@ package struct ScrollText: Sendable {
             } else {
                 if gutter > 0 {
                     let number = String(line + 1)
-                    grid.put(String(repeating: " ", count: gutter - 1 - number.count) + number, x: area.x, y: area.y + row, style: numberStyle, clip: area)
+                    grid.put(
+                        String(repeating: " ", count: gutter - 1 - number.count) + number, x: area.x, y: area.y + row,
+                        style: numberStyle, clip: area)
                 }
                 grid.put(characters, x: textArea.x - state.leftColumn, y: area.y + row, clip: textArea)
                 row += 1

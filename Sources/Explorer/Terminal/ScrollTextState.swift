@@ -19,7 +19,10 @@ package struct ScrollTextState: Sendable, Hashable {
     package static let wrapLimit = 65_536
 
     /// Creates a state at the top.
-    package init(topLine: Int = 0, topRow: Int = 0, leftColumn: Int = 0, wrap: Bool = true, showLineNumbers: Bool = false, search: String = "", currentMatchLine: Int? = nil) {
+    package init(
+        topLine: Int = 0, topRow: Int = 0, leftColumn: Int = 0, wrap: Bool = true, showLineNumbers: Bool = false,
+        search: String = "", currentMatchLine: Int? = nil
+    ) {
         self.topLine = topLine
         self.topRow = topRow
         self.leftColumn = leftColumn
@@ -39,7 +42,11 @@ package struct ScrollTextState: Sendable, Hashable {
     ///   - width: the text area's width in columns (the gutter excluded).
     package mutating func scroll(by rows: Int, source: any TextSource, width: Int) {
         let count = source.lineCount
-        guard count > 0 else { topLine = 0; topRow = 0; return }
+        guard count > 0 else {
+            topLine = 0
+            topRow = 0
+            return
+        }
         topLine = min(max(0, topLine), count - 1)
         guard wrap else {
             topRow = 0

@@ -38,10 +38,11 @@ package struct StatusBar: Sendable {
             let room = max(0, left.maxX - x)
             if characters.reduce(0, { $0 + $1.width }) > room, room > 0 {
                 var used = 0
-                characters = Array(characters.prefix { item in
-                    used += item.width
-                    return used <= room - 1
-                })
+                characters = Array(
+                    characters.prefix { item in
+                        used += item.width
+                        return used <= room - 1
+                    })
                 characters.append(StyledCharacter("…", characters.last?.style ?? base))
             }
             grid.put(characters, x: x, y: row.y, clip: left)

@@ -32,7 +32,10 @@ package struct TableView: Sendable {
     package var emptyText: String
 
     /// Creates a table.
-    package init(headers: [String], widths: [Int], rows: [Row], state: ListState, focused: Bool = true, emptyText: String = "No rows") {
+    package init(
+        headers: [String], widths: [Int], rows: [Row], state: ListState, focused: Bool = true,
+        emptyText: String = "No rows"
+    ) {
         self.headers = headers
         self.widths = widths
         self.rows = rows
@@ -47,12 +50,15 @@ package struct TableView: Sendable {
         guard !area.isEmpty else { return }
         let columns = columnRects(area.row(0))
         for (index, column) in columns.enumerated() where index < headers.count {
-            grid.put(DisplayWidth.truncate(headers[index], to: column.width), x: column.x, y: column.y, style: Style(.dim, .bold), clip: column)
+            grid.put(
+                DisplayWidth.truncate(headers[index], to: column.width), x: column.x, y: column.y,
+                style: Style(.dim, .bold), clip: column)
         }
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         guard !body.isEmpty else { return }
         guard !rows.isEmpty else {
-            grid.put(DisplayWidth.truncate(emptyText, to: body.width), x: body.x, y: body.y, style: Style(.dim), clip: body)
+            grid.put(
+                DisplayWidth.truncate(emptyText, to: body.width), x: body.x, y: body.y, style: Style(.dim), clip: body)
             return
         }
         let top = state.visibleOffset(height: body.height, count: rows.count)
@@ -68,7 +74,10 @@ package struct TableView: Sendable {
                 var characters = Block.fit(Sanitizer.characters(row.cells[column]), width: cellRect.width)
                 for i in characters.indices {
                     if !row.isEnabled { characters[i].style = Style(.dim, characters[i].style.attributes) }
-                    if isSelected { characters[i].style = Style(focused ? .selection : .selectionInactive, characters[i].style.attributes) }
+                    if isSelected {
+                        characters[i].style = Style(
+                            focused ? .selection : .selectionInactive, characters[i].style.attributes)
+                    }
                 }
                 grid.put(characters, x: cellRect.x, y: cellRect.y, clip: cellRect)
             }

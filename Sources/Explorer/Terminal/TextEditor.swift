@@ -34,7 +34,8 @@ package struct TextEditor: Sendable {
             guard index < state.lines.count else { break }
             let number = String(index + 1)
             let marked = index == markedLine
-            let gutterText = String(repeating: " ", count: max(0, gutter - 2 - number.count)) + number + (marked ? "▶" : " ")
+            let gutterText =
+                String(repeating: " ", count: max(0, gutter - 2 - number.count)) + number + (marked ? "▶" : " ")
             grid.put(gutterText, x: area.x, y: area.y + row, style: Style(marked ? .error : .dim), clip: area)
             let characters = Sanitizer.characters(style(index, state.lines[index]))
             var scroll = 0

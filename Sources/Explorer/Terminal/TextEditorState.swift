@@ -28,7 +28,8 @@ package struct TextEditorState: Sendable, Hashable {
     package mutating func insert(_ string: String) {
         let pieces = TextEditorState.split(string)
         let current = Array(lines[line])
-        let before = String(current[..<column]), after = String(current[column...])
+        let before = String(current[..<column])
+        let after = String(current[column...])
         if pieces.count == 1 {
             lines[line] = before + pieces[0] + after
             column += pieces[0].count
@@ -96,9 +97,19 @@ package struct TextEditorState: Sendable, Hashable {
     /// Moves one character left or right, across line ends.
     package mutating func moveCharacter(by delta: Int) {
         if delta < 0 {
-            if column > 0 { column -= 1 } else if line > 0 { line -= 1; column = lines[line].count }
+            if column > 0 {
+                column -= 1
+            } else if line > 0 {
+                line -= 1
+                column = lines[line].count
+            }
         } else {
-            if column < lines[line].count { column += 1 } else if line + 1 < lines.count { line += 1; column = 0 }
+            if column < lines[line].count {
+                column += 1
+            } else if line + 1 < lines.count {
+                line += 1
+                column = 0
+            }
         }
     }
 

@@ -13,7 +13,10 @@ package struct TextField: Sendable {
     package var masked: Bool
 
     /// Creates a text field.
-    package init(state: TextFieldState, focused: Bool = true, placeholder: String = "", style: Style = Style(.input), masked: Bool = false) {
+    package init(
+        state: TextFieldState, focused: Bool = true, placeholder: String = "", style: Style = Style(.input),
+        masked: Bool = false
+    ) {
         self.state = state
         self.focused = focused
         self.placeholder = placeholder
@@ -32,13 +35,16 @@ package struct TextField: Sendable {
         grid.fill(row, style: style)
         if state.text.isEmpty {
             if !placeholder.isEmpty {
-                grid.put(DisplayWidth.truncate(placeholder, to: row.width), x: row.x, y: row.y, style: Style(.dim), clip: row)
+                grid.put(
+                    DisplayWidth.truncate(placeholder, to: row.width), x: row.x, y: row.y, style: Style(.dim), clip: row
+                )
             }
             if focused { grid.cursor = Point(x: row.x, y: row.y) }
             return
         }
         var characters: [StyledCharacter] = []
-        Sanitizer.append(masked ? String(repeating: "•", count: state.text.count) : state.text, style: style, to: &characters)
+        Sanitizer.append(
+            masked ? String(repeating: "•", count: state.text.count) : state.text, style: style, to: &characters)
         // Columns before the cursor, counted on the sanitized text: a stored character
         // is at most one grapheme, so the first `cursor` graphemes map one-to-one except
         // for escapes, which the state never stores.

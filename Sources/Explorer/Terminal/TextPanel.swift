@@ -83,10 +83,12 @@ package struct TextPanel: Sendable {
         let placed = layout(in: area)
         let first = max(0, min(offset, placed.rows.count - placed.visible))
         let last = min(placed.rows.count, first + placed.visible)
-        let position: [Span] = placed.rows.count > placed.visible
+        let position: [Span] =
+            placed.rows.count > placed.visible
             ? [Span(" \(first + 1)–\(last) of \(placed.rows.count) ", role: .dim)] : []
-        let inside = Overlay.frame(into: &grid, area: area, width: placed.box.width, height: placed.box.height,
-                                   title: title, trailingTitle: position)
+        let inside = Overlay.frame(
+            into: &grid, area: area, width: placed.box.width, height: placed.box.height,
+            title: title, trailingTitle: position)
         let text = inside.inset(left: 1, right: 1)
         for (index, row) in placed.rows[first..<last].enumerated() where index < placed.visible {
             grid.put(row, x: text.x, y: text.y + index, clip: text)

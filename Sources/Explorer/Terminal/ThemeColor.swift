@@ -102,17 +102,24 @@ package enum ThemeColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func distance(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Int {
-        let dr = a.0 - b.0, dg = a.1 - b.1, db = a.2 - b.2
+        let dr = a.0 - b.0
+        let dg = a.1 - b.1
+        let db = a.2 - b.2
         return 2 * dr * dr + 4 * dg * dg + 3 * db * db
     }
 
     static func paletteRGB(_ n: Int) -> (r: Int, g: Int, b: Int) {
         let ansi: [(Int, Int, Int)] = [
-            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+            (229, 229, 229),
+            (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255),
+            (255, 255, 255),
         ]
         if n < 16 { return ansi[max(0, n)] }
-        if n >= 232 { let v = 8 + 10 * (n - 232); return (v, v, v) }
+        if n >= 232 {
+            let v = 8 + 10 * (n - 232)
+            return (v, v, v)
+        }
         let steps = [0, 95, 135, 175, 215, 255]
         let i = n - 16
         return (steps[i / 36], steps[i / 6 % 6], steps[i % 6])

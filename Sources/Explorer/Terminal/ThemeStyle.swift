@@ -8,7 +8,10 @@ package struct ThemeStyle: Sendable, Hashable {
     package var attributes: TextAttributes
 
     /// Creates a theme style.
-    package init(foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault, attributes: TextAttributes = []) {
+    package init(
+        foreground: ThemeColor = .terminalDefault, background: ThemeColor = .terminalDefault,
+        attributes: TextAttributes = []
+    ) {
         self.foreground = foreground
         self.background = background
         self.attributes = attributes

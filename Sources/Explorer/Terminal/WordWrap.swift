@@ -43,7 +43,8 @@ package enum WordWrap {
     /// The last space of a row that follows some text (not part of its indent).
     private static func breakIndex(in row: [StyledCharacter]) -> Int? {
         guard let firstText = row.firstIndex(where: { $0.character != " " }),
-              let space = row.lastIndex(where: { $0.character == " " }), space > firstText else { return nil }
+            let space = row.lastIndex(where: { $0.character == " " }), space > firstText
+        else { return nil }
         return space
     }
 }

@@ -45,7 +45,8 @@ extension BasicRequest {
     ///   - encodable: the value.
     ///   - encoder: the encoder (a fresh `JSONEncoder` by default).
     /// - Throws: `SerializationError.encodingFailed`.
-    public mutating func setJSONBody<Value: Encodable>(_ encodable: Value, encoder: JSONEncoder = JSONEncoder()) throws {
+    public mutating func setJSONBody<Value: Encodable>(_ encodable: Value, encoder: JSONEncoder = JSONEncoder()) throws
+    {
         try setJSONBody(encodable: encodable, encoder: encoder)
     }
 

@@ -57,7 +57,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
             return
         }
         fields[index] = Field(name: name, value: value)
-        fields = fields.enumerated().filter { $0.offset == index || !$0.element.name.caseInsensitiveEquals(name) }.map(\.element)
+        fields = fields.enumerated().filter { $0.offset == index || !$0.element.name.caseInsensitiveEquals(name) }.map(
+            \.element)
     }
 
     /// Removes every field of that name, compared case-insensitively.
@@ -104,6 +105,7 @@ extension HTTPHeaders {
     /// name with one of `credentialNameWords` in it (compared case-insensitively).
     public static func isCredential(name: String) -> Bool {
         let lower = name.lowercased()
-        return secretFieldNames.contains { $0.lowercased() == lower } || credentialNameWords.contains { lower.contains($0) }
+        return secretFieldNames.contains { $0.lowercased() == lower }
+            || credentialNameWords.contains { lower.contains($0) }
     }
 }

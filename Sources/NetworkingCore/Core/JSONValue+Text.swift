@@ -73,7 +73,9 @@ private struct JSONParser {
     }
 
     /// The document in `bytes`, or where it stops being JSON.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<JSONValue, JSONValue.SyntaxError> {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Result<
+        JSONValue, JSONValue.SyntaxError
+    > {
         var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         return Result { () throws(JSONValue.SyntaxError) -> JSONValue in try parser.document() }
     }
@@ -104,8 +106,12 @@ private struct JSONParser {
         var line = 1
         var column = 1
         for byte in bytes[..<end] {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 }
-            else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return JSONValue.SyntaxError(line: line, column: column, message: message)
     }
@@ -131,11 +137,18 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try word("true"); return .bool(true)
-        case UInt8(ascii: "f"): try word("false"); return .bool(false)
-        case UInt8(ascii: "n"): try word("null"); return .null
+        case UInt8(ascii: "t"):
+            try word("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try word("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try word("null")
+            return .null
         case let byte? where byte == UInt8(ascii: "-") || isDigit(byte): return .number(try number())
-        default: throw failure("expected a value (an object, array, string, number, true, false or null), found \(shown)")
+        default:
+            throw failure("expected a value (an object, array, string, number, true, false or null), found \(shown)")
         }
     }
 
@@ -143,9 +156,14 @@ private struct JSONParser {
         index += 1
         skipSpace()
         var members: [(key: String, value: JSONValue)] = []
-        if current == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
         while true {
-            guard current == UInt8(ascii: "\"") else { throw failure("expected a key in double quotes, found \(shown)") }
+            guard current == UInt8(ascii: "\"") else {
+                throw failure("expected a key in double quotes, found \(shown)")
+            }
             let key = try string()
             skipSpace()
             try expect(UInt8(ascii: ":"), "':' after the key")
@@ -167,7 +185,10 @@ private struct JSONParser {
         index += 1
         skipSpace()
         var elements: [JSONValue] = []
-        if current == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
         while true {
             elements.append(try value(depth: depth + 1))
             skipSpace()
@@ -229,7 +250,8 @@ private struct JSONParser {
     mutating func unicodeEscape() throws(JSONValue.SyntaxError) -> Unicode.Scalar {
         let unit = try hexQuad()
         if (0xD800..<0xDC00).contains(unit), bytes.count >= index + 6,
-           bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+            bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+        {
             let saved = index
             index += 2
             let low = try hexQuad()
@@ -270,13 +292,17 @@ private struct JSONParser {
         if first != UInt8(ascii: "0") { digits() }
         if current == UInt8(ascii: ".") {
             index += 1
-            guard let digit = current, isDigit(digit) else { throw failure("expected a digit after '.', found \(shown)") }
+            guard let digit = current, isDigit(digit) else {
+                throw failure("expected a digit after '.', found \(shown)")
+            }
             digits()
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard let digit = current, isDigit(digit) else { throw failure("expected a digit in the exponent, found \(shown)") }
+            guard let digit = current, isDigit(digit) else {
+                throw failure("expected a digit in the exponent, found \(shown)")
+            }
             digits()
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
@@ -344,7 +370,10 @@ extension JSONValue: CustomStringConvertible {
         case .number(let text): out += text
         case .string(let value): out += JSONValue.quote(value)
         case .array(let values):
-            if values.isEmpty { out += "[]"; return }
+            if values.isEmpty {
+                out += "[]"
+                return
+            }
             out += "[" + newline
             for (index, value) in values.enumerated() {
                 out += indent
@@ -354,7 +383,10 @@ extension JSONValue: CustomStringConvertible {
             }
             out += closing + "]"
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
+            if members.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{" + newline
             for (index, member) in members.enumerated() {
                 out += indent + JSONValue.quote(member.key) + (pretty ? ": " : ":")

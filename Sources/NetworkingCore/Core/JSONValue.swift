@@ -29,7 +29,10 @@ public enum JSONValue: Sendable, Hashable {
     /// - Parameter value: a finite number; an infinite or NaN one becomes `null`, which is
     ///   what JSON can say of it.
     public init(_ value: Double) {
-        guard value.isFinite else { self = .null; return }
+        guard value.isFinite else {
+            self = .null
+            return
+        }
         if value == value.rounded(.towardZero), abs(value) < 1e15 {
             self = .number(String(Int64(value)))
         } else {
@@ -43,11 +46,11 @@ public enum JSONValue: Sendable, Hashable {
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.number(a), .number(b)): return a == b
-        case let (.string(a), .string(b)): return a == b
-        case let (.array(a), .array(b)): return a == b
-        case let (.object(a), .object(b)):
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: return false
         }
@@ -84,9 +87,15 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The string, when this is one.
-    public var stringValue: String? { if case .string(let value) = self { return value }; return nil }
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
     /// The number, when this is one.
-    public var numberValue: Double? { if case .number(let text) = self { return Double(text) }; return nil }
+    public var numberValue: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
     /// The number, when this is one and it is whole and fits an `Int` (`3`, `-2`, `1e2`).
     public var intValue: Int? {
         guard case .number(let text) = self else { return nil }
@@ -95,16 +104,25 @@ public enum JSONValue: Sendable, Hashable {
         return Int(value)
     }
     /// The Boolean, when this is one.
-    public var boolValue: Bool? { if case .bool(let value) = self { return value }; return nil }
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
     /// The members in their order, when this is an object.
-    public var members: [(key: String, value: JSONValue)]? { if case .object(let value) = self { return value }; return nil }
+    public var members: [(key: String, value: JSONValue)]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
     /// The members by key (the last one of a repeated key), when this is an object.
     public var objectValue: [String: JSONValue]? {
         guard case .object(let members) = self else { return nil }
         return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
     /// The elements, when this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let value) = self { return value }; return nil }
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
     /// Whether this is neither an object nor an array.
     public var isScalar: Bool {
         switch self {
@@ -162,7 +180,8 @@ extension JSONValue: Codable {
     /// keeps both as written.
     public init(from decoder: Decoder) throws {
         if let object = try? decoder.container(keyedBy: MemberKey.self) {
-            self = .object(try object.allKeys.map { (key: $0.stringValue, value: try object.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try object.allKeys.map { (key: $0.stringValue, value: try object.decode(JSONValue.self, forKey: $0)) })
             return
         }
         if var array = try? decoder.unkeyedContainer() {
@@ -172,11 +191,17 @@ extension JSONValue: Codable {
             return
         }
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let bool = try? container.decode(Bool.self) { self = .bool(bool) }
-        else if let int = try? container.decode(Int.self) { self = .number(String(int)) }
-        else if let number = try? container.decode(Double.self) { self = JSONValue(number) }
-        else { self = .string(try container.decode(String.self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? container.decode(Int.self) {
+            self = .number(String(int))
+        } else if let number = try? container.decode(Double.self) {
+            self = JSONValue(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
     }
 
     /// Encodes the value: members in their order, a number as an `Int` when it is one, else
@@ -197,10 +222,13 @@ extension JSONValue: Codable {
             try container.encode(value)
         case .number(let text):
             var container = encoder.singleValueContainer()
-            if let int = Int(text) { try container.encode(int) }
-            else if let double = Double(text) { try container.encode(double) }
-            else {
-                throw EncodingError.invalidValue(text, .init(codingPath: encoder.codingPath, debugDescription: "'\(text)' is not a JSON number"))
+            if let int = Int(text) {
+                try container.encode(int)
+            } else if let double = Double(text) {
+                try container.encode(double)
+            } else {
+                throw EncodingError.invalidValue(
+                    text, .init(codingPath: encoder.codingPath, debugDescription: "'\(text)' is not a JSON number"))
             }
         case .string(let value):
             var container = encoder.singleValueContainer()

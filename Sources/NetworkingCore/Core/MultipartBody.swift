@@ -43,7 +43,9 @@ public struct MultipartPart: Sendable, Hashable {
     ///   - contentType: the file's media type (default `application/octet-stream`).
     ///   - data: the file's bytes.
     /// - Returns: the part.
-    public static func file(_ name: String, filename: String, contentType: String = "application/octet-stream", data: Data) -> MultipartPart {
+    public static func file(
+        _ name: String, filename: String, contentType: String = "application/octet-stream", data: Data
+    ) -> MultipartPart {
         MultipartPart(name: name, filename: filename, contentType: contentType, data: data)
     }
 }
@@ -93,6 +95,7 @@ public struct MultipartBody: Sendable, Hashable {
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 }

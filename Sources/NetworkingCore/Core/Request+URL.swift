@@ -46,8 +46,12 @@ extension Request {
         // (Only a path that starts with an h is searched: `range(of:)` is the dearest step of
         // building a URL, and most paths start with /.)
         if requestPath.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "h") }) == true,
-           let scheme = requestPath.range(of: "://"), ["http", "https"].contains(requestPath[..<scheme.lowerBound].lowercased()) {
-            let end = requestPath[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? requestPath.endIndex
+            let scheme = requestPath.range(of: "://"),
+            ["http", "https"].contains(requestPath[..<scheme.lowerBound].lowercased())
+        {
+            let end =
+                requestPath[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" }
+                ?? requestPath.endIndex
             origin = String(requestPath[..<end])
             basePath = ""
             baseQuery = nil
@@ -64,7 +68,8 @@ extension Request {
         while relative.hasPrefix("/") { relative.removeFirst() }
         let encoded = PercentEncoding.encode(String(relative), allowed: .path, keepEscapes: true)
         var text = origin
-        text += relative.isEmpty && !requestPath.hasPrefix("/")
+        text +=
+            relative.isEmpty && !requestPath.hasPrefix("/")
             ? (basePath.isEmpty ? "/" : basePath)
             : basePath + "/" + encoded
 
@@ -76,7 +81,8 @@ extension Request {
         for item in queryItems {
             let name = PercentEncoding.encode(item.name, allowed: .queryComponent, keepEscapes: false)
             if let value = item.value {
-                queryParts.append(name + "=" + PercentEncoding.encode(value, allowed: .queryComponent, keepEscapes: false))
+                queryParts.append(
+                    name + "=" + PercentEncoding.encode(value, allowed: .queryComponent, keepEscapes: false))
             } else {
                 queryParts.append(name)
             }

@@ -33,7 +33,10 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
         public var error: (any Error)?
 
         /// Creates a stub.
-        public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Data? = nil, delay: Duration = .zero, error: (any Error)? = nil) {
+        public init(
+            status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Data? = nil, delay: Duration = .zero,
+            error: (any Error)? = nil
+        ) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -44,25 +47,36 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
         /// A JSON body from an `Encodable` value.
         ///
         /// - Throws: an encoding error.
-        public static func json<Value: Encodable>(_ value: Value, status: HTTPStatus = .ok, encoder: JSONEncoder = JSONEncoder(), delay: Duration = .zero) throws -> Stub {
-            Stub(status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value), delay: delay)
+        public static func json<Value: Encodable>(
+            _ value: Value, status: HTTPStatus = .ok, encoder: JSONEncoder = JSONEncoder(), delay: Duration = .zero
+        ) throws -> Stub {
+            Stub(
+                status: status, headers: ["Content-Type": "application/json"], body: try encoder.encode(value),
+                delay: delay)
         }
 
         /// A JSON body from Foundation objects.
         ///
         /// - Throws: a serialization error.
         public static func jsonObject(_ object: Any, status: HTTPStatus = .ok, delay: Duration = .zero) throws -> Stub {
-            Stub(status: status, headers: ["Content-Type": "application/json"], body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), delay: delay)
+            Stub(
+                status: status, headers: ["Content-Type": "application/json"],
+                body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), delay: delay)
         }
 
         /// A raw body.
-        public static func data(_ data: Data, status: HTTPStatus = .ok, contentType: String = "application/octet-stream", delay: Duration = .zero) -> Stub {
+        public static func data(
+            _ data: Data, status: HTTPStatus = .ok, contentType: String = "application/octet-stream",
+            delay: Duration = .zero
+        ) -> Stub {
             Stub(status: status, headers: ["Content-Type": contentType], body: data, delay: delay)
         }
 
         /// A text body.
         public static func text(_ text: String, status: HTTPStatus = .ok, delay: Duration = .zero) -> Stub {
-            Stub(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8), delay: delay)
+            Stub(
+                status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8),
+                delay: delay)
         }
 
         /// A failure.
@@ -94,7 +108,10 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
     ///   - baseURL: the base URL requests are resolved against.
     ///   - callbackQueue: the queue callbacks run on: the main queue by default, as in PiuPiu.
     ///   - fallback: the answer when no stub matches (404 by default).
-    public init(baseURL: URL = URL(string: "https://mock.invalid")!, callbackQueue: DispatchQueue = .main, fallback: Stub = Stub(status: .notFound)) {
+    public init(
+        baseURL: URL = URL(string: "https://mock.invalid")!, callbackQueue: DispatchQueue = .main,
+        fallback: Stub = Stub(status: .notFound)
+    ) {
         self.baseURL = baseURL
         self.callbackQueue = callbackQueue
         self.state = Locked(State(fallback: fallback))
@@ -161,7 +178,9 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
     /// - Throws: `SerializationError.encodingFailed`.
     public func setMockData<Value: Encodable>(_ codable: Value, encoder: JSONEncoder = JSONEncoder()) throws {
         let data: Data
-        do { data = try encoder.encode(codable) } catch { throw SerializationError.encodingFailed(reason: String(describing: error)) }
+        do { data = try encoder.encode(codable) } catch {
+            throw SerializationError.encodingFailed(reason: String(describing: error))
+        }
         setJSON(data)
     }
 
@@ -199,9 +218,10 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
     ///   - stub: the answer.
     public func stub(_ method: HTTPMethod? = nil, path: String, with stub: Stub) {
         let wanted = Self.normalize(path)
-        self.stub(matching: { _, request in
-            (method == nil || request.method == method) && Self.normalize(request.path) == wanted
-        }, with: stub)
+        self.stub(
+            matching: { _, request in
+                (method == nil || request.method == method) && Self.normalize(request.path) == wanted
+            }, with: stub)
     }
 
     /// Answers requests a predicate accepts with a stub; a later stub wins over an earlier one.
@@ -233,9 +253,12 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
             }
             let respond: @Sendable (Date) -> Void = { started in
                 if let error = stub.error { return future.fail(with: error) }
-                future.succeed(with: Response(
-                    statusCode: stub.status, headers: stub.headers, data: stub.body, request: prepared,
-                    timings: ResponseTimings(started: started, headReceived: Date(), finished: Date(), bytesReceived: stub.body?.count ?? 0)))
+                future.succeed(
+                    with: Response(
+                        statusCode: stub.status, headers: stub.headers, data: stub.body, request: prepared,
+                        timings: ResponseTimings(
+                            started: started, headReceived: Date(), finished: Date(),
+                            bytesReceived: stub.body?.count ?? 0)))
             }
             // Without a delay, the answer is there at once: no Task to wait for.
             guard stub.delay > .zero else { return respond(Date()) }
@@ -249,7 +272,8 @@ public final class MockDispatcher: Dispatcher, @unchecked Sendable {
     }
 
     private static func normalize(_ path: String) -> String {
-        var path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        var path =
+            path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         while path.hasPrefix("/") { path.removeFirst() }
         return path
     }

@@ -9,7 +9,8 @@ extension NetworkDispatcher {
     ///   - ownCookie: whether the request carries a `Cookie` of its own (not the jar's).
     func transferOptions(_ options: TransferOptions, ownCookie: Bool) -> TransferOptions {
         var options = options
-        options.redirectHandler = DispatcherRedirects(cookieJar: cookieJar, ownCookie: ownCookie, policy: redirectPolicy, then: options.redirectHandler)
+        options.redirectHandler = DispatcherRedirects(
+            cookieJar: cookieJar, ownCookie: ownCookie, policy: redirectPolicy, then: options.redirectHandler)
         if !redirectPolicy.followsRedirects { options.followsRedirects = false }
         return options
     }
@@ -32,14 +33,19 @@ struct DispatcherRedirects: RedirectHandler {
     /// The handler the caller's options had, asked after this one.
     let then: (any RedirectHandler)?
 
-    func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest {
+    func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws
+        -> PreparedRequest
+    {
         var next = next
-        if request.url.scheme?.lowercased() == "https", next.url.scheme?.lowercased() == "http", !policy.allowsInsecureRedirects {
+        if request.url.scheme?.lowercased() == "https", next.url.scheme?.lowercased() == "http",
+            !policy.allowsInsecureRedirects
+        {
             throw TransportError.insecureRedirect(from: request.url, to: next.url, hint: policy.insecureRedirectHint)
         }
         if !AsyncHTTPClientTransport.sameOrigin(request.url, next.url) {
             let bound = Set(request.originBoundHeaders.map { $0.lowercased() })
-            for name in Set(next.headers.map(\.name)) where policy.isCredentialHeader(name) || bound.contains(name.lowercased()) {
+            for name in Set(next.headers.map(\.name))
+            where policy.isCredentialHeader(name) || bound.contains(name.lowercased()) {
                 next.headers.remove(name: name)
             }
         }
@@ -47,7 +53,9 @@ struct DispatcherRedirects: RedirectHandler {
             cookieJar.store(setCookie: redirect.headers.values(for: "Set-Cookie"), from: request.url)
             if !ownCookie {
                 next.headers.remove(name: "Cookie")
-                if let cookies = cookieJar.cookieHeader(for: next.url) { next.headers.add(name: "Cookie", value: cookies) }
+                if let cookies = cookieJar.cookieHeader(for: next.url) {
+                    next.headers.add(name: "Cookie", value: cookies)
+                }
             }
         }
         guard let then else { return next }

@@ -23,7 +23,8 @@ extension NetworkDispatcher {
     }
 
     /// The prepared request with the jar's cookies, and whether it had a `Cookie` of its own.
-    private func prepareForStreaming(_ request: any Request) async throws -> (request: PreparedRequest, ownCookie: Bool) {
+    private func prepareForStreaming(_ request: any Request) async throws -> (request: PreparedRequest, ownCookie: Bool)
+    {
         guard let provider = serverProvider else { throw TransportError.serverProviderReleased }
         guard let baseURL = provider.baseURL else { throw TransportError.missingBaseURL }
         var prepared = try request.prepared(baseURL: baseURL)
@@ -33,7 +34,9 @@ extension NetworkDispatcher {
 
     /// Streams a prepared request, answering a 401's challenge when the challenge handler
     /// can; returns the response that is delivered and the request that produced it.
-    private func stream(_ prepared: (request: PreparedRequest, ownCookie: Bool), options: TransferOptions?) async throws -> (StreamedResponse, PreparedRequest) {
+    private func stream(_ prepared: (request: PreparedRequest, ownCookie: Bool), options: TransferOptions?) async throws
+        -> (StreamedResponse, PreparedRequest)
+    {
         var request = prepared.request
         var answers = 0
         let options = transferOptions(options ?? self.options, ownCookie: prepared.ownCookie)
@@ -48,7 +51,7 @@ extension NetworkDispatcher {
             }
             keepCookies(of: streamed.head.headers, from: streamed.url)
             guard answers < Self.maximumChallengeAnswers, let handler = challengeHandler,
-                  let answered = try await handler.answer(streamed.head, to: request)
+                let answered = try await handler.answer(streamed.head, to: request)
             else { return (streamed, request) }
             // The 401's body is not wanted: close it so its connection is not left half-read.
             streamed.body.cancel()
@@ -80,17 +83,22 @@ extension NetworkDispatcher {
             let task = Task {
                 let started = Date()
                 do {
-                    let (streamed, prepared) = try await self.stream(try await self.prepareForStreaming(request), options: options)
+                    let (streamed, prepared) = try await self.stream(
+                        try await self.prepareForStreaming(request), options: options)
                     await Self.hop(to: queue) { head(streamed.head) }
                     var count = 0
                     for try await piece in streamed.body {
                         count += piece.count
                         await Self.hop(to: queue) { chunk(piece) }
                     }
-                    future.succeed(with: Response<Data?>(
-                        statusCode: streamed.head.status, headers: streamed.head.headers, data: nil, request: prepared,
-                        url: streamed.url, httpVersion: streamed.head.httpVersion,
-                        timings: ResponseTimings(started: started, headReceived: streamed.headReceived, finished: Date(), bytesReceived: count, redirects: streamed.redirects)))
+                    future.succeed(
+                        with: Response<Data?>(
+                            statusCode: streamed.head.status, headers: streamed.head.headers, data: nil,
+                            request: prepared,
+                            url: streamed.url, httpVersion: streamed.head.httpVersion,
+                            timings: ResponseTimings(
+                                started: started, headReceived: streamed.headReceived, finished: Date(),
+                                bytesReceived: count, redirects: streamed.redirects)))
                 } catch {
                     future.fail(with: Task.isCancelled ? TransportError.cancelled : error)
                 }

@@ -18,15 +18,20 @@ extension NetworkDispatcher {
     ///   - options: the session's limits.
     /// - Returns: the open session.
     /// - Throws: what an adapter throws, or `WebSocketError`.
-    public func webSocket(_ request: PreparedRequest, options: WebSocketOptions = WebSocketOptions()) async throws -> WebSocketSession {
+    public func webSocket(_ request: PreparedRequest, options: WebSocketOptions = WebSocketOptions()) async throws
+        -> WebSocketSession
+    {
         if challengeHandler is DigestAuthenticator {
-            throw WebSocketError.challengeAuthentication(url: (WebSocketSession.webSocketURL(for: request.url) ?? request.url).absoluteString)
+            throw WebSocketError.challengeAuthentication(
+                url: (WebSocketSession.webSocketURL(for: request.url) ?? request.url).absoluteString)
         }
         var upgrade = request
         for adapter in requestAdapters { upgrade = try await adapter.adapt(upgrade) }
         upgrade = withCookies(upgrade)
         var options = options
-        if options.tls == nil, let transport = transport as? AsyncHTTPClientTransport, var tls = transport.configuration.tls {
+        if options.tls == nil, let transport = transport as? AsyncHTTPClientTransport,
+            var tls = transport.configuration.tls
+        {
             if transport.configuration.allowsInvalidCertificates { tls.certificateVerification = .none }
             options.tls = tls
         }
@@ -61,8 +66,12 @@ extension NetworkDispatcher {
         probe.headers["Sec-WebSocket-Version"] = "13"
         probe.headers["Sec-WebSocket-Key"] = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let options = TransferOptions(timeout: .seconds(10), maximumBodySize: Self.refusalBodyLimit)
-        guard let answer = try? await transport.send(probe, options: options, progress: { _ in }), answer.status.code != 101 else { return nil }
-        let text = answer.body.flatMap { String(data: $0, encoding: .utf8) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard let answer = try? await transport.send(probe, options: options, progress: { _ in }),
+            answer.status.code != 101
+        else { return nil }
+        let text =
+            answer.body.flatMap { String(data: $0, encoding: .utf8) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+            ?? ""
         return .upgradeRefused(url: url, status: answer.status.code, body: String(text.prefix(Self.refusalTextLimit)))
     }
 

@@ -137,7 +137,8 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 
     /// The request with the jar's cookies for its URL, unless it carries its own `Cookie`.
     func withCookies(_ request: PreparedRequest) -> PreparedRequest {
-        guard let cookieJar, !request.headers.contains("Cookie"), let cookies = cookieJar.cookieHeader(for: request.url) else { return request }
+        guard let cookieJar, !request.headers.contains("Cookie"), let cookies = cookieJar.cookieHeader(for: request.url)
+        else { return request }
         var request = request
         request.headers.add(name: "Cookie", value: cookies)
         return request
@@ -179,7 +180,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     ///   - original: the request.
     ///   - url: its absolute URL on `baseURL` (a request a response adapter answers with is
     ///     resolved on `baseURL` in turn).
-    nonisolated(nonsending) fileprivate func run(_ original: any Request, url: consuming URL, baseURL: URL, options: TransferOptions, future: ResponseFuture<Response<Data?>>) async throws -> Response<Data?> {
+    nonisolated(nonsending) fileprivate func run(
+        _ original: any Request, url: consuming URL, baseURL: URL, options: TransferOptions,
+        future: ResponseFuture<Response<Data?>>
+    ) async throws -> Response<Data?> {
         do {
             var request = original
             var url = consume url
@@ -205,12 +209,16 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 let started = Date()
                 let sent: TransportResponse
                 do {
-                    sent = try await transport.send(prepared, options: transferOptions(options, ownCookie: ownCookie)) { future.update(progress: $0) }
+                    sent = try await transport.send(prepared, options: transferOptions(options, ownCookie: ownCookie)) {
+                        future.update(progress: $0)
+                    }
                 } catch {
                     if Task.isCancelled { throw TransportError.cancelled }
                     for monitor in eventMonitors { monitor.request(prepared, didFailWith: error) }
                     if let delay = retryPolicy?.delay(afterAttempt: attempt, request: prepared, error: error) {
-                        for monitor in eventMonitors { monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay) }
+                        for monitor in eventMonitors {
+                            monitor.request(prepared, willRetryAttempt: attempt + 1, after: delay)
+                        }
                         try await Task.sleep(for: delay)
                         attempt += 1
                         continue attempts
@@ -225,8 +233,11 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                 for monitor in eventMonitors { monitor.request(response.request, didReceive: response) }
 
                 if challengeAnswers < Self.maximumChallengeAnswers, let handler = challengeHandler,
-                   let answered = try await handler.answer(
-                       ResponseHead(status: response.statusCode, headers: response.headers, httpVersion: response.httpVersion), to: response.request) {
+                    let answered = try await handler.answer(
+                        ResponseHead(
+                            status: response.statusCode, headers: response.headers, httpVersion: response.httpVersion),
+                        to: response.request)
+                {
                     challengeAnswers += 1
                     answer = answered
                     continue attempts
@@ -247,8 +258,11 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
                     }
                 }
 
-                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: response.request, response: response) {
-                    for monitor in eventMonitors { monitor.request(response.request, willRetryAttempt: attempt + 1, after: delay) }
+                if let delay = retryPolicy?.delay(afterAttempt: attempt, request: response.request, response: response)
+                {
+                    for monitor in eventMonitors {
+                        monitor.request(response.request, willRetryAttempt: attempt + 1, after: delay)
+                    }
                     try await Task.sleep(for: delay)
                     attempt += 1
                     continue attempts
@@ -291,7 +305,9 @@ private final class DispatchedFuture: ResponseFuture<Response<Data?>>, @unchecke
         // Set: the future runs its operation only after `beginOperation()` returned. Moved out,
         // not copied: the URL is the one every request to this path shares, and each count
         // of it taken is an atomic operation on memory both cores write.
-        guard let (url, baseURL) = destination.take() else { preconditionFailure("DispatchedFuture: run before it began") }
+        guard let (url, baseURL) = destination.take() else {
+            preconditionFailure("DispatchedFuture: run before it began")
+        }
         return try await dispatcher.run(request, url: consume url, baseURL: baseURL, options: options, future: self)
     }
 }

@@ -9,22 +9,30 @@ public enum HTTPError: Error, Sendable, Hashable, LocalizedError, CustomStringCo
 
     /// The status that was answered.
     public var status: HTTPStatus {
-        switch self { case .unsuccessfulStatus(let status, _, _, _): return status }
+        switch self {
+        case .unsuccessfulStatus(let status, _, _, _): return status
+        }
     }
 
     /// The URL that answered.
     public var url: URL {
-        switch self { case .unsuccessfulStatus(_, let url, _, _): return url }
+        switch self {
+        case .unsuccessfulStatus(_, let url, _, _): return url
+        }
     }
 
     /// The response headers.
     public var headers: HTTPHeaders {
-        switch self { case .unsuccessfulStatus(_, _, let headers, _): return headers }
+        switch self {
+        case .unsuccessfulStatus(_, _, let headers, _): return headers
+        }
     }
 
     /// The response body, if there was one.
     public var body: Data? {
-        switch self { case .unsuccessfulStatus(_, _, _, let body): return body }
+        switch self {
+        case .unsuccessfulStatus(_, _, _, let body): return body
+        }
     }
 
     /// The RFC 9457 problem details in the body, when the body is `application/problem+json`.

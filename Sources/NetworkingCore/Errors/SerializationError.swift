@@ -71,7 +71,8 @@ enum BodyExcerpt {
     static func make(_ data: Data, limit: Int = 200) -> String {
         let prefix = data.prefix(limit)
         var text = String(decoding: prefix, as: UTF8.self)
-        text = String(text.unicodeScalars.map { $0.properties.generalCategory == .control && $0 != "\n" ? " " : Character($0) })
+        text = String(
+            text.unicodeScalars.map { $0.properties.generalCategory == .control && $0 != "\n" ? " " : Character($0) })
         text = text.replacingOccurrences(of: "\n", with: " ")
         return data.count > limit ? text + "…" : text
     }

@@ -69,7 +69,8 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .cancelled:
             return "The request was cancelled."
         case .tooManyRedirects(let url, let limit):
-            return "\(url.absoluteString) redirected more than \(limit) times: stopped at the limit of \(limit) redirects."
+            return
+                "\(url.absoluteString) redirected more than \(limit) times: stopped at the limit of \(limit) redirects."
         case .insecureRedirect(let from, let to, let hint):
             return "\(from.absoluteString) redirected to \(to.absoluteString), from https to plain http: not followed, "
                 + "since the request would go in clear; \(hint)."
@@ -80,7 +81,8 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .decompressionFailed(let url, let reason):
             return "The compressed body from \(url.absoluteString) could not be decompressed (\(reason))."
         case .malformedResponse(let url, let problem):
-            return "The response from \(url.absoluteString) is not valid HTTP/1.1: \(problem); the server, or a proxy in between, needs fixing."
+            return
+                "The response from \(url.absoluteString) is not valid HTTP/1.1: \(problem); the server, or a proxy in between, needs fixing."
         case .proxyAuthenticationRequired(let proxy, let source, let sentCredentials):
             return sentCredentials
                 ? "The proxy \(proxy) (from \(source)) refused its user and password (407 Proxy Authentication Required): check them in \(source)."

@@ -66,7 +66,8 @@ public struct Transformed<Coding: CodingTransform>: Codable where Coding.JSONSou
     /// Decodes the JSON representation and transforms it.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        wrappedValue = try Coding().from(json: try container.decode(Coding.JSONSource.self), codingPath: decoder.codingPath)
+        wrappedValue = try Coding().from(
+            json: try container.decode(Coding.JSONSource.self), codingPath: decoder.codingPath)
     }
 
     /// Transforms the value and encodes it.
@@ -82,7 +83,9 @@ extension Transformed: Hashable where Coding.ValueDestination: Hashable {}
 
 extension KeyedDecodingContainer {
     /// Decodes an optional transformed property: a missing key or `null` gives `nil`.
-    public func decode<Coding: CodingTransform>(_ type: Transformed<Coding>.Type, forKey key: Key) throws -> Transformed<Coding> where Coding.ValueDestination: ExpressibleByNilLiteral {
+    public func decode<Coding: CodingTransform>(_ type: Transformed<Coding>.Type, forKey key: Key) throws
+        -> Transformed<Coding> where Coding.ValueDestination: ExpressibleByNilLiteral
+    {
         guard contains(key), !(try decodeNil(forKey: key)) else { return Transformed(wrappedValue: nil) }
         // Not `decode(type, forKey:)`: that picks this overload again and recurses forever.
         return try Transformed<Coding>(from: superDecoder(forKey: key))
@@ -95,7 +98,9 @@ extension KeyedDecodingContainer {
     ///   - key: the key.
     /// - Returns: the value.
     /// - Throws: a `DecodingError` (the key is missing, or the transform rejects the value).
-    public func decode<Coding: DecodingTransform>(using transform: Coding, forKey key: Key) throws -> Coding.ValueDestination {
+    public func decode<Coding: DecodingTransform>(using transform: Coding, forKey key: Key) throws
+        -> Coding.ValueDestination
+    {
         try transform.from(json: try decode(Coding.JSONSource.self, forKey: key), codingPath: codingPath + [key])
     }
 
@@ -107,7 +112,9 @@ extension KeyedDecodingContainer {
     ///   - key: the key.
     /// - Returns: the value, or `nil`.
     /// - Throws: a `DecodingError` when the transform rejects the value.
-    public func decodeIfPresent<Coding: DecodingTransform>(using transform: Coding, forKey key: Key) throws -> Coding.ValueDestination? {
+    public func decodeIfPresent<Coding: DecodingTransform>(using transform: Coding, forKey key: Key) throws -> Coding
+        .ValueDestination?
+    {
         guard let json = try decodeIfPresent(Coding.JSONSource.self, forKey: key) else { return nil }
         return try transform.from(json: json, codingPath: codingPath + [key])
     }
@@ -121,7 +128,9 @@ extension KeyedEncodingContainer {
     ///   - key: the key.
     ///   - transform: turns the value into its JSON representation.
     /// - Throws: an `EncodingError` when the transform rejects the value.
-    public mutating func encode<Coding: EncodingTransform>(_ value: Coding.ValueSource, forKey key: Key, using transform: Coding) throws {
+    public mutating func encode<Coding: EncodingTransform>(
+        _ value: Coding.ValueSource, forKey key: Key, using transform: Coding
+    ) throws {
         try encode(try transform.toJSON(value, codingPath: codingPath + [key]), forKey: key)
     }
 
@@ -132,7 +141,9 @@ extension KeyedEncodingContainer {
     ///   - key: the key.
     ///   - transform: turns the value into its JSON representation.
     /// - Throws: an `EncodingError` when the transform rejects the value.
-    public mutating func encodeIfPresent<Coding: EncodingTransform>(_ value: Coding.ValueSource?, forKey key: Key, using transform: Coding) throws {
+    public mutating func encodeIfPresent<Coding: EncodingTransform>(
+        _ value: Coding.ValueSource?, forKey key: Key, using transform: Coding
+    ) throws {
         guard let value else { return }
         try encode(value, forKey: key, using: transform)
     }
@@ -164,7 +175,8 @@ public final class DateTransform: Transform {
     /// Parses the date.
     public func from(json: String, codingPath: [CodingKey]) throws -> Date {
         guard let date = formatter.date(from: json) else {
-            throw TransformFailure.decoding("Could not convert `\(json)` to `Date` using formatter `\(formatter.dateFormat ?? "")`", at: codingPath)
+            throw TransformFailure.decoding(
+                "Could not convert `\(json)` to `Date` using formatter `\(formatter.dateFormat ?? "")`", at: codingPath)
         }
         return date
     }
@@ -200,7 +212,8 @@ public struct URLTransform: CodingTransform, Sendable {
     public func from(json: String, codingPath: [CodingKey]) throws -> URL {
         let trimmed = json.trimmingCharacters(in: .whitespaces)
         if let url = URL(string: trimmed) { return url }
-        if let escaped = trimmed.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(.urlQueryAllowed).union(.init(charactersIn: "#"))),
+        if let escaped = trimmed.addingPercentEncoding(
+            withAllowedCharacters: .urlFragmentAllowed.union(.urlQueryAllowed).union(.init(charactersIn: "#"))),
             let url = URL(string: escaped)
         {
             return url
@@ -239,7 +252,9 @@ public struct StringFromIntTransform: CodingTransform, Sendable {
 
     /// Parses the text as an integer.
     public func toJSON(_ value: String, codingPath: [CodingKey]) throws -> Int64 {
-        guard let number = Int64(value) else { throw TransformFailure.encoding(value, "'\(value)' is not an integer", at: codingPath) }
+        guard let number = Int64(value) else {
+            throw TransformFailure.encoding(value, "'\(value)' is not an integer", at: codingPath)
+        }
         return number
     }
 }
@@ -268,7 +283,9 @@ public struct ISO8601DateTransform: CodingTransform, Sendable {
     /// Parses an ISO 8601 date.
     public func from(json: String, codingPath: [CodingKey]) throws -> Date {
         if let date = try? Date(json, strategy: .iso8601) { return date }
-        if let date = try? Date(json, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        if let date = try? Date(json, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
         throw TransformFailure.decoding("'\(json)' is not an ISO 8601 date", at: codingPath)
     }
 

@@ -23,14 +23,18 @@ extension CookieJar {
     ///   - url: the URL a `Set-Cookie:` line is read as coming from.
     ///   - now: the time expiry is measured against.
     /// - Returns: the cookies, and the lines that do not read (left out).
-    package static func netscapeCookies(in text: String, settingFrom url: URL, now: Date = Date()) -> (cookies: [Cookie], problems: [FileProblem]) {
+    package static func netscapeCookies(in text: String, settingFrom url: URL, now: Date = Date()) -> (
+        cookies: [Cookie], problems: [FileProblem]
+    ) {
         var cookies: [Cookie] = []
         var problems: [FileProblem] = []
         for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             var line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if line.lowercased().hasPrefix("set-cookie:") {
                 let jar = CookieJar()
-                jar.store(setCookie: [String(line.dropFirst("set-cookie:".count)).trimmingCharacters(in: .whitespaces)], from: url, now: now)
+                jar.store(
+                    setCookie: [String(line.dropFirst("set-cookie:".count)).trimmingCharacters(in: .whitespaces)],
+                    from: url, now: now)
                 cookies += jar.cookies(at: now)
                 continue
             }
@@ -42,11 +46,18 @@ extension CookieJar {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix("#") else { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 7 || fields.count == 6 else {
-                problems.append(FileProblem(line: offset + 1, reason: "\(fields.count) tab-separated fields where a cookie has 7 (domain, subdomains, path, secure, expires, name, value)"))
+                problems.append(
+                    FileProblem(
+                        line: offset + 1,
+                        reason:
+                            "\(fields.count) tab-separated fields where a cookie has 7 (domain, subdomains, path, secure, expires, name, value)"
+                    ))
                 continue
             }
             guard let seconds = Int64(fields[4]) else {
-                problems.append(FileProblem(line: offset + 1, reason: "the expiry \"\(fields[4])\" is not a number of seconds since 1970"))
+                problems.append(
+                    FileProblem(
+                        line: offset + 1, reason: "the expiry \"\(fields[4])\" is not a number of seconds since 1970"))
                 continue
             }
             var domain = fields[0].lowercased()
@@ -54,8 +65,10 @@ extension CookieJar {
             if domain.hasPrefix(".") { domain.removeFirst() }
             let cookie = Cookie(
                 name: fields[5], value: fields.count == 7 ? fields[6] : "", domain: domain, hostOnly: !subdomains,
-                path: fields[2].isEmpty ? "/" : fields[2], expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
-                secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly, created: now.addingTimeInterval(Double(offset) / 1000))
+                path: fields[2].isEmpty ? "/" : fields[2],
+                expires: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
+                secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly,
+                created: now.addingTimeInterval(Double(offset) / 1000))
             if !cookie.isExpired(at: now) { cookies.append(cookie) }
         }
         return (cookies, problems)

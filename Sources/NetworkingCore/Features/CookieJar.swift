@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,8 +31,10 @@ public struct Cookie: Sendable, Hashable, Codable {
     public var created: Date
 
     /// Creates a cookie.
-    public init(name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/", expires: Date? = nil,
-                secure: Bool = false, httpOnly: Bool = false, sameSite: String? = nil, created: Date = Date()) {
+    public init(
+        name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/", expires: Date? = nil,
+        secure: Bool = false, httpOnly: Bool = false, sameSite: String? = nil, created: Date = Date()
+    ) {
         self.name = name
         self.value = value
         self.domain = domain
@@ -78,13 +81,15 @@ public struct Cookie: Sendable, Hashable, Codable {
 
     /// §5.1.3: `host` is `domain` or a subdomain of it (never an IP address's "subdomain").
     static func domain(_ host: String, matches domain: String) -> Bool {
-        host == domain || (host.hasSuffix("." + domain) && !host.allSatisfy { $0.isNumber || $0 == "." } && !host.contains(":"))
+        host == domain
+            || (host.hasSuffix("." + domain) && !host.allSatisfy { $0.isNumber || $0 == "." } && !host.contains(":"))
     }
 
     /// §5.1.4: the request path is the cookie path, or below it.
     static func path(_ requestPath: String, matches cookiePath: String) -> Bool {
         requestPath == cookiePath
-            || (requestPath.hasPrefix(cookiePath) && (cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).first == "/"))
+            || (requestPath.hasPrefix(cookiePath)
+                && (cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).first == "/"))
     }
 
     /// The URL's path as it goes on the request line: percent-encoded, with its trailing `/`
@@ -159,7 +164,9 @@ public final class CookieJar: Sendable {
         stored.withLock { cookies in
             for cookie in parsed {
                 var cookie = cookie
-                if let index = cookies.firstIndex(where: { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }) {
+                if let index = cookies.firstIndex(where: {
+                    $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path
+                }) {
                     cookie.created = cookies[index].created
                     cookies.remove(at: index)
                 }
@@ -171,7 +178,9 @@ public final class CookieJar: Sendable {
             for domain in Set(cookies.map(\.domain)) {
                 let inDomain = cookies.filter { $0.domain == domain }
                 if inDomain.count > maximumPerDomain {
-                    let dropped = Set(inDomain.sorted { $0.created < $1.created }.prefix(inDomain.count - maximumPerDomain).map(Key.init))
+                    let dropped = Set(
+                        inDomain.sorted { $0.created < $1.created }.prefix(inDomain.count - maximumPerDomain).map(
+                            Key.init))
                     cookies.removeAll { dropped.contains(Key($0)) }
                 }
             }
@@ -189,7 +198,8 @@ public final class CookieJar: Sendable {
             if a.element.path.count != b.element.path.count { return a.element.path.count > b.element.path.count }
             return a.element.created != b.element.created ? a.element.created < b.element.created : a.offset < b.offset
         }
-        return matching.isEmpty ? nil : matching.map { "\($0.element.name)=\($0.element.value)" }.joined(separator: "; ")
+        return matching.isEmpty
+            ? nil : matching.map { "\($0.element.name)=\($0.element.value)" }.joined(separator: "; ")
     }
 
     private struct Key: Hashable {
@@ -208,18 +218,23 @@ public final class CookieJar: Sendable {
         let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
         let cookieValue = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.utf8.count + cookieValue.utf8.count <= maximumCookieSize else { return nil }
-        var cookie = Cookie(name: name, value: cookieValue, domain: host, path: Cookie.defaultPath(of: url), created: now)
+        var cookie = Cookie(
+            name: name, value: cookieValue, domain: host, path: Cookie.defaultPath(of: url), created: now)
         var maxAge: Date?
         var expires: Date?
         var domainAttribute: String?
         for attribute in parts {
             let equals = attribute.firstIndex(of: "=")
-            let key = (equals.map { String(attribute[..<$0]) } ?? attribute).trimmingCharacters(in: .whitespaces).lowercased()
-            let argument = equals.map { attribute[attribute.index(after: $0)...].trimmingCharacters(in: .whitespaces) } ?? ""
+            let key = (equals.map { String(attribute[..<$0]) } ?? attribute).trimmingCharacters(in: .whitespaces)
+                .lowercased()
+            let argument =
+                equals.map { attribute[attribute.index(after: $0)...].trimmingCharacters(in: .whitespaces) } ?? ""
             switch key {
             case "expires": expires = CookieDate.parse(argument) ?? expires
             case "max-age":
-                if let seconds = Int(argument) { maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(seconds)) }
+                if let seconds = Int(argument) {
+                    maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(seconds))
+                }
             case "domain":
                 // The last non-empty Domain is the one that counts (§5.3 step 4, "the last
                 // attribute in the cookie-attribute-list"), so it is checked after the loop.
@@ -257,7 +272,10 @@ public final class CookieJar: Sendable {
 /// and asctime.
 enum CookieDate {
     static func parse(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+        for format in [
+            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz",
+            "EEE MMM d HH:mm:ss yyyy",
+        ] {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")

@@ -33,8 +33,11 @@ package struct CurlCommand: Sendable {
     /// `["--noproxy", "*"]`), each value quoted for the shell.
     package var proxyOptions: [(option: String, value: String)]
 
-    package init(method: HTTPMethod, url: String, headers: HTTPHeaders, body: Body?, digestUser: (name: String, password: String)? = nil,
-                 proxyOptions: [(option: String, value: String)] = []) {
+    package init(
+        method: HTTPMethod, url: String, headers: HTTPHeaders, body: Body?,
+        digestUser: (name: String, password: String)? = nil,
+        proxyOptions: [(option: String, value: String)] = []
+    ) {
         self.proxyOptions = proxyOptions
         self.digestUser = digestUser
         self.method = method
@@ -55,10 +58,13 @@ package struct CurlCommand: Sendable {
         }
         first.append(ShellQuoting.quote(url))
         var lines = [first.joined(separator: " ")]
-        if let digestUser { lines.append("--digest -u " + ShellQuoting.quote("\(digestUser.name):\(digestUser.password)")) }
+        if let digestUser {
+            lines.append("--digest -u " + ShellQuoting.quote("\(digestUser.name):\(digestUser.password)"))
+        }
         for (option, value) in proxyOptions { lines.append(option + " " + ShellQuoting.quote(value)) }
         for field in headers {
-            lines.append("-H " + ShellQuoting.quote(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"))
+            lines.append(
+                "-H " + ShellQuoting.quote(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"))
         }
         var prefix = ""
         switch body {
@@ -115,10 +121,13 @@ enum ShellQuoting {
     /// A word as it is when the shell reads it back unchanged (letters, digits, `-_./:=@%+,`),
     /// else single-quoted: `it's` becomes `'it'\''s'`.
     static func quote(_ word: String) -> String {
-        let safe = !word.isEmpty && word.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_./:=@%+,".utf8.contains(byte)
-        }
+        let safe =
+            !word.isEmpty
+            && word.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_./:=@%+,".utf8.contains(byte)
+            }
         return safe ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
@@ -126,7 +135,9 @@ enum ShellQuoting {
     /// (a terminal shows it as it is, and single quotes hold it byte for byte).
     static func printableText(_ data: Data) -> String? {
         guard let text = String(data: data, encoding: .utf8),
-            !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
+            !text.unicodeScalars.contains(where: {
+                ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+            })
         else { return nil }
         return text
     }

@@ -58,8 +58,10 @@ public struct DigestChallenge: Sendable, Hashable {
     public var isAnswerable: Bool { algorithm != nil && (qop.isEmpty || qop.contains("auth")) }
 
     /// Creates a challenge.
-    public init(realm: String, nonce: String, opaque: String? = nil, algorithm: String = "MD5", qop: [String] = ["auth"],
-                isStale: Bool = false, userhash: Bool = false) {
+    public init(
+        realm: String, nonce: String, opaque: String? = nil, algorithm: String = "MD5", qop: [String] = ["auth"],
+        isStale: Bool = false, userhash: Bool = false
+    ) {
         self.realm = realm
         self.nonce = nonce
         self.opaque = opaque
@@ -76,11 +78,16 @@ public struct DigestChallenge: Sendable, Hashable {
     ///   several challenges (`Basic realm="a", Digest realm="b", nonce="…"`).
     public static func parse(_ values: [String]) -> [DigestChallenge] {
         values.flatMap(AuthenticationHeader.challenges).compactMap { scheme, parameters in
-            guard scheme.caseInsensitiveEquals("Digest"), let realm = parameters["realm"], let nonce = parameters["nonce"] else { return nil }
+            guard scheme.caseInsensitiveEquals("Digest"), let realm = parameters["realm"],
+                let nonce = parameters["nonce"]
+            else { return nil }
             return DigestChallenge(
                 realm: realm, nonce: nonce, opaque: parameters["opaque"], algorithm: parameters["algorithm"] ?? "MD5",
-                qop: (parameters["qop"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty },
-                isStale: parameters["stale"]?.lowercased() == "true", userhash: parameters["userhash"]?.lowercased() == "true")
+                qop: (parameters["qop"] ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                }.filter { !$0.isEmpty },
+                isStale: parameters["stale"]?.lowercased() == "true",
+                userhash: parameters["userhash"]?.lowercased() == "true")
         }
     }
 
@@ -123,15 +130,17 @@ public final class DigestAuthenticator: AuthenticationChallengeHandler, Sendable
     public init(username: String, password: String, clientNonce: (@Sendable () -> String)? = nil) {
         self.username = username
         self.password = password
-        self.makeClientNonce = clientNonce ?? {
-            var generator = SystemRandomNumberGenerator()
-            return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16).leftPadded(to: 8) }.joined()
-        }
+        self.makeClientNonce =
+            clientNonce ?? {
+                var generator = SystemRandomNumberGenerator()
+                return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16).leftPadded(to: 8) }.joined()
+            }
     }
 
     public func answer(_ challenge: ResponseHead, to request: PreparedRequest) throws -> PreparedRequest? {
         guard challenge.status.code == 401,
-              let chosen = DigestChallenge.preferred(among: DigestChallenge.parse(challenge.headers.values(for: "WWW-Authenticate")))
+            let chosen = DigestChallenge.preferred(
+                among: DigestChallenge.parse(challenge.headers.values(for: "WWW-Authenticate")))
         else { return nil }
         // Credentials already sent and refused: the password is wrong, unless only the nonce aged.
         let alreadyAnswered = request.headers["Authorization"].map { $0.lowercased().hasPrefix("digest ") } ?? false
@@ -156,7 +165,9 @@ public final class DigestAuthenticator: AuthenticationChallengeHandler, Sendable
     ///   - nonceCount: how many times this nonce has been used, this time included.
     ///   - clientNonce: the client's nonce.
     /// - Returns: `Digest username="…", realm="…", …, response="…"`.
-    public func authorization(for challenge: DigestChallenge, method: String, uri: String, nonceCount: Int, clientNonce: String) -> String {
+    public func authorization(
+        for challenge: DigestChallenge, method: String, uri: String, nonceCount: Int, clientNonce: String
+    ) -> String {
         let algorithm = challenge.algorithm ?? .md5
         let hash = algorithm.hash
         var ha1 = hash("\(username):\(challenge.realm):\(password)")
@@ -164,7 +175,8 @@ public final class DigestAuthenticator: AuthenticationChallengeHandler, Sendable
         let ha2 = hash("\(method):\(uri)")
         let nc = String(nonceCount, radix: 16).leftPadded(to: 8)
         let usesQop = !challenge.qop.isEmpty
-        let response = usesQop
+        let response =
+            usesQop
             ? hash("\(ha1):\(challenge.nonce):\(nc):\(clientNonce):auth:\(ha2)")
             : hash("\(ha1):\(challenge.nonce):\(ha2)")
         let user = challenge.userhash ? hash("\(username):\(challenge.realm)") : username
@@ -204,7 +216,9 @@ package enum AuthenticationHeader {
     package static func challenges(in value: String) -> [(scheme: String, parameters: [String: String])] {
         var out: [(scheme: String, parameters: [String: String])] = []
         var characters = Substring(value)
-        func skip(_ set: Set<Character>) { while let first = characters.first, set.contains(first) { characters.removeFirst() } }
+        func skip(_ set: Set<Character>) {
+            while let first = characters.first, set.contains(first) { characters.removeFirst() }
+        }
         func token() -> String {
             let end = characters.firstIndex { $0 == " " || $0 == "\t" || $0 == "," || $0 == "=" } ?? characters.endIndex
             defer { characters = characters[end...] }

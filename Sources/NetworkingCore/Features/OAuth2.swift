@@ -57,8 +57,10 @@ public struct OAuth2Configuration: Sendable, Hashable {
     public var clientAuthentication: ClientAuthentication
 
     /// Creates a configuration.
-    public init(grant: Grant, tokenURL: URL, clientID: String, clientSecret: String? = nil, scope: String? = nil,
-                audience: String? = nil, clientAuthentication: ClientAuthentication = .basic) {
+    public init(
+        grant: Grant, tokenURL: URL, clientID: String, clientSecret: String? = nil, scope: String? = nil,
+        audience: String? = nil, clientAuthentication: ClientAuthentication = .basic
+    ) {
         self.grant = grant
         self.tokenURL = tokenURL
         self.clientID = clientID
@@ -85,8 +87,10 @@ public struct OAuth2Token: Sendable, Hashable, Codable {
     public var obtainedAt: Date
 
     /// Creates a token.
-    public init(accessToken: String, tokenType: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil,
-                scope: String? = nil, obtainedAt: Date = Date()) {
+    public init(
+        accessToken: String, tokenType: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil,
+        scope: String? = nil, obtainedAt: Date = Date()
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt
@@ -180,13 +184,16 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
         case .server(let status, let code, let description):
             let hint: String
             switch code {
-            case "invalid_client": hint = " Check \(name(.clientID)) and \(name(.clientSecret)) (and \(name(.clientAuthentication)))."
+            case "invalid_client":
+                hint = " Check \(name(.clientID)) and \(name(.clientSecret)) (and \(name(.clientAuthentication)))."
             case "invalid_grant": hint = " The credentials, code or refresh token were refused; sign in again."
             case "invalid_scope": hint = " Check \(name(.scope))."
-            case "unauthorized_client", "unsupported_grant_type": hint = " This client may not use this grant; check \(name(.grant))."
+            case "unauthorized_client", "unsupported_grant_type":
+                hint = " This client may not use this grant; check \(name(.grant))."
             default: hint = ""
             }
-            return "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), \(code)\(Self.detail(description))).\(hint)"
+            return
+                "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), \(code)\(Self.detail(description))).\(hint)"
         case .invalidResponse(let status, let excerpt):
             return "The OAuth2 token endpoint\(at) answered HTTP \(status) without a token: \(excerpt)"
         case .authorizationDenied(let code, let description):
@@ -196,7 +203,8 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
         case .timedOut(let seconds):
             return "The OAuth2 sign-in\(at) was not completed within \(seconds) s; send again to retry."
         case .listenerFailed(let reason):
-            return "The OAuth2 redirect listener on 127.0.0.1 could not start: \(reason). Set \(name(.redirectPort)) to a free port."
+            return
+                "The OAuth2 redirect listener on 127.0.0.1 could not start: \(reason). Set \(name(.redirectPort)) to a free port."
         }
     }
 
@@ -252,8 +260,10 @@ public struct OAuth2Client: Sendable {
     public var requestTimeout: Duration
 
     /// Creates a client.
-    public init(configuration: OAuth2Configuration, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
-                interactionTimeout: Duration = .seconds(300), requestTimeout: Duration = .seconds(30)) {
+    public init(
+        configuration: OAuth2Configuration, transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+        interactionTimeout: Duration = .seconds(300), requestTimeout: Duration = .seconds(30)
+    ) {
         self.configuration = configuration
         self.transport = transport
         self.interactionTimeout = interactionTimeout
@@ -269,7 +279,8 @@ public struct OAuth2Client: Sendable {
         case .clientCredentials:
             return try await tokenRequest([("grant_type", "client_credentials")] + scopeFields)
         case .password(let username, let password):
-            return try await tokenRequest([("grant_type", "password"), ("username", username), ("password", password)] + scopeFields)
+            return try await tokenRequest(
+                [("grant_type", "password"), ("username", username), ("password", password)] + scopeFields)
         case .refreshToken(let token):
             return try await tokenRequest([("grant_type", "refresh_token"), ("refresh_token", token)] + scopeFields)
         case .authorizationCode(let authorizationURL, let port):
@@ -285,9 +296,12 @@ public struct OAuth2Client: Sendable {
     /// - Throws: `OAuth2Error`; nil refresh token: `OAuth2Error.server(invalid_grant)`.
     public func refresh(_ token: OAuth2Token) async throws -> OAuth2Token {
         guard let refreshToken = token.refreshToken else {
-            throw OAuth2Error(.server(status: 0, code: "invalid_grant", description: "the token has no refresh token"), url: configuration.tokenURL)
+            throw OAuth2Error(
+                .server(status: 0, code: "invalid_grant", description: "the token has no refresh token"),
+                url: configuration.tokenURL)
         }
-        var fresh = try await tokenRequest([("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + scopeFields)
+        var fresh = try await tokenRequest(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + scopeFields)
         if fresh.refreshToken == nil { fresh.refreshToken = refreshToken }
         return fresh
     }
@@ -301,7 +315,9 @@ public struct OAuth2Client: Sendable {
 
     // MARK: Authorization code with PKCE
 
-    private func authorizationCode(at authorizationURL: URL, port: Int?, prompt: @escaping @Sendable (OAuth2Prompt) -> Void) async throws -> OAuth2Token {
+    private func authorizationCode(
+        at authorizationURL: URL, port: Int?, prompt: @escaping @Sendable (OAuth2Prompt) -> Void
+    ) async throws -> OAuth2Token {
         let pkce = PKCE()
         let state = PKCE.randomToken()
         let listener = try await OAuth2RedirectListener.start(port: port ?? 0)
@@ -310,53 +326,72 @@ public struct OAuth2Client: Sendable {
         var components = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: true) ?? URLComponents()
         var items = components.queryItems ?? []
         items += [
-            URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: configuration.clientID),
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "client_id", value: configuration.clientID),
             URLQueryItem(name: "redirect_uri", value: redirectURI), URLQueryItem(name: "state", value: state),
-            URLQueryItem(name: "code_challenge", value: pkce.challenge), URLQueryItem(name: "code_challenge_method", value: "S256"),
+            URLQueryItem(name: "code_challenge", value: pkce.challenge),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         if let scope = configuration.scope, !scope.isEmpty { items.append(URLQueryItem(name: "scope", value: scope)) }
-        if let audience = configuration.audience, !audience.isEmpty { items.append(URLQueryItem(name: "audience", value: audience)) }
+        if let audience = configuration.audience, !audience.isEmpty {
+            items.append(URLQueryItem(name: "audience", value: audience))
+        }
         components.percentEncodedQuery = items.map {
             PercentEncoding.encode($0.name, allowed: PercentEncoding.unreserved, keepEscapes: false) + "="
                 + PercentEncoding.encode($0.value ?? "", allowed: PercentEncoding.unreserved, keepEscapes: false)
         }.joined(separator: "&")
-        guard let url = components.url else { throw OAuth2Error(.listenerFailed("the authorization URL is not valid"), url: authorizationURL) }
+        guard let url = components.url else {
+            throw OAuth2Error(.listenerFailed("the authorization URL is not valid"), url: authorizationURL)
+        }
         prompt(.openURL(url))
         let callback = try await listener.callback(timeout: interactionTimeout)
         if let error = callback["error"] {
-            throw OAuth2Error(.authorizationDenied(code: error, description: callback["error_description"]), url: authorizationURL)
+            throw OAuth2Error(
+                .authorizationDenied(code: error, description: callback["error_description"]), url: authorizationURL)
         }
         guard callback["state"] == state else { throw OAuth2Error(.stateMismatch, url: authorizationURL) }
         guard let code = callback["code"] else {
-            throw OAuth2Error(.authorizationDenied(code: "no_code", description: "the redirect carried no code"), url: authorizationURL)
+            throw OAuth2Error(
+                .authorizationDenied(code: "no_code", description: "the redirect carried no code"),
+                url: authorizationURL)
         }
         return try await tokenRequest([
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", pkce.verifier),
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+            ("code_verifier", pkce.verifier),
         ])
     }
 
     // MARK: Device code
 
-    private func deviceCode(at deviceURL: URL, prompt: @escaping @Sendable (OAuth2Prompt) -> Void) async throws -> OAuth2Token {
+    private func deviceCode(at deviceURL: URL, prompt: @escaping @Sendable (OAuth2Prompt) -> Void) async throws
+        -> OAuth2Token
+    {
         let (status, fields) = try await post(to: deviceURL, [("client_id", configuration.clientID)] + scopeFields)
-        guard (200..<300).contains(status), let deviceCode = fields["device_code"]?.text, let userCode = fields["user_code"]?.text,
-              let verification = (fields["verification_uri"] ?? fields["verification_url"])?.text.flatMap(URL.init(string:))
+        guard (200..<300).contains(status), let deviceCode = fields["device_code"]?.text,
+            let userCode = fields["user_code"]?.text,
+            let verification = (fields["verification_uri"] ?? fields["verification_url"])?.text.flatMap(
+                URL.init(string:))
         else { throw Self.failure(status: status, fields: fields, url: deviceURL) }
         let lifetime = fields["expires_in"]?.number ?? 600
         var interval = max(1, fields["interval"]?.number ?? 5)
         let deadline = Date().addingTimeInterval(min(lifetime, Double(interactionTimeout.components.seconds)))
-        prompt(.enterCode(userCode: userCode, verificationURL: verification,
-                          completeURL: fields["verification_uri_complete"]?.text.flatMap(URL.init(string:)), expiresAt: deadline))
+        prompt(
+            .enterCode(
+                userCode: userCode, verificationURL: verification,
+                completeURL: fields["verification_uri_complete"]?.text.flatMap(URL.init(string:)), expiresAt: deadline))
         while true {
             try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
             guard Date() < deadline else { throw OAuth2Error(.timedOut(seconds: Int(lifetime)), url: deviceURL) }
-            let (status, answer) = try await post(to: configuration.tokenURL, [
-                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode),
-            ], authenticated: true)
+            let (status, answer) = try await post(
+                to: configuration.tokenURL,
+                [
+                    ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode),
+                ], authenticated: true)
             switch answer["error"]?.text {
             case "authorization_pending"?: continue
             case "slow_down"?: interval += 5
-            case nil where (200..<300).contains(status): return try Self.token(status: status, fields: answer, url: configuration.tokenURL)
+            case nil where (200..<300).contains(status):
+                return try Self.token(status: status, fields: answer, url: configuration.tokenURL)
             default: throw Self.failure(status: status, fields: answer, url: configuration.tokenURL)
             }
         }
@@ -371,7 +406,9 @@ public struct OAuth2Client: Sendable {
 
     /// POSTs a form and reads the answer as JSON (or as a form, as GitHub answers without
     /// `Accept: application/json`).
-    private func post(to url: URL, _ fields: [(String, String)], authenticated: Bool = false) async throws -> (Int, [String: JSONValue]) {
+    private func post(to url: URL, _ fields: [(String, String)], authenticated: Bool = false) async throws -> (
+        Int, [String: JSONValue]
+    ) {
         var fields = fields
         var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"]
         if authenticated, let secret = configuration.clientSecret, configuration.clientAuthentication == .basic {
@@ -384,10 +421,14 @@ public struct OAuth2Client: Sendable {
         let body = PercentEncoding.form(fields.map { URLQueryItem(name: $0.0, value: $0.1) })
         var options = TransferOptions()
         options.timeout = requestTimeout
-        let response = try await transport.send(PreparedRequest(method: .post, url: url, headers: headers, body: Data(body.utf8)),
-                                                options: options) { _ in }
+        let response = try await transport.send(
+            PreparedRequest(method: .post, url: url, headers: headers, body: Data(body.utf8)),
+            options: options
+        ) { _ in }
         let data = response.body ?? Data()
-        if let object = try? JSONValue(parsing: data), let members = object.objectValue { return (response.status.code, members) }
+        if let object = try? JSONValue(parsing: data), let members = object.objectValue {
+            return (response.status.code, members)
+        }
         let text = String(decoding: data, as: UTF8.self)
         var form: [String: JSONValue] = [:]
         if text.contains("=") {
@@ -398,27 +439,33 @@ public struct OAuth2Client: Sendable {
     }
 
     private static func token(status: Int, fields: [String: JSONValue], url: URL) throws -> OAuth2Token {
-        guard (200..<300).contains(status), fields["error"] == nil, let access = fields["access_token"]?.text, !access.isEmpty else {
+        guard (200..<300).contains(status), fields["error"] == nil, let access = fields["access_token"]?.text,
+            !access.isEmpty
+        else {
             throw failure(status: status, fields: fields, url: url)
         }
         let now = Date()
-        return OAuth2Token(accessToken: access, tokenType: fields["token_type"]?.text ?? "Bearer",
-                           expiresAt: fields["expires_in"]?.number.map { now.addingTimeInterval($0) },
-                           refreshToken: fields["refresh_token"]?.text, scope: fields["scope"]?.text, obtainedAt: now)
+        return OAuth2Token(
+            accessToken: access, tokenType: fields["token_type"]?.text ?? "Bearer",
+            expiresAt: fields["expires_in"]?.number.map { now.addingTimeInterval($0) },
+            refreshToken: fields["refresh_token"]?.text, scope: fields["scope"]?.text, obtainedAt: now)
     }
 
     private static func failure(status: Int, fields: [String: JSONValue], url: URL) -> OAuth2Error {
         if let code = fields["error"]?.text {
-            return OAuth2Error(.server(status: status, code: code, description: fields["error_description"]?.text), url: url)
+            return OAuth2Error(
+                .server(status: status, code: code, description: fields["error_description"]?.text), url: url)
         }
-        let excerpt = fields["__body"]?.text ?? JSONValue.object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).serialized()
+        let excerpt =
+            fields["__body"]?.text
+            ?? JSONValue.object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).serialized()
         return OAuth2Error(.invalidResponse(status: status, excerpt: String(excerpt.prefix(200))), url: url)
     }
 }
 
-private extension JSONValue {
+extension JSONValue {
     /// A string, or a number's text.
-    var text: String? {
+    fileprivate var text: String? {
         switch self {
         case .string(let text), .number(let text): return text
         default: return nil
@@ -426,5 +473,5 @@ private extension JSONValue {
     }
 
     /// A number, or a string that holds one (`"expires_in": "3600"`).
-    var number: Double? { text.flatMap(Double.init) }
+    fileprivate var number: Double? { text.flatMap(Double.init) }
 }

@@ -56,8 +56,10 @@ public final class OAuth2Authenticator: RequestAdapter, AuthenticationChallengeH
     ///   - cache: where tokens are kept (in memory by default).
     ///   - cacheKey: the key of this client's token in `cache`.
     ///   - prompt: told what the user has to do for an interactive grant.
-    public init(client: OAuth2Client, cache: any OAuth2TokenCache = InMemoryOAuth2TokenCache(), cacheKey: String,
-                prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in }) {
+    public init(
+        client: OAuth2Client, cache: any OAuth2TokenCache = InMemoryOAuth2TokenCache(), cacheKey: String,
+        prompt: @escaping @Sendable (OAuth2Prompt) -> Void = { _ in }
+    ) {
         self.client = client
         self.cache = cache
         self.cacheKey = cacheKey
@@ -80,7 +82,8 @@ public final class OAuth2Authenticator: RequestAdapter, AuthenticationChallengeH
 
     public func answer(_ challenge: ResponseHead, to request: PreparedRequest) async throws -> PreparedRequest? {
         guard challenge.status.code == 401, let sent = request.headers["Authorization"],
-              let refused = sent.split(separator: " ", maxSplits: 1).last.map(String.init) else { return nil }
+            let refused = sent.split(separator: " ", maxSplits: 1).last.map(String.init)
+        else { return nil }
         guard renewedAfterRefusal.withLock({ $0 }) != refused else { return nil }
         let fresh = try await renew(refused: refused)
         renewedAfterRefusal.withLock { $0 = fresh.accessToken }
@@ -114,7 +117,10 @@ private actor RenewalGate {
     private var running: Task<OAuth2Token, any Error>?
 
     func run(_ body: @escaping @Sendable () async throws -> OAuth2Token) async throws -> OAuth2Token {
-        while let running { _ = try? await running.value; if self.running == running { self.running = nil } }
+        while let running {
+            _ = try? await running.value
+            if self.running == running { self.running = nil }
+        }
         let task = Task { try await body() }
         running = task
         defer { if running == task { running = nil } }

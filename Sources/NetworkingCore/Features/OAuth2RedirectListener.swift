@@ -14,9 +14,15 @@ final class OAuth2RedirectListener: Sendable {
     /// The redirect URI to register and send: `http://127.0.0.1:PORT/callback`.
     let redirectURI: String
     private let channel: any Channel
-    private let received: NIOLockedValueBox<(items: [String: String]?, waiter: CheckedContinuation<[String: String], any Error>?)>
+    private let received:
+        NIOLockedValueBox<(items: [String: String]?, waiter: CheckedContinuation<[String: String], any Error>?)>
 
-    private init(channel: any Channel, port: Int, received: NIOLockedValueBox<(items: [String: String]?, waiter: CheckedContinuation<[String: String], any Error>?)>) {
+    private init(
+        channel: any Channel, port: Int,
+        received: NIOLockedValueBox<
+            (items: [String: String]?, waiter: CheckedContinuation<[String: String], any Error>?)
+        >
+    ) {
         self.channel = channel
         self.redirectURI = "http://127.0.0.1:\(port)/callback"
         self.received = received
@@ -26,7 +32,9 @@ final class OAuth2RedirectListener: Sendable {
     ///
     /// - Throws: `OAuth2Error.listenerFailed` when the port cannot be bound.
     static func start(port: Int) async throws -> OAuth2RedirectListener {
-        let received = NIOLockedValueBox<(items: [String: String]?, waiter: CheckedContinuation<[String: String], any Error>?)>((nil, nil))
+        let received = NIOLockedValueBox<
+            (items: [String: String]?, waiter: CheckedContinuation<[String: String], any Error>?)
+        >((nil, nil))
         let deliver: @Sendable ([String: String]) -> Void = { items in
             let waiter = received.withLockedValue { state -> CheckedContinuation<[String: String], any Error>? in
                 guard state.items == nil else { return nil }
@@ -45,7 +53,9 @@ final class OAuth2RedirectListener: Sendable {
                     }
                 }
                 .bind(host: "127.0.0.1", port: port).get()
-            guard let bound = channel.localAddress?.port else { throw OAuth2Error(.listenerFailed("no port was bound")) }
+            guard let bound = channel.localAddress?.port else {
+                throw OAuth2Error(.listenerFailed("no port was bound"))
+            }
             return OAuth2RedirectListener(channel: channel, port: bound, received: received)
         } catch let error as OAuth2Error {
             throw error
@@ -110,12 +120,14 @@ private final class CallbackHandler: ChannelInboundHandler, Sendable {
         if components?.path == "/callback" {
             var items: [String: String] = [:]
             // The redirect's query is form-encoded (RFC 6749 §4.1.2): `+` is a space.
-            for field in PercentEncoding.formFields(components?.percentEncodedQuery ?? "") where items[field.name] == nil {
+            for field in PercentEncoding.formFields(components?.percentEncodedQuery ?? "")
+            where items[field.name] == nil {
                 items[field.name] = field.value
             }
             deliver(items)
             status = .ok
-            page = items["error"] == nil
+            page =
+                items["error"] == nil
                 ? "<h1>Signed in</h1><p>The application has the authorization; you can close this tab.</p>"
                 : "<h1>Not authorized</h1><p>\(Self.escaped(items["error_description"] ?? items["error"] ?? ""))</p><p>You can close this tab.</p>"
         } else {
@@ -127,13 +139,16 @@ private final class CallbackHandler: ChannelInboundHandler, Sendable {
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         headers.add(name: "Content-Length", value: "\(body.utf8.count)")
         headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+            promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -26,7 +26,9 @@ public struct PublicSuffixList: Sendable {
     ///
     /// - Parameter text: the rules.
     public init(rules text: String) {
-        var names = Set<String>(), wildcardParents = Set<String>(), exceptions = Set<String>()
+        var names = Set<String>()
+        var wildcardParents = Set<String>()
+        var exceptions = Set<String>()
         // Read as bytes: splitting 140 KB into Characters takes longer than the rest.
         for line in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
             let bytes = line.prefix { $0 != 0x20 && $0 != 0x09 }
@@ -87,7 +89,9 @@ public struct PublicSuffixList: Sendable {
         for start in asciiLabels.indices {
             let suffix = asciiLabels[start...].joined(separator: ".")
             if names.contains(suffix) { return (labels, asciiLabels.count - start) }
-            if start + 1 < asciiLabels.count, wildcardParents.contains(asciiLabels[(start + 1)...].joined(separator: ".")) {
+            if start + 1 < asciiLabels.count,
+                wildcardParents.contains(asciiLabels[(start + 1)...].joined(separator: "."))
+            {
                 return (labels, asciiLabels.count - start)
             }
         }
@@ -104,7 +108,9 @@ public struct PublicSuffixList: Sendable {
             return text.isEmpty || text.hasPrefix(".") || text.hasSuffix(".") || text.contains("..") ? nil : text
         }
         var labels: [String] = []
-        for label in name.lowercased().precomposedStringWithCanonicalMapping.split(separator: ".", omittingEmptySubsequences: false) {
+        for label in name.lowercased().precomposedStringWithCanonicalMapping.split(
+            separator: ".", omittingEmptySubsequences: false)
+        {
             guard !label.isEmpty else { return nil }
             if label.unicodeScalars.allSatisfy(\.isASCII) {
                 labels.append(String(label))
@@ -128,7 +134,9 @@ enum Punycode {
         let basicCount = output.count
         var handled = basicCount
         if basicCount > 0 { output.append("-") }
-        var n = initialN, delta = 0, bias = initialBias
+        var n = initialN
+        var delta = 0
+        var bias = initialBias
         while handled < input.count {
             guard let m = input.filter({ $0 >= n }).min() else { return nil }
             let (product, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)

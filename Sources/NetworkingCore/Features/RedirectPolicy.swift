@@ -26,10 +26,12 @@ public struct RedirectPolicy: Sendable {
     ///   - isCredentialHeader: which headers stay with their origin.
     ///   - insecureRedirectHint: how to allow an insecure redirect.
     ///   - followsRedirects: whether redirects are followed at all (default: yes).
-    public init(allowsInsecureRedirects: Bool = false,
-                isCredentialHeader: @escaping @Sendable (String) -> Bool = { HTTPHeaders.isCredential(name: $0) },
-                insecureRedirectHint: String = "set RedirectPolicy.allowsInsecureRedirects to follow it",
-                followsRedirects: Bool = true) {
+    public init(
+        allowsInsecureRedirects: Bool = false,
+        isCredentialHeader: @escaping @Sendable (String) -> Bool = { HTTPHeaders.isCredential(name: $0) },
+        insecureRedirectHint: String = "set RedirectPolicy.allowsInsecureRedirects to follow it",
+        followsRedirects: Bool = true
+    ) {
         self.followsRedirects = followsRedirects
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.isCredentialHeader = isCredentialHeader

@@ -14,7 +14,9 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var retry: Int?
 
     /// Creates an event.
-    public init(id: String? = nil, lastEventID: String? = nil, event: String = "message", data: String, retry: Int? = nil) {
+    public init(
+        id: String? = nil, lastEventID: String? = nil, event: String = "message", data: String, retry: Int? = nil
+    ) {
         self.id = id
         self.lastEventID = lastEventID ?? id ?? ""
         self.event = event
@@ -68,7 +70,10 @@ package struct ServerSentEventParser: Sendable {
             }
             switch byte {
             case 0x0A:
-                if afterCR { afterCR = false; continue }
+                if afterCR {
+                    afterCR = false
+                    continue
+                }
                 if let event = endLine() { events.append(event) }
             case 0x0D:
                 afterCR = true
@@ -118,7 +123,9 @@ package struct ServerSentEventParser: Sendable {
                 lastEventID = id
             }
         case "retry":
-            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }), let milliseconds = Int(String(decoding: value, as: UTF8.self)) {
+            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
+                let milliseconds = Int(String(decoding: value, as: UTF8.self))
+            {
                 retry = milliseconds
                 reconnectionTime = milliseconds
             }
@@ -149,7 +156,8 @@ package struct ServerSentEventParser: Sendable {
 /// ```swift
 /// for try await event in streamed.body.serverSentEvents { print(event.event, event.data) }
 /// ```
-public struct ServerSentEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Data {
+public struct ServerSentEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element == Data {
     public typealias Element = ServerSentEvent
 
     let base: Base

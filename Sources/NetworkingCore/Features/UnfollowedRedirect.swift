@@ -51,10 +51,13 @@ public struct UnfollowedRedirect: Sendable, Hashable, CustomStringConvertible {
 
     /// One sentence: where it pointed and why it was not followed.
     public var description: String {
-        let why = switch reason {
-        case .unsupportedScheme(let scheme): "only http and https redirects are followed, and this one is to \(scheme):"
-        case .unreadableLocation: "its Location is not a URL with a host"
-        }
-        return "\(url.absoluteString) redirected (\(status.code)) to \(location), which was not followed: \(why); the redirect itself is the response."
+        let why =
+            switch reason {
+            case .unsupportedScheme(let scheme):
+                "only http and https redirects are followed, and this one is to \(scheme):"
+            case .unreadableLocation: "its Location is not a URL with a host"
+            }
+        return
+            "\(url.absoluteString) redirected (\(status.code)) to \(location), which was not followed: \(why); the redirect itself is the response."
     }
 }

@@ -56,7 +56,8 @@ extension ResponseFuture {
     ///
     /// - Parameter next: makes the second future from the first value.
     /// - Returns: a future of both values.
-    public func join<U: Sendable>(_ next: @escaping @Sendable (T) throws -> ResponseFuture<U>) -> ResponseFuture<(T, U)> {
+    public func join<U: Sendable>(_ next: @escaping @Sendable (T) throws -> ResponseFuture<U>) -> ResponseFuture<(T, U)>
+    {
         replace { first in try next(first).then { second in (first, second) } }
     }
 
@@ -90,7 +91,9 @@ extension ResponseFuture {
     ///   - futures: the futures to run together.
     ///   - callbackQueue: the queue the joined future's callbacks run on.
     /// - Returns: a future of every value, in the order of `futures`.
-    public static func all<Element: Sendable>(_ futures: [ResponseFuture<Element>], callbackQueue: DispatchQueue = .global()) -> ResponseFuture<[Element]> where T == [Element] {
+    public static func all<Element: Sendable>(
+        _ futures: [ResponseFuture<Element>], callbackQueue: DispatchQueue = .global()
+    ) -> ResponseFuture<[Element]> where T == [Element] {
         ResponseFuture<[Element]>(callbackQueue: callbackQueue) { joined in
             let count = futures.count
             guard count > 0 else { return joined.succeed(with: []) }
@@ -102,7 +105,10 @@ extension ResponseFuture {
                     switch outcome {
                     case .success(let value):
                         results.withLock { $0[index] = value }
-                        let left = remaining.withLock { left -> Int in left -= 1; return left }
+                        let left = remaining.withLock { left -> Int in
+                            left -= 1
+                            return left
+                        }
                         if left == 0 { joined.succeed(with: results.withLock { $0.map { $0! } }) }
                     case .failure(let error):
                         joined.fail(with: error)

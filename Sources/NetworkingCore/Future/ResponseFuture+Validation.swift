@@ -22,7 +22,9 @@ extension ResponseFuture {
     ///   - type: the type to decode.
     ///   - decoder: the JSON decoder.
     /// - Returns: a future of the decoded response.
-    public func ensureDecoded<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) -> ResponseFuture<Response<Value>> where T == Response<Data> {
+    public func ensureDecoded<Value: Decodable & Sendable>(
+        _ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()
+    ) -> ResponseFuture<Response<Value>> where T == Response<Data> {
         then { try $0.ensureDecoded(type, using: decoder) }
     }
 
@@ -32,7 +34,9 @@ extension ResponseFuture {
     ///   - type: the type to decode.
     ///   - decoder: the JSON decoder.
     /// - Returns: a future of the decoded response.
-    public func ensureDecoded<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) -> ResponseFuture<Response<Value>> where T == Response<Data?> {
+    public func ensureDecoded<Value: Decodable & Sendable>(
+        _ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()
+    ) -> ResponseFuture<Response<Value>> where T == Response<Data?> {
         then { try $0.ensureDecoded(type, using: decoder) }
     }
 

@@ -106,7 +106,9 @@ public class ResponseFuture<T: Sendable>: @unchecked Sendable {
         ///   - progress: the progress so far.
         ///   - delivery: runs the progress callbacks with the latest progress.
         /// - Returns: the observers to tell at once, and whether a drain must be scheduled.
-        mutating func keep(_ progress: TransferProgress, delivery: @escaping @Sendable () -> Void) -> ([@Sendable (TransferProgress) -> Void], Bool) {
+        mutating func keep(_ progress: TransferProgress, delivery: @escaping @Sendable () -> Void) -> (
+            [@Sendable (TransferProgress) -> Void], Bool
+        ) {
             // Nothing to keep or tell while nobody observes progress.
             guard !(progressHandlers.isEmpty && progressObservers.isEmpty) else { return ([], false) }
             latestProgress = progress
@@ -349,7 +351,9 @@ public class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// delivers a pending update itself, before the outcome).
     private func deliverLatestProgress() {
         let (handlers, latest) = state.withLock { state in
-            guard case .running = state.phase else { return ([@Sendable (TransferProgress) -> Void](), TransferProgress?.none) }
+            guard case .running = state.phase else {
+                return ([@Sendable (TransferProgress) -> Void](), TransferProgress?.none)
+            }
             state.callbacks.progressDeliveryPending = false
             return (state.callbacks.progressHandlers, state.callbacks.latestProgress)
         }
@@ -475,7 +479,9 @@ public class ResponseFuture<T: Sendable>: @unchecked Sendable {
 
     // MARK: - Internals
 
-    private func addCallback(_ register: (inout State) -> Void, rank: Delivery.Rank, ifFinished: @escaping @Sendable (Outcome) -> Void) -> Self {
+    private func addCallback(
+        _ register: (inout State) -> Void, rank: Delivery.Rank, ifFinished: @escaping @Sendable (Outcome) -> Void
+    ) -> Self {
         let scheduleDrain: Bool = state.withLock { state in
             guard case .finished(let outcome) = state.phase else {
                 register(&state)
@@ -539,20 +545,28 @@ public class ResponseFuture<T: Sendable>: @unchecked Sendable {
             let runningTask = state.runningTask.take()
             if runningTask != nil, case .cancelled = outcome { state.cancellingTask = true }
             // Moved out, not copied: no array is retained and released again.
-            guard let snapshot = state.attached.take() else { return Taken(runningTask: runningTask, attached: nil, scheduleDrain: false) }
+            guard let snapshot = state.attached.take() else {
+                return Taken(runningTask: runningTask, attached: nil, scheduleDrain: false)
+            }
             var after = Attached()
             // A coalesced progress update still in flight is delivered before the outcome.
             if snapshot.progressDeliveryPending, let latest = snapshot.latestProgress {
-                for handler in snapshot.progressHandlers { after.due.append(Delivery(rank: .progress) { handler(latest) }) }
+                for handler in snapshot.progressHandlers {
+                    after.due.append(Delivery(rank: .progress) { handler(latest) })
+                }
             }
             switch outcome {
             case .success(let value):
-                for handler in snapshot.successHandlers { after.due.append(Delivery(rank: .outcome) { self.respond(handler, value) }) }
+                for handler in snapshot.successHandlers {
+                    after.due.append(Delivery(rank: .outcome) { self.respond(handler, value) })
+                }
                 after.errorHandlers = snapshot.errorHandlers
             case .failure(let error):
                 for handler in snapshot.errorHandlers { after.due.append(Delivery(rank: .outcome) { handler(error) }) }
             case .cancelled:
-                for handler in snapshot.cancellationHandlers { after.due.append(Delivery(rank: .outcome, run: handler)) }
+                for handler in snapshot.cancellationHandlers {
+                    after.due.append(Delivery(rank: .outcome, run: handler))
+                }
             }
             for handler in snapshot.completionHandlers { after.due.append(Delivery(rank: .completion, run: handler)) }
             // A drain already scheduled (for progress) runs what is due now; else one starts.

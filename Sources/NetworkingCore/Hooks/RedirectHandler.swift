@@ -16,12 +16,15 @@ public protocol RedirectHandler: Sendable {
     ///   - next: the next hop's request as the transport built it.
     /// - Returns: the request to send.
     /// - Throws: an error that fails the request (a redirect that must not be followed).
-    func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest
+    func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws
+        -> PreparedRequest
 }
 
 extension RedirectHandler {
     /// Sends the next hop as the transport built it.
-    public func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest) async throws -> PreparedRequest {
+    public func request(following redirect: ResponseHead, to request: PreparedRequest, next: PreparedRequest)
+        async throws -> PreparedRequest
+    {
         next
     }
 }

@@ -39,7 +39,9 @@ public protocol ResponseAdapter: Sendable {
 
 extension ResponseAdapter {
     /// Lets the response through.
-    public func adapt(_ response: Response<Data?>, for request: any Request) async throws -> ResponseAdaptation { .continue }
+    public func adapt(_ response: Response<Data?>, for request: any Request) async throws -> ResponseAdaptation {
+        .continue
+    }
 }
 
 /// A response adapter made from a closure.
@@ -49,7 +51,9 @@ public struct AnyResponseAdapter: ResponseAdapter {
     /// Creates an adapter from a closure.
     ///
     /// - Parameter body: decides what happens to a response.
-    public init(_ body: @escaping @Sendable (Response<Data?>, any Request) async throws -> ResponseAdaptation) { self.body = body }
+    public init(_ body: @escaping @Sendable (Response<Data?>, any Request) async throws -> ResponseAdaptation) {
+        self.body = body
+    }
 
     /// Runs the closure.
     public func adapt(_ response: Response<Data?>, for request: any Request) async throws -> ResponseAdaptation {

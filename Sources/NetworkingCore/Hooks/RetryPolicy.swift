@@ -73,7 +73,9 @@ public struct RetryPolicy: Sendable {
     ///   - error: the failure.
     /// - Returns: the delay, or `nil`.
     public func delay(afterAttempt attempt: Int, request: PreparedRequest, error: any Error) -> Duration? {
-        guard retriesTransportErrors, attempt < maximumAttempts, retryableMethods.contains(request.method) else { return nil }
+        guard retriesTransportErrors, attempt < maximumAttempts, retryableMethods.contains(request.method) else {
+            return nil
+        }
         switch error as? TransportError {
         case .connectionRefused, .timedOut, .connectionClosed, .notConnected: return backoff(afterAttempt: attempt)
         default: return nil

@@ -18,7 +18,10 @@ public struct ProblemDetails: Sendable, Hashable, Decodable {
     public var extensions: [String: JSONValue]
 
     /// Creates problem details.
-    public init(type: String = "about:blank", title: String? = nil, status: Int? = nil, detail: String? = nil, instance: String? = nil, extensions: [String: JSONValue] = [:]) {
+    public init(
+        type: String = "about:blank", title: String? = nil, status: Int? = nil, detail: String? = nil,
+        instance: String? = nil, extensions: [String: JSONValue] = [:]
+    ) {
         self.type = type
         self.title = title
         self.status = status
@@ -30,7 +33,9 @@ public struct ProblemDetails: Sendable, Hashable, Decodable {
     /// Decodes problem details; members of the wrong type are ignored, as RFC 9457 asks.
     public init(from decoder: Decoder) throws {
         guard let members = try JSONValue(from: decoder).members else {
-            throw DecodingError.typeMismatch(ProblemDetails.self, .init(codingPath: decoder.codingPath, debugDescription: "problem details must be a JSON object"))
+            throw DecodingError.typeMismatch(
+                ProblemDetails.self,
+                .init(codingPath: decoder.codingPath, debugDescription: "problem details must be a JSON object"))
         }
         self.init(members: members)
     }
@@ -71,7 +76,9 @@ struct MediaType {
             guard pair.count == 2 else { continue }
             let name = pair[0].trimmingCharacters(in: .whitespaces).lowercased()
             var value = pair[1].trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
             parameters[name] = value
         }
         self.parameters = parameters

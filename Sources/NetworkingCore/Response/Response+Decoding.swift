@@ -54,7 +54,8 @@ extension ResponseInterface where T == Data? {
     ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
     /// - Returns: the value.
     /// - Throws: `SerializationError` with the coding path and a body excerpt.
-    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value
+    {
         try JSONBodyDecoding.decode(type, from: unwrapData(), using: decoder)
     }
 
@@ -97,7 +98,8 @@ extension Response where Body == Data {
     ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
     /// - Returns: the value.
     /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
-    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value
+    {
         try JSONBodyDecoding.decode(type, from: body, using: decoder)
     }
 
@@ -110,7 +112,9 @@ extension Response where Body == Data {
     /// - Returns: the value.
     /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
     @concurrent
-    public func decode<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()) async throws -> Value {
+    public func decode<Value: Decodable & Sendable>(
+        _ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()
+    ) async throws -> Value {
         try JSONBodyDecoding.decode(type, from: body, using: decoder)
     }
 
@@ -168,7 +172,9 @@ extension Response where Body == Data? {
     ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
     /// - Returns: the response with the decoded body.
     /// - Throws: `SerializationError` (a missing body, or the coding path and a body excerpt).
-    public func ensureDecoded<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Response<Value> {
+    public func ensureDecoded<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws
+        -> Response<Value>
+    {
         replacingBody(try decode(type, using: decoder))
     }
 
@@ -181,7 +187,9 @@ extension Response where Body == Data? {
     /// - Returns: the response with the decoded body.
     /// - Throws: `SerializationError` (a missing body, or the coding path and a body excerpt).
     @concurrent
-    public func ensureDecoded<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()) async throws -> Response<Value> {
+    public func ensureDecoded<Value: Decodable & Sendable>(
+        _ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()
+    ) async throws -> Response<Value> {
         replacingBody(try decode(type, using: decoder))
     }
 
@@ -203,7 +211,9 @@ extension Response where Body == Data {
     ///   - decoder: the JSON decoder (a fresh `JSONDecoder` by default).
     /// - Returns: the response with the decoded body.
     /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
-    public func ensureDecoded<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Response<Value> {
+    public func ensureDecoded<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws
+        -> Response<Value>
+    {
         replacingBody(try JSONBodyDecoding.decode(type, from: body, using: decoder))
     }
 
@@ -216,7 +226,9 @@ extension Response where Body == Data {
     /// - Returns: the response with the decoded body.
     /// - Throws: `SerializationError.decodingFailed` with the coding path and a body excerpt.
     @concurrent
-    public func ensureDecoded<Value: Decodable & Sendable>(_ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()) async throws -> Response<Value> {
+    public func ensureDecoded<Value: Decodable & Sendable>(
+        _ type: Value.Type, using decoder: sending JSONDecoder = JSONDecoder()
+    ) async throws -> Response<Value> {
         replacingBody(try JSONBodyDecoding.decode(type, from: body, using: decoder))
     }
 
@@ -249,7 +261,9 @@ extension Response {
 /// Decodes JSON bodies, turning a `DecodingError` into a `SerializationError` that names the
 /// coding path and quotes the body.
 enum JSONBodyDecoding {
-    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, using decoder: JSONDecoder) throws -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from body: Data, using decoder: JSONDecoder) throws
+        -> Value
+    {
         do {
             return try decoder.decode(type, from: body)
         } catch {

@@ -90,9 +90,10 @@ public struct Response<Body> {
         timings: ResponseTimings = ResponseTimings(started: Date()),
         error: HTTPError? = nil
     ) {
-        storage = Storage(Parts(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url ?? request.url,
-            httpVersion: httpVersion, timings: timings, error: error))
+        storage = Storage(
+            Parts(
+                statusCode: statusCode, headers: headers, body: body, request: request, url: url ?? request.url,
+                httpVersion: httpVersion, timings: timings, error: error))
     }
 
     /// The same response with a new body.
@@ -139,7 +140,10 @@ extension Response where Body == Data? {
     ///   - url: the URL that answered.
     ///   - httpVersion: the protocol version.
     ///   - timings: the timings.
-    public init(statusCode: HTTPStatus, headers: HTTPHeaders, data body: Data?, request: PreparedRequest, url: URL? = nil, httpVersion: String = "HTTP/1.1", timings: ResponseTimings = ResponseTimings(started: Date())) {
+    public init(
+        statusCode: HTTPStatus, headers: HTTPHeaders, data body: Data?, request: PreparedRequest, url: URL? = nil,
+        httpVersion: String = "HTTP/1.1", timings: ResponseTimings = ResponseTimings(started: Date())
+    ) {
         let url = url ?? request.url
         self.init(
             statusCode: statusCode, headers: headers, body: body, request: request, url: url,

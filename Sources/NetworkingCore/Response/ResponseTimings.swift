@@ -37,7 +37,10 @@ public struct ResponseTimings: Sendable, Hashable {
     public var redirects: [Redirect]
 
     /// Creates timings.
-    public init(started: Date, headReceived: Date? = nil, finished: Date? = nil, bytesReceived: Int = 0, redirects: [Redirect] = []) {
+    public init(
+        started: Date, headReceived: Date? = nil, finished: Date? = nil, bytesReceived: Int = 0,
+        redirects: [Redirect] = []
+    ) {
         self.started = started
         self.headReceived = headReceived
         self.finished = finished

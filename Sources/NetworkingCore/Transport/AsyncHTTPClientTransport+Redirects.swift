@@ -15,9 +15,9 @@ extension AsyncHTTPClientTransport {
     /// Where a response redirects to, or `nil` when it is not a redirect to follow.
     static func redirectTarget(of response: HTTPClientResponse, from url: URL) -> URL? {
         guard [301, 302, 303, 307, 308].contains(response.status.code),
-              let location = response.headers.first(name: "location"),
-              let target = URL(string: location, relativeTo: url)?.absoluteURL,
-              ["http", "https"].contains(target.scheme?.lowercased() ?? ""), target.host != nil
+            let location = response.headers.first(name: "location"),
+            let target = URL(string: location, relativeTo: url)?.absoluteURL,
+            ["http", "https"].contains(target.scheme?.lowercased() ?? ""), target.host != nil
         else { return nil }
         return target
     }
@@ -26,7 +26,8 @@ extension AsyncHTTPClientTransport {
     static func redirected(_ request: PreparedRequest, to target: URL, status: HTTPStatus) -> PreparedRequest {
         var next = request
         next.url = target
-        let toGet = (status == .seeOther && request.method != .head)
+        let toGet =
+            (status == .seeOther && request.method != .head)
             || ((status == .movedPermanently || status == .found) && request.method == .post)
         if toGet {
             next.method = .get
@@ -42,6 +43,7 @@ extension AsyncHTTPClientTransport {
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int { url.port ?? NoProxyList.defaultPort(of: url) }
-        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && port(a) == port(b)
     }
 }

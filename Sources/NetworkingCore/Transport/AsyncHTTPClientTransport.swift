@@ -152,8 +152,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // The transport follows redirects itself, so that each hop picks its proxy and the
         // request's redirect handler sees each one.
         self.routesRedirects = true
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                 configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false))
+        self.client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: Self.clientConfiguration(configuration, proxy: nil, followsRedirects: false))
         self.ownsClient = true
         self.executors = EventLoopExecutor.executors(of: client.eventLoopGroup)
     }
@@ -217,8 +218,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if let made = clients[proxy.endpoint] { return made }
             // Checked under the lock, so no client is made after shutdown collected them.
             guard !isShutDown.withLock({ $0 }) else { throw TransportError.other("the transport was shut down") }
-            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                  configuration: Self.clientConfiguration(configuration, proxy: proxy, followsRedirects: false))
+            let made = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: Self.clientConfiguration(configuration, proxy: proxy, followsRedirects: false))
             clients[proxy.endpoint] = made
             return made
         }
@@ -229,7 +231,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard !configuration.resolve.isEmpty, let host = url.host?.lowercased() else { return nil }
         let port = url.port ?? NoProxyList.defaultPort(of: url)
         let named = host.contains(":") ? "[\(host)]" : host
-        guard let address = configuration.resolve.first(where: { $0.key.lowercased() == "\(named):\(port)" })?.value else { return nil }
+        guard let address = configuration.resolve.first(where: { $0.key.lowercased() == "\(named):\(port)" })?.value
+        else { return nil }
         return (host, address)
     }
 
@@ -265,7 +268,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ///     loop: keep it short).
     /// - Returns: the response.
     /// - Throws: `TransportError`.
-    public func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
+    public func send(
+        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> TransportResponse {
         // A caller that runs on one of the client's loops (see `executors`) sends with the
         // delegate API, and every head and body come through a `BodyChannel`, which keeps the
         // body's deadlines itself: the exchange runs in the caller's task, on the thread that
@@ -288,8 +293,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // so those stay on the global executor.
         let inFlight = requestsInFlight.wrappingAdd(1, ordering: .relaxed).newValue
         defer { requestsInFlight.wrappingSubtract(1, ordering: .relaxed) }
-        guard inFlight <= executors.count else { return try await exchangeInATask(request, options: options, progress: progress) }
-        let loop = inFlight == 1 ? executors[0] : executors[Int(nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(executors.count))]
+        guard inFlight <= executors.count else {
+            return try await exchangeInATask(request, options: options, progress: progress)
+        }
+        let loop =
+            inFlight == 1
+            ? executors[0]
+            : executors[Int(nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(executors.count))]
         let exchange = Task(executorPreference: loop) {
             try await self.exchange(request, options: options, throughChannels: true, progress: progress, watch: nil)
         }
@@ -332,9 +342,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         progress: @escaping @Sendable (TransferProgress) -> Void, watch: ExchangeWatch?
     ) async throws -> TransportResponse {
         let head = try await receiveHead(request, options: options, throughChannels: throughChannels)
-        var sink = try BodySink(expected: head.expectedBytes, destination: options.bodyDestination, head: head.head, progress: progress)
+        var sink = try BodySink(
+            expected: head.expectedBytes, destination: options.bodyDestination, head: head.head, progress: progress)
         sink.begin()
-        var decoder = try BodyDecoder(url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits)
+        var decoder = try BodyDecoder(
+            url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits)
         if let channel = head.channel {
             // The response owns the channel: while it lives, the transfer is not given up.
             defer { withExtendedLifetime(head.response) {} }
@@ -353,7 +365,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
             while let piece = try decoder.finish() { try sink.append(piece) }
         } else {
-            guard let watch else { preconditionFailure("a body of async-http-client's own read with no watch to stop it") }
+            guard let watch else {
+                preconditionFailure("a body of async-http-client's own read with no watch to stop it")
+            }
             watch.start(deadline: head.deadline, idle: head.idle, url: head.url)
             defer { watch.end() }
             var chunks = head.response.body.makeAsyncIterator()
@@ -400,7 +414,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let redirectLimit = configuration.maximumRedirects
         let pump = Task {
             do {
-                var decoder = try BodyDecoder(url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits)
+                var decoder = try BodyDecoder(
+                    url: head.url, contentEncoding: head.contentEncoding, decompress: head.inflates, limits: head.limits
+                )
                 for try await chunk in head.response.body {
                     decoder.feed(chunk)
                     while let piece = try decoder.next() {
@@ -412,7 +428,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 }
                 channel.finish()
             } catch {
-                channel.fail(Task.isCancelled ? TransportError.cancelled : TransportErrorMapping.map(error, url: head.url, redirectLimit: redirectLimit))
+                channel.fail(
+                    Task.isCancelled
+                        ? TransportError.cancelled
+                        : TransportErrorMapping.map(error, url: head.url, redirectLimit: redirectLimit))
             }
         }
         channel.onTermination { pump.cancel() }
@@ -455,7 +474,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// - Parameter throughChannels: every hop goes through the transport's own exchanges
     ///   (`DelegatedExchange`, `ForwardProxyExchange`), the body then through their channel:
     ///   for a caller on one of the client's loops, with the transport's own client.
-    private func receiveHead(_ request: PreparedRequest, options: TransferOptions, throughChannels: Bool) async throws -> ArrivedHead {
+    private func receiveHead(_ request: PreparedRequest, options: TransferOptions, throughChannels: Bool) async throws
+        -> ArrivedHead
+    {
         let clock = ContinuousClock()
         var hopStarted = clock.now
         let deadline = hopStarted + (options.timeout ?? configuration.requestTimeout)
@@ -479,18 +500,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             do {
                 if let proxy, proxy.kind == .http, hop.url.scheme?.lowercased() == "http", !configuration.proxyTunnel {
                     // Plain http goes to an HTTP proxy in absolute form, not through a tunnel.
-                    (response, channel) = try await ForwardProxyExchange.execute(hop, extraHeaders: addedHeaders(for: hop), through: proxy,
-                                                                                 connectTimeout: configuration.connectTimeout, deadline: headBy)
+                    (response, channel) = try await ForwardProxyExchange.execute(
+                        hop, extraHeaders: addedHeaders(for: hop), through: proxy,
+                        connectTimeout: configuration.connectTimeout, deadline: headBy)
                 } else {
                     // A client the caller gave has no proxy rules, so `proxy` is nil for it.
-                    let client = proxy == nil && ownsClient ? try directClient(for: hop.url) : try client(through: proxy)
+                    let client =
+                        proxy == nil && ownsClient ? try directClient(for: hop.url) : try client(through: proxy)
                     if throughChannels {
                         // On a loop (the caller's, or the one `send` moved the exchange to), a
                         // client of the transport's own goes through the delegate API (see
                         // DelegatedExchange). From the global executor its delegate would run on
                         // a loop chosen in turn, often not its connection's: measured 1.27× raw
                         // HTTPClient.execute's time at 32 concurrent against 1.10–1.16×.
-                        (response, channel) = try await DelegatedExchange.execute(delegated(hop), on: client, deadline: headBy)
+                        (response, channel) = try await DelegatedExchange.execute(
+                            delegated(hop), on: client, deadline: headBy)
                     } else {
                         // Off the loops, and on a client the caller gave (which follows redirects
                         // itself, their history kept by the async API): the async API.
@@ -503,10 +527,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 if case .deadlineExceeded? = error as? HTTPClientError {
                     // The idle timeout bounds the wait for the whole head: a server that drips it byte by
                     // byte has answered, but not with a complete head.
-                    let phase = clock.now >= deadline ? "no answer before the total deadline" : "no complete response head in \((idle ?? .zero).shortDescription)"
+                    let phase =
+                        clock.now >= deadline
+                        ? "no answer before the total deadline"
+                        : "no complete response head in \((idle ?? .zero).shortDescription)"
                     throw TransportError.timedOut(url: hop.url, phase: phase)
                 }
-                throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
+                throw TransportErrorMapping.map(
+                    error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
             guard followsHops, let target = Self.redirectTarget(of: response, from: hop.url) else { break }
             let hopDuration = (clock.now - hopStarted) / .seconds(1)
@@ -522,14 +550,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 throw TransportError.timedOut(url: hop.url, phase: "the redirect's body did not end in time")
             } catch {
                 if Task.isCancelled { throw TransportError.cancelled }
-                throw TransportErrorMapping.map(error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
+                throw TransportErrorMapping.map(
+                    error, url: hop.url, redirectLimit: configuration.maximumRedirects, proxy: proxy)
             }
             let status = HTTPStatus(code: Int(response.status.code))
-            hops.append(ResponseTimings.Redirect(from: hop.url, to: target, status: status,
-                                                 location: response.headers.first(name: "location"), duration: hopDuration))
+            hops.append(
+                ResponseTimings.Redirect(
+                    from: hop.url, to: target, status: status,
+                    location: response.headers.first(name: "location"), duration: hopDuration))
             var next = Self.redirected(hop, to: target, status: status)
             if let handler = options.redirectHandler {
-                let head = ResponseHead(status: status, headers: HTTPHeaders(fields: response.headers), httpVersion: Self.describe(response.version))
+                let head = ResponseHead(
+                    status: status, headers: HTTPHeaders(fields: response.headers),
+                    httpVersion: Self.describe(response.version))
                 next = try await handler.request(following: head, to: hop, next: next)
             }
             hop = next
@@ -550,9 +583,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         return ArrivedHead(
             response: response, channel: channel,
-            head: ResponseHead(status: HTTPStatus(code: Int(response.status.code)), headers: headers, httpVersion: Self.describe(response.version)),
+            head: ResponseHead(
+                status: HTTPStatus(code: Int(response.status.code)), headers: headers,
+                httpVersion: Self.describe(response.version)),
             url: finalURL, headReceived: Date(), redirects: followsHops ? hops : Self.redirects(in: response.history),
-            contentEncoding: contentEncoding, inflates: inflates, expectedBytes: expected, limits: limits, deadline: deadline, idle: idle)
+            contentEncoding: contentEncoding, inflates: inflates, expectedBytes: expected, limits: limits,
+            deadline: deadline, idle: idle)
     }
 
     // MARK: - Helpers
@@ -595,7 +631,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The request of a prepared one, as async-http-client's delegate API takes it.
     private func delegated(_ request: PreparedRequest) throws -> HTTPClient.Request {
         try HTTPClient.Request(
-            url: request.url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue), headers: outgoingHeaders(request),
+            url: request.url.absoluteString, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+            headers: outgoingHeaders(request),
             body: request.body.map { .byteBuffer(ByteBuffer(bytes: $0)) })
     }
 
@@ -626,11 +663,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard history.count > 1 else { return [] }
         return zip(history, history.dropFirst()).compactMap { hop, next in
             guard let from = URL(string: hop.request.url), let to = URL(string: next.request.url) else { return nil }
-            return ResponseTimings.Redirect(from: from, to: to, status: HTTPStatus(code: Int(hop.responseHead.status.code)))
+            return ResponseTimings.Redirect(
+                from: from, to: to, status: HTTPStatus(code: Int(hop.responseHead.status.code)))
         }
     }
 
-    private static func clientConfiguration(_ configuration: Configuration, proxy: ProxyServer?, followsRedirects: Bool) -> HTTPClient.Configuration {
+    private static func clientConfiguration(_ configuration: Configuration, proxy: ProxyServer?, followsRedirects: Bool)
+        -> HTTPClient.Configuration
+    {
         var client = HTTPClient.Configuration(
             certificateVerification: configuration.allowsInvalidCertificates ? .none : .fullVerification,
             redirectConfiguration: followsRedirects
@@ -642,9 +682,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // sequentially, 9% at 32 concurrent, in networking-bench).
             timeout: .init(connect: .nanoseconds(configuration.connectTimeout.nanoseconds), read: nil),
             proxy: proxy.map { proxy in
-                proxy.kind == .socks5 ? HTTPClient.Configuration.Proxy.socksServer(host: proxy.host, port: proxy.port) : HTTPClient.Configuration.Proxy.server(
-                    host: proxy.host, port: proxy.port,
-                    authorization: proxy.username.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") })
+                proxy.kind == .socks5
+                    ? HTTPClient.Configuration.Proxy.socksServer(host: proxy.host, port: proxy.port)
+                    : HTTPClient.Configuration.Proxy.server(
+                        host: proxy.host, port: proxy.port,
+                        authorization: proxy.username.map {
+                            HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                        })
             },
             // Decompression is done by BodyDecoder, in bounded pieces under per-request limits.
             decompression: .disabled)
@@ -663,7 +707,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         switch proxy {
         case .none: return nil
         case .environment: return ProxyRules.environment()
-        case .server(let host, let port): return ProxyRules(server: ProxyServer(host: host, port: port, source: "the transport's proxy setting"))
+        case .server(let host, let port):
+            return ProxyRules(server: ProxyServer(host: host, port: port, source: "the transport's proxy setting"))
         case .rules(let rules): return rules
         }
     }

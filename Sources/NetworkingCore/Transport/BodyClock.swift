@@ -20,7 +20,9 @@ struct BodyDeadlines: Sendable {
     /// - Parameters:
     ///   - now: the clock's time.
     ///   - since: since when the reader has waited for bytes, if it waits.
-    func check(at now: ContinuousClock.Instant, waitingSince since: ContinuousClock.Instant?) -> Result<ContinuousClock.Instant, TransportError> {
+    func check(at now: ContinuousClock.Instant, waitingSince since: ContinuousClock.Instant?) -> Result<
+        ContinuousClock.Instant, TransportError
+    > {
         if let deadline, now >= deadline {
             return .failure(.timedOut(url: url, phase: "the total deadline passed while the body was arriving"))
         }
@@ -176,7 +178,10 @@ final class ExchangeWatch: ClockWatched, Sendable {
     /// The body has ended: nothing is cancelled after this.
     func end() {
         let watched = state.withLock { state -> Bool in
-            defer { state.limits = nil; state.cancelTask = nil }
+            defer {
+                state.limits = nil
+                state.cancelTask = nil
+            }
             return state.limits != nil
         }
         if watched { clock.unwatch(self) }

@@ -65,7 +65,8 @@ struct BodyDecoder {
     init(url: URL, contentEncoding: String?, decompress: Bool, limits: Limits) throws {
         self.url = url
         self.limits = limits
-        algorithmName = decompress && Self.algorithm(for: contentEncoding) != nil
+        algorithmName =
+            decompress && Self.algorithm(for: contentEncoding) != nil
             ? contentEncoding?.trimmingCharacters(in: .whitespaces).lowercased() : nil
         if decompress, let algorithm = Self.algorithm(for: contentEncoding) {
             do {
@@ -192,7 +193,8 @@ struct BodyDecoder {
         // Checked only past a first piece, so a tiny compressed body of a few bytes may inflate
         // to one piece whatever its ratio.
         if inflater != nil, let ratio = limits.decompressionRatio, decodedBytes > Self.pieceSize,
-           decodedBytes / max(1, receivedBytes - pending.readableBytes) > ratio {
+            decodedBytes / max(1, receivedBytes - pending.readableBytes) > ratio
+        {
             throw TransportError.bodyTooLarge(url: url, limit: .decompressionRatio(ratio))
         }
         return kept

@@ -25,14 +25,17 @@ enum DelegatedExchange {
     ///   (which the response's body owns: letting go of that gives the transfer up).
     /// - Throws: async-http-client's errors (the transport maps them); `deadlineExceeded` at
     ///   the deadline; `cancelled` when the calling task is cancelled.
-    static func execute(_ request: HTTPClient.Request, on client: HTTPClient, deadline: NIODeadline) async throws -> (HTTPClientResponse, BodyChannel) {
+    static func execute(_ request: HTTPClient.Request, on client: HTTPClient, deadline: NIODeadline) async throws -> (
+        HTTPClientResponse, BodyChannel
+    ) {
         // The loop the caller is on, if any (`any()` prefers it): the pool then prefers a
         // connection of that loop, and the delegate runs there.
         let eventLoop = client.eventLoopGroup.any()
         let body = BodyChannel()
         let headPromise = eventLoop.makePromise(of: HTTPResponseHead.self)
         let delegate = StreamingDelegate(headPromise: headPromise, body: body)
-        let task = client.execute(request: request, delegate: delegate, eventLoop: .delegate(on: eventLoop), deadline: nil)
+        let task = client.execute(
+            request: request, delegate: delegate, eventLoop: .delegate(on: eventLoop), deadline: nil)
         let timer = eventLoop.scheduleTask(deadline: deadline) { task.fail(reason: HTTPClientError.deadlineExceeded) }
         headPromise.futureResult.whenComplete { _ in timer.cancel() }
         // A reader that gives the body up (or a failure) ends the request and its connection.
@@ -48,7 +51,11 @@ enum DelegatedExchange {
             body.fail(error)
             throw error
         }
-        return (HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body))), body)
+        return (
+            HTTPClientResponse(
+                version: head.version, status: head.status, headers: head.headers,
+                body: .stream(ChannelBody(channel: body))), body
+        )
     }
 }
 

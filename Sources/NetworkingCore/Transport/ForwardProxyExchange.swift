@@ -31,8 +31,10 @@ enum ForwardProxyExchange {
     /// - Returns: the response, its body still arriving, and the channel it comes through
     ///   (which the response's body owns: letting go of that gives the transfer up).
     /// - Throws: NIO's and async-http-client's errors (the transport maps them).
-    static func execute(_ request: PreparedRequest, extraHeaders: [(String, String)], through proxy: ProxyServer,
-                        connectTimeout: Duration, deadline: NIODeadline) async throws -> (HTTPClientResponse, BodyChannel) {
+    static func execute(
+        _ request: PreparedRequest, extraHeaders: [(String, String)], through proxy: ProxyServer,
+        connectTimeout: Duration, deadline: NIODeadline
+    ) async throws -> (HTTPClientResponse, BodyChannel) {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let headPromise = eventLoop.makePromise(of: HTTPResponseHead.self)
         let body = BodyChannel()
@@ -44,12 +46,14 @@ enum ForwardProxyExchange {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(
-                        ExchangeHandler(head: requestHead, body: requestBody, headPromise: headPromise, bodyChannel: body))
+                        ExchangeHandler(
+                            head: requestHead, body: requestBody, headPromise: headPromise, bodyChannel: body))
                 }
             }
         // An address is connected to as it is, without a lookup (NIO runs getaddrinfo on
         // Dispatch's global queue, where a busy process can keep it waiting past the timeout).
-        let connecting = (try? SocketAddress(ipAddress: proxy.host, port: proxy.port)).map { bootstrap.connect(to: $0) }
+        let connecting =
+            (try? SocketAddress(ipAddress: proxy.host, port: proxy.port)).map { bootstrap.connect(to: $0) }
             ?? bootstrap.connect(host: proxy.host, port: proxy.port)
         let timer = eventLoop.scheduleTask(deadline: deadline) { headPromise.fail(HTTPClientError.deadlineExceeded) }
         connecting.whenFailure { error in
@@ -80,12 +84,18 @@ enum ForwardProxyExchange {
             body.fail(HTTPClientError.proxyAuthenticationRequired)
             throw HTTPClientError.proxyAuthenticationRequired
         }
-        return (HTTPClientResponse(version: head.version, status: head.status, headers: head.headers, body: .stream(ChannelBody(channel: body))), body)
+        return (
+            HTTPClientResponse(
+                version: head.version, status: head.status, headers: head.headers,
+                body: .stream(ChannelBody(channel: body))), body
+        )
     }
 
     /// The request head in absolute form, with `Host`, the proxy's credentials, and a
     /// connection that closes after the exchange.
-    private static func head(of request: PreparedRequest, extraHeaders: [(String, String)], proxy: ProxyServer) -> HTTPRequestHead {
+    private static func head(of request: PreparedRequest, extraHeaders: [(String, String)], proxy: ProxyServer)
+        -> HTTPRequestHead
+    {
         var headers = NIOHTTP1.HTTPHeaders()
         if !request.headers.contains("Host") {
             let host = request.url.host ?? ""
@@ -95,7 +105,9 @@ enum ForwardProxyExchange {
         for field in request.headers { headers.add(name: field.name, value: field.value) }
         for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         if let username = proxy.username {
-            headers.add(name: "Proxy-Authorization", value: "Basic " + Data("\(username):\(proxy.password ?? "")".utf8).base64EncodedString())
+            headers.add(
+                name: "Proxy-Authorization",
+                value: "Basic " + Data("\(username):\(proxy.password ?? "")".utf8).base64EncodedString())
         }
         if let body = request.body, !headers.contains(name: "Content-Length") {
             headers.add(name: "Content-Length", value: String(body.count))
@@ -106,8 +118,9 @@ enum ForwardProxyExchange {
         target?.user = nil
         target?.password = nil
         target?.fragment = nil
-        return HTTPRequestHead(version: .http1_1, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
-                               uri: target?.string ?? request.url.absoluteString, headers: headers)
+        return HTTPRequestHead(
+            version: .http1_1, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+            uri: target?.string ?? request.url.absoluteString, headers: headers)
     }
 }
 
@@ -134,7 +147,8 @@ private final class ExchangeHandler: ChannelDuplexHandler {
     private var paused = false
     private var readPending = false
 
-    init(head: HTTPRequestHead, body: Data?, headPromise: EventLoopPromise<HTTPResponseHead>, bodyChannel: BodyChannel) {
+    init(head: HTTPRequestHead, body: Data?, headPromise: EventLoopPromise<HTTPResponseHead>, bodyChannel: BodyChannel)
+    {
         self.requestHead = head
         self.requestBody = body
         self.headPromise = headPromise
@@ -143,7 +157,9 @@ private final class ExchangeHandler: ChannelDuplexHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(.head(requestHead)), promise: nil)
-        if let requestBody { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: requestBody)))), promise: nil) }
+        if let requestBody {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: requestBody)))), promise: nil)
+        }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
         written.futureResult.assumeIsolated().whenFailure { error in

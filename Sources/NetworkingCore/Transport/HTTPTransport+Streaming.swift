@@ -22,7 +22,13 @@ extension HTTPTransport {
                 let response = try await self.send(request, options: streaming) { progress in
                     if let head = progress.head { started.resolve(.success((head, progress.expectedBytes))) }
                 }
-                started.resolve(.success((ResponseHead(status: response.status, headers: response.headers, httpVersion: response.httpVersion), nil)))
+                started.resolve(
+                    .success(
+                        (
+                            ResponseHead(
+                                status: response.status, headers: response.headers, httpVersion: response.httpVersion),
+                            nil
+                        )))
                 channel.finish()
             } catch {
                 started.resolve(.failure(error))
@@ -35,7 +41,9 @@ extension HTTPTransport {
         } onCancel: {
             task.cancel()
         }
-        return StreamedResponse(head: head, url: request.url, headReceived: Date(), redirects: [], body: ResponseBody(channel: channel), expectedBytes: expected)
+        return StreamedResponse(
+            head: head, url: request.url, headReceived: Date(), redirects: [], body: ResponseBody(channel: channel),
+            expectedBytes: expected)
     }
 
     /// Collects a streamed body into a destination, reporting progress: how `send` is built on
@@ -47,8 +55,12 @@ extension HTTPTransport {
     ///   - progress: called when the head is in and as body bytes arrive.
     /// - Returns: the complete response.
     /// - Throws: `TransportError` from the body, or a destination's error.
-    public func collect(_ streamed: StreamedResponse, destination: TransferOptions.BodyDestination, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse {
-        var sink = try BodySink(expected: streamed.expectedBytes, destination: destination, head: streamed.head, progress: progress)
+    public func collect(
+        _ streamed: StreamedResponse, destination: TransferOptions.BodyDestination,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> TransportResponse {
+        var sink = try BodySink(
+            expected: streamed.expectedBytes, destination: destination, head: streamed.head, progress: progress)
         sink.begin()
         do {
             for try await chunk in streamed.body { try sink.append(chunk) }

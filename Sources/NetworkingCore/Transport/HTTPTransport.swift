@@ -14,7 +14,9 @@ public protocol HTTPTransport: Sendable {
     ///   - progress: called as body bytes arrive.
     /// - Returns: the response.
     /// - Throws: `TransportError`.
-    func send(_ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> TransportResponse
+    func send(
+        _ request: PreparedRequest, options: TransferOptions, progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws -> TransportResponse
 
     /// Sends a request and answers when its head has arrived, the body following as a
     /// back-pressured `AsyncSequence` of chunks.
@@ -52,7 +54,11 @@ public struct TransportResponse: Sendable {
     public var redirects: [ResponseTimings.Redirect]
 
     /// Creates a transport response.
-    public init(status: HTTPStatus, headers: HTTPHeaders, body: Data?, url: URL, httpVersion: String = "HTTP/1.1", headReceived: Date? = nil, finished: Date? = nil, bytesReceived: Int = 0, redirects: [ResponseTimings.Redirect] = []) {
+    public init(
+        status: HTTPStatus, headers: HTTPHeaders, body: Data?, url: URL, httpVersion: String = "HTTP/1.1",
+        headReceived: Date? = nil, finished: Date? = nil, bytesReceived: Int = 0,
+        redirects: [ResponseTimings.Redirect] = []
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -92,7 +92,8 @@ public struct NoProxyList: Sendable, Hashable {
             if after.hasPrefix(":") { port = Int(after.dropFirst()) }
             text = text[text.index(after: text.startIndex)..<close]
         } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":"),
-                  let number = Int(text[text.index(after: colon)...]) {
+            let number = Int(text[text.index(after: colon)...])
+        {
             port = number
             text = text[..<colon]
         }

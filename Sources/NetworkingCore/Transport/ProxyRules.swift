@@ -16,8 +16,10 @@ public struct ProxyRules: Sendable, Hashable {
     public var noProxy: NoProxyList
 
     /// Creates rules.
-    public init(http: Result<ProxyServer, ProxyServer.Failure>? = nil, https: Result<ProxyServer, ProxyServer.Failure>? = nil,
-                noProxy: NoProxyList = NoProxyList(entries: [])) {
+    public init(
+        http: Result<ProxyServer, ProxyServer.Failure>? = nil, https: Result<ProxyServer, ProxyServer.Failure>? = nil,
+        noProxy: NoProxyList = NoProxyList(entries: [])
+    ) {
         self.http = http
         self.https = https
         self.noProxy = noProxy
@@ -35,7 +37,9 @@ public struct ProxyRules: Sendable, Hashable {
     public static func environment(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> ProxyRules? {
         func first(_ names: [String]) -> (name: String, value: String)? {
             for name in names {
-                if let value = variables[name], !value.trimmingCharacters(in: .whitespaces).isEmpty { return (name, value) }
+                if let value = variables[name], !value.trimmingCharacters(in: .whitespaces).isEmpty {
+                    return (name, value)
+                }
             }
             return nil
         }
@@ -47,7 +51,8 @@ public struct ProxyRules: Sendable, Hashable {
             } catch let failure as ProxyServer.Failure {
                 return .failure(failure)
             } catch {
-                return .failure(ProxyServer.Failure(source: source, value: found.value, reason: String(describing: error)))
+                return .failure(
+                    ProxyServer.Failure(source: source, value: found.value, reason: String(describing: error)))
             }
         }
         let http = server(["http_proxy", "HTTP_PROXY"])

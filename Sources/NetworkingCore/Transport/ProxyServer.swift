@@ -36,7 +36,10 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPort = 1080
 
     /// Creates a proxy.
-    public init(host: String, port: Int, username: String? = nil, password: String? = nil, source: String = "the proxy setting", kind: Kind = .http) {
+    public init(
+        host: String, port: Int, username: String? = nil, password: String? = nil, source: String = "the proxy setting",
+        kind: Kind = .http
+    ) {
         self.kind = kind
         self.host = host
         self.port = port
@@ -68,7 +71,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     ///   credentials, no host, or a bad port.
     public init(parsing text: String, source: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        func fail(_ reason: String) -> Failure { Failure(source: source, value: ProxyServer.masking(trimmed), reason: reason) }
+        func fail(_ reason: String) -> Failure {
+            Failure(source: source, value: ProxyServer.masking(trimmed), reason: reason)
+        }
         var rest = Substring(trimmed)
         var kind = Kind.http
         if let separator = rest.range(of: "://") {
@@ -77,7 +82,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             case "http": break
             case "socks5", "socks5h": kind = .socks5
             case "https":
-                throw fail("a proxy reached over TLS (https://) is not supported; use http:// (requests to https servers are still encrypted end to end through it)")
+                throw fail(
+                    "a proxy reached over TLS (https://) is not supported; use http:// (requests to https servers are still encrypted end to end through it)"
+                )
             default:
                 throw fail("only http:// and socks5:// proxies are supported, not \(scheme)://")
             }
@@ -103,7 +110,11 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             guard let close = rest.firstIndex(of: "]") else { throw fail("the IPv6 address has no closing ]") }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw fail("text follows the IPv6 address") }
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw fail("text follows the IPv6 address")
+            }
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
             portText = rest[rest.index(after: colon)...]
@@ -113,7 +124,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         guard !host.isEmpty else { throw fail("it names no host") }
         var port = Self.defaultPort
         if let portText {
-            guard let number = Int(portText), (1...65535).contains(number) else { throw fail("the port \"\(portText)\" is not a number from 1 to 65535") }
+            guard let number = Int(portText), (1...65535).contains(number) else {
+                throw fail("the port \"\(portText)\" is not a number from 1 to 65535")
+            }
             port = number
         }
         if kind == .socks5, username != nil { throw fail(Self.socksCredentials) }
@@ -121,7 +134,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a SOCKS5 proxy cannot take a user and password.
-    public static let socksCredentials = "a SOCKS5 proxy with a user and password is not supported (SOCKS5 without authentication only); use an http:// proxy for Basic credentials"
+    public static let socksCredentials =
+        "a SOCKS5 proxy with a user and password is not supported (SOCKS5 without authentication only); use an http:// proxy for Basic credentials"
 
     /// The proxy as a URL with its password masked (`http://ada:••••••@proxy:3128`), for
     /// messages and displays.
@@ -151,7 +165,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         let password: String?
     }
 
-    var endpoint: Endpoint { Endpoint(kind: kind, host: host.lowercased(), port: port, username: username, password: password) }
+    var endpoint: Endpoint {
+        Endpoint(kind: kind, host: host.lowercased(), port: port, username: username, password: password)
+    }
 
     /// What a masked password is shown as.
     static let mask = "••••••"

@@ -71,7 +71,10 @@ public struct StreamedResponse: Sendable {
     public var expectedBytes: Int64?
 
     /// Creates a streamed response.
-    public init(head: ResponseHead, url: URL, headReceived: Date, redirects: [ResponseTimings.Redirect], body: ResponseBody, expectedBytes: Int64?) {
+    public init(
+        head: ResponseHead, url: URL, headReceived: Date, redirects: [ResponseTimings.Redirect], body: ResponseBody,
+        expectedBytes: Int64?
+    ) {
         self.head = head
         self.url = url
         self.headReceived = headReceived
@@ -181,7 +184,10 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     ///   - discardingBuffered: drop the buffered chunks too (the reader has given up).
     func finish(throwing error: (any Error)? = nil, discardingBuffered: Bool = false) {
         let (waiting, producers, watchers, watched) = lock.withLock {
-            () -> (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void], BodyClock?) in
+            () -> (
+                CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void],
+                BodyClock?
+            ) in
             guard ended == nil else { return (nil, [], [], nil) }
             ended = .some(error)
             if discardingBuffered {
@@ -230,7 +236,11 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                enum Answer { case chunk(Data, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void]), end((any Error)?), wait }
+                enum Answer {
+                    case chunk(Data, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void])
+                    case end((any Error)?)
+                    case wait
+                }
                 let answer: Answer = lock.withLock {
                     if head < chunks.count {
                         let chunk = chunks[head]

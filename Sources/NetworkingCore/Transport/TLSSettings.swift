@@ -27,8 +27,10 @@ public struct TLSSettings: Sendable, Hashable {
     public var minimumVersion: Version?
 
     /// Creates settings.
-    public init(caCertificateFile: String? = nil, clientCertificateFile: String? = nil, clientKeyFile: String? = nil,
-                clientKeyPassword: String? = nil, insecure: Bool = false, minimumVersion: Version? = nil) {
+    public init(
+        caCertificateFile: String? = nil, clientCertificateFile: String? = nil, clientKeyFile: String? = nil,
+        clientKeyPassword: String? = nil, insecure: Bool = false, minimumVersion: Version? = nil
+    ) {
         self.caCertificateFile = caCertificateFile
         self.clientCertificateFile = clientCertificateFile
         self.clientKeyFile = clientKeyFile
@@ -105,7 +107,9 @@ public struct TLSSettings: Sendable, Hashable {
             case .noCertificate: reason = "it holds no PEM certificate"
             case .notPEM(let detail): reason = "it is not PEM (\(detail))"
             case .encryptedKey(let passwordGiven):
-                reason = passwordGiven ? "the key is encrypted and \(name(.clientKeyPassword)) does not open it"
+                reason =
+                    passwordGiven
+                    ? "the key is encrypted and \(name(.clientKeyPassword)) does not open it"
                     : "the key is encrypted and no \(name(.clientKeyPassword)) is set"
             case .missingKey: reason = "a client certificate needs its key: add \(name(.clientKeyFile))"
             case .missingCertificate: reason = "a client key needs its certificate: add \(name(.clientCertificateFile))"
@@ -125,8 +129,12 @@ public struct TLSSettings: Sendable, Hashable {
         if insecure { configuration.certificateVerification = .none }
         if let minimumVersion { configuration.minimumTLSVersion = minimumVersion == .tls1_3 ? .tlsv13 : .tlsv12 }
         if let caCertificateFile {
-            let certificates = try read(.caCertificateFile, caCertificateFile) { try NIOSSLCertificate.fromPEMBytes(Array($0)) }
-            guard !certificates.isEmpty else { throw Failure(setting: .caCertificateFile, path: caCertificateFile, problem: .noCertificate) }
+            let certificates = try read(.caCertificateFile, caCertificateFile) {
+                try NIOSSLCertificate.fromPEMBytes(Array($0))
+            }
+            guard !certificates.isEmpty else {
+                throw Failure(setting: .caCertificateFile, path: caCertificateFile, problem: .noCertificate)
+            }
             configuration.additionalTrustRoots = [.certificates(certificates)]
         }
         switch (clientCertificateFile, clientKeyFile) {
@@ -134,7 +142,9 @@ public struct TLSSettings: Sendable, Hashable {
             break
         case (let certificate?, let key?):
             let chain = try read(.clientCertificateFile, certificate) { try NIOSSLCertificate.fromPEMBytes(Array($0)) }
-            guard !chain.isEmpty else { throw Failure(setting: .clientCertificateFile, path: certificate, problem: .noCertificate) }
+            guard !chain.isEmpty else {
+                throw Failure(setting: .clientCertificateFile, path: certificate, problem: .noCertificate)
+            }
             let password = clientKeyPassword
             let privateKey = try read(.clientKeyFile, key) { data -> NIOSSLPrivateKey in
                 if let password {
@@ -157,14 +167,18 @@ public struct TLSSettings: Sendable, Hashable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw Failure(setting: setting, path: path, problem: FileManager.default.fileExists(atPath: path) ? .unreadable : .noSuchFile)
+            throw Failure(
+                setting: setting, path: path,
+                problem: FileManager.default.fileExists(atPath: path) ? .unreadable : .noSuchFile)
         }
         do {
             return try parse(data)
         } catch {
             let encrypted = String(decoding: data.prefix(4096), as: UTF8.self).contains("ENCRYPTED")
-            throw Failure(setting: setting, path: path, problem: encrypted && setting == .clientKeyFile
-                ? .encryptedKey(passwordGiven: clientKeyPassword != nil) : .notPEM(String(describing: error)))
+            throw Failure(
+                setting: setting, path: path,
+                problem: encrypted && setting == .clientKeyFile
+                    ? .encryptedKey(passwordGiven: clientKeyPassword != nil) : .notPEM(String(describing: error)))
         }
     }
 }

@@ -13,35 +13,47 @@ enum TransportErrorMapping {
         let target = "\(url.host ?? url.absoluteString):\(url.port ?? NoProxyList.defaultPort(of: url))"
         if let clientError = error as? HTTPClientError {
             if clientError == .proxyAuthenticationRequired {
-                return TransportError.proxyAuthenticationRequired(proxy: shown, source: proxy.source, sentCredentials: proxy.username != nil)
+                return TransportError.proxyAuthenticationRequired(
+                    proxy: shown, source: proxy.source, sentCredentials: proxy.username != nil)
             }
             if clientError == .invalidProxyResponse {
-                let reason = url.scheme?.lowercased() == "http"
+                let reason =
+                    url.scheme?.lowercased() == "http"
                     ? "it answered the request in a form that could not be read"
                     : "it refused the tunnel (its answer to CONNECT was not 2xx)"
                 return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: reason)
             }
             if clientError == .socksHandshakeTimeout {
-                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it did not finish the SOCKS5 handshake in time")
+                return TransportError.proxyFailed(
+                    proxy: shown, source: proxy.source, target: target,
+                    reason: "it did not finish the SOCKS5 handshake in time")
             }
             if clientError == .httpProxyHandshakeTimeout {
-                return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it did not answer CONNECT in time")
+                return TransportError.proxyFailed(
+                    proxy: shown, source: proxy.source, target: target, reason: "it did not answer CONNECT in time")
             }
         }
         if String(reflecting: type(of: error)).contains("SOCKS") {
-            return TransportError.proxyFailed(proxy: shown, source: proxy.source, target: target, reason: "it refused the SOCKS5 connection (\(error))")
+            return TransportError.proxyFailed(
+                proxy: shown, source: proxy.source, target: target,
+                reason: "it refused the SOCKS5 connection (\(error))")
         }
         let mapped = map(error, url: url, redirectLimit: redirectLimit)
         // Every connection goes to the proxy first: not reaching one is not reaching the proxy.
         switch mapped as? TransportError {
         case .connectionRefused?:
-            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "nothing accepts connections at \(proxy.host):\(proxy.port)")
+            return TransportError.proxyUnreachable(
+                proxy: shown, source: proxy.source, reason: "nothing accepts connections at \(proxy.host):\(proxy.port)"
+            )
         case .dnsFailure?:
-            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "its host name \(proxy.host) could not be resolved")
+            return TransportError.proxyUnreachable(
+                proxy: shown, source: proxy.source, reason: "its host name \(proxy.host) could not be resolved")
         case .notConnected(_, let reason)?:
-            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "there is no network path to it (\(reason))")
+            return TransportError.proxyUnreachable(
+                proxy: shown, source: proxy.source, reason: "there is no network path to it (\(reason))")
         case .timedOut(_, let phase)? where phase == "connecting":
-            return TransportError.proxyUnreachable(proxy: shown, source: proxy.source, reason: "connecting to it timed out")
+            return TransportError.proxyUnreachable(
+                proxy: shown, source: proxy.source, reason: "connecting to it timed out")
         default:
             return mapped
         }
@@ -57,11 +69,13 @@ enum TransportErrorMapping {
             case .readTimeout: return TransportError.timedOut(url: url, phase: "reading")
             case .writeTimeout: return TransportError.timedOut(url: url, phase: "writing")
             case .deadlineExceeded: return TransportError.timedOut(url: url, phase: "deadline exceeded")
-            case .getConnectionFromPoolTimeout: return TransportError.timedOut(url: url, phase: "waiting for a connection")
+            case .getConnectionFromPoolTimeout:
+                return TransportError.timedOut(url: url, phase: "waiting for a connection")
             case .tlsHandshakeTimeout: return TransportError.timedOut(url: url, phase: "TLS handshake")
             case .cancelled, .requestStreamCancelled: return TransportError.cancelled
             case .remoteConnectionClosed: return TransportError.connectionClosed(url: url)
-            case .redirectLimitReached, .redirectCycleDetected: return TransportError.tooManyRedirects(url: url, limit: redirectLimit)
+            case .redirectLimitReached, .redirectCycleDetected:
+                return TransportError.tooManyRedirects(url: url, limit: redirectLimit)
             case .invalidURL, .emptyHost, .emptyScheme: return TransportError.invalidURL(url.absoluteString)
             default:
                 if String(describing: clientError).contains("unsupportedScheme") {
@@ -73,7 +87,8 @@ enum TransportErrorMapping {
         if let ioError = findIOError(in: error) {
             switch ioError.errnoCode {
             case ECONNREFUSED: return TransportError.connectionRefused(host: host, port: port)
-            case ENETUNREACH, EHOSTUNREACH, ENETDOWN: return TransportError.notConnected(host: host, reason: ioError.description)
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN:
+                return TransportError.notConnected(host: host, reason: ioError.description)
             case ETIMEDOUT: return TransportError.timedOut(url: url, phase: "connecting")
             case ECONNRESET, EPIPE: return TransportError.connectionClosed(url: url)
             default: break
@@ -96,7 +111,8 @@ enum TransportErrorMapping {
         if let parserError = error as? HTTPParserError, let problem = malformedResponse(parserError) {
             return TransportError.malformedResponse(url: url, problem: problem)
         }
-        if typeName.contains("HTTPParserError") || text.contains("invalidEOFState") || text.contains("uncleanShutdown") {
+        if typeName.contains("HTTPParserError") || text.contains("invalidEOFState") || text.contains("uncleanShutdown")
+        {
             return TransportError.connectionClosed(url: url)
         }
         return TransportError.other("\(typeName): \(text)")
@@ -113,7 +129,8 @@ enum TransportErrorMapping {
         case .invalidHeaderToken, .invalidCharactersUsed: return .invalidHeaderCharacter
         case .lfExpected: return .carriageReturnWithoutLineFeed
         case .headerOverflow:
-            return .headersTooLarge(bytes: MalformedResponse.headerBytesLimit, fields: MalformedResponse.headerFieldsLimit)
+            return .headersTooLarge(
+                bytes: MalformedResponse.headerBytesLimit, fields: MalformedResponse.headerFieldsLimit)
         case .invalidContentLength: return .invalidContentLength
         case .unexpectedContentLength: return .duplicateContentLength
         case .invalidChunkSize: return .invalidChunkSize

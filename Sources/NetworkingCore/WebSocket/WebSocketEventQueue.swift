@@ -38,7 +38,10 @@ final class WebSocketEventQueue: Sendable {
 
     /// Adds an event, waiting while the queue is full. Events pushed after `finish()` are dropped.
     func push(_ event: WebSocketEvent) async {
-        enum Outcome { case delivered(CheckedContinuation<WebSocketEvent?, Never>?), full, finished }
+        enum Outcome {
+            case delivered(CheckedContinuation<WebSocketEvent?, Never>?)
+            case full, finished
+        }
         while true {
             let outcome = state.withLock { state -> Outcome in
                 if state.finished { return .finished }
@@ -74,7 +77,8 @@ final class WebSocketEventQueue: Sendable {
     func next() async -> WebSocketEvent? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (reader: CheckedContinuation<WebSocketEvent?, Never>) in
-                let outcome = state.withLock { state -> (event: WebSocketEvent?, answer: Bool, writer: CheckedContinuation<Void, Never>?) in
+                let outcome = state.withLock {
+                    state -> (event: WebSocketEvent?, answer: Bool, writer: CheckedContinuation<Void, Never>?) in
                     if let event = state.popFirst() {
                         let writer = state.writers.isEmpty ? nil : state.writers.removeFirst()
                         return (event, true, writer)

@@ -33,8 +33,11 @@ public struct WebSocketOptions: Sendable {
     ///   - bufferedEvents: the events that may wait for the reader (1,000).
     ///   - closeTimeout: the time the server has to answer a close (5 s).
     ///   - tls: the TLS of a wss:// connection (the system's defaults).
-    public init(connectTimeout: Duration = .seconds(10), maximumMessageSize: Int = 16 << 20, bufferedEvents: Int = 1_000, closeTimeout: Duration = .seconds(5),
-                tls: TLSConfiguration? = nil) {
+    public init(
+        connectTimeout: Duration = .seconds(10), maximumMessageSize: Int = 16 << 20, bufferedEvents: Int = 1_000,
+        closeTimeout: Duration = .seconds(5),
+        tls: TLSConfiguration? = nil
+    ) {
         self.tls = tls
         self.connectTimeout = connectTimeout
         self.maximumMessageSize = maximumMessageSize
@@ -67,8 +70,9 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
         case .invalidURL(let url):
             return "\(url) is not a WebSocket URL; use ws://host/path or wss://host/path."
         case .upgradeFailed(let url):
-            return "The server at \(url) did not switch to WebSocket (no 101 Switching Protocols): check the path, the headers and the credentials."
-        case let .upgradeRefused(url, status, body):
+            return
+                "The server at \(url) did not switch to WebSocket (no 101 Switching Protocols): check the path, the headers and the credentials."
+        case .upgradeRefused(let url, let status, let body):
             let check: String
             switch status {
             case 401, 403: check = "check the credentials"
@@ -79,15 +83,18 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
             default: check = "check the path, the headers and the credentials"
             }
             let said = body.isEmpty ? "" : " It said: " + body.split(whereSeparator: \.isNewline).joined(separator: " ")
-            return "The server at \(url) refused the WebSocket upgrade with \(HTTPStatus(code: status)): \(check).\(said)"
+            return
+                "The server at \(url) refused the WebSocket upgrade with \(HTTPStatus(code: status)): \(check).\(said)"
         case .transport(let error):
             return error.description
         case .notOpen:
             return "The WebSocket session is closed; reconnect to send."
         case .messageTooLarge(let size, let limit):
-            return "The message is \(size) bytes, over the limit of \(limit) bytes; raise the maximum message size to send it."
+            return
+                "The message is \(size) bytes, over the limit of \(limit) bytes; raise the maximum message size to send it."
         case .challengeAuthentication(let url):
-            return "Digest authentication cannot open the WebSocket at \(url): it answers the server's challenge with a second request, and an upgrade is answered once. Use basic or bearer auth (or a token in a header) for this endpoint."
+            return
+                "Digest authentication cannot open the WebSocket at \(url): it answers the server's challenge with a second request, and an upgrade is answered once. Use basic or bearer auth (or a token in a header) for this endpoint."
         }
     }
 
@@ -144,7 +151,9 @@ public final class WebSocketSession: Sendable {
     /// - Parameter url: a ws, wss, http or https URL.
     /// - Returns: the URL with a WebSocket scheme, or `nil` for another scheme or no host.
     public static func webSocketURL(for url: URL) -> URL? {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.host?.isEmpty == false else { return nil }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            components.host?.isEmpty == false
+        else { return nil }
         switch components.scheme?.lowercased() {
         case "ws", "wss": break
         case "http": components.scheme = "ws"
@@ -164,12 +173,18 @@ public final class WebSocketSession: Sendable {
     ///   - options: the session's limits.
     /// - Returns: the open session.
     /// - Throws: `WebSocketError` (invalid URL, failed upgrade, transport failure or time-out).
-    public static func connect(_ request: PreparedRequest, options: WebSocketOptions = WebSocketOptions()) async throws -> WebSocketSession {
-        guard let url = webSocketURL(for: request.url) else { throw WebSocketError.invalidURL(request.url.absoluteString) }
+    public static func connect(_ request: PreparedRequest, options: WebSocketOptions = WebSocketOptions()) async throws
+        -> WebSocketSession
+    {
+        guard let url = webSocketURL(for: request.url) else {
+            throw WebSocketError.invalidURL(request.url.absoluteString)
+        }
         var fields = HTTPFields()
         for field in request.headers {
             // The client writes Host and Origin itself; a second one would make the upgrade invalid.
-            guard let name = HTTPField.Name(field.name), !["host", "origin"].contains(field.name.lowercased()) else { continue }
+            guard let name = HTTPField.Name(field.name), !["host", "origin"].contains(field.name.lowercased()) else {
+                continue
+            }
             fields.append(HTTPField(name: name, value: field.value))
         }
         let configuration = WebSocketClientConfiguration(
@@ -192,7 +207,9 @@ public final class WebSocketSession: Sendable {
                 case .text(let text):
                     await queue.push(.entry(.text(text, .received)))
                 case .binary(let buffer):
-                    await queue.push(.entry(WebSocketEntry(direction: .received, kind: .binary, data: Data(buffer.readableBytesView))))
+                    await queue.push(
+                        .entry(
+                            WebSocketEntry(direction: .received, kind: .binary, data: Data(buffer.readableBytesView))))
                 }
             }
         }
@@ -200,12 +217,18 @@ public final class WebSocketSession: Sendable {
         if let proxy = options.proxy {
             var connectHeaders = HTTPFields()
             if let authorization = proxy.authorizationHeader { connectHeaders[.proxyAuthorization] = authorization }
-            let settings = WebSocketProxySettings(host: proxy.host, port: proxy.port, type: proxy.kind == .socks5 ? .socks : .http(connectHeaders: connectHeaders),
-                                                  timeout: options.connectTimeout)
-            client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, proxySettings: settings,
-                                     logger: logger, handler: handler)
+            let settings = WebSocketProxySettings(
+                host: proxy.host, port: proxy.port,
+                type: proxy.kind == .socks5 ? .socks : .http(connectHeaders: connectHeaders),
+                timeout: options.connectTimeout)
+            client = WebSocketClient(
+                url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls,
+                proxySettings: settings,
+                logger: logger, handler: handler)
         } else {
-            client = WebSocketClient(url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, logger: logger, handler: handler)
+            client = WebSocketClient(
+                url: url.absoluteString, configuration: configuration, tlsConfiguration: options.tls, logger: logger,
+                handler: handler)
         }
         let task = Task {
             let closing: WebSocketClosing
@@ -222,7 +245,8 @@ public final class WebSocketSession: Sendable {
                 $0.outbound = nil
             }
             if closing.initiator == .server {
-                await queue.push(.entry(WebSocketEntry(direction: .received, kind: .close, data: Data(closing.reason.utf8))))
+                await queue.push(
+                    .entry(WebSocketEntry(direction: .received, kind: .close, data: Data(closing.reason.utf8))))
             }
             await queue.push(.closed(closing))
             queue.finish()
@@ -253,7 +277,9 @@ public final class WebSocketSession: Sendable {
     /// - Throws: `WebSocketError.notOpen` after a close, `.messageTooLarge` past the limit.
     public func send(text: String) async throws {
         let size = text.utf8.count
-        guard size <= options.maximumMessageSize else { throw WebSocketError.messageTooLarge(size: size, limit: options.maximumMessageSize) }
+        guard size <= options.maximumMessageSize else {
+            throw WebSocketError.messageTooLarge(size: size, limit: options.maximumMessageSize)
+        }
         try await write(.text(text, .sent)) { try await $0.writeTextMessage(text) }
     }
 
@@ -262,8 +288,12 @@ public final class WebSocketSession: Sendable {
     /// - Parameter data: the message.
     /// - Throws: `WebSocketError.notOpen` after a close, `.messageTooLarge` past the limit.
     public func send(binary data: Data) async throws {
-        guard data.count <= options.maximumMessageSize else { throw WebSocketError.messageTooLarge(size: data.count, limit: options.maximumMessageSize) }
-        try await write(WebSocketEntry(direction: .sent, kind: .binary, data: data)) { try await $0.writeBinaryMessage(ByteBuffer(bytes: data)) }
+        guard data.count <= options.maximumMessageSize else {
+            throw WebSocketError.messageTooLarge(size: data.count, limit: options.maximumMessageSize)
+        }
+        try await write(WebSocketEntry(direction: .sent, kind: .binary, data: data)) {
+            try await $0.writeBinaryMessage(ByteBuffer(bytes: data))
+        }
     }
 
     /// Sends a ping (the server answers with a pong, which the client takes in).
@@ -288,7 +318,9 @@ public final class WebSocketSession: Sendable {
         var reason = reason
         while reason.utf8.count > 123 { reason.removeLast() }
         let outbound = try connection.withLock { connection -> WebSocketOutboundWriter in
-            guard let outbound = connection.outbound, connection.closeRequest == nil, !connection.closed else { throw WebSocketError.notOpen }
+            guard let outbound = connection.outbound, connection.closeRequest == nil, !connection.closed else {
+                throw WebSocketError.notOpen
+            }
             connection.closeRequest = (code, reason)
             return outbound
         }
@@ -315,7 +347,9 @@ public final class WebSocketSession: Sendable {
 
     private func write(_ entry: WebSocketEntry, _ body: (WebSocketOutboundWriter) async throws -> Void) async throws {
         let outbound = try connection.withLock { connection -> WebSocketOutboundWriter in
-            guard let outbound = connection.outbound, connection.closeRequest == nil, !connection.closed else { throw WebSocketError.notOpen }
+            guard let outbound = connection.outbound, connection.closeRequest == nil, !connection.closed else {
+                throw WebSocketError.notOpen
+            }
             return outbound
         }
         do {
@@ -331,15 +365,20 @@ public final class WebSocketSession: Sendable {
     private func closing(after frame: WebSocketCloseFrame?, failure: String?) -> WebSocketClosing {
         let request = connection.withLock { $0.closeRequest }
         if let request {
-            return WebSocketClosing(code: request.code, reason: request.reason, initiator: .client, failure: frame == nil ? failure : nil)
+            return WebSocketClosing(
+                code: request.code, reason: request.reason, initiator: .client, failure: frame == nil ? failure : nil)
         }
         if let frame {
-            return WebSocketClosing(code: Int(UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason ?? "", initiator: .server, failure: failure)
+            return WebSocketClosing(
+                code: Int(UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason ?? "", initiator: .server,
+                failure: failure)
         }
         if Task.isCancelled {
             return WebSocketClosing(code: 1006, initiator: .connection, failure: "the client dropped the connection")
         }
-        return WebSocketClosing(code: 1006, initiator: .connection, failure: failure ?? "the server closed the connection without a close frame")
+        return WebSocketClosing(
+            code: 1006, initiator: .connection,
+            failure: failure ?? "the server closed the connection without a close frame")
     }
 
     private static func openingError(_ error: any Error, url: URL, proxy: ProxyServer?) -> any Error {
@@ -349,16 +388,25 @@ public final class WebSocketSession: Sendable {
             if error == .invalidURL { return WebSocketError.invalidURL(url.absoluteString) }
             if error == .webSocketUpgradeFailed { return WebSocketError.upgradeFailed(url: url.absoluteString) }
             if let proxy, error == .proxyHandshakeInvalidResponse {
-                return WebSocketError.transport(.proxyFailed(proxy: proxy.description, source: proxy.source, target: target,
-                                                             reason: "it refused the tunnel (its answer to CONNECT was not 2xx)"))
+                return WebSocketError.transport(
+                    .proxyFailed(
+                        proxy: proxy.description, source: proxy.source, target: target,
+                        reason: "it refused the tunnel (its answer to CONNECT was not 2xx)"))
             }
             if let proxy, error == .proxyHandshakeTimeout {
-                return WebSocketError.transport(.proxyFailed(proxy: proxy.description, source: proxy.source, target: target, reason: "it did not answer CONNECT in time"))
+                return WebSocketError.transport(
+                    .proxyFailed(
+                        proxy: proxy.description, source: proxy.source, target: target,
+                        reason: "it did not answer CONNECT in time"))
             }
             if let proxy, error == .proxyHandshakeFailed {
                 // swift-websocket reports a 407 this way (and a proxy that closed the connection).
-                return WebSocketError.transport(.proxyFailed(proxy: proxy.description, source: proxy.source, target: target,
-                    reason: "it refused the tunnel: 407 Proxy Authentication Required (check the user and password in \(proxy.source)) or it closed the connection"))
+                return WebSocketError.transport(
+                    .proxyFailed(
+                        proxy: proxy.description, source: proxy.source, target: target,
+                        reason:
+                            "it refused the tunnel: 407 Proxy Authentication Required (check the user and password in \(proxy.source)) or it closed the connection"
+                    ))
             }
             return WebSocketError.transport(.other(error.description))
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,8 @@ final class BlockingByteServer: @unchecked Sendable {
             defer { close(connection) }
             var request = [UInt8](repeating: 0, count: 4096)
             _ = recv(connection, &request, request.count, 0)
-            let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            let head = Array(
+                "HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
             _ = send(connection, head, head.count, Int32(MSG_NOSIGNAL))
             let chunk = [UInt8](repeating: UInt8(ascii: "b"), count: 256 * 1024)
             var left = size
@@ -57,12 +59,16 @@ extension BlockingByteServer {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
         guard bound == 0, listen(listener, backlog) == 0 else {
             close(listener)
             throw POSIXError(.EADDRINUSE)
         }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         return (listener, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

@@ -40,7 +40,9 @@ struct Echo: Decodable, Sendable {
 let sharedTransport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
 
 /// The phase of the `timedOut` error a send ends with, or what it ended with instead.
-func timeoutPhase(_ transport: AsyncHTTPClientTransport, _ request: PreparedRequest, _ options: TransferOptions) async -> String {
+func timeoutPhase(_ transport: AsyncHTTPClientTransport, _ request: PreparedRequest, _ options: TransferOptions) async
+    -> String
+{
     do {
         _ = try await transport.send(request, options: options) { _ in }
         return "an answer"
@@ -77,7 +79,9 @@ final class RefusingPort: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,11 +32,15 @@ enum RawHTTP {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure(description: "connect() to \(port) failed") }
         let bytes = Array(request.utf8)
-        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw Failure(description: "send() failed") }
+        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            throw Failure(description: "send() failed")
+        }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -53,7 +58,8 @@ enum RawHTTP {
         guard let end = text.range(of: "\r\n\r\n") else { return false }
         let head = text[..<end.lowerBound].lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { return false }
         return text[end.upperBound...].utf8.count >= length
     }
 }

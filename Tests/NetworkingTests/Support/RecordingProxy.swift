@@ -45,9 +45,12 @@ package final class RecordingProxy: Sendable {
     ///   - requiredAuthorization: the exact `Proxy-Authorization` value it lets through (`nil`: any).
     ///   - alwaysRefuse: answer 407 to every request.
     ///   - connectPorts: the only ports `CONNECT` may reach (`nil`: any).
-    package static func start(requiredAuthorization: String? = nil, alwaysRefuse: Bool = false, connectPorts: Set<Int>? = nil) async throws -> RecordingProxy {
+    package static func start(
+        requiredAuthorization: String? = nil, alwaysRefuse: Bool = false, connectPorts: Set<Int>? = nil
+    ) async throws -> RecordingProxy {
         let state = RecordBook()
-        let policy = Policy(requiredAuthorization: requiredAuthorization, alwaysRefuse: alwaysRefuse, connectPorts: connectPorts)
+        let policy = Policy(
+            requiredAuthorization: requiredAuthorization, alwaysRefuse: alwaysRefuse, connectPorts: connectPorts)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
@@ -123,15 +126,19 @@ package final class RecordingProxy: Sendable {
                     return
                 }
                 let head = String(text[..<end.lowerBound])
-                let rest = buffer.getSlice(at: buffer.readerIndex + head.utf8.count + 4,
-                                           length: buffer.readableBytes - head.utf8.count - 4) ?? ByteBuffer()
+                let rest =
+                    buffer.getSlice(
+                        at: buffer.readerIndex + head.utf8.count + 4,
+                        length: buffer.readableBytes - head.utf8.count - 4) ?? ByteBuffer()
                 start(head: head, rest: rest, context: context)
             case .connecting(var pending):
                 pending.append(bytes)
                 phase = .connecting(pending)
             case .relaying(let server):
                 server.writeAndFlush(bytes, promise: nil)
-                if !server.isWritable { try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false) }
+                if !server.isWritable {
+                    try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+                }
             case .done:
                 break
             }
@@ -162,15 +169,20 @@ package final class RecordingProxy: Sendable {
             let refused = policy.alwaysRefuse || (policy.requiredAuthorization.map { $0 != authorization } ?? false)
             state.append(Record(requestLine: requestLine, proxyAuthorization: authorization, refused: refused))
             if refused {
-                reply("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
+                reply(
+                    "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    context)
                 return
             }
             let parts = requestLine.split(separator: " ", maxSplits: 2).map(String.init)
-            guard parts.count == 3 else { return reply("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context) }
+            guard parts.count == 3 else {
+                return reply("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
+            }
             var first = ByteBuffer()
             let target: (host: String, port: Int)
             if parts[0] == "CONNECT" {
-                guard let colon = parts[1].lastIndex(of: ":"), let port = Int(parts[1][parts[1].index(after: colon)...]) else {
+                guard let colon = parts[1].lastIndex(of: ":"), let port = Int(parts[1][parts[1].index(after: colon)...])
+                else {
                     return reply("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", context)
                 }
                 target = (String(parts[1][..<colon]), port)
@@ -188,7 +200,9 @@ package final class RecordingProxy: Sendable {
                     let name = $0.lowercased()
                     return !name.hasPrefix("proxy-") && !name.hasPrefix("connection:") && !name.hasPrefix("keep-alive:")
                 }
-                first.writeString(([parts[0] + " " + path + " " + parts[2]] + kept + ["Connection: close", "", ""]).joined(separator: "\r\n"))
+                first.writeString(
+                    ([parts[0] + " " + path + " " + parts[2]] + kept + ["Connection: close", "", ""]).joined(
+                        separator: "\r\n"))
             }
             var forwarded = first
             var leftover = rest
@@ -205,7 +219,9 @@ package final class RecordingProxy: Sendable {
         private func socks(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
             let start = buffer.readerIndex
             if !socksGreeted {
-                guard let count = buffer.getInteger(at: start + 1, as: UInt8.self), buffer.readableBytes >= 2 + Int(count) else {
+                guard let count = buffer.getInteger(at: start + 1, as: UInt8.self),
+                    buffer.readableBytes >= 2 + Int(count)
+                else {
                     phase = .head(buffer)
                     return
                 }
@@ -228,42 +244,54 @@ package final class RecordingProxy: Sendable {
             case 4: hostLength = 16
             default: hostLength = 1 + Int(buffer.getInteger(at: at + 4, as: UInt8.self) ?? 0)
             }
-            guard buffer.readableBytes >= 4 + hostLength + 2, let bytes = buffer.getBytes(at: at + 4, length: hostLength),
-                  let port = buffer.getInteger(at: at + 4 + hostLength, as: UInt16.self) else {
+            guard buffer.readableBytes >= 4 + hostLength + 2,
+                let bytes = buffer.getBytes(at: at + 4, length: hostLength),
+                let port = buffer.getInteger(at: at + 4 + hostLength, as: UInt16.self)
+            else {
                 phase = .head(buffer)
                 return
             }
             let host: String
             switch kind {
             case 1: host = bytes.map(String.init).joined(separator: ".")
-            case 4: host = stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+            case 4:
+                host = stride(from: 0, to: 16, by: 2).map {
+                    String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
+                }.joined(separator: ":")
             default: host = String(decoding: bytes.dropFirst(), as: UTF8.self)
             }
             buffer.moveReaderIndex(forwardBy: 4 + hostLength + 2)
             state.append(Record(requestLine: "SOCKS5 CONNECT \(host):\(port)", proxyAuthorization: nil, refused: false))
             open((host, Int(port)), forwarded: buffer, context: context) { context in
-                context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: [5, 0, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
+                context.writeAndFlush(
+                    self.wrapOutboundOut(ByteBuffer(bytes: [5, 0, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
             } failed: { context in
                 self.phase = .done
-                context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
+                context.writeAndFlush(
+                    self.wrapOutboundOut(ByteBuffer(bytes: [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])), promise: nil)
                 context.close(promise: nil)
             }
         }
 
         /// Connects to the server, then relays; `connected` answers the client first.
-        private func open(_ target: (host: String, port: Int), forwarded: ByteBuffer, context: ChannelHandlerContext,
-                          connected: @escaping (ChannelHandlerContext) -> Void, failed: @escaping (ChannelHandlerContext) -> Void) {
+        private func open(
+            _ target: (host: String, port: Int), forwarded: ByteBuffer, context: ChannelHandlerContext,
+            connected: @escaping (ChannelHandlerContext) -> Void, failed: @escaping (ChannelHandlerContext) -> Void
+        ) {
             phase = .connecting(forwarded.readableBytes > 0 ? [forwarded] : [])
             let client = context.channel
             let bootstrap = ClientBootstrap(group: context.eventLoop)
                 .channelInitializer { server in
-                    server.eventLoop.makeCompletedFuture { try server.pipeline.syncOperations.addHandler(BackHandler(client: client)) }
+                    server.eventLoop.makeCompletedFuture {
+                        try server.pipeline.syncOperations.addHandler(BackHandler(client: client))
+                    }
                 }
             // Every server the tests relay to is on this machine: an address is connected to
             // as it is, without a name lookup (NIO resolves names with getaddrinfo on Dispatch's
             // shared queue, which a suite of tests running in parallel can keep busy).
             let host = target.host == "localhost" ? "127.0.0.1" : target.host
-            let connecting = (try? SocketAddress(ipAddress: host, port: target.port)).map { bootstrap.connect(to: $0) }
+            let connecting =
+                (try? SocketAddress(ipAddress: host, port: target.port)).map { bootstrap.connect(to: $0) }
                 ?? bootstrap.connect(host: target.host, port: target.port)
             connecting
                 .assumeIsolated()
@@ -289,7 +317,9 @@ package final class RecordingProxy: Sendable {
             buffer.writeString(text)
             if close {
                 phase = .done
-                context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
             } else {
                 context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
             }

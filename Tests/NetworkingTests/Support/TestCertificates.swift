@@ -17,13 +17,17 @@ struct TestCertificateAuthority {
             version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
             notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(3600),
             issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil)) },
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+            },
             issuerPrivateKey: .init(key))
     }
 
     /// A certificate for `host` signed by this CA, valid from `from` to `until`.
-    func issue(for host: String, validFrom from: Date = Date().addingTimeInterval(-3600),
-               until: Date = Date().addingTimeInterval(3600)) throws -> TestIdentity {
+    func issue(
+        for host: String, validFrom from: Date = Date().addingTimeInterval(-3600),
+        until: Date = Date().addingTimeInterval(3600)
+    ) throws -> TestIdentity {
         let key = P256.Signing.PrivateKey()
         let certificate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
@@ -35,7 +39,9 @@ struct TestCertificateAuthority {
     }
 
     var pem: String { get throws { try certificate.serializeAsPEM().pemString } }
-    var nioCertificate: NIOSSLCertificate { get throws { try NIOSSLCertificate(bytes: Array(try pem.utf8), format: .pem) } }
+    var nioCertificate: NIOSSLCertificate {
+        get throws { try NIOSSLCertificate(bytes: Array(try pem.utf8), format: .pem) }
+    }
 }
 
 /// A certificate and its private key.
@@ -48,7 +54,8 @@ struct TestIdentity {
 
     /// Writes the certificate and the key as PEM files in `folder`.
     func write(to folder: URL, named name: String) throws -> (certificate: String, key: String) {
-        let certificate = folder.appendingPathComponent("\(name).crt"), key = folder.appendingPathComponent("\(name).key")
+        let certificate = folder.appendingPathComponent("\(name).crt")
+        let key = folder.appendingPathComponent("\(name).key")
         try Data(try certificatePEM.utf8).write(to: certificate)
         try Data(keyPEM.utf8).write(to: key)
         return (certificate.path, key.path)
@@ -57,7 +64,9 @@ struct TestIdentity {
     /// The server side of a TLS configuration with this identity.
     func serverConfiguration() throws -> TLSConfiguration {
         TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(try certificatePEM.utf8), format: .pem))],
+            certificateChain: [
+                .certificate(try NIOSSLCertificate(bytes: Array(try certificatePEM.utf8), format: .pem))
+            ],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)))
     }
 }

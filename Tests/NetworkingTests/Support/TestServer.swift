@@ -1,10 +1,10 @@
 import CompressNIO
 import Crypto
 import Foundation
-import Networking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Networking
 
 /// A real HTTP/1.1 server on 127.0.0.1 (ephemeral port) whose routes behave and misbehave on
 /// purpose. Each test starts its own.
@@ -31,7 +31,9 @@ final class TestServer: Sendable {
     /// A named counter of the server's (`digest:without-credentials` …).
     func count(_ name: String) -> Int { state.value(name) }
 
-    private init(channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>, state: Counter) {
+    private init(
+        channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>, state: Counter
+    ) {
         self.channel = channel
         self.state = state
         self.port = channel.channel.localAddress?.port ?? 0
@@ -60,7 +62,8 @@ final class TestServer: Sendable {
             .bind(host: "127.0.0.1", port: 0) { child in
                 child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
+                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                        wrappingChannelSynchronously: child)
                 }
             }
         return TestServer(channel: channel, state: Counter())
@@ -76,7 +79,9 @@ final class TestServer: Sendable {
 
     // MARK: - Serving
 
-    private static func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, state: Counter) async {
+    private static func serve(
+        _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, state: Counter
+    ) async {
         state.add("connections", 1)
         state.add("accepted", 1)
         defer { state.add("connections", -1) }
@@ -110,17 +115,24 @@ final class TestServer: Sendable {
     private enum After { case keepOpen, close, stall }
 
     /// Answers one request.
-    private static func respond(to head: HTTPRequestHead, body: ByteBuffer, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, state: Counter) async throws -> After {
+    private static func respond(
+        to head: HTTPRequestHead, body: ByteBuffer, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+        state: Counter
+    ) async throws -> After {
         let components = URLComponents(string: head.uri)
         let path = components?.percentEncodedPath ?? head.uri
-        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        let query = Dictionary(
+            (components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
         state.add("hits:" + path, 1)
         let segments = path.split(separator: "/").map(String.init)
 
         func send(_ status: Int, _ headers: [(String, String)] = [], _ bytes: [UInt8]) async throws {
             var fields = NIOHTTP1.HTTPHeaders(headers)
-            if !fields.contains(name: "content-length") { fields.add(name: "Content-Length", value: String(bytes.count)) }
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: fields)))
+            if !fields.contains(name: "content-length") {
+                fields.add(name: "Content-Length", value: String(bytes.count))
+            }
+            try await outbound.write(
+                .head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: fields)))
             if !bytes.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes)))) }
             try await outbound.write(.end(nil))
         }
@@ -147,13 +159,16 @@ final class TestServer: Sendable {
             if path == "/readme/v1/posts/1" {
                 try await sendText(200, #"{"id":1,"title":"Hello, Linux"}"#, contentType: "application/json")
             } else {
-                try await sendText(404, #"{"title":"Not Found","status":404,"detail":"No post with that id."}"#, contentType: "application/problem+json")
+                try await sendText(
+                    404, #"{"title":"Not Found","status":404,"detail":"No post with that id."}"#,
+                    contentType: "application/problem+json")
             }
         case "status":
             let code = Int(segments.dropFirst().first ?? "") ?? 500
             try await sendText(code, "body of \(code)")
         case "problem":
-            let problem = #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","status":403,"detail":"Your current balance is 30, but that costs 50.","instance":"/account/12345/msgs/abc","balance":30,"accounts":["/account/12345","/account/67890"]}"#
+            let problem =
+                #"{"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.","status":403,"detail":"Your current balance is 30, but that costs 50.","instance":"/account/12345/msgs/abc","balance":30,"accounts":["/account/12345","/account/67890"]}"#
             try await sendText(403, problem, contentType: "application/problem+json")
         case "latin1":
             // "café" in ISO-8859-1; with charset named or not.
@@ -164,13 +179,20 @@ final class TestServer: Sendable {
             let data = "héllo".data(using: .utf16BigEndian)!
             try await send(200, [("Content-Type", "text/plain; charset=utf-16be")], Array(data))
         case "gzip":
-            let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 203, 72, 205, 201, 201, 87, 72, 175, 202, 44, 0, 0, 25, 106, 210, 223, 10, 0, 0, 0]
+            let gzipped: [UInt8] = [
+                31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 203, 72, 205, 201, 201, 87, 72, 175, 202, 44, 0, 0, 25, 106, 210, 223,
+                10, 0, 0, 0,
+            ]
             try await send(200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], gzipped)
         case "bad-gzip":
-            try await send(200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], Array("this is not gzip at all, not even close".utf8))
+            try await send(
+                200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")],
+                Array("this is not gzip at all, not even close".utf8))
         case "redirect":
             let count = Int(segments.dropFirst().first ?? "") ?? 0
-            if count <= 0 { try await sendText(200, "arrived") } else {
+            if count <= 0 {
+                try await sendText(200, "arrived")
+            } else {
                 try await send(302, [("Location", "/redirect/\(count - 1)")], [])
             }
         case "redirect-to":
@@ -188,7 +210,11 @@ final class TestServer: Sendable {
             }
         case "redirect-stalled":
             // A redirect whose body promises 100 bytes, sends 10 and stalls.
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .found, headers: ["Location": "/echo/after", "Content-Length": "100"])))
+            try await outbound.write(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1, status: .found,
+                        headers: ["Location": "/echo/after", "Content-Length": "100"])))
             try await outbound.write(.body(.byteBuffer(ByteBuffer(repeating: UInt8(ascii: "r"), count: 10))))
             return .stall
         case "redirect-loop":
@@ -203,12 +229,17 @@ final class TestServer: Sendable {
         case "stall":
             return .stall
         case "close-mid-body":
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "1000"])))
+            try await outbound.write(
+                .head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": "1000"])))
             try await outbound.write(.body(.byteBuffer(ByteBuffer(repeating: UInt8(ascii: "x"), count: 100))))
             return .close
         case "bytes":
             let total = Int(segments.dropFirst().first ?? "") ?? 0
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Length": String(total), "Content-Type": "application/octet-stream"])))
+            try await outbound.write(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1, status: .ok,
+                        headers: ["Content-Length": String(total), "Content-Type": "application/octet-stream"])))
             let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 256 * 1024)
             var left = total
             while left > 0 {
@@ -219,7 +250,11 @@ final class TestServer: Sendable {
             try await outbound.write(.end(nil))
         case "endless":
             // A chunked body that never ends: 64 KiB of JSON-ish text until the client goes.
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Type": "application/x-ndjson", "Transfer-Encoding": "chunked"])))
+            try await outbound.write(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1, status: .ok,
+                        headers: ["Content-Type": "application/x-ndjson", "Transfer-Encoding": "chunked"])))
             let line = ByteBuffer(string: String(repeating: "{\"n\":1234567890}\n", count: 4096))
             while true {
                 try await outbound.write(.body(.byteBuffer(line)))
@@ -227,12 +262,18 @@ final class TestServer: Sendable {
         case "gzip-bomb":
             // 32 MiB of zeros, gzipped to about 32 KiB: a ratio near deflate's maximum.
             let bomb = try gzipBomb()
-            try await send(200, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], Array(bomb.readableBytesView))
+            try await send(
+                200, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], Array(bomb.readableBytesView)
+            )
         case "drip":
             // `count` lines, one every `every` milliseconds; `count` 0 or absent: 5 lines.
             let count = Int(query["count"] ?? "") ?? 5
             let every = Int(query["every"] ?? "") ?? 50
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Type": "text/plain", "Transfer-Encoding": "chunked"])))
+            try await outbound.write(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1, status: .ok,
+                        headers: ["Content-Type": "text/plain", "Transfer-Encoding": "chunked"])))
             for index in 0..<count {
                 if index > 0 { try await Task.sleep(for: .milliseconds(every)) }
                 try await outbound.write(.body(.byteBuffer(ByteBuffer(string: "line \(index)\n"))))
@@ -242,12 +283,22 @@ final class TestServer: Sendable {
         case "sse", "ndjson":
             // The stream, then (with ?hold=1) the connection kept open until the client goes.
             let isSSE = segments.first == "sse"
-            let text = isSSE ? sseStream : #"{"id":1,"name":"first"}\#n{"id":2,"name":"second"}\#n{"id":3,"nested":{"ok":true}}\#n"#
-            try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: ["Content-Type": isSSE ? "text/event-stream" : "application/x-ndjson", "Transfer-Encoding": "chunked"])))
+            let text =
+                isSSE
+                ? sseStream : #"{"id":1,"name":"first"}\#n{"id":2,"name":"second"}\#n{"id":3,"nested":{"ok":true}}\#n"#
+            try await outbound.write(
+                .head(
+                    HTTPResponseHead(
+                        version: .http1_1, status: .ok,
+                        headers: [
+                            "Content-Type": isSSE ? "text/event-stream" : "application/x-ndjson",
+                            "Transfer-Encoding": "chunked",
+                        ])))
             // Split at odd places so that lines and events cross chunk boundaries.
             let bytes = Array(text.utf8)
             for start in stride(from: 0, to: bytes.count, by: 7) {
-                try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes[start..<min(bytes.count, start + 7)]))))
+                try await outbound.write(
+                    .body(.byteBuffer(ByteBuffer(bytes: bytes[start..<min(bytes.count, start + 7)]))))
             }
             if query["hold"] == "1" { return .stall }
             try await outbound.write(.end(nil))
@@ -264,7 +315,9 @@ final class TestServer: Sendable {
             // Always 503: counts attempts.
             try await sendText(503, "still busy")
         case "oauth":
-            let (status, json) = oauth2Answer(path: segments.dropFirst().joined(separator: "/"), query: query, form: Self.form(body), baseURL: "http://\(head.headers.first(name: "host") ?? "")", state: state)
+            let (status, json) = oauth2Answer(
+                path: segments.dropFirst().joined(separator: "/"), query: query, form: Self.form(body),
+                baseURL: "http://\(head.headers.first(name: "host") ?? "")", state: state)
             if status == 302 {
                 try await send(302, [("Location", json)], [])
             } else {
@@ -279,7 +332,8 @@ final class TestServer: Sendable {
             if state.value("tokens") > 0, authorization == current {
                 try await sendText(200, "secret data")
             } else {
-                try await send(401, [("WWW-Authenticate", "Bearer"), ("Content-Type", "text/plain")], Array("expired".utf8))
+                try await send(
+                    401, [("WWW-Authenticate", "Bearer"), ("Content-Type", "text/plain")], Array("expired".utf8))
             }
         case "cookies":
             // /cookies/set?name=value…: one Set-Cookie per item (default path /cookies);
@@ -288,10 +342,16 @@ final class TestServer: Sendable {
             // (Path=/) per other item.
             if segments.count > 2, segments[1] == "redirect" {
                 let items = components?.queryItems ?? []
-                let cookies = items.filter { $0.name != "to" }.map { ("Set-Cookie", "\($0.name)=\($0.value ?? ""); Path=/") }
+                let cookies = items.filter { $0.name != "to" }.map {
+                    ("Set-Cookie", "\($0.name)=\($0.value ?? ""); Path=/")
+                }
                 try await send(Int(segments[2]) ?? 302, cookies + [("Location", query["to"] ?? "/cookies/show")], [])
             } else if segments.count > 1, segments[1] == "set" {
-                try await send(200, (components?.queryItems ?? []).map { ("Set-Cookie", "\($0.name)=\($0.value ?? "")") } + [("Content-Type", "text/plain")], Array("set".utf8))
+                try await send(
+                    200,
+                    (components?.queryItems ?? []).map { ("Set-Cookie", "\($0.name)=\($0.value ?? "")") } + [
+                        ("Content-Type", "text/plain")
+                    ], Array("set".utf8))
             } else {
                 try await sendText(200, head.headers.first(name: "cookie") ?? "")
             }
@@ -299,14 +359,21 @@ final class TestServer: Sendable {
             // /digest/<algorithms, comma-separated, offered in this order>[/stale]: HTTP Digest
             // (RFC 7616, qop=auth) for "Mufasa" / "Circle of Life", checked here with the
             // server's own hashing; the answer names the algorithm and nonce count it accepted.
-            let offered = segments.count > 1 ? (segments[1].removingPercentEncoding ?? segments[1]).split(separator: ",").map(String.init) : ["MD5"]
+            let offered =
+                segments.count > 1
+                ? (segments[1].removingPercentEncoding ?? segments[1]).split(separator: ",").map(String.init) : ["MD5"]
             var bodyCopy = body
-            let sent = head.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n") + (bodyCopy.readString(length: bodyCopy.readableBytes) ?? "")
+            let sent =
+                head.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+                + (bodyCopy.readString(length: bodyCopy.readableBytes) ?? "")
             if sent.contains(DigestServer.password) { state.add("digest:password-in-clear", 1) }
             // With /stale, the first challenge's nonce has aged by the time it is answered.
             let firstNonce = segments.count > 2 && segments[2] == "stale" ? "old-nonce" : DigestServer.nonce
             let challenges = offered.map {
-                ("WWW-Authenticate", "Digest realm=\"\(DigestServer.realm)\", qop=\"auth\", algorithm=\($0), nonce=\"\(firstNonce)\", opaque=\"\(DigestServer.opaque)\"")
+                (
+                    "WWW-Authenticate",
+                    "Digest realm=\"\(DigestServer.realm)\", qop=\"auth\", algorithm=\($0), nonce=\"\(firstNonce)\", opaque=\"\(DigestServer.opaque)\""
+                )
             }
             guard let authorization = head.headers.first(name: "authorization") else {
                 state.add("digest:without-credentials", 1)
@@ -314,11 +381,20 @@ final class TestServer: Sendable {
                 return .keepOpen
             }
             state.add("digest:answered", 1)
-            switch DigestServer.check(authorization, method: head.method.rawValue, uri: head.uri, offered: offered, nonce: DigestServer.nonce) {
+            switch DigestServer.check(
+                authorization, method: head.method.rawValue, uri: head.uri, offered: offered, nonce: DigestServer.nonce)
+            {
             case .success(let accepted):
                 try await sendText(200, accepted)
             case .failure(let reason):
-                let stale = reason.stale ? [("WWW-Authenticate", "Digest realm=\"\(DigestServer.realm)\", qop=\"auth\", algorithm=\(offered[0]), nonce=\"\(DigestServer.nonce)\", opaque=\"\(DigestServer.opaque)\", stale=true")] : challenges
+                let stale =
+                    reason.stale
+                    ? [
+                        (
+                            "WWW-Authenticate",
+                            "Digest realm=\"\(DigestServer.realm)\", qop=\"auth\", algorithm=\(offered[0]), nonce=\"\(DigestServer.nonce)\", opaque=\"\(DigestServer.opaque)\", stale=true"
+                        )
+                    ] : challenges
                 try await send(401, stale + [("Content-Type", "text/plain")], Array(reason.message.utf8))
             }
         default:
@@ -330,7 +406,8 @@ final class TestServer: Sendable {
 
 /// An event stream with what the WHATWG parser must handle: comments, multi-line data, ids,
 /// event names, `retry`, CRLF line ends, an id-only field, and an unterminated last event.
-let sseStream = ": a comment the parser skips\n\nretry: 2500\ndata: first\n\nevent: update\nid: 7\ndata: {\"a\": 1,\ndata:  \"b\": [2, 3]}\n\nid: 8\r\ndata:no space\r\n\r\ndata: last\nid: 9\n\ndata: cut before its blank line"
+let sseStream =
+    ": a comment the parser skips\n\nretry: 2500\ndata: first\n\nevent: update\nid: 7\ndata: {\"a\": 1,\ndata:  \"b\": [2, 3]}\n\nid: 8\r\ndata:no space\r\n\r\ndata: last\nid: 9\n\ndata: cut before its blank line"
 
 /// 32 MiB of zeros gzipped, made once.
 private let gzipBombBytes = Result { () throws -> ByteBuffer in
@@ -362,7 +439,9 @@ enum DigestServer {
         var out: [String: String] = [:]
         for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             let name = String(text[Range(match.range(at: 1), in: text)!])
-            let quoted = Range(match.range(at: 2), in: text).map { String(text[$0]).replacingOccurrences(of: "\\", with: "") }
+            let quoted = Range(match.range(at: 2), in: text).map {
+                String(text[$0]).replacingOccurrences(of: "\\", with: "")
+            }
             let plain = Range(match.range(at: 3), in: text).map { String(text[$0]) }
             out[name] = quoted ?? plain ?? ""
         }
@@ -371,16 +450,23 @@ enum DigestServer {
 
     static func hash(_ text: String, _ algorithm: String) -> String {
         let data = Data(text.utf8)
-        let bytes: [UInt8] = algorithm.uppercased().hasPrefix("SHA-256") ? Array(SHA256.hash(data: data)) : Array(Insecure.MD5.hash(data: data))
+        let bytes: [UInt8] =
+            algorithm.uppercased().hasPrefix("SHA-256")
+            ? Array(SHA256.hash(data: data)) : Array(Insecure.MD5.hash(data: data))
         return bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Checks an answer: user, realm, uri, nonce, opaque, qop, and the response hash.
-    static func check(_ authorization: String, method: String, uri: String, offered: [String], nonce: String) -> Result<String, Refusal> {
+    static func check(_ authorization: String, method: String, uri: String, offered: [String], nonce: String) -> Result<
+        String, Refusal
+    > {
         let p = parameters(authorization)
-        guard let algorithm = p["algorithm"], offered.contains(algorithm) else { return .failure(Refusal(message: "algorithm not offered")) }
-        guard p["username"] == username, p["realm"] == realm, p["uri"] == uri, p["opaque"] == opaque, p["qop"] == "auth",
-              let nc = p["nc"], nc.count == 8, let cnonce = p["cnonce"], !cnonce.isEmpty, let response = p["response"]
+        guard let algorithm = p["algorithm"], offered.contains(algorithm) else {
+            return .failure(Refusal(message: "algorithm not offered"))
+        }
+        guard p["username"] == username, p["realm"] == realm, p["uri"] == uri, p["opaque"] == opaque,
+            p["qop"] == "auth",
+            let nc = p["nc"], nc.count == 8, let cnonce = p["cnonce"], !cnonce.isEmpty, let response = p["response"]
         else { return .failure(Refusal(message: "malformed answer: \(p)")) }
         guard p["nonce"] == nonce else { return .failure(Refusal(message: "stale nonce", stale: true)) }
         var ha1 = hash("\(username):\(realm):\(password)", algorithm)

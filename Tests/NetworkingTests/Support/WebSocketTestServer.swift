@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// A real WebSocket server on 127.0.0.1 (ephemeral port), built on HummingbirdWebSocket:
 ///
@@ -38,13 +39,18 @@ final class WebSocketTestServer: Sendable {
         router.get("/plain") { _, _ in "not a websocket" }
         let upgrade = HTTPServerBuilder.http1WebSocketUpgrade { request, channel, _ in
             let headers = request.headerFields
-            let greeting = "x-test=\(headers[HTTPField.Name("X-Test")!] ?? "") authorization=\(headers[.authorization] ?? "")"
+            let greeting =
+                "x-test=\(headers[HTTPField.Name("X-Test")!] ?? "") authorization=\(headers[.authorization] ?? "")"
                 + (headers[.cookie].map { " cookie=\($0)" } ?? "")
             switch request.path {
             case "/echo":
-                return .upgrade([:]) { inbound, outbound, _ in try await echo(inbound, outbound, greeting: greeting, channel: channel) }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await echo(inbound, outbound, greeting: greeting, channel: channel)
+                }
             case "/auth" where headers[.authorization] == "Bearer t0ken":
-                return .upgrade([:]) { inbound, outbound, _ in try await echo(inbound, outbound, greeting: greeting, channel: channel) }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await echo(inbound, outbound, greeting: greeting, channel: channel)
+                }
             default:
                 return .dontUpgrade
             }
@@ -68,7 +74,9 @@ final class WebSocketTestServer: Sendable {
         _ = try? await task.value
     }
 
-    private static func echo(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, greeting: String, channel: any Channel) async throws {
+    private static func echo(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, greeting: String, channel: any Channel
+    ) async throws {
         try await outbound.write(.text(greeting))
         for try await message in inbound.messages(maxSize: 1 << 24) {
             switch message {
@@ -91,8 +99,6 @@ final class WebSocketTestServer: Sendable {
         }
     }
 }
-
-import ServiceLifecycle
 
 /// The service group running the application.
 final class ServiceGroupBox: Sendable {

@@ -22,7 +22,9 @@ final class PostsServer: Sendable {
         router.get("posts/:id") { _, context in
             let id = context.parameters.get("id", as: Int.self)
             guard let post = Fixture.posts.first(where: { $0.id == id }) else {
-                return Response(status: .notFound, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
+                return Response(
+                    status: .notFound, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: "{}")))
             }
             return try json(post)
         }
@@ -32,7 +34,9 @@ final class PostsServer: Sendable {
             return try json(user)
         }
         router.get("greeting") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Piu piu ✨")))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "Piu piu ✨")))
         }
         router.get("empty") { _, _ in Response(status: .noContent) }
         // A POST is answered 201 with the body it brought and the content type it named.
@@ -66,7 +70,9 @@ final class PostsServer: Sendable {
     private static func json(_ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
     }
 }
 

@@ -67,16 +67,25 @@ extension AppCommand {
     static let defaultKeymap = Keymap<AppCommand>([
         KeyBinding([.char("q"), .ctrl("c")], .quit, hint: "quit", help: "Quit (q or Ctrl-C)"),
         KeyBinding(.char("?"), .help, hint: "help", help: "Show all keys"),
-        KeyBinding(.char("!"), .problems, help: "The collection file's problems: every warning and error, with file:line:column"),
-        KeyBinding(.ctrl("p"), .palette, hint: "palette", help: "Command palette: jump to an endpoint, environment or history entry, or run a command"),
+        KeyBinding(
+            .char("!"), .problems,
+            help: "The collection file's problems: every warning and error, with file:line:column"),
+        KeyBinding(
+            .ctrl("p"), .palette, hint: "palette",
+            help: "Command palette: jump to an endpoint, environment or history entry, or run a command"),
         KeyBinding(KeyPress(.enter), .send, hint: "send", help: "Send the selected endpoint / open the history entry"),
         KeyBinding(.char("e"), .environments, hint: "env", help: "Switch environment"),
         KeyBinding(.char("C"), .cookies, help: "Cookies of the environment (x deletes one)"),
         KeyBinding(.char("T"), .tokens, help: "OAuth2 tokens of the environment (masked, with expiry): x drops one"),
-        KeyBinding(.char("O"), .mock,
-                   help: "Serve a mock of the collection on 127.0.0.1 as the environment mock, and switch to it (O again stops it)"),
+        KeyBinding(
+            .char("O"), .mock,
+            help:
+                "Serve a mock of the collection on 127.0.0.1 as the environment mock, and switch to it (O again stops it)"
+        ),
         KeyBinding(.char("L"), .mockLog, help: "The mock's log: every request it answered, newest last"),
-        KeyBinding(.char("Q"), .graphQLSchema, help: "GraphQL schema of the endpoint: types, fields, arguments; / searches, r refreshes"),
+        KeyBinding(
+            .char("Q"), .graphQLSchema,
+            help: "GraphQL schema of the endpoint: types, fields, arguments; / searches, r refreshes"),
         KeyBinding(KeyPress(.tab), .focusNext, hint: "pane", help: "Next pane"),
         KeyBinding(KeyPress(.backTab), .focusPrevious, help: "Previous pane"),
         KeyBinding(.char("/"), .search, hint: "search", help: "Filter a list / search the response body"),
@@ -88,18 +97,26 @@ extension AppCommand {
         KeyBinding([.char("n")], .nextMatch, help: "Next search match"),
         KeyBinding([.char("N")], .previousMatch, help: "Previous search match"),
         KeyBinding([.char("]"), KeyPress(.right, .alt)], .nextTab, help: "Next tab of the request or response pane"),
-        KeyBinding([.char("["), KeyPress(.left, .alt)], .previousTab, help: "Previous tab of the request or response pane"),
+        KeyBinding(
+            [.char("["), KeyPress(.left, .alt)], .previousTab, help: "Previous tab of the request or response pane"),
         KeyBinding(.char("w"), .toggleWrap, help: "Wrap long lines on/off"),
         KeyBinding(.char("#"), .toggleLineNumbers, help: "Line numbers on/off"),
         KeyBinding(.char("s"), .saveBody, help: "Save the response body to a file"),
-        KeyBinding(.char("H"), .historyScope, help: "History: this collection's exchanges (the default) or every collection's"),
+        KeyBinding(
+            .char("H"), .historyScope, help: "History: this collection's exchanges (the default) or every collection's"),
         KeyBinding(.char("d"), .compare, help: "Compare two history entries: d on the first, then d on the second"),
-        KeyBinding(.char("="), .compareEnvironments,
-                   help: "Send the selected endpoint in this environment and another one, and compare the answers side by side"),
-        KeyBinding(.char("i"), .edit, hint: "edit", help: "Edit the request line (method, path, query) of the selected endpoint"),
+        KeyBinding(
+            .char("="), .compareEnvironments,
+            help: "Send the selected endpoint in this environment and another one, and compare the answers side by side"
+        ),
+        KeyBinding(
+            .char("i"), .edit, hint: "edit",
+            help: "Edit the request line (method, path, query) of the selected endpoint"),
         KeyBinding(.char("E"), .editInEditor, help: "Edit the whole endpoint (headers, body …) in $EDITOR"),
         KeyBinding(.char("S"), .saveEdits, help: "Save the edited or new endpoint to the collection file (asks first)"),
-        KeyBinding(.ctrl("n"), .newEndpoint, hint: "new", help: "New endpoint in the selected folder (a draft until S saves it)"),
+        KeyBinding(
+            .ctrl("n"), .newEndpoint, hint: "new",
+            help: "New endpoint in the selected folder (a draft until S saves it)"),
         KeyBinding(.char("D"), .duplicateEndpoint, help: "Duplicate the selected endpoint as a new draft"),
         KeyBinding(.char("R"), .renameEndpoint, help: "Rename the selected endpoint"),
         KeyBinding(.char("M"), .moveEndpoint, help: "Move the selected endpoint to another folder"),
@@ -107,12 +124,16 @@ extension AppCommand {
         KeyBinding(.char("u"), .undoDelete, help: "Bring back the endpoint deleted last"),
         KeyBinding(.ctrl("z"), .undo, help: "Undo the last edit of a draft"),
         KeyBinding(.ctrl("y"), .redo, help: "Redo the edit undone last"),
-        KeyBinding(.char("a"), .addRow, help: "Add a row to the Request pane's Query, Headers or Body table (Tab completes)"),
+        KeyBinding(
+            .char("a"), .addRow, help: "Add a row to the Request pane's Query, Headers or Body table (Tab completes)"),
         KeyBinding(.char(" "), .toggleRow, help: "Switch the selected table row off (kept, not sent) or on"),
         KeyBinding(.char("m"), .bodyMode, help: "Switch the body form: none, JSON, form, multipart, raw"),
-        KeyBinding(.char("v"), .variables, help: "Variables of the environment: values, where each came from; x clears a captured one"),
+        KeyBinding(
+            .char("v"), .variables,
+            help: "Variables of the environment: values, where each came from; x clears a captured one"),
         KeyBinding(.ctrl("r"), .runFolder, help: "Run the selected folder's endpoints with their checks (Esc stops)"),
-        KeyBinding(.char("t"), .webSocketMessage, help: "WebSocket: type a message to send (Tab fills in the saved ones)"),
+        KeyBinding(
+            .char("t"), .webSocketMessage, help: "WebSocket: type a message to send (Tab fills in the saved ones)"),
         KeyBinding(.char("P"), .webSocketPing, help: "WebSocket: send a ping"),
         KeyBinding(.char("K"), .webSocketClose, help: "WebSocket: close with a code and a reason"),
         KeyBinding(.char("z"), .fold, help: "Fold the JSON body one level deeper (cycles back to unfolded)"),

@@ -52,10 +52,13 @@ package struct BodyDocument: Sendable {
         /// or says nothing more than text, and the body needs no charset conversion.
         init(contentType: String?) {
             let type = (contentType ?? "").lowercased()
-            let converts = BodyDocument.charset(in: type).flatMap(TextDecoding.encoding(named:)).map { $0 != .utf8 } ?? false
+            let converts =
+                BodyDocument.charset(in: type).flatMap(TextDecoding.encoding(named:)).map { $0 != .utf8 } ?? false
             // An event stream or JSON lines show as events: no document to print.
             let events = EventLog.Kind(contentType: contentType) != nil
-            if !converts, !events, type.contains("json") || type.isEmpty || type.hasPrefix("text/plain") { json = PrettyJSONLines.Builder() }
+            if !converts, !events, type.contains("json") || type.isEmpty || type.hasPrefix("text/plain") {
+                json = PrettyJSONLines.Builder()
+            }
         }
 
         mutating func consume(_ chunk: Data) {
@@ -78,15 +81,20 @@ package struct BodyDocument: Sendable {
         let charset = Self.charset(in: type)
         let rawLines = indexes.map { $0.raw.lines(of: data) } ?? RawLines(data)
         func document(_ kind: Kind, _ text: BodyLines, charset: String?) -> BodyDocument {
-            BodyDocument(kind: kind, contentType: type, byteCount: data.count, text: text, raw: data, rawLines: rawLines, charset: charset)
+            BodyDocument(
+                kind: kind, contentType: type, byteCount: data.count, text: text, raw: data, rawLines: rawLines,
+                charset: charset)
         }
         guard !data.isEmpty else { return document(.empty, .empty, charset: charset) }
         if Self.looksBinary(data, contentType: type) { return document(.binary, .empty, charset: nil) }
         let converted = Self.convertedToUTF8(data, charset: charset)
-        let firstByte = (converted.map { $0.first { !$0.isJSONWhitespace } })
+        let firstByte =
+            (converted.map { $0.first { !$0.isJSONWhitespace } })
             ?? data.first { !$0.isJSONWhitespace }
-        let jsonLike = type.contains("json")
-            || (type.isEmpty || type.hasPrefix("text/plain")) && (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["))
+        let jsonLike =
+            type.contains("json")
+            || (type.isEmpty || type.hasPrefix("text/plain"))
+                && (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["))
         if jsonLike {
             if let converted {
                 if let pretty = converted.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0, allowingCut: isCut) }) {
@@ -94,11 +102,13 @@ package struct BodyDocument: Sendable {
                 }
             } else {
                 // A live body's builder, or one pass over the bytes now.
-                let json = indexes.map(\.json) ?? {
-                    var builder = PrettyJSONLines.Builder()
-                    builder.consume(data)
-                    return builder
-                }()
+                let json =
+                    indexes.map(\.json)
+                    ?? {
+                        var builder = PrettyJSONLines.Builder()
+                        builder.consume(data)
+                        return builder
+                    }()
                 if let json, json.byteCount == data.count, !json.failed, isCut || json.isBalanced {
                     return document(.json, .prettyJSON(json.lines(of: data)), charset: charset)
                 }
@@ -110,7 +120,9 @@ package struct BodyDocument: Sendable {
             case .laidOut(let text):
                 return document(kind, .laidOut(LineIndex(text)), charset: charset)
             case .overBudget(let deepest):
-                var shown = converted.map { document(kind, .laidOut(LineIndex($0)), charset: charset) } ?? document(kind, .raw(rawLines), charset: charset)
+                var shown =
+                    converted.map { document(kind, .laidOut(LineIndex($0)), charset: charset) }
+                    ?? document(kind, .raw(rawLines), charset: charset)
                 shown.note = Self.notLaidOutNote(kind, deepest: deepest)
                 return shown
             }
@@ -125,16 +137,21 @@ package struct BodyDocument: Sendable {
         for comma in Swift.stride(from: levels.count - 3, to: 0, by: -3) {
             levels.insert(",", at: levels.index(levels.startIndex, offsetBy: comma))
         }
-        return "Shown as received: this \(kind.rawValue) nests \(levels) levels deep, and indented it would take more than "
+        return
+            "Shown as received: this \(kind.rawValue) nests \(levels) levels deep, and indented it would take more than "
             + "\(MarkupIndenter.layoutFactor) times its size plus \(ByteCountText.binary(MarkupIndenter.layoutAllowance)), "
             + "the most the view lays out. s saves it to a file."
     }
 
     /// An event view (server-sent events, JSON lines, a WebSocket log): the events laid out
     /// as text, and the bytes received as its Raw tab.
-    static func events(_ text: String, contentType: String, byteCount: Int, raw: Data, rawLines: RawLines? = nil) -> BodyDocument {
-        BodyDocument(kind: .events, contentType: contentType, byteCount: byteCount, text: .laidOut(LineIndex(text: text)), raw: raw,
-                     rawLines: rawLines ?? RawLines(raw), charset: nil)
+    static func events(_ text: String, contentType: String, byteCount: Int, raw: Data, rawLines: RawLines? = nil)
+        -> BodyDocument
+    {
+        BodyDocument(
+            kind: .events, contentType: contentType, byteCount: byteCount, text: .laidOut(LineIndex(text: text)),
+            raw: raw,
+            rawLines: rawLines ?? RawLines(raw), charset: nil)
     }
 
     /// The number of lines shown.
@@ -201,10 +218,13 @@ package struct BodyDocument: Sendable {
 
     static func looksBinary(_ data: Data, contentType: String) -> Bool {
         if contentType.hasPrefix("image/") || contentType.hasPrefix("audio/") || contentType.hasPrefix("video/")
-            || contentType.contains("octet-stream") || contentType.contains("zip") || contentType.contains("pdf") {
+            || contentType.contains("octet-stream") || contentType.contains("zip") || contentType.contains("pdf")
+        {
             return true
         }
-        if contentType.hasPrefix("text/") || contentType.contains("json") || contentType.contains("xml") { return false }
+        if contentType.hasPrefix("text/") || contentType.contains("json") || contentType.contains("xml") {
+            return false
+        }
         // Unknown type: binary when the first KB has NUL bytes or is mostly not text.
         let sample = data.prefix(1024)
         let control = sample.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20) }.count

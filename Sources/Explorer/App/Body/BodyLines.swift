@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Terminal
 import Workspace
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The lines a body shows, found without laying the shown text out in memory where that can
 /// be avoided: a body's own lines and its pretty-printed JSON are read from its bytes (in
@@ -194,7 +195,10 @@ private struct LineCollector: JSONPrettyPrinter.Sink {
             // Cut: back up over continuation bytes so a character is not split.
             end = maxBytes
             var back = 0
-            while end > 0, back < 3, bytes[end] & 0xC0 == 0x80 { end -= 1; back += 1 }
+            while end > 0, back < 3, bytes[end] & 0xC0 == 0x80 {
+                end -= 1
+                back += 1
+            }
         }
         if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
         return String(decoding: bytes[0..<end], as: UTF8.self)
@@ -239,7 +243,10 @@ struct LineSearch: JSONPrettyPrinter.Sink {
 
     mutating func indent(_ count: Int) {
         // Only a needle that starts with spaces can match indentation.
-        guard pattern[0] == 0x20 else { matched = 0; return }
+        guard pattern[0] == 0x20 else {
+            matched = 0
+            return
+        }
         for _ in 0..<count { emit(0x20) }
     }
 
@@ -286,11 +293,15 @@ struct LineSearch: JSONPrettyPrinter.Sink {
 
     /// The offset from `base` of the first `byte` in `start..<end`, if any.
     private static func offset(of byte: Int32, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
-        memchr(base + start, byte, end - start).map { start + UnsafeRawPointer(base + start).distance(to: UnsafeRawPointer($0)) }
+        memchr(base + start, byte, end - start).map {
+            start + UnsafeRawPointer(base + start).distance(to: UnsafeRawPointer($0))
+        }
     }
 
     /// The offset from `base` of the first of two bytes in `start..<end`, if any.
-    private static func firstOf(_ a: Int32, _ b: Int32, in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+    private static func firstOf(_ a: Int32, _ b: Int32, in base: UnsafePointer<UInt8>, from start: Int, to end: Int)
+        -> Int?
+    {
         let hitA = offset(of: a, in: base, from: start, to: end)
         guard a != b else { return hitA }
         return offset(of: b, in: base, from: start, to: hitA ?? end) ?? hitA
@@ -310,7 +321,10 @@ private struct LineShapes: JSONPrettyPrinter.Sink {
 
     mutating func emit(_ byte: UInt8) {
         if first == 0 {
-            if byte == 0x20 { indent += 1; return }
+            if byte == 0x20 {
+                indent += 1
+                return
+            }
             first = byte
         }
         if byte != 0x20 && byte != 0x0D { last = byte }
@@ -395,7 +409,10 @@ struct RawLines: Sendable {
                 guard let hit = memchr(base + start, 0x0A, raw.count - start) else { return raw.count..<raw.count }
                 start = base.distance(to: UnsafeRawPointer(hit)) + 1
             }
-            var end = start < raw.count ? memchr(base + start, 0x0A, raw.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count : raw.count
+            var end =
+                start < raw.count
+                ? memchr(base + start, 0x0A, raw.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
+                    ?? raw.count : raw.count
             if end > start, raw[end - 1] == 0x0D { end -= 1 }
             return start..<end
         }
@@ -408,7 +425,10 @@ struct RawLines: Sendable {
         if range.count > maxBytes {
             end = range.lowerBound + maxBytes
             var back = 0
-            while end > range.lowerBound, back < 3, data[base + end] & 0xC0 == 0x80 { end -= 1; back += 1 }
+            while end > range.lowerBound, back < 3, data[base + end] & 0xC0 == 0x80 {
+                end -= 1
+                back += 1
+            }
         }
         return String(decoding: data[base + range.lowerBound..<base + end], as: UTF8.self)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Workspace
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,14 +55,18 @@ final class BodySpool: @unchecked Sendable {
     /// - Returns: the mapped bytes (empty for an empty spool), or `nil` when mapping failed.
     func mapped() -> Data? {
         guard size > 0 else { return Data() }
-        guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else { return nil }
+        guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else {
+            return nil
+        }
         let length = size
         // A whole pass over the body lets the pages it read go (MappedFilePages.release).
         MappedFilePages.register(address, length: length)
-        return Data(bytesNoCopy: address, count: length, deallocator: .custom { pointer, count in
-            MappedFilePages.unregister(pointer)
-            munmap(pointer, count)
-        })
+        return Data(
+            bytesNoCopy: address, count: length,
+            deallocator: .custom { pointer, count in
+                MappedFilePages.unregister(pointer)
+                munmap(pointer, count)
+            })
     }
 
     /// Maps the spool's first `length` bytes at `address`, in place of whatever is mapped

@@ -21,7 +21,9 @@ package struct FoldedDocument: TextSource {
         var markers: [Int: Character] = [:]
         document.text.forEachShape { line, indent, first, last in
             guard indent <= limit else { return }
-            if indent == limit, depth > 0 || line > 0, first == UInt8(ascii: "}") || first == UInt8(ascii: "]") { return }
+            if indent == limit, depth > 0 || line > 0, first == UInt8(ascii: "}") || first == UInt8(ascii: "]") {
+                return
+            }
             visible.append(Int32(line))
             if indent == limit {
                 if last == UInt8(ascii: "{") { markers[line] = "}" }

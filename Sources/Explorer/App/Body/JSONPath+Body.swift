@@ -15,18 +15,24 @@ extension JSONPath {
     ///
     /// - Parameter limits: how many nodes and how long the query may take (the TUI's live
     ///   filter runs within `EvaluationLimits.betweenKeys`).
-    static func filter(_ document: BodyDocument, _ expression: String, limits: EvaluationLimits = .current) throws -> BodyDocument {
+    static func filter(_ document: BodyDocument, _ expression: String, limits: EvaluationLimits = .current) throws
+        -> BodyDocument
+    {
         let path = try JSONPath(expression)
         guard document.kind == .events else {
             guard document.raw.count <= filterLimit else {
                 let size = ByteCountText.binary(document.raw.count)
                 let limit = ByteCountText.binary(filterLimit)
-                throw Failure(description: "The body is \(size); the JSONPath filter reads bodies up to \(limit), as it holds the "
-                              + "whole document in memory. Search it with /, fold it with z, or save it with s and filter it with jq.")
+                throw Failure(
+                    description:
+                        "The body is \(size); the JSONPath filter reads bodies up to \(limit), as it holds the "
+                        + "whole document in memory. Search it with /, fold it with z, or save it with s and filter it with jq."
+                )
             }
             // The process's depth limit, fixed at launch (EXPLORER_MAX_DOCUMENT_DEPTH), as the CLI's.
-            return BodyDocument.make(try path.evaluate(document.raw, maximumDepth: DocumentLimits.current.maxDepth, limits: limits),
-                                     contentType: "application/json")
+            return BodyDocument.make(
+                try path.evaluate(document.raw, maximumDepth: DocumentLimits.current.maxDepth, limits: limits),
+                contentType: "application/json")
         }
         var blocks: [String] = []
         var events = 0
@@ -41,11 +47,15 @@ extension JSONPath {
             blocks.append(header + "\n  " + pretty)
         }
         guard jsonEvents > 0 else {
-            throw Failure(description: events == 0 ? "No event has arrived yet to filter." : "No event's data is JSON, so a JSONPath filter cannot apply.")
+            throw Failure(
+                description: events == 0
+                    ? "No event has arrived yet to filter."
+                    : "No event's data is JSON, so a JSONPath filter cannot apply.")
         }
         let text = (["\(blocks.count) of \(events) events match \(expression)"] + blocks).joined(separator: "\n")
-        return BodyDocument.events(text, contentType: document.contentType, byteCount: document.byteCount, raw: document.raw,
-                                   rawLines: document.rawLines)
+        return BodyDocument.events(
+            text, contentType: document.contentType, byteCount: document.byteCount, raw: document.raw,
+            rawLines: document.rawLines)
     }
 
     /// The events of an event view's text: each header line (`▸ …`) with its data (the lines

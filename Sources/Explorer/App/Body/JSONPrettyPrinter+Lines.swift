@@ -8,8 +8,11 @@ extension JSONPrettyPrinter {
     /// - Returns: `nil` when the pointer names nothing in `value`.
     static func line(of pointer: String, in value: JSONValue) -> Int? {
         guard pointer.isEmpty || pointer.hasPrefix("/") else { return nil }
-        let tokens = pointer.isEmpty ? [] : pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        let tokens =
+            pointer.isEmpty
+            ? []
+            : pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
         var line = 0
         var current = value
         for token in tokens {

@@ -63,7 +63,9 @@ enum JSONPrettyPrinter {
 
         /// The state where a mark's line starts, once the sink has been given what comes
         /// before its first byte; returns the offset to go on from.
-        static func resuming<S: Sink>(at mark: Mark, in bytes: UnsafeBufferPointer<UInt8>, into sink: inout S) -> (State, Int) {
+        static func resuming<S: Sink>(at mark: Mark, in bytes: UnsafeBufferPointer<UInt8>, into sink: inout S) -> (
+            State, Int
+        ) {
             var state = State()
             state.depth = Int(mark.depth)
             switch mark.entry {
@@ -84,7 +86,9 @@ enum JSONPrettyPrinter {
 
         /// Prints `bytes[from...]`, whose first byte is at `base + from` in the whole text,
         /// until the bytes end, the sink is done or the text proves not to be JSON.
-        mutating func print<S: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, base: Int = 0, into sink: inout S) {
+        mutating func print<S: Sink>(
+            _ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, base: Int = 0, into sink: inout S
+        ) {
             var index = start
             let count = bytes.count
             while index < count, !failed, !sink.isDone {
@@ -92,16 +96,26 @@ enum JSONPrettyPrinter {
                 switch mode {
                 case .string, .escape:
                     if byte == 0x0A {
-                        sink.lineBreak(Mark(offset: base + index + 1, depth: Int32(truncatingIfNeeded: depth), entry: .string))
+                        sink.lineBreak(
+                            Mark(offset: base + index + 1, depth: Int32(truncatingIfNeeded: depth), entry: .string))
                         mode = .string
                     } else {
                         sink.emit(byte)
-                        if mode == .escape { mode = .string } else if byte == 0x5C { mode = .escape } else if byte == 0x22 { mode = .value }
+                        if mode == .escape {
+                            mode = .string
+                        } else if byte == 0x5C {
+                            mode = .escape
+                        } else if byte == 0x22 {
+                            mode = .value
+                        }
                     }
                     index += 1
                     continue
                 case .opened:
-                    if byte.isJSONWhitespace { index += 1; continue }
+                    if byte.isJSONWhitespace {
+                        index += 1
+                        continue
+                    }
                     mode = .value
                     if byte == 0x7D || byte == 0x5D {
                         sink.emit(byte)
@@ -110,7 +124,7 @@ enum JSONPrettyPrinter {
                     }
                     depth += 1
                     newline(at: base + index, .indent, &sink)
-                    // The byte itself is printed as any value byte, below.
+                // The byte itself is printed as any value byte, below.
                 case .value:
                     break
                 }
@@ -123,7 +137,10 @@ enum JSONPrettyPrinter {
                     mode = .opened
                 case 0x7D, 0x5D:  // } ]
                     depth -= 1
-                    if depth < 0 { failed = true; return }
+                    if depth < 0 {
+                        failed = true
+                        return
+                    }
                     newline(at: base + index, .closer, &sink)
                     sink.emit(byte)
                 case 0x2C:  // ,
@@ -188,7 +205,13 @@ enum JSONHighlighter {
                 var end = index + 1
                 var escaped = false
                 while end < characters.count {
-                    if escaped { escaped = false } else if characters[end] == "\\" { escaped = true } else if characters[end] == "\"" { break }
+                    if escaped {
+                        escaped = false
+                    } else if characters[end] == "\\" {
+                        escaped = true
+                    } else if characters[end] == "\"" {
+                        break
+                    }
                     end += 1
                 }
                 let stop = min(end + 1, characters.count)
@@ -207,7 +230,8 @@ enum JSONHighlighter {
                 var end = index
                 while end < characters.count && !"{}[],: ".contains(characters[end]) { end += 1 }
                 let word = String(characters[index..<max(end, index + 1)])
-                let role: Role = word == "true" || word == "false" ? .jsonBool : (word == "null" ? .jsonNull : .jsonNumber)
+                let role: Role =
+                    word == "true" || word == "false" ? .jsonBool : (word == "null" ? .jsonNull : .jsonNumber)
                 emit(word, role)
                 index = max(end, index + 1)
             }

@@ -1,9 +1,10 @@
 import Foundation
+import NetworkingCore
+import Terminal
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetworkingCore
-import Terminal
 
 /// A response body while it arrives, on the effect side: the bytes so far, their line indexes
 /// (built chunk by chunk, so the complete body needs no second pass), the events of an event
@@ -121,12 +122,14 @@ final class LiveBody: @unchecked Sendable {
     ///
     /// - Parameter isComplete: whether the body has ended.
     func frame(isComplete: Bool, now: Date = Date()) -> Frame {
-        Frame(head: head, started: started, headReceived: headReceived, now: now, data: body, indexes: indexes,
-              isComplete: isComplete, events: log.flatMap { log in
-                  // Once the body has ended, an event it ended in the middle of is shown too.
-                  let text = isComplete ? log.finishedText(at: now) : log.text
-                  return text.isEmpty ? nil : text
-              })
+        Frame(
+            head: head, started: started, headReceived: headReceived, now: now, data: body, indexes: indexes,
+            isComplete: isComplete,
+            events: log.flatMap { log in
+                // Once the body has ended, an event it ended in the middle of is shown too.
+                let text = isComplete ? log.finishedText(at: now) : log.text
+                return text.isEmpty ? nil : text
+            })
     }
 
     /// What has arrived, laid out (the body cut where it stopped).
@@ -149,9 +152,12 @@ final class LiveBody: @unchecked Sendable {
         /// The body as the response pane shows it.
         var document: BodyDocument {
             let contentType = head.headers["Content-Type"]
-            guard let events else { return BodyDocument.make(data, contentType: contentType, isCut: !isComplete, indexes: indexes) }
-            return BodyDocument.events(events, contentType: (contentType ?? "").lowercased(), byteCount: data.count, raw: data,
-                                       rawLines: indexes.raw.lines(of: data))
+            guard let events else {
+                return BodyDocument.make(data, contentType: contentType, isCut: !isComplete, indexes: indexes)
+            }
+            return BodyDocument.events(
+                events, contentType: (contentType ?? "").lowercased(), byteCount: data.count, raw: data,
+                rawLines: indexes.raw.lines(of: data))
         }
 
         func snapshot() -> ResponseSnapshot {
@@ -178,7 +184,9 @@ struct EventLog: Sendable {
             let type = (contentType ?? "").lowercased()
             if type.hasPrefix("text/event-stream") {
                 self = .serverSentEvents
-            } else if type.contains("ndjson") || type.contains("jsonl") || type.contains("json-seq") || type.contains("x-json-stream") {
+            } else if type.contains("ndjson") || type.contains("jsonl") || type.contains("json-seq")
+                || type.contains("x-json-stream")
+            {
                 self = .jsonLines
             } else {
                 return nil
@@ -232,11 +240,14 @@ struct EventLog: Sendable {
     private mutating func add(_ header: String, data: String) {
         var body = data
         let bytes = Array(data.utf8)
-        if let first = bytes.first(where: { !$0.isJSONWhitespace }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-           let pretty = bytes.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0) }) {
+        if let first = bytes.first(where: { !$0.isJSONWhitespace }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            let pretty = bytes.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0) })
+        {
             body = String(decoding: pretty, as: UTF8.self)
         }
-        let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+            separator: "\n")
         blocks.append(header + "\n" + indented)
         // Trimmed in batches: dropping the oldest one event at a time moves every other.
         if blocks.count >= limit * 2 {
@@ -276,7 +287,10 @@ struct EventLog: Sendable {
         guard line.hasPrefix("▸ ") else { return JSONHighlighter.spans(line) }
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count == 3 else { return [Span(line, role: .title)] }
-        return [Span("▸ ", role: .dim), Span(String(parts[1]), role: .dim), Span("  " + parts[2].trimmingCharacters(in: .whitespaces), role: .title)]
+        return [
+            Span("▸ ", role: .dim), Span(String(parts[1]), role: .dim),
+            Span("  " + parts[2].trimmingCharacters(in: .whitespaces), role: .title),
+        ]
     }
 }
 
@@ -306,7 +320,7 @@ final class AppendOnlyBytes: @unchecked Sendable {
         self.capacity = capacity
         mappedLength = BodySpool.pageRounded(max(1, capacity))
         guard let address = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              address != MAP_FAILED
+            address != MAP_FAILED
         else { fatalError("Out of address space for a \(capacity)-byte body buffer") }
         base = address
     }

@@ -73,7 +73,8 @@ enum MarkupIndenter {
             }
             let tag = input[index...close]
             let isClosing = tag.count > 1 && tag[tag.startIndex + 1] == 0x2F
-            let isSelfContained = tag.dropLast().last == 0x2F || tag.dropFirst().first == 0x3F || tag.dropFirst().first == 0x21
+            let isSelfContained =
+                tag.dropLast().last == 0x2F || tag.dropFirst().first == 0x3F || tag.dropFirst().first == 0x21
                 || (html && isVoidElement(tag))
             if isClosing { depth = max(0, depth - 1) }
             put(tag)

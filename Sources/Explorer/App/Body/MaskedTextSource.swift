@@ -37,7 +37,8 @@ struct MaskedTextSource: TextSource {
                     cursor = min(end, ranges[next].upperBound)
                 } else {
                     let stop = next < ranges.count ? min(end, ranges[next].lowerBound) : end
-                    out.append(Span(String(decoding: bytes[(cursor - start)..<(stop - start)], as: UTF8.self), span.style))
+                    out.append(
+                        Span(String(decoding: bytes[(cursor - start)..<(stop - start)], as: UTF8.self), span.style))
                     cursor = stop
                 }
             }

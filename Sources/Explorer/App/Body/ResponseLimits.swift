@@ -56,17 +56,24 @@ extension TransportFailure {
         self.init(error)
         switch error as? TransportError {
         case .bodyTooLarge(_, let limit)?:
-            let setting = switch limit {
-            case .bodyBytes, .decompressedBytes: "raise max_body in config.yaml (now \(BodyLimit.size(limits.maximumBody)))"
-            case .decompressionRatio: "the body inflates far more than real data does; it was not read further"
-            }
-            self = TransportFailure(category: "body limit", message: message, hint: "what arrived is kept below; \(setting).")
+            let setting =
+                switch limit {
+                case .bodyBytes, .decompressedBytes:
+                    "raise max_body in config.yaml (now \(BodyLimit.size(limits.maximumBody)))"
+                case .decompressionRatio: "the body inflates far more than real data does; it was not read further"
+                }
+            self = TransportFailure(
+                category: "body limit", message: message, hint: "what arrived is kept below; \(setting).")
         case .tooManyRedirects?:
-            self = TransportFailure(category: "redirect limit", message: message,
-                                    hint: "raise max_redirects in config.yaml (now \(limits.maximumRedirects)) to follow more, or set follow_redirects: false on the endpoint to see the first redirect.")
+            self = TransportFailure(
+                category: "redirect limit", message: message,
+                hint:
+                    "raise max_redirects in config.yaml (now \(limits.maximumRedirects)) to follow more, or set follow_redirects: false on the endpoint to see the first redirect."
+            )
         case .timedOut(_, let phase)? where phase.contains("total deadline"):
-            self = TransportFailure(category: "time limit", message: message,
-                                    hint: "what arrived is kept below; raise max_time in config.yaml (now \(Int(limits.maximumTime)) s).")
+            self = TransportFailure(
+                category: "time limit", message: message,
+                hint: "what arrived is kept below; raise max_time in config.yaml (now \(Int(limits.maximumTime)) s).")
         default:
             break
         }

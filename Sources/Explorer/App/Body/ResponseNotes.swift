@@ -19,13 +19,17 @@ package enum ResponseNotes {
     ///     the answer asked for).
     ///   - hasBody: whether a body came (or is coming).
     /// - Returns: the sentences, in the order they are shown.
-    package static func notes(status: HTTPStatus, headers: HTTPHeaders, url: URL?, followsRedirects: Bool, hasBody: Bool) -> [String] {
+    package static func notes(
+        status: HTTPStatus, headers: HTTPHeaders, url: URL?, followsRedirects: Bool, hasBody: Bool
+    ) -> [String] {
         var notes: [String] = []
         if followsRedirects, let url, let unfollowed = UnfollowedRedirect(status: status, headers: headers, url: url) {
             notes.append(unfollowed.description)
         }
         if hasBody, let coding = undecodedContentCoding(headers["Content-Encoding"]) {
-            notes.append("The body is \(coding)-encoded and explorer cannot decode it (it decodes gzip and deflate); shown as received.")
+            notes.append(
+                "The body is \(coding)-encoded and explorer cannot decode it (it decodes gzip and deflate); shown as received."
+            )
         }
         return notes
     }

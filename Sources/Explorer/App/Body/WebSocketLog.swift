@@ -26,7 +26,9 @@ struct WebSocketLog: Sendable {
         formatter.timeZone = timeZone
         self.formatter = formatter
         transcript = WebSocketTranscript(limit: capBytes)
-        blocks.append("▸ \(formatter.string(from: openedAt))  connected to \(url)\n  t types a message (Tab: saved ones), P pings, K closes with a code, Enter reconnects")
+        blocks.append(
+            "▸ \(formatter.string(from: openedAt))  connected to \(url)\n  t types a message (Tab: saved ones), P pings, K closes with a code, Enter reconnects"
+        )
     }
 
     /// Adds an event.
@@ -55,7 +57,12 @@ struct WebSocketLog: Sendable {
     }
 
     private mutating func add(_ header: String, _ body: String) {
-        let indented = body.isEmpty ? "" : "\n" + body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        let indented =
+            body.isEmpty
+            ? ""
+            : "\n"
+                + body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+                    separator: "\n")
         blocks.append(header + indented)
         if blocks.count > Self.limit {
             dropped += blocks.count - Self.limit
@@ -73,19 +80,23 @@ struct WebSocketLog: Sendable {
     /// as the raw body.
     func snapshot(started: Date, now: Date = Date()) -> ResponseSnapshot {
         let raw = transcript.data
-        let document = BodyDocument.events(text, contentType: "application/x-ndjson", byteCount: transcript.totalSize, raw: raw)
+        let document = BodyDocument.events(
+            text, contentType: "application/x-ndjson", byteCount: transcript.totalSize, raw: raw)
         var summary: [String] = []
         if let closing, !closing.isNormal { summary.append(closing.description) }
         return ResponseSnapshot(
             status: 101, reason: "Switching Protocols", headers: [:], httpVersion: "HTTP/1.1", document: document,
-            headMilliseconds: nil, totalMilliseconds: now.timeIntervalSince(started) * 1000, redirects: [], errorSummary: summary)
+            headMilliseconds: nil, totalMilliseconds: now.timeIntervalSince(started) * 1000, redirects: [],
+            errorSummary: summary)
     }
 
     /// A text message, pretty-printed when it is JSON.
     static func pretty(_ text: String) -> String {
         let bytes = Array(text.utf8)
-        if let first = bytes.first(where: { !$0.isJSONWhitespace }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-           let pretty = bytes.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0) }) {
+        if let first = bytes.first(where: { !$0.isJSONWhitespace }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            let pretty = bytes.withUnsafeBytes({ JSONPrettyPrinter.prettyPrint($0) })
+        {
             return String(decoding: pretty, as: UTF8.self)
         }
         return text
@@ -95,7 +106,10 @@ struct WebSocketLog: Sendable {
     static func hexDump(_ data: Data) -> String {
         guard !data.isEmpty else { return "" }
         let shown = data.prefix(4096)
-        let lines = (0..<((shown.count + BodyDocument.hexBytesPerLine - 1) / BodyDocument.hexBytesPerLine)).map { BodyDocument.hexLine(Data(shown), line: $0) }
-        return lines.joined(separator: "\n") + (data.count > shown.count ? "\n… \(data.count - shown.count) more bytes" : "")
+        let lines = (0..<((shown.count + BodyDocument.hexBytesPerLine - 1) / BodyDocument.hexBytesPerLine)).map {
+            BodyDocument.hexLine(Data(shown), line: $0)
+        }
+        return lines.joined(separator: "\n")
+            + (data.count > shown.count ? "\n… \(data.count - shown.count) more bytes" : "")
     }
 }

@@ -23,14 +23,18 @@ extension CollectionChange {
                 placed = source.replace(endpointWithID: replacing, with: endpoint)
                 break
             }
-            guard collection.endpoint(withID: endpoint.id) == nil else { throw ChangeError.exists(endpoint.id, file: url.path) }
+            guard collection.endpoint(withID: endpoint.id) == nil else {
+                throw ChangeError.exists(endpoint.id, file: url.path)
+            }
             collection.insert(endpoint)
             placed = source.insert(endpoint)
         case .delete(let id):
             guard collection.remove(endpointWithID: id) != nil else { throw ChangeError.missing(id, file: url.path) }
             placed = source.remove(endpointWithID: id)
         case .restore(let endpoint, let place):
-            guard collection.endpoint(withID: endpoint.id) == nil else { throw ChangeError.exists(endpoint.id, file: url.path) }
+            guard collection.endpoint(withID: endpoint.id) == nil else {
+                throw ChangeError.exists(endpoint.id, file: url.path)
+            }
             var restored = endpoint
             restored.folderPath = place.folderPath
             collection.insert(restored, at: place.index)
@@ -68,7 +72,8 @@ extension CollectionChange {
 
         var description: String {
             switch self {
-            case .exists(let id, let file): return "\(file) has an endpoint \(id) already; rename yours (R) and save again."
+            case .exists(let id, let file):
+                return "\(file) has an endpoint \(id) already; rename yours (R) and save again."
             case .missing(let id, let file): return "\(file) has no endpoint \(id) any more (changed on disk?)."
             }
         }

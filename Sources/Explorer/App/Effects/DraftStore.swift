@@ -43,7 +43,8 @@ package struct DraftStore: Sendable {
         try PrivateFiles.prepareDirectory(at: folder)
         var collection = APICollection(name: "Drafts of \(collectionPath)")
         for draft in drafts.sorted(by: { $0.id < $1.id }) { collection.insert(draft) }
-        try AtomicFile.write(Data(try CollectionWriter.yaml(for: collection).utf8), to: url, newFileMode: PrivateFiles.fileMode)
+        try AtomicFile.write(
+            Data(try CollectionWriter.yaml(for: collection).utf8), to: url, newFileMode: PrivateFiles.fileMode)
         PrivateFiles.restrictFile(at: url)
     }
 
@@ -57,10 +58,14 @@ package struct DraftStore: Sendable {
         do {
             return (try CollectionLoader.load(from: url).endpoints, nil)
         } catch {
-            let aside = url.deletingPathExtension().appendingPathExtension("unreadable-\(Int(Date().timeIntervalSince1970)).yaml")
+            let aside = url.deletingPathExtension().appendingPathExtension(
+                "unreadable-\(Int(Date().timeIntervalSince1970)).yaml")
             let moved = (try? FileManager.default.moveItem(at: url, to: aside)) != nil
-            return ([], "The drafts of the last session could not be read: \(sentence(describing: error))"
-                + (moved ? " The file was moved to \(aside.path)." : " The file \(url.path) is left as it is."))
+            return (
+                [],
+                "The drafts of the last session could not be read: \(sentence(describing: error))"
+                    + (moved ? " The file was moved to \(aside.path)." : " The file \(url.path) is left as it is.")
+            )
         }
     }
 }

@@ -65,7 +65,8 @@ enum EndpointEditing {
     /// the user's text exactly as they left it.
     static func noted(_ text: String, error: EditError) -> String {
         notePrefix + error.description + "\n"
-            + notePrefix + "Fix it, then save and quit to apply it; quit without saving to give up (this file is kept).\n"
+            + notePrefix
+            + "Fix it, then save and quit to apply it; quit without saving to give up (this file is kept).\n"
             + withoutNote(text)
     }
 

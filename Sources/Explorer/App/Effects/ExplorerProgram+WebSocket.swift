@@ -49,28 +49,43 @@ extension ExplorerProgram {
             func record(_ entry: HistoryEntry) {
                 let secrets = resolved.masker.secretValues
                 recording.async {
-                    if let historyID = history?.record(entry, secrets: secrets) { send(.recorded(exchange: id, historyID: historyID)) }
+                    if let historyID = history?.record(entry, secrets: secrets) {
+                        send(.recorded(exchange: id, historyID: historyID))
+                    }
                 }
             }
             guard let url = URL(string: resolved.url) else {
-                send(.failed(exchange: id, TransportFailure(category: "invalid URL", message: "\(resolved.maskedURL) is not a valid URL.", hint: nil)))
+                send(
+                    .failed(
+                        exchange: id,
+                        TransportFailure(
+                            category: "invalid URL", message: "\(resolved.maskedURL) is not a valid URL.", hint: nil)))
                 return
             }
             let session: WebSocketSession
             do {
                 // Through the dispatcher a request goes through: auth (OAuth2 too), cookies and tls: apply.
-                let dispatcher = resolved.dispatcher(transport: try transport(for: resolved.environment), cookieJar: cookieJar(for: resolved, send: send),
-                                                     prompt: Self.oauth2Prompt(send: send))
-                session = try await dispatcher.webSocket(PreparedRequest(method: .get, url: url, headers: resolved.request.headers))
+                let dispatcher = resolved.dispatcher(
+                    transport: try transport(for: resolved.environment),
+                    cookieJar: cookieJar(for: resolved, send: send),
+                    prompt: Self.oauth2Prompt(send: send))
+                session = try await dispatcher.webSocket(
+                    PreparedRequest(method: .get, url: url, headers: resolved.request.headers))
             } catch {
                 let failure = TransportFailure(webSocket: error)
                 send(.failed(exchange: id, failure))
-                record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: nil, closing: nil, failure: failure.message))
+                record(
+                    HistoryEntry(
+                        webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: nil,
+                        closing: nil, failure: failure.message))
                 return
             }
             sessions.add(id, session, resolved)
             send(.webSocketOpened(exchange: id))
-            send(.progress(exchange: id, bytes: 0, head: ResponseHead(status: HTTPStatus(code: 101), headers: [:], httpVersion: "HTTP/1.1")))
+            send(
+                .progress(
+                    exchange: id, bytes: 0,
+                    head: ResponseHead(status: HTTPStatus(code: 101), headers: [:], httpVersion: "HTTP/1.1")))
             var log = WebSocketLog(url: resolved.maskedURL, capBytes: bodyCap, openedAt: session.openedAt)
             send(.streamed(exchange: id, log.snapshot(started: started)))
             var published = Date()
@@ -87,7 +102,10 @@ extension ExplorerProgram {
             let closing = log.closing ?? WebSocketClosing(code: 1006, initiator: .connection)
             send(.received(exchange: id, log.snapshot(started: started)))
             send(.message(closing.description, isError: !closing.isNormal))
-            record(HistoryEntry(webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: log.transcript, closing: closing))
+            record(
+                HistoryEntry(
+                    webSocket: resolved, startedAt: started, collectionPath: collectionPath, transcript: log.transcript,
+                    closing: closing))
         }
     }
 
@@ -123,8 +141,11 @@ extension TransportFailure {
                 self.init(transport)
                 return
             case .upgradeFailed:
-                self.init(category: "upgrade failed", message: error.description,
-                          hint: "the server answered without switching to WebSocket — check the path, the headers and the credentials.")
+                self.init(
+                    category: "upgrade failed", message: error.description,
+                    hint:
+                        "the server answered without switching to WebSocket — check the path, the headers and the credentials."
+                )
                 return
             case .upgradeRefused:
                 self.init(category: "upgrade refused", message: error.description, hint: nil)

@@ -47,7 +47,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private var inFlight: [Int: ResponseFuture<Response<Data?>>] = [:]
     /// What a cancel stops besides a request in flight: the prerequisites sent before an
     /// exchange, and folder runs.
-    private enum TaskKey: Hashable { case exchange(Int), run(Int) }
+    private enum TaskKey: Hashable {
+        case exchange(Int)
+        case run(Int)
+    }
     private var tasks: [TaskKey: Task<Void, Never>] = [:]
     /// Where OSC 52 clipboard sequences are written (the terminal); nil in tests.
     private let clipboardWriter: (@Sendable (String) -> Void)?
@@ -207,7 +210,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             let key = CookieJarKey(collection: collection, environment: environment)
             recording.async {
                 let jar = self.cookieJar(key, send: send)
-                jar?.remove { cookie in only.map { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } ?? true }
+                jar?.remove { cookie in
+                    only.map { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } ?? true
+                }
                 if let jar, let cookieStore = self.cookieStore {
                     do {
                         try cookieStore.save(jar, collection: collection, environment: environment)
@@ -240,7 +245,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 do {
                     try draftStore.save(drafts, collectionPath: collectionPath)
                 } catch {
-                    send(.message("Drafts could not be kept in \(draftStore.folder.path): \(sentence(describing: error))", isError: true))
+                    send(
+                        .message(
+                            "Drafts could not be kept in \(draftStore.folder.path): \(sentence(describing: error))",
+                            isError: true))
                 }
             }
         default:
@@ -255,8 +263,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func performSlowly(_ effect: AppEffect, send: @escaping @Sendable (AppAction) -> Void) {
         switch effect {
         case .send, .cancel, .preview, .copyAsCurl, .copyToClipboard, .storeDrafts, .resolveVariables,
-             .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
-             .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments, .startMock, .stopMock:
+            .listVariables, .clearCapture, .runFolder, .cancelRun, .listCookies, .deleteCookies,
+            .listTokens, .dropTokens, .webSocket, .loadSchema, .compareEnvironments, .startMock, .stopMock:
             perform(effect, send: send)
         case .loadHistory(let collectionPath):
             guard let store = history?.store else { return }
@@ -286,8 +294,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         case .fold(let id, let depth, let document):
             send(.foldFinished(exchange: id, FoldedDocument(document, depth: depth)))
         case .filter(let id, let expression, let document):
-            send(.filterFinished(exchange: id, expression: expression,
-                                 Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure)))
+            send(
+                .filterFinished(
+                    exchange: id, expression: expression,
+                    Result { try JSONPath.filter(document, expression) }.mapError(JSONPath.failure)))
         case .editInEditor(let endpoint):
             guard let externalEditor else {
                 send(.message("There is no terminal to run an editor in.", isError: true))
@@ -309,15 +319,21 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 }
                 send(.message(change.doneMessage(file: url.lastPathComponent), isError: false))
             } catch {
-                send(.message("Could not change \(change.endpointID) in \(url.path): \(sentence(describing: error))", isError: true))
+                send(
+                    .message(
+                        "Could not change \(change.endpointID) in \(url.path): \(sentence(describing: error))",
+                        isError: true))
             }
         case .saveBody(let bytes, let path):
             do {
-                let wanted = BodyFile.absolute(path, home: XDGDirectories().home.path, currentDirectory: FileManager.default.currentDirectoryPath)
+                let wanted = BodyFile.absolute(
+                    path, home: XDGDirectories().home.path, currentDirectory: FileManager.default.currentDirectoryPath)
                 let written = try BodyFile.save(bytes, to: wanted)
-                send(.message(written == wanted
-                    ? "Saved \(bytes.count) bytes to \(written)"
-                    : "\(wanted) exists; saved \(bytes.count) bytes to \(written)", isError: false))
+                send(
+                    .message(
+                        written == wanted
+                            ? "Saved \(bytes.count) bytes to \(written)"
+                            : "\(wanted) exists; saved \(bytes.count) bytes to \(written)", isError: false))
             } catch {
                 send(.message(sentence(describing: error), isError: true))
             }
@@ -332,7 +348,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     private func edit(_ endpoint: Endpoint, with editor: @Sendable (URL) -> ExternalEditor.Outcome) -> AppAction {
         let fileName = "explorer-" + String(endpoint.id.map { $0.isLetter || $0.isNumber ? $0 : "-" }) + ".yaml"
         // Short and unguessable, so the path fits on a line when it has to be shown.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-edit-" + String(UUID().uuidString.prefix(8)).lowercased())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "explorer-edit-" + String(UUID().uuidString.prefix(8)).lowercased())
         let file = folder.appendingPathComponent(fileName)
         var keep = false
         // The text may hold secrets: readable by the user alone, also when it is kept (an editor
@@ -345,9 +362,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
         }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            guard FileManager.default.createFile(atPath: file.path, contents: Data(try EndpointEditing.document(for: endpoint).utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            guard
+                FileManager.default.createFile(
+                    atPath: file.path, contents: Data(try EndpointEditing.document(for: endpoint).utf8),
+                    attributes: [.posixPermissions: 0o600])
+            else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
             }
         } catch {
@@ -361,7 +382,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             let after = (try? String(contentsOf: file, encoding: .utf8)) ?? before
             if case .failed(let reason) = outcome {
                 keep = after != before || failure != nil
-                return .message("The editor failed: \(reason). The endpoint is unchanged" + (keep ? "; your text is kept in \(file.path)." : "."), isError: true)
+                return .message(
+                    "The editor failed: \(reason). The endpoint is unchanged"
+                        + (keep ? "; your text is kept in \(file.path)." : "."), isError: true)
             }
             guard after != before else {
                 guard let failure else { return .message("Not changed.", isError: false) }
@@ -375,7 +398,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             case .failure(let error):
                 failure = error
                 // The same text saved again: the user is not fixing it here.
-                guard text != failedText, (try? Data(EndpointEditing.noted(text, error: error).utf8).write(to: file)) != nil else {
+                guard text != failedText,
+                    (try? Data(EndpointEditing.noted(text, error: error).utf8).write(to: file)) != nil
+                else {
                     keep = true
                     return Self.setAside(file, error: error)
                 }
@@ -390,8 +415,12 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// status line, so the path of the kept text is never cut off. The error's line numbers
     /// are those of the kept file (its note included).
     private static func setAside(_ file: URL, error: EndpointEditing.EditError) -> AppAction {
-        .showText(title: "The edit was not applied", lines: ["Your text is kept in", "  " + file.path, "", error.reason, "",
-                                                             "The endpoint is unchanged. E edits it again from the collection."])
+        .showText(
+            title: "The edit was not applied",
+            lines: [
+                "Your text is kept in", "  " + file.path, "", error.reason, "",
+                "The endpoint is unchanged. E edits it again from the collection.",
+            ])
     }
 
     /// How many times an edit that does not read is reopened before it is set aside.
@@ -429,8 +458,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     }
 
     /// Sends a resolved request whose response is checked against `validation`.
-    private func sendChecked(_ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?, send: @escaping @Sendable (AppAction) -> Void) {
-        if validatesGraphQL, resolved.graphQLDocument != nil { return validateAndSend(id, resolved, validation: validation, send: send) }
+    private func sendChecked(
+        _ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?,
+        send: @escaping @Sendable (AppAction) -> Void
+    ) {
+        if validatesGraphQL, resolved.graphQLDocument != nil {
+            return validateAndSend(id, resolved, validation: validation, send: send)
+        }
         sendRequest(id, resolved, validation: validation, send: send)
     }
 
@@ -445,14 +479,18 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// What checks every response against the collection's `openapi:` document: a file is read
     /// again when it changed, a URL is fetched once per session; a document that cannot be read
     /// is told once, as an error.
-    private func knownValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) -> KnownValidation {
+    private func knownValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void)
+        -> KnownValidation
+    {
         guard let location = OpenAPILocation(collection) else { return .ready(nil) }
         let key = Self.contractKey(location)
         if let known = lock.withLock({ contract }), known.key == key { return .ready(known.validation) }
         guard case .file = location else { return .fetching }
         var validation: ResponseValidation?
         do {
-            let loaded = try ResponseContract.loading(for: collection) { send(.message("openapi: \($0)", isError: false)) }
+            let loaded = try ResponseContract.loading(for: collection) {
+                send(.message("openapi: \($0)", isError: false))
+            }
             validation = loaded.map { ResponseValidation($0, everyResponse: true) }
         } catch {
             send(.message("Responses are not checked against openapi: \(error)", isError: true))
@@ -463,12 +501,16 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
 
     /// What checks every response against the collection's `openapi:` document, fetching a
     /// document named by URL the first time.
-    private func responseValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) async -> ResponseValidation? {
+    private func responseValidation(for collection: APICollection, send: @escaping @Sendable (AppAction) -> Void) async
+        -> ResponseValidation?
+    {
         if case .ready(let validation) = knownValidation(for: collection, send: send) { return validation }
         guard let location = OpenAPILocation(collection) else { return nil }
         var validation: ResponseValidation?
         do {
-            let loaded = try await ResponseContract.linked(for: collection) { send(.message("openapi: \($0)", isError: false)) }
+            let loaded = try await ResponseContract.linked(for: collection) {
+                send(.message("openapi: \($0)", isError: false))
+            }
             validation = loaded.map { ResponseValidation($0, everyResponse: true) }
         } catch {
             send(.message("Responses are not checked against openapi: \(error)", isError: true))
@@ -482,7 +524,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
         switch location {
         case .remote(let url): return url.absoluteString
         case .file(let file):
-            let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+            let modified =
+                (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
                 .map { "\($0.timeIntervalSince1970)" } ?? "-"
             return file.path + "@" + modified
         }
@@ -554,7 +597,10 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Validates a GraphQL request against its schema (cached, else fetched) and sends it when
     /// it is valid, or when no schema can be had (with a warning); a document with problems
     /// is not sent, and the problems, at the file's lines and columns, say why.
-    private func validateAndSend(_ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?, send: @escaping @Sendable (AppAction) -> Void) {
+    private func validateAndSend(
+        _ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?,
+        send: @escaping @Sendable (AppAction) -> Void
+    ) {
         let source: GraphQLSchemaSource
         do {
             source = try schemaSource(for: resolved.environment)
@@ -583,7 +629,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     static func invalidGraphQLText(_ problems: [GraphQLProblem], schema: LoadedGraphQLSchema) -> String {
         let shown = problems.prefix(3).map(\.description).joined(separator: "; ")
         let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
-        return "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.shownURL): Q browses it, r there fetches it again)"
+        return
+            "Not sent: the GraphQL query does not validate: \(shown)\(more) (the schema of \(schema.key.shownURL): Q browses it, r there fetches it again)"
     }
 
     /// Loads the schema of a plan's GraphQL URL for the browser, off the main queue.
@@ -596,20 +643,26 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             resolved = try plan.resolve()
             source = try schemaSource(for: plan.environment)
         } catch {
-            send(.schemaLoaded(endpointID: endpointID, environment: environment, SchemaOutlineLoad(url: "", problem: sentence(describing: error))))
+            send(
+                .schemaLoaded(
+                    endpointID: endpointID, environment: environment,
+                    SchemaOutlineLoad(url: "", problem: sentence(describing: error))))
             return
         }
         guard let key = resolved.graphQLSchemaKey else {
-            send(.schemaLoaded(endpointID: endpointID, environment: environment,
-                               SchemaOutlineLoad(url: resolved.url, problem: "\(endpointID) is not a GraphQL endpoint.")))
+            send(
+                .schemaLoaded(
+                    endpointID: endpointID, environment: environment,
+                    SchemaOutlineLoad(url: resolved.url, problem: "\(endpointID) is not a GraphQL endpoint.")))
             return
         }
         Task {
             let load: SchemaOutlineLoad
             do {
                 let schema = try await source.schema(for: key, headers: resolved.introspectionHeaders, refresh: refresh)
-                load = SchemaOutlineLoad(url: key.shownURL, fetchedAt: schema.fetchedAt, fromCache: schema.fromCache,
-                                         outline: GraphQLSchemaOutline(schema: schema.schema))
+                load = SchemaOutlineLoad(
+                    url: key.shownURL, fetchedAt: schema.fetchedAt, fromCache: schema.fromCache,
+                    outline: GraphQLSchemaOutline(schema: schema.schema))
             } catch {
                 load = SchemaOutlineLoad(url: key.shownURL, problem: "\(error)")
             }
@@ -622,7 +675,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// A sequence runner whose responses are checked against the collection's `openapi:`
     /// document (fetched first when it is named by URL).
     private func runner(
-        for collection: APICollection, _ environment: Environment, answers: PromptAnswers, send: @escaping @Sendable (AppAction) -> Void
+        for collection: APICollection, _ environment: Environment, answers: PromptAnswers,
+        send: @escaping @Sendable (AppAction) -> Void
     ) async -> SequenceRunner<HistoryEntry> {
         let validation = await responseValidation(for: collection, send: send)
         return runner(collection, environment, answers: answers, validation: validation, send: send)
@@ -631,7 +685,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// A sequence runner over this program's transport, limits and history: what `requires:`
     /// and folder runs send through, with `explorer run`'s rules.
     private func runner(
-        _ collection: APICollection, _ environment: Environment, answers: PromptAnswers, validation: ResponseValidation?,
+        _ collection: APICollection, _ environment: Environment, answers: PromptAnswers,
+        validation: ResponseValidation?,
         send: @escaping @Sendable (AppAction) -> Void
     ) -> SequenceRunner<HistoryEntry> {
         // A proxy: that cannot be used fails each request, rather than sending it around the proxy.
@@ -659,7 +714,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             }
             let jar = self?.cookieJar(for: resolved, send: send)
             let keepCookies = self?.savingCookies(jar, of: resolved, send: send)
-            let entry = await HistoryEntry.sending(resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)
+            let entry = await HistoryEntry.sending(
+                resolved, through: transport, options: options, collectionPath: path, cookieJar: jar)
             keepCookies?()
             return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
         }
@@ -668,7 +724,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// Sends one endpoint in two environments, one after the other (so that neither's timing
     /// carries the other's load), records both, and shows the comparison: `explorer compare`
     /// in the TUI, with the collection's `compare:` rules.
-    private func compareEnvironments(_ first: RequestPlan, _ second: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
+    private func compareEnvironments(
+        _ first: RequestPlan, _ second: RequestPlan, send: @escaping @Sendable (AppAction) -> Void
+    ) {
         Task { [weak self] in
             guard let self else { return }
             var sides: [ComparedExchange] = []
@@ -683,9 +741,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 record(step)
                 secrets += step.secrets
                 guard let entry = step.exchange?.record else { return }
-                sides.append(ComparedExchange(environment: plan.environment.name, method: entry.method, url: entry.url, status: entry.status,
-                                              reason: entry.reason, headers: entry.responseHeaders, body: entry.responseBody ?? Data(),
-                                              milliseconds: entry.timings.totalMilliseconds, failure: entry.transportError))
+                sides.append(
+                    ComparedExchange(
+                        environment: plan.environment.name, method: entry.method, url: entry.url, status: entry.status,
+                        reason: entry.reason, headers: entry.responseHeaders, body: entry.responseBody ?? Data(),
+                        milliseconds: entry.timings.totalMilliseconds, failure: entry.transportError))
             }
             guard !Task.isCancelled, sides.count == 2 else { return }
             let comparison = ResponseComparison(sides[0], sides[1], rules: first.collection.compareRules)
@@ -707,11 +767,16 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// itself as every TUI send goes; when a prerequisite fails, the endpoint is not sent.
     private func sendAfterPrerequisites(_ id: Int, _ plan: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
         let task = Task { [weak self] in
-            guard let runner = await self?.runner(for: plan.collection, plan.environment, answers: plan.answers, send: send) else { return }
+            guard
+                let runner = await self?.runner(
+                    for: plan.collection, plan.environment, answers: plan.answers, send: send)
+            else { return }
             let steps = await runner.sendPrerequisites(of: plan.endpoint) { step in
                 self?.record(step)
-                send(.message("Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(step.statusText)",
-                              isError: step.outcome != .passed))
+                send(
+                    .message(
+                        "Sent \(step.endpoint.id) first (\(step.prerequisiteReason ?? "required")): \(step.statusText)",
+                        isError: step.outcome != .passed))
             }
             guard let self, !Task.isCancelled else { return }
             _ = lock.withLock { tasks.removeValue(forKey: .exchange(id)) }
@@ -720,7 +785,11 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 return
             }
             if let failed = steps.last(where: { $0.outcome != .passed }) {
-                send(.resolveFailed(exchange: id, "\(failed.endpoint.id) did not succeed (\(failed.statusText)), so \(plan.endpoint.id) was not sent."))
+                send(
+                    .resolveFailed(
+                        exchange: id,
+                        "\(failed.endpoint.id) did not succeed (\(failed.statusText)), so \(plan.endpoint.id) was not sent."
+                    ))
                 return
             }
             resolveAndSend(id, plan, send: send)
@@ -732,34 +801,50 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// and then the summary `explorer run` prints.
     private func runFolder(_ id: Int, _ plan: RunPlan, send: @escaping @Sendable (AppAction) -> Void) {
         // Every prompt of the run is asked before its first request goes out.
-        let captured = CaptureStore().variables(collection: plan.collection.storeKey, environment: plan.environment.name)
-        let sent = plan.endpoints.flatMap { plan.collection.prerequisites(of: $0, captured: captured).map(\.endpoint) + [$0] }
-        let prompts = plan.collection.unansweredPrompts(of: sent, in: plan.environment, answers: plan.answers, captured: captured)
+        let captured = CaptureStore().variables(
+            collection: plan.collection.storeKey, environment: plan.environment.name)
+        let sent = plan.endpoints.flatMap {
+            plan.collection.prerequisites(of: $0, captured: captured).map(\.endpoint) + [$0]
+        }
+        let prompts = plan.collection.unansweredPrompts(
+            of: sent, in: plan.environment, answers: plan.answers, captured: captured)
         guard prompts.isEmpty else {
             send(.promptsNeeded(.run(id, plan), prompts))
             return
         }
         let task = Task { [weak self] in
-            guard let runner = await self?.runner(for: plan.collection, plan.environment, answers: plan.answers, send: send) else { return }
+            guard
+                let runner = await self?.runner(
+                    for: plan.collection, plan.environment, answers: plan.answers, send: send)
+            else { return }
             let started = Date()
             var results: [RunResult] = []
             for endpoint in plan.endpoints where !Task.isCancelled {
                 await runner.run(endpoint) { step in
                     self?.record(step)
                     let entry = step.exchange?.record
-                    let result = RunResult(step: step, iteration: 1, status: entry?.status, milliseconds: entry?.timings.totalMilliseconds ?? 0)
+                    let result = RunResult(
+                        step: step, iteration: 1, status: entry?.status,
+                        milliseconds: entry?.timings.totalMilliseconds ?? 0)
                     results.append(result)
                     send(.runStepped(run: id, result))
                 }
             }
             _ = self?.lock.withLock { self?.tasks.removeValue(forKey: .run(id)) }
-            send(.runFinished(run: id, RunSummary(collection: plan.collection.name, environment: plan.environment.name, results: results,
-                                                  seconds: Date().timeIntervalSince(started), startedAt: started)))
+            send(
+                .runFinished(
+                    run: id,
+                    RunSummary(
+                        collection: plan.collection.name, environment: plan.environment.name, results: results,
+                        seconds: Date().timeIntervalSince(started), startedAt: started)))
         }
         lock.withLock { tasks[.run(id)] = task }
     }
 
-    private func sendRequest(_ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?, send: @escaping @Sendable (AppAction) -> Void) {
+    private func sendRequest(
+        _ id: Int, _ resolved: ResolvedRequest, validation: ResponseValidation?,
+        send: @escaping @Sendable (AppAction) -> Void
+    ) {
         let started = Date()
         // The body streams in on its own serial queue: the first lines are shown from the first
         // chunk, and a slow screen never holds more than the transport's buffer.
@@ -770,11 +855,16 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             transport = try self.transport(for: resolved.environment)
         } catch {
             // A proxy: that cannot be used is a sentence that starts with the setting's file:line:column.
-            send(.resolveFailed(exchange: id, error is TLSSettings.Failure
-                                ? "The environment \"\(resolved.environment.name)\" cannot be used: \(sentence(describing: error))" : String(describing: error)))
+            send(
+                .resolveFailed(
+                    exchange: id,
+                    error is TLSSettings.Failure
+                        ? "The environment \"\(resolved.environment.name)\" cannot be used: \(sentence(describing: error))"
+                        : String(describing: error)))
             return
         }
-        let dispatcher = resolved.dispatcher(transport: transport, callbackQueue: queue, cookieJar: jar, prompt: Self.oauth2Prompt(send: send))
+        let dispatcher = resolved.dispatcher(
+            transport: transport, callbackQueue: queue, cookieJar: jar, prompt: Self.oauth2Prompt(send: send))
         let keepCookies = savingCookies(jar, of: resolved, send: send)
         let environment = resolved.environment
         let collectionPath = self.collectionPath
@@ -807,8 +897,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 work.async {
                     var complete = response
                     complete.body = frame?.data
-                    send(.received(exchange: id, ResponseSnapshot.make(complete, document: frame?.document, followsRedirects: resolved.followsRedirects)))
-                    let report = Self.check(complete, of: resolved, validation: validation, send: { send(.checked(exchange: id, $0)) })
+                    send(
+                        .received(
+                            exchange: id,
+                            ResponseSnapshot.make(
+                                complete, document: frame?.document, followsRedirects: resolved.followsRedirects)))
+                    let report = Self.check(
+                        complete, of: resolved, validation: validation, send: { send(.checked(exchange: id, $0)) })
                     let captured = report?.captured.filter(\.isSecret).map(\.value) ?? []
                     var entry = HistoryEntry(sending: resolved, startedAt: started, collectionPath: collectionPath)
                     entry.fill(complete)
@@ -829,15 +924,21 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
                 if let body = live.body {
                     // Stopped after the head (a limit, the deadline, a cut): what arrived stays.
                     send(.streamed(exchange: id, body.snapshot(isComplete: false)))
-                    entry.fill(status: body.head.status, headers: body.head.headers, body: body.body, httpVersion: body.head.httpVersion,
-                               timings: ResponseTimings(started: started, headReceived: body.headReceived, finished: Date(), bytesReceived: body.byteCount))
+                    entry.fill(
+                        status: body.head.status, headers: body.head.headers, body: body.body,
+                        httpVersion: body.head.httpVersion,
+                        timings: ResponseTimings(
+                            started: started, headReceived: body.headReceived, finished: Date(),
+                            bytesReceived: body.byteCount))
                 }
                 send(.failed(exchange: id, TransportFailure(error, limits: limits)))
                 entry.fail(sentence(describing: error), started: started)
                 // Off the main queue: a busy database can make a write wait for seconds.
                 recording.async { [entry] in
                     keepCookies()
-                    if let historyID = history?.record(entry, secrets: secrets + (jar?.cookieValues(for: entry.url) ?? [])) {
+                    if let historyID = history?.record(
+                        entry, secrets: secrets + (jar?.cookieValues(for: entry.url) ?? []))
+                    {
                         send(.recorded(exchange: id, historyID: historyID))
                     }
                 }
@@ -854,28 +955,36 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// for the next requests, and reports the result.
     ///
     /// - Returns: the report, for the history (`nil` when nothing was checked).
-    private static func check(_ response: Response<Data?>, of resolved: ResolvedRequest, validation: ResponseValidation?,
-                              send: (CheckReport) -> Void) -> CheckReport? {
+    private static func check(
+        _ response: Response<Data?>, of resolved: ResolvedRequest, validation: ResponseValidation?,
+        send: (CheckReport) -> Void
+    ) -> CheckReport? {
         let endpoint = resolved.endpoint
-        let facts = CheckedResponse(status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
-                                    durationMilliseconds: (response.timings.total ?? 0) * 1000)
+        let facts = CheckedResponse(
+            status: response.statusCode.code, headers: response.headers, body: response.body ?? Data(),
+            durationMilliseconds: (response.timings.total ?? 0) * 1000)
         var schema = validation?.check(resolved, response: facts)
-        if var found = schema, found.violations.contains(where: { $0.kind == .body }), let tree = try? JSONValue(parsing: facts.body) {
+        if var found = schema, found.violations.contains(where: { $0.kind == .body }),
+            let tree = try? JSONValue(parsing: facts.body)
+        {
             // Where the Schema tab's Enter shows each place in the Body tab.
             for violation in found.violations where violation.kind == .body {
-                found.bodyLines[violation.instancePointer] = JSONPrettyPrinter.line(of: violation.instancePointer, in: tree)
+                found.bodyLines[violation.instancePointer] = JSONPrettyPrinter.line(
+                    of: violation.instancePointer, in: tree)
             }
             schema = found
         }
         guard endpoint.hasChecks || schema != nil else { return nil }
-        let report = endpoint.check(facts, secretNames: resolved.environment.secrets, expand: resolved.expand, schema: schema)
+        let report = endpoint.check(
+            facts, secretNames: resolved.environment.secrets, expand: resolved.expand, schema: schema)
         send(report)
         guard !report.captured.isEmpty else { return report }
         let now = Date()
         var values: [String: CapturedVariable] = [:]
         for capture in report.captured {
-            values[capture.name] = CapturedVariable(value: capture.value, endpoint: endpoint.id, capturedAt: now, isSecret: capture.isSecret,
-                                                    origin: CapturedVariable.origin(of: resolved.baseURL))
+            values[capture.name] = CapturedVariable(
+                value: capture.value, endpoint: endpoint.id, capturedAt: now, isSecret: capture.isSecret,
+                origin: CapturedVariable.origin(of: resolved.baseURL))
         }
         try? CaptureStore().store(values, collection: resolved.collectionKey, environment: resolved.environment.name)
         return report
@@ -899,8 +1008,13 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     static func oauth2Prompt(send: @escaping @Sendable (AppAction) -> Void) -> @Sendable (OAuth2Prompt) -> Void {
         { prompt in
             // The sentence holds the whole URL (the overlay wraps it), for a terminal without a browser.
-            send(.showText(title: "OAuth2 sign-in", lines: [prompt.instructions(opened: Browser.open(prompt.url)), "",
-                                                            "The request is sent once the sign-in completes; Esc closes this note."]))
+            send(
+                .showText(
+                    title: "OAuth2 sign-in",
+                    lines: [
+                        prompt.instructions(opened: Browser.open(prompt.url)), "",
+                        "The request is sent once the sign-in completes; Esc closes this note.",
+                    ]))
         }
     }
 
@@ -913,8 +1027,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     ///   `ResolveError` when its `proxy:` does not expand to a usable proxy.
     func transport(for environment: Environment) throws -> AsyncHTTPClientTransport {
         let file = collectionPath.map { URL(fileURLWithPath: $0) }
-        let key = TransportKey(tls: environment.tlsSettings(collectionFile: file), proxy: try environment.proxyChoice(),
-                               resolve: environment.resolvedAddresses, proxyTunnel: environment.proxyTunnel)
+        let key = TransportKey(
+            tls: environment.tlsSettings(collectionFile: file), proxy: try environment.proxyChoice(),
+            resolve: environment.resolvedAddresses, proxyTunnel: environment.proxyTunnel)
         guard key.tls != nil || key.proxy != nil || !key.resolve.isEmpty || key.proxyTunnel else { return transport }
         if let made = lock.withLock({ transports[key] }) { return made }
         var configuration = transport.configuration
@@ -934,7 +1049,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// goes directly or the environment's `proxy:` cannot be used (sending says why).
     func proxyNote(for environment: Environment, url: String) -> String? {
         guard let url = URL(string: url), let transport = try? transport(for: environment),
-              let proxy = try? transport.proxy(for: url) else { return nil }
+            let proxy = try? transport.proxy(for: url)
+        else { return nil }
         return "via proxy \(proxy) (\(proxy.source))"
     }
 
@@ -950,7 +1066,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     /// kept (no store, `cookies: false`).
     func cookieJar(for resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> CookieJar? {
         guard resolved.environment.keepsCookies else { return nil }
-        return cookieJar(CookieJarKey(collection: resolved.collectionKey, environment: resolved.environment.name), send: send)
+        return cookieJar(
+            CookieJarKey(collection: resolved.collectionKey, environment: resolved.environment.name), send: send)
     }
 
     /// Sends what an environment's jar holds to the Cookies panel.
@@ -963,7 +1080,8 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
             // Read from the file when this session has not used the jar yet: nothing is cached
             // (nor a file moved) for a panel only looked at.
             let jar = lock.withLock { cookieJars[key] }
-            let cookies = try jar?.cookies() ?? cookieStore.cookies(collection: key.collection, environment: key.environment)
+            let cookies =
+                try jar?.cookies() ?? cookieStore.cookies(collection: key.collection, environment: key.environment)
             send(.cookiesListed(environment: key.environment, cookies, problem: nil))
         } catch {
             send(.cookiesListed(environment: key.environment, [], problem: String(describing: error)))
@@ -991,7 +1109,9 @@ package final class ExplorerProgram: TerminalProgram, @unchecked Sendable {
     }
 
     /// What keeps a jar in the state folder once a response is in (on `recording`).
-    private func savingCookies(_ jar: CookieJar?, of resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) -> @Sendable () -> Void {
+    private func savingCookies(
+        _ jar: CookieJar?, of resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void
+    ) -> @Sendable () -> Void {
         guard let jar, let cookieStore else { return {} }
         return cookieStore.saving(jar, collection: resolved.collectionKey, environment: resolved.environment.name) {
             send(.message($0, isError: true))

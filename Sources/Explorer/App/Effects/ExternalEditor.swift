@@ -19,11 +19,15 @@ package enum ExternalEditor {
     ///   - file: the file.
     ///   - environment: the process environment.
     /// - Returns: whether the editor finished.
-    package static func run(on file: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Outcome {
+    package static func run(on file: URL, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Outcome
+    {
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         // Without a terminal there is no foreground to hand over: the editor (a script, a GUI
         // editor that waits) runs as a plain child.
-        guard FileManager.default.isReadableFile(atPath: "/dev/tty"), let terminal = FileHandle(forUpdatingAtPath: "/dev/tty") else {
+        guard FileManager.default.isReadableFile(atPath: "/dev/tty"),
+            let terminal = FileHandle(forUpdatingAtPath: "/dev/tty")
+        else {
             return runWithoutTerminal(editor: editor, file: file, environment: environment)
         }
         try? terminal.close()

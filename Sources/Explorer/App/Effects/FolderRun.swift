@@ -35,11 +35,12 @@ struct FolderRun: Sendable {
     /// The last result of an endpoint in this run: `✓ 5/5` beside it in the endpoints list.
     func resultSpans(for endpointID: String) -> [Span]? {
         guard let result = results.last(where: { $0.endpoint == endpointID }) else { return nil }
-        let role: Role = switch result.outcome {
-        case .passed: .status2xx
-        case .failed: .status4xx
-        case .transportFailure, .notSent: .error
-        }
+        let role: Role =
+            switch result.outcome {
+            case .passed: .status2xx
+            case .failed: .status4xx
+            case .transportFailure, .notSent: .error
+            }
         return [Span(result.mark + " " + result.checksText, role: role)]
     }
 

@@ -1,8 +1,9 @@
+import Foundation
+import NetworkingCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import NetworkingCore
 
 /// Sends one request the way the explorer sends every request (a dispatcher's streaming
 /// future on an AsyncHTTPClient transport, the body laid out as it arrives) to a listener of
@@ -34,7 +35,8 @@ package enum NetworkWarmUp {
     /// - Throws: what went wrong: no listener, the transport's error, an answer that is not the
     ///   listener's.
     package static func exercise(patience: Duration) async throws {
-        let milliseconds = Int32(clamping: patience.components.seconds * 1000 + patience.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: patience.components.seconds * 1000 + patience.components.attoseconds / 1_000_000_000_000_000)
         guard let responder = LoopbackResponder(patience: milliseconds) else { throw Failure.noListener }
         // A thread of its own: it blocks in poll(2), which a shared pool's thread should not.
         Thread { responder.answerOnce() }.start()
@@ -97,7 +99,8 @@ private final class LoopbackResponder: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let listening = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 1) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+                bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 1) == 0
+                    && getsockname(descriptor, socketAddress, &length) == 0
             }
         }
         guard listening else {
@@ -126,7 +129,9 @@ private final class LoopbackResponder: @unchecked Sendable {
             received += buffer[0..<count]
         }
         let body = #"{"warm":true}"#
-        let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
+        let answer = Array(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+                .utf8)
         _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
@@ -136,8 +141,8 @@ private final class LoopbackResponder: @unchecked Sendable {
     }
 }
 
-private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool {
+extension Array where Element == UInt8 {
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
         count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }
 }

@@ -44,7 +44,10 @@ package struct RequestPlan: Sendable {
         let resolved = try resolve()
         let command = CurlExporter.command(for: resolved, revealSecrets: true)
         let shown = CurlExporter.command(for: resolved)
-        return (command, "curl · \(endpoint.id) · \(environment.name) (copied to the clipboard)", shown.components(separatedBy: "\n"))
+        return (
+            command, "curl · \(endpoint.id) · \(environment.name) (copied to the clipboard)",
+            shown.components(separatedBy: "\n")
+        )
     }
 
     /// Resolves the request pane's preview: built-ins that change on every send (`{{uuid}}`)
@@ -54,7 +57,8 @@ package struct RequestPlan: Sendable {
             var resolver = RequestResolver(uuid: "{{uuid}}")
             resolver.prompter = PromptAnswers(answers.answers, placeholder: true)
             resolver.runsCommands = false
-            let resolved = try resolver.resolve(endpoint, in: collection, environment: environment, captured: captured())
+            let resolved = try resolver.resolve(
+                endpoint, in: collection, environment: environment, captured: captured())
             return RequestPreview(resolved, key: key)
         } catch {
             return RequestPreview(failed: endpoint, error: String(describing: error), key: key)
@@ -140,15 +144,21 @@ package struct RequestPreview: Sendable, Hashable {
         headers = resolved.maskedHeaders
         error = nil
         masker = resolved.masker
-        body = resolved.masked.httpBody.flatMap { $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self) }
+        body = resolved.masked.httpBody.flatMap {
+            $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self)
+        }
         functions = resolved.functionOutputs.map { output in
             // A preview leaves what changes per send, asks or runs as written.
             guard output.value != "{{\(output.expression)}}" else {
-                let when = output.expression.hasPrefix("prompt") ? "asked when sent" : output.expression.hasPrefix("command") ? "runs when sent" : "new on each send"
+                let when =
+                    output.expression.hasPrefix("prompt")
+                    ? "asked when sent" : output.expression.hasPrefix("command") ? "runs when sent" : "new on each send"
                 return FunctionOutput(expression: output.expression, value: when)
             }
             let masked = resolved.masker.mask(output.value)
-            return FunctionOutput(expression: output.expression, value: masked == output.value && Self.isHidden(output.expression) ? SecretMasker.mask : masked)
+            return FunctionOutput(
+                expression: output.expression,
+                value: masked == output.value && Self.isHidden(output.expression) ? SecretMasker.mask : masked)
         }
     }
 
@@ -177,7 +187,9 @@ package struct RequestPreview: Sendable, Hashable {
         var marked = Array(repeating: URLPart.Source.literal, count: characters.count)
         if resolved.maskedURL == resolved.url {
             for span in resolved.urlVariableSpans {
-                for index in span.range where marked.indices.contains(index) { marked[index] = span.isFunction ? .function : .variable }
+                for index in span.range where marked.indices.contains(index) {
+                    marked[index] = span.isFunction ? .function : .variable
+                }
             }
         }
         var parts: [URLPart] = []
@@ -187,7 +199,11 @@ package struct RequestPreview: Sendable, Hashable {
             while end < characters.count && marked[end] == marked[start] { end += 1 }
             var text = String(characters[start..<end])
             // A call a preview leaves as written reads as written, not percent-encoded.
-            if marked[start] == .function, let decoded = text.removingPercentEncoding, decoded.hasPrefix("{{"), decoded.hasSuffix("}}") { text = decoded }
+            if marked[start] == .function, let decoded = text.removingPercentEncoding, decoded.hasPrefix("{{"),
+                decoded.hasSuffix("}}")
+            {
+                text = decoded
+            }
             parts.append(URLPart(text: text, source: marked[start]))
             start = end
         }

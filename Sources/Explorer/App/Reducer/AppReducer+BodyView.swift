@@ -26,7 +26,9 @@ extension AppReducer {
         state.body.folded = nil
         state.body.search = text
         state.responseTab = .body
-        if !text.isEmpty, let document = state.shownDocument, document.byteCount > backgroundThreshold, let id = state.shownExchange {
+        if !text.isEmpty, let document = state.shownDocument, document.byteCount > backgroundThreshold,
+            let id = state.shownExchange
+        {
             state.body.matches = []
             state.message = "Searching \(ByteCountText.binary(document.byteCount)) for \"\(text)\"…"
             return [.search(exchange: id, query: text, document)]
@@ -48,7 +50,8 @@ extension AppReducer {
         if let first = state.body.matches.first {
             state.body.text.topLine = max(0, first - 2)
             state.body.text.topRow = 0
-            state.message = "\(state.body.matches.count) \(state.body.matches.count == 1 ? "line matches" : "lines match") \"\(text)\""
+            state.message =
+                "\(state.body.matches.count) \(state.body.matches.count == 1 ? "line matches" : "lines match") \"\(text)\""
         } else if !text.isEmpty {
             state.message = "No match for \"\(text)\""
         }
@@ -86,7 +89,8 @@ extension AppReducer {
         // A query that would take longer than a key press is left for Enter, which runs it
         // off the main queue.
         guard let document = state.shown?.response?.document, document.byteCount <= backgroundThreshold / 2,
-              let filtered = try? JSONPath.filter(document, expression, limits: .betweenKeys) else { return }
+            let filtered = try? JSONPath.filter(document, expression, limits: .betweenKeys)
+        else { return }
         state.body.filter = expression
         state.body.filterError = nil
         state.body.filtered = filtered
@@ -101,12 +105,15 @@ extension AppReducer {
         state.body.foldDepth = nil
         state.body.folded = nil
         state.body.text.scrollToTop()
-        guard !expression.isEmpty, let document = state.shown?.response?.document, let id = state.shownExchange else { return [] }
+        guard !expression.isEmpty, let document = state.shown?.response?.document, let id = state.shownExchange else {
+            return []
+        }
         if document.byteCount > backgroundThreshold {
             state.message = "Filtering \(ByteCountText.binary(document.byteCount)) with \(expression)…"
             return [.filter(exchange: id, expression: expression, document)]
         }
-        let result = Result { try JSONPath.filter(document, expression, limits: .betweenKeys) }.mapError(JSONPath.failure)
+        let result = Result { try JSONPath.filter(document, expression, limits: .betweenKeys) }.mapError(
+            JSONPath.failure)
         // Past what may run between two key presses: off the main queue, with the process's limits.
         if case .failure(let failure) = result, failure.limit != nil {
             state.message = "Filtering \(ByteCountText.binary(document.byteCount)) with \(expression)…"
@@ -117,12 +124,16 @@ extension AppReducer {
     }
 
     /// The filter of a large body finished: shown when it is still the one asked for.
-    static func filterFinished(_ id: Int, expression: String, _ result: Result<BodyDocument, JSONPath.Failure>, _ state: inout AppState) {
+    static func filterFinished(
+        _ id: Int, expression: String, _ result: Result<BodyDocument, JSONPath.Failure>, _ state: inout AppState
+    ) {
         guard state.shownExchange == id, state.body.filter == expression else { return }
         showFilterResult(result, expression, &state)
     }
 
-    private static func showFilterResult(_ result: Result<BodyDocument, JSONPath.Failure>, _ expression: String, _ state: inout AppState) {
+    private static func showFilterResult(
+        _ result: Result<BodyDocument, JSONPath.Failure>, _ expression: String, _ state: inout AppState
+    ) {
         switch result {
         case .success(let document):
             state.body.filtered = document
@@ -139,10 +150,12 @@ extension AppReducer {
     /// of the violation at the top of the tab (or the first below it).
     static func showViolationInBody(_ state: inout AppState) -> [AppEffect] {
         guard let check = state.shown?.checks?.schema, !check.violations.isEmpty else { return [] }
-        let index = min(check.violations.count - 1, max(0, (state.body.text.topLine - ResponseContent.schemaHeadLines + 1) / 2))
+        let index = min(
+            check.violations.count - 1, max(0, (state.body.text.topLine - ResponseContent.schemaHeadLines + 1) / 2))
         let violation = check.violations[index]
         guard let line = check.bodyLines[violation.instancePointer] else {
-            state.message = "\(violation.kind == .body ? "The body as a whole" : "The \(violation.kind.rawValue)") is what breaks the promise: \(violation.message)"
+            state.message =
+                "\(violation.kind == .body ? "The body as a whole" : "The \(violation.kind.rawValue)") is what breaks the promise: \(violation.message)"
             return []
         }
         clearBodyFilter(&state)

@@ -22,7 +22,9 @@ extension AppReducer {
     }
 
     /// The picker's choice: compare now, or ask first when either environment is protected.
-    static func compareOrConfirm(_ endpointID: String, with environment: Environment, _ state: inout AppState) -> [AppEffect] {
+    static func compareOrConfirm(_ endpointID: String, with environment: Environment, _ state: inout AppState)
+        -> [AppEffect]
+    {
         guard let active = state.activeEnvironmentValue else { return [] }
         guard environment.name != active.name else {
             state.message = "Pick an environment other than \(active.name) to compare with."
@@ -36,7 +38,9 @@ extension AppReducer {
     }
 
     /// Keys of the confirmation before a comparison that sends to a protected environment.
-    static func handleConfirmCompare(_ press: KeyPress, endpointID: String, environment: String, _ state: inout AppState) -> [AppEffect] {
+    static func handleConfirmCompare(
+        _ press: KeyPress, endpointID: String, environment: String, _ state: inout AppState
+    ) -> [AppEffect] {
         switch press.key {
         case .character("y"), .character("Y"), .enter:
             state.overlay = nil
@@ -51,10 +55,15 @@ extension AppReducer {
         return []
     }
 
-    private static func compareEnvironments(_ endpointID: String, with environment: Environment, _ state: inout AppState) -> [AppEffect] {
-        guard let stored = state.endpoint(withID: endpointID), let active = state.activeEnvironmentValue else { return [] }
+    private static func compareEnvironments(
+        _ endpointID: String, with environment: Environment, _ state: inout AppState
+    ) -> [AppEffect] {
+        guard let stored = state.endpoint(withID: endpointID), let active = state.activeEnvironmentValue else {
+            return []
+        }
         let endpoint = state.drafts[endpointID] ?? stored
-        guard let first = state.plan(for: endpoint, in: active), let second = state.plan(for: endpoint, in: environment) else { return [] }
+        guard let first = state.plan(for: endpoint, in: active), let second = state.plan(for: endpoint, in: environment)
+        else { return [] }
         state.message = "Comparing \(endpointID) in \(active.name) and \(environment.name)…"
         return [.compareEnvironments(first, second)]
     }

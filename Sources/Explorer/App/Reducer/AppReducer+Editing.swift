@@ -39,7 +39,8 @@ extension AppReducer {
         }
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         endpoint.path = String(parts[0])
-        endpoint.query = parts.count > 1
+        endpoint.query =
+            parts.count > 1
             ? parts[1].split(separator: "&").map { pair in
                 let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return KeyValue(String(nameValue[0]), nameValue.count > 1 ? String(nameValue[1]) : "")
@@ -62,7 +63,8 @@ extension AppReducer {
     /// session, unless it is the file's again.
     static func endpointEdited(_ endpoint: Endpoint, _ state: inout AppState) {
         setDraft(endpoint, &state)
-        state.message = state.drafts[endpoint.id] == nil
+        state.message =
+            state.drafts[endpoint.id] == nil
             ? "No change."
             : "Edited \(endpoint.id) for this session; Enter sends it, S saves it to the file."
         state.messageIsError = false
@@ -89,12 +91,15 @@ extension AppReducer {
     /// After an action that changed the drafts: what the user did (not a reload, not an undo
     /// itself) becomes an undo step, a word typed in the body editor as one; every change is
     /// kept on disk.
-    static func keepDrafts(after action: AppAction, since before: DraftsBefore, _ state: inout AppState) -> [AppEffect] {
+    static func keepDrafts(after action: AppAction, since before: DraftsBefore, _ state: inout AppState) -> [AppEffect]
+    {
         let run = before.run
         var effects: [AppEffect] = []
         if state.drafts != before.drafts {
             if isUserEdit(action), before.steps == (state.compose.undo.count, state.compose.redo.count) {
-                let continues = run != nil && run?.id == state.compose.typingRun && !(state.compose.typedSpace && run?.isSpace == false)
+                let continues =
+                    run != nil && run?.id == state.compose.typingRun
+                    && !(state.compose.typedSpace && run?.isSpace == false)
                 if !continues { recordUndo(before.drafts, &state) }
                 state.compose.typingRun = run?.id
             }
@@ -109,8 +114,10 @@ extension AppReducer {
     /// The endpoint whose body a key types a character into (no modifier), and whether it is
     /// a space; nil for any other input.
     private static func typingRun(_ action: AppAction, _ state: AppState) -> (id: String, isSpace: Bool)? {
-        guard case .input(.key(let press), _) = action, press.modifiers.isEmpty, case .character(let character) = press.key,
-              state.compose.editor.bodyText != nil, let id = state.compose.editor.bodyEndpointID else { return nil }
+        guard case .input(.key(let press), _) = action, press.modifiers.isEmpty,
+            case .character(let character) = press.key,
+            state.compose.editor.bodyText != nil, let id = state.compose.editor.bodyEndpointID
+        else { return nil }
         return (id, character.isWhitespace)
     }
 
@@ -143,7 +150,8 @@ extension AppReducer {
             .union(drafts.keys.filter { drafts[$0] != state.drafts[$0] })
         state.drafts = drafts
         state.rebuildRows(selecting: changed.sorted().first { drafts[$0] != nil })
-        state.message = (redo ? "Redone" : "Undone") + (changed.isEmpty ? "." : ": " + changed.sorted().joined(separator: ", "))
+        state.message =
+            (redo ? "Redone" : "Undone") + (changed.isEmpty ? "." : ": " + changed.sorted().joined(separator: ", "))
         state.messageIsError = false
     }
 }

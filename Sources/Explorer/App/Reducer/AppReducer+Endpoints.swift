@@ -50,10 +50,12 @@ extension AppReducer {
     }
 
     /// `base`, or `base 2`, `base 3` … : the first name no endpoint or draft in the folder has.
-    static func freeName(_ base: String, in folderPath: [String], _ state: AppState, except id: String? = nil) -> String {
+    static func freeName(_ base: String, in folderPath: [String], _ state: AppState, except id: String? = nil) -> String
+    {
         func taken(_ name: String) -> Bool {
             let candidate = (folderPath + [name]).joined(separator: "/")
-            return candidate != id && (state.collection?.endpoint(withID: candidate) != nil || state.drafts[candidate] != nil)
+            return candidate != id
+                && (state.collection?.endpoint(withID: candidate) != nil || state.drafts[candidate] != nil)
         }
         guard taken(base) else { return base }
         var counter = 2
@@ -79,8 +81,12 @@ extension AppReducer {
             state.messageIsError = true
             return
         }
-        let proposed = endpoint.name.hasPrefix("New request") ? proposedName(followingTheEnvironment(endpoint, state)) : endpoint.name
-        state.input = TextInput(purpose: .saveAs(endpointID: endpoint.id), text: freeName(proposed, in: endpoint.folderPath, state, except: endpoint.id))
+        let proposed =
+            endpoint.name.hasPrefix("New request")
+            ? proposedName(followingTheEnvironment(endpoint, state)) : endpoint.name
+        state.input = TextInput(
+            purpose: .saveAs(endpointID: endpoint.id),
+            text: freeName(proposed, in: endpoint.folderPath, state, except: endpoint.id))
     }
 
     /// A name from the method and the path's words: `POST /users/{{id}}/posts` → `Post users
@@ -115,14 +121,17 @@ extension AppReducer {
         draft = followingTheEnvironment(draft, state)
         state.drafts[draft.id] = draft
         state.rebuildRows(selecting: draft.id)
-        state.message = draft.path == typed
+        state.message =
+            draft.path == typed
             ? "Saving \(draft.id) to \(state.collectionFileName)…"
             : "Saving \(draft.id) to \(state.collectionFileName) with the path \(draft.path), under each environment's base_url…"
         state.messageIsError = false
         return [.changeCollection(.put(draft, replacing: nil), collectionPath: state.collectionPath)]
     }
 
-    private static func validName(_ name: String, in folderPath: [String], except id: String, _ state: inout AppState) -> Bool {
+    private static func validName(_ name: String, in folderPath: [String], except id: String, _ state: inout AppState)
+        -> Bool
+    {
         let problem: String?
         if name.isEmpty {
             problem = "An endpoint needs a name."
@@ -180,12 +189,15 @@ extension AppReducer {
             state.message = "Select an endpoint to move."
             return
         }
-        state.input = TextInput(purpose: .move(endpointID: endpoint.id), text: endpoint.folderPath.joined(separator: "/"))
+        state.input = TextInput(
+            purpose: .move(endpointID: endpoint.id), text: endpoint.folderPath.joined(separator: "/"))
     }
 
     /// Renames or moves an endpoint: a new draft changes alone; a saved endpoint changes in
     /// the file (its unsaved edits follow it).
-    static func relocate(_ id: String, name: String? = nil, folderPath: [String]? = nil, _ state: inout AppState) -> [AppEffect] {
+    static func relocate(_ id: String, name: String? = nil, folderPath: [String]? = nil, _ state: inout AppState)
+        -> [AppEffect]
+    {
         guard let current = state.endpoint(withID: id) else { return [] }
         var moved = current
         if let name { moved.name = name.trimmingCharacters(in: .whitespaces) }
@@ -259,7 +271,8 @@ extension AppReducer {
         }
         var collection = state.collection
         guard let removed = collection?.remove(endpointWithID: id) else { return [] }
-        state.compose.lastDeleted = DeletedEndpoint(endpoint: removed.endpoint, draft: state.drafts[id], place: removed.place)
+        state.compose.lastDeleted = DeletedEndpoint(
+            endpoint: removed.endpoint, draft: state.drafts[id], place: removed.place)
         state.drafts[id] = nil
         state.message = "Deleting \(id) from \(state.collectionFileName)…"
         state.messageIsError = false
@@ -299,15 +312,18 @@ extension AppReducer {
         }
         // The explorer's own writes come back through the watcher too: those change
         // nothing on screen, and their own message ("Deleted …, u brings it back") stays.
-        let unchanged = state.collection.map {
-            $0.endpoints == collection.endpoints && $0.variables == collection.variables
-                && $0.environments.map(\.description) == collection.environments.map(\.description)
-        } ?? false
+        let unchanged =
+            state.collection.map {
+                $0.endpoints == collection.endpoints && $0.variables == collection.variables
+                    && $0.environments.map(\.description) == collection.environments.map(\.description)
+            } ?? false
         let hadLoadError = state.problems.loadError != nil
         state.setCollection(collection)
         if !unchanged || hadLoadError {
             let count = state.problems.count
-            state.message = "Reloaded \(state.collectionFileName)" + (count == 0 ? "" : " with \(count) problem\(count == 1 ? "" : "s") (! lists them)")
+            state.message =
+                "Reloaded \(state.collectionFileName)"
+                + (count == 0 ? "" : " with \(count) problem\(count == 1 ? "" : "s") (! lists them)")
             state.messageIsError = count > 0
         }
     }
@@ -316,7 +332,8 @@ extension AppReducer {
     /// and the error stays on screen until the file loads again.
     static func collectionFailed(_ error: String, _ state: inout AppState) {
         state.problems.loadError = error
-        state.message = "\(state.collectionFileName) does not load; the last version that did stays in use (! shows why)"
+        state.message =
+            "\(state.collectionFileName) does not load; the last version that did stays in use (! shows why)"
         state.messageIsError = true
     }
 
@@ -325,7 +342,8 @@ extension AppReducer {
     /// screen until a version that may be used is read.
     static func collectionRefused(_ refusal: String, _ state: inout AppState) {
         state.problems.loadError = refusal
-        state.message = "\(state.collectionFileName) changed to reach beyond its folder and is not trusted for that; "
+        state.message =
+            "\(state.collectionFileName) changed to reach beyond its folder and is not trusted for that; "
             + "the last trusted version stays in use (! shows why)"
         state.messageIsError = true
     }
@@ -359,7 +377,8 @@ extension AppReducer {
             state.drafts[draft.id] = draft
         }
         state.rebuildRows(selecting: drafts.first?.id)
-        state.message = "Restored \(drafts.count) draft\(drafts.count == 1 ? "" : "s"); S saves one to the file, Ctrl-Z undoes."
+        state.message =
+            "Restored \(drafts.count) draft\(drafts.count == 1 ? "" : "s"); S saves one to the file, Ctrl-Z undoes."
         state.messageIsError = false
         return []
     }

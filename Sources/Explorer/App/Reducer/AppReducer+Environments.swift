@@ -38,7 +38,8 @@ extension AppReducer {
         case (_, .down?):
             list.move(by: 1, count: state.environments.count)
             state.overlay = .environmentPicker(list)
-        case (.character(let digit), _) where digit.wholeNumberValue.map { (1...state.environments.count).contains($0) } ?? false:
+        case (.character(let digit), _)
+        where digit.wholeNumberValue.map { (1...state.environments.count).contains($0) } ?? false:
             state.overlay = nil
             return picked(digit.wholeNumberValue! - 1, &state)
         default:
@@ -60,7 +61,8 @@ extension AppReducer {
         }
         state.resendPending = nil
         guard state.environments.indices.contains(index), let name = entry.endpoint,
-              let endpoint = state.endpoint(withID: name) else { return [] }
+            let endpoint = state.endpoint(withID: name)
+        else { return [] }
         let environment = state.environments[index]
         return sendOrConfirm(endpoint, in: environment, &state)
     }
@@ -71,7 +73,8 @@ extension AppReducer {
         state.activeEnvironment = index
         state.environmentList.selected = index
         let environment = state.environments[index]
-        state.message = "Environment: \(environment.name)" + (environment.isProtected ? " (protected: sending asks first)" : "")
+        state.message =
+            "Environment: \(environment.name)" + (environment.isProtected ? " (protected: sending asks first)" : "")
         state.messageIsError = false
     }
 }

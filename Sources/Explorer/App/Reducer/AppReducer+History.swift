@@ -23,7 +23,8 @@ extension AppReducer {
     static func toggleHistoryScope(_ state: inout AppState) -> [AppEffect] {
         state.historyOfEveryCollection.toggle()
         state.historyList.selected = 0
-        state.message = state.historyOfEveryCollection
+        state.message =
+            state.historyOfEveryCollection
             ? "History: every collection's exchanges (H: this collection's only)"
             : "History: \(state.collectionFileName)'s exchanges (H: every collection's)"
         return [.loadHistory(collectionPath: state.historyCollectionFilter)]
@@ -54,11 +55,14 @@ extension AppReducer {
         if let snapshot {
             phase = .received(snapshot)
         } else {
-            phase = .failed(TransportFailure(category: "transport error", message: entry.transportError ?? "no response", hint: nil))
+            phase = .failed(
+                TransportFailure(category: "transport error", message: entry.transportError ?? "no response", hint: nil)
+            )
         }
         state.exchanges[id] = Exchange(
             id: id, endpointID: entry.endpoint, environment: entry.environment, method: entry.method, url: entry.url,
-            requestHeaders: entry.requestHeaders, requestBody: entry.requestBody.map { String(decoding: $0, as: UTF8.self) },
+            requestHeaders: entry.requestHeaders,
+            requestBody: entry.requestBody.map { String(decoding: $0, as: UTF8.self) },
             startedAt: entry.startedAt, phase: phase, historyID: entry.id, isHistoryPreview: true)
         // What its checks found when it was sent: the Checks tab and "3/4 checks" again.
         state.exchanges[id]?.checks = entry.checks
@@ -80,7 +84,8 @@ extension AppReducer {
     /// that one is gone).
     static func resend(_ entry: HistorySummary, _ state: inout AppState) -> [AppEffect] {
         guard let name = entry.endpoint, let endpoint = state.endpoint(withID: name) else {
-            state.message = "That exchange did not come from an endpoint of this collection; it cannot be re-sent from here."
+            state.message =
+                "That exchange did not come from an endpoint of this collection; it cannot be re-sent from here."
             return []
         }
         let environment: Environment
@@ -119,7 +124,8 @@ extension AppReducer {
         }
         guard let base = state.compareBase, base.id != entry.id else {
             state.compareBase = entry
-            state.message = "Marked #\(entry.id) \(entry.endpoint ?? entry.url) (\(entry.environment ?? "-")); press d on another entry to compare."
+            state.message =
+                "Marked #\(entry.id) \(entry.endpoint ?? entry.url) (\(entry.environment ?? "-")); press d on another entry to compare."
             return []
         }
         state.compareBase = nil
@@ -132,6 +138,9 @@ extension AppReducer {
         state.comparison = comparison
         state.focus = .response
         let changed = comparison.lines.filter { if case .same = $0 { return false } else { return true } }.count
-        state.message = changed == 0 ? "The two exchanges are the same." : "\(changed) line\(changed == 1 ? "" : "s") differ; Esc closes the comparison."
+        state.message =
+            changed == 0
+            ? "The two exchanges are the same."
+            : "\(changed) line\(changed == 1 ? "" : "s") differ; Esc closes the comparison."
     }
 }

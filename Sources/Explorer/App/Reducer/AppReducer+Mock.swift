@@ -32,12 +32,16 @@ extension AppReducer {
         let mocked = collectionEnvironments.first { $0.name == mock.mocked }
         let name = MockSession.environmentName(avoiding: collectionEnvironments.map(\.name))
         mock.port = started.port
-        mock.environment = .mock(of: mocked, in: state.collection ?? APICollection(name: ""), named: name, at: started.baseURL)
+        mock.environment = .mock(
+            of: mocked, in: state.collection ?? APICollection(name: ""), named: name, at: started.baseURL)
         state.mock = mock
         switchEnvironment(to: state.environments.count - 1, &state)
         let routes = "\(started.routes) route\(started.routes == 1 ? "" : "s")"
-        let keys = [(AppCommand.mockLog, "log"), (.mock, "stop")].compactMap { command, label in state.keymap.key(for: command).map { "\($0) \(label)" } }
-        state.message = "Environment: \(name), a mock of \(mock.mocked ?? "the collection") on port \(started.port)"
+        let keys = [(AppCommand.mockLog, "log"), (.mock, "stop")].compactMap { command, label in
+            state.keymap.key(for: command).map { "\($0) \(label)" }
+        }
+        state.message =
+            "Environment: \(name), a mock of \(mock.mocked ?? "the collection") on port \(started.port)"
             + " (\(routes), from \(started.source))" + (keys.isEmpty ? "" : ": " + keys.joined(separator: ", "))
     }
 
@@ -62,7 +66,9 @@ extension AppReducer {
         }
         if state.environmentList.selected >= count { state.environmentList.selected = max(0, count - 1) }
         let answered = "it answered \(mock.answered) request\(mock.answered == 1 ? "" : "s")"
-        state.message = "Mock stopped (\(answered))." + (wasActive ? " Environment: \(state.activeEnvironmentValue?.name ?? "none")" : "")
+        state.message =
+            "Mock stopped (\(answered))."
+            + (wasActive ? " Environment: \(state.activeEnvironmentValue?.name ?? "none")" : "")
         state.messageIsError = false
         return [.stopMock]
     }

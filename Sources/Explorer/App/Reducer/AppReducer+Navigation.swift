@@ -69,7 +69,8 @@ extension AppReducer {
             if command == .top {
                 state.body.text.scrollToTop()
             } else if command == .bottom {
-                state.body.text.scrollToBottom(source: source, height: AppLayout(size: state.size, state: state).responseTextHeight)
+                state.body.text.scrollToBottom(
+                    source: source, height: AppLayout(size: state.size, state: state).responseTextHeight)
             } else {
                 state.body.text.scroll(by: delta, source: source, width: width)
             }
@@ -106,7 +107,8 @@ extension AppReducer {
             let visible = state.visibleEndpointRows
             let names = visible.map { state.endpointRows[$0].endpoint?.name.lowercased() }
             let wanted = text.lowercased()
-            let best = names.firstIndex { $0 == wanted }
+            let best =
+                names.firstIndex { $0 == wanted }
                 ?? names.firstIndex { $0?.hasPrefix(wanted) == true }
                 ?? names.firstIndex { $0?.contains(wanted) == true }
                 ?? names.firstIndex { $0 != nil }

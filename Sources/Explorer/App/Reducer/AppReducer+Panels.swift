@@ -4,7 +4,9 @@ extension AppReducer {
     /// Keys of a scrolling text panel (the problems, the help): arrows, pages, ends move by
     /// rows; Esc, Enter, q or the key that opened it close it. Returns the new offset, or nil
     /// when the panel closes.
-    static func scrolled(_ press: KeyPress, offset: Int, panel: TextPanel, closing: Character, _ state: AppState) -> Int? {
+    static func scrolled(_ press: KeyPress, offset: Int, panel: TextPanel, closing: Character, _ state: AppState)
+        -> Int?
+    {
         let area = Rect(size: state.size)
         let placed = panel.layout(in: area)
         let last = max(0, placed.rows.count - placed.visible)

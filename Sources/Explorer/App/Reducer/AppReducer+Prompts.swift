@@ -7,9 +7,13 @@ import Workspace
 extension AppReducer {
     /// Starts asking the prompts a send or a run needs; their answers are kept for the
     /// session, so each label is asked once.
-    static func promptsNeeded(_ target: PromptTarget, _ prompts: [UnansweredPrompt], _ state: inout AppState) -> [AppEffect] {
+    static func promptsNeeded(_ target: PromptTarget, _ prompts: [UnansweredPrompt], _ state: inout AppState)
+        -> [AppEffect]
+    {
         var unique: [UnansweredPrompt] = []
-        for prompt in prompts where state.promptAnswers[prompt.label] == nil && !unique.contains(prompt) { unique.append(prompt) }
+        for prompt in prompts where state.promptAnswers[prompt.label] == nil && !unique.contains(prompt) {
+            unique.append(prompt)
+        }
         state.pendingPrompts = PendingPrompts(target: target, prompts: unique)
         return askNextPrompt(&state)
     }
@@ -29,7 +33,8 @@ extension AppReducer {
         switch pending.target {
         case .exchange(let id):
             if state.exchanges[id]?.isInFlight == true {
-                state.exchanges[id]?.phase = .failed(TransportFailure(category: "not sent", message: sentence, hint: nil))
+                state.exchanges[id]?.phase = .failed(
+                    TransportFailure(category: "not sent", message: sentence, hint: nil))
             }
         case .run(let id, _):
             if state.folderRun?.id == id { state.folderRun = nil }
@@ -49,9 +54,10 @@ extension AppReducer {
         switch pending.target {
         case .exchange(let id):
             guard let exchange = state.exchanges[id], exchange.isInFlight,
-                  let endpoint = exchange.endpointID.flatMap({ state.endpoint(withID: $0) }),
-                  let environment = state.environments.first(where: { $0.name == exchange.environment }),
-                  let plan = state.plan(for: endpoint, in: environment) else { return [] }
+                let endpoint = exchange.endpointID.flatMap({ state.endpoint(withID: $0) }),
+                let environment = state.environments.first(where: { $0.name == exchange.environment }),
+                let plan = state.plan(for: endpoint, in: environment)
+            else { return [] }
             return [.send(exchange: id, plan)]
         case .run(let id, var plan):
             guard state.folderRun?.id == id else { return [] }

@@ -62,22 +62,25 @@ extension AppReducer {
     }
 
     private static func startRow(_ table: RowTable, _ endpoint: Endpoint, index: Int?, _ state: inout AppState) {
-        let text = index.map { i -> String in
-            let row = AppState.rows(table, of: endpoint)[i]
-            return row.name + table.separator + row.value
-        } ?? ""
+        let text =
+            index.map { i -> String in
+                let row = AppState.rows(table, of: endpoint)[i]
+                return row.name + table.separator + row.value
+            } ?? ""
         state.input = TextInput(purpose: .row(table, endpointID: endpoint.id, index: index), text: text)
     }
 
     /// Reads a typed row (`Name: value` for headers, `name=value` otherwise) into the draft.
-    static func applyRow(_ text: String, _ table: RowTable, endpointID id: String, index: Int?, _ state: inout AppState) {
+    static func applyRow(_ text: String, _ table: RowTable, endpointID id: String, index: Int?, _ state: inout AppState)
+    {
         guard let endpoint = state.endpoint(withID: id) else { return }
         let separator = table == .headers ? ":" : "="
         let parts = text.split(separator: Character(separator), maxSplits: 1, omittingEmptySubsequences: false)
         let name = parts[0].trimmingCharacters(in: .whitespaces)
         let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         guard !name.isEmpty else {
-            state.message = "A \(table.rowName) needs a name, as in \(table == .headers ? "Accept: application/json" : "page=1")."
+            state.message =
+                "A \(table.rowName) needs a name, as in \(table == .headers ? "Accept: application/json" : "page=1")."
             state.messageIsError = true
             return
         }
@@ -107,7 +110,9 @@ extension AppReducer {
             enabled.remove(at: index)
             setDraft(endpoint.setting(table, to: enabled), &state)
         } else {
-            setDraft(endpoint.switchingOn(table, at: index - AppState.rows(table, of: endpoint).count, deleting: true), &state)
+            setDraft(
+                endpoint.switchingOn(table, at: index - AppState.rows(table, of: endpoint).count, deleting: true),
+                &state)
         }
         state.compose.editor.rows.move(by: 0, count: rows.count - 1)
         state.message = "Deleted the \(table.rowName) \(rows[index].row.name); Ctrl-Z brings it back."
@@ -117,7 +122,9 @@ extension AppReducer {
     /// Space in a table: switches the selected row off (kept under `disabled:`, not sent) or
     /// back on, after the rows that are on.
     static func toggleRow(_ state: inout AppState) {
-        guard state.focus == .request, let table = state.shownTable, let endpoint = state.selectedEndpoint else { return }
+        guard state.focus == .request, let table = state.shownTable, let endpoint = state.selectedEndpoint else {
+            return
+        }
         let rows = state.tableRows(table, of: endpoint)
         let index = state.compose.editor.rows.selected
         guard rows.indices.contains(index) else { return }
@@ -163,7 +170,9 @@ extension AppReducer {
         }
         state.compose.editor.rows = ListState()
         setDraft(endpoint, &state)
-        state.message = "Body: \(next.rawValue)" + (next == .none ? "" : next.table == nil ? " (Enter edits it)" : " (a adds a row)")
+        state.message =
+            "Body: \(next.rawValue)"
+            + (next == .none ? "" : next.table == nil ? " (Enter edits it)" : " (a adds a row)")
         state.messageIsError = false
     }
 
@@ -182,7 +191,9 @@ extension AppReducer {
         let command = state.keymap.command(for: press)
         if press.key == .escape {
             state.compose.editor.bodyText = nil
-            state.message = state.compose.editor.bodyError.map { "The JSON does not parse (\($0)); the draft keeps the last text that did." }
+            state.message = state.compose.editor.bodyError.map {
+                "The JSON does not parse (\($0)); the draft keeps the last text that did."
+            }
             state.messageIsError = state.compose.editor.bodyError != nil
             return []
         }
@@ -196,10 +207,13 @@ extension AppReducer {
             }
             return []
         }
-        if press == KeyPress(.tab), let completion = variableCompletion(before: String(editor.lines[editor.line].prefix(editor.column)), &state) {
+        if press == KeyPress(.tab),
+            let completion = variableCompletion(before: String(editor.lines[editor.line].prefix(editor.column)), &state)
+        {
             editor.insert(completion)
         } else {
-            guard editor.handle(press, pageHeight: max(1, AppLayout(size: state.size, state: state).request.height - 3)) else { return [] }
+            guard editor.handle(press, pageHeight: max(1, AppLayout(size: state.size, state: state).request.height - 3))
+            else { return [] }
         }
         state.compose.editor.bodyText = editor
         applyBodyText(&state)
@@ -216,7 +230,8 @@ extension AppReducer {
     /// line and column are shown and the draft keeps the last text that did).
     private static func applyBodyText(_ state: inout AppState) {
         guard let editor = state.compose.editor.bodyText, let id = state.compose.editor.bodyEndpointID,
-              var endpoint = state.endpoint(withID: id) else { return }
+            var endpoint = state.endpoint(withID: id)
+        else { return }
         let text = editor.text
         if state.compose.editor.bodyMode == .raw {
             endpoint.body = .raw(text)
@@ -230,7 +245,8 @@ extension AppReducer {
             }
             guard !value.isScalar else {
                 // A scalar on its own (`42`, `"text"`) is valid JSON but not a body object.
-                state.compose.editor.bodyError = JSONValue.SyntaxError(line: 1, column: 1, message: "a JSON body is an object or an array")
+                state.compose.editor.bodyError = JSONValue.SyntaxError(
+                    line: 1, column: 1, message: "a JSON body is an object or an array")
                 return
             }
             state.compose.editor.bodyError = nil
@@ -243,9 +259,12 @@ extension AppReducer {
 
     /// Common request header names, offered when a header's name is typed.
     static let headerNames = [
-        "Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control", "Connection", "Content-Encoding",
-        "Content-Length", "Content-Type", "Cookie", "Forwarded", "Host", "If-Match", "If-Modified-Since", "If-None-Match",
-        "Origin", "Pragma", "Prefer", "Range", "Referer", "User-Agent", "X-API-Key", "X-Correlation-ID", "X-Forwarded-For",
+        "Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control", "Connection",
+        "Content-Encoding",
+        "Content-Length", "Content-Type", "Cookie", "Forwarded", "Host", "If-Match", "If-Modified-Since",
+        "If-None-Match",
+        "Origin", "Pragma", "Prefer", "Range", "Referer", "User-Agent", "X-API-Key", "X-Correlation-ID",
+        "X-Forwarded-For",
         "X-Request-ID",
     ]
 
@@ -277,7 +296,9 @@ extension AppReducer {
     /// that starts so (and `}}`), or the candidates' common start; nil when the text before the
     /// cursor is not inside `{{`.
     private static func variableCompletion(before: String, _ state: inout AppState) -> String? {
-        guard let open = before.range(of: "{{", options: .backwards), !before[open.upperBound...].contains("}") else { return nil }
+        guard let open = before.range(of: "{{", options: .backwards), !before[open.upperBound...].contains("}") else {
+            return nil
+        }
         let partial = String(before[open.upperBound...]).trimmingCharacters(in: .whitespaces)
         let names = state.compose.editor.variables.map(\.name)
         let candidates = names.filter { $0.hasPrefix(partial) }
@@ -287,7 +308,9 @@ extension AppReducer {
 
     /// The completion of `typed` among `candidates`: the one candidate and `suffix`, or their
     /// longest common start (the candidates shown in the footer); nil when none.
-    private static func complete(_ typed: String, _ candidates: [String], suffix: String, _ state: inout AppState) -> String? {
+    private static func complete(_ typed: String, _ candidates: [String], suffix: String, _ state: inout AppState)
+        -> String?
+    {
         guard let first = candidates.first else {
             state.message = "Nothing to complete \"\(typed)\" with."
             return nil
@@ -316,7 +339,9 @@ extension AppReducer {
 
     /// The active environment's variables were resolved: shown when they are still the ones
     /// asked for.
-    static func variablesResolved(_ key: VariablesKey, _ variables: [Environment.ShownVariable], _ state: inout AppState) {
+    static func variablesResolved(
+        _ key: VariablesKey, _ variables: [Environment.ShownVariable], _ state: inout AppState
+    ) {
         guard key == state.compose.editor.variablesKey else { return }
         state.compose.editor.variables = variables
     }

@@ -104,8 +104,9 @@ extension AppReducer {
         // the effect never replaces a file that is there.
         let slug = String((exchange.endpointID ?? "response").map { $0.isLetter || $0.isNumber ? $0 : "-" })
         // UTC, so the name does not depend on the machine's time zone.
-        let stamp = state.now.formatted(.iso8601.year().month().day().dateSeparator(.omitted)
-            .time(includingFractionalSeconds: false).timeSeparator(.omitted))
+        let stamp = state.now.formatted(
+            .iso8601.year().month().day().dateSeparator(.omitted)
+                .time(includingFractionalSeconds: false).timeSeparator(.omitted))
         let name = "explorer-\(slug)-\(stamp)Z.\(fileExtension(response.document))"
         let folder = state.saveFolder.hasSuffix("/") ? String(state.saveFolder.dropLast()) : state.saveFolder
         state.input = TextInput(purpose: .savePath(exchange: exchange.id), text: folder + "/" + name)

@@ -15,7 +15,8 @@ extension AppReducer {
         }
         let selected = state.selectedEndpoint.flatMap { $0.graphql == nil ? nil : $0 }
         guard let endpoint = selected ?? state.collection?.endpoints.first(where: { $0.graphql != nil }),
-              let plan = state.plan(for: endpoint, in: environment) else {
+            let plan = state.plan(for: endpoint, in: environment)
+        else {
             state.message = "No GraphQL endpoint in this collection, so no schema to browse."
             return []
         }
@@ -24,8 +25,11 @@ extension AppReducer {
     }
 
     /// A schema was loaded: shown when its browser is still open.
-    static func schemaLoaded(endpointID: String, environment: String, _ load: SchemaOutlineLoad, _ state: inout AppState) {
-        guard case .schema(var panel) = state.overlay, panel.endpointID == endpointID, panel.environment == environment else { return }
+    static func schemaLoaded(
+        endpointID: String, environment: String, _ load: SchemaOutlineLoad, _ state: inout AppState
+    ) {
+        guard case .schema(var panel) = state.overlay, panel.endpointID == endpointID, panel.environment == environment
+        else { return }
         panel.load = load
         if let open = panel.openType, load.outline?.type(named: open) == nil { panel.openType = nil }
         panel.typeList.selected = min(panel.typeList.selected, max(panel.visibleTypes.count - 1, 0))
@@ -54,8 +58,9 @@ extension AppReducer {
             state.overlay = nil
         case (.character("r"), _):
             guard let endpoint = state.endpoint(withID: panel.endpointID),
-                  let environment = state.environments.first(where: { $0.name == panel.environment }),
-                  let plan = state.plan(for: endpoint, in: environment) else { return [] }
+                let environment = state.environments.first(where: { $0.name == panel.environment }),
+                let plan = state.plan(for: endpoint, in: environment)
+            else { return [] }
             panel.load = nil
             state.message = "Fetching the schema again…"
             return [.loadSchema(plan, refresh: true)]
@@ -67,8 +72,10 @@ extension AppReducer {
                 panel.openType = type.name
                 panel.memberQuery = ""
                 panel.memberList = ListState()
-            } else if let member = panel.selectedMember, let named = member.type?.trimmingCharacters(in: CharacterSet(charactersIn: "[]!")),
-                      panel.load?.outline?.type(named: named) != nil {
+            } else if let member = panel.selectedMember,
+                let named = member.type?.trimmingCharacters(in: CharacterSet(charactersIn: "[]!")),
+                panel.load?.outline?.type(named: named) != nil
+            {
                 // Follow a field to its type (User.posts → Post).
                 panel.openType = named
                 panel.memberQuery = ""
@@ -86,7 +93,11 @@ extension AppReducer {
             case .top?: delta = -count
             default: delta = count
             }
-            if panel.openType == nil { panel.typeList.move(by: delta, count: count) } else { panel.memberList.move(by: delta, count: count) }
+            if panel.openType == nil {
+                panel.typeList.move(by: delta, count: count)
+            } else {
+                panel.memberList.move(by: delta, count: count)
+            }
         default:
             break
         }
@@ -110,7 +121,11 @@ extension AppReducer {
             query.removeLast()
         case .up, .down:
             let count = inTypes ? panel.visibleTypes.count : panel.visibleMembers.count
-            if inTypes { panel.typeList.move(by: press.key == .up ? -1 : 1, count: count) } else { panel.memberList.move(by: press.key == .up ? -1 : 1, count: count) }
+            if inTypes {
+                panel.typeList.move(by: press.key == .up ? -1 : 1, count: count)
+            } else {
+                panel.memberList.move(by: press.key == .up ? -1 : 1, count: count)
+            }
             return []
         case .character(let character) where !press.modifiers.contains(.ctrl):
             query.append(character)

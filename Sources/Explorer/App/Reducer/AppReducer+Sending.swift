@@ -22,7 +22,8 @@ extension AppReducer {
             return []
         default:
             guard let endpoint = state.selectedEndpoint else {
-                state.message = state.endpointRows.isEmpty ? "This collection has no endpoints." : "Select an endpoint to send."
+                state.message =
+                    state.endpointRows.isEmpty ? "This collection has no endpoints." : "Select an endpoint to send."
                 return []
             }
             guard let environment = state.activeEnvironmentValue else {
@@ -48,7 +49,8 @@ extension AppReducer {
     }
 
     /// Sends, or first asks when the environment is protected (the confirmation then sends).
-    static func sendOrConfirm(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect] {
+    static func sendOrConfirm(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect]
+    {
         if environment.isProtected {
             state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
             return []
@@ -58,12 +60,15 @@ extension AppReducer {
 
     /// Keys of the confirmation before sending to a protected environment: `y` or Enter sends,
     /// `n`, Esc or `q` do not.
-    static func handleConfirmSend(_ press: KeyPress, endpointID: String, environment: String, _ state: inout AppState) -> [AppEffect] {
+    static func handleConfirmSend(_ press: KeyPress, endpointID: String, environment: String, _ state: inout AppState)
+        -> [AppEffect]
+    {
         switch press.key {
         case .character("y"), .character("Y"), .enter:
             state.overlay = nil
             guard let endpoint = state.endpoint(withID: endpointID),
-                  let environment = state.environments.first(where: { $0.name == environment }) else { return [] }
+                let environment = state.environments.first(where: { $0.name == environment })
+            else { return [] }
             return send(endpoint, in: environment, &state)
         case .character("n"), .character("N"), .escape, .character("q"):
             state.overlay = nil
@@ -75,7 +80,8 @@ extension AppReducer {
     }
 
     /// Starts an exchange: shown at once, sent by the effect.
-    private static func send(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect] {
+    private static func send(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect]
+    {
         guard let plan = state.plan(for: endpoint, in: environment) else { return [] }
         let id = state.nextExchangeID
         state.nextExchangeID += 1
@@ -137,7 +143,8 @@ extension AppReducer {
     /// collection changed since the last one.
     static func refreshPreview(_ state: inout AppState) -> [AppEffect] {
         guard let endpoint = state.selectedEndpoint, let environment = state.activeEnvironmentValue,
-              let plan = state.plan(for: endpoint, in: environment) else {
+            let plan = state.plan(for: endpoint, in: environment)
+        else {
             state.previewKey = nil
             state.preview = nil
             return []
@@ -159,18 +166,25 @@ extension AppReducer {
     static func copyAsCurl(_ state: inout AppState) -> [AppEffect] {
         if state.focus == .history {
             guard let entry = state.selectedHistoryEntry,
-                  let exchange = state.shown, exchange.historyID == entry.id else {
-                state.message = state.selectedHistoryEntry == nil ? "Select a history entry to copy as curl." : "Opening the entry; press c again once it shows."
+                let exchange = state.shown, exchange.historyID == entry.id
+            else {
+                state.message =
+                    state.selectedHistoryEntry == nil
+                    ? "Select a history entry to copy as curl." : "Opening the entry; press c again once it shows."
                 return state.selectedHistoryEntry.map { [.openHistory(id: $0.id)] } ?? []
             }
-            let command = CurlCommand(method: HTTPMethod(rawValue: exchange.method), url: exchange.url, headers: exchange.requestHeaders,
-                                      body: exchange.requestBody.map { .data(Data($0.utf8)) }).text
-            state.overlay = .text(title: "curl · #\(entry.id) as sent, secrets masked as stored (copied to the clipboard)",
-                                  lines: command.components(separatedBy: "\n"))
+            let command = CurlCommand(
+                method: HTTPMethod(rawValue: exchange.method), url: exchange.url, headers: exchange.requestHeaders,
+                body: exchange.requestBody.map { .data(Data($0.utf8)) }
+            ).text
+            state.overlay = .text(
+                title: "curl · #\(entry.id) as sent, secrets masked as stored (copied to the clipboard)",
+                lines: command.components(separatedBy: "\n"))
             return [.copyToClipboard(command)]
         }
         guard let endpoint = state.selectedEndpoint ?? state.shown?.endpointID.flatMap({ state.endpoint(withID: $0) }),
-              let environment = state.activeEnvironmentValue else {
+            let environment = state.activeEnvironmentValue
+        else {
             state.message = "Select an endpoint to copy as curl."
             return []
         }

@@ -34,10 +34,12 @@ extension AppReducer {
             state.overlay = .variables(list)
         case (.character("x"), _), (.delete, _):
             guard rows.indices.contains(list.selected), let environment = state.activeEnvironmentValue,
-                  let collection = state.collection else { return [] }
+                let collection = state.collection
+            else { return [] }
             let row = rows[list.selected]
             guard case .captured(let endpoint, _) = row.origin else {
-                state.message = "\(row.name) comes from the collection file, not from a capture: edit the file to change it."
+                state.message =
+                    "\(row.name) comes from the collection file, not from a capture: edit the file to change it."
                 return []
             }
             state.message = "Cleared \(row.name) (captured from \(endpoint))."
@@ -53,7 +55,9 @@ extension AppReducer {
 
     /// The variables of the environment shown, when the view is still open on it.
     static func variablesListed(_ environment: String, _ rows: [Environment.ShownVariable], _ state: inout AppState) {
-        guard case .variables(var list) = state.overlay, state.activeEnvironmentValue?.name == environment else { return }
+        guard case .variables(var list) = state.overlay, state.activeEnvironmentValue?.name == environment else {
+            return
+        }
         state.variableRows = rows
         list.selected = min(list.selected, max(0, rows.count - 1))
         state.overlay = .variables(list)
@@ -74,14 +78,17 @@ extension AppReducer {
             return []
         }
         let folder = state.selectedRow?.folderPath ?? []
-        let endpoints = collection.endpoints.filter { $0.folderPath.starts(with: folder) }.map { state.drafts[$0.id] ?? $0 }
+        let endpoints = collection.endpoints.filter { $0.folderPath.starts(with: folder) }.map {
+            state.drafts[$0.id] ?? $0
+        }
         let name = folder.isEmpty ? collection.name : folder.joined(separator: "/")
         guard !endpoints.isEmpty else {
             state.message = "\(name) has no endpoints to run."
             return []
         }
         if environment.isProtected, endpoints.contains(where: { $0.method != .get }) {
-            state.message = "\(environment.name) is protected and \(name) sends non-GET requests: run it with explorer run --yes."
+            state.message =
+                "\(environment.name) is protected and \(name) sends non-GET requests: run it with explorer run --yes."
             state.messageIsError = true
             return []
         }
@@ -91,7 +98,10 @@ extension AppReducer {
         state.folderRun = FolderRun(id: id, title: title, total: endpoints.count)
         state.message = state.folderRun?.progressLine
         state.messageIsError = false
-        return [.runFolder(run: id, RunPlan(collection: collection, environment: environment, endpoints: endpoints, title: name))]
+        return [
+            .runFolder(
+                run: id, RunPlan(collection: collection, environment: environment, endpoints: endpoints, title: name))
+        ]
     }
 
     static func runStepped(_ id: Int, _ result: RunResult, _ state: inout AppState) {
@@ -110,7 +120,10 @@ extension AppReducer {
         state.message = "\(run.title): \(summary.totalsLine)"
         state.messageIsError = summary.exitCode != 0
         if state.overlay == nil {
-            state.overlay = .text(title: "Run · \(run.title)", lines: summary.table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast())
+            state.overlay = .text(
+                title: "Run · \(run.title)",
+                lines: summary.table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    .dropLast())
         }
         return [.loadHistory(collectionPath: state.historyCollectionFilter)]
     }

@@ -17,7 +17,8 @@ extension AppReducer {
     }
 
     /// An environment's tokens were read (or changed): shown when its panel is still open.
-    static func tokensListed(_ environment: String, _ tokens: [ListedToken], problem: String?, _ state: inout AppState) {
+    static func tokensListed(_ environment: String, _ tokens: [ListedToken], problem: String?, _ state: inout AppState)
+    {
         guard case .tokens(var panel) = state.overlay, panel.environment == environment else { return }
         panel.show(tokens, problem: problem)
         state.overlay = .tokens(panel)
@@ -32,7 +33,9 @@ extension AppReducer {
             state.overlay = .tokens(panel)
         case .deleteOne(let listed):
             state.message = "Dropped the token; the next request obtains a new one."
-            return [.dropTokens(collection: state.cookieCollectionKey, environment: panel.environment, only: listed.key)]
+            return [
+                .dropTokens(collection: state.cookieCollectionKey, environment: panel.environment, only: listed.key)
+            ]
         case .deleteAll(let count):
             state.message = "Dropped the \(count) token\(count == 1 ? "" : "s") of \(panel.environment)."
             return [.dropTokens(collection: state.cookieCollectionKey, environment: panel.environment, only: nil)]

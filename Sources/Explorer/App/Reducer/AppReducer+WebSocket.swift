@@ -6,7 +6,9 @@ import Workspace
 extension AppReducer {
     /// The shown exchange when it is an open WebSocket.
     static func openWebSocket(_ state: AppState) -> Exchange? {
-        guard let exchange = state.shown, exchange.isInFlight, state.webSocketExchanges.contains(exchange.id) else { return nil }
+        guard let exchange = state.shown, exchange.isInFlight, state.webSocketExchanges.contains(exchange.id) else {
+            return nil
+        }
         return exchange
     }
 
@@ -39,8 +41,11 @@ extension AppReducer {
             return [.webSocket(exchange: id, .send(input.text))]
         case .webSocketClose(let id):
             let words = input.text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            guard let first = words.first, let code = Int(first), code == 1000 || (3000...4999).contains(code) || (1001...1003).contains(code) else {
-                state.message = "A close code is 1000 (normal closure), 1001–1003, or 3000–4999 (the application's), then an optional reason."
+            guard let first = words.first, let code = Int(first),
+                code == 1000 || (3000...4999).contains(code) || (1001...1003).contains(code)
+            else {
+                state.message =
+                    "A close code is 1000 (normal closure), 1001–1003, or 3000–4999 (the application's), then an optional reason."
                 state.messageIsError = true
                 return []
             }

@@ -36,7 +36,9 @@ enum AppReducer {
             comparisonReady(comparison, &state)
         case .environmentsCompared(let comparison, let matches):
             comparisonReady(comparison, &state)
-            state.message = matches ? "The answers match; Esc closes the comparison." : "The answers differ; Esc closes the comparison."
+            state.message =
+                matches
+                ? "The answers match; Esc closes the comparison." : "The answers differ; Esc closes the comparison."
             return [.loadHistory(collectionPath: state.historyCollectionFilter)]
         case .progress(let id, let bytes, let head):
             progress(id, bytes: bytes, head: head, &state)
@@ -229,7 +231,8 @@ enum AppReducer {
         case .mockLog(let offset):
             return handleMockLog(press, offset: offset, &state)
         case .help(let offset):
-            state.overlay = scrolled(press, offset: offset, panel: state.helpPanel(offset: offset), closing: "?", state).map { .help(offset: $0) }
+            state.overlay = scrolled(press, offset: offset, panel: state.helpPanel(offset: offset), closing: "?", state)
+                .map { .help(offset: $0) }
         case .text:
             switch press.key {
             case .escape, .enter, .character("q"), .character("?"): state.overlay = nil
@@ -273,7 +276,9 @@ enum AppReducer {
             return sendFromFocus(&state)
         case .resend:
             guard state.focus == .history || state.focus == .response && state.shown?.historyID != nil,
-                  let entry = state.focus == .history ? state.selectedHistoryEntry : state.history.first(where: { $0.id == state.shown?.historyID }) else {
+                let entry = state.focus == .history
+                    ? state.selectedHistoryEntry : state.history.first(where: { $0.id == state.shown?.historyID })
+            else {
                 state.message = "r re-sends a history entry: Tab to History and select one."
                 return []
             }

@@ -36,7 +36,9 @@ enum ForegroundJob {
     ///   - environment: its environment.
     ///   - terminalPath: the terminal it reads and writes (`/dev/tty`).
     /// - Returns: how it ended.
-    static func run(executable: String, arguments: [String], environment: [String: String], terminalPath: String = "/dev/tty") -> Termination {
+    static func run(
+        executable: String, arguments: [String], environment: [String: String], terminalPath: String = "/dev/tty"
+    ) -> Termination {
         let terminal = open(terminalPath, O_RDWR | O_CLOEXEC)
         defer { if terminal >= 0 { close(terminal) } }
         let ownGroup = getpgrp()
@@ -48,8 +50,9 @@ enum ForegroundJob {
         let previousTTOU = signal(SIGTTOU, SIG_IGN)
         defer { signal(SIGTTOU, previousTTOU) }
 
-        let spawned = spawn(executable: executable, arguments: arguments, environment: environment,
-                            terminal: terminal, ownGroup: handsOverForeground ? 0 : nil)
+        let spawned = spawn(
+            executable: executable, arguments: arguments, environment: environment,
+            terminal: terminal, ownGroup: handsOverForeground ? 0 : nil)
         guard case .success(let child) = spawned else {
             if case .failure(let message) = spawned { return .notStarted(message.text) }
             return .notStarted("unknown error")
@@ -109,7 +112,9 @@ enum ForegroundJob {
 
     private struct SpawnError: Error { let text: String }
 
-    private static func spawn(executable: String, arguments: [String], environment: [String: String], terminal: Int32, ownGroup: pid_t?) -> Result<pid_t, SpawnError> {
+    private static func spawn(
+        executable: String, arguments: [String], environment: [String: String], terminal: Int32, ownGroup: pid_t?
+    ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,3 +1,8 @@
+import Curses
+import Dispatch
+import Foundation
+import Terminal
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Curses
-import Dispatch
-import Foundation
-import Terminal
 
 /// Runs a `TerminalProgram` on the main queue: input and signals in, one redraw per burst
 /// of actions out, effects off the main queue in order (`EffectInterpreter`).

@@ -50,7 +50,8 @@ package struct UserConfig: Sendable {
             // No file is the usual case: everything is a default, nothing to say.
             guard FileManager.default.fileExists(atPath: url.path) || isSymbolicLink(url) else { return UserConfig() }
             var config = UserConfig()
-            config.problems.append("\(shown) cannot be read (\(unreadableReason(url, error))); the default settings are used.")
+            config.problems.append(
+                "\(shown) cannot be read (\(unreadableReason(url, error))); the default settings are used.")
             return config
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -76,7 +77,8 @@ package struct UserConfig: Sendable {
             return "permission denied"
         }
         if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = Int32(exactly: underlying.code) {
+            underlying.domain == NSPOSIXErrorDomain, let code = Int32(exactly: underlying.code)
+        {
             return String(cString: strerror(code))
         }
         return (error as NSError).localizedDescription
@@ -106,29 +108,40 @@ package struct UserConfig: Sendable {
                 config.theme = value.string
             case "exchanges_in_memory":
                 guard let count = value.int, (1...10_000).contains(count) else {
-                    config.problems.append("\(file):\(line): exchanges_in_memory must be a whole number from 1 to 10000; \(AppState.defaultExchangeLimit) is used.")
+                    config.problems.append(
+                        "\(file):\(line): exchanges_in_memory must be a whole number from 1 to 10000; \(AppState.defaultExchangeLimit) is used."
+                    )
                     continue
                 }
                 config.exchangesInMemory = count
             case "max_body":
                 guard let bytes = value.string.flatMap(ResponseLimits.byteCount) else {
-                    config.problems.append("\(file):\(line): max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; \(BodyLimit.size(config.limits.maximumBody)) is used.")
+                    config.problems.append(
+                        "\(file):\(line): max_body must be a number of bytes such as 1048576, 512K, 256M or 2G; \(BodyLimit.size(config.limits.maximumBody)) is used."
+                    )
                     continue
                 }
                 config.limits.maximumBody = bytes
             case "max_redirects":
                 guard let count = value.int, (0...1000).contains(count) else {
-                    config.problems.append("\(file):\(line): max_redirects must be a whole number from 0 to 1000; \(config.limits.maximumRedirects) is used.")
+                    config.problems.append(
+                        "\(file):\(line): max_redirects must be a whole number from 0 to 1000; \(config.limits.maximumRedirects) is used."
+                    )
                     continue
                 }
                 config.limits.maximumRedirects = count
             case "max_time", "timeout":
                 let name = keyNode.string ?? ""
                 guard let seconds = value.float, seconds > 0 else {
-                    config.problems.append("\(file):\(line): \(name) must be a number of seconds greater than 0; the default is used.")
+                    config.problems.append(
+                        "\(file):\(line): \(name) must be a number of seconds greater than 0; the default is used.")
                     continue
                 }
-                if name == "max_time" { config.limits.maximumTime = seconds } else { config.limits.idleTimeout = seconds }
+                if name == "max_time" {
+                    config.limits.maximumTime = seconds
+                } else {
+                    config.limits.idleTimeout = seconds
+                }
             case "keys":
                 guard let bindings = value.mapping else {
                     config.problems.append("\(file):\(line): keys: must map command names to keys, e.g. send: ctrl-s.")
@@ -136,7 +149,13 @@ package struct UserConfig: Sendable {
                 }
                 config.applyKeys(bindings, file: file)
             case let other:
-                let hint = Suggestions.closest(to: other, in: ["theme", "keys", "exchanges_in_memory", "max_body", "max_time", "timeout", "max_redirects"]).first.map { " (did you mean \($0)?)" } ?? ""
+                let hint =
+                    Suggestions.closest(
+                        to: other,
+                        in: [
+                            "theme", "keys", "exchanges_in_memory", "max_body", "max_time", "timeout", "max_redirects",
+                        ]
+                    ).first.map { " (did you mean \($0)?)" } ?? ""
                 config.problems.append("\(file):\(line): unknown setting \"\(other)\"\(hint); it is ignored.")
             }
         }
@@ -149,7 +168,10 @@ package struct UserConfig: Sendable {
             let line = commandNode.mark?.line ?? 1
             let name = commandNode.string ?? ""
             guard let command = AppCommand(rawValue: name) else {
-                let hint = Suggestions.closest(to: name, in: AppCommand.allCases.map(\.rawValue)).first.map { " (did you mean \($0)?)" } ?? ""
+                let hint =
+                    Suggestions.closest(to: name, in: AppCommand.allCases.map(\.rawValue)).first.map {
+                        " (did you mean \($0)?)"
+                    } ?? ""
                 problems.append("\(file):\(line): \"\(name)\" is not a command\(hint); it is ignored.")
                 continue
             }
@@ -159,7 +181,9 @@ package struct UserConfig: Sendable {
                 if let press = KeyPress(parsing: text) {
                     presses.append(press)
                 } else {
-                    problems.append("\(file):\(keysNode.mark?.line ?? line): \"\(text)\" is not a key for \(name); write a character, ctrl-x, alt-x or a key name such as enter or f5.")
+                    problems.append(
+                        "\(file):\(keysNode.mark?.line ?? line): \"\(text)\" is not a key for \(name); write a character, ctrl-x, alt-x or a key name such as enter or f5."
+                    )
                 }
             }
             if !presses.isEmpty { rebound[command] = presses }
@@ -167,15 +191,16 @@ package struct UserConfig: Sendable {
         guard !rebound.isEmpty else { return }
         // A key moved to a new command leaves the command that had it.
         let taken = Set(rebound.values.joined())
-        keymap = Keymap(keymap.bindings.compactMap { binding in
-            var binding = binding
-            if let keys = rebound[binding.command] {
-                binding.keys = keys
-            } else {
-                binding.keys.removeAll { taken.contains($0) }
-                if binding.keys.isEmpty { return nil }
-            }
-            return binding
-        })
+        keymap = Keymap(
+            keymap.bindings.compactMap { binding in
+                var binding = binding
+                if let keys = rebound[binding.command] {
+                    binding.keys = keys
+                } else {
+                    binding.keys.removeAll { taken.contains($0) }
+                    if binding.keys.isEmpty { return nil }
+                }
+                return binding
+            })
     }
 }

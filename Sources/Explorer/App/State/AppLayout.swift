@@ -79,9 +79,18 @@ struct AppLayout: Sendable {
         let list: ListState
         let count: Int
         switch pane {
-        case .environments: area = environments; list = state.environmentList; count = state.environments.count
-        case .endpoints: area = endpoints; list = state.endpointList; count = state.visibleEndpointRows.count
-        case .history: area = history; list = state.historyList; count = state.historyList.visibleIndices(count: state.history.count) { state.historyFilterTexts }.count
+        case .environments:
+            area = environments
+            list = state.environmentList
+            count = state.environments.count
+        case .endpoints:
+            area = endpoints
+            list = state.endpointList
+            count = state.visibleEndpointRows.count
+        case .history:
+            area = history
+            list = state.historyList
+            count = state.historyList.visibleIndices(count: state.history.count) { state.historyFilterTexts }.count
         default: return nil
         }
         let inner = Block.inner(area)
@@ -95,7 +104,8 @@ struct AppLayout: Sendable {
 
     /// The columns the response pane's text gets, the line-number gutter excluded.
     func responseTextWidth(state: AppState, source: any TextSource) -> Int {
-        let gutter = ScrollText.gutterWidth(lineCount: source.lineCount, visible: state.body.text.showLineNumbers && state.responseTab == .body)
+        let gutter = ScrollText.gutterWidth(
+            lineCount: source.lineCount, visible: state.body.text.showLineNumbers && state.responseTab == .body)
         return max(1, response.width - 2 - gutter)
     }
 }

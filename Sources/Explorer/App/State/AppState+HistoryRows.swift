@@ -21,8 +21,11 @@ extension AppState {
     /// width (the clock time, method, name, environment and status).
     var historyFilterTexts: [String] {
         history.map { entry in
-            [ClockText.hourMinute(entry.startedAt, in: timeZone), entry.method, Self.historyName(entry), entry.environment ?? "", Self.historyStatus(entry)]
-                .filter { !$0.isEmpty }.joined(separator: " ")
+            [
+                ClockText.hourMinute(entry.startedAt, in: timeZone), entry.method, Self.historyName(entry),
+                entry.environment ?? "", Self.historyStatus(entry),
+            ]
+            .filter { !$0.isEmpty }.joined(separator: " ")
         }
     }
 
@@ -32,7 +35,8 @@ extension AppState {
         let texts = historyList.filter.allSatisfy(\.isWhitespace) ? nil : historyFilterTexts
         // One width for each column of the list, from its widest entry: columns do not shift.
         // An environment's name keeps 7 columns ("staging"), 12 in a wide pane.
-        let environmentWidth = min(history.map { DisplayWidth.of(Sanitizer.sanitize($0.environment ?? "")) }.max() ?? 0, width < 50 ? 7 : 12)
+        let environmentWidth = min(
+            history.map { DisplayWidth.of(Sanitizer.sanitize($0.environment ?? "")) }.max() ?? 0, width < 50 ? 7 : 12)
         let trailingWidth = (environmentWidth > 0 ? environmentWidth + 1 : 0) + 3 + 6
         let methodWidth = max(4, (history.map(\.method.count).max() ?? 0) + 1)
         // The method, then the clock time, while the name keeps `historyNameWidth` columns.
@@ -48,10 +52,12 @@ extension AppState {
             spans.append(Span(Self.historyName(entry), role: showsMethod ? .text : methodRole))
             var trailing: [Span] = []
             if environmentWidth > 0 {
-                let environment = DisplayWidth.truncate(Sanitizer.sanitize(entry.environment ?? ""), to: environmentWidth)
+                let environment = DisplayWidth.truncate(
+                    Sanitizer.sanitize(entry.environment ?? ""), to: environmentWidth)
                 trailing.append(Span(DisplayWidth.pad(environment, to: environmentWidth) + " ", role: .environment))
             }
-            trailing.append(Span(DisplayWidth.pad(Self.historyStatus(entry), to: 3), role: Self.role(forStatus: entry.status)))
+            trailing.append(
+                Span(DisplayWidth.pad(Self.historyStatus(entry), to: 3), role: Self.role(forStatus: entry.status)))
             trailing.append(Span(Self.durationColumn(entry.totalMilliseconds), role: .dim))
             return ListItem(spans, trailing: trailing, filterText: texts?[index])
         }

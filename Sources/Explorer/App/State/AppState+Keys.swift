@@ -18,34 +18,48 @@ extension AppState {
     var footerCommands: [(AppCommand, String)] {
         var commands: [(AppCommand, String)] = []
         if comparison != nil || inFlightCount > 0 || !listFilter(of: focus).isEmpty
-            || focus == .response && (!body.filter.isEmpty || !body.search.isEmpty) {
+            || focus == .response && (!body.filter.isEmpty || !body.search.isEmpty)
+        {
             commands.append((.cancel, comparison != nil ? "close" : inFlightCount > 0 ? "cancel" : "clear"))
         }
         switch focus {
         case .environments:
-            commands += [(.send, "use"), (.search, "filter"), (.variables, "variables"), (.mock, mock == nil ? "mock" : "stop mock")]
+            commands += [
+                (.send, "use"), (.search, "filter"), (.variables, "variables"),
+                (.mock, mock == nil ? "mock" : "stop mock"),
+            ]
             if mock != nil { commands.append((.mockLog, "mock log")) }
         case .endpoints:
-            commands += [(.send, "send"), (.edit, "edit"), (.newEndpoint, "new"), (.search, "filter"),
-                         (.copyAsCurl, "curl"), (.environments, "env"), (.palette, "palette")]
+            commands += [
+                (.send, "send"), (.edit, "edit"), (.newEndpoint, "new"), (.search, "filter"),
+                (.copyAsCurl, "curl"), (.environments, "env"), (.palette, "palette"),
+            ]
         case .history:
-            commands += [(.send, "open"), (.resend, "re-send"), (.compare, compareBase == nil ? "compare" : "compare with marked"),
-                         (.copyAsCurl, "curl"), (.search, "filter")]
+            commands += [
+                (.send, "open"), (.resend, "re-send"),
+                (.compare, compareBase == nil ? "compare" : "compare with marked"),
+                (.copyAsCurl, "curl"), (.search, "filter"),
+            ]
         case .request:
             switch compose.editor.tab {
             case .preview:
                 commands += [(.send, "send"), (.edit, "edit line"), (.editInEditor, "$EDITOR"), (.nextTab, "tab")]
             default:
                 if shownTable != nil {
-                    commands += [(.send, "edit row"), (.addRow, "add"), (.deleteEndpoint, "delete"), (.toggleRow, "on/off"), (.nextTab, "tab")]
+                    commands += [
+                        (.send, "edit row"), (.addRow, "add"), (.deleteEndpoint, "delete"), (.toggleRow, "on/off"),
+                        (.nextTab, "tab"),
+                    ]
                 } else {
                     commands += [(.send, "edit body"), (.bodyMode, "form"), (.nextTab, "tab")]
                 }
                 commands.append((.saveEdits, "save"))
             }
         case .response:
-            commands += [(.search, "search"), (.filter, "jsonpath"), (.copyBody, "copy"), (.toggleWrap, "wrap"),
-                         (.saveBody, "save"), (.nextTab, "tab")]
+            commands += [
+                (.search, "search"), (.filter, "jsonpath"), (.copyBody, "copy"), (.toggleWrap, "wrap"),
+                (.saveBody, "save"), (.nextTab, "tab"),
+            ]
         }
         commands += [(.focusNext, "pane"), (.help, "help"), (.quit, "quit")]
         return commands
@@ -56,7 +70,10 @@ extension AppState {
     var footerHints: [KeyHint] {
         if compose.editor.bodyText != nil {
             let undo = keymap.key(for: .undo) ?? "Ctrl-Z"
-            return [KeyHint(key: "Esc", label: "done"), KeyHint(key: undo, label: "undo"), KeyHint(key: "Tab", label: "complete {{")]
+            return [
+                KeyHint(key: "Esc", label: "done"), KeyHint(key: undo, label: "undo"),
+                KeyHint(key: "Tab", label: "complete {{"),
+            ]
         }
         return footerCommands.compactMap { command, label in
             keymap.key(for: command).map { KeyHint(key: $0, label: label) }

@@ -100,8 +100,11 @@ struct TextInput: Sendable, Hashable {
             case .webSocketClose: return " Close with code and reason: "
             case .templatePrompt(let label, _): return " \(Sanitizer.sanitize(label)): "
             case .row(let table, _, let index):
-                let what = index == nil ? "New \(table.rowName)" : table.rowName.prefix(1).uppercased() + table.rowName.dropFirst()
-                return " \(what) (\(table == .headers ? "Name: value" : "name=value")\(table == .multipart ? ", @file" : "")): "
+                let what =
+                    index == nil
+                    ? "New \(table.rowName)" : table.rowName.prefix(1).uppercased() + table.rowName.dropFirst()
+                return
+                    " \(what) (\(table == .headers ? "Name: value" : "name=value")\(table == .multipart ? ", @file" : "")): "
             }
         }
     }
@@ -285,9 +288,13 @@ package struct AppState: Sendable {
     static func rows(_ items: [CollectionItem], depth: Int, folderPath: [String] = []) -> [EndpointRow] {
         items.flatMap { item -> [EndpointRow] in
             switch item {
-            case .endpoint(let endpoint): return [EndpointRow(depth: depth, folder: nil, endpoint: endpoint, folderPath: folderPath)]
+            case .endpoint(let endpoint):
+                return [EndpointRow(depth: depth, folder: nil, endpoint: endpoint, folderPath: folderPath)]
             case .folder(let folder):
-                return [EndpointRow(depth: depth, folder: folder.name, endpoint: nil, folderPath: folderPath + [folder.name])]
+                return [
+                    EndpointRow(
+                        depth: depth, folder: folder.name, endpoint: nil, folderPath: folderPath + [folder.name])
+                ]
                     + rows(folder.items, depth: depth + 1, folderPath: folderPath + [folder.name])
             }
         }
@@ -304,7 +311,9 @@ package struct AppState: Sendable {
         endpointRows = Self.rows(tree.items, depth: 0)
         if let wanted {
             let visible = visibleEndpointRows
-            if let index = visible.firstIndex(where: { endpointRows[$0].endpoint?.id == wanted }) { endpointList.selected = index }
+            if let index = visible.firstIndex(where: { endpointRows[$0].endpoint?.id == wanted }) {
+                endpointList.selected = index
+            }
         }
     }
 
@@ -327,7 +336,9 @@ package struct AppState: Sendable {
     /// The plan to resolve an endpoint in an environment of the loaded collection.
     func plan(for endpoint: Endpoint, in environment: Environment) -> RequestPlan? {
         collection.map {
-            RequestPlan(endpoint: endpoint, collection: $0, environment: environment, revision: collectionRevision, answers: PromptAnswers(promptAnswers))
+            RequestPlan(
+                endpoint: endpoint, collection: $0, environment: environment, revision: collectionRevision,
+                answers: PromptAnswers(promptAnswers))
         }
     }
 
@@ -365,7 +376,8 @@ package struct AppState: Sendable {
     var selectedEndpoint: Endpoint? {
         let visible = visibleEndpointRows
         guard visible.indices.contains(endpointList.selected),
-              let endpoint = endpointRows[visible[endpointList.selected]].endpoint else { return nil }
+            let endpoint = endpointRows[visible[endpointList.selected]].endpoint
+        else { return nil }
         return drafts[endpoint.id] ?? endpoint
     }
 
@@ -393,13 +405,16 @@ package struct AppState: Sendable {
     var endpointItems: [ListItem] {
         endpointRows.map { row in
             let parts = endpointRowParts(row)
-            guard let method = parts.method, let endpoint = row.endpoint else { return ListItem([Span(parts.indent + parts.name, role: .title)]) }
-            return ListItem([
-                Span(parts.indent),
-                Span(Self.methodColumn(method), role: Self.role(for: endpoint.method)),
-                Span(parts.name),
-            ] + (parts.marker.map { [Span(" " + $0, role: .warning)] } ?? []),
-            trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
+            guard let method = parts.method, let endpoint = row.endpoint else {
+                return ListItem([Span(parts.indent + parts.name, role: .title)])
+            }
+            return ListItem(
+                [
+                    Span(parts.indent),
+                    Span(Self.methodColumn(method), role: Self.role(for: endpoint.method)),
+                    Span(parts.name),
+                ] + (parts.marker.map { [Span(" " + $0, role: .warning)] } ?? []),
+                trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
         }
     }
 
@@ -412,11 +427,15 @@ package struct AppState: Sendable {
 
     /// The words of an endpoints row: a folder's `▾ name`, or an endpoint's method and name
     /// (with its edits), marked `new` or `*` when it has a draft.
-    private func endpointRowParts(_ row: EndpointRow, indented: Bool = true) -> (indent: String, method: String?, name: String, marker: String?) {
+    private func endpointRowParts(_ row: EndpointRow, indented: Bool = true) -> (
+        indent: String, method: String?, name: String, marker: String?
+    ) {
         let indent = indented ? String(repeating: "  ", count: row.depth) : ""
         guard let listed = row.endpoint else { return (indent, nil, "▾ " + (row.folder ?? ""), nil) }
         // Most of the time there is no draft: an endpoint's id is a string built when asked for.
-        guard !drafts.isEmpty, let draft = drafts[listed.id] else { return (indent, listed.method.rawValue, listed.name, nil) }
+        guard !drafts.isEmpty, let draft = drafts[listed.id] else {
+            return (indent, listed.method.rawValue, listed.name, nil)
+        }
         return (indent, draft.method.rawValue, draft.name, isNewDraft(draft.id) ? "new" : "*")
     }
 

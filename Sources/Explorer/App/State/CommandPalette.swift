@@ -51,22 +51,30 @@ enum CommandPalette {
         for row in state.endpointRows {
             guard let stored = row.endpoint else { continue }
             let endpoint = state.drafts[stored.id] ?? stored
-            entries.append(PaletteEntry(target: .endpoint(id: stored.id),
-                                        text: "\(endpoint.method.rawValue) \(endpoint.id)  \(endpoint.path)", detail: ""))
+            entries.append(
+                PaletteEntry(
+                    target: .endpoint(id: stored.id),
+                    text: "\(endpoint.method.rawValue) \(endpoint.id)  \(endpoint.path)", detail: ""))
         }
         for (index, environment) in state.environments.enumerated() {
-            entries.append(PaletteEntry(target: .environment(index: index), text: "\(environment.name)  \(environment.baseURLTemplate)",
-                                        detail: index == state.activeEnvironment ? "active" : ""))
+            entries.append(
+                PaletteEntry(
+                    target: .environment(index: index), text: "\(environment.name)  \(environment.baseURLTemplate)",
+                    detail: index == state.activeEnvironment ? "active" : ""))
         }
         for binding in state.keymap.bindings where binding.command != .palette {
             guard let label = binding.help ?? binding.hint else { continue }
-            entries.append(PaletteEntry(target: .command(binding.command), text: label,
-                                        detail: binding.keys.map(\.description).joined(separator: "/")))
+            entries.append(
+                PaletteEntry(
+                    target: .command(binding.command), text: label,
+                    detail: binding.keys.map(\.description).joined(separator: "/")))
         }
         for entry in state.history {
             let status = entry.status.map(String.init) ?? "ERR"
-            entries.append(PaletteEntry(target: .history(id: entry.id), text: "\(entry.method) \(status) \(entry.url)",
-                                        detail: "#\(entry.id) " + ClockText.hourMinute(entry.startedAt, in: state.timeZone)))
+            entries.append(
+                PaletteEntry(
+                    target: .history(id: entry.id), text: "\(entry.method) \(status) \(entry.url)",
+                    detail: "#\(entry.id) " + ClockText.hourMinute(entry.startedAt, in: state.timeZone)))
         }
         return entries
     }
@@ -89,7 +97,8 @@ enum CommandPalette {
             let matched = Set(match.positions)
             var spans = [Span(entry.kind.padding(toLength: kindWidth, withPad: " ", startingAt: 0), role: .dim)]
             // One span per run of matched or unmatched characters.
-            var run = "", runMatched = false
+            var run = ""
+            var runMatched = false
             for (index, character) in entry.text.enumerated() {
                 if matched.contains(index) != runMatched, !run.isEmpty {
                     spans.append(Span(run, runMatched ? Style(.searchMatch, [.bold, .underline]) : Style(.overlay)))
@@ -98,7 +107,9 @@ enum CommandPalette {
                 runMatched = matched.contains(index)
                 run.append(character)
             }
-            if !run.isEmpty { spans.append(Span(run, runMatched ? Style(.searchMatch, [.bold, .underline]) : Style(.overlay))) }
+            if !run.isEmpty {
+                spans.append(Span(run, runMatched ? Style(.searchMatch, [.bold, .underline]) : Style(.overlay)))
+            }
             return ListItem(spans, trailing: entry.detail.isEmpty ? [] : [Span(entry.detail, role: .dim)])
         }
     }

@@ -14,8 +14,9 @@ extension Comparison {
         let second = comparison.second
         var verdict = comparison.matches ? "match" : "differ"
         if first.status == nil || second.status == nil { verdict = "no response" }
-        self.init(title: "\(endpoint): \(first.environment) ↔ \(second.environment) — \(verdict)",
-                  lines: Self.lines(comparison, mask: mask))
+        self.init(
+            title: "\(endpoint): \(first.environment) ↔ \(second.environment) — \(verdict)",
+            lines: Self.lines(comparison, mask: mask))
     }
 
     private static func lines(_ comparison: ResponseComparison, mask: (String) -> String) -> [LineDiff.Line] {
@@ -37,7 +38,9 @@ extension Comparison {
         lines.append(.same(comparison.headers.isEmpty ? "headers same" : "headers"))
         for header in comparison.headers {
             let secret = HTTPHeaders.isCredential(name: header.name)
-            func shown(_ value: String) -> String { secret ? SecretMasker.mask : ResponseComparison.clipped(mask(value)) }
+            func shown(_ value: String) -> String {
+                secret ? SecretMasker.mask : ResponseComparison.clipped(mask(value))
+            }
             if let value = header.first { lines.append(.removed("\(header.name): \(shown(value))")) }
             if let value = header.second { lines.append(.added("\(header.name): \(shown(value))")) }
         }
@@ -48,10 +51,18 @@ extension Comparison {
             let count = result.differences.count + result.omitted
             lines.append(.same("body    \(count) difference\(count == 1 ? "" : "s") (JSON)"))
             for difference in result.differences {
-                func shown(_ value: JSONValue?) -> String { value.map { ResponseComparison.clipped(mask($0.serialized())) } ?? "(none)" }
-                let kind = difference.kind == .type ? " (\(difference.first?.typeName ?? "") → \(difference.second?.typeName ?? ""))" : ""
-                if difference.kind != .added { lines.append(.removed("\(difference.path): \(shown(difference.first))\(kind)")) }
-                if difference.kind != .removed { lines.append(.added("\(difference.path): \(shown(difference.second))\(kind)")) }
+                func shown(_ value: JSONValue?) -> String {
+                    value.map { ResponseComparison.clipped(mask($0.serialized())) } ?? "(none)"
+                }
+                let kind =
+                    difference.kind == .type
+                    ? " (\(difference.first?.typeName ?? "") → \(difference.second?.typeName ?? ""))" : ""
+                if difference.kind != .added {
+                    lines.append(.removed("\(difference.path): \(shown(difference.first))\(kind)"))
+                }
+                if difference.kind != .removed {
+                    lines.append(.added("\(difference.path): \(shown(difference.second))\(kind)"))
+                }
             }
             if result.omitted > 0 { lines.append(.same("  … \(result.omitted) more not listed")) }
         case .text(let line, let first, let second):

@@ -105,7 +105,9 @@ extension AppState {
             if case .form(let fields) = endpoint.body { return fields }
             return []
         case .multipart:
-            if case .multipart(let parts) = endpoint.body { return parts.map { KeyValue($0.name, $0.isFile ? "@" + $0.value : $0.value) } }
+            if case .multipart(let parts) = endpoint.body {
+                return parts.map { KeyValue($0.name, $0.isFile ? "@" + $0.value : $0.value) }
+            }
             return []
         }
     }
@@ -138,14 +140,16 @@ extension Endpoint {
             // A part keeps its file name and type (which the table does not show) by name.
             var previous: [String: MultipartField] = [:]
             if case .multipart(let parts) = body { for part in parts { previous[part.name] = part } }
-            endpoint.body = .multipart(rows.map { row in
-                var field = row.value.hasPrefix("@")
-                    ? MultipartField(name: row.name, value: String(row.value.dropFirst()), isFile: true)
-                    : MultipartField(name: row.name, value: row.value)
-                field.filename = previous[row.name]?.filename
-                field.contentType = previous[row.name]?.contentType
-                return field
-            })
+            endpoint.body = .multipart(
+                rows.map { row in
+                    var field =
+                        row.value.hasPrefix("@")
+                        ? MultipartField(name: row.name, value: String(row.value.dropFirst()), isFile: true)
+                        : MultipartField(name: row.name, value: row.value)
+                    field.filename = previous[row.name]?.filename
+                    field.contentType = previous[row.name]?.contentType
+                    return field
+                })
         }
         return endpoint
     }

@@ -17,7 +17,10 @@ package struct SchemaOutlineLoad: Sendable, Hashable {
     package var problem: String?
 
     /// Creates a load result.
-    package init(url: String, fetchedAt: Date? = nil, fromCache: Bool = false, outline: GraphQLSchemaOutline? = nil, problem: String? = nil) {
+    package init(
+        url: String, fetchedAt: Date? = nil, fromCache: Bool = false, outline: GraphQLSchemaOutline? = nil,
+        problem: String? = nil
+    ) {
         self.url = url
         self.fetchedAt = fetchedAt
         self.fromCache = fromCache

@@ -9,7 +9,9 @@ enum AppView {
     static func render(_ state: AppState, size: Size) -> CellGrid {
         var grid = CellGrid(size: size)
         guard size.width >= 20, size.height >= 6 else {
-            grid.put("Terminal too small: \(size.width)×\(size.height)", x: 0, y: 0, style: Style(.warning), clip: grid.bounds)
+            grid.put(
+                "Terminal too small: \(size.width)×\(size.height)", x: 0, y: 0, style: Style(.warning),
+                clip: grid.bounds)
             if size.height > 1 { grid.put("Needs 40×12", x: 0, y: 1, style: Style(.dim), clip: grid.bounds) }
             return grid
         }
@@ -37,7 +39,8 @@ enum AppView {
         }
         if let environment = state.activeEnvironmentValue {
             trailing.append(Span("env ", role: .statusBar))
-            trailing.append(Span(" \(environment.name) ", Style(environment.isProtected ? .protectedBadge : .environment, .bold)))
+            trailing.append(
+                Span(" \(environment.name) ", Style(environment.isProtected ? .protectedBadge : .environment, .bold)))
             if environment.isProtected { trailing.append(Span(" protected", role: .protectedBadge)) }
             if state.isMockEnvironment(state.activeEnvironment), let port = state.mock?.port {
                 trailing.append(Span(" port \(port)", role: .statusBar))
@@ -50,7 +53,10 @@ enum AppView {
         var spans: [Span] = [Span(" explorer ", Style(.title, .bold))]
         if !state.problems.isEmpty {
             let count = state.problems.count
-            spans.append(Span(" ⚠ \(count) problem\(count == 1 ? "" : "s") ", Style(state.problems.loadError == nil ? .warning : .error, .bold)))
+            spans.append(
+                Span(
+                    " ⚠ \(count) problem\(count == 1 ? "" : "s") ",
+                    Style(state.problems.loadError == nil ? .warning : .error, .bold)))
         }
         if let name = state.collection?.name { spans.append(Span("· \(Sanitizer.sanitize(name)) ", role: .statusBar)) }
         let titleArea = Rect(x: area.x, y: area.y, width: max(0, area.width - width - 1), height: 1)
@@ -67,7 +73,9 @@ enum AppView {
         let hint = count > 1 ? "  ! all \(count) " : "  ! details "
         let hintWidth = area.width > 40 ? DisplayWidth.of(hint) : 0
         let room = max(1, area.width - hintWidth - 1)
-        grid.put(" " + DisplayWidth.truncate(Sanitizer.sanitize(first), to: room - 1), x: area.x, y: area.y, style: Style(role), clip: area)
+        grid.put(
+            " " + DisplayWidth.truncate(Sanitizer.sanitize(first), to: room - 1), x: area.x, y: area.y,
+            style: Style(role), clip: area)
         if hintWidth > 0 { grid.put(hint, x: area.maxX - hintWidth, y: area.y, style: Style(.dim), clip: area) }
     }
 
@@ -90,7 +98,8 @@ enum AppView {
             message = [Span(Sanitizer.sanitize(text), role: state.messageIsError ? .error : .message)]
         }
         let hints = state.footerHints
-        StatusBar(hints: hints, message: message, trailing: [Span(state.focus.rawValue + " ", role: .dim)]).render(into: &grid, area: area)
+        StatusBar(hints: hints, message: message, trailing: [Span(state.focus.rawValue + " ", role: .dim)]).render(
+            into: &grid, area: area)
     }
 
     static func spinnerFrame(_ now: Date) -> Character {

@@ -13,7 +13,11 @@ extension CookiesPanel {
         let place = (cookie.hostOnly ? "" : ".") + cookie.domain + cookie.path
         return ListItem(
             [Span(cookie.name, role: .title), Span("=" + SecretMasker.mask, role: .dim), Span("  " + place)],
-            trailing: [Span(expiry(cookie.expires, timeZone: timeZone) + (flags.isEmpty ? "" : "  " + flags.joined(separator: " ")), role: .dim)])
+            trailing: [
+                Span(
+                    expiry(cookie.expires, timeZone: timeZone)
+                        + (flags.isEmpty ? "" : "  " + flags.joined(separator: " ")), role: .dim)
+            ])
     }
 
     /// `session` or the expiry date and time, in the user's zone.
@@ -31,7 +35,8 @@ extension CookiesPanel {
 enum CookiesView {
     static func render(_ panel: CookiesPanel, state: AppState, into grid: inout CellGrid) {
         panel.render(
-            title: "Cookies of \(panel.environment) · x deletes · X deletes all · Esc closes", reading: "Reading the jar…",
+            title: "Cookies of \(panel.environment) · x deletes · X deletes all · Esc closes",
+            reading: "Reading the jar…",
             empty: "No cookies: none was set in \(panel.environment) yet.", into: &grid
         ) { CookiesPanel.row($0, timeZone: state.timeZone) }
     }

@@ -14,7 +14,11 @@ enum JSONSyntax {
         let characters = Array(line)
         var index = 0
         func push(_ text: String, _ role: Role) {
-            if let last = spans.last, last.style == Style(role) { spans[spans.count - 1].text += text } else { spans.append(Span(text, role: role)) }
+            if let last = spans.last, last.style == Style(role) {
+                spans[spans.count - 1].text += text
+            } else {
+                spans.append(Span(text, role: role))
+            }
         }
         while index < characters.count {
             let character = characters[index]
@@ -54,14 +58,18 @@ enum TemplateText {
         var text: String
         var isVariable: Bool
         /// The variable's name, trimmed (nil for plain text).
-        var name: String? { isVariable ? String(text.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces) : nil }
+        var name: String? {
+            isVariable ? String(text.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces) : nil
+        }
     }
 
     static func pieces(_ text: String) -> [Piece] {
         var pieces: [Piece] = []
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            if open.lowerBound > rest.startIndex { pieces.append(Piece(text: String(rest[..<open.lowerBound]), isVariable: false)) }
+            if open.lowerBound > rest.startIndex {
+                pieces.append(Piece(text: String(rest[..<open.lowerBound]), isVariable: false))
+            }
             pieces.append(Piece(text: String(rest[open.lowerBound..<close.upperBound]), isVariable: true))
             rest = rest[close.upperBound...]
         }

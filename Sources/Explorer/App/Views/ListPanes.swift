@@ -8,14 +8,24 @@ enum ListPanes {
             let active = index == state.activeEnvironment
             var trailing: [Span] = []
             if environment.isProtected { trailing.append(Span("protected", role: .protectedBadge)) }
-            if state.isMockEnvironment(index), let port = state.mock?.port { trailing.append(Span("port \(port)", role: .dim)) }
+            if state.isMockEnvironment(index), let port = state.mock?.port {
+                trailing.append(Span("port \(port)", role: .dim))
+            }
             return ListItem(
-                [Span(active ? "● " : "  ", role: .environment), Span(environment.name, Style(active ? .environment : .text, active ? .bold : []))],
+                [
+                    Span(active ? "● " : "  ", role: .environment),
+                    Span(environment.name, Style(active ? .environment : .text, active ? .bold : [])),
+                ],
                 trailing: trailing)
         }
         let focused = state.focus == .environments
-        let inner = Block(title: "Environments", trailingTitle: filterTitle(state.environmentList.filter), focused: focused).render(into: &grid, area: area)
-        ListView(items: items, state: state.environmentList, focused: focused, emptyText: state.collectionIsReading == nil ? "No environments" : "Reading…").render(into: &grid, area: inner)
+        let inner = Block(
+            title: "Environments", trailingTitle: filterTitle(state.environmentList.filter), focused: focused
+        ).render(into: &grid, area: area)
+        ListView(
+            items: items, state: state.environmentList, focused: focused,
+            emptyText: state.collectionIsReading == nil ? "No environments" : "Reading…"
+        ).render(into: &grid, area: inner)
     }
 
     static func renderEndpoints(_ state: AppState, into grid: inout CellGrid, area: Rect) {
@@ -23,22 +33,35 @@ enum ListPanes {
         let focused = state.focus == .endpoints
         let count = state.endpointRows.filter { $0.endpoint != nil }.count
         // With a filter on, how many it lets through of how many: the count matches the rows.
-        let shown = state.endpointList.filter.isEmpty ? count : state.visibleEndpointRows.filter { state.endpointRows[$0].endpoint != nil }.count
+        let shown =
+            state.endpointList.filter.isEmpty
+            ? count : state.visibleEndpointRows.filter { state.endpointRows[$0].endpoint != nil }.count
         let inner = Block(
             title: "Endpoints",
             // While the collection is read there is no count yet (a "0" would say it is empty).
-            trailingTitle: state.collectionIsReading != nil ? [] : filterTitle(state.endpointList.filter) + [Span(shown == count ? " \(count) " : " \(shown) of \(count) ", role: .dim)],
+            trailingTitle: state.collectionIsReading != nil
+                ? []
+                : filterTitle(state.endpointList.filter) + [
+                    Span(shown == count ? " \(count) " : " \(shown) of \(count) ", role: .dim)
+                ],
             focused: focused
         ).render(into: &grid, area: area)
         let emptyText = state.collectionIsReading.map { "Reading \(Sanitizer.sanitize($0))…" } ?? "No endpoints"
-        ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: emptyText).render(into: &grid, area: inner)
+        ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: emptyText).render(
+            into: &grid, area: inner)
     }
 
     static func renderHistory(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .history
-        let inner = Block(title: state.historyOfEveryCollection ? "History (all)" : "History", trailingTitle: filterTitle(state.historyList.filter), focused: focused).render(into: &grid, area: area)
-        ListView(items: state.historyItems(width: inner.width), state: state.historyList, focused: focused, emptyText: state.historyIsReading ? "Reading the history…" : "Nothing sent yet").render(into: &grid, area: inner)
+        let inner = Block(
+            title: state.historyOfEveryCollection ? "History (all)" : "History",
+            trailingTitle: filterTitle(state.historyList.filter), focused: focused
+        ).render(into: &grid, area: area)
+        ListView(
+            items: state.historyItems(width: inner.width), state: state.historyList, focused: focused,
+            emptyText: state.historyIsReading ? "Reading the history…" : "Nothing sent yet"
+        ).render(into: &grid, area: inner)
     }
 
     private static func filterTitle(_ filter: String) -> [Span] {

@@ -12,13 +12,22 @@ enum OverlayView {
         case .environmentPicker(let list):
             let items = state.environments.enumerated().map { index, environment -> ListItem in
                 ListItem(
-                    [Span("\(index + 1) "), Span(environment.name, role: .environment), Span("  " + environment.baseURLTemplate, role: .dim)],
-                    trailing: environment.isProtected ? [Span("protected", role: .protectedBadge)]
+                    [
+                        Span("\(index + 1) "), Span(environment.name, role: .environment),
+                        Span("  " + environment.baseURLTemplate, role: .dim),
+                    ],
+                    trailing: environment.isProtected
+                        ? [Span("protected", role: .protectedBadge)]
                         : state.isMockEnvironment(index) ? [Span("mock, this session only", role: .dim)] : [])
             }
             // Picked by moving or by number, so no filter line.
-            let title = state.comparePending.map { "Compare \($0) in \(state.activeEnvironmentValue?.name ?? "this environment") with which environment?" }
-                ?? state.resendPending.map { "Re-send #\($0.id) in which environment? (\($0.environment ?? "its own") is gone)" } ?? "Switch environment"
+            let title =
+                state.comparePending.map {
+                    "Compare \($0) in \(state.activeEnvironmentValue?.name ?? "this environment") with which environment?"
+                }
+                ?? state.resendPending.map {
+                    "Re-send #\($0.id) in which environment? (\($0.environment ?? "its own") is gone)"
+                } ?? "Switch environment"
             Picker(title: title, items: items, state: list, filterable: false).render(into: &grid, area: screen)
         case .confirmSend(let endpointID, let environment):
             ConfirmDialog(
@@ -35,8 +44,11 @@ enum OverlayView {
             ConfirmDialog(
                 title: "Protected environment",
                 message: [
-                    [Span("Compare "), Span(endpointID, Style(.title, .bold)), Span(" in "),
-                     Span(state.activeEnvironmentValue?.name ?? "", role: .environment), Span(" and "), Span(environment, Style(.protectedBadge, .bold)), Span("?")],
+                    [
+                        Span("Compare "), Span(endpointID, Style(.title, .bold)), Span(" in "),
+                        Span(state.activeEnvironmentValue?.name ?? "", role: .environment), Span(" and "),
+                        Span(environment, Style(.protectedBadge, .bold)), Span("?"),
+                    ],
                     [Span("Both are sent; a protected environment is among them.", role: .warning)],
                 ],
                 hints: [KeyHint(key: "y", label: "send both"), KeyHint(key: "n/Esc", label: "keep them unsent")],
@@ -44,12 +56,16 @@ enum OverlayView {
             ).render(into: &grid, area: screen)
         case .confirmSave(let endpointID):
             let file = state.collectionFileName
-            var message: [[Span]] = [[Span("Save the edit of "), Span(endpointID, Style(.title, .bold)), Span(" to \(file)?")]]
+            var message: [[Span]] = [
+                [Span("Save the edit of "), Span(endpointID, Style(.title, .bold)), Span(" to \(file)?")]
+            ]
             if let draft = state.drafts[endpointID] {
                 message.append([Span(draft.requestLine, role: .dim)])
             }
             if state.collection?.sourceHasComments == true {
-                message.append([Span("The file's comments stay; comments inside this endpoint are replaced.", role: .dim)])
+                message.append([
+                    Span("The file's comments stay; comments inside this endpoint are replaced.", role: .dim)
+                ])
             }
             ConfirmDialog(
                 title: "Save to the collection",
@@ -58,9 +74,15 @@ enum OverlayView {
             ).render(into: &grid, area: screen)
         case .confirmDelete(let endpointID):
             let isDraft = state.isNewDraft(endpointID)
-            var message: [[Span]] = [[Span("Delete "), Span(endpointID, Style(.title, .bold)),
-                                      Span(isDraft ? " (a draft never saved)?" : " from \(state.collectionFileName)?")]]
-            if let endpoint = state.endpoint(withID: endpointID) { message.append([Span(endpoint.requestLine, role: .dim)]) }
+            var message: [[Span]] = [
+                [
+                    Span("Delete "), Span(endpointID, Style(.title, .bold)),
+                    Span(isDraft ? " (a draft never saved)?" : " from \(state.collectionFileName)?"),
+                ]
+            ]
+            if let endpoint = state.endpoint(withID: endpointID) {
+                message.append([Span(endpoint.requestLine, role: .dim)])
+            }
             message.append([Span("u brings it back in this session.", role: .dim)])
             ConfirmDialog(
                 title: "Delete endpoint", message: message,
@@ -68,8 +90,12 @@ enum OverlayView {
             ).render(into: &grid, area: screen)
         case .restoreDrafts:
             let drafts = state.compose.restorable
-            var message: [[Span]] = [[Span("The last session left \(drafts.count) unsaved draft\(drafts.count == 1 ? "" : "s"):")]]
-            message += drafts.prefix(5).map { [Span("  " + $0.id, Style(.title, .bold)), Span("  " + $0.requestLine, role: .dim)] }
+            var message: [[Span]] = [
+                [Span("The last session left \(drafts.count) unsaved draft\(drafts.count == 1 ? "" : "s"):")]
+            ]
+            message += drafts.prefix(5).map {
+                [Span("  " + $0.id, Style(.title, .bold)), Span("  " + $0.requestLine, role: .dim)]
+            }
             if drafts.count > 5 { message.append([Span("  and \(drafts.count - 5) more", role: .dim)]) }
             ConfirmDialog(
                 title: "Unsaved drafts", message: message,
@@ -93,8 +119,11 @@ enum OverlayView {
             state.mockLogPanel(offset: offset).render(into: &grid, area: screen)
         case .text(let title, let lines):
             // As wide as the screen allows: the text is a command to read whole.
-            ConfirmDialog(title: title, message: lines.map { [Span($0)] }, hints: [KeyHint(key: "Esc", label: "closes")], maximumWidth: screen.width)
-                .render(into: &grid, area: screen)
+            ConfirmDialog(
+                title: title, message: lines.map { [Span($0)] }, hints: [KeyHint(key: "Esc", label: "closes")],
+                maximumWidth: screen.width
+            )
+            .render(into: &grid, area: screen)
         }
     }
 
@@ -103,13 +132,20 @@ enum OverlayView {
         let environment = state.activeEnvironmentValue?.name ?? ""
         let title = "Variables · \(environment) (x clears a captured one, Esc closes)"
         guard let rows = state.variableRows else {
-            ConfirmDialog(title: title, message: [[Span("Reading the variables …", role: .dim)]], hints: [KeyHint(key: "Esc", label: "closes")])
-                .render(into: &grid, area: grid.bounds)
+            ConfirmDialog(
+                title: title, message: [[Span("Reading the variables …", role: .dim)]],
+                hints: [KeyHint(key: "Esc", label: "closes")]
+            )
+            .render(into: &grid, area: grid.bounds)
             return
         }
         let items = rows.map { row in
-            ListItem([Span(row.name, role: .headerName), Span(" = ", role: .dim), Span(row.value, role: row.isSecret ? .dim : .headerValue)],
-                     trailing: [Span(originText(row.origin, state: state), role: .dim)])
+            ListItem(
+                [
+                    Span(row.name, role: .headerName), Span(" = ", role: .dim),
+                    Span(row.value, role: row.isSecret ? .dim : .headerValue),
+                ],
+                trailing: [Span(originText(row.origin, state: state), role: .dim)])
         }
         var picker = Picker(title: title, items: items, state: list, filterable: false, minimumWidth: 50)
         picker.list.emptyText = "No variables in \(environment)"
@@ -127,7 +163,9 @@ enum OverlayView {
             calendar.timeZone = state.timeZone
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
             let time = ClockText.hourMinute(date, in: state.timeZone)
-            let day = calendar.isDate(date, inSameDayAs: state.now) ? ""
+            let day =
+                calendar.isDate(date, inSameDayAs: state.now)
+                ? ""
                 : String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
             return "captured from \(endpoint) \(day)\(time)"
         }

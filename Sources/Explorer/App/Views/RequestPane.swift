@@ -19,7 +19,8 @@ enum RequestPane {
         if showsTabs {
             for candidate in RequestTab.allCases where candidate != .preview {
                 title.append(Span(" "))
-                title.append(Span(candidate.rawValue, candidate == tab ? Style(.tabActive, .bold) : Style(.tabInactive)))
+                title.append(
+                    Span(candidate.rawValue, candidate == tab ? Style(.tabActive, .bold) : Style(.tabInactive)))
             }
         }
         // Where the tabs need the room, the mark goes without its hint.
@@ -29,7 +30,9 @@ enum RequestPane {
         let trailing = edited ? [Span(mark, role: .warning)] : []
         let inner = Block(titleSpans: title, trailingTitle: trailing, focused: focused).render(into: &grid, area: area)
         guard let endpoint = state.selectedEndpoint else {
-            let hint = state.collectionIsReading == nil ? "Select an endpoint and press Enter to send it." : "The endpoints come when the collection is read."
+            let hint =
+                state.collectionIsReading == nil
+                ? "Select an endpoint and press Enter to send it." : "The endpoints come when the collection is read."
             grid.put(hint, x: inner.x, y: inner.y, style: Style(.dim), clip: inner)
             return
         }
@@ -41,16 +44,20 @@ enum RequestPane {
         }
     }
 
-    private static func renderPreview(_ state: AppState, endpoint: Endpoint, into grid: inout CellGrid, inner: Rect, compact: Bool) {
+    private static func renderPreview(
+        _ state: AppState, endpoint: Endpoint, into grid: inout CellGrid, inner: Rect, compact: Bool
+    ) {
         guard let preview = state.preview else {
             // Not resolved yet (or no environment): the endpoint as written.
-            grid.put([Span(endpoint.method.rawValue + " ", role: AppState.role(for: endpoint.method)), Span(endpoint.path)],
-                     x: inner.x, y: inner.y, clip: inner)
+            grid.put(
+                [Span(endpoint.method.rawValue + " ", role: AppState.role(for: endpoint.method)), Span(endpoint.path)],
+                x: inner.x, y: inner.y, clip: inner)
             return
         }
         if let error = preview.error {
-            grid.put([Span(preview.method.rawValue + " ", role: AppState.role(for: preview.method)), Span(preview.urlText)],
-                     x: inner.x, y: inner.y, clip: inner)
+            grid.put(
+                [Span(preview.method.rawValue + " ", role: AppState.role(for: preview.method)), Span(preview.urlText)],
+                x: inner.x, y: inner.y, clip: inner)
             if inner.height > 1 {
                 grid.put(Sanitizer.sanitize(error), x: inner.x, y: inner.y + 1, style: Style(.error), clip: inner)
             }
@@ -59,7 +66,9 @@ enum RequestPane {
         let url = preview.url.map { part in
             Span(part.text, role: part.source == .function ? .jsonNumber : part.source == .variable ? .jsonKey : .text)
         }
-        var lines: [[Span]] = [[Span(preview.method.rawValue + " ", Style(AppState.role(for: preview.method), .bold))] + url]
+        var lines: [[Span]] = [
+            [Span(preview.method.rawValue + " ", Style(AppState.role(for: preview.method), .bold))] + url
+        ]
         if let proxy = preview.proxy { lines.append([Span(proxy, role: .dim)]) }
         // Which values came from which function: the URL marks them, this line names them.
         if !preview.functions.isEmpty {

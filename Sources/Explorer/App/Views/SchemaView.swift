@@ -8,15 +8,22 @@ extension SchemaPanel {
     /// how many members it has.
     static func row(_ type: GraphQLSchemaOutline.TypeEntry) -> ListItem {
         let noun = type.kind == .enumeration ? "value" : type.kind == .union ? "member" : "field"
-        let trailing = type.root.map { "\($0) root" } ?? (type.members.isEmpty ? "" : "\(type.members.count) \(noun)\(type.members.count == 1 ? "" : "s")")
+        let trailing =
+            type.root.map { "\($0) root" }
+            ?? (type.members.isEmpty ? "" : "\(type.members.count) \(noun)\(type.members.count == 1 ? "" : "s")")
         return ListItem(
-            [Span(type.kind.rawValue + " ", role: .dim), Span(type.name, role: .title), Span(firstLine(type.description).map { "  " + $0 } ?? "", role: .dim)],
+            [
+                Span(type.kind.rawValue + " ", role: .dim), Span(type.name, role: .title),
+                Span(firstLine(type.description).map { "  " + $0 } ?? "", role: .dim),
+            ],
             trailing: [Span(trailing, role: .dim)])
     }
 
     /// A member's row: `posts(first: Int): [Post!]!`, `deprecated` on the right when it is.
     static func row(_ member: GraphQLSchemaOutline.Member) -> ListItem {
-        let arguments = member.arguments.isEmpty ? "" : "(" + member.arguments.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + ")"
+        let arguments =
+            member.arguments.isEmpty
+            ? "" : "(" + member.arguments.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + ")"
         var spans = [Span(member.name, role: .headerName), Span(arguments, role: .dim)]
         if let type = member.type { spans.append(Span(": " + type, role: .headerValue)) }
         if let value = member.defaultValue { spans.append(Span(" = " + value, role: .dim)) }
@@ -36,7 +43,9 @@ extension SchemaPanel {
         for argument in member.arguments {
             var line = [Span("  " + argument.name, role: .headerName), Span(": " + argument.type, role: .headerValue)]
             if let value = argument.defaultValue { line.append(Span(" = " + value, role: .dim)) }
-            if let description = argument.description, !description.isEmpty { line.append(Span("  " + description, role: .dim)) }
+            if let description = argument.description, !description.isEmpty {
+                line.append(Span("  " + description, role: .dim))
+            }
             lines.append(line)
         }
         return lines
@@ -56,18 +65,24 @@ enum SchemaView {
         let screen = grid.bounds
         let title = "GraphQL schema · \(panel.environment) · / searches · r refreshes · Esc closes"
         guard let load = panel.load else {
-            ConfirmDialog(title: title, message: [[Span("Reading the schema of \(panel.endpointID)…", role: .dim)]], hints: [])
-                .render(into: &grid, area: screen)
+            ConfirmDialog(
+                title: title, message: [[Span("Reading the schema of \(panel.endpointID)…", role: .dim)]], hints: []
+            )
+            .render(into: &grid, area: screen)
             return
         }
         guard let outline = load.outline else {
-            ConfirmDialog(title: title, message: [[Span(load.problem ?? "No schema.", role: .warning)]],
-                          hints: [KeyHint(key: "r", label: "tries again"), KeyHint(key: "Esc", label: "closes")],
-                          maximumWidth: screen.width).render(into: &grid, area: screen)
+            ConfirmDialog(
+                title: title, message: [[Span(load.problem ?? "No schema.", role: .warning)]],
+                hints: [KeyHint(key: "r", label: "tries again"), KeyHint(key: "Esc", label: "closes")],
+                maximumWidth: screen.width
+            ).render(into: &grid, area: screen)
             return
         }
-        let inside = Overlay.frame(into: &grid, area: screen, width: Overlay.maximumWidth(in: screen), height: Overlay.maximumHeight(in: screen),
-                                   title: title, trailingTitle: [Span(origin(load, timeZone: state.timeZone), role: .dim)])
+        let inside = Overlay.frame(
+            into: &grid, area: screen, width: Overlay.maximumWidth(in: screen),
+            height: Overlay.maximumHeight(in: screen),
+            title: title, trailingTitle: [Span(origin(load, timeZone: state.timeZone), role: .dim)])
         guard inside.height >= 3 else { return }
         let type = panel.shownType
         let details = type == nil ? [] : panel.selectedMember.map(SchemaPanel.details) ?? []
@@ -81,19 +96,28 @@ enum SchemaView {
             if panel.searching { header.append(Span("▏", role: .input)) }
         } else if let type {
             header = [Span(type.kind.rawValue + " ", role: .dim), Span(type.name, role: .title)]
-            if !type.interfaces.isEmpty { header.append(Span(" implements " + type.interfaces.joined(separator: " & "), role: .dim)) }
-            if let description = SchemaPanel.firstLine(type.description) { header.append(Span("  " + description, role: .dim)) }
+            if !type.interfaces.isEmpty {
+                header.append(Span(" implements " + type.interfaces.joined(separator: " & "), role: .dim))
+            }
+            if let description = SchemaPanel.firstLine(type.description) {
+                header.append(Span("  " + description, role: .dim))
+            }
         } else {
             header = [Span("\(outline.types.count) types of \(load.url) · Enter opens one", role: .dim)]
         }
         _ = grid.put(Overlay.characters(header), x: parts[0].x, y: parts[0].y, clip: parts[0])
         if type == nil {
-            ListView(items: panel.visibleTypes.map(SchemaPanel.row), state: panel.typeList, emptyText: "No type matches \"\(panel.typeQuery)\"")
-                .render(into: &grid, area: parts[1])
+            ListView(
+                items: panel.visibleTypes.map(SchemaPanel.row), state: panel.typeList,
+                emptyText: "No type matches \"\(panel.typeQuery)\""
+            )
+            .render(into: &grid, area: parts[1])
         } else {
-            ListView(items: panel.visibleMembers.map(SchemaPanel.row), state: panel.memberList,
-                     emptyText: panel.memberQuery.isEmpty ? "No fields" : "No field matches \"\(panel.memberQuery)\"")
-                .render(into: &grid, area: parts[1])
+            ListView(
+                items: panel.visibleMembers.map(SchemaPanel.row), state: panel.memberList,
+                emptyText: panel.memberQuery.isEmpty ? "No fields" : "No field matches \"\(panel.memberQuery)\""
+            )
+            .render(into: &grid, area: parts[1])
         }
         guard detailHeight > 0 else { return }
         let area = parts[2]

@@ -14,7 +14,10 @@ extension TokensPanel {
         var trailing = expiry(listed.token.expiresAt, now: now, timeZone: timeZone)
         if listed.token.refreshToken != nil { trailing += "  refreshable" }
         return ListItem(
-            [Span(client, role: .title), Span("  \(listed.token.tokenType) " + SecretMasker.mask, role: .dim), Span("  \(grant) · \(issuer)")],
+            [
+                Span(client, role: .title), Span("  \(listed.token.tokenType) " + SecretMasker.mask, role: .dim),
+                Span("  \(grant) · \(issuer)"),
+            ],
             trailing: [Span(trailing, role: listed.token.isFresh(at: now, margin: 0) ? .dim : .warning)])
     }
 
@@ -34,7 +37,8 @@ extension TokensPanel {
 enum TokensView {
     static func render(_ panel: TokensPanel, state: AppState, into grid: inout CellGrid) {
         panel.render(
-            title: "OAuth2 tokens of \(panel.environment) · x drops · X drops all · Esc closes", reading: "Reading the tokens…",
+            title: "OAuth2 tokens of \(panel.environment) · x drops · X drops all · Esc closes",
+            reading: "Reading the tokens…",
             empty: "No tokens: no oauth2 request was sent in \(panel.environment) yet.", into: &grid
         ) { TokensPanel.row($0, now: state.now, timeZone: state.timeZone) }
     }

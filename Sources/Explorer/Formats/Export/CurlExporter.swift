@@ -19,7 +19,9 @@ package enum CurlExporter {
         return CurlCommand(
             method: request.method, url: revealSecrets ? resolved.url : resolved.maskedURL,
             headers: request.headers, body: body,
-            digestUser: resolved.digest.map { (name: $0.username, password: revealSecrets ? $0.password : SecretMasker.mask) },
+            digestUser: resolved.digest.map {
+                (name: $0.username, password: revealSecrets ? $0.password : SecretMasker.mask)
+            },
             proxyOptions: proxyOptions(for: resolved, revealSecrets: revealSecrets)
         ).text
     }
@@ -38,7 +40,13 @@ package enum CurlExporter {
             guard var server = try? ProxyServer(parsing: expand(setting.url), source: "") else { return [] }
             if let user = setting.user { server.username = expand(user) }
             if let password = setting.password { server.password = expand(password) }
-            var options = [(option: "-x", value: "\(server.kind == .socks5 ? "socks5h" : "http")://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)")]
+            var options = [
+                (
+                    option: "-x",
+                    value:
+                        "\(server.kind == .socks5 ? "socks5h" : "http")://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)"
+                )
+            ]
             if let user = server.username {
                 let password = server.password.map { revealSecrets ? $0 : SecretMasker.mask }
                 options.append(("-U", user + (password.map { ":" + $0 } ?? "")))

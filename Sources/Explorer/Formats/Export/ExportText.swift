@@ -40,11 +40,13 @@ enum ExportText {
     }
 
     private static func isBodyControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r") || (0x7F...0x9F).contains(scalar.value)
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r")
+            || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Control characters (a tab aside) and the Unicode line and paragraph separators.
     private static func isBreaking(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+            || scalar == "\u{2029}"
     }
 }

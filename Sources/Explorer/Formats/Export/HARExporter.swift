@@ -14,14 +14,18 @@ package enum HARExporter {
     ///   - requests: the resolved requests, in order.
     ///   - revealSecrets: writes secrets as they are when `true`; masks them otherwise.
     ///   - date: the `startedDateTime` written (now by default).
-    package static func json(for requests: [ResolvedRequest], revealSecrets: Bool = false, date: Date = Date()) -> String {
+    package static func json(for requests: [ResolvedRequest], revealSecrets: Bool = false, date: Date = Date())
+        -> String
+    {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let started = formatter.string(from: date)
         let entries: [JSONValue] = requests.map { resolved in
             let request = revealSecrets ? resolved.request : resolved.masked
             let url = revealSecrets ? resolved.url : resolved.maskedURL
-            let headers = request.headers.map { JSONValue.object([("name", .string($0.name)), ("value", .string($0.value))]) }
+            let headers = request.headers.map {
+                JSONValue.object([("name", .string($0.name)), ("value", .string($0.value))])
+            }
             let query = (URLComponents(string: url)?.queryItems ?? []).map {
                 JSONValue.object([("name", .string($0.name)), ("value", .string($0.value ?? ""))])
             }
@@ -60,11 +64,16 @@ package enum HARExporter {
                 ("comment", .string(resolved.endpoint.id)),
             ])
         }
-        let log: JSONValue = .object([("log", .object([
-            ("version", .string("1.2")),
-            ("creator", .object([("name", .string("explorer")), ("version", .string("1"))])),
-            ("entries", .array(entries)),
-        ]))])
+        let log: JSONValue = .object([
+            (
+                "log",
+                .object([
+                    ("version", .string("1.2")),
+                    ("creator", .object([("name", .string("explorer")), ("version", .string("1"))])),
+                    ("entries", .array(entries)),
+                ])
+            )
+        ])
         // DEL and the C1 controls as JSON escapes too: the file reads back the same, and none is raw.
         return JSONControlEscapes.escaping(log.serialized(pretty: true)) + "\n"
     }

@@ -29,9 +29,11 @@ package enum HTTPFileExporter {
             written.insert("baseUrl")
         }
         let secrets = collection.secretVariableNames(in: environment)
-        for variable in (environment?.variables ?? []) + collection.variables where written.insert(variable.name).inserted {
+        for variable in (environment?.variables ?? []) + collection.variables
+        where written.insert(variable.name).inserted {
             if !APICollection.mayExport(variable, secrets: secrets) {
-                out += "# @\(ExportText.line(variable.name)) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
+                out +=
+                    "# @\(ExportText.line(variable.name)) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
             } else {
                 out += "@\(ExportText.line(variable.name)) = \(ExportText.line(convert(variable.value)))\n"
             }
@@ -40,7 +42,8 @@ package enum HTTPFileExporter {
             out += "\n### \(ExportText.line(endpoint.id))\n"
             out += "# @name \(ExportText.line(endpoint.name.replacingOccurrences(of: " ", with: "_")))\n"
             if case .raw(let text)? = endpoint.body, ExportText.hasControls(text) {
-                out += "# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending.\n"
+                out +=
+                    "# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending.\n"
             }
             // A path that is a whole URL goes to its own server, without the environment's headers.
             let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
@@ -48,13 +51,18 @@ package enum HTTPFileExporter {
             if !wholeURL && !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
             var line = "\(endpoint.method.rawValue) \(environment == nil || wholeURL ? "" : "{{baseUrl}}")\(path)"
             let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
-            var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
+            var headers =
+                (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) }
+                + endpoint.headers
             var query = endpoint.query
             // Credentials stay with their origin, as when explorer sends: the resolver's rule.
-            applyAuth(RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment),
-                      own: ownNames, headers: &headers, query: &query)
+            applyAuth(
+                RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment),
+                own: ownNames, headers: &headers, query: &query)
             if !query.isEmpty {
-                line += (path.contains("?") ? "&" : "?") + query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
+                line +=
+                    (path.contains("?") ? "&" : "?")
+                    + query.map { "\(convert($0.name))=\(convert($0.value))" }.joined(separator: "&")
             }
             out += ExportText.line(line) + "\n"
             func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
@@ -69,8 +77,11 @@ package enum HTTPFileExporter {
             case .file(let path):
                 body = ExportText.line("< \(path)")
             case .form(let fields):
-                if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded")) }
-                body = fields.map { ExportText.line("\(convert($0.name))=\(convert($0.value))") }.joined(separator: "\n&")
+                if !hasHeader("Content-Type") {
+                    headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded"))
+                }
+                body = fields.map { ExportText.line("\(convert($0.name))=\(convert($0.value))") }.joined(
+                    separator: "\n&")
             case .multipart(let fields):
                 let boundary = "ExplorerBoundary"
                 headers.removeAll { $0.name.lowercased() == "content-type" }
@@ -79,12 +90,17 @@ package enum HTTPFileExporter {
                 for field in fields {
                     text += "--\(boundary)\n"
                     var disposition = "Content-Disposition: form-data; name=\"\(field.name)\""
-                    if let filename = field.filename ?? (field.isFile ? (field.value as NSString).lastPathComponent : nil) {
+                    if let filename = field.filename
+                        ?? (field.isFile ? (field.value as NSString).lastPathComponent : nil)
+                    {
                         disposition += "; filename=\"\(filename)\""
                     }
                     text += disposition + "\n"
                     if let type = field.contentType { text += "Content-Type: \(type)\n" }
-                    text += field.isFile ? "\n< \(ExportText.line(field.value))\n" : "\n\(ExportText.visibleControls(convert(field.value)))\n"
+                    text +=
+                        field.isFile
+                        ? "\n< \(ExportText.line(field.value))\n"
+                        : "\n\(ExportText.visibleControls(convert(field.value)))\n"
                 }
                 body = text + "--\(boundary)--"
             }
@@ -98,7 +114,8 @@ package enum HTTPFileExporter {
     /// and `Digest user password` (both clients compute these), `Bearer token`, an API key as
     /// its header or query item. Templates stay templates; a header the endpoint writes
     /// itself wins, as when explorer sends it.
-    static func applyAuth(_ auth: Authentication?, own: Set<String>, headers: inout [KeyValue], query: inout [KeyValue]) {
+    static func applyAuth(_ auth: Authentication?, own: Set<String>, headers: inout [KeyValue], query: inout [KeyValue])
+    {
         func setHeader(_ name: String, _ value: String) {
             guard !own.contains(name.lowercased()) else { return }
             headers.removeAll { $0.name.lowercased() == name.lowercased() }

@@ -24,11 +24,14 @@ package enum HurlExporter {
     ///   - collection: the collection.
     ///   - environment: the environment whose base URL and headers are written.
     /// - Returns: the file's text.
-    package static func text(for endpoints: [Endpoint], in collection: APICollection, environment: Environment?) -> String {
+    package static func text(for endpoints: [Endpoint], in collection: APICollection, environment: Environment?)
+        -> String
+    {
         var ordered: [Endpoint] = []
         var seen: Set<String> = []
         for endpoint in endpoints {
-            for (required, _) in collection.prerequisites(of: endpoint, captured: [:]) where seen.insert(required.id).inserted {
+            for (required, _) in collection.prerequisites(of: endpoint, captured: [:])
+            where seen.insert(required.id).inserted {
                 ordered.append(required)
             }
             if seen.insert(endpoint.id).inserted { ordered.append(endpoint) }
@@ -54,7 +57,8 @@ package enum HurlExporter {
             out += secrets.map { " --secret \(ExportText.line($0))=…" }.joined() + " FILE.hurl\n"
         }
         if !secrets.isEmpty {
-            out += "# Secrets are not written here: pass \(ExportText.line(secrets.joined(separator: ", "))) with --secret (Hurl 6; --variable before it).\n"
+            out +=
+                "# Secrets are not written here: pass \(ExportText.line(secrets.joined(separator: ", "))) with --secret (Hurl 6; --variable before it).\n"
         }
         for endpoint in ordered {
             out += "\n" + request(endpoint, in: collection, environment: environment)
@@ -64,7 +68,8 @@ package enum HurlExporter {
 
     // MARK: - One entry
 
-    private static func request(_ endpoint: Endpoint, in collection: APICollection, environment: Environment?) -> String {
+    private static func request(_ endpoint: Endpoint, in collection: APICollection, environment: Environment?) -> String
+    {
         var out = "# \(ExportText.line(endpoint.id))\n"
         let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
         var path = convert(endpoint.path)
@@ -73,7 +78,9 @@ package enum HurlExporter {
         out += ExportText.line("\(endpoint.method.rawValue) \(base)\(path)") + "\n"
 
         let ownNames = Set(endpoint.headers.map { $0.name.lowercased() })
-        var headers = (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) } + endpoint.headers
+        var headers =
+            (wholeURL ? [] : environment?.headers ?? []).filter { !ownNames.contains($0.name.lowercased()) }
+            + endpoint.headers
         var sections: [String] = []
         var query = endpoint.query
         // Credentials stay with their origin, as when explorer sends: the resolver's rule.
@@ -89,21 +96,29 @@ package enum HurlExporter {
         case .digest?:
             out += "# auth: digest is not exported (Hurl has no digest auth): pass --digest --user to hurl.\n"
         case .oauth2(let settings)?:
-            out += ExportText.line("# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first.") + "\n"
+            out +=
+                ExportText.line(
+                    "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first."
+                ) + "\n"
         case .none?, nil:
             break
         }
         if let retry = endpoint.retry {
-            sections.insert("[Options]\nretry: \(retry.count)\nretry-interval: \(Int((retry.interval * 1000).rounded()))\n", at: 0)
+            sections.insert(
+                "[Options]\nretry: \(retry.count)\nretry-interval: \(Int((retry.interval * 1000).rounded()))\n", at: 0)
         }
         if !query.isEmpty {
-            sections.append("[QueryStringParams]\n" + query.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined())
+            sections.append(
+                "[QueryStringParams]\n"
+                    + query.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined())
         }
         var body: String?
         switch endpoint.body {
         case nil: break
         case .json(let json):
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(KeyValue("Content-Type", "application/json")) }
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.append(KeyValue("Content-Type", "application/json"))
+            }
             body = JSONControlEscapes.escaping(convert(json.serialized(pretty: true)))
         case .raw(let text) where ExportText.hasControls(text):
             body = "`" + onelineEscaped(convert(text)) + "`"
@@ -112,13 +127,19 @@ package enum HurlExporter {
         case .file(let file):
             body = ExportText.line("file,\(file);")
         case .form(let fields):
-            sections.append("[FormParams]\n" + fields.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined())
+            sections.append(
+                "[FormParams]\n" + fields.map { ExportText.line("\(key($0.name)): \(value($0.value))") + "\n" }.joined()
+            )
         case .multipart(let fields):
-            sections.append("[MultipartFormData]\n" + fields.map { field in
-                field.isFile
-                    ? ExportText.line("\(key(field.name)): file,\(field.value);\(field.contentType.map { " \($0)" } ?? "")") + "\n"
-                    : ExportText.line("\(key(field.name)): \(value(field.value))") + "\n"
-            }.joined())
+            sections.append(
+                "[MultipartFormData]\n"
+                    + fields.map { field in
+                        field.isFile
+                            ? ExportText.line(
+                                "\(key(field.name)): file,\(field.value);\(field.contentType.map { " \($0)" } ?? "")")
+                                + "\n"
+                            : ExportText.line("\(key(field.name)): \(value(field.value))") + "\n"
+                    }.joined())
         }
         out += headers.map { ExportText.line("\($0.name): \(value($0.value))") + "\n" }.joined()
         out += sections.joined()
@@ -126,7 +147,11 @@ package enum HurlExporter {
 
         let functions = templateFunctions(in: out)
         if !functions.isEmpty {
-            out = out.replacingOccurrences(of: "# \(ExportText.line(endpoint.id))\n", with: "# \(ExportText.line(endpoint.id))\n# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): pass their values with --variable.\n")
+            out = out.replacingOccurrences(
+                of: "# \(ExportText.line(endpoint.id))\n",
+                with:
+                    "# \(ExportText.line(endpoint.id))\n# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): pass their values with --variable.\n"
+            )
         }
         guard endpoint.hasChecks else { return out }
         out += "HTTP *\n"
@@ -137,14 +162,19 @@ package enum HurlExporter {
                     out += "# " + ExportText.line("\(capture.name): \(capture.sourceText) has no Hurl query") + "\n"
                     continue
                 }
-                out += ExportText.line("\(capture.name): \(query)") + "\(capture.isSecret || environment?.secrets.contains(capture.name) == true || APICollection.isCredentialName(capture.name) ? " redact" : "")\n"
+                out +=
+                    ExportText.line("\(capture.name): \(query)")
+                    + "\(capture.isSecret || environment?.secrets.contains(capture.name) == true || APICollection.isCredentialName(capture.name) ? " redact" : "")\n"
             }
         }
         if !endpoint.assertions.isEmpty {
             out += "[Asserts]\n"
             for assertion in endpoint.assertions {
                 // Hurl has no check against an OpenAPI document: it stays as a comment.
-                guard assertion.query != .schema else { out += "# schema (explorer: checked against the collection's openapi: document)\n"; continue }
+                guard assertion.query != .schema else {
+                    out += "# schema (explorer: checked against the collection's openapi: document)\n"
+                    continue
+                }
                 out += ExportText.line(assertionLine(assertion)) + "\n"
             }
         }
@@ -167,18 +197,19 @@ package enum HurlExporter {
     /// An assertion in Hurl's words: the same queries and predicates, arguments and string
     /// values quoted.
     static func assertionLine(_ assertion: Assertion) -> String {
-        let query: String = switch assertion.query {
-        case .status: "status"
-        case .header(let name): "header \(quoted(name))"
-        case .jsonpath(let expression): "jsonpath \(quoted(expression))"
-        case .xpath(let expression): "xpath \(quoted(expression))"
-        case .body: "body"
-        case .regex(let pattern): "regex \(quoted(pattern))"
-        case .duration: "duration"
-        case .bytes: "bytes"
-        case .cookie(let name): "cookie \(quoted(name))"
-        case .schema: "schema"
-        }
+        let query: String =
+            switch assertion.query {
+            case .status: "status"
+            case .header(let name): "header \(quoted(name))"
+            case .jsonpath(let expression): "jsonpath \(quoted(expression))"
+            case .xpath(let expression): "xpath \(quoted(expression))"
+            case .body: "body"
+            case .regex(let pattern): "regex \(quoted(pattern))"
+            case .duration: "duration"
+            case .bytes: "bytes"
+            case .cookie(let name): "cookie \(quoted(name))"
+            case .schema: "schema"
+            }
         var parts = [query]
         if assertion.isNegated { parts.append("not") }
         parts.append(assertion.predicate.rawValue)
@@ -196,10 +227,14 @@ package enum HurlExporter {
 
     /// The names of the template functions (`{{base64 credentials}}`) a text calls, once each.
     private static func templateFunctions(in text: String) -> [String] {
-        guard let regex = try? NSRegularExpression(pattern: #"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s+[^}]*\}\}"#) else { return [] }
+        guard let regex = try? NSRegularExpression(pattern: #"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s+[^}]*\}\}"#) else {
+            return []
+        }
         var names: [String] = []
         for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            if let range = Range(match.range(at: 1), in: text), !names.contains(String(text[range])) { names.append(String(text[range])) }
+            if let range = Range(match.range(at: 1), in: text), !names.contains(String(text[range])) {
+                names.append(String(text[range]))
+            }
         }
         return names
     }
@@ -226,7 +261,9 @@ package enum HurlExporter {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+            case _
+            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+                || scalar == "\u{2029}":
                 out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: out.unicodeScalars.append(scalar)
             }
@@ -236,7 +273,8 @@ package enum HurlExporter {
 
     /// A key of a `[QueryStringParams]`-like section: as is when Hurl reads it bare, else quoted.
     private static func key(_ name: String) -> String {
-        name.allSatisfy { $0.isLetter || $0.isNumber || "-_.[]@$".contains($0) } && !name.isEmpty ? convert(name) : quoted(convert(name))
+        name.allSatisfy { $0.isLetter || $0.isNumber || "-_.[]@$".contains($0) } && !name.isEmpty
+            ? convert(name) : quoted(convert(name))
     }
 
     /// The value of a `key: value` line: `convert`ed, with `\` and `#` escaped outside
@@ -272,6 +310,7 @@ package enum HurlExporter {
 
     /// A shell word for the `--variable` comment (single-quoted when it needs it).
     private static func shellWord(_ text: String) -> String {
-        text.allSatisfy { $0.isLetter || $0.isNumber || "=_-./:@".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        text.allSatisfy { $0.isLetter || $0.isNumber || "=_-./:@".contains($0) }
+            ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -43,19 +43,24 @@ package enum PostmanExporter {
         .object([("key", .string(key)), ("value", .string(value))] + extra)
     }
 
-    private static func item(_ item: CollectionItem, collection: APICollection, environment: Environment?) -> JSONValue {
+    private static func item(_ item: CollectionItem, collection: APICollection, environment: Environment?) -> JSONValue
+    {
         switch item {
         case .folder(let folder):
             var pairs: [(key: String, value: JSONValue)] = [("name", .string(folder.name))]
             if let description = folder.description { pairs.append(("description", .string(description))) }
-            pairs.append(("item", .array(folder.items.map { self.item($0, collection: collection, environment: environment) })))
+            pairs.append(
+                ("item", .array(folder.items.map { self.item($0, collection: collection, environment: environment) })))
             return .object(pairs)
         case .endpoint(let endpoint):
             // A path that is a whole URL goes to its own server, without the environment's headers.
             let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)
             let own = Set(endpoint.headers.map { $0.name.lowercased() })
-            let headers = (wholeURL ? [] : environment?.headers ?? []).filter { !own.contains($0.name.lowercased()) } + endpoint.headers
-            var path = wholeURL || endpoint.path.hasPrefix("/") || endpoint.path.isEmpty ? endpoint.path : "/" + endpoint.path
+            let headers =
+                (wholeURL ? [] : environment?.headers ?? []).filter { !own.contains($0.name.lowercased()) }
+                + endpoint.headers
+            var path =
+                wholeURL || endpoint.path.hasPrefix("/") || endpoint.path.isEmpty ? endpoint.path : "/" + endpoint.path
             var rawQuery = ""
             if let mark = path.firstIndex(of: "?") {
                 rawQuery = String(path[path.index(after: mark)...])
@@ -68,18 +73,26 @@ package enum PostmanExporter {
             let origin = wholeURL ? RequestResolver.server(ofAbsolute: path) ?? leadingVariable : "{{baseUrl}}"
             let rest = wholeURL ? String(path.dropFirst(origin.count)) : path
             var url: [(key: String, value: JSONValue)] = [
-                ("raw", .string((wholeURL ? "" : "{{baseUrl}}") + convert(path) + (queryText.isEmpty ? "" : "?" + queryText))),
+                (
+                    "raw",
+                    .string(
+                        (wholeURL ? "" : "{{baseUrl}}") + convert(path) + (queryText.isEmpty ? "" : "?" + queryText))
+                ),
                 ("host", .array([.string(convert(origin))])),
                 ("path", .array(rest.split(separator: "/").map { .string(convert(String($0))) })),
             ]
-            if !endpoint.query.isEmpty { url.append(("query", .array(endpoint.query.map { pair(key: convert($0.name), value: convert($0.value)) }))) }
+            if !endpoint.query.isEmpty {
+                url.append(
+                    ("query", .array(endpoint.query.map { pair(key: convert($0.name), value: convert($0.value)) })))
+            }
             var request: [(key: String, value: JSONValue)] = [
                 ("method", .string(endpoint.method.rawValue)),
                 ("header", .array(headers.map { pair(key: $0.name, value: convert($0.value)) })),
             ]
             // Credentials stay with their origin, as when explorer sends (the resolver's rule);
             // `noauth` where an inherited one is left out, so that Postman does not inherit it either.
-            let exported = RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment)
+            let exported = RequestResolver.exportedAuthentication(
+                for: endpoint, in: collection, environment: environment)
             let withheld = exported == nil && collection.authentication(for: endpoint, in: environment) != nil
             let written: JSONValue? = withheld ? .object([("type", .string("noauth"))]) : auth(exported)
             if let written { request.append(("auth", written)) }
@@ -95,24 +108,39 @@ package enum PostmanExporter {
     /// inherit a folder's.
     private static func auth(_ auth: Authentication?) -> JSONValue? {
         func scheme(_ type: String, _ pairs: [(String, String)]) -> JSONValue {
-            .object([("type", .string(type)), (type, .array(pairs.map { pair(key: $0.0, value: convert($0.1), extra: [("type", .string("string"))]) }))])
+            .object([
+                ("type", .string(type)),
+                (
+                    type,
+                    .array(pairs.map { pair(key: $0.0, value: convert($0.1), extra: [("type", .string("string"))]) })
+                ),
+            ])
         }
         switch auth?.scheme {
         case nil: return nil
         case .none?: return .object([("type", .string("noauth"))])
-        case .basic(let username, let password)?: return scheme("basic", [("username", username), ("password", password)])
-        case .digest(let username, let password)?: return scheme("digest", [("username", username), ("password", password)])
+        case .basic(let username, let password)?:
+            return scheme("basic", [("username", username), ("password", password)])
+        case .digest(let username, let password)?:
+            return scheme("digest", [("username", username), ("password", password)])
         case .bearer(let token)?: return scheme("bearer", [("token", token)])
         case .apiKey(let name, let value, let placement)?:
-            return scheme("apikey", [("key", name), ("value", value), ("in", placement == .query ? "query" : "header")])
+            return scheme(
+                "apikey", [("key", name), ("value", value), ("in", placement == .query ? "query" : "header")])
         case .oauth2(let settings)?:
             // Postman's names for the grants it has (it has no device code grant).
-            let grants = ["client_credentials": "client_credentials", "password": "password_credentials",
-                          "authorization_code": "authorization_code_with_pkce"]
+            let grants = [
+                "client_credentials": "client_credentials", "password": "password_credentials",
+                "authorization_code": "authorization_code_with_pkce",
+            ]
             guard let grant = grants[settings.grant] else { return nil }
-            let names = [("token_url", "accessTokenUrl"), ("authorization_url", "authUrl"), ("client_id", "clientId"),
-                         ("client_secret", "clientSecret"), ("scope", "scope"), ("username", "username"), ("password", "password")]
-            var pairs = [("grant_type", grant)] + names.compactMap { key, name in settings.values[key].map { (name, $0) } }
+            let names = [
+                ("token_url", "accessTokenUrl"), ("authorization_url", "authUrl"), ("client_id", "clientId"),
+                ("client_secret", "clientSecret"), ("scope", "scope"), ("username", "username"),
+                ("password", "password"),
+            ]
+            var pairs =
+                [("grant_type", grant)] + names.compactMap { key, name in settings.values[key].map { (name, $0) } }
             if settings.grant == "authorization_code" { pairs.append(("challengeAlgorithm", "S256")) }
             pairs.append(("client_authentication", settings.values["client_auth"] == "body" ? "body" : "header"))
             return scheme("oauth2", pairs)
@@ -123,26 +151,43 @@ package enum PostmanExporter {
         switch body {
         case nil: return nil
         case .json(let json):
-            return .object([("mode", .string("raw")), ("raw", .string(convert(json.serialized(pretty: true)))),
-                            ("options", .object([("raw", .object([("language", .string("json"))]))]))])
+            return .object([
+                ("mode", .string("raw")), ("raw", .string(convert(json.serialized(pretty: true)))),
+                ("options", .object([("raw", .object([("language", .string("json"))]))])),
+            ])
         case .raw(let text):
             return .object([("mode", .string("raw")), ("raw", .string(convert(text)))])
         case .file(let path):
             return .object([("mode", .string("file")), ("file", .object([("src", .string(path))]))])
         case .form(let fields):
-            return .object([("mode", .string("urlencoded")),
-                            ("urlencoded", .array(fields.map { pair(key: convert($0.name), value: convert($0.value), extra: [("type", .string("text"))]) }))])
+            return .object([
+                ("mode", .string("urlencoded")),
+                (
+                    "urlencoded",
+                    .array(
+                        fields.map {
+                            pair(key: convert($0.name), value: convert($0.value), extra: [("type", .string("text"))])
+                        })
+                ),
+            ])
         case .multipart(let fields):
-            return .object([("mode", .string("formdata")), ("formdata", .array(fields.map { field in
-                var pairs: [(key: String, value: JSONValue)] = [("key", .string(convert(field.name)))]
-                if field.isFile {
-                    pairs += [("type", .string("file")), ("src", .string(field.value))]
-                } else {
-                    pairs += [("value", .string(convert(field.value))), ("type", .string("text"))]
-                }
-                if let type = field.contentType { pairs.append(("contentType", .string(type))) }
-                return .object(pairs)
-            }))])
+            return .object([
+                ("mode", .string("formdata")),
+                (
+                    "formdata",
+                    .array(
+                        fields.map { field in
+                            var pairs: [(key: String, value: JSONValue)] = [("key", .string(convert(field.name)))]
+                            if field.isFile {
+                                pairs += [("type", .string("file")), ("src", .string(field.value))]
+                            } else {
+                                pairs += [("value", .string(convert(field.value))), ("type", .string("text"))]
+                            }
+                            if let type = field.contentType { pairs.append(("contentType", .string(type))) }
+                            return .object(pairs)
+                        })
+                ),
+            ])
         }
     }
 

@@ -30,10 +30,14 @@ struct CurlDataReader {
         do {
             return try content(ofFile: path)
         } catch ImportError.unreadableFile(let file) {
-            readWarnings.append("curl cannot read \(file) either: it sends that data empty, and so does the imported endpoint; edit the body.")
+            readWarnings.append(
+                "curl cannot read \(file) either: it sends that data empty, and so does the imported endpoint; edit the body."
+            )
             return nil
         } catch ImportError.invalidCurl where path == "-" {
-            readWarnings.append("The data read from standard input (@-) is not in the pasted text, so it is empty, as curl sends it with nothing to read; paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…').")
+            readWarnings.append(
+                "The data read from standard input (@-) is not in the pasted text, so it is empty, as curl sends it with nothing to read; paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…')."
+            )
             return nil
         }
     }
@@ -43,8 +47,14 @@ struct CurlDataReader {
         switch standardInput {
         case .text(let text): return text
         case .file(let path): return try importer.readFile(path)
-        case .pipe: throw ImportError.invalidCurl("the data is read from standard input (@-), which comes from another command here; paste the data instead.")
-        case nil: throw ImportError.invalidCurl("the data is read from standard input (@-); paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…').")
+        case .pipe:
+            throw ImportError.invalidCurl(
+                "the data is read from standard input (@-), which comes from another command here; paste the data instead."
+            )
+        case nil:
+            throw ImportError.invalidCurl(
+                "the data is read from standard input (@-); paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…')."
+            )
         }
     }
 }

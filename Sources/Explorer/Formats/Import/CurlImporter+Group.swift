@@ -100,20 +100,25 @@ extension CurlImporter.Group {
     }
 
     /// The URL, the method, `-G` and `--url-query`.
-    private mutating func applyRequestLineOption(_ option: CurlOptions.Given, reading reader: inout CurlDataReader) throws -> Bool {
+    private mutating func applyRequestLineOption(_ option: CurlOptions.Given, reading reader: inout CurlDataReader)
+        throws -> Bool
+    {
         switch option.name {
         case "url": urls.append(option.value)
         case "request": explicitMethod = option.value
         case "get": getMode = !option.negated
         case "head": head = !option.negated
-        case "url-query": urlQueries.append(try CurlImporter.urlQuery(option.value) { try reader.dataContent(ofFile: $0) })
+        case "url-query":
+            urlQueries.append(try CurlImporter.urlQuery(option.value) { try reader.dataContent(ofFile: $0) })
         default: return false
         }
         return true
     }
 
     /// The data options, `-F` and `-T`.
-    private mutating func applyBodyOption(_ option: CurlOptions.Given, reading reader: inout CurlDataReader) throws -> Bool {
+    private mutating func applyBodyOption(_ option: CurlOptions.Given, reading reader: inout CurlDataReader) throws
+        -> Bool
+    {
         switch option.name {
         case "data", "data-ascii": data.append((.ascii, option.value))
         case "data-raw": data.append((.raw, option.value))
@@ -121,7 +126,10 @@ extension CurlImporter.Group {
         case "data-urlencode": data.append((.urlencode, option.value))
         case "json": data.append((.json, option.value))
         case "form", "form-string":
-            form.append(try CurlImporter.formField(option.value, literal: option.name == "form-string") { try reader.content(ofFile: $0) })
+            form.append(
+                try CurlImporter.formField(option.value, literal: option.name == "form-string") {
+                    try reader.content(ofFile: $0)
+                })
         case "upload-file": uploads.append(option.value)
         default: return false
         }
@@ -129,7 +137,9 @@ extension CurlImporter.Group {
     }
 
     /// `-H` and the options that imply a header (`-b`, `-A`, `-e`, `-r`), and `-c`.
-    private mutating func applyHeaderOption(_ option: CurlOptions.Given, reading reader: inout CurlDataReader) throws -> Bool {
+    private mutating func applyHeaderOption(_ option: CurlOptions.Given, reading reader: inout CurlDataReader) throws
+        -> Bool
+    {
         let value = option.value
         switch option.name {
         case "header":
@@ -183,7 +193,8 @@ extension CurlImporter.Group {
         case "user": user = option.value
         case "basic": if !option.negated { authentication = "basic" }
         case "oauth2-bearer": bearer = option.value
-        case _ where CurlImporter.negotiatedAuth.contains(option.name): if !option.negated { authentication = option.name }
+        case _ where CurlImporter.negotiatedAuth.contains(option.name):
+            if !option.negated { authentication = option.name }
         default: return false
         }
         return true
@@ -219,7 +230,7 @@ extension CurlImporter.Group {
         case "proxy-user": proxyUser = value
         case "noproxy": noProxy = value
         case "proxy-basic": if !option.negated { proxyAuthentication = nil }
-        case "proxytunnel": break    // explorer always tunnels through a proxy (CONNECT)
+        case "proxytunnel": break  // explorer always tunnels through a proxy (CONNECT)
         case "proxy-digest", "proxy-ntlm", "proxy-negotiate", "proxy-anyauth":
             if !option.negated { proxyAuthentication = option.written }
         case let name where name.hasPrefix("proxy") || name.hasPrefix("socks") || name == "preproxy":
@@ -235,16 +246,24 @@ extension CurlImporter.Group {
     private mutating func applyOtherOption(_ option: CurlOptions.Given) throws {
         switch option.name {
         case "config":
-            throw ImportError.invalidCurl("-K \(option.value) reads more options from a file; run it through curl --libcurl, or paste the options themselves.")
+            throw ImportError.invalidCurl(
+                "-K \(option.value) reads more options from a file; run it through curl --libcurl, or paste the options themselves."
+            )
         case "location", "location-trusted", "follow", "insecure", "compressed":
             // Honoured: explorer follows redirects and decompresses bodies by default.
             let name = option.name == "insecure" || option.name == "compressed" ? option.name : "location"
             if option.negated { options.remove(name) } else { options.insert(name) }
-        case "silent": options.insert("silent"); ignored.append(option.written)
-        case "dump-header": options.insert("dump_header"); ignored.append(option.written)
+        case "silent":
+            options.insert("silent")
+            ignored.append(option.written)
+        case "dump-header":
+            options.insert("dump_header")
+            ignored.append(option.written)
         case _ where CurlImporter.outputOnly.contains(option.name): ignored.append(option.asWritten)
         default:
-            warnings.append("\(option.asWritten) changes how curl connects or sends, which a collection does not keep; it was ignored.")
+            warnings.append(
+                "\(option.asWritten) changes how curl connects or sends, which a collection does not keep; it was ignored."
+            )
         }
     }
 }

@@ -30,7 +30,8 @@ extension CurlImporter {
     ///
     /// - Throws: `ImportError.invalidCurl` for `-F` mixed with `-d`, `-T` with other data, or a
     ///   data file named by a shell variable.
-    func request(_ rawURL: String, upload: String?, group: Group, content: (String) throws -> String?) throws -> Command {
+    func request(_ rawURL: String, upload: String?, group: Group, content: (String) throws -> String?) throws -> Command
+    {
         var warnings = group.warnings
         if !group.ignored.isEmpty {
             warnings.append("Ignored (they do not change the request): \(group.ignored.joined(separator: ", ")).")
@@ -45,8 +46,10 @@ extension CurlImporter {
         let method = Self.method(of: group, upload: upload, payload: payload)
         let tls = tlsSettings(of: group, warnings: &warnings)
         let proxy = Self.proxySetting(of: group, warnings: &warnings)
-        return Command(method: HTTPMethod(exactly: method), url: url, headers: headers, body: payload.body, bodyFile: payload.bodyFile,
-                       form: group.form, options: group.options, warnings: warnings, auth: auth, tls: tls, proxy: proxy)
+        return Command(
+            method: HTTPMethod(exactly: method), url: url, headers: headers, body: payload.body,
+            bodyFile: payload.bodyFile,
+            form: group.form, options: group.options, warnings: warnings, auth: auth, tls: tls, proxy: proxy)
     }
 
     /// The body, joined as curl joins several -d (with '&'; --json pieces are concatenated).
@@ -56,15 +59,19 @@ extension CurlImporter {
         for item in group.data {
             switch item.kind {
             case .ascii:
-                pieces.append(item.value.hasPrefix("@")
-                    ? (try content(String(item.value.dropFirst())) ?? "").replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
-                    : item.value)
+                pieces.append(
+                    item.value.hasPrefix("@")
+                        ? (try content(String(item.value.dropFirst())) ?? "").replacingOccurrences(of: "\r", with: "")
+                            .replacingOccurrences(of: "\n", with: "")
+                        : item.value)
             case .raw:
                 pieces.append(item.value)
             case .binary:
                 if item.value.hasPrefix("@") {
                     let path = String(item.value.dropFirst())
-                    if group.data.count == 1, path != "-", !group.getMode, FileManager.default.isReadableFile(atPath: absolutePath(path)) {
+                    if group.data.count == 1, path != "-", !group.getMode,
+                        FileManager.default.isReadableFile(atPath: absolutePath(path))
+                    {
                         data.file = path  // sent as it is, read at send time like curl reads it
                     } else {
                         pieces.append(try content(path) ?? "")
@@ -74,7 +81,11 @@ extension CurlImporter {
                 }
             case .json:
                 let text = item.value.hasPrefix("@") ? (try content(String(item.value.dropFirst())) ?? "") : item.value
-                if data.isJSON, let last = pieces.last { pieces[pieces.count - 1] = last + text } else { pieces.append(text) }
+                if data.isJSON, let last = pieces.last {
+                    pieces[pieces.count - 1] = last + text
+                } else {
+                    pieces.append(text)
+                }
                 data.isJSON = true
             case .urlencode:
                 pieces.append(try Self.urlencodeData(item.value, content: content))
@@ -94,12 +105,17 @@ extension CurlImporter {
                 let name = colon.map { String(user[..<$0]) } ?? user
                 let password = colon.map { String(user[user.index(after: $0)...]) } ?? ""
                 if colon == nil {
-                    warnings.append("curl would ask for the password of \(user); the imported \(group.authentication) auth has an empty one.")
+                    warnings.append(
+                        "curl would ask for the password of \(user); the imported \(group.authentication) auth has an empty one."
+                    )
                 }
-                auth = Authentication(group.authentication == "digest"
-                    ? .digest(username: name, password: password) : .basic(username: name, password: password))
+                auth = Authentication(
+                    group.authentication == "digest"
+                        ? .digest(username: name, password: password) : .basic(username: name, password: password))
             } else {
-                warnings.append("--\(group.authentication) authentication is not imported: curl computes it with the server, and sending Basic instead would be a downgrade, so no Authorization header was written; add the credentials to the endpoint by hand.")
+                warnings.append(
+                    "--\(group.authentication) authentication is not imported: curl computes it with the server, and sending Basic instead would be a downgrade, so no Authorization header was written; add the credentials to the endpoint by hand."
+                )
             }
         } else if group.user == nil, group.authentication != "basic", group.bearer == nil {
             warnings.append("--\(group.authentication) is ignored: it has no credentials (-u) to use.")
@@ -117,14 +133,20 @@ extension CurlImporter {
         if let range = group.range, !group.writes(header: "Range") {
             headers.append(KeyValue("Range", "bytes=" + range + (range.contains("-") ? "" : "-")))  // curl: -r 600 is 600-
         }
-        if let agent = group.userAgent, !group.writes(header: "User-Agent") { headers.append(KeyValue("User-Agent", agent)) }
-        if let referer = group.referer, !group.writes(header: "Referer") { headers.append(KeyValue("Referer", referer)) }
+        if let agent = group.userAgent, !group.writes(header: "User-Agent") {
+            headers.append(KeyValue("User-Agent", agent))
+        }
+        if let referer = group.referer, !group.writes(header: "Referer") {
+            headers.append(KeyValue("Referer", referer))
+        }
         let fileCookies = cookies(fromFiles: group.cookieFiles, for: url, warnings: &warnings)
         // curl sends the file's cookies first, then those -b NAME=VALUE wrote.
         let cookie = [fileCookies, group.cookie].compactMap { $0 }.joined(separator: "; ")
         if !cookie.isEmpty, !group.writes(header: "Cookie") { headers.append(KeyValue("Cookie", cookie)) }
         if let file = group.cookieJarFile {
-            warnings.append("-c \(file) is not needed: the cookies servers set are kept in the environment's cookie jar (in the state folder; C in the TUI lists them), not in \(file).")
+            warnings.append(
+                "-c \(file) is not needed: the cookies servers set are kept in the environment's cookie jar (in the state folder; C in the TUI lists them), not in \(file)."
+            )
         }
         return headers
     }
@@ -132,7 +154,9 @@ extension CurlImporter {
     /// The `Cookie` value curl sends to `url` from `-b FILE` cookie files (Netscape format):
     /// the cookies whose domain, path and `Secure` match, unexpired.
     private func cookies(fromFiles files: [String], for rawURL: String, warnings: inout [String]) -> String? {
-        guard !files.isEmpty, let url = URL(string: rawURL.contains("://") ? rawURL : "http://" + rawURL) else { return nil }
+        guard !files.isEmpty, let url = URL(string: rawURL.contains("://") ? rawURL : "http://" + rawURL) else {
+            return nil
+        }
         var found: [Cookie] = []
         for file in files {
             let text: String
@@ -140,7 +164,8 @@ extension CurlImporter {
                 text = try readFile(file)
             } catch {
                 // curl starts with an empty cookie engine when the file is missing.
-                warnings.append("-b \(file) cannot be read, so no cookies come from it (curl sends none from it either).")
+                warnings.append(
+                    "-b \(file) cannot be read, so no cookies come from it (curl sends none from it either).")
                 continue
             }
             let read = CookieJar.netscapeCookies(in: text, settingFrom: url)
@@ -167,7 +192,9 @@ extension CurlImporter {
         } else if let text = data.text {
             payload.body = text
             if data.isJSON {
-                if !group.writes(header: "Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
+                if !group.writes(header: "Content-Type") {
+                    headers.append(KeyValue("Content-Type", "application/json"))
+                }
                 if !group.writes(header: "Accept") { headers.append(KeyValue("Accept", "application/json")) }
             } else if !group.writes(header: "Content-Type") {
                 headers.append(KeyValue("Content-Type", "application/x-www-form-urlencoded"))
@@ -188,7 +215,10 @@ extension CurlImporter {
     /// ends in '/' (or has no path) gets the file's name, as curl appends it.
     ///
     /// - Throws: `ImportError.invalidCurl` when the request has other data too.
-    private func send(_ upload: String, in payload: inout Payload, url: inout String, group: Group, content: (String) throws -> String?) throws {
+    private func send(
+        _ upload: String, in payload: inout Payload, url: inout String, group: Group,
+        content: (String) throws -> String?
+    ) throws {
         guard payload.body == nil, payload.bodyFile == nil, group.form.isEmpty else {
             throw ImportError.invalidCurl("it sends both -T \(upload) and other data; curl sends only one body.")
         }
@@ -202,7 +232,8 @@ extension CurlImporter {
         if !pathPart.contains("/") {
             url += "/" + (upload as NSString).lastPathComponent
         } else if pathPart.hasSuffix("/") {
-            url = url.replacingOccurrences(of: String(pathPart), with: pathPart + (upload as NSString).lastPathComponent)
+            url = url.replacingOccurrences(
+                of: String(pathPart), with: pathPart + (upload as NSString).lastPathComponent)
         }
     }
 
@@ -236,14 +267,17 @@ extension CurlImporter {
         tls.clientCertificateFile = tls.clientCertificateFile.map(absolutePath)
         tls.clientKeyFile = tls.clientKeyFile.map(absolutePath)
         if tls.clientKeyFile != nil, tls.clientCertificateFile == nil {
-            warnings.append("--key is given without -E/--cert: curl sends no client certificate, so the key was left out.")
+            warnings.append(
+                "--key is given without -E/--cert: curl sends no client certificate, so the key was left out.")
             tls.clientKeyFile = nil
         } else if tls.clientCertificateFile != nil, tls.clientKeyFile == nil {
             // As curl reads -E alone: the key is in the same PEM file as the certificate.
             tls.clientKeyFile = tls.clientCertificateFile
         }
         if tls.insecure {
-            warnings.append("-k is kept as tls.insecure: true on the environment: the server's certificate is not checked. Use tls.ca_cert instead where you can.")
+            warnings.append(
+                "-k is kept as tls.insecure: true on the environment: the server's certificate is not checked. Use tls.ca_cert instead where you can."
+            )
         }
         return tls == TLSSettings() ? nil : tls
     }
@@ -252,14 +286,18 @@ extension CurlImporter {
     /// option it cannot keep. `-x ""` and `--noproxy '*'` go without a proxy (`proxy: none`).
     private static func proxySetting(of group: Group, warnings: inout [String]) -> ProxySetting? {
         if !group.proxyIgnored.isEmpty {
-            warnings.append("\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// (with Basic authentication) or SOCKS5 (without) to a proxy, "
-                + "so these proxy options were not kept; the requests go through the proxy: of the environment without them.")
+            warnings.append(
+                "\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// (with Basic authentication) or SOCKS5 (without) to a proxy, "
+                    + "so these proxy options were not kept; the requests go through the proxy: of the environment without them."
+            )
         }
         let noProxy = group.noProxy.map { NoProxyList($0).entries }
         guard let url = group.proxy?.trimmingCharacters(in: .whitespaces) else {
             if noProxy == ["*"] { return ProxySetting.none }
             if let noProxy, !noProxy.isEmpty {
-                warnings.append("--noproxy without -x applies to the proxy variables (HTTP_PROXY …), which a collection does not set; it was not kept. Set NO_PROXY when you send, or give -x too.")
+                warnings.append(
+                    "--noproxy without -x applies to the proxy variables (HTTP_PROXY …), which a collection does not set; it was not kept. Set NO_PROXY when you send, or give -x too."
+                )
             }
             if group.proxyUser != nil { warnings.append("-U/--proxy-user without -x names no proxy; it was not kept.") }
             return nil
@@ -269,21 +307,26 @@ extension CurlImporter {
         do {
             parsed = try ProxyServer(parsing: url, source: "-x")
         } catch let failure as ProxyServer.Failure {
-            warnings.append("-x \(failure.value) was not kept: \(failure.reason). The requests go without a proxy unless the proxy variables name one.")
+            warnings.append(
+                "-x \(failure.value) was not kept: \(failure.reason). The requests go without a proxy unless the proxy variables name one."
+            )
             return nil
         } catch {
             return nil
         }
         var setting = ProxySetting.Server(url: url, noProxy: noProxy)
         if parsed.kind == .socks5, let user = group.proxyUser {
-            warnings.append("-U \(user.split(separator: ":").first ?? "") was not kept: \(ProxyServer.socksCredentials).")
+            warnings.append(
+                "-U \(user.split(separator: ":").first ?? "") was not kept: \(ProxyServer.socksCredentials).")
         } else if let user = group.proxyUser {
             if let colon = user.firstIndex(of: ":") {
                 setting.user = String(user[..<colon])
                 setting.password = String(user[user.index(after: colon)...])
             } else {
                 setting.user = user
-                warnings.append("-U \(user) gives no password (curl asks for it); add proxy.password to the environment, e.g. \"{{proxy_password}}\".")
+                warnings.append(
+                    "-U \(user) gives no password (curl asks for it); add proxy.password to the environment, e.g. \"{{proxy_password}}\"."
+                )
             }
         }
         if let challenge = group.proxyAuthentication {
@@ -293,9 +336,10 @@ extension CurlImporter {
                 setting.user = nil
                 setting.password = nil
                 setting.url = ProxySetting.withoutCredentials(url)
-                warnings.append("\(challenge) answers the proxy's challenge, which explorer cannot do (it sends Basic only); "
-                    + "the proxy's user and password were not kept, so they are never sent in a form anyone on the path can read. "
-                    + "Add proxy.user and proxy.password if the proxy accepts Basic.")
+                warnings.append(
+                    "\(challenge) answers the proxy's challenge, which explorer cannot do (it sends Basic only); "
+                        + "the proxy's user and password were not kept, so they are never sent in a form anyone on the path can read. "
+                        + "Add proxy.user and proxy.password if the proxy accepts Basic.")
             } else {
                 warnings.append("\(challenge) was ignored: explorer authenticates to a proxy with Basic only.")
             }

@@ -63,7 +63,8 @@ package struct CurlImporter: Sendable {
     static let outputOnly: Set<String> = [
         "verbose", "silent", "show-error", "include", "fail", "fail-with-body", "fail-early", "no-buffer", "globoff",
         "progress-bar", "write-out", "output", "output-dir", "remote-name", "remote-name-all", "remote-header-name",
-        "remote-time", "create-dirs", "create-file-mode", "dump-header", "trace", "trace-ascii", "trace-time", "trace-ids",
+        "remote-time", "create-dirs", "create-file-mode", "dump-header", "trace", "trace-ascii", "trace-time",
+        "trace-ids",
         "trace-config", "stderr", "styled-output", "no-progress-meter", "max-time", "connect-timeout", "retry",
         "retry-delay", "retry-max-time", "retry-all-errors", "retry-connrefused", "max-redirs", "speed-limit",
         "speed-time", "limit-rate", "rate", "keepalive-time", "keepalive-cnt", "no-keepalive", "tcp-nodelay",
@@ -81,7 +82,9 @@ package struct CurlImporter: Sendable {
 
     /// Challenge-based authentication curl negotiates with the server. Digest is imported as
     /// `auth: digest`; the others are not (sending Basic instead would be a silent downgrade).
-    static let negotiatedAuth: Set<String> = ["digest", "ntlm", "ntlm-wb", "negotiate", "anyauth", "aws-sigv4", "delegation", "krb"]
+    static let negotiatedAuth: Set<String> = [
+        "digest", "ntlm", "ntlm-wb", "negotiate", "anyauth", "aws-sigv4", "delegation", "krb",
+    ]
 
     // MARK: - Parsing
 
@@ -113,20 +116,27 @@ package struct CurlImporter: Sendable {
         for command in commands {
             var words = command.words
             // A pasted prompt, and `sudo`/`time` in front of the program.
-            while let first = words.first, ["$", "%", "#", ">", "sudo", "time", "command", "exec"].contains(first) { words.removeFirst() }
-            guard let program = words.first, program == "curl" || program.hasSuffix("/curl") || program == "curl.exe" else {
+            while let first = words.first, ["$", "%", "#", ">", "sudo", "time", "command", "exec"].contains(first) {
+                words.removeFirst()
+            }
+            guard let program = words.first, program == "curl" || program.hasSuffix("/curl") || program == "curl.exe"
+            else {
                 if let program = words.first { skipped.append(program) }
                 continue
             }
             words.removeFirst()
             if case .file(let path) = command.standardInput, !Template.containsVariables(path),
-               !FileManager.default.isReadableFile(atPath: absolutePath(path)) {
-                pendingWarnings.append("The shell cannot open \(path) for the standard input of a curl command, so it would not run it; that command was skipped.")
+                !FileManager.default.isReadableFile(atPath: absolutePath(path))
+            {
+                pendingWarnings.append(
+                    "The shell cannot open \(path) for the standard input of a curl command, so it would not run it; that command was skipped."
+                )
                 continue
             }
             var parsed = try parseCurl(words, standardInput: command.standardInput)
             if !skipped.isEmpty, !parsed.isEmpty {
-                parsed[0].warnings.insert("Commands that are not curl were skipped: \(skipped.joined(separator: ", ")).", at: 0)
+                parsed[0].warnings.insert(
+                    "Commands that are not curl were skipped: \(skipped.joined(separator: ", ")).", at: 0)
                 skipped = []
             }
             if !pendingWarnings.isEmpty, !parsed.isEmpty {
@@ -138,7 +148,9 @@ package struct CurlImporter: Sendable {
         }
         if !pendingWarnings.isEmpty, !requests.isEmpty { requests[requests.count - 1].warnings += pendingWarnings }
         guard !requests.isEmpty else {
-            throw ImportError.invalidCurl(commands.isEmpty ? "it has no command." : "it has no curl command (found \(skipped.joined(separator: ", "))).")
+            throw ImportError.invalidCurl(
+                commands.isEmpty
+                    ? "it has no command." : "it has no curl command (found \(skipped.joined(separator: ", "))).")
         }
         return requests
     }
@@ -154,12 +166,16 @@ package struct CurlImporter: Sendable {
         var requests: [Command] = []
         for group in groups {
             if group.urls.isEmpty {
-                if groups.count == 1 || !group.data.isEmpty || !group.headers.isEmpty { throw ImportError.invalidCurl("it has no URL.") }
+                if groups.count == 1 || !group.data.isEmpty || !group.headers.isEmpty {
+                    throw ImportError.invalidCurl("it has no URL.")
+                }
                 continue
             }
             for (number, url) in group.urls.enumerated() {
-                requests.append(try request(url, upload: number < group.uploads.count ? group.uploads[number] : nil,
-                                            group: group, content: { try reader.dataContent(ofFile: $0) }))
+                requests.append(
+                    try request(
+                        url, upload: number < group.uploads.count ? group.uploads[number] : nil,
+                        group: group, content: { try reader.dataContent(ofFile: $0) }))
             }
         }
         guard !requests.isEmpty else { return requests }
@@ -219,7 +235,8 @@ package struct CurlImporter: Sendable {
         // One environment holds the TLS settings and the proxy: the first request's, which the others share.
         let tls = Self.firstSetting(\.tls, named: "TLS", of: commands, warnings: &warnings)
         let proxy = Self.firstSetting(\.proxy, named: "proxy", of: commands, warnings: &warnings)
-        let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost", tls: tls, proxy: proxy)
+        let environment = Environment(
+            name: "default", baseURLTemplate: baseURL ?? "http://localhost", tls: tls, proxy: proxy)
         let collection = APICollection(name: "Imported from curl", environments: [environment], items: placed)
         return ImportResult(collection: collection, warnings: warnings)
     }
@@ -230,11 +247,15 @@ package struct CurlImporter: Sendable {
     private func endpoint(for command: Command, warnings: inout [String]) -> Endpoint {
         let parts = URLParts(command.url)
         if !parts.hasUsableOrigin {
-            warnings.append("\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
+            warnings.append(
+                "\(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
         }
         let sentFiles = command.form.filter(\.isFile).map(\.value) + (command.bodyFile.map { [$0] } ?? [])
-        for file in sentFiles where !Template.containsVariables(file) && !FileManager.default.fileExists(atPath: absolutePath(file)) {
-            warnings.append("\(absolutePath(file)) does not exist; sending \(command.method.rawValue) \(command.url) fails until it does (curl refuses too).")
+        for file in sentFiles
+        where !Template.containsVariables(file) && !FileManager.default.fileExists(atPath: absolutePath(file)) {
+            warnings.append(
+                "\(absolutePath(file)) does not exist; sending \(command.method.rawValue) \(command.url) fails until it does (curl refuses too)."
+            )
         }
         let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
         var endpoint = Endpoint(
@@ -242,10 +263,12 @@ package struct CurlImporter: Sendable {
             method: command.method,
             path: parts.origin + parts.path,
             query: parts.query,
-            headers: command.form.isEmpty ? command.headers : command.headers.filter {
-                // multipart's Content-Type is written with its boundary at send time.
-                !($0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/form-data"))
-            },
+            headers: command.form.isEmpty
+                ? command.headers
+                : command.headers.filter {
+                    // multipart's Content-Type is written with its boundary at send time.
+                    !($0.name.lowercased() == "content-type" && $0.value.lowercased().hasPrefix("multipart/form-data"))
+                },
             body: endpointBody(of: command)
         )
         endpoint.auth = command.auth
@@ -255,12 +278,13 @@ package struct CurlImporter: Sendable {
     /// The body as a collection keeps it: multipart parts and files with absolute paths.
     private func endpointBody(of command: Command) -> EndpointBody? {
         if !command.form.isEmpty {
-            return .multipart(command.form.map { field in
-                guard field.isFile else { return field }
-                var field = field
-                field.value = absolutePath(field.value)
-                return field
-            })
+            return .multipart(
+                command.form.map { field in
+                    guard field.isFile else { return field }
+                    var field = field
+                    field.value = absolutePath(field.value)
+                    return field
+                })
         }
         if let file = command.bodyFile { return .file(absolutePath(file)) }
         return command.body.map { .raw($0) }
@@ -284,7 +308,8 @@ package struct CurlImporter: Sendable {
     ) -> Setting? {
         if Set(commands.map { $0[keyPath: setting] }).count > 1 {
             let first = commands.first { $0[keyPath: setting] != nil }.map { "\($0.method.rawValue) \($0.url)" } ?? ""
-            warnings.append("The requests use different \(name) options; the environment keeps the first ones given (\(first)).")
+            warnings.append(
+                "The requests use different \(name) options; the environment keeps the first ones given (\(first)).")
         }
         return commands.lazy.compactMap { $0[keyPath: setting] }.first
     }
@@ -294,9 +319,13 @@ package struct CurlImporter: Sendable {
     }
 
     func readFile(_ path: String) throws -> String {
-        if path == "-" { throw ImportError.invalidCurl("reading data from standard input (@-) needs a heredoc or a here-string in the pasted text.") }
+        if path == "-" {
+            throw ImportError.invalidCurl(
+                "reading data from standard input (@-) needs a heredoc or a here-string in the pasted text.")
+        }
         if Template.containsVariables(path) {
-            throw ImportError.invalidCurl("the file \(path) is named by a shell variable, which is not known when importing; write its path.")
+            throw ImportError.invalidCurl(
+                "the file \(path) is named by a shell variable, which is not known when importing; write its path.")
         }
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
         guard let data = try? Data(contentsOf: url) else { throw ImportError.unreadableFile(url.path) }
@@ -349,7 +378,9 @@ package struct CurlImporter: Sendable {
             } else if parameter.lowercased().hasPrefix("filename=") {
                 field.filename = String(parameter.dropFirst(9))
             } else if parameter.lowercased().hasPrefix("headers=") || parameter.lowercased().hasPrefix("encoder=") {
-                throw ImportError.invalidCurl("the form field \"\(name)\" sets \(parameter.prefix { $0 != "=" }), which a collection does not keep.")
+                throw ImportError.invalidCurl(
+                    "the form field \"\(name)\" sets \(parameter.prefix { $0 != "=" }), which a collection does not keep."
+                )
             } else if !isFile && !isContent {
                 // A text value with a ';' that is not a parameter: curl keeps it in the value.
                 field.value += ";" + parameter
@@ -394,7 +425,9 @@ package struct CurlImporter: Sendable {
             var search = rest.startIndex
             while let semicolon = rest[search...].firstIndex(of: ";") {
                 let after = rest[rest.index(after: semicolon)...].lowercased()
-                if stopsAtSemicolon || after.hasPrefix("type=") || after.hasPrefix("filename=") || after.hasPrefix("headers=") || after.hasPrefix("encoder=") {
+                if stopsAtSemicolon || after.hasPrefix("type=") || after.hasPrefix("filename=")
+                    || after.hasPrefix("headers=") || after.hasPrefix("encoder=")
+                {
                     end = semicolon
                     break
                 }

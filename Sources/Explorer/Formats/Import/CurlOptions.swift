@@ -88,7 +88,9 @@ enum CurlOptions {
     /// - Parameter name: the word without its leading `--`.
     static func match(_ name: String) -> Match {
         if withArgument.contains(name) || flags.contains(name) { return .option(name, negated: false) }
-        if name.hasPrefix("no-"), flags.contains(String(name.dropFirst(3))) { return .option(String(name.dropFirst(3)), negated: true) }
+        if name.hasPrefix("no-"), flags.contains(String(name.dropFirst(3))) {
+            return .option(String(name.dropFirst(3)), negated: true)
+        }
         let candidates = (withArgument.union(flags)).filter { $0.hasPrefix(name) }.sorted()
         if candidates.count == 1 { return .option(candidates[0], negated: false) }
         if candidates.count > 1 { return .ambiguous(candidates) }
@@ -150,14 +152,22 @@ extension CurlOptions {
                 name = String(name[..<equals])
             }
             switch CurlOptions.match(name) {
-            case let .option(long, negated):
-                guard CurlOptions.withArgument.contains(long) else { return Given(name: long, value: "", negated: negated, written: word) }
-                guard let value = attached ?? takeWord() else { throw ImportError.invalidCurl("the option \(word) needs a value.") }
+            case .option(let long, let negated):
+                guard CurlOptions.withArgument.contains(long) else {
+                    return Given(name: long, value: "", negated: negated, written: word)
+                }
+                guard let value = attached ?? takeWord() else {
+                    throw ImportError.invalidCurl("the option \(word) needs a value.")
+                }
                 return Given(name: long, value: value, negated: false, written: word)
             case .ambiguous(let candidates):
-                throw ImportError.invalidCurl("the option \(word) could be any of \(candidates.map { "--" + $0 }.joined(separator: ", ")); curl refuses it too.")
+                throw ImportError.invalidCurl(
+                    "the option \(word) could be any of \(candidates.map { "--" + $0 }.joined(separator: ", ")); curl refuses it too."
+                )
             case .unknown:
-                throw ImportError.invalidCurl("curl does not know the option \(word) (curl 7.88.1 and the newer options of curl's manual were checked); curl refuses it too.")
+                throw ImportError.invalidCurl(
+                    "curl does not know the option \(word) (curl 7.88.1 and the newer options of curl's manual were checked); curl refuses it too."
+                )
             }
         }
 
@@ -168,7 +178,8 @@ extension CurlOptions {
             var letters = Substring(word.dropFirst())
             while let letter = letters.popFirst() {
                 guard let long = CurlOptions.short[letter] else {
-                    throw ImportError.invalidCurl("curl does not know the option -\(letter) (in \(word)); curl refuses it too.")
+                    throw ImportError.invalidCurl(
+                        "curl does not know the option -\(letter) (in \(word)); curl refuses it too.")
                 }
                 guard CurlOptions.withArgument.contains(long) else {
                     options.append(Given(name: long, value: "", negated: false, written: "-\(letter)"))

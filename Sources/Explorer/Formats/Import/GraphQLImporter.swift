@@ -42,16 +42,20 @@ package struct GraphQLImporter: Sendable {
             let folder = kind == "query" ? "Query" : "Mutation"
             var endpoints: [CollectionItem] = []
             for (name, field) in fields {
-                var endpoint = Endpoint(name: name, folderPath: [folder], method: .post, path: path,
-                                        description: field.description)
+                var endpoint = Endpoint(
+                    name: name, folderPath: [folder], method: .post, path: path,
+                    description: field.description)
                 endpoint.graphql = operation(kind: kind, name: name, field: field)
                 endpoints.append(.endpoint(endpoint))
             }
             items.append(.folder(Folder(name: folder, items: endpoints)))
         }
-        if items.isEmpty { warnings.append("\(source): the schema has no query or mutation fields; nothing to import.") }
+        if items.isEmpty {
+            warnings.append("\(source): the schema has no query or mutation fields; nothing to import.")
+        }
         let environment = Environment(name: "default", baseURLTemplate: baseURL)
-        let collection = APICollection(name: "GraphQL API", variables: [], environments: [environment], items: items, warnings: [])
+        let collection = APICollection(
+            name: "GraphQL API", variables: [], environments: [environment], items: items, warnings: [])
         return ImportResult(collection: collection, warnings: warnings)
     }
 
@@ -59,13 +63,17 @@ package struct GraphQLImporter: Sendable {
     func operation(kind: String, name: String, field: GraphQLField) -> GraphQLOperation {
         let operationName = name.prefix(1).uppercased() + name.dropFirst()
         let arguments = field.args
-        let declared = arguments.map { "$\($0.key): \(GraphQLSchemaOutline.typeReference($0.value.type))" }.joined(separator: ", ")
+        let declared = arguments.map { "$\($0.key): \(GraphQLSchemaOutline.typeReference($0.value.type))" }.joined(
+            separator: ", ")
         let passed = arguments.map { "\($0.key): $\($0.key)" }.joined(separator: ", ")
-        var text = "\(kind) \(operationName)\(declared.isEmpty ? "" : "(\(declared))") {\n  \(name)\(passed.isEmpty ? "" : "(\(passed))")"
+        var text =
+            "\(kind) \(operationName)\(declared.isEmpty ? "" : "(\(declared))") {\n  \(name)\(passed.isEmpty ? "" : "(\(passed))")"
         let selection = Self.scalarSelection(of: field.type)
         if !selection.isEmpty { text += " {\n" + selection.map { "    \($0)" }.joined(separator: "\n") + "\n  }" }
         text += "\n}\n"
-        let variables: JSONValue? = arguments.isEmpty ? nil
+        let variables: JSONValue? =
+            arguments.isEmpty
+            ? nil
             : .object(arguments.map { (key: $0.key, value: Self.placeholder(for: $0.value.type)) })
         return GraphQLOperation(document: .inline(text), variables: variables, operationName: operationName)
     }
@@ -97,7 +105,9 @@ package struct GraphQLImporter: Sendable {
     static func placeholder(for type: GraphQLInputType) -> JSONValue {
         guard let nonNull = type as? GraphQLNonNull else { return .null }
         if nonNull.ofType is GraphQLList { return .array([]) }
-        if let enumType = nonNull.ofType as? GraphQLEnumType, let first = enumType.values.first { return .string(first.name) }
+        if let enumType = nonNull.ofType as? GraphQLEnumType, let first = enumType.values.first {
+            return .string(first.name)
+        }
         if nonNull.ofType is GraphQLInputObjectType { return .object([]) }
         switch getNamedType(type: nonNull.ofType)?.name {
         case "Int", "Float": return .number("0")

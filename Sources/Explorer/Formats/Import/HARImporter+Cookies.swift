@@ -14,7 +14,9 @@ extension HARImporter {
     /// The `Cookie` header a request's `cookies` list stands for (`name=value; …`, in order), or
     /// `nil` when it lists none.
     static func cookieHeader(_ cookies: [LooseObject]) -> String? {
-        let pairs = cookies.compactMap { cookie in cookie.text("name").flatMap { $0.isEmpty ? nil : "\($0)=\(cookie.text("value") ?? "")" } }
+        let pairs = cookies.compactMap { cookie in
+            cookie.text("name").flatMap { $0.isEmpty ? nil : "\($0)=\(cookie.text("value") ?? "")" }
+        }
         return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
     }
 
@@ -52,16 +54,20 @@ extension HARImporter {
                 let hostOnly = domain.isEmpty || domain == host
                 if domain.hasPrefix(".") { domain.removeFirst() }
                 let path = object.text("path").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/"
-                let cookie = Cookie(name: name, value: value, domain: domain.isEmpty ? host : domain, hostOnly: hostOnly, path: path,
-                                    expires: object.text("expires").flatMap(Self.expiry), secure: object.flag("secure"),
-                                    httpOnly: object.flag("httpOnly"), sameSite: object.text("sameSite").flatMap { $0.isEmpty ? nil : $0 }, created: now)
+                let cookie = Cookie(
+                    name: name, value: value, domain: domain.isEmpty ? host : domain, hostOnly: hostOnly, path: path,
+                    expires: object.text("expires").flatMap(Self.expiry), secure: object.flag("secure"),
+                    httpOnly: object.flag("httpOnly"),
+                    sameSite: object.text("sameSite").flatMap { $0.isEmpty ? nil : $0 }, created: now)
                 if cookie.isExpired(at: now) {
                     expired.insert(name)
                 } else if name.utf8.count + value.utf8.count > CookieJar.maximumCookieSize {
                     tooLarge.insert(name)
                 } else if !cookie.matches(url) {
                     mismatched.insert(name)
-                } else if let index = cookies.firstIndex(where: { $0.name == name && $0.domain == cookie.domain && $0.path == path }) {
+                } else if let index = cookies.firstIndex(where: {
+                    $0.name == name && $0.domain == cookie.domain && $0.path == path
+                }) {
                     cookies[index] = cookie
                 } else {
                     cookies.append(cookie)
@@ -71,14 +77,24 @@ extension HARImporter {
 
         /// Why cookies were left out, one sentence per reason; names only, never values.
         var warnings: [String] {
-            func listed(_ names: Set<String>) -> String { names.sorted().prefix(10).joined(separator: ", ") + (names.count > 10 ? ", …" : "") }
+            func listed(_ names: Set<String>) -> String {
+                names.sorted().prefix(10).joined(separator: ", ") + (names.count > 10 ? ", …" : "")
+            }
             var warnings: [String] = []
-            if !expired.isEmpty { warnings.append("Cookies that have expired since the HAR file was recorded were left out of the jar: \(listed(expired)).") }
+            if !expired.isEmpty {
+                warnings.append(
+                    "Cookies that have expired since the HAR file was recorded were left out of the jar: \(listed(expired))."
+                )
+            }
             if !tooLarge.isEmpty {
-                warnings.append("Cookies larger than a jar keeps (\(CookieJar.maximumCookieSize) bytes of name and value) were left out: \(listed(tooLarge)).")
+                warnings.append(
+                    "Cookies larger than a jar keeps (\(CookieJar.maximumCookieSize) bytes of name and value) were left out: \(listed(tooLarge))."
+                )
             }
             if !mismatched.isEmpty {
-                warnings.append("Cookies whose domain, path or secure flag do not match the request they were recorded with were left out of the jar: \(listed(mismatched)).")
+                warnings.append(
+                    "Cookies whose domain, path or secure flag do not match the request they were recorded with were left out of the jar: \(listed(mismatched))."
+                )
             }
             return warnings
         }
@@ -87,7 +103,10 @@ extension HARImporter {
         static func pairs(_ header: String) -> [LooseObject] {
             header.split(separator: ";").compactMap { pair in
                 guard let equals = pair.firstIndex(of: "=") else { return nil }
-                return ["name": pair[..<equals].trimmingCharacters(in: .whitespaces), "value": pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)]
+                return [
+                    "name": pair[..<equals].trimmingCharacters(in: .whitespaces),
+                    "value": pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces),
+                ]
             }
         }
 

@@ -30,8 +30,12 @@ package struct HARImporter: Sendable {
     /// - Parameter entry: the 1-based number of the one entry to import; all when `nil`.
     /// - Parameter cookies: where each request's cookies go.
     /// - Throws: `ImportError`.
-    package func importFile(at url: URL, entry: Int? = nil, cookies: HARCookiePlacement = .header) throws -> ImportResult {
-        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
+    package func importFile(at url: URL, entry: Int? = nil, cookies: HARCookiePlacement = .header) throws
+        -> ImportResult
+    {
+        guard let data = try DocumentLimits.current.readFile(at: url) else {
+            throw ImportError.unreadableFile(url.path)
+        }
         return try importData(data, path: url.path, entry: entry, cookies: cookies)
     }
 
@@ -39,30 +43,40 @@ package struct HARImporter: Sendable {
     ///
     /// - Throws: `ImportError.invalidFile`.
     func importData(
-        _ data: Data, path: String = "<har>", entry chosen: Int? = nil, cookies placement: HARCookiePlacement = .header, now: Date = Date()
+        _ data: Data, path: String = "<har>", entry chosen: Int? = nil, cookies placement: HARCookiePlacement = .header,
+        now: Date = Date()
     ) throws -> ImportResult {
         let format = "a HAR file (HTTP Archive 1.2)"
         let root = try LooseJSON.value(from: data, path: path, format: format)
         // A whole archive; or, as tools copy them, a list of entries, one entry, or one request.
         let log: LooseObject
         switch root {
-        case let object as LooseObject where object.object("log")?["entries"] is [Any]: log = object.object("log") ?? [:]
+        case let object as LooseObject where object.object("log")?["entries"] is [Any]:
+            log = object.object("log") ?? [:]
         case let list as [Any]: log = ["entries": list]
         case let object as LooseObject where object["request"] is LooseObject: log = ["entries": [object]]
-        case let object as LooseObject where object["method"] is String && object["url"] is String: log = ["entries": [["request": object]]]
+        case let object as LooseObject where object["method"] is String && object["url"] is String:
+            log = ["entries": [["request": object]]]
         default:
-            throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"log\" with \"entries\" (nor is it a list of entries, an entry or a request).")
+            throw ImportError.invalidFile(
+                path: path, format: format,
+                reason: "it has no \"log\" with \"entries\" (nor is it a list of entries, an entry or a request).")
         }
-        var entries = log.objects("entries").enumerated().map { (number: $0.offset + 1, request: $0.element.object("request") ?? [:]) }
+        var entries = log.objects("entries").enumerated().map {
+            (number: $0.offset + 1, request: $0.element.object("request") ?? [:])
+        }
         var warnings: [String] = []
         if let chosen {
             guard let found = entries.first(where: { $0.number == chosen }) else {
-                throw ImportError.invalidFile(path: path, format: format, reason: "it has \(entries.count) entries; there is no entry \(chosen).")
+                throw ImportError.invalidFile(
+                    path: path, format: format, reason: "it has \(entries.count) entries; there is no entry \(chosen).")
             }
             entries = [found]
         }
         let web = entries.filter { ($0.request.text("url") ?? "").lowercased().hasPrefix("http") }
-        if web.count < entries.count { warnings.append("\(entries.count - web.count) entries that are not http(s) (data:, blob: …) were left out.") }
+        if web.count < entries.count {
+            warnings.append("\(entries.count - web.count) entries that are not http(s) (data:, blob: …) were left out.")
+        }
         guard !web.isEmpty else {
             throw ImportError.invalidFile(path: path, format: format, reason: "it has no http(s) request to import.")
         }
@@ -83,12 +97,15 @@ package struct HARImporter: Sendable {
             var headers: [KeyValue] = []
             for header in request.objects("headers") {
                 guard let name = header.text("name"), !name.hasPrefix(":"),
-                      !HARImporter.connectionHeaders.contains(name.lowercased()) else { continue }
+                    !HARImporter.connectionHeaders.contains(name.lowercased())
+                else { continue }
                 headers.append(KeyValue(name, header.text("value") ?? ""))
             }
             switch placement {
             case .header:
-                if let cookie = Self.cookieHeader(request.objects("cookies")), !headers.contains(where: { $0.name.lowercased() == "cookie" }) {
+                if let cookie = Self.cookieHeader(request.objects("cookies")),
+                    !headers.contains(where: { $0.name.lowercased() == "cookie" })
+                {
                     headers.append(KeyValue("Cookie", cookie))
                     inHeaders.cookies += request.objects("cookies").filter { !($0.text("name") ?? "").isEmpty }.count
                     inHeaders.endpoints += 1
@@ -108,12 +125,17 @@ package struct HARImporter: Sendable {
                 if isMultipart && !params.isEmpty {
                     // The parts, rather than a text whose boundary and file contents a browser may have left out.
                     if params.contains(where: { $0["fileName"] != nil && ($0.text("value") ?? "").isEmpty }) {
-                        warnings.append("Entry \(item.number) uploads files the HAR file does not hold; their parts are sent empty.")
+                        warnings.append(
+                            "Entry \(item.number) uploads files the HAR file does not hold; their parts are sent empty."
+                        )
                     }
-                    body = .multipart(params.map { param in
-                        MultipartField(name: param.text("name") ?? "", value: param.text("value") ?? "",
-                                       filename: param.text("fileName").map(Self.baseName), contentType: param.text("contentType"))
-                    })
+                    body = .multipart(
+                        params.map { param in
+                            MultipartField(
+                                name: param.text("name") ?? "", value: param.text("value") ?? "",
+                                filename: param.text("fileName").map(Self.baseName),
+                                contentType: param.text("contentType"))
+                        })
                     headers.removeAll { $0.name.lowercased() == "content-type" }
                 } else if let text = postData.text("text"), !text.isEmpty {
                     body = .raw(text)
@@ -124,18 +146,29 @@ package struct HARImporter: Sendable {
             let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
             var name = "\(method) \(pathName)"
             var counter = 2
-            while !usedNames.insert(name).inserted { name = "\(method) \(pathName) (\(counter))"; counter += 1 }
-            items.append(.endpoint(Endpoint(name: name, method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: parts.query,
-                                            headers: headers, body: body, description: request.text("comment").flatMap { $0.isEmpty ? nil : $0 })))
+            while !usedNames.insert(name).inserted {
+                name = "\(method) \(pathName) (\(counter))"
+                counter += 1
+            }
+            items.append(
+                .endpoint(
+                    Endpoint(
+                        name: name, method: HTTPMethod(exactly: method), path: parts.origin + parts.path,
+                        query: parts.query,
+                        headers: headers, body: body,
+                        description: request.text("comment").flatMap { $0.isEmpty ? nil : $0 })))
         }
         let creator = log.object("creator")?.text("name").map { " (\($0))" } ?? ""
         let (placed, main) = ImportedOrigins.relativeToMainOrigin(items)
-        let collection = APICollection(name: "Imported from HAR\(creator)", environments: [Environment(name: "default", baseURLTemplate: main ?? "http://localhost")],
-                                       items: placed)
+        let collection = APICollection(
+            name: "Imported from HAR\(creator)",
+            environments: [Environment(name: "default", baseURLTemplate: main ?? "http://localhost")],
+            items: placed)
         if inHeaders.cookies > 0 {
-            warnings.append("\(inHeaders.cookies) cookie\(inHeaders.cookies == 1 ? "" : "s") of the requests' cookies lists went into the Cookie header of "
-                            + "\(inHeaders.endpoints) endpoint\(inHeaders.endpoints == 1 ? "" : "s"), in the collection file; --cookies jar keeps them "
-                            + "in the environment's cookie jar (a private file in the state folder) instead.")
+            warnings.append(
+                "\(inHeaders.cookies) cookie\(inHeaders.cookies == 1 ? "" : "s") of the requests' cookies lists went into the Cookie header of "
+                    + "\(inHeaders.endpoints) endpoint\(inHeaders.endpoints == 1 ? "" : "s"), in the collection file; --cookies jar keeps them "
+                    + "in the environment's cookie jar (a private file in the state folder) instead.")
         }
         warnings += jar.warnings
         var result = ImportResult(collection: collection, warnings: warnings)

@@ -130,7 +130,9 @@ extension HTTPFileImporter {
                 return
             }
             if line.hasPrefix("@"), let equals = line.firstIndex(of: "=") {
-                define(String(line[line.index(after: line.startIndex)..<equals]), as: String(line[line.index(after: equals)...]), number: number)
+                define(
+                    String(line[line.index(after: line.startIndex)..<equals]),
+                    as: String(line[line.index(after: equals)...]), number: number)
                 return
             }
             request.startRequest(line, number: number)
@@ -153,8 +155,14 @@ extension HTTPFileImporter {
         /// A line after the request line: a continuation of the URL's query, a comment, a
         /// header, or the blank line before the body.
         private mutating func readHeader(_ line: String, number: Int, into request: inout RequestText) {
-            if line.isEmpty { request.part = .body; return }
-            if line.hasPrefix("?") || line.hasPrefix("&") { request.url += line; return }
+            if line.isEmpty {
+                request.part = .body
+                return
+            }
+            if line.hasPrefix("?") || line.hasPrefix("&") {
+                request.url += line
+                return
+            }
             if line.hasPrefix("#") || line.hasPrefix("//") { return }
             guard let colon = line.firstIndex(of: ":") else {
                 warnings.append("\(file):\(number): \"\(line)\" is not a header and was ignored.")
@@ -172,7 +180,9 @@ extension HTTPFileImporter {
             let body = body(of: request)
             let parts = URLParts(convert(request.url, at: request.line).text)
             if !parts.hasUsableOrigin {
-                warnings.append("\(file):\(request.line): \(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending.")
+                warnings.append(
+                    "\(file):\(request.line): \(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending."
+                )
             }
             let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
             var endpointName = request.name ?? (title.isEmpty ? "\(method.rawValue) \(pathName)" : title)
@@ -184,10 +194,13 @@ extension HTTPFileImporter {
             usedNames.insert(endpointName)
             if let name = request.name { requestNames[endpoints.count] = name }
             if !request.script.isEmpty {
-                handlerCaptures[endpoints.count] = HTTPFileImporter.handlerCaptures(request.script, warnings: &warnings, file: file)
+                handlerCaptures[endpoints.count] = HTTPFileImporter.handlerCaptures(
+                    request.script, warnings: &warnings, file: file)
             }
-            endpoints.append(Endpoint(name: endpointName, method: method, path: parts.origin + parts.path, query: parts.query,
-                                      headers: request.headers, body: body))
+            endpoints.append(
+                Endpoint(
+                    name: endpointName, method: method, path: parts.origin + parts.path, query: parts.query,
+                    headers: request.headers, body: body))
         }
 
         /// The body lines without the blank ones at the end; a form body's lines are joined
@@ -196,8 +209,11 @@ extension HTTPFileImporter {
             var lines = request.bodyLines
             while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
             guard !lines.isEmpty else { return nil }
-            let isForm = request.headers.contains { $0.name.lowercased() == "content-type" && $0.value.lowercased().contains("x-www-form-urlencoded") }
-            let text = isForm ? lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined() : lines.joined(separator: "\n")
+            let isForm = request.headers.contains {
+                $0.name.lowercased() == "content-type" && $0.value.lowercased().contains("x-www-form-urlencoded")
+            }
+            let text =
+                isForm ? lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined() : lines.joined(separator: "\n")
             if text.hasPrefix("< ") {
                 warnings.append("\(file):\(request.line): a body read from a file (\(text)) is imported as that text.")
             }
@@ -210,12 +226,16 @@ extension HTTPFileImporter {
             var undefined: [String] = []
             for endpoint in endpoints {
                 for name in HTTPFileImporter.texts(of: endpoint).flatMap({ Template($0).variableNames })
-                    where !defined.contains(name) && !undefined.contains(name) && !name.hasPrefix("env.") && !["uuid", "timestamp", "now"].contains(name) {
+                where !defined.contains(name) && !undefined.contains(name) && !name.hasPrefix("env.")
+                    && !["uuid", "timestamp", "now"].contains(name)
+                {
                     undefined.append(name)
                 }
             }
             for name in undefined where !chainedNames.contains(name) {
-                warnings.append("{{\(name)}} is not defined in the file (a script or the client's environment file sets it); pass --var \(name)=VALUE or add it to the collection.")
+                warnings.append(
+                    "{{\(name)}} is not defined in the file (a script or the client's environment file sets it); pass --var \(name)=VALUE or add it to the collection."
+                )
             }
         }
 
@@ -237,12 +257,18 @@ extension HTTPFileImporter {
                     case "$timestamp": out += "{{timestamp}}"
                     case "$datetime", "$isoTimestamp", "$localDatetime": out += "{{now}}"
                     case "$processEnv", "$dotenv":
-                        if words.count > 1 { out += "{{env.\(words[1].trimmingCharacters(in: CharacterSet(charactersIn: "%")))}}" } else { out += "{{\(name)}}" }
+                        if words.count > 1 {
+                            out += "{{env.\(words[1].trimmingCharacters(in: CharacterSet(charactersIn: "%")))}}"
+                        } else {
+                            out += "{{\(name)}}"
+                        }
                     default:
                         if name.contains(".response.") || name.contains(".request.") {
                             chained = true
                         } else if name.hasPrefix("$") {
-                            warnings.append("\(file):\(line): the system variable {{\(name)}} has no equivalent in explorer and is kept as written.")
+                            warnings.append(
+                                "\(file):\(line): the system variable {{\(name)}} has no equivalent in explorer and is kept as written."
+                            )
                         }
                         out += "{{\(name)}}"
                     }

@@ -25,19 +25,25 @@ package struct HTTPFileImporter: Sendable {
     ///   - text: the file's text.
     ///   - name: the collection's name.
     /// - Throws: `ImportError.invalidHTTPFile` when no request is found.
-    func importText(_ text: String, name: String = "Imported from .http", file: String = "<http>") throws -> ImportResult {
+    func importText(_ text: String, name: String = "Imported from .http", file: String = "<http>") throws
+        -> ImportResult
+    {
         var reading = Reading(file: file)
         for block in Self.blocks(of: text) {
             guard let request = reading.request(in: block) else { continue }
             reading.add(request, title: block.title)
         }
-        guard !reading.endpoints.isEmpty else { throw ImportError.invalidHTTPFile(path: file, reason: "it has no request.") }
-        let chained = Self.chain(&reading.endpoints, requestNames: reading.requestNames, requestVariables: reading.requestVariables,
-                                 handlerCaptures: reading.handlerCaptures, warnings: &reading.warnings)
+        guard !reading.endpoints.isEmpty else {
+            throw ImportError.invalidHTTPFile(path: file, reason: "it has no request.")
+        }
+        let chained = Self.chain(
+            &reading.endpoints, requestNames: reading.requestNames, requestVariables: reading.requestVariables,
+            handlerCaptures: reading.handlerCaptures, warnings: &reading.warnings)
         reading.warnAboutUndefinedVariables(defined: Set(reading.variables.map(\.name)).union(chained))
         let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(reading.endpoints.map { .endpoint($0) })
         let environment = Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")
-        let collection = APICollection(name: name, variables: reading.variables, environments: [environment], items: items)
+        let collection = APICollection(
+            name: name, variables: reading.variables, environments: [environment], items: items)
         return ImportResult(collection: collection, warnings: reading.warnings)
     }
 
@@ -45,7 +51,9 @@ package struct HTTPFileImporter: Sendable {
     ///
     /// - Throws: `ImportError`.
     package func importFile(at url: URL) throws -> ImportResult {
-        guard let text = try DocumentLimits.current.readText(at: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let text = try DocumentLimits.current.readText(at: url) else {
+            throw ImportError.unreadableFile(url.path)
+        }
         return try importText(text, name: url.deletingPathExtension().lastPathComponent, file: url.path)
     }
 
@@ -56,12 +64,15 @@ package struct HTTPFileImporter: Sendable {
     ///
     /// - Returns: the variables now captured.
     private static func chain(
-        _ endpoints: inout [Endpoint], requestNames: [Int: String], requestVariables: [(name: String, reference: String, location: String)],
+        _ endpoints: inout [Endpoint], requestNames: [Int: String],
+        requestVariables: [(name: String, reference: String, location: String)],
         handlerCaptures: [Int: [Capture]], warnings: inout [String]
     ) -> Set<String> {
         var captured: [(variable: String, endpoint: Int)] = []
         func add(_ capture: Capture, to index: Int) {
-            if !endpoints[index].captures.contains(where: { $0.name == capture.name }) { endpoints[index].captures.append(capture) }
+            if !endpoints[index].captures.contains(where: { $0.name == capture.name }) {
+                endpoints[index].captures.append(capture)
+            }
             captured.append((capture.name, index))
         }
         for (index, captures) in handlerCaptures {
@@ -73,7 +84,9 @@ package struct HTTPFileImporter: Sendable {
             Template.rewritingVariables(in: text) { name in
                 guard name.contains(".response.") else { return "{{\(name)}}" }
                 let variable = inlineName(for: name)
-                if !references.contains(where: { $0.name == variable }) { references.append((variable, "{{\(name)}}", endpoint)) }
+                if !references.contains(where: { $0.name == variable }) {
+                    references.append((variable, "{{\(name)}}", endpoint))
+                }
                 return "{{\(variable)}}"
             }
         }
@@ -89,11 +102,15 @@ package struct HTTPFileImporter: Sendable {
             let inner = reference.trimmingCharacters(in: CharacterSet(charactersIn: "{} "))
             let parts = inner.components(separatedBy: ".response.")
             guard parts.count == 2, let index = requestNames.first(where: { $0.value == parts[0] })?.key else {
-                warnings.append("\(location): \(reference) names no request of the file (# @name); pass --var \(variable)=VALUE when sending.")
+                warnings.append(
+                    "\(location): \(reference) names no request of the file (# @name); pass --var \(variable)=VALUE when sending."
+                )
                 continue
             }
             guard let source = source(of: parts[1]) else {
-                warnings.append("\(location): \(reference) cannot be captured (only response.body.<JSONPath or XPath or *> and response.headers.<Name>); pass --var \(variable)=VALUE when sending.")
+                warnings.append(
+                    "\(location): \(reference) cannot be captured (only response.body.<JSONPath or XPath or *> and response.headers.<Name>); pass --var \(variable)=VALUE when sending."
+                )
                 continue
             }
             add(Capture(name: variable, source: source), to: index)
@@ -125,7 +142,9 @@ package struct HTTPFileImporter: Sendable {
     /// The variable an inline reference becomes: the request and the last word of its path.
     private static func inlineName(for reference: String) -> String {
         let parts = reference.components(separatedBy: ".response.")
-        let last = parts.last?.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).last.map(String.init) ?? "value"
+        let last =
+            parts.last?.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).last.map(String.init)
+            ?? "value"
         return "\(parts[0])_\(last)"
     }
 
@@ -143,17 +162,22 @@ package struct HTTPFileImporter: Sendable {
 
     /// The captures a JetBrains response handler's `client.global.set(...)` lines make;
     /// whatever else the script does is reported.
-    static func handlerCaptures(_ script: [(number: Int, text: String)], warnings: inout [String], file: String) -> [Capture] {
-        let pattern = #"client\.global\.set\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*response\.(body((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|headers\.valueOf\(\s*["']([^"']+)["']\s*\))\s*\)"#
+    static func handlerCaptures(_ script: [(number: Int, text: String)], warnings: inout [String], file: String)
+        -> [Capture]
+    {
+        let pattern =
+            #"client\.global\.set\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*response\.(body((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|headers\.valueOf\(\s*["']([^"']+)["']\s*\))\s*\)"#
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         var captures: [Capture] = []
         var other = false
         for (_, line) in script {
-            let code = line.replacingOccurrences(of: "> {%", with: "").replacingOccurrences(of: ">{%", with: "").replacingOccurrences(of: "%}", with: "")
+            let code = line.replacingOccurrences(of: "> {%", with: "").replacingOccurrences(of: ">{%", with: "")
+                .replacingOccurrences(of: "%}", with: "")
                 .trimmingCharacters(in: .whitespaces)
             guard !code.isEmpty else { continue }
             let range = NSRange(code.startIndex..., in: code)
-            guard let match = regex.firstMatch(in: code, range: range), let name = Range(match.range(at: 1), in: code) else {
+            guard let match = regex.firstMatch(in: code, range: range), let name = Range(match.range(at: 1), in: code)
+            else {
                 if !["});", "}", "{"].contains(code) { other = true }
                 continue
             }
@@ -164,7 +188,9 @@ package struct HTTPFileImporter: Sendable {
             }
         }
         if other, let first = script.first {
-            warnings.append("\(file):\(first.number): a response handler script is imported only for its client.global.set lines (as captures); the rest is not.")
+            warnings.append(
+                "\(file):\(first.number): a response handler script is imported only for its client.global.set lines (as captures); the rest is not."
+            )
         }
         return captures
     }

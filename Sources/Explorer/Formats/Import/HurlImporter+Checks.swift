@@ -61,7 +61,10 @@ enum HurlCheckText {
         var tokens: [Token] = []
         var rest = Substring(line)
         while let first = rest.first {
-            if first == " " || first == "\t" { rest = rest.dropFirst(); continue }
+            if first == " " || first == "\t" {
+                rest = rest.dropFirst()
+                continue
+            }
             if first == "\"" || (first == "/" && tokens.last.map(isRegexPosition) == true) {
                 let close: Character = first
                 var value = ""
@@ -82,8 +85,9 @@ enum HurlCheckText {
                             case "r": value += "\r"
                             case "u":
                                 guard let brace = rest[next...].firstIndex(of: "}"),
-                                      let code = UInt32(rest[rest.index(next, offsetBy: 2)..<brace], radix: 16),
-                                      let scalar = Unicode.Scalar(code) else { return nil }
+                                    let code = UInt32(rest[rest.index(next, offsetBy: 2)..<brace], radix: 16),
+                                    let scalar = Unicode.Scalar(code)
+                                else { return nil }
                                 value.append(Character(scalar))
                                 index = rest.index(after: brace)
                                 continue
@@ -93,7 +97,10 @@ enum HurlCheckText {
                         index = rest.index(after: next)
                         continue
                     }
-                    if character == close { closed = true; break }
+                    if character == close {
+                        closed = true
+                        break
+                    }
                     value.append(character)
                     index = rest.index(after: index)
                 }
@@ -126,7 +133,8 @@ enum HurlCheckText {
         case "header": if case .quoted(let name)? = argument { return (.header(name), 2) }
         // An expression the collection cannot read as written (`$.errors[{{index}}]`: Hurl expands
         // variables in it first) is no query here: the line is kept, not a file that does not load.
-        case "jsonpath": if case .quoted(let path)? = argument, (try? JSONPath(path)) != nil { return (.jsonpath(path), 2) }
+        case "jsonpath":
+            if case .quoted(let path)? = argument, (try? JSONPath(path)) != nil { return (.jsonpath(path), 2) }
         case "xpath": if case .quoted(let path)? = argument, (try? XPath(path)) != nil { return (.xpath(path), 2) }
         case "regex":
             switch argument {
@@ -150,7 +158,10 @@ enum HurlCheckText {
     static func capture(name: String, _ value: String) -> Capture? {
         guard var tokens = tokens(value) else { return nil }
         var secret = false
-        if tokens.last == .word("redact") { secret = true; tokens.removeLast() }
+        if tokens.last == .word("redact") {
+            secret = true
+            tokens.removeLast()
+        }
         guard let (query, taken) = query(tokens), taken == tokens.count else { return nil }
         let source: Capture.Source
         switch query {
@@ -172,8 +183,13 @@ enum HurlCheckText {
         guard let tokens = tokens(line), let (query, taken) = query(tokens) else { return nil }
         var rest = tokens.dropFirst(taken)
         var negated = false
-        if rest.first == .word("not") { negated = true; rest = rest.dropFirst() }
-        guard case .word(let word)? = rest.first, let predicate = Assertion.Predicate(rawValue: word) else { return nil }
+        if rest.first == .word("not") {
+            negated = true
+            rest = rest.dropFirst()
+        }
+        guard case .word(let word)? = rest.first, let predicate = Assertion.Predicate(rawValue: word) else {
+            return nil
+        }
         rest = rest.dropFirst()
         var expected: Assertion.Expected?
         if predicate.takesValue {
@@ -201,21 +217,25 @@ enum HurlCheckText {
     /// An assertion with the text the collection file writes for it: an argument quoted
     /// unless it is one plain word, a string value always quoted, so the loader reads the
     /// text back as the same parts.
-    static func written(_ query: Assertion.Query, isNegated: Bool = false, predicate: Assertion.Predicate, expected: Assertion.Expected?) -> Assertion {
+    static func written(
+        _ query: Assertion.Query, isNegated: Bool = false, predicate: Assertion.Predicate, expected: Assertion.Expected?
+    ) -> Assertion {
         func quoted(_ text: String) -> String {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         func argument(_ text: String) -> String {
-            !text.isEmpty && text.allSatisfy({ $0.isLetter || $0.isNumber || "-_.$@*".contains($0) }) ? text : quoted(text)
+            !text.isEmpty && text.allSatisfy({ $0.isLetter || $0.isNumber || "-_.$@*".contains($0) })
+                ? text : quoted(text)
         }
-        let subject: String = switch query {
-        case .header(let name): "header \(argument(name))"
-        case .jsonpath(let path): "jsonpath \(argument(path))"
-        case .xpath(let path): "xpath \(argument(path))"
-        case .regex(let pattern): "regex \(argument(pattern))"
-        case .cookie(let name): "cookie \(argument(name))"
-        default: query.text
-        }
+        let subject: String =
+            switch query {
+            case .header(let name): "header \(argument(name))"
+            case .jsonpath(let path): "jsonpath \(argument(path))"
+            case .xpath(let path): "xpath \(argument(path))"
+            case .regex(let pattern): "regex \(argument(pattern))"
+            case .cookie(let name): "cookie \(argument(name))"
+            default: query.text
+            }
         var words = [subject]
         if isNegated { words.append("not") }
         words.append(predicate.rawValue)
@@ -224,6 +244,8 @@ enum HurlCheckText {
         case let other?: words.append(other.text)
         case nil: break
         }
-        return Assertion(query: query, isNegated: isNegated, predicate: predicate, expected: expected, text: words.joined(separator: " "))
+        return Assertion(
+            query: query, isNegated: isNegated, predicate: predicate, expected: expected,
+            text: words.joined(separator: " "))
     }
 }

@@ -29,11 +29,17 @@ package struct HurlImporter: Sendable {
     ///
     /// - Throws: `ImportError`.
     package func importFile(at url: URL) throws -> ImportResult {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { throw ImportError.unreadableFile(url.path) }
-        if let size = attributes[.size] as? Int, size > Self.maximumBytes {
-            throw ImportError.invalidFile(path: url.path, format: "a Hurl file", reason: "it has \(size) bytes; a Hurl file of more than \(Self.maximumBytes >> 20) MB is not read.")
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            throw ImportError.unreadableFile(url.path)
         }
-        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
+        if let size = attributes[.size] as? Int, size > Self.maximumBytes {
+            throw ImportError.invalidFile(
+                path: url.path, format: "a Hurl file",
+                reason: "it has \(size) bytes; a Hurl file of more than \(Self.maximumBytes >> 20) MB is not read.")
+        }
+        guard let data = try DocumentLimits.current.readFile(at: url) else {
+            throw ImportError.unreadableFile(url.path)
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ImportError.invalidFile(path: url.path, format: "a Hurl file", reason: "it is not UTF-8 text.")
         }
@@ -43,13 +49,15 @@ package struct HurlImporter: Sendable {
     /// Imports a Hurl file's text.
     ///
     /// - Throws: `ImportError.invalidFile` with Hurl's `path:line:column` when Hurl would refuse it.
-    func importText(_ text: String, path: String = "<hurl>", name: String = "Imported from Hurl") throws -> ImportResult {
+    func importText(_ text: String, path: String = "<hurl>", name: String = "Imported from Hurl") throws -> ImportResult
+    {
         let entries: [HurlParser.Entry]
         do {
             entries = try HurlParser.entries(of: text)
         } catch let failure as HurlParser.Failure {
-            throw ImportError.invalidFile(path: "\(path):\(failure.line):\(failure.column)", format: "a Hurl file",
-                                          reason: "\(failure.title.lowercased()): \(failure.message).")
+            throw ImportError.invalidFile(
+                path: "\(path):\(failure.line):\(failure.column)", format: "a Hurl file",
+                reason: "\(failure.title.lowercased()): \(failure.message).")
         }
         guard !entries.isEmpty else {
             throw ImportError.invalidFile(path: path, format: "a Hurl file", reason: "it has no request.")
@@ -60,20 +68,28 @@ package struct HurlImporter: Sendable {
         for index in endpoints.indices {
             var candidate = endpoints[index].name
             var counter = 2
-            while !used.insert(candidate).inserted { candidate = "\(endpoints[index].name) (\(counter))"; counter += 1 }
+            while !used.insert(candidate).inserted {
+                candidate = "\(endpoints[index].name) (\(counter))"
+                counter += 1
+            }
             endpoints[index].name = candidate
         }
         Self.chain(&endpoints)
         let captured = Set(endpoints.flatMap { $0.captures.map(\.name) })
         let defined = captured.union(reading.variables.map(\.name))
-        let undefined = Set(endpoints.flatMap { HurlCheckText.variables(of: $0) }).subtracting(defined).subtracting(["uuid", "now", "timestamp"])
-            .filter { !$0.hasPrefix("env.") }
+        let undefined = Set(endpoints.flatMap { HurlCheckText.variables(of: $0) }).subtracting(defined).subtracting([
+            "uuid", "now", "timestamp",
+        ])
+        .filter { !$0.hasPrefix("env.") }
         if !undefined.isEmpty {
-            reading.warnings.append("The file uses variables it does not define (hurl --variable): \(undefined.sorted().joined(separator: ", ")); set them in an environment or pass --var NAME=VALUE.")
+            reading.warnings.append(
+                "The file uses variables it does not define (hurl --variable): \(undefined.sorted().joined(separator: ", ")); set them in an environment or pass --var NAME=VALUE."
+            )
         }
         let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(endpoints.map { .endpoint($0) })
-        let collection = APICollection(name: name, variables: reading.variables,
-                                       environments: [Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")], items: items)
+        let collection = APICollection(
+            name: name, variables: reading.variables,
+            environments: [Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")], items: items)
         return ImportResult(collection: collection, warnings: reading.warnings + reading.summary())
     }
 
@@ -81,7 +97,8 @@ package struct HurlImporter: Sendable {
     private static func chain(_ endpoints: inout [Endpoint]) {
         for (index, endpoint) in endpoints.enumerated() {
             for capture in endpoint.captures {
-                for later in endpoints.indices where later > index && HurlCheckText.variables(of: endpoints[later]).contains(capture.name) {
+                for later in endpoints.indices
+                where later > index && HurlCheckText.variables(of: endpoints[later]).contains(capture.name) {
                     if !endpoints[later].requirements.contains(where: { $0.endpoint == endpoint.id }) {
                         endpoints[later].requirements.append(Requirement(endpoint: endpoint.id))
                     }
@@ -111,15 +128,21 @@ package struct HurlImporter: Sendable {
             var auth: Authentication?
             // http://user:password@host: the user part is Basic auth, as curl sends it.
             if let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
-               !url[scheme.upperBound..<at].contains("/") {
-                let credentials = url[scheme.upperBound..<at].split(separator: ":", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-                auth = Authentication(.basic(username: credentials.first ?? "", password: credentials.count > 1 ? credentials[1] : ""))
+                !url[scheme.upperBound..<at].contains("/")
+            {
+                let credentials = url[scheme.upperBound..<at].split(separator: ":", maxSplits: 1).map {
+                    String($0).removingPercentEncoding ?? String($0)
+                }
+                auth = Authentication(
+                    .basic(username: credentials.first ?? "", password: credentials.count > 1 ? credentials[1] : ""))
                 url.removeSubrange(scheme.upperBound...at)
             }
             let parts = URLParts(url)
             var query = parts.query
             var headers = entry.headers.map { KeyValue($0.key, HurlCheckText.converted($0.value)) }
-            query += (entry.section("QueryStringParams") ?? []).map { KeyValue(HurlCheckText.converted($0.key), HurlCheckText.converted($0.value)) }
+            query += (entry.section("QueryStringParams") ?? []).map {
+                KeyValue(HurlCheckText.converted($0.key), HurlCheckText.converted($0.value))
+            }
             if let cookies = entry.section("Cookies"), !cookies.isEmpty {
                 let text = cookies.map { "\($0.key)=\(HurlCheckText.converted($0.value))" }.joined(separator: "; ")
                 if let index = headers.firstIndex(where: { $0.name.lowercased() == "cookie" }) {
@@ -129,7 +152,9 @@ package struct HurlImporter: Sendable {
                 }
             }
             if let basic = entry.section("BasicAuth")?.first {
-                auth = Authentication(.basic(username: HurlCheckText.converted(basic.key), password: HurlCheckText.converted(basic.value)))
+                auth = Authentication(
+                    .basic(username: HurlCheckText.converted(basic.key), password: HurlCheckText.converted(basic.value))
+                )
             }
             var body: EndpointBody?
             // An empty section sends nothing (Hurl sends a form or parts only when there are some).
@@ -141,21 +166,26 @@ package struct HurlImporter: Sendable {
             }
             if let written = entry.body { body = self.body(written, headers: &headers, line: entry.line) }
 
-            var endpoint = Endpoint(name: name(of: entry, path: parts.path), method: HTTPMethod(exactly: entry.method),
-                                    path: parts.origin + parts.path, query: query, headers: headers, body: body)
+            var endpoint = Endpoint(
+                name: name(of: entry, path: parts.path), method: HTTPMethod(exactly: entry.method),
+                path: parts.origin + parts.path, query: query, headers: headers, body: body)
             var notes: [String] = []
             options(entry.section("Options") ?? [], endpoint: &endpoint, auth: &auth, notes: &notes)
             endpoint.auth = auth
             if let response = entry.response { checks(response, endpoint: &endpoint, notes: &notes) }
             if !notes.isEmpty {
-                endpoint.description = "Hurl lines explorer does not run (kept from \(URL(fileURLWithPath: path).lastPathComponent)):\n" + notes.joined(separator: "\n")
+                endpoint.description =
+                    "Hurl lines explorer does not run (kept from \(URL(fileURLWithPath: path).lastPathComponent)):\n"
+                    + notes.joined(separator: "\n")
             }
             return endpoint
         }
 
         /// The comment just above the request, when it is short enough to be a name; else `METHOD /path`.
         private func name(of entry: HurlParser.Entry, path: String) -> String {
-            if let comment = entry.comments.last, !comment.isEmpty, comment.count <= 80, !comment.contains("/") || comment.hasPrefix(entry.method) {
+            if let comment = entry.comments.last, !comment.isEmpty, comment.count <= 80,
+                !comment.contains("/") || comment.hasPrefix(entry.method)
+            {
                 return comment
             }
             let route = path.split(separator: "?").first.map(String.init) ?? path
@@ -169,19 +199,25 @@ package struct HurlImporter: Sendable {
             }
             let file = value[value.index(value.startIndex, offsetBy: 5)..<end].trimmingCharacters(in: .whitespaces)
             let type = value[value.index(after: end)...].trimmingCharacters(in: .whitespaces)
-            return MultipartField(name: HurlCheckText.converted(pair.key), value: file, isFile: true, contentType: type.isEmpty ? nil : type)
+            return MultipartField(
+                name: HurlCheckText.converted(pair.key), value: file, isFile: true,
+                contentType: type.isEmpty ? nil : type)
         }
 
         /// A request body; Hurl's implicit `Content-Type` for JSON (and GraphQL) is written out.
         private mutating func body(_ body: HurlParser.Body, headers: inout [KeyValue], line: Int) -> EndpointBody? {
             func contentType(_ type: String) {
-                if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(KeyValue("Content-Type", type)) }
+                if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                    headers.append(KeyValue("Content-Type", type))
+                }
             }
             func json(_ text: String) -> EndpointBody {
                 let converted = HurlCheckText.converted(text)
                 if !converted.contains("{{"), let value = JSONValue.container(parsing: converted) {
                     // A json: body is sent as application/json: the header would say it twice.
-                    headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.lowercased() == "application/json" }
+                    headers.removeAll {
+                        $0.name.lowercased() == "content-type" && $0.value.lowercased() == "application/json"
+                    }
                     return .json(value)
                 }
                 contentType("application/json")
@@ -189,7 +225,9 @@ package struct HurlImporter: Sendable {
             }
             func decoded(_ data: Data?, _ kind: String) -> EndpointBody? {
                 guard let data, let text = String(data: data, encoding: .utf8) else {
-                    warnings.append("\(path):\(line): a \(kind) body that is not UTF-8 text is not imported; keep it in a file and use body: { file: … }.")
+                    warnings.append(
+                        "\(path):\(line): a \(kind) body that is not UTF-8 text is not imported; keep it in a file and use body: { file: … }."
+                    )
                     return nil
                 }
                 return .raw(text)
@@ -252,11 +290,14 @@ package struct HurlImporter: Sendable {
         /// The `[Options]` explorer has; the others reported.
         /// Hurl's flag options that are off unless given: `NAME: false` says what no option says.
         static let offByDefault: Set<String> = [
-            "insecure", "compressed", "location", "location-trusted", "verbose", "very-verbose", "skip", "netrc", "netrc-optional",
+            "insecure", "compressed", "location", "location-trusted", "verbose", "very-verbose", "skip", "netrc",
+            "netrc-optional",
             "path-as-is", "ipv4", "ipv6", "http1.0", "http1.1", "http2", "http3", "ntlm", "negotiate",
         ]
 
-        private mutating func options(_ options: [HurlParser.Pair], endpoint: inout Endpoint, auth: inout Authentication?, notes: inout [String]) {
+        private mutating func options(
+            _ options: [HurlParser.Pair], endpoint: inout Endpoint, auth: inout Authentication?, notes: inout [String]
+        ) {
             var retryCount: Int?
             var retryInterval: Double?
             var digest = false
@@ -269,7 +310,12 @@ package struct HurlImporter: Sendable {
                     retryInterval = Self.seconds(value)
                 case "user":
                     let credentials = value.split(separator: ":", maxSplits: 1).map(String.init)
-                    if auth == nil || digest { auth = Authentication(.basic(username: credentials.first ?? "", password: credentials.count > 1 ? credentials[1] : "")) }
+                    if auth == nil || digest {
+                        auth = Authentication(
+                            .basic(
+                                username: credentials.first ?? "", password: credentials.count > 1 ? credentials[1] : ""
+                            ))
+                    }
                 case "digest":
                     digest = value == "true"
                 case "basic":
@@ -279,7 +325,9 @@ package struct HurlImporter: Sendable {
                     guard let name = parts.first, !name.isEmpty else { continue }
                     let assigned = parts.count > 1 ? parts[1] : ""
                     if let existing = variables[named: name], existing != assigned {
-                        warnings.append("\(path):\(option.line): the variable \(name) is set again (\(assigned)); the collection keeps its first value, \(existing).")
+                        warnings.append(
+                            "\(path):\(option.line): the variable \(name) is set again (\(assigned)); the collection keeps its first value, \(existing)."
+                        )
                     } else if variables[named: name] == nil {
                         variables.append(KeyValue(name, assigned))
                     }
@@ -291,14 +339,20 @@ package struct HurlImporter: Sendable {
                     notes.append("[Options] \(option.key): \(option.value)")
                 }
             }
-            if digest, case .basic(let user, let password)? = auth?.scheme { auth = Authentication(.digest(username: user, password: password)) }
-            if let retryCount, retryCount > 0 { endpoint.retry = CheckRetry(count: retryCount, interval: retryInterval ?? 1) }
+            if digest, case .basic(let user, let password)? = auth?.scheme {
+                auth = Authentication(.digest(username: user, password: password))
+            }
+            if let retryCount, retryCount > 0 {
+                endpoint.retry = CheckRetry(count: retryCount, interval: retryInterval ?? 1)
+            }
         }
 
         /// The response part as checks.
         private mutating func checks(_ response: HurlParser.Response, endpoint: inout Endpoint, notes: inout [String]) {
             if let code = Int(response.status) {
-                endpoint.assertions.append(HurlCheckText.written(.status, predicate: .equal, expected: .number(Double(code), text: String(code))))
+                endpoint.assertions.append(
+                    HurlCheckText.written(
+                        .status, predicate: .equal, expected: .number(Double(code), text: String(code))))
             }
             // Hurl passes a header line when one field of that name has the value; the collection's
             // `header` query joins every field of a name with ", ", so a name that may come several
@@ -307,8 +361,10 @@ package struct HurlImporter: Sendable {
             for header in response.headers {
                 let name = header.key.lowercased()
                 let repeated = name == "set-cookie" || names.filter { $0 == name }.count > 1
-                endpoint.assertions.append(HurlCheckText.written(.header(header.key), predicate: repeated ? .contains : .equal,
-                                                                 expected: .string(HurlCheckText.converted(header.value))))
+                endpoint.assertions.append(
+                    HurlCheckText.written(
+                        .header(header.key), predicate: repeated ? .contains : .equal,
+                        expected: .string(HurlCheckText.converted(header.value))))
             }
             for capture in response.captures {
                 if let converted = HurlCheckText.capture(name: capture.key, HurlCheckText.converted(capture.value)) {
@@ -328,9 +384,11 @@ package struct HurlImporter: Sendable {
             }
             switch response.body {
             case .oneline(let text)?:
-                endpoint.assertions.append(HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
+                endpoint.assertions.append(
+                    HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
             case .multiline(let text, let language)? where language.isEmpty:
-                endpoint.assertions.append(HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
+                endpoint.assertions.append(
+                    HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
             case let body?:
                 uncheckedLines += 1
                 notes.append("response body:\n\(body.written)")
@@ -352,11 +410,16 @@ package struct HurlImporter: Sendable {
         func summary() -> [String] {
             var out: [String] = []
             if uncheckedLines > 0 {
-                out.append("\(uncheckedLines) capture or assert line(s) use queries, filters or predicates a collection does not have; they are kept in the endpoints' descriptions, not checked.")
+                out.append(
+                    "\(uncheckedLines) capture or assert line(s) use queries, filters or predicates a collection does not have; they are kept in the endpoints' descriptions, not checked."
+                )
             }
             if !ignoredOptions.isEmpty {
-                out.append("Hurl options explorer does not apply: " + ignoredOptions.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-                           + "; they are kept in the endpoints' descriptions.")
+                out.append(
+                    "Hurl options explorer does not apply: "
+                        + ignoredOptions.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(
+                            separator: ", ")
+                        + "; they are kept in the endpoints' descriptions.")
             }
             return out
         }

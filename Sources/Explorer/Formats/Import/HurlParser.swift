@@ -84,9 +84,11 @@ struct HurlParser {
     }
 
     /// Sections of a request, long name first, and their short names.
-    static let requestSections = ["QueryStringParams": "QueryStringParams", "Query": "QueryStringParams", "FormParams": "FormParams",
-                                  "Form": "FormParams", "MultipartFormData": "MultipartFormData", "Multipart": "MultipartFormData",
-                                  "Cookies": "Cookies", "BasicAuth": "BasicAuth", "Options": "Options"]
+    static let requestSections = [
+        "QueryStringParams": "QueryStringParams", "Query": "QueryStringParams", "FormParams": "FormParams",
+        "Form": "FormParams", "MultipartFormData": "MultipartFormData", "Multipart": "MultipartFormData",
+        "Cookies": "Cookies", "BasicAuth": "BasicAuth", "Options": "Options",
+    ]
     static let responseSections = ["Captures": "Captures", "Asserts": "Asserts"]
 
     private let lines: [Substring]
@@ -98,9 +100,10 @@ struct HurlParser {
     ///
     /// - Throws: `Failure` where Hurl refuses the file.
     static func entries(of text: String) throws -> [Entry] {
-        var parser = HurlParser(lines: text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
-        })
+        var parser = HurlParser(
+            lines: text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.hasSuffix("\r") ? $0.dropLast() : $0
+            })
         return try parser.entries()
     }
 
@@ -144,17 +147,23 @@ struct HurlParser {
         let rest = line.dropFirst(indent)
         let method = rest.prefix { $0.isLetter && $0.isASCII }
         guard !method.isEmpty, method.allSatisfy(\.isUppercase) else {
-            throw Failure(line: number, column: indent + 1, title: "Parsing method", message: "the HTTP method is not valid. Valid values are GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH")
+            throw Failure(
+                line: number, column: indent + 1, title: "Parsing method",
+                message:
+                    "the HTTP method is not valid. Valid values are GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH"
+            )
         }
         let afterMethod = rest.dropFirst(method.count)
         let spaces = afterMethod.prefix { $0 == " " || $0 == "\t" }.count
         guard spaces > 0 else {
-            throw Failure(line: number, column: indent + method.count + 1, title: "Parsing space", message: "expecting a space")
+            throw Failure(
+                line: number, column: indent + method.count + 1, title: "Parsing space", message: "expecting a space")
         }
         let urlColumn = indent + method.count + spaces + 1
         let url = Self.withoutComment(afterMethod.dropFirst(spaces))
         guard url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("{{") else {
-            throw Failure(line: number, column: urlColumn, title: "Parsing URL", message: "expecting http://, https:// or {{")
+            throw Failure(
+                line: number, column: urlColumn, title: "Parsing URL", message: "expecting http://, https:// or {{")
         }
         index += 1
         return Entry(method: String(method), url: url, line: number, comments: comments)
@@ -167,14 +176,22 @@ struct HurlParser {
             if skipsBlankOrComment() { continue }
             let line = lines[index]
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if Self.isStatusLine(trimmed) { entry.response = try response(); return }
+            if Self.isStatusLine(trimmed) {
+                entry.response = try response()
+                return
+            }
             if let name = Self.sectionName(line) {
                 guard let long = Self.requestSections[name] else {
-                    throw Failure(line: index + 1, column: column(of: line) + 2, title: "Parsing request section name",
-                                  message: "the section is not valid. Valid values are QueryStringParams, FormParams, MultipartFormData, Cookies, Options")
+                    throw Failure(
+                        line: index + 1, column: column(of: line) + 2, title: "Parsing request section name",
+                        message:
+                            "the section is not valid. Valid values are QueryStringParams, FormParams, MultipartFormData, Cookies, Options"
+                    )
                 }
                 if entry.sections.contains(where: { $0.name == long }) {
-                    throw Failure(line: index + 1, column: column(of: line) + 1, title: "Parsing section", message: "the section is already defined")
+                    throw Failure(
+                        line: index + 1, column: column(of: line) + 1, title: "Parsing section",
+                        message: "the section is already defined")
                 }
                 entry.sections.append((long, []))
                 inSection = long
@@ -201,7 +218,8 @@ struct HurlParser {
     private mutating func response() throws -> Response {
         let line = lines[index]
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        let status = trimmed.split(separator: " ", maxSplits: 1).dropFirst().first.map { Self.withoutComment($0) } ?? "*"
+        let status =
+            trimmed.split(separator: " ", maxSplits: 1).dropFirst().first.map { Self.withoutComment($0) } ?? "*"
         var response = Response(status: status, line: index + 1)
         index += 1
         var inSection: String?
@@ -212,17 +230,23 @@ struct HurlParser {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if let name = Self.sectionName(line) {
                 guard let long = Self.responseSections[name] else {
-                    throw Failure(line: index + 1, column: column(of: line) + 2, title: "Parsing response section name",
-                                  message: "the section is not valid. Valid values are Captures or Asserts")
+                    throw Failure(
+                        line: index + 1, column: column(of: line) + 2, title: "Parsing response section name",
+                        message: "the section is not valid. Valid values are Captures or Asserts")
                 }
                 guard seen.insert(long).inserted else {
-                    throw Failure(line: index + 1, column: column(of: line) + 1, title: "Parsing section", message: "the section is already defined")
+                    throw Failure(
+                        line: index + 1, column: column(of: line) + 1, title: "Parsing section",
+                        message: "the section is already defined")
                 }
                 inSection = long
                 index += 1
                 continue
             }
-            if Self.startsBody(trimmed) { response.body = try body(); continue }
+            if Self.startsBody(trimmed) {
+                response.body = try body()
+                continue
+            }
             if response.body != nil || (Self.isRequestLine(trimmed) && !Self.looksLikePair(trimmed)) { return response }
             switch inSection {
             case "Asserts":
@@ -255,7 +279,9 @@ struct HurlParser {
             rest = rest.dropFirst(length)
         } else {
             var position = start
-            while let character = rest.first, character != ":" && !(character == " " || character == "\t") && !(emptyHeader && character == ";") {
+            while let character = rest.first,
+                character != ":" && !(character == " " || character == "\t") && !(emptyHeader && character == ";")
+            {
                 if character == "\\" {
                     let (text, length) = try escape(rest, line: index + 1, column: position + 1)
                     key += text
@@ -263,8 +289,12 @@ struct HurlParser {
                     position += length
                     continue
                 }
-                guard character.isLetter || character.isNumber || "-_.[]@$".contains(character) || character == "{" || character == "}" else {
-                    throw Failure(line: index + 1, column: position + 1, title: "Parsing key string", message: "expecting a key")
+                guard
+                    character.isLetter || character.isNumber || "-_.[]@$".contains(character) || character == "{"
+                        || character == "}"
+                else {
+                    throw Failure(
+                        line: index + 1, column: position + 1, title: "Parsing key string", message: "expecting a key")
                 }
                 key.append(character)
                 rest = rest.dropFirst()
@@ -277,14 +307,18 @@ struct HurlParser {
             return Pair(key: key, value: "", line: index + 1)
         }
         guard rest.first == ":" else {
-            throw Failure(line: index + 1, column: line.count - rest.count + 1, title: "Parsing section",
-                          message: "expecting ':'")
+            throw Failure(
+                line: index + 1, column: line.count - rest.count + 1, title: "Parsing section",
+                message: "expecting ':'")
         }
         rest = rest.dropFirst()
         guard !key.isEmpty else {
             throw Failure(line: index + 1, column: start + 1, title: "Parsing key string", message: "expecting a key")
         }
-        return Pair(key: key, value: try Self.unescaped(Self.withoutComment(rest), line: index + 1, column: line.count - rest.count + 1), line: index + 1)
+        return Pair(
+            key: key,
+            value: try Self.unescaped(Self.withoutComment(rest), line: index + 1, column: line.count - rest.count + 1),
+            line: index + 1)
     }
 
     /// A quoted string at the start of `text`: its value and how many characters it takes.
@@ -325,12 +359,18 @@ struct HurlParser {
         case "u"?:
             let afterU = rest.dropFirst()
             guard afterU.first == "{", let close = afterU.firstIndex(of: "}"),
-                  let code = UInt32(afterU[afterU.index(after: afterU.startIndex)..<close], radix: 16), let scalar = Unicode.Scalar(code) else {
-                throw Failure(line: line, column: column + 2, title: "Parsing unicode literal", message: "the unicode literal is not valid")
+                let code = UInt32(afterU[afterU.index(after: afterU.startIndex)..<close], radix: 16),
+                let scalar = Unicode.Scalar(code)
+            else {
+                throw Failure(
+                    line: line, column: column + 2, title: "Parsing unicode literal",
+                    message: "the unicode literal is not valid")
             }
             return (String(Character(scalar)), 2 + afterU.distance(from: afterU.startIndex, to: close) + 1)
         default:
-            throw Failure(line: line, column: column + 1, title: "Parsing escape character", message: "the escaping sequence is not valid")
+            throw Failure(
+                line: line, column: column + 1, title: "Parsing escape character",
+                message: "the escaping sequence is not valid")
         }
     }
 
@@ -400,16 +440,20 @@ struct HurlParser {
         if trimmed.hasPrefix("`") {
             let inner = trimmed.dropFirst()
             guard let close = inner.firstIndex(of: "`") else {
-                throw Failure(line: index + 1, column: line.count + 1, title: "Parsing oneline string", message: "expecting '`'")
+                throw Failure(
+                    line: index + 1, column: line.count + 1, title: "Parsing oneline string", message: "expecting '`'")
             }
             index += 1
             return .oneline(try Self.unescaped(String(inner[..<close]), line: index, column: start + 2))
         }
-        for (prefix, make) in [("base64,", Body.base64), ("hex,", Body.hex), ("file,", Body.file)] as [(String, (String) -> Body)]
+        for (prefix, make) in [("base64,", Body.base64), ("hex,", Body.hex), ("file,", Body.file)]
+            as [(String, (String) -> Body)]
         where trimmed.hasPrefix(prefix) {
             let inner = trimmed.dropFirst(prefix.count)
             guard let end = inner.firstIndex(of: ";") else {
-                throw Failure(line: index + 1, column: line.count + 1, title: "Parsing \(prefix.dropLast())", message: "expecting ';'")
+                throw Failure(
+                    line: index + 1, column: line.count + 1, title: "Parsing \(prefix.dropLast())",
+                    message: "expecting ';'")
             }
             index += 1
             return make(inner[..<end].trimmingCharacters(in: .whitespaces))
@@ -419,7 +463,9 @@ struct HurlParser {
             index += 1
             while index < lines.count {
                 let next = lines[index].trimmingCharacters(in: .whitespaces)
-                if next.isEmpty || Self.isStatusLine(next) || (Self.isRequestLine(next) && !next.hasPrefix("<")) { break }
+                if next.isEmpty || Self.isStatusLine(next) || (Self.isRequestLine(next) && !next.hasPrefix("<")) {
+                    break
+                }
                 content.append(lines[index])
                 index += 1
             }
@@ -488,8 +534,10 @@ struct HurlParser {
     }
 
     static func startsBody(_ trimmed: String) -> Bool {
-        trimmed.hasPrefix("{") && !trimmed.hasPrefix("{{") || (trimmed.hasPrefix("[") && sectionName(Substring(trimmed)) == nil)
-            || trimmed.hasPrefix("<") || trimmed.hasPrefix("`") || trimmed.hasPrefix("base64,") || trimmed.hasPrefix("hex,")
+        trimmed.hasPrefix("{") && !trimmed.hasPrefix("{{")
+            || (trimmed.hasPrefix("[") && sectionName(Substring(trimmed)) == nil)
+            || trimmed.hasPrefix("<") || trimmed.hasPrefix("`") || trimmed.hasPrefix("base64,")
+            || trimmed.hasPrefix("hex,")
             || trimmed.hasPrefix("file,")
     }
 }
@@ -523,16 +571,25 @@ struct HurlJSONReader {
 
     private mutating func advance() {
         guard line < lines.count else { return }
-        if column >= lines[line].count { line += 1; column = 0 } else { column += 1 }
+        if column >= lines[line].count {
+            line += 1
+            column = 0
+        } else {
+            column += 1
+        }
     }
 
     private mutating func skipSpace() {
-        while let character = current, character == " " || character == "\t" || character == "\n" || character == "\r" { advance() }
+        while let character = current, character == " " || character == "\t" || character == "\n" || character == "\r" {
+            advance()
+        }
     }
 
     /// Reads one value; leaves the position on its last character.
     mutating func value(depth: Int) throws {
-        guard depth < Self.maximumDepth else { throw failure("the JSON is nested more than \(Self.maximumDepth) levels deep") }
+        guard depth < Self.maximumDepth else {
+            throw failure("the JSON is nested more than \(Self.maximumDepth) levels deep")
+        }
         skipSpace()
         guard let character = current else { throw failure("expecting a JSON value") }
         switch character {
@@ -586,7 +643,9 @@ struct HurlJSONReader {
             if character == "\n" { throw failure("expecting '\"'") }
             if character == "\\" {
                 advance()
-                guard let escaped = current, "\"\\/bfnrtu".contains(escaped) else { throw failure("the escaping sequence is not valid") }
+                guard let escaped = current, "\"\\/bfnrtu".contains(escaped) else {
+                    throw failure("the escaping sequence is not valid")
+                }
             } else if character == "\"" {
                 return
             }
@@ -603,7 +662,10 @@ struct HurlJSONReader {
             var depth = 0
             while let character = current, character != "\n" {
                 if character == "{" { depth += 1 }
-                if character == "}" { depth -= 1; if depth == 0 { return } }
+                if character == "}" {
+                    depth -= 1
+                    if depth == 0 { return }
+                }
                 advance()
             }
             throw failure("expecting '}}'")
@@ -619,6 +681,11 @@ struct HurlJSONReader {
             throw failure("expecting a JSON value")
         }
         // Back onto the last character.
-        if column == 0 { line -= 1; column = lines[line].count } else { column -= 1 }
+        if column == 0 {
+            line -= 1
+            column = lines[line].count
+        } else {
+            column -= 1
+        }
     }
 }

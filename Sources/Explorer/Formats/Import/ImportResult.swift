@@ -67,10 +67,11 @@ enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .invalidCurl(let reason): return "The curl command cannot be imported: \(reason)"
-        case let .invalidOpenAPI(path, reason): return "\(path): the OpenAPI document cannot be imported: \(reason)"
-        case let .invalidHTTPFile(path, reason): return "\(path): the .http file cannot be imported: \(reason)"
+        case .invalidOpenAPI(let path, let reason): return "\(path): the OpenAPI document cannot be imported: \(reason)"
+        case .invalidHTTPFile(let path, let reason): return "\(path): the .http file cannot be imported: \(reason)"
         case .unreadableFile(let path): return "The file \(path) cannot be read."
-        case let .invalidFile(path, format, reason): return "\(path): it cannot be imported as \(format): \(reason)"
+        case .invalidFile(let path, let format, let reason):
+            return "\(path): it cannot be imported as \(format): \(reason)"
         }
     }
 }
@@ -117,11 +118,14 @@ extension ImportResult {
         disabled = []
         node = Template.mapTexts(of: node) { Self.disablingCommands(in: $0, disabled: &disabled) }
         var copy = self
-        copy.collection = try CollectionLoader.parse(try CollectionWriter.yaml(of: node), file: "the imported collection")
+        copy.collection = try CollectionLoader.parse(
+            try CollectionWriter.yaml(of: node), file: "the imported collection")
         let count = disabled.count
         let listed = disabled.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ") + (count > 10 ? ", …" : "")
-        copy.warnings.append("\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
-                             + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, and rename it back to command only if you would run it yourself.")
+        copy.warnings.append(
+            "\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
+                + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, and rename it back to command only if you would run it yourself."
+        )
         return copy
     }
 
@@ -137,8 +141,9 @@ extension ImportResult {
             .references.filter { if case .command = $0 { false } else { true } }
         guard !reach.isEmpty else { return self }
         var copy = self
-        copy.warnings.append("the import reaches beyond \(folder.path): it " + reach.map(\.description).joined(separator: "; it ")
-                             + ". A collection you open by name may read them and send them to its servers: check each one.")
+        copy.warnings.append(
+            "the import reaches beyond \(folder.path): it " + reach.map(\.description).joined(separator: "; it ")
+                + ". A collection you open by name may read them and send them to its servers: check each one.")
         return copy
     }
 
@@ -148,10 +153,16 @@ extension ImportResult {
         var start = text.startIndex
         for placeholder in Template.placeholders(in: text) {
             guard let call = TemplateFunction(placeholder.name), call.name == "command",
-                  let word = text[placeholder.inner].firstIndex(where: { !$0.isWhitespace }) else { continue }
+                let word = text[placeholder.inner].firstIndex(where: { !$0.isWhitespace })
+            else { continue }
             out += text[start..<word] + disabledCommand
             start = text.index(word, offsetBy: "command".count)
-            disabled.append(call.arguments.map { switch $0 { case .text(let text), .variable(let text): text } }.joined(separator: " "))
+            disabled.append(
+                call.arguments.map {
+                    switch $0 {
+                    case .text(let text), .variable(let text): text
+                    }
+                }.joined(separator: " "))
         }
         return start == text.startIndex ? text : out + text[start...]
     }

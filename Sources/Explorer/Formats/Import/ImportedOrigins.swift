@@ -1,4 +1,5 @@
 import Workspace
+
 /// Where imported requests go, for the importers of tools that keep whole URLs (curl,
 /// Postman, Insomnia, HAR).
 ///

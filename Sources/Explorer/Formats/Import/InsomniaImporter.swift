@@ -29,7 +29,9 @@ package struct InsomniaImporter: Sendable {
     /// - Parameter workspace: the name of the one workspace to import; all when `nil`.
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, workspace: String? = nil) throws -> ImportResult {
-        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else {
+            throw ImportError.unreadableFile(url.path)
+        }
         return try importData(data, path: url.path, workspace: workspace)
     }
 
@@ -46,7 +48,8 @@ package struct InsomniaImporter: Sendable {
             do {
                 root = try OpenAPIImporter.tree(from: text, path: path)
             } catch let error as ImportError {
-                throw ImportError.invalidFile(path: path, format: format, reason: "it is neither JSON nor YAML (\(Self.reason(of: error))).")
+                throw ImportError.invalidFile(
+                    path: path, format: format, reason: "it is neither JSON nor YAML (\(Self.reason(of: error))).")
             }
         }
         let workspaces: [ExportedWorkspace]
@@ -54,11 +57,19 @@ package struct InsomniaImporter: Sendable {
             workspaces = [try Self.version5(root, type: type, path: path)]
         } else if root.text("_type") == "export" {
             guard let version = root.text("__export_format"), version == "4" else {
-                throw ImportError.invalidFile(path: path, format: format, reason: "it is export format \(root.text("__export_format") ?? "(none)"); formats 4 and 5 are read: export it again from Insomnia.")
+                throw ImportError.invalidFile(
+                    path: path, format: format,
+                    reason:
+                        "it is export format \(root.text("__export_format") ?? "(none)"); formats 4 and 5 are read: export it again from Insomnia."
+                )
             }
             workspaces = Self.version4(root)
         } else {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it has neither \"type: collection.insomnia.rest/5.0\" (Insomnia 11 and later) nor \"_type: export\" with \"__export_format: 4\".")
+            throw ImportError.invalidFile(
+                path: path, format: format,
+                reason:
+                    "it has neither \"type: collection.insomnia.rest/5.0\" (Insomnia 11 and later) nor \"_type: export\" with \"__export_format: 4\"."
+            )
         }
         guard !workspaces.isEmpty else {
             throw ImportError.invalidFile(path: path, format: format, reason: "it holds no workspace.")
@@ -66,8 +77,10 @@ package struct InsomniaImporter: Sendable {
         var selected = workspaces
         if let chosen {
             guard let found = workspaces.first(where: { $0.name == chosen }) else {
-                throw ImportError.invalidFile(path: path, format: format, reason: "it has no workspace \"\(chosen)\"; it has "
-                                              + workspaces.map { "\"\($0.name)\"" }.joined(separator: ", ") + ".")
+                throw ImportError.invalidFile(
+                    path: path, format: format,
+                    reason: "it has no workspace \"\(chosen)\"; it has "
+                        + workspaces.map { "\"\($0.name)\"" }.joined(separator: ", ") + ".")
             }
             selected = [found]
         }
@@ -77,7 +90,8 @@ package struct InsomniaImporter: Sendable {
     /// The import error's reason alone, for a message that names the file itself.
     private static func reason(of error: ImportError) -> String {
         switch error {
-        case let .invalidOpenAPI(_, reason), let .invalidFile(_, _, reason), let .invalidHTTPFile(_, reason): return reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        case .invalidOpenAPI(_, let reason), .invalidFile(_, _, let reason), .invalidHTTPFile(_, let reason):
+            return reason.trimmingCharacters(in: CharacterSet(charactersIn: "."))
         case .invalidCurl(let reason): return reason
         case .unreadableFile(let path): return "\(path) cannot be read"
         }
@@ -105,21 +119,30 @@ package struct InsomniaImporter: Sendable {
     static func version5(_ root: LooseObject, type: String, path: String) throws -> ExportedWorkspace {
         guard type.hasPrefix("collection.insomnia.rest/") || type.hasPrefix("spec.insomnia.rest/") else {
             let kind = type.split(separator: ".").first.map(String.init) ?? type
-            throw ImportError.invalidFile(path: path, format: "an Insomnia collection",
-                                          reason: "it is an Insomnia \(kind) file (\(type)); export the collection (or the design document) that holds the requests.")
+            throw ImportError.invalidFile(
+                path: path, format: "an Insomnia collection",
+                reason:
+                    "it is an Insomnia \(kind) file (\(type)); export the collection (or the design document) that holds the requests."
+            )
         }
         let meta = root.object("meta") ?? [:]
-        var workspace = ExportedWorkspace(name: root.text("name") ?? "Imported from Insomnia",
-                                          description: meta.text("description").flatMap { $0.isEmpty ? nil : $0 })
+        var workspace = ExportedWorkspace(
+            name: root.text("name") ?? "Imported from Insomnia",
+            description: meta.text("description").flatMap { $0.isEmpty ? nil : $0 })
         if let environments = root.object("environments") {
             workspace.baseName = environments.text("name")
             workspace.baseData = environments.object("data")
             workspace.environments = environments.objects("subEnvironments").map { environment in
-                (environment.text("name") ?? "Environment", environment.object("data") ?? [:], environment.object("meta")?.flag("isPrivate") ?? false)
+                (
+                    environment.text("name") ?? "Environment", environment.object("data") ?? [:],
+                    environment.object("meta")?.flag("isPrivate") ?? false
+                )
             }
         }
         workspace.items = (root["collection"] as? [Any])?.compactMap { $0 as? LooseObject } ?? []
-        if let jar = root.object("cookieJar"), !jar.objects("cookies").isEmpty { workspace.skipped.insert("cookie jar") }
+        if let jar = root.object("cookieJar"), !jar.objects("cookies").isEmpty {
+            workspace.skipped.insert("cookie jar")
+        }
         if root["spec"] != nil { workspace.skipped.insert("API spec") }
         if !root.objects("testSuites").isEmpty { workspace.skipped.insert("unit tests") }
         return workspace
@@ -136,7 +159,8 @@ package struct InsomniaImporter: Sendable {
             var items: [LooseObject] = []
             for resource in sorted(children[parent] ?? []) {
                 var item = resource
-                item["meta"] = ["id": resource.text("_id") ?? "", "description": resource.text("description") ?? ""] as LooseObject
+                item["meta"] =
+                    ["id": resource.text("_id") ?? "", "description": resource.text("description") ?? ""] as LooseObject
                 switch resource.text("_type") {
                 case "request_group":
                     item["children"] = tree(resource.text("_id") ?? "", skipped: &skipped)
@@ -161,12 +185,15 @@ package struct InsomniaImporter: Sendable {
         }
         return resources.filter { $0.text("_type") == "workspace" }.map { resource in
             let id = resource.text("_id") ?? ""
-            var workspace = ExportedWorkspace(name: resource.text("name") ?? "Imported from Insomnia",
-                                              description: resource.text("description").flatMap { $0.isEmpty ? nil : $0 })
+            var workspace = ExportedWorkspace(
+                name: resource.text("name") ?? "Imported from Insomnia",
+                description: resource.text("description").flatMap { $0.isEmpty ? nil : $0 })
             let base = (children[id] ?? []).first { $0.text("_type") == "environment" }
             workspace.baseName = base?.text("name")
             workspace.baseData = base?.object("data")
-            workspace.environments = sorted((children[base?.text("_id") ?? "-"] ?? []).filter { $0.text("_type") == "environment" }).map {
+            workspace.environments = sorted(
+                (children[base?.text("_id") ?? "-"] ?? []).filter { $0.text("_type") == "environment" }
+            ).map {
                 ($0.text("name") ?? "Environment", $0.object("data") ?? [:], $0.flag("isPrivate"))
             }
             workspace.items = tree(id, skipped: &workspace.skipped)
@@ -188,14 +215,17 @@ package struct InsomniaImporter: Sendable {
             let base = tags.pairs(workspace.baseData)
             if several {
                 // Each workspace's base values are written into its own requests, as a folder's are.
-                tags.folderValues = Dictionary(base.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                tags.folderValues = Dictionary(
+                    base.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
             } else {
                 variables = base
             }
             for environment in workspace.environments {
                 let values = tags.pairs(environment.data)
                 if let index = environments.firstIndex(where: { $0.name == environment.name }) {
-                    for value in values where environments[index].variables[named: value.name] == nil { environments[index].variables.append(value) }
+                    for value in values where environments[index].variables[named: value.name] == nil {
+                        environments[index].variables.append(value)
+                    }
                 } else {
                     environments.append((environment.name, values, environment.isPrivate ? values.map(\.name) : []))
                 }
@@ -203,7 +233,10 @@ package struct InsomniaImporter: Sendable {
             var walker = Walker(tags: tags)
             var folderName = workspace.name
             var counter = 2
-            while several && !usedWorkspaceNames.insert(folderName).inserted { folderName = "\(workspace.name) (\(counter))"; counter += 1 }
+            while several && !usedWorkspaceNames.insert(folderName).inserted {
+                folderName = "\(workspace.name) (\(counter))"
+                counter += 1
+            }
             let walked = walker.walk(workspace.items, folderPath: several ? [folderName] : [], folderAuth: false)
             tags = walker.tags
             tags.folderValues = [:]
@@ -217,10 +250,17 @@ package struct InsomniaImporter: Sendable {
         items = tags.chaining(items)
         let (placed, found) = ImportedOrigins.relativeToMainOrigin(items)
         let baseURL = found ?? "http://localhost"
-        var list = environments.map { Environment(name: $0.name, baseURLTemplate: baseURL, variables: $0.variables, secrets: $0.secrets) }
-        if list.isEmpty { list = [Environment(name: (several ? nil : workspaces.first?.baseName) ?? "default", baseURLTemplate: baseURL)] }
-        var collection = APICollection(name: several ? "Imported from Insomnia" : workspaces[0].name, variables: variables,
-                                       environments: list, items: placed)
+        var list = environments.map {
+            Environment(name: $0.name, baseURLTemplate: baseURL, variables: $0.variables, secrets: $0.secrets)
+        }
+        if list.isEmpty {
+            list = [
+                Environment(name: (several ? nil : workspaces.first?.baseName) ?? "default", baseURLTemplate: baseURL)
+            ]
+        }
+        var collection = APICollection(
+            name: several ? "Imported from Insomnia" : workspaces[0].name, variables: variables,
+            environments: list, items: placed)
         collection.description = several ? nil : workspaces[0].description
         return ImportResult(collection: collection, warnings: tags.report())
     }

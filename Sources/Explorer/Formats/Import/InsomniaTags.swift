@@ -71,8 +71,10 @@ struct InsomniaTags {
     /// A text with Insomnia's templates in explorer's words, and the folder values in effect
     /// written in.
     mutating func convert(_ text: String) -> String {
-        var plain = text.contains("_.") ? Self.insomniaVariable.stringByReplacingMatches(
-            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "{{$1}}") : text
+        var plain =
+            text.contains("_.")
+            ? Self.insomniaVariable.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "{{$1}}") : text
         if plain.contains("{%") { plain = convertingTags(in: plain) }
         guard !folderValues.isEmpty, plain.contains("{{") else { return plain }
         let values = folderValues
@@ -93,14 +95,19 @@ struct InsomniaTags {
     /// parser gave none); an object or a list is kept as JSON text, with a warning.
     mutating func pairs(_ data: LooseObject?) -> [KeyValue] {
         // A row without a name (Insomnia's key-value editor keeps an empty last one) is no variable.
-        (data ?? [:]).filter { !$0.key.trimmingCharacters(in: .whitespaces).isEmpty }.sorted { $0.key < $1.key }.map { key, value in
+        (data ?? [:]).filter { !$0.key.trimmingCharacters(in: .whitespaces).isEmpty }.sorted { $0.key < $1.key }.map {
+            key, value in
             variableBeingRead = key
             defer { variableBeingRead = nil }
             if let text = value as? String { return KeyValue(key, convert(text)) }
             if let number = value as? NSNumber { return KeyValue(key, number.stringValue) }
             if value is NSNull { return KeyValue(key, "") }
-            warnings.append("The environment value \(key) is not text (an object or a list); it is kept as JSON text: Insomnia's {{ _.\(key).field }} cannot reach inside it here.")
-            let json = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+            warnings.append(
+                "The environment value \(key) is not text (an object or a list); it is kept as JSON text: Insomnia's {{ _.\(key).field }} cannot reach inside it here."
+            )
+            let json = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             return KeyValue(key, json ?? "")
         }
     }
@@ -111,14 +118,19 @@ struct InsomniaTags {
         var rest = Substring(text)
         while let open = rest.range(of: "{%") {
             out += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "%}") else { rest = rest[open.lowerBound...]; break }
+            guard let close = rest[open.upperBound...].range(of: "%}") else {
+                rest = rest[open.lowerBound...]
+                break
+            }
             let inner = rest[open.upperBound..<close.lowerBound]
             let original = String(rest[open.lowerBound..<close.upperBound])
-            out += replacement(for: Self.parse(inner)) ?? {
-                let name = Self.parse(inner).name
-                keptTags[name.isEmpty ? "(empty)" : name, default: 0] += 1
-                return original
-            }()
+            out +=
+                replacement(for: Self.parse(inner))
+                ?? {
+                    let name = Self.parse(inner).name
+                    keptTags[name.isEmpty ? "(empty)" : name, default: 0] += 1
+                    return original
+                }()
             rest = rest[close.upperBound...]
         }
         return out + rest
@@ -136,7 +148,16 @@ struct InsomniaTags {
         var started = false
         for character in trimmed.dropFirst(name.count) {
             if let open = quote {
-                if escaped { current.append(character); escaped = false } else if character == "\\" { escaped = true } else if character == open { quote = nil } else { current.append(character) }
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == open {
+                    quote = nil
+                } else {
+                    current.append(character)
+                }
             } else if character == "'" || character == "\"" {
                 quote = character
                 started = true
@@ -160,8 +181,9 @@ struct InsomniaTags {
         func quoted(_ text: String) -> String? { text.contains("\"") || text.contains("}}") ? nil : "\"\(text)\"" }
         switch tag.name {
         case "response":
-            return response(attribute: argument(0) ?? "body", requestID: argument(1) ?? "", filter: argument(2) ?? "",
-                            trigger: argument(3) ?? "never", maxAge: argument(4).flatMap(Double.init))
+            return response(
+                attribute: argument(0) ?? "body", requestID: argument(1) ?? "", filter: argument(2) ?? "",
+                trigger: argument(3) ?? "never", maxAge: argument(4).flatMap(Double.init))
         case "uuid":
             return "{{uuid}}"
         case "now":
@@ -184,14 +206,18 @@ struct InsomniaTags {
         case "prompt":
             return argument(0).flatMap(quoted).map { "{{prompt \($0)}}" }
         case "base64":
-            guard argument(1) == nil || argument(1) == "normal", let value = argument(2).flatMap(quoted) else { return nil }
+            guard argument(1) == nil || argument(1) == "normal", let value = argument(2).flatMap(quoted) else {
+                return nil
+            }
             switch argument(0) {
             case "encode": return "{{base64 \(value)}}"
             case "decode": return "{{base64_decode \(value)}}"
             default: return nil
             }
         case "hash":
-            guard argument(0) == "sha256", argument(1) == "hex", let value = argument(2).flatMap(quoted) else { return nil }
+            guard argument(0) == "sha256", argument(1) == "hex", let value = argument(2).flatMap(quoted) else {
+                return nil
+            }
             return "{{sha256 \(value)}}"
         case "file":
             return argument(0).flatMap(quoted).map { "{{file \($0)}}" }
@@ -203,15 +229,22 @@ struct InsomniaTags {
     // MARK: - Chaining
 
     /// A `{% response %}` tag: the variable it becomes, noted as a capture of that request.
-    private mutating func response(attribute: String, requestID: String, filter rawFilter: String, trigger: String, maxAge: Double?) -> String? {
+    private mutating func response(
+        attribute: String, requestID: String, filter rawFilter: String, trigger: String, maxAge: Double?
+    ) -> String? {
         guard let requestName = requestNames[requestID] else {
-            warnings.append("A {% response %} tag names the request \(requestID), which is not in the export; it is kept as written.")
+            warnings.append(
+                "A {% response %} tag names the request \(requestID), which is not in the export; it is kept as written."
+            )
             return nil
         }
         // Insomnia 8 and later write the filter as b64::BASE64::46b.
         var filter = rawFilter
-        if filter.hasPrefix("b64::"), let end = filter.range(of: "::", options: .backwards), end.lowerBound > filter.index(filter.startIndex, offsetBy: 4),
-           let data = Data(base64Encoded: String(filter[filter.index(filter.startIndex, offsetBy: 5)..<end.lowerBound])) {
+        if filter.hasPrefix("b64::"), let end = filter.range(of: "::", options: .backwards),
+            end.lowerBound > filter.index(filter.startIndex, offsetBy: 4),
+            let data = Data(
+                base64Encoded: String(filter[filter.index(filter.startIndex, offsetBy: 5)..<end.lowerBound]))
+        {
             filter = String(decoding: data, as: UTF8.self)
         }
         let source: Capture.Source
@@ -225,27 +258,35 @@ struct InsomniaTags {
         case "header" where !filter.isEmpty:
             source = .header(filter)
         default:
-            warnings.append("A {% response '\(attribute)' %} tag of \"\(requestName)\"\(filter.isEmpty ? "" : " (\(filter))") cannot be captured (only the body, a JSONPath, an XPath or a header); it is kept as written.")
+            warnings.append(
+                "A {% response '\(attribute)' %} tag of \"\(requestName)\"\(filter.isEmpty ? "" : " (\(filter))") cannot be captured (only the body, a JSONPath, an XPath or a header); it is kept as written."
+            )
             return nil
         }
-        let age: Double? = switch trigger {
-        case "always": 0
-        case "when-expired": maxAge
-        default: nil
-        }
+        let age: Double? =
+            switch trigger {
+            case "always": 0
+            case "when-expired": maxAge
+            default: nil
+            }
         let variable: String
         if let known = references.first(where: { $0.requestID == requestID && $0.source == source }) {
             variable = known.variable
         } else {
-            let last: String = switch source {
-            case .jsonpath(let text), .xpath(let text), .header(let text):
-                text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).last.map(String.init) ?? "value"
-            default: "body"
-            }
+            let last: String =
+                switch source {
+                case .jsonpath(let text), .xpath(let text), .header(let text):
+                    text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).last.map(String.init)
+                        ?? "value"
+                default: "body"
+                }
             var candidate = Self.identifier("\(requestName)_\(last)")
             var counter = 2
             let stem = candidate
-            while references.contains(where: { $0.variable == candidate }) { candidate = "\(stem)_\(counter)"; counter += 1 }
+            while references.contains(where: { $0.variable == candidate }) {
+                candidate = "\(stem)_\(counter)"
+                counter += 1
+            }
             variable = candidate
             references.append(Reference(variable: variable, requestID: requestID, source: source, maxAge: age))
         }
@@ -257,7 +298,11 @@ struct InsomniaTags {
     static func identifier(_ text: String) -> String {
         var out = ""
         for character in text.lowercased() {
-            if character.isLetter || character.isNumber { out.append(character) } else if !out.hasSuffix("_") { out.append("_") }
+            if character.isLetter || character.isNumber {
+                out.append(character)
+            } else if !out.hasSuffix("_") {
+                out.append("_")
+            }
         }
         let trimmed = out.trimmingCharacters(in: CharacterSet(charactersIn: "_"))
         return trimmed.isEmpty ? "value" : (trimmed.first!.isNumber ? "v_" + trimmed : trimmed)
@@ -278,14 +323,16 @@ struct InsomniaTags {
                 folder.items = folder.items.map(chained)
                 return .folder(folder)
             case .endpoint(var endpoint):
-                for capture in captures[endpoint.id] ?? [] where !endpoint.captures.contains(where: { $0.name == capture.name }) {
+                for capture in captures[endpoint.id] ?? []
+                where !endpoint.captures.contains(where: { $0.name == capture.name }) {
                     endpoint.captures.append(capture)
                 }
                 let used = Self.variables(of: endpoint)
                 for reference in references {
                     guard let address = addresses[reference.requestID], address != endpoint.id,
-                          used.contains(reference.variable) || !used.isDisjoint(with: holders[reference.variable] ?? []),
-                          !endpoint.requirements.contains(where: { $0.endpoint == address }) else { continue }
+                        used.contains(reference.variable) || !used.isDisjoint(with: holders[reference.variable] ?? []),
+                        !endpoint.requirements.contains(where: { $0.endpoint == address })
+                    else { continue }
                     endpoint.requirements.append(Requirement(endpoint: address, maxAge: reference.maxAge))
                 }
                 return .endpoint(endpoint)
@@ -325,20 +372,29 @@ struct InsomniaTags {
         var out = warnings
         if !keptTags.isEmpty {
             let list = keptTags.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-            out.append("Insomnia template tags explorer has no equivalent for are kept as written and would be sent as text: \(list); edit them before sending.")
+            out.append(
+                "Insomnia template tags explorer has no equivalent for are kept as written and would be sent as text: \(list); edit them before sending."
+            )
         }
         if !unknownFaker.isEmpty {
-            out.append("{% faker %} values with no explorer function: \(unknownFaker.sorted().joined(separator: ", ")); define variables for them.")
+            out.append(
+                "{% faker %} values with no explorer function: \(unknownFaker.sorted().joined(separator: ", ")); define variables for them."
+            )
         }
         if !grpcRequests.isEmpty {
-            out.append("gRPC requests are not imported (explorer speaks HTTP and WebSocket): \(grpcRequests.joined(separator: ", ")).")
+            out.append(
+                "gRPC requests are not imported (explorer speaks HTTP and WebSocket): \(grpcRequests.joined(separator: ", "))."
+            )
         }
         if !socketIORequests.isEmpty {
-            out.append("Socket.IO requests are not imported (Socket.IO is a protocol of its own over a WebSocket, which explorer does not speak): "
-                       + "\(socketIORequests.joined(separator: ", ")).")
+            out.append(
+                "Socket.IO requests are not imported (Socket.IO is a protocol of its own over a WebSocket, which explorer does not speak): "
+                    + "\(socketIORequests.joined(separator: ", ")).")
         }
         if !scripts.isEmpty {
-            out.append("Scripts are not run by explorer and were not imported: those of \(scripts.prefix(10).joined(separator: ", "))\(scripts.count > 10 ? ", …" : "").")
+            out.append(
+                "Scripts are not run by explorer and were not imported: those of \(scripts.prefix(10).joined(separator: ", "))\(scripts.count > 10 ? ", …" : "")."
+            )
         }
         if !skipped.isEmpty {
             out.append("Not imported: \(skipped.sorted().joined(separator: ", ")) (Insomnia's own).")

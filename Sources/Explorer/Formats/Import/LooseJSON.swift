@@ -27,7 +27,8 @@ enum LooseJSON {
         do {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            let detail =
+                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
             throw ImportError.invalidFile(path: path, format: format, reason: "it is not valid JSON: \(detail)")
         }
     }

@@ -28,12 +28,20 @@ package struct OpenAPIDrift: Sendable, Hashable {
     /// Compares a collection's endpoints with the endpoints its document imports as now.
     package init(collection: APICollection, document: APICollection) {
         var current: [String: Endpoint] = [:]
-        for endpoint in document.endpoints { if let operation = endpoint.operation { current[operation] = current[operation] ?? endpoint } }
+        for endpoint in document.endpoints {
+            if let operation = endpoint.operation { current[operation] = current[operation] ?? endpoint }
+        }
         var linked: Set<String> = []
         for endpoint in collection.endpoints {
-            guard let operation = endpoint.operation else { unlinked += 1; continue }
+            guard let operation = endpoint.operation else {
+                unlinked += 1
+                continue
+            }
             linked.insert(operation)
-            guard let now = current[operation] else { removed.append(endpoint); continue }
+            guard let now = current[operation] else {
+                removed.append(endpoint)
+                continue
+            }
             let changes = Self.changes(from: endpoint, to: now)
             if !changes.isEmpty { changed.append((endpoint, changes)) }
         }
@@ -43,7 +51,9 @@ package struct OpenAPIDrift: Sendable, Hashable {
     /// What differs between an endpoint and the operation as the document has it now.
     static func changes(from endpoint: Endpoint, to now: Endpoint) -> [String] {
         var changes: [String] = []
-        if endpoint.method != now.method { changes.append("method \(endpoint.method.rawValue) → \(now.method.rawValue)") }
+        if endpoint.method != now.method {
+            changes.append("method \(endpoint.method.rawValue) → \(now.method.rawValue)")
+        }
         if shape(endpoint.path) != shape(now.path) { changes.append("path \(endpoint.path) → \(now.path)") }
         for (kind, old, new) in [("query", endpoint.query, now.query), ("header", endpoint.headers, now.headers)] {
             // Only what the document asks for now: a parameter the endpoint sends beyond it
@@ -78,14 +88,19 @@ package struct OpenAPIDrift: Sendable, Hashable {
     /// The drift in lines: `+ listPets  GET /pets (new)`, `− Pets/Delete  deletePet (gone)`,
     /// `~ Pets/List  listPets: query + limit`.
     package var lines: [String] {
-        added.map { "+ \($0.operation ?? $0.name)  \($0.method.rawValue) \($0.path)  (in the document, not in the collection)" }
+        added.map {
+            "+ \($0.operation ?? $0.name)  \($0.method.rawValue) \($0.path)  (in the document, not in the collection)"
+        }
             + removed.map { "− \($0.id)  \($0.operation ?? "")  (no longer in the document)" }
-            + changed.map { "~ \($0.endpoint.id)  \($0.endpoint.operation ?? ""): \($0.changes.joined(separator: "; "))" }
+            + changed.map {
+                "~ \($0.endpoint.id)  \($0.endpoint.operation ?? ""): \($0.changes.joined(separator: "; "))"
+            }
     }
 
     package static func == (lhs: OpenAPIDrift, rhs: OpenAPIDrift) -> Bool {
         lhs.added == rhs.added && lhs.removed == rhs.removed && lhs.unlinked == rhs.unlinked
-            && lhs.changed.map(\.endpoint) == rhs.changed.map(\.endpoint) && lhs.changed.map(\.changes) == rhs.changed.map(\.changes)
+            && lhs.changed.map(\.endpoint) == rhs.changed.map(\.endpoint)
+            && lhs.changed.map(\.changes) == rhs.changed.map(\.changes)
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -20,7 +20,9 @@ extension OpenAPIImporter {
     ///   - limits: what the document may hold.
     ///   - warnings: where what was mended is told.
     /// - Throws: `ImportError.invalidOpenAPI` naming the line of a syntax error or of a limit.
-    static func documentTree(_ text: String, path: String, limits: DocumentLimits, warnings: inout [String]) throws -> JSONValue {
+    static func documentTree(_ text: String, path: String, limits: DocumentLimits, warnings: inout [String]) throws
+        -> JSONValue
+    {
         do {
             try limits.checkSize(text.utf8.count, file: path)
         } catch {
@@ -37,22 +39,30 @@ extension OpenAPIImporter {
         var mended: [Int] = []
         while true {
             do {
-                guard let root = try BoundedYAML.compose(yaml, file: path, resolver: .explorerFiles, limits: limits) else {
+                guard let root = try BoundedYAML.compose(yaml, file: path, resolver: .explorerFiles, limits: limits)
+                else {
                     throw ImportError.invalidOpenAPI(path: path, reason: "the document is empty.")
                 }
                 if !mended.isEmpty {
-                    warnings.append("\(path): a tab in the indentation of line\(mended.count == 1 ? "" : "s") \(listed(mended)) was read as spaces.")
+                    warnings.append(
+                        "\(path): a tab in the indentation of line\(mended.count == 1 ? "" : "s") \(listed(mended)) was read as spaces."
+                    )
                 }
                 return JSONValue(coreYAML: root)
             } catch let error as DocumentLimitError {
-                throw ImportError.invalidOpenAPI(path: path, reason: "line \(error.line): \(error.problem). \(error.advice)")
+                throw ImportError.invalidOpenAPI(
+                    path: path, reason: "line \(error.line): \(error.problem). \(error.advice)")
             } catch let error as YamlError {
-                if mended.count < maximumMendedLines, let line = tabLine(of: error), let fixed = replacingIndentationTabs(in: yaml, line: line) {
+                if mended.count < maximumMendedLines, let line = tabLine(of: error),
+                    let fixed = replacingIndentationTabs(in: yaml, line: line)
+                {
                     yaml = fixed
                     mended.append(line)
                     continue
                 }
-                throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid YAML: line \(error.line), column \(error.column): \(error.problem)")
+                throw ImportError.invalidOpenAPI(
+                    path: path,
+                    reason: "it is not valid YAML: line \(error.line), column \(error.column): \(error.problem)")
             }
         }
     }
@@ -96,10 +106,14 @@ extension OpenAPIImporter {
             }
         }
         if !controlLines.isEmpty {
-            warnings.append("\(path): control characters on line\(controlLines.count == 1 ? "" : "s") \(listed(controlLines)) were read as U+FFFD (YAML does not allow them).")
+            warnings.append(
+                "\(path): control characters on line\(controlLines.count == 1 ? "" : "s") \(listed(controlLines)) were read as U+FFFD (YAML does not allow them)."
+            )
         }
         if !separatorLines.isEmpty {
-            warnings.append("\(path): Unicode line or paragraph separators on line\(separatorLines.count == 1 ? "" : "s") \(listed(separatorLines)) were read as spaces.")
+            warnings.append(
+                "\(path): Unicode line or paragraph separators on line\(separatorLines.count == 1 ? "" : "s") \(listed(separatorLines)) were read as spaces."
+            )
         }
         return String(out)
     }
@@ -107,12 +121,15 @@ extension OpenAPIImporter {
     /// The line of a libyaml error about a tab where indentation was expected.
     private static func tabLine(of error: YamlError) -> Int? {
         switch error {
-        case let .scanner(context, problem, mark, _) where problem.contains("tab") || (context?.text.contains("tab") ?? false):
+        case .scanner(let context, let problem, let mark, _)
+        where problem.contains("tab") || (context?.text.contains("tab") ?? false):
             return mark.line
-        case let .scanner(_, problem, mark, yaml) where problem.contains("cannot start any token"):
+        case .scanner(_, let problem, let mark, let yaml) where problem.contains("cannot start any token"):
             // A tab at the start of a line's content is "a character that cannot start any token".
             let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
-            guard mark.line >= 1, mark.line <= lines.count, lines[mark.line - 1].prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") else { return nil }
+            guard mark.line >= 1, mark.line <= lines.count,
+                lines[mark.line - 1].prefix(while: { $0 == " " || $0 == "\t" }).contains("\t")
+            else { return nil }
             return mark.line
         default:
             return nil
@@ -129,7 +146,8 @@ extension OpenAPIImporter {
         let indentation = current.prefix(while: { $0 == " " || $0 == "\t" })
         guard indentation.contains("\t") else { return nil }
         var previous = 0
-        for index in stride(from: line - 2, through: 0, by: -1) where !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
+        for index in stride(from: line - 2, through: 0, by: -1)
+        where !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
             previous = lines[index].prefix(while: { $0 == " " }).count
             break
         }
@@ -157,7 +175,9 @@ extension JSONValue {
             var members: [(key: String, value: JSONValue)] = []
             var merged: [(key: String, value: JSONValue)] = []
             for (key, value) in mapping {
-                let name = key.scalar?.string ?? (try? Yams.serialize(node: key).trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
+                let name =
+                    key.scalar?.string
+                    ?? (try? Yams.serialize(node: key).trimmingCharacters(in: .whitespacesAndNewlines)) ?? ""
                 if name == "<<", key.scalar?.style == .plain {
                     let sources: [Node] = if case .sequence(let list) = value { Array(list) } else { [value] }
                     for source in sources {
@@ -182,14 +202,18 @@ extension JSONValue {
         case "false", "False", "FALSE": return .bool(false)
         default: break
         }
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-            || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return .string(text) }
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+        else { return .string(text) }
         if isJSONNumber(text) { return .number(text) }
         if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .number(String(value)) }
         if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .number(String(value)) }
         if text.hasPrefix("+"), isJSONNumber(String(text.dropFirst())) { return .number(String(text.dropFirst())) }
         // `.5`, `1.`, `1.5E3`: YAML floats JSON writes differently.
-        let numeric = text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || "+-.eE".utf8.contains($0) }
+        let numeric = text.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || "+-.eE".utf8.contains($0)
+        }
         if numeric, let value = Double(text), value.isFinite { return .number(String(value)) }
         return .string(text)
     }

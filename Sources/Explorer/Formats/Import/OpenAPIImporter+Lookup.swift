@@ -30,8 +30,12 @@ extension OpenAPIImporter {
             var current = value
             var seen: Set<String> = []
             while let reference = Self.reference(in: current) {
-                guard seen.insert(reference).inserted else { return broken(reference, at: place, why: "leads back to itself") }
-                guard let next = target(of: reference) else { return broken(reference, at: place, why: "names nothing the document holds") }
+                guard seen.insert(reference).inserted else {
+                    return broken(reference, at: place, why: "leads back to itself")
+                }
+                guard let next = target(of: reference) else {
+                    return broken(reference, at: place, why: "names nothing the document holds")
+                }
                 current = next
             }
             return current
@@ -39,7 +43,9 @@ extension OpenAPIImporter {
 
         /// What a `$ref` names, without following further; `nil`, with a warning, when it names nothing.
         mutating func referenced(_ reference: String, at place: String) -> JSONValue? {
-            guard let value = target(of: reference) else { return broken(reference, at: place, why: "names nothing the document holds") }
+            guard let value = target(of: reference) else {
+                return broken(reference, at: place, why: "names nothing the document holds")
+            }
             return value
         }
 
@@ -64,7 +70,9 @@ extension OpenAPIImporter {
 
         private mutating func target(of reference: String) -> JSONValue? {
             if let found = targets[reference] { return found }
-            guard let found = Self.pointer(of: reference).flatMap({ JSONPointer.resolve($0, in: document) }) else { return nil }
+            guard let found = Self.pointer(of: reference).flatMap({ JSONPointer.resolve($0, in: document) }) else {
+                return nil
+            }
             targets[reference] = found
             return found
         }

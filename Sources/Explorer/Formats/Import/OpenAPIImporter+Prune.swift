@@ -34,7 +34,9 @@ extension OpenAPIImporter {
 
         /// `pairs` in the order of the document's object with exactly the keys `all` (a subset
         /// of them, such as the properties that are not read-only); unchanged when none has them.
-        func ordered<Value>(_ pairs: [(key: String, value: Value)], among all: [String]) -> [(key: String, value: Value)] {
+        func ordered<Value>(_ pairs: [(key: String, value: Value)], among all: [String]) -> [(
+            key: String, value: Value
+        )] {
             guard pairs.count > 1, let order = orders[all.sorted()] else { return pairs }
             var rank: [String: Int] = [:]
             for (index, key) in order.enumerated() { rank[key] = index }
@@ -70,15 +72,20 @@ extension OpenAPIImporter {
         for member in members where member.key != "components" { references(in: member.value, into: &pending) }
         let components = (root["components"]?.objectValue ?? [:]).compactMapValues(\.objectValue)
         while let reference = pending.popLast() {
-            guard reached.insert(reference).inserted, let target = component(reference, in: components) else { continue }
+            guard reached.insert(reference).inserted, let target = component(reference, in: components) else {
+                continue
+            }
             references(in: target, into: &pending)
         }
         for index in members.indices where members[index].key == "components" {
             guard case .object(let sections) = members[index].value else { continue }
-            members[index].value = .object(sections.map { section in
-                guard prunedSections.contains(section.key), case .object(let entries) = section.value else { return section }
-                return (section.key, .object(entries.filter { reached.contains("\(section.key)/\($0.key)") }))
-            })
+            members[index].value = .object(
+                sections.map { section in
+                    guard prunedSections.contains(section.key), case .object(let entries) = section.value else {
+                        return section
+                    }
+                    return (section.key, .object(entries.filter { reached.contains("\(section.key)/\($0.key)") }))
+                })
         }
         return .object(members)
     }
@@ -86,13 +93,22 @@ extension OpenAPIImporter {
     /// `paths` with each operation's `responses` replaced by an empty object.
     static func withoutResponses(_ paths: JSONValue) -> JSONValue {
         guard case .object(let items) = paths else { return paths }
-        return .object(items.map { item in
-            guard case .object(let fields) = item.value else { return item }
-            return (item.key, .object(fields.map { field in
-                guard methods.contains(field.key), case .object(let operation) = field.value else { return field }
-                return (field.key, .object(operation.map { $0.key == "responses" ? ($0.key, .object([])) : $0 }))
-            }))
-        })
+        return .object(
+            items.map { item in
+                guard case .object(let fields) = item.value else { return item }
+                return (
+                    item.key,
+                    .object(
+                        fields.map { field in
+                            guard methods.contains(field.key), case .object(let operation) = field.value else {
+                                return field
+                            }
+                            return (
+                                field.key, .object(operation.map { $0.key == "responses" ? ($0.key, .object([])) : $0 })
+                            )
+                        })
+                )
+            })
     }
 
     /// Appends every local component reference under `value` as `section/name` (a component's
@@ -101,7 +117,9 @@ extension OpenAPIImporter {
         switch value {
         case .object(let members):
             for member in members {
-                if member.key == "$ref", case .string(let reference) = member.value, reference.hasPrefix("#/components/") {
+                if member.key == "$ref", case .string(let reference) = member.value,
+                    reference.hasPrefix("#/components/")
+                {
                     out.append(String(reference.dropFirst("#/components/".count)))
                 } else {
                     references(in: member.value, into: &out)

@@ -55,18 +55,23 @@ extension OpenAPIImporter {
                 return .array(out)
             case .object(let members):
                 if let reference = members.first(where: { $0.key == "$ref" })?.value.stringValue,
-                   !(reference.hasPrefix("#") && file == document) {
+                    !(reference.hasPrefix("#") && file == document)
+                {
                     return try target(of: reference, in: file, keys: keys, stack: stack)
                 }
                 var out: [(key: String, value: JSONValue)] = []
                 out.reserveCapacity(members.count)
                 for member in members {
-                    if !keepsResponses, member.key == "responses", keys.count == 2 || (keys.count == 3 && keys[0] == "paths") {
+                    if !keepsResponses, member.key == "responses",
+                        keys.count == 2 || (keys.count == 3 && keys[0] == "paths")
+                    {
                         out.append((member.key, .object([])))
                     } else if member.key.hasPrefix("x-") || member.key == "example" {
                         out.append(member)
                     } else {
-                        out.append((member.key, try resolving(member.value, in: file, keys: keys + [member.key], stack: stack)))
+                        out.append(
+                            (member.key, try resolving(member.value, in: file, keys: keys + [member.key], stack: stack))
+                        )
                     }
                 }
                 return .object(out)
@@ -76,24 +81,36 @@ extension OpenAPIImporter {
         }
 
         /// What `reference`, written in `file` at `keys`, names, with its own references put in place.
-        private mutating func target(of reference: String, in file: URL, keys: [String], stack: [String]) throws -> JSONValue {
+        private mutating func target(of reference: String, in file: URL, keys: [String], stack: [String]) throws
+            -> JSONValue
+        {
             let here = "\(file.path)#\(OpenAPIImporter.pointer(keys))"
             let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let filePart = (String(parts[0]).removingPercentEncoding ?? String(parts[0]))
             let fragment = parts.count > 1 ? String(parts[1]) : ""
-            let written: URL = filePart.isEmpty ? file : URL(fileURLWithPath: filePart, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+            let written: URL =
+                filePart.isEmpty
+                ? file
+                : URL(fileURLWithPath: filePart, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
             // Where the file really is: a symbolic link in the folder that points out of it
             // leads out of it (the check on the path as written alone let it through).
             let target = filePart.isEmpty ? file : written.resolvingSymlinksInPath()
             guard target.path.hasPrefix(folder.path.hasSuffix("/") ? folder.path : folder.path + "/") else {
                 if filePart.contains("://") {
-                    throw ImportError.invalidOpenAPI(path: here, reason: "the $ref \"\(reference)\" names a document on the network, which is not fetched.")
+                    throw ImportError.invalidOpenAPI(
+                        path: here,
+                        reason: "the $ref \"\(reference)\" names a document on the network, which is not fetched.")
                 }
-                throw ImportError.invalidOpenAPI(path: here, reason: "the $ref \"\(reference)\" leads outside the document's folder \(folder.path).")
+                throw ImportError.invalidOpenAPI(
+                    path: here, reason: "the $ref \"\(reference)\" leads outside the document's folder \(folder.path).")
             }
             let key = "\(target.path)#\(fragment)"
             if stack.contains(key) {
-                if cut.insert(key).inserted { warnings.append("\(here): the $ref \"\(reference)\" leads back to itself; it is read as any value where it recurs.") }
+                if cut.insert(key).inserted {
+                    warnings.append(
+                        "\(here): the $ref \"\(reference)\" leads back to itself; it is read as any value where it recurs."
+                    )
+                }
                 return .object([("description", .string("\(reference) (recursive, not expanded)"))])
             }
             if let known = resolved[key] {
@@ -103,7 +120,11 @@ extension OpenAPIImporter {
             }
             let tree = try read(target, from: here, reference: reference)
             guard let value = Self.value(at: fragment, in: tree) else {
-                throw ImportError.invalidOpenAPI(path: here, reason: "the $ref \"\(reference)\" names \(fragment.isEmpty ? "/" : fragment), which \(target.lastPathComponent) does not have.")
+                throw ImportError.invalidOpenAPI(
+                    path: here,
+                    reason:
+                        "the $ref \"\(reference)\" names \(fragment.isEmpty ? "/" : fragment), which \(target.lastPathComponent) does not have."
+                )
             }
             let expanded = try resolving(value, in: target, keys: keys, stack: stack + [key])
             let count = expanded.nodeCount
@@ -116,8 +137,11 @@ extension OpenAPIImporter {
         private func checkPlaced(at here: String) throws {
             let most = limits.maxAliasNodes * 10
             guard placed > most else { return }
-            throw ImportError.invalidOpenAPI(path: here, reason: "the $refs to other files put more than \(most) values in place. "
-                + "If the files are trusted, set \(DocumentLimits.aliasVariable) to more than \(limits.maxAliasNodes) to read them.")
+            throw ImportError.invalidOpenAPI(
+                path: here,
+                reason: "the $refs to other files put more than \(most) values in place. "
+                    + "If the files are trusted, set \(DocumentLimits.aliasVariable) to more than \(limits.maxAliasNodes) to read them."
+            )
         }
 
         /// The tree of another file, read once.
@@ -130,7 +154,8 @@ extension OpenAPIImporter {
                 throw ImportError.invalidOpenAPI(path: url.path, reason: "\(error.problem). \(error.advice)")
             }
             guard let text = read else {
-                throw ImportError.invalidOpenAPI(path: here, reason: "the $ref \"\(reference)\" names \(url.path), which cannot be read.")
+                throw ImportError.invalidOpenAPI(
+                    path: here, reason: "the $ref \"\(reference)\" names \(url.path), which cannot be read.")
             }
             let tree = try OpenAPIImporter.documentTree(text, path: url.path, limits: limits, warnings: &warnings)
             files[url.path] = tree

@@ -16,12 +16,15 @@ extension OpenAPIImporter {
 
     /// The JSON pointer of a path of keys (`~` and `/` escaped as RFC 6901 says).
     static func pointer(_ keys: [String]) -> String {
-        keys.isEmpty ? "/" : keys.map { key in
-            guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return "/" + key }
-            return "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        }.joined()
+        keys.isEmpty
+            ? "/"
+            : keys.map { key in
+                guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+                    return "/" + key
+                }
+                return "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            }.joined()
     }
-
 
     /// Rewrites the values public documents are known to get wrong, each with a warning.
     ///
@@ -35,17 +38,22 @@ extension OpenAPIImporter {
         mend(&tree, keys: [], isVersion30: isVersion30, found: &found)
         let shown = found.prefix(20)
         for line in shown { warnings.append("\(path)#\(line)") }
-        if found.count > shown.count { warnings.append("\(path): \(found.count - shown.count) more values like these were mended the same way.") }
+        if found.count > shown.count {
+            warnings.append("\(path): \(found.count - shown.count) more values like these were mended the same way.")
+        }
     }
 
     private static func mend(_ value: inout JSONValue, keys: [String], isVersion30: Bool, found: inout [String]) {
         switch value {
         case .array(var elements):
-            for index in elements.indices { mend(&elements[index], keys: keys + [String(index)], isVersion30: isVersion30, found: &found) }
+            for index in elements.indices {
+                mend(&elements[index], keys: keys + [String(index)], isVersion30: isVersion30, found: &found)
+            }
             value = .array(elements)
         case .object(var members):
             mendObject(&members, keys: keys, isVersion30: isVersion30, found: &found)
-            for index in members.indices where !dataKeys.contains(members[index].key) && !members[index].key.hasPrefix("x-") {
+            for index in members.indices
+            where !dataKeys.contains(members[index].key) && !members[index].key.hasPrefix("x-") {
                 mend(&members[index].value, keys: keys + [members[index].key], isVersion30: isVersion30, found: &found)
             }
             value = .object(members)
@@ -55,7 +63,9 @@ extension OpenAPIImporter {
     }
 
     /// The members of one object mended in place.
-    private static func mendObject(_ members: inout [(key: String, value: JSONValue)], keys: [String], isVersion30: Bool, found: inout [String]) {
+    private static func mendObject(
+        _ members: inout [(key: String, value: JSONValue)], keys: [String], isVersion30: Bool, found: inout [String]
+    ) {
         func index(_ key: String) -> Int? { members.firstIndex { $0.key == key } }
         // Written only with a warning: most objects have nothing to mend.
         var here: String { pointer(keys) }
@@ -70,11 +80,15 @@ extension OpenAPIImporter {
                     return .object(schemes.map { ($0.key, $0.value.isArray ? $0.value : .array([])) })
                 }
                 if kept.count != requirements.count || kept != requirements {
-                    found.append("\(pointer(keys + ["security"])): security requirements that are not mappings of scheme names to scope lists were dropped; \(kept.count) kept.")
+                    found.append(
+                        "\(pointer(keys + ["security"])): security requirements that are not mappings of scheme names to scope lists were dropped; \(kept.count) kept."
+                    )
                     members[at].value = .array(kept)
                 }
             default:
-                found.append("\(pointer(keys + ["security"])): `security` is \(members[at].value.kind), not a list; no security requirement is read here.")
+                found.append(
+                    "\(pointer(keys + ["security"])): `security` is \(members[at].value.kind), not a list; no security requirement is read here."
+                )
                 members.remove(at: at)
             }
         }
@@ -95,11 +109,16 @@ extension OpenAPIImporter {
                 if isVersion30 || strings.count != names.count {
                     if let first = nonNull.first {
                         members[at].value = .string(first)
-                        if strings.contains("null"), index("nullable") == nil { members.append(("nullable", .bool(true))) }
-                        found.append("\(here)/type: `type` is a list; read as \"\(first)\"\(strings.contains("null") ? " that may be null" : "").")
+                        if strings.contains("null"), index("nullable") == nil {
+                            members.append(("nullable", .bool(true)))
+                        }
+                        found.append(
+                            "\(here)/type: `type` is a list; read as \"\(first)\"\(strings.contains("null") ? " that may be null" : "")."
+                        )
                     } else {
                         members.remove(at: at)
-                        found.append("\(here)/type: `type` is a list with no type in it; the schema is read without a type.")
+                        found.append(
+                            "\(here)/type: `type` is a list with no type in it; the schema is read without a type.")
                     }
                 }
             case .string, .object:
@@ -121,20 +140,22 @@ extension OpenAPIImporter {
             switch type {
             case "string":
                 if values.contains(where: { $0.stringValue == nil && $0 != .null }) {
-                    members[at].value = .array(values.map { value in
-                        switch value {
-                        case .number(let text): return .string(text)
-                        case .bool(let flag): return .string(flag ? "true" : "false")
-                        default: return value
-                        }
-                    })
+                    members[at].value = .array(
+                        values.map { value in
+                            switch value {
+                            case .number(let text): return .string(text)
+                            case .bool(let flag): return .string(flag ? "true" : "false")
+                            default: return value
+                            }
+                        })
                     found.append("\(here)/enum: an `enum` of text holds numbers or booleans; they are read as text.")
                 }
             case "integer", "number":
                 let kept = values.filter { if case .number = $0 { return true } else { return $0 == .null } }
                 if kept.count != values.count {
                     members[at].value = .array(kept)
-                    found.append("\(here)/enum: an `enum` of numbers holds other values; \(kept.count) of \(values.count) kept.")
+                    found.append(
+                        "\(here)/enum: an `enum` of numbers holds other values; \(kept.count) of \(values.count) kept.")
                 }
             default:
                 break
@@ -154,11 +175,13 @@ extension OpenAPIImporter {
                 } else {
                     members.remove(at: at)
                 }
-                found.append("\(here)/\(exclusive): `\(exclusive)` is a flag, as in OpenAPI 3.0; read as OpenAPI 3.1 says.")
+                found.append(
+                    "\(here)/\(exclusive): `\(exclusive)` is a flag, as in OpenAPI 3.0; read as OpenAPI 3.1 says.")
             case (.number(let value), true):
                 members[at].value = .bool(true)
                 if index(bound) == nil { members.append((bound, .number(value))) }
-                found.append("\(here)/\(exclusive): `\(exclusive)` is a number, as in OpenAPI 3.1; read as OpenAPI 3.0 says.")
+                found.append(
+                    "\(here)/\(exclusive): `\(exclusive)` is a number, as in OpenAPI 3.1; read as OpenAPI 3.0 says.")
             default:
                 break
             }
@@ -166,7 +189,9 @@ extension OpenAPIImporter {
         // Bounds an integer schema reads as Int.
         if type == "integer" {
             for key in ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"] {
-                guard let at = index(key), case .number(let text) = members[at].value, Int(text) == nil else { continue }
+                guard let at = index(key), case .number(let text) = members[at].value, Int(text) == nil else {
+                    continue
+                }
                 if let value = Double(text), value == value.rounded(), abs(value) < 9.2e18 {
                     members[at].value = .number(String(Int(value)))
                 } else {

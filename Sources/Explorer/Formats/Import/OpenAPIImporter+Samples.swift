@@ -42,7 +42,9 @@ extension OpenAPIImporter {
             guard case .object(let members)? = map else { return nil }
             let json = members.first { $0.key.lowercased().contains("json") }
             for candidate in [json, members.first].compactMap({ $0 }) {
-                if let content = lookup.resolved(candidate.value, at: place), case .object = content { return (candidate.key, content) }
+                if let content = lookup.resolved(candidate.value, at: place), case .object = content {
+                    return (candidate.key, content)
+                }
             }
             return nil
         }
@@ -129,7 +131,9 @@ extension OpenAPIImporter {
                 }
                 // A required name the schema describes no property for still has to be sent.
                 for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                where members.count < Self.maximumProperties && schema["properties"]?[name] == nil && !members.contains(where: { $0.key == name }) {
+                where members.count < Self.maximumProperties && schema["properties"]?[name] == nil
+                    && !members.contains(where: { $0.key == name })
+                {
                     members.append((name, .null))
                 }
                 return .object(members)
@@ -156,21 +160,44 @@ extension OpenAPIImporter {
 
     /// What a schema is, read as OpenAPIKit reads it.
     enum Kind {
-        case all([JSONValue]), choice([JSONValue]), not
+        case all([JSONValue])
+        case choice([JSONValue])
+        case not
         case null, number, string, array, object, boolean, fragment
 
-        private static let numberKeys: Set<String> = ["multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"]
-        private static let stringKeys: Set<String> = ["maxLength", "minLength", "pattern", "contentMediaType", "contentEncoding"]
+        private static let numberKeys: Set<String> = [
+            "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        ]
+        private static let stringKeys: Set<String> = [
+            "maxLength", "minLength", "pattern", "contentMediaType", "contentEncoding",
+        ]
         private static let arrayKeys: Set<String> = ["items", "maxItems", "minItems", "uniqueItems", "prefixItems"]
-        private static let objectKeys: Set<String> = ["maxProperties", "minProperties", "properties", "patternProperties", "additionalProperties", "required"]
+        private static let objectKeys: Set<String> = [
+            "maxProperties", "minProperties", "properties", "patternProperties", "additionalProperties", "required",
+        ]
 
         init(_ schema: JSONValue) {
-            guard case .object(let members) = schema else { self = .fragment; return }
+            guard case .object(let members) = schema else {
+                self = .fragment
+                return
+            }
             func value(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
-            if let parts = value("allOf")?.arrayValue { self = .all(parts); return }
-            if let parts = value("anyOf")?.arrayValue { self = .choice(parts); return }
-            if let parts = value("oneOf")?.arrayValue { self = .choice(parts); return }
-            if value("not") != nil { self = .not; return }
+            if let parts = value("allOf")?.arrayValue {
+                self = .all(parts)
+                return
+            }
+            if let parts = value("anyOf")?.arrayValue {
+                self = .choice(parts)
+                return
+            }
+            if let parts = value("oneOf")?.arrayValue {
+                self = .choice(parts)
+                return
+            }
+            if value("not") != nil {
+                self = .not
+                return
+            }
             let type: String?
             switch value("type") {
             case .string(let name)?: type = name

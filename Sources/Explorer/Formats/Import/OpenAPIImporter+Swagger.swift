@@ -18,7 +18,9 @@ extension OpenAPIImporter {
         if let host = swagger.text("host") {
             let schemes = (swagger["schemes"] as? [String]).flatMap { $0.isEmpty ? nil : $0 } ?? ["https"]
             let basePath = swagger.text("basePath") ?? ""
-            root["servers"] = schemes.map { ["url": "\($0)://\(host)\(basePath == "/" ? "" : basePath)"] as LooseObject }
+            root["servers"] = schemes.map {
+                ["url": "\($0)://\(host)\(basePath == "/" ? "" : basePath)"] as LooseObject
+            }
         } else if let basePath = swagger.text("basePath"), basePath != "/" {
             root["servers"] = [["url": basePath] as LooseObject]
         }
@@ -43,9 +45,13 @@ extension OpenAPIImporter {
         if !parameters.isEmpty { components["parameters"] = parameters }
         if !requestBodies.isEmpty { components["requestBodies"] = requestBodies }
         if let responses = swagger.object("responses") {
-            components["responses"] = responses.mapValues { ($0 as? LooseObject).map { response($0, produces: produces) } ?? $0 }
+            components["responses"] = responses.mapValues {
+                ($0 as? LooseObject).map { response($0, produces: produces) } ?? $0
+            }
         }
-        if let definitions = swagger.object("securityDefinitions") { components["securitySchemes"] = definitions.mapValues(securityScheme) }
+        if let definitions = swagger.object("securityDefinitions") {
+            components["securitySchemes"] = definitions.mapValues(securityScheme)
+        }
         if !components.isEmpty { root["components"] = components }
 
         // Paths.
@@ -56,11 +62,15 @@ extension OpenAPIImporter {
             var converted: LooseObject = [:]
             let shared = item.objects("parameters")
             if !shared.isEmpty {
-                converted["parameters"] = shared.filter { !isBodyLike($0, globals: globalParameters) }.map { convertParameterOrReference($0) }
+                converted["parameters"] = shared.filter { !isBodyLike($0, globals: globalParameters) }.map {
+                    convertParameterOrReference($0)
+                }
             }
             for (method, operationValue) in item {
                 guard methods.contains(method), var operation = operationValue as? LooseObject else {
-                    if method.hasPrefix("x-") || method == "summary" || method == "description" { converted[method] = operationValue }
+                    if method.hasPrefix("x-") || method == "summary" || method == "description" {
+                        converted[method] = operationValue
+                    }
                     continue
                 }
                 let operationConsumes = operation["consumes"] as? [String] ?? consumes
@@ -73,22 +83,32 @@ extension OpenAPIImporter {
                         let name = String(ref.split(separator: "/").last ?? "")
                         let global = globalParameters[name] as? LooseObject
                         switch global?.text("in") {
-                        case "body": operation["requestBody"] = ["$ref": "#/components/requestBodies/\(name)"] as LooseObject
+                        case "body":
+                            operation["requestBody"] = ["$ref": "#/components/requestBodies/\(name)"] as LooseObject
                         case "formData": formFields.append(global ?? [:])
                         default: plain.append(parameter)
                         }
                         continue
                     }
                     switch parameter.text("in") {
-                    case "body": operation["requestBody"] = requestBody(fromBody: parameter, consumes: operationConsumes)
+                    case "body":
+                        operation["requestBody"] = requestBody(fromBody: parameter, consumes: operationConsumes)
                     case "formData": formFields.append(parameter)
                     default: plain.append(self.parameter(parameter))
                     }
                 }
-                if !formFields.isEmpty { operation["requestBody"] = requestBody(fromForm: formFields, consumes: operationConsumes) }
-                if plain.isEmpty { operation.removeValue(forKey: "parameters") } else { operation["parameters"] = plain }
+                if !formFields.isEmpty {
+                    operation["requestBody"] = requestBody(fromForm: formFields, consumes: operationConsumes)
+                }
+                if plain.isEmpty {
+                    operation.removeValue(forKey: "parameters")
+                } else {
+                    operation["parameters"] = plain
+                }
                 if let responses = operation.object("responses") {
-                    operation["responses"] = responses.mapValues { ($0 as? LooseObject).map { response($0, produces: operationProduces) } ?? $0 }
+                    operation["responses"] = responses.mapValues {
+                        ($0 as? LooseObject).map { response($0, produces: operationProduces) } ?? $0
+                    }
                 }
                 operation.removeValue(forKey: "consumes")
                 operation.removeValue(forKey: "produces")
@@ -102,7 +122,9 @@ extension OpenAPIImporter {
     }
 
     private static func isBodyLike(_ parameter: LooseObject, globals: LooseObject) -> Bool {
-        if let ref = parameter.text("$ref"), let global = globals[String(ref.split(separator: "/").last ?? "")] as? LooseObject {
+        if let ref = parameter.text("$ref"),
+            let global = globals[String(ref.split(separator: "/").last ?? "")] as? LooseObject
+        {
             return global.text("in") == "body" || global.text("in") == "formData"
         }
         return parameter.text("in") == "body" || parameter.text("in") == "formData"
@@ -115,8 +137,11 @@ extension OpenAPIImporter {
     /// A query, header or path parameter: its type moves into `schema`.
     private static func parameter(_ parameter: LooseObject) -> LooseObject {
         var out: LooseObject = [:]
-        let schemaKeys: Set<String> = ["type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
-                                       "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "multipleOf"]
+        let schemaKeys: Set<String> = [
+            "type", "format", "items", "enum", "default", "minimum", "maximum", "exclusiveMinimum",
+            "exclusiveMaximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+            "multipleOf",
+        ]
         var schemaPart: LooseObject = [:]
         for (key, value) in parameter {
             if schemaKeys.contains(key) {
@@ -159,7 +184,9 @@ extension OpenAPIImporter {
         }
         var formSchema: LooseObject = ["type": "object", "properties": properties]
         if !required.isEmpty { formSchema["required"] = required }
-        let type = hasFile || consumes.contains("multipart/form-data") ? "multipart/form-data" : "application/x-www-form-urlencoded"
+        let type =
+            hasFile || consumes.contains("multipart/form-data")
+            ? "multipart/form-data" : "application/x-www-form-urlencoded"
         return ["content": [type: ["schema": formSchema] as LooseObject] as LooseObject]
     }
 
@@ -196,8 +223,12 @@ extension OpenAPIImporter {
             var flow: LooseObject = ["scopes": scheme["scopes"] ?? [:] as LooseObject]
             if let url = scheme["authorizationUrl"] { flow["authorizationUrl"] = url }
             if let url = scheme["tokenUrl"] { flow["tokenUrl"] = url }
-            let names = ["implicit": "implicit", "password": "password", "application": "clientCredentials", "accessCode": "authorizationCode"]
-            return ["type": "oauth2", "flows": [names[scheme.text("flow") ?? ""] ?? "implicit": flow] as LooseObject] as LooseObject
+            let names = [
+                "implicit": "implicit", "password": "password", "application": "clientCredentials",
+                "accessCode": "authorizationCode",
+            ]
+            return ["type": "oauth2", "flows": [names[scheme.text("flow") ?? ""] ?? "implicit": flow] as LooseObject]
+                as LooseObject
         default: return scheme
         }
     }
@@ -205,8 +236,13 @@ extension OpenAPIImporter {
     /// A schema: `type: file` is a binary string; nested schemas likewise.
     private static func schema(_ value: Any) -> Any {
         if var object = value as? LooseObject {
-            if object.text("type") == "file" { object["type"] = "string"; object["format"] = "binary" }
-            if let discriminator = object.text("discriminator") { object["discriminator"] = ["propertyName": discriminator] as LooseObject }
+            if object.text("type") == "file" {
+                object["type"] = "string"
+                object["format"] = "binary"
+            }
+            if let discriminator = object.text("discriminator") {
+                object["discriminator"] = ["propertyName": discriminator] as LooseObject
+            }
             for key in ["items", "additionalProperties", "not"] {
                 if let nested = object[key] as? LooseObject { object[key] = schema(nested) }
             }
@@ -223,8 +259,10 @@ extension OpenAPIImporter {
     private static func rewritingReferences(_ value: Any) -> Any {
         if var object = value as? LooseObject {
             if let ref = object["$ref"] as? String {
-                for (old, new) in [("#/definitions/", "#/components/schemas/"), ("#/parameters/", "#/components/parameters/"),
-                                   ("#/responses/", "#/components/responses/")] where ref.hasPrefix(old) {
+                for (old, new) in [
+                    ("#/definitions/", "#/components/schemas/"), ("#/parameters/", "#/components/parameters/"),
+                    ("#/responses/", "#/components/responses/"),
+                ] where ref.hasPrefix(old) {
                     object["$ref"] = new + ref.dropFirst(old.count)
                 }
             }

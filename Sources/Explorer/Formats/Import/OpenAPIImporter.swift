@@ -38,10 +38,13 @@ package struct OpenAPIImporter: Sendable {
     ///     are read without it).
     ///   - limits: what the document (and each file it names) may hold.
     /// - Throws: `ImportError.invalidOpenAPI`.
-    func importText(_ text: String, path: String = "<openapi>", file: URL? = nil, limits: DocumentLimits = .current) throws -> ImportResult {
+    func importText(_ text: String, path: String = "<openapi>", file: URL? = nil, limits: DocumentLimits = .current)
+        throws -> ImportResult
+    {
         var warnings: [String] = []
         let tree = try Self.preparedTree(text, path: path, file: file, limits: limits, warnings: &warnings)
-        var samples = Samples(lookup: ComponentLookup(tree), isVersion30: tree["openapi"]?.stringValue?.hasPrefix("3.0") ?? false)
+        var samples = Samples(
+            lookup: ComponentLookup(tree), isVersion30: tree["openapi"]?.stringValue?.hasPrefix("3.0") ?? false)
 
         // Servers → environments.
         var environments: [Environment] = []
@@ -52,20 +55,26 @@ package struct OpenAPIImporter: Sendable {
                 continue
             }
             var base = url
-            for variable in server["variables"]?.members ?? [] { base = base.replacingOccurrences(of: "{\(variable.key)}", with: "{{\(variable.key)}}") }
+            for variable in server["variables"]?.members ?? [] {
+                base = base.replacingOccurrences(of: "{\(variable.key)}", with: "{{\(variable.key)}}")
+            }
             if base.hasPrefix("/") || !base.contains("://") && !base.hasPrefix("{{") {
-                warnings.append("The server \"\(url)\" is relative; its environment uses http://localhost, edit its base_url.")
+                warnings.append(
+                    "The server \"\(url)\" is relative; its environment uses http://localhost, edit its base_url.")
                 base = "http://localhost" + (base.hasPrefix("/") ? base : "/" + base)
             }
             while base.hasSuffix("/") { base.removeLast() }
             var name = environmentName(server["description"]?.stringValue, url: url, index: index)
             if usedEnvironmentNames.contains(name) { name += " \(index + 1)" }
             usedEnvironmentNames.insert(name)
-            let variables = (server["variables"]?.members ?? []).map { KeyValue($0.key, $0.value["default"].map(Self.flat) ?? "") }
+            let variables = (server["variables"]?.members ?? []).map {
+                KeyValue($0.key, $0.value["default"].map(Self.flat) ?? "")
+            }
             environments.append(Environment(name: name, baseURLTemplate: base, variables: variables))
         }
         if environments.isEmpty {
-            warnings.append("The document has no servers; the environment \"default\" uses http://localhost, edit its base_url.")
+            warnings.append(
+                "The document has no servers; the environment \"default\" uses http://localhost, edit its base_url.")
             environments.append(Environment(name: "default", baseURLTemplate: "http://localhost"))
         }
         var credentials: [KeyValue] = []
@@ -81,14 +90,18 @@ package struct OpenAPIImporter: Sendable {
             samples.place = operation.key
             let folder = operation.tags.first
             var endpoint = makeEndpoint(operation, samples: &samples, variables: &variables)
-            applySecurity(operation.security ?? globalSecurity, to: &endpoint, lookup: &samples.lookup,
-                          credentials: &credentials, warnings: &warnings)
+            applySecurity(
+                operation.security ?? globalSecurity, to: &endpoint, lookup: &samples.lookup,
+                credentials: &credentials, warnings: &warnings)
             if let folder { endpoint.folderPath = [folder] }
             if usedIDs.contains(endpoint.id) {
                 endpoint.name += " (\(operation.operationID ?? "\(operation.method) \(operation.path)"))"
                 var counter = 2
                 let baseName = endpoint.name
-                while usedIDs.contains(endpoint.id) { endpoint.name = "\(baseName) \(counter)"; counter += 1 }
+                while usedIDs.contains(endpoint.id) {
+                    endpoint.name = "\(baseName) \(counter)"
+                    counter += 1
+                }
             }
             usedIDs.insert(endpoint.id)
             if let folder {
@@ -101,16 +114,21 @@ package struct OpenAPIImporter: Sendable {
         warnings += samples.lookup.warnings
         if !samples.cut.isEmpty {
             let named = samples.cut.prefix(5).joined(separator: ", ") + (samples.cut.count > 5 ? ", …" : "")
-            warnings.append("The example bodies of \(samples.cut.count) operation\(samples.cut.count == 1 ? "" : "s") (\(named)) stop at \(Samples.maximumValues) values; their schemas name more than that.")
+            warnings.append(
+                "The example bodies of \(samples.cut.count) operation\(samples.cut.count == 1 ? "" : "s") (\(named)) stop at \(Samples.maximumValues) values; their schemas name more than that."
+            )
         }
         if !samples.recurring.isEmpty {
-            warnings.append("The schemas \(samples.recurring.sorted().joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur.")
+            warnings.append(
+                "The schemas \(samples.recurring.sorted().joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur."
+            )
         }
         if !credentials.isEmpty {
             // Credentials come from the process environment by default and are secrets.
             environments = environments.map { environment in
-                Environment(name: environment.name, baseURLTemplate: environment.baseURLTemplate,
-                            variables: environment.variables + credentials, secrets: credentials.map(\.name))
+                Environment(
+                    name: environment.name, baseURLTemplate: environment.baseURLTemplate,
+                    variables: environment.variables + credentials, secrets: credentials.map(\.name))
             }
         }
         var items: [CollectionItem] = topLevel.map { .endpoint($0) }
@@ -119,8 +137,11 @@ package struct OpenAPIImporter: Sendable {
             items.append(.folder(Folder(name: name, items: endpoints.map { .endpoint($0) })))
         }
         let title = tree["info"]?["title"]?.stringValue ?? ""
-        if title.isEmpty { warnings.append("\(path)#/info/title: the document has no title; the collection is named \"API\".") }
-        let collection = APICollection(name: title.isEmpty ? "API" : title, variables: variables, environments: environments, items: items)
+        if title.isEmpty {
+            warnings.append("\(path)#/info/title: the document has no title; the collection is named \"API\".")
+        }
+        let collection = APICollection(
+            name: title.isEmpty ? "API" : title, variables: variables, environments: environments, items: items)
         return ImportResult(collection: collection, warnings: warnings)
     }
 
@@ -128,9 +149,13 @@ package struct OpenAPIImporter: Sendable {
     /// operation's `responses` emptied (no endpoint is built from one), `$ref`s to other files
     /// put in place, the values public documents get wrong mended, and the components no
     /// request reaches pruned.
-    static func preparedTree(_ text: String, path: String, file: URL?, limits: DocumentLimits, warnings: inout [String]) throws -> JSONValue {
+    static func preparedTree(_ text: String, path: String, file: URL?, limits: DocumentLimits, warnings: inout [String])
+        throws -> JSONValue
+    {
         var tree = try documentTree(text, path: path, limits: limits, warnings: &warnings)
-        guard case .object = tree else { throw ImportError.invalidOpenAPI(path: path, reason: "the top level is not a mapping.") }
+        guard case .object = tree else {
+            throw ImportError.invalidOpenAPI(path: path, reason: "the top level is not a mapping.")
+        }
         if let swagger = tree["swagger"] {
             let version = swagger.stringValue ?? swagger.serialized()
             guard version.hasPrefix("2.") else {
@@ -153,7 +178,8 @@ package struct OpenAPIImporter: Sendable {
         }
         let version = found.stringValue ?? found.serialized()
         guard version.hasPrefix("3.") else {
-            throw ImportError.invalidOpenAPI(path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
+            throw ImportError.invalidOpenAPI(
+                path: path, reason: "OpenAPI \(version) is not supported (3.0 and 3.1 are).")
         }
         for index in members.indices {
             if members[index].key == "openapi" { members[index].value = .string(version) }
@@ -161,7 +187,9 @@ package struct OpenAPIImporter: Sendable {
         }
         if case .object(let hooks)? = tree["webhooks"], !hooks.isEmpty {
             let names = hooks.prefix(10).map(\.key).joined(separator: ", ") + (hooks.count > 10 ? ", …" : "")
-            warnings.append("The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: \(names).")
+            warnings.append(
+                "The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: \(names)."
+            )
         }
         tree = try withExternalReferences(.object(members), path: path, file: file, limits: limits, warnings: &warnings)
         mendingValues(&tree, isVersion30: version.hasPrefix("3.0"), path: path, warnings: &warnings)
@@ -173,11 +201,14 @@ package struct OpenAPIImporter: Sendable {
     ///
     /// - Throws: `ImportError.invalidOpenAPI` when there is no file to read them from, or one
     ///   leads nowhere or outside the document's folder.
-    private static func withExternalReferences(_ tree: JSONValue, path: String, file: URL?, limits: DocumentLimits,
-                                               warnings: inout [String]) throws -> JSONValue {
+    private static func withExternalReferences(
+        _ tree: JSONValue, path: String, file: URL?, limits: DocumentLimits,
+        warnings: inout [String]
+    ) throws -> JSONValue {
         guard hasExternalReference(tree) else { return tree }
         guard let file else {
-            throw ImportError.invalidOpenAPI(path: path, reason: "it has $refs to other files, which are read only when importing a file.")
+            throw ImportError.invalidOpenAPI(
+                path: path, reason: "it has $refs to other files, which are read only when importing a file.")
         }
         var references = ExternalReferences(document: file, tree: tree, limits: limits)
         let resolved = try references.resolving(tree, in: references.document, keys: [], stack: [])
@@ -189,14 +220,20 @@ package struct OpenAPIImporter: Sendable {
     /// `original` has them (those `original` does not have last, as they came).
     static func inOrder(of original: JSONValue, _ converted: JSONValue) -> JSONValue {
         guard case .object(var top) = converted, case .object(let originalPaths)? = original["paths"],
-              let index = top.firstIndex(where: { $0.key == "paths" }), case .object(let paths) = top[index].value else { return converted }
-        func sorted(_ members: [(key: String, value: JSONValue)], like order: [String]) -> [(key: String, value: JSONValue)] {
+            let index = top.firstIndex(where: { $0.key == "paths" }), case .object(let paths) = top[index].value
+        else { return converted }
+        func sorted(_ members: [(key: String, value: JSONValue)], like order: [String]) -> [(
+            key: String, value: JSONValue
+        )] {
             let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             return members.enumerated().sorted { a, b in
-                (rank[a.element.key] ?? order.count + a.offset, a.offset) < (rank[b.element.key] ?? order.count + b.offset, b.offset)
+                (rank[a.element.key] ?? order.count + a.offset, a.offset) < (
+                    rank[b.element.key] ?? order.count + b.offset, b.offset
+                )
             }.map(\.element)
         }
-        let itemOrders = Dictionary(originalPaths.map { ($0.key, $0.value.members?.map(\.key) ?? []) }, uniquingKeysWith: { first, _ in first })
+        let itemOrders = Dictionary(
+            originalPaths.map { ($0.key, $0.value.members?.map(\.key) ?? []) }, uniquingKeysWith: { first, _ in first })
         let reordered = sorted(paths, like: originalPaths.map(\.key)).map { path -> (key: String, value: JSONValue) in
             guard case .object(let members) = path.value else { return path }
             return (path.key, .object(sorted(members, like: itemOrders[path.key] ?? [])))
@@ -230,10 +267,13 @@ package struct OpenAPIImporter: Sendable {
             case .number(let text): return NumberText(text: text)
             case .string(let text): return text
             case .array(let elements): return elements.map(loose)
-            case .object(let members): return Dictionary(members.map { ($0.key, loose($0.value)) }, uniquingKeysWith: { _, last in last })
+            case .object(let members):
+                return Dictionary(members.map { ($0.key, loose($0.value)) }, uniquingKeysWith: { _, last in last })
             }
         }
-        guard let object = loose(tree) as? LooseObject else { throw ImportError.invalidOpenAPI(path: "<openapi>", reason: "the top level is not a mapping.") }
+        guard let object = loose(tree) as? LooseObject else {
+            throw ImportError.invalidOpenAPI(path: "<openapi>", reason: "the top level is not a mapping.")
+        }
         return object
     }
 
@@ -247,7 +287,8 @@ package struct OpenAPIImporter: Sendable {
     /// system locale: 70 % of a Swagger document's import.)
     static func sortedTree(_ value: Any) -> JSONValue {
         switch value {
-        case let object as LooseObject: return .object(object.sorted { $0.key < $1.key }.map { ($0.key, sortedTree($0.value)) })
+        case let object as LooseObject:
+            return .object(object.sorted { $0.key < $1.key }.map { ($0.key, sortedTree($0.value)) })
         case let array as [Any]: return .array(array.map(sortedTree))
         case let text as String: return .string(text)
         case let number as NumberText: return .number(number.text)
@@ -308,7 +349,8 @@ package struct OpenAPIImporter: Sendable {
                 var parameters: [JSONValue] = []
                 for reference in (operation["parameters"]?.arrayValue ?? []) + shared {
                     guard let parameter = lookup.resolved(reference, at: key), let name = Self.name(of: parameter),
-                          let location = parameter["in"]?.stringValue else { continue }
+                        let location = parameter["in"]?.stringValue
+                    else { continue }
                     if seen.insert("\(location) \(name)").inserted { parameters.append(parameter) }
                 }
                 operations.append(Operation(method: method, path: path, operation: operation, parameters: parameters))
@@ -333,11 +375,15 @@ package struct OpenAPIImporter: Sendable {
                 path = path.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}")
                 if let sample, variables[named: name] == nil { variables.append(KeyValue(name, sample)) }
             case "query":
-                if let sample { query.append(KeyValue(name, sample)) } else if required {
+                if let sample {
+                    query.append(KeyValue(name, sample))
+                } else if required {
                     query.append(KeyValue(name, "{{\(name)}}"))
                 }
             case "header":
-                if let sample { headers.append(KeyValue(name, sample)) } else if required {
+                if let sample {
+                    headers.append(KeyValue(name, sample))
+                } else if required {
                     headers.append(KeyValue(name, "{{\(name)}}"))
                 }
             default:
@@ -345,33 +391,46 @@ package struct OpenAPIImporter: Sendable {
             }
         }
         var body: EndpointBody?
-        if let reference = operation.operation["requestBody"], let request = samples.lookup.resolved(reference, at: samples.place),
-           let (contentType, content) = samples.preferredContent(request["content"]) {
+        if let reference = operation.operation["requestBody"],
+            let request = samples.lookup.resolved(reference, at: samples.place),
+            let (contentType, content) = samples.preferredContent(request["content"])
+        {
             let example = samples.example(of: content)
             let type = contentType.lowercased()
             if type.contains("json") {
                 if let example { body = .json(example) }
                 if type != "application/json" { headers.append(KeyValue("Content-Type", contentType)) }
             } else if type.contains("x-www-form-urlencoded") {
-                if case .object(let pairs)? = example { body = .form(pairs.map { KeyValue($0.key, Self.flat($0.value)) }) }
+                if case .object(let pairs)? = example {
+                    body = .form(pairs.map { KeyValue($0.key, Self.flat($0.value)) })
+                }
             } else if type.contains("multipart/form-data") {
-                if case .object(let pairs)? = example { body = .multipart(pairs.map { MultipartField(name: $0.key, value: Self.flat($0.value)) }) }
+                if case .object(let pairs)? = example {
+                    body = .multipart(pairs.map { MultipartField(name: $0.key, value: Self.flat($0.value)) })
+                }
             } else if let example, example != .string(""), example != .null {
                 body = .raw(Self.flat(example))
                 headers.append(KeyValue("Content-Type", contentType))
             }
         }
-        let title = operation.operation["summary"]?.stringValue ?? operation.operationID ?? "\(method.rawValue) \(operation.path)"
-        let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕").trimmingCharacters(in: .whitespaces)
-        var endpoint = Endpoint(name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query, headers: headers, body: body)
+        let title =
+            operation.operation["summary"]?.stringValue ?? operation.operationID
+            ?? "\(method.rawValue) \(operation.path)"
+        let name = title.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "/", with: "∕")
+            .trimmingCharacters(in: .whitespaces)
+        var endpoint = Endpoint(
+            name: name.isEmpty ? "\(method.rawValue) \(path)" : name, method: method, path: path, query: query,
+            headers: headers, body: body)
         endpoint.operation = operationName
         return endpoint
     }
 
     /// Adds what the operation's first security requirement needs: a header (or query item)
     /// holding a `{{variable}}` whose value defaults to `{{env.NAME}}` and is a secret.
-    private func applySecurity(_ requirements: [JSONValue], to endpoint: inout Endpoint, lookup: inout ComponentLookup,
-                               credentials: inout [KeyValue], warnings: inout [String]) {
+    private func applySecurity(
+        _ requirements: [JSONValue], to endpoint: inout Endpoint, lookup: inout ComponentLookup,
+        credentials: inout [KeyValue], warnings: inout [String]
+    ) {
         guard let requirement = requirements.first?.members else { return }
         func credential(_ name: String, _ environmentName: String) -> String {
             if credentials[named: name] == nil { credentials.append(KeyValue(name, "{{env.\(environmentName)}}")) }
@@ -379,14 +438,19 @@ package struct OpenAPIImporter: Sendable {
         }
         for schemeName in requirement.map(\.key).sorted() {
             let reference = "#/components/securitySchemes/" + JSONPointer.escape(schemeName)
-            guard let scheme = lookup.resolved(.object([(key: "$ref", value: .string(reference))]), at: endpoint.operation ?? endpoint.name) else { continue }
+            guard
+                let scheme = lookup.resolved(
+                    .object([(key: "$ref", value: .string(reference))]), at: endpoint.operation ?? endpoint.name)
+            else { continue }
             switch scheme["type"]?.stringValue {
             case "apiKey":
                 guard let name = scheme["name"]?.stringValue, !name.isEmpty else { continue }
                 let value = credential("api_key", "API_KEY")
                 switch scheme["in"]?.stringValue {
                 case "header":
-                    if !endpoint.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) { endpoint.headers.append(KeyValue(name, value)) }
+                    if !endpoint.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                        endpoint.headers.append(KeyValue(name, value))
+                    }
                 case "query":
                     if endpoint.query[named: name] == nil { endpoint.query.append(KeyValue(name, value)) }
                 case "cookie":
@@ -405,7 +469,9 @@ package struct OpenAPIImporter: Sendable {
             case "mutualTLS":
                 warnings.append("The security scheme \(schemeName) (mutual TLS) is not imported.")
             default:
-                warnings.append("The security scheme \(schemeName) has no type explorer knows (\(scheme["type"]?.serialized() ?? "none")); it is not imported.")
+                warnings.append(
+                    "The security scheme \(schemeName) has no type explorer knows (\(scheme["type"]?.serialized() ?? "none")); it is not imported."
+                )
             }
         }
     }

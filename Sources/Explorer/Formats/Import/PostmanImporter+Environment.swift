@@ -40,16 +40,23 @@ extension PostmanImporter {
     /// - Returns: the collection file's new text, what changed, and warnings.
     /// - Throws: `ImportError` when the file cannot be read or is not an environment; an
     ///   emitter error from the YAML library.
-    package func addingEnvironment(at url: URL, to collection: APICollection) throws -> (text: String, change: EnvironmentChange, warnings: [String]) {
-        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
+    package func addingEnvironment(at url: URL, to collection: APICollection) throws -> (
+        text: String, change: EnvironmentChange, warnings: [String]
+    ) {
+        guard let data = try DocumentLimits.current.readFile(at: url) else {
+            throw ImportError.unreadableFile(url.path)
+        }
         return try addingEnvironment(data, path: url.path, to: collection)
     }
 
     /// `addingEnvironment(at:to:)` on a file's bytes.
-    func addingEnvironment(_ data: Data, path: String, to collection: APICollection) throws -> (text: String, change: EnvironmentChange, warnings: [String]) {
+    func addingEnvironment(_ data: Data, path: String, to collection: APICollection) throws -> (
+        text: String, change: EnvironmentChange, warnings: [String]
+    ) {
         let root = try LooseJSON.object(from: data, path: path, format: "a Postman environment")
         guard Self.isEnvironment(root) else {
-            throw ImportError.invalidFile(path: path, format: "a Postman environment", reason: "it has no \"values\" list.")
+            throw ImportError.invalidFile(
+                path: path, format: "a Postman environment", reason: "it has no \"values\" list.")
         }
         var state = State()
         let name = root.text("name") ?? Self.fileStem(path)
@@ -65,8 +72,10 @@ extension PostmanImporter {
         let written = CollectionWriter.node(for: APICollection(name: "", environments: [imported]))
         let fresh = written["environments"]?.sequence?.first?.mapping
         var rootPairs = Array(CollectionWriter.node(for: collection).mapping ?? [:])
-        guard let slot = rootPairs.firstIndex(where: { $0.key.string == "environments" }), var list = rootPairs[slot].value.sequence.map(Array.init),
-              let old = list[index].mapping else {
+        guard let slot = rootPairs.firstIndex(where: { $0.key.string == "environments" }),
+            var list = rootPairs[slot].value.sequence.map(Array.init),
+            let old = list[index].mapping
+        else {
             return (try CollectionWriter.yaml(for: collection), .replaced(name), state.warnings)
         }
         let order = ["name", "description", "base_url", "protected", "variables", "headers", "secrets"]
@@ -74,7 +83,8 @@ extension PostmanImporter {
         for key in ["variables", "secrets"] {
             guard let value = fresh?[key] else { continue }
             let rank = order.firstIndex(of: key) ?? order.count
-            let position = pairs.firstIndex { (order.firstIndex(of: $0.key.string ?? "") ?? order.count) > rank } ?? pairs.count
+            let position =
+                pairs.firstIndex { (order.firstIndex(of: $0.key.string ?? "") ?? order.count) > rank } ?? pairs.count
             pairs.insert((Node(key), value), at: position)
         }
         list[index] = Node(pairs, old.tag, old.style)
@@ -90,7 +100,9 @@ extension PostmanImporter {
         return Environment(
             name: file.text("name") ?? fileStem(path),
             baseURLTemplate: baseURL,
-            variables: values.compactMap { value in value.text("key").map { KeyValue($0, converted(value.text("value") ?? "", state: &state)) } },
+            variables: values.compactMap { value in
+                value.text("key").map { KeyValue($0, converted(value.text("value") ?? "", state: &state)) }
+            },
             secrets: values.filter { $0.text("type") == "secret" }.compactMap { $0.text("key") }
         )
     }

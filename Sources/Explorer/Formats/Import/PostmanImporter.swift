@@ -25,9 +25,13 @@ package struct PostmanImporter: Sendable {
     ///
     /// - Throws: `ImportError`.
     package func importFile(at url: URL, environments: [URL] = []) throws -> ImportResult {
-        guard let data = try DocumentLimits.current.readFile(at: url) else { throw ImportError.unreadableFile(url.path) }
+        guard let data = try DocumentLimits.current.readFile(at: url) else {
+            throw ImportError.unreadableFile(url.path)
+        }
         let environmentFiles = try environments.map { file -> (Data, String) in
-            guard let data = try DocumentLimits.current.readFile(at: file) else { throw ImportError.unreadableFile(file.path) }
+            guard let data = try DocumentLimits.current.readFile(at: file) else {
+                throw ImportError.unreadableFile(file.path)
+            }
             return (data, file.path)
         }
         return try importData(data, path: url.path, environments: environmentFiles)
@@ -36,14 +40,22 @@ package struct PostmanImporter: Sendable {
     /// Imports a collection's bytes, with environment files' bytes and paths.
     ///
     /// - Throws: `ImportError.invalidFile`.
-    func importData(_ data: Data, path: String = "<postman>", environments: [(Data, String)] = []) throws -> ImportResult {
+    func importData(_ data: Data, path: String = "<postman>", environments: [(Data, String)] = []) throws
+        -> ImportResult
+    {
         let format = "a Postman collection (v2.0 or v2.1)"
         let root = try LooseJSON.object(from: data, path: path, format: format)
         if Self.isEnvironment(root) {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it is a Postman environment; import the collection and pass this file with --environment, or add it to a collection with --into.")
+            throw ImportError.invalidFile(
+                path: path, format: format,
+                reason:
+                    "it is a Postman environment; import the collection and pass this file with --environment, or add it to a collection with --into."
+            )
         }
         if root["requests"] != nil && root["item"] == nil {
-            throw ImportError.invalidFile(path: path, format: format, reason: "it is a Postman collection v1; export it again from Postman as v2.1.")
+            throw ImportError.invalidFile(
+                path: path, format: format,
+                reason: "it is a Postman collection v1; export it again from Postman as v2.1.")
         }
         guard root["item"] is [Any] else {
             throw ImportError.invalidFile(path: path, format: format, reason: "it has no \"item\" list.")
@@ -53,7 +65,9 @@ package struct PostmanImporter: Sendable {
         let variables = Self.variables(root.objects("variable") + root.objects("variables"))
         let walked = walk(root.objects("item"), folderPath: [], auth: root.object("auth"), state: &state)
         if state.scripts > 0 {
-            state.warnings.append("\(state.scripts) pre-request or test script(s) are kept in the endpoints' descriptions; explorer does not run them.")
+            state.warnings.append(
+                "\(state.scripts) pre-request or test script(s) are kept in the endpoints' descriptions; explorer does not run them."
+            )
         }
 
         // The base URL: the leading {{variable}} or origin most requests share.
@@ -64,9 +78,11 @@ package struct PostmanImporter: Sendable {
             environmentList.append(try Self.environment(data, path: environmentPath, baseURL: base, state: &state))
         }
         if environmentList.isEmpty { environmentList = [Environment(name: "default", baseURLTemplate: base)] }
-        var collection = APICollection(name: info.text("name") ?? "Imported from Postman",
-                                       variables: variables.map { KeyValue($0.name, Self.converted($0.value, state: &state)) } + state.pathVariables,
-                                       environments: environmentList, items: items)
+        var collection = APICollection(
+            name: info.text("name") ?? "Imported from Postman",
+            variables: variables.map { KeyValue($0.name, Self.converted($0.value, state: &state)) }
+                + state.pathVariables,
+            environments: environmentList, items: items)
         collection.description = Self.description(info["description"])
         return ImportResult(collection: collection, warnings: state.warnings)
     }
@@ -81,13 +97,18 @@ package struct PostmanImporter: Sendable {
         var folderVariables: [String: String] = [:]
     }
 
-    private func walk(_ items: [LooseObject], folderPath: [String], auth: LooseObject?, state: inout State) -> [CollectionItem] {
+    private func walk(_ items: [LooseObject], folderPath: [String], auth: LooseObject?, state: inout State)
+        -> [CollectionItem]
+    {
         var out: [CollectionItem] = []
         var usedNames: Set<String> = []
         func unique(_ name: String) -> String {
             var candidate = name.isEmpty ? "Untitled" : name
             var counter = 2
-            while !usedNames.insert(candidate).inserted { candidate = "\(name) (\(counter))"; counter += 1 }
+            while !usedNames.insert(candidate).inserted {
+                candidate = "\(name) (\(counter))"
+                counter += 1
+            }
             return candidate
         }
         for item in items {
@@ -99,11 +120,14 @@ package struct PostmanImporter: Sendable {
                 for variable in Self.variables(item.objects("variable")) {
                     state.folderVariables[variable.name] = Self.converted(variable.value, state: &state)
                 }
-                let inner = walk(children.compactMap { $0 as? LooseObject }, folderPath: folderPath + [folderName],
-                                 auth: item.object("auth") ?? auth, state: &state)
+                let inner = walk(
+                    children.compactMap { $0 as? LooseObject }, folderPath: folderPath + [folderName],
+                    auth: item.object("auth") ?? auth, state: &state)
                 state.folderVariables = outer
                 var description = Self.description(item["description"])
-                if let scripts = scriptText(item, state: &state) { description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n") }
+                if let scripts = scriptText(item, state: &state) {
+                    description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n")
+                }
                 out.append(.folder(Folder(name: folderName, items: inner, description: description)))
             } else if item["request"] != nil {
                 var endpoint = self.endpoint(item, auth: auth, state: &state)
@@ -117,7 +141,9 @@ package struct PostmanImporter: Sendable {
 
     private func endpoint(_ item: LooseObject, auth inherited: LooseObject?, state: inout State) -> Endpoint {
         let request: LooseObject = item.object("request") ?? ["url": item.text("request") ?? ""]
-        let method = request.text("method").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 } ?? "GET"
+        let method =
+            request.text("method").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? "GET"
 
         // The URL: its raw text, or its parts.
         var urlText = ""
@@ -156,26 +182,37 @@ package struct PostmanImporter: Sendable {
         } else if let text = request.text("header") {
             for line in text.split(whereSeparator: \.isNewline) {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers.append(KeyValue(line[..<colon].trimmingCharacters(in: .whitespaces),
-                                        Self.converted(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), state: &state)))
+                headers.append(
+                    KeyValue(
+                        line[..<colon].trimmingCharacters(in: .whitespaces),
+                        Self.converted(
+                            line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces), state: &state)))
             }
         }
         var query = parts.query
-        let auth = applyAuth(request.object("auth") ?? inherited, headers: &headers, query: &query, endpoint: item.text("name") ?? "", state: &state)
+        let auth = applyAuth(
+            request.object("auth") ?? inherited, headers: &headers, query: &query, endpoint: item.text("name") ?? "",
+            state: &state)
 
         var body: EndpointBody?
         if let bodyObject = request.object("body"), !bodyObject.flag("disabled") {
             body = self.body(bodyObject, headers: &headers, endpoint: item.text("name") ?? "", state: &state)
         }
         var description = Self.description(request["description"]) ?? Self.description(item["description"])
-        if let scripts = scriptText(item, state: &state) { description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n") }
-        var endpoint = Endpoint(name: item.text("name") ?? "Untitled", method: HTTPMethod(exactly: method), path: parts.origin + parts.path, query: query,
-                                headers: headers, body: body, description: description)
+        if let scripts = scriptText(item, state: &state) {
+            description = [description, scripts].compactMap { $0 }.joined(separator: "\n\n")
+        }
+        var endpoint = Endpoint(
+            name: item.text("name") ?? "Untitled", method: HTTPMethod(exactly: method), path: parts.origin + parts.path,
+            query: query,
+            headers: headers, body: body, description: description)
         endpoint.auth = auth
         return endpoint
     }
 
-    private func body(_ object: LooseObject, headers: inout [KeyValue], endpoint: String, state: inout State) -> EndpointBody? {
+    private func body(_ object: LooseObject, headers: inout [KeyValue], endpoint: String, state: inout State)
+        -> EndpointBody?
+    {
         func hasHeader(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name.lowercased() } }
         func fields(_ key: String) -> [LooseObject] { object.objects(key).filter { !$0.flag("disabled") } }
         switch object.text("mode") ?? "raw" {
@@ -183,8 +220,13 @@ package struct PostmanImporter: Sendable {
             guard let raw = object.text("raw"), !raw.isEmpty else { return nil }
             // The app sends the Content-Type of the language chosen (JSON, XML …) unless a header says one.
             let language = object.object("options")?.object("raw")?.text("language")
-            let types = ["json": "application/json", "xml": "application/xml", "html": "text/html", "javascript": "application/javascript", "text": "text/plain"]
-            if let language, let type = types[language], !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", type)) }
+            let types = [
+                "json": "application/json", "xml": "application/xml", "html": "text/html",
+                "javascript": "application/javascript", "text": "text/plain",
+            ]
+            if let language, let type = types[language], !hasHeader("Content-Type") {
+                headers.append(KeyValue("Content-Type", type))
+            }
             return .raw(Self.converted(raw, state: &state))
         case "urlencoded":
             let pairs = fields("urlencoded").compactMap { field in
@@ -196,14 +238,22 @@ package struct PostmanImporter: Sendable {
             for field in fields("formdata") {
                 guard let name = field.text("key") else { continue }
                 if field.text("type") == "file" {
-                    let sources = (field["src"] as? [Any])?.compactMap { $0 as? String } ?? field.text("src").map { [$0] } ?? []
-                    if sources.isEmpty { state.warnings.append("The file part \"\(name)\" of \"\(endpoint)\" names no file; it was left out.") }
+                    let sources =
+                        (field["src"] as? [Any])?.compactMap { $0 as? String } ?? field.text("src").map { [$0] } ?? []
+                    if sources.isEmpty {
+                        state.warnings.append(
+                            "The file part \"\(name)\" of \"\(endpoint)\" names no file; it was left out.")
+                    }
                     for source in sources {
-                        parts.append(MultipartField(name: name, value: source, isFile: true, contentType: field.text("contentType")))
+                        parts.append(
+                            MultipartField(
+                                name: name, value: source, isFile: true, contentType: field.text("contentType")))
                     }
                 } else {
-                    parts.append(MultipartField(name: name, value: Self.converted(field.text("value") ?? "", state: &state),
-                                                contentType: field.text("contentType")))
+                    parts.append(
+                        MultipartField(
+                            name: name, value: Self.converted(field.text("value") ?? "", state: &state),
+                            contentType: field.text("contentType")))
                 }
             }
             return parts.isEmpty ? nil : .multipart(parts)
@@ -213,7 +263,9 @@ package struct PostmanImporter: Sendable {
         case "graphql":
             let graphql = object.object("graphql") ?? [:]
             var pairs: [(key: String, value: JSONValue)] = [("query", .string(graphql.text("query") ?? ""))]
-            if let variables = graphql.text("variables"), !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if let variables = graphql.text("variables"),
+                !variables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            {
                 pairs.append(("variables", JSONValue.container(parsing: variables) ?? .string(variables)))
             }
             if !hasHeader("Content-Type") { headers.append(KeyValue("Content-Type", "application/json")) }
@@ -228,7 +280,9 @@ package struct PostmanImporter: Sendable {
     ///
     /// - Returns: the endpoint's `auth:` for Basic and Digest (their credentials are combined
     ///   at send time, so variables in them keep working).
-    private func applyAuth(_ auth: LooseObject?, headers: inout [KeyValue], query: inout [KeyValue], endpoint: String, state: inout State) -> Authentication? {
+    private func applyAuth(
+        _ auth: LooseObject?, headers: inout [KeyValue], query: inout [KeyValue], endpoint: String, state: inout State
+    ) -> Authentication? {
         guard let auth, let type = auth.text("type"), type != "noauth" else { return nil }
         // v2.1 writes [{key, value}], v2.0 an object of values.
         func value(_ key: String) -> String? {
@@ -242,17 +296,29 @@ package struct PostmanImporter: Sendable {
         case "bearer":
             headers.append(KeyValue("Authorization", "Bearer " + Self.converted(value("token") ?? "", state: &state)))
         case "apikey":
-            let name = value("key") ?? "X-API-Key", secret = Self.converted(value("value") ?? "", state: &state)
+            let name = value("key") ?? "X-API-Key"
+            let secret = Self.converted(value("value") ?? "", state: &state)
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-                state.warnings.append("\"\(endpoint)\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out.")
+                state.warnings.append(
+                    "\"\(endpoint)\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out."
+                )
                 return nil
             }
-            if value("in") == "query" { query.append(KeyValue(name, secret)) } else { headers.append(KeyValue(name, secret)) }
+            if value("in") == "query" {
+                query.append(KeyValue(name, secret))
+            } else {
+                headers.append(KeyValue(name, secret))
+            }
         case "basic", "digest":
-            let user = Self.converted(value("username") ?? "", state: &state), password = Self.converted(value("password") ?? "", state: &state)
-            return Authentication(type == "digest" ? .digest(username: user, password: password) : .basic(username: user, password: password))
+            let user = Self.converted(value("username") ?? "", state: &state)
+            let password = Self.converted(value("password") ?? "", state: &state)
+            return Authentication(
+                type == "digest"
+                    ? .digest(username: user, password: password) : .basic(username: user, password: password))
         default:
-            state.warnings.append("\"\(endpoint)\" uses \(type) auth, which is not imported (it is not sent as Basic or anything else in its place); add its credentials by hand.")
+            state.warnings.append(
+                "\"\(endpoint)\" uses \(type) auth, which is not imported (it is not sent as Basic or anything else in its place); add its credentials by hand."
+            )
         }
         return nil
     }
@@ -263,10 +329,14 @@ package struct PostmanImporter: Sendable {
         var texts: [String] = []
         for event in events {
             guard let script = event.object("script") else { continue }
-            let code = (script["exec"] as? [Any])?.compactMap { $0 as? String }.joined(separator: "\n") ?? script.text("exec") ?? ""
+            let code =
+                (script["exec"] as? [Any])?.compactMap { $0 as? String }.joined(separator: "\n") ?? script.text("exec")
+                ?? ""
             guard !code.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
             state.scripts += 1
-            texts.append("Postman \(event.text("listen") == "prerequest" ? "pre-request" : "test") script (not run by explorer):\n\(code)")
+            texts.append(
+                "Postman \(event.text("listen") == "prerequest" ? "pre-request" : "test") script (not run by explorer):\n\(code)"
+            )
         }
         return texts.isEmpty ? nil : texts.joined(separator: "\n\n")
     }
@@ -288,14 +358,19 @@ package struct PostmanImporter: Sendable {
     /// A URL from its parts when it has no `raw` text.
     static func urlFromParts(_ url: LooseObject) -> String {
         func joined(_ key: String, _ separator: String) -> String {
-            if let list = url[key] as? [Any] { return list.compactMap { ($0 as? String) ?? ($0 as? LooseObject)?.text("value") }.joined(separator: separator) }
+            if let list = url[key] as? [Any] {
+                return list.compactMap { ($0 as? String) ?? ($0 as? LooseObject)?.text("value") }.joined(
+                    separator: separator)
+            }
             return url.text(key) ?? ""
         }
         var text = (url.text("protocol").map { $0 + "://" } ?? "") + joined("host", ".")
         if let port = url.text("port") { text += ":" + port }
         let path = joined("path", "/")
         if !path.isEmpty { text += "/" + path }
-        let query = url.objects("query").filter { !$0.flag("disabled") }.map { "\($0.text("key") ?? "")=\($0.text("value") ?? "")" }
+        let query = url.objects("query").filter { !$0.flag("disabled") }.map {
+            "\($0.text("key") ?? "")=\($0.text("value") ?? "")"
+        }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         return text
     }
@@ -312,7 +387,9 @@ package struct PostmanImporter: Sendable {
             case "$isoTimestamp": return "{{now}}"
             default:
                 if name.hasPrefix("$"), state.unknownDynamic.insert(name).inserted {
-                    state.warnings.append("Postman's {{\(name)}} has no equivalent; define a variable \(name) or edit the endpoints that use it.")
+                    state.warnings.append(
+                        "Postman's {{\(name)}} has no equivalent; define a variable \(name) or edit the endpoints that use it."
+                    )
                 }
                 return "{{\(name)}}"
             }

@@ -103,10 +103,13 @@ enum ShellWords {
                 case "#" where !inWord:
                     while let c = peek, c != "\n" { index += 1 }
                 case ";":
-                    try endWord(); try endCommand()
+                    try endWord()
+                    try endCommand()
                 case "&":
                     try endWord()
-                    if peek == "&" { index += 1 } else if peek == ">" {
+                    if peek == "&" {
+                        index += 1
+                    } else if peek == ">" {
                         index += 1
                         if peek == ">" { index += 1 }
                         redirect = .output
@@ -120,7 +123,10 @@ enum ShellWords {
                     try endCommand()
                     nextIsPiped = !isOr
                 case "<" where !inWord || word.allSatisfy(\.isNumber):
-                    if inWord { word = ""; inWord = false }  // `0<`
+                    if inWord {
+                        word = ""
+                        inWord = false
+                    }  // `0<`
                     try endWord()
                     if peek == "<" && peek(1) == "<" {
                         index += 2
@@ -128,13 +134,19 @@ enum ShellWords {
                     } else if peek == "<" {
                         index += 1
                         var stripsTabs = false
-                        if peek == "-" { index += 1; stripsTabs = true }
+                        if peek == "-" {
+                            index += 1
+                            stripsTabs = true
+                        }
                         redirect = .heredocDelimiter(stripsTabs: stripsTabs)
                     } else {
                         redirect = .inputFile
                     }
                 case ">" where !inWord || word.allSatisfy(\.isNumber):
-                    if inWord { word = ""; inWord = false }  // `2>`
+                    if inWord {
+                        word = ""
+                        inWord = false
+                    }  // `2>`
                     try endWord()
                     if peek == ">" || peek == "|" { index += 1 }
                     if peek == "&" {  // `2>&1`: the target is a descriptor
@@ -144,7 +156,11 @@ enum ShellWords {
                         redirect = .output
                     }
                 case "\\":
-                    guard let escaped = next() else { word.append("\\"); inWord = true; break }
+                    guard let escaped = next() else {
+                        word.append("\\")
+                        inWord = true
+                        break
+                    }
                     if escaped == "\n" { break }  // continuation
                     word.append(escaped)
                     inWord = true
@@ -154,7 +170,10 @@ enum ShellWords {
                     wordQuoted = true
                     var closed = false
                     while let c = next() {
-                        if c == "'" { closed = true; break }
+                        if c == "'" {
+                            closed = true
+                            break
+                        }
                         word.append(c)
                     }
                     if !closed { throw .unterminatedQuote("'") }
@@ -168,7 +187,10 @@ enum ShellWords {
                     wordQuoted = true
                     var closed = false
                     while let c = next() {
-                        if c == "'" { closed = true; break }
+                        if c == "'" {
+                            closed = true
+                            break
+                        }
                         if c == "\\", let e = next() {
                             word += ShellWords.ansiEscape(e, chars: chars, index: &index)
                         } else {
@@ -232,7 +254,8 @@ enum ShellWords {
                 let name = String(inside.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
                 guard !name.isEmpty else { return "${\(inside)}" }
                 if name.count < inside.count {
-                    command.notes.append("${\(inside)} is read as {{env.\(name)}}; its default or modifier is not applied.")
+                    command.notes.append(
+                        "${\(inside)} is read as {{env.\(name)}}; its default or modifier is not applied.")
                 }
                 return "{{env.\(name)}}"
             }
@@ -259,7 +282,8 @@ enum ShellWords {
                     if depth == 0 { break }
                 }
             }
-            command.notes.append("The command substitution \(closing == ")" ? "$" : "")\(text) is not run; it is kept as written.")
+            command.notes.append(
+                "The command substitution \(closing == ")" ? "$" : "")\(text) is not run; it is kept as written.")
             return text
         }
 
@@ -307,7 +331,10 @@ enum ShellWords {
                     var line = String(chars[index..<end])
                     index = min(end + 1, chars.count)
                     if heredoc.stripsTabs { line = String(line.drop { $0 == "\t" }) }
-                    if line == heredoc.delimiter { closed = true; break }
+                    if line == heredoc.delimiter {
+                        closed = true
+                        break
+                    }
                     body += line + "\n"
                 }
                 if !closed { throw .unterminatedHeredoc(heredoc.delimiter) }
@@ -361,11 +388,15 @@ enum ShellWords {
         case "?": return "?"
         case "x":
             let digits = hexDigits(max: 2)
-            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else { return "\\x" + digits }
+            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
+                return "\\x" + digits
+            }
             return String(Character(scalar))
         case "u", "U":
             let digits = hexDigits(max: e == "u" ? 4 : 8)
-            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else { return "\\\(e)" + digits }
+            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
+                return "\\\(e)" + digits
+            }
             return String(Character(scalar))
         default: return "\\" + String(e)
         }

@@ -54,7 +54,8 @@ struct URLParts: Sendable, Hashable {
     /// Whether `origin` can be an environment's `base_url`: templated, or an absolute http(s) URL.
     var hasUsableOrigin: Bool {
         if Template.containsVariables(origin) { return true }
-        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return false }
+        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty
+        else { return false }
         return scheme == "http" || scheme == "https"
     }
 
@@ -64,7 +65,8 @@ struct URLParts: Sendable, Hashable {
         var out: [KeyValue] = []
         for item in query.split(separator: "&", omittingEmptySubsequences: false) {
             guard let equals = item.firstIndex(of: "=") else { return nil }
-            let name = decode(item[..<equals]), value = decode(item[item.index(after: equals)...])
+            let name = decode(item[..<equals])
+            let value = decode(item[item.index(after: equals)...])
             guard let name, let value, !name.isEmpty else { return nil }
             out.append(KeyValue(name, value))
         }
@@ -78,7 +80,9 @@ struct URLParts: Sendable, Hashable {
         var encoded = ""
         for segment in Template(decoded).segments {
             switch segment {
-            case .literal(let literal): encoded += PercentEncoding.encode(literal, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
+            case .literal(let literal):
+                encoded += PercentEncoding.encode(
+                    literal, allowed: PercentEncoding.queryComponentAllowed, keepEscapes: false)
             case .variable(let name): encoded += "{{\(name)}}"
             }
         }

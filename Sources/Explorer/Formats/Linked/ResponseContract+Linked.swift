@@ -22,7 +22,8 @@ extension ResponseContract {
     ///   - warn: told the document's own mistakes, once each.
     /// - Throws: `ImportError` naming the document and what is wrong with it.
     package static func linked(
-        for collection: APICollection, limits: DocumentLimits = .current, warn: @escaping @Sendable (String) -> Void = { _ in }
+        for collection: APICollection, limits: DocumentLimits = .current,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ResponseContract? {
         guard let location = OpenAPILocation(collection) else { return nil }
         guard case .remote(let url) = location else { return try loading(for: collection, limits: limits, warn: warn) }
@@ -43,7 +44,9 @@ extension OpenAPIImporter {
     /// Imports the document a collection names, from its file or its URL (`openapi refresh`).
     ///
     /// - Throws: `ImportError` naming the document.
-    package func importLinked(_ location: OpenAPILocation, limits: DocumentLimits = .current) async throws -> ImportResult {
+    package func importLinked(_ location: OpenAPILocation, limits: DocumentLimits = .current) async throws
+        -> ImportResult
+    {
         switch location {
         case .file(let file):
             return try importFile(at: file, limits: limits)
@@ -73,7 +76,8 @@ extension OpenAPIImporter {
             throw ImportError.invalidOpenAPI(
                 path: url.absoluteString,
                 reason: "its $ref \"\(reference)\" names another document, and a document named by URL is read alone "
-                    + "(its references are not fetched). Download the documents beside the collection and name the main one in openapi:.")
+                    + "(its references are not fetched). Download the documents beside the collection and name the main one in openapi:."
+            )
         }
         return tree
     }
@@ -83,7 +87,9 @@ extension OpenAPIImporter {
         switch value {
         case .object(let members):
             for member in members {
-                if member.key == "$ref", case .string(let reference) = member.value, !reference.hasPrefix("#") { return reference }
+                if member.key == "$ref", case .string(let reference) = member.value, !reference.hasPrefix("#") {
+                    return reference
+                }
                 if let found = firstExternalReference(in: member.value) { return found }
             }
             return nil

@@ -35,7 +35,9 @@ package struct JSONDiff: Sendable {
     ///   - ignoring: JSONPath queries; their matches in either document are not compared.
     ///   - limit: the most differences listed (`Result.omitted` counts the rest).
     ///   - evaluationLimits: how many nodes and how long each ignore query may take.
-    package init(ignoring: [JSONPath] = [], limit: Int = JSONDiff.defaultLimit, evaluationLimits: EvaluationLimits = .current) {
+    package init(
+        ignoring: [JSONPath] = [], limit: Int = JSONDiff.defaultLimit, evaluationLimits: EvaluationLimits = .current
+    ) {
         self.ignoring = ignoring
         self.limit = max(1, limit)
         self.evaluationLimits = evaluationLimits
@@ -75,7 +77,8 @@ package struct JSONDiff: Sendable {
                 do {
                     paths.formUnion(try query.locate(document, limits: evaluationLimits).map(\.path))
                 } catch {
-                    let sentence = "the ignore rule \(query.description) was not applied: \(error.limit?.description ?? error.description)"
+                    let sentence =
+                        "the ignore rule \(query.description) was not applied: \(error.limit?.description ?? error.description)"
                     if !unapplied.contains(sentence) { unapplied.append(sentence) }
                 }
             }
@@ -83,7 +86,9 @@ package struct JSONDiff: Sendable {
         }
         var walk = Walk(limit: limit, ignoredFirst: located(first), ignoredSecond: located(second))
         walk.compare(first, second, at: Place.root)
-        return Result(differences: walk.found, omitted: walk.omitted, ignoredNodes: walk.ignoredNodes, unappliedIgnores: unapplied)
+        return Result(
+            differences: walk.found, omitted: walk.omitted, ignoredNodes: walk.ignoredNodes, unappliedIgnores: unapplied
+        )
     }
 
     /// The differences of two documents (at most `limit`).
@@ -110,7 +115,8 @@ extension JSONDiff {
         }
 
         func element(first firstIndex: Int, second secondIndex: Int) -> Place {
-            Place(shown: shown + "[\(firstIndex)]", first: first + "[\(firstIndex)]", second: second + "[\(secondIndex)]")
+            Place(
+                shown: shown + "[\(firstIndex)]", first: first + "[\(firstIndex)]", second: second + "[\(secondIndex)]")
         }
 
         func element(key: String, value: JSONValue, first firstIndex: Int?, second secondIndex: Int?) -> Place {
@@ -119,14 +125,15 @@ extension JSONDiff {
             case .string(let text): literal = "'\(JSONPath.escapedName(text))'"
             default: literal = value.serialized()
             }
-            return Place(shown: shown + "[?@\(Self.memberStep(key))==\(literal)]",
-                         first: first + "[\(firstIndex ?? -1)]", second: second + "[\(secondIndex ?? -1)]")
+            return Place(
+                shown: shown + "[?@\(Self.memberStep(key))==\(literal)]",
+                first: first + "[\(firstIndex ?? -1)]", second: second + "[\(secondIndex ?? -1)]")
         }
 
         /// `.name` when the name is a shorthand member name, else `['name']`.
         static func memberStep(_ name: String) -> String {
             guard let head = name.unicodeScalars.first,
-                  isNameFirst(head), name.unicodeScalars.allSatisfy({ isNameFirst($0) || ("0"..."9").contains($0) })
+                isNameFirst(head), name.unicodeScalars.allSatisfy({ isNameFirst($0) || ("0"..."9").contains($0) })
             else { return "['\(JSONPath.escapedName(name))']" }
             return "." + name
         }
@@ -171,19 +178,19 @@ extension JSONDiff {
                 return
             }
             switch (first, second) {
-            case let (.object(a), .object(b)):
+            case (.object(let a), .object(let b)):
                 compareObjects(a, b, at: place)
-            case let (.array(a), .array(b)):
+            case (.array(let a), .array(let b)):
                 if let key = JSONDiff.identityKey(a, b) {
                     compareArrays(a, b, byKey: key, at: place)
                 } else {
                     compareArrays(a, b, at: place)
                 }
-            case let (.string(a), .string(b)):
+            case (.string(let a), .string(let b)):
                 if a != b { note(.string, place, first, second) }
-            case let (.number(a), .number(b)):
+            case (.number(let a), .number(let b)):
                 if !JSONDiff.sameNumber(a, b) { note(.number, place, first, second) }
-            case let (.bool(a), .bool(b)):
+            case (.bool(let a), .bool(let b)):
                 if a != b { note(.boolean, place, first, second) }
             case (.null, .null):
                 return
@@ -192,7 +199,9 @@ extension JSONDiff {
             }
         }
 
-        mutating func compareObjects(_ a: [(key: String, value: JSONValue)], _ b: [(key: String, value: JSONValue)], at place: Place) {
+        mutating func compareObjects(
+            _ a: [(key: String, value: JSONValue)], _ b: [(key: String, value: JSONValue)], at place: Place
+        ) {
             // The last of a repeated key wins, as `JSONValue[key]` reads it.
             var firstValues: [String: JSONValue] = [:]
             for member in a { firstValues[member.key] = member.value }
@@ -272,7 +281,9 @@ extension JSONDiff {
     /// - Returns: the member's name, or `nil` to compare by position.
     static func identityKey(_ a: [JSONValue], _ b: [JSONValue]) -> String? {
         guard !a.isEmpty, !b.isEmpty, case .object(let members)? = a.first else { return nil }
-        let suffixed = members.map(\.key).filter { $0.count > 2 && ($0.hasSuffix("Id") || $0.hasSuffix("_id") || $0.hasSuffix("ID")) }
+        let suffixed = members.map(\.key).filter {
+            $0.count > 2 && ($0.hasSuffix("Id") || $0.hasSuffix("_id") || $0.hasSuffix("ID"))
+        }
         let candidates = identityKeys.filter { key in members.contains { $0.key == key } } + suffixed
         return candidates.first { key in identifies(key, a) && identifies(key, b) }
     }

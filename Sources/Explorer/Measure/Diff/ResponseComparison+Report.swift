@@ -22,7 +22,9 @@ extension ResponseComparison {
     /// - Returns: the lines, without newlines; untrusted text, to escape before printing.
     package func reportLines(mask: (String) -> String = { $0 }) -> [String] {
         let width = max(first.environment.count, second.environment.count, 7) + 2
-        func pad(_ text: String) -> String { text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0) }
+        func pad(_ text: String) -> String {
+            text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0)
+        }
         var lines: [String] = []
         for side in [first, second] {
             let time = side.status == nil ? "" : "  " + Self.milliseconds(side.milliseconds)
@@ -30,7 +32,8 @@ extension ResponseComparison {
         }
         lines.append(pad("status") + (statusDiffers ? "differs: \(first.statusLine) | \(second.statusLine)" : "same"))
         if first.status == nil || second.status == nil { return lines }
-        lines.append(pad("headers") + (headers.isEmpty ? "same" : "\(headers.count) differ\(headers.count == 1 ? "s" : "")"))
+        lines.append(
+            pad("headers") + (headers.isEmpty ? "same" : "\(headers.count) differ\(headers.count == 1 ? "s" : "")"))
         for header in headers {
             let secret = HTTPHeaders.isCredential(name: header.name)
             func shown(_ value: String?) -> String {
@@ -46,12 +49,16 @@ extension ResponseComparison {
             let count = result.differences.count + result.omitted
             lines.append(pad("body") + "\(count) difference\(count == 1 ? "" : "s") (JSON)")
             for difference in result.differences {
-                func shown(_ value: JSONValue?) -> String { value.map { Self.clipped(mask($0.serialized())) } ?? "(none)" }
+                func shown(_ value: JSONValue?) -> String {
+                    value.map { Self.clipped(mask($0.serialized())) } ?? "(none)"
+                }
                 let values: String
                 switch difference.kind {
                 case .added: values = shown(difference.second)
                 case .removed: values = shown(difference.first)
-                case .type: values = "\(shown(difference.first)) (\(difference.first?.typeName ?? "")) | \(shown(difference.second)) (\(difference.second?.typeName ?? ""))"
+                case .type:
+                    values =
+                        "\(shown(difference.first)) (\(difference.first?.typeName ?? "")) | \(shown(difference.second)) (\(difference.second?.typeName ?? ""))"
                 default: values = "\(shown(difference.first)) | \(shown(difference.second))"
                 }
                 lines.append("  \(difference.kind.mark) \(difference.path): \(values)")
@@ -96,7 +103,9 @@ extension ResponseComparison {
         let headerList: [JSONValue] = headers.map { header in
             let secret = HTTPHeaders.isCredential(name: header.name)
             func shown(_ value: String?) -> JSONValue { value.map { .string(secret ? "••••" : mask($0)) } ?? .null }
-            return .object([("name", .string(header.name)), ("first", shown(header.first)), ("second", shown(header.second))])
+            return .object([
+                ("name", .string(header.name)), ("first", shown(header.first)), ("second", shown(header.second)),
+            ])
         }
         let bodyObject: JSONValue
         switch body {
@@ -105,16 +114,24 @@ extension ResponseComparison {
         case .json(let result):
             bodyObject = .object([
                 ("kind", "json"),
-                ("differences", .array(result.differences.map { difference in
-                    .object([("kind", .string(difference.kind.rawValue)), ("path", .string(difference.path)),
-                             ("first", masked(difference.first)), ("second", masked(difference.second))])
-                })),
+                (
+                    "differences",
+                    .array(
+                        result.differences.map { difference in
+                            .object([
+                                ("kind", .string(difference.kind.rawValue)), ("path", .string(difference.path)),
+                                ("first", masked(difference.first)), ("second", masked(difference.second)),
+                            ])
+                        })
+                ),
                 ("omitted", JSONValue(result.omitted)),
                 ("unappliedIgnores", .array(result.unappliedIgnores.map { .string($0) })),
             ])
         case .text(let line, let a, let b):
-            bodyObject = .object([("kind", "text"), ("line", JSONValue(line)),
-                                  ("first", a.map { .string(mask($0)) } ?? .null), ("second", b.map { .string(mask($0)) } ?? .null)])
+            bodyObject = .object([
+                ("kind", "text"), ("line", JSONValue(line)),
+                ("first", a.map { .string(mask($0)) } ?? .null), ("second", b.map { .string(mask($0)) } ?? .null),
+            ])
         case .bytes(let a, let b):
             bodyObject = .object([("kind", "bytes"), ("firstSize", JSONValue(a)), ("secondSize", JSONValue(b))])
         }

@@ -25,8 +25,10 @@ package struct ComparedExchange: Sendable, Hashable {
     package var failure: String?
 
     /// One side.
-    package init(environment: String, method: String, url: String, status: Int?, reason: String? = nil,
-                 headers: HTTPHeaders = [:], body: Data = Data(), milliseconds: Double = 0, failure: String? = nil) {
+    package init(
+        environment: String, method: String, url: String, status: Int?, reason: String? = nil,
+        headers: HTTPHeaders = [:], body: Data = Data(), milliseconds: Double = 0, failure: String? = nil
+    ) {
         self.environment = environment
         self.method = method
         self.url = url
@@ -104,7 +106,10 @@ package struct ResponseComparison: Sendable, Hashable {
     ///   - second: the second's.
     ///   - rules: what to leave out (`compare: { ignore: [...] }`).
     ///   - limit: the most body differences listed.
-    package init(_ first: ComparedExchange, _ second: ComparedExchange, rules: CompareRules = CompareRules(), limit: Int = JSONDiff.defaultLimit) {
+    package init(
+        _ first: ComparedExchange, _ second: ComparedExchange, rules: CompareRules = CompareRules(),
+        limit: Int = JSONDiff.defaultLimit
+    ) {
         self.first = first
         self.second = second
         statusDiffers = first.status == nil || second.status == nil || first.status != second.status
@@ -112,12 +117,15 @@ package struct ResponseComparison: Sendable, Hashable {
         if first.status == nil || second.status == nil {
             body = .same
         } else {
-            body = Self.bodyDifference(first.body, second.body, diff: JSONDiff(ignoring: rules.ignoredPaths, limit: limit))
+            body = Self.bodyDifference(
+                first.body, second.body, diff: JSONDiff(ignoring: rules.ignoredPaths, limit: limit))
         }
     }
 
     /// The header fields that differ, names compared without case, repeated fields joined.
-    static func headerDifferences(_ first: HTTPHeaders, _ second: HTTPHeaders, ignoring ignored: Set<String>) -> [HeaderDifference] {
+    static func headerDifferences(_ first: HTTPHeaders, _ second: HTTPHeaders, ignoring ignored: Set<String>)
+        -> [HeaderDifference]
+    {
         func grouped(_ headers: HTTPHeaders) -> (names: [String], values: [String: (name: String, value: String)]) {
             var names: [String] = []
             var values: [String: (name: String, value: String)] = [:]
@@ -155,12 +163,14 @@ package struct ResponseComparison: Sendable, Hashable {
     static func bodyDifference(_ first: Data, _ second: Data, diff: JSONDiff) -> BodyDifference {
         let bothSmall = first.count <= structuralLimit && second.count <= structuralLimit
         if bothSmall, !first.isEmpty, !second.isEmpty,
-           let a = try? JSONValue(parsing: first), let b = try? JSONValue(parsing: second) {
+            let a = try? JSONValue(parsing: first), let b = try? JSONValue(parsing: second)
+        {
             let result = diff.compare(a, b)
             return result.isSame ? .same : .json(result)
         }
         if first == second { return .same }
-        guard bothSmall, let a = String(data: first, encoding: .utf8), let b = String(data: second, encoding: .utf8) else {
+        guard bothSmall, let a = String(data: first, encoding: .utf8), let b = String(data: second, encoding: .utf8)
+        else {
             return .bytes(firstSize: first.count, secondSize: second.count)
         }
         let firstLines = a.split(separator: "\n", omittingEmptySubsequences: false)

@@ -24,7 +24,9 @@ package struct LatencyRecorder: Sendable {
 
     /// An empty recorder.
     package init() {
-        histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: Self.highestMicroseconds, numberOfSignificantValueDigits: .three)
+        histogram = Histogram(
+            lowestDiscernibleValue: 1, highestTrackableValue: Self.highestMicroseconds,
+            numberOfSignificantValueDigits: .three)
     }
 
     /// How many requests were recorded, answered or not.
@@ -113,7 +115,8 @@ package struct LatencyRecorder: Sendable {
         guard let most = counts.map(\.count).max(), most > 0 else { return [] }
         let countWidth = String(most).count + 2
         return counts.map { bucket in
-            let bar = String(repeating: "■", count: Int((Double(bucket.count) / Double(most) * Double(width)).rounded()))
+            let bar = String(
+                repeating: "■", count: Int((Double(bucket.count) / Double(most) * Double(width)).rounded()))
             let bound = String(format: "%10.3f ms", bucket.upperMilliseconds)
             let label = "[\(bucket.count)]".padding(toLength: countWidth, withPad: " ", startingAt: 0)
             return "\(bound) \(label)|\(bar)"

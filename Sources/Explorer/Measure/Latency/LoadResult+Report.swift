@@ -11,14 +11,19 @@ extension LoadResult {
         var lines: [String] = []
         let seconds = elapsed / .seconds(1)
         lines.append("Summary:")
-        lines.append("  Requests:     \(latencies.count) in \(String(format: "%.2f", seconds)) s, \(plan.concurrency) at once"
-                     + (plan.keepsConnections ? "" : ", a new connection for each"))
-        lines.append("  Requests/s:   \(String(format: "%.1f", requestsPerSecond))" + (plan.rate.map { String(format: " (rate asked: %.1f)", $0) } ?? ""))
-        lines.append("  Responses:    \(latencies.responses)" + (latencies.failures > 0 ? ", \(latencies.failures) failed" : ""))
+        lines.append(
+            "  Requests:     \(latencies.count) in \(String(format: "%.2f", seconds)) s, \(plan.concurrency) at once"
+                + (plan.keepsConnections ? "" : ", a new connection for each"))
+        lines.append(
+            "  Requests/s:   \(String(format: "%.1f", requestsPerSecond))"
+                + (plan.rate.map { String(format: " (rate asked: %.1f)", $0) } ?? ""))
+        lines.append(
+            "  Responses:    \(latencies.responses)" + (latencies.failures > 0 ? ", \(latencies.failures) failed" : ""))
         lines.append("  Received:     \(Self.byteText(latencies.bytes))")
         lines.append("")
         if plan.rate != nil {
-            lines.append("Latency (from when each request was due to its last body byte; coordinated omission accounted for):")
+            lines.append(
+                "Latency (from when each request was due to its last body byte; coordinated omission accounted for):")
         } else {
             lines.append("Latency (from each request's start to its last body byte):")
         }
@@ -44,7 +49,9 @@ extension LoadResult {
         if !latencies.errors.isEmpty {
             lines.append("")
             lines.append("Errors:")
-            for (kind, count) in latencies.errors.sorted(by: { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }) {
+            for (kind, count) in latencies.errors.sorted(by: {
+                $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key)
+            }) {
                 let example = latencies.errorExamples[kind].map { ": \($0)" } ?? ""
                 lines.append("  [\(kind)] \(count)\(example)")
             }
@@ -55,9 +62,13 @@ extension LoadResult {
     /// min, the percentiles, max and mean, one a line.
     static func distributionLines(_ recorder: LatencyRecorder) -> [String] {
         var rows: [(String, Double)] = [("min", recorder.minimumMilliseconds)]
-        rows += LatencyRecorder.reportedPercentiles.map { ($0.label, recorder.milliseconds(atPercentile: $0.percentile)) }
+        rows += LatencyRecorder.reportedPercentiles.map {
+            ($0.label, recorder.milliseconds(atPercentile: $0.percentile))
+        }
         rows += [("max", recorder.maximumMilliseconds), ("mean", recorder.meanMilliseconds)]
-        return rows.map { label, value in "  " + label.padding(toLength: 7, withPad: " ", startingAt: 0) + String(format: "%10.3f ms", value) }
+        return rows.map { label, value in
+            "  " + label.padding(toLength: 7, withPad: " ", startingAt: 0) + String(format: "%10.3f ms", value)
+        }
     }
 
     /// The result as one JSON object (`explorer load --json`), latencies in milliseconds.
@@ -75,20 +86,46 @@ extension LoadResult {
             ("latency", Self.distributionObject(latencies)),
         ]
         if let serviceTimes { members.append(("serviceTime", Self.distributionObject(serviceTimes))) }
-        members.append(("histogram", .array(latencies.bucketCounts().map { bucket in
-            .object([("upToMilliseconds", Self.rounded(bucket.upperMilliseconds)), ("count", JSONValue(bucket.count))])
-        })))
-        members.append(("statuses", .object(latencies.statuses.sorted(by: { $0.key < $1.key }).map { (String($0.key), JSONValue($0.value)) })))
-        members.append(("errors", .object(latencies.errors.sorted(by: { $0.key < $1.key }).map { kind, count in
-            (kind, .object([("count", JSONValue(count)), ("example", latencies.errorExamples[kind].map { .string($0) } ?? .null)]))
-        })))
+        members.append(
+            (
+                "histogram",
+                .array(
+                    latencies.bucketCounts().map { bucket in
+                        .object([
+                            ("upToMilliseconds", Self.rounded(bucket.upperMilliseconds)),
+                            ("count", JSONValue(bucket.count)),
+                        ])
+                    })
+            ))
+        members.append(
+            (
+                "statuses",
+                .object(
+                    latencies.statuses.sorted(by: { $0.key < $1.key }).map { (String($0.key), JSONValue($0.value)) })
+            ))
+        members.append(
+            (
+                "errors",
+                .object(
+                    latencies.errors.sorted(by: { $0.key < $1.key }).map { kind, count in
+                        (
+                            kind,
+                            .object([
+                                ("count", JSONValue(count)),
+                                ("example", latencies.errorExamples[kind].map { .string($0) } ?? .null),
+                            ])
+                        )
+                    })
+            ))
         return .object(members)
     }
 
     /// The distribution as `{min, p50, p90, p99, p99.9, max, mean}` in milliseconds.
     static func distributionObject(_ recorder: LatencyRecorder) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("min", rounded(recorder.minimumMilliseconds))]
-        members += LatencyRecorder.reportedPercentiles.map { ($0.label, rounded(recorder.milliseconds(atPercentile: $0.percentile))) }
+        members += LatencyRecorder.reportedPercentiles.map {
+            ($0.label, rounded(recorder.milliseconds(atPercentile: $0.percentile)))
+        }
         members += [("max", rounded(recorder.maximumMilliseconds)), ("mean", rounded(recorder.meanMilliseconds))]
         return .object(members)
     }

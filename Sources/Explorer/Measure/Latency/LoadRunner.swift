@@ -21,7 +21,9 @@ package struct LoadPlan: Sendable, Hashable {
     package static let defaultRequests = 200
 
     /// A plan; with neither `requests` nor `duration`, it sends `defaultRequests`.
-    package init(requests: Int?, concurrency: Int, duration: Duration? = nil, rate: Double? = nil, keepsConnections: Bool = true) {
+    package init(
+        requests: Int?, concurrency: Int, duration: Duration? = nil, rate: Double? = nil, keepsConnections: Bool = true
+    ) {
         self.keepsConnections = keepsConnections
         self.requests = requests ?? (duration == nil ? Self.defaultRequests : nil)
         self.concurrency = max(1, concurrency)
@@ -170,7 +172,9 @@ package enum LoadRunner {
                             if due != nil { service.record(microseconds: serviceTime, status: status, bytes: bytes) }
                         case .failure(let kind, let sentence):
                             mine.recordFailure(microseconds: latency, kind: kind, sentence: sentence)
-                            if due != nil { service.recordFailure(microseconds: serviceTime, kind: kind, sentence: sentence) }
+                            if due != nil {
+                                service.recordFailure(microseconds: serviceTime, kind: kind, sentence: sentence)
+                            }
                             counters.failures.add(1, ordering: .relaxed)
                         }
                         counters.completed.add(1, ordering: .relaxed)
@@ -188,7 +192,8 @@ package enum LoadRunner {
         reporter?.cancel()
         await reporter?.value
         progress?(counters.progress(plan: plan, elapsed: elapsed))
-        return LoadResult(plan: plan, latencies: latencies, serviceTimes: plan.rate == nil ? nil : serviceTimes, elapsed: elapsed)
+        return LoadResult(
+            plan: plan, latencies: latencies, serviceTimes: plan.rate == nil ? nil : serviceTimes, elapsed: elapsed)
     }
 
     /// Where a load's workers run: on the transport's event loops (`loops`) when each worker
@@ -223,8 +228,9 @@ package enum LoadRunner {
         let failures = Atomic<Int>(0)
 
         func progress(plan: LoadPlan, elapsed: Duration) -> LoadProgress {
-            LoadProgress(completed: completed.load(ordering: .relaxed), failures: failures.load(ordering: .relaxed),
-                         total: plan.requests, elapsed: elapsed, duration: plan.duration)
+            LoadProgress(
+                completed: completed.load(ordering: .relaxed), failures: failures.load(ordering: .relaxed),
+                total: plan.requests, elapsed: elapsed, duration: plan.duration)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -99,7 +100,8 @@ package enum AtomicFile {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
                 return current
             }
-            current = destination.hasPrefix("/")
+            current =
+                destination.hasPrefix("/")
                 ? destination
                 : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
         }

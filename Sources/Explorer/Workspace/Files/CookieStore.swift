@@ -21,7 +21,8 @@ package struct CookieStore: Sendable {
 
     /// The store in the state folder of a process environment.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("cookies.json"))
+        self.init(
+            fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("cookies.json"))
     }
 
     /// The file's contents: collection path → environment → cookies.
@@ -68,7 +69,8 @@ package struct CookieStore: Sendable {
         let limit = CookieJar().maximumCount
         try update { contents in
             var kept = (contents[collection]?[environment] ?? []).filter { old in
-                !old.isExpired(at: now) && !cookies.contains { $0.name == old.name && $0.domain == old.domain && $0.path == old.path }
+                !old.isExpired(at: now)
+                    && !cookies.contains { $0.name == old.name && $0.domain == old.domain && $0.path == old.path }
             }
             kept += cookies.filter { !$0.isExpired(at: now) }
             if kept.count > limit { kept = Array(kept.sorted { $0.created < $1.created }.suffix(limit)) }
@@ -106,7 +108,9 @@ package struct CookieStore: Sendable {
     /// Forgets the cookies of an environment a predicate picks (all of them by default).
     ///
     /// - Throws: `Failure` when the file cannot be read or written.
-    package func remove(collection: String, environment: String, where predicate: @escaping (Cookie) -> Bool = { _ in true }) throws {
+    package func remove(
+        collection: String, environment: String, where predicate: @escaping (Cookie) -> Bool = { _ in true }
+    ) throws {
         try update { contents in
             contents[collection]?[environment]?.removeAll(where: predicate)
             if contents[collection]?[environment]?.isEmpty == true { contents[collection]?[environment] = nil }

@@ -25,9 +25,14 @@ package struct OAuth2TokenStore: OAuth2TokenCache {
     }
 
     /// The store of a collection's environment in the state folder of a process environment.
-    package init(collection: String, environment: String, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(collection: collection, environment: environment,
-                  fileURL: XDGDirectories(environment: processEnvironment).stateDirectory.appendingPathComponent("tokens.json"))
+    package init(
+        collection: String, environment: String,
+        processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.init(
+            collection: collection, environment: environment,
+            fileURL: XDGDirectories(environment: processEnvironment).stateDirectory.appendingPathComponent(
+                "tokens.json"))
     }
 
     /// The environment's tokens by client key, for the Tokens view and `explorer auth`.
@@ -58,7 +63,11 @@ package struct OAuth2TokenStore: OAuth2TokenCache {
     package func drop(_ key: String? = nil) throws -> Int {
         try file.update { contents in
             let before = contents[collection]?[environment]?.count ?? 0
-            if let key { contents[collection]?[environment]?[key] = nil } else { contents[collection]?[environment] = nil }
+            if let key {
+                contents[collection]?[environment]?[key] = nil
+            } else {
+                contents[collection]?[environment] = nil
+            }
             return before - (contents[collection]?[environment]?.count ?? 0)
         }
     }

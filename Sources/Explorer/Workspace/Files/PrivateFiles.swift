@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -66,11 +67,13 @@ package enum PrivateFiles {
         guard current & 0o077 != 0, current & mode_t(S_ISVTX) == 0 else { return nil }
         let shown = String(current, radix: 8)
         guard status.st_uid == geteuid() else {
-            return "The \(kind) \(path) can be read by other users (mode \(shown)) and belongs to another account, so the explorer cannot make it private; run chmod \(String(mode, radix: 8)) on it."
+            return
+                "The \(kind) \(path) can be read by other users (mode \(shown)) and belongs to another account, so the explorer cannot make it private; run chmod \(String(mode, radix: 8)) on it."
         }
         guard chmod(path, mode) == 0 else {
             let reason = String(cString: strerror(errno))
-            return "The \(kind) \(path) can be read by other users (mode \(shown)) and could not be made private (\(reason)); run chmod \(String(mode, radix: 8)) on it."
+            return
+                "The \(kind) \(path) can be read by other users (mode \(shown)) and could not be made private (\(reason)); run chmod \(String(mode, radix: 8)) on it."
         }
         return nil
     }

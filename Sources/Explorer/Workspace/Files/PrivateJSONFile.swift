@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,7 +41,10 @@ package struct PrivateJSONFile<Contents: Codable & Sendable>: Sendable {
         do {
             return try decoder.decode(Contents.self, from: data)
         } catch {
-            throw Failure(description: "\(what.prefix(1).uppercased() + what.dropFirst()) in \(fileURL.path) cannot be read (\(error)); delete the file to start again.")
+            throw Failure(
+                description:
+                    "\(what.prefix(1).uppercased() + what.dropFirst()) in \(fileURL.path) cannot be read (\(error)); delete the file to start again."
+            )
         }
     }
 
@@ -56,9 +60,15 @@ package struct PrivateJSONFile<Contents: Codable & Sendable>: Sendable {
         }
         let lockPath = fileURL.path + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw Failure(description: "The lock file \(lockPath) cannot be opened: \(String(cString: strerror(errno))).") }
+        guard lock >= 0 else {
+            throw Failure(
+                description: "The lock file \(lockPath) cannot be opened: \(String(cString: strerror(errno))).")
+        }
         defer { close(lock) }
-        guard flock(lock, LOCK_EX) == 0 else { throw Failure(description: "The lock file \(lockPath) cannot be locked: \(String(cString: strerror(errno))).") }
+        guard flock(lock, LOCK_EX) == 0 else {
+            throw Failure(
+                description: "The lock file \(lockPath) cannot be locked: \(String(cString: strerror(errno))).")
+        }
         defer { flock(lock, LOCK_UN) }
         var contents = try read()
         let result = try change(&contents)
@@ -70,7 +80,9 @@ package struct PrivateJSONFile<Contents: Codable & Sendable>: Sendable {
             try AtomicFile.write(data, to: fileURL, newFileMode: PrivateFiles.fileMode)
             PrivateFiles.restrictFile(at: fileURL)
         } catch {
-            throw Failure(description: "\(what.prefix(1).uppercased() + what.dropFirst()) cannot be saved in \(fileURL.path): \(error)")
+            throw Failure(
+                description:
+                    "\(what.prefix(1).uppercased() + what.dropFirst()) cannot be saved in \(fileURL.path): \(error)")
         }
         return result
     }

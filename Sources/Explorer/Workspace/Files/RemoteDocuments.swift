@@ -44,26 +44,33 @@ package final class RemoteDocuments: Sendable {
         }
     }
 
-    private static func fetch(_ url: URL, limits: DocumentLimits, configuration: AsyncHTTPClientTransport.Configuration) async throws -> String {
+    private static func fetch(_ url: URL, limits: DocumentLimits, configuration: AsyncHTTPClientTransport.Configuration)
+        async throws -> String
+    {
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         defer { Task { try? await transport.shutdown() } }
-        let options = TransferOptions(timeout: .seconds(limits.fetchSeconds), maximumBodySize: limits.maxBytes, followsRedirects: true)
-        let request = PreparedRequest(method: .get, url: url, headers: ["Accept": "application/json, application/yaml, text/yaml, */*"])
+        let options = TransferOptions(
+            timeout: .seconds(limits.fetchSeconds), maximumBodySize: limits.maxBytes, followsRedirects: true)
+        let request = PreparedRequest(
+            method: .get, url: url, headers: ["Accept": "application/json, application/yaml, text/yaml, */*"])
         let response: TransportResponse
         do {
             response = try await transport.send(request, options: options) { _ in }
         } catch TransportError.bodyTooLarge {
-            throw RemoteDocumentError(url: url, problem: "the document is over the limit of \(limits.maxBytes) bytes",
-                                      advice: "If it is trusted, set \(DocumentLimits.sizeVariable) to a larger size (128M) to read it.")
+            throw RemoteDocumentError(
+                url: url, problem: "the document is over the limit of \(limits.maxBytes) bytes",
+                advice: "If it is trusted, set \(DocumentLimits.sizeVariable) to a larger size (128M) to read it.")
         } catch TransportError.timedOut {
-            throw RemoteDocumentError(url: url, problem: "it did not arrive within \(limits.fetchSeconds) s",
-                                      advice: "Set \(DocumentLimits.timeoutVariable)=\(limits.fetchSeconds * 4) to wait longer.")
+            throw RemoteDocumentError(
+                url: url, problem: "it did not arrive within \(limits.fetchSeconds) s",
+                advice: "Set \(DocumentLimits.timeoutVariable)=\(limits.fetchSeconds * 4) to wait longer.")
         } catch {
             throw RemoteDocumentError(url: url, problem: String(describing: error))
         }
         guard (200..<300).contains(response.status.code) else {
-            throw RemoteDocumentError(url: url, problem: "the server answered \(response.status.code)",
-                                      advice: "Check the URL in openapi:.")
+            throw RemoteDocumentError(
+                url: url, problem: "the server answered \(response.status.code)",
+                advice: "Check the URL in openapi:.")
         }
         let body = response.body ?? Data()
         try limits.checkSizeOfFetched(body.count, url: url)
@@ -78,8 +85,9 @@ extension DocumentLimits {
     /// A fetched document over the size limit (a server that sent more than it announced).
     fileprivate func checkSizeOfFetched(_ byteCount: Int, url: URL) throws(RemoteDocumentError) {
         guard byteCount > maxBytes else { return }
-        throw RemoteDocumentError(url: url, problem: "the document is \(byteCount) bytes, over the limit of \(maxBytes) bytes",
-                                  advice: "If it is trusted, set \(Self.sizeVariable)=\(byteCount) to read it.")
+        throw RemoteDocumentError(
+            url: url, problem: "the document is \(byteCount) bytes, over the limit of \(maxBytes) bytes",
+            advice: "If it is trusted, set \(Self.sizeVariable)=\(byteCount) to read it.")
     }
 }
 

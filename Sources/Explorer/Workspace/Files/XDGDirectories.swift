@@ -75,7 +75,8 @@ package struct XDGDirectories: Sendable, Hashable {
         let userDirs = configHome.appendingPathComponent("user-dirs.dirs")
         if let text = try? String(contentsOf: userDirs, encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
-                let value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+                let value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\" "))
                 candidates.append(value.replacingOccurrences(of: "$HOME", with: home.path))
             }
         }

@@ -26,16 +26,22 @@ extension Assertion {
             throw CheckSyntaxError("an assertion is empty; write a query and a predicate, as in: status == 200")
         }
         if first.text == "schema" && !first.quoted {
-            throw CheckSyntaxError("schema is written alone (- schema): it checks the response against its operation in the collection's openapi: document.", at: first.offset)
+            throw CheckSyntaxError(
+                "schema is written alone (- schema): it checks the response against its operation in the collection's openapi: document.",
+                at: first.offset)
         }
         let queryWords = Query.words.map(\.word) + ["schema"]
         guard let word = Query.words.first(where: { $0.word == first.text }) else {
-            throw CheckSyntaxError("\"\(first.text)\" is not a query (\(Self.queryList))." + CheckSyntaxError.didYouMean(first.text, in: queryWords), at: first.offset)
+            throw CheckSyntaxError(
+                "\"\(first.text)\" is not a query (\(Self.queryList))."
+                    + CheckSyntaxError.didYouMean(first.text, in: queryWords), at: first.offset)
         }
         var argument: CheckTokens.Token?
         if let name = word.argument {
             guard let token = tokens.next() else {
-                throw CheckSyntaxError("\(word.word) needs \(name == "EXPR" ? "an" : "a") \(name), as in: \(Self.example(for: word.word))", at: text.count)
+                throw CheckSyntaxError(
+                    "\(word.word) needs \(name == "EXPR" ? "an" : "a") \(name), as in: \(Self.example(for: word.word))",
+                    at: text.count)
             }
             argument = token
         }
@@ -58,7 +64,8 @@ extension Assertion {
             do {
                 _ = try XPath(argument.text)
             } catch {
-                throw CheckSyntaxError("the XPath \"\(argument.text)\" is not valid: \(error.message)", at: argument.offset + error.offset)
+                throw CheckSyntaxError(
+                    "the XPath \"\(argument.text)\" is not valid: \(error.message)", at: argument.offset + error.offset)
             }
             query = .xpath(argument.text)
         case ("regex", let argument?):
@@ -68,26 +75,32 @@ extension Assertion {
             throw CheckSyntaxError("\"\(first.text)\" is not a query (\(Self.queryList)).", at: first.offset)
         }
         guard var predicateToken = tokens.next() else {
-            throw CheckSyntaxError("the assertion has no predicate after \"\(text.trimmingCharacters(in: .whitespaces))\" (\(Self.predicateList)).", at: text.count)
+            throw CheckSyntaxError(
+                "the assertion has no predicate after \"\(text.trimmingCharacters(in: .whitespaces))\" (\(Self.predicateList)).",
+                at: text.count)
         }
         var negated = false
         if predicateToken.text == "not" && !predicateToken.quoted {
             negated = true
             guard let next = tokens.next() else {
-                throw CheckSyntaxError("\"not\" must be followed by a predicate (\(Self.predicateList)).", at: text.count)
+                throw CheckSyntaxError(
+                    "\"not\" must be followed by a predicate (\(Self.predicateList)).", at: text.count)
             }
             predicateToken = next
         }
         let names = Predicate.allCases.map(\.rawValue)
         guard let predicate = Predicate(rawValue: predicateToken.text), !predicateToken.quoted else {
-            throw CheckSyntaxError("\"\(predicateToken.text)\" is not a predicate (\(Self.predicateList))."
-                + CheckSyntaxError.didYouMean(predicateToken.text, in: names), at: predicateToken.offset)
+            throw CheckSyntaxError(
+                "\"\(predicateToken.text)\" is not a predicate (\(Self.predicateList))."
+                    + CheckSyntaxError.didYouMean(predicateToken.text, in: names), at: predicateToken.offset)
         }
         let rest = tokens.rest
         var expected: Expected?
         if predicate.takesValue {
             guard let value = rest else {
-                throw CheckSyntaxError("\(predicate.rawValue) needs a value after it, as in: \(Self.example(for: word.word, predicate: predicate))", at: text.count)
+                throw CheckSyntaxError(
+                    "\(predicate.rawValue) needs a value after it, as in: \(Self.example(for: word.word, predicate: predicate))",
+                    at: text.count)
             }
             expected = try Self.expected(value.text, at: value.offset)
         } else if let extra = rest {
@@ -100,15 +113,20 @@ extension Assertion {
         let comparisons: [Predicate] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
         if [.status, .duration, .bytes].contains(query), comparisons.contains(predicate), let value = rest {
             guard case .number? = expected else {
-                throw CheckSyntaxError("\(query.text) is a number: compare it with a number, not \"\(value.text)\".", at: value.offset)
+                throw CheckSyntaxError(
+                    "\(query.text) is a number: compare it with a number, not \"\(value.text)\".", at: value.offset)
             }
         }
-        self.init(query: query, isNegated: negated, predicate: predicate, expected: expected, text: text.trimmingCharacters(in: .whitespaces))
+        self.init(
+            query: query, isNegated: negated, predicate: predicate, expected: expected,
+            text: text.trimmingCharacters(in: .whitespaces))
     }
 
     /// The queries, as the error messages list them.
     static var queryList: String {
-        "one of " + Query.words.map { entry in entry.argument.map { "\(entry.word) \($0)" } ?? entry.word }.joined(separator: ", ")
+        "one of "
+            + Query.words.map { entry in entry.argument.map { "\(entry.word) \($0)" } ?? entry.word }.joined(
+                separator: ", ")
             + ", or schema alone"
     }
 
@@ -118,14 +136,15 @@ extension Assertion {
     }
 
     private static func example(for query: String, predicate: Predicate? = nil) -> String {
-        let subject = switch query {
-        case "header": "header Content-Type"
-        case "jsonpath": "jsonpath $.id"
-        case "xpath": "xpath //title"
-        case "regex": #"regex "id=(\d+)""#
-        case "cookie": "cookie session"
-        default: query
-        }
+        let subject =
+            switch query {
+            case "header": "header Content-Type"
+            case "jsonpath": "jsonpath $.id"
+            case "xpath": "xpath //title"
+            case "regex": #"regex "id=(\d+)""#
+            case "cookie": "cookie session"
+            default: query
+            }
         let shownPredicate = predicate ?? (query == "header" ? .contains : .equal)
         let value: String
         switch (query, shownPredicate) {
@@ -145,7 +164,9 @@ extension Assertion {
         if let quote = trimmed.first, quote == "\"" || quote == "'" {
             var tokens = CheckTokens(trimmed)
             guard let token = tokens.next(), token.quoted, tokens.rest == nil else {
-                throw CheckSyntaxError("the value \(trimmed) is not one quoted string; close the quote, or escape a quote inside with \\.", at: offset)
+                throw CheckSyntaxError(
+                    "the value \(trimmed) is not one quoted string; close the quote, or escape a quote inside with \\.",
+                    at: offset)
             }
             return .string(token.text)
         }

@@ -22,14 +22,17 @@ package enum BoundedYAML {
     /// - Returns: the root node, or nil for an empty document.
     /// - Throws: `DocumentLimitError` for a document over a limit, `YamlError` for one that is
     ///   not YAML.
-    package static func compose(_ text: String, file: String, resolver: Resolver = .explorerFiles,
-                                limits: DocumentLimits = .current) throws -> Node? {
+    package static func compose(
+        _ text: String, file: String, resolver: Resolver = .explorerFiles,
+        limits: DocumentLimits = .current
+    ) throws -> Node? {
         try limits.checkSize(text.utf8.count, file: file)
         if let line = aliasKeyLine(in: text) {
             // Yams compares a mapping's keys whole; an alias of a large node as a key would be
             // walked in full before anything here could measure it.
-            throw DocumentLimitError(location: FileLocation(file: file, line: line, column: 1),
-                                     problem: "an alias is used as a mapping key, which is not read", variable: nil)
+            throw DocumentLimitError(
+                location: FileLocation(file: file, line: line, column: 1),
+                problem: "an alias is used as a mapping key, which is not read", variable: nil)
         }
         let root: Node?
         do {
@@ -47,11 +50,12 @@ package enum BoundedYAML {
     /// libyaml's nesting error, as a `DocumentLimitError` at its line.
     private static func nestingError(_ error: YamlError, file: String) -> DocumentLimitError? {
         switch error {
-        case let .parser(_, problem, mark, _) where problem.contains("nesting level"),
-             let .scanner(_, problem, mark, _) where problem.contains("nesting level"):
-            return DocumentLimitError(location: FileLocation(file: file, line: mark.line, column: mark.column),
-                                      problem: "the YAML nests deeper than \(readerDepthLimit) levels, the YAML reader's own limit",
-                                      variable: nil)
+        case .parser(_, let problem, let mark, _) where problem.contains("nesting level"),
+            .scanner(_, let problem, let mark, _) where problem.contains("nesting level"):
+            return DocumentLimitError(
+                location: FileLocation(file: file, line: mark.line, column: mark.column),
+                problem: "the YAML nests deeper than \(readerDepthLimit) levels, the YAML reader's own limit",
+                variable: nil)
         default:
             return nil
         }
@@ -65,11 +69,15 @@ package enum BoundedYAML {
         var line = 1
         var index = 0
         func isAnchorByte(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F
         }
         while index < bytes.count {
             var at = index
-            while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == UInt8(ascii: "-") && at + 1 < bytes.count && bytes[at + 1] == 0x20 {
+            while at < bytes.count,
+                bytes[at] == 0x20 || bytes[at] == 0x09
+                    || bytes[at] == UInt8(ascii: "-") && at + 1 < bytes.count && bytes[at + 1] == 0x20
+            {
                 at += 1
             }
             var complexKey = false
@@ -85,7 +93,8 @@ package enum BoundedYAML {
                     if complexKey { return line }
                     while end < bytes.count, bytes[end] == 0x20 { end += 1 }
                     if end < bytes.count, bytes[end] == UInt8(ascii: ":"),
-                       end + 1 == bytes.count || [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end + 1]) {
+                        end + 1 == bytes.count || [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end + 1])
+                    {
                         return line
                     }
                 }
@@ -121,7 +130,9 @@ package enum BoundedYAML {
         }
 
         /// The expanded size and height of `node`, at `depth` (1 for the root).
-        mutating func size(of node: Node, depth: Int, parent: Node?) throws(DocumentLimitError) -> (size: Int, height: Int) {
+        mutating func size(of node: Node, depth: Int, parent: Node?) throws(DocumentLimitError) -> (
+            size: Int, height: Int
+        ) {
             var position: Position?
             switch node {
             case .scalar, .alias:
@@ -135,7 +146,10 @@ package enum BoundedYAML {
                 // A second sight of a node is an alias of it.
                 added += known.size
                 if added > limits.maxAliasNodes {
-                    let at = parent?.mark.map { (line: $0.line, column: $0.column) } ?? (line: position.line, column: position.column)
+                    let at =
+                        parent?.mark.map { (line: $0.line, column: $0.column) } ?? (
+                            line: position.line, column: position.column
+                        )
                     throw DocumentLimitError(
                         location: FileLocation(file: file, line: at.line, column: at.column),
                         problem: "the aliases here expand the document by more than \(limits.maxAliasNodes) nodes "

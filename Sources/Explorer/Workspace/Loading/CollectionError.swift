@@ -33,44 +33,51 @@ enum CollectionError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unreadable, .unwatchable: return nil
         case .malformedYAML(let location, _), .wrongType(let location, _, _), .missingKey(let location, _, _, _, _),
-             .duplicateEndpoint(let location, _, _), .duplicateEnvironment(let location, _, _),
-             .conflictingBodies(let location, _), .invalidMethod(let location, _),
-             .invalidBaseURL(let location, _, _), .invalidCheck(let location, _, _, _),
-             .unknownRequirement(let location, _, _, _), .requirementCycle(let location, _):
+            .duplicateEndpoint(let location, _, _), .duplicateEnvironment(let location, _, _),
+            .conflictingBodies(let location, _), .invalidMethod(let location, _),
+            .invalidBaseURL(let location, _, _), .invalidCheck(let location, _, _, _),
+            .unknownRequirement(let location, _, _, _), .requirementCycle(let location, _):
             return location
         }
     }
 
     package var description: String {
         switch self {
-        case let .unreadable(path, reason):
+        case .unreadable(let path, let reason):
             return "\(path): cannot read the collection: \(reason)"
-        case let .unwatchable(path, reason):
+        case .unwatchable(let path, let reason):
             return "\(path): cannot watch the folder for changes: \(reason)."
-        case let .malformedYAML(location, problem):
+        case .malformedYAML(let location, let problem):
             return "\(location): the YAML is malformed: \(problem)"
-        case let .wrongType(location, key, expected):
+        case .wrongType(let location, let key, let expected):
             return "\(location): \"\(key)\" must be \(expected)."
-        case let .missingKey(location, key, container, typo, typoLine):
+        case .missingKey(let location, let key, let container, let typo, let typoLine):
             guard let typo else { return "\(location): \(container) has no \"\(key)\", which is required." }
-            return "\(location): \(container) has no \"\(key)\", which is required; did you mean \"\(key)\" for \"\(typo)\" (line \(typoLine))?"
-        case let .duplicateEndpoint(location, id, firstLine):
-            return "\(location): the endpoint \"\(id)\" is defined twice (first on line \(firstLine)); names must be unique within a folder."
-        case let .duplicateEnvironment(location, name, firstLine):
+            return
+                "\(location): \(container) has no \"\(key)\", which is required; did you mean \"\(key)\" for \"\(typo)\" (line \(typoLine))?"
+        case .duplicateEndpoint(let location, let id, let firstLine):
+            return
+                "\(location): the endpoint \"\(id)\" is defined twice (first on line \(firstLine)); names must be unique within a folder."
+        case .duplicateEnvironment(let location, let name, let firstLine):
             return "\(location): the environment \"\(name)\" is defined twice (first on line \(firstLine))."
-        case let .conflictingBodies(location, endpoint):
-            return "\(location): the endpoint \"\(endpoint)\" has more than one of json, body, form, multipart and graphql; keep one."
-        case let .invalidMethod(location, method):
+        case .conflictingBodies(let location, let endpoint):
+            return
+                "\(location): the endpoint \"\(endpoint)\" has more than one of json, body, form, multipart and graphql; keep one."
+        case .invalidMethod(let location, let method):
             return "\(location): \"\(method)\" is not a valid HTTP method."
-        case let .invalidBaseURL(location, environment, url):
-            return "\(location): the base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
-        case let .invalidCheck(location, key, endpoint, problem):
+        case .invalidBaseURL(let location, let environment, let url):
+            return
+                "\(location): the base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
+        case .invalidCheck(let location, let key, let endpoint, let problem):
             return "\(location): in the \(key) of endpoint \"\(endpoint)\", \(problem)"
-        case let .unknownRequirement(location, endpoint, required, suggestions):
-            let hint = suggestions.isEmpty ? "" : " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?"
-            return "\(location): the endpoint \"\(endpoint)\" requires \"\(required)\", which the collection does not have.\(hint)"
-        case let .requirementCycle(location, cycle):
-            return "\(location): endpoints require each other in a cycle (\(cycle.joined(separator: " -> "))); remove one of these requires."
+        case .unknownRequirement(let location, let endpoint, let required, let suggestions):
+            let hint =
+                suggestions.isEmpty ? "" : " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?"
+            return
+                "\(location): the endpoint \"\(endpoint)\" requires \"\(required)\", which the collection does not have.\(hint)"
+        case .requirementCycle(let location, let cycle):
+            return
+                "\(location): endpoints require each other in a cycle (\(cycle.joined(separator: " -> "))); remove one of these requires."
         }
     }
 }

@@ -39,19 +39,24 @@ extension Reader {
         return place
     }
 
-    private func invalid(_ node: Node, offset: Int = 0, key: String, endpoint: String, _ problem: String) -> CollectionError {
+    private func invalid(_ node: Node, offset: Int = 0, key: String, endpoint: String, _ problem: String)
+        -> CollectionError
+    {
         .invalidCheck(location(node, offset: offset), key: key, endpoint: endpoint, problem: problem)
     }
 
     func assertions(_ node: Node, endpoint: String) throws -> [Assertion] {
         if node.null != nil { return [] }
         guard case .sequence(let sequence) = node else {
-            throw CollectionError.wrongType(location(node), key: "assert", expected: "a list of assertions (- status == 200)")
+            throw CollectionError.wrongType(
+                location(node), key: "assert", expected: "a list of assertions (- status == 200)")
         }
         return try sequence.map { item in
             guard case .scalar(let scalar) = item else {
-                throw invalid(item, key: "assert", endpoint: endpoint,
-                              "each assertion is one line of text, as in: - status == 200 (quote it when it holds \": \" or starts with a quote).")
+                throw invalid(
+                    item, key: "assert", endpoint: endpoint,
+                    "each assertion is one line of text, as in: - status == 200 (quote it when it holds \": \" or starts with a quote)."
+                )
             }
             do throws(CheckSyntaxError) {
                 var assertion = try Assertion(parsing: scalar.string)
@@ -66,13 +71,17 @@ extension Reader {
     func captures(_ node: Node, endpoint: String) throws -> [Capture] {
         if node.null != nil { return [] }
         guard case .mapping(let mapping) = node else {
-            throw CollectionError.wrongType(location(node), key: "capture", expected: "a mapping of variable names to where each is read (token: $.token)")
+            throw CollectionError.wrongType(
+                location(node), key: "capture",
+                expected: "a mapping of variable names to where each is read (token: $.token)")
         }
         var captures: [Capture] = []
         for (key, value) in mapping {
             let name = try string(key, key: "capture")
             guard !name.isEmpty, !name.contains("{"), !name.contains("}"), !name.contains(" ") else {
-                throw invalid(key, key: "capture", endpoint: endpoint, "\"\(name)\" cannot be a variable name; use letters, digits, _ and -.")
+                throw invalid(
+                    key, key: "capture", endpoint: endpoint,
+                    "\"\(name)\" cannot be a variable name; use letters, digits, _ and -.")
             }
             var capture = try self.capture(name, value, endpoint: endpoint)
             capture.location = location(key)
@@ -86,8 +95,10 @@ extension Reader {
         case .scalar(let scalar):
             let expression = scalar.string.trimmingCharacters(in: .whitespaces)
             guard expression.hasPrefix("$") else {
-                throw invalid(node, key: "capture", endpoint: endpoint,
-                              "\(name): \"\(expression)\" is not a JSONPath (it starts with $); for a header, a regex or the status write { header: NAME }, { regex: RE }, { status: true }.")
+                throw invalid(
+                    node, key: "capture", endpoint: endpoint,
+                    "\(name): \"\(expression)\" is not a JSONPath (it starts with $); for a header, a regex or the status write { header: NAME }, { regex: RE }, { status: true }."
+                )
             }
             try validateJSONPath(expression, node, endpoint: endpoint)
             return Capture(name: name, source: .jsonpath(expression))
@@ -95,23 +106,33 @@ extension Reader {
             for (key, _) in mapping {
                 let word = key.string ?? ""
                 if !Capture.keys.contains(word) {
-                    throw invalid(key, key: "capture", endpoint: endpoint,
-                                  "\(name): \"\(word)\" is not a capture key (jsonpath, xpath, header, regex with from, status, cookie, body, secret)."
-                                      + CheckSyntaxError.didYouMean(word, in: Capture.keys))
+                    throw invalid(
+                        key, key: "capture", endpoint: endpoint,
+                        "\(name): \"\(word)\" is not a capture key (jsonpath, xpath, header, regex with from, status, cookie, body, secret)."
+                            + CheckSyntaxError.didYouMean(word, in: Capture.keys))
                 }
             }
-            let sources = ["jsonpath", "xpath", "header", "regex", "status", "cookie", "body"].filter { mapping[$0] != nil }
+            let sources = ["jsonpath", "xpath", "header", "regex", "status", "cookie", "body"].filter {
+                mapping[$0] != nil
+            }
             guard sources.count == 1, let kind = sources.first, let value = mapping[kind] else {
-                throw invalid(node, key: "capture", endpoint: endpoint,
-                              "\(name) must say where its value is read with exactly one of jsonpath, xpath, header, regex, status, cookie and body\(sources.count > 1 ? " (it has \(sources.joined(separator: ", ")))" : "").")
+                throw invalid(
+                    node, key: "capture", endpoint: endpoint,
+                    "\(name) must say where its value is read with exactly one of jsonpath, xpath, header, regex, status, cookie and body\(sources.count > 1 ? " (it has \(sources.joined(separator: ", ")))" : "")."
+                )
             }
             var isSecret = false
             if let secret = mapping.value("secret") {
-                guard let flag = secret.flag else { throw CollectionError.wrongType(location(secret), key: "capture.\(name).secret", expected: "true or false") }
+                guard let flag = secret.flag else {
+                    throw CollectionError.wrongType(
+                        location(secret), key: "capture.\(name).secret", expected: "true or false")
+                }
                 isSecret = flag
             }
             if mapping.value("from") != nil && kind != "regex" {
-                throw invalid(mapping.value("from")!, key: "capture", endpoint: endpoint, "\(name): \"from\" goes with regex only.")
+                throw invalid(
+                    mapping.value("from")!, key: "capture", endpoint: endpoint,
+                    "\(name): \"from\" goes with regex only.")
             }
             let source: Capture.Source
             switch kind {
@@ -124,7 +145,9 @@ extension Reader {
                 do {
                     _ = try XPath(expression)
                 } catch {
-                    throw invalid(value, key: "capture", endpoint: endpoint, "\(name): the XPath \"\(expression)\" is not valid: \(error).")
+                    throw invalid(
+                        value, key: "capture", endpoint: endpoint,
+                        "\(name): the XPath \"\(expression)\" is not valid: \(error).")
                 }
                 source = .xpath(expression)
             case "header":
@@ -134,7 +157,9 @@ extension Reader {
             case "regex":
                 let pattern = try string(value, key: "capture.\(name).regex")
                 guard (try? NSRegularExpression(pattern: pattern)) != nil else {
-                    throw invalid(value, key: "capture", endpoint: endpoint, "\(name): \"\(pattern)\" is not a valid regular expression.")
+                    throw invalid(
+                        value, key: "capture", endpoint: endpoint,
+                        "\(name): \"\(pattern)\" is not a valid regular expression.")
                 }
                 var inHeaders = false
                 if let from = mapping.value("from") {
@@ -142,19 +167,25 @@ extension Reader {
                     case "body": inHeaders = false
                     case "headers": inHeaders = true
                     case let other:
-                        throw invalid(from, key: "capture", endpoint: endpoint, "\(name): from is body or headers, not \"\(other)\".")
+                        throw invalid(
+                            from, key: "capture", endpoint: endpoint,
+                            "\(name): from is body or headers, not \"\(other)\".")
                     }
                 }
                 source = .regex(pattern, inHeaders: inHeaders)
             default:
                 guard value.flag == true else {
-                    throw invalid(value, key: "capture", endpoint: endpoint, "\(name): write \(kind): true to capture the \(kind).")
+                    throw invalid(
+                        value, key: "capture", endpoint: endpoint,
+                        "\(name): write \(kind): true to capture the \(kind).")
                 }
                 source = kind == "status" ? .status : .body
             }
             return Capture(name: name, source: source, isSecret: isSecret)
         default:
-            throw invalid(node, key: "capture", endpoint: endpoint, "\(name) must be a JSONPath ($.token) or a mapping ({ header: X-Request-Id }).")
+            throw invalid(
+                node, key: "capture", endpoint: endpoint,
+                "\(name) must be a JSONPath ($.token) or a mapping ({ header: X-Request-Id }).")
         }
     }
 
@@ -162,29 +193,38 @@ extension Reader {
         do {
             _ = try JSONPath(expression)
         } catch {
-            throw invalid(node, key: "capture", endpoint: endpoint, "the JSONPath \"\(expression)\" is not valid: \(error)")
+            throw invalid(
+                node, key: "capture", endpoint: endpoint, "the JSONPath \"\(expression)\" is not valid: \(error)")
         }
     }
 
     func retry(_ node: Node, endpoint: String) throws -> CheckRetry {
         guard case .mapping(let mapping) = node else {
-            throw CollectionError.wrongType(location(node), key: "retry", expected: "a mapping with count and interval ({ count: 10, interval: 500ms })")
+            throw CollectionError.wrongType(
+                location(node), key: "retry",
+                expected: "a mapping with count and interval ({ count: 10, interval: 500ms })")
         }
         for (key, _) in mapping where !["count", "interval"].contains(key.string ?? "") {
-            throw invalid(key, key: "retry", endpoint: endpoint, "\"\(key.string ?? "")\" is not a retry key (count, interval)."
-                              + CheckSyntaxError.didYouMean(key.string ?? "", in: ["count", "interval"]))
+            throw invalid(
+                key, key: "retry", endpoint: endpoint,
+                "\"\(key.string ?? "")\" is not a retry key (count, interval)."
+                    + CheckSyntaxError.didYouMean(key.string ?? "", in: ["count", "interval"]))
         }
         guard let countNode = mapping.value("count") else {
             throw CollectionError.missingKey(location(node), key: "count", in: "the retry of endpoint \"\(endpoint)\"")
         }
         guard let count = countNode.int, (0...CheckRetry.maximumCount).contains(count) else {
-            throw invalid(countNode, key: "retry", endpoint: endpoint, "count must be a whole number from 0 to \(CheckRetry.maximumCount).")
+            throw invalid(
+                countNode, key: "retry", endpoint: endpoint,
+                "count must be a whole number from 0 to \(CheckRetry.maximumCount).")
         }
         var interval = 1.0
         if let intervalNode = mapping.value("interval") {
             let text = try string(intervalNode, key: "retry.interval")
             guard let seconds = DurationText.seconds(text, bareUnit: 0.001), seconds <= 3600 else {
-                throw invalid(intervalNode, key: "retry", endpoint: endpoint, "interval must be a duration up to 1h such as 500ms or 2s, not \"\(text)\".")
+                throw invalid(
+                    intervalNode, key: "retry", endpoint: endpoint,
+                    "interval must be a duration up to 1h such as 500ms or 2s, not \"\(text)\".")
             }
             interval = seconds
         }
@@ -197,7 +237,9 @@ extension Reader {
         case .sequence(let sequence): items = Array(sequence)
         case .scalar: items = node.null != nil ? [] : [node]
         default:
-            throw CollectionError.wrongType(location(node), key: "requires", expected: "a list of endpoint names ([Login] or - { endpoint: Login, max_age: 50s })")
+            throw CollectionError.wrongType(
+                location(node), key: "requires",
+                expected: "a list of endpoint names ([Login] or - { endpoint: Login, max_age: 50s })")
         }
         return try items.map { item in
             var requirement: Requirement
@@ -206,8 +248,10 @@ extension Reader {
                 requirement = Requirement(endpoint: try string(item, key: "requires"))
             case .mapping(let mapping):
                 for (key, _) in mapping where !["endpoint", "max_age"].contains(key.string ?? "") {
-                    throw invalid(key, key: "requires", endpoint: endpoint, "\"\(key.string ?? "")\" is not a requires key (endpoint, max_age)."
-                                      + CheckSyntaxError.didYouMean(key.string ?? "", in: ["endpoint", "max_age"]))
+                    throw invalid(
+                        key, key: "requires", endpoint: endpoint,
+                        "\"\(key.string ?? "")\" is not a requires key (endpoint, max_age)."
+                            + CheckSyntaxError.didYouMean(key.string ?? "", in: ["endpoint", "max_age"]))
                 }
                 guard let target = mapping.value("endpoint") else {
                     throw CollectionError.missingKey(location(item), key: "endpoint", in: "this requires entry")
@@ -216,12 +260,16 @@ extension Reader {
                 if let ageNode = mapping.value("max_age") {
                     let text = try string(ageNode, key: "requires.max_age")
                     guard let seconds = DurationText.seconds(text, bareUnit: 1) else {
-                        throw invalid(ageNode, key: "requires", endpoint: endpoint, "max_age must be a duration such as 50s or 5m, not \"\(text)\".")
+                        throw invalid(
+                            ageNode, key: "requires", endpoint: endpoint,
+                            "max_age must be a duration such as 50s or 5m, not \"\(text)\".")
                     }
                     requirement.maxAge = seconds
                 }
             default:
-                throw invalid(item, key: "requires", endpoint: endpoint, "each entry is an endpoint name, or { endpoint: NAME, max_age: 50s }.")
+                throw invalid(
+                    item, key: "requires", endpoint: endpoint,
+                    "each entry is an endpoint name, or { endpoint: NAME, max_age: 50s }.")
             }
             requirement.location = location(item)
             return requirement
@@ -241,8 +289,10 @@ extension Reader {
             for requirement in endpoint.requirements {
                 guard let target = try? collection.endpoint(named: requirement.endpoint) else {
                     let names = endpoints.map(\.id) + endpoints.map(\.name)
-                    throw CollectionError.unknownRequirement(requirement.location ?? endpoint.location ?? location(nil), endpoint: endpoint.id,
-                                                             required: requirement.endpoint, suggestions: Suggestions.closest(to: requirement.endpoint, in: names))
+                    throw CollectionError.unknownRequirement(
+                        requirement.location ?? endpoint.location ?? location(nil), endpoint: endpoint.id,
+                        required: requirement.endpoint,
+                        suggestions: Suggestions.closest(to: requirement.endpoint, in: names))
                 }
                 edges[endpoint.id, default: []].append((target.id, requirement.location))
             }

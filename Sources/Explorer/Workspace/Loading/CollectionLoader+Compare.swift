@@ -23,7 +23,9 @@ extension Reader {
         case .sequence(let sequence): items = Array(sequence)
         case .scalar: items = [ignoreNode]
         default:
-            throw CollectionError.wrongType(location(ignoreNode), key: "compare.ignore", expected: "a list of rules such as [$.requestId, header Date]")
+            throw CollectionError.wrongType(
+                location(ignoreNode), key: "compare.ignore",
+                expected: "a list of rules such as [$.requestId, header Date]")
         }
         var rules: [CompareRules.IgnoreRule] = []
         for item in items {
@@ -31,8 +33,11 @@ extension Reader {
             do {
                 rules.append(try CompareRules.IgnoreRule(parsing: text))
             } catch {
-                throw CollectionError.wrongType(location(item), key: "compare.ignore",
-                                                expected: "a JSONPath query such as $.requestId or header NAME such as header Date (\(error.description))")
+                throw CollectionError.wrongType(
+                    location(item), key: "compare.ignore",
+                    expected:
+                        "a JSONPath query such as $.requestId or header NAME such as header Date (\(error.description))"
+                )
             }
         }
         return CompareRules(ignore: rules)

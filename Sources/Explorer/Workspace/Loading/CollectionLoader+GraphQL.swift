@@ -19,8 +19,9 @@ extension Reader {
         var variables: JSONValue?
         if let variablesNode = mapping.value("variables"), variablesNode.null == nil {
             guard case .mapping = variablesNode else {
-                throw CollectionError.wrongType(location(variablesNode), key: "graphql.variables",
-                                                expected: "a mapping of variable names to values (id: \"{{user_id}}\")")
+                throw CollectionError.wrongType(
+                    location(variablesNode), key: "graphql.variables",
+                    expected: "a mapping of variable names to values (id: \"{{user_id}}\")")
             }
             variables = JSONValue(yaml: variablesNode)
         }
@@ -29,17 +30,22 @@ extension Reader {
         if trimmed.hasPrefix("@"), !trimmed.contains("\n") {
             let path = String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces)
             guard !path.isEmpty else {
-                throw CollectionError.wrongType(location(queryNode), key: "graphql.query", expected: "the GraphQL document, or @path of a file holding it")
+                throw CollectionError.wrongType(
+                    location(queryNode), key: "graphql.query",
+                    expected: "the GraphQL document, or @path of a file holding it")
             }
             return GraphQLOperation(document: .file(path), variables: variables, operationName: operation)
         }
         guard !trimmed.isEmpty else {
-            throw CollectionError.wrongType(location(queryNode), key: "graphql.query", expected: "the GraphQL document, or @path of a file holding it")
+            throw CollectionError.wrongType(
+                location(queryNode), key: "graphql.query",
+                expected: "the GraphQL document, or @path of a file holding it")
         }
         let source = GraphQLSourceText(text: query, origin: queryOrigin(queryNode))
         if let problem = GraphQLDocumentCheck.syntaxProblem(in: source) {
-            throw CollectionError.invalidCheck(problem.location ?? location(queryNode), key: "graphql", endpoint: name,
-                                               problem: "the query has a \(problem.message); fix it there.")
+            throw CollectionError.invalidCheck(
+                problem.location ?? location(queryNode), key: "graphql", endpoint: name,
+                problem: "the query has a \(problem.message); fix it there.")
         }
         return GraphQLOperation(document: .inline(query), variables: variables, operationName: operation)
     }
@@ -59,8 +65,11 @@ extension Reader {
             // bytes, and only here: the loader split every file into lines of characters, as
             // `hasComments` did (0.2–0.3 ms for the demo collection), and a CRLF is one
             // character, so no line of a CRLF file ended.
-            let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
-            let indent = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let blank: (UInt8) -> Bool = {
+                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r")
+            }
+            let indent =
+                source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 .dropFirst(place.line).first { !$0.allSatisfy(blank) }
                 .map { $0.prefix { $0 == UInt8(ascii: " ") }.count } ?? 0
             place = FileLocation(file: place.file, line: place.line + 1, column: indent + 1)

@@ -15,14 +15,23 @@ package typealias LoadedCollection = (collection: APICollection, reach: Collecti
 /// The file is only read, never written.
 package enum CollectionLoader {
     /// The keys a collection file may have at the top.
-    static let topLevelKeys = ["name", "description", "openapi", "validate", "variables", "auth", "allow_insecure_redirects", "compare", "environments", "endpoints"]
+    static let topLevelKeys = [
+        "name", "description", "openapi", "validate", "variables", "auth", "allow_insecure_redirects", "compare",
+        "environments", "endpoints",
+    ]
     /// The keys of an environment.
-    static let environmentKeys = ["name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls", "proxy",
-                                  "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel"]
+    static let environmentKeys = [
+        "name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls",
+        "proxy",
+        "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel",
+    ]
     /// The keys of an endpoint.
-    static let endpointKeys = ["name", "description", "operation", "method", "path", "query", "headers", "json", "body", "form", "multipart", "disabled",
-                               "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
-                               "websocket", "messages"]
+    static let endpointKeys = [
+        "name", "description", "operation", "method", "path", "query", "headers", "json", "body", "form", "multipart",
+        "disabled",
+        "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
+        "websocket", "messages",
+    ]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
@@ -64,12 +73,16 @@ package enum CollectionLoader {
     ///   - file: the path shown in errors and warnings.
     ///   - dotEnv: the `.env` values `{{env.NAME}}` falls back to.
     /// - Throws: `CollectionError`.
-    package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws -> APICollection {
+    package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws
+        -> APICollection
+    {
         try parseTree(text, file: file, dotEnv: dotEnv).collection
     }
 
     /// Parses collection YAML, giving back the YAML tree it was read from too.
-    private static func parseTree(_ text: String, file: String, dotEnv: [String: String]) throws -> (collection: APICollection, tree: Node) {
+    private static func parseTree(_ text: String, file: String, dotEnv: [String: String]) throws -> (
+        collection: APICollection, tree: Node
+    ) {
         var reader = Reader(file: file)
         reader.source = text
         let root: Node?
@@ -81,21 +94,29 @@ package enum CollectionLoader {
             throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
         }
         guard let root = root.map(Reader.resolvingMergeKeys) else {
-            throw CollectionError.missingKey(FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
+            throw CollectionError.missingKey(
+                FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
         }
         guard case .mapping(let mapping) = root else {
-            throw CollectionError.wrongType(reader.location(root), key: "the collection", expected: "a mapping with name, environments and endpoints")
+            throw CollectionError.wrongType(
+                reader.location(root), key: "the collection",
+                expected: "a mapping with name, environments and endpoints")
         }
         reader.checkKeys(mapping, known: topLevelKeys, in: "the collection")
-        let name = try mapping.value("name").map { try reader.string($0, key: "name") } ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let name =
+            try mapping.value("name").map { try reader.string($0, key: "name") }
+            ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let variables = try mapping.value("variables").map { try reader.pairs($0, key: "variables") } ?? []
 
-        let allowsInsecureRedirects = try mapping.value("allow_insecure_redirects").map { try reader.flag($0, key: "allow_insecure_redirects") } ?? false
+        let allowsInsecureRedirects =
+            try mapping.value("allow_insecure_redirects").map { try reader.flag($0, key: "allow_insecure_redirects") }
+            ?? false
         var environments: [Environment] = []
         var environmentLines: [String: Int] = [:]
         if let node = mapping.value("environments") {
             guard case .sequence(let sequence) = node else {
-                throw CollectionError.wrongType(reader.location(node), key: "environments", expected: "a list of environments")
+                throw CollectionError.wrongType(
+                    reader.location(node), key: "environments", expected: "a list of environments")
             }
             for element in sequence {
                 let environment = try reader.environment(element, collectionVariables: variables, dotEnv: dotEnv)
@@ -115,11 +136,13 @@ package enum CollectionLoader {
             items = try reader.items(node, folderPath: [], seen: &seen)
         }
         try reader.checkRequirements(in: items)
-        var collection = APICollection(name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
+        var collection = APICollection(
+            name: name, variables: variables, environments: environments, items: items, warnings: reader.warnings)
         collection.description = try mapping.value("description").map { try reader.string($0, key: "description") }
         collection.auth = try mapping.value("auth").map { try reader.authentication($0, in: "the collection") }
         collection.openAPI = try mapping.value("openapi").map { try reader.string($0, key: "openapi") }
-        collection.validatesResponses = try mapping.value("validate").map { try reader.flag($0, key: "validate") } ?? false
+        collection.validatesResponses =
+            try mapping.value("validate").map { try reader.flag($0, key: "validate") } ?? false
         collection.allowsInsecureRedirects = allowsInsecureRedirects
         collection.compareRules = try mapping.value("compare").map { try reader.compareRules($0) } ?? CompareRules()
         collection.warnings = reader.warnings
@@ -196,16 +219,21 @@ struct Reader {
             guard let name = key.string, !known.contains(name), !name.hasPrefix("x-") else { continue }
             let suggestions = Suggestions.closest(to: name, in: known, limit: 1)
             let hint = suggestions.isEmpty ? "" : "; did you mean \"\(suggestions[0])\"?"
-            warnings.append(CollectionWarning(location: location(key), message: "unknown key \"\(name)\" in \(container) is ignored\(hint)"))
+            warnings.append(
+                CollectionWarning(
+                    location: location(key), message: "unknown key \"\(name)\" in \(container) is ignored\(hint)"))
         }
     }
 
     /// The error for a required `key` missing from `mapping`, naming the unknown key of the
     /// mapping that is most likely it misspelled (`paht` for `path`).
-    func missing(_ key: String, in container: String, node: Node, mapping: Node.Mapping, known: [String]) -> CollectionError {
+    func missing(_ key: String, in container: String, node: Node, mapping: Node.Mapping, known: [String])
+        -> CollectionError
+    {
         for (keyNode, _) in mapping {
             guard let name = keyNode.string, !known.contains(name), !name.hasPrefix("x-"),
-                  !Suggestions.closest(to: name, in: [key], limit: 1).isEmpty else { continue }
+                !Suggestions.closest(to: name, in: [key], limit: 1).isEmpty
+            else { continue }
             return .missingKey(location(node), key: key, in: container, typo: name, typoLine: location(keyNode).line)
         }
         return .missingKey(location(node), key: key, in: container)
@@ -213,7 +241,9 @@ struct Reader {
 
     /// A `true`/`false` value.
     func flag(_ node: Node, key: String) throws -> Bool {
-        guard let flag = node.flag else { throw CollectionError.wrongType(location(node), key: key, expected: "true or false") }
+        guard let flag = node.flag else {
+            throw CollectionError.wrongType(location(node), key: key, expected: "true or false")
+        }
         return flag
     }
 
@@ -233,7 +263,8 @@ struct Reader {
     func locatedPairs(_ node: Node, key: String) throws -> [(pair: KeyValue, location: FileLocation)] {
         try entries(node, key: key).map { entry in
             guard case .scalar(let scalar) = entry.value else {
-                throw CollectionError.wrongType(location(entry.value), key: "\(key).\(entry.name)", expected: "a text value")
+                throw CollectionError.wrongType(
+                    location(entry.value), key: "\(key).\(entry.name)", expected: "a text value")
             }
             let value = entry.value.null != nil && scalar.style == .plain && scalar.string != "" ? "" : scalar.string
             return (KeyValue(entry.name, value), location(entry.value))
@@ -249,28 +280,36 @@ struct Reader {
         case .sequence(let sequence):
             return try sequence.map { item in
                 guard case .mapping(let mapping) = item, mapping.count == 1, let pair = mapping.first else {
-                    throw CollectionError.wrongType(location(item), key: key,
-                                                    expected: "a mapping of names to values, or a list of one-pair mappings (- name: value)")
+                    throw CollectionError.wrongType(
+                        location(item), key: key,
+                        expected: "a mapping of names to values, or a list of one-pair mappings (- name: value)")
                 }
                 return (try string(pair.key, key: key), pair.value)
             }
         default:
-            throw CollectionError.wrongType(location(node), key: key,
-                                            expected: "a mapping of names to values, or a list of one-pair mappings (- name: value)")
+            throw CollectionError.wrongType(
+                location(node), key: key,
+                expected: "a mapping of names to values, or a list of one-pair mappings (- name: value)")
         }
     }
 
-    mutating func environment(_ node: Node, collectionVariables: [KeyValue], dotEnv: [String: String]) throws -> Environment {
+    mutating func environment(_ node: Node, collectionVariables: [KeyValue], dotEnv: [String: String]) throws
+        -> Environment
+    {
         guard case .mapping(let mapping) = node else {
-            throw CollectionError.wrongType(location(node), key: "environments", expected: "a list of mappings with name and base_url")
+            throw CollectionError.wrongType(
+                location(node), key: "environments", expected: "a list of mappings with name and base_url")
         }
         guard let nameNode = mapping.value("name") else {
-            throw missing("name", in: "this environment", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
+            throw missing(
+                "name", in: "this environment", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.environmentKeys, in: "environment \"\(name)\"")
         guard let baseNode = mapping.value("base_url") else {
-            throw missing("base_url", in: "environment \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.environmentKeys)
+            throw missing(
+                "base_url", in: "environment \"\(name)\"", node: node, mapping: mapping,
+                known: CollectionLoader.environmentKeys)
         }
         let base = try string(baseNode, key: "base_url").trimmingCharacters(in: .whitespaces)
         if !Template.containsVariables(base) {
@@ -278,8 +317,12 @@ struct Reader {
             let scheme = url?.scheme?.lowercased()
             if url?.host == nil || !["http", "https", "ws", "wss"].contains(scheme ?? "") {
                 // A warning, so the other environments stay usable; sending here fails clearly.
-                warnings.append(CollectionWarning(location: location(baseNode),
-                    message: "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s) or ws(s) URL; sending in it will fail"))
+                warnings.append(
+                    CollectionWarning(
+                        location: location(baseNode),
+                        message:
+                            "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s) or ws(s) URL; sending in it will fail"
+                    ))
             }
         }
         var isProtected = false
@@ -296,7 +339,9 @@ struct Reader {
             }
             keepsCookies = flag
         }
-        let insecureRedirects = try mapping.value("allow_insecure_redirects").map { try flag($0, key: "allow_insecure_redirects") }
+        let insecureRedirects = try mapping.value("allow_insecure_redirects").map {
+            try flag($0, key: "allow_insecure_redirects")
+        }
         let followRedirects = try mapping.value("follow_redirects").map { try flag($0, key: "follow_redirects") }
         let proxyTunnel = try mapping.value("proxy_tunnel").map { try flag($0, key: "proxy_tunnel") } ?? false
         let resolve = try mapping.value("resolve").map { try resolveEntries($0) } ?? []
@@ -307,7 +352,8 @@ struct Reader {
             switch node {
             case .sequence(let sequence): secrets = try sequence.map { try string($0, key: "secrets") }
             case .scalar(let scalar): secrets = [scalar.string]
-            default: throw CollectionError.wrongType(location(node), key: "secrets", expected: "a list of variable names")
+            default:
+                throw CollectionError.wrongType(location(node), key: "secrets", expected: "a list of variable names")
             }
         }
         return Environment(
@@ -336,30 +382,42 @@ struct Reader {
     /// `resolve: { "host:port": address }`: each key `HOST:PORT`, each value an IP address.
     func resolveEntries(_ node: Node) throws -> [KeyValue] {
         let expected = "a mapping of \"host:port\" to an IP address, e.g. { \"api.example.com:443\": 127.0.0.1 }"
-        guard let mapping = node.mapping else { throw CollectionError.wrongType(location(node), key: "resolve", expected: expected) }
+        guard let mapping = node.mapping else {
+            throw CollectionError.wrongType(location(node), key: "resolve", expected: expected)
+        }
         return try mapping.map { pair in
             let (keyNode, valueNode) = (pair.key, pair.value)
             let hostPort = try string(keyNode, key: "resolve")
-            switch Environment.resolveEntry(hostPort: hostPort, address: try string(valueNode, key: "resolve.\(hostPort)")) {
+            switch Environment.resolveEntry(
+                hostPort: hostPort, address: try string(valueNode, key: "resolve.\(hostPort)"))
+            {
             case .success(let entry): return entry
-            case .failure(let problem): throw CollectionError.wrongType(location(keyNode), key: "resolve", expected: "\(expected); \(problem)")
+            case .failure(let problem):
+                throw CollectionError.wrongType(location(keyNode), key: "resolve", expected: "\(expected); \(problem)")
             }
         }
     }
 
     /// `proxy: URL`, `proxy: { url, user, password, no_proxy }` or `proxy: none`.
     mutating func proxySetting(_ node: Node, in container: String) throws -> ProxySetting {
-        let expected = "a proxy URL (http://user:password@host:port), none, or a mapping (url, user, password, no_proxy)"
+        let expected =
+            "a proxy URL (http://user:password@host:port), none, or a mapping (url, user, password, no_proxy)"
         if case .scalar = node {
             let text = try string(node, key: "proxy").trimmingCharacters(in: .whitespaces)
             if text == "none" { return .none }
             try checkProxyURL(text, at: node)
             return .server(ProxySetting.Server(url: text, location: location(node)))
         }
-        guard let mapping = node.mapping else { throw CollectionError.wrongType(location(node), key: "proxy", expected: expected) }
+        guard let mapping = node.mapping else {
+            throw CollectionError.wrongType(location(node), key: "proxy", expected: expected)
+        }
         checkKeys(mapping, known: ["url", "user", "password", "no_proxy"], in: "the proxy of \(container)")
-        guard let urlNode = mapping.value("url") else { throw CollectionError.missingKey(location(node), key: "url", in: "the proxy of \(container)") }
-        var setting = ProxySetting.Server(url: try string(urlNode, key: "proxy.url").trimmingCharacters(in: .whitespaces), location: location(urlNode))
+        guard let urlNode = mapping.value("url") else {
+            throw CollectionError.missingKey(location(node), key: "url", in: "the proxy of \(container)")
+        }
+        var setting = ProxySetting.Server(
+            url: try string(urlNode, key: "proxy.url").trimmingCharacters(in: .whitespaces), location: location(urlNode)
+        )
         try checkProxyURL(setting.url, at: urlNode, key: "proxy.url")
         setting.user = try mapping.value("user").map { try string($0, key: "proxy.user") }
         setting.password = try mapping.value("password").map { try string($0, key: "proxy.password") }
@@ -367,7 +425,10 @@ struct Reader {
             switch list {
             case .sequence(let sequence): setting.noProxy = try sequence.map { try string($0, key: "proxy.no_proxy") }
             case .scalar: setting.noProxy = NoProxyList(try string(list, key: "proxy.no_proxy")).entries
-            default: throw CollectionError.wrongType(location(list), key: "proxy.no_proxy", expected: "a list of hosts, domains, IP addresses or CIDR ranges (NO_PROXY patterns)")
+            default:
+                throw CollectionError.wrongType(
+                    location(list), key: "proxy.no_proxy",
+                    expected: "a list of hosts, domains, IP addresses or CIDR ranges (NO_PROXY patterns)")
             }
         }
         return .server(setting)
@@ -379,35 +440,49 @@ struct Reader {
         do {
             _ = try ProxyServer(parsing: text, source: key)
         } catch let failure as ProxyServer.Failure {
-            throw CollectionError.wrongType(location(node), key: key,
-                                            expected: "a proxy URL (http://user:password@host:port) or none; \"\(failure.value)\" cannot be used: \(failure.reason)")
+            throw CollectionError.wrongType(
+                location(node), key: key,
+                expected:
+                    "a proxy URL (http://user:password@host:port) or none; \"\(failure.value)\" cannot be used: \(failure.reason)"
+            )
         }
     }
 
     /// `tls: { ca_cert, client_cert, client_key, client_key_password, insecure, min_version }`.
     mutating func tlsSettings(_ node: Node, in container: String) throws -> TLSSettings {
         guard let mapping = node.mapping else {
-            throw CollectionError.wrongType(location(node), key: "tls", expected: "a mapping (ca_cert, client_cert, client_key, client_key_password, insecure, min_version)")
+            throw CollectionError.wrongType(
+                location(node), key: "tls",
+                expected: "a mapping (ca_cert, client_cert, client_key, client_key_password, insecure, min_version)")
         }
-        checkKeys(mapping, known: ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"], in: "the tls of \(container)")
+        checkKeys(
+            mapping, known: ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"],
+            in: "the tls of \(container)")
         var settings = TLSSettings()
         settings.caCertificateFile = try mapping.value("ca_cert").map { try string($0, key: "tls.ca_cert") }
         settings.clientCertificateFile = try mapping.value("client_cert").map { try string($0, key: "tls.client_cert") }
         settings.clientKeyFile = try mapping.value("client_key").map { try string($0, key: "tls.client_key") }
-        settings.clientKeyPassword = try mapping.value("client_key_password").map { try string($0, key: "tls.client_key_password") }
+        settings.clientKeyPassword = try mapping.value("client_key_password").map {
+            try string($0, key: "tls.client_key_password")
+        }
         if let flag = mapping.value("insecure") {
-            guard let value = flag.flag else { throw CollectionError.wrongType(location(flag), key: "tls.insecure", expected: "true or false") }
+            guard let value = flag.flag else {
+                throw CollectionError.wrongType(location(flag), key: "tls.insecure", expected: "true or false")
+            }
             settings.insecure = value
         }
         if let version = mapping.value("min_version") {
             let text = try string(version, key: "tls.min_version")
             guard let value = TLSSettings.Version(rawValue: text) else {
-                throw CollectionError.wrongType(location(version), key: "tls.min_version", expected: "\"1.2\" or \"1.3\"")
+                throw CollectionError.wrongType(
+                    location(version), key: "tls.min_version", expected: "\"1.2\" or \"1.3\"")
             }
             settings.minimumVersion = value
         }
         if (settings.clientCertificateFile == nil) != (settings.clientKeyFile == nil) {
-            throw CollectionError.wrongType(location(node), key: "tls", expected: "client_cert and client_key together (one was given without the other)")
+            throw CollectionError.wrongType(
+                location(node), key: "tls",
+                expected: "client_cert and client_key together (one was given without the other)")
         }
         return settings
     }
@@ -415,12 +490,14 @@ struct Reader {
     mutating func items(_ node: Node, folderPath: [String], seen: inout [String: Int]) throws -> [CollectionItem] {
         if node.null != nil { return [] }
         guard case .sequence(let sequence) = node else {
-            throw CollectionError.wrongType(location(node), key: "endpoints", expected: "a list of endpoints and folders")
+            throw CollectionError.wrongType(
+                location(node), key: "endpoints", expected: "a list of endpoints and folders")
         }
         var items: [CollectionItem] = []
         for element in sequence {
             guard case .mapping(let mapping) = element else {
-                throw CollectionError.wrongType(location(element), key: "endpoints", expected: "a list of mappings (an endpoint or a folder)")
+                throw CollectionError.wrongType(
+                    location(element), key: "endpoints", expected: "a list of mappings (an endpoint or a folder)")
             }
             if let folderNode = mapping.value("folder") {
                 let name = try string(folderNode, key: "folder")
@@ -431,15 +508,23 @@ struct Reader {
                     children = try self.items(childNode, folderPath: folderPath + [name], seen: &seen)
                 }
                 // Two blocks of the same folder are merged, in order.
-                if let index = items.firstIndex(where: { if case .folder(let f) = $0 { return f.name == name } else { return false } }),
-                   case .folder(var folder) = items[index] {
+                if let index = items.firstIndex(where: {
+                    if case .folder(let f) = $0 { return f.name == name } else { return false }
+                }),
+                    case .folder(var folder) = items[index]
+                {
                     folder.items += children
                     folder.auth = folder.auth ?? auth
                     items[index] = .folder(folder)
                 } else {
-                    items.append(.folder(Folder(name: name, items: children,
-                                                description: try mapping.value("description").map { try string($0, key: "description") },
-                                                auth: auth)))
+                    items.append(
+                        .folder(
+                            Folder(
+                                name: name, items: children,
+                                description: try mapping.value("description").map {
+                                    try string($0, key: "description")
+                                },
+                                auth: auth)))
                 }
             } else {
                 let endpoint = try self.endpoint(mapping, node: element, folderPath: folderPath)
@@ -455,7 +540,9 @@ struct Reader {
 
     mutating func endpoint(_ mapping: Node.Mapping, node: Node, folderPath: [String]) throws -> Endpoint {
         guard let nameNode = mapping.value("name") else {
-            throw missing("name", in: "this endpoint (or \"folder\" for a folder)", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
+            throw missing(
+                "name", in: "this endpoint (or \"folder\" for a folder)", node: node, mapping: mapping,
+                known: CollectionLoader.endpointKeys)
         }
         let name = try string(nameNode, key: "name")
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
@@ -472,13 +559,18 @@ struct Reader {
             method = HTTPMethod(exactly: token)
             let standard = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
             if token != token.uppercased(), standard.contains(token.uppercased()) {
-                warnings.append(CollectionWarning(location: location(methodNode),
-                    message: "the method \"\(token)\" of endpoint \"\(name)\" is sent as written (methods are case-sensitive); write \(token.uppercased()) for the standard one"))
+                warnings.append(
+                    CollectionWarning(
+                        location: location(methodNode),
+                        message:
+                            "the method \"\(token)\" of endpoint \"\(name)\" is sent as written (methods are case-sensitive); write \(token.uppercased()) for the standard one"
+                    ))
             }
             locations["method"] = location(methodNode)
         }
         guard let pathNode = mapping.value("path") else {
-            throw missing("path", in: "endpoint \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
+            throw missing(
+                "path", in: "endpoint \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         locations["path"] = location(pathNode)
         let bodyKeys = ["json", "body", "form", "multipart", "graphql"].filter { mapping[$0] != nil }
@@ -493,7 +585,8 @@ struct Reader {
             locations["body"] = location(raw)
             if case .mapping(let fileMapping) = raw {
                 guard fileMapping.count == 1, let file = fileMapping["file"] else {
-                    throw CollectionError.wrongType(location(raw), key: "body", expected: "text, or a mapping with only \"file\" (a path)")
+                    throw CollectionError.wrongType(
+                        location(raw), key: "body", expected: "text, or a mapping with only \"file\" (a path)")
                 }
                 body = .file(try string(file, key: "body.file"))
             } else {
@@ -568,9 +661,13 @@ struct Reader {
         }
         let type = try string(typeNode, key: "auth.type")
         guard let keys = CollectionLoader.authKeys[type] else {
-            let hint = Suggestions.closest(to: type, in: Authentication.typeNames, limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
-            throw CollectionError.wrongType(location(typeNode), key: "auth.type",
-                                            expected: "one of \(Authentication.typeNames.joined(separator: ", ")) (not \"\(type)\")\(hint)")
+            let hint =
+                Suggestions.closest(to: type, in: Authentication.typeNames, limit: 1).first.map {
+                    "; did you mean \"\($0)\"?"
+                } ?? ""
+            throw CollectionError.wrongType(
+                location(typeNode), key: "auth.type",
+                expected: "one of \(Authentication.typeNames.joined(separator: ", ")) (not \"\(type)\")\(hint)")
         }
         checkKeys(mapping, known: ["type"] + keys, in: "the \(type) auth of \(container)")
         func required(_ key: String) throws -> String {
@@ -581,7 +678,10 @@ struct Reader {
         }
         let scheme: Authentication.Scheme
         switch type {
-        case "basic": scheme = .basic(username: try required("username"), password: try mapping.value("password").map { try string($0, key: "auth.password") } ?? "")
+        case "basic":
+            scheme = .basic(
+                username: try required("username"),
+                password: try mapping.value("password").map { try string($0, key: "auth.password") } ?? "")
         case "digest": scheme = .digest(username: try required("username"), password: try required("password"))
         case "bearer": scheme = .bearer(token: try required("token"))
         case "oauth2": scheme = .oauth2(try oauth2Settings(mapping, node: node, in: container))
@@ -590,13 +690,16 @@ struct Reader {
             if let inNode = mapping.value("in") {
                 let text = try string(inNode, key: "auth.in")
                 guard let found = Authentication.KeyPlacement(rawValue: text) else {
-                    throw CollectionError.wrongType(location(inNode), key: "auth.in", expected: "header or query (not \"\(text)\")")
+                    throw CollectionError.wrongType(
+                        location(inNode), key: "auth.in", expected: "header or query (not \"\(text)\")")
                 }
                 placement = found
             }
             let name = try required("name")
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw CollectionError.wrongType(location(mapping.value("name")), key: "auth.name", expected: "the name of the header or query item that carries the key")
+                throw CollectionError.wrongType(
+                    location(mapping.value("name")), key: "auth.name",
+                    expected: "the name of the header or query item that carries the key")
             }
             scheme = .apiKey(name: name, value: try required("value"), placement: placement)
         default: scheme = .none
@@ -615,15 +718,22 @@ struct Reader {
         }
         let grant = values["grant"] ?? "client_credentials"
         guard let needed = OAuth2Settings.requiredKeys[grant] else {
-            let hint = Suggestions.closest(to: grant, in: OAuth2Settings.grantNames, limit: 1).first.map { "; did you mean \"\($0)\"?" } ?? ""
-            throw CollectionError.wrongType(location(mapping.value("grant")), key: "auth.grant",
-                                            expected: "one of \(OAuth2Settings.grantNames.joined(separator: ", ")) (not \"\(grant)\")\(hint)")
+            let hint =
+                Suggestions.closest(to: grant, in: OAuth2Settings.grantNames, limit: 1).first.map {
+                    "; did you mean \"\($0)\"?"
+                } ?? ""
+            throw CollectionError.wrongType(
+                location(mapping.value("grant")), key: "auth.grant",
+                expected: "one of \(OAuth2Settings.grantNames.joined(separator: ", ")) (not \"\(grant)\")\(hint)")
         }
         for key in ["token_url", "client_id"] + needed where values[key] == nil {
             throw CollectionError.missingKey(location(node), key: key, in: "the oauth2 \(grant) auth of \(container)")
         }
-        if let clientAuth = values["client_auth"], OAuth2Configuration.ClientAuthentication(rawValue: clientAuth) == nil {
-            throw CollectionError.wrongType(location(mapping.value("client_auth")), key: "auth.client_auth", expected: "basic or body (not \"\(clientAuth)\")")
+        if let clientAuth = values["client_auth"], OAuth2Configuration.ClientAuthentication(rawValue: clientAuth) == nil
+        {
+            throw CollectionError.wrongType(
+                location(mapping.value("client_auth")), key: "auth.client_auth",
+                expected: "basic or body (not \"\(clientAuth)\")")
         }
         values["grant"] = grant
         return OAuth2Settings(values)
@@ -633,16 +743,20 @@ struct Reader {
     /// `form` and `multipart`.
     mutating func disabledRows(_ node: Node, endpoint name: String) throws -> DisabledRows {
         guard case .mapping(let mapping) = node else {
-            throw CollectionError.wrongType(location(node), key: "disabled", expected: "a mapping of query, headers, form or multipart rows switched off")
+            throw CollectionError.wrongType(
+                location(node), key: "disabled",
+                expected: "a mapping of query, headers, form or multipart rows switched off")
         }
         checkKeys(mapping, known: CollectionLoader.disabledKeys, in: "disabled of endpoint \"\(name)\"")
         var rows = DisabledRows()
         rows.query = try mapping.value("query").map { try locatedPairs($0, key: "disabled.query").map(\.pair) } ?? []
-        rows.headers = try mapping.value("headers").map { try locatedPairs($0, key: "disabled.headers").map(\.pair) } ?? []
+        rows.headers =
+            try mapping.value("headers").map { try locatedPairs($0, key: "disabled.headers").map(\.pair) } ?? []
         rows.form = try mapping.value("form").map { try locatedPairs($0, key: "disabled.form").map(\.pair) } ?? []
-        rows.multipart = try mapping.value("multipart").map { parts in
-            try entries(parts, key: "disabled.multipart").map { try multipartField($0.name, $0.value) }
-        } ?? []
+        rows.multipart =
+            try mapping.value("multipart").map { parts in
+                try entries(parts, key: "disabled.multipart").map { try multipartField($0.name, $0.value) }
+            } ?? []
         return rows
     }
 
@@ -658,19 +772,24 @@ struct Reader {
         case .mapping(let mapping):
             let known = ["value", "file", "filename", "type"]
             if let unknown = mapping.compactMap({ $0.key.string }).first(where: { !known.contains($0) }) {
-                throw CollectionError.wrongType(location(node), key: "multipart.\(name)",
-                                                expected: "a mapping of value or file, filename and type (not \"\(unknown)\")")
+                throw CollectionError.wrongType(
+                    location(node), key: "multipart.\(name)",
+                    expected: "a mapping of value or file, filename and type (not \"\(unknown)\")")
             }
             let file = try mapping.value("file").map { try string($0, key: "multipart.\(name).file") }
             let value = try mapping.value("value").map { try string($0, key: "multipart.\(name).value") }
             guard (file == nil) != (value == nil) else {
-                throw CollectionError.wrongType(location(node), key: "multipart.\(name)", expected: "a mapping with exactly one of value and file")
+                throw CollectionError.wrongType(
+                    location(node), key: "multipart.\(name)", expected: "a mapping with exactly one of value and file")
             }
-            return MultipartField(name: name, value: file ?? value ?? "", isFile: file != nil,
-                                  filename: try mapping.value("filename").map { try string($0, key: "multipart.\(name).filename") },
-                                  contentType: try mapping.value("type").map { try string($0, key: "multipart.\(name).type") })
+            return MultipartField(
+                name: name, value: file ?? value ?? "", isFile: file != nil,
+                filename: try mapping.value("filename").map { try string($0, key: "multipart.\(name).filename") },
+                contentType: try mapping.value("type").map { try string($0, key: "multipart.\(name).type") })
         default:
-            throw CollectionError.wrongType(location(node), key: "multipart.\(name)", expected: "text, @path, or a mapping of value or file, filename and type")
+            throw CollectionError.wrongType(
+                location(node), key: "multipart.\(name)",
+                expected: "text, @path, or a mapping of value or file, filename and type")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,8 +36,10 @@ package final class CollectionWatcher: @unchecked Sendable {
     ///   - coalescing: how long a burst of events is gathered before one reload.
     ///   - onChange: called with each reloaded collection and what it reaches, or the error
     ///     that loading it gave.
-    package init(url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
-         onChange: @escaping @Sendable (Result<LoadedCollection, any Error>) -> Void) {
+    package init(
+        url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
+        onChange: @escaping @Sendable (Result<LoadedCollection, any Error>) -> Void
+    ) {
         self.url = url.standardizedFileURL
         self.queue = queue
         self.coalescing = coalescing
@@ -58,8 +61,12 @@ package final class CollectionWatcher: @unchecked Sendable {
             let directory = url.deletingLastPathComponent().path
             #if canImport(Glibc)
             let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            guard fd >= 0 else { throw CollectionError.unwatchable(path: directory, reason: "inotify is unavailable (\(Self.systemReason()))") }
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_ATTRIB)
+            guard fd >= 0 else {
+                throw CollectionError.unwatchable(
+                    path: directory, reason: "inotify is unavailable (\(Self.systemReason()))")
+            }
+            let mask = UInt32(
+                IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM | IN_ATTRIB)
             guard inotify_add_watch(fd, directory, mask) >= 0 else {
                 let reason = Self.systemReason()
                 close(fd)
@@ -76,7 +83,8 @@ package final class CollectionWatcher: @unchecked Sendable {
             guard fd >= 0 else { throw CollectionError.unwatchable(path: directory, reason: Self.systemReason()) }
             descriptor = fd
             // The directory's source sees saves that rename a new file over the old one.
-            let vnode = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete, .attrib, .extend], queue: internalQueue)
+            let vnode = DispatchSource.makeFileSystemObjectSource(
+                fileDescriptor: fd, eventMask: [.write, .rename, .delete, .attrib, .extend], queue: internalQueue)
             vnode.setEventHandler { [weak self] in self?.scheduleReload() }
             vnode.setCancelHandler { close(fd) }
             source = vnode
@@ -109,7 +117,8 @@ package final class CollectionWatcher: @unchecked Sendable {
         fileSource = nil
         let fd = open(url.path, O_EVTONLY)
         guard fd >= 0 else { return }
-        let vnode = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .extend, .delete, .rename], queue: internalQueue)
+        let vnode = DispatchSource.makeFileSystemObjectSource(
+            fileDescriptor: fd, eventMask: [.write, .extend, .delete, .rename], queue: internalQueue)
         vnode.setEventHandler { [weak self] in self?.scheduleReload() }
         vnode.setCancelHandler { close(fd) }
         fileSource = vnode
@@ -127,7 +136,9 @@ package final class CollectionWatcher: @unchecked Sendable {
             guard count > 0 else { break }
             var offset = 0
             while offset + 16 <= count {
-                let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16 | Int(buffer[offset + 15]) << 24
+                let length =
+                    Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16 | Int(
+                        buffer[offset + 15]) << 24
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 if watched.contains(name) { relevant = true }
@@ -151,7 +162,9 @@ package final class CollectionWatcher: @unchecked Sendable {
             let current = self.snapshot()
             guard current != self.lastSnapshot else { return }
             self.lastSnapshot = current
-            let result: Result<LoadedCollection, any Error> = Result { try CollectionLoader.loadReaching(from: self.url) }
+            let result: Result<LoadedCollection, any Error> = Result {
+                try CollectionLoader.loadReaching(from: self.url)
+            }
             let onChange = self.onChange
             self.queue.async { onChange(result) }
         }
@@ -160,7 +173,8 @@ package final class CollectionWatcher: @unchecked Sendable {
     /// The file's text and its `.env`'s, to tell a real change from a touch.
     private func snapshot() -> String? {
         let text = try? String(contentsOf: url, encoding: .utf8)
-        let env = try? String(contentsOf: url.deletingLastPathComponent().appendingPathComponent(".env"), encoding: .utf8)
+        let env = try? String(
+            contentsOf: url.deletingLastPathComponent().appendingPathComponent(".env"), encoding: .utf8)
         guard text != nil || env != nil else { return nil }
         return (text ?? "\u{0}missing") + "\u{0}" + (env ?? "")
     }

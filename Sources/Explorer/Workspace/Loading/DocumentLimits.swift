@@ -23,7 +23,8 @@ package struct DocumentLimits: Sendable, Hashable {
     package var fetchSeconds: Int
 
     /// Creates limits.
-    package init(maxBytes: Int = 64 << 20, maxDepth: Int = 512, maxAliasNodes: Int = 1_000_000, fetchSeconds: Int = 30) {
+    package init(maxBytes: Int = 64 << 20, maxDepth: Int = 512, maxAliasNodes: Int = 1_000_000, fetchSeconds: Int = 30)
+    {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxAliasNodes = maxAliasNodes

@@ -46,7 +46,8 @@ package enum GraphQLDocumentCheck {
     static func problem(_ error: GraphQLError, in source: GraphQLSourceText, syntax: Bool) -> GraphQLProblem {
         var message = error.message
         if syntax {
-            let firstLine = message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? message
+            let firstLine =
+                message.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? message
             if let close = firstLine.range(of: ") ") {
                 message = "syntax error: " + firstLine[close.upperBound...]
             } else {
@@ -65,7 +66,9 @@ extension GraphQLDocumentCheck {
     static func operationKind(in text: String, named name: String?) -> String? {
         guard let document = try? GraphQL.parse(source: Source(body: text, name: "query")) else { return nil }
         let operations = document.definitions.compactMap { $0 as? OperationDefinition }
-        let chosen = name.map { wanted in operations.first { $0.name?.value == wanted } } ?? (operations.count == 1 ? operations.first : nil)
+        let chosen =
+            name.map { wanted in operations.first { $0.name?.value == wanted } }
+            ?? (operations.count == 1 ? operations.first : nil)
         return chosen?.operation.rawValue
     }
 

@@ -12,7 +12,8 @@ extension JSONValue {
         switch node {
         case .scalar(let scalar):
             if scalar.style == .singleQuoted || scalar.style == .doubleQuoted
-                || scalar.style == .literal || scalar.style == .folded {
+                || scalar.style == .literal || scalar.style == .folded
+            {
                 self = .string(scalar.string)
                 return
             }

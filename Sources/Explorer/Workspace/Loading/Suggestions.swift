@@ -15,12 +15,14 @@ package enum Suggestions {
                 scored.append((name, threshold + 1))
             }
         }
-        return scored.sorted { $0.score != $1.score ? $0.score < $1.score : $0.name < $1.name }.prefix(limit).map(\.name)
+        return scored.sorted { $0.score != $1.score ? $0.score < $1.score : $0.name < $1.name }.prefix(limit).map(
+            \.name)
     }
 
     /// The Levenshtein distance between two strings, counted in `Character`s.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -33,7 +33,9 @@ extension Node.Mapping {
     /// collection took to read.
     package func value(_ key: String) -> Node? {
         // By index: iterating a mapping (or `reversed()`) copies all its pairs first.
-        for index in (startIndex..<endIndex).reversed() where self[index].key.scalar?.string == key { return self[index].value }
+        for index in (startIndex..<endIndex).reversed() where self[index].key.scalar?.string == key {
+            return self[index].value
+        }
         return nil
     }
 }

@@ -9,11 +9,12 @@ extension YamlError {
     /// What is wrong, in one line, without the document Yams adds to its own description.
     package var problem: String {
         switch self {
-        case let .scanner(context, problem, _, _), let .parser(context, problem, _, _), let .composer(context, problem, _, _):
+        case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _),
+            .composer(let context, let problem, _, _):
             return context.map { "\(problem) \($0.text)" } ?? problem
-        case let .duplicatedKeysInMapping(duplicates, _):
+        case .duplicatedKeysInMapping(let duplicates, _):
             return "duplicate keys \(duplicates.joined(separator: ", ")) in one mapping"
-        case let .reader(problem, _, _, _):
+        case .reader(let problem, _, _, _):
             return problem
         default:
             return String(describing: self).components(separatedBy: "\n").first ?? "invalid YAML"
@@ -22,8 +23,8 @@ extension YamlError {
 
     private var mark: Mark? {
         switch self {
-        case let .scanner(_, _, mark, _), let .parser(_, _, mark, _), let .composer(_, _, mark, _): mark
-        case let .duplicatedKeysInMapping(_, context): context.mark
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark
+        case .duplicatedKeysInMapping(_, let context): context.mark
         default: nil
         }
     }

@@ -45,24 +45,32 @@ extension APICollection {
         return true
     }
 
-    private static func inserting(_ endpoint: Endpoint, into items: [CollectionItem], remainingPath: ArraySlice<String>, at index: Int?) -> [CollectionItem] {
+    private static func inserting(
+        _ endpoint: Endpoint, into items: [CollectionItem], remainingPath: ArraySlice<String>, at index: Int?
+    ) -> [CollectionItem] {
         var items = items
         guard let head = remainingPath.first else {
             items.insert(.endpoint(endpoint), at: min(max(0, index ?? items.count), items.count))
             return items
         }
         let rest = remainingPath.dropFirst()
-        if let position = items.firstIndex(where: { if case .folder(let folder) = $0 { return folder.name == head } else { return false } }),
-           case .folder(var folder) = items[position] {
+        if let position = items.firstIndex(where: {
+            if case .folder(let folder) = $0 { return folder.name == head } else { return false }
+        }),
+            case .folder(var folder) = items[position]
+        {
             folder.items = inserting(endpoint, into: folder.items, remainingPath: rest, at: index)
             items[position] = .folder(folder)
         } else {
-            items.append(.folder(Folder(name: head, items: inserting(endpoint, into: [], remainingPath: rest, at: index))))
+            items.append(
+                .folder(Folder(name: head, items: inserting(endpoint, into: [], remainingPath: rest, at: index))))
         }
         return items
     }
 
-    private static func removing(_ id: String, from items: [CollectionItem], folderPath: [String], removed: inout (Endpoint, Place)?) -> [CollectionItem] {
+    private static func removing(
+        _ id: String, from items: [CollectionItem], folderPath: [String], removed: inout (Endpoint, Place)?
+    ) -> [CollectionItem] {
         var items = items
         for (index, item) in items.enumerated() {
             switch item {
@@ -71,7 +79,8 @@ extension APICollection {
                 removed = (endpoint, Place(folderPath: folderPath, index: index))
                 return items
             case .folder(var folder):
-                folder.items = removing(id, from: folder.items, folderPath: folderPath + [folder.name], removed: &removed)
+                folder.items = removing(
+                    id, from: folder.items, folderPath: folderPath + [folder.name], removed: &removed)
                 if removed != nil {
                     items[index] = .folder(folder)
                     return items

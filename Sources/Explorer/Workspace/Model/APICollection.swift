@@ -42,7 +42,10 @@ package struct APICollection: Sendable {
         var folderAuths: [Authentication?] = []
         var level = items
         for name in endpoint.folderPath {
-            guard case .folder(let folder)? = level.first(where: { if case .folder(let f) = $0 { return f.name == name } else { return false } })
+            guard
+                case .folder(let folder)? = level.first(where: {
+                    if case .folder(let f) = $0 { return f.name == name } else { return false }
+                })
             else { break }
             folderAuths.append(folder.auth)
             level = folder.items
@@ -93,8 +96,9 @@ package struct APICollection: Sendable {
     /// - Throws: `LookupError.environmentNotFound` listing the environments there are.
     package func requireEnvironment(named name: String) throws -> Environment {
         if let environment = environment(named: name) { return environment }
-        throw LookupError.environmentNotFound(name, available: environments.map(\.name),
-                                              suggestions: Suggestions.closest(to: name, in: environments.map(\.name)))
+        throw LookupError.environmentNotFound(
+            name, available: environments.map(\.name),
+            suggestions: Suggestions.closest(to: name, in: environments.map(\.name)))
     }
 
     /// The endpoint a user addressed as `Folder/Name` or, when unique, `Name`.
@@ -116,7 +120,8 @@ package struct APICollection: Sendable {
             if found.count == 1 { return found[0] }
             if found.count > 1 { throw LookupError.ambiguousEndpoint(trimmed, candidates: found.map(\.id)) }
         }
-        throw LookupError.endpointNotFound(trimmed, suggestions: Suggestions.closest(to: trimmed, in: all.map(\.id) + all.map(\.name)))
+        throw LookupError.endpointNotFound(
+            trimmed, suggestions: Suggestions.closest(to: trimmed, in: all.map(\.id) + all.map(\.name)))
     }
 
     /// The endpoint at exactly that address (`Endpoint.id`), for keeping a selection on reload.
@@ -136,15 +141,18 @@ package enum LookupError: Error, Sendable, Hashable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case let .endpointNotFound(query, suggestions):
+        case .endpointNotFound(let query, let suggestions):
             if suggestions.isEmpty { return "No endpoint is named \"\(query)\"." }
-            return "No endpoint is named \"\(query)\"; did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?"
-        case let .ambiguousEndpoint(query, candidates):
-            return "Several endpoints are named \"\(query)\"; use the full address: \(candidates.map { "\"\($0)\"" }.joined(separator: ", "))."
-        case let .environmentNotFound(name, available, suggestions):
+            return
+                "No endpoint is named \"\(query)\"; did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: ", "))?"
+        case .ambiguousEndpoint(let query, let candidates):
+            return
+                "Several endpoints are named \"\(query)\"; use the full address: \(candidates.map { "\"\($0)\"" }.joined(separator: ", "))."
+        case .environmentNotFound(let name, let available, let suggestions):
             if available.isEmpty { return "No environment is named \"\(name)\": the collection has none." }
             let hint = suggestions.isEmpty ? "" : " Did you mean \"\(suggestions[0])\"?"
-            return "No environment is named \"\(name)\"; the collection has \(available.map { "\"\($0)\"" }.joined(separator: ", ")).\(hint)"
+            return
+                "No environment is named \"\(name)\"; the collection has \(available.map { "\"\($0)\"" }.joined(separator: ", ")).\(hint)"
         }
     }
 }

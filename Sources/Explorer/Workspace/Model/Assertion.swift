@@ -38,7 +38,8 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
 
         /// The query words, as written, with whether each takes an argument.
         static let words: [(word: String, argument: String?)] = [
-            ("status", nil), ("header", "NAME"), ("jsonpath", "EXPR"), ("xpath", "EXPR"), ("body", nil), ("regex", "RE"),
+            ("status", nil), ("header", "NAME"), ("jsonpath", "EXPR"), ("xpath", "EXPR"), ("body", nil),
+            ("regex", "RE"),
             ("duration", nil), ("bytes", nil), ("cookie", "NAME"),
         ]
 
@@ -125,12 +126,17 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
     var location: FileLocation?
 
     /// Creates an assertion from its parts.
-    package init(query: Query, isNegated: Bool = false, predicate: Predicate, expected: Expected? = nil, text: String? = nil) {
+    package init(
+        query: Query, isNegated: Bool = false, predicate: Predicate, expected: Expected? = nil, text: String? = nil
+    ) {
         self.query = query
         self.isNegated = isNegated
         self.predicate = predicate
         self.expected = expected
-        self.text = text ?? ([query.text, isNegated ? "not" : nil, predicate.rawValue, expected?.text].compactMap { $0 }.joined(separator: " "))
+        self.text =
+            text
+            ?? ([query.text, isNegated ? "not" : nil, predicate.rawValue, expected?.text].compactMap { $0 }.joined(
+                separator: " "))
     }
 
     package var description: String { text }

@@ -58,7 +58,9 @@ package enum DurationText {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-            guard let number = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), number >= 0, number.isFinite else { return nil }
+            guard let number = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), number >= 0,
+                number.isFinite
+            else { return nil }
             return number * scale
         }
         guard let number = Double(trimmed), number >= 0, number.isFinite else { return nil }

@@ -31,7 +31,9 @@ package struct CompareRules: Sendable, Hashable {
                 do {
                     _ = try JSONPath(strict: trimmed)
                 } catch {
-                    throw Problem(description: "\"\(trimmed)\" is not a JSONPath query (RFC 9535): \(JSONPath.failure(error).description)")
+                    throw Problem(
+                        description:
+                            "\"\(trimmed)\" is not a JSONPath query (RFC 9535): \(JSONPath.failure(error).description)")
                 }
                 self = .path(trimmed)
                 return
@@ -44,7 +46,10 @@ package struct CompareRules: Sendable, Hashable {
                     return
                 }
             }
-            throw Problem(description: "\"\(trimmed)\" is neither a JSONPath query starting with $ (such as $.requestId) nor \"header NAME\" (such as header Date)")
+            throw Problem(
+                description:
+                    "\"\(trimmed)\" is neither a JSONPath query starting with $ (such as $.requestId) nor \"header NAME\" (such as header Date)"
+            )
         }
 
         /// The rule as the collection writes it.
@@ -79,10 +84,11 @@ package struct CompareRules: Sendable, Hashable {
 
     /// The header names left out, lowercased.
     package var ignoredHeaders: Set<String> {
-        Set(ignore.compactMap { rule in
-            guard case .header(let name) = rule else { return nil }
-            return name.lowercased()
-        })
+        Set(
+            ignore.compactMap { rule in
+                guard case .header(let name) = rule else { return nil }
+                return name.lowercased()
+            })
     }
 
     /// Whether there is no rule.

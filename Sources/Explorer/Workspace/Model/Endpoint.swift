@@ -105,7 +105,9 @@ package struct DisabledRows: Sendable, Hashable {
     package var multipart: [MultipartField] = []
 
     /// Creates a set of switched-off rows.
-    package init(query: [KeyValue] = [], headers: [KeyValue] = [], form: [KeyValue] = [], multipart: [MultipartField] = []) {
+    package init(
+        query: [KeyValue] = [], headers: [KeyValue] = [], form: [KeyValue] = [], multipart: [MultipartField] = []
+    ) {
         self.query = query
         self.headers = headers
         self.form = form

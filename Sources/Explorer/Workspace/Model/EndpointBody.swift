@@ -29,7 +29,8 @@ package struct MultipartField: Sendable, Hashable {
     package var contentType: String?
 
     /// Creates a part.
-    package init(name: String, value: String, isFile: Bool = false, filename: String? = nil, contentType: String? = nil) {
+    package init(name: String, value: String, isFile: Bool = false, filename: String? = nil, contentType: String? = nil)
+    {
         self.name = name
         self.value = value
         self.isFile = isFile

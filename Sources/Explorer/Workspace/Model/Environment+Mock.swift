@@ -10,11 +10,14 @@ extension Environment {
     ///   - collection: the collection (its variables, when there is no environment).
     ///   - name: the new environment's name (`mock`).
     ///   - baseURL: where the mock listens, with the base path (`http://127.0.0.1:8080/v1`).
-    package static func mock(of mocked: Environment?, in collection: APICollection, named name: String, at baseURL: String) -> Environment {
+    package static func mock(
+        of mocked: Environment?, in collection: APICollection, named name: String, at baseURL: String
+    ) -> Environment {
         Environment(
             name: name, baseURLTemplate: baseURL, variables: mocked?.variables ?? [], headers: mocked?.headers ?? [],
             secrets: mocked?.secrets ?? [], collectionVariables: mocked?.collectionVariables ?? collection.variables,
-            dotEnv: mocked?.dotEnv ?? [:], summary: "explorer mock of \(mocked?.name ?? "the collection")", auth: mocked?.auth,
+            dotEnv: mocked?.dotEnv ?? [:], summary: "explorer mock of \(mocked?.name ?? "the collection")",
+            auth: mocked?.auth,
             keepsCookies: mocked?.keepsCookies ?? true, proxy: ProxySetting.none)
     }
 }

@@ -64,7 +64,8 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     /// Creates an environment.
     /// This environment, every setting kept, under another name in a collection with these
     /// variables and `.env` values (an import merged into a collection).
-    package func moved(named newName: String, collectionVariables: [KeyValue], dotEnv: [String: String]) -> Environment {
+    package func moved(named newName: String, collectionVariables: [KeyValue], dotEnv: [String: String]) -> Environment
+    {
         Environment(
             name: newName, baseURLTemplate: baseURLTemplate, isProtected: isProtected, variables: variables,
             headers: headers, secrets: secrets, collectionVariables: collectionVariables, dotEnv: dotEnv,
@@ -131,7 +132,9 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     }
 
     /// The variable scope of this environment now, with the given overrides.
-    func scope(overrides: [String: String]? = nil, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) -> VariableScope {
+    func scope(
+        overrides: [String: String]? = nil, processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> VariableScope {
         VariableScope(
             overrides: overrides ?? self.overrides,
             environmentVariables: variables,
@@ -155,7 +158,9 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
             let pathStart = text[scheme.upperBound...].firstIndex(of: "/") ?? text.endIndex
             return (text[..<pathStart].lowercased(), text[pathStart...])
         }
-        guard let base = split(baseURLTemplate.trimmingCharacters(in: .whitespaces)), let target = split(url) else { return nil }
+        guard let base = split(baseURLTemplate.trimmingCharacters(in: .whitespaces)), let target = split(url) else {
+            return nil
+        }
         var basePath = base.path
         while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
         guard base.origin == target.origin, target.path.hasPrefix(basePath) else { return nil }
@@ -181,16 +186,20 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
         do {
             text = try scope.expand(baseURLTemplate).text
         } catch {
-            throw ResolveError(scopeFailure: error, context: "the base_url of environment \"\(name)\"", at: baseURLLocation ?? location)
+            throw ResolveError(
+                scopeFailure: error, context: "the base_url of environment \"\(name)\"", at: baseURLLocation ?? location
+            )
         }
-        guard let url = Self.baseURL(text) else { throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location) }
+        guard let url = Self.baseURL(text) else {
+            throw ResolveError.invalidBaseURL(environment: name, url: text, at: baseURLLocation ?? location)
+        }
         return url
     }
 
     /// An expanded `base_url` as a URL, when it is an absolute http(s) or ws(s) one.
     private static func baseURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
+            ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
         else { return nil }
         return url
     }
@@ -216,13 +225,16 @@ extension Environment {
     /// - Returns: the entry, or why it cannot be used (a sentence fragment).
     package static func resolveEntry(hostPort: String, address: String) -> Result<KeyValue, ResolveEntryProblem> {
         let hostPort = hostPort.trimmingCharacters(in: .whitespaces)
-        let address = address.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let address = address.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+            in: CharacterSet(charactersIn: "[]"))
         guard let colon = hostPort.lastIndex(of: ":"), colon != hostPort.startIndex,
-              let port = Int(hostPort[hostPort.index(after: colon)...]), (1...65535).contains(port) else {
+            let port = Int(hostPort[hostPort.index(after: colon)...]), (1...65535).contains(port)
+        else {
             return .failure(ResolveEntryProblem("\"\(hostPort)\" is not HOST:PORT with a port from 1 to 65535"))
         }
         guard isIPAddress(address) else {
-            return .failure(ResolveEntryProblem("\"\(address)\" is not an IP address (write 127.0.0.1 or ::1, not a name)"))
+            return .failure(
+                ResolveEntryProblem("\"\(address)\" is not an IP address (write 127.0.0.1 or ::1, not a name)"))
         }
         return .success(KeyValue(hostPort, address))
     }
@@ -246,7 +258,9 @@ extension Environment {
     /// collection's folder); `nil` when it has none.
     package func tlsSettings(collectionFile: URL?) -> TLSSettings? {
         guard var tls else { return nil }
-        let folder = collectionFile?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let folder =
+            collectionFile?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         func absolute(_ path: String?) -> String? {
             guard let path else { return nil }
             let expanded = (path as NSString).expandingTildeInPath

@@ -5,7 +5,9 @@ import NetworkingCore
 /// is resolved (`OAuth2Settings.resolved(by:)`).
 package struct OAuth2Settings: Sendable, Hashable {
     /// The grants of the format, in the order the documentation lists them.
-    package static let grantNames = ["client_credentials", "authorization_code", "password", "device_code", "refresh_token"]
+    package static let grantNames = [
+        "client_credentials", "authorization_code", "password", "device_code", "refresh_token",
+    ]
 
     /// The format's keys besides `type`, in the order the writer writes them.
     package static let keys = [
@@ -15,7 +17,8 @@ package struct OAuth2Settings: Sendable, Hashable {
 
     /// The keys each grant needs besides `grant`, `token_url` and `client_id`.
     package static let requiredKeys: [String: [String]] = [
-        "client_credentials": ["client_secret"], "authorization_code": ["authorization_url"], "password": ["username", "password"],
+        "client_credentials": ["client_secret"], "authorization_code": ["authorization_url"],
+        "password": ["username", "password"],
         "device_code": ["device_authorization_url"], "refresh_token": ["refresh_token"],
     ]
 
@@ -35,12 +38,14 @@ package struct OAuth2Settings: Sendable, Hashable {
     /// The settings with their templates expanded by `expand`, as `Networking` takes them.
     ///
     /// - Throws: what `expand` throws, or `Failure` naming a URL or port that is not valid.
-    package func resolved(by expand: (String) throws -> String) throws -> (configuration: OAuth2Configuration, secrets: [String]) {
+    package func resolved(by expand: (String) throws -> String) throws -> (
+        configuration: OAuth2Configuration, secrets: [String]
+    ) {
         var expanded: [String: String] = [:]
         for (key, template) in values { expanded[key] = try expand(template) }
         func url(_ key: String) throws -> URL {
             guard let text = expanded[key], let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                  ["http", "https"].contains(scheme), url.host != nil
+                ["http", "https"].contains(scheme), url.host != nil
             else { throw Failure(description: "the oauth2 \(key) \"\(expanded[key] ?? "")\" is not an http(s) URL") }
             return url
         }
@@ -64,7 +69,8 @@ package struct OAuth2Settings: Sendable, Hashable {
             grant: grant, tokenURL: try url("token_url"), clientID: expanded["client_id"] ?? "",
             clientSecret: expanded["client_secret"].flatMap { $0.isEmpty ? nil : $0 },
             scope: expanded["scope"], audience: expanded["audience"],
-            clientAuthentication: expanded["client_auth"].flatMap(OAuth2Configuration.ClientAuthentication.init(rawValue:)) ?? .basic)
+            clientAuthentication: expanded["client_auth"].flatMap(
+                OAuth2Configuration.ClientAuthentication.init(rawValue:)) ?? .basic)
         return (configuration, Self.secretKeys.compactMap { expanded[$0] }.filter { !$0.isEmpty })
     }
 
@@ -82,6 +88,9 @@ extension OAuth2Configuration {
     ///
     /// - Parameter url: where the request that carries the token goes.
     package func cacheKey(sendingTo url: URL) -> String {
-        [grant.name, tokenURL.absoluteString, clientID, scope ?? "", audience ?? "", "for", CapturedVariable.origin(of: url)].joined(separator: " ")
+        [
+            grant.name, tokenURL.absoluteString, clientID, scope ?? "", audience ?? "", "for",
+            CapturedVariable.origin(of: url),
+        ].joined(separator: " ")
     }
 }

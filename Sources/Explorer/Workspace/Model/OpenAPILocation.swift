@@ -13,7 +13,8 @@ package enum OpenAPILocation: Sendable, Hashable, CustomStringConvertible {
     ///   (the working directory for a collection made in memory).
     package init?(_ collection: APICollection) {
         guard let named = collection.openAPI?.trimmingCharacters(in: .whitespaces), !named.isEmpty else { return nil }
-        let folder = collection.sourceURL?.deletingLastPathComponent()
+        let folder =
+            collection.sourceURL?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         self.init(named, folder: folder)
     }
@@ -21,10 +22,13 @@ package enum OpenAPILocation: Sendable, Hashable, CustomStringConvertible {
     /// The location of `reference` as `openapi:` writes it, relative paths from `folder`.
     package init(_ reference: String, folder: URL) {
         let lowered = reference.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: reference), url.host != nil {
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: reference),
+            url.host != nil
+        {
             self = .remote(url)
         } else {
-            self = .file(reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : folder.appendingPathComponent(reference))
+            self = .file(
+                reference.hasPrefix("/") ? URL(fileURLWithPath: reference) : folder.appendingPathComponent(reference))
         }
     }
 

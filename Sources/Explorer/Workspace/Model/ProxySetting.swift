@@ -32,7 +32,10 @@ package enum ProxySetting: Sendable, Hashable {
         package var location: FileLocation?
 
         /// Creates a setting.
-        package init(url: String, user: String? = nil, password: String? = nil, noProxy: [String]? = nil, location: FileLocation? = nil) {
+        package init(
+            url: String, user: String? = nil, password: String? = nil, noProxy: [String]? = nil,
+            location: FileLocation? = nil
+        ) {
             self.url = url
             self.user = user
             self.password = password
@@ -66,8 +69,10 @@ extension Environment {
     ///     the setting has no `no_proxy`).
     /// - Throws: `ResolveError` at the setting's `file:line:column` when a variable is
     ///   undefined or the URL is not an http proxy.
-    package func proxyChoice(overrides: [String: String]? = nil,
-                             processEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws -> AsyncHTTPClientTransport.Configuration.Proxy? {
+    package func proxyChoice(
+        overrides: [String: String]? = nil,
+        processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> AsyncHTTPClientTransport.Configuration.Proxy? {
         guard let proxy else { return nil }
         guard case .server(let setting) = proxy else { return AsyncHTTPClientTransport.Configuration.Proxy.none }
         let scope = self.scope(overrides: overrides, processEnvironment: processEnvironment)
@@ -75,21 +80,27 @@ extension Environment {
             do {
                 return try scope.expand(text).text
             } catch {
-                throw ResolveError(scopeFailure: error, context: "the proxy of environment \"\(name)\"", at: setting.location ?? location)
+                throw ResolveError(
+                    scopeFailure: error, context: "the proxy of environment \"\(name)\"",
+                    at: setting.location ?? location)
             }
         }
         var server: ProxyServer
         do {
             server = try ProxyServer(parsing: try expand(setting.url), source: ProxySetting.source(environment: name))
         } catch let failure as ProxyServer.Failure {
-            throw ResolveError.invalidProxy(environment: name, reason: "\"\(failure.value)\" is not a proxy URL: \(failure.reason)", at: setting.location ?? location)
+            throw ResolveError.invalidProxy(
+                environment: name, reason: "\"\(failure.value)\" is not a proxy URL: \(failure.reason)",
+                at: setting.location ?? location)
         }
         if let user = setting.user { server.username = try expand(user) }
         if let password = setting.password { server.password = try expand(password) }
         if server.kind == .socks5, server.username != nil {
-            throw ResolveError.invalidProxy(environment: name, reason: ProxyServer.socksCredentials, at: setting.location ?? location)
+            throw ResolveError.invalidProxy(
+                environment: name, reason: ProxyServer.socksCredentials, at: setting.location ?? location)
         }
-        let noProxy = setting.noProxy.map { NoProxyList(entries: $0) }
+        let noProxy =
+            setting.noProxy.map { NoProxyList(entries: $0) }
             ?? NoProxyList(processEnvironment["no_proxy"] ?? processEnvironment["NO_PROXY"] ?? "")
         return .rules(ProxyRules(server: server, noProxy: noProxy))
     }
@@ -100,7 +111,8 @@ extension Environment {
         var secrets: [String] = []
         if let password = setting.password, let value = try? scope.expand(password).text { secrets.append(value) }
         if let url = try? scope.expand(setting.url).text,
-           let server = try? ProxyServer(parsing: url, source: ""), let password = server.password {
+            let server = try? ProxyServer(parsing: url, source: ""), let password = server.password
+        {
             secrets.append(password)
             // The URL's own spelling too, when it is percent-encoded.
             if let at = url.lastIndex(of: "@"), let colon = url[..<at].lastIndex(of: ":") {

@@ -83,11 +83,14 @@ extension Reader {
             return
         }
         guard isWebSocket else {
-            throw CollectionError.invalidCheck(location(messagesNode), key: "messages", endpoint: name,
-                                               problem: "messages are for WebSocket endpoints: add websocket: true (or use a ws:// URL).")
+            throw CollectionError.invalidCheck(
+                location(messagesNode), key: "messages", endpoint: name,
+                problem: "messages are for WebSocket endpoints: add websocket: true (or use a ws:// URL).")
         }
         guard case .sequence(let sequence) = messagesNode else {
-            throw CollectionError.wrongType(location(messagesNode), key: "messages", expected: "a list of texts or of mappings with name and text (or json)")
+            throw CollectionError.wrongType(
+                location(messagesNode), key: "messages",
+                expected: "a list of texts or of mappings with name and text (or json)")
         }
         var messages: [SavedMessage] = []
         for element in sequence {
@@ -100,19 +103,23 @@ extension Reader {
                 var isJSON = false
                 if let json = message["json"] {
                     guard message["text"] == nil else {
-                        throw CollectionError.wrongType(location(json), key: "messages.json", expected: "either text or json in one message, not both")
+                        throw CollectionError.wrongType(
+                            location(json), key: "messages.json",
+                            expected: "either text or json in one message, not both")
                     }
                     text = JSONValue(yaml: json).serialized()
                     isJSON = true
                 } else if let textNode = message["text"] {
                     text = try string(textNode, key: "messages.text")
                 } else {
-                    throw CollectionError.missingKey(location(element), key: "text", in: "this message of endpoint \"\(name)\" (or json)")
+                    throw CollectionError.missingKey(
+                        location(element), key: "text", in: "this message of endpoint \"\(name)\" (or json)")
                 }
                 let title = try message["name"].map { try string($0, key: "messages.name") } ?? text
                 messages.append(SavedMessage(name: title, text: text, isJSON: isJSON))
             default:
-                throw CollectionError.wrongType(location(element), key: "messages", expected: "a text, or a mapping with name and text (or json)")
+                throw CollectionError.wrongType(
+                    location(element), key: "messages", expected: "a text, or a mapping with name and text (or json)")
             }
         }
         endpoint.webSocket = WebSocketSettings(messages: messages)

@@ -42,7 +42,8 @@ struct EndpointTemplates {
     /// - Returns: the expanded text (not encoded), and the spans of the variables in `text`.
     /// - Throws: `ResolveError` naming the part and the endpoint, at the part's place.
     func expand(
-        _ template: String, _ part: String, at key: String, encodingInto text: inout String, with encode: (String) -> String
+        _ template: String, _ part: String, at key: String, encodingInto text: inout String,
+        with encode: (String) -> String
     ) throws -> (text: String, spans: [VariableSpan]) {
         var expanded = ""
         var spans: [VariableSpan] = []

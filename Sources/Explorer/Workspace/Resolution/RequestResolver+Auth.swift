@@ -28,7 +28,8 @@ extension RequestResolver {
     ) throws -> ResolvedAuth {
         let endpoint = templates.endpoint
         var resolved = ResolvedAuth()
-        guard let auth = collection.authentication(for: endpoint, in: environment), endpoint.auth != nil || inherited else { return resolved }
+        guard let auth = collection.authentication(for: endpoint, in: environment), endpoint.auth != nil || inherited
+        else { return resolved }
         let ownNames = Self.headerNames(of: endpoint)
         func expand(_ text: String) throws -> String {
             try templates.expand(text, "auth", placedAt: auth.location ?? endpoint.location)
@@ -40,27 +41,29 @@ extension RequestResolver {
         switch auth.scheme {
         case .none:
             break
-        case let .basic(username, password):
-            let user = try expand(username), secret = try expand(password)
+        case .basic(let username, let password):
+            let user = try expand(username)
+            let secret = try expand(password)
             let encoded = Data("\(user):\(secret)".utf8).base64EncodedString()
             setHeader("Authorization", "Basic " + encoded)
             resolved.secrets += [secret, encoded]
-        case let .bearer(token):
+        case .bearer(let token):
             let secret = try expand(token)
             setHeader("Authorization", "Bearer " + secret)
             resolved.secrets.append(secret)
-        case let .apiKey(name, value, placement):
-            let key = try expand(name), secret = try expand(value)
+        case .apiKey(let name, let value, let placement):
+            let key = try expand(name)
+            let secret = try expand(value)
             switch placement {
             case .header: setHeader(key, secret)
             case .query: query.append(URLQueryItem(name: key, value: secret))
             }
             resolved.secrets.append(secret)
-        case let .digest(username, password):
+        case .digest(let username, let password):
             let credentials = DigestCredentials(username: try expand(username), password: try expand(password))
             resolved.digest = credentials
             resolved.secrets.append(credentials.password)
-        case let .oauth2(settings):
+        case .oauth2(let settings):
             // The token is obtained when the request is sent (the dispatcher's adapter);
             // an Authorization header the endpoint writes itself wins, as for bearer.
             guard !(endpoint.auth == nil && ownNames.contains("authorization")) else { break }
@@ -69,7 +72,8 @@ extension RequestResolver {
                 resolved.oauth2 = configuration
                 resolved.secrets += secrets
             } catch let failure as OAuth2Settings.Failure {
-                throw ResolveError.invalidAuth(endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
+                throw ResolveError.invalidAuth(
+                    endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
             }
         }
         return resolved

@@ -34,11 +34,19 @@ extension RequestResolver {
     ///   - collection: its collection.
     ///   - environment: the environment exported, or `nil`.
     /// - Returns: the authentication to write, or `nil` for none.
-    package static func exportedAuthentication(for endpoint: Endpoint, in collection: APICollection, environment: Environment?) -> Authentication? {
+    package static func exportedAuthentication(
+        for endpoint: Endpoint, in collection: APICollection, environment: Environment?
+    ) -> Authentication? {
         guard let auth = collection.authentication(for: endpoint, in: environment) else { return nil }
-        guard endpoint.auth == nil, pathIsWholeURL(endpoint.path, in: collection, environment: environment) else { return auth }
+        guard endpoint.auth == nil, pathIsWholeURL(endpoint.path, in: collection, environment: environment) else {
+            return auth
+        }
         guard let environment else { return nil }
-        let baseURL = URL(string: environment.asWritten(environment.baseURLTemplate, in: collection).trimmingCharacters(in: .whitespaces))
-        return inheritedAuthGoes(toPath: environment.asWritten(endpoint.path, in: collection), isWholeURL: true, baseURL: baseURL) ? auth : nil
+        let baseURL = URL(
+            string: environment.asWritten(environment.baseURLTemplate, in: collection).trimmingCharacters(
+                in: .whitespaces))
+        return inheritedAuthGoes(
+            toPath: environment.asWritten(endpoint.path, in: collection), isWholeURL: true, baseURL: baseURL)
+            ? auth : nil
     }
 }

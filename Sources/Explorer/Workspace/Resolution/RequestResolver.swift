@@ -32,7 +32,10 @@ package struct RequestResolver: Sendable {
     package var runsCommands = true
 
     /// Creates a resolver.
-    package init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil, uuid: String? = nil, baseDirectory: URL? = nil) {
+    package init(
+        processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date? = nil,
+        uuid: String? = nil, baseDirectory: URL? = nil
+    ) {
         self.processEnvironment = processEnvironment
         self.now = now
         self.uuid = uuid
@@ -63,22 +66,27 @@ package struct RequestResolver: Sendable {
         // A value captured in this environment when it sent to another server stays behind
         // (the base URL is worked out for that only when some captured value names a server:
         // the preview resolves on every move through the list).
-        let baseURL = captured.values.contains { $0.origin != nil }
-            ? try? environment.resolvedBaseURL(in: self.scope(for: collection, environment: environment, overrides: overrides, captured: [:]))
+        let baseURL =
+            captured.values.contains { $0.origin != nil }
+            ? try? environment.resolvedBaseURL(
+                in: self.scope(for: collection, environment: environment, overrides: overrides, captured: [:]))
             : nil
         let (captured, heldBack) = Self.capturesForTheSameServer(captured, baseURL: baseURL)
         do {
-            return try resolving(endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
+            return try resolving(
+                endpoint, in: collection, environment: environment, overrides: overrides, captured: captured)
         } catch ResolveError.undefinedVariable(let name, _, let location) where heldBack[name] != nil {
             let kept = heldBack[name]!
-            throw ResolveError.capturedForAnotherServer(name: name, endpoint: kept.endpoint, origin: kept.origin ?? "", at: location)
+            throw ResolveError.capturedForAnotherServer(
+                name: name, endpoint: kept.endpoint, origin: kept.origin ?? "", at: location)
         }
     }
 
     /// The captured values whose server is the environment's now (or unknown), and those held
     /// back because they were captured when it sent to another server.
     static func capturesForTheSameServer(_ captured: [String: CapturedVariable], baseURL: URL?)
-        -> (kept: [String: CapturedVariable], heldBack: [String: CapturedVariable]) {
+        -> (kept: [String: CapturedVariable], heldBack: [String: CapturedVariable])
+    {
         guard let baseURL else { return (captured, [:]) }
         let server = CapturedVariable.origin(of: baseURL)
         var kept: [String: CapturedVariable] = [:]
@@ -101,21 +109,32 @@ package struct RequestResolver: Sendable {
 
         let path = try resolvedPath(with: templates)
         var query = try resolvedQuery(with: templates)
-        let headerResolution = try resolvedHeaders(with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
+        let headerResolution = try resolvedHeaders(
+            with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
         var headers = headerResolution.headers
         // Credentials stay with their origin: an inherited `auth:` is not sent to another server.
         let sentToOwnOrigin = Self.inheritedAuthGoes(toPath: path.text, isWholeURL: path.isWholeURL, baseURL: baseURL)
-        let auth = try resolvedAuth(with: templates, collection: collection, environment: environment, inherited: sentToOwnOrigin,
-                                    headers: &headers, query: &query)
-        let directory = baseDirectory ?? collection.sourceURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let auth = try resolvedAuth(
+            with: templates, collection: collection, environment: environment, inherited: sentToOwnOrigin,
+            headers: &headers, query: &query)
+        let directory =
+            baseDirectory ?? collection.sourceURL?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var body = try resolvedBody(with: templates, directory: directory, headers: &headers)
-        let graphQLDocument = try resolvedGraphQL(with: templates, directory: directory, query: &query, body: &body.data, headers: &headers)
+        let graphQLDocument = try resolvedGraphQL(
+            with: templates, directory: directory, query: &query, body: &body.data, headers: &headers)
 
         try Self.checkHeaderValues(headers, of: templates)
-        let masker = SecretMasker(secretValues: secretValues(in: scope, environment: environment, overrides: overrides, captured: captured, authSecrets: auth.secrets))
-        var request = BasicRequest(method: endpoint.method, path: path.text, queryItems: query.items, headers: headers, httpBody: body.data)
-        request.originBoundHeaders = Self.originBoundHeaders(of: headers, fromEnvironment: headerResolution.fromEnvironment, masker: masker)
-        let url = try builtURL(of: request, relativeTo: baseURL, baseSpans: baseSpans, path: path, query: query, templates: templates)
+        let masker = SecretMasker(
+            secretValues: secretValues(
+                in: scope, environment: environment, overrides: overrides, captured: captured, authSecrets: auth.secrets
+            ))
+        var request = BasicRequest(
+            method: endpoint.method, path: path.text, queryItems: query.items, headers: headers, httpBody: body.data)
+        request.originBoundHeaders = Self.originBoundHeaders(
+            of: headers, fromEnvironment: headerResolution.fromEnvironment, masker: masker)
+        let url = try builtURL(
+            of: request, relativeTo: baseURL, baseSpans: baseSpans, path: path, query: query, templates: templates)
         var resolved = ResolvedRequest(
             endpoint: endpoint,
             environment: environment,
@@ -142,11 +161,16 @@ package struct RequestResolver: Sendable {
     static func checkHeaderValues(_ headers: HTTPHeaders, of templates: EndpointTemplates) throws {
         for header in headers {
             let scalars = Array(header.value.unicodeScalars)
-            guard let index = scalars.firstIndex(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { continue }
-            let what = scalars[index] == "\n" || scalars[index] == "\r" ? "holds a line break" : "holds the control character U+\(String(format: "%04X", scalars[index].value))"
-            throw ResolveError.invalidHeaderValue(endpoint: templates.endpoint.id, header: header.name,
-                                                  reason: "(\(scalars.count) characters) \(what) at character \(index + 1)",
-                                                  at: templates.place("headers"))
+            guard let index = scalars.firstIndex(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+                continue
+            }
+            let what =
+                scalars[index] == "\n" || scalars[index] == "\r"
+                ? "holds a line break" : "holds the control character U+\(String(format: "%04X", scalars[index].value))"
+            throw ResolveError.invalidHeaderValue(
+                endpoint: templates.endpoint.id, header: header.name,
+                reason: "(\(scalars.count) characters) \(what) at character \(index + 1)",
+                at: templates.place("headers"))
         }
     }
 
@@ -191,13 +215,19 @@ package struct RequestResolver: Sendable {
         var path = ""
         var inQuery = false
         func encodePiece(_ text: String) -> String {
-            guard !inQuery else { return PercentEncoding.encode(text, allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true) }
+            guard !inQuery else {
+                return PercentEncoding.encode(text, allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true)
+            }
             guard let mark = text.firstIndex(of: "?") else { return Self.encodePath(text) }
             inQuery = true
             return Self.encodePath(String(text[..<mark])) + "?"
-                + PercentEncoding.encode(String(text[text.index(after: mark)...]), allowed: PercentEncoding.rawQueryAllowed, keepEscapes: true)
+                + PercentEncoding.encode(
+                    String(text[text.index(after: mark)...]), allowed: PercentEncoding.rawQueryAllowed,
+                    keepEscapes: true)
         }
-        let spans = try templates.expand(templates.endpoint.path, "path", at: "path", encodingInto: &path, with: encodePiece).spans
+        let spans = try templates.expand(
+            templates.endpoint.path, "path", at: "path", encodingInto: &path, with: encodePiece
+        ).spans
         let otherServer = Self.server(ofAbsolute: path)
         if let otherServer, URL(string: otherServer)?.host?.isEmpty ?? true {
             throw ResolveError.invalidURL(endpoint: templates.endpoint.id, url: path, at: templates.place("path"))
@@ -215,7 +245,8 @@ package struct RequestResolver: Sendable {
             let key = "query[\(index)]"
             let name = try templates.expand(item.name, "query", at: key)
             query.startItem(named: name)
-            let value = try templates.expand(item.value, "query", at: key, encodingInto: &query.text, with: Self.encodeQuery)
+            let value = try templates.expand(
+                item.value, "query", at: key, encodingInto: &query.text, with: Self.encodeQuery)
             query.spans += value.spans
             query.items.append(URLQueryItem(name: name, value: value.text))
         }
@@ -234,18 +265,22 @@ package struct RequestResolver: Sendable {
         var headers = HTTPHeaders()
         let ownNames = Self.headerNames(of: templates.endpoint)
         var fromEnvironment = Set<String>()
-        for header in environment.headers where sentToEnvironmentServer && !ownNames.contains(header.name.lowercased()) {
+        for header in environment.headers where sentToEnvironmentServer && !ownNames.contains(header.name.lowercased())
+        {
             do {
                 let name = try templates.scope.expand(header.name).text
                 headers.add(name: name, value: try templates.scope.expand(header.value).text)
                 fromEnvironment.insert(name.lowercased())
             } catch {
-                throw ResolveError(scopeFailure: error, context: "the header \(header.name) of environment \"\(environment.name)\"", at: environment.location)
+                throw ResolveError(
+                    scopeFailure: error, context: "the header \(header.name) of environment \"\(environment.name)\"",
+                    at: environment.location)
             }
         }
         for (index, header) in templates.endpoint.headers.enumerated() {
             let name = try templates.expand(header.name, "headers", at: "headers[\(index)]")
-            headers.add(name: name, value: try templates.expand(header.value, "header \(name)", at: "headers[\(index)]"))
+            headers.add(
+                name: name, value: try templates.expand(header.value, "header \(name)", at: "headers[\(index)]"))
         }
         return (headers, fromEnvironment)
     }
@@ -254,9 +289,13 @@ package struct RequestResolver: Sendable {
     /// credentials: those the environment gave (meant for its own server), and those whose
     /// value holds a secret, in any form the masker knows (`X-Custom: {{pw}}` with `pw` under
     /// `secrets:`).
-    static func originBoundHeaders(of headers: HTTPHeaders, fromEnvironment: Set<String>, masker: SecretMasker) -> Set<String> {
+    static func originBoundHeaders(of headers: HTTPHeaders, fromEnvironment: Set<String>, masker: SecretMasker) -> Set<
+        String
+    > {
         var bound = fromEnvironment
-        for header in headers where !masker.secretRanges(in: header.value).isEmpty { bound.insert(header.name.lowercased()) }
+        for header in headers where !masker.secretRanges(in: header.value).isEmpty {
+            bound.insert(header.name.lowercased())
+        }
         return bound
     }
 
@@ -266,13 +305,18 @@ package struct RequestResolver: Sendable {
     /// - Returns: the document sent, or `nil` when the endpoint is not a GraphQL operation.
     /// - Throws: `ResolveError` for an unreadable or invalid document or an undefined variable.
     private func resolvedGraphQL(
-        with templates: EndpointTemplates, directory: URL, query: inout ResolvedQuery, body: inout Data?, headers: inout HTTPHeaders
+        with templates: EndpointTemplates, directory: URL, query: inout ResolvedQuery, body: inout Data?,
+        headers: inout HTTPHeaders
     ) throws -> GraphQLSourceText? {
         let endpoint = templates.endpoint
         guard let graphql = endpoint.graphql else { return nil }
-        let source = try graphQLSource(of: graphql, endpoint: endpoint, directory: directory, collectionFile: templates.scope.collectionFile)
-        let variables = try graphql.variables.map { try $0.mapStrings { try templates.expand($0, "graphql variables", at: "graphql") } }
-        let parameters = try Self.graphQLParameters(source, variables: variables, operation: graphql, endpoint: endpoint)
+        let source = try graphQLSource(
+            of: graphql, endpoint: endpoint, directory: directory, collectionFile: templates.scope.collectionFile)
+        let variables = try graphql.variables.map {
+            try $0.mapStrings { try templates.expand($0, "graphql variables", at: "graphql") }
+        }
+        let parameters = try Self.graphQLParameters(
+            source, variables: variables, operation: graphql, endpoint: endpoint)
         if endpoint.method == .get {
             for item in parameters.queryItems { query.append(item) }
         } else {
@@ -288,11 +332,13 @@ package struct RequestResolver: Sendable {
     ///
     /// - Throws: `ResolveError.invalidURL` when Networking cannot build it.
     private func builtURL(
-        of request: BasicRequest, relativeTo baseURL: URL, baseSpans: [VariableSpan], path: ResolvedPath, query: ResolvedQuery,
+        of request: BasicRequest, relativeTo baseURL: URL, baseSpans: [VariableSpan], path: ResolvedPath,
+        query: ResolvedQuery,
         templates: EndpointTemplates
     ) throws -> (text: String, spans: [VariableSpan]) {
         guard let built = try? request.url(relativeTo: baseURL) else {
-            throw ResolveError.invalidURL(endpoint: templates.endpoint.id, url: baseURL.absoluteString + path.text, at: templates.place("path"))
+            throw ResolveError.invalidURL(
+                endpoint: templates.endpoint.id, url: baseURL.absoluteString + path.text, at: templates.place("path"))
         }
         let url = built.absoluteString
         let tail = path.text + (query.text.isEmpty ? "" : (path.text.contains("?") ? "&" : "?") + query.text)
@@ -309,7 +355,8 @@ package struct RequestResolver: Sendable {
     /// given for them), secret captures, the auth's secrets, secret prompt answers and what
     /// commands printed.
     private func secretValues(
-        in scope: VariableScope, environment: Environment, overrides: [String: String], captured: [String: CapturedVariable], authSecrets: [String]
+        in scope: VariableScope, environment: Environment, overrides: [String: String],
+        captured: [String: CapturedVariable], authSecrets: [String]
     ) -> [String] {
         var secretValues = environment.secretValues(in: scope)
         for name in environment.secrets { if let value = overrides[name] { secretValues.append(value) } }
@@ -325,7 +372,8 @@ package struct RequestResolver: Sendable {
     /// Whether an endpoint's path is a whole URL, so that it is sent there and not to the
     /// environment's `base_url`: written out (`https://cdn.example.com/x`), or a leading
     /// `{{variable}}` whose value in the environment or the collection is one.
-    package static func pathIsWholeURL(_ path: String, in collection: APICollection, environment: Environment?) -> Bool {
+    package static func pathIsWholeURL(_ path: String, in collection: APICollection, environment: Environment?) -> Bool
+    {
         if server(ofAbsolute: path) != nil { return true }
         guard let first = Template(path).segments.first, case .variable(let name) = first else { return false }
         let value = environment?.variables[named: name] ?? collection.variables[named: name] ?? ""
@@ -335,21 +383,31 @@ package struct RequestResolver: Sendable {
     /// Whether `scheme://host[:port]` is the origin of a URL (ports as the scheme's default when
     /// left out, names compared without case).
     static func isOrigin(_ server: String, of url: URL) -> Bool {
-        guard let other = URL(string: server), let scheme = other.scheme?.lowercased(), let host = other.host?.lowercased() else { return false }
-        func port(_ url: URL, _ scheme: String) -> Int? { url.port ?? ["http": 80, "ws": 80, "https": 443, "wss": 443][scheme] }
-        return scheme == url.scheme?.lowercased() && host == url.host?.lowercased() && port(other, scheme) == port(url, scheme)
+        guard let other = URL(string: server), let scheme = other.scheme?.lowercased(),
+            let host = other.host?.lowercased()
+        else { return false }
+        func port(_ url: URL, _ scheme: String) -> Int? {
+            url.port ?? ["http": 80, "ws": 80, "https": 443, "wss": 443][scheme]
+        }
+        return scheme == url.scheme?.lowercased() && host == url.host?.lowercased()
+            && port(other, scheme) == port(url, scheme)
     }
 
     /// `scheme://host[:port]` of a path that is an absolute http(s) URL, else `nil`.
     package static func server(ofAbsolute path: String) -> String? {
-        guard let scheme = path.range(of: "://"), ["http", "https", "ws", "wss"].contains(path[..<scheme.lowerBound].lowercased()) else { return nil }
+        guard let scheme = path.range(of: "://"),
+            ["http", "https", "ws", "wss"].contains(path[..<scheme.lowerBound].lowercased())
+        else { return nil }
         let end = path[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
         return String(path[..<end])
     }
 
     /// The variables a request of this environment sees: `--var`, captured, the
     /// environment's, the collection's, `{{env.NAME}}` and the built-ins.
-    func scope(for collection: APICollection, environment: Environment, overrides: [String: String], captured: [String: CapturedVariable]) -> VariableScope {
+    func scope(
+        for collection: APICollection, environment: Environment, overrides: [String: String],
+        captured: [String: CapturedVariable]
+    ) -> VariableScope {
         var scope = VariableScope(
             overrides: overrides,
             environmentVariables: environment.variables,

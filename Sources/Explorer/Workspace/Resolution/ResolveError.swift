@@ -40,19 +40,23 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         switch scopeFailure {
         case .undefined(let name): self = .undefinedVariable(name: name, context: context, at: location)
         case .cycle(let names): self = .variableCycle(names: names, context: context, at: location)
-        case .function(let expression, let reason): self = .functionFailed(expression: expression, reason: reason, context: context, at: location)
+        case .function(let expression, let reason):
+            self = .functionFailed(expression: expression, reason: reason, context: context, at: location)
         case .unanswered(let prompt): self = .unansweredPrompt(prompt, context: context, at: location)
-        case .limit(let name, let limit): self = .functionFailed(expression: name, reason: limit.description, context: context, at: location)
+        case .limit(let name, let limit):
+            self = .functionFailed(expression: name, reason: limit.description, context: context, at: location)
         }
     }
 
     /// Where the text to fix is written, when known.
     var location: FileLocation? {
         switch self {
-        case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location), .invalidBaseURL(_, _, let location),
-             .functionFailed(_, _, _, let location), .unansweredPrompt(_, _, let location),
-             .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .untrustedFile(_, _, let location), .capturedForAnotherServer(_, _, _, let location), .invalidAuth(_, _, let location),
-             .invalidProxy(_, _, let location), .invalidHeaderValue(_, _, _, let location):
+        case .undefinedVariable(_, _, let location), .variableCycle(_, _, let location),
+            .invalidBaseURL(_, _, let location),
+            .functionFailed(_, _, _, let location), .unansweredPrompt(_, _, let location),
+            .invalidURL(_, _, let location), .unreadableFile(_, _, let location), .untrustedFile(_, _, let location),
+            .capturedForAnotherServer(_, _, _, let location), .invalidAuth(_, _, let location),
+            .invalidProxy(_, _, let location), .invalidHeaderValue(_, _, _, let location):
             return location
         case .noEnvironment:
             return nil
@@ -68,37 +72,43 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private var sentence: String {
         switch self {
-        case let .undefinedVariable(name, context, _):
+        case .undefinedVariable(let name, let context, _):
             if name.hasPrefix("env.") {
-                return "The variable {{\(name)}} used in \(context) is undefined: set \(name.dropFirst(4)) in the process environment or in a .env file beside the collection."
+                return
+                    "The variable {{\(name)}} used in \(context) is undefined: set \(name.dropFirst(4)) in the process environment or in a .env file beside the collection."
             }
-            return "The variable {{\(name)}} used in \(context) is undefined: define it in the environment or the collection's variables, or pass --var \(name)=VALUE."
-        case let .variableCycle(names, context, _):
-            return "The variables used in \(context) refer to each other in a cycle: \(names.joined(separator: " -> "))."
-        case let .functionFailed(expression, reason, context, _):
+            return
+                "The variable {{\(name)}} used in \(context) is undefined: define it in the environment or the collection's variables, or pass --var \(name)=VALUE."
+        case .variableCycle(let names, let context, _):
+            return
+                "The variables used in \(context) refer to each other in a cycle: \(names.joined(separator: " -> "))."
+        case .functionFailed(let expression, let reason, let context, _):
             return "{{\(expression)}} in \(context) cannot be evaluated: \(reason)."
-        case let .unansweredPrompt(prompt, context, _):
+        case .unansweredPrompt(let prompt, let context, _):
             return "{{prompt \"\(prompt.label)\"}} in \(context) has no answer: --var \"\(prompt.label)=…\" gives one."
-        case let .invalidBaseURL(environment, url, _):
+        case .invalidBaseURL(let environment, let url, _):
             return "The base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
-        case let .invalidURL(endpoint, url, _):
+        case .invalidURL(let endpoint, let url, _):
             return "The URL of endpoint \"\(endpoint)\" is \"\(url)\", which is not a valid URL."
-        case let .noEnvironment(endpoint):
-            return "The endpoint \"\(endpoint)\" cannot be sent: the collection has no environment (add one with a base_url)."
-        case let .unreadableFile(endpoint, path, _):
+        case .noEnvironment(let endpoint):
+            return
+                "The endpoint \"\(endpoint)\" cannot be sent: the collection has no environment (add one with a base_url)."
+        case .unreadableFile(let endpoint, let path, _):
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
-        case let .untrustedFile(endpoint, reason, _):
+        case .untrustedFile(let endpoint, let reason, _):
             return "The endpoint \"\(endpoint)\" cannot send its file: \(reason)."
-        case let .capturedForAnotherServer(name, endpoint, origin, _):
-            return "{{\(name)}} was captured by \(endpoint) when this environment sent to \(origin), and it sends elsewhere now: "
+        case .capturedForAnotherServer(let name, let endpoint, let origin, _):
+            return
+                "{{\(name)}} was captured by \(endpoint) when this environment sent to \(origin), and it sends elsewhere now: "
                 + "a captured value stays with its server. Send \(endpoint) again to capture it here."
-        case let .invalidAuth(endpoint, reason, _):
+        case .invalidAuth(let endpoint, let reason, _):
             return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
-        case let .invalidProxy(environment, reason, _):
+        case .invalidProxy(let environment, let reason, _):
             return "The proxy: of environment \"\(environment)\" cannot be used: \(reason)."
-        case let .invalidHeaderValue(endpoint, header, reason, _):
-            return "The header \(header) of endpoint \"\(endpoint)\" cannot be sent: its value \(reason); a header value is one line."
-        case let .invalidGraphQL(endpoint, problems):
+        case .invalidHeaderValue(let endpoint, let header, let reason, _):
+            return
+                "The header \(header) of endpoint \"\(endpoint)\" cannot be sent: its value \(reason); a header value is one line."
+        case .invalidGraphQL(let endpoint, let problems):
             // The first problem's place starts the sentence; each further one gets its own line.
             let first = problems.first?.message ?? "it is not valid"
             let more = problems.dropFirst().map { "\n\($0)" }.joined()

@@ -15,14 +15,19 @@ extension ResolvedRequest {
     ///   - cookieJar: the environment's cookies, unless they are off.
     ///   - tokens: where OAuth2 tokens are kept.
     ///   - prompt: told what the user has to do for an interactive OAuth2 grant.
-    package func dispatcher(transport: any HTTPTransport, callbackQueue: DispatchQueue = .main, cookieJar: CookieJar? = nil,
-                            tokens: (any OAuth2TokenCache)? = nil, prompt: @escaping @Sendable (OAuth2Prompt) -> Void) -> NetworkDispatcher {
+    package func dispatcher(
+        transport: any HTTPTransport, callbackQueue: DispatchQueue = .main, cookieJar: CookieJar? = nil,
+        tokens: (any OAuth2TokenCache)? = nil, prompt: @escaping @Sendable (OAuth2Prompt) -> Void
+    ) -> NetworkDispatcher {
         var adapters: [any RequestAdapter] = []
-        var challengeHandler: (any AuthenticationChallengeHandler)? = digest.map { DigestAuthenticator(username: $0.username, password: $0.password) }
+        var challengeHandler: (any AuthenticationChallengeHandler)? = digest.map {
+            DigestAuthenticator(username: $0.username, password: $0.password)
+        }
         if let oauth2 {
-            let authenticator = OAuth2Authenticator(client: OAuth2Client(configuration: oauth2, transport: transport),
-                                                    cache: tokens ?? OAuth2TokenStore(collection: collectionKey, environment: environment.name),
-                                                    cacheKey: oauth2.cacheKey(sendingTo: URL(string: url) ?? baseURL), prompt: prompt)
+            let authenticator = OAuth2Authenticator(
+                client: OAuth2Client(configuration: oauth2, transport: transport),
+                cache: tokens ?? OAuth2TokenStore(collection: collectionKey, environment: environment.name),
+                cacheKey: oauth2.cacheKey(sendingTo: URL(string: url) ?? baseURL), prompt: prompt)
             adapters.append(authenticator)
             challengeHandler = authenticator
         }
@@ -32,10 +37,13 @@ extension ResolvedRequest {
         let redirects = RedirectPolicy(
             allowsInsecureRedirects: environment.allowsInsecureRedirects,
             isCredentialHeader: { masker.isSensitive(header: $0) },
-            insecureRedirectHint: "set allow_insecure_redirects: true on the environment or the collection to follow it",
+            insecureRedirectHint:
+                "set allow_insecure_redirects: true on the environment or the collection to follow it",
             followsRedirects: followsRedirects)
-        return NetworkDispatcher(serverProvider: environment, transport: transport, callbackQueue: callbackQueue,
-                                 requestAdapters: adapters, challengeHandler: challengeHandler, cookieJar: cookieJar, redirectPolicy: redirects)
+        return NetworkDispatcher(
+            serverProvider: environment, transport: transport, callbackQueue: callbackQueue,
+            requestAdapters: adapters, challengeHandler: challengeHandler, cookieJar: cookieJar,
+            redirectPolicy: redirects)
     }
 }
 
@@ -76,11 +84,13 @@ extension OAuth2Prompt {
     package func instructions(opened: Bool) -> String {
         switch self {
         case .openURL(let url):
-            return opened ? "OAuth2: sign in in the browser that opened (or open \(url.absoluteString))."
-                          : "OAuth2: open \(url.absoluteString) in a browser and sign in."
+            return opened
+                ? "OAuth2: sign in in the browser that opened (or open \(url.absoluteString))."
+                : "OAuth2: open \(url.absoluteString) in a browser and sign in."
         case .enterCode(let code, let verification, let complete, let expiresAt):
             let until = expiresAt.formatted(date: .omitted, time: .shortened)
-            return "OAuth2: open \((complete ?? verification).absoluteString) and enter the code \(code) (before \(until))."
+            return
+                "OAuth2: open \((complete ?? verification).absoluteString) and enter the code \(code) (before \(until))."
         }
     }
 

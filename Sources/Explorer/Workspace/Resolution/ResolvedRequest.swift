@@ -35,7 +35,8 @@ package struct ResolvedRequest: Sendable {
     /// index, checks and logs.
     init(
         endpoint: Endpoint, environment: Environment, baseURL: URL, request: BasicRequest, url: String,
-        urlVariableSpans: [VariableSpan], masker: SecretMasker, collectionKey: String, scope: VariableScope, bodyFile: URL? = nil
+        urlVariableSpans: [VariableSpan], masker: SecretMasker, collectionKey: String, scope: VariableScope,
+        bodyFile: URL? = nil
     ) {
         self.endpoint = endpoint
         self.environment = environment
@@ -78,7 +79,8 @@ package struct ResolvedRequest: Sendable {
         do {
             return try scope.expand(text).text
         } catch {
-            throw ResolveError(scopeFailure: error, context: "an assertion of endpoint \"\(endpoint.id)\"", at: endpoint.location)
+            throw ResolveError(
+                scopeFailure: error, context: "an assertion of endpoint \"\(endpoint.id)\"", at: endpoint.location)
         }
     }
     /// The file the body was read from, for a `file:` body (a curl command names it rather
@@ -92,7 +94,6 @@ package struct ResolvedRequest: Sendable {
     /// OAuth2 settings (`auth: oauth2`), expanded: the token is obtained (or taken from the
     /// environment's cache) when the request is sent, by `oauth2Authenticator(…)`.
     package var oauth2: OAuth2Configuration? = nil
-
 
     /// Whether the environment asks for a confirmation before sending.
     package var isProtected: Bool { environment.isProtected }

@@ -32,7 +32,9 @@ package struct SecretMasker: Sendable, Hashable {
     ///   - secretValues: the expanded values of secret variables.
     ///   - extraSensitiveHeaders: header names masked besides the always-sensitive ones.
     package init(secretValues: [String] = [], extraSensitiveHeaders: [String] = []) {
-        let values = Array(Set(secretValues.filter { $0.count >= 3 })).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        let values = Array(Set(secretValues.filter { $0.count >= 3 })).sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0 < $1
+        }
         self.secretValues = values
         self.sensitiveHeaders = SecretMasker.alwaysSensitiveHeaders + extraSensitiveHeaders
         encodedForms = values.flatMap { Self.encodedForms(of: $0).sorted() }
@@ -47,7 +49,8 @@ package struct SecretMasker: Sendable, Hashable {
     /// it carries a credential.
     package func isSensitive(header name: String) -> Bool {
         let lower = name.lowercased()
-        return sensitiveHeaders.contains { $0.lowercased() == lower } || Self.sensitiveNameWords.contains { lower.contains($0) }
+        return sensitiveHeaders.contains { $0.lowercased() == lower }
+            || Self.sensitiveNameWords.contains { lower.contains($0) }
     }
 
     /// The masker with more secret values: what a response's captures add to the request's.
@@ -82,7 +85,10 @@ package struct SecretMasker: Sendable, Hashable {
         func collect(_ form: String, _ options: String.CompareOptions) {
             var from = text.startIndex
             while from < text.endIndex, let hit = text.range(of: form, options: options, range: from..<text.endIndex) {
-                found.append(text.utf8.distance(from: text.startIndex, to: hit.lowerBound)..<text.utf8.distance(from: text.startIndex, to: hit.upperBound))
+                found.append(
+                    text.utf8.distance(
+                        from: text.startIndex, to: hit.lowerBound)..<text.utf8.distance(
+                            from: text.startIndex, to: hit.upperBound))
                 from = hit.upperBound
             }
         }
@@ -146,7 +152,8 @@ package struct SecretMasker: Sendable, Hashable {
         guard isSensitive(header: name) else { return mask(value) }
         // Keep an auth scheme (`Bearer`, `Basic`, `Digest`): it says what kind of credential it is.
         if let space = value.firstIndex(of: " "), !value[..<space].isEmpty,
-           value[..<space].allSatisfy({ $0.isLetter || $0 == "-" }) {
+            value[..<space].allSatisfy({ $0.isLetter || $0 == "-" })
+        {
             return value[..<space] + " " + SecretMasker.mask
         }
         return value.isEmpty ? value : SecretMasker.mask
@@ -154,7 +161,8 @@ package struct SecretMasker: Sendable, Hashable {
 
     /// Headers with their values masked.
     package func mask(headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: mask(header: $0.name, value: $0.value)) })
+        HTTPHeaders(
+            headers.fields.map { HTTPHeaders.Field(name: $0.name, value: mask(header: $0.name, value: $0.value)) })
     }
 
     /// A body with secret values masked: every form of them in a text body, their bytes as

@@ -38,7 +38,10 @@ extension APICollection {
         var pending = credentialTexts.flatMap { Template($0).variableNames }
         while let name = pending.popLast() {
             // A function call (`{{base64 creds}}`) reads its variable arguments.
-            if let call = TemplateFunction(name) { pending += call.variableArguments; continue }
+            if let call = TemplateFunction(name) {
+                pending += call.variableArguments
+                continue
+            }
             guard secret.insert(name).inserted else { continue }
             for variable in variables where variable.name == name { pending += Template(variable.value).variableNames }
         }

@@ -53,7 +53,8 @@ package struct CaptureStore: Sendable {
 
     /// The store in the state folder of a process environment.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("captures.json"))
+        self.init(
+            fileURL: XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("captures.json"))
     }
 
     /// The file's contents: collection path → environment → variable → value.
@@ -99,7 +100,9 @@ package struct CaptureStore: Sendable {
 
     // MARK: - The file
 
-    private var file: PrivateJSONFile<Contents> { PrivateJSONFile(fileURL, holding: "the captured variables", empty: [:]) }
+    private var file: PrivateJSONFile<Contents> {
+        PrivateJSONFile(fileURL, holding: "the captured variables", empty: [:])
+    }
 
     private func read() throws -> Contents {
         do { return try file.read() } catch { throw Failure(description: "\(error)") }

@@ -70,7 +70,10 @@ package struct CollectionReach: Sendable, Hashable {
         let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
         func file(_ path: String) {
             // A path made of variables may point anywhere: it counts as written.
-            guard !Template.containsVariables(path) else { found.insert(.file(path)); return }
+            guard !Template.containsVariables(path) else {
+                found.insert(.file(path))
+                return
+            }
             let expanded = (path as NSString).expandingTildeInPath
             let url = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : folder.appendingPathComponent(expanded)
             let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
@@ -89,7 +92,10 @@ package struct CollectionReach: Sendable, Hashable {
                         }
                     }
                     guard let argument = call.arguments.first else { continue }
-                    let value = switch argument { case .text(let text), .variable(let text): text }
+                    let value =
+                        switch argument {
+                        case .text(let text), .variable(let text): text
+                        }
                     if call.name == "command" { found.insert(.command(value)) }
                     if call.name == "file" { file(value) }
                 }
@@ -102,7 +108,9 @@ package struct CollectionReach: Sendable, Hashable {
         // the collection believes.
         for environment in collection.environments {
             guard let tls = environment.tls else { continue }
-            for path in [tls.caCertificateFile, tls.clientCertificateFile, tls.clientKeyFile].compactMap({ $0 }) { file(path) }
+            for path in [tls.caCertificateFile, tls.clientCertificateFile, tls.clientKeyFile].compactMap({ $0 }) {
+                file(path)
+            }
         }
         for endpoint in collection.endpoints {
             switch endpoint.body {
@@ -191,11 +199,15 @@ extension CollectionTrust {
     ///   - collection: the loaded collection.
     ///   - reach: what it reaches (`CollectionLoader.loadReaching`).
     ///   - collectionFile: its file.
-    package func refusal(for collection: APICollection, reaching reach: CollectionReach, at collectionFile: URL) -> String? {
+    package func refusal(for collection: APICollection, reaching reach: CollectionReach, at collectionFile: URL)
+        -> String?
+    {
         guard !isTrusted(collectionFile, reach: reach) else { return nil }
         let destinations = collection.environments.map { "\($0.name) \($0.baseURLTemplate)" }
         var fetched = ""
-        if case .remote(let url)? = OpenAPILocation(collection) { fetched = "It fetches its OpenAPI document from \(url.absoluteString). " }
+        if case .remote(let url)? = OpenAPILocation(collection) {
+            fetched = "It fetches its OpenAPI document from \(url.absoluteString). "
+        }
         return "\(collectionFile.path) was found, not named, and reaches beyond its folder: it "
             + reach.references.map(\.description).joined(separator: "; it ") + ". "
             + (destinations.isEmpty ? "" : "It sends to \(destinations.joined(separator: ", ")). ") + fetched
@@ -226,7 +238,8 @@ package struct SendTimeFiles: Sendable {
         let real = url.standardizedFileURL.resolvingSymlinksInPath().path
         guard real != root, !real.hasPrefix(root + "/") else { return nil }
         guard !trust.permitsReading(real, from: collectionFile) else { return nil }
-        return "\(url.path) is \(real == url.standardizedFileURL.path ? "" : "a link to \(real), ")outside the collection's folder, "
+        return
+            "\(url.path) is \(real == url.standardizedFileURL.path ? "" : "a link to \(real), ")outside the collection's folder, "
             + "and \(collectionFile.path) was not trusted to read it. "
             + "Read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)"
     }

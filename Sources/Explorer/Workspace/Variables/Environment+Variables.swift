@@ -36,19 +36,25 @@ extension Environment {
     ///   - processEnvironment: the process environment.
     /// - Returns: the variables, each name once, by the precedence a request uses.
     package func shownVariables(
-        captured: [String: CapturedVariable] = [:], processEnvironment: [String: String] = ProcessInfo.processInfo.environment
+        captured: [String: CapturedVariable] = [:],
+        processEnvironment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [ShownVariable] {
         var scope = scope(processEnvironment: processEnvironment)
         scope.captured = captured.mapValues(\.value)
-        let secretValues = secretValues(in: scope) + captured.values.filter(\.isSecret).map(\.value).filter { !$0.isEmpty }
+        let secretValues =
+            secretValues(in: scope) + captured.values.filter(\.isSecret).map(\.value).filter { !$0.isEmpty }
         var seen: Set<String> = []
         var shown: [ShownVariable] = []
         for (name, variable) in captured.sorted(by: { $0.key < $1.key }) where seen.insert(name).inserted {
             let isSecret = variable.isSecret || secrets.contains(name)
-            shown.append(ShownVariable(name: name, value: isSecret ? SecretMasker.mask : variable.value, isSecret: isSecret,
-                                       origin: .captured(endpoint: variable.endpoint, at: variable.capturedAt)))
+            shown.append(
+                ShownVariable(
+                    name: name, value: isSecret ? SecretMasker.mask : variable.value, isSecret: isSecret,
+                    origin: .captured(endpoint: variable.endpoint, at: variable.capturedAt)))
         }
-        let own = variables.map { ($0, VariableOrigin.environment) } + collectionVariables.map { ($0, VariableOrigin.collection) }
+        let own =
+            variables.map { ($0, VariableOrigin.environment) }
+            + collectionVariables.map { ($0, VariableOrigin.collection) }
         for (variable, origin) in own where seen.insert(variable.name).inserted {
             let value: String
             var isSecret = secrets.contains(variable.name)
@@ -59,7 +65,10 @@ extension Environment {
                 shown.append(ShownVariable(name: variable.name, value: "(undefined)", isSecret: false, origin: origin))
                 continue
             }
-            shown.append(ShownVariable(name: variable.name, value: isSecret ? SecretMasker.mask : value, isSecret: isSecret, origin: origin))
+            shown.append(
+                ShownVariable(
+                    name: variable.name, value: isSecret ? SecretMasker.mask : value, isSecret: isSecret, origin: origin
+                ))
         }
         return shown
     }

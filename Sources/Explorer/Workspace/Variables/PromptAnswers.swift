@@ -30,7 +30,9 @@ package struct PromptAnswers: TemplatePrompter, Sendable, Hashable {
     /// answer is not echoed and is masked like a secret.
     package static func isSecret(_ label: String) -> Bool {
         let lowered = label.lowercased()
-        return (SecretMasker.sensitiveNameWords + ["otp", "pin", "passphrase", "code"]).contains { lowered.contains($0) }
+        return (SecretMasker.sensitiveNameWords + ["otp", "pin", "passphrase", "code"]).contains {
+            lowered.contains($0)
+        }
     }
 }
 
@@ -51,14 +53,17 @@ extension APICollection {
     /// - Parameter captured: the environment's captured variables, when the caller has read
     ///   them already (else they are read from the store).
     package func unansweredPrompts(
-        of endpoints: [Endpoint], in environment: Environment, answers: PromptAnswers, captured: [String: CapturedVariable]? = nil
+        of endpoints: [Endpoint], in environment: Environment, answers: PromptAnswers,
+        captured: [String: CapturedVariable]? = nil
     ) -> [UnansweredPrompt] {
         let recorder = PromptRecorder(answers)
         var resolver = RequestResolver()
         resolver.prompter = recorder
         resolver.runsCommands = false
         let captured = captured ?? CaptureStore().variables(collection: storeKey, environment: environment.name)
-        for endpoint in endpoints { _ = try? resolver.resolve(endpoint, in: self, environment: environment, captured: captured) }
+        for endpoint in endpoints {
+            _ = try? resolver.resolve(endpoint, in: self, environment: environment, captured: captured)
+        }
         return recorder.unanswered
     }
 }

@@ -35,7 +35,8 @@ package struct Template: Sendable, Hashable {
             guard let close = firstPair(of: UInt8(ascii: "}"), in: utf8, from: innerStart) else { break }
             let inner = innerStart..<close
             next = utf8.index(close, offsetBy: 2)
-            found.append(Placeholder(range: open..<next, inner: inner, name: text[inner].trimmingCharacters(in: .whitespaces)))
+            found.append(
+                Placeholder(range: open..<next, inner: inner, name: text[inner].trimmingCharacters(in: .whitespaces)))
         }
         return found
     }
@@ -63,8 +64,11 @@ package struct Template: Sendable, Hashable {
         var segments: [Segment] = []
         var start = text.startIndex
         for placeholder in Self.placeholders(in: text) {
-            if placeholder.range.lowerBound > start { segments.append(.literal(String(text[start..<placeholder.range.lowerBound]))) }
-            segments.append(placeholder.name.isEmpty ? .literal(String(text[placeholder.range])) : .variable(placeholder.name))
+            if placeholder.range.lowerBound > start {
+                segments.append(.literal(String(text[start..<placeholder.range.lowerBound])))
+            }
+            segments.append(
+                placeholder.name.isEmpty ? .literal(String(text[placeholder.range])) : .variable(placeholder.name))
             start = placeholder.range.upperBound
         }
         if start < text.endIndex { segments.append(.literal(String(text[start...]))) }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,9 @@ package struct TemplateCommand: Sendable, Hashable {
     package init(_ command: String, directory: URL?, environment: [String: String]) {
         self.command = command
         self.directory = directory
-        timeout = environment["EXPLORER_COMMAND_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultTimeout
+        timeout =
+            environment["EXPLORER_COMMAND_TIMEOUT"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+            ?? Self.defaultTimeout
     }
 
     /// Runs the command.
@@ -45,9 +48,12 @@ package struct TemplateCommand: Sendable, Hashable {
     package func run() throws -> String {
         var output: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
-        guard pipe(&output) == 0 else { throw Failure(description: "no pipe for its output: \(String(cString: strerror(errno)))") }
+        guard pipe(&output) == 0 else {
+            throw Failure(description: "no pipe for its output: \(String(cString: strerror(errno)))")
+        }
         guard pipe(&errors) == 0 else {
-            close(output[0]); close(output[1])
+            close(output[0])
+            close(output[1])
             throw Failure(description: "no pipe for its errors: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
@@ -56,7 +62,9 @@ package struct TemplateCommand: Sendable, Hashable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for descriptor in [output[0], output[1], errors[0], errors[1]] { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        for descriptor in [output[0], output[1], errors[0], errors[1]] {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -72,8 +80,13 @@ package struct TemplateCommand: Sendable, Hashable {
         let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         close(output[1])
         close(errors[1])
-        defer { close(output[0]); close(errors[0]) }
-        guard spawned == 0 else { throw Failure(description: "/bin/sh cannot start: \(String(cString: strerror(spawned)))") }
+        defer {
+            close(output[0])
+            close(errors[0])
+        }
+        guard spawned == 0 else {
+            throw Failure(description: "/bin/sh cannot start: \(String(cString: strerror(spawned)))")
+        }
 
         var stdout = Data()
         var stderr = Data()
@@ -84,12 +97,16 @@ package struct TemplateCommand: Sendable, Hashable {
         while !open.isEmpty && failure == nil {
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else {
-                failure = Failure(description: "it did not finish within \(Self.seconds(timeout)) (EXPLORER_COMMAND_TIMEOUT raises the limit)")
+                failure = Failure(
+                    description:
+                        "it did not finish within \(Self.seconds(timeout)) (EXPLORER_COMMAND_TIMEOUT raises the limit)")
                 break
             }
             var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&polls, nfds_t(polls.count), Int32(min(left, 1) * 1000) + 1)
-            if ready < 0 && errno != EINTR { failure = Failure(description: "its output cannot be read: \(String(cString: strerror(errno)))") }
+            if ready < 0 && errno != EINTR {
+                failure = Failure(description: "its output cannot be read: \(String(cString: strerror(errno)))")
+            }
             guard ready > 0 else { continue }
             for entry in polls where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
@@ -112,10 +129,15 @@ package struct TemplateCommand: Sendable, Hashable {
         let exited = status & 0x7f == 0
         let code = (status >> 8) & 0xff
         guard exited && code == 0 else {
-            let said = String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline).last.map { ": \($0)" } ?? ""
-            throw Failure(description: (exited ? "it exited with status \(code)" : "it was ended by signal \(status & 0x7f)") + said)
+            let said =
+                String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline).last.map { ": \($0)" } ?? ""
+            throw Failure(
+                description: (exited ? "it exited with status \(code)" : "it was ended by signal \(status & 0x7f)")
+                    + said)
         }
-        guard let text = String(data: stdout, encoding: .utf8) else { throw Failure(description: "its output is not UTF-8 text") }
+        guard let text = String(data: stdout, encoding: .utf8) else {
+            throw Failure(description: "its output is not UTF-8 text")
+        }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -163,8 +185,10 @@ package struct CollectionTrust: Sendable {
                 return
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(since: try container.decode(Date.self, forKey: .since), reach: try container.decodeIfPresent(String.self, forKey: .reach),
-                      files: try container.decodeIfPresent([String].self, forKey: .files))
+            self.init(
+                since: try container.decode(Date.self, forKey: .since),
+                reach: try container.decodeIfPresent(String.self, forKey: .reach),
+                files: try container.decodeIfPresent([String].self, forKey: .files))
         }
     }
 
@@ -172,13 +196,16 @@ package struct CollectionTrust: Sendable {
 
     /// The trust list of the state folder the environment names.
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let url = XDGDirectories(environment: environment).stateDirectory.appendingPathComponent("trusted-collections.json")
+        let url = XDGDirectories(environment: environment).stateDirectory.appendingPathComponent(
+            "trusted-collections.json")
         file = PrivateJSONFile(url, holding: "the list of trusted collections", empty: [:])
     }
 
     /// Whether this collection file may reach what it reaches now.
     package func isTrusted(_ collectionFile: URL, reach: CollectionReach) -> Bool {
-        guard !reach.isEmpty, let entry = ((try? file.read()) ?? [:])[Self.key(collectionFile)] else { return reach.isEmpty }
+        guard !reach.isEmpty, let entry = ((try? file.read()) ?? [:])[Self.key(collectionFile)] else {
+            return reach.isEmpty
+        }
         // An entry from before files were listed cannot say which a send may read: it asks again.
         return entry.reach == reach.digest && (entry.files != nil || reach.files.isEmpty)
     }

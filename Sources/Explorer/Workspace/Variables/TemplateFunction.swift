@@ -1,6 +1,6 @@
 import Crypto
-import NetworkingCore
 import Foundation
+import NetworkingCore
 
 /// The functions a `{{…}}` may call, with their arguments after the name:
 ///
@@ -22,7 +22,10 @@ import Foundation
 /// A format, a unit, a number or a path is taken as written (quoted when it has spaces).
 package struct TemplateFunction: Sendable, Hashable {
     /// The names, as written.
-    static let names = ["uuid", "now", "timestamp", "random_int", "base64", "base64_decode", "url_encode", "sha256", "hmac_sha256", "file", "prompt", "command"]
+    static let names = [
+        "uuid", "now", "timestamp", "random_int", "base64", "base64_decode", "url_encode", "sha256", "hmac_sha256",
+        "file", "prompt", "command",
+    ]
 
     /// The largest file `{{file PATH}}` reads.
     static let maximumFileBytes = 1 << 20
@@ -43,7 +46,9 @@ package struct TemplateFunction: Sendable, Hashable {
     /// built-ins answer).
     package init?(_ expression: String) {
         // Most placeholders are variable names: the first word decides before any tokenizing.
-        guard Self.names.contains(String(expression.drop { $0.isWhitespace }.prefix { !$0.isWhitespace })) else { return nil }
+        guard Self.names.contains(String(expression.drop { $0.isWhitespace }.prefix { !$0.isWhitespace })) else {
+            return nil
+        }
         var tokens = CheckTokens(expression)
         guard let first = tokens.next(), !first.quoted, Self.names.contains(first.text) else { return nil }
         var arguments: [Argument] = []
@@ -73,7 +78,8 @@ package struct TemplateFunction: Sendable, Hashable {
     /// - Throws: `Failure` for wrong arguments, `VariableScope.Failure` from `lookUp`, the
     ///   prompter's and the command runner's errors.
     func evaluate(
-        now: Date, directory: URL?, files: SendTimeFiles? = nil, prompter: (any TemplatePrompter)? = nil, runCommand: ((String) throws -> String)? = nil,
+        now: Date, directory: URL?, files: SendTimeFiles? = nil, prompter: (any TemplatePrompter)? = nil,
+        runCommand: ((String) throws -> String)? = nil,
         lookUp: (String) throws -> String
     ) throws -> String {
         /// A value: quoted text, or a variable's value.
@@ -96,7 +102,8 @@ package struct TemplateFunction: Sendable, Hashable {
         }
         func expect(_ count: Int, _ usage: String) throws {
             guard arguments.count == count else {
-                throw Failure(reason: "\(name) takes \(count == 1 ? "one argument" : "\(count) arguments"), as in {{\(usage)}}")
+                throw Failure(
+                    reason: "\(name) takes \(count == 1 ? "one argument" : "\(count) arguments"), as in {{\(usage)}}")
             }
         }
         switch name {
@@ -117,7 +124,10 @@ package struct TemplateFunction: Sendable, Hashable {
         case "random_int":
             try expect(2, "random_int 1 100")
             guard let low = try number(0), let high = try number(1), low <= high else {
-                throw Failure(reason: "random_int takes two whole numbers, the first not above the second, as in {{random_int 1 100}}")
+                throw Failure(
+                    reason:
+                        "random_int takes two whole numbers, the first not above the second, as in {{random_int 1 100}}"
+                )
             }
             return String(Int.random(in: low...high))
         case "base64":
@@ -126,8 +136,11 @@ package struct TemplateFunction: Sendable, Hashable {
         case "base64_decode":
             try expect(1, "base64_decode encoded")
             let text = try argument(0)
-            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data(base64Encoded: text + String(repeating: "=", count: (4 - text.count % 4) % 4)),
-                  let decoded = String(data: data, encoding: .utf8) else {
+            guard
+                let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters)
+                    ?? Data(base64Encoded: text + String(repeating: "=", count: (4 - text.count % 4) % 4)),
+                let decoded = String(data: data, encoding: .utf8)
+            else {
                 throw Failure(reason: "base64_decode was given text that is not Base64 of UTF-8 text")
             }
             return decoded
@@ -158,11 +171,17 @@ package struct TemplateFunction: Sendable, Hashable {
             let base = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
             if let reason = files?.refusal(toRead: url) { throw Failure(reason: reason) }
-            guard let handle = try? FileHandle(forReadingFrom: url) else { throw Failure(reason: "the file \(url.path) cannot be read") }
+            guard let handle = try? FileHandle(forReadingFrom: url) else {
+                throw Failure(reason: "the file \(url.path) cannot be read")
+            }
             defer { try? handle.close() }
             let data = (try? handle.read(upToCount: Self.maximumFileBytes + 1)) ?? Data()
-            guard data.count <= Self.maximumFileBytes else { throw Failure(reason: "the file \(url.path) is larger than \(Self.maximumFileBytes) bytes") }
-            guard let text = String(data: data, encoding: .utf8) else { throw Failure(reason: "the file \(url.path) is not UTF-8 text") }
+            guard data.count <= Self.maximumFileBytes else {
+                throw Failure(reason: "the file \(url.path) is larger than \(Self.maximumFileBytes) bytes")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw Failure(reason: "the file \(url.path) is not UTF-8 text")
+            }
             // A file ends with a newline that is not part of the token it holds.
             return text.hasSuffix("\n") ? String(text.dropLast()) : text
         default:

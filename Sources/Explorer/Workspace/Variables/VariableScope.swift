@@ -108,9 +108,14 @@ package struct VariableScope: Sendable {
         try budget.step(trail.first ?? name)
         if let call = TemplateFunction(name) {
             do {
-                if call.name == "prompt", case .text(let label)? = call.arguments.first, let given = overrides[label] { return given }
-                let result = try call.evaluate(now: now, directory: directory, files: collectionFile.map { SendTimeFiles(collectionFile: $0, environment: processEnvironment) },
-                                             prompter: prompter, runCommand: runCommand) { argument throws(Failure) in
+                if call.name == "prompt", case .text(let label)? = call.arguments.first, let given = overrides[label] {
+                    return given
+                }
+                let result = try call.evaluate(
+                    now: now, directory: directory,
+                    files: collectionFile.map { SendTimeFiles(collectionFile: $0, environment: processEnvironment) },
+                    prompter: prompter, runCommand: runCommand
+                ) { argument throws(Failure) in
                     try value(of: argument, trail: trail + [name], budget: budget)
                 }
                 outputs.record(name, result)
@@ -127,8 +132,10 @@ package struct VariableScope: Sendable {
         }
         guard let raw = rawValue(of: name) else { throw .undefined(name) }
         // Values from the process, `.env` and the built-ins are taken as they are.
-        let isUserVariable = overrides[name] != nil
-            || (captured[name] == nil && (environmentVariables[named: name] != nil || collectionVariables[named: name] != nil))
+        let isUserVariable =
+            overrides[name] != nil
+            || (captured[name] == nil
+                && (environmentVariables[named: name] != nil || collectionVariables[named: name] != nil))
         guard isUserVariable else {
             // A built-in answered it (`{{uuid}}` …): the preview lists it with the functions.
             if captured[name] == nil, Self.builtIns.contains(name) { outputs.record(name, raw) }
@@ -146,7 +153,9 @@ package struct VariableScope: Sendable {
         try expand(text, trail: [], budget: TemplateBudget(limits))
     }
 
-    private func expand(_ text: String, trail: [String], budget: TemplateBudget) throws(Failure) -> (text: String, spans: [VariableSpan]) {
+    private func expand(_ text: String, trail: [String], budget: TemplateBudget) throws(Failure) -> (
+        text: String, spans: [VariableSpan]
+    ) {
         var out = ""
         var count = 0
         var spans: [VariableSpan] = []
@@ -177,9 +186,12 @@ package struct VariableScope: Sendable {
             throw TemplateFunction.Failure(reason: "commands run only from a collection file the user opened")
         }
         guard let reach = CollectionReach(loading: collectionFile),
-              CollectionTrust(environment: processEnvironment).isTrusted(collectionFile, reach: reach) else {
-            throw TemplateFunction.Failure(reason: "commands run only from a collection you opened by name or trusted, and \(collectionFile.path) was found, not named: "
-                                           + "open it with --collection, or run explorer trust \(collectionFile.path)")
+            CollectionTrust(environment: processEnvironment).isTrusted(collectionFile, reach: reach)
+        else {
+            throw TemplateFunction.Failure(
+                reason:
+                    "commands run only from a collection you opened by name or trusted, and \(collectionFile.path) was found, not named: "
+                    + "open it with --collection, or run explorer trust \(collectionFile.path)")
         }
         do {
             let output = try TemplateCommand(command, directory: directory, environment: processEnvironment).run()
@@ -211,19 +223,24 @@ private final class TemplateBudget {
     func step(_ name: String) throws(VariableScope.Failure) {
         steps += 1
         guard steps > limits.templateSteps else { return }
-        throw .limit(name, EvaluationLimitError(
-            problem: "expanding it took more than \(limits.templateSteps) steps (variables that use one another many times)",
-            variable: EvaluationLimits.templateStepsVariable
-        ))
+        throw .limit(
+            name,
+            EvaluationLimitError(
+                problem:
+                    "expanding it took more than \(limits.templateSteps) steps (variables that use one another many times)",
+                variable: EvaluationLimits.templateStepsVariable
+            ))
     }
 
     /// Checks the length of a result so far, in the expansion of `name`.
     func check(size: Int, of name: String) throws(VariableScope.Failure) {
         guard size > limits.templateSize else { return }
-        throw .limit(name, EvaluationLimitError(
-            problem: "its value grew past \(limits.templateSize) characters",
-            variable: EvaluationLimits.templateSizeVariable
-        ))
+        throw .limit(
+            name,
+            EvaluationLimitError(
+                problem: "its value grew past \(limits.templateSize) characters",
+                variable: EvaluationLimits.templateSizeVariable
+            ))
     }
 }
 

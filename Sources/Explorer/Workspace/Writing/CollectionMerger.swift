@@ -27,12 +27,16 @@ package enum CollectionMerger {
     ///   - base: the existing collection.
     ///   - replace: asked for each endpoint that exists already; `true` replaces it.
     /// - Returns: the merged collection and what happened.
-    package static func merge(_ imported: APICollection, into base: APICollection, replace: (String) -> Bool) -> (APICollection, Report) {
+    package static func merge(_ imported: APICollection, into base: APICollection, replace: (String) -> Bool) -> (
+        APICollection, Report
+    ) {
         var merged = base
         var report = Report()
         for variable in imported.variables {
             if let existing = merged.variables[named: variable.name] {
-                if existing != variable.value { report.notes.append("The variable \(variable.name) exists already and was kept as \"\(existing)\".") }
+                if existing != variable.value {
+                    report.notes.append("The variable \(variable.name) exists already and was kept as \"\(existing)\".")
+                }
             } else {
                 merged.variables.append(variable)
             }
@@ -41,14 +45,18 @@ package enum CollectionMerger {
             if merged.openAPI == nil {
                 merged.openAPI = document
             } else if merged.openAPI != document {
-                report.notes.append("The collection checks responses against \(merged.openAPI ?? ""); the imported \(document) was not linked (change openapi: to use it).")
+                report.notes.append(
+                    "The collection checks responses against \(merged.openAPI ?? ""); the imported \(document) was not linked (change openapi: to use it)."
+                )
             }
         }
         var imported = imported
         rebase(&imported, onto: merged, report: &report)
         for environment in imported.environments {
             // An environment whose base URL is there already adds nothing.
-            guard !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) else { continue }
+            guard !merged.environments.contains(where: { $0.baseURLTemplate == environment.baseURLTemplate }) else {
+                continue
+            }
             var name = environment.name
             if merged.environment(named: name) != nil {
                 // Same name, another server: keep both, the new one named after its host.
@@ -58,11 +66,17 @@ package enum CollectionMerger {
                 name = host ?? environment.name
                 var counter = 2
                 let stem = name
-                while merged.environment(named: name) != nil { name = "\(stem) \(counter)"; counter += 1 }
-                report.notes.append("The environment \"\(environment.name)\" exists already; the imported \(environment.baseURLTemplate) was added as \"\(name)\".")
+                while merged.environment(named: name) != nil {
+                    name = "\(stem) \(counter)"
+                    counter += 1
+                }
+                report.notes.append(
+                    "The environment \"\(environment.name)\" exists already; the imported \(environment.baseURLTemplate) was added as \"\(name)\"."
+                )
             }
-            merged.environments.append(environment.moved(
-                named: name, collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
+            merged.environments.append(
+                environment.moved(
+                    named: name, collectionVariables: merged.variables, dotEnv: base.environments.first?.dotEnv ?? [:]))
         }
         // The addresses there already, kept as a set: each endpoint is looked up once, so an
         // import of n endpoints costs n steps, not n times the collection.
@@ -89,18 +103,26 @@ package enum CollectionMerger {
     /// that environment and its own environment is dropped.
     private static func rebase(_ imported: inout APICollection, onto base: APICollection, report: inout Report) {
         guard imported.environments.count == 1, let source = imported.environments.first,
-              !Template.containsVariables(source.baseURLTemplate) else { return }
-        let origin = source.baseURLTemplate.hasSuffix("/") ? String(source.baseURLTemplate.dropLast()) : source.baseURLTemplate
+            !Template.containsVariables(source.baseURLTemplate)
+        else { return }
+        let origin =
+            source.baseURLTemplate.hasSuffix("/") ? String(source.baseURLTemplate.dropLast()) : source.baseURLTemplate
         for target in base.environments where !Template.containsVariables(target.baseURLTemplate) {
-            let prefix = target.baseURLTemplate.hasSuffix("/") ? String(target.baseURLTemplate.dropLast()) : target.baseURLTemplate
+            let prefix =
+                target.baseURLTemplate.hasSuffix("/")
+                ? String(target.baseURLTemplate.dropLast()) : target.baseURLTemplate
             guard prefix.hasPrefix(origin) else { continue }
             let basePath = String(prefix.dropFirst(origin.count))
-            let allUnder = imported.endpoints.allSatisfy { $0.path == basePath || $0.path.hasPrefix(basePath + "/") || $0.path.hasPrefix(basePath + "?") }
+            let allUnder = imported.endpoints.allSatisfy {
+                $0.path == basePath || $0.path.hasPrefix(basePath + "/") || $0.path.hasPrefix(basePath + "?")
+            }
             guard allUnder else { continue }
             imported.items = imported.items.map { rebased($0, removing: basePath) }
             imported.environments = []
             if !basePath.isEmpty {
-                report.notes.append("The imported paths were made relative to the environment \"\(target.name)\" (\(target.baseURLTemplate)).")
+                report.notes.append(
+                    "The imported paths were made relative to the environment \"\(target.name)\" (\(target.baseURLTemplate))."
+                )
             }
             return
         }
@@ -118,7 +140,9 @@ package enum CollectionMerger {
         }
     }
 
-    private static func replacing(_ endpoint: Endpoint, in items: [CollectionItem], folderPath: [String]) -> [CollectionItem] {
+    private static func replacing(_ endpoint: Endpoint, in items: [CollectionItem], folderPath: [String])
+        -> [CollectionItem]
+    {
         items.map { item in
             switch item {
             case .endpoint(let existing) where existing.id == endpoint.id:
@@ -136,12 +160,19 @@ package enum CollectionMerger {
 
     /// Adds an endpoint at the end of its folder (made when missing), in place: the items are
     /// not copied for each endpoint added.
-    private static func insert(_ endpoint: Endpoint, into items: inout [CollectionItem], remainingPath: ArraySlice<String>) {
-        guard let head = remainingPath.first else { items.append(.endpoint(endpoint)); return }
-        let index = items.firstIndex { if case .folder(let f) = $0 { f.name == head } else { false } } ?? {
-            items.append(.folder(Folder(name: head, items: [])))
-            return items.count - 1
-        }()
+    private static func insert(
+        _ endpoint: Endpoint, into items: inout [CollectionItem], remainingPath: ArraySlice<String>
+    ) {
+        guard let head = remainingPath.first else {
+            items.append(.endpoint(endpoint))
+            return
+        }
+        let index =
+            items.firstIndex { if case .folder(let f) = $0 { f.name == head } else { false } }
+            ?? {
+                items.append(.folder(Folder(name: head, items: [])))
+                return items.count - 1
+            }()
         guard case .folder(var folder) = items[index] else { return }
         items[index] = .endpoint(endpoint)  // lets `folder` hold the only reference to its items
         insert(endpoint, into: &folder.items, remainingPath: remainingPath.dropFirst())

@@ -24,7 +24,8 @@ package struct CollectionSource: Sendable {
     package func holds(_ collection: APICollection) -> Bool {
         guard let read = try? CollectionLoader.parse(text) else { return false }
         return read.items == collection.items && read.variables == collection.variables
-            && read.environments.map(\.name) == collection.environments.map(\.name) && read.openAPI == collection.openAPI
+            && read.environments.map(\.name) == collection.environments.map(\.name)
+            && read.openAPI == collection.openAPI
     }
 
     /// Adds a top-level `key: value` the file does not have yet, on the line after `name:`
@@ -34,10 +35,13 @@ package struct CollectionSource: Sendable {
     /// - Returns: false when the key is there already or the text is not a mapping.
     @discardableResult
     package mutating func addTopLevel(_ key: String, _ value: String) -> Bool {
-        guard let root = try? Yams.compose(yaml: text, .explorerFiles), let mapping = root.mapping, mapping[key] == nil else { return false }
+        guard let root = try? Yams.compose(yaml: text, .explorerFiles), let mapping = root.mapping, mapping[key] == nil
+        else { return false }
         var lines = self.lines
         let nameLine = mapping.first { $0.key.string == "name" }.flatMap { $0.key.mark?.line }
-        let plain = value.range(of: #"^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$"#, options: .regularExpression) != nil && !value.hasSuffix(" ")
+        let plain =
+            value.range(of: #"^[A-Za-z0-9_./][A-Za-z0-9_./ -]*$"#, options: .regularExpression) != nil
+            && !value.hasSuffix(" ")
         let written = plain ? value : JSONValue.string(value).serialized()
         let position = nameLine.map { min($0, lines.count) } ?? 0
         lines.insert("\(key): \(written)", at: position)
@@ -69,7 +73,8 @@ package struct CollectionSource: Sendable {
         }
         var lines = self.lines
         let start = list.itemLines[index]
-        lines.replaceSubrange(start..<list.end(of: index, in: lines), with: Self.lines(for: .endpoint(endpoint), indent: list.indent))
+        lines.replaceSubrange(
+            start..<list.end(of: index, in: lines), with: Self.lines(for: .endpoint(endpoint), indent: list.indent))
         text = lines.joined(separator: "\n")
         return true
     }
@@ -87,7 +92,8 @@ package struct CollectionSource: Sendable {
         let lines = self.lines
         guard var list = BlockList(root.mapping?["endpoints"], folderPath: [], in: lines) else { return false }
         while let name = path.first, let folder = list.folder(named: name),
-              let inner = BlockList(folder.mapping?["endpoints"], folderPath: folders + [name], in: lines) {
+            let inner = BlockList(folder.mapping?["endpoints"], folderPath: folders + [name], in: lines)
+        {
             folders.append(name)
             list = inner
             path = path.dropFirst()
@@ -99,11 +105,12 @@ package struct CollectionSource: Sendable {
             position = nil
         }
         var edited = lines
-        let line = if let position, position < list.itemLines.count {
-            list.leadStart(of: max(0, position), in: lines)
-        } else {
-            list.end(of: list.itemLines.count - 1, in: lines)
-        }
+        let line =
+            if let position, position < list.itemLines.count {
+                list.leadStart(of: max(0, position), in: lines)
+            } else {
+                list.end(of: list.itemLines.count - 1, in: lines)
+            }
         edited.insert(contentsOf: Self.lines(for: item, indent: list.indent), at: line)
         text = edited.joined(separator: "\n")
         return true
@@ -114,13 +121,16 @@ package struct CollectionSource: Sendable {
     /// The list an endpoint is in and its index there.
     private func locate(_ id: String) -> (BlockList, Int)? {
         let lines = self.lines
-        guard let root = try? Yams.compose(yaml: text, .explorerFiles), var list = BlockList(root.mapping?["endpoints"], folderPath: [], in: lines) else { return nil }
+        guard let root = try? Yams.compose(yaml: text, .explorerFiles),
+            var list = BlockList(root.mapping?["endpoints"], folderPath: [], in: lines)
+        else { return nil }
         var parts = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)[...]
         // Folder names may hold a "/": try the longest folder prefix first, as the loader's ids do.
         while parts.count > 1 {
             if let index = list.endpointIndex(named: parts.joined(separator: "/")) { return (list, index) }
             guard let name = parts.first, let folder = list.folder(named: name),
-                  let inner = BlockList(folder.mapping?["endpoints"], folderPath: list.folderPath + [name], in: lines) else { return nil }
+                let inner = BlockList(folder.mapping?["endpoints"], folderPath: list.folderPath + [name], in: lines)
+            else { return nil }
             list = inner
             parts = parts.dropFirst()
         }
@@ -129,7 +139,9 @@ package struct CollectionSource: Sendable {
 
     /// An entry as `CollectionWriter` writes it, each line indented to a list's dashes.
     private static func lines(for item: CollectionItem, indent: Int) -> [String] {
-        guard let written = try? Yams.serialize(node: Node([CollectionWriter.itemNode(item)], .implicit), indent: 2, width: -1, allowUnicode: true)
+        guard
+            let written = try? Yams.serialize(
+                node: Node([CollectionWriter.itemNode(item)], .implicit), indent: 2, width: -1, allowUnicode: true)
         else { return [] }
         let pad = String(repeating: " ", count: indent)
         return written.components(separatedBy: "\n").filter { !$0.isEmpty }.map { pad + $0 }
@@ -152,10 +164,13 @@ private struct BlockList {
             // libyaml marks a block mapping in a list at its first key: the dash is two
             // columns before it, on the same line, with only spaces before it (`- name: …`).
             // Anything else (a flow list, `-   name`) is not placed here.
-            guard item.mapping != nil, let mark = item.mark, mark.column >= 3, text.indices.contains(mark.line - 1) else { return nil }
+            guard item.mapping != nil, let mark = item.mark, mark.column >= 3, text.indices.contains(mark.line - 1)
+            else { return nil }
             let dash = mark.column - 3
             let line = Array(text[mark.line - 1].unicodeScalars.prefix(dash + 2))
-            guard line.count == dash + 2, line[dash] == "-", line[dash + 1] == " ", line[..<dash].allSatisfy({ $0 == " " }) else { return nil }
+            guard line.count == dash + 2, line[dash] == "-", line[dash + 1] == " ",
+                line[..<dash].allSatisfy({ $0 == " " })
+            else { return nil }
             if let indent, indent != dash { return nil }
             indent = dash
             lines.append(mark.line - 1)
@@ -194,7 +209,9 @@ private struct BlockList {
                 let line = lines[end]
                 let trimmed = line.drop { $0 == " " }
                 let column = line.count - trimmed.count
-                if !trimmed.isEmpty, column <= indent, !(trimmed.hasPrefix("#") && column == indent && Self.continues(lines, after: end, indent: indent)) {
+                if !trimmed.isEmpty, column <= indent,
+                    !(trimmed.hasPrefix("#") && column == indent && Self.continues(lines, after: end, indent: indent))
+                {
                     break
                 }
                 end += 1

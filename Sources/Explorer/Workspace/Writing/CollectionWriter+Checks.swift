@@ -12,14 +12,33 @@ extension CollectionWriter {
             pairs.append(("assert", Node(endpoint.assertions.map { scalar($0.text) }, .implicit)))
         }
         if let retry = endpoint.retry {
-            pairs.append(("retry", Node([("count", Node(String(retry.count))), ("interval", Node(retry.intervalText))], .implicit, .flow)))
+            pairs.append(
+                (
+                    "retry",
+                    Node(
+                        [("count", Node(String(retry.count))), ("interval", Node(retry.intervalText))], .implicit, .flow
+                    )
+                ))
         }
         if !endpoint.requirements.isEmpty {
             let plain = endpoint.requirements.allSatisfy { $0.maxAge == nil }
-            pairs.append(("requires", Node(endpoint.requirements.map { requirement -> Node in
-                guard let maxAge = requirement.maxAge else { return plain ? scalar(requirement.endpoint) : Node([("endpoint", scalar(requirement.endpoint))], .implicit, .flow) }
-                return Node([("endpoint", scalar(requirement.endpoint)), ("max_age", Node(DurationText.format(maxAge)))], .implicit, .flow)
-            }, .implicit, plain ? .flow : .block)))
+            pairs.append(
+                (
+                    "requires",
+                    Node(
+                        endpoint.requirements.map { requirement -> Node in
+                            guard let maxAge = requirement.maxAge else {
+                                return plain
+                                    ? scalar(requirement.endpoint)
+                                    : Node([("endpoint", scalar(requirement.endpoint))], .implicit, .flow)
+                            }
+                            return Node(
+                                [
+                                    ("endpoint", scalar(requirement.endpoint)),
+                                    ("max_age", Node(DurationText.format(maxAge))),
+                                ], .implicit, .flow)
+                        }, .implicit, plain ? .flow : .block)
+                ))
         }
         return pairs
     }
@@ -33,7 +52,8 @@ extension CollectionWriter {
         case .xpath(let expression): pairs = [("xpath", scalar(expression))]
         case .header(let name): pairs = [("header", scalar(name))]
         case .cookie(let name): pairs = [("cookie", scalar(name))]
-        case .regex(let pattern, let inHeaders): pairs = [("regex", scalar(pattern)), ("from", Node(inHeaders ? "headers" : "body"))]
+        case .regex(let pattern, let inHeaders):
+            pairs = [("regex", scalar(pattern)), ("from", Node(inHeaders ? "headers" : "body"))]
         case .status: pairs = [("status", Node("true"))]
         case .body: pairs = [("body", Node("true"))]
         }

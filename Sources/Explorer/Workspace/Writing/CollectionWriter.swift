@@ -32,7 +32,9 @@ package enum CollectionWriter {
         if collection.validatesResponses { root.append(("validate", Node("true", .implicit, .plain))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if let auth = collection.auth { root.append(("auth", authNode(auth))) }
-        if collection.allowsInsecureRedirects { root.append(("allow_insecure_redirects", Node("true", .implicit, .plain))) }
+        if collection.allowsInsecureRedirects {
+            root.append(("allow_insecure_redirects", Node("true", .implicit, .plain)))
+        }
         if !collection.compareRules.isEmpty { root.append(("compare", compareNode(collection.compareRules))) }
         if !collection.environments.isEmpty {
             root.append(("environments", Node(collection.environments.map(environmentNode), .implicit)))
@@ -49,11 +51,17 @@ package enum CollectionWriter {
         if environment.isProtected { pairs.append(("protected", Node("true", .implicit, .plain))) }
         if !environment.variables.isEmpty { pairs.append(("variables", mapping(environment.variables))) }
         if !environment.headers.isEmpty { pairs.append(("headers", mapping(environment.headers))) }
-        if !environment.secrets.isEmpty { pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow))) }
+        if !environment.secrets.isEmpty {
+            pairs.append(("secrets", Node(environment.secrets.map { scalar($0) }, .implicit, .flow)))
+        }
         if let auth = environment.auth { pairs.append(("auth", authNode(auth))) }
         if !environment.keepsCookies { pairs.append(("cookies", Node("false", .implicit, .plain))) }
-        if let allowed = environment.insecureRedirects { pairs.append(("allow_insecure_redirects", Node(allowed ? "true" : "false", .implicit, .plain))) }
-        if let follow = environment.followRedirects { pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain))) }
+        if let allowed = environment.insecureRedirects {
+            pairs.append(("allow_insecure_redirects", Node(allowed ? "true" : "false", .implicit, .plain)))
+        }
+        if let follow = environment.followRedirects {
+            pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain)))
+        }
         if !environment.resolve.isEmpty { pairs.append(("resolve", mapping(environment.resolve))) }
         if environment.proxyTunnel { pairs.append(("proxy_tunnel", Node("true", .implicit, .plain))) }
         if let tls = environment.tls {
@@ -74,7 +82,9 @@ package enum CollectionWriter {
             var fields: [(Node, Node)] = [("url", scalar(proxy.url))]
             if let user = proxy.user { fields.append(("user", scalar(user))) }
             if let password = proxy.password { fields.append(("password", scalar(password))) }
-            if let noProxy = proxy.noProxy { fields.append(("no_proxy", Node(noProxy.map { scalar($0) }, .implicit, .flow))) }
+            if let noProxy = proxy.noProxy {
+                fields.append(("no_proxy", Node(noProxy.map { scalar($0) }, .implicit, .flow)))
+            }
             pairs.append(("proxy", keyed(fields)))
         }
         return keyed(pairs)
@@ -93,7 +103,9 @@ package enum CollectionWriter {
             var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
             if let description = endpoint.description { pairs.append(("description", scalar(description))) }
             // Left out when it is the default the loader gives: POST for GraphQL, else GET.
-            if endpoint.method != (endpoint.graphql != nil ? .post : .get) { pairs.append(("method", Node(endpoint.method.rawValue))) }
+            if endpoint.method != (endpoint.graphql != nil ? .post : .get) {
+                pairs.append(("method", Node(endpoint.method.rawValue)))
+            }
             pairs.append(("path", scalar(endpoint.path)))
             if let operation = endpoint.operation { pairs.append(("operation", scalar(operation))) }
             if !endpoint.query.isEmpty { pairs.append(("query", mapping(endpoint.query))) }
@@ -110,7 +122,9 @@ package enum CollectionWriter {
             if let graphql = endpoint.graphql { pairs.append(("graphql", graphQLNode(graphql))) }
             if !endpoint.disabled.isEmpty { pairs.append(("disabled", disabledNode(endpoint.disabled))) }
             if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
-            if let follow = endpoint.followRedirects { pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain))) }
+            if let follow = endpoint.followRedirects {
+                pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain)))
+            }
             pairs += checkPairs(endpoint)
             pairs += webSocketPairs(endpoint)
             return keyed(pairs)
@@ -124,13 +138,13 @@ package enum CollectionWriter {
         switch auth.scheme {
         case .none:
             return scalar("none")
-        case let .basic(username, password), let .digest(username, password):
+        case .basic(let username, let password), .digest(let username, let password):
             pairs += [("username", scalar(username)), ("password", scalar(password))]
-        case let .bearer(token):
+        case .bearer(let token):
             pairs.append(("token", scalar(token)))
-        case let .apiKey(name, value, placement):
+        case .apiKey(let name, let value, let placement):
             pairs += [("name", scalar(name)), ("value", scalar(value)), ("in", scalar(placement.rawValue))]
-        case let .oauth2(settings):
+        case .oauth2(let settings):
             pairs += OAuth2Settings.keys.compactMap { key in settings.values[key].map { (scalar(key), scalar($0)) } }
         }
         return keyed(pairs)
@@ -143,7 +157,9 @@ package enum CollectionWriter {
         if !rows.query.isEmpty { pairs.append(("query", mapping(rows.query))) }
         if !rows.headers.isEmpty { pairs.append(("headers", mapping(rows.headers, caseInsensitive: true))) }
         if !rows.form.isEmpty { pairs.append(("form", mapping(rows.form))) }
-        if !rows.multipart.isEmpty { pairs.append(("multipart", named(rows.multipart.map { ($0.name, multipartValue($0)) }))) }
+        if !rows.multipart.isEmpty {
+            pairs.append(("multipart", named(rows.multipart.map { ($0.name, multipartValue($0)) })))
+        }
         return keyed(pairs)
     }
 
@@ -190,10 +206,13 @@ package enum CollectionWriter {
     /// (`name`, `method` …) come as untagged literals, which the emitter would otherwise ask
     /// Yams to resolve (regular expressions, once for each key of each endpoint).
     static func keyed(_ pairs: [(Node, Node)], _ style: Node.Mapping.Style = .any) -> Node {
-        Node(pairs.map { key, value in
-            guard case .scalar(let text) = key, text.tag.description == Tag.Name.implicit.rawValue else { return (key, value) }
-            return (scalar(text.string), value)
-        }, .implicit, style)
+        Node(
+            pairs.map { key, value in
+                guard case .scalar(let text) = key, text.tag.description == Tag.Name.implicit.rawValue else {
+                    return (key, value)
+                }
+                return (scalar(text.string), value)
+            }, .implicit, style)
     }
 
     /// A text scalar that reads back as the same text (quoted when it would read as something else).
@@ -215,7 +234,8 @@ package enum CollectionWriter {
         if text.isEmpty { return true }
         guard mayReadAsNonText(text) else { return false }
         let plain = Node(text)
-        return plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil || plain.timestamp != nil
+        return plain.null != nil || plain.bool != nil || plain.int != nil || plain.float != nil
+            || plain.timestamp != nil
     }
 
     /// False when no YAML 1.1 reading of the text as null, a boolean, an integer, a float or a
@@ -234,9 +254,10 @@ package enum CollectionWriter {
             switch byte {
             case 0..<0x20, 0x7F: return true
             case 0x80...: nonASCII = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ":"),
-                 UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "~"):
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "~"):
                 break
             default: other = true
             }
@@ -257,7 +278,8 @@ package enum CollectionWriter {
         switch value {
         case .null: return Node("null", Tags.null, .plain)
         case .bool(let flag): return Node(flag ? "true" : "false", Tags.bool, .plain)
-        case .number(let text): return Node(text, text.contains { $0 == "." || $0 == "e" || $0 == "E" } ? Tags.float : Tags.int, .plain)
+        case .number(let text):
+            return Node(text, text.contains { $0 == "." || $0 == "e" || $0 == "E" } ? Tags.float : Tags.int, .plain)
         case .string(let text): return scalar(text)
         case .array(let values): return Node(values.map(jsonNode), .implicit)
         case .object(let pairs): return Node(pairs.map { (scalar($0.key), jsonNode($0.value)) }, .implicit)

@@ -47,27 +47,28 @@ extension Role {
     static let environment = Role(rawValue: "environment")
 
     /// Every role a theme file may style: the widgets' and the explorer's.
-    static let known: [Role] = widgetRoles + [
-        .methodGet,
-        .methodPost,
-        .methodPut,
-        .methodPatch,
-        .methodDelete,
-        .methodOther,
-        .status1xx,
-        .status2xx,
-        .status3xx,
-        .status4xx,
-        .status5xx,
-        .jsonKey,
-        .jsonString,
-        .jsonNumber,
-        .jsonBool,
-        .jsonNull,
-        .jsonPunctuation,
-        .headerName,
-        .headerValue,
-        .protectedBadge,
-        .environment,
-    ]
+    static let known: [Role] =
+        widgetRoles + [
+            .methodGet,
+            .methodPost,
+            .methodPut,
+            .methodPatch,
+            .methodDelete,
+            .methodOther,
+            .status1xx,
+            .status2xx,
+            .status3xx,
+            .status4xx,
+            .status5xx,
+            .jsonKey,
+            .jsonString,
+            .jsonNumber,
+            .jsonBool,
+            .jsonNull,
+            .jsonPunctuation,
+            .headerName,
+            .headerValue,
+            .protectedBadge,
+            .environment,
+        ]
 }

@@ -17,7 +17,8 @@ package enum ThemeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid(let file, let line, let key, let reason):
             return "Theme file \(file), line \(line), key '\(key)': \(reason)."
         case .notFound(let name, let searched):
-            return "No theme named '\(name)' (looked in: built-in themes\(searched.isEmpty ? "" : ", " + searched.joined(separator: ", ")))."
+            return
+                "No theme named '\(name)' (looked in: built-in themes\(searched.isEmpty ? "" : ", " + searched.joined(separator: ", ")))."
         }
     }
 }

@@ -34,7 +34,9 @@ enum ThemeFile {
             throw ThemeError.syntax(file: file, line: 1, reason: "\(error)")
         }
         guard let root, let mapping = root.mapping else {
-            throw ThemeError.invalid(file: file, line: root?.mark?.line ?? 1, key: "", reason: "the file must be a mapping with 'name' and 'roles'")
+            throw ThemeError.invalid(
+                file: file, line: root?.mark?.line ?? 1, key: "",
+                reason: "the file must be a mapping with 'name' and 'roles'")
         }
         var name = file
         var styles = base?.styles ?? [:]
@@ -58,12 +60,15 @@ enum ThemeFile {
                     let roleLine = roleNode.mark?.line ?? line
                     let role = Role(rawValue: roleName)
                     guard Role.known.contains(role) else {
-                        throw ThemeError.invalid(file: file, line: roleLine, key: "roles.\(roleName)", reason: "unknown role (known: \(Role.known.map(\.rawValue).joined(separator: ", ")))")
+                        throw ThemeError.invalid(
+                            file: file, line: roleLine, key: "roles.\(roleName)",
+                            reason: "unknown role (known: \(Role.known.map(\.rawValue).joined(separator: ", ")))")
                     }
                     styles[role] = try style(styleNode, file: file, path: "roles.\(roleName)")
                 }
             default:
-                throw ThemeError.invalid(file: file, line: line, key: key, reason: "unknown key (expected name, base, description, roles)")
+                throw ThemeError.invalid(
+                    file: file, line: line, key: key, reason: "unknown key (expected name, base, description, roles)")
             }
         }
         return Theme(name: name, styles: styles)
@@ -77,7 +82,8 @@ enum ThemeFile {
 
     static func style(_ node: Node, file: String, path: String) throws -> ThemeStyle {
         guard let mapping = node.mapping else {
-            throw ThemeError.invalid(file: file, line: node.mark?.line ?? 1, key: path, reason: "must be a mapping of fg, bg and attrs")
+            throw ThemeError.invalid(
+                file: file, line: node.mark?.line ?? 1, key: path, reason: "must be a mapping of fg, bg and attrs")
         }
         var result = ThemeStyle()
         for (keyNode, value) in mapping {
@@ -87,7 +93,9 @@ enum ThemeFile {
             case "fg", "bg":
                 let text = value.string ?? ""
                 guard let color = ThemeColor(parsing: text) else {
-                    throw ThemeError.invalid(file: file, line: line, key: "\(path).\(key)", reason: "'\(text)' is not a colour (use default, a name such as red, 0-255 or #rrggbb)")
+                    throw ThemeError.invalid(
+                        file: file, line: line, key: "\(path).\(key)",
+                        reason: "'\(text)' is not a colour (use default, a name such as red, 0-255 or #rrggbb)")
                 }
                 if key == "fg" { result.foreground = color } else { result.background = color }
             case "attrs":
@@ -99,12 +107,16 @@ enum ThemeFile {
                 }
                 for word in words {
                     guard let attribute = attributeNames[word.lowercased()] else {
-                        throw ThemeError.invalid(file: file, line: line, key: "\(path).attrs", reason: "'\(word)' is not an attribute (use bold, dim, italic, underline, reverse, blink)")
+                        throw ThemeError.invalid(
+                            file: file, line: line, key: "\(path).attrs",
+                            reason: "'\(word)' is not an attribute (use bold, dim, italic, underline, reverse, blink)")
                     }
                     result.attributes.insert(attribute)
                 }
             default:
-                throw ThemeError.invalid(file: file, line: keyNode.mark?.line ?? 1, key: "\(path).\(key)", reason: "unknown key (expected fg, bg, attrs)")
+                throw ThemeError.invalid(
+                    file: file, line: keyNode.mark?.line ?? 1, key: "\(path).\(key)",
+                    reason: "unknown key (expected fg, bg, attrs)")
             }
         }
         return result

@@ -28,7 +28,9 @@ package enum ThemeLoader {
     ///   - name: the `--theme` value, or nil.
     ///   - environment: the process environment.
     /// - Returns: the theme and, when it could not be used, why.
-    package static func load(name: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result {
+    package static func load(name: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Result
+    {
         guard let name, !name.isEmpty else {
             let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
             return Result(theme: builtin(noColor ? "monochrome" : "default") ?? Theme.fallback, problem: nil)
