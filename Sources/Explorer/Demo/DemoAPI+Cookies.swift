@@ -33,7 +33,8 @@ extension DemoAPI {
             return DemoReply.problem(
                 .unauthorized, type: "bad-credentials", title: "Unauthorized",
                 detail:
-                    "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
+                    "The user or the password is wrong; "
+                    + "the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
                 instance: request.uri.path)
         }
         let issued = await store.tokens.issue()
@@ -42,7 +43,8 @@ extension DemoAPI {
             HTTPField(
                 name: .setCookie,
                 value:
-                    "\(Self.sessionCookie)=\(issued.token); Path=/; Max-Age=\(Int(DemoTokens.lifetime)); HttpOnly; SameSite=Lax"
+                    "\(Self.sessionCookie)=\(issued.token); Path=/; "
+                    + "Max-Age=\(Int(DemoTokens.lifetime)); HttpOnly; SameSite=Lax"
             ))
         // Beside the login, wherever the demo is mounted (/v1/session/home).
         headers[.location] = String(request.uri.path.dropLast("login".count)) + "home"
@@ -57,8 +59,10 @@ extension DemoAPI {
         guard state == .valid else {
             let detail =
                 session == nil
-                ? "No session cookie: POST /session/login (user=ada&password=lovelace) first; it answers 303 here with the cookie."
-                : "The session expired (it lasts \(Int(DemoTokens.lifetime)) s); sign in again with POST /session/login."
+                ? "No session cookie: POST /session/login (user=ada&password=lovelace) first; "
+                    + "it answers 303 here with the cookie."
+                : "The session expired (it lasts \(Int(DemoTokens.lifetime)) s); "
+                    + "sign in again with POST /session/login."
             return DemoReply.problem(
                 .unauthorized, type: "not-signed-in", title: "Unauthorized", detail: detail, instance: request.uri.path)
         }

@@ -34,7 +34,8 @@ extension DemoAPI {
         func refuse(_ detail: String) -> Hummingbird.Response {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] =
-                "Digest realm=\"\(Self.digestRealm)\", qop=\"auth\", algorithm=\(algorithm.rawValue), nonce=\"\(Self.digestNonce)\", opaque=\"\(Self.digestOpaque)\""
+                "Digest realm=\"\(Self.digestRealm)\", qop=\"auth\", algorithm=\(algorithm.rawValue), "
+                + "nonce=\"\(Self.digestNonce)\", opaque=\"\(Self.digestOpaque)\""
             return DemoReply.problem(
                 .unauthorized, type: "unauthorized", title: "Unauthorized", detail: detail, instance: request.uri.path,
                 headers: headers)
@@ -44,7 +45,8 @@ extension DemoAPI {
             answer.scheme.lowercased() == "digest"
         else {
             return refuse(
-                "This endpoint needs HTTP Digest credentials: user '\(Self.digestUser)', password '\(Self.digestPassword)'."
+                "This endpoint needs HTTP Digest credentials: user '\(Self.digestUser)', "
+                    + "password '\(Self.digestPassword)'."
             )
         }
         let given = answer.parameters
@@ -56,7 +58,8 @@ extension DemoAPI {
             let response = given["response"]
         else {
             return refuse(
-                "The Digest answer does not match the challenge (user, realm, nonce, opaque, qop, uri, algorithm, nc and cnonce are checked)."
+                "The Digest answer does not match the challenge (user, realm, "
+                    + "nonce, opaque, qop, uri, algorithm, nc and cnonce are checked)."
             )
         }
         let expected = DigestAuthenticator(username: Self.digestUser, password: Self.digestPassword)

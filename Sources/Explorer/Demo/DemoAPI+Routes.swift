@@ -183,7 +183,8 @@ private struct DemoEnvelope: RouterMiddleware {
         response.headers[DemoRequestID.header] = DemoRequestID.next()
         if request.method == .head { response.body = ResponseBody() }
         api.accessLog?(
-            "\(api.environment.padding(toLength: 10, withPad: " ", startingAt: 0)) \(request.method.rawValue) \(request.uri.string) → \(response.status.code)"
+            "\(api.environment.padding(toLength: 10, withPad: " ", startingAt: 0)) \(request.method.rawValue) "
+                + "\(request.uri.string) → \(response.status.code)"
         )
         return response
     }

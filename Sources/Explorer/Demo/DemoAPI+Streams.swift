@@ -27,7 +27,8 @@ extension DemoAPI {
                 try await writer.write(
                     ByteBuffer(
                         string:
-                            "event: \(kind)\nid: \(index)\ndata: {\"n\": \(index),\ndata: \"environment\": \"\(environment)\"}\n\n"
+                            "event: \(kind)\nid: \(index)\n"
+                            + "data: {\"n\": \(index),\ndata: \"environment\": \"\(environment)\"}\n\n"
                     ))
             }
             try await writer.finish(nil)

@@ -86,7 +86,8 @@ extension DemoAPI {
         return DemoReply.problem(
             .init(code: 426, reasonPhrase: "Upgrade Required"), type: "upgrade-required", title: "Upgrade Required",
             detail:
-                "\(path) is a WebSocket: connect with ws:// (explorer send opens it when the endpoint has websocket: true).",
+                "\(path) is a WebSocket: "
+                + "connect with ws:// (explorer send opens it when the endpoint has websocket: true).",
             instance: request.uri.path, headers: headers)
     }
 

@@ -105,7 +105,8 @@ struct DemoAPI: Sendable {
                 "GET /cookies", "GET /cookies/set?name=value",
                 "POST /session/login (a form: user, password; 303 to /session/home with a session cookie)",
                 "GET /session/home",
-                "POST /oauth/token, GET /oauth/authorize, POST /oauth/device (OAuth2: client explorer-demo / demo-client-secret)",
+                "POST /oauth/token, GET /oauth/authorize, "
+                    + "POST /oauth/device (OAuth2: client explorer-demo / demo-client-secret)",
             ],
         ])
     }
@@ -299,7 +300,8 @@ struct DemoAPI: Sendable {
             return DemoReply.problem(
                 .unauthorized, type: "bad-credentials", title: "Unauthorized",
                 detail:
-                    "The user or the password is wrong; the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
+                    "The user or the password is wrong; "
+                    + "the demo account is \(Self.demoUser.user) / \(Self.demoUser.password).",
                 instance: request.uri.path)
         }
         let issued = await store.tokens.issue()
@@ -326,10 +328,12 @@ struct DemoAPI: Sendable {
             switch (authorization, state) {
             case (nil, _):
                 detail =
-                    "This endpoint needs an Authorization header: send 'Authorization: Bearer \(Self.bearerToken)', or a token from POST /login."
+                    "This endpoint needs an Authorization header: send 'Authorization: Bearer \(Self.bearerToken)', "
+                    + "or a token from POST /login."
             case (_, .expired):
                 detail =
-                    "The bearer token expired (tokens from POST /login last \(Int(DemoTokens.lifetime)) s); log in again."
+                    "The bearer token expired (tokens from POST /login last \(Int(DemoTokens.lifetime)) s); "
+                    + "log in again."
             default:
                 detail =
                     "The bearer token is not valid; the demo accepts '\(Self.bearerToken)' or a token from POST /login."
@@ -365,7 +369,9 @@ struct DemoAPI: Sendable {
             for index in 0..<count {
                 let separator = index + 1 < count ? ",\n" : "\n"
                 chunk.writeString(
-                    #"  {"id": \#(index + 1), "name": "item \#(index + 1)", "status": "\#(statuses[index % 3])", "environment": "\#(environment)", "score": \#(Double(index % 1000) / 10), "tags": ["t\#(index % 7)", "t\#(index % 11)"]}"#
+                    #"  {"id": \#(index + 1), "name": "item \#(index + 1)", "status": "\#(statuses[index % 3])", "#
+                        + #""environment": "\#(environment)", "score": \#(Double(index % 1000) / 10), "#
+                        + #""tags": ["t\#(index % 7)", "t\#(index % 11)"]}"#
                         + separator)
                 if chunk.readableBytes >= 64 * 1024 {
                     try await writer.write(chunk)

@@ -57,7 +57,12 @@ enum DemoContent {
 
     static let xml = """
         <?xml version="1.0" encoding="UTF-8"?>
-        <catalog environment="ENVIRONMENT"><book id="bk101"><author>Gambardella, Matthew</author><title>XML Developer's Guide</title><price currency="EUR">44.95</price></book><book id="bk102"><author>Ralls, Kim</author><title>Midnight Rain</title><price currency="EUR">5.95</price></book></catalog>
+        <catalog environment="ENVIRONMENT">\
+        <book id="bk101"><author>Gambardella, Matthew</author><title>XML Developer's Guide</title>\
+        <price currency="EUR">44.95</price></book>\
+        <book id="bk102"><author>Ralls, Kim</author><title>Midnight Rain</title>\
+        <price currency="EUR">5.95</price></book>\
+        </catalog>
 
         """
 
@@ -80,5 +85,6 @@ enum DemoContent {
 
     /// A body that tries to retitle and clear the terminal; the explorer must show it inert.
     static let escapeText =
-        "Before\u{1B}]0;owned\u{07} title\n\u{1B}[2J\u{1B}[31mred?\u{1B}[0m\nbell:\u{07} backspace:\u{08} nul:\u{00} end\n"
+        "Before\u{1B}]0;owned\u{07} title\n\u{1B}[2J\u{1B}[31mred?\u{1B}[0m\nbell:\u{07} "
+        + "backspace:\u{08} nul:\u{00} end\n"
 }

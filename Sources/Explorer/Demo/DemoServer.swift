@@ -98,7 +98,8 @@ enum DemoServerError: Error, CustomStringConvertible {
         case .couldNotListen(let port, let reason):
             let ports = port == 0 ? "free ports" : "ports \(port)-\(port + 2)"
             return
-                "The demo API could not listen on 127.0.0.1 (\(ports)): \(reason). Try another --port, or --port 0 for free ones."
+                "The demo API could not listen on 127.0.0.1 (\(ports)): \(reason). "
+                + "Try another --port, or --port 0 for free ones."
         case .stoppedBeforeListening:
             return "The demo API stopped before it was listening."
         }
