@@ -44,7 +44,8 @@ package enum CurlExporter {
                 (
                     option: "-x",
                     value:
-                        "\(server.kind == .socks5 ? "socks5h" : "http")://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)"
+                        "\(server.kind == .socks5 ? "socks5h" : "http")://"
+                        + "\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)"
                 )
             ]
             if let user = server.username {

@@ -33,7 +33,8 @@ package enum HTTPFileExporter {
         where written.insert(variable.name).inserted {
             if !APICollection.mayExport(variable, secrets: secrets) {
                 out +=
-                    "# @\(ExportText.line(variable.name)) is a secret and is not written here: define it in http-client.env.json or your client's environment.\n"
+                    "# @\(ExportText.line(variable.name)) is a secret and is not written here: define it in "
+                    + "http-client.env.json or your client's environment.\n"
             } else {
                 out += "@\(ExportText.line(variable.name)) = \(ExportText.line(convert(variable.value)))\n"
             }
@@ -43,7 +44,8 @@ package enum HTTPFileExporter {
             out += "# @name \(ExportText.line(endpoint.name.replacingOccurrences(of: " ", with: "_")))\n"
             if case .raw(let text)? = endpoint.body, ExportText.hasControls(text) {
                 out +=
-                    "# The body holds control characters, written here as \\u{…}: a .http body has no escapes, so put them back before sending.\n"
+                    "# The body holds control characters, "
+                    + "written here as \\u{…}: a .http body has no escapes, so put them back before sending.\n"
             }
             // A path that is a whole URL goes to its own server, without the environment's headers.
             let wholeURL = RequestResolver.pathIsWholeURL(endpoint.path, in: collection, environment: environment)

@@ -58,7 +58,8 @@ package enum HurlExporter {
         }
         if !secrets.isEmpty {
             out +=
-                "# Secrets are not written here: pass \(ExportText.line(secrets.joined(separator: ", "))) with --secret (Hurl 6; --variable before it).\n"
+                "# Secrets are not written here: pass \(ExportText.line(secrets.joined(separator: ", "))) with "
+                + "--secret (Hurl 6; --variable before it).\n"
         }
         for endpoint in ordered {
             out += "\n" + request(endpoint, in: collection, environment: environment)
@@ -98,7 +99,8 @@ package enum HurlExporter {
         case .oauth2(let settings)?:
             out +=
                 ExportText.line(
-                    "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from \(settings.values["token_url"] ?? "the token endpoint") first."
+                    "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from "
+                        + "\(settings.values["token_url"] ?? "the token endpoint") first."
                 ) + "\n"
         case .none?, nil:
             break
@@ -150,7 +152,9 @@ package enum HurlExporter {
             out = out.replacingOccurrences(
                 of: "# \(ExportText.line(endpoint.id))\n",
                 with:
-                    "# \(ExportText.line(endpoint.id))\n# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): pass their values with --variable.\n"
+                    "# \(ExportText.line(endpoint.id))\n"
+                    + "# uses template functions Hurl does not have (\(functions.joined(separator: ", "))): "
+                    + "pass their values with --variable.\n"
             )
         }
         guard endpoint.hasChecks else { return out }
@@ -162,9 +166,10 @@ package enum HurlExporter {
                     out += "# " + ExportText.line("\(capture.name): \(capture.sourceText) has no Hurl query") + "\n"
                     continue
                 }
-                out +=
-                    ExportText.line("\(capture.name): \(query)")
-                    + "\(capture.isSecret || environment?.secrets.contains(capture.name) == true || APICollection.isCredentialName(capture.name) ? " redact" : "")\n"
+                let redacted =
+                    capture.isSecret || environment?.secrets.contains(capture.name) == true
+                    || APICollection.isCredentialName(capture.name)
+                out += ExportText.line("\(capture.name): \(query)") + (redacted ? " redact" : "") + "\n"
             }
         }
         if !endpoint.assertions.isEmpty {

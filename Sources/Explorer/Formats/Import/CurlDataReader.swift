@@ -31,12 +31,15 @@ struct CurlDataReader {
             return try content(ofFile: path)
         } catch ImportError.unreadableFile(let file) {
             readWarnings.append(
-                "curl cannot read \(file) either: it sends that data empty, and so does the imported endpoint; edit the body."
+                "curl cannot read \(file) either: it sends that data empty, "
+                    + "and so does the imported endpoint; edit the body."
             )
             return nil
         } catch ImportError.invalidCurl where path == "-" {
             readWarnings.append(
-                "The data read from standard input (@-) is not in the pasted text, so it is empty, as curl sends it with nothing to read; paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…')."
+                "The data read from standard input (@-) is not in the pasted text, so it is empty, "
+                    + "as curl sends it with nothing to read; "
+                    + "paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…')."
             )
             return nil
         }
@@ -49,11 +52,13 @@ struct CurlDataReader {
         case .file(let path): return try importer.readFile(path)
         case .pipe:
             throw ImportError.invalidCurl(
-                "the data is read from standard input (@-), which comes from another command here; paste the data instead."
+                "the data is read from standard input (@-), "
+                    + "which comes from another command here; paste the data instead."
             )
         case nil:
             throw ImportError.invalidCurl(
-                "the data is read from standard input (@-); paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…')."
+                "the data is read from standard input (@-); "
+                    + "paste it as a heredoc (<<EOF … EOF) or a here-string (<<< '…')."
             )
         }
     }

@@ -247,7 +247,8 @@ extension CurlImporter.Group {
         switch option.name {
         case "config":
             throw ImportError.invalidCurl(
-                "-K \(option.value) reads more options from a file; run it through curl --libcurl, or paste the options themselves."
+                "-K \(option.value) reads more options from a file; "
+                    + "run it through curl --libcurl, or paste the options themselves."
             )
         case "location", "location-trusted", "follow", "insecure", "compressed":
             // Honoured: explorer follows redirects and decompresses bodies by default.
@@ -262,7 +263,8 @@ extension CurlImporter.Group {
         case _ where CurlImporter.outputOnly.contains(option.name): ignored.append(option.asWritten)
         default:
             warnings.append(
-                "\(option.asWritten) changes how curl connects or sends, which a collection does not keep; it was ignored."
+                "\(option.asWritten) changes how curl connects or sends, "
+                    + "which a collection does not keep; it was ignored."
             )
         }
     }

@@ -106,7 +106,8 @@ extension CurlImporter {
                 let password = colon.map { String(user[user.index(after: $0)...]) } ?? ""
                 if colon == nil {
                     warnings.append(
-                        "curl would ask for the password of \(user); the imported \(group.authentication) auth has an empty one."
+                        "curl would ask for the password of \(user); "
+                            + "the imported \(group.authentication) auth has an empty one."
                     )
                 }
                 auth = Authentication(
@@ -114,7 +115,9 @@ extension CurlImporter {
                         ? .digest(username: name, password: password) : .basic(username: name, password: password))
             } else {
                 warnings.append(
-                    "--\(group.authentication) authentication is not imported: curl computes it with the server, and sending Basic instead would be a downgrade, so no Authorization header was written; add the credentials to the endpoint by hand."
+                    "--\(group.authentication) authentication is not imported: curl computes it with the server, "
+                        + "and sending Basic instead would be a downgrade, so no Authorization header was written; "
+                        + "add the credentials to the endpoint by hand."
                 )
             }
         } else if group.user == nil, group.authentication != "basic", group.bearer == nil {
@@ -131,7 +134,8 @@ extension CurlImporter {
     private func impliedHeaders(of group: Group, url: String, warnings: inout [String]) -> [KeyValue] {
         var headers: [KeyValue] = []
         if let range = group.range, !group.writes(header: "Range") {
-            headers.append(KeyValue("Range", "bytes=" + range + (range.contains("-") ? "" : "-")))  // curl: -r 600 is 600-
+            // curl: -r 600 is 600-
+            headers.append(KeyValue("Range", "bytes=" + range + (range.contains("-") ? "" : "-")))
         }
         if let agent = group.userAgent, !group.writes(header: "User-Agent") {
             headers.append(KeyValue("User-Agent", agent))
@@ -145,7 +149,8 @@ extension CurlImporter {
         if !cookie.isEmpty, !group.writes(header: "Cookie") { headers.append(KeyValue("Cookie", cookie)) }
         if let file = group.cookieJarFile {
             warnings.append(
-                "-c \(file) is not needed: the cookies servers set are kept in the environment's cookie jar (in the state folder; C in the TUI lists them), not in \(file)."
+                "-c \(file) is not needed: the cookies servers set are kept in the environment's cookie jar (in the "
+                    + "state folder; C in the TUI lists them), not in \(file)."
             )
         }
         return headers
@@ -276,7 +281,8 @@ extension CurlImporter {
         }
         if tls.insecure {
             warnings.append(
-                "-k is kept as tls.insecure: true on the environment: the server's certificate is not checked. Use tls.ca_cert instead where you can."
+                "-k is kept as tls.insecure: true on the environment: the server's certificate is not checked. "
+                    + "Use tls.ca_cert instead where you can."
             )
         }
         return tls == TLSSettings() ? nil : tls
@@ -287,8 +293,10 @@ extension CurlImporter {
     private static func proxySetting(of group: Group, warnings: inout [String]) -> ProxySetting? {
         if !group.proxyIgnored.isEmpty {
             warnings.append(
-                "\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// (with Basic authentication) or SOCKS5 (without) to a proxy, "
-                    + "so these proxy options were not kept; the requests go through the proxy: of the environment without them."
+                "\(group.proxyIgnored.joined(separator: ", ")): explorer speaks plain http:// (with Basic "
+                    + "authentication) or SOCKS5 (without) to a proxy, "
+                    + "so these proxy options were not kept; "
+                    + "the requests go through the proxy: of the environment without them."
             )
         }
         let noProxy = group.noProxy.map { NoProxyList($0).entries }
@@ -296,7 +304,8 @@ extension CurlImporter {
             if noProxy == ["*"] { return ProxySetting.none }
             if let noProxy, !noProxy.isEmpty {
                 warnings.append(
-                    "--noproxy without -x applies to the proxy variables (HTTP_PROXY …), which a collection does not set; it was not kept. Set NO_PROXY when you send, or give -x too."
+                    "--noproxy without -x applies to the proxy variables (HTTP_PROXY …), which a collection does not "
+                        + "set; it was not kept. Set NO_PROXY when you send, or give -x too."
                 )
             }
             if group.proxyUser != nil { warnings.append("-U/--proxy-user without -x names no proxy; it was not kept.") }
@@ -308,7 +317,8 @@ extension CurlImporter {
             parsed = try ProxyServer(parsing: url, source: "-x")
         } catch let failure as ProxyServer.Failure {
             warnings.append(
-                "-x \(failure.value) was not kept: \(failure.reason). The requests go without a proxy unless the proxy variables name one."
+                "-x \(failure.value) was not kept: \(failure.reason). "
+                    + "The requests go without a proxy unless the proxy variables name one."
             )
             return nil
         } catch {
@@ -325,7 +335,8 @@ extension CurlImporter {
             } else {
                 setting.user = user
                 warnings.append(
-                    "-U \(user) gives no password (curl asks for it); add proxy.password to the environment, e.g. \"{{proxy_password}}\"."
+                    "-U \(user) gives no password (curl asks for it); "
+                        + "add proxy.password to the environment, e.g. \"{{proxy_password}}\"."
                 )
             }
         }
@@ -338,7 +349,8 @@ extension CurlImporter {
                 setting.url = ProxySetting.withoutCredentials(url)
                 warnings.append(
                     "\(challenge) answers the proxy's challenge, which explorer cannot do (it sends Basic only); "
-                        + "the proxy's user and password were not kept, so they are never sent in a form anyone on the path can read. "
+                        + "the proxy's user and password were not kept, "
+                        + "so they are never sent in a form anyone on the path can read. "
                         + "Add proxy.user and proxy.password if the proxy accepts Basic.")
             } else {
                 warnings.append("\(challenge) was ignored: explorer authenticates to a proxy with Basic only.")

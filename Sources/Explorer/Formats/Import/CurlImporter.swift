@@ -8,15 +8,16 @@ import Workspace
 /// Every option of curl is known with its arity (`CurlOptions`), so no option takes the next
 /// word by mistake. What has a meaning in a collection is kept exactly as curl sends it: the
 /// method as written, credentials as the endpoint's `auth:` (`-u` → basic, `--digest -u` →
-/// digest, `--oauth2-bearer` → bearer), headers (with those options imply: `-b` → `Cookie`, `-A` → `User-Agent`, `-e` → `Referer`, `-r` → `Range`, `-d` → form
-/// `Content-Type`, `--json` → JSON `Content-Type` and `Accept`), the body encoded byte for
-/// byte as curl encodes it, multipart parts with their file names and types. `$VAR` becomes
-/// `{{env.VAR}}`; heredocs, here-strings and `< file` feed `@-`. Several commands (separated
-/// by newlines, `&&`, `;`, `|`) and several URLs or `--next` give several endpoints.
-/// Everything else is reported: options that do not change the request are listed as
-/// ignored; options that change it in ways a collection does not keep (proxy TLS and proxy
-/// challenge authentication, NTLM, Negotiate and other challenge-based authentication) are
-/// warned about. `-x`, `-U` and `--noproxy` become the environment's `proxy:`.
+/// digest, `--oauth2-bearer` → bearer), headers (with those options imply: `-b` → `Cookie`,
+/// `-A` → `User-Agent`, `-e` → `Referer`, `-r` → `Range`, `-d` → form `Content-Type`, `--json`
+/// → JSON `Content-Type` and `Accept`), the body encoded byte for byte as curl encodes it,
+/// multipart parts with their file names and types. `$VAR` becomes `{{env.VAR}}`; heredocs,
+/// here-strings and `< file` feed `@-`. Several commands (separated by newlines, `&&`, `;`,
+/// `|`) and several URLs or `--next` give several endpoints. Everything else is reported:
+/// options that do not change the request are listed as ignored; options that change it in
+/// ways a collection does not keep (proxy TLS and proxy challenge authentication, NTLM,
+/// Negotiate and other challenge-based authentication) are warned about. `-x`, `-U` and
+/// `--noproxy` become the environment's `proxy:`.
 ///
 /// A command is read in two steps: `CurlOptions.Reader` reads the words and `Group.apply`
 /// records what each option means (`CurlImporter+Group.swift`); then `request` builds each
@@ -129,7 +130,8 @@ package struct CurlImporter: Sendable {
                 !FileManager.default.isReadableFile(atPath: absolutePath(path))
             {
                 pendingWarnings.append(
-                    "The shell cannot open \(path) for the standard input of a curl command, so it would not run it; that command was skipped."
+                    "The shell cannot open \(path) for the standard input of a curl command, "
+                        + "so it would not run it; that command was skipped."
                 )
                 continue
             }
@@ -254,7 +256,8 @@ package struct CurlImporter: Sendable {
         for file in sentFiles
         where !Template.containsVariables(file) && !FileManager.default.fileExists(atPath: absolutePath(file)) {
             warnings.append(
-                "\(absolutePath(file)) does not exist; sending \(command.method.rawValue) \(command.url) fails until it does (curl refuses too)."
+                "\(absolutePath(file)) does not exist; "
+                    + "sending \(command.method.rawValue) \(command.url) fails until it does (curl refuses too)."
             )
         }
         let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
@@ -379,7 +382,8 @@ package struct CurlImporter: Sendable {
                 field.filename = String(parameter.dropFirst(9))
             } else if parameter.lowercased().hasPrefix("headers=") || parameter.lowercased().hasPrefix("encoder=") {
                 throw ImportError.invalidCurl(
-                    "the form field \"\(name)\" sets \(parameter.prefix { $0 != "=" }), which a collection does not keep."
+                    "the form field \"\(name)\" sets \(parameter.prefix { $0 != "=" }), "
+                        + "which a collection does not keep."
                 )
             } else if !isFile && !isContent {
                 // A text value with a ';' that is not a parameter: curl keeps it in the value.

@@ -162,11 +162,13 @@ extension CurlOptions {
                 return Given(name: long, value: value, negated: false, written: word)
             case .ambiguous(let candidates):
                 throw ImportError.invalidCurl(
-                    "the option \(word) could be any of \(candidates.map { "--" + $0 }.joined(separator: ", ")); curl refuses it too."
+                    "the option \(word) could be any of \(candidates.map { "--" + $0 }.joined(separator: ", ")); "
+                        + "curl refuses it too."
                 )
             case .unknown:
                 throw ImportError.invalidCurl(
-                    "curl does not know the option \(word) (curl 7.88.1 and the newer options of curl's manual were checked); curl refuses it too."
+                    "curl does not know the option \(word) (curl 7.88.1 and the newer "
+                        + "options of curl's manual were checked); curl refuses it too."
                 )
             }
         }

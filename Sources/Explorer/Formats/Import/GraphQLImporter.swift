@@ -67,7 +67,8 @@ package struct GraphQLImporter: Sendable {
             separator: ", ")
         let passed = arguments.map { "\($0.key): $\($0.key)" }.joined(separator: ", ")
         var text =
-            "\(kind) \(operationName)\(declared.isEmpty ? "" : "(\(declared))") {\n  \(name)\(passed.isEmpty ? "" : "(\(passed))")"
+            "\(kind) \(operationName)\(declared.isEmpty ? "" : "(\(declared))") {\n  "
+            + "\(name)\(passed.isEmpty ? "" : "(\(passed))")"
         let selection = Self.scalarSelection(of: field.type)
         if !selection.isEmpty { text += " {\n" + selection.map { "    \($0)" }.joined(separator: "\n") + "\n  }" }
         text += "\n}\n"

@@ -83,17 +83,20 @@ extension HARImporter {
             var warnings: [String] = []
             if !expired.isEmpty {
                 warnings.append(
-                    "Cookies that have expired since the HAR file was recorded were left out of the jar: \(listed(expired))."
+                    "Cookies that have expired since the HAR file was recorded were left out of the jar: "
+                        + "\(listed(expired))."
                 )
             }
             if !tooLarge.isEmpty {
                 warnings.append(
-                    "Cookies larger than a jar keeps (\(CookieJar.maximumCookieSize) bytes of name and value) were left out: \(listed(tooLarge))."
+                    "Cookies larger than a jar keeps (\(CookieJar.maximumCookieSize) "
+                        + "bytes of name and value) were left out: \(listed(tooLarge))."
                 )
             }
             if !mismatched.isEmpty {
                 warnings.append(
-                    "Cookies whose domain, path or secure flag do not match the request they were recorded with were left out of the jar: \(listed(mismatched))."
+                    "Cookies whose domain, path or secure flag do not match the request they were recorded with were "
+                        + "left out of the jar: \(listed(mismatched))."
                 )
             }
             return warnings

@@ -75,7 +75,9 @@ package struct HARImporter: Sendable {
         }
         let web = entries.filter { ($0.request.text("url") ?? "").lowercased().hasPrefix("http") }
         if web.count < entries.count {
-            warnings.append("\(entries.count - web.count) entries that are not http(s) (data:, blob: …) were left out.")
+            warnings.append(
+                "\(entries.count - web.count) entries that are not http(s) "
+                    + "(data:, blob: …) were left out.")
         }
         guard !web.isEmpty else {
             throw ImportError.invalidFile(path: path, format: format, reason: "it has no http(s) request to import.")
@@ -166,8 +168,10 @@ package struct HARImporter: Sendable {
             items: placed)
         if inHeaders.cookies > 0 {
             warnings.append(
-                "\(inHeaders.cookies) cookie\(inHeaders.cookies == 1 ? "" : "s") of the requests' cookies lists went into the Cookie header of "
-                    + "\(inHeaders.endpoints) endpoint\(inHeaders.endpoints == 1 ? "" : "s"), in the collection file; --cookies jar keeps them "
+                "\(inHeaders.cookies) cookie\(inHeaders.cookies == 1 ? "" : "s") "
+                    + "of the requests' cookies lists went into the Cookie header of "
+                    + "\(inHeaders.endpoints) endpoint\(inHeaders.endpoints == 1 ? "" : "s"), "
+                    + "in the collection file; --cookies jar keeps them "
                     + "in the environment's cookie jar (a private file in the state folder) instead.")
         }
         warnings += jar.warnings

@@ -181,7 +181,8 @@ extension HTTPFileImporter {
             let parts = URLParts(convert(request.url, at: request.line).text)
             if !parts.hasUsableOrigin {
                 warnings.append(
-                    "\(file):\(request.line): \(parts.origin) is not an absolute http(s) URL yet; edit the environment's base_url before sending."
+                    "\(file):\(request.line): \(parts.origin) is not an absolute http(s) URL yet; "
+                        + "edit the environment's base_url before sending."
                 )
             }
             let pathName = parts.path.split(separator: "?").first.map(String.init) ?? parts.path
@@ -234,7 +235,8 @@ extension HTTPFileImporter {
             }
             for name in undefined where !chainedNames.contains(name) {
                 warnings.append(
-                    "{{\(name)}} is not defined in the file (a script or the client's environment file sets it); pass --var \(name)=VALUE or add it to the collection."
+                    "{{\(name)}} is not defined in the file (a script or the client's environment file sets it); "
+                        + "pass --var \(name)=VALUE or add it to the collection."
                 )
             }
         }
@@ -267,7 +269,8 @@ extension HTTPFileImporter {
                             chained = true
                         } else if name.hasPrefix("$") {
                             warnings.append(
-                                "\(file):\(line): the system variable {{\(name)}} has no equivalent in explorer and is kept as written."
+                                "\(file):\(line): the system variable {{\(name)}} "
+                                    + "has no equivalent in explorer and is kept as written."
                             )
                         }
                         out += "{{\(name)}}"

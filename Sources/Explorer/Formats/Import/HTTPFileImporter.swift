@@ -103,13 +103,15 @@ package struct HTTPFileImporter: Sendable {
             let parts = inner.components(separatedBy: ".response.")
             guard parts.count == 2, let index = requestNames.first(where: { $0.value == parts[0] })?.key else {
                 warnings.append(
-                    "\(location): \(reference) names no request of the file (# @name); pass --var \(variable)=VALUE when sending."
+                    "\(location): \(reference) names no request of the file (# @name); "
+                        + "pass --var \(variable)=VALUE when sending."
                 )
                 continue
             }
             guard let source = source(of: parts[1]) else {
                 warnings.append(
-                    "\(location): \(reference) cannot be captured (only response.body.<JSONPath or XPath or *> and response.headers.<Name>); pass --var \(variable)=VALUE when sending."
+                    "\(location): \(reference) cannot be captured (only response.body.<JSONPath or XPath or *> and "
+                        + "response.headers.<Name>); pass --var \(variable)=VALUE when sending."
                 )
                 continue
             }
@@ -166,7 +168,9 @@ package struct HTTPFileImporter: Sendable {
         -> [Capture]
     {
         let pattern =
-            #"client\.global\.set\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*response\.(body((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|headers\.valueOf\(\s*["']([^"']+)["']\s*\))\s*\)"#
+            #"client\.global\.set\(\s*["']([A-Za-z_][A-Za-z0-9_]*)["']\s*,\s*"#
+            + #"response\.(body((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)|"#
+            + #"headers\.valueOf\(\s*["']([^"']+)["']\s*\))\s*\)"#
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         var captures: [Capture] = []
         var other = false
@@ -189,7 +193,9 @@ package struct HTTPFileImporter: Sendable {
         }
         if other, let first = script.first {
             warnings.append(
-                "\(file):\(first.number): a response handler script is imported only for its client.global.set lines (as captures); the rest is not."
+                "\(file):\(first.number): "
+                    + "a response handler script is imported only for its client.global.set lines (as captures); "
+                    + "the rest is not."
             )
         }
         return captures

@@ -83,7 +83,9 @@ package struct HurlImporter: Sendable {
         .filter { !$0.hasPrefix("env.") }
         if !undefined.isEmpty {
             reading.warnings.append(
-                "The file uses variables it does not define (hurl --variable): \(undefined.sorted().joined(separator: ", ")); set them in an environment or pass --var NAME=VALUE."
+                "The file uses variables it does not define (hurl --variable): "
+                    + "\(undefined.sorted().joined(separator: ", ")); "
+                    + "set them in an environment or pass --var NAME=VALUE."
             )
         }
         let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(endpoints.map { .endpoint($0) })
@@ -226,7 +228,8 @@ package struct HurlImporter: Sendable {
             func decoded(_ data: Data?, _ kind: String) -> EndpointBody? {
                 guard let data, let text = String(data: data, encoding: .utf8) else {
                     warnings.append(
-                        "\(path):\(line): a \(kind) body that is not UTF-8 text is not imported; keep it in a file and use body: { file: … }."
+                        "\(path):\(line): a \(kind) body that is not UTF-8 text is not imported; "
+                            + "keep it in a file and use body: { file: … }."
                     )
                     return nil
                 }
@@ -326,7 +329,8 @@ package struct HurlImporter: Sendable {
                     let assigned = parts.count > 1 ? parts[1] : ""
                     if let existing = variables[named: name], existing != assigned {
                         warnings.append(
-                            "\(path):\(option.line): the variable \(name) is set again (\(assigned)); the collection keeps its first value, \(existing)."
+                            "\(path):\(option.line): the variable \(name) is set again (\(assigned)); "
+                                + "the collection keeps its first value, \(existing)."
                         )
                     } else if variables[named: name] == nil {
                         variables.append(KeyValue(name, assigned))
@@ -411,7 +415,8 @@ package struct HurlImporter: Sendable {
             var out: [String] = []
             if uncheckedLines > 0 {
                 out.append(
-                    "\(uncheckedLines) capture or assert line(s) use queries, filters or predicates a collection does not have; they are kept in the endpoints' descriptions, not checked."
+                    "\(uncheckedLines) capture or assert line(s) use queries, filters or predicates a collection does "
+                        + "not have; they are kept in the endpoints' descriptions, not checked."
                 )
             }
             if !ignoredOptions.isEmpty {

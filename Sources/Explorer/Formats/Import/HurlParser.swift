@@ -150,7 +150,8 @@ struct HurlParser {
             throw Failure(
                 line: number, column: indent + 1, title: "Parsing method",
                 message:
-                    "the HTTP method is not valid. Valid values are GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH"
+                    "the HTTP method is not valid. Valid values are GET, "
+                    + "HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, TRACE, PATCH"
             )
         }
         let afterMethod = rest.dropFirst(method.count)
@@ -185,7 +186,8 @@ struct HurlParser {
                     throw Failure(
                         line: index + 1, column: column(of: line) + 2, title: "Parsing request section name",
                         message:
-                            "the section is not valid. Valid values are QueryStringParams, FormParams, MultipartFormData, Cookies, Options"
+                            "the section is not valid. Valid values are QueryStringParams, "
+                            + "FormParams, MultipartFormData, Cookies, Options"
                     )
                 }
                 if entry.sections.contains(where: { $0.name == long }) {

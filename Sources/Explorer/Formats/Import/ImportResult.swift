@@ -123,8 +123,10 @@ extension ImportResult {
         let count = disabled.count
         let listed = disabled.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ") + (count > 10 ? ", …" : "")
         copy.warnings.append(
-            "\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and \(count == 1 ? "was" : "were") renamed to "
-                + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, and rename it back to command only if you would run it yourself."
+            "\(count) {{command \"…\"}} call\(count == 1 ? "" : "s") came with the import and "
+                + "\(count == 1 ? "was" : "were") renamed to "
+                + "{{\(Self.disabledCommand) \"…\"}}, which runs nothing (\(listed)): read each command, "
+                + "and rename it back to command only if you would run it yourself."
         )
         return copy
     }

@@ -171,7 +171,8 @@ extension InsomniaImporter {
                 let prefix = auth.text("prefix") ?? ""
                 if !prefix.isEmpty && prefix.lowercased() != "bearer" {
                     tags.warnings.append(
-                        "\(owner) sends its token with the prefix \"\(prefix)\"; it is imported as a Bearer token: add an Authorization header if the server needs that prefix."
+                        "\(owner) sends its token with the prefix \"\(prefix)\"; it is imported as a Bearer token: add "
+                            + "an Authorization header if the server needs that prefix."
                     )
                 }
                 return Authentication(.bearer(token: value("token")))
@@ -188,7 +189,8 @@ extension InsomniaImporter {
                 guard !value("key").trimmingCharacters(in: .whitespaces).isEmpty else {
                     // Insomnia sends nothing for a key without a name (a block left half filled in).
                     tags.warnings.append(
-                        "\(owner) has API key auth without the key's name; a key without a name cannot be sent, so it was imported as no auth."
+                        "\(owner) has API key auth without the key's name; "
+                            + "a key without a name cannot be sent, so it was imported as no auth."
                     )
                     return turnsOff ? Authentication(.none) : nil
                 }
@@ -201,7 +203,8 @@ extension InsomniaImporter {
                 ]
                 guard let grant = grants[auth.text("grantType") ?? ""] else {
                     tags.warnings.append(
-                        "\(owner) uses OAuth 2 with the \(auth.text("grantType") ?? "unnamed") grant, which explorer has not; add its token by hand."
+                        "\(owner) uses OAuth 2 with the \(auth.text("grantType") ?? "unnamed") grant, "
+                            + "which explorer has not; add its token by hand."
                     )
                     return nil
                 }
@@ -226,14 +229,16 @@ extension InsomniaImporter {
                 }
                 guard missing.isEmpty else {
                     tags.warnings.append(
-                        "\(owner) uses OAuth 2 (\(grant)) without its \(missing.joined(separator: ", ")); it was imported as no auth: write its auth: by hand."
+                        "\(owner) uses OAuth 2 (\(grant)) without its \(missing.joined(separator: ", ")); "
+                            + "it was imported as no auth: write its auth: by hand."
                     )
                     return turnsOff ? Authentication(.none) : nil
                 }
                 return Authentication(.oauth2(OAuth2Settings(values)))
             default:
                 tags.warnings.append(
-                    "\(owner) uses \(type) authentication, which is not imported (nothing weaker is sent in its place); add its credentials by hand."
+                    "\(owner) uses \(type) authentication, "
+                        + "which is not imported (nothing weaker is sent in its place); add its credentials by hand."
                 )
                 return nil
             }

@@ -60,7 +60,8 @@ package struct InsomniaImporter: Sendable {
                 throw ImportError.invalidFile(
                     path: path, format: format,
                     reason:
-                        "it is export format \(root.text("__export_format") ?? "(none)"); formats 4 and 5 are read: export it again from Insomnia."
+                        "it is export format \(root.text("__export_format") ?? "(none)"); "
+                        + "formats 4 and 5 are read: export it again from Insomnia."
                 )
             }
             workspaces = Self.version4(root)
@@ -68,7 +69,8 @@ package struct InsomniaImporter: Sendable {
             throw ImportError.invalidFile(
                 path: path, format: format,
                 reason:
-                    "it has neither \"type: collection.insomnia.rest/5.0\" (Insomnia 11 and later) nor \"_type: export\" with \"__export_format: 4\"."
+                    "it has neither \"type: collection.insomnia.rest/5.0\" (Insomnia 11 and later) "
+                    + "nor \"_type: export\" with \"__export_format: 4\"."
             )
         }
         guard !workspaces.isEmpty else {
@@ -122,7 +124,8 @@ package struct InsomniaImporter: Sendable {
             throw ImportError.invalidFile(
                 path: path, format: "an Insomnia collection",
                 reason:
-                    "it is an Insomnia \(kind) file (\(type)); export the collection (or the design document) that holds the requests."
+                    "it is an Insomnia \(kind) file (\(type)); "
+                    + "export the collection (or the design document) that holds the requests."
             )
         }
         let meta = root.object("meta") ?? [:]

@@ -9,7 +9,7 @@ import Workspace
 ///
 /// | Insomnia | explorer |
 /// | --- | --- |
-/// | `{% response 'body', 'req_…', '$.token' … %}` | `{{login_token}}`, captured by that request (`jsonpath`, `xpath`, `header`, the body), which every request using it `requires:` |
+/// | `{% response 'body', 'req_…', '$.token' … %}` | `{{login_token}}`, captured by that request (see below) |
 /// | `{% uuid 'v4' %}`, `{% faker 'randomUUID' %}` | `{{uuid}}` |
 /// | `{% now 'iso-8601' %}`, `'unix'`, `'millis'` | `{{now}}`, `{{timestamp}}`, `{{timestamp ms}}` |
 /// | `{% faker 'timestamp' %}`, `'isoTimestamp'`, `'randomInt'` | `{{timestamp}}`, `{{now}}`, `{{random_int 0 1000}}` |
@@ -17,6 +17,9 @@ import Workspace
 /// | `{% base64 'encode', 'normal', 'x' %}`, `'decode'` | `{{base64 "x"}}`, `{{base64_decode "x"}}` |
 /// | `{% hash 'sha256', 'hex', 'x' %}` | `{{sha256 "x"}}` |
 /// | `{% file 'path' %}` | `{{file "path"}}` |
+///
+/// A `{% response %}` value is captured by the request it names (`jsonpath`, `xpath`, `header`,
+/// the body), which every request using it `requires:`.
 ///
 /// Any other tag stays as written, and the import says which (explorer sends it as text).
 struct InsomniaTags {
@@ -103,7 +106,8 @@ struct InsomniaTags {
             if let number = value as? NSNumber { return KeyValue(key, number.stringValue) }
             if value is NSNull { return KeyValue(key, "") }
             warnings.append(
-                "The environment value \(key) is not text (an object or a list); it is kept as JSON text: Insomnia's {{ _.\(key).field }} cannot reach inside it here."
+                "The environment value \(key) is not text (an object or a list); it is kept as JSON text: Insomnia's "
+                    + "{{ _.\(key).field }} cannot reach inside it here."
             )
             let json = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map {
                 String(decoding: $0, as: UTF8.self)
@@ -234,7 +238,8 @@ struct InsomniaTags {
     ) -> String? {
         guard let requestName = requestNames[requestID] else {
             warnings.append(
-                "A {% response %} tag names the request \(requestID), which is not in the export; it is kept as written."
+                "A {% response %} tag names the request \(requestID), "
+                    + "which is not in the export; it is kept as written."
             )
             return nil
         }
@@ -259,7 +264,8 @@ struct InsomniaTags {
             source = .header(filter)
         default:
             warnings.append(
-                "A {% response '\(attribute)' %} tag of \"\(requestName)\"\(filter.isEmpty ? "" : " (\(filter))") cannot be captured (only the body, a JSONPath, an XPath or a header); it is kept as written."
+                "A {% response '\(attribute)' %} tag of \"\(requestName)\"\(filter.isEmpty ? "" : " (\(filter))") "
+                    + "cannot be captured (only the body, a JSONPath, an XPath or a header); it is kept as written."
             )
             return nil
         }
@@ -373,27 +379,32 @@ struct InsomniaTags {
         if !keptTags.isEmpty {
             let list = keptTags.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
             out.append(
-                "Insomnia template tags explorer has no equivalent for are kept as written and would be sent as text: \(list); edit them before sending."
+                "Insomnia template tags explorer has no equivalent for are kept as written and would be sent as text: "
+                    + "\(list); edit them before sending."
             )
         }
         if !unknownFaker.isEmpty {
             out.append(
-                "{% faker %} values with no explorer function: \(unknownFaker.sorted().joined(separator: ", ")); define variables for them."
+                "{% faker %} values with no explorer function: \(unknownFaker.sorted().joined(separator: ", ")); "
+                    + "define variables for them."
             )
         }
         if !grpcRequests.isEmpty {
             out.append(
-                "gRPC requests are not imported (explorer speaks HTTP and WebSocket): \(grpcRequests.joined(separator: ", "))."
+                "gRPC requests are not imported (explorer speaks HTTP and WebSocket): "
+                    + "\(grpcRequests.joined(separator: ", "))."
             )
         }
         if !socketIORequests.isEmpty {
             out.append(
-                "Socket.IO requests are not imported (Socket.IO is a protocol of its own over a WebSocket, which explorer does not speak): "
+                "Socket.IO requests are not imported (Socket.IO is a protocol of its own over a WebSocket, "
+                    + "which explorer does not speak): "
                     + "\(socketIORequests.joined(separator: ", ")).")
         }
         if !scripts.isEmpty {
             out.append(
-                "Scripts are not run by explorer and were not imported: those of \(scripts.prefix(10).joined(separator: ", "))\(scripts.count > 10 ? ", …" : "")."
+                "Scripts are not run by explorer and were not imported: those of "
+                    + "\(scripts.prefix(10).joined(separator: ", "))\(scripts.count > 10 ? ", …" : "")."
             )
         }
         if !skipped.isEmpty {

@@ -24,7 +24,8 @@ extension ResponseContract {
             throw ImportError.invalidOpenAPI(
                 path: named,
                 reason:
-                    "explorer checks responses against a document on disk; download it beside the collection and name that file in openapi:."
+                    "explorer checks responses against a document on disk; "
+                    + "download it beside the collection and name that file in openapi:."
             )
         }
         let folder =

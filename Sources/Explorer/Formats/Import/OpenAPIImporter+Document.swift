@@ -45,7 +45,8 @@ extension OpenAPIImporter {
                 }
                 if !mended.isEmpty {
                     warnings.append(
-                        "\(path): a tab in the indentation of line\(mended.count == 1 ? "" : "s") \(listed(mended)) was read as spaces."
+                        "\(path): a tab in the indentation of "
+                            + "line\(mended.count == 1 ? "" : "s") \(listed(mended)) was read as spaces."
                     )
                 }
                 return JSONValue(coreYAML: root)
@@ -107,12 +108,14 @@ extension OpenAPIImporter {
         }
         if !controlLines.isEmpty {
             warnings.append(
-                "\(path): control characters on line\(controlLines.count == 1 ? "" : "s") \(listed(controlLines)) were read as U+FFFD (YAML does not allow them)."
+                "\(path): control characters on line\(controlLines.count == 1 ? "" : "s") \(listed(controlLines)) were "
+                    + "read as U+FFFD (YAML does not allow them)."
             )
         }
         if !separatorLines.isEmpty {
             warnings.append(
-                "\(path): Unicode line or paragraph separators on line\(separatorLines.count == 1 ? "" : "s") \(listed(separatorLines)) were read as spaces."
+                "\(path): Unicode line or paragraph separators on line\(separatorLines.count == 1 ? "" : "s") "
+                    + "\(listed(separatorLines)) were read as spaces."
             )
         }
         return String(out)

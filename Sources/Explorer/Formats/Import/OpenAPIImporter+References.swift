@@ -108,7 +108,8 @@ extension OpenAPIImporter {
             if stack.contains(key) {
                 if cut.insert(key).inserted {
                     warnings.append(
-                        "\(here): the $ref \"\(reference)\" leads back to itself; it is read as any value where it recurs."
+                        "\(here): the $ref \"\(reference)\" leads back to itself; "
+                            + "it is read as any value where it recurs."
                     )
                 }
                 return .object([("description", .string("\(reference) (recursive, not expanded)"))])
@@ -123,7 +124,8 @@ extension OpenAPIImporter {
                 throw ImportError.invalidOpenAPI(
                     path: here,
                     reason:
-                        "the $ref \"\(reference)\" names \(fragment.isEmpty ? "/" : fragment), which \(target.lastPathComponent) does not have."
+                        "the $ref \"\(reference)\" names \(fragment.isEmpty ? "/" : fragment), "
+                        + "which \(target.lastPathComponent) does not have."
                 )
             }
             let expanded = try resolving(value, in: target, keys: keys, stack: stack + [key])
@@ -140,7 +142,8 @@ extension OpenAPIImporter {
             throw ImportError.invalidOpenAPI(
                 path: here,
                 reason: "the $refs to other files put more than \(most) values in place. "
-                    + "If the files are trusted, set \(DocumentLimits.aliasVariable) to more than \(limits.maxAliasNodes) to read them."
+                    + "If the files are trusted, "
+                    + "set \(DocumentLimits.aliasVariable) to more than \(limits.maxAliasNodes) to read them."
             )
         }
 

@@ -81,13 +81,15 @@ extension OpenAPIImporter {
                 }
                 if kept.count != requirements.count || kept != requirements {
                     found.append(
-                        "\(pointer(keys + ["security"])): security requirements that are not mappings of scheme names to scope lists were dropped; \(kept.count) kept."
+                        "\(pointer(keys + ["security"])): security requirements that are not mappings of scheme names "
+                            + "to scope lists were dropped; \(kept.count) kept."
                     )
                     members[at].value = .array(kept)
                 }
             default:
                 found.append(
-                    "\(pointer(keys + ["security"])): `security` is \(members[at].value.kind), not a list; no security requirement is read here."
+                    "\(pointer(keys + ["security"])): `security` is \(members[at].value.kind), "
+                        + "not a list; no security requirement is read here."
                 )
                 members.remove(at: at)
             }
@@ -113,7 +115,8 @@ extension OpenAPIImporter {
                             members.append(("nullable", .bool(true)))
                         }
                         found.append(
-                            "\(here)/type: `type` is a list; read as \"\(first)\"\(strings.contains("null") ? " that may be null" : "")."
+                            "\(here)/type: `type` is a list; "
+                                + "read as \"\(first)\"\(strings.contains("null") ? " that may be null" : "")."
                         )
                     } else {
                         members.remove(at: at)

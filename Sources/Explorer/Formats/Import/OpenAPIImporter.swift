@@ -11,7 +11,8 @@ import Yams
 /// named after its first tag; path parameters become `{{variables}}` (given a value when the
 /// document has an example or default); required query and header parameters are included
 /// (optional ones when they have an example or default); request bodies come from their
-/// example, else from a skeleton built from the schema. `$ref`s are followed as each endpoint reads what they name (`ComponentLookup`).
+/// example, else from a skeleton built from the schema. `$ref`s are followed as each endpoint
+/// reads what they name (`ComponentLookup`).
 package struct OpenAPIImporter: Sendable {
     /// Creates an importer.
     package init() {}
@@ -115,12 +116,14 @@ package struct OpenAPIImporter: Sendable {
         if !samples.cut.isEmpty {
             let named = samples.cut.prefix(5).joined(separator: ", ") + (samples.cut.count > 5 ? ", …" : "")
             warnings.append(
-                "The example bodies of \(samples.cut.count) operation\(samples.cut.count == 1 ? "" : "s") (\(named)) stop at \(Samples.maximumValues) values; their schemas name more than that."
+                "The example bodies of \(samples.cut.count) operation\(samples.cut.count == 1 ? "" : "s") (\(named)) "
+                    + "stop at \(Samples.maximumValues) values; their schemas name more than that."
             )
         }
         if !samples.recurring.isEmpty {
             warnings.append(
-                "The schemas \(samples.recurring.sorted().joined(separator: ", ")) contain themselves; example bodies built from them stop where they recur."
+                "The schemas \(samples.recurring.sorted().joined(separator: ", ")) contain themselves; "
+                    + "example bodies built from them stop where they recur."
             )
         }
         if !credentials.isEmpty {
@@ -188,7 +191,8 @@ package struct OpenAPIImporter: Sendable {
         if case .object(let hooks)? = tree["webhooks"], !hooks.isEmpty {
             let names = hooks.prefix(10).map(\.key).joined(separator: ", ") + (hooks.count > 10 ? ", …" : "")
             warnings.append(
-                "The document's webhooks are requests its API sends, not ones sent to it, so they are not endpoints here: \(names)."
+                "The document's webhooks are requests its API sends, "
+                    + "not ones sent to it, so they are not endpoints here: \(names)."
             )
         }
         tree = try withExternalReferences(.object(members), path: path, file: file, limits: limits, warnings: &warnings)
@@ -470,7 +474,8 @@ package struct OpenAPIImporter: Sendable {
                 warnings.append("The security scheme \(schemeName) (mutual TLS) is not imported.")
             default:
                 warnings.append(
-                    "The security scheme \(schemeName) has no type explorer knows (\(scheme["type"]?.serialized() ?? "none")); it is not imported."
+                    "The security scheme \(schemeName) has no type explorer knows "
+                        + "(\(scheme["type"]?.serialized() ?? "none")); it is not imported."
                 )
             }
         }

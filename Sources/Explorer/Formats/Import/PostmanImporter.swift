@@ -49,7 +49,8 @@ package struct PostmanImporter: Sendable {
             throw ImportError.invalidFile(
                 path: path, format: format,
                 reason:
-                    "it is a Postman environment; import the collection and pass this file with --environment, or add it to a collection with --into."
+                    "it is a Postman environment; import the collection and pass this file with --environment, "
+                    + "or add it to a collection with --into."
             )
         }
         if root["requests"] != nil && root["item"] == nil {
@@ -66,7 +67,8 @@ package struct PostmanImporter: Sendable {
         let walked = walk(root.objects("item"), folderPath: [], auth: root.object("auth"), state: &state)
         if state.scripts > 0 {
             state.warnings.append(
-                "\(state.scripts) pre-request or test script(s) are kept in the endpoints' descriptions; explorer does not run them."
+                "\(state.scripts) pre-request or test script(s) are kept in the endpoints' descriptions; "
+                    + "explorer does not run them."
             )
         }
 
@@ -300,7 +302,8 @@ package struct PostmanImporter: Sendable {
             let secret = Self.converted(value("value") ?? "", state: &state)
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
                 state.warnings.append(
-                    "\"\(endpoint)\" has API key auth without the key's name; a key without a name cannot be sent, so it was left out."
+                    "\"\(endpoint)\" has API key auth without the key's name; "
+                        + "a key without a name cannot be sent, so it was left out."
                 )
                 return nil
             }
@@ -317,7 +320,8 @@ package struct PostmanImporter: Sendable {
                     ? .digest(username: user, password: password) : .basic(username: user, password: password))
         default:
             state.warnings.append(
-                "\"\(endpoint)\" uses \(type) auth, which is not imported (it is not sent as Basic or anything else in its place); add its credentials by hand."
+                "\"\(endpoint)\" uses \(type) auth, which is not imported (it is not sent as Basic or anything else in "
+                    + "its place); add its credentials by hand."
             )
         }
         return nil
@@ -335,7 +339,8 @@ package struct PostmanImporter: Sendable {
             guard !code.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
             state.scripts += 1
             texts.append(
-                "Postman \(event.text("listen") == "prerequest" ? "pre-request" : "test") script (not run by explorer):\n\(code)"
+                "Postman \(event.text("listen") == "prerequest" ? "pre-request" : "test") "
+                    + "script (not run by explorer):\n\(code)"
             )
         }
         return texts.isEmpty ? nil : texts.joined(separator: "\n\n")
@@ -388,7 +393,8 @@ package struct PostmanImporter: Sendable {
             default:
                 if name.hasPrefix("$"), state.unknownDynamic.insert(name).inserted {
                     state.warnings.append(
-                        "Postman's {{\(name)}} has no equivalent; define a variable \(name) or edit the endpoints that use it."
+                        "Postman's {{\(name)}} has no equivalent; "
+                            + "define a variable \(name) or edit the endpoints that use it."
                     )
                 }
                 return "{{\(name)}}"

@@ -76,7 +76,8 @@ extension OpenAPIImporter {
             throw ImportError.invalidOpenAPI(
                 path: url.absoluteString,
                 reason: "its $ref \"\(reference)\" names another document, and a document named by URL is read alone "
-                    + "(its references are not fetched). Download the documents beside the collection and name the main one in openapi:."
+                    + "(its references are not fetched). "
+                    + "Download the documents beside the collection and name the main one in openapi:."
             )
         }
         return tree
