@@ -47,7 +47,8 @@ package enum AtomicFile {
             if exists {
                 // Owner first: changing the owner may clear set-id bits, which fchmod restores.
                 if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-                    _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // best effort: only root may give a file away
+                    // Best effort: only root may give a file away.
+                    _ = fchown(descriptor, existing.st_uid, existing.st_gid)
                 }
                 guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
                     throw FileSystemError("keep the mode of", path: target)

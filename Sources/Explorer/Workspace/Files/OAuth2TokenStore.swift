@@ -3,7 +3,8 @@ import NetworkingCore
 
 /// Where OAuth2 tokens are kept between runs: one file in the state folder
 /// (`$XDG_STATE_HOME/explorer/tokens.json`, mode 0600 in a 0700 folder), per collection file,
-/// environment, client and the server the token is sent to (`OAuth2Configuration.cacheKey(sendingTo:)`), until they are dropped or replaced.
+/// environment, client and the server the token is sent to
+/// (`OAuth2Configuration.cacheKey(sendingTo:)`), until they are dropped or replaced.
 ///
 /// A store is bound to one collection and environment: it is the cache a request's
 /// `OAuth2Authenticator` reads and writes.

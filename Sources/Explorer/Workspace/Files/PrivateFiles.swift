@@ -68,12 +68,14 @@ package enum PrivateFiles {
         let shown = String(current, radix: 8)
         guard status.st_uid == geteuid() else {
             return
-                "The \(kind) \(path) can be read by other users (mode \(shown)) and belongs to another account, so the explorer cannot make it private; run chmod \(String(mode, radix: 8)) on it."
+                "The \(kind) \(path) can be read by other users (mode \(shown)) and belongs to another account, "
+                + "so the explorer cannot make it private; run chmod \(String(mode, radix: 8)) on it."
         }
         guard chmod(path, mode) == 0 else {
             let reason = String(cString: strerror(errno))
             return
-                "The \(kind) \(path) can be read by other users (mode \(shown)) and could not be made private (\(reason)); run chmod \(String(mode, radix: 8)) on it."
+                "The \(kind) \(path) can be read by other users (mode \(shown)) and could not be made private "
+                + "(\(reason)); run chmod \(String(mode, radix: 8)) on it."
         }
         return nil
     }

@@ -43,7 +43,8 @@ package struct PrivateJSONFile<Contents: Codable & Sendable>: Sendable {
         } catch {
             throw Failure(
                 description:
-                    "\(what.prefix(1).uppercased() + what.dropFirst()) in \(fileURL.path) cannot be read (\(error)); delete the file to start again."
+                    "\(what.prefix(1).uppercased() + what.dropFirst()) in \(fileURL.path) cannot be read (\(error)); "
+                    + "delete the file to start again."
             )
         }
     }

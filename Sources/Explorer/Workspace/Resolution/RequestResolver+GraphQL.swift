@@ -48,7 +48,8 @@ extension RequestResolver {
                     problems: [
                         GraphQLProblem(
                             message:
-                                "operation \"\(name)\" is not in the document, which has \(names.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)",
+                                "operation \"\(name)\" is not in the document, "
+                                + "which has \(names.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)",
                             location: place)
                     ])
             }
@@ -62,7 +63,8 @@ extension RequestResolver {
                 problems: [
                     GraphQLProblem(
                         message:
-                            "a \(kind) cannot be sent with GET (GraphQL over HTTP allows only queries there); use method: POST",
+                            "a \(kind) cannot be sent with GET (GraphQL over HTTP allows only queries there); "
+                            + "use method: POST",
                         location: endpoint.locations["method"] ?? place)
                 ])
         }

@@ -75,31 +75,36 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .undefinedVariable(let name, let context, _):
             if name.hasPrefix("env.") {
                 return
-                    "The variable {{\(name)}} used in \(context) is undefined: set \(name.dropFirst(4)) in the process environment or in a .env file beside the collection."
+                    "The variable {{\(name)}} used in \(context) is undefined: set \(name.dropFirst(4)) in the process "
+                    + "environment or in a .env file beside the collection."
             }
             return
-                "The variable {{\(name)}} used in \(context) is undefined: define it in the environment or the collection's variables, or pass --var \(name)=VALUE."
+                "The variable {{\(name)}} used in \(context) is undefined: define it in the environment or the "
+                + "collection's variables, or pass --var \(name)=VALUE."
         case .variableCycle(let names, let context, _):
             return
                 "The variables used in \(context) refer to each other in a cycle: \(names.joined(separator: " -> "))."
         case .functionFailed(let expression, let reason, let context, _):
             return "{{\(expression)}} in \(context) cannot be evaluated: \(reason)."
         case .unansweredPrompt(let prompt, let context, _):
-            return "{{prompt \"\(prompt.label)\"}} in \(context) has no answer: --var \"\(prompt.label)=…\" gives one."
+            return "{{prompt \"\(prompt.label)\"}} in \(context) has no answer: "
+                + "--var \"\(prompt.label)=…\" gives one."
         case .invalidBaseURL(let environment, let url, _):
             return "The base_url of environment \"\(environment)\" is \"\(url)\", which is not an absolute http(s) URL."
         case .invalidURL(let endpoint, let url, _):
             return "The URL of endpoint \"\(endpoint)\" is \"\(url)\", which is not a valid URL."
         case .noEnvironment(let endpoint):
             return
-                "The endpoint \"\(endpoint)\" cannot be sent: the collection has no environment (add one with a base_url)."
+                "The endpoint \"\(endpoint)\" cannot be sent: "
+                + "the collection has no environment (add one with a base_url)."
         case .unreadableFile(let endpoint, let path, _):
             return "The endpoint \"\(endpoint)\" sends the file \(path), which cannot be read."
         case .untrustedFile(let endpoint, let reason, _):
             return "The endpoint \"\(endpoint)\" cannot send its file: \(reason)."
         case .capturedForAnotherServer(let name, let endpoint, let origin, _):
             return
-                "{{\(name)}} was captured by \(endpoint) when this environment sent to \(origin), and it sends elsewhere now: "
+                "{{\(name)}} was captured by \(endpoint) when this environment sent to \(origin), "
+                + "and it sends elsewhere now: "
                 + "a captured value stays with its server. Send \(endpoint) again to capture it here."
         case .invalidAuth(let endpoint, let reason, _):
             return "The auth of endpoint \"\(endpoint)\" cannot be used: \(reason)."
@@ -107,7 +112,8 @@ enum ResolveError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The proxy: of environment \"\(environment)\" cannot be used: \(reason)."
         case .invalidHeaderValue(let endpoint, let header, let reason, _):
             return
-                "The header \(header) of endpoint \"\(endpoint)\" cannot be sent: its value \(reason); a header value is one line."
+                "The header \(header) of endpoint \"\(endpoint)\" cannot be sent: its value \(reason); "
+                + "a header value is one line."
         case .invalidGraphQL(let endpoint, let problems):
             // The first problem's place starts the sentence; each further one gets its own line.
             let first = problems.first?.message ?? "it is not valid"

@@ -90,7 +90,8 @@ extension OAuth2Prompt {
         case .enterCode(let code, let verification, let complete, let expiresAt):
             let until = expiresAt.formatted(date: .omitted, time: .shortened)
             return
-                "OAuth2: open \((complete ?? verification).absoluteString) and enter the code \(code) (before \(until))."
+                "OAuth2: open \((complete ?? verification).absoluteString) "
+                + "and enter the code \(code) (before \(until))."
         }
     }
 

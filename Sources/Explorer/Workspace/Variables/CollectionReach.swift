@@ -211,7 +211,8 @@ extension CollectionTrust {
         return "\(collectionFile.path) was found, not named, and reaches beyond its folder: it "
             + reach.references.map(\.description).joined(separator: "; it ") + ". "
             + (destinations.isEmpty ? "" : "It sends to \(destinations.joined(separator: ", ")). ") + fetched
-            + "Nothing was sent: read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)."
+            + "Nothing was sent: read the collection, "
+            + "then run explorer trust \(collectionFile.path) (or open it with --collection)."
     }
 }
 
@@ -239,7 +240,8 @@ package struct SendTimeFiles: Sendable {
         guard real != root, !real.hasPrefix(root + "/") else { return nil }
         guard !trust.permitsReading(real, from: collectionFile) else { return nil }
         return
-            "\(url.path) is \(real == url.standardizedFileURL.path ? "" : "a link to \(real), ")outside the collection's folder, "
+            "\(url.path) is \(real == url.standardizedFileURL.path ? "" : "a link to \(real), ")outside "
+            + "the collection's folder, "
             + "and \(collectionFile.path) was not trusted to read it. "
             + "Read the collection, then run explorer trust \(collectionFile.path) (or open it with --collection)"
     }

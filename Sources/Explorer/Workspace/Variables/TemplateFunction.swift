@@ -15,7 +15,7 @@ import NetworkingCore
 /// | `{{sha256 X}}`, `{{hmac_sha256 KEY X}}` | the digest in lower-case hex |
 /// | `{{file PATH}}` | a file's text, relative to the collection |
 /// | `{{prompt "Label"}}` | what the user types when asked (`TemplatePrompter`) |
-/// | `{{command "pass show api"}}` | a shell command's trimmed output (`TemplateCommand`), from a trusted collection only |
+/// | `{{command "pass show api"}}` | a shell command's trimmed output (`TemplateCommand`), trusted collections only |
 ///
 /// A value argument `X` (and `KEY`) is a quoted string (`"text"`) or the name of a variable,
 /// whose value is used: `{{base64 credentials}}` with `credentials: "{{user}}:{{password}}"`.

@@ -190,7 +190,8 @@ package struct VariableScope: Sendable {
         else {
             throw TemplateFunction.Failure(
                 reason:
-                    "commands run only from a collection you opened by name or trusted, and \(collectionFile.path) was found, not named: "
+                    "commands run only from a collection you opened by name or trusted, "
+                    + "and \(collectionFile.path) was found, not named: "
                     + "open it with --collection, or run explorer trust \(collectionFile.path)")
         }
         do {
@@ -227,7 +228,8 @@ private final class TemplateBudget {
             name,
             EvaluationLimitError(
                 problem:
-                    "expanding it took more than \(limits.templateSteps) steps (variables that use one another many times)",
+                    "expanding it took more than \(limits.templateSteps) "
+                    + "steps (variables that use one another many times)",
                 variable: EvaluationLimits.templateStepsVariable
             ))
     }

@@ -46,7 +46,8 @@ package enum CollectionMerger {
                 merged.openAPI = document
             } else if merged.openAPI != document {
                 report.notes.append(
-                    "The collection checks responses against \(merged.openAPI ?? ""); the imported \(document) was not linked (change openapi: to use it)."
+                    "The collection checks responses against \(merged.openAPI ?? ""); "
+                        + "the imported \(document) was not linked (change openapi: to use it)."
                 )
             }
         }
@@ -71,7 +72,8 @@ package enum CollectionMerger {
                     counter += 1
                 }
                 report.notes.append(
-                    "The environment \"\(environment.name)\" exists already; the imported \(environment.baseURLTemplate) was added as \"\(name)\"."
+                    "The environment \"\(environment.name)\" exists already; "
+                        + "the imported \(environment.baseURLTemplate) was added as \"\(name)\"."
                 )
             }
             merged.environments.append(
@@ -121,7 +123,8 @@ package enum CollectionMerger {
             imported.environments = []
             if !basePath.isEmpty {
                 report.notes.append(
-                    "The imported paths were made relative to the environment \"\(target.name)\" (\(target.baseURLTemplate))."
+                    "The imported paths were made relative to the environment "
+                        + "\"\(target.name)\" (\(target.baseURLTemplate))."
                 )
             }
             return
