@@ -46,14 +46,16 @@ public enum MalformedResponse: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .noStatusLine:
             return
-                "it does not begin with an HTTP/1.x status line (an HTTP/0.9 reply, a body without a head, or another protocol)"
+                "it does not begin with an HTTP/1.x status line (an HTTP/0.9 reply, "
+                + "a body without a head, or another protocol)"
         case .unsupportedVersion:
             return "its status line names an HTTP version other than 1.0 or 1.1"
         case .invalidStatus:
             return "its status code is not three digits"
         case .invalidHeaderCharacter:
             return
-                "a header holds a byte HTTP does not allow there (a NUL or another control character, or a space before the colon)"
+                "a header holds a byte HTTP does not allow there (a NUL or another control character, "
+                + "or a space before the colon)"
         case .carriageReturnWithoutLineFeed:
             return "a line of its head ends in CR without the LF that must follow it"
         case .headersTooLarge(let bytes, let fields):
@@ -61,7 +63,8 @@ public enum MalformedResponse: Sendable, Hashable, CustomStringConvertible {
                 + "or more than \(fields) header lines; the limit is fixed)"
         case .invalidContentLength:
             return
-                "its Content-Length is empty or not a number, or it came with Transfer-Encoding (a client and a proxy could then read different bodies)"
+                "its Content-Length is empty or not a number, "
+                + "or it came with Transfer-Encoding (a client and a proxy could then read different bodies)"
         case .duplicateContentLength:
             return "it sent Content-Length more than once"
         case .invalidChunkSize:
@@ -70,7 +73,8 @@ public enum MalformedResponse: Sendable, Hashable, CustomStringConvertible {
             return "it sent more bytes after a response that said Connection: close"
         case .unnamed:
             return
-                "its head breaks HTTP/1.1 in a way the parser does not name (most often a line that ends in LF alone where CRLF is required, "
+                "its head breaks HTTP/1.1 in a way the parser does not name "
+                + "(most often a line that ends in LF alone where CRLF is required, "
                 + "or a Transfer-Encoding that cannot be read or that follows Content-Length)"
         case .other(let reason):
             return "the HTTP parser refused it (\(reason))"

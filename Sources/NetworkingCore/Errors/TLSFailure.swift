@@ -49,14 +49,16 @@ public enum TLSFailure: Error, Sendable, Hashable, CustomStringConvertible {
             return "its certificate is not for \(host) (name mismatch); send to the name it was issued for \(skip)"
         case .clientCertificateRequired:
             return
-                "the server refused the handshake: it requires a client certificate; set \(name(.clientCertificateFile)) and \(name(.clientKeyFile))"
+                "the server refused the handshake: it requires a client certificate; "
+                + "set \(name(.clientCertificateFile)) and \(name(.clientKeyFile))"
         case .notTLS:
             return "the server does not speak TLS on that port; use http:// if it serves plain HTTP"
         case .noCommonVersion:
             return "the server refused the handshake: no TLS version both accept; check \(name(.minimumVersion))"
         case .alert(let alert):
             return
-                "the server refused the handshake (\(alert)); check \(name(.clientCertificateFile)), \(name(.clientKeyFile)) and \(name(.minimumVersion))"
+                "the server refused the handshake (\(alert)); check \(name(.clientCertificateFile)), "
+                + "\(name(.clientKeyFile)) and \(name(.minimumVersion))"
         case .other(let text):
             return text
         }

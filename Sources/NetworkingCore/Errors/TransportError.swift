@@ -82,11 +82,14 @@ public enum TransportError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "The compressed body from \(url.absoluteString) could not be decompressed (\(reason))."
         case .malformedResponse(let url, let problem):
             return
-                "The response from \(url.absoluteString) is not valid HTTP/1.1: \(problem); the server, or a proxy in between, needs fixing."
+                "The response from \(url.absoluteString) is not valid HTTP/1.1: \(problem); "
+                + "the server, or a proxy in between, needs fixing."
         case .proxyAuthenticationRequired(let proxy, let source, let sentCredentials):
             return sentCredentials
-                ? "The proxy \(proxy) (from \(source)) refused its user and password (407 Proxy Authentication Required): check them in \(source)."
-                : "The proxy \(proxy) (from \(source)) asks for a user and password (407 Proxy Authentication Required): "
+                ? "The proxy \(proxy) (from \(source)) refused its user and password "
+                    + "(407 Proxy Authentication Required): check them in \(source)."
+                : "The proxy \(proxy) (from \(source)) asks for a user "
+                    + "and password (407 Proxy Authentication Required): "
                     + "give them in \(source) (http://user:password@host:port)."
         case .proxyUnreachable(let proxy, let source, let reason):
             return "The proxy \(proxy) (from \(source)) could not be reached: \(reason). "

@@ -50,7 +50,8 @@ extension CookieJar {
                     FileProblem(
                         line: offset + 1,
                         reason:
-                            "\(fields.count) tab-separated fields where a cookie has 7 (domain, subdomains, path, secure, expires, name, value)"
+                            "\(fields.count) tab-separated fields where a cookie has 7 (domain, "
+                            + "subdomains, path, secure, expires, name, value)"
                     ))
                 continue
             }

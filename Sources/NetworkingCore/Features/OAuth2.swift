@@ -193,7 +193,8 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
             default: hint = ""
             }
             return
-                "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), \(code)\(Self.detail(description))).\(hint)"
+                "The OAuth2 token endpoint\(at) refused the request (HTTP \(status), "
+                + "\(code)\(Self.detail(description))).\(hint)"
         case .invalidResponse(let status, let excerpt):
             return "The OAuth2 token endpoint\(at) answered HTTP \(status) without a token: \(excerpt)"
         case .authorizationDenied(let code, let description):
@@ -204,7 +205,8 @@ public struct OAuth2Error: Error, Sendable, Hashable, LocalizedError, CustomStri
             return "The OAuth2 sign-in\(at) was not completed within \(seconds) s; send again to retry."
         case .listenerFailed(let reason):
             return
-                "The OAuth2 redirect listener on 127.0.0.1 could not start: \(reason). Set \(name(.redirectPort)) to a free port."
+                "The OAuth2 redirect listener on 127.0.0.1 could not start: \(reason). "
+                + "Set \(name(.redirectPort)) to a free port."
         }
     }
 

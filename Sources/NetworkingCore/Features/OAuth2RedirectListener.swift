@@ -129,7 +129,8 @@ private final class CallbackHandler: ChannelInboundHandler, Sendable {
             page =
                 items["error"] == nil
                 ? "<h1>Signed in</h1><p>The application has the authorization; you can close this tab.</p>"
-                : "<h1>Not authorized</h1><p>\(Self.escaped(items["error_description"] ?? items["error"] ?? ""))</p><p>You can close this tab.</p>"
+                : "<h1>Not authorized</h1><p>\(Self.escaped(items["error_description"] ?? items["error"] ?? ""))</p>"
+                    + "<p>You can close this tab.</p>"
         } else {
             status = .notFound
             page = "<h1>Not found</h1>"

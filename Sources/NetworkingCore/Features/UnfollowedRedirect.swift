@@ -58,6 +58,7 @@ public struct UnfollowedRedirect: Sendable, Hashable, CustomStringConvertible {
             case .unreadableLocation: "its Location is not a URL with a host"
             }
         return
-            "\(url.absoluteString) redirected (\(status.code)) to \(location), which was not followed: \(why); the redirect itself is the response."
+            "\(url.absoluteString) redirected (\(status.code)) to \(location), "
+            + "which was not followed: \(why); the redirect itself is the response."
     }
 }

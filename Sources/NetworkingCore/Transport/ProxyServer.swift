@@ -4,11 +4,11 @@ import Foundation
 /// it came from.
 ///
 /// Requests reach their server through an HTTP proxy as curl sends them: https tunnelled with
-/// `CONNECT`, plain http in absolute form (`GET http://host:port/path`); the credentials go to the proxy as `Proxy-Authorization: Basic …`,
-/// never to the server. A SOCKS5 proxy (`socks5://`, `socks5h://`) is spoken to without
-/// authentication, and resolves the server's name itself. `source` names the setting a person
-/// would fix (`the HTTPS_PROXY variable`, `the proxy: of environment "staging"`), so an error
-/// can say where the proxy came from.
+/// `CONNECT`, plain http in absolute form (`GET http://host:port/path`); the credentials go to
+/// the proxy as `Proxy-Authorization: Basic …`, never to the server. A SOCKS5 proxy
+/// (`socks5://`, `socks5h://`) is spoken to without authentication, and resolves the server's
+/// name itself. `source` names the setting a person would fix (`the HTTPS_PROXY variable`,
+/// `the proxy: of environment "staging"`), so an error can say where the proxy came from.
 public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// How the proxy is spoken to.
     public enum Kind: String, Sendable, Hashable {
@@ -83,7 +83,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
             case "socks5", "socks5h": kind = .socks5
             case "https":
                 throw fail(
-                    "a proxy reached over TLS (https://) is not supported; use http:// (requests to https servers are still encrypted end to end through it)"
+                    "a proxy reached over TLS (https://) is not supported; "
+                        + "use http:// (requests to https servers are still encrypted end to end through it)"
                 )
             default:
                 throw fail("only http:// and socks5:// proxies are supported, not \(scheme)://")
@@ -135,7 +136,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
     /// Why a SOCKS5 proxy cannot take a user and password.
     public static let socksCredentials =
-        "a SOCKS5 proxy with a user and password is not supported (SOCKS5 without authentication only); use an http:// proxy for Basic credentials"
+        "a SOCKS5 proxy with a user and password is not supported (SOCKS5 without authentication only); "
+        + "use an http:// proxy for Basic credentials"
 
     /// The proxy as a URL with its password masked (`http://ada:••••••@proxy:3128`), for
     /// messages and displays.

@@ -71,7 +71,8 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "\(url) is not a WebSocket URL; use ws://host/path or wss://host/path."
         case .upgradeFailed(let url):
             return
-                "The server at \(url) did not switch to WebSocket (no 101 Switching Protocols): check the path, the headers and the credentials."
+                "The server at \(url) did not switch to WebSocket (no 101 Switching Protocols): check the path, "
+                + "the headers and the credentials."
         case .upgradeRefused(let url, let status, let body):
             let check: String
             switch status {
@@ -91,10 +92,13 @@ public enum WebSocketError: Error, Sendable, Hashable, LocalizedError, CustomStr
             return "The WebSocket session is closed; reconnect to send."
         case .messageTooLarge(let size, let limit):
             return
-                "The message is \(size) bytes, over the limit of \(limit) bytes; raise the maximum message size to send it."
+                "The message is \(size) bytes, over the limit of \(limit) bytes; "
+                + "raise the maximum message size to send it."
         case .challengeAuthentication(let url):
             return
-                "Digest authentication cannot open the WebSocket at \(url): it answers the server's challenge with a second request, and an upgrade is answered once. Use basic or bearer auth (or a token in a header) for this endpoint."
+                "Digest authentication cannot open the WebSocket at \(url): it answers the server's challenge with a "
+                + "second request, and an upgrade is answered once. "
+                + "Use basic or bearer auth (or a token in a header) for this endpoint."
         }
     }
 
@@ -405,7 +409,8 @@ public final class WebSocketSession: Sendable {
                     .proxyFailed(
                         proxy: proxy.description, source: proxy.source, target: target,
                         reason:
-                            "it refused the tunnel: 407 Proxy Authentication Required (check the user and password in \(proxy.source)) or it closed the connection"
+                            "it refused the tunnel: 407 Proxy Authentication Required (check the user and password in "
+                            + "\(proxy.source)) or it closed the connection"
                     ))
             }
             return WebSocketError.transport(.other(error.description))
