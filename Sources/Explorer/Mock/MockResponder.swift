@@ -90,11 +90,13 @@ package struct MockResponder: HTTPResponder {
                 .init(code: 421, reasonPhrase: "Misdirected Request"), type: "misdirected",
                 title: "Misdirected Request",
                 detail:
-                    "explorer mock answers only requests to \(MockAllowedHosts.local.joined(separator: " or ")), not to \(host ?? ""): start it with --allow-host \(name) to answer that name too.",
+                    "explorer mock answers only requests to \(MockAllowedHosts.local.joined(separator: " or ")), "
+                    + "not to \(host ?? ""): start it with --allow-host \(name) to answer that name too.",
                 instance: request.uri.path)
             if request.method == .head { response.body = ResponseBody() }
             accessLog?(
-                "mock       \(request.method.rawValue) \(request.uri.string) → 421 (refused Host \(host ?? ""): --allow-host to answer it)"
+                "mock       \(request.method.rawValue) \(request.uri.string) → 421 (refused Host \(host ?? ""): "
+                    + "--allow-host to answer it)"
             )
             return response
         }
@@ -104,13 +106,15 @@ package struct MockResponder: HTTPResponder {
             response = Self.problem(
                 .internalServerError, type: "mock-failure", title: "Internal Server Error",
                 detail:
-                    "explorer mock failed this request on purpose (--fail-rate \(chaos.failRate), --seed \(chaos.seed)).",
+                    "explorer mock failed this request on purpose (--fail-rate \(chaos.failRate), "
+                    + "--seed \(chaos.seed)).",
                 instance: request.uri.path)
             note = "failed on purpose"
         }
         if request.method == .head { response.body = ResponseBody() }
         accessLog?(
-            "mock       \(request.method.rawValue) \(request.uri.string) → \(response.status.code)\(note.isEmpty ? "" : " (\(note))")"
+            "mock       \(request.method.rawValue) \(request.uri.string) → "
+                + "\(response.status.code)\(note.isEmpty ? "" : " (\(note))")"
         )
         return response
     }
@@ -134,7 +138,8 @@ package struct MockResponder: HTTPResponder {
                 Self.problem(
                     .methodNotAllowed, type: "method-not-allowed", title: "Method Not Allowed",
                     detail:
-                        "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", ")).",
+                        "\(request.method.rawValue) is not allowed on \(request.uri.path); "
+                        + "use \(allowed.joined(separator: ", ")).",
                     instance: request.uri.path, headers: headers), ""
             )
         case .route(let route):
@@ -165,8 +170,10 @@ package struct MockResponder: HTTPResponder {
             let what = route.endpointID.map { "the endpoint \($0)" } ?? route.name
             let how =
                 plan.source == .examples
-                ? "name an OpenAPI document that describes it with `openapi:` in the collection, or start the mock with --from history"
-                : "send it once (explorer send) so that the history has an answer, or name an OpenAPI document with `openapi:`"
+                ? "name an OpenAPI document that describes it with `openapi:` in the collection, "
+                    + "or start the mock with --from history"
+                : "send it once (explorer send) so that the history has an answer, "
+                    + "or name an OpenAPI document with `openapi:`"
             return (
                 Self.problem(
                     .notImplemented, type: "no-answer", title: "Not Implemented",
@@ -281,7 +288,8 @@ package struct MockResponder: HTTPResponder {
                 return Self.problemAnswer(
                     .notFound, type: "no-such-response", title: "Not Found",
                     detail:
-                        "Prefer: code=\(wanted) names no response of \(operation.name) (declared: \(responses.map(\.key).joined(separator: ", "))).",
+                        "Prefer: code=\(wanted) names no response of \(operation.name) (declared: "
+                        + "\(responses.map(\.key).joined(separator: ", "))).",
                     instance: request.uri.path)
             }
             chosen = found
@@ -336,7 +344,8 @@ package struct MockResponder: HTTPResponder {
             return Self.problemAnswer(
                 .notFound, type: "no-such-example", title: "Not Found",
                 detail:
-                    "Prefer: example=\(exampleName ?? "") names no example of \(operation.name) \(chosen.key) \(media.key) (examples: \(names.isEmpty ? "none" : names.joined(separator: ", "))).",
+                    "Prefer: example=\(exampleName ?? "") names no example of \(operation.name) \(chosen.key) "
+                    + "\(media.key) (examples: \(names.isEmpty ? "none" : names.joined(separator: ", "))).",
                 instance: request.uri.path)
         }
         let body: String

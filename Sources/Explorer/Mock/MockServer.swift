@@ -58,7 +58,8 @@ package final class MockServer: Sendable {
                 continuation.yield(
                     .failure(
                         MockError(
-                            "explorer mock could not listen on 127.0.0.1:\(port): \(reason). Try another --port, or --port 0 for a free one."
+                            "explorer mock could not listen on 127.0.0.1:\(port): \(reason). "
+                                + "Try another --port, or --port 0 for a free one."
                         )))
                 throw error
             }
