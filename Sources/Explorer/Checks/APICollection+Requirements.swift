@@ -47,7 +47,8 @@ extension APICollection {
             }
             if !stale.isEmpty {
                 return
-                    "\(stale.joined(separator: ", ")) \(stale.count == 1 ? "is" : "are") older than \(DurationText.format(maxAge))"
+                    "\(stale.joined(separator: ", ")) \(stale.count == 1 ? "is" : "are") "
+                    + "older than \(DurationText.format(maxAge))"
             }
         }
         return nil

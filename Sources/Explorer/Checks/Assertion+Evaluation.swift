@@ -185,7 +185,8 @@ extension Assertion {
             guard let order = compare(actual, expected) else {
                 return (
                     false,
-                    "\(render(actual)) and \(render(expected)) cannot be ordered (compare numbers with numbers, text with text)"
+                    "\(render(actual)) and \(render(expected)) cannot be ordered (compare numbers with numbers, "
+                        + "text with text)"
                 )
             }
             switch predicate {

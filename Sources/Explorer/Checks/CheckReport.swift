@@ -82,7 +82,8 @@ extension Endpoint {
                 let value = try capture.value(in: response)
                 guard value.utf8.count <= CapturedVariable.maximumBytes else {
                     report.captureFailures.append(
-                        "\(capture.name): the value has \(value.utf8.count) bytes, more than the \(CapturedVariable.maximumBytes) a variable may hold"
+                        "\(capture.name): the value has \(value.utf8.count) bytes, "
+                            + "more than the \(CapturedVariable.maximumBytes) a variable may hold"
                     )
                     continue
                 }

@@ -103,7 +103,8 @@ package struct RunSummary: Sendable {
     package var totalsLine: String {
         let (passed, failed, errors) = counts
         return
-            "\(results.count) request\(results.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s: \(passed) passed, \(failed) failed, \(errors) error\(errors == 1 ? "" : "s")"
+            "\(results.count) request\(results.count == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s: "
+            + "\(passed) passed, \(failed) failed, \(errors) error\(errors == 1 ? "" : "s")"
     }
 
     /// The summary table, with what failed under each line.
@@ -154,30 +155,36 @@ package struct RunSummary: Sendable {
         let (_, failed, errors) = counts
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
-            "<testsuites name=\"\(escape(collection))\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"\(errors)\" time=\"\(seconds3(seconds))\">\n"
+            "<testsuites name=\"\(escape(collection))\" tests=\"\(results.count)\" failures=\"\(failed)\" "
+            + "errors=\"\(errors)\" time=\"\(seconds3(seconds))\">\n"
         let timestamp = ISO8601DateFormatter().string(from: startedAt)
         for suite in suites {
             let suiteFailures = suite.results.filter { $0.outcome == .failed }.count
             let suiteErrors = suite.results.filter { $0.outcome == .transportFailure || $0.outcome == .notSent }.count
             let time = suite.results.reduce(0) { $0 + $1.milliseconds } / 1000
             xml +=
-                "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.results.count)\" failures=\"\(suiteFailures)\" errors=\"\(suiteErrors)\" time=\"\(seconds3(time))\" timestamp=\"\(timestamp)\">\n"
+                "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.results.count)\" "
+                + "failures=\"\(suiteFailures)\" errors=\"\(suiteErrors)\" "
+                + "time=\"\(seconds3(time))\" timestamp=\"\(timestamp)\">\n"
             xml += "    <properties><property name=\"environment\" value=\"\(escape(environment))\"/></properties>\n"
             for result in suite.results {
                 let name = result.name + (result.iteration > 1 ? " #\(result.iteration)" : "")
                 xml +=
-                    "    <testcase name=\"\(escape(name))\" classname=\"\(escape(suite.name))\" time=\"\(seconds3(result.milliseconds / 1000))\""
+                    "    <testcase name=\"\(escape(name))\" classname=\"\(escape(suite.name))\" "
+                    + "time=\"\(seconds3(result.milliseconds / 1000))\""
                 switch result.outcome {
                 case .passed:
                     xml += "/>\n"
                 case .failed:
                     let message = result.report.failureLines.first ?? "failed"
                     xml +=
-                        ">\n      <failure message=\"\(escape(message))\" type=\"assertion\">\(escape(result.problems.joined(separator: "\n")))</failure>\n    </testcase>\n"
+                        ">\n      <failure message=\"\(escape(message))\" type=\"assertion\">"
+                        + "\(escape(result.problems.joined(separator: "\n")))</failure>\n    </testcase>\n"
                 case .transportFailure, .notSent:
                     let type = result.outcome == .notSent ? "not-sent" : "transport"
                     xml +=
-                        ">\n      <error message=\"\(escape(result.error ?? "no response"))\" type=\"\(type)\"/>\n    </testcase>\n"
+                        ">\n      <error message=\"\(escape(result.error ?? "no response"))\" "
+                        + "type=\"\(type)\"/>\n    </testcase>\n"
                 }
             }
             xml += "  </testsuite>\n"
