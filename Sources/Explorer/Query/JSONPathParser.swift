@@ -98,7 +98,8 @@ extension JSONPath {
             guard let next = scanner.peek, Self.isNameFirst(next) else {
                 if let next = scanner.peek, Self.isDigit(next) || next == "-" {
                     throw failure(
-                        "A member name after \(dots) cannot start with \"\(next)\" (write ['\(next)…'] for such a name, "
+                        "A member name after \(dots) cannot start with "
+                            + "\"\(next)\" (write ['\(next)…'] for such a name, "
                             + "or [\(next)…] for an index)", at: scanner.position)
                 }
                 throw failure("Expected a member name or * after \(dots)", at: scanner.position)
@@ -351,7 +352,8 @@ extension JSONPath {
             case .query(let query):
                 guard isSingular(query) else {
                     throw failure(
-                        "The query at position \(start + 1) can select several nodes, so it cannot be compared: compare a "
+                        "The query at position \(start + 1) can select several nodes, "
+                            + "so it cannot be compared: compare a "
                             + "singular query (names and indexes only, as in @.a[0], without blanks inside brackets)",
                         at: start)
                 }
@@ -473,7 +475,8 @@ extension JSONPath {
                 guard call.function.result == .nodes else {
                     throw failure(
                         "\(name) needs a query here (its nodes, as in \(name.dropLast())@.*)), and "
-                            + "\(call.function.rawValue)() gives a \(call.function.result == .value ? "value" : "true or false")",
+                            + "\(call.function.rawValue)() gives a "
+                            + "\(call.function.result == .value ? "value" : "true or false")",
                         at: start)
                 }
             case (.nodes, .literal), (.nodes, .logical):
@@ -510,7 +513,8 @@ extension JSONPath {
                     text.append(try escapedCharacter(in: quote))
                 } else if next.value < 0x20 {
                     throw failure(
-                        "A control character (U+\(Self.hex(next.value))) must be escaped in a string, as in \\u\(Self.hex(next.value))",
+                        "A control character (U+\(Self.hex(next.value))) must be escaped in a string, "
+                            + "as in \\u\(Self.hex(next.value))",
                         at: scanner.position - 1)
                 } else {
                     text.append(next)
@@ -552,13 +556,15 @@ extension JSONPath {
             case 0xD800...0xDBFF:
                 guard scanner.consume("\\u") else {
                     throw failure(
-                        "\\u\(Self.hex(first)) is a high surrogate: a \\u escape of a low surrogate (DC00 to DFFF) must follow",
+                        "\\u\(Self.hex(first)) is a high surrogate: "
+                            + "a \\u escape of a low surrogate (DC00 to DFFF) must follow",
                         at: start)
                 }
                 let second = try fourHexDigits(at: scanner.position - 2)
                 guard (0xDC00...0xDFFF).contains(second) else {
                     throw failure(
-                        "\\u\(Self.hex(first)) must be followed by a low surrogate (\\uDC00 to \\uDFFF), not \\u\(Self.hex(second))",
+                        "\\u\(Self.hex(first)) must be followed by a low surrogate (\\uDC00 to \\uDFFF), "
+                            + "not \\u\(Self.hex(second))",
                         at: start)
                 }
                 return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!

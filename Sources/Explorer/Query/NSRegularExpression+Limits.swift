@@ -39,7 +39,8 @@ extension NSRegularExpression {
         if gaveUp {
             throw EvaluationLimitError(
                 problem:
-                    "the regular expression \"\(pattern)\" gave up on a text of \(text.utf16.count) characters: it backtracks "
+                    "the regular expression \"\(pattern)\" gave up on a text of \(text.utf16.count) characters: "
+                    + "it backtracks "
                     + "more than the regular expression engine's stack holds (nested repetition such as (a+)+)",
                 variable: nil,
                 otherwise: "this limit cannot be raised: write the pattern without nested repetition"

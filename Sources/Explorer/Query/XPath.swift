@@ -66,7 +66,8 @@ package struct XPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The subset in one line, for error messages.
     package static let subset =
-        "paths (/a/b, //b, *), positions [n] and [last()], attribute tests [@a] and [@a='v'], @attr, text(), count(path)"
+        "paths (/a/b, //b, *), positions [n] and [last()], "
+        + "attribute tests [@a] and [@a='v'], @attr, text(), count(path)"
 
     /// Parses an expression.
     ///
