@@ -189,7 +189,8 @@ package struct OpenAPIContract: Sendable {
                 ContractViolation(
                     kind: .status, instancePointer: "", schemaPointer: operation.pointer + "/responses",
                     message:
-                        "status \(status) is not declared for \(operation.name) (declared: \(declared.joined(separator: ", ")))"
+                        "status \(status) is not declared for \(operation.name) (declared: "
+                        + "\(declared.joined(separator: ", ")))"
                 ))
             return report
         }
@@ -209,7 +210,8 @@ package struct OpenAPIContract: Sendable {
                     ContractViolation(
                         kind: .contentType, instancePointer: "", schemaPointer: operation.pointer + "/produces",
                         message:
-                            "content type \(type) is not one \(operation.name) produces (\(produces.joined(separator: ", ")))"
+                            "content type \(type) is not one \(operation.name) "
+                            + "produces (\(produces.joined(separator: ", ")))"
                     ))
                 return report
             }
@@ -221,7 +223,8 @@ package struct OpenAPIContract: Sendable {
                         ContractViolation(
                             kind: .contentType, instancePointer: "", schemaPointer: resolvedPointer + "/content",
                             message:
-                                "the response has a body but no Content-Type (declared: \(content.map(\.key).joined(separator: ", ")))"
+                                "the response has a body but no Content-Type (declared: "
+                                + "\(content.map(\.key).joined(separator: ", ")))"
                         ))
                 }
                 return report
@@ -232,7 +235,8 @@ package struct OpenAPIContract: Sendable {
                     ContractViolation(
                         kind: .contentType, instancePointer: "", schemaPointer: resolvedPointer + "/content",
                         message:
-                            "content type \(type) is not declared for status \(chosen.key) of \(operation.name) (declared: \(content.map(\.key).joined(separator: ", ")))"
+                            "content type \(type) is not declared for status \(chosen.key) of \(operation.name) "
+                            + "(declared: \(content.map(\.key).joined(separator: ", ")))"
                     ))
                 return report
             }

@@ -228,7 +228,8 @@ struct SchemaCompiler {
             } else {
                 warn(
                     JSONPointer.appending(pointer, "$ref"),
-                    "cannot resolve \(reference.stringValue.map { "'\($0)'" } ?? "a $ref that is not a string"): it accepts any value"
+                    "cannot resolve \(reference.stringValue.map { "'\($0)'" } ?? "a $ref that is not a string"): "
+                        + "it accepts any value"
                 )
             }
             // Draft 4 and OpenAPI 3.0: `$ref` replaces whatever stands beside it.
