@@ -78,7 +78,8 @@ package struct JSONDiff: Sendable {
                     paths.formUnion(try query.locate(document, limits: evaluationLimits).map(\.path))
                 } catch {
                     let sentence =
-                        "the ignore rule \(query.description) was not applied: \(error.limit?.description ?? error.description)"
+                        "the ignore rule \(query.description) was not applied: "
+                        + "\(error.limit?.description ?? error.description)"
                     if !unapplied.contains(sentence) { unapplied.append(sentence) }
                 }
             }

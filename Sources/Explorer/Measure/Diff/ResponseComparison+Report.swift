@@ -58,7 +58,8 @@ extension ResponseComparison {
                 case .removed: values = shown(difference.first)
                 case .type:
                     values =
-                        "\(shown(difference.first)) (\(difference.first?.typeName ?? "")) | \(shown(difference.second)) (\(difference.second?.typeName ?? ""))"
+                        "\(shown(difference.first)) (\(difference.first?.typeName ?? "")) | "
+                        + "\(shown(difference.second)) (\(difference.second?.typeName ?? ""))"
                 default: values = "\(shown(difference.first)) | \(shown(difference.second))"
                 }
                 lines.append("  \(difference.kind.mark) \(difference.path): \(values)")
@@ -102,7 +103,9 @@ extension ResponseComparison {
         }
         let headerList: [JSONValue] = headers.map { header in
             let secret = HTTPHeaders.isCredential(name: header.name)
-            func shown(_ value: String?) -> JSONValue { value.map { .string(secret ? "••••" : mask($0)) } ?? .null }
+            func shown(_ value: String?) -> JSONValue {
+                value.map { .string(secret ? "••••" : mask($0)) } ?? .null
+            }
             return .object([
                 ("name", .string(header.name)), ("first", shown(header.first)), ("second", shown(header.second)),
             ])
