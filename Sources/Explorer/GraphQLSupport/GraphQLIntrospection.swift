@@ -29,7 +29,8 @@ package enum GraphQLIntrospection {
         }
         fragment TypeRef on __Type {
           kind name
-          ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }
+          ofType { kind name ofType { kind name ofType { kind name ofType { kind name \
+        ofType { kind name ofType { kind name ofType { kind name } } } } } } }
         }
         """
 

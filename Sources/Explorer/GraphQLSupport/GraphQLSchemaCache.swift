@@ -94,7 +94,8 @@ package struct GraphQLSchemaCache: Sendable {
         guard sdl.utf8.count <= Self.maximumSDLBytes else {
             throw Failure(
                 description:
-                    "The schema of \(key) is \(sdl.utf8.count) bytes, more than the \(Self.maximumSDLBytes) kept; it is used for this run only."
+                    "The schema of \(key) is \(sdl.utf8.count) bytes, "
+                    + "more than the \(Self.maximumSDLBytes) kept; it is used for this run only."
             )
         }
         let entry = CachedGraphQLSchema(sdl: sdl, fetchedAt: fetchedAt)
