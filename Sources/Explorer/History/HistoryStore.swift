@@ -89,7 +89,8 @@ package final class HistoryStore: Sendable {
                 return (
                     pool,
                     aside.map {
-                        "The history file \(path) was unreadable, so it was moved to \($0.path) and a new one was started."
+                        "The history file \(path) was unreadable, "
+                            + "so it was moved to \($0.path) and a new one was started."
                     }
                 )
             } catch {
