@@ -29,7 +29,8 @@ struct Scrollbar: Sendable {
         guard let (start, length) = thumb(height: area.height) else { return }
         for row in 0..<area.height {
             let isThumb = row >= start && row < start + length
-            grid.set(area.x, area.y + row, Cell(isThumb ? "┃" : "│", style: Style(isThumb ? .focusBorder : .border)))
+            grid.set(
+                area.x, area.y + row, Cell(isThumb ? "┃" : "│", style: Style(isThumb ? .focusBorder : .border)))
         }
     }
 }
