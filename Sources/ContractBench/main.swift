@@ -63,7 +63,8 @@ do {
     let parse = median(parses)
     let validation = median(validations)
     print(
-        "document: Stripe spec3.json (\(documentData.count / 1000) KB), schema compiled in \(String(format: "%.1f", compileTime * 1000)) ms, \(set!.warnings.count) warnings"
+        "document: Stripe spec3.json (\(documentData.count / 1000) KB), "
+            + "schema compiled in \(String(format: "%.1f", compileTime * 1000)) ms, \(set!.warnings.count) warnings"
     )
     print(
         "body: \(String(format: "%.1f", Double(text.count) / 1e6)) MB, \(count) charges, \(violations.count) violations"

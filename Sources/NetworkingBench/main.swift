@@ -230,7 +230,8 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: Stri
     }
     return String(
         format:
-            "%@, %@: median %.3f of the %@ per request (%+.1f%%; 95%% interval of the median %.3f–%.3f; middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of rounds of %d requests%@)",
+            "%@, %@: median %.3f of the %@ per request (%+.1f%%; 95%% interval of the median %.3f–%.3f; "
+            + "middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of rounds of %d requests%@)",
         subject, label, median, label.hasSuffix("CPU time") ? "CPU time" : "time", (median - 1) * 100, low, high,
         quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound, verdict)
 }
@@ -425,7 +426,8 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
     let mode = arguments[index + 1]
     let figures = try await measure(mode, count: requestCount, workers: concurrency, requestPath(mode))
     print(
-        figures.line + String(format: "  CPU %.2f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000)
+        figures.line
+            + String(format: "  CPU %.2f µs a request", figures.cpuSeconds / Double(figures.count) * 1_000_000)
     )
     try await client.shutdown().get()
     try await transport.shutdown()
@@ -433,7 +435,10 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
     exit(0)
 }
 print(
-    "networking-bench: \(requestCount) small GETs to \(target.map { "\($0.absoluteString)" } ?? "127.0.0.1:\(port)/small (Hummingbird, in process)") in \(rounds) alternating rounds, \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
+    "networking-bench: \(requestCount) small GETs to "
+        + "\(target.map { "\($0.absoluteString)" } ?? "127.0.0.1:\(port)/small (Hummingbird, in process)") in "
+        + "\(rounds) alternating rounds, "
+        + "\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
         + (onLoops ? ", the workers on the event loops" : ""))
 var results: [Figures] = []
 var overheads: [String] = []
@@ -535,7 +540,8 @@ let (perDispatch, perNewURL, perSend) = try await Task.detached {
 print(
     String(
         format:
-            "the dispatcher's own cost (a transport that answers at once): %.1f µs a request (%.1f µs when each request has another path than the one before), the bare call %.1f µs",
+            "the dispatcher's own cost (a transport that answers at once): %.1f µs a request (%.1f µs when each "
+            + "request has another path than the one before), the bare call %.1f µs",
         perDispatch, perNewURL, perSend))
 
 let prepareCount = 100_000
