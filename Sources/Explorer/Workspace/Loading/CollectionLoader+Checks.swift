@@ -204,11 +204,11 @@ extension Reader {
                 location(node), key: "retry",
                 expected: "a mapping with count and interval ({ count: 10, interval: 500ms })")
         }
-        for (key, _) in mapping where !["count", "interval"].contains(key.string ?? "") {
+        for (key, _) in mapping where !CollectionLoader.retryKeys.contains(key.string ?? "") {
             throw invalid(
                 key, key: "retry", endpoint: endpoint,
                 "\"\(key.string ?? "")\" is not a retry key (count, interval)."
-                    + CheckSyntaxError.didYouMean(key.string ?? "", in: ["count", "interval"]))
+                    + CheckSyntaxError.didYouMean(key.string ?? "", in: CollectionLoader.retryKeys))
         }
         guard let countNode = mapping.value("count") else {
             throw CollectionError.missingKey(location(node), key: "count", in: "the retry of endpoint \"\(endpoint)\"")
@@ -247,11 +247,11 @@ extension Reader {
             case .scalar:
                 requirement = Requirement(endpoint: try string(item, key: "requires"))
             case .mapping(let mapping):
-                for (key, _) in mapping where !["endpoint", "max_age"].contains(key.string ?? "") {
+                for (key, _) in mapping where !CollectionLoader.requirementKeys.contains(key.string ?? "") {
                     throw invalid(
                         key, key: "requires", endpoint: endpoint,
                         "\"\(key.string ?? "")\" is not a requires key (endpoint, max_age)."
-                            + CheckSyntaxError.didYouMean(key.string ?? "", in: ["endpoint", "max_age"]))
+                            + CheckSyntaxError.didYouMean(key.string ?? "", in: CollectionLoader.requirementKeys))
                 }
                 guard let target = mapping.value("endpoint") else {
                     throw CollectionError.missingKey(location(item), key: "endpoint", in: "this requires entry")

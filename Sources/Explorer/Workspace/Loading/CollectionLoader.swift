@@ -411,7 +411,7 @@ struct Reader {
         guard let mapping = node.mapping else {
             throw CollectionError.wrongType(location(node), key: "proxy", expected: expected)
         }
-        checkKeys(mapping, known: ["url", "user", "password", "no_proxy"], in: "the proxy of \(container)")
+        checkKeys(mapping, known: CollectionLoader.proxyKeys, in: "the proxy of \(container)")
         guard let urlNode = mapping.value("url") else {
             throw CollectionError.missingKey(location(node), key: "url", in: "the proxy of \(container)")
         }
@@ -455,9 +455,7 @@ struct Reader {
                 location(node), key: "tls",
                 expected: "a mapping (ca_cert, client_cert, client_key, client_key_password, insecure, min_version)")
         }
-        checkKeys(
-            mapping, known: ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"],
-            in: "the tls of \(container)")
+        checkKeys(mapping, known: CollectionLoader.tlsKeys, in: "the tls of \(container)")
         var settings = TLSSettings()
         settings.caCertificateFile = try mapping.value("ca_cert").map { try string($0, key: "tls.ca_cert") }
         settings.clientCertificateFile = try mapping.value("client_cert").map { try string($0, key: "tls.client_cert") }
@@ -584,7 +582,7 @@ struct Reader {
         } else if let raw = mapping.value("body") {
             locations["body"] = location(raw)
             if case .mapping(let fileMapping) = raw {
-                guard fileMapping.count == 1, let file = fileMapping["file"] else {
+                guard fileMapping.count == 1, let file = fileMapping[CollectionLoader.bodyFileKeys[0]] else {
                     throw CollectionError.wrongType(
                         location(raw), key: "body", expected: "text, or a mapping with only \"file\" (a path)")
                 }
@@ -770,7 +768,7 @@ struct Reader {
                 ? MultipartField(name: name, value: String(value.dropFirst()), isFile: true)
                 : MultipartField(name: name, value: value)
         case .mapping(let mapping):
-            let known = ["value", "file", "filename", "type"]
+            let known = CollectionLoader.multipartPartKeys
             if let unknown = mapping.compactMap({ $0.key.string }).first(where: { !known.contains($0) }) {
                 throw CollectionError.wrongType(
                     location(node), key: "multipart.\(name)",

@@ -1,0 +1,58 @@
+import NetworkingCore
+import Yams
+
+extension CollectionLoader {
+    /// The keys of an environment's `tls:`.
+    static let tlsKeys = ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"]
+    /// The keys of a `proxy:` written as a mapping.
+    static let proxyKeys = ["url", "user", "password", "no_proxy"]
+    /// The keys of a `multipart:` part written as a mapping.
+    static let multipartPartKeys = ["value", "file", "filename", "type"]
+    /// The keys of an endpoint's `retry:`.
+    static let retryKeys = ["count", "interval"]
+    /// The keys of a `requires:` entry written as a mapping.
+    static let requirementKeys = ["endpoint", "max_age"]
+    /// The keys of an endpoint's `body:` written as a mapping (a file's bytes).
+    static let bodyFileKeys = ["file"]
+
+    /// Every mapping of a collection file whose keys the loader knows, by its place in the
+    /// file, with those keys: the lists the loader checks keys against, so that a test can hold
+    /// `schema/collection.schema.json` to them. An `auth` of each type is `auth.TYPE`.
+    package static let acceptedKeys: [String: [String]] = {
+        var places: [String: [String]] = [
+            "collection": topLevelKeys,
+            "compare": compareKeys,
+            "environment": environmentKeys,
+            "environment.tls": tlsKeys,
+            "environment.proxy": proxyKeys,
+            "folder": folderKeys,
+            "endpoint": endpointKeys,
+            "endpoint.body": bodyFileKeys,
+            "endpoint.disabled": disabledKeys,
+            "endpoint.graphql": GraphQLOperation.keys,
+            "endpoint.capture": Capture.keys,
+            "endpoint.retry": retryKeys,
+            "endpoint.requires": requirementKeys,
+            "multipart part": multipartPartKeys,
+        ]
+        for (type, keys) in authKeys { places["auth.\(type)"] = ["type"] + keys }
+        return places
+    }()
+
+    /// The value a collection file's YAML is, read as the loader reads it (within the document
+    /// limits, `<<` merge keys applied, plain scalars by their tag), for checking a collection
+    /// against the schema.
+    ///
+    /// - Throws: `CollectionError.malformedYAML`.
+    package static func yamlValue(of text: String, file: String = "<collection>") throws -> JSONValue {
+        let root: Node?
+        do {
+            root = try BoundedYAML.compose(text, file: file)
+        } catch let error as YamlError {
+            throw Reader(file: file).malformed(error)
+        } catch let error as DocumentLimitError {
+            throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
+        }
+        return root.map { JSONValue(yaml: Reader.resolvingMergeKeys($0)) } ?? .null
+    }
+}
