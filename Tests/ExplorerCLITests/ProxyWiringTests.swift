@@ -10,7 +10,7 @@ import Testing
 @testable import Workspace
 
 /// The environment's `proxy:` reaches the transport wherever requests are sent: `explorer
-/// send`/`run` (through `ExchangeSender`) and the TUI (`ExplorerProgram.transport(for:)`),
+/// send`/`run` (through `ExchangeSender`) and the TUI (`TransportPool.transport(for:)`),
 /// against the demo API and a recording proxy on 127.0.0.1.
 @Suite struct ProxyWiringTests {
     private func collection(demoPort: Int, proxyPort: Int) throws -> APICollection {
@@ -114,10 +114,10 @@ import Testing
             let shared = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
             let program = ExplorerProgram(
                 transport: shared, history: nil, collectionPath: "/tmp/wiring.yaml", clipboardWriter: nil)
-            let corp = try program.transport(for: collection.environments[0])
+            let corp = try program.transports.transport(for: collection.environments[0])
             #expect(corp !== shared)
-            #expect(try program.transport(for: collection.environments[0]) === corp, "made once")
-            #expect(try program.transport(for: collection.environments[2]) === shared)
+            #expect(try program.transports.transport(for: collection.environments[0]) === corp, "made once")
+            #expect(try program.transports.transport(for: collection.environments[2]) === shared)
 
             let resolved = try RequestResolver().resolve(
                 try collection.endpoint(named: "user"), in: collection, environment: collection.environments[0])
@@ -127,9 +127,9 @@ import Testing
             #expect(proxy.records.map(\.proxyAuthorization) == [expected])
 
             // The Request pane says which proxy a request goes through, its password masked.
-            let note = program.proxyNote(for: collection.environments[0], url: resolved.url)
+            let note = program.transports.proxyNote(for: collection.environments[0], url: resolved.url)
             #expect(note == "via proxy http://ada:••••••@127.0.0.1:\(proxy.port) (the proxy: of environment \"corp\")")
-            #expect(program.proxyNote(for: collection.environments[1], url: resolved.url) == nil)
+            #expect(program.transports.proxyNote(for: collection.environments[1], url: resolved.url) == nil)
             await program.shutdown()
         }
     }

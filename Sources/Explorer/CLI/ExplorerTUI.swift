@@ -5,6 +5,7 @@ import Foundation
 import GraphQLSupport
 import History
 import NetworkingCore
+import Synchronization
 import Workspace
 
 /// Opens the explorer's full-screen UI on a collection file and runs it until the user quits.
@@ -24,166 +25,243 @@ enum ExplorerTUI {
     static func run(collectionURL: URL, environment: String?, themeName: String?, validatesGraphQL: Bool = true)
         async throws
     {
-        // What does not depend on the collection starts on another thread while the collection
-        // loads and the terminal is set up: the history (SQLite opens, migrates and reads the
-        // newest rows) and the HTTP client (its event loops). The first frame does not wait for
-        // them. A small collection loads here (on a third thread it gained nothing measurable,
-        // `scripts/bench-tui.py --launch-only`); a large one on another thread, below.
-        let backstage = Task.detached(priority: .userInitiated) { Backstage(collectionPath: collectionURL.path) }
-        // The configuration and the theme (1–1.5 ms, mostly parsing YAML) load on another
-        // thread too, while the collection loads here.
+        let start = Start(collectionURL: collectionURL, themeName: themeName)
+        let earlyScreen = try await start.firstFrameWhileReading()
+        let (collection, notices) = try await start.admittedCollection(
+            environment: environment, earlyScreen: earlyScreen)
+        let handOver = TerminalHandOver()
+        let watcher = start.watcher(handOver: handOver)
+        defer { watcher.stop() }
+        var shown = notices + start.watch(watcher)
+        var state = await start.firstState(collection, environment: environment, notices: &shown)
+        let screen: CursesScreen
+        if let earlyScreen { screen = earlyScreen } else { screen = try await start.screen() }
+        // The first frame with the collection, drawn while the history may still be read: its
+        // rows (and what went wrong reading it) come with the next frame, the runtime's first.
+        screen.draw(ExplorerProgram.render(state, size: screen.size))
+        let program = await start.program(
+            completing: &state, notices: shown, validatesGraphQL: validatesGraphQL, handOver: handOver)
+        try await start.runUntilQuit(program, state: state, on: screen, handOver: handOver)
+    }
+
+    /// What a start has made so far, and its phases in the order `run` takes them.
+    @MainActor
+    private struct Start {
+        let collectionURL: URL
         let processEnvironment = ProcessInfo.processInfo.environment
-        let looks = Task.detached(priority: .userInitiated) {
-            let config = UserConfig.load(environment: processEnvironment)
-            return (config, ThemeLoader.load(name: themeName ?? config.theme, environment: processEnvironment))
-        }
-        // A large collection is read on another thread behind a first frame that says so (its
-        // YAML alone takes a tenth of a second per megabyte); a small one is read here, so that
-        // the first frame already lists it.
-        let reading = readsBehindFirstFrame(collectionURL)
-        let loading = reading.map { _ in
-            Task.detached(priority: .userInitiated) {
-                Result { try CollectionLoader.loadReaching(from: collectionURL) }
+        /// What does not depend on the collection starts on another thread while the
+        /// collection loads and the terminal is set up: the history (SQLite opens, migrates and
+        /// reads the newest rows) and the HTTP client (its event loops). The first frame does
+        /// not wait for them.
+        let backstage: Task<Backstage, Never>
+        /// The configuration and the theme (1–1.5 ms, mostly parsing YAML), on another thread
+        /// too, while the collection loads here.
+        let looks: Task<(UserConfig, ThemeLoader.Result), Never>
+        /// What the first frame says is being read when the collection is large, else `nil`.
+        let reading: String?
+        /// A large collection, being read on another thread.
+        let loading: Task<Result<LoadedCollection, any Error>, Never>?
+        /// Drafts a previous session left (a crash, a quit with unsaved edits).
+        let draftStore: DraftStore
+
+        init(collectionURL: URL, themeName: String?) {
+            self.collectionURL = collectionURL
+            let environment = processEnvironment
+            backstage = Task.detached(priority: .userInitiated) { Backstage(collectionPath: collectionURL.path) }
+            looks = Task.detached(priority: .userInitiated) {
+                let config = UserConfig.load(environment: environment)
+                return (config, ThemeLoader.load(name: themeName ?? config.theme, environment: environment))
             }
+            reading = readsBehindFirstFrame(collectionURL)
+            loading = reading.map { _ in
+                Task.detached(priority: .userInitiated) {
+                    Result { try CollectionLoader.loadReaching(from: collectionURL) }
+                }
+            }
+            draftStore = DraftStore(directories: XDGDirectories(environment: environment))
         }
-        var earlyScreen: CursesScreen?
-        if let reading {
-            let (_, theme) = await looks.value
-            let screen = try await makeScreen(theme: theme, environment: processEnvironment, backstage: backstage)
+
+        /// A large collection is read on another thread behind a first frame that says so (its
+        /// YAML alone takes a tenth of a second per megabyte); a small one is read here, so that
+        /// the first frame already lists it (on a third thread it gained nothing measurable,
+        /// `scripts/bench-tui.py --launch-only`).
+        ///
+        /// - Returns: the screen already drawn on, when the collection is large.
+        func firstFrameWhileReading() async throws -> CursesScreen? {
+            guard let reading else { return nil }
+            let screen = try await self.screen()
             var waiting = AppState(collection: nil, collectionPath: collectionURL.path)
             waiting.collectionIsReading = reading
             waiting.historyIsReading = true
             screen.draw(ExplorerProgram.render(waiting, size: screen.size))
-            earlyScreen = screen
+            return screen
         }
-        let loaded = await loading?.value ?? Result { try CollectionLoader.loadReaching(from: collectionURL) }
-        // What stops the start is said on stderr, after the screen (if any) has ended.
-        func stop(_ sentence: String) async throws -> Never {
-            earlyScreen?.end()
-            printError(sentence)
-            if earlyScreen != nil { try? await backstage.value.transport.shutdown() }
-            throw ExitCode(2)
-        }
-        let collection: APICollection
-        let reach: CollectionReach
-        switch loaded {
-        case .success(let read): (collection, reach) = read
-        case .failure(let error): try await stop(sentence(describing: error))
-        }
-        // The collection's warnings are the state's problems (shown until the file is fixed).
-        var notices: [String] = []
-        // A collection found in a folder that reaches beyond it sends nothing until trusted:
-        // said with what it would read and where it would send.
-        switch CollectionLocation.admission(
-            of: collection, reaching: reach, at: collectionURL, trust: CollectionTrust(environment: processEnvironment))
+
+        /// The collection, read and admitted by the trust rule, with the notices the start
+        /// shows (its warnings, the configuration's and the theme's problems, drafts that did
+        /// not read).
+        ///
+        /// - Throws: `ExitCode(2)` after one sentence on stderr when it cannot be read, is
+        ///   refused, or has no environment `environment`.
+        func admittedCollection(environment: String?, earlyScreen: CursesScreen?) async throws
+            -> (APICollection, [String])
         {
-        case .admitted(let problem): if let problem { notices.append(problem) }
-        case .refused(let refusal): try await stop(refusal)
-        }
-        if let environment, collection.environment(named: environment) == nil {
-            try await stop(
-                "There is no environment \"\(environment)\" in \(collectionURL.path); it has \(collection.environments.map(\.name).joined(separator: ", "))."
-            )
-        }
-        let (config, theme) = await looks.value
-        notices.append(contentsOf: config.problems)
-        if let problem = theme.problem { notices.append(problem.description) }
-        // Drafts a previous session left (a crash, a quit with unsaved edits) are offered back.
-        let draftStore = DraftStore(directories: XDGDirectories(environment: processEnvironment))
-        let (leftDrafts, draftProblem) = draftStore.load(collectionPath: collectionURL.path)
-        if let draftProblem { notices.append(draftProblem) }
-
-        let handOver = TerminalHandOver()
-        // Edits saved to the collection on disk show at once, keeping the selection. The
-        // watcher starts before the screen so that, when it cannot, the user is told at start
-        // that edits on disk will not show (reloads arrive on the main queue, after the
-        // runtime below exists).
-        // Every version read after the start is admitted as the first was: a `git pull` that
-        // adds a command, a file outside the folder or an environment variable asks again.
-        let admission: @Sendable (LoadedCollection, URL) -> String? = { loaded, url in
-            let trust = CollectionTrust(environment: processEnvironment)
-            guard
-                case .refused(let refusal) = CollectionLocation.admission(
-                    of: loaded.collection, reaching: loaded.reach, at: url, trust: trust)
-            else {
-                return nil
+            let url = collectionURL
+            let loaded = await loading?.value ?? Result { try CollectionLoader.loadReaching(from: url) }
+            // What stops the start is said on stderr, after the screen (if any) has ended.
+            func stop(_ sentence: String) async throws -> Never {
+                earlyScreen?.end()
+                printError(sentence)
+                if earlyScreen != nil { try? await backstage.value.transport.shutdown() }
+                throw ExitCode(2)
             }
-            return refusal
+            let collection: APICollection
+            let reach: CollectionReach
+            switch loaded {
+            case .success(let read): (collection, reach) = read
+            case .failure(let error): try await stop(sentence(describing: error))
+            }
+            // The collection's warnings are the state's problems (shown until the file is fixed).
+            var notices: [String] = []
+            // A collection found in a folder that reaches beyond it sends nothing until trusted:
+            // said with what it would read and where it would send.
+            switch CollectionLocation.admission(
+                of: collection, reaching: reach, at: url, trust: CollectionTrust(environment: processEnvironment))
+            {
+            case .admitted(let problem): if let problem { notices.append(problem) }
+            case .refused(let refusal): try await stop(refusal)
+            }
+            if let environment, collection.environment(named: environment) == nil {
+                let names = collection.environments.map(\.name).joined(separator: ", ")
+                try await stop("There is no environment \"\(environment)\" in \(url.path); it has \(names).")
+            }
+            let (config, theme) = await looks.value
+            notices.append(contentsOf: config.problems)
+            if let problem = theme.problem { notices.append(problem.description) }
+            return (collection, notices)
         }
-        let watcher = CollectionWatcher(url: collectionURL) { result in
-            MainActor.assumeIsolated {
-                switch result {
-                case .success(let loaded):
-                    if let refusal = admission(loaded, collectionURL) {
-                        handOver.runtime?.send(.collectionRefused(refusal))
-                    } else {
-                        handOver.runtime?.send(.collectionReloaded(loaded.collection))
-                    }
-                case .failure(let error): handOver.runtime?.send(.collectionFailed(sentence(describing: error)))
-                }
+
+        /// Why a version of the collection read after the start may not be used, or `nil`:
+        /// every version is admitted as the first was, so a `git pull` that adds a command, a
+        /// file outside the folder or an environment variable asks again.
+        var admission: @Sendable (LoadedCollection, URL) -> String? {
+            let processEnvironment = processEnvironment
+            return { loaded, url in
+                let trust = CollectionTrust(environment: processEnvironment)
+                guard
+                    case .refused(let refusal) = CollectionLocation.admission(
+                        of: loaded.collection, reaching: loaded.reach, at: url, trust: trust)
+                else { return nil }
+                return refusal
             }
         }
-        if let notice = Self.startWatching(watcher, collectionURL: collectionURL) { notices.append(notice) }
-        defer { watcher.stop() }
-        var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
-        state.keymap = config.keymap
-        state.exchangeLimit = config.exchangesInMemory
-        state.timeZone = .current
-        state.saveFolder =
-            XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?.path
-            ?? FileManager.default.currentDirectoryPath
-        state.historyIsReading = true
-        Self.show(notices, in: &state)
-        state.offerDrafts(leftDrafts)
-        let screen: CursesScreen
-        if let earlyScreen {
-            screen = earlyScreen
-        } else {
-            screen = try await makeScreen(theme: theme, environment: processEnvironment, backstage: backstage)
-        }
-        // The first frame with the collection, drawn while the history may still be read: its
-        // rows (and what went wrong reading it) come with the next frame, the runtime's first.
-        screen.draw(ExplorerProgram.render(state, size: screen.size))
 
-        let started = await backstage.value
-        let history = started.history
-        state.history = started.historyRows
-        state.historyIsReading = false
-        Self.show(notices + started.historyNotices.drain(), in: &state)
-        let program = ExplorerProgram(
-            transport: started.transport,
-            limits: config.limits,
-            history: history,
-            collectionPath: collectionURL.path,
-            clipboardWriter: { sequence in
-                // To the terminal itself, as the screen is, even when stdout is redirected.
-                try? (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(
-                    contentsOf: Data(sequence.utf8))
-            },
-            externalEditor: { file in
-                // Effects run off the main queue; the terminal is handed over on the main queue.
-                DispatchQueue.main.sync {
-                    MainActor.assumeIsolated {
-                        handOver.run { ExternalEditor.run(on: file, environment: processEnvironment) }
+        /// What shows edits saved to the collection on disk at once, keeping the selection
+        /// (reloads arrive on the main queue, after the runtime exists).
+        func watcher(handOver: TerminalHandOver) -> CollectionWatcher {
+            let admission = self.admission
+            let url = collectionURL
+            return CollectionWatcher(url: url) { result in
+                MainActor.assumeIsolated {
+                    switch result {
+                    case .success(let loaded):
+                        if let refusal = admission(loaded, url) {
+                            handOver.runtime?.send(.collectionRefused(refusal))
+                        } else {
+                            handOver.runtime?.send(.collectionReloaded(loaded.collection))
+                        }
+                    case .failure(let error): handOver.runtime?.send(.collectionFailed(sentence(describing: error)))
                     }
                 }
-            },
-            draftStore: draftStore,
-            cookieStore: CookieStore(environment: processEnvironment),
-            schemaCache: GraphQLSchemaCache(environment: processEnvironment),
-            validatesGraphQL: validatesGraphQL,
-            mockHost: SessionMockHost(history: history.store),
-            admission: admission)
-        let runtime = Runtime(program: program, state: state)
-        handOver.runtime = runtime
-        // The first request's code is run once, off this thread, when the screen is complete
-        // and the user reads it (see `NetworkWarmUp`).
-        var warmUp: Task<Void, Never>?
-        runtime.afterFirstFrame = { warmUp = Task.detached(priority: .utility) { await NetworkWarmUp.run() } }
-        await runtime.run(on: screen)
-        warmUp?.cancel()
-        await warmUp?.value
-        await program.shutdown()
+            }
+        }
+
+        /// Starts the watcher before the screen, so that, when it cannot, the user is told at
+        /// start that edits on disk will not show.
+        ///
+        /// - Returns: that notice, if any.
+        func watch(_ watcher: CollectionWatcher) -> [String] {
+            startWatching(watcher, collectionURL: collectionURL).map { [$0] } ?? []
+        }
+
+        /// The state of the first frame: the collection, the user's settings, the notices, the
+        /// drafts a previous session left offered back; the history still being read.
+        func firstState(_ collection: APICollection, environment: String?, notices: inout [String]) async -> AppState {
+            let (config, _) = await looks.value
+            let (leftDrafts, draftProblem) = draftStore.load(collectionPath: collectionURL.path)
+            if let draftProblem { notices.append(draftProblem) }
+            var state = AppState(collection: collection, collectionPath: collectionURL.path, environment: environment)
+            state.keymap = config.keymap
+            state.exchangeLimit = config.exchangesInMemory
+            state.timeZone = .current
+            state.saveFolder =
+                XDGDirectories(environment: processEnvironment).downloadDirectory(environment: processEnvironment)?
+                .path ?? FileManager.default.currentDirectoryPath
+            state.historyIsReading = true
+            show(notices, in: &state)
+            state.offerDrafts(leftDrafts)
+            return state
+        }
+
+        /// The terminal's screen in the user's theme.
+        func screen() async throws -> CursesScreen {
+            let (_, theme) = await looks.value
+            return try await makeScreen(theme: theme, environment: processEnvironment, backstage: backstage)
+        }
+
+        /// The program, once the history and the HTTP client are up; the history's rows and
+        /// notices go into `state`, after the start's `notices`.
+        func program(
+            completing state: inout AppState, notices: [String], validatesGraphQL: Bool, handOver: TerminalHandOver
+        ) async -> ExplorerProgram {
+            let started = await backstage.value
+            let (config, _) = await looks.value
+            let history = started.history
+            state.history = started.historyRows
+            state.historyIsReading = false
+            show(notices + started.historyNotices.drain(), in: &state)
+            let processEnvironment = processEnvironment
+            return ExplorerProgram(
+                transport: started.transport,
+                limits: config.limits,
+                history: history,
+                collectionPath: collectionURL.path,
+                clipboardWriter: { sequence in
+                    // To the terminal itself, as the screen is, even when stdout is redirected.
+                    try? (FileHandle(forWritingAtPath: "/dev/tty") ?? FileHandle.standardOutput).write(
+                        contentsOf: Data(sequence.utf8))
+                },
+                externalEditor: { file in
+                    // Effects run off the main queue; the terminal is handed over on the main queue.
+                    DispatchQueue.main.sync {
+                        MainActor.assumeIsolated {
+                            handOver.run { ExternalEditor.run(on: file, environment: processEnvironment) }
+                        }
+                    }
+                },
+                draftStore: draftStore,
+                cookieStore: CookieStore(environment: processEnvironment),
+                schemaCache: GraphQLSchemaCache(environment: processEnvironment),
+                validatesGraphQL: validatesGraphQL,
+                mockHost: SessionMockHost(history: history.store),
+                admission: admission)
+        }
+
+        /// Runs the UI until the user quits, then closes what the program opened.
+        func runUntilQuit(
+            _ program: ExplorerProgram, state: AppState, on screen: CursesScreen, handOver: TerminalHandOver
+        ) async throws {
+            let runtime = Runtime(program: program, state: state)
+            handOver.runtime = runtime
+            // The first request's code is run once, off this thread, when the screen is complete
+            // and the user reads it (see `NetworkWarmUp`).
+            var warmUp: Task<Void, Never>?
+            runtime.afterFirstFrame = { warmUp = Task.detached(priority: .utility) { await NetworkWarmUp.run() } }
+            await runtime.run(on: screen)
+            warmUp?.cancel()
+            await warmUp?.value
+            await program.shutdown()
+        }
     }
 
     /// Collection files at least this large are read behind a first frame that says so.
@@ -255,20 +333,19 @@ private struct Backstage: Sendable {
         let notices = historyNotices
         history = HistoryRecorder(report: { notices.append($0) })
         historyRows =
-            (try? history.store?.summaries(matching: ExplorerProgram.historyShown(collectionPath: collectionPath)))
+            (try? history.store?.summaries(matching: SessionHistory.shown(collectionPath: collectionPath)))
             ?? []
     }
 }
 
 /// Collects messages reported from any thread (history notices) until the UI shows them.
-final class NoticeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var notices: [String] = []
+final class NoticeBox: Sendable {
+    private let notices = Mutex<[String]>([])
 
-    func append(_ notice: String) { lock.withLock { notices.append(notice) } }
+    func append(_ notice: String) { notices.withLock { $0.append(notice) } }
 
     func drain() -> [String] {
-        lock.withLock {
+        notices.withLock { notices in
             defer { notices.removeAll() }
             return notices
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import History
 import NetworkingCore
+import Synchronization
 import Workspace
 
 /// What the user does to an open WebSocket session from the TUI.
@@ -15,31 +16,30 @@ package enum WebSocketCommand: Sendable, Hashable {
 }
 
 /// The open WebSocket sessions of the TUI, by exchange id, with the request each was opened with.
-final class WebSocketSessions: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sessions: [Int: (session: WebSocketSession, resolved: ResolvedRequest)] = [:]
+final class WebSocketSessions: Sendable {
+    private let sessions = Mutex<[Int: (session: WebSocketSession, resolved: ResolvedRequest)]>([:])
 
     func add(_ id: Int, _ session: WebSocketSession, _ resolved: ResolvedRequest) {
-        lock.withLock { sessions[id] = (session, resolved) }
+        sessions.withLock { $0[id] = (session, resolved) }
     }
 
     func remove(_ id: Int) {
-        _ = lock.withLock { sessions.removeValue(forKey: id) }
+        _ = sessions.withLock { $0.removeValue(forKey: id) }
     }
 
     func session(_ id: Int) -> (session: WebSocketSession, resolved: ResolvedRequest)? {
-        lock.withLock { sessions[id] }
+        sessions.withLock { $0[id] }
     }
 }
 
-extension ExplorerProgram {
+extension ExchangeSending {
     /// How often the log is laid out again while messages keep arriving.
     static let webSocketPublishInterval: TimeInterval = 0.05
 
     /// Opens a WebSocket endpoint as exchange `id`: the log is shown as it grows (`streamed`),
     /// the closing completes the exchange (`received`) and the session goes to history.
     func openWebSocket(_ id: Int, _ resolved: ResolvedRequest, send: @escaping @Sendable (AppAction) -> Void) {
-        let sessions = webSocketSessions
+        let sessions = webSockets
         let history = self.history
         let collectionPath = self.collectionPath
         let recording = self.recording
@@ -66,9 +66,9 @@ extension ExplorerProgram {
             do {
                 // Through the dispatcher a request goes through: auth (OAuth2 too), cookies and tls: apply.
                 let dispatcher = resolved.dispatcher(
-                    transport: try transport(for: resolved.environment),
-                    cookieJar: cookieJar(for: resolved, send: send),
-                    prompt: Self.oauth2Prompt(send: send))
+                    transport: try transports.transport(for: resolved.environment),
+                    cookieJar: cookies.jar(for: resolved, report: Self.error(send)),
+                    prompt: OAuth2Tokens.prompt(send: send))
                 session = try await dispatcher.webSocket(
                     PreparedRequest(method: .get, url: url, headers: resolved.request.headers))
             } catch {
@@ -111,7 +111,7 @@ extension ExplorerProgram {
 
     /// Sends a message, a ping or a close on the session of exchange `id`.
     func performWebSocket(_ id: Int, _ command: WebSocketCommand, send: @escaping @Sendable (AppAction) -> Void) {
-        guard let (session, resolved) = webSocketSessions.session(id) else {
+        guard let (session, resolved) = webSockets.session(id) else {
             send(.message("The WebSocket is not open; Enter on the endpoint connects again.", isError: true))
             return
         }
