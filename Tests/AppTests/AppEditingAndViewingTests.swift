@@ -69,7 +69,7 @@ import Testing
         tuiType(&state, "?page=2")
         tuiPress(&state, KeyPress(.enter))
         #expect(tuiPress(&state, .char("S")).isEmpty)
-        guard case .confirmSave("Users/Get user")? = state.overlay else {
+        guard case .save("Users/Get user")? = state.confirmation?.onConfirm else {
             Issue.record("expected the save confirmation, got \(String(describing: state.overlay))")
             return
         }

@@ -287,7 +287,7 @@ import Testing
         var state = try tuiState(environment: "production")
         let asked = tuiPress(&state, KeyPress(.enter))
         #expect(asked.isEmpty)
-        guard case .confirmSend(let id, let environment)? = state.overlay else {
+        guard case .send(let id, let environment)? = state.confirmation?.onConfirm else {
             Issue.record("no confirmation")
             return
         }
@@ -317,7 +317,7 @@ import Testing
         tuiPress(&state, KeyPress(.enter))
         let effects = tuiPress(&state, .char("x"), KeyPress(.down), .char("?"))
         #expect(effects.isEmpty)
-        guard case .confirmSend? = state.overlay else {
+        guard case .send? = state.confirmation?.onConfirm else {
             Issue.record("confirmation closed")
             return
         }
@@ -427,7 +427,7 @@ import Testing
             &state, .historyLoaded([summary(id: 5, endpoint: "List posts", environment: "production")]))
         state.focus = .history
         #expect(tuiPress(&state, .char("r")).isEmpty)
-        guard case .confirmSend(_, "production")? = state.overlay else {
+        guard case .send(_, "production")? = state.confirmation?.onConfirm else {
             Issue.record("no confirmation")
             return
         }

@@ -195,7 +195,7 @@ import Testing
     @Test func deletingAsksThenChangesTheFileAndUBringsItBack() throws {
         var state = try tuiState()
         tuiPress(&state, KeyPress(.down), KeyPress(.down), .char("x"))
-        guard case .confirmDelete("Users/Get user")? = state.overlay else {
+        guard case .delete("Users/Get user")? = state.confirmation?.onConfirm else {
             Issue.record("expected a confirmation, got \(String(describing: state.overlay))")
             return
         }

@@ -1,12 +1,13 @@
 /// A message in a box with the keys that answer it: "Send DELETE to production? y send
-/// n cancel", or a notice that only closes ("Esc closes").
+/// n/Esc/Enter cancel", or a notice that only closes ("Esc closes"). It draws what it is given
+/// and knows nothing of what an answer does.
 package struct ConfirmDialog: Sendable {
     /// The box's title.
     package var title: String
     /// The message, one styled paragraph per element (an empty one is a blank row); each
     /// paragraph wraps at spaces to the box.
     package var message: [[Span]]
-    /// The hints under the message (`y` confirm, `n` cancel).
+    /// The hints under the message (`y` confirm, `n` cancel), on as many rows as they need.
     package var hints: [KeyHint]
     /// Whether confirming is dangerous: the title shows as an error.
     package var destructive: Bool
@@ -41,19 +42,39 @@ package struct ConfirmDialog: Sendable {
             paragraph.allSatisfy({ $0.text.isEmpty })
                 ? [[]] : WordWrap.rows(Overlay.characters(paragraph), width: max(1, width - 4))
         }
-        let height = min(Overlay.maximumHeight(in: area), rows.count + (hints.isEmpty ? 2 : 4))
+        let hintRows = Self.rows(of: hints, width: max(1, width - 4))
+        let height = min(Overlay.maximumHeight(in: area), rows.count + (hints.isEmpty ? 2 : 3 + hintRows.count))
         let inside = Overlay.frame(into: &grid, area: area, width: width, height: height, title: title)
         if destructive {
             let titleRow = Rect(x: inside.x, y: inside.y - 1, width: inside.width, height: 1)
             grid.put(" " + title + " ", x: inside.x, y: inside.y - 1, style: Style(.error, [.bold]), clip: titleRow)
         }
         let text = inside.inset(left: 1, right: 1)
-        let messageRows = hints.isEmpty ? text.height : text.height - 1
+        let shownHintRows = min(hintRows.count, text.height)
+        let messageRows = text.height - shownHintRows
         for (i, row) in rows.enumerated() where i < messageRows {
             grid.put(row, x: text.x, y: text.y + i, clip: text)
         }
-        if !hints.isEmpty, text.height > 0 {
-            Overlay.hints(hints, into: &grid, row: text.row(text.height - 1))
+        for (i, hintRow) in hintRows.suffix(shownHintRows).enumerated() {
+            Overlay.hints(hintRow, into: &grid, row: text.row(text.height - shownHintRows + i))
         }
+    }
+
+    /// The hints laid out in rows of `width`: as many on a row as fit whole, so that no hint is
+    /// cut on a narrow screen (a hint wider than a row has a row of its own).
+    static func rows(of hints: [KeyHint], width: Int) -> [[KeyHint]] {
+        var rows: [[KeyHint]] = []
+        var used = 0
+        for hint in hints {
+            let hintWidth = DisplayWidth.of(hint.key) + 1 + DisplayWidth.of(hint.label)
+            if let last = rows.indices.last, used + 3 + hintWidth <= width {
+                rows[last].append(hint)
+                used += 3 + hintWidth
+            } else {
+                rows.append([hint])
+                used = hintWidth
+            }
+        }
+        return rows
     }
 }

@@ -31,28 +31,19 @@ extension AppReducer {
             return []
         }
         if active.isProtected || environment.isProtected {
-            state.overlay = .confirmCompare(endpointID: endpointID, environment: environment.name)
+            state.confirmation = state.confirmationToCompare(endpointID, with: environment.name)
             return []
         }
         return compareEnvironments(endpointID, with: environment, &state)
     }
 
-    /// Keys of the confirmation before a comparison that sends to a protected environment.
-    static func handleConfirmCompare(
-        _ press: KeyPress, endpointID: String, environment: String, _ state: inout AppState
-    ) -> [AppEffect] {
-        switch press.key {
-        case .character("y"), .character("Y"), .enter:
-            state.overlay = nil
-            guard let chosen = state.environments.first(where: { $0.name == environment }) else { return [] }
-            return compareEnvironments(endpointID, with: chosen, &state)
-        case .character("n"), .character("N"), .escape, .character("q"):
-            state.overlay = nil
-            state.message = "Not sent."
-        default:
-            break
-        }
-        return []
+    /// The confirmation before a comparison that sends to a protected environment was
+    /// confirmed: compares.
+    static func compareConfirmed(_ endpointID: String, with environment: String, _ state: inout AppState)
+        -> [AppEffect]
+    {
+        guard let chosen = state.environments.first(where: { $0.name == environment }) else { return [] }
+        return compareEnvironments(endpointID, with: chosen, &state)
     }
 
     private static func compareEnvironments(

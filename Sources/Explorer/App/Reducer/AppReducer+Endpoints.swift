@@ -73,7 +73,7 @@ extension AppReducer {
             return
         }
         guard state.isNewDraft(endpoint.id) else {
-            state.overlay = .confirmSave(endpointID: endpoint.id)
+            state.confirmation = state.confirmationToSave(endpoint.id)
             return
         }
         guard !endpoint.path.isEmpty else {
@@ -148,21 +148,10 @@ extension AppReducer {
         return false
     }
 
-    /// Keys of the confirmation before an edit replaces the file's endpoint: `y` or Enter
-    /// saves, `n`, Esc or `q` keep the edit as a draft.
-    static func handleConfirmSave(_ press: KeyPress, endpointID: String, _ state: inout AppState) -> [AppEffect] {
-        switch press.key {
-        case .character("y"), .character("Y"), .enter:
-            state.overlay = nil
-            guard let draft = state.drafts[endpointID] else { return [] }
-            return [.changeCollection(.put(draft, replacing: endpointID), collectionPath: state.collectionPath)]
-        case .character("n"), .character("N"), .escape, .character("q"):
-            state.overlay = nil
-            state.message = "Not saved; the edit stays in this session."
-        default:
-            break
-        }
-        return []
+    /// The confirmation before an edit replaces the file's endpoint was confirmed: writes it.
+    static func saveConfirmed(_ endpointID: String, _ state: inout AppState) -> [AppEffect] {
+        guard let draft = state.drafts[endpointID] else { return [] }
+        return [.changeCollection(.put(draft, replacing: endpointID), collectionPath: state.collectionPath)]
     }
 
     /// An edited endpoint was written to the file: it is no longer a draft.
@@ -241,22 +230,7 @@ extension AppReducer {
             state.message = "Select an endpoint to delete."
             return
         }
-        state.overlay = .confirmDelete(endpointID: endpoint.id)
-    }
-
-    /// Keys of the confirmation before a deletion: `y` deletes; `n`, Esc, `q` or Enter do not.
-    static func handleConfirmDelete(_ press: KeyPress, endpointID: String, _ state: inout AppState) -> [AppEffect] {
-        switch press.key {
-        case .character("y"), .character("Y"):
-            state.overlay = nil
-            return delete(endpointID, &state)
-        case .character("n"), .character("N"), .escape, .character("q"), .enter:
-            state.overlay = nil
-            state.message = "Not deleted."
-        default:
-            break
-        }
-        return []
+        state.confirmation = state.confirmationToDelete(endpoint.id)
     }
 
     /// Deletes a draft that was never saved, or the endpoint from the file; `u` undoes it.
@@ -350,20 +324,8 @@ extension AppReducer {
 
     // MARK: - Drafts of a previous session
 
-    /// Keys of the question about the drafts a previous session left: `y` or Enter takes them
-    /// back, `n` discards them.
-    static func handleRestoreDrafts(_ press: KeyPress, _ state: inout AppState) -> [AppEffect] {
-        switch press.key {
-        case .character("y"), .character("Y"), .enter:
-            return restoreDrafts(true, &state)
-        case .character("n"), .character("N"):
-            return restoreDrafts(false, &state)
-        default:
-            return []
-        }
-    }
-
-    /// Takes the drafts back (`y`) or discards them (`n`, which empties the drafts file).
+    /// Takes the drafts back (`y`) or discards them (`n`, which empties the drafts file): the
+    /// answers of the question `AppState.offerDrafts` asks.
     static func restoreDrafts(_ accept: Bool, _ state: inout AppState) -> [AppEffect] {
         let drafts = state.compose.restorable
         state.compose.restorable = []

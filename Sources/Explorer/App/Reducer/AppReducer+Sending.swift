@@ -52,31 +52,18 @@ extension AppReducer {
     static func sendOrConfirm(_ endpoint: Endpoint, in environment: Environment, _ state: inout AppState) -> [AppEffect]
     {
         if environment.isProtected {
-            state.overlay = .confirmSend(endpointID: endpoint.id, environment: environment.name)
+            state.confirmation = state.confirmationToSend(endpoint.id, in: environment.name)
             return []
         }
         return send(endpoint, in: environment, &state)
     }
 
-    /// Keys of the confirmation before sending to a protected environment: `y` or Enter sends,
-    /// `n`, Esc or `q` do not.
-    static func handleConfirmSend(_ press: KeyPress, endpointID: String, environment: String, _ state: inout AppState)
-        -> [AppEffect]
-    {
-        switch press.key {
-        case .character("y"), .character("Y"), .enter:
-            state.overlay = nil
-            guard let endpoint = state.endpoint(withID: endpointID),
-                let environment = state.environments.first(where: { $0.name == environment })
-            else { return [] }
-            return send(endpoint, in: environment, &state)
-        case .character("n"), .character("N"), .escape, .character("q"):
-            state.overlay = nil
-            state.message = "Not sent."
-        default:
-            break
-        }
-        return []
+    /// The confirmation before sending to a protected environment was confirmed: sends.
+    static func sendConfirmed(_ endpointID: String, in environment: String, _ state: inout AppState) -> [AppEffect] {
+        guard let endpoint = state.endpoint(withID: endpointID),
+            let environment = state.environments.first(where: { $0.name == environment })
+        else { return [] }
+        return send(endpoint, in: environment, &state)
     }
 
     /// Starts an exchange: shown at once, sent by the effect.

@@ -216,16 +216,8 @@ enum AppReducer {
             return handleSchema(press, panel, &state)
         case .environmentPicker(let list):
             return handleEnvironmentPicker(press, list, &state)
-        case .confirmSend(let endpointID, let environment):
-            return handleConfirmSend(press, endpointID: endpointID, environment: environment, &state)
-        case .confirmCompare(let endpointID, let environment):
-            return handleConfirmCompare(press, endpointID: endpointID, environment: environment, &state)
-        case .confirmSave(let endpointID):
-            return handleConfirmSave(press, endpointID: endpointID, &state)
-        case .confirmDelete(let endpointID):
-            return handleConfirmDelete(press, endpointID: endpointID, &state)
-        case .restoreDrafts:
-            return handleRestoreDrafts(press, &state)
+        case .confirmation(let confirmation):
+            return answer(press, to: confirmation, &state)
         case .problems(let offset):
             return handleProblems(press, offset: offset, &state)
         case .mockLog(let offset):

@@ -32,10 +32,9 @@ enum ResponseTab: String, Sendable, CaseIterable {
 /// A modal overlay over the screen.
 enum AppOverlay: Sendable {
     case environmentPicker(ListState)
-    case confirmSend(endpointID: String, environment: String)
-    /// Compare an endpoint in the active environment and `environment`, one of them protected.
-    case confirmCompare(endpointID: String, environment: String)
-    case confirmSave(endpointID: String)
+    /// A question answered by one key before a deed (send to a protected environment, save,
+    /// delete, restore or discard drafts): the one confirmation waiting, `AppState.confirmation`.
+    case confirmation(Confirmation)
     /// Every key (`?`), scrolled to this row.
     case help(offset: Int)
     case text(title: String, lines: [String])
@@ -43,10 +42,6 @@ enum AppOverlay: Sendable {
     case problems(offset: Int)
     /// The command palette (`Ctrl-P`).
     case palette(PaletteState)
-    /// Delete this endpoint (or draft)?
-    case confirmDelete(endpointID: String)
-    /// Take back the drafts a previous session left (`compose.restorable`)?
-    case restoreDrafts
     /// The active environment's variables, where each comes from (`v`); `x` clears a captured one.
     case variables(ListState)
     /// The active environment's cookie jar (`C`).

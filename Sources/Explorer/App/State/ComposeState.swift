@@ -29,7 +29,7 @@ extension AppState {
     package mutating func offerDrafts(_ drafts: [Endpoint]) {
         guard !drafts.isEmpty else { return }
         compose.restorable = drafts
-        overlay = .restoreDrafts
+        confirmation = confirmationToRestore(drafts)
     }
 }
 

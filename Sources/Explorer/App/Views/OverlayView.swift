@@ -3,7 +3,7 @@ import Terminal
 import Workspace
 
 /// Modal overlays, each drawn by a `Terminal` widget: the environment picker, the
-/// confirmations (send to a protected environment, save an edit), the key help and text
+/// confirmations (their question and keys, as `Confirmation` holds them), the key help and text
 /// notices (copy as curl).
 enum OverlayView {
     static func render(_ overlay: AppOverlay, state: AppState, into grid: inout CellGrid) {
@@ -29,77 +29,10 @@ enum OverlayView {
                     "Re-send #\($0.id) in which environment? (\($0.environment ?? "its own") is gone)"
                 } ?? "Switch environment"
             Picker(title: title, items: items, state: list, filterable: false).render(into: &grid, area: screen)
-        case .confirmSend(let endpointID, let environment):
+        case .confirmation(let confirmation):
             ConfirmDialog(
-                title: "Protected environment",
-                message: [
-                    [Span("Send to "), Span(environment, Style(.protectedBadge, .bold)), Span("?")],
-                    [Span(endpointID, role: .dim)],
-                    [Span("\(environment) is a protected environment.", role: .warning)],
-                ],
-                hints: [KeyHint(key: "y", label: "send"), KeyHint(key: "n/Esc", label: "keep it unsent")],
-                destructive: true
-            ).render(into: &grid, area: screen)
-        case .confirmCompare(let endpointID, let environment):
-            ConfirmDialog(
-                title: "Protected environment",
-                message: [
-                    [
-                        Span("Compare "), Span(endpointID, Style(.title, .bold)), Span(" in "),
-                        Span(state.activeEnvironmentValue?.name ?? "", role: .environment), Span(" and "),
-                        Span(environment, Style(.protectedBadge, .bold)), Span("?"),
-                    ],
-                    [Span("Both are sent; a protected environment is among them.", role: .warning)],
-                ],
-                hints: [KeyHint(key: "y", label: "send both"), KeyHint(key: "n/Esc", label: "keep them unsent")],
-                destructive: true
-            ).render(into: &grid, area: screen)
-        case .confirmSave(let endpointID):
-            let file = state.collectionFileName
-            var message: [[Span]] = [
-                [Span("Save the edit of "), Span(endpointID, Style(.title, .bold)), Span(" to \(file)?")]
-            ]
-            if let draft = state.drafts[endpointID] {
-                message.append([Span(draft.requestLine, role: .dim)])
-            }
-            if state.collection?.sourceHasComments == true {
-                message.append([
-                    Span("The file's comments stay; comments inside this endpoint are replaced.", role: .dim)
-                ])
-            }
-            ConfirmDialog(
-                title: "Save to the collection",
-                message: message,
-                hints: [KeyHint(key: "y", label: "save"), KeyHint(key: "n/Esc", label: "keep it unsaved")]
-            ).render(into: &grid, area: screen)
-        case .confirmDelete(let endpointID):
-            let isDraft = state.isNewDraft(endpointID)
-            var message: [[Span]] = [
-                [
-                    Span("Delete "), Span(endpointID, Style(.title, .bold)),
-                    Span(isDraft ? " (a draft never saved)?" : " from \(state.collectionFileName)?"),
-                ]
-            ]
-            if let endpoint = state.endpoint(withID: endpointID) {
-                message.append([Span(endpoint.requestLine, role: .dim)])
-            }
-            message.append([Span("u brings it back in this session.", role: .dim)])
-            ConfirmDialog(
-                title: "Delete endpoint", message: message,
-                hints: [KeyHint(key: "y", label: "delete"), KeyHint(key: "n/Esc", label: "keep it")], destructive: true
-            ).render(into: &grid, area: screen)
-        case .restoreDrafts:
-            let drafts = state.compose.restorable
-            var message: [[Span]] = [
-                [Span("The last session left \(drafts.count) unsaved draft\(drafts.count == 1 ? "" : "s"):")]
-            ]
-            message += drafts.prefix(5).map {
-                [Span("  " + $0.id, Style(.title, .bold)), Span("  " + $0.requestLine, role: .dim)]
-            }
-            if drafts.count > 5 { message.append([Span("  and \(drafts.count - 5) more", role: .dim)]) }
-            ConfirmDialog(
-                title: "Unsaved drafts", message: message,
-                hints: [KeyHint(key: "y", label: "restore them"), KeyHint(key: "n", label: "discard them")]
+                title: confirmation.title, message: confirmation.question, hints: confirmation.hints,
+                destructive: confirmation.destructive
             ).render(into: &grid, area: screen)
         case .palette(let palette):
             CommandPaletteView.render(palette, state: state, into: &grid)
