@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import Checks
@@ -23,8 +24,8 @@ import Testing
     }
 
     @Test func theChecksOfAnExchangeAreKeptWithTheirSecretsMasked() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         var entry = sampleEntry(endpoint: "Auth/Login")
         entry.checks = report()
@@ -46,8 +47,8 @@ import Testing
     }
 
     @Test func aHistoryFromBeforeTheChecksColumnOpensAndKeepsItsExchanges() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {

@@ -9,8 +9,8 @@ import Testing
     // MARK: - Retention
 
     @Test func openingKeepsOnlyTheNewestN() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let unlimited = try HistoryStore(
             fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil))
         for index in 0..<30 { try unlimited.record(sampleEntry(url: "http://h/v1/items/\(index)")) }
@@ -24,8 +24,8 @@ import Testing
     }
 
     @Test func openingDropsExchangesOlderThanDDays() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try HistoryStore(fileURL: folder.historyFile, now: now)
         for daysAgo in [40, 31, 29, 1, 0] {
@@ -53,8 +53,8 @@ import Testing
     }
 
     @Test func idsAreNeverReusedAfterAClear() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let first = try store.record(sampleEntry())
         try store.clear()
@@ -65,8 +65,8 @@ import Testing
     // MARK: - Corruption
 
     @Test func aFileThatIsNotADatabaseIsMovedAsideAndANewOneStarts() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let garbage = Data(String(repeating: "this is not an SQLite file. ", count: 400).utf8)
@@ -82,8 +82,8 @@ import Testing
     }
 
     @Test func aDatabaseWithADamagedHeaderIsMovedAside() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         for _ in 0..<20 { try store.record(sampleEntry()) }
         try store.close()
@@ -100,16 +100,16 @@ import Testing
     }
 
     @Test func aHealthyFileGivesNoNotice() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         #expect(try HistoryStore(fileURL: folder.historyFile).recoveryNotice == nil)
     }
 
     // MARK: - Never in the way
 
     @Test func aWriteFailureIsReportedOnceAndNeverThrown() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let messages = Collected<String>()
         let recorder = HistoryRecorder(store: store, report: messages.append)
@@ -122,8 +122,8 @@ import Testing
     }
 
     @Test func aHistoryFileThatCannotBeCreatedTurnsHistoryOffWithOneMessage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         // A regular file where the state folder should be: the history folder cannot exist.
         let blocker = folder.url.appendingPathComponent("state")
         try Data("x".utf8).write(to: blocker)
@@ -136,8 +136,8 @@ import Testing
     }
 
     @Test func theRecorderReportsARecoveryNotice() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 7, count: 8192).write(to: folder.historyFile)
@@ -151,8 +151,8 @@ import Testing
     // MARK: - Concurrent writers
 
     @Test func twoStoresOnOneFileWritingAtOnceLoseNothing() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let a = try HistoryStore(fileURL: folder.historyFile)
         let b = try HistoryStore(fileURL: folder.historyFile)
         await withTaskGroup(of: Void.self) { group in
@@ -167,8 +167,8 @@ import Testing
     }
 
     @Test func storesOpeningAFreshFileAtOnceAllSucceed() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let file = folder.historyFile
         let opened = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<6 {
@@ -181,8 +181,8 @@ import Testing
     }
 
     @Test func twoProcessesWriting500EachLoseNothing() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let binary = try #require(explorerBinary(), "the explorer binary is built next to the tests")
         func writer(_ tag: String) -> Process {
             let process = Process()

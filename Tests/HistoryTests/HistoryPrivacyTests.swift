@@ -22,8 +22,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     // MARK: - Modes
 
     @Test func aNewHistoryIsReadableByItsOwnerAlone() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         try store.record(sampleEntry())
 
@@ -35,8 +35,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aHistoryLeftWorldReadableByAnOlderVersionIsTightenedOnOpen() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let first = try HistoryStore(fileURL: folder.historyFile)
         try first.record(sampleEntry())
         let stateFolder = folder.historyFile.deletingLastPathComponent()
@@ -56,8 +56,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aFileMovedAsideIsAsPrivateAsTheNewOne() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let stateFolder = folder.historyFile.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 4096).write(to: folder.historyFile)
@@ -73,8 +73,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aFolderTheUserKeepsForOtherThingsIsLeftAsItIsButItsHistoryFilesArePrivate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         #expect(chmod(folder.url.path, 0o755) == 0)
         let file = folder.url.appendingPathComponent("bench.sqlite")  // as `bench history --database` places it
 
@@ -87,8 +87,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aSharedStickyFolderIsNeverMadePrivate() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let shared = folder.url.appendingPathComponent("explorer")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         #expect(chmod(shared.path, 0o1777) == 0)  // as /tmp is
@@ -99,8 +99,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
 
     @Test(.enabled(if: geteuid() == 0, "only root can give a folder to another account"))
     func aFolderThatCannotBeMadePrivateIsSaidNotHidden() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let stateFolder = folder.historyFile.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
         #expect(chmod(stateFolder.path, 0o755) == 0)
@@ -119,8 +119,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     // MARK: - Secrets
 
     @Test func aSecretTheResponseCarriesIsMaskedInItsBodyHeadersAndTheSearchIndex() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let secret = "tok/en+9f3a7c"
         // An echo service's answer: the token in the body (JSON escapes the slash), the headers,
@@ -163,8 +163,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aSecretInABinaryResponseIsMaskedByteForByte() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let secret = "s3cr3t-value"
         let binary = Data([0xff, 0x00, 0xfe]) + Data(secret.utf8) + Data([0x00, 0x80])
@@ -175,8 +175,8 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aTransportErrorNamingTheSecretURLIsMasked() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let secret = "s3cr3t-value"
         let entry = sampleEntry(

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import History
 
 @Suite struct HistoryQueryTests {
     /// Eight exchanges, oldest first, one minute apart from `base`.
-    private func seededStore(_ folder: TemporaryFolder, base: Date) throws -> HistoryStore {
+    private func seededStore(_ folder: WorkspaceTemporaryDirectory, base: Date) throws -> HistoryStore {
         let store = try HistoryStore(fileURL: folder.historyFile)
         let rows: [(String, String, Int?, String, String)] = [
             ("Users/List", "local", 200, "/v1/users", #"{"users":["alice","bob"]}"#),
@@ -30,8 +31,8 @@ import Testing
     }
 
     @Test func theListIsNewestFirst() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let all = try store.summaries()
         #expect(
@@ -43,8 +44,8 @@ import Testing
     }
 
     @Test func pagesFollowEachOtherWithoutGapsOrRepeats() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let first = HistoryQuery(limit: 3)
         let pages = try [first, first.nextPage, first.nextPage.nextPage].map {
@@ -55,8 +56,8 @@ import Testing
     }
 
     @Test func filtersByEndpointAndEnvironment() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(endpoint: "Users/List")) == 3)
         #expect(try store.count(matching: HistoryQuery(environment: "staging")) == 3)
@@ -67,8 +68,8 @@ import Testing
     }
 
     @Test func filtersByStatusClass() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         func statuses(_ statusClass: HistoryStatusClass) throws -> [Int?] {
             try store.summaries(matching: HistoryQuery(statusClass: statusClass)).map(\.status)
@@ -81,8 +82,8 @@ import Testing
     }
 
     @Test func filtersByTimeRange() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try seededStore(folder, base: base)
         let window = HistoryQuery(since: base.addingTimeInterval(120), until: base.addingTimeInterval(300))
@@ -90,8 +91,8 @@ import Testing
     }
 
     @Test func fullTextSearchFindsWordsInBodiesAndURLs() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.summaries(matching: HistoryQuery(search: "alice")).map(\.endpoint) == ["Users/List"])
         #expect(try store.summaries(matching: HistoryQuery(search: "kaboom")).map(\.status) == [500])
@@ -101,8 +102,8 @@ import Testing
     }
 
     @Test func searchWordsMatchWholeOrAsPrefixesWithAStarAndCombineWithFilters() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(search: "car")) == 0)
         #expect(try store.count(matching: HistoryQuery(search: "car*")) == 1)
@@ -113,8 +114,8 @@ import Testing
     }
 
     @Test func searchTextWithQuotesAndOperatorsIsTakenLiterally() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(search: #""hello" (world*"#)) == 1)
         #expect(try store.count(matching: HistoryQuery(search: "NOT")) == 1)  // the word in "Not Found"
@@ -124,8 +125,8 @@ import Testing
     }
 
     @Test func deletedExchangesLeaveTheSearchIndex() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try seededStore(folder, base: base)
         #expect(try store.clear(before: base.addingTimeInterval(60)) == 1)
@@ -136,8 +137,8 @@ import Testing
     }
 
     @Test func entriesCarryHeadersAndBodiesForAPage() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let page = try store.entries(matching: HistoryQuery(statusClass: .serverError))
         #expect(page.count == 1)
@@ -145,8 +146,8 @@ import Testing
     }
 
     @Test func aHistoryFromBeforeThePrefixIndexIsReindexedAndPrefixSearchFindsItsExchanges() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {

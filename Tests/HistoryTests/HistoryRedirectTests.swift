@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NetworkingCore
+import TestSupport
 import Testing
 
 @testable import History
@@ -22,8 +23,8 @@ import Testing
     }
 
     @Test func theChainIsStoredWithTheExchangeWithItsSecretsMasked() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
 
         let id = try store.record(chained(), secrets: ["k3y-s3cret"])
@@ -40,8 +41,8 @@ import Testing
     }
 
     @Test func aHistoryFromBeforeTheChainOpensAndKeepsItsExchanges() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {

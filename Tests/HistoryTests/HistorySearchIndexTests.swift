@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 @testable import History
@@ -43,8 +44,8 @@ import Testing
     }
 
     @Test func aWordInTheIndexedStartOfALargeBodyIsFoundAndOnePastItIsStoredButNotFound() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let body = Self.largeBody(nearWord: "nearhorizon", farWord: "farhorizon")
         let id = try store.record(sampleEntry(requestBody: body, responseBody: body))
@@ -60,8 +61,8 @@ import Testing
     }
 
     @Test func deletingAndTrimmingExchangesKeepsTheIndexInStep() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try HistoryStore(
             fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil), now: now)
@@ -106,8 +107,8 @@ import Testing
     }
 
     @Test func aHistoryIndexedWholeIsReindexedByItsStartAndItsExchangesStaySearchable() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let body = Self.largeBody(nearWord: "oldnear", farWord: "oldfar")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NetworkingCore
+import TestSupport
 import Testing
 
 @testable import History
@@ -8,8 +9,8 @@ import Testing
 
 @Suite struct HistoryStoreTests {
     @Test func anEmptyFolderGetsAFreshFileInWALModeWithTheSchema() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         #expect(FileManager.default.fileExists(atPath: folder.historyFile.path))
         #expect(try store.count() == 0)
@@ -26,8 +27,8 @@ import Testing
     }
 
     @Test func reopeningAnExistingFileKeepsItsExchanges() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let first = try HistoryStore(fileURL: folder.historyFile)
         let id = try first.record(sampleEntry())
         try first.close()
@@ -36,8 +37,8 @@ import Testing
     }
 
     @Test func aRecordedExchangeComesBackWhole() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let sent = Date(timeIntervalSince1970: 1_790_000_000.25)
         let entry = sampleEntry(
@@ -64,8 +65,8 @@ import Testing
     }
 
     @Test func binaryBodiesAreKeptByteForByte() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE])
         let id = try store.record(sampleEntry(responseBody: png))
@@ -73,8 +74,8 @@ import Testing
     }
 
     @Test func aTransportFailureIsKeptWithItsSentenceAndNoStatus() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let id = try store.record(
             sampleEntry(status: nil, responseBody: nil, transportError: "Connection refused by 127.0.0.1:9."))
@@ -85,8 +86,8 @@ import Testing
     }
 
     @Test func anUnknownIdIsNil() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         #expect(try store.entry(id: 42) == nil)
     }
@@ -94,8 +95,8 @@ import Testing
     // MARK: - Body cap
 
     @Test func aBodyOverTheCapIsStoredTruncatedWithItsFullSize() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 1000))
         let big = Data(String(repeating: "x", count: 5000).utf8)
         let id = try store.record(sampleEntry(requestBody: big, responseBody: big))
@@ -109,8 +110,8 @@ import Testing
     }
 
     @Test func aTextBodyIsCutOnACharacterBoundarySoItStaysText() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 10))
         let text = String(repeating: "é", count: 20)  // 2 bytes each: a cap of 10 fits 5 whole
         let id = try store.record(sampleEntry(responseBody: Data(("a" + text).utf8)))
@@ -121,8 +122,8 @@ import Testing
     }
 
     @Test func aLargeBodyIsMaskedOnlyAsFarAsItIsKeptAndASecretAcrossTheCutIsMaskedWhole() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 100))
         // The secret starts 4 bytes before the cap: the stored copy must not hold its start.
         let body = String(repeating: "x", count: 96) + "hunter2-pw" + String(repeating: "y", count: 1_000_000)
@@ -143,8 +144,8 @@ import Testing
     // MARK: - Secrets
 
     @Test func credentialHeadersAndSecretValuesAreMaskedBeforeTheyReachTheFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+        let folder = try WorkspaceTemporaryDirectory()
+        defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         var entry = sampleEntry(
             url: "http://127.0.0.1/v1/users?key=k3y-s3cr3t",

@@ -1,21 +1,12 @@
 import Foundation
 import NetworkingCore
+import TestSupport
 
 @testable import History
 
-/// A fresh, unique temporary folder for one test; removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("explorer-history-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+extension WorkspaceTemporaryDirectory {
+    /// A history file in the directory, where the explorer keeps it for `XDG_STATE_HOME=<url>/state`.
     var historyFile: URL { url.appendingPathComponent("state/explorer/history.sqlite") }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// A small exchange with sensible defaults, for arranging tests.

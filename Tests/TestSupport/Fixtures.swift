@@ -19,7 +19,8 @@ package enum Fixtures {
     }
 }
 
-/// A fresh temporary directory for one test, removed by `cleanUp()`.
+/// A fresh temporary directory for one test, removed by `cleanUp()`: the test targets' one
+/// temporary-folder helper (the History tests add `historyFile`).
 package struct WorkspaceTemporaryDirectory {
     /// The directory.
     package let url: URL
