@@ -147,7 +147,6 @@ let package = Package(
             name: "History",
             dependencies: [
                 "Checks",
-                "Contract",
                 "NetworkingCore",
                 "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -341,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "HistoryTests",
             dependencies: [
-                "History", "App", "Checks", "NetworkingCore", "Terminal", "TestSupport", "Workspace",
+                "History", "Checks", "NetworkingCore", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -357,7 +356,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Checks", "Contract", "Curses", "Demo", "Formats", "GraphQLSupport", "History", "Measure",
+                "App", "Checks", "Contract", "Demo", "Formats", "GraphQLSupport", "History", "Measure",
                 "NetworkingCore",
                 "Query", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -367,7 +366,6 @@ let package = Package(
             name: "MockTests",
             dependencies: [
                 "Mock", "Contract", "Demo", "History", "NetworkingCore", "Workspace",
-                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(
