@@ -102,7 +102,7 @@ import Testing
 @Suite struct SendCommandPartsTests {
     @Test func varPairsSplitAtTheFirstEqualsSign() throws {
         #expect(
-            try SendCommand.parseVariables(["a=1", "token=x=y", "a=2", "empty="]) == [
+            try VariableOptions.parse(["a=1", "token=x=y", "a=2", "empty="]) == [
                 "a": "2", "token": "x=y", "empty": "",
             ])
     }

@@ -28,6 +28,6 @@ import Testing
         let parsed = try ExplorerCommand.parseAsRoot(["api.yaml"])
         let open = try #require(parsed as? OpenCommand)
         #expect(open.collection == "api.yaml")
-        #expect(open.env == nil && open.theme == nil && !open.noValidate)
+        #expect(open.environment.env == nil && open.theme == nil && open.graphQL.validatesGraphQL)
     }
 }

@@ -29,8 +29,7 @@ struct CompareCommand: AsyncParsableCommand {
         completion: EndpointCompletion.kind(folders: true))
     var target: String?
 
-    @Option(name: .long, help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
-    var collection: String?
+    @OptionGroup var collection: CollectionFileOption
 
     @Option(
         name: .long,
@@ -40,32 +39,23 @@ struct CompareCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Compare every GET endpoint of the collection, or of the folder given.")
     var all = false
 
-    @Option(
-        name: .customLong("var"),
-        help: ArgumentHelp("Set a variable for the requests in both environments (repeatable).", valueName: "K=V"))
-    var variables: [String] = []
+    @OptionGroup var variables: VariableOptions
 
     @Flag(name: .long, help: "Print one JSON object instead of the report.")
     var json = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
-    var timeout: Double?
+    @OptionGroup var idleTimeout: TimeoutOption
 
     @Option(
         name: .long,
         help: ArgumentHelp("List at most this many body differences per endpoint (default 1000).", valueName: "N"))
     var limit: Int = JSONDiff.defaultLimit
 
-    @Flag(name: .long, help: "Do not record the exchanges in the history.")
-    var noHistory = false
+    @OptionGroup var history: HistoryOption
 
-    @Flag(name: .long, help: "Neither send the environments' cookies nor keep the ones the servers set.")
-    var noCookies = false
+    @OptionGroup var cookies: CookiesOption
 
-    @Flag(name: .long, help: "Confirm a non-GET request to a protected environment without a prompt.")
-    var yes = false
+    @OptionGroup var confirm: ConfirmOption
 
     func validate() throws {
         guard env.count == 2 else {
@@ -79,17 +69,14 @@ struct CompareCommand: AsyncParsableCommand {
             throw ExchangeSender.usageError(
                 "Name the endpoint to compare (Folder/Name), or use --all [FOLDER] for every GET.")
         }
-        if let timeout, !(timeout > 0) {
-            throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
-        }
         guard (1...1_000_000).contains(limit) else {
             throw ExchangeSender.usageError("--limit must be a whole number from 1 to 1000000.")
         }
     }
 
     func run() async throws {
-        let overrides = try SendCommand.parseVariables(variables)
-        let file = try CollectionLocation.resolve(explicit: collection)
+        let overrides = variables.overrides
+        let file = try collection.resolve()
         let loaded = try CollectionLocation.load(file)
         let (endpoints, skipped) = try selection(in: loaded)
         let environments = try env.map { name in
@@ -104,17 +91,17 @@ struct CompareCommand: AsyncParsableCommand {
         for endpoint in endpoints {
             for environment in environments {
                 try ExchangeSender.Plan.confirm(
-                    endpoint.method, environment.baseURLTemplate + endpoint.path, in: environment, yes: yes)
+                    endpoint.method, environment.baseURLTemplate + endpoint.path, in: environment, yes: confirm.yes)
             }
         }
 
         let sides = try environments.map { environment in
             try Side(
-                environment: environment, collection: loaded, file: file, timeout: timeout, overrides: overrides,
-                noCookies: noCookies)
+                environment: environment, collection: loaded, file: file, timeout: idleTimeout.timeout,
+                overrides: overrides, noCookies: cookies.noCookies)
         }
-        defer { sides.forEach { $0.finish() } }
-        let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        defer { for side in sides { side.finish() } }
+        let recorder = history.recorder()
         let rules = loaded.compareRules
 
         var outcomes: [Outcome] = []

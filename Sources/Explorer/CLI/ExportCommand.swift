@@ -18,13 +18,12 @@ struct ExportCommand: AsyncParsableCommand {
             commandName: "curl", abstract: "Print an endpoint as a shell-safe curl command.")
         @Argument(help: "The endpoint, as Folder/Name or Name when unique.") var endpoint: String
         @OptionGroup var collectionOptions: CollectionOptions<Curl>
-        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).")
-        var variables: [String] = []
+        @OptionGroup var variables: VariableOptions
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
             try ExportCommand.print(collectionOptions, terminator: "\n") { loaded, environment in
-                let overrides = try ExportCommand.parseVariables(variables)
+                let overrides = variables.overrides
                 let resolved = try RequestResolver().resolve(
                     try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
                 return CurlExporter.command(for: resolved, revealSecrets: revealSecrets)
@@ -88,13 +87,12 @@ struct ExportCommand: AsyncParsableCommand {
         @Argument(help: "The endpoints, as Folder/Name or Name when unique (default: every endpoint).") var endpoints:
             [String] = []
         @OptionGroup var collectionOptions: CollectionOptions<HAR>
-        @Option(name: .customLong("var"), help: "Set a variable, NAME=VALUE (repeatable; wins over the collection).")
-        var variables: [String] = []
+        @OptionGroup var variables: VariableOptions
         @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
 
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
-                let overrides = try ExportCommand.parseVariables(variables)
+                let overrides = variables.overrides
                 let chosen = endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) }
                 let resolved = try chosen.map {
                     try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides)
@@ -119,19 +117,5 @@ struct ExportCommand: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode(1)
         }
-    }
-
-    /// Parses `NAME=VALUE` pairs.
-    ///
-    /// - Throws: `ValidationError` for a pair without `=`.
-    static func parseVariables(_ pairs: [String]) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for pair in pairs {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw ValidationError("--var \(pair) is not NAME=VALUE.")
-            }
-            out[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-        }
-        return out
     }
 }

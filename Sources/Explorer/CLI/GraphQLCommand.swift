@@ -30,16 +30,13 @@ struct GraphQLCommand: AsyncParsableCommand {
 
         @OptionGroup var collectionOptions: CollectionOptions<Schema>
 
-        @Option(
-            name: .customLong("var"),
-            help: ArgumentHelp("Set a variable while resolving the endpoint (repeatable).", valueName: "K=V"))
-        var variables: [String] = []
+        @OptionGroup var variables: VariableOptions
 
         @Flag(name: .long, help: "Fetch the schema again by introspection, replacing the cached one.")
         var refresh = false
 
         func run() async throws {
-            let overrides = try SendCommand.parseVariables(variables)
+            let overrides = variables.overrides
             let (located, loaded) = try collectionOptions.load()
             let name: String
             if let endpoint {

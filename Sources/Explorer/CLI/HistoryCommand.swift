@@ -69,10 +69,10 @@ struct HistoryCommand: AsyncParsableCommand {
                 collection, and the requests sent without one.
                 """)
 
-        @Option(
-            name: .long,
-            help: "The collection whose exchanges to list (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
-        var collection: String?
+        @OptionGroup var collectionFile: CollectionFileOption
+
+        /// `--collection`, as given.
+        var collection: String? { collectionFile.collection }
 
         @Flag(name: .long, help: "List the exchanges of every collection.")
         var all = false
@@ -258,14 +258,13 @@ struct HistoryCommand: AsyncParsableCommand {
 
         @OptionGroup var output: ExchangeOutputOptions
 
-        @Flag(name: .long, help: "Confirm a non-GET request to a protected environment without a prompt.")
-        var yes = false
+        @OptionGroup var confirm: ConfirmOption
 
         func run() async throws {
             let store = try HistoryCommand.openStore()
             let entry = try HistoryCommand.requireEntry(id, in: store)
             let plan = try HistoryCommand.plan(resending: entry)
-            try plan.confirmIfProtected(yes: yes)
+            try plan.confirmIfProtected(yes: confirm.yes)
             let recorder = HistoryRecorder(store: store, report: printError)
             var sender = ExchangeSender(output)
             if case .resolved(let resolved) = plan.target {

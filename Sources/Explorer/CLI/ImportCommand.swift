@@ -132,7 +132,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    struct HAR: FileImport {
+    struct HAR: FileImport, CollectionOptionsHelp {
         static let configuration = CommandConfiguration(
             commandName: "har",
             abstract: "Import the requests of a HAR file (browsers' developer tools: Save all as HAR).")
@@ -144,12 +144,12 @@ struct ImportCommand: AsyncParsableCommand {
                 "Where the requests' cookies go: header (each endpoint's Cookie header) or jar (the environment's cookie jar; needs --into)."
         )
         var cookies: HARCookiePlacement = .header
-        @Option(
-            name: .customLong("env"),
-            help:
-                "With --cookies jar: the environment whose jar gets them (default: the one with the import's base URL)."
-        )
-        var environment: String?
+        @OptionGroup var jarEnvironment: EnvironmentOption<HAR>
+        static let environmentHelp =
+            "With --cookies jar: the environment whose jar gets them (default: the one with the import's base URL)."
+
+        /// `--env`, as given.
+        var environment: String? { jarEnvironment.env }
         @OptionGroup var destination: Destination
         func imported(from url: URL) throws -> ImportResult {
             try HARImporter().importFile(at: url, entry: entry, cookies: cookies)

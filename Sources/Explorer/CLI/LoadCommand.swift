@@ -50,26 +50,18 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
             "Requests a second over all workers; latencies then count from when each request was due.", valueName: "R"))
     var rate: Double?
 
-    @Option(
-        name: .customLong("var"), help: ArgumentHelp("Set a variable for the request (repeatable).", valueName: "K=V"))
-    var variables: [String] = []
+    @OptionGroup var variables: VariableOptions
 
     @Flag(name: .long, help: "Print one JSON object instead of the report.")
     var json = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
-    var timeout: Double?
+    @OptionGroup var idleTimeout: TimeoutOption
 
-    @Flag(name: .long, help: "Do not record the load's summary in the history.")
-    var noHistory = false
+    @OptionGroup var history: HistoryOption
 
-    @Flag(name: .long, help: "Neither send the environment's cookies nor keep the ones the server sets.")
-    var noCookies = false
+    @OptionGroup var cookies: CookiesOption
 
-    @Flag(name: .long, help: "Confirm a non-GET load on a protected environment without a prompt.")
-    var yes = false
+    @OptionGroup var confirm: ConfirmOption
 
     @Flag(
         name: .customLong("disable-keepalive"),
@@ -100,9 +92,6 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
             throw ExchangeSender.usageError(
                 "--rate must be a number of requests a second greater than 0 (at most 1000000).")
         }
-        if let timeout, !(timeout > 0) {
-            throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
-        }
     }
 
     /// The plan the options describe: `-n` (200 unless `--duration` alone is given), `-c`,
@@ -115,7 +104,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     }
 
     func run() async throws {
-        let overrides = try SendCommand.parseVariables(variables)
+        let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
         let (found, environment) = try ExchangeSender.Plan.lookUp(
             endpoint, environment: collectionOptions.env, in: loaded)
@@ -125,11 +114,11 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         let exchange = try ExchangeSender.Plan.resolving(
             found, in: loaded, environment: environment, overrides: overrides)
-        try exchange.confirmIfProtected(yes: yes)
+        try exchange.confirmIfProtected(yes: confirm.yes)
         guard case .resolved(let resolved) = exchange.target else { return }
 
-        var sender = ExchangeSender(timeout: timeout)
-        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
+        var sender = ExchangeSender(timeout: idleTimeout.timeout)
+        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: cookies.noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         try sender.useProxy(of: environment, overrides: overrides)
         defer { keepCookies() }
@@ -161,8 +150,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let report = result.reportLines().map { masker.mask($0) }
         let jsonReport = result.jsonObject
         var historyId: Int64?
-        if !noHistory {
-            let recorder = HistoryRecorder(report: printError)
+        if let recorder = history.recorder() {
             let entry = HistoryEntry(
                 loadOf: resolved, startedAt: startedAt, collectionPath: loaded.storeKey,
                 summary: Data(jsonReport.serialized(pretty: true).utf8),

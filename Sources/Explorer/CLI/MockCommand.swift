@@ -10,7 +10,7 @@ import Workspace
 /// `explorer mock [COLLECTION] [--env NAME] [--port N] [--from examples|history|both]
 /// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE] [--allow-host NAME]`: a
 /// local server that answers every endpoint of a collection.
-struct MockCommand: AsyncParsableCommand {
+struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let configuration = CommandConfiguration(
         commandName: "mock",
         abstract: "Serve a mock of a collection's API on 127.0.0.1, from its OpenAPI examples or its history.",
@@ -41,10 +41,12 @@ struct MockCommand: AsyncParsableCommand {
     @Argument(help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
     var collection: String?
 
-    @Option(
-        name: .long,
-        help: "The environment whose base path and history the mock serves (default: the collection's first).")
-    var env: String?
+    @OptionGroup var environment: EnvironmentOption<MockCommand>
+    static let environmentHelp =
+        "The environment whose base path and history the mock serves (default: the collection's first)."
+
+    /// `--env`, as given.
+    var env: String? { environment.env }
 
     @Option(name: .long, help: "The port (0: a free one).")
     var port: Int = 0

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `explorer [COLLECTION] [--env NAME]`: opens the TUI on a collection.
-struct OpenCommand: AsyncParsableCommand {
+struct OpenCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let configuration = CommandConfiguration(
         commandName: "open",
         abstract: "Open the explorer TUI on a collection file (the default command)."
@@ -10,17 +10,18 @@ struct OpenCommand: AsyncParsableCommand {
     @Argument(help: "The collection file (default: ./explorer.yaml, else $EXPLORER_COLLECTION).")
     var collection: String?
 
-    @Option(name: .long, help: "The environment to start in.")
-    var env: String?
+    @OptionGroup var environment: EnvironmentOption<OpenCommand>
+    static let environmentHelp = "The environment to start in."
 
     @Option(name: .long, help: "The colour theme (default, light, high-contrast, monochrome, or a user theme).")
     var theme: String?
 
-    @Flag(name: .long, help: "Send GraphQL queries without validating them against the environment's schema first.")
-    var noValidate = false
+    @OptionGroup var graphQL: GraphQLValidationOption
 
     func run() async throws {
-        try await Self.open(collection: collection, environment: env, themeName: theme, validatesGraphQL: !noValidate)
+        try await Self.open(
+            collection: collection, environment: environment.env, themeName: theme,
+            validatesGraphQL: graphQL.validatesGraphQL)
     }
 
     /// Opens the TUI: what `run()` does, also reached without the argument parser

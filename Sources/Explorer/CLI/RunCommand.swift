@@ -29,10 +29,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @OptionGroup var collectionOptions: CollectionOptions<RunCommand>
     static let environmentHelp = "The environment to run in (default: the collection's first)."
 
-    @Option(
-        name: .customLong("var"), help: ArgumentHelp("Set a variable for every request (repeatable).", valueName: "K=V")
-    )
-    var variables: [String] = []
+    @OptionGroup var variables: VariableOptions
 
     @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "FILE"))
     var junit: String?
@@ -55,29 +52,17 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             valueName: "N"))
     var jobs: Int = 1
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Give up on a request when nothing arrives for this many seconds.", valueName: "S"))
-    var timeout: Double?
+    @OptionGroup var idleTimeout: TimeoutOption
 
-    @Flag(name: .long, help: "Do not record the exchanges in the history.")
-    var noHistory = false
+    @OptionGroup var history: HistoryOption
 
-    @Flag(name: .long, help: "Neither send the environment's cookies nor keep the ones the servers set.")
-    var noCookies = false
+    @OptionGroup var cookies: CookiesOption
 
-    @Flag(name: .long, help: "Confirm non-GET requests to a protected environment without a prompt.")
-    var yes = false
+    @OptionGroup var confirm: ConfirmOption
 
-    @Flag(name: .long, help: "Send GraphQL queries without validating them against the environment's schema first.")
-    var noValidate = false
+    @OptionGroup var graphQL: GraphQLValidationOption
 
-    @Flag(
-        name: .customLong("validate"),
-        help: ArgumentHelp(
-            "Check every response against its operation in the collection's openapi: document (as validate: true does); a violation fails the request's checks."
-        ))
-    var validatesResponses = false
+    @OptionGroup var responses: ResponseValidationOption
 
     /// The most repetitions a run may ask for.
     static let maximumRepeat = 100_000
@@ -91,13 +76,10 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         guard (1...Self.maximumJobs).contains(jobs) else {
             throw ExchangeSender.usageError("--jobs must be a whole number from 1 to \(Self.maximumJobs).")
         }
-        if let timeout, !(timeout > 0) {
-            throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
-        }
     }
 
     func run() async throws {
-        let overrides = try SendCommand.parseVariables(variables)
+        let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
         let selected: [Endpoint]
         let environment: Environment
@@ -118,7 +100,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             throw ExitCode(2)
         }
         environment.setOverrides(overrides)
-        if environment.isProtected, selected.contains(where: { $0.method != .get }), !yes {
+        if environment.isProtected, selected.contains(where: { $0.method != .get }), !confirm.yes {
             printError(
                 "The environment \"\(environment.name)\" is protected and the run sends non-GET requests: add --yes to run them."
             )
@@ -126,19 +108,19 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
 
         let validation = try await ExchangeSender.responseValidation(
-            for: loaded, everyResponse: validatesResponses || loaded.validatesResponses)
-        var sender = ExchangeSender(timeout: timeout)
-        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
+            for: loaded, everyResponse: responses.validatesResponses || loaded.validatesResponses)
+        var sender = ExchangeSender(timeout: idleTimeout.timeout)
+        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: cookies.noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         try sender.useProxy(of: environment, overrides: overrides)
         let transport = AsyncHTTPClientTransport(configuration: sender.transportConfiguration)
         let check =
-            noValidate
+            !graphQL.validatesGraphQL
             ? nil : ExchangeSender.graphQLCheck(GraphQLSchemaSource(cache: GraphQLSchemaCache(), transport: transport))
         let runner = sender.makeRunner(
             collection: loaded, at: located.path, environment: environment, overrides: overrides,
             through: transport, check: check, validation: validation)
-        let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        let recorder = history.recorder()
         let progress = RunProgress(total: selected.count * `repeat`, live: isatty(STDERR_FILENO) == 1 && !json)
 
         let started = Date()

@@ -32,41 +32,30 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @OptionGroup var collectionOptions: CollectionOptions<SendCommand>
     static let environmentHelp = "The environment to send to (default: the collection's first)."
 
-    @Option(
-        name: .customLong("var"), help: ArgumentHelp("Set a variable for this request (repeatable).", valueName: "K=V"))
-    var variables: [String] = []
+    @OptionGroup var variables: VariableOptions
 
     @OptionGroup var output: ExchangeOutputOptions
 
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketSendOptions
 
-    @Flag(name: .long, help: "Do not record this exchange in the history.")
-    var noHistory = false
+    @OptionGroup var history: HistoryOption
 
-    @Flag(name: .long, help: "Confirm a non-GET request to a protected environment without a prompt.")
-    var yes = false
+    @OptionGroup var confirm: ConfirmOption
 
-    @Flag(name: .long, help: "Neither send the environment's cookies nor keep the ones the server sets.")
-    var noCookies = false
+    @OptionGroup var cookies: CookiesOption
 
-    @Flag(name: .long, help: "Send a GraphQL query without validating it against the environment's schema first.")
-    var noValidate = false
+    @OptionGroup var graphQL: GraphQLValidationOption
 
-    @Flag(
-        name: .long,
-        help: ArgumentHelp(
-            "Check the response against its operation in the collection's openapi: document (as validate: true does): status, content type and body schema; violations on stderr, exit code 3."
-        ))
-    var validate = false
+    @OptionGroup var responses: ResponseValidationOption
 
     func run() async throws {
-        let overrides = try Self.parseVariables(variables)
+        let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
         let (found, environment) = try ExchangeSender.Plan.lookUp(
             endpoint, environment: collectionOptions.env, in: loaded)
-        let recorder: HistoryRecorder? = noHistory ? nil : HistoryRecorder(report: printError)
+        let recorder = history.recorder()
         var sender = ExchangeSender(output)
-        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: noCookies)
+        let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: cookies.noCookies)
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         try sender.useProxy(of: environment, overrides: overrides)
         defer { keepCookies() }
@@ -78,41 +67,24 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
                 .run(resolved, through: sender, collectionPath: plan.collectionPath, recorder: recorder)
         }
         let validation = try await ExchangeSender.responseValidation(
-            for: loaded, everyResponse: validate || loaded.validatesResponses, asking: found)
+            for: loaded, everyResponse: responses.validatesResponses || loaded.validatesResponses, asking: found)
         if found.hasChecks || !found.requirements.isEmpty || validation != nil {
             // Checks read the whole body, so it is collected (up to --max-body), not streamed;
             // the request is resolved after what it requires has been sent.
             environment.setOverrides(overrides)
             try ExchangeSender.Plan.confirm(
-                found.method, environment.baseURLTemplate + found.path, in: environment, yes: yes)
+                found.method, environment.baseURLTemplate + found.path, in: environment, yes: confirm.yes)
             return try await sender.runChecked(
                 found, in: loaded, at: located.path, environment: environment, overrides: overrides, recorder: recorder,
                 output: output,
-                validatesGraphQL: !noValidate, validation: validation)
+                validatesGraphQL: graphQL.validatesGraphQL, validation: validation)
         }
         let exchange = try ExchangeSender.Plan.resolving(
             found, in: loaded, environment: environment, overrides: overrides)
         // Confirmed first: validating may fetch the schema, a request to that server too.
-        try exchange.confirmIfProtected(yes: yes)
-        if !noValidate { try await sender.validateGraphQL(exchange) }
+        try exchange.confirmIfProtected(yes: confirm.yes)
+        if graphQL.validatesGraphQL { try await sender.validateGraphQL(exchange) }
         try await sender.run(exchange, recorder: recorder, output: output)
-    }
-
-    /// Parses `--var K=V` pairs.
-    ///
-    /// - Parameter pairs: the raw `K=V` texts.
-    /// - Returns: the variables by name (a later pair wins).
-    /// - Throws: `ExitCode(2)` after a sentence on stderr when a pair has no `=` or no name.
-    static func parseVariables(_ pairs: [String]) throws -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in pairs {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                printError("--var expects NAME=VALUE, but got \"\(pair)\".")
-                throw ExitCode(2)
-            }
-            result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-        }
-        return result
     }
 }
 
@@ -129,10 +101,10 @@ struct ExchangeOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Exit 4 for a 4xx and 5 for a 5xx status.")
     var checkStatus = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Give up when nothing arrives for this many seconds (the idle timeout).", valueName: "S"))
-    var timeout: Double?
+    @OptionGroup var idleTimeout: TimeoutOption
+
+    /// `--timeout`, as given.
+    var timeout: Double? { idleTimeout.timeout }
 
     @Option(
         name: .long,
@@ -228,9 +200,6 @@ struct ExchangeOutputOptions: ParsableArguments {
     var maxBodyBytes: Int? { maxBody.flatMap(ResponseLimits.byteCount) }
 
     func validate() throws {
-        if let timeout, !(timeout > 0) {
-            throw ExchangeSender.usageError("--timeout must be a number of seconds greater than 0.")
-        }
         if let maxTime, !(maxTime > 0) {
             throw ExchangeSender.usageError("--max-time must be a number of seconds greater than 0.")
         }
