@@ -6,6 +6,10 @@ Fixtures:
   and the collection file it wrote; stopped with SIGINT after the test.
 - `screen`: a factory for `Screen`, the real binary in a tmux pane (a pseudo-terminal) of a
   given size; read it with `wait_for` (polls, never sleeps a fixed time) and drive it with `keys`.
+
+`require_tool` is how a test asks for a tool that `scripts/setup --with-test-tools` installs
+(schemathesis, vi, zsh, fish, cryptography): skipped without it, failed when
+EXPLORER_REQUIRE_TEST_TOOLS=1 (scripts/test sets it, so that CI never passes by skipping).
 """
 from __future__ import annotations
 
@@ -18,7 +22,9 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +42,35 @@ def poll(predicate, timeout=DEFAULT_TIMEOUT, interval=0.05, message="condition")
             return last
         time.sleep(interval)
     raise AssertionError(f"timed out after {timeout}s waiting for {message}; last value: {last!r}")
+
+
+REQUIRE_TEST_TOOLS = "EXPLORER_REQUIRE_TEST_TOOLS"
+
+
+def require_tool(tool: str, *, commands: tuple[str, ...] | None = None, module: str | None = None,
+                 package: str | None = None) -> Any:
+    """A tool `scripts/setup --with-test-tools` installs, for the test that calls this.
+
+    With `module`, the Python module of that name (imported); else the path of the first of
+    `commands` (by default the tool's name) found on PATH. Without it the test is skipped, with a
+    reason naming the tool and the setup script, or failed when EXPLORER_REQUIRE_TEST_TOOLS=1.
+    `package` names what the script installs when it is not the tool's name (vim-tiny for vi).
+    """
+    found: Any = None
+    if module is not None:
+        try:
+            found = import_module(module)
+        except ImportError:
+            found = None
+    else:
+        found = next((path for path in map(shutil.which, commands or (tool,)) if path), None)
+    if found is not None:
+        return found
+    installs = f"installs it ({package})" if package else "installs it"
+    reason = f"{tool} is not installed: `scripts/setup --with-test-tools` {installs}"
+    if os.environ.get(REQUIRE_TEST_TOOLS) == "1":
+        pytest.fail(f"{reason}; {REQUIRE_TEST_TOOLS}=1 requires every test tool", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")

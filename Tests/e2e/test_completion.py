@@ -10,13 +10,14 @@ import fcntl
 import os
 import pty
 import select
-import shutil
 import subprocess
 import termios
 import time
 from pathlib import Path
 
 import pytest
+
+from conftest import require_tool
 
 COLLECTION = """\
 name: Shop
@@ -141,8 +142,7 @@ def test_a_named_collection_is_the_one_completed(explorer_bin, tmp_path):
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_endpoint_names_are_offered_as_text_and_never_run(explorer_bin, tmp_path, shell):
-    if shutil.which(shell) is None:
-        pytest.fail(f"{shell} is not installed: scripts/setup --with-test-tools installs it")
+    require_tool(shell)
     (tmp_path / "explorer.yaml").write_text(HOSTILE)
     terminal = Shell(explorer_bin, tmp_path, shell)
     try:

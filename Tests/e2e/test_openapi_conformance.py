@@ -4,7 +4,8 @@ for every operation and checks each response against the document: status, conte
 headers and body schema, and the links between operations (stateful phase).
 
 A short, deterministic run: a fixed number of examples per operation, deterministic generation.
-Skipped only when schemathesis is not installed (`scripts/setup --with-test-tools` installs it).
+Needs schemathesis (`scripts/setup --with-test-tools` installs it): skipped without it, failed
+when EXPLORER_REQUIRE_TEST_TOOLS=1 (see `conftest.require_tool`).
 
 Two of schemathesis's checks are left out, both for what the demo does on purpose:
 `not_a_server_error` (`/error` and `/status/5XX` answer 5xx, as documented) and
@@ -14,21 +15,18 @@ run deleted: the demo answers 422, as documented). Requests are generated from t
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import tempfile
 
-import pytest
+from conftest import require_tool
 
-SCHEMATHESIS = shutil.which("schemathesis") or shutil.which("st")
 EXAMPLES_PER_OPERATION = 5
 
 
 def run_schemathesis(schema: str, base_url: str, exclude: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    if SCHEMATHESIS is None:
-        pytest.skip("schemathesis is not installed (scripts/setup --with-test-tools installs it)")
+    schemathesis = require_tool("schemathesis", commands=("schemathesis", "st"))
     command = [
-        SCHEMATHESIS, "run", schema, "--url", base_url,
+        schemathesis, "run", schema, "--url", base_url,
         "--max-examples", str(EXAMPLES_PER_OPERATION), "--generation-deterministic",
         "--mode", "positive", "--exclude-checks", ",".join(("not_a_server_error", "positive_data_acceptance", *exclude)),
         "--request-timeout", "10", "--no-color",

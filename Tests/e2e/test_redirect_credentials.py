@@ -157,12 +157,10 @@ endpoints:
         recorder.close()
 
 
-x509 = pytest.importorskip("cryptography.x509")
-
-
 @pytest.fixture
 def tls_context(tmp_path: Path) -> ssl.SSLContext:
-    from test_tls import certificate
+    from test_tls import certificate, require_cryptography
+    require_cryptography()
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     ca_key = ec.generate_private_key(ec.SECP256R1())

@@ -10,15 +10,21 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import require_tool
 from test_send import run
 
-x509 = pytest.importorskip("cryptography.x509")
-from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
-from cryptography.x509.oid import NameOID  # noqa: E402
+
+def require_cryptography() -> None:
+    """The certificates are made with cryptography, a test tool (see `conftest.require_tool`)."""
+    require_tool("cryptography", module="cryptography.x509")
 
 
 def certificate(subject: str, issuer_name, issuer_key, key, ca: bool, dns: str | None = None):
+    require_cryptography()
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
     now = datetime.datetime.now(datetime.timezone.utc)
     builder = (x509.CertificateBuilder()
                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
@@ -33,6 +39,10 @@ def certificate(subject: str, issuer_name, issuer_key, key, ca: bool, dns: str |
 
 @pytest.fixture
 def tls_server(tmp_path: Path):
+    require_cryptography()
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca = certificate("e2e CA", None, ca_key, ca_key, ca=True)
     leaf_key = ec.generate_private_key(ec.SECP256R1())

@@ -2,13 +2,16 @@
 foreground job, and hands it back clean (no key, no terminal answer left over)."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from conftest import require_tool
 from test_tui import select_endpoint, tui  # noqa: F401 (a fixture)
 
-pytestmark = pytest.mark.skipif(shutil.which("vi") is None, reason="no vi: scripts/setup --with-test-tools installs vim-tiny")
+
+@pytest.fixture(autouse=True)
+def vi() -> str:
+    """Every test here runs a real vi."""
+    return require_tool("vi", package="vim-tiny")
 
 
 def edit_path_in_vi(s) -> None:
