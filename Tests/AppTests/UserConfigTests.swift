@@ -30,7 +30,8 @@ import Testing
     @Test func aFileThatCannotBeReadIsNamedWithWhyAndTheDefaultsApply() throws {
         let home = try configHome()
         defer { home.directory.cleanUp() }
-        try FileManager.default.createDirectory(at: home.file, withIntermediateDirectories: true)  // a folder where the file belongs
+        // A folder where the file belongs.
+        try FileManager.default.createDirectory(at: home.file, withIntermediateDirectories: true)
 
         let config = UserConfig.load(environment: home.environment)
 

@@ -91,7 +91,7 @@ import Testing
                     counter.hit("completion")
                 }
         }
-        futures.forEach { $0.send() }
+        for future in futures { future.send() }
 
         #expect(await eventually(timeout: .seconds(120)) { counter.count("completion") == count })
         #expect(counter.count("ok") == count)
@@ -176,7 +176,7 @@ import Testing
                 }
                 .error { _ in log.append(index, "error") }
         }
-        early.forEach { $0.send() }
+        for future in early { future.send() }
 
         // Attached after the future finished.
         let late = (0..<count).map { index in

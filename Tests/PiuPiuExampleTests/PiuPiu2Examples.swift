@@ -20,7 +20,8 @@ final class PostsScreen {
 
     // "3. Making a request"
     func makingARequest() async throws -> Response<Data?> {
-        let url = server.appendingPathComponent("posts/1")  // README: URL(string: "https://jsonplaceholder.typicode.com/posts/1")!
+        // README: URL(string: "https://jsonplaceholder.typicode.com/posts/1")!
+        let url = server.appendingPathComponent("posts/1")
         let request = URLRequest(url: url, method: .get)
         let response = try await dispatcher.data(from: request)
         return response  // test:
@@ -57,7 +58,8 @@ enum PiuPiu2Decoding {
         let responseWithPosts = try await response.ensureDecoded([Post].self)
         let posts = responseWithPosts.body
 
-        let posts2 = try await response.ensureData().decode([Post].self)  // README: `let posts = ...` (the "or" alternative)
+        // README: `let posts = ...` (the "or" alternative)
+        let posts2 = try await response.ensureData().decode([Post].self)
         return (posts, posts2)  // test:
     }
 

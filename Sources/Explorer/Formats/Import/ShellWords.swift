@@ -78,7 +78,10 @@ enum ShellWords {
         var redirect: Redirect?
         var nextIsPiped = false
 
-        enum Redirect { case inputFile, hereString, heredocDelimiter(stripsTabs: Bool), output }
+        enum Redirect {
+            case inputFile, hereString, output
+            case heredocDelimiter(stripsTabs: Bool)
+        }
 
         init(_ chars: [Character]) { self.chars = chars }
 
