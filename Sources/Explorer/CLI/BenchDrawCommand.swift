@@ -68,11 +68,13 @@ struct BenchDrawCommand: ParsableCommand {
             samples: min(samples, 200), frames: [frame(smallIndex, 0, ""), frame(smallIndex, 1, "")])
         {
             print(
-                "frame 200x60 ncurses flush into a pty (every frame scrolled), median: \(BenchDrawCommand.format(flush))"
+                "frame 200x60 ncurses flush into a pty (every frame scrolled), median: "
+                    + "\(BenchDrawCommand.format(flush))"
             )
         }
         print(
-            "line index: 1 MB body \(smallIndex.lineCount) lines in \(BenchDrawCommand.format(smallIndexTime)); 50 MB body \(largeIndex.lineCount) lines in \(BenchDrawCommand.format(largeIndexTime))"
+            "line index: 1 MB body \(smallIndex.lineCount) lines in \(BenchDrawCommand.format(smallIndexTime)); "
+                + "50 MB body \(largeIndex.lineCount) lines in \(BenchDrawCommand.format(largeIndexTime))"
         )
         print("visible window 140x58, 1 MB body, wrap off, median:  \(BenchDrawCommand.format(smallWindow))")
         print("visible window 140x58, 50 MB body, wrap off, median: \(BenchDrawCommand.format(largeWindow))")
@@ -109,7 +111,8 @@ struct BenchDrawCommand: ParsableCommand {
         var i = 0
         while result.count < bytes {
             let line =
-                "  {\"id\": \(i), \"name\": \"item \(i) — ünïcödé 日本\", \"tags\": [\"a\", \"b\"], \"price\": \(Double(i) * 1.5), \"active\": \(i % 2 == 0)},"
+                "  {\"id\": \(i), \"name\": \"item \(i) — ünïcödé 日本\", \"tags\": [\"a\", \"b\"], \"price\": "
+                + "\(Double(i) * 1.5), \"active\": \(i % 2 == 0)},"
             result += line.utf8
             if lineBreaks { result.append(0x0A) }
             i += 1

@@ -118,7 +118,8 @@ struct BenchHistoryCommand: ParsableCommand {
         let size = store.fileSize
         let total = try store.count()
         printLine(
-            "database: \(size / 1024) KB for \(total) exchanges = \(size / max(1, total)) bytes per exchange (1 KB bodies)"
+            "database: \(size / 1024) KB for \(total) exchanges = "
+                + "\(size / max(1, total)) bytes per exchange (1 KB bodies)"
         )
     }
 
@@ -147,7 +148,8 @@ struct BenchHistoryCommand: ParsableCommand {
         while text.utf8.count < bytes - 40 {
             let word = words[Int(generator.next() % UInt64(words.count))]
             text +=
-                #"{"id":\#(generator.next() % 100_000),"word":"\#(word)\#(generator.next() % 1000)","text":"\#(word)"},"#
+                #"{"id":\#(generator.next() % 100_000),"word":"\#(word)"#
+                + #"\#(generator.next() % 1000)","text":"\#(word)"},"#
         }
         text += #"{"end":true}]}"#
         return text

@@ -24,8 +24,10 @@ struct BenchImportCommand: ParsableCommand {
 
     @Option(
         name: .customLong("operations"),
-        help:
-            "Keep the first N operations (in path order; the components stay whole): the shape of the largest public documents, ~10 MB with ~1,000 operations, is --scale 9 --operations 1000."
+        help: ArgumentHelp(
+            "Keep the first N operations (in path order; the components stay whole): "
+                + "the shape of the largest public documents, ~10 MB with ~1,000 operations, "
+                + "is --scale 9 --operations 1000.")
     )
     var keepOperations: Int?
 

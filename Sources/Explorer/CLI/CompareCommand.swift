@@ -259,7 +259,8 @@ extension CompareCommand {
     func summary(_ outcomes: [Outcome], skipped: Int) -> String {
         let counts = Self.counts(outcomes)
         var parts = [
-            "\(outcomes.count) endpoint\(outcomes.count == 1 ? "" : "s") compared: \(counts.matched) match, \(counts.differed) differ"
+            "\(outcomes.count) endpoint\(outcomes.count == 1 ? "" : "s") compared: \(counts.matched) match, "
+                + "\(counts.differed) differ"
         ]
         if counts.failed > 0 { parts.append("\(counts.failed) without a response or a request") }
         if skipped > 0 { parts.append("\(skipped) not GET, not sent") }

@@ -24,8 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Flag(
         name: .long,
-        help:
-            "With --serve-only: print no line per request (for load tests: the log costs the server a write per request)."
+        help: ArgumentHelp(
+            "With --serve-only: print no line per request (for load tests: "
+                + "the log costs the server a write per request).")
     )
     var quiet = false
 
@@ -87,7 +88,8 @@ struct DemoCommand: AsyncParsableCommand {
         for environment in server.environments {
             let badge = environment.isProtected ? "  (protected)" : ""
             printLine(
-                "  \(environment.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(environment.baseURL.absoluteString)\(badge)"
+                "  \(environment.name.padding(toLength: 11, withPad: " ", startingAt: 0)) "
+                    + "\(environment.baseURL.absoluteString)\(badge)"
             )
         }
         printLine("collection: \(collectionURL.path)")

@@ -48,7 +48,8 @@ struct ExportCommand: AsyncParsableCommand {
             commandName: "hurl",
             abstract: "Print endpoints as a Hurl file, with their captures and assertions (secrets are not written).",
             discussion:
-                "Endpoints an endpoint requires come first. Run the file with hurl --test and the --variable flags its first comment lists."
+                "Endpoints an endpoint requires come first. Run the file with hurl "
+                + "--test and the --variable flags its first comment lists."
         )
         @Argument(help: "Folders or endpoints (Auth, Folder/Name); every endpoint when none.") var endpoints: [String] =
             []

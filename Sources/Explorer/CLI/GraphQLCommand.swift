@@ -44,7 +44,8 @@ struct GraphQLCommand: AsyncParsableCommand {
             } else {
                 guard let first = loaded.endpoints.first(where: { $0.graphql != nil }) else {
                     printError(
-                        "\(located.path) has no endpoint with graphql:, so no schema to show; name one, or import one with `explorer import graphql URL`."
+                        "\(located.path) has no endpoint with graphql:, so no schema to show; name one, "
+                            + "or import one with `explorer import graphql URL`."
                     )
                     throw ExitCode(2)
                 }

@@ -55,7 +55,8 @@ struct HistoryCommand: AsyncParsableCommand {
 
     // MARK: - list
 
-    /// `explorer history [--collection FILE | --all] [--endpoint NAME] [--env NAME] [--status CLASS] [--search TEXT] [--limit N] [--json]`.
+    /// `explorer history [--collection FILE | --all] [--endpoint NAME] [--env NAME] [--status CLASS]
+    /// [--search TEXT] [--limit N] [--json]`.
     ///
     /// Lists the exchanges of one collection, as the TUI's History pane does: the collection
     /// `explorer send` would use. `--all` lists every collection's (and the requests sent
@@ -171,7 +172,8 @@ struct HistoryCommand: AsyncParsableCommand {
             let scope = scope()
             if scope == .everyCollection(asked: false) {
                 printError(
-                    "No collection here (no --collection, ./explorer.yaml or EXPLORER_COLLECTION): listing the exchanges of every collection."
+                    "No collection here (no --collection, ./explorer.yaml or EXPLORER_COLLECTION): "
+                        + "listing the exchanges of every collection."
                 )
             }
             let store = try HistoryCommand.openStore()
@@ -227,7 +229,8 @@ struct HistoryCommand: AsyncParsableCommand {
             if let filter, let path = try? JSONPath(filter) {
                 if entry.isResponseBodyTruncated {
                     printError(
-                        "The stored body was cut at \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) bytes: the filter reads what was kept."
+                        "The stored body was cut at \(entry.responseBody?.count ?? 0) of \(entry.responseBodySize) "
+                            + "bytes: the filter reads what was kept."
                     )
                 }
                 return try ExchangeSender.writeBody(entry, filter: path, terminal: ExchangeOutput.stdoutIsTerminal)

@@ -35,18 +35,21 @@ extension ImportCommand {
                             + collection.environments.map { "\"\($0.name)\"" }.joined(separator: ", ") + ".")
                 }
                 throw KeepFailure(
-                    "no environment of \(url.path) has the import's base URL; name the one whose jar gets them with --env."
+                    "no environment of \(url.path) has the import's base URL; "
+                        + "name the one whose jar gets them with --env."
                 )
             }
             guard environment.keepsCookies else {
                 throw KeepFailure(
-                    "the environment \"\(environment.name)\" keeps no cookies (cookies: false in \(url.path)); import with --cookies header instead."
+                    "the environment \"\(environment.name)\" keeps no cookies (cookies: false in \(url.path)); "
+                        + "import with --cookies header instead."
                 )
             }
             try store.add(cookies, collection: APICollection.storeKey(forFileAt: url), environment: environment.name)
             let names = cookies.prefix(10).map(\.name).joined(separator: ", ") + (cookies.count > 10 ? ", …" : "")
             printError(
-                "Kept \(cookies.count) cookie\(cookies.count == 1 ? "" : "s") in the jar of the environment \"\(environment.name)\" (\(names)); "
+                "Kept \(cookies.count) cookie\(cookies.count == 1 ? "" : "s") in the jar of the environment "
+                    + "\"\(environment.name)\" (\(names)); "
                     + "send and run send them, and C in the TUI lists them.")
         } catch let failure as KeepFailure {
             printError("The cookies were not kept: \(failure.sentence)")

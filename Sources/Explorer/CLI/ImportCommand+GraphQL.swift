@@ -13,7 +13,9 @@ extension ImportCommand {
             commandName: "graphql",
             abstract: "Import a GraphQL schema: one endpoint per query and mutation field.",
             discussion:
-                "From a schema file (SDL, .graphql) or from a server's URL (asked by introspection). Each endpoint selects the scalar fields of what its field returns and takes every argument as a variable."
+                "From a schema file (SDL, .graphql) or from a server's URL (asked by introspection). "
+                + "Each endpoint selects the scalar fields of what its field "
+                + "returns and takes every argument as a variable."
         )
         @Argument(help: "The GraphQL URL (http://…/graphql) or a schema file (.graphql).") var source: String
         @Option(

@@ -15,7 +15,8 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, an Insomnia export, a HAR file or a Hurl file.",
+            "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, "
+            + "an Insomnia export, a HAR file or a Hurl file.",
         subcommands: [
             Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self, GraphQL.self,
         ]
@@ -38,7 +39,8 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "curl",
             abstract: "Import curl command lines ('-' reads them from stdin).",
             discussion:
-                "Several commands (one per line, or joined with && or ;) become several endpoints; $VAR becomes {{env.VAR}}; heredocs and here-strings feed @-."
+                "Several commands (one per line, or joined with && or ;) become several endpoints; "
+                + "$VAR becomes {{env.VAR}}; heredocs and here-strings feed @-."
         )
         @Argument(help: "The curl command line(s), or - for stdin.") var command: String
         @Option(name: .long, help: "The endpoint's name (default: METHOD /path).") var name: String?
@@ -91,9 +93,12 @@ struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "postman",
             abstract:
-                "Import a Postman collection (v2.0 or v2.1), with its environments, or add an environment file to a collection.",
+                "Import a Postman collection (v2.0 or v2.1), with its environments, "
+                + "or add an environment file to a collection.",
             discussion:
-                "An environment file alone (.postman_environment.json) goes --into a collection: it is added, or replaces the variables of the environment of the same name; its secret values are kept as secrets."
+                "An environment file alone (.postman_environment.json) goes --into a collection: it is added, "
+                + "or replaces the variables of the environment of the same name; "
+                + "its secret values are kept as secrets."
         )
         @Argument(help: "The collection file (.postman_collection.json), or an environment file with --into.") var file:
             String
@@ -122,7 +127,8 @@ struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "insomnia",
             abstract:
-                "Import an Insomnia export (Insomnia 11's collection.insomnia.rest/5.0 YAML, or format 4 in JSON or YAML).",
+                "Import an Insomnia export (Insomnia 11's collection.insomnia.rest/5.0 YAML, "
+                + "or format 4 in JSON or YAML).",
             discussion: "An export of several workspaces becomes one folder each, unless --workspace names one.")
         @Argument(help: "The export file.") var file: String
         @Option(name: .long, help: "Import only the workspace of this name.") var workspace: String?
@@ -140,8 +146,9 @@ struct ImportCommand: AsyncParsableCommand {
         @Option(name: .long, help: "Import only this entry (1 for the first).") var entry: Int?
         @Option(
             name: .long,
-            help:
-                "Where the requests' cookies go: header (each endpoint's Cookie header) or jar (the environment's cookie jar; needs --into)."
+            help: ArgumentHelp(
+                "Where the requests' cookies go: header (each endpoint's Cookie header) "
+                    + "or jar (the environment's cookie jar; needs --into).")
         )
         var cookies: HARCookiePlacement = .header
         @OptionGroup var jarEnvironment: EnvironmentOption<HAR>
@@ -181,7 +188,8 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "hurl",
             abstract: "Import the entries of a Hurl file (hurl.dev), with their captures and asserts.",
             discussion:
-                "Each entry becomes an endpoint, in order; lines a collection cannot say are kept in the endpoint's description. A file Hurl refuses is refused at the same line and column."
+                "Each entry becomes an endpoint, in order; lines a collection cannot say are kept in the endpoint's "
+                + "description. A file Hurl refuses is refused at the same line and column."
         )
         @Argument(help: "The .hurl file.") var file: String
         @OptionGroup var destination: Destination
@@ -233,7 +241,8 @@ struct ImportCommand: AsyncParsableCommand {
             _ = try CollectionLoader.parse(yaml, file: "the imported collection")
         } catch {
             printError(
-                "The import made a collection that does not load, so nothing was written (a mistake of the importer: please report it with the file): \(error)"
+                "The import made a collection that does not load, so nothing was written (a mistake of the importer: "
+                    + "please report it with the file): \(error)"
             )
             throw ExitCode(1)
         }
@@ -264,7 +273,8 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             guard FileManager.default.fileExists(atPath: collectionURL.path) else {
                 throw MergeFailure.invalidCollection(
-                    "\(collectionURL.path) does not exist: import the collection first, then add its environments to it."
+                    "\(collectionURL.path) does not exist: import the collection first, "
+                        + "then add its environments to it."
                 )
             }
             let text: String
@@ -281,7 +291,8 @@ struct ImportCommand: AsyncParsableCommand {
             for warning in warnings { printError("warning: \(warning)") }
             if CollectionMerger.hasComments(text) {
                 printError(
-                    "note: \(collectionURL.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file."
+                    "note: \(collectionURL.path) has comments; they are not kept, "
+                        + "because the YAML library (Yams) drops comments when it reads a file."
                 )
             }
             do {
@@ -314,7 +325,8 @@ struct ImportCommand: AsyncParsableCommand {
             case .invalidCollection(let reason): return reason
             case .wouldReplace(let ids, let path):
                 return
-                    "\(path) already has \(ids.map { "\"\($0)\"" }.joined(separator: ", ")); pass --force to replace, or run in a terminal to be asked."
+                    "\(path) already has \(ids.map { "\"\($0)\"" }.joined(separator: ", ")); pass --force to replace, "
+                    + "or run in a terminal to be asked."
             case .writeFailed(let sentence): return sentence
             }
         }
@@ -367,7 +379,8 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if text == nil && exists && CollectionMerger.hasComments(originalText) {
             printError(
-                "note: \(url.path) has comments; they are not kept, because the YAML library (Yams) drops comments when it reads a file."
+                "note: \(url.path) has comments; they are not kept, because the YAML "
+                    + "library (Yams) drops comments when it reads a file."
             )
         }
         do {

@@ -65,8 +65,9 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
 
     @Flag(
         name: .customLong("disable-keepalive"),
-        help:
-            "Open a new connection for every request, as curl in a shell loop does (connecting is then part of each latency)."
+        help: ArgumentHelp(
+            "Open a new connection for every request, as curl in a shell loop "
+                + "does (connecting is then part of each latency).")
     )
     var disableKeepAlive = false
 

@@ -112,7 +112,8 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         if let env {
             guard let found = loaded.environments.first(where: { $0.name == env }) else {
                 printError(
-                    "\(file.path) has no environment \"\(env)\" (it has: \(loaded.environments.map(\.name).joined(separator: ", ")))."
+                    "\(file.path) has no environment \"\(env)\" (it has: "
+                        + "\(loaded.environments.map(\.name).joined(separator: ", ")))."
                 )
                 throw ExitCode(2)
             }
@@ -156,7 +157,8 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         let base = plan.baseURL(port: server.port)
         printLine(
-            "explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, answers from \(source.rawValue)):"
+            "explorer mock is serving \(file.lastPathComponent) (\(plan.routes.count) routes, "
+                + "answers from \(source.rawValue)):"
         )
         printLine("  mock        \(base)")
         let names = (MockAllowedHosts.local + allowHost).joined(separator: ", ")
@@ -181,7 +183,8 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
             printLine("Send to it: explorer send --collection \(out.path) --env mock ENDPOINT")
         } else {
             printLine(
-                "Send to it: an environment whose base_url is \(base) (--collection-out FILE writes a copy of the collection with one, named mock)."
+                "Send to it: an environment whose base_url is \(base) (--collection-out FILE writes a copy of the "
+                    + "collection with one, named mock)."
             )
         }
         printLine("Press Ctrl-C to stop.")

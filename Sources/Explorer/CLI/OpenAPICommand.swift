@@ -40,7 +40,8 @@ struct OpenAPICommand: AsyncParsableCommand {
             let (file, collection) = try collectionOptions.load()
             guard let named = collection.openAPI else {
                 printError(
-                    "\(file.path) names no OpenAPI document: add openapi: FILE at its top, or import one with explorer import openapi FILE --into \(file.lastPathComponent)."
+                    "\(file.path) names no OpenAPI document: add openapi: FILE at its top, "
+                        + "or import one with explorer import openapi FILE --into \(file.lastPathComponent)."
                 )
                 throw ExitCode(2)
             }
@@ -95,7 +96,7 @@ struct OpenAPICommand: AsyncParsableCommand {
                         "\(file.lastPathComponent) matches \(named).", keepingLineBreaks: false))
             } else {
                 // Operation ids, paths and names come from the document and the collection: escaped.
-                drift.lines.forEach { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) }
+                for line in drift.lines { printLine(ExchangeOutput.escapingControls(line, keepingLineBreaks: false)) }
             }
             if drift.unlinked > 0, !json {
                 printError("note: \(drift.unlinked) endpoint(s) name no operation: and were not compared.")

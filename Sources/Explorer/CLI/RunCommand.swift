@@ -48,7 +48,8 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Send up to N independent endpoints at once: those that neither capture nor require; the others run alone, in file order. The report keeps file order.",
+            "Send up to N independent endpoints at once: those that neither capture nor require; the others run alone, "
+                + "in file order. The report keeps file order.",
             valueName: "N"))
     var jobs: Int = 1
 
@@ -102,7 +103,8 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         environment.setOverrides(overrides)
         if environment.isProtected, selected.contains(where: { $0.method != .get }), !confirm.yes {
             printError(
-                "The environment \"\(environment.name)\" is protected and the run sends non-GET requests: add --yes to run them."
+                "The environment \"\(environment.name)\" is protected and the run sends non-GET requests: "
+                    + "add --yes to run them."
             )
             throw ExitCode(2)
         }
@@ -244,7 +246,8 @@ final class RunProgress: @unchecked Sendable {
             if result.outcome != .passed { failed += 1 }
             let failures = failed > 0 ? " · \(failed) not passed" : ""
             draw(
-                "[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") \(result.checksText)\(failures)"
+                "[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") "
+                    + "\(result.checksText)\(failures)"
             )
         }
     }

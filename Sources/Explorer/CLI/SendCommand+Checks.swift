@@ -88,17 +88,18 @@ extension ExchangeSender {
         let sender = self
         return SequenceRunner<HistoryEntry>(
             collection: collection, environment: environment, overrides: overrides, store: CaptureStore(),
-            resolver: .asking, report: { printError($0) }, check: check, validation: validation
-        ) { resolved in
-            let plan = Plan(target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
-            let entry: HistoryEntry
-            if let transport {
-                entry = await sender.send(plan, through: transport)
-            } else {
-                entry = await sender.send(plan)
-            }
-            return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
-        }
+            resolver: .asking, report: { printError($0) }, check: check, validation: validation,
+            send: { resolved in
+                let plan = Plan(
+                    target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
+                let entry: HistoryEntry
+                if let transport {
+                    entry = await sender.send(plan, through: transport)
+                } else {
+                    entry = await sender.send(plan)
+                }
+                return SentExchange(response: entry.checkedResponse, failure: entry.transportError, record: entry)
+            })
     }
 
     /// What checks responses against the collection's `openapi:` document: `nil` when nothing
@@ -119,7 +120,8 @@ extension ExchangeSender {
         guard collection.openAPI != nil else {
             if everyResponse {
                 printError(
-                    "Responses cannot be validated: the collection names no OpenAPI document; add openapi: FILE at its top (explorer import openapi writes it)."
+                    "Responses cannot be validated: the collection names no OpenAPI document; add openapi: "
+                        + "FILE at its top (explorer import openapi writes it)."
                 )
                 throw ExitCode(2)
             }

@@ -30,7 +30,8 @@ enum CollectionLocation {
         guard let found = find(explicit: explicit, environment: environment(), currentDirectory: currentDirectory())
         else {
             printError(
-                "No collection to send from: pass --collection FILE, add explorer.yaml to this folder, or set EXPLORER_COLLECTION."
+                "No collection to send from: pass --collection FILE, add explorer.yaml to this folder, "
+                    + "or set EXPLORER_COLLECTION."
             )
             throw ExitCode(2)
         }

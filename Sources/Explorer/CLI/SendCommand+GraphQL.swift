@@ -59,7 +59,9 @@ extension ExchangeSender {
         return
             (problems.map(\.description)
             + [
-                "Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of \(schema.key.shownURL) in \(schema.key.environment) (\(origin)); fix it, refresh the schema with `\(refresh)`, or send with --no-validate."
+                "Not sent: the GraphQL query of \"\(endpoint)\" has \(count) against the schema of "
+                    + "\(schema.key.shownURL) in \(schema.key.environment) (\(origin)); fix it, "
+                    + "refresh the schema with `\(refresh)`, or send with --no-validate."
             ])
             .joined(separator: "\n")
     }

@@ -102,7 +102,8 @@ struct ExchangeSender {
                         ?? collection.environments.first
                 else {
                     printError(
-                        "The endpoint \"\(found.id)\" cannot be sent: the collection has no environment (add one with a base_url)."
+                        "The endpoint \"\(found.id)\" cannot be sent: the collection "
+                            + "has no environment (add one with a base_url)."
                     )
                     throw ExitCode(2)
                 }
@@ -170,7 +171,8 @@ struct ExchangeSender {
             let name = environment.name
             guard ExchangeOutput.stdinIsTerminal else {
                 printError(
-                    "The environment \"\(name)\" is protected: add --yes to send \(method) \(displayURL) without a prompt."
+                    "The environment \"\(name)\" is protected: add --yes to send "
+                        + "\(method) \(displayURL) without a prompt."
                 )
                 throw ExitCode(2)
             }

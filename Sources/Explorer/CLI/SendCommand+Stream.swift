@@ -75,7 +75,8 @@ extension ExchangeSender {
             try Self.emit(printer.finish())
             if printer.endedInsideEvent {
                 printError(
-                    "Note: the event stream ended in the middle of an event (no blank line after it): it is printed last, "
+                    "Note: the event stream ended in the middle of an event (no blank line after it): "
+                        + "it is printed last, "
                         + "though an EventSource would drop it.")
             }
         } catch let error as StdoutClosed {
@@ -150,17 +151,20 @@ extension ExchangeSender {
         case .timedOut(let url, let phase)? where phase.contains("total deadline"):
             let limit = maxTime.map { "--max-time \(Self.seconds($0))" } ?? "the default total deadline"
             return
-                "Stopped at \(limit): \(url.absoluteString) had not finished its response\(kept). Raise --max-time to wait longer."
+                "Stopped at \(limit): \(url.absoluteString) had not finished its response\(kept). "
+                + "Raise --max-time to wait longer."
         case .timedOut(let url, let phase)? where phase.hasPrefix("no complete response head"):
             // The idle timeout bounds the wait for the whole head: a server that drips it byte
             // by byte has sent something, but not a complete head.
             let limit = timeout.map { "--timeout \(Self.seconds($0))" } ?? "the default idle timeout"
             return "Stopped at \(limit): \(url.absoluteString) had not sent a complete response head in that time "
-                + "(it may have sent part of it: the idle timeout bounds the wait for the whole head). Raise --timeout to wait longer."
+                + "(it may have sent part of it: the idle timeout bounds the wait for the whole head). "
+                + "Raise --timeout to wait longer."
         case .timedOut(let url, let phase)? where phase.hasPrefix("no ") || phase == "reading":
             let limit = timeout.map { "--timeout \(Self.seconds($0))" } ?? "the default idle timeout"
             return
-                "Stopped at \(limit): \(url.absoluteString) sent nothing for that long (\(phase))\(kept). Raise --timeout to wait longer."
+                "Stopped at \(limit): \(url.absoluteString) sent nothing for that long (\(phase))\(kept). "
+                + "Raise --timeout to wait longer."
         case .bodyTooLarge(let url, let limit)?:
             let advice =
                 switch limit {

@@ -9,7 +9,9 @@ struct WebSocketSendOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "On a WebSocket endpoint: a message to send, a template (repeatable; @NAME sends the endpoint's saved message NAME). Without it, lines on stdin are sent when stdin is not a terminal.",
+            "On a WebSocket endpoint: a message to send, a template (repeatable; "
+                + "@NAME sends the endpoint's saved message NAME). Without it, "
+                + "lines on stdin are sent when stdin is not a terminal.",
             valueName: "TEXT"))
     var message: [String] = []
 

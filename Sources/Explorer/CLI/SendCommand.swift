@@ -121,8 +121,9 @@ struct ExchangeOutputOptions: ParsableArguments {
 
     @Flag(
         name: .long,
-        help:
-            "Print the body as it arrives (always so when stdout is not a terminal); a text/event-stream body prints event by event."
+        help: ArgumentHelp(
+            "Print the body as it arrives (always so when stdout is not a terminal); "
+                + "a text/event-stream body prints event by event.")
     )
     var stream = false
 
@@ -139,7 +140,8 @@ struct ExchangeOutputOptions: ParsableArguments {
     @Option(
         name: .customLong("resolve"),
         help: ArgumentHelp(
-            "Connect to ADDRESS for HOST:PORT (repeatable), as curl's --resolve; the URL, Host header, cookies and TLS name check stay the host's.",
+            "Connect to ADDRESS for HOST:PORT (repeatable), as curl's --resolve; the URL, Host header, "
+                + "cookies and TLS name check stay the host's.",
             valueName: "HOST:PORT:ADDRESS"))
     var resolve: [String] = []
 
@@ -175,7 +177,8 @@ struct ExchangeOutputOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Print what this JSONPath query (RFC 9535) selects in the body, as a JSON array, instead of the body (which is read whole).",
+            "Print what this JSONPath query (RFC 9535) selects in the body, as a JSON array, "
+                + "instead of the body (which is read whole).",
             valueName: "JSONPATH"))
     var filter: String?
 
@@ -205,7 +208,8 @@ struct ExchangeOutputOptions: ParsableArguments {
         }
         for entry in resolve where Self.resolveEntry(entry) == nil {
             throw ExchangeSender.usageError(
-                "--resolve expects HOST:PORT:ADDRESS with an IP address, e.g. api.example.com:443:127.0.0.1, not \"\(entry)\"."
+                "--resolve expects HOST:PORT:ADDRESS with an IP address, e.g. api.example.com:443:127.0.0.1, "
+                    + "not \"\(entry)\"."
             )
         }
         if let filter { _ = try Self.parseFilter(filter) }

@@ -29,7 +29,8 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Failure(
                     description:
-                        "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); give the answer with --var \"\(label)=…\""
+                        "prompt \"\(label)\" needs a terminal to ask on (stdin is not one); "
+                        + "give the answer with --var \"\(label)=…\""
                 )
             }
             let secret = PromptAnswers.isSecret(label)
