@@ -33,8 +33,12 @@ import Workspace
         "multipart part": "/$defs/multipartPart",
     ]
 
+    /// The repository's schema; `EXPLORER_COLLECTION_SCHEMA` names another copy (a changed one,
+    /// to see these tests fail on it without touching the tree).
     static func schemaDocument() throws -> JSONValue {
-        try JSONValue(parsing: Data(contentsOf: root.appendingPathComponent("schema/collection.schema.json")))
+        let other = ProcessInfo.processInfo.environment["EXPLORER_COLLECTION_SCHEMA"].map { URL(fileURLWithPath: $0) }
+        return try JSONValue(
+            parsing: Data(contentsOf: other ?? root.appendingPathComponent("schema/collection.schema.json")))
     }
 
     @Test func everyKeyTheLoaderAcceptsIsInTheSchemaAndNoOther() throws {
