@@ -288,8 +288,8 @@ enum ExplorerTUI {
         } catch {
             try? await backstage.value.transport.shutdown()
             printError(
-                "The explorer could not use this terminal: \(error). Run it in a terminal (TERM=\(environment["TERM"] ?? "unset"))."
-            )
+                "The explorer could not use this terminal: \(error). "
+                    + "Run it in a terminal (TERM=\(environment["TERM"] ?? "unset")).")
             throw ExitCode(1)
         }
     }
@@ -312,7 +312,8 @@ enum ExplorerTUI {
             return nil
         } catch {
             return
-                "Changes to \(collectionURL.path) on disk will not show until you restart the explorer: \(sentence(describing: error))"
+                "Changes to \(collectionURL.path) on disk will not show until you restart the explorer: "
+                + sentence(describing: error)
         }
     }
 }

@@ -129,9 +129,10 @@ private final class LoopbackResponder: @unchecked Sendable {
             received += buffer[0..<count]
         }
         let body = #"{"warm":true}"#
-        let answer = Array(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-                .utf8)
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        let answer = Array((head + body).utf8)
         _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 

@@ -144,7 +144,8 @@ extension TransportFailure {
                 self.init(
                     category: "upgrade failed", message: error.description,
                     hint:
-                        "the server answered without switching to WebSocket — check the path, the headers and the credentials."
+                        "the server answered without switching to WebSocket — "
+                        + "check the path, the headers and the credentials."
                 )
                 return
             case .upgradeRefused:

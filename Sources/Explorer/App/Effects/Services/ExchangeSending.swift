@@ -149,7 +149,8 @@ package final class ExchangeSending: Sendable {
                 .resolveFailed(
                     exchange: id,
                     error is TLSSettings.Failure
-                        ? "The environment \"\(resolved.environment.name)\" cannot be used: \(sentence(describing: error))"
+                        ? "The environment \"\(resolved.environment.name)\" cannot be used: "
+                            + sentence(describing: error)
                         : String(describing: error)))
             return
         }

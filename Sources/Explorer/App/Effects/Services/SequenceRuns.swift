@@ -143,7 +143,8 @@ package final class SequenceRuns: Sendable {
                 send(
                     .resolveFailed(
                         exchange: id,
-                        "\(failed.endpoint.id) did not succeed (\(failed.statusText)), so \(plan.endpoint.id) was not sent."
+                        "\(failed.endpoint.id) did not succeed (\(failed.statusText)), "
+                            + "so \(plan.endpoint.id) was not sent."
                     ))
                 return
             }
