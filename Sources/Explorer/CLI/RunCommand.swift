@@ -82,24 +82,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     func run() async throws {
         let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
-        let selected: [Endpoint]
-        let environment: Environment
-        do {
-            selected = try loaded.endpoints(selectedBy: paths)
-            guard
-                let chosen = try collectionOptions.env.map({ try loaded.requireEnvironment(named: $0) })
-                    ?? loaded.environments.first
-            else {
-                throw ExchangeSender.usageError(
-                    "The collection has no environment to run in (add one with a base_url).")
-            }
-            environment = chosen
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            printError(sentence(describing: error))
-            throw ExitCode(2)
-        }
+        let (selected, environment) = try selection(in: loaded)
         environment.setOverrides(overrides)
         if environment.isProtected, selected.contains(where: { $0.method != .get }), !confirm.yes {
             printError(
@@ -165,6 +148,36 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let summary = RunSummary(
             collection: loaded.name, environment: environment.name, results: results,
             seconds: Date().timeIntervalSince(started), startedAt: started)
+        try report(summary, results: results)
+    }
+
+    /// The endpoints the paths select and the environment they run in (`--env`, else the
+    /// collection's first).
+    ///
+    /// - Throws: `ExitCode(2)` after a sentence on stderr when a path selects nothing, the
+    ///   environment does not exist, or the collection has none.
+    func selection(in loaded: APICollection) throws -> (endpoints: [Endpoint], environment: Environment) {
+        do {
+            let selected = try loaded.endpoints(selectedBy: paths)
+            guard
+                let chosen = try collectionOptions.env.map({ try loaded.requireEnvironment(named: $0) })
+                    ?? loaded.environments.first
+            else {
+                throw ExchangeSender.usageError(
+                    "The collection has no environment to run in (add one with a base_url).")
+            }
+            return (selected, chosen)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            printError(sentence(describing: error))
+            throw ExitCode(2)
+        }
+    }
+
+    /// Writes the `--junit` report, prints the summary (the table or `--json`) with the
+    /// latencies, and exits with the summary's code.
+    func report(_ summary: RunSummary, results: [RunResult]) throws {
         if let junit {
             let url = URL(fileURLWithPath: junit)
             do {
