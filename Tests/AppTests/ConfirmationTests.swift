@@ -253,17 +253,6 @@ private struct Outcome: Equatable {
             return
         }
     }
-
-    @Test func hintsThatDoNotFitOneRowWrapWholeInsteadOfBeingCut() {
-        let hints = [KeyHint(key: "y/Esc/Enter", label: "restore them"), KeyHint(key: "n", label: "discard them")]
-        #expect(ConfirmDialog.rows(of: hints, width: 80) == [hints])
-        #expect(ConfirmDialog.rows(of: hints, width: 34) == [[hints[0]], [hints[1]]])
-        var grid = CellGrid(size: Size(width: 40, height: 12))
-        ConfirmDialog(title: "Unsaved drafts", message: [["Left 1 draft."]], hints: hints)
-            .render(into: &grid, area: grid.bounds)
-        let text = grid.textLines().joined(separator: "\n")
-        #expect(text.contains("y/Esc/Enter restore them") && text.contains("n discard them"))
-    }
 }
 
 /// What docs/tui.md says of the screen, checked against the screen.

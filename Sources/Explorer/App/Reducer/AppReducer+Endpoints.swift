@@ -329,7 +329,6 @@ extension AppReducer {
     static func restoreDrafts(_ accept: Bool, _ state: inout AppState) -> [AppEffect] {
         let drafts = state.compose.restorable
         state.compose.restorable = []
-        state.overlay = nil
         guard accept else {
             state.message = "Discarded \(drafts.count) draft\(drafts.count == 1 ? "" : "s") of the last session."
             state.messageIsError = false
