@@ -134,5 +134,8 @@ import Testing
         #expect(mock.env == "staging")
         let har = try ImportCommand.HAR.parse(["x.har", "--cookies", "jar", "--into", "api.yaml", "--env", "local"])
         #expect(har.environment == "local")
+        let open = try #require(
+            try ExplorerCommand.parseAsRoot(["api.yaml", "--env", "prod", "--no-validate"]) as? OpenCommand)
+        #expect(open.collection == "api.yaml" && open.environment.env == "prod" && !open.graphQL.validatesGraphQL)
     }
 }
