@@ -83,6 +83,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
             && lhs.description == rhs.description && lhs.disabled == rhs.disabled && lhs.captures == rhs.captures
             && lhs.assertions == rhs.assertions && lhs.retry == rhs.retry && lhs.requirements == rhs.requirements
             && lhs.auth == rhs.auth && lhs.graphql == rhs.graphql && lhs.webSocket == rhs.webSocket
+            && lhs.operation == rhs.operation && lhs.followRedirects == rhs.followRedirects
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -28,7 +28,7 @@ package enum ProxySetting: Sendable, Hashable {
         package var password: String?
         /// The hosts reached directly (`NO_PROXY` patterns); `nil`: the process's `NO_PROXY`.
         package var noProxy: [String]?
-        /// Where the setting is written.
+        /// Where the setting is written. Not part of equality.
         package var location: FileLocation?
 
         /// Creates a setting.
@@ -41,6 +41,17 @@ package enum ProxySetting: Sendable, Hashable {
             self.password = password
             self.noProxy = noProxy
             self.location = location
+        }
+
+        package static func == (lhs: Server, rhs: Server) -> Bool {
+            lhs.url == rhs.url && lhs.user == rhs.user && lhs.password == rhs.password && lhs.noProxy == rhs.noProxy
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(url)
+            hasher.combine(user)
+            hasher.combine(password)
+            hasher.combine(noProxy)
         }
 
         /// Whether the setting is written as a bare URL (`proxy: http://…`).
