@@ -29,7 +29,7 @@ import Testing
             for length in stride(from: 0, through: expected.curl.count, by: 5) {
                 do {
                     let result = try importer.importCommand(String(expected.curl.prefix(length)))
-                    _ = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+                    _ = try writtenAndReadBack(result.collection)
                 } catch is ImportError {
                     // a clear sentence is enough
                 } catch {
@@ -45,7 +45,7 @@ import Testing
             for length in stride(from: 0, through: text.count, by: 11) {
                 do {
                     let result = try HTTPFileImporter().importText(String(text.prefix(length)))
-                    _ = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+                    _ = try writtenAndReadBack(result.collection)
                 } catch is ImportError {
                 } catch {
                     Issue.record("unexpected error \(error)")

@@ -67,7 +67,7 @@ import Testing
             #expect(byCurl.headers["cookie"] == "deep=path-cookie; secure_only=s; session=from-file; extra=1")
 
             let imported = try CurlImporter(baseDirectory: directory).importCommand(line)
-            let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: imported.collection))
+            let collection = try writtenAndReadBack(imported.collection)
             let environment = try #require(collection.environments.first)
             let resolved = try RequestResolver(processEnvironment: [:]).resolve(
                 try #require(collection.endpoints.first), in: collection, environment: environment)

@@ -110,7 +110,7 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
                 }
 
                 let imported = try CurlImporter(baseDirectory: directory).importCommand(command)
-                let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: imported.collection))
+                let collection = try writtenAndReadBack(imported.collection)
                 let environment = try #require(collection.environments.first)
                 let resolved = try RequestResolver(processEnvironment: [:]).resolve(
                     try #require(collection.endpoints.first), in: collection, environment: environment)
@@ -190,7 +190,7 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
                 mismatches.append("\(file): curl sends it, explorer does not import it: \(error)")
                 continue
             }
-            let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: imported.collection))
+            let collection = try writtenAndReadBack(imported.collection)
             let endpoints = collection.endpoints
             guard endpoints.count == transfers.count else {
                 mismatches.append(

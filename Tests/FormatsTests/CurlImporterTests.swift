@@ -72,8 +72,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         for expected in try ExpectedCurl.all() {
             let result = try importer.importCommand(expected.curl.replacingOccurrences(of: "PORT", with: "9"))
             // Through YAML and back, as a user's collection file would go.
-            let yaml = try CollectionWriter.yaml(for: result.collection)
-            let collection = try CollectionLoader.parse(yaml)
+            let collection = try writtenAndReadBack(result.collection)
             let endpoint = try #require(collection.endpoints.first)
             let resolved = try RequestResolver(processEnvironment: [:]).resolve(endpoint, in: collection)
             let sent = try #require(URLComponents(string: resolved.url))
@@ -138,7 +137,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         let result = try importer.importCommand("curl -X wHat http://127.0.0.1:1/a")
         let yaml = try CollectionWriter.yaml(for: result.collection)
         #expect(yaml.contains("method: wHat"))
-        let endpoint = try #require(try CollectionLoader.parse(yaml).endpoints.first)
+        let endpoint = try #require(try writtenAndReadBack(result.collection).endpoints.first)
         #expect(endpoint.method.rawValue == "wHat")
     }
 
@@ -184,8 +183,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
                 "GET /first", "GET /second", "DELETE /second", "GET /a", "GET /b", "POST /c",
             ])
         #expect(result.warnings.contains { $0.contains("echo") })
-        let yaml = try CollectionWriter.yaml(for: result.collection)
-        #expect(try CollectionLoader.parse(yaml).endpoints.count == 6)
+        #expect(try writtenAndReadBack(result.collection).endpoints.count == 6)
     }
 
     @Test func formPartsKeepTheirFileNameAndType() throws {
@@ -204,7 +202,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         let result = try importer.importCommand(
             #"curl http://h/a -F 'document=@data/requests.ndjson;filename=report.csv;type=text/csv'"#)
         let endpoint = try #require(
-            try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection)).endpoints.first)
+            try writtenAndReadBack(result.collection).endpoints.first)
         guard case .multipart(let fields)? = endpoint.body else {
             Issue.record("no multipart body")
             return
@@ -250,7 +248,7 @@ func decodedCurlQuery(_ query: String?) -> [String] {
         #expect(written.endpoints[0].auth == nil)
         #expect(written.endpoints[0].headers == [KeyValue("Authorization", "Token t")])
         // Through YAML and the resolver: the header curl would send.
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: basic))
+        let collection = try writtenAndReadBack(basic)
         let resolved = try RequestResolver(processEnvironment: [:]).resolve(collection.endpoints[0], in: collection)
         #expect(resolved.request.headers["Authorization"] == "Basic " + Data("ada:pa:ss".utf8).base64EncodedString())
     }

@@ -27,7 +27,7 @@ import Testing
         #expect(!result.warnings.contains { $0.contains("ignored") }, "\(result.warnings)")
 
         // Written and read back as the collection file keeps it.
-        let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let reread = try writtenAndReadBack(result.collection)
         #expect(reread.environments.first?.tls == tls)
     }
 

@@ -26,7 +26,7 @@ import Testing
                  ]}
                 """.utf8))
         #expect(!result.warnings.contains { $0.contains("folder") }, "\(result.warnings)")
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let collection = try writtenAndReadBack(result.collection)
         #expect(collection.endpoints.map(\.path) == ["/users/{{user}}", "/users/ada", "/users/grace"])
         let get = try collection.endpoint(named: "Ada/get")
         #expect(get.headers.map(\.value) == ["ada"])
@@ -52,7 +52,7 @@ import Testing
                   {"_id": "req_2", "parentId": "wrk_1", "_type": "request", "name": "all", "method": "GET", "url": "{{ _.base }}/teams/{{ _.team }}", "metaSortKey": 2}]}
                 """.utf8))
         #expect(!result.warnings.contains { $0.contains("folder") }, "\(result.warnings)")
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let collection = try writtenAndReadBack(result.collection)
         let members = try RequestResolver().resolve(try collection.endpoint(named: "Core/members"), in: collection)
         #expect(members.url == "http://127.0.0.1:8080/teams/core?page=2")
         let all = try RequestResolver().resolve(try collection.endpoint(named: "all"), in: collection)

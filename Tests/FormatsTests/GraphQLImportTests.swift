@@ -65,7 +65,7 @@ import Testing
         #expect(cart.variables == .object([("productId", .string("")), ("quantity", .number("0"))]))
 
         // What it writes reads back as a collection, queries checked for syntax.
-        let again = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection))
+        let again = try writtenAndReadBack(collection)
         #expect(try again.endpoint(named: "Mutation/addToCart").graphql == cart)
     }
 

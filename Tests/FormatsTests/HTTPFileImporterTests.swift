@@ -10,10 +10,7 @@ import Testing
     @Test(arguments: ["http/petstore.http", "http/github-issues.http"])
     func everyFixtureImportsAndRoundTripsThroughYAML(_ fixture: String) throws {
         let result = try HTTPFileImporter().importFile(at: Fixtures.url(fixture))
-        let yaml = try CollectionWriter.yaml(for: result.collection)
-        let reloaded = try CollectionLoader.parse(yaml, file: fixture)
-        #expect(reloaded.endpoints == result.collection.endpoints)
-        #expect(reloaded.variables == result.collection.variables)
+        _ = try writtenAndReadBack(result.collection, file: fixture)
     }
 
     @Test func petstoreRequestsVariablesAndBodies() throws {
@@ -112,7 +109,6 @@ import Testing
         #expect(me.requirements == [Requirement(endpoint: "login")])
         #expect(result.warnings.contains { $0.contains("{{nowhere.response.body.$.id}} names no request of the file") })
         // What was imported loads and writes back as it is.
-        let reloaded = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: "chain.yaml")
-        #expect(reloaded.endpoints == result.collection.endpoints)
+        _ = try writtenAndReadBack(result.collection, file: "chain.yaml")
     }
 }

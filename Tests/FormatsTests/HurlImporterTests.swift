@@ -11,8 +11,7 @@ import Testing
 @Suite struct HurlImporterTests {
     private func imported(_ fixture: String) throws -> (APICollection, [String]) {
         let result = try HurlImporter().importFile(at: Fixtures.url("hurl/\(fixture)"))
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: fixture)
-        #expect(collection.endpoints == result.collection.endpoints, "\(fixture)")
+        let collection = try writtenAndReadBack(result.collection, file: fixture)
         return (collection, result.warnings)
     }
 
@@ -104,7 +103,7 @@ import Testing
             xpath "//p[" exists
             """#
         let result = try HurlImporter().importText(text, path: "items.hurl")
-        _ = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: "items.yaml")
+        _ = try writtenAndReadBack(result.collection, file: "items.yaml")
         let endpoint = try #require(result.collection.endpoints.first)
         #expect(endpoint.captures.map(\.name) == ["kept"])
         #expect(endpoint.assertions.map(\.text) == ["status == 200"])
@@ -301,7 +300,7 @@ import Testing
             HTTP *
             """
         let result = try HurlImporter().importText(text, path: "t.hurl")
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let collection = try writtenAndReadBack(result.collection)
         let create = try collection.endpoint(named: "Create")
         #expect(create.query == [KeyValue("x", "{{uuid}}")])
         #expect(create.retry == CheckRetry(count: 5, interval: 0.25))

@@ -12,8 +12,7 @@ import Testing
     /// The import, written as `--into` writes it and read back.
     private func imported(_ fixture: String, workspace: String? = nil) throws -> (APICollection, [String]) {
         let result = try InsomniaImporter().importFile(at: Fixtures.url("insomnia/\(fixture)"), workspace: workspace)
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection), file: fixture)
-        #expect(collection.endpoints == result.collection.endpoints, "\(fixture)")
+        let collection = try writtenAndReadBack(result.collection, file: fixture)
         return (collection, result.warnings)
     }
 
@@ -173,7 +172,7 @@ import Testing
                 meta: { id: greq_1 }
             """
         let result = try InsomniaImporter().importData(Data(yaml.utf8), path: "tags.yaml")
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let collection = try writtenAndReadBack(result.collection)
         let create = try collection.endpoint(named: "create")
         #expect(create.path == "/items/{{uuid}}")
         #expect(
@@ -216,7 +215,7 @@ import Testing
                 token: "{% response 'body', 'req_login', 'b64::JC5hY2Nlc3NfdG9rZW4=::46b', 'when-expired', 300 %}"
             """
         let result = try InsomniaImporter().importData(Data(yaml.utf8), path: "chain.yaml")
-        let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+        let collection = try writtenAndReadBack(result.collection)
         #expect(collection.variables == [KeyValue("token", "{{login_access_token}}")])
         #expect(
             try collection.endpoint(named: "Auth/Login").captures == [

@@ -65,7 +65,7 @@ import Testing
         for (tool, result) in [("curl", curl), ("Postman", postman), ("Insomnia", insomnia), ("HAR", har)] {
             #expect(!result.warnings.contains { $0.contains("base_url") }, "\(tool): \(result.warnings)")
             // Through the file, as a user runs it: written, read back, then sent.
-            let collection = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
+            let collection = try writtenAndReadBack(result.collection)
             let environment = try #require(collection.environments.first)
             let dispatcher = NetworkDispatcher(serverProvider: environment, transport: transport)
             var arrivals: [String] = []

@@ -18,11 +18,8 @@ import Testing
         let result = try OpenAPIImporter().importFile(at: Fixtures.url(fixture))
         #expect(!result.collection.endpoints.isEmpty)
         #expect(!result.collection.environments.isEmpty)
-        let yaml = try CollectionWriter.yaml(for: result.collection)
-        let reloaded = try CollectionLoader.parse(yaml, file: fixture)
+        let reloaded = try writtenAndReadBack(result.collection, file: fixture)
         #expect(reloaded.warnings.isEmpty)
-        #expect(reloaded.endpoints.map(\.id) == result.collection.endpoints.map(\.id))
-        #expect(reloaded.endpoints == result.collection.endpoints)
         #expect(Set(reloaded.endpoints.map(\.id)).count == reloaded.endpoints.count)
     }
 
@@ -127,8 +124,7 @@ import Testing
         let result = try OpenAPIImporter().importFile(at: Fixtures.url("openapi/discord-openapi-reduced.json"))
         // Every operation of the document becomes an endpoint, and it writes and reads back.
         #expect(result.collection.endpoints.count == 21)
-        let reloaded = try CollectionLoader.parse(try CollectionWriter.yaml(for: result.collection))
-        #expect(reloaded.endpoints == result.collection.endpoints)
+        _ = try writtenAndReadBack(result.collection)
         // ErrorDetails is reached only from error responses, which no endpoint is built from:
         // nothing needed cutting (a request body that contains itself is cut: see below).
         #expect(!result.warnings.contains { $0.contains("contain themselves") })

@@ -58,8 +58,9 @@ import Testing
     }
 
     @Test func writingBackKeepsEachSettingWhereItWasWritten() throws {
-        let written = try CollectionWriter.yaml(for: try CollectionLoader.parse(yaml))
-        let reread = try CollectionLoader.parse(written)
+        let collection = try CollectionLoader.parse(yaml)
+        let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection))
+        #expect(reread == collection)
         #expect(reread.environments.map(\.followRedirects) == [nil, false])
         #expect(
             try ["Plain", "Login", "Peek"].map { try reread.endpoint(named: $0).followRedirects } == [nil, true, false])
@@ -109,7 +110,9 @@ import Testing
     }
 
     @Test func writingBackKeepsResolveAndProxyTunnel() throws {
-        let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: try CollectionLoader.parse(resolving)))
+        let collection = try CollectionLoader.parse(resolving)
+        let reread = try CollectionLoader.parse(try CollectionWriter.yaml(for: collection))
+        #expect(reread == collection)
         #expect(
             reread.environments[0].resolve == [
                 KeyValue("API.example.com:443", "127.0.0.1"), KeyValue("[::1]:8443", "::1"),

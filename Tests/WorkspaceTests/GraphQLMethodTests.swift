@@ -57,6 +57,7 @@ import Testing
         #expect(!written.contains("method: POST"))
         #expect(written.components(separatedBy: "method: GET").count == 2)
         let reread = try CollectionLoader.parse(written)
+        #expect(reread == collection)
         #expect(try reread.endpoint(named: "Users").method == .post)
         #expect(try reread.endpoint(named: "Users by GET").method == .get)
     }

@@ -54,9 +54,11 @@ import Testing
     }
 
     @Test func writingBackKeepsBothSettingsWhereTheyWereWritten() throws {
-        let written = try CollectionWriter.yaml(for: try CollectionLoader.parse(yaml))
+        let collection = try CollectionLoader.parse(yaml)
+        let written = try CollectionWriter.yaml(for: collection)
         #expect(written.components(separatedBy: "allow_insecure_redirects").count == 3)
         let reread = try CollectionLoader.parse(written)
+        #expect(reread == collection)
         #expect(reread.allowsInsecureRedirects && reread.environments.map(\.allowsInsecureRedirects) == [true, false])
     }
 }
