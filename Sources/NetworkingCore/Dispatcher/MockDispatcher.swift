@@ -18,7 +18,7 @@ import Foundation
 /// mock.stub(.get, path: "/posts/1", with: try .json(Post(id: 1, title: "Hi")))
 /// let post = try await mock.future(from: BasicRequest(path: "/posts/1")).ensureDecoded(Post.self).value
 /// ```
-public final class MockDispatcher: Dispatcher, @unchecked Sendable {
+public final class MockDispatcher: Dispatcher, Sendable {
     /// A canned answer: a response (status, headers, body) or an error, after a delay.
     public struct Stub: Sendable {
         /// The status.

@@ -14,8 +14,10 @@ import Foundation
 /// The provider is held weakly: a released provider fails the next future with
 /// `TransportError.serverProviderReleased`.
 public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
-    // `serverProvider` is set once in `init` and only read afterwards; the provider is asked
-    // for its base URL on the thread that starts the future.
+    // Sound because everything else is a `Sendable` `let` (`urlCache` is `Locked`), and
+    // `serverProvider` (weak, so a `var`; not `Sendable`, as PiuPiu's providers are not) is set
+    // once in `init` and only read afterwards; the provider is asked for its base URL on the
+    // thread that starts the future.
     weak var serverProvider: (any ServerProvider)?
     /// The transport requests go through.
     public let transport: any HTTPTransport
@@ -278,6 +280,9 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 /// A dispatcher's future of one request: the request, its options and where it goes are kept in
 /// the future itself, so that a request costs one allocation, not three (a future and the two
 /// closures of its operation), and no copy of what they would capture.
+///
+/// Sound as `@unchecked Sendable` because its `let`s are `Sendable` and its one `var`,
+/// `destination`, is handed from `beginOperation()` to `runOperation()` in order (see there).
 private final class DispatchedFuture: ResponseFuture<Response<Data?>>, @unchecked Sendable {
     let dispatcher: NetworkDispatcher
     let request: any Request

@@ -24,6 +24,9 @@ import Synchronization
 ///
 /// The class is not `open`: its only subclasses are the library's own operation futures (a
 /// dispatcher's, which keeps its request in the future itself).
+///
+/// Unchecked `Sendable` only because the class is not final (a checked conformance needs
+/// `final`): its mutable state is all in `state` (a `Mutex`) and `observesProgress` (an `Atomic`).
 public class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// What a future ended with: a value, an error, or cancellation.
     public enum Outcome: Sendable {
@@ -131,6 +134,9 @@ public class ResponseFuture<T: Sendable>: @unchecked Sendable {
     /// The Task an awaited operation runs in, kept only to be cancelled (which any thread may
     /// do while the Task runs: the operation does not return before a cancellation that took
     /// it out is done, see `State.runningTask`).
+    ///
+    /// Sound because only `cancel()` is called on it from another thread, which a task allows,
+    /// and only while the Task is alive: its operation waits for `cancellingTask` to clear.
     private struct RunningTask: @unchecked Sendable {
         let task: UnsafeCurrentTask
     }

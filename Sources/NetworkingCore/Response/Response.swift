@@ -66,9 +66,9 @@ public struct Response<Body> {
         var error: HTTPError?
     }
 
+    // Sound because `parts` is changed only through `uniqueStorage()`, when no other response
+    // shares it: a shared storage is never written, so it crosses threads as safely as its values.
     private final class Storage: @unchecked Sendable {
-        // Changed only through `uniqueStorage()`, when no other response shares it: a shared
-        // storage is never written, so it crosses threads as safely as the values it holds.
         var parts: Parts
         init(_ parts: Parts) { self.parts = parts }
     }

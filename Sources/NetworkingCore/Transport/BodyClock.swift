@@ -54,6 +54,10 @@ protocol ClockWatched: AnyObject, Sendable {
 /// thread (arming it and cancelling it), about a tenth of a small request's CPU time. Here a
 /// request that ends before its deadlines only enters and leaves a dictionary: all requests
 /// of a client share their deadline's length, so a later one is never due before the timer.
+///
+/// Unchecked `Sendable`, sound because `watched` and `firesAt` are read and written only under
+/// `lock`, and `timer` (a dispatch source: thread-safe, not marked `Sendable`) is set in `init`
+/// and rescheduled only under `lock`.
 final class BodyClock: @unchecked Sendable {
     /// The clock every transfer uses.
     static let shared = BodyClock()

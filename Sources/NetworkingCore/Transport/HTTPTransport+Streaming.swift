@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension HTTPTransport {
     /// Streams through `send`: the head is answered from the first progress update, chunks are
@@ -77,19 +78,20 @@ extension HTTPTransport {
 }
 
 /// A value that arrives once, awaited by one task.
-final class HeadSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<(ResponseHead, Int64?), any Error>?
-    private var waiter: CheckedContinuation<(ResponseHead, Int64?), any Error>?
+final class HeadSignal: Sendable {
+    private struct State {
+        var result: Result<(ResponseHead, Int64?), any Error>?
+        var waiter: CheckedContinuation<(ResponseHead, Int64?), any Error>?
+    }
+    private let state = Mutex(State())
 
     /// Sets the value; later calls are ignored.
     func resolve(_ result: Result<(ResponseHead, Int64?), any Error>) {
-        lock.lock()
-        guard self.result == nil else { return lock.unlock() }
-        self.result = result
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
+        let waiter = state.withLock { state -> CheckedContinuation<(ResponseHead, Int64?), any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            return state.waiter.take()
+        }
         waiter?.resume(with: result)
     }
 
@@ -97,13 +99,12 @@ final class HeadSignal: @unchecked Sendable {
     var value: (ResponseHead, Int64?) {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                lock.lock()
-                if let result {
-                    lock.unlock()
-                    return continuation.resume(with: result)
+                let result = state.withLock { state -> Result<(ResponseHead, Int64?), any Error>? in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
+                    return nil
                 }
-                waiter = continuation
-                lock.unlock()
+                if let result { continuation.resume(with: result) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A response body as it arrives: an `AsyncSequence` of chunks with back-pressure.
 ///
@@ -91,35 +92,37 @@ public struct StreamedResponse: Sendable {
 /// (`whenRoom`, for a producer on an event loop, which must not wait). The channel also keeps the request's clock: the
 /// shared `BodyClock` fails the transfer at the total deadline, or when the consumer has waited
 /// for bytes longer than the idle timeout.
-final class BodyChannel: ClockWatched, @unchecked Sendable {
+final class BodyChannel: ClockWatched, Sendable {
     /// Bytes buffered before the producer is held back.
     static let highWater = 1 << 20
 
-    private let lock = NSLock()
-    private var chunks: [Data] = []
-    private var head = 0
-    private var bufferedBytes = 0
-    private var ended: (any Error)??
-    private var consumer: CheckedContinuation<Data?, any Error>?
-    private var producers: [CheckedContinuation<Bool, Never>] = []
-    private var roomWatchers: [@Sendable () -> Void] = []
-    private var waitingSince: ContinuousClock.Instant?
-    private var terminationHandlers: [@Sendable () -> Void] = []
-    private var delivered = 0
-    /// The clock that watches this channel and the deadlines it checks, until the body ends.
-    private var watch: (clock: BodyClock, deadlines: BodyDeadlines)?
+    private struct State {
+        var chunks: [Data] = []
+        var head = 0
+        var bufferedBytes = 0
+        var ended: (any Error)??
+        var consumer: CheckedContinuation<Data?, any Error>?
+        var producers: [CheckedContinuation<Bool, Never>] = []
+        var roomWatchers: [@Sendable () -> Void] = []
+        var waitingSince: ContinuousClock.Instant?
+        var terminationHandlers: [@Sendable () -> Void] = []
+        var delivered = 0
+        /// The clock that watches this channel and the deadlines it checks, until the body ends.
+        var watch: (clock: BodyClock, deadlines: BodyDeadlines)?
+    }
+    private let state = Mutex(State())
 
     /// Creates a channel.
     init() {}
 
     /// Whether the body is still open (not finished, failed or cancelled).
-    var isOpen: Bool { lock.withLock { ended == nil } }
+    var isOpen: Bool { state.withLock { $0.ended == nil } }
 
     /// Bytes handed to the consumer so far.
-    var bytesDelivered: Int { lock.withLock { delivered } }
+    var bytesDelivered: Int { state.withLock { $0.delivered } }
 
     /// Bytes the channel holds on to (what waits unread, and nothing already read).
-    var retainedBytes: Int { lock.withLock { chunks.reduce(0) { $0 + $1.count } } }
+    var retainedBytes: Int { state.withLock { $0.chunks.reduce(0) { $0 + $1.count } } }
 
     // MARK: - Producer
 
@@ -129,16 +132,16 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     func send(_ chunk: Data) async -> Bool {
         guard push(chunk) else {
             return await withCheckedContinuation { continuation in
-                let resumeNow: Bool? = lock.withLock {
-                    if ended != nil { return false }
-                    if bufferedBytes < Self.highWater { return true }
-                    producers.append(continuation)
+                let resumeNow: Bool? = state.withLock { state in
+                    if state.ended != nil { return false }
+                    if state.bufferedBytes < Self.highWater { return true }
+                    state.producers.append(continuation)
                     return nil
                 }
                 if let resumeNow { continuation.resume(returning: resumeNow) }
             }
         }
-        return lock.withLock { ended == nil }
+        return state.withLock { $0.ended == nil }
     }
 
     /// Calls `action` once there is room for more chunks, or once the body has ended (then
@@ -146,9 +149,9 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     ///
     /// - Parameter action: called once, on whichever thread frees the room.
     func whenRoom(_ action: @escaping @Sendable () -> Void) {
-        let now = lock.withLock { () -> Bool in
-            if ended != nil || bufferedBytes < Self.highWater { return true }
-            roomWatchers.append(action)
+        let now = state.withLock { state -> Bool in
+            if state.ended != nil || state.bufferedBytes < Self.highWater { return true }
+            state.roomWatchers.append(action)
             return false
         }
         if now { action() }
@@ -159,18 +162,20 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     /// - Returns: whether there is still room (`false`: the buffer is full or the consumer gone).
     @discardableResult
     func push(_ chunk: Data) -> Bool {
-        guard !chunk.isEmpty else { return lock.withLock { ended == nil && bufferedBytes < Self.highWater } }
-        let (waiting, room): (CheckedContinuation<Data?, any Error>?, Bool) = lock.withLock {
-            guard ended == nil else { return (nil, false) }
-            if let consumer {
-                self.consumer = nil
-                waitingSince = nil
-                delivered += chunk.count
+        guard !chunk.isEmpty else {
+            return state.withLock { $0.ended == nil && $0.bufferedBytes < Self.highWater }
+        }
+        let (waiting, room): (CheckedContinuation<Data?, any Error>?, Bool) = state.withLock { state in
+            guard state.ended == nil else { return (nil, false) }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                state.waitingSince = nil
+                state.delivered += chunk.count
                 return (consumer, true)
             }
-            chunks.append(chunk)
-            bufferedBytes += chunk.count
-            return (nil, bufferedBytes < Self.highWater)
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.count
+            return (nil, state.bufferedBytes < Self.highWater)
         }
         waiting?.resume(returning: chunk)
         return room
@@ -183,26 +188,26 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     ///     is kept: a limit or a deadline ends the body, it does not take back what came).
     ///   - discardingBuffered: drop the buffered chunks too (the reader has given up).
     func finish(throwing error: (any Error)? = nil, discardingBuffered: Bool = false) {
-        let (waiting, producers, watchers, watched) = lock.withLock {
-            () -> (
+        let (waiting, producers, watchers, watched) = state.withLock {
+            state -> (
                 CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void],
                 BodyClock?
             ) in
-            guard ended == nil else { return (nil, [], [], nil) }
-            ended = .some(error)
+            guard state.ended == nil else { return (nil, [], [], nil) }
+            state.ended = .some(error)
             if discardingBuffered {
-                chunks = []
-                head = 0
-                bufferedBytes = 0
+                state.chunks = []
+                state.head = 0
+                state.bufferedBytes = 0
             }
-            let waiting = bufferedBytes == 0 ? consumer : nil
-            if waiting != nil { consumer = nil }
-            let producers = self.producers
-            self.producers = []
-            let watchers = roomWatchers
-            roomWatchers = []
-            let watched = watch?.clock
-            watch = nil
+            let waiting = state.bufferedBytes == 0 ? state.consumer : nil
+            if waiting != nil { state.consumer = nil }
+            let producers = state.producers
+            state.producers = []
+            let watchers = state.roomWatchers
+            state.roomWatchers = []
+            let watched = state.watch?.clock
+            state.watch = nil
             return (waiting, producers, watchers, watched)
         }
         watched?.unwatch(self)
@@ -222,9 +227,9 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
 
     /// Registers work to run when the consumer goes away or the transfer fails early.
     func onTermination(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = lock.withLock { () -> Bool in
-            if case .some(.some) = ended { return true }
-            terminationHandlers.append(handler)
+        let runNow = state.withLock { state -> Bool in
+            if case .some(.some) = state.ended { return true }
+            state.terminationHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -236,40 +241,40 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                enum Answer {
+                enum Answer: Sendable {
                     case chunk(Data, [CheckedContinuation<Bool, Never>], [@Sendable () -> Void])
                     case end((any Error)?)
                     case wait
                 }
-                let answer: Answer = lock.withLock {
-                    if head < chunks.count {
-                        let chunk = chunks[head]
+                let answer: Answer = state.withLock { state in
+                    if state.head < state.chunks.count {
+                        let chunk = state.chunks[state.head]
                         // Let go of the chunk now: a reader slower than the connection never
                         // empties the buffer, and the array must not keep what it has read.
-                        chunks[head] = Data()
-                        head += 1
-                        if head == chunks.count {
-                            chunks.removeAll(keepingCapacity: true)
-                            head = 0
-                        } else if head >= 64, head * 2 >= chunks.count {
-                            chunks.removeFirst(head)
-                            head = 0
+                        state.chunks[state.head] = Data()
+                        state.head += 1
+                        if state.head == state.chunks.count {
+                            state.chunks.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        } else if state.head >= 64, state.head * 2 >= state.chunks.count {
+                            state.chunks.removeFirst(state.head)
+                            state.head = 0
                         }
-                        bufferedBytes -= chunk.count
-                        delivered += chunk.count
+                        state.bufferedBytes -= chunk.count
+                        state.delivered += chunk.count
                         var released: [CheckedContinuation<Bool, Never>] = []
                         var watchers: [@Sendable () -> Void] = []
-                        if bufferedBytes < Self.highWater {
-                            released = producers
-                            producers = []
-                            watchers = roomWatchers
-                            roomWatchers = []
+                        if state.bufferedBytes < Self.highWater {
+                            released = state.producers
+                            state.producers = []
+                            watchers = state.roomWatchers
+                            state.roomWatchers = []
                         }
                         return .chunk(chunk, released, watchers)
                     }
-                    if let ended { return .end(ended) }
-                    consumer = continuation
-                    waitingSince = .now
+                    if let ended = state.ended { return .end(ended) }
+                    state.consumer = continuation
+                    state.waitingSince = .now
                     return .wait
                 }
                 switch answer {
@@ -297,9 +302,9 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     }
 
     private func terminate() {
-        let handlers = lock.withLock { () -> [@Sendable () -> Void] in
-            let handlers = terminationHandlers
-            terminationHandlers = []
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            let handlers = state.terminationHandlers
+            state.terminationHandlers = []
             return handlers
         }
         for handler in handlers { handler() }
@@ -318,9 +323,9 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     func watch(deadline: ContinuousClock.Instant?, idle: Duration?, url: URL, clock: BodyClock = .shared) {
         guard deadline != nil || idle != nil else { return }
         let deadlines = BodyDeadlines(deadline: deadline, idle: idle, url: url)
-        let keep = lock.withLock { () -> Bool in
-            guard ended == nil else { return false }
-            watch = (clock, deadlines)
+        let keep = state.withLock { state -> Bool in
+            guard state.ended == nil else { return false }
+            state.watch = (clock, deadlines)
             return true
         }
         guard keep else { return }
@@ -333,7 +338,8 @@ final class BodyChannel: ClockWatched, @unchecked Sendable {
     /// - Parameter now: the clock's time.
     /// - Returns: when to ask again, or `nil` when the body has ended (now or before).
     func check(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        guard let (deadlines, since) = lock.withLock({ watch.map { ($0.deadlines, waitingSince) } }) else { return nil }
+        let watched = state.withLock { state in state.watch.map { ($0.deadlines, state.waitingSince) } }
+        guard let (deadlines, since) = watched else { return nil }
         switch deadlines.check(at: now, waitingSince: since) {
         case .success(let wake):
             return wake
