@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,7 +13,7 @@ import FoundationNetworking
 /// body bytes without back-pressure, so `stream` buffers what a slow reader has not taken
 /// (the body limits still apply). `URLSession` inflates gzip itself: the size limits apply to
 /// the inflated bytes, the ratio limit cannot be checked. Call `shutdown()` when done.
-public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+public final class URLSessionTransport: HTTPTransport, Sendable {
     /// How the transport behaves.
     public struct Configuration: Sendable {
         /// Whether redirects are followed.
@@ -108,45 +109,48 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// The data task of one request, cancellable before it exists.
-private final class TaskHandle: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionTask?
-    private var cancelled = false
-    private var failure: (any Error)?
+private final class TaskHandle: Sendable {
+    private struct State {
+        var task: URLSessionTask?
+        var cancelled = false
+        var failure: (any Error)?
+    }
+    private let state = Mutex(State())
 
     /// Why the task was stopped from outside (a deadline), if it was.
     var recordedFailure: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return failure
+        state.withLock { $0.failure }
     }
 
     /// Stops the task with an error to report instead of cancellation.
     func fail(_ error: any Error) {
-        lock.lock()
-        if failure == nil { failure = error }
-        lock.unlock()
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
         cancel()
     }
 
     func set(_ task: URLSessionTask) {
-        lock.lock()
-        self.task = task
-        let cancelNow = cancelled
-        lock.unlock()
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
         if cancelNow { task.cancel() }
     }
 
     func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
         task?.cancel()
     }
 }
 
 /// The state of one request while its task runs; touched only on the session's serial queue.
+///
+/// Unchecked `Sendable`, sound because of that: after `send` makes it, its `var`s are read and
+/// written only by the delegate's callbacks, on the session's one-operation delegate queue.
 private final class Exchange: @unchecked Sendable {
     let url: URL
     let options: TransferOptions
@@ -174,25 +178,21 @@ private final class Exchange: @unchecked Sendable {
     }
 }
 
-private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let configuration: URLSessionTransport.Configuration
-    private let lock = NSLock()
-    private var exchanges: [Int: Exchange] = [:]
+    private let exchanges = Mutex<[Int: Exchange]>([:])
 
     init(configuration: URLSessionTransport.Configuration) {
         self.configuration = configuration
     }
 
     func register(_ identifier: Int, _ exchange: Exchange) {
-        lock.lock()
-        exchanges[identifier] = exchange
-        lock.unlock()
+        exchanges.withLock { $0[identifier] = exchange }
     }
 
     private func exchange(for task: URLSessionTask, remove: Bool = false) -> Exchange? {
-        lock.lock()
-        defer { lock.unlock() }
-        return remove ? exchanges.removeValue(forKey: task.taskIdentifier) : exchanges[task.taskIdentifier]
+        let identifier = task.taskIdentifier
+        return exchanges.withLock { remove ? $0.removeValue(forKey: identifier) : $0[identifier] }
     }
 
     func urlSession(
