@@ -10,6 +10,7 @@ import Hummingbird
 import NIOCore
 import Networking
 import NetworkingCore
+import Synchronization
 
 // MARK: - Arguments
 
@@ -47,7 +48,7 @@ let loopExecutors = EventLoopExecutor.executors(of: HTTPClient.defaultEventLoopG
 
 // MARK: - Server
 
-final class Environment: ServerProvider, @unchecked Sendable {
+final class Environment: ServerProvider, Sendable {
     let baseURL: URL?
     init(_ url: URL) { baseURL = url }
 }
@@ -369,14 +370,9 @@ func requestPath(_ mode: String) -> @Sendable () async throws -> Void {
             serverProvider: environment, transport: InstantTransport(), callbackQueue: DispatchQueue(label: "bench"))
         return { _ = try await instant.future(from: small).value }
     case "progress":
-        final class Box: @unchecked Sendable {
-            let lock = NSLock()
-            var last: TransferProgress?
-            func update(_ progress: TransferProgress) {
-                lock.lock()
-                last = progress
-                lock.unlock()
-            }
+        final class Box: Sendable {
+            let last = Mutex<TransferProgress?>(nil)
+            func update(_ progress: TransferProgress) { last.withLock { $0 = progress } }
         }
         return {
             let box = Box()
