@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,12 +16,12 @@ package enum MappedFilePages {
     ///   - base: where the mapping starts.
     ///   - length: its length in bytes.
     package static func register(_ base: UnsafeRawPointer, length: Int) {
-        mappings.insert(base, length: length)
+        mappings.withLock { $0[UInt(bitPattern: base)] = length }
     }
 
     /// Forgets a mapping, before it is unmapped.
     package static func unregister(_ base: UnsafeRawPointer) {
-        mappings.remove(base)
+        mappings.withLock { _ = $0.removeValue(forKey: UInt(bitPattern: base)) }
     }
 
     /// Lets the kernel take back the whole pages of `range` of `bytes` when they lie in a
@@ -33,26 +34,21 @@ package enum MappedFilePages {
         guard let base = bytes.baseAddress, !range.isEmpty else { return }
         let start = base + range.lowerBound
         let end = base + range.upperBound
-        guard mappings.contains(start..<end) else { return }
+        let lower = UInt(bitPattern: start)
+        let upper = UInt(bitPattern: end)
+        let inMapping = mappings.withLock { lengths in
+            lengths.contains { $0.key <= lower && upper <= $0.key + UInt($0.value) }
+        }
+        guard inMapping else { return }
         // Whole pages inside the range only: the bytes around it may be in use.
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-        let first = (UInt(bitPattern: start) + page - 1) / page * page
-        let last = UInt(bitPattern: end) / page * page
+        let first = (lower + page - 1) / page * page
+        let last = upper / page * page
         guard last > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
         madvise(address, Int(last - first), MADV_DONTNEED)
     }
 
-    /// The registered mappings, by start address.
-    private static let mappings = Registry()
-
-    private final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lengths: [UnsafeRawPointer: Int] = [:]
-        func insert(_ base: UnsafeRawPointer, length: Int) { lock.withLock { lengths[base] = length } }
-        func remove(_ base: UnsafeRawPointer) { lock.withLock { _ = lengths.removeValue(forKey: base) } }
-        /// Whether `range` lies inside one mapping.
-        func contains(_ range: Range<UnsafeRawPointer>) -> Bool {
-            lock.withLock { lengths.contains { $0.key <= range.lowerBound && range.upperBound <= $0.key + $0.value } }
-        }
-    }
+    /// The registered mappings' lengths, by start address (as a number, so the state is
+    /// `Sendable`; the pointers are only compared, never followed).
+    private static let mappings = Mutex<[UInt: Int]>([:])
 }

@@ -15,6 +15,9 @@ import Darwin
 /// reported. Each reload is delivered on `queue`, as the new collection with what it reaches
 /// (which the TUI checks against the trust list before it uses it), or the load error, so the
 /// TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`).
+///
+/// Unchecked `Sendable`, sound because the `var`s (sources, descriptor, `pending`, `lastSnapshot`)
+/// are touched only on `internalQueue`: `start` and `stop` sync onto it, `deinit` has no other owner.
 package final class CollectionWatcher: @unchecked Sendable {
     /// The collection file.
     let url: URL

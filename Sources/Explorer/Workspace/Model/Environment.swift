@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingCore
+import Synchronization
 
 /// One environment of a collection (local, staging, production ...), and the server provider
 /// requests are sent through.
@@ -8,8 +9,9 @@ import NetworkingCore
 /// effect now (command-line overrides set through `setOverrides`, the environment's own, the
 /// collection's, `{{env.NAME}}`), so switching or editing the environment reaches every later
 /// request without rebuilding a dispatcher. The configuration is immutable; only the
-/// overrides change, under a lock, so the class is safe to share.
-package final class Environment: ServerProvider, @unchecked Sendable, CustomStringConvertible {
+/// overrides (and the collection's redirect setting, set by the loader) change, in a `Mutex`,
+/// so the class is safe to share.
+package final class Environment: ServerProvider, Sendable, CustomStringConvertible {
     /// The environment's name, unique in its collection.
     package let name: String
     /// The `base_url` template, e.g. `https://api.example.com/v1` or `http://{{host}}/v1`.
@@ -43,7 +45,10 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     /// Its own `allow_insecure_redirects:`, or `nil` when it leaves it to the collection.
     package let insecureRedirects: Bool?
     /// The collection's `allow_insecure_redirects:` (set by the loader).
-    package var collectionAllowsInsecureRedirects = false
+    package var collectionAllowsInsecureRedirects: Bool {
+        get { mutable.withLock { $0.collectionAllowsInsecureRedirects } }
+        set { mutable.withLock { $0.collectionAllowsInsecureRedirects = newValue } }
+    }
     /// Whether an https URL may redirect to plain http: the environment's setting, else the
     /// collection's, else no.
     package var allowsInsecureRedirects: Bool { insecureRedirects ?? collectionAllowsInsecureRedirects }
@@ -55,8 +60,12 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
     /// Its `proxy_tunnel:`: plain http also goes through the proxy in a `CONNECT` tunnel.
     package let proxyTunnel: Bool
 
-    private let lock = NSLock()
-    private var _overrides: [String: String] = [:]
+    /// What changes after init: the `--var` overrides and the collection's redirect setting.
+    private struct Mutable {
+        var overrides: [String: String] = [:]
+        var collectionAllowsInsecureRedirects = false
+    }
+    private let mutable = Mutex(Mutable())
     /// The URL of a `base_url` written without templates, read once; `nil` when it has
     /// templates or is not a valid base URL (then `baseURL` expands it and says so each time).
     private let literalBaseURL: URL?
@@ -119,16 +128,12 @@ package final class Environment: ServerProvider, @unchecked Sendable, CustomStri
 
     /// The `--var` overrides in effect for `baseURL`.
     var overrides: [String: String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return _overrides
+        mutable.withLock { $0.overrides }
     }
 
     /// Sets the command-line overrides used when `baseURL` is asked.
     package func setOverrides(_ overrides: [String: String]) {
-        lock.lock()
-        _overrides = overrides
-        lock.unlock()
+        mutable.withLock { $0.overrides = overrides }
     }
 
     /// The variable scope of this environment now, with the given overrides.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The answers given to `{{prompt "Label"}}` so far, by label: how a screen that cannot stop
 /// in the middle of resolving a request (the TUI) answers prompts. A label without an answer
@@ -69,10 +70,9 @@ extension APICollection {
 }
 
 /// Answers prompts from the answers given, and notes the labels it had no answer for.
-private final class PromptRecorder: TemplatePrompter, @unchecked Sendable {
+private final class PromptRecorder: TemplatePrompter, Sendable {
     private let answers: PromptAnswers
-    private let lock = NSLock()
-    private var labels: [String] = []
+    private let labels = Mutex<[String]>([])
 
     init(_ answers: PromptAnswers) {
         self.answers = answers
@@ -80,11 +80,11 @@ private final class PromptRecorder: TemplatePrompter, @unchecked Sendable {
 
     func answer(_ label: String) throws -> String {
         if let answer = answers.answers[label] { return answer }
-        lock.withLock { if !labels.contains(label) { labels.append(label) } }
+        labels.withLock { labels in if !labels.contains(label) { labels.append(label) } }
         return ""
     }
 
     var secretAnswers: [String] { [] }
 
-    var unanswered: [UnansweredPrompt] { lock.withLock { labels.map { UnansweredPrompt(label: $0) } } }
+    var unanswered: [UnansweredPrompt] { labels.withLock { $0.map { UnansweredPrompt(label: $0) } } }
 }

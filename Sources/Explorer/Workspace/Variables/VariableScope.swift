@@ -1,5 +1,6 @@
 import Foundation
 import Query
+import Synchronization
 
 /// Where `{{name}}` gets its value, by precedence: `--var` > captured > environment > collection.
 ///
@@ -248,30 +249,34 @@ private final class TemplateBudget {
 
 /// What the template functions of one request gave, in the order first called: the request
 /// preview marks them, and command outputs are masked like secrets.
-final class TemplateOutputs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var calls: [(expression: String, value: String)] = []
-    private var commands: [String: String] = [:]
+final class TemplateOutputs: Sendable {
+    private struct State {
+        var calls: [(expression: String, value: String)] = []
+        var commands: [String: String] = [:]
+    }
+    private let state = Mutex(State())
 
     /// Records a call's value (the first of each expression).
     func record(_ expression: String, _ value: String) {
-        lock.withLock {
-            guard !calls.contains(where: { $0.expression == expression }) else { return }
-            calls.append((expression, value))
+        state.withLock { state in
+            guard !state.calls.contains(where: { $0.expression == expression }) else { return }
+            state.calls.append((expression, value))
         }
     }
 
     /// The calls made, each once.
-    var all: [(expression: String, value: String)] { lock.withLock { calls } }
+    var all: [(expression: String, value: String)] { state.withLock { $0.calls } }
 
     /// A command's output, when it already ran for this request.
-    func commandOutput(_ command: String) -> String? { lock.withLock { commands[command] } }
+    func commandOutput(_ command: String) -> String? { state.withLock { $0.commands[command] } }
 
     /// Keeps a command's output: the request's other uses take it, and it is masked.
-    func keepCommandOutput(_ command: String, _ output: String) { lock.withLock { commands[command] = output } }
+    func keepCommandOutput(_ command: String, _ output: String) {
+        state.withLock { $0.commands[command] = output }
+    }
 
     /// The outputs of commands, which are secrets (they come from secret managers).
-    var commandOutputs: [String] { lock.withLock { Array(commands.values) } }
+    var commandOutputs: [String] { state.withLock { Array($0.commands.values) } }
 }
 
 /// Where one variable's value sits in an expanded string, for highlighting.
