@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Workspace
 
 /// What sending one request gave: the facts checks read, or the transport's failure; and
@@ -71,7 +72,7 @@ package struct SequenceStep<Record: Sendable>: Sendable {
 ///
 /// The transport is the caller's (`send`), so the CLI and the TUI share the rules and each
 /// keeps its own way of sending, recording and showing.
-package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
+package final class SequenceRunner<Record: Sendable>: Sendable {
     /// Sends one resolved request.
     package typealias Send = @Sendable (ResolvedRequest) async -> SentExchange<Record>
     /// Checks a resolved request before it goes out: why it must not be sent (a GraphQL
@@ -87,8 +88,8 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
     private let send: Send
     private let check: Check?
     private let validation: ResponseValidation?
-    private let lock = NSLock()
-    private var captured: [String: CapturedVariable]
+    /// The variables captured so far, from the store and this run.
+    private let captured: Mutex<[String: CapturedVariable]>
     /// Reports problems that do not stop a run (the capture file cannot be written).
     private let report: @Sendable (String) -> Void
 
@@ -120,11 +121,11 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
         self.resolver = resolver
         self.report = report
         self.send = send
-        self.captured = store?.variables(collection: collection.storeKey, environment: environment.name) ?? [:]
+        self.captured = Mutex(store?.variables(collection: collection.storeKey, environment: environment.name) ?? [:])
     }
 
     /// The variables captured so far (from the store and this run).
-    package var capturedVariables: [String: CapturedVariable] { lock.withLock { captured } }
+    package var capturedVariables: [String: CapturedVariable] { captured.withLock { $0 } }
 
     /// Sends an endpoint, after the endpoints it requires whose captures are missing or stale.
     ///
@@ -222,7 +223,7 @@ package final class SequenceRunner<Record: Sendable>: @unchecked Sendable {
                 value: capture.value, endpoint: step.endpoint.id, capturedAt: now, isSecret: capture.isSecret,
                 origin: step.resolved.map { CapturedVariable.origin(of: $0.baseURL) })
         }
-        lock.withLock { captured.merge(values) { _, new in new } }
+        captured.withLock { $0.merge(values) { _, new in new } }
         do {
             try store?.store(values, collection: collectionKey, environment: environment.name)
         } catch {

@@ -79,6 +79,9 @@ struct TypeSet: OptionSet, Sendable {
 }
 
 /// A compiled regular expression (ICU's, through `NSRegularExpression`), searched, not anchored.
+///
+/// Unchecked `Sendable`, sound because both properties are immutable after init and an
+/// `NSRegularExpression` is immutable and documented thread-safe (not marked `Sendable` everywhere).
 final class SchemaPattern: @unchecked Sendable {
     let source: String
     private let expression: NSRegularExpression

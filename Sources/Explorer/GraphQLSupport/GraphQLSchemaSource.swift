@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import NetworkingCore
+import Synchronization
 import Workspace
 
 /// A schema ready to validate against: its SDL, when it was fetched, whether it came from the
@@ -37,15 +38,18 @@ package enum GraphQLValidation: Sendable {
 /// A source remembers, for the process, what it loaded, and a failed introspection for
 /// `retryAfter` seconds, so that `explorer run` over twenty GraphQL endpoints asks once and
 /// warns once.
-package final class GraphQLSchemaSource: @unchecked Sendable {
+package final class GraphQLSchemaSource: Sendable {
     /// Where schemas are kept between runs; nil keeps none (tests).
     package let cache: GraphQLSchemaCache?
     private let transport: any HTTPTransport
     private let options: TransferOptions
     private let retryAfter: TimeInterval
-    private let lock = NSLock()
-    private var loaded: [GraphQLSchemaKey: LoadedGraphQLSchema] = [:]
-    private var failures: [GraphQLSchemaKey: (sentence: String, at: Date)] = [:]
+    /// What the process loaded, and the introspections that failed and when.
+    private struct Remembered {
+        var loaded: [GraphQLSchemaKey: LoadedGraphQLSchema] = [:]
+        var failures: [GraphQLSchemaKey: (sentence: String, at: Date)] = [:]
+    }
+    private let remembered = Mutex(Remembered())
 
     /// Creates a source.
     ///
@@ -77,11 +81,11 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
         async throws -> LoadedGraphQLSchema
     {
         if !refresh {
-            let remembered: (LoadedGraphQLSchema?, (sentence: String, at: Date)?) = lock.withLock {
-                (loaded[key], failures[key])
+            let known: (LoadedGraphQLSchema?, (sentence: String, at: Date)?) = remembered.withLock {
+                ($0.loaded[key], $0.failures[key])
             }
-            if let schema = remembered.0 { return schema }
-            if let failure = remembered.1, Date().timeIntervalSince(failure.at) < retryAfter {
+            if let schema = known.0 { return schema }
+            if let failure = known.1, Date().timeIntervalSince(failure.at) < retryAfter {
                 throw GraphQLSchemaCache.Failure(description: failure.sentence)
             }
             if let cached = try? cache?.schema(for: key),
@@ -89,22 +93,22 @@ package final class GraphQLSchemaSource: @unchecked Sendable {
             {
                 let result = LoadedGraphQLSchema(
                     key: key, sdl: cached.sdl, fetchedAt: cached.fetchedAt, fromCache: true, schema: schema)
-                lock.withLock { loaded[key] = result }
+                remembered.withLock { $0.loaded[key] = result }
                 return result
             }
         }
         do {
             let result = try await fetch(key, headers: headers)
-            lock.withLock {
-                loaded[key] = result
-                failures[key] = nil
+            remembered.withLock {
+                $0.loaded[key] = result
+                $0.failures[key] = nil
             }
             return result
         } catch {
             let sentence =
                 (error as? GraphQLSchemaCache.Failure)?.description
                 ?? "The schema of \(key) cannot be had by introspection: \(sentenceText(error))"
-            lock.withLock { failures[key] = (sentence, Date()) }
+            remembered.withLock { $0.failures[key] = (sentence, Date()) }
             throw GraphQLSchemaCache.Failure(description: sentence)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Records exchanges without ever getting in the way of a request.
 ///
@@ -7,13 +8,12 @@ import Foundation
 /// shown; `record` just returns `nil`. The notices from opening (a recovery, a folder that
 /// could not be made private) are reported the same way.
 /// This is what `explorer send` and the TUI use after each exchange.
-package final class HistoryRecorder: @unchecked Sendable {
+package final class HistoryRecorder: Sendable {
     /// The store, or `nil` when history is off or could not be opened.
     package let store: HistoryStore?
 
     private let report: @Sendable (String) -> Void
-    private let lock = NSLock()
-    private var hasReportedFailure = false
+    private let hasReportedFailure = Mutex(false)
 
     /// Opens the history file, reporting (once) a failure or a recovery.
     ///
@@ -35,7 +35,7 @@ package final class HistoryRecorder: @unchecked Sendable {
             store.notices.forEach(report)
         } catch {
             self.store = nil
-            hasReportedFailure = true
+            hasReportedFailure.withLock { $0 = true }
             report("History is off for this run: \(HistoryStore.reason(error)).")
         }
     }
@@ -62,9 +62,9 @@ package final class HistoryRecorder: @unchecked Sendable {
         do {
             return try store.record(entry, secrets: secrets)
         } catch {
-            let first = lock.withLock {
-                defer { hasReportedFailure = true }
-                return !hasReportedFailure
+            let first = hasReportedFailure.withLock { reported in
+                defer { reported = true }
+                return !reported
             }
             if first { report("\(HistoryStore.reason(error)); the request itself was not affected.") }
             return nil

@@ -11,6 +11,9 @@ import Glibc
 /// name: nothing is left behind when the exchange is dropped, when the explorer exits, or when
 /// it is ended by SIGTERM, SIGHUP or even SIGKILL; the kernel frees the space when the last
 /// descriptor or mapping goes.
+///
+/// Unchecked `Sendable`, sound because `descriptor` is immutable and `size` is written and read
+/// only by the owning `LiveBody`, on its request's serial queue; a mapping handed out is read-only.
 final class BodySpool: @unchecked Sendable {
     private let descriptor: Int32
     /// Bytes written.

@@ -14,6 +14,9 @@ import Glibc
 /// another queue one at a time (the chunks never wait for a layout). A snapshot shows all
 /// that arrived: laying one out costs the same whatever the size, as lines are printed from
 /// the bytes only when drawn. Touched on one serial queue.
+///
+/// Unchecked `Sendable`, sound because every method runs on that queue (the request's callback
+/// queue); other queues get only `Frame`s, which are values.
 final class LiveBody: @unchecked Sendable {
     /// How often a new partial snapshot is shown while bytes arrive.
     static let publishInterval: TimeInterval = 0.1
@@ -296,6 +299,9 @@ struct EventLog: Sendable {
 
 /// The live body of one request, set when its head arrives; touched only on that request's
 /// serial callback queue (head, chunks, then the outcome).
+///
+/// Unchecked `Sendable`, sound because of that confinement: the layout queue hands `laying`
+/// back by dispatching to the callback queue, never by writing it itself.
 final class LiveBodySlot: @unchecked Sendable {
     var body: LiveBody?
     /// Whether a partial snapshot is being laid out (the next one waits for it).
@@ -307,6 +313,10 @@ final class LiveBodySlot: @unchecked Sendable {
 /// no copy (a growing `Data` would be copied whole by the next append while a frame holds it).
 /// The capacity is mapped, not allocated: its pages take memory only once written, and when
 /// the body spools they give way to the spool file's (`moveOnto(_:)`).
+///
+/// Unchecked `Sendable`, sound because `base` and the capacity are immutable, `count` and
+/// `isMoved` change only on the owning `LiveBody`'s queue, and the bytes below a `data` taken
+/// there are never written again (`moveOnto(_:)` swaps in a mapping of the same bytes).
 final class AppendOnlyBytes: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer
     private let mappedLength: Int
