@@ -281,7 +281,7 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
 /// the future itself, so that a request costs one allocation, not three (a future and the two
 /// closures of its operation), and no copy of what they would capture.
 ///
-/// Sound as `@unchecked Sendable` because its `let`s are `Sendable` and its one `var`,
+/// Unchecked `Sendable`, sound because its `let`s are `Sendable` and its one `var`,
 /// `destination`, is handed from `beginOperation()` to `runOperation()` in order (see there).
 private final class DispatchedFuture: ResponseFuture<Response<Data?>>, @unchecked Sendable {
     let dispatcher: NetworkDispatcher
