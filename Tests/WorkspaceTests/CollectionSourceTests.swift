@@ -43,6 +43,7 @@ import Testing
         var expected = original
         expected.replace(endpointWithID: "Users/Get", with: endpoint)
         #expect(source.holds(expected))
+        #expect(try CollectionLoader.parse(source.text) == expected, "the whole collection")
         #expect(
             source.text
                 == Self.handWritten.replacingOccurrences(of: "      - name: Get\n", with: "      - name: Fetch\n"))
@@ -61,12 +62,15 @@ import Testing
         let removal = expected.remove(endpointWithID: "Users/List")
         let removed = try #require(removal)
         #expect(source.holds(expected))
+        #expect(try CollectionLoader.parse(source.text) == expected, "the whole collection")
 
         let placed3 = source.insert(removed.endpoint, at: removed.place.index)
         #expect(placed3)
         expected.insert(removed.endpoint, at: removed.place.index)
         #expect(source.holds(expected))
+        #expect(try CollectionLoader.parse(source.text) == expected, "the whole collection")
         #expect(source.holds(original), "back in its place")
+        #expect(try CollectionLoader.parse(source.text) == original, "back in its place, whole")
 
         let placed4 = source.remove(endpointWithID: "Last")
         #expect(placed4)
@@ -86,6 +90,7 @@ import Testing
         var expected = original
         expected.replace(endpointWithID: "One", with: moved)
         #expect(source.holds(expected))
+        #expect(try CollectionLoader.parse(source.text) == expected, "the whole collection")
         #expect(
             try CollectionLoader.parse(source.text).endpoints.map(\.id) == [
                 "Users/List", "Users/Get", "Users/One", "Last",
@@ -97,6 +102,7 @@ import Testing
         #expect(placed6)
         expected.replace(endpointWithID: "Users/One", with: deep)
         #expect(source.holds(expected))
+        #expect(try CollectionLoader.parse(source.text) == expected, "the whole collection")
         #expect(source.text.contains("# a comment inside an endpoint") && source.text.contains("# lists everyone"))
     }
 
