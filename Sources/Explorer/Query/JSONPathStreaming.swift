@@ -1,0 +1,364 @@
+import Foundation
+import NetworkingCore
+
+// MARK: - Which queries stream
+
+extension JSONPath {
+    /// Whether `streamedMatches(in:maximumDepth:limits:)` evaluates the query over the body's
+    /// bytes rather than over a parsed tree: an absolute query (`$`, never `@`) whose segments
+    /// are all child segments of one selector each, a name (`.a`, `['a']`), the wildcard
+    /// (`[*]`), an index from the start (`[0]`) or a slice from the start forwards (`[1:3]`,
+    /// `[::2]`, `[2:]`). Such a query selects nodes in document order, one path each, so one
+    /// pass over the text finds them.
+    ///
+    /// The others need the tree: descendant segments (`..x`, whose nodelist is in the order of
+    /// the nodes it descends from, not the document's), several selectors in one bracket
+    /// (`[0,1]`, in the selectors' order), filters (`[?…]`), and indices or slices counted from
+    /// the end (`[-1]`, `[-2:]`, `[::-1]`), which need the array's length.
+    package var isStreamable: Bool {
+        query.isAbsolute && query.segments.allSatisfy { $0.streamingSelector != nil }
+    }
+}
+
+extension JSONPath.Segment {
+    /// The one selector of a child segment that can be applied in one pass, or `nil`.
+    fileprivate var streamingSelector: JSONPath.Selector? {
+        guard !isDescendant, selectors.count == 1 else { return nil }
+        switch selectors[0] {
+        case .name, .wildcard: return selectors[0]
+        case .index(let index): return index >= 0 ? selectors[0] : nil
+        case .slice(let start, let end, let step):
+            return (start ?? 0) >= 0 && (end ?? 0) >= 0 && (step ?? 1) >= 0 ? selectors[0] : nil
+        case .filter: return nil
+        }
+    }
+}
+
+// MARK: - Evaluating over the bytes
+
+extension JSONPath {
+    /// Applies a streamable query (see `isStreamable`) to a JSON document without parsing it
+    /// into a tree: one pass over its bytes, which keeps only the stack of open arrays and
+    /// objects and where each selected value starts. The nodelist is the one
+    /// `matches(in:maximumDepth:limits:)` gives, and `StreamedNodelist.write(to:)` writes it
+    /// as `evaluate(_:maximumDepth:limits:)` does.
+    ///
+    /// - Parameters:
+    ///   - json: the document.
+    ///   - maximumDepth: how deeply its arrays and objects may nest.
+    ///   - limits: how many nodes the query may select and how long it may take.
+    /// - Returns: the nodelist; `nil` when the query is not streamable or the document needs
+    ///   the tree to say what it would: text that is not JSON or nests deeper than
+    ///   `maximumDepth` (the tree's reader gives the sentence, with its line and column), or an
+    ///   object repeating a key that a name selects (the tree takes the last).
+    /// - Throws: `Failure` when the query passes its node or time limit in a document that is
+    ///   JSON, with the sentence the tree's evaluation gives.
+    package func streamedMatches(
+        in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
+    ) throws(Failure) -> StreamedNodelist? {
+        let selectors = query.segments.compactMap(\.streamingSelector)
+        guard query.isAbsolute, selectors.count == query.segments.count else { return nil }
+        let budget = Budget(expression: description, limits: limits)
+        let outcome = json.withUnsafeBytes { raw in
+            var scanner = StreamingScanner(
+                bytes: raw.bindMemory(to: UInt8.self), selectors: selectors, maximumDepth: maximumDepth, budget: budget)
+            return scanner.run()
+        }
+        switch outcome {
+        case .declined: return nil
+        case .limit(let error): throw Failure(limit: error)
+        case .matches(let starts): return StreamedNodelist(json: json, starts: starts)
+        }
+    }
+}
+
+/// A streamed query's nodelist: where each selected value starts in the document, which it
+/// keeps (a `Data` shares its bytes, it does not copy them).
+package struct StreamedNodelist: Sendable {
+    /// The document.
+    let json: Data
+    /// The offset of each selected value's first byte, in the nodelist's order.
+    let starts: [Int]
+
+    /// How many nodes were selected.
+    package var count: Int { starts.count }
+
+    /// The selected values, parsed (each one alone): what tests compare with the tree's.
+    package func values() -> [JSONValue] {
+        json.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return starts.map { start in
+                let end = RawJSON.end(ofValueAt: start, in: bytes)
+                let text = Data(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                return (try? JSONValue(parsing: text)) ?? .null
+            }
+        }
+    }
+
+    /// Writes the nodelist as a pretty JSON array, exactly as `JSONValue.array(values)
+    /// .write(pretty: true)` writes it, from the document's bytes and a piece of about 64 KB
+    /// at a time: nothing as large as the document is built.
+    ///
+    /// - Parameter write: receives the pieces, in order (each whole UTF-8).
+    package func write(to write: (Data) -> Void) {
+        withoutActuallyEscaping(write) { write in
+            json.withUnsafeBytes { raw in
+                var writer = RawJSON.PrettyWriter(bytes: raw.bindMemory(to: UInt8.self), flush: write)
+                writer.writeArray(of: starts)
+                writer.flushAll()
+            }
+        }
+    }
+}
+
+// MARK: - The scanner
+
+/// What one pass over a document ended with.
+private enum StreamingOutcome {
+    /// Where each selected value starts.
+    case matches([Int])
+    /// The query passed one of its limits (the document is JSON).
+    case limit(EvaluationLimitError)
+    /// The document needs the tree's evaluation.
+    case declined
+}
+
+/// One pass over a JSON document that checks it as `JSONValue(parsing:)` reads it (the same
+/// grammar and depth rule) and notes where the values a chain of child selectors selects
+/// start. It keeps a stack of the open arrays and objects, never a value.
+private struct StreamingScanner {
+    /// An open array or object.
+    struct Frame {
+        /// `}` or `]`: what closes it.
+        var closer: UInt8
+        /// The index of the selector its children are tested with, or -1 when no child of it
+        /// can be selected (it is not in the nodelist before that selector).
+        var selector: Int
+        /// How many elements came before the current one (arrays).
+        var position = 0
+        /// Whether a member the selector names was seen (objects): a second is left to the tree.
+        var named = false
+    }
+
+    /// The document was refused or needs the tree.
+    struct Decline: Error {}
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let selectors: [JSONPath.Selector]
+    /// The UTF-8 bytes of each name selector's name (empty for the others).
+    let names: [[UInt8]]
+    let maximumDepth: Int
+    let budget: JSONPath.Budget
+    var index = 0
+    var stack: [Frame] = []
+    var starts: [Int] = []
+    /// The limit passed, if any: nothing more is counted or noted, but the rest is still read,
+    /// since a document that is not JSON gets the reader's sentence instead.
+    var limit: EvaluationLimitError?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, selectors: [JSONPath.Selector], maximumDepth: Int, budget: JSONPath.Budget)
+    {
+        self.bytes = bytes
+        self.selectors = selectors
+        self.maximumDepth = maximumDepth
+        self.budget = budget
+        names = selectors.map { selector in
+            if case .name(let name) = selector { return Array(name.utf8) }
+            return []
+        }
+    }
+
+    mutating func run() -> StreamingOutcome {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        do {
+            try document()
+        } catch {
+            return .declined
+        }
+        if let limit { return .limit(limit) }
+        return .matches(starts)
+    }
+
+    /// Reads the document; `state` is, for the value about to be read, the number of
+    /// selectors that have selected it so far (all of them: it is a match), or -1.
+    mutating func document() throws(Decline) {
+        skipSpace()
+        var state = 0
+        while true {
+            // A value, nested `stack.count` levels deep.
+            guard stack.count < maximumDepth, index < bytes.count else { throw Decline() }
+            if state == selectors.count, limit == nil { starts.append(index) }
+            let childSelector = state >= 0 && state < selectors.count ? state : -1
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let closer = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                index += 1
+                skipSpace()
+                if index < bytes.count, bytes[index] == closer {
+                    index += 1
+                } else {
+                    stack.append(Frame(closer: closer, selector: childSelector))
+                    state = try firstChild()
+                    continue
+                }
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "t"): try word("true")
+            case UInt8(ascii: "f"): try word("false")
+            case UInt8(ascii: "n"): try word("null")
+            default: try number()
+            }
+            // After a value: the next one in the innermost open array or object, or its end.
+            while true {
+                skipSpace()
+                guard let top = stack.last else {
+                    guard index == bytes.count else { throw Decline() }
+                    return
+                }
+                guard index < bytes.count else { throw Decline() }
+                if bytes[index] == top.closer {
+                    index += 1
+                    stack.removeLast()
+                    continue
+                }
+                guard bytes[index] == UInt8(ascii: ",") else { throw Decline() }
+                index += 1
+                skipSpace()
+                if index < bytes.count, bytes[index] == top.closer { throw Decline() }
+                stack[stack.count - 1].position += 1
+                state = try firstChild()
+                break
+            }
+        }
+    }
+
+    /// Reads up to the next child of the innermost open array or object (an object's key and
+    /// `:`), and gives that child's state.
+    mutating func firstChild() throws(Decline) -> Int {
+        let frame = stack[stack.count - 1]
+        if frame.closer == UInt8(ascii: "]") {
+            guard frame.selector >= 0, selects(position: frame.position, with: selectors[frame.selector]) else {
+                return -1
+            }
+            try spend()
+            return frame.selector + 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Decline() }
+        let keyStart = index + 1
+        try skipString()
+        let keyEnd = index - 1
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Decline() }
+        index += 1
+        skipSpace()
+        guard frame.selector >= 0 else { return -1 }
+        switch selectors[frame.selector] {
+        case .wildcard: break
+        case .name:
+            guard RawJSON.string(bytes[keyStart..<keyEnd], equals: names[frame.selector]) else { return -1 }
+            // The tree takes the last of repeated names, and counts only what is under it.
+            if frame.named { throw Decline() }
+            stack[stack.count - 1].named = true
+        default: return -1
+        }
+        try spend()
+        return frame.selector + 1
+    }
+
+    /// Whether an array's element at `position` is selected (an array's selectors).
+    func selects(position: Int, with selector: JSONPath.Selector) -> Bool {
+        switch selector {
+        case .wildcard: return true
+        case .index(let index): return position == index
+        case .slice(let start, let end, let step):
+            let start = start ?? 0
+            let step = step ?? 1
+            guard step > 0, position >= start, end.map({ position < $0 }) ?? true else { return false }
+            return (position - start) % step == 0
+        case .name, .filter: return false
+        }
+    }
+
+    /// Counts a selected node against the query's limits, as the tree's evaluation does.
+    mutating func spend() throws(Decline) {
+        guard limit == nil else { return }
+        do {
+            try budget.spend()
+        } catch {
+            limit = error
+            starts = []
+        }
+    }
+
+    // MARK: Tokens
+
+    mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Skips a string literal, checking its escapes and that it has no control character.
+    mutating func skipString() throws(Decline) {
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            if byte < 0x20 { throw Decline() }
+            index += 1
+            guard byte == UInt8(ascii: "\\") else { continue }
+            guard index < bytes.count else { throw Decline() }
+            switch bytes[index] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index += 1
+            case UInt8(ascii: "u"):
+                guard index + 4 < bytes.count else { throw Decline() }
+                for offset in 1...4 where RawJSON.hexValue(bytes[index + offset]) == nil { throw Decline() }
+                index += 5
+            default: throw Decline()
+            }
+        }
+        throw Decline()
+    }
+
+    mutating func word(_ word: StaticString) throws(Decline) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count else { throw Decline() }
+        for byte in expected {
+            guard bytes[index] == byte else { throw Decline() }
+            index += 1
+        }
+    }
+
+    /// Skips a number, checked against JSON's grammar.
+    mutating func number() throws(Decline) {
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, RawJSON.isDigit(bytes[index]) else { throw Decline() }
+        let first = bytes[index]
+        index += 1
+        if first != UInt8(ascii: "0") { digits() }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, RawJSON.isDigit(bytes[index]) else { throw Decline() }
+            digits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, RawJSON.isDigit(bytes[index]) else { throw Decline() }
+            digits()
+        }
+    }
+
+    mutating func digits() {
+        while index < bytes.count, RawJSON.isDigit(bytes[index]) { index += 1 }
+    }
+}
