@@ -4,6 +4,7 @@ import Foundation
 import GraphQLSupport
 import History
 import NetworkingCore
+import Synchronization
 import Workspace
 
 /// `explorer run [PATH…]`: sends endpoints of a collection in file order, captures flowing
@@ -236,13 +237,16 @@ extension RunCommand {
 
 /// The live progress line of a run on stderr (`[3/12] ✓ Auth/Login 200 5/5`), redrawn in
 /// place on a terminal; nothing when stderr is not one (the table says it all).
-final class RunProgress: @unchecked Sendable {
+final class RunProgress: Sendable {
     private let total: Int
     private let live: Bool
-    /// Several endpoints may finish at once with `--jobs`.
-    private let lock = NSLock()
-    private var done = 0
-    private var failed = 0
+    private struct Counts {
+        var done = 0
+        var failed = 0
+    }
+    /// Several endpoints may finish at once with `--jobs`: a line is drawn under the lock, so
+    /// lines never interleave.
+    private let counts = Mutex(Counts())
 
     init(total: Int, live: Bool) {
         self.total = total
@@ -250,16 +254,16 @@ final class RunProgress: @unchecked Sendable {
     }
 
     func starting(_ endpoint: String) {
-        lock.withLock { draw("[\(done + 1)/\(total)] \(endpoint) …") }
+        counts.withLock { draw("[\($0.done + 1)/\(total)] \(endpoint) …") }
     }
 
     func finished(_ result: RunResult) {
-        lock.withLock {
-            done += 1
-            if result.outcome != .passed { failed += 1 }
-            let failures = failed > 0 ? " · \(failed) not passed" : ""
+        counts.withLock { counts in
+            counts.done += 1
+            if result.outcome != .passed { counts.failed += 1 }
+            let failures = counts.failed > 0 ? " · \(counts.failed) not passed" : ""
             draw(
-                "[\(done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") "
+                "[\(counts.done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") "
                     + "\(result.checksText)\(failures)"
             )
         }

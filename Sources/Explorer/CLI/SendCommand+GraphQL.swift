@@ -4,6 +4,7 @@ import Foundation
 import GraphQLSupport
 import History
 import NetworkingCore
+import Synchronization
 import Workspace
 
 extension ExchangeSender {
@@ -84,12 +85,11 @@ extension ExchangeSender {
 }
 
 /// Remembers which warnings were printed, so a run of many requests warns once for each.
-final class WarnedOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: Set<String> = []
+final class WarnedOnce: Sendable {
+    private let seen = Mutex<Set<String>>([])
 
     /// Whether this is the first time `text` is seen.
     func first(_ text: String) -> Bool {
-        lock.withLock { seen.insert(text).inserted }
+        seen.withLock { $0.insert(text).inserted }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Workspace
 
 #if canImport(Glibc)
@@ -11,21 +12,24 @@ import Darwin
 /// response), without echo when the label names a credential (`Password`, `API token` …), each
 /// label once per process. When stdin is not a terminal nobody can answer: the request is not
 /// sent, and the error says to give the answer with `--var "Label=…"` (exit code 2).
-final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: String] = [:]
-    private var secrets: [String] = []
+final class TerminalPrompter: TemplatePrompter, Sendable {
+    private struct Asked {
+        var answers: [String: String] = [:]
+        var secrets: [String] = []
+    }
+    /// A whole prompt runs under the lock, so two requests never ask at once.
+    private let asked = Mutex(Asked())
 
     /// Why a prompt could not be answered.
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    var secretAnswers: [String] { lock.withLock { secrets } }
+    var secretAnswers: [String] { asked.withLock { $0.secrets } }
 
     func answer(_ label: String) throws -> String {
-        try lock.withLock {
-            if let given = answers[label] { return given }
+        try asked.withLock { asked in
+            if let given = asked.answers[label] { return given }
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Failure(
                     description:
@@ -48,8 +52,8 @@ final class TerminalPrompter: TemplatePrompter, @unchecked Sendable {
                 writeStandardError("\n")
             }
             guard let line else { throw Failure(description: "prompt \"\(label)\" got no answer (end of input)") }
-            answers[label] = line
-            if secret { secrets.append(line) }
+            asked.answers[label] = line
+            if secret { asked.secrets.append(line) }
             return line
         }
     }

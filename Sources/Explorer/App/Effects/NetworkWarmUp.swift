@@ -75,7 +75,7 @@ package enum NetworkWarmUp {
         case unexpectedStatus(Int)
     }
 
-    private final class LoopbackProvider: ServerProvider, @unchecked Sendable {
+    private final class LoopbackProvider: ServerProvider, Sendable {
         let baseURL: URL?
         init(baseURL: URL?) { self.baseURL = baseURL }
     }
@@ -83,7 +83,7 @@ package enum NetworkWarmUp {
 
 /// A listening socket on a free port of 127.0.0.1 that answers its first connection with a
 /// small JSON response, then closes.
-private final class LoopbackResponder: @unchecked Sendable {
+private final class LoopbackResponder: Sendable {
     let port: Int
     private let listener: Int32
     /// How long it waits for the connection and for each read, in milliseconds.
