@@ -25,9 +25,9 @@ import Testing
     }
 
     @Test func aMissingFileABadLineAndCookieJarAreWarnings() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-cookies-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let folder = directory.url
         try "127.0.0.1\tFALSE\t/\tFALSE\t0\tgood\t1\nnot a cookie line\n127.0.0.1\tFALSE\t/\tFALSE\tsoon\tbad\t2\n"
             .write(to: folder.appendingPathComponent("jar.txt"), atomically: true, encoding: .utf8)
 

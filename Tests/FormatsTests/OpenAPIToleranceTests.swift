@@ -209,10 +209,11 @@ import Testing
     }
 
     @Test func aBrokenReferenceNamesItsFileAndPointer() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-refs-\(UUID().uuidString)")
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let folder = directory.url
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("paths"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let root = folder.appendingPathComponent("api.yaml")
         try "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    $ref: paths/a.yaml\n".write(
             to: root, atomically: true, encoding: .utf8)
@@ -237,10 +238,11 @@ import Testing
     /// The folder check is on where a file really is: a link in the folder to a file outside
     /// it leads outside (a cloned repository's `schemas.yaml -> ~/.aws/credentials`).
     @Test func aReferenceThroughASymbolicLinkOutOfTheFolderIsRefused() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-link-\(UUID().uuidString)")
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let base = directory.url
         let folder = base.appendingPathComponent("repo")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: base) }
         let secret = base.appendingPathComponent("secret.yaml")
         try "Token: {type: string, example: sk-live-outside}\n".write(to: secret, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(
@@ -272,10 +274,11 @@ import Testing
     /// `openapi: api.yaml` swapped for a link out of the folder after the collection was
     /// trusted is refused, not read on that trust's word.
     @Test func aLinkedDocumentSwappedForALinkOutOfTheFolderIsNotRead() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-swap-\(UUID().uuidString)")
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let base = directory.url
         let folder = base.appendingPathComponent("repo")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: base) }
         let outside = base.appendingPathComponent("outside.yaml")
         try "openapi: 3.0.0\ninfo: {title: Outside, version: '1'}\npaths: {}\n".write(
             to: outside, atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Formats
@@ -11,6 +12,7 @@ import Testing
     /// A folder holding a collection file and a private state folder for the trust list,
     /// removed when the test is done with it.
     private final class Sandbox {
+        private let directory: WorkspaceTemporaryDirectory
         let folder: URL
         let collectionFile: URL
         var environment: [String: String] {
@@ -18,14 +20,13 @@ import Testing
         }
 
         init(_ yaml: String) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "explorer-command-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            directory = try WorkspaceTemporaryDirectory()
+            folder = directory.url
             collectionFile = folder.appendingPathComponent("explorer.yaml")
             try Data(yaml.utf8).write(to: collectionFile)
         }
 
-        deinit { try? FileManager.default.removeItem(at: folder) }
+        deinit { directory.cleanUp() }
 
         func load() throws -> APICollection { try CollectionLoader.load(from: collectionFile) }
 

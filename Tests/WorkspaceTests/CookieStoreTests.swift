@@ -1,5 +1,6 @@
 import Foundation
 import NetworkingCore
+import TestSupport
 import Testing
 
 @testable import Workspace
@@ -103,10 +104,9 @@ import Testing
     }
 
     @Test func anUnreadableFileIsNamedAndLeftAsItIs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = CookieStore(fileURL: folder.appendingPathComponent("cookies.json"))
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let store = CookieStore(fileURL: directory.url.appendingPathComponent("cookies.json"))
         try Data("not json".utf8).write(to: store.fileURL)
 
         #expect {

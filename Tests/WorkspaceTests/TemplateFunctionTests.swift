@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Workspace
@@ -45,9 +46,9 @@ import Testing
     }
 
     @Test func fileReadsRelativeToTheCollection() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try WorkspaceTemporaryDirectory()
+        defer { directory.cleanUp() }
+        let folder = directory.url
         try "s3cr3t\n".write(to: folder.appendingPathComponent("token.txt"), atomically: true, encoding: .utf8)
         #expect(try expand("Bearer {{file token.txt}}", directory: folder) == "Bearer s3cr3t")
         #expect(try expand(#"{{file "token.txt"}}"#, directory: folder) == "s3cr3t")
