@@ -248,10 +248,17 @@ struct ExchangeSender {
             return
         }
         do {
-            // Written a piece at a time: a large selection is never held as text whole.
-            let selected = try filter.matches(
-                in: entry.responseBody ?? Data(), maximumDepth: DocumentLimits.current.maxDepth)
-            JSONValue.array(selected).write(pretty: true) { ExchangeOutput.write($0) }
+            let body = entry.responseBody ?? Data()
+            let maximumDepth = DocumentLimits.current.maxDepth
+            // Child names, indices, slices and wildcards are found in one pass over the body's
+            // bytes and written from them (`JSONPath.isStreamable`); other queries parse a tree.
+            if let streamed = try filter.streamedMatches(in: body, maximumDepth: maximumDepth) {
+                streamed.write { ExchangeOutput.write($0) }
+            } else {
+                // Written a piece at a time: a large selection is never held as text whole.
+                let selected = try filter.matches(in: body, maximumDepth: maximumDepth)
+                JSONValue.array(selected).write(pretty: true) { ExchangeOutput.write($0) }
+            }
             ExchangeOutput.write("\n")
         } catch {
             printError("--filter \(filter.description): \(JSONPath.failure(error).description)")
