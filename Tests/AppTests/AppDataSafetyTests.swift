@@ -12,12 +12,7 @@ import Testing
 /// `$EDITOR` edits, re-sending to an environment that is gone, bounded exchanges, and a
 /// preview resolved once per change rather than once per frame.
 @Suite struct AppDataSafetyTests {
-    private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "explorer-safety-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private func temporaryFolder() throws -> URL { try TemporaryFolder().url }
 
     // MARK: - Saving a body
 

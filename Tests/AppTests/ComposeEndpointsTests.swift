@@ -315,7 +315,7 @@ import Testing
 /// The files behind composing: the drafts file and changes to a real collection file.
 @Suite struct ComposeFilesTests {
     @Test func draftsAreKeptPrivateAndReadBack() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = DraftStore(folder: folder.url.appendingPathComponent("state/drafts"))
         var drafts = [
@@ -346,7 +346,7 @@ import Testing
     }
 
     @Test func anUnreadableDraftsFileIsMovedAsideAndNamed() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = DraftStore(folder: folder.url)
         try Data("endpoints: [unclosed\n".utf8).write(to: store.file(for: "/p/shop.yaml"))
@@ -358,7 +358,7 @@ import Testing
     }
 
     @Test func aNewTopLevelEndpointIsAppendedKeepingTheFilesComments() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let text =
             "# Shop API, hand written\nname: Shop\nenvironments:\n  - name: local\n    base_url: http://127.0.0.1:1\nendpoints:\n  # the first one\n  - name: One\n    path: /one\n"
@@ -373,7 +373,7 @@ import Testing
     }
 
     @Test func renameDeleteAndRestoreRewriteTheFileInPlace() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let url = try folder.write("shop.yaml", "# kept by every change\n" + tuiCollectionYAML)
         defer {

@@ -26,12 +26,7 @@ import Testing
         try CollectionLoader.parse(Self.collectionText, file: "services.yaml")
     }
 
-    private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "explorer-services-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private func folder() throws -> URL { try TemporaryFolder().url }
 
     // MARK: - Transports
 

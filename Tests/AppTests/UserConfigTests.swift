@@ -8,9 +8,9 @@ import Testing
 @Suite struct UserConfigTests {
     /// A config folder with `explorer/` inside, as `XDG_CONFIG_HOME` points to it.
     private func configHome() throws -> (
-        directory: WorkspaceTemporaryDirectory, environment: [String: String], file: URL
+        directory: TemporaryFolder, environment: [String: String], file: URL
     ) {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         let explorer = directory.url.appendingPathComponent("explorer")
         try FileManager.default.createDirectory(at: explorer, withIntermediateDirectories: true)
         return (

@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func theDownloadFolderComesFromUserDirsOrIsTheHomesDownloads() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let home = directory.url.appendingPathComponent("home")
         let config = home.appendingPathComponent(".config")

@@ -15,7 +15,7 @@ func fileMode(_ path: String) throws -> Int {
 
 @Suite struct AtomicFileTests {
     @Test func aRewrittenFileKeepsItsMode() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: before\n")
         #expect(chmod(file.path, 0o640) == 0)
@@ -28,7 +28,7 @@ func fileMode(_ path: String) throws -> Int {
     }
 
     @Test func aSymlinkedCollectionStaysALinkAndItsTargetGetsTheText() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         try FileManager.default.createDirectory(
             at: directory.url.appendingPathComponent("dotfiles"), withIntermediateDirectories: true)
@@ -49,7 +49,7 @@ func fileMode(_ path: String) throws -> Int {
     }
 
     @Test func aChainOfLinksIsFollowedToTheEnd() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let target = try directory.write("real.yaml", "name: before\n")
         let middle = directory.url.appendingPathComponent("middle.yaml")
@@ -65,7 +65,7 @@ func fileMode(_ path: String) throws -> Int {
     }
 
     @Test func aLinkLoopIsAnErrorNotAHang() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let a = directory.url.appendingPathComponent("a.yaml")
         let b = directory.url.appendingPathComponent("b.yaml")
@@ -75,7 +75,7 @@ func fileMode(_ path: String) throws -> Int {
     }
 
     @Test func aFailedWriteNamesTheFolderAndLeavesNothing() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = directory.url.appendingPathComponent("missing/api.yaml")
         let error = try #require(throws: FileSystemError.self) { try AtomicFile.write(Data("x".utf8), to: file) }
@@ -84,7 +84,7 @@ func fileMode(_ path: String) throws -> Int {
     }
 
     @Test func importIntoASymlinkedModeKeptCollectionWritesThrough() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let first = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
         let target = directory.url.appendingPathComponent("real.yaml")

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func intoCreatesTheFileThenMergesAtomically() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = directory.url.appendingPathComponent("api.yaml")
         let first = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func addingTopLevelEndpointsKeepsTheFilesComments() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let original = issueExampleYAML.replacingOccurrences(
             of: "  - folder: Users", with: "  # the users\n  - folder: Users")
@@ -187,7 +187,7 @@ import Testing
     }
 
     @Test func anInvalidTargetIsNeverOverwritten() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: [broken\n")
         let imported = try CurlImporter().importCommand("curl http://127.0.0.1:9/a")
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func secretsFromTheEnvironmentAreNeverWrittenBack() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         try directory.write(".env", "DEMO_TOKEN=from-dotenv-secret\n")
         let file = try directory.write("api.yaml", issueExampleYAML)

@@ -31,7 +31,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
 
 @Suite struct CollectionWatcherTests {
     @Test func aWatcherThatCannotStartIsANoticeAtStartNotSilence() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         // A folder that is gone cannot be watched (as one without read permission cannot).
         let file = directory.url.appendingPathComponent("gone/api.yaml")
@@ -46,7 +46,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
     }
 
     @Test func aWatcherThatStartsLeavesNoNotice() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _ in }
@@ -55,7 +55,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
     }
 
     @Test func editsOnDiskAreReloadedIncludingAtomicSaves() async throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
@@ -76,7 +76,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
     }
 
     @Test func otherFilesInTheDirectoryAreIgnored() async throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()

@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func theCollectionFlagWinsThenExplorerYamlThenTheVariable() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let fromVariable = ["EXPLORER_COLLECTION": "/somewhere/api.yaml"]
         #expect(

@@ -53,12 +53,7 @@ import Testing
         }
     }
 
-    private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "explorer-tui-mock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private func folder() throws -> URL { try TemporaryFolder().url }
 
     @Test func aRequestSentInTheMockEnvironmentIsAnsweredByTheMockServerAndLogged() async throws {
         let folder = try folder()

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aMissingFileABadLineAndCookieJarAreWarnings() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let folder = directory.url
         try "127.0.0.1\tFALSE\t/\tFALSE\t0\tgood\t1\nnot a cookie line\n127.0.0.1\tFALSE\t/\tFALSE\tsoon\tbad\t2\n"

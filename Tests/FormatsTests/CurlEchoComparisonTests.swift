@@ -140,7 +140,7 @@ struct EchoedRequest: Equatable, CustomStringConvertible {
         let server = try await DemoServer.start(port: 0)
         let port = try #require(server.environments.first).port
         let transport = AsyncHTTPClientTransport()
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         let variables = ["DO_API_TOKEN": "dop_v1_token", "MYVARIABLE": "{\"from\": \"a variable\"}"]
         // A few scripts name hosts on the internet (httpbin.org): curl sends those to a proxy
         // that is not there, so they fail at once without a DNS lookup and nothing leaves this

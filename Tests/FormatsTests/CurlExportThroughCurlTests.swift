@@ -30,7 +30,7 @@ import Testing
         }
         let server = try await DemoServer.start(port: 0)
         let port = try #require(server.environments.first).port
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         let binary = Data([0x00, 0x01, 0x27, 0x5C, 0x25, 0x0A, 0x0D, 0xFF, 0xFE, 0x41, 0x00])
         try binary.write(to: directory.url.appendingPathComponent("blob.bin"))
         let file = try directory.write(

@@ -209,7 +209,7 @@ import Testing
     }
 
     @Test func aBrokenReferenceNamesItsFileAndPointer() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let folder = directory.url
         try FileManager.default.createDirectory(
@@ -238,7 +238,7 @@ import Testing
     /// The folder check is on where a file really is: a link in the folder to a file outside
     /// it leads outside (a cloned repository's `schemas.yaml -> ~/.aws/credentials`).
     @Test func aReferenceThroughASymbolicLinkOutOfTheFolderIsRefused() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let base = directory.url
         let folder = base.appendingPathComponent("repo")
@@ -274,7 +274,7 @@ import Testing
     /// `openapi: api.yaml` swapped for a link out of the folder after the collection was
     /// trusted is refused, not read on that trust's word.
     @Test func aLinkedDocumentSwappedForALinkOutOfTheFolderIsNotRead() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let base = directory.url
         let folder = base.appendingPathComponent("repo")

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func theChecksOfAnExchangeAreKeptWithTheirSecretsMasked() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         var entry = sampleEntry(endpoint: "Auth/Login")
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aHistoryFromBeforeTheChecksColumnOpensAndKeepsItsExchanges() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Testing
     // MARK: - Retention
 
     @Test func openingKeepsOnlyTheNewestN() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let unlimited = try HistoryStore(
             fileURL: folder.historyFile, configuration: HistoryConfiguration(maximumCount: nil))
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func openingDropsExchangesOlderThanDDays() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try HistoryStore(fileURL: folder.historyFile, now: now)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func idsAreNeverReusedAfterAClear() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let first = try store.record(sampleEntry())
@@ -65,7 +65,7 @@ import Testing
     // MARK: - Corruption
 
     @Test func aFileThatIsNotADatabaseIsMovedAsideAndANewOneStarts() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aDatabaseWithADamagedHeaderIsMovedAside() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         for _ in 0..<20 { try store.record(sampleEntry()) }
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func aHealthyFileGivesNoNotice() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         #expect(try HistoryStore(fileURL: folder.historyFile).recoveryNotice == nil)
     }
@@ -108,7 +108,7 @@ import Testing
     // MARK: - Never in the way
 
     @Test func aWriteFailureIsReportedOnceAndNeverThrown() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let messages = Collected<String>()
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func aHistoryFileThatCannotBeCreatedTurnsHistoryOffWithOneMessage() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         // A regular file where the state folder should be: the history folder cannot exist.
         let blocker = folder.url.appendingPathComponent("state")
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func theRecorderReportsARecoveryNotice() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -151,7 +151,7 @@ import Testing
     // MARK: - Concurrent writers
 
     @Test func twoStoresOnOneFileWritingAtOnceLoseNothing() async throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let a = try HistoryStore(fileURL: folder.historyFile)
         let b = try HistoryStore(fileURL: folder.historyFile)
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func storesOpeningAFreshFileAtOnceAllSucceed() async throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let file = folder.historyFile
         let opened = await withTaskGroup(of: Bool.self) { group in
@@ -181,7 +181,7 @@ import Testing
     }
 
     @Test func twoProcessesWriting500EachLoseNothing() async throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let binary = try #require(explorerBinary(), "the explorer binary is built next to the tests")
         func writer(_ tag: String) -> Process {

@@ -22,7 +22,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     // MARK: - Modes
 
     @Test func aNewHistoryIsReadableByItsOwnerAlone() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         try store.record(sampleEntry())
@@ -35,7 +35,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aHistoryLeftWorldReadableByAnOlderVersionIsTightenedOnOpen() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let first = try HistoryStore(fileURL: folder.historyFile)
         try first.record(sampleEntry())
@@ -56,7 +56,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aFileMovedAsideIsAsPrivateAsTheNewOne() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let stateFolder = folder.historyFile.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
@@ -73,7 +73,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aFolderTheUserKeepsForOtherThingsIsLeftAsItIsButItsHistoryFilesArePrivate() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         #expect(chmod(folder.url.path, 0o755) == 0)
         let file = folder.url.appendingPathComponent("bench.sqlite")  // as `bench history --database` places it
@@ -87,7 +87,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aSharedStickyFolderIsNeverMadePrivate() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let shared = folder.url.appendingPathComponent("explorer")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
@@ -99,7 +99,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
 
     @Test(.enabled(if: geteuid() == 0, "only root can give a folder to another account"))
     func aFolderThatCannotBeMadePrivateIsSaidNotHidden() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let stateFolder = folder.historyFile.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
@@ -119,7 +119,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     // MARK: - Secrets
 
     @Test func aSecretTheResponseCarriesIsMaskedInItsBodyHeadersAndTheSearchIndex() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let secret = "tok/en+9f3a7c"
@@ -163,7 +163,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aSecretInABinaryResponseIsMaskedByteForByte() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let secret = "s3cr3t-value"
@@ -175,7 +175,7 @@ private func companion(_ file: URL, _ suffix: String) -> URL {
     }
 
     @Test func aTransportErrorNamingTheSecretURLIsMasked() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let secret = "s3cr3t-value"

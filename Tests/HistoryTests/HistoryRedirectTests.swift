@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func theChainIsStoredWithTheExchangeWithItsSecretsMasked() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
 
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aHistoryFromBeforeTheChainOpensAndKeepsItsExchanges() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aWordInTheIndexedStartOfALargeBodyIsFoundAndOnePastItIsStoredButNotFound() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let body = Self.largeBody(nearWord: "nearhorizon", farWord: "farhorizon")
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func deletingAndTrimmingExchangesKeepsTheIndexInStep() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try HistoryStore(
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aHistoryIndexedWholeIsReindexedByItsStartAndItsExchangesStaySearchable() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct HistoryStoreTests {
     @Test func anEmptyFolderGetsAFreshFileInWALModeWithTheSchema() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         #expect(FileManager.default.fileExists(atPath: folder.historyFile.path))
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func reopeningAnExistingFileKeepsItsExchanges() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let first = try HistoryStore(fileURL: folder.historyFile)
         let id = try first.record(sampleEntry())
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aRecordedExchangeComesBackWhole() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let sent = Date(timeIntervalSince1970: 1_790_000_000.25)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func binaryBodiesAreKeptByteForByte() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE])
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func aTransportFailureIsKeptWithItsSentenceAndNoStatus() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         let id = try store.record(
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func anUnknownIdIsNil() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         #expect(try store.entry(id: 42) == nil)
@@ -95,7 +95,7 @@ import Testing
     // MARK: - Body cap
 
     @Test func aBodyOverTheCapIsStoredTruncatedWithItsFullSize() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 1000))
         let big = Data(String(repeating: "x", count: 5000).utf8)
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aTextBodyIsCutOnACharacterBoundarySoItStaysText() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 10))
         let text = String(repeating: "é", count: 20)  // 2 bytes each: a cap of 10 fits 5 whole
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func aLargeBodyIsMaskedOnlyAsFarAsItIsKeptAndASecretAcrossTheCutIsMaskedWhole() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile, configuration: HistoryConfiguration(bodyCap: 100))
         // The secret starts 4 bytes before the cap: the stored copy must not hold its start.
@@ -144,7 +144,7 @@ import Testing
     // MARK: - Secrets
 
     @Test func credentialHeadersAndSecretValuesAreMaskedBeforeTheyReachTheFile() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try HistoryStore(fileURL: folder.historyFile)
         var entry = sampleEntry(

@@ -4,7 +4,7 @@ import TestSupport
 
 @testable import History
 
-extension WorkspaceTemporaryDirectory {
+extension TemporaryFolder {
     /// A history file in the directory, where the explorer keeps it for `XDG_STATE_HOME=<url>/state`.
     var historyFile: URL { url.appendingPathComponent("state/explorer/history.sqlite") }
 }

@@ -21,7 +21,7 @@ package enum Fixtures {
 
 /// A fresh temporary directory for one test, removed by `cleanUp()`: the test targets' one
 /// temporary-folder helper (the History tests add `historyFile`).
-package struct WorkspaceTemporaryDirectory {
+package struct TemporaryFolder {
     /// The directory.
     package let url: URL
 

@@ -195,7 +195,7 @@ import Testing
     }
 
     @Test func loadsFromAFileAndReadsTheDotEnvBesideIt() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         try directory.write(".env", "# comment\nDEMO_TOKEN=\"from-dotenv\"\n")
         let file = try directory.write("api.yaml", issueExampleYAML)

@@ -12,7 +12,7 @@ import Testing
     /// A folder holding a collection file and a private state folder for the trust list,
     /// removed when the test is done with it.
     private final class Sandbox {
-        private let directory: WorkspaceTemporaryDirectory
+        private let directory: TemporaryFolder
         let folder: URL
         let collectionFile: URL
         var environment: [String: String] {
@@ -20,7 +20,7 @@ import Testing
         }
 
         init(_ yaml: String) throws {
-            directory = try WorkspaceTemporaryDirectory()
+            directory = try TemporaryFolder()
             folder = directory.url
             collectionFile = folder.appendingPathComponent("explorer.yaml")
             try Data(yaml.utf8).write(to: collectionFile)

@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func anUnreadableFileIsNamedAndLeftAsItIs() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let store = CookieStore(fileURL: directory.url.appendingPathComponent("cookies.json"))
         try Data("not json".utf8).write(to: store.fileURL)

@@ -177,7 +177,7 @@ import Testing
     }
 
     @Test func aRawBodyFromAFileIsSentAsItIs() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         try Data([0, 1, 2, 255]).write(to: directory.url.appendingPathComponent("blob.bin"))
         let file = try directory.write(
@@ -206,7 +206,7 @@ import Testing
     }
 
     @Test func multipartPartsCarryTheirFileNameAndType() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         try directory.write("q3-report.csv", "a,b\n1,2\n")
         let file = try directory.write(

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func fileReadsRelativeToTheCollection() throws {
-        let directory = try WorkspaceTemporaryDirectory()
+        let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let folder = directory.url
         try "s3cr3t\n".write(to: folder.appendingPathComponent("token.txt"), atomically: true, encoding: .utf8)
