@@ -99,7 +99,7 @@ package struct StreamedNodelist: Sendable {
     /// .write(pretty: true)` writes it, from the document's bytes and a piece of about 64 KB
     /// at a time: nothing as large as the document is built.
     ///
-    /// - Parameter write: receives the pieces, in order (each whole UTF-8).
+    /// - Parameter write: receives the pieces, in order.
     package func write(to write: (Data) -> Void) {
         withoutActuallyEscaping(write) { write in
             json.withUnsafeBytes { raw in

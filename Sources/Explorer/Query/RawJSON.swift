@@ -110,54 +110,106 @@ enum RawJSON {
 
     /// Writes valid JSON values as `JSONValue.write(pretty: true)` writes them, from their
     /// text: one element or member a line, two spaces a level, `": "` after a key, numbers
-    /// as written, strings as `JSONValue.quote` writes what they decode to.
-    struct PrettyWriter {
-        let bytes: UnsafeBufferPointer<UInt8>
+    /// as written, strings as `JSONValue.quote` writes what they decode to. What it writes
+    /// goes through a buffer of its own, handed over a piece of 64 KB at a time.
+    struct PrettyWriter: ~Copyable {
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
         let flush: (Data) -> Void
-        var out: [UInt8] = []
+        let out: UnsafeMutablePointer<UInt8>
+        var used = 0
         static let pieceSize = 1 << 16
+        static let capacity = 1 << 17
 
         init(bytes: UnsafeBufferPointer<UInt8>, flush: @escaping (Data) -> Void) {
-            self.bytes = bytes
+            // A document is never empty here (it holds a value); the pointer is only read below its count.
+            self.bytes = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+            count = bytes.count
             self.flush = flush
-            out.reserveCapacity(Self.pieceSize + 4096)
+            out = .allocate(capacity: Self.capacity)
         }
+
+        deinit { out.deallocate() }
 
         /// Hands over what is written when it is a piece's worth.
         mutating func flushIfFull() {
-            guard out.count >= Self.pieceSize else { return }
+            guard used >= Self.pieceSize else { return }
             flushAll()
         }
 
         mutating func flushAll() {
-            guard !out.isEmpty else { return }
-            flush(Data(out))
-            out.removeAll(keepingCapacity: true)
+            guard used > 0 else { return }
+            flush(Data(bytes: out, count: used))
+            used = 0
+        }
+
+        mutating func append(_ byte: UInt8) {
+            if used == Self.capacity { flushAll() }
+            out[used] = byte
+            used += 1
+        }
+
+        mutating func append(_ source: UnsafePointer<UInt8>, count: Int) {
+            var source = source
+            var left = count
+            while left > 0 {
+                if used == Self.capacity { flushAll() }
+                let step = min(left, Self.capacity - used)
+                (out + used).update(from: source, count: step)
+                used += step
+                source += step
+                left -= step
+            }
+        }
+
+        mutating func append(_ text: StaticString) {
+            append(text.utf8Start, count: text.utf8CodeUnitCount)
+        }
+
+        mutating func append(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                if let base = utf8.baseAddress { append(base, count: utf8.count) }
+            }
         }
 
         mutating func indent(_ level: Int) {
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+            let spaces: StaticString = "                                                                "
+            var left = 2 * level
+            while left > 0 {
+                let step = min(left, spaces.utf8CodeUnitCount)
+                append(spaces.utf8Start, count: step)
+                left -= step
+            }
         }
 
         /// A JSON array of the values starting at `starts`, as the top level (`[]` when empty).
         mutating func writeArray(of starts: [Int]) {
             guard !starts.isEmpty else {
-                out.append(contentsOf: "[]".utf8)
+                append("[]")
                 return
             }
-            out.append(contentsOf: "[\n".utf8)
+            append("[\n")
             for (position, start) in starts.enumerated() {
                 indent(1)
                 writeValue(at: start, depth: 1)
-                if position < starts.count - 1 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "\n"))
+                if position < starts.count - 1 { append(UInt8(ascii: ",")) }
+                append(UInt8(ascii: "\n"))
                 flushIfFull()
             }
-            out.append(UInt8(ascii: "]"))
+            append(UInt8(ascii: "]"))
         }
 
-        mutating func skipSpace(_ index: inout Int) {
-            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        func skipSpace(_ index: inout Int) {
+            while index < count, isSpace(bytes[index]) { index += 1 }
+        }
+
+        /// Whether a byte ends a number or a word.
+        func endsScalar(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D: true
+            default: false
+            }
         }
 
         /// Writes the value starting at `start`, nested `depth` levels deep in what is written.
@@ -175,11 +227,11 @@ enum RawJSON {
                     skipSpace(&index)
                     if bytes[index] == closer {
                         index += 1
-                        out.append(byte)
-                        out.append(closer)
+                        append(byte)
+                        append(closer)
                     } else {
-                        out.append(byte)
-                        out.append(UInt8(ascii: "\n"))
+                        append(byte)
+                        append(UInt8(ascii: "\n"))
                         closers.append(closer)
                         indent(depth + closers.count)
                         if closer == UInt8(ascii: "}") { writeKey(&index) }
@@ -189,10 +241,8 @@ enum RawJSON {
                     writeString(&index)
                 default:
                     let start = index
-                    while index < bytes.count, !isSpace(bytes[index]), !",]}".utf8.contains(bytes[index]) {
-                        index += 1
-                    }
-                    out.append(contentsOf: bytes[start..<index])
+                    while index < count, !endsScalar(bytes[index]) { index += 1 }
+                    append(bytes + start, count: index - start)
                 }
                 // After a value: the next one, or the ends of the arrays and objects it closes.
                 while let closer = closers.last {
@@ -201,16 +251,16 @@ enum RawJSON {
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                         skipSpace(&index)
-                        out.append(contentsOf: ",\n".utf8)
+                        append(",\n")
                         indent(depth + closers.count)
                         if closer == UInt8(ascii: "}") { writeKey(&index) }
                         break
                     }
                     index += 1
                     closers.removeLast()
-                    out.append(UInt8(ascii: "\n"))
+                    append(UInt8(ascii: "\n"))
                     indent(depth + closers.count)
-                    out.append(closer)
+                    append(closer)
                 }
                 if closers.isEmpty { return }
             }
@@ -222,12 +272,12 @@ enum RawJSON {
             skipSpace(&index)
             index += 1
             skipSpace(&index)
-            out.append(contentsOf: ": ".utf8)
+            append(": ")
         }
 
         /// Writes the string literal at `index` as `JSONValue.quote` writes what it decodes to.
         mutating func writeString(_ index: inout Int) {
-            out.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
             index += 1
             while true {
                 let byte = bytes[index]
@@ -236,31 +286,30 @@ enum RawJSON {
                     break
                 }
                 if byte == UInt8(ascii: "\\") {
-                    let (scalar, next) = RawJSON.escape(at: index, in: bytes)
+                    let (scalar, next) = RawJSON.escape(
+                        at: index, in: UnsafeBufferPointer(start: bytes, count: count))
                     index = next
                     append(scalar)
                 } else if byte < 0x80 {
                     // Text between escapes has no quote, backslash or control character.
                     var end = index + 1
-                    while bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
-                        end - index < Self.pieceSize
-                    {
+                    while bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
                         end += 1
                     }
-                    out.append(contentsOf: bytes[index..<end])
+                    append(bytes + index, count: end - index)
                     index = end
                 } else {
                     // Decoded as the reader decodes it (bytes that are not UTF-8 become U+FFFD),
-                    // a piece at a time, cut where no sequence can go on: before a byte that is not a
-                    // continuation byte, or one after three of them.
+                    // a piece at a time, cut where no sequence can go on: before a byte that is
+                    // not a continuation byte, or one after three of them.
                     var end = index + 1
                     while bytes[end] >= 0x80, end - index < Self.pieceSize || continuesSequence(at: end) { end += 1 }
-                    out.append(contentsOf: String(decoding: bytes[index..<end], as: UTF8.self).utf8)
+                    append(
+                        String(decoding: UnsafeBufferPointer(start: bytes + index, count: end - index), as: UTF8.self))
                     index = end
                 }
-                flushIfFull()
             }
-            out.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
         }
 
         /// Whether the byte at `index` may belong to a UTF-8 sequence that starts before it.
@@ -271,13 +320,13 @@ enum RawJSON {
         /// Appends one decoded scalar as `JSONValue.quote` writes it.
         mutating func append(_ scalar: Unicode.Scalar) {
             switch scalar {
-            case "\"": out.append(contentsOf: "\\\"".utf8)
-            case "\\": out.append(contentsOf: "\\\\".utf8)
-            case "\n": out.append(contentsOf: "\\n".utf8)
-            case "\r": out.append(contentsOf: "\\r".utf8)
-            case "\t": out.append(contentsOf: "\\t".utf8)
-            case _ where scalar.value < 0x20: out.append(contentsOf: String(format: "\\u%04x", scalar.value).utf8)
-            default: out.append(contentsOf: String(scalar).utf8)
+            case "\"": append("\\\"")
+            case "\\": append("\\\\")
+            case "\n": append("\\n")
+            case "\r": append("\\r")
+            case "\t": append("\\t")
+            case _ where scalar.value < 0x20: append(String(format: "\\u%04x", scalar.value))
+            default: append(String(scalar))
             }
         }
     }
