@@ -12,16 +12,7 @@ import Testing
 @Suite struct KeyContextTests {
     private func historyState() throws -> AppState {
         var state = try tuiState(width: 120, height: 30)
-        state.history = [
-            HistorySummary(
-                id: 2, startedAt: tuiNow, environment: "staging", endpoint: "Users/Get user", method: "GET",
-                url: "https://staging.example.com/v1/users/2", status: 200, reason: "OK",
-                responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
-            HistorySummary(
-                id: 1, startedAt: tuiNow, environment: "local", endpoint: "Users/Get user", method: "GET",
-                url: "http://127.0.0.1:8080/v1/users/1", status: 200, reason: "OK",
-                responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
-        ]
+        state.history = tuiTwoHistoryRows
         return state
     }
 

@@ -3,6 +3,7 @@ import NetworkingCore
 import Testing
 
 @testable import App
+@testable import History
 @testable import Terminal
 @testable import Workspace
 
@@ -42,6 +43,18 @@ let tuiCollectionYAML = """
 
 /// A fixed clock: the spinner shows its first frame at this instant.
 let tuiNow = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+/// Two rows of the History pane: the newest in staging, then one in local.
+let tuiTwoHistoryRows = [
+    HistorySummary(
+        id: 2, startedAt: tuiNow, environment: "staging", endpoint: "Users/Get user", method: "GET",
+        url: "https://staging.example.com/v1/users/2", status: 200, reason: "OK",
+        responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
+    HistorySummary(
+        id: 1, startedAt: tuiNow, environment: "local", endpoint: "Users/Get user", method: "GET",
+        url: "http://127.0.0.1:8080/v1/users/1", status: 200, reason: "OK",
+        responseBodySize: 10, contentType: "application/json", totalMilliseconds: 5, transportError: nil),
+]
 
 /// A fresh state over `tuiCollectionYAML` with a fixed clock and size.
 func tuiState(width: Int = 80, height: Int = 24, environment: String? = nil) throws -> AppState {
