@@ -86,10 +86,10 @@ import Testing
                 compared += 1
             }
         }
-        // Measured: 112 queries of the suite stream (each compared on both texts), 344 are left
+        // Measured: 120 queries of the suite stream (each compared on both texts), 336 are left
         // to the tree, and no document is refused (none repeats a key a name selects).
-        #expect(compared == 2 * 112, "compared \(compared)")
-        #expect(declinedQueries.count == 344, "declined \(declinedQueries.count)")
+        #expect(compared == 2 * 120, "compared \(compared)")
+        #expect(declinedQueries.count == 336, "declined \(declinedQueries.count)")
         #expect(declinedDocuments.isEmpty, "\(declinedDocuments)")
     }
 
@@ -97,15 +97,15 @@ import Testing
 
     @Test(arguments: [
         "$", "$.a.b", "$[0]", "$[*].id", "$.items[*].name", "$[1:3]", "$[::2]", "$[2:]", "$['a']['b c']", "$[1:3:0]",
-        "$.*", "$[*][*]",
+        "$.*", "$[*][*]", "$..x", "$..*", "$.a..b", "$[*]..[0]", "$..[1:3]",
     ])
     func streams(_ expression: String) throws {
         #expect(try JSONPath(strict: expression).isStreamable)
     }
 
     @Test(arguments: [
-        "$..x", "$..*", "$[0,1]", "$['a','b']", "$[-1]", "$[-2:]", "$[:-1]", "$[::-1]", "$[?@.a]", "$.a[?@ > 1].b",
-        "$.a..b",
+        "$..a.b", "$..*..*", "$..[0,1]", "$..[-1]", "$[0,1]", "$['a','b']", "$[-1]", "$[-2:]", "$[:-1]", "$[::-1]",
+        "$[?@.a]", "$.a[?@ > 1].b",
     ])
     func declines(_ expression: String) throws {
         let path = try JSONPath(strict: expression)
@@ -201,6 +201,17 @@ import Testing
         }
     }
 
+    @Test func descendantsComeInTheTreesOrder() throws {
+        // The root's `x` before the one below `a`, though it comes after it in the text.
+        let text = #"{"a": {"x": 1, "b": [{"x": 3}]}, "x": 2, "c": [[{"x": {"x": 4}}]]}"#
+        for expression in ["$..x", "$..*", "$..[0]", "$..[*]", "$.a..x", "$.c..x", "$..b", "$.c[0]..*"] {
+            try Self.compare(expression, text)
+        }
+        #expect(try JSONPath("$..x").streamedMatches(in: Data(text.utf8))?.values().first == .number("2"))
+        try Self.compare("$..*", "[[1, [2, [3]]], {\"a\": [4, {\"b\": 5}], \"c\": 6}, 7]")
+        try Self.compare("$..[1:]", "[[1, [2, [3]]], [4, [5, 6]], 7]")
+    }
+
     // MARK: Documents left to the tree
 
     @Test func textThatIsNotJSONIsLeftToTheTree() throws {
@@ -239,6 +250,20 @@ import Testing
         var broken = text
         broken.append(contentsOf: "x".utf8)
         #expect(try path.streamedMatches(in: broken, limits: limits) == nil)
+    }
+
+    /// The stream counts the nodes the tree counts (visited by a descent, and selected): for
+    /// each limit, both stop or neither does.
+    @Test(arguments: ["$..*", "$..x", "$.a..[0]", "$[*].x", "$.a[*][*]", "$"])
+    func theNodeLimitIsPassedWhereTheTreePassesIt(_ expression: String) throws {
+        let text = Data(#"{"a": [[1, {"x": 2}], {"x": [3, 4]}, [], {}], "x": 5, "b": {"c": {"x": 6}}}"#.utf8)
+        let path = try JSONPath(expression)
+        for nodes in 1...40 {
+            let limits = EvaluationLimits(queryNodes: nodes)
+            let tree = Self.tree(path, text, limits: limits)
+            let streamed = Self.sentence { try path.streamedMatches(in: text, limits: limits) }
+            #expect(streamed == tree.failure?.description, "\(expression) with \(nodes) nodes")
+        }
     }
 
     @Test func theTimeLimitGivesTheTreesSentence() throws {
@@ -282,6 +307,9 @@ import Testing
                     case 3: expression += "[::\(Int.random(in: 1...3, using: &random))]"
                     default: expression += "." + ["a", "b", "c"][Int.random(in: 0..<3, using: &random)]
                     }
+                }
+                if Int.random(in: 0..<3, using: &random) == 0 {
+                    expression += ["..*", "..a", "..[0]", "..[1:]"][Int.random(in: 0..<4, using: &random)]
                 }
                 if try Self.compare(expression, text) { streamed += 1 }
             }

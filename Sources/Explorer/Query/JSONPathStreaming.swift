@@ -6,24 +6,28 @@ import NetworkingCore
 extension JSONPath {
     /// Whether `streamedMatches(in:maximumDepth:limits:)` evaluates the query over the body's
     /// bytes rather than over a parsed tree: an absolute query (`$`, never `@`) whose segments
-    /// are all child segments of one selector each, a name (`.a`, `['a']`), the wildcard
-    /// (`[*]`), an index from the start (`[0]`) or a slice from the start forwards (`[1:3]`,
-    /// `[::2]`, `[2:]`). Such a query selects nodes in document order, one path each, so one
-    /// pass over the text finds them.
+    /// have one selector each, a name (`.a`, `['a']`), the wildcard (`[*]`), an index from the
+    /// start (`[0]`) or a slice from the start forwards (`[1:3]`, `[::2]`, `[2:]`), and are
+    /// child segments but for the last, which may be a descendant segment (`$..id`,
+    /// `$.items..name`, `$..*`). Such a query selects each node by one path, so one pass over the
+    /// text finds them; the nodes a descendant segment selects are put in the RFC's order
+    /// (each node's children after the children of the nodes before it) by where their parents
+    /// start.
     ///
-    /// The others need the tree: descendant segments (`..x`, whose nodelist is in the order of
-    /// the nodes it descends from, not the document's), several selectors in one bracket
-    /// (`[0,1]`, in the selectors' order), filters (`[?…]`), and indices or slices counted from
-    /// the end (`[-1]`, `[-2:]`, `[::-1]`), which need the array's length.
+    /// The others need the tree: a descendant segment before another segment (`$..a.b`, whose
+    /// nodes may be selected on several paths), several selectors in one bracket (`[0,1]`, in
+    /// the selectors' order), filters (`[?…]`), and indices or slices counted from the end
+    /// (`[-1]`, `[-2:]`, `[::-1]`), which need the array's length.
     package var isStreamable: Bool {
         query.isAbsolute && query.segments.allSatisfy { $0.streamingSelector != nil }
+            && query.segments.dropLast().allSatisfy { !$0.isDescendant }
     }
 }
 
 extension JSONPath.Segment {
     /// The one selector of a child segment that can be applied in one pass, or `nil`.
     fileprivate var streamingSelector: JSONPath.Selector? {
-        guard !isDescendant, selectors.count == 1 else { return nil }
+        guard selectors.count == 1 else { return nil }
         switch selectors[0] {
         case .name, .wildcard: return selectors[0]
         case .index(let index): return index >= 0 ? selectors[0] : nil
@@ -56,12 +60,13 @@ extension JSONPath {
     package func streamedMatches(
         in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
     ) throws(Failure) -> StreamedNodelist? {
+        guard isStreamable else { return nil }
         let selectors = query.segments.compactMap(\.streamingSelector)
-        guard query.isAbsolute, selectors.count == query.segments.count else { return nil }
         let budget = Budget(expression: description, limits: limits)
         let outcome = json.withUnsafeBytes { raw in
             var scanner = StreamingScanner(
-                bytes: raw.bindMemory(to: UInt8.self), selectors: selectors, maximumDepth: maximumDepth, budget: budget)
+                bytes: raw.bindMemory(to: UInt8.self), selectors: selectors,
+                descends: query.segments.last?.isDescendant == true, maximumDepth: maximumDepth, budget: budget)
             return scanner.run()
         }
         switch outcome {
@@ -134,6 +139,8 @@ private struct StreamingScanner {
         /// The index of the selector its children are tested with, or -1 when no child of it
         /// can be selected (it is not in the nodelist before that selector).
         var selector: Int
+        /// Where it starts.
+        var start: Int
         /// How many elements came before the current one (arrays).
         var position = 0
         /// Whether a member the selector names was seen (objects): a second is left to the tree.
@@ -147,19 +154,27 @@ private struct StreamingScanner {
     let selectors: [JSONPath.Selector]
     /// The UTF-8 bytes of each name selector's name (empty for the others).
     let names: [[UInt8]]
+    /// The index of the last selector when its segment is a descendant segment, else -1: a
+    /// value whose children it tests passes the test on to all of them.
+    let descent: Int
     let maximumDepth: Int
     let budget: JSONPath.Budget
     var index = 0
     var stack: [Frame] = []
     var starts: [Int] = []
+    /// With a descendant segment, where the parent of each match starts, match for match.
+    var parents: [Int] = []
     /// The limit passed, if any: nothing more is counted or noted, but the rest is still read,
     /// since a document that is not JSON gets the reader's sentence instead.
     var limit: EvaluationLimitError?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, selectors: [JSONPath.Selector], maximumDepth: Int, budget: JSONPath.Budget)
-    {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, selectors: [JSONPath.Selector], descends: Bool, maximumDepth: Int,
+        budget: JSONPath.Budget
+    ) {
         self.bytes = bytes
         self.selectors = selectors
+        descent = descends ? selectors.count - 1 : -1
         self.maximumDepth = maximumDepth
         self.budget = budget
         names = selectors.map { selector in
@@ -176,7 +191,16 @@ private struct StreamingScanner {
             return .declined
         }
         if let limit { return .limit(limit) }
-        return .matches(starts)
+        guard descent >= 0, zip(parents, parents.dropFirst()).contains(where: { $0 > $1 }) else {
+            return .matches(starts)
+        }
+        // The RFC's order: the children of each node (in the order a selector gives them, here
+        // the document's), nodes in the order the descent visits them (each before its own).
+        var pairs = Array(zip(parents, starts))
+        parents = []
+        starts = []
+        pairs.sort { $0 < $1 }
+        return .matches(pairs.map(\.1))
     }
 
     /// Reads the document; `state` is, for the value about to be read, the number of
@@ -197,7 +221,7 @@ private struct StreamingScanner {
                 if index < bytes.count, bytes[index] == closer {
                     index += 1
                 } else {
-                    stack.append(Frame(closer: closer, selector: childSelector))
+                    stack.append(Frame(closer: closer, selector: childSelector, start: index - 1))
                     state = try firstChild()
                     continue
                 }
@@ -232,34 +256,46 @@ private struct StreamingScanner {
     }
 
     /// Reads up to the next child of the innermost open array or object (an object's key and
-    /// `:`), and gives that child's state.
+    /// `:`), and gives that child's state; notes it when a descendant segment selects it.
     mutating func firstChild() throws(Decline) -> Int {
         let frame = stack[stack.count - 1]
+        let selected: Bool
         if frame.closer == UInt8(ascii: "]") {
-            guard frame.selector >= 0, selects(position: frame.position, with: selectors[frame.selector]) else {
-                return -1
+            guard frame.selector >= 0 else { return -1 }
+            selected = selects(position: frame.position, with: selectors[frame.selector])
+        } else {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Decline() }
+            let keyStart = index + 1
+            try skipString()
+            let keyEnd = index - 1
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Decline() }
+            index += 1
+            skipSpace()
+            guard frame.selector >= 0 else { return -1 }
+            switch selectors[frame.selector] {
+            case .wildcard: selected = true
+            case .name:
+                selected = RawJSON.string(bytes[keyStart..<keyEnd], equals: names[frame.selector])
+                // The tree takes the last of repeated names, and counts only what is under it.
+                if selected, frame.named { throw Decline() }
+                if selected { stack[stack.count - 1].named = true }
+            default: selected = false
             }
+        }
+        if frame.selector == descent {
+            // Every node below the descent's start is visited, and passes the descent on.
             try spend()
-            return frame.selector + 1
+            if selected {
+                try spend()
+                if limit == nil {
+                    starts.append(index)
+                    parents.append(frame.start)
+                }
+            }
+            return descent
         }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Decline() }
-        let keyStart = index + 1
-        try skipString()
-        let keyEnd = index - 1
-        skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Decline() }
-        index += 1
-        skipSpace()
-        guard frame.selector >= 0 else { return -1 }
-        switch selectors[frame.selector] {
-        case .wildcard: break
-        case .name:
-            guard RawJSON.string(bytes[keyStart..<keyEnd], equals: names[frame.selector]) else { return -1 }
-            // The tree takes the last of repeated names, and counts only what is under it.
-            if frame.named { throw Decline() }
-            stack[stack.count - 1].named = true
-        default: return -1
-        }
+        guard selected else { return -1 }
         try spend()
         return frame.selector + 1
     }
@@ -286,6 +322,7 @@ private struct StreamingScanner {
         } catch {
             limit = error
             starts = []
+            parents = []
         }
     }
 
