@@ -42,10 +42,10 @@ extension JSONPath.Segment {
 
 extension JSONPath {
     /// Applies a streamable query (see `isStreamable`) to a JSON document without parsing it
-    /// into a tree: one pass over its bytes, which keeps only the stack of open arrays and
-    /// objects and where each selected value starts. The nodelist is the one
-    /// `matches(in:maximumDepth:limits:)` gives, and `StreamedNodelist.write(to:)` writes it
-    /// as `evaluate(_:maximumDepth:limits:)` does.
+    /// into a tree: a pass over its bytes that checks it is JSON and counts the query's nodes
+    /// against its limits, keeping only the stack of open arrays and objects. The nodelist is
+    /// the one `matches(in:maximumDepth:limits:)` gives; `StreamedNodelist.write(to:)` writes it
+    /// as `evaluate(_:maximumDepth:limits:)` does, finding the matches again in a second pass.
     ///
     /// - Parameters:
     ///   - json: the document.
@@ -61,56 +61,101 @@ extension JSONPath {
         in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
     ) throws(Failure) -> StreamedNodelist? {
         guard isStreamable else { return nil }
-        let selectors = query.segments.compactMap(\.streamingSelector)
+        let plan = StreamingPlan(
+            selectors: query.segments.compactMap(\.streamingSelector),
+            descends: query.segments.last?.isDescendant == true, maximumDepth: maximumDepth)
         let budget = Budget(expression: description, limits: limits)
         let outcome = json.withUnsafeBytes { raw in
-            var scanner = StreamingScanner(
-                bytes: raw.bindMemory(to: UInt8.self), selectors: selectors,
-                descends: query.segments.last?.isDescendant == true, maximumDepth: maximumDepth, budget: budget)
+            var scanner = StreamingScanner(bytes: raw.bindMemory(to: UInt8.self), plan: plan, budget: budget)
             return scanner.run()
         }
         switch outcome {
         case .declined: return nil
         case .limit(let error): throw Failure(limit: error)
-        case .matches(let starts): return StreamedNodelist(json: json, starts: starts)
+        case .matches(let count, let ordered):
+            return StreamedNodelist(json: json, plan: plan, count: count, inDocumentOrder: ordered)
         }
     }
 }
 
-/// A streamed query's nodelist: where each selected value starts in the document, which it
-/// keeps (a `Data` shares its bytes, it does not copy them).
+/// What a streamed query looks for.
+struct StreamingPlan: Sendable {
+    /// Each segment's selector.
+    let selectors: [JSONPath.Selector]
+    /// Whether the last segment is a descendant segment.
+    let descends: Bool
+    let maximumDepth: Int
+}
+
+/// A streamed query's nodelist, in a document checked to be JSON: found again in its bytes
+/// when it is written, so that nothing but the document (a `Data` shares its bytes, it does
+/// not copy them) is kept.
 package struct StreamedNodelist: Sendable {
     /// The document.
     let json: Data
-    /// The offset of each selected value's first byte, in the nodelist's order.
-    let starts: [Int]
-
+    let plan: StreamingPlan
     /// How many nodes were selected.
-    package var count: Int { starts.count }
+    package let count: Int
+    /// Whether the nodelist's order is the order in which the matches start in the document
+    /// (always, but for a descent that reaches an object's member after what is below the
+    /// object's earlier members: the member comes first).
+    let inDocumentOrder: Bool
+
+    /// Calls `body` with where each match starts, in the nodelist's order; `body` gives where
+    /// the match ends, when it has read it (the scan then goes on from there).
+    func forEachStart(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Int?) {
+        guard inDocumentOrder else {
+            // The RFC's order: the children of each node (in the order a selector gives them,
+            // here the document's), nodes in the order the descent visits them (each before its
+            // own). Kept as pairs of offsets, sorted by the parent's.
+            var pairs: [(parent: Int, start: Int)] = []
+            pairs.reserveCapacity(count)
+            var scanner = StreamingScanner(bytes: bytes, plan: plan, budget: nil) { start, parent in
+                pairs.append((parent, start))
+                return nil
+            }
+            _ = scanner.run()
+            pairs.sort { $0 < $1 }
+            for pair in pairs { _ = body(pair.start) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            var scanner = StreamingScanner(bytes: bytes, plan: plan, budget: nil) { start, _ in body(start) }
+            _ = scanner.run()
+        }
+    }
 
     /// The selected values, parsed (each one alone): what tests compare with the tree's.
     package func values() -> [JSONValue] {
         json.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return starts.map { start in
+            var values: [JSONValue] = []
+            forEachStart(in: bytes) { start in
                 let end = RawJSON.end(ofValueAt: start, in: bytes)
                 let text = Data(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
-                return (try? JSONValue(parsing: text)) ?? .null
+                values.append((try? JSONValue(parsing: text)) ?? .null)
+                return end
             }
+            return values
         }
     }
 
     /// Writes the nodelist as a pretty JSON array, exactly as `JSONValue.array(values)
-    /// .write(pretty: true)` writes it, from the document's bytes and a piece of about 64 KB
-    /// at a time: nothing as large as the document is built.
+    /// .write(pretty: true)` writes it, from the document's bytes as the matches are found
+    /// and a piece of about 64 KB at a time: nothing as large as the document is built.
     ///
     /// - Parameter write: receives the pieces, in order.
     package func write(to write: (Data) -> Void) {
         withoutActuallyEscaping(write) { write in
             json.withUnsafeBytes { raw in
-                var writer = RawJSON.PrettyWriter(bytes: raw.bindMemory(to: UInt8.self), flush: write)
-                writer.writeArray(of: starts)
-                writer.flushAll()
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let writer = RawJSON.PrettyWriter(bytes: bytes, flush: write)
+                var written = 0
+                forEachStart(in: bytes) { start in
+                    defer { written += 1 }
+                    return writer.writeElement(at: start, first: written == 0)
+                }
+                writer.finishArray(empty: written == 0)
             }
         }
     }
@@ -120,8 +165,8 @@ package struct StreamedNodelist: Sendable {
 
 /// What one pass over a document ended with.
 private enum StreamingOutcome {
-    /// Where each selected value starts.
-    case matches([Int])
+    /// How many values are selected, and whether they start in the nodelist's order.
+    case matches(count: Int, ordered: Bool)
     /// The query passed one of its limits (the document is JSON).
     case limit(EvaluationLimitError)
     /// The document needs the tree's evaluation.
@@ -152,31 +197,38 @@ private struct StreamingScanner {
 
     let bytes: UnsafeBufferPointer<UInt8>
     let selectors: [JSONPath.Selector]
+    /// What to count against the query's limits; `nil` once they are known to be kept.
+    let budget: JSONPath.Budget?
+    /// What is told of each match: where it starts, and where its parent does (with a
+    /// descendant segment; else 0).
+    let note: ((Int, Int) -> Int?)?
     /// The UTF-8 bytes of each name selector's name (empty for the others).
     let names: [[UInt8]]
     /// The index of the last selector when its segment is a descendant segment, else -1: a
     /// value whose children it tests passes the test on to all of them.
     let descent: Int
     let maximumDepth: Int
-    let budget: JSONPath.Budget
     var index = 0
     var stack: [Frame] = []
-    var starts: [Int] = []
-    /// With a descendant segment, where the parent of each match starts, match for match.
-    var parents: [Int] = []
+    /// How many matches so far, and where the last one's parent starts.
+    var count = 0
+    var lastParent = 0
+    /// Whether each match's parent starts after the last one's (or is the same).
+    var ordered = true
     /// The limit passed, if any: nothing more is counted or noted, but the rest is still read,
     /// since a document that is not JSON gets the reader's sentence instead.
     var limit: EvaluationLimitError?
 
     init(
-        bytes: UnsafeBufferPointer<UInt8>, selectors: [JSONPath.Selector], descends: Bool, maximumDepth: Int,
-        budget: JSONPath.Budget
+        bytes: UnsafeBufferPointer<UInt8>, plan: StreamingPlan, budget: JSONPath.Budget?,
+        note: ((Int, Int) -> Int?)? = nil
     ) {
         self.bytes = bytes
-        self.selectors = selectors
-        descent = descends ? selectors.count - 1 : -1
-        self.maximumDepth = maximumDepth
+        selectors = plan.selectors
+        descent = plan.descends ? selectors.count - 1 : -1
+        maximumDepth = plan.maximumDepth
         self.budget = budget
+        self.note = note
         names = selectors.map { selector in
             if case .name(let name) = selector { return Array(name.utf8) }
             return []
@@ -191,16 +243,16 @@ private struct StreamingScanner {
             return .declined
         }
         if let limit { return .limit(limit) }
-        guard descent >= 0, zip(parents, parents.dropFirst()).contains(where: { $0 > $1 }) else {
-            return .matches(starts)
-        }
-        // The RFC's order: the children of each node (in the order a selector gives them, here
-        // the document's), nodes in the order the descent visits them (each before its own).
-        var pairs = Array(zip(parents, starts))
-        parents = []
-        starts = []
-        pairs.sort { $0 < $1 }
-        return .matches(pairs.map(\.1))
+        return .matches(count: count, ordered: ordered)
+    }
+
+    /// Counts a match, and tells of it; gives where it ends when what was told read it.
+    mutating func noteMatch(at start: Int, parent: Int) -> Int? {
+        guard limit == nil else { return nil }
+        count += 1
+        if parent < lastParent { ordered = false }
+        lastParent = parent
+        return note?(start, parent) ?? nil
     }
 
     /// Reads the document; `state` is, for the value about to be read, the number of
@@ -211,17 +263,20 @@ private struct StreamingScanner {
         while true {
             // A value, nested `stack.count` levels deep.
             guard stack.count < maximumDepth, index < bytes.count else { throw Decline() }
-            if state == selectors.count, limit == nil { starts.append(index) }
             let childSelector = state >= 0 && state < selectors.count ? state : -1
+            // A match with no match below it, read already (on a second pass): skipped.
+            let skipped = state == selectors.count ? noteMatch(at: index, parent: 0) : nil
             switch bytes[index] {
+            case _ where skipped != nil: index = skipped ?? index
             case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let start = index
                 let closer = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 index += 1
                 skipSpace()
                 if index < bytes.count, bytes[index] == closer {
                     index += 1
                 } else {
-                    stack.append(Frame(closer: closer, selector: childSelector, start: index - 1))
+                    stack.append(Frame(closer: closer, selector: childSelector, start: start))
                     state = try firstChild()
                     continue
                 }
@@ -276,7 +331,7 @@ private struct StreamingScanner {
             switch selectors[frame.selector] {
             case .wildcard: selected = true
             case .name:
-                selected = RawJSON.string(bytes[keyStart..<keyEnd], equals: names[frame.selector])
+                selected = RawJSON.string(bytes, from: keyStart, to: keyEnd, equals: names[frame.selector])
                 // The tree takes the last of repeated names, and counts only what is under it.
                 if selected, frame.named { throw Decline() }
                 if selected { stack[stack.count - 1].named = true }
@@ -288,10 +343,7 @@ private struct StreamingScanner {
             try spend()
             if selected {
                 try spend()
-                if limit == nil {
-                    starts.append(index)
-                    parents.append(frame.start)
-                }
+                _ = noteMatch(at: index, parent: frame.start)
             }
             return descent
         }
@@ -316,13 +368,11 @@ private struct StreamingScanner {
 
     /// Counts a selected node against the query's limits, as the tree's evaluation does.
     mutating func spend() throws(Decline) {
-        guard limit == nil else { return }
+        guard limit == nil, let budget else { return }
         do {
             try budget.spend()
         } catch {
             limit = error
-            starts = []
-            parents = []
         }
     }
 

@@ -43,31 +43,39 @@ enum RawJSON {
         return index
     }
 
-    /// Whether a string literal's content (between its quotes) reads as the string whose UTF-8
-    /// is `name`, as `JSONValue(parsing:)` decodes it: escapes read, bytes that are not UTF-8
-    /// replaced by U+FFFD; compared byte for byte, as the tree's evaluator compares names.
-    static func string(_ content: Slice<UnsafeBufferPointer<UInt8>>, equals name: [UInt8]) -> Bool {
-        if !content.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 }) {
-            return content.elementsEqual(name)
+    /// Whether a string literal's content (`bytes[start..<end]`, between its quotes) reads as
+    /// the string whose UTF-8 is `name`, as `JSONValue(parsing:)` decodes it: escapes read,
+    /// bytes that are not UTF-8 replaced by U+FFFD; compared byte for byte, as the tree's
+    /// evaluator compares names.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, equals name: [UInt8])
+        -> Bool
+    {
+        var index = start
+        // Without a backslash or a byte past ASCII, the text is the string.
+        while index < end, bytes[index] != 0x5C, bytes[index] < 0x80 { index += 1 }
+        if index == end {
+            guard end - start == name.count else { return false }
+            return name.withUnsafeBufferPointer { name in
+                name.isEmpty || memcmp(name.baseAddress!, bytes.baseAddress! + start, name.count) == 0
+            }
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(name.count)
-        var index = content.startIndex
-        let base = content.base
-        while index < content.endIndex {
-            let byte = base[index]
+        index = start
+        while index < end {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\\") {
-                let (scalar, next) = escape(at: index, in: base)
+                let (scalar, next) = escape(at: index, in: bytes)
                 decoded.append(contentsOf: String(scalar).utf8)
                 index = next
             } else if byte < 0x80 {
                 decoded.append(byte)
                 index += 1
             } else {
-                var end = index
-                while end < content.endIndex, base[end] >= 0x80 { end += 1 }
-                decoded.append(contentsOf: String(decoding: base[index..<end], as: UTF8.self).utf8)
-                index = end
+                var last = index
+                while last < end, bytes[last] >= 0x80 { last += 1 }
+                decoded.append(contentsOf: String(decoding: bytes[index..<last], as: UTF8.self).utf8)
+                index = last
             }
             if decoded.count > name.count { return false }
         }
@@ -112,7 +120,7 @@ enum RawJSON {
     /// text: one element or member a line, two spaces a level, `": "` after a key, numbers
     /// as written, strings as `JSONValue.quote` writes what they decode to. What it writes
     /// goes through a buffer of its own, handed over a piece of 64 KB at a time.
-    struct PrettyWriter: ~Copyable {
+    final class PrettyWriter {
         let bytes: UnsafePointer<UInt8>
         let count: Int
         let flush: (Data) -> Void
@@ -132,24 +140,24 @@ enum RawJSON {
         deinit { out.deallocate() }
 
         /// Hands over what is written when it is a piece's worth.
-        mutating func flushIfFull() {
+        func flushIfFull() {
             guard used >= Self.pieceSize else { return }
             flushAll()
         }
 
-        mutating func flushAll() {
+        func flushAll() {
             guard used > 0 else { return }
             flush(Data(bytes: out, count: used))
             used = 0
         }
 
-        mutating func append(_ byte: UInt8) {
+        func append(_ byte: UInt8) {
             if used == Self.capacity { flushAll() }
             out[used] = byte
             used += 1
         }
 
-        mutating func append(_ source: UnsafePointer<UInt8>, count: Int) {
+        func append(_ source: UnsafePointer<UInt8>, count: Int) {
             var source = source
             var left = count
             while left > 0 {
@@ -162,18 +170,18 @@ enum RawJSON {
             }
         }
 
-        mutating func append(_ text: StaticString) {
+        func append(_ text: StaticString) {
             append(text.utf8Start, count: text.utf8CodeUnitCount)
         }
 
-        mutating func append(_ text: String) {
+        func append(_ text: String) {
             var text = text
             text.withUTF8 { utf8 in
                 if let base = utf8.baseAddress { append(base, count: utf8.count) }
             }
         }
 
-        mutating func indent(_ level: Int) {
+        func indent(_ level: Int) {
             let spaces: StaticString = "                                                                "
             var left = 2 * level
             while left > 0 {
@@ -183,21 +191,22 @@ enum RawJSON {
             }
         }
 
-        /// A JSON array of the values starting at `starts`, as the top level (`[]` when empty).
-        mutating func writeArray(of starts: [Int]) {
-            guard !starts.isEmpty else {
-                append("[]")
-                return
-            }
-            append("[\n")
-            for (position, start) in starts.enumerated() {
-                indent(1)
-                writeValue(at: start, depth: 1)
-                if position < starts.count - 1 { append(UInt8(ascii: ",")) }
-                append(UInt8(ascii: "\n"))
-                flushIfFull()
-            }
-            append(UInt8(ascii: "]"))
+        /// Writes the value starting at `start` as an element of the top-level array, after
+        /// the array's opening when it is the first.
+        ///
+        /// - Returns: where the value ends.
+        func writeElement(at start: Int, first: Bool) -> Int {
+            append(first ? "[\n" : ",\n")
+            indent(1)
+            let end = writeValue(at: start, depth: 1)
+            flushIfFull()
+            return end
+        }
+
+        /// Ends the top-level array (`[]` when it has no element), and hands over the rest.
+        func finishArray(empty: Bool) {
+            append(empty ? "[]" : "\n]")
+            flushAll()
         }
 
         func skipSpace(_ index: inout Int) {
@@ -213,7 +222,9 @@ enum RawJSON {
         }
 
         /// Writes the value starting at `start`, nested `depth` levels deep in what is written.
-        mutating func writeValue(at start: Int, depth: Int) {
+        ///
+        /// - Returns: where the value ends.
+        func writeValue(at start: Int, depth: Int) -> Int {
             var index = start
             // The closers of the open arrays and objects.
             var closers: [UInt8] = []
@@ -262,12 +273,12 @@ enum RawJSON {
                     indent(depth + closers.count)
                     append(closer)
                 }
-                if closers.isEmpty { return }
+                if closers.isEmpty { return index }
             }
         }
 
         /// Writes an object's key and `": "`, leaving `index` at its value.
-        mutating func writeKey(_ index: inout Int) {
+        func writeKey(_ index: inout Int) {
             writeString(&index)
             skipSpace(&index)
             index += 1
@@ -276,7 +287,7 @@ enum RawJSON {
         }
 
         /// Writes the string literal at `index` as `JSONValue.quote` writes what it decodes to.
-        mutating func writeString(_ index: inout Int) {
+        func writeString(_ index: inout Int) {
             append(UInt8(ascii: "\""))
             index += 1
             while true {
@@ -318,7 +329,7 @@ enum RawJSON {
         }
 
         /// Appends one decoded scalar as `JSONValue.quote` writes it.
-        mutating func append(_ scalar: Unicode.Scalar) {
+        func append(_ scalar: Unicode.Scalar) {
             switch scalar {
             case "\"": append("\\\"")
             case "\\": append("\\\\")
