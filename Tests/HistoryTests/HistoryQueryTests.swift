@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct HistoryQueryTests {
     /// Eight exchanges, oldest first, one minute apart from `base`.
-    private func seededStore(_ folder: WorkspaceTemporaryDirectory, base: Date) throws -> HistoryStore {
+    private func seededStore(_ folder: TemporaryFolder, base: Date) throws -> HistoryStore {
         let store = try HistoryStore(fileURL: folder.historyFile)
         let rows: [(String, String, Int?, String, String)] = [
             ("Users/List", "local", 200, "/v1/users", #"{"users":["alice","bob"]}"#),
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theListIsNewestFirst() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let all = try store.summaries()
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func pagesFollowEachOtherWithoutGapsOrRepeats() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let first = HistoryQuery(limit: 3)
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func filtersByEndpointAndEnvironment() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(endpoint: "Users/List")) == 3)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func filtersByStatusClass() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         func statuses(_ statusClass: HistoryStatusClass) throws -> [Int?] {
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func filtersByTimeRange() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try seededStore(folder, base: base)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func fullTextSearchFindsWordsInBodiesAndURLs() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.summaries(matching: HistoryQuery(search: "alice")).map(\.endpoint) == ["Users/List"])
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func searchWordsMatchWholeOrAsPrefixesWithAStarAndCombineWithFilters() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(search: "car")) == 0)
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func searchTextWithQuotesAndOperatorsIsTakenLiterally() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(try store.count(matching: HistoryQuery(search: #""hello" (world*"#)) == 1)
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func deletedExchangesLeaveTheSearchIndex() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         let store = try seededStore(folder, base: base)
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func entriesCarryHeadersAndBodiesForAPage() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let store = try seededStore(folder, base: Date(timeIntervalSince1970: 1_800_000_000))
         let page = try store.entries(matching: HistoryQuery(statusClass: .serverError))
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func aHistoryFromBeforeThePrefixIndexIsReindexedAndPrefixSearchFindsItsExchanges() throws {
-        let folder = try WorkspaceTemporaryDirectory()
+        let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
