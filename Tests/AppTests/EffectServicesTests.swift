@@ -158,7 +158,65 @@ import Testing
             })
         control.stop()
         await control.shutdown()
-        #expect(host.changes.all == ["start", "stop", "stop"])
+        #expect(host.changes.all == ["start", "stop"], "the stop asked while one runs is that one")
+    }
+
+    @Test func theMockRunsOneStartOrStopAtATimeAndThenOnlyTheLastRequestThatWaited() {
+        var machine = SessionMockControl.StateMachine<String>()
+        guard case .start("a") = machine.startRequested("a") else {
+            Issue.record("a start from stopped starts")
+            return
+        }
+        // Asked while "a" starts: only the last waits.
+        guard case .none = machine.startRequested("b"), case .none = machine.stopRequested(),
+            case .none = machine.startRequested("c")
+        else {
+            Issue.record("nothing else runs while a start runs")
+            return
+        }
+        guard case .start("c") = machine.startEnded(succeeded: true) else {
+            Issue.record("the last request runs once the start ends")
+            return
+        }
+        #expect(machine.state == .starting)
+        guard case .none = machine.startEnded(succeeded: true) else {
+            Issue.record("nothing waited")
+            return
+        }
+        #expect(machine.state == .serving)
+        #expect(!machine.isBusy)
+        guard case .stop = machine.stopRequested(), case .none = machine.stopRequested() else {
+            Issue.record("a second stop while one runs is that one")
+            return
+        }
+        guard case .none = machine.stopEnded() else {
+            Issue.record("nothing waited")
+            return
+        }
+        #expect(machine.state == .stopped)
+        guard case .none = machine.stopRequested() else {
+            Issue.record("stopping what is stopped does nothing")
+            return
+        }
+    }
+
+    @Test func aStopAskedWhileAStartRunsStopsWhatStartedAndAFailedStartLeavesNothingToStop() {
+        var served = SessionMockControl.StateMachine<String>()
+        _ = served.startRequested("a")
+        _ = served.stopRequested()
+        guard case .stop = served.startEnded(succeeded: true) else {
+            Issue.record("what started is stopped")
+            return
+        }
+        var failed = SessionMockControl.StateMachine<String>()
+        _ = failed.startRequested("a")
+        _ = failed.stopRequested()
+        guard case .none = failed.startEnded(succeeded: false) else {
+            Issue.record("a start that failed serves nothing to stop")
+            return
+        }
+        #expect(failed.state == .stopped)
+        #expect(!failed.isBusy)
     }
 
     // MARK: - The user's files

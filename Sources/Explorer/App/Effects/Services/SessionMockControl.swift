@@ -13,53 +13,78 @@ package final class SessionMockControl: Sendable {
     private let host: (any MockHosting)?
     /// Where a batch of answers is delivered from.
     private let queue: DispatchQueue
-    /// The last start or stop: each waits for the one before, so that a stop never overtakes
-    /// the start it stops.
-    private let lastChange = Mutex<Task<Void, Never>?>(nil)
+    /// Where the mock is in its life, and the start or stop that runs (what `shutdown` waits for).
+    private let life = Mutex<(machine: StateMachine<Start>, running: Task<Void, Never>?)>((StateMachine(), nil))
     /// What the mock answered and the reducer has not been told yet: sent together, at most
     /// every `logInterval`, so that a mock under load does not flood the main queue.
     private let unsent = Mutex<[MockLogLine]>([])
+
+    /// A start asked for: what to serve, and where to tell how it went.
+    struct Start {
+        let request: MockRequest
+        let send: @Sendable (AppAction) -> Void
+    }
 
     package init(host: (any MockHosting)?, queue: DispatchQueue) {
         self.host = host
         self.queue = queue
     }
 
-    /// Starts the mock; its answers are told in batches.
+    /// Starts the mock (after a start or stop that runs); its answers are told in batches.
     package func start(_ request: MockRequest, send: @escaping @Sendable (AppAction) -> Void) {
-        afterLastChange { host in
-            guard let host else {
-                send(.mockFailed("this explorer cannot serve a mock; run explorer mock in another terminal."))
-                return
-            }
-            do {
-                let started = try await host.start(request) { [weak self] line in self?.answered(line, send: send) }
-                send(.mockStarted(started))
-            } catch {
-                send(.mockFailed(sentence(describing: error)))
-            }
+        guard host != nil else {
+            send(.mockFailed("this explorer cannot serve a mock; run explorer mock in another terminal."))
+            return
         }
+        run { $0.startRequested(Start(request: request, send: send)) }
     }
 
     /// Stops the mock (nothing when none is served).
     package func stop() {
-        afterLastChange { host in await host?.stop() }
+        run { $0.stopRequested() }
     }
 
     /// Stops the mock and returns once its port is released.
     package func shutdown() async {
         stop()
-        await lastChange.withLock { $0 }?.value
+        while let running = life.withLock({ $0.running }) { await running.value }
     }
 
-    /// Runs `change` after the previous start or stop has finished.
-    private func afterLastChange(_ change: @escaping @Sendable ((any MockHosting)?) async -> Void) {
-        let host = self.host
-        lastChange.withLock { last in
-            let previous = last
-            last = Task {
-                await previous?.value
-                await change(host)
+    /// Feeds the machine an event and runs what it says; each start or stop, once it ends,
+    /// feeds it its outcome and runs what follows.
+    private func run(_ event: (inout StateMachine<Start>) -> StateMachine<Start>.Action) {
+        life.withLock { life in
+            perform(event(&life.machine), in: &life)
+        }
+    }
+
+    /// Starts the task an action needs (called under the lock).
+    private func perform(
+        _ action: StateMachine<Start>.Action,
+        in life: inout (machine: StateMachine<Start>, running: Task<Void, Never>?)
+    ) {
+        guard let host else { return }
+        switch action {
+        case .none:
+            if !life.machine.isBusy { life.running = nil }
+        case .start(let start):
+            life.running = Task {
+                var succeeded = false
+                do {
+                    let started = try await host.start(start.request) { [weak self] line in
+                        self?.answered(line, send: start.send)
+                    }
+                    succeeded = true
+                    start.send(.mockStarted(started))
+                } catch {
+                    start.send(.mockFailed(sentence(describing: error)))
+                }
+                self.run { $0.startEnded(succeeded: succeeded) }
+            }
+        case .stop:
+            life.running = Task {
+                await host.stop()
+                self.run { $0.stopEnded() }
             }
         }
     }
