@@ -16,8 +16,10 @@ extension JSONPath {
     ///
     /// The others need the tree: a descendant segment before another segment (`$..a.b`, whose
     /// nodes may be selected on several paths), several selectors in one bracket (`[0,1]`, in
-    /// the selectors' order), filters (`[?…]`), and indices or slices counted from the end
-    /// (`[-1]`, `[-2:]`, `[::-1]`), which need the array's length.
+    /// the selectors' order), filters (`[?…]`), slices backwards (`[::-1]`), and a descendant
+    /// segment's index or slice counted from the end (`..[-1]`). A child segment's index or
+    /// slice counted from the end (`$.items[-1]`, `$[-2:]`) streams: each array it applies to
+    /// is counted before its elements are read.
     package var isStreamable: Bool {
         query.isAbsolute && query.segments.allSatisfy { $0.streamingSelector != nil }
             && query.segments.dropLast().allSatisfy { !$0.isDescendant }
@@ -25,14 +27,17 @@ extension JSONPath {
 }
 
 extension JSONPath.Segment {
-    /// The one selector of a child segment that can be applied in one pass, or `nil`.
+    /// The one selector of a segment that can be applied in one pass, or `nil`.
     fileprivate var streamingSelector: JSONPath.Selector? {
         guard selectors.count == 1 else { return nil }
         switch selectors[0] {
         case .name, .wildcard: return selectors[0]
-        case .index(let index): return index >= 0 ? selectors[0] : nil
+        // Counted from the end, the array is counted first: not in a descent, where arrays
+        // nest in arrays that are counted too.
+        case .index(let index): return index >= 0 || !isDescendant ? selectors[0] : nil
         case .slice(let start, let end, let step):
-            return (start ?? 0) >= 0 && (end ?? 0) >= 0 && (step ?? 1) >= 0 ? selectors[0] : nil
+            guard (step ?? 1) >= 0 else { return nil }
+            return (start ?? 0) >= 0 && (end ?? 0) >= 0 || !isDescendant ? selectors[0] : nil
         case .filter: return nil
         }
     }
@@ -188,6 +193,11 @@ private struct StreamingScanner {
         var start: Int
         /// How many elements came before the current one (arrays).
         var position = 0
+        /// The positions of the elements its selector selects (arrays): from `lower` up to
+        /// `upper` by `step`.
+        var lower = 0
+        var upper = Int.max
+        var step = 1
         /// Whether a member the selector names was seen (objects): a second is left to the tree.
         var named = false
     }
@@ -276,7 +286,9 @@ private struct StreamingScanner {
                 if index < bytes.count, bytes[index] == closer {
                     index += 1
                 } else {
-                    stack.append(Frame(closer: closer, selector: childSelector, start: start))
+                    var frame = Frame(closer: closer, selector: childSelector, start: start)
+                    if closer == UInt8(ascii: "]"), childSelector >= 0 { try window(of: &frame) }
+                    stack.append(frame)
                     state = try firstChild()
                     continue
                 }
@@ -317,7 +329,7 @@ private struct StreamingScanner {
         let selected: Bool
         if frame.closer == UInt8(ascii: "]") {
             guard frame.selector >= 0 else { return -1 }
-            selected = selects(position: frame.position, with: selectors[frame.selector])
+            selected = selects(position: frame.position, in: frame)
         } else {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Decline() }
             let keyStart = index + 1
@@ -352,16 +364,40 @@ private struct StreamingScanner {
         return frame.selector + 1
     }
 
-    /// Whether an array's element at `position` is selected (an array's selectors).
-    func selects(position: Int, with selector: JSONPath.Selector) -> Bool {
-        switch selector {
-        case .wildcard: return true
-        case .index(let index): return position == index
+    /// Sets the positions an array's selector selects, counting its elements first when the
+    /// selector counts from the end (as the tree's evaluator normalizes them).
+    func window(of frame: inout Frame) throws(Decline) {
+        func counted() throws(Decline) -> Int {
+            guard let count = RawJSON.elementCount(ofArrayAt: frame.start, in: bytes) else { throw Decline() }
+            return count
+        }
+        switch selectors[frame.selector] {
+        case .index(let index):
+            let position = index >= 0 ? index : try counted() + index
+            (frame.lower, frame.upper) = position >= 0 ? (position, position &+ 1) : (0, 0)
         case .slice(let start, let end, let step):
-            let start = start ?? 0
-            let step = step ?? 1
-            guard step > 0, position >= start, end.map({ position < $0 }) ?? true else { return false }
-            return (position - start) % step == 0
+            frame.step = step ?? 1
+            guard frame.step > 0 else {
+                frame.upper = 0
+                return
+            }
+            guard (start ?? 0) < 0 || (end ?? 0) < 0 else {
+                (frame.lower, frame.upper) = (start ?? 0, end ?? Int.max)
+                return
+            }
+            let count = try counted()
+            func normalized(_ index: Int) -> Int { min(max(index >= 0 ? index : count + index, 0), count) }
+            (frame.lower, frame.upper) = (normalized(start ?? 0), normalized(end ?? count))
+        case .wildcard, .name, .filter: break
+        }
+    }
+
+    /// Whether an array's element at `position` is selected (an array's selectors).
+    func selects(position: Int, in frame: Frame) -> Bool {
+        switch selectors[frame.selector] {
+        case .wildcard: return true
+        case .index, .slice:
+            return position >= frame.lower && position < frame.upper && (position - frame.lower) % frame.step == 0
         case .name, .filter: return false
         }
     }

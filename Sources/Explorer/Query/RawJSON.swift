@@ -43,6 +43,38 @@ enum RawJSON {
         return index
     }
 
+    /// How many elements the array that starts at `start` has, read without checking it is
+    /// JSON (whoever reads it next checks that); `nil` when the text ends first.
+    static func elementCount(ofArrayAt start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = start + 1
+        var depth = 1
+        var commas = 0
+        var empty = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 1
+                empty = false
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                empty = false
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return empty ? 0 : commas + 1 }
+            case UInt8(ascii: ","):
+                if depth == 1 { commas += 1 }
+            case 0x20, 0x09, 0x0A, 0x0D: break
+            default: empty = false
+            }
+        }
+        return nil
+    }
+
     /// Whether a string literal's content (`bytes[start..<end]`, between its quotes) reads as
     /// the string whose UTF-8 is `name`, as `JSONValue(parsing:)` decodes it: escapes read,
     /// bytes that are not UTF-8 replaced by U+FFFD; compared byte for byte, as the tree's
