@@ -6,20 +6,19 @@ import NetworkingCore
 extension JSONPath {
     /// Whether `streamedMatches(in:maximumDepth:limits:)` evaluates the query over the body's
     /// bytes rather than over a parsed tree: an absolute query (`$`, never `@`) whose segments
-    /// have one selector each, a name (`.a`, `['a']`), the wildcard (`[*]`), an index from the
-    /// start (`[0]`) or a slice from the start forwards (`[1:3]`, `[::2]`, `[2:]`), and are
-    /// child segments but for the last, which may be a descendant segment (`$..id`,
-    /// `$.items..name`, `$..*`). Such a query selects each node by one path, so one pass over the
-    /// text finds them; the nodes a descendant segment selects are put in the RFC's order
-    /// (each node's children after the children of the nodes before it) by where their parents
-    /// start.
+    /// have one selector each, a name (`.a`, `['a']`), the wildcard (`[*]`), an index (`[0]`,
+    /// `[-1]`) or a slice forwards (`[1:3]`, `[::2]`, `[-2:]`), and are child segments but for
+    /// the last, which may be a descendant segment (`$..id`, `$.items..name`, `$..*`). Such a
+    /// query selects each node by one path, so a pass over the text finds them in document
+    /// order; an index or slice counted from the end counts the array's elements first, and the
+    /// nodes a descendant segment selects are put in the RFC's order (each node's children after
+    /// the children of the nodes before it) by where their parents start.
     ///
     /// The others need the tree: a descendant segment before another segment (`$..a.b`, whose
     /// nodes may be selected on several paths), several selectors in one bracket (`[0,1]`, in
     /// the selectors' order), filters (`[?…]`), slices backwards (`[::-1]`), and a descendant
-    /// segment's index or slice counted from the end (`..[-1]`). A child segment's index or
-    /// slice counted from the end (`$.items[-1]`, `$[-2:]`) streams: each array it applies to
-    /// is counted before its elements are read.
+    /// segment's index or slice counted from the end (`..[-1]`, where counted arrays would
+    /// nest).
     package var isStreamable: Bool {
         query.isAbsolute && query.segments.allSatisfy { $0.streamingSelector != nil }
             && query.segments.dropLast().allSatisfy { !$0.isDescendant }
@@ -179,8 +178,8 @@ private enum StreamingOutcome {
 }
 
 /// One pass over a JSON document that checks it as `JSONValue(parsing:)` reads it (the same
-/// grammar and depth rule) and notes where the values a chain of child selectors selects
-/// start. It keeps a stack of the open arrays and objects, never a value.
+/// grammar and depth rule), counts the nodes a streamable query selects, and tells where each
+/// match starts. It keeps a stack of the open arrays and objects, never a value.
 private struct StreamingScanner {
     /// An open array or object.
     struct Frame {
