@@ -20,25 +20,32 @@ extension JSONPath {
     /// segment's index or slice counted from the end (`..[-1]`, where counted arrays would
     /// nest).
     package var isStreamable: Bool {
-        query.isAbsolute && query.segments.allSatisfy { $0.streamingSelector != nil }
-            && query.segments.dropLast().allSatisfy { !$0.isDescendant }
+        guard query.isAbsolute, query.segments.allSatisfy({ $0.streamingSelectors != nil }),
+            query.segments.dropLast().allSatisfy({ !$0.isDescendant })
+        else { return false }
+        // Several selectors in a bracket are read one after the other, in the tree's order: not
+        // with a descent, whose matches are sorted.
+        return query.segments.allSatisfy { $0.selectors.count == 1 } || !query.segments.contains(where: \.isDescendant)
     }
 }
 
 extension JSONPath.Segment {
-    /// The one selector of a segment that can be applied in one pass, or `nil`.
-    fileprivate var streamingSelector: JSONPath.Selector? {
-        guard selectors.count == 1 else { return nil }
-        switch selectors[0] {
-        case .name, .wildcard: return selectors[0]
-        // Counted from the end, the array is counted first: not in a descent, where arrays
-        // nest in arrays that are counted too.
-        case .index(let index): return index >= 0 || !isDescendant ? selectors[0] : nil
-        case .slice(let start, let end, let step):
-            guard (step ?? 1) >= 0 else { return nil }
-            return (start ?? 0) >= 0 && (end ?? 0) >= 0 || !isDescendant ? selectors[0] : nil
-        case .filter: return nil
+    /// The selectors of a segment when each can be applied in a pass over the text, or `nil`.
+    fileprivate var streamingSelectors: [JSONPath.Selector]? {
+        guard !selectors.isEmpty, selectors.count <= 64 else { return nil }
+        let streams = selectors.allSatisfy { selector in
+            switch selector {
+            case .name, .wildcard: return true
+            // Counted from the end, the array is counted first: not in a descent, where arrays
+            // nest in arrays that are counted too.
+            case .index(let index): return index >= 0 || !isDescendant
+            case .slice(let start, let end, let step):
+                guard (step ?? 1) >= 0 else { return false }
+                return (start ?? 0) >= 0 && (end ?? 0) >= 0 || !isDescendant
+            case .filter: return false
+            }
         }
+        return streams ? selectors : nil
     }
 }
 
@@ -66,7 +73,7 @@ extension JSONPath {
     ) throws(Failure) -> StreamedNodelist? {
         guard isStreamable else { return nil }
         let plan = StreamingPlan(
-            selectors: query.segments.compactMap(\.streamingSelector),
+            segments: query.segments.compactMap(\.streamingSelectors),
             descends: query.segments.last?.isDescendant == true, maximumDepth: maximumDepth)
         let budget = Budget(expression: description, limits: limits)
         let outcome = json.withUnsafeBytes { raw in
@@ -84,11 +91,66 @@ extension JSONPath {
 
 /// What a streamed query looks for.
 struct StreamingPlan: Sendable {
-    /// Each segment's selector.
-    let selectors: [JSONPath.Selector]
+    /// Each segment's selectors.
+    let segments: [[JSONPath.Selector]]
     /// Whether the last segment is a descendant segment.
     let descends: Bool
     let maximumDepth: Int
+    /// The UTF-8 bytes of each name selector's name (empty for the others), segment by segment.
+    let names: [[[UInt8]]]
+    /// Whether a segment has several selectors (whose matches come selector after selector).
+    let isMultiple: Bool
+
+    init(segments: [[JSONPath.Selector]], descends: Bool, maximumDepth: Int) {
+        self.segments = segments
+        self.descends = descends
+        self.maximumDepth = maximumDepth
+        names = segments.map { selectors in
+            selectors.map { selector in
+                if case .name(let name) = selector { return Array(name.utf8) }
+                return []
+            }
+        }
+        isMultiple = segments.contains { $0.count > 1 }
+    }
+}
+
+/// The positions of the elements an index or slice selects in an array: from `lower` up to
+/// `upper` by `step`.
+struct ArrayWindow {
+    var lower = 0
+    var upper = Int.max
+    var step = 1
+
+    func contains(_ position: Int) -> Bool {
+        position >= lower && position < upper && (position - lower) % step == 0
+    }
+
+    /// The window of `selector` for the array that starts at `start`, counting its elements
+    /// (once, into `count`) when the selector counts from the end, as the tree's evaluator
+    /// normalizes indices; `nil` when the text ends before the array does.
+    static func of(
+        _ selector: JSONPath.Selector, arrayAt start: Int, in bytes: UnsafeBufferPointer<UInt8>, count: inout Int?
+    ) -> ArrayWindow? {
+        func counted() -> Int? {
+            if count == nil { count = RawJSON.elementCount(ofArrayAt: start, in: bytes) }
+            return count
+        }
+        switch selector {
+        case .index(let index):
+            guard let position = index >= 0 ? index : counted().map({ $0 + index }) else { return nil }
+            return position >= 0 ? ArrayWindow(lower: position, upper: position &+ 1) : ArrayWindow(upper: 0)
+        case .slice(let start, let end, let step):
+            guard (step ?? 1) > 0 else { return ArrayWindow(upper: 0) }
+            guard (start ?? 0) < 0 || (end ?? 0) < 0 else {
+                return ArrayWindow(lower: start ?? 0, upper: end ?? Int.max, step: step ?? 1)
+            }
+            guard let count = counted() else { return nil }
+            func normalized(_ index: Int) -> Int { min(max(index >= 0 ? index : count + index, 0), count) }
+            return ArrayWindow(lower: normalized(start ?? 0), upper: normalized(end ?? count), step: step ?? 1)
+        case .wildcard, .name, .filter: return ArrayWindow()
+        }
+    }
 }
 
 /// A streamed query's nodelist, in a document checked to be JSON: found again in its bytes
@@ -108,6 +170,13 @@ package struct StreamedNodelist: Sendable {
     /// Calls `body` with where each match starts, in the nodelist's order; `body` gives where
     /// the match ends, when it has read it (the scan then goes on from there).
     func forEachStart(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Int?) {
+        if plan.isMultiple {
+            var start = 0
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+            while RawJSON.isSpace(bytes[start]) { start += 1 }
+            visit(start, segment: 0, in: bytes, body)
+            return
+        }
         guard inDocumentOrder else {
             // The RFC's order: the children of each node (in the order a selector gives them,
             // here the document's), nodes in the order the descent visits them (each before its
@@ -126,6 +195,63 @@ package struct StreamedNodelist: Sendable {
         withoutActuallyEscaping(body) { body in
             var scanner = StreamingScanner(bytes: bytes, plan: plan, budget: nil) { start, _ in body(start) }
             _ = scanner.run()
+        }
+    }
+
+    /// Calls `body` for each match below the value at `start` of the segments from `segment`
+    /// on, as the tree's evaluator finds them: selector after selector, each over the value's
+    /// children in their order (a query with several selectors in a bracket).
+    func visit(_ start: Int, segment: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Int?) {
+        guard segment < plan.segments.count else {
+            _ = body(start)
+            return
+        }
+        let isArray = bytes[start] == UInt8(ascii: "[")
+        guard isArray || bytes[start] == UInt8(ascii: "{") else { return }
+        let closer = isArray ? UInt8(ascii: "]") : UInt8(ascii: "}")
+        var count: Int?
+        func skipSpace(_ index: inout Int) {
+            while RawJSON.isSpace(bytes[index]) { index += 1 }
+        }
+        for (number, selector) in plan.segments[segment].enumerated() {
+            var window = ArrayWindow()
+            switch selector {
+            case .name: if isArray { continue }
+            case .index, .slice:
+                guard isArray else { continue }
+                window = ArrayWindow.of(selector, arrayAt: start, in: bytes, count: &count) ?? ArrayWindow(upper: 0)
+            case .wildcard, .filter: break
+            }
+            var index = start + 1
+            var position = 0
+            skipSpace(&index)
+            while bytes[index] != closer, position < window.upper {
+                var selected: Bool
+                if isArray {
+                    selected = window.contains(position)
+                } else {
+                    let keyEnd = RawJSON.end(ofValueAt: index, in: bytes)
+                    selected =
+                        if case .name = selector {
+                            RawJSON.string(bytes, from: index + 1, to: keyEnd - 1, equals: plan.names[segment][number])
+                        } else { true }
+                    index = keyEnd
+                    skipSpace(&index)
+                    index += 1
+                    skipSpace(&index)
+                }
+                let child = index
+                if selected { visit(child, segment: segment + 1, in: bytes, body) }
+                // A name's member is the only one (a repeated one is left to the tree).
+                if selected, case .name = selector { break }
+                index = RawJSON.end(ofValueAt: child, in: bytes)
+                skipSpace(&index)
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    skipSpace(&index)
+                }
+                position += 1
+            }
         }
     }
 
@@ -190,35 +316,42 @@ private struct StreamingScanner {
         var selector: Int
         /// Where it starts.
         var start: Int
+        /// How many times it is in the nodelist before its selectors (several selectors in a
+        /// bracket may select a node more than once).
+        var weight: Int
         /// How many elements came before the current one (arrays).
         var position = 0
-        /// The positions of the elements its selector selects (arrays): from `lower` up to
-        /// `upper` by `step`.
-        var lower = 0
-        var upper = Int.max
-        var step = 1
-        /// Whether a member the selector names was seen (objects): a second is left to the tree.
-        var named = false
+        /// The positions of the elements its first selector selects (arrays), and those the
+        /// others select (when there are several).
+        var window = ArrayWindow()
+        var moreWindows: [ArrayWindow] = []
+        /// Which of its name selectors have selected a member (objects), a bit each: a second
+        /// member of that name is left to the tree.
+        var named: UInt64 = 0
     }
 
     /// The document was refused or needs the tree.
     struct Decline: Error {}
 
     let bytes: UnsafeBufferPointer<UInt8>
-    let selectors: [JSONPath.Selector]
+    /// Each segment's selectors.
+    let segments: [[JSONPath.Selector]]
+    /// Each segment's selector when it has one (most do), read without a loop.
+    let singles: [JSONPath.Selector?]
+    let names: [[[UInt8]]]
     /// What to count against the query's limits; `nil` once they are known to be kept.
     let budget: JSONPath.Budget?
     /// What is told of each match: where it starts, and where its parent does (with a
     /// descendant segment; else 0).
     let note: ((Int, Int) -> Int?)?
-    /// The UTF-8 bytes of each name selector's name (empty for the others).
-    let names: [[UInt8]]
     /// The index of the last selector when its segment is a descendant segment, else -1: a
     /// value whose children it tests passes the test on to all of them.
     let descent: Int
     let maximumDepth: Int
     var index = 0
     var stack: [Frame] = []
+    /// How many times the next child read is in the nodelist after its segment.
+    var childWeight = 1
     /// How many matches so far, and where the last one's parent starts.
     var count = 0
     var lastParent = 0
@@ -233,15 +366,13 @@ private struct StreamingScanner {
         note: ((Int, Int) -> Int?)? = nil
     ) {
         self.bytes = bytes
-        selectors = plan.selectors
-        descent = plan.descends ? selectors.count - 1 : -1
+        segments = plan.segments
+        singles = plan.segments.map { $0.count == 1 ? $0[0] : nil }
+        names = plan.names
+        descent = plan.descends ? segments.count - 1 : -1
         maximumDepth = plan.maximumDepth
         self.budget = budget
         self.note = note
-        names = selectors.map { selector in
-            if case .name(let name) = selector { return Array(name.utf8) }
-            return []
-        }
     }
 
     mutating func run() -> StreamingOutcome {
@@ -256,9 +387,9 @@ private struct StreamingScanner {
     }
 
     /// Counts a match, and tells of it; gives where it ends when what was told read it.
-    mutating func noteMatch(at start: Int, parent: Int) -> Int? {
+    mutating func noteMatch(at start: Int, parent: Int, weight: Int = 1) -> Int? {
         guard limit == nil else { return nil }
-        count += 1
+        count += weight
         if parent < lastParent { ordered = false }
         lastParent = parent
         return note?(start, parent) ?? nil
@@ -269,12 +400,13 @@ private struct StreamingScanner {
     mutating func document() throws(Decline) {
         skipSpace()
         var state = 0
+        var weight = 1
         while true {
             // A value, nested `stack.count` levels deep.
             guard stack.count < maximumDepth, index < bytes.count else { throw Decline() }
-            let childSelector = state >= 0 && state < selectors.count ? state : -1
+            let childSelector = state >= 0 && state < segments.count ? state : -1
             // A match with no match below it, read already (on a second pass): skipped.
-            let skipped = state == selectors.count ? noteMatch(at: index, parent: 0) : nil
+            let skipped = state == segments.count ? noteMatch(at: index, parent: 0, weight: weight) : nil
             switch bytes[index] {
             case _ where skipped != nil: index = skipped ?? index
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -285,10 +417,11 @@ private struct StreamingScanner {
                 if index < bytes.count, bytes[index] == closer {
                     index += 1
                 } else {
-                    var frame = Frame(closer: closer, selector: childSelector, start: start)
-                    if closer == UInt8(ascii: "]"), childSelector >= 0 { try window(of: &frame) }
+                    var frame = Frame(closer: closer, selector: childSelector, start: start, weight: weight)
+                    if closer == UInt8(ascii: "]"), childSelector >= 0 { try windows(of: &frame) }
                     stack.append(frame)
                     state = try firstChild()
+                    weight = childWeight
                     continue
                 }
             case UInt8(ascii: "\""): try skipString()
@@ -316,19 +449,30 @@ private struct StreamingScanner {
                 if index < bytes.count, bytes[index] == top.closer { throw Decline() }
                 stack[stack.count - 1].position += 1
                 state = try firstChild()
+                weight = childWeight
                 break
             }
         }
     }
 
     /// Reads up to the next child of the innermost open array or object (an object's key and
-    /// `:`), and gives that child's state; notes it when a descendant segment selects it.
+    /// `:`), and gives that child's state (and its weight, in `childWeight`); notes it when a
+    /// descendant segment selects it.
     mutating func firstChild() throws(Decline) -> Int {
         let frame = stack[stack.count - 1]
-        let selected: Bool
+        // How many of the segment's selectors select the child.
+        var selections = 0
         if frame.closer == UInt8(ascii: "]") {
             guard frame.selector >= 0 else { return -1 }
-            selected = selects(position: frame.position, in: frame)
+            if let selector = singles[frame.selector] {
+                switch selector {
+                case .wildcard: selections = 1
+                case .index, .slice: selections = frame.window.contains(frame.position) ? 1 : 0
+                case .name, .filter: break
+                }
+            } else {
+                selections = arraySelections(in: frame)
+            }
         } else {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Decline() }
             let keyStart = index + 1
@@ -339,73 +483,81 @@ private struct StreamingScanner {
             index += 1
             skipSpace()
             guard frame.selector >= 0 else { return -1 }
-            switch selectors[frame.selector] {
-            case .wildcard: selected = true
-            case .name:
-                selected = RawJSON.string(bytes, from: keyStart, to: keyEnd, equals: names[frame.selector])
-                // The tree takes the last of repeated names, and counts only what is under it.
-                if selected, frame.named { throw Decline() }
-                if selected { stack[stack.count - 1].named = true }
-            default: selected = false
-            }
+            selections = try memberSelections(in: frame, keyStart: keyStart, keyEnd: keyEnd)
         }
         if frame.selector == descent {
             // Every node below the descent's start is visited, and passes the descent on.
             try spend()
-            if selected {
+            if selections > 0 {
                 try spend()
                 _ = noteMatch(at: index, parent: frame.start)
             }
+            childWeight = 1
             return descent
         }
-        guard selected else { return -1 }
-        try spend()
+        guard selections > 0 else { return -1 }
+        let (weight, overflow) = frame.weight.multipliedReportingOverflow(by: selections)
+        // So many nodes are past any limit: the tree says which.
+        if overflow { throw Decline() }
+        try spend(weight)
+        childWeight = weight
         return frame.selector + 1
     }
 
-    /// Sets the positions an array's selector selects, counting its elements first when the
-    /// selector counts from the end (as the tree's evaluator normalizes them).
-    func window(of frame: inout Frame) throws(Decline) {
-        func counted() throws(Decline) -> Int {
-            guard let count = RawJSON.elementCount(ofArrayAt: frame.start, in: bytes) else { throw Decline() }
-            return count
-        }
-        switch selectors[frame.selector] {
-        case .index(let index):
-            let position = index >= 0 ? index : try counted() + index
-            (frame.lower, frame.upper) = position >= 0 ? (position, position &+ 1) : (0, 0)
-        case .slice(let start, let end, let step):
-            frame.step = step ?? 1
-            guard frame.step > 0 else {
-                frame.upper = 0
-                return
+    /// How many of an array's selectors select its current element.
+    func arraySelections(in frame: Frame) -> Int {
+        var selections = 0
+        for (number, selector) in segments[frame.selector].enumerated() {
+            switch selector {
+            case .wildcard: selections += 1
+            case .index, .slice:
+                let window = number == 0 ? frame.window : frame.moreWindows[number - 1]
+                if window.contains(frame.position) { selections += 1 }
+            case .name, .filter: break
             }
-            guard (start ?? 0) < 0 || (end ?? 0) < 0 else {
-                (frame.lower, frame.upper) = (start ?? 0, end ?? Int.max)
-                return
-            }
-            let count = try counted()
-            func normalized(_ index: Int) -> Int { min(max(index >= 0 ? index : count + index, 0), count) }
-            (frame.lower, frame.upper) = (normalized(start ?? 0), normalized(end ?? count))
-        case .wildcard, .name, .filter: break
         }
+        return selections
     }
 
-    /// Whether an array's element at `position` is selected (an array's selectors).
-    func selects(position: Int, in frame: Frame) -> Bool {
-        switch selectors[frame.selector] {
-        case .wildcard: return true
-        case .index, .slice:
-            return position >= frame.lower && position < frame.upper && (position - frame.lower) % frame.step == 0
-        case .name, .filter: return false
+    /// How many of an object's selectors select the member whose key is `bytes[keyStart..<keyEnd]`.
+    mutating func memberSelections(in frame: Frame, keyStart: Int, keyEnd: Int) throws(Decline) -> Int {
+        var selections = 0
+        let selectors = segments[frame.selector]
+        for number in 0..<selectors.count {
+            switch selectors[number] {
+            case .wildcard: selections += 1
+            case .name:
+                let name = names[frame.selector][number]
+                guard RawJSON.string(bytes, from: keyStart, to: keyEnd, equals: name) else { continue }
+                // The tree takes the last of repeated names, and counts only what is under it.
+                if frame.named & (1 << number) != 0 { throw Decline() }
+                stack[stack.count - 1].named |= 1 << number
+                selections += 1
+            case .index, .slice, .filter: break
+            }
         }
+        return selections
+    }
+
+    /// Sets the positions an array's selectors select.
+    func windows(of frame: inout Frame) throws(Decline) {
+        var count: Int?
+        var windows: [ArrayWindow] = []
+        for selector in segments[frame.selector] {
+            guard let window = ArrayWindow.of(selector, arrayAt: frame.start, in: bytes, count: &count) else {
+                throw Decline()
+            }
+            windows.append(window)
+        }
+        frame.window = windows[0]
+        frame.moreWindows = Array(windows.dropFirst())
     }
 
     /// Counts a selected node against the query's limits, as the tree's evaluation does.
-    mutating func spend() throws(Decline) {
+    mutating func spend(_ nodes: Int = 1) throws(Decline) {
         guard limit == nil, let budget else { return }
         do {
-            try budget.spend()
+            try budget.spend(nodes)
         } catch {
             limit = error
         }
