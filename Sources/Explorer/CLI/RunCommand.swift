@@ -38,13 +38,28 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Flag(name: .long, help: "Print one JSON object with every result instead of the table.")
     var json = false
 
-    @Flag(name: .long, help: "Stop at the first endpoint that does not pass.")
-    var failFast = false
+    @Flag(
+        name: [.customLong("bail"), .customLong("fail-fast")],
+        help: "Stop at the first endpoint that does not pass; the summary says how many were not run.")
+    var bail = false
+
+    @Option(
+        name: [.customLong("iterations"), .customLong("repeat")],
+        help: ArgumentHelp(
+            "Run the selection this many times (captures flow from one to the next); --repeat is the same.",
+            valueName: "N"))
+    var iterations: Int?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Run the selection this many times (captures flow from one to the next).", valueName: "N"))
-    var `repeat`: Int = 1
+        help: ArgumentHelp(
+            "Run the selection once per row of this CSV (a header row) or JSON (an array of objects) file, "
+                + "the row's values as variables above the environment's (--var still wins).",
+            valueName: "FILE"))
+    var data: String?
+
+    @Option(name: .long, help: ArgumentHelp("Wait this many milliseconds between requests.", valueName: "MS"))
+    var delay: Int = 0
 
     @Option(
         name: .long,
@@ -70,10 +85,20 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let maximumRepeat = 100_000
     /// The most requests `--jobs` may send at once.
     static let maximumJobs = 64
+    /// The longest `--delay`, in milliseconds (ten minutes).
+    static let maximumDelay = 600_000
 
     func validate() throws {
-        guard (1...Self.maximumRepeat).contains(`repeat`) else {
-            throw ExchangeSender.usageError("--repeat must be a whole number from 1 to \(Self.maximumRepeat).")
+        if let iterations, !(1...Self.maximumRepeat).contains(iterations) {
+            throw ExchangeSender.usageError("--iterations must be a whole number from 1 to \(Self.maximumRepeat).")
+        }
+        if iterations != nil, data != nil {
+            throw ExchangeSender.usageError(
+                "--iterations and --data cannot be used together: the data file's rows are the iterations.")
+        }
+        guard (0...Self.maximumDelay).contains(delay) else {
+            throw ExchangeSender.usageError(
+                "--delay must be a whole number of milliseconds from 0 to \(Self.maximumDelay).")
         }
         guard (1...Self.maximumJobs).contains(jobs) else {
             throw ExchangeSender.usageError("--jobs must be a whole number from 1 to \(Self.maximumJobs).")
@@ -84,6 +109,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
         let (selected, environment) = try selection(in: loaded)
+        let passes = try iterationPlan(collectionPath: located.path)
         environment.setOverrides(overrides)
         if environment.isProtected, selected.contains(where: { $0.method != .get }), !confirm.yes {
             printError(
@@ -107,13 +133,18 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             collection: loaded, at: located.path, environment: environment, overrides: overrides,
             through: transport, check: check, validation: validation)
         let recorder = history.recorder()
-        let progress = RunProgress(total: selected.count * `repeat`, live: isatty(STDERR_FILENO) == 1 && !json)
+        let progress = RunProgress(total: selected.count * passes.count, live: isatty(STDERR_FILENO) == 1 && !json)
 
         let started = Date()
         var results: [RunResult] = []
+        var endpointsRun = 0
+        var stopped = false
         let batches = Self.batches(selected, jobs: jobs)
-        run: for iteration in 1...`repeat` {
+        run: for pass in passes {
+            let iteration = pass.number
+            let rowValues = pass.row?.values ?? [:]
             for batch in batches {
+                if delay > 0, endpointsRun > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
                 // Each endpoint's steps, in the batch's (file) order whatever order they finish in.
                 let stepsByEndpoint = await withTaskGroup(of: (Int, [SequenceStep<HistoryEntry>]).self) { group in
                     for (index, endpoint) in batch.enumerated() {
@@ -121,7 +152,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                             progress.starting(endpoint.id)
                             return (
                                 index,
-                                await runner.run(endpoint) { step in
+                                await runner.run(endpoint, variables: rowValues) { step in
                                     progress.finished(Self.result(step, iteration: iteration))
                                 }
                             )
@@ -136,10 +167,14 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                         var entry = step.historyEntry
                         entry?.collectionPath = located.path
                         if let entry { recorder?.record(entry, secrets: step.secrets) }
-                        results.append(Self.result(step, iteration: iteration))
+                        results.append(Self.result(step, iteration: iteration, row: pass.row, dataFile: data))
                     }
                 }
-                if failFast, stepsByEndpoint.joined().contains(where: { $0.outcome != .passed }) { break run }
+                endpointsRun += batch.count
+                if bail, stepsByEndpoint.joined().contains(where: { $0.outcome != .passed }) {
+                    stopped = true
+                    break run
+                }
             }
         }
         try? await transport.shutdown()
@@ -148,7 +183,9 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
 
         let summary = RunSummary(
             collection: loaded.name, environment: environment.name, results: results,
-            seconds: Date().timeIntervalSince(started), startedAt: started)
+            seconds: Date().timeIntervalSince(started), startedAt: started,
+            iterations: passes.filter { pass in results.contains { $0.iteration == pass.number } }, dataFile: data,
+            notRun: stopped ? selected.count * passes.count - endpointsRun : nil)
         try report(summary, results: results)
     }
 
@@ -227,11 +264,18 @@ extension RunCommand {
         return batches
     }
 
-    /// A step as a line of the report.
-    static func result(_ step: SequenceStep<HistoryEntry>, iteration: Int) -> RunResult {
-        RunResult(
+    /// A step as a line of the report; in a data run, a request that could not be built names
+    /// the row it ran with (see `rowError`).
+    static func result(
+        _ step: SequenceStep<HistoryEntry>, iteration: Int, row: DataRow? = nil, dataFile: String? = nil
+    ) -> RunResult {
+        var result = RunResult(
             step: step, iteration: iteration, status: step.exchange?.record.status,
             milliseconds: step.exchange?.record.timings.totalMilliseconds ?? 0)
+        if let row, let dataFile, result.outcome == .notSent, let error = result.error {
+            result.error = rowError(error, row: row, dataFile: dataFile)
+        }
+        return result
     }
 }
 

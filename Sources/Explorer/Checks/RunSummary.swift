@@ -60,6 +60,20 @@ package struct RunResult: Sendable, Hashable {
     }
 }
 
+/// One pass over the selection: a repetition (`--iterations`), or a data file's row.
+package struct RunIteration: Sendable, Hashable {
+    /// Its number, from 1.
+    package var number: Int
+    /// The data file's row it ran with, or `nil` without `--data`.
+    package var row: DataRow?
+
+    /// Creates an iteration.
+    package init(number: Int, row: DataRow? = nil) {
+        self.number = number
+        self.row = row
+    }
+}
+
 /// What a run did, as a table, JUnit XML or JSON; and its exit code.
 package struct RunSummary: Sendable {
     /// The collection's name.
@@ -72,14 +86,35 @@ package struct RunSummary: Sendable {
     package var seconds: Double
     /// When the run started.
     package var startedAt: Date
+    /// The iterations that ran (a run without `--iterations` or `--data` has one).
+    package var iterations: [RunIteration]
+    /// The data file the iterations' rows came from (`--data`), as named.
+    package var dataFile: String?
+    /// How many endpoints were not run because the run stopped at its first failure
+    /// (`--bail`), or `nil` when it did not stop.
+    package var notRun: Int?
 
     /// Creates a summary.
-    package init(collection: String, environment: String, results: [RunResult], seconds: Double, startedAt: Date) {
+    package init(
+        collection: String, environment: String, results: [RunResult], seconds: Double, startedAt: Date,
+        iterations: [RunIteration]? = nil, dataFile: String? = nil, notRun: Int? = nil
+    ) {
         self.collection = collection
         self.environment = environment
         self.results = results
         self.seconds = seconds
         self.startedAt = startedAt
+        self.iterations =
+            iterations ?? (1...max(1, results.map(\.iteration).max() ?? 1)).map { RunIteration(number: $0) }
+        self.dataFile = dataFile
+        self.notRun = notRun
+    }
+
+    /// The line said when the run stopped at its first failure, or `nil`.
+    package var stoppedLine: String? {
+        notRun.map { count in
+            "Stopped at the first failure (--bail): \(count) request\(count == 1 ? "" : "s") not run."
+        }
     }
 
     /// How many passed, failed an assertion, or had no response / were not sent.
@@ -109,7 +144,7 @@ package struct RunSummary: Sendable {
 
     /// The summary table, with what failed under each line.
     package var table: String {
-        let repeated = results.contains { $0.iteration > 1 }
+        let repeated = iterations.count > 1 || results.contains { $0.iteration > 1 }
         let rows = results.map { result in
             [
                 result.mark,
@@ -134,6 +169,7 @@ package struct RunSummary: Sendable {
             lines += result.problems.map { "    " + $0 }
         }
         lines.append(totalsLine)
+        if let stoppedLine { lines.append(stoppedLine) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -158,6 +194,9 @@ package struct RunSummary: Sendable {
             "<testsuites name=\"\(escape(collection))\" tests=\"\(results.count)\" failures=\"\(failed)\" "
             + "errors=\"\(errors)\" time=\"\(seconds3(seconds))\">\n"
         let timestamp = ISO8601DateFormatter().string(from: startedAt)
+        let rowsByIteration = Dictionary(
+            iterations.compactMap { iteration in iteration.row.map { (iteration.number, $0) } }
+        ) { first, _ in first }
         for suite in suites {
             let suiteFailures = suite.results.filter { $0.outcome == .failed }.count
             let suiteErrors = suite.results.filter { $0.outcome == .transportFailure || $0.outcome == .notSent }.count
@@ -166,9 +205,13 @@ package struct RunSummary: Sendable {
                 "  <testsuite name=\"\(escape(suite.name))\" tests=\"\(suite.results.count)\" "
                 + "failures=\"\(suiteFailures)\" errors=\"\(suiteErrors)\" "
                 + "time=\"\(seconds3(time))\" timestamp=\"\(timestamp)\">\n"
-            xml += "    <properties><property name=\"environment\" value=\"\(escape(environment))\"/></properties>\n"
+            let data = dataFile.map { "<property name=\"data\" value=\"\(escape($0))\"/>" } ?? ""
+            xml +=
+                "    <properties><property name=\"environment\" value=\"\(escape(environment))\"/>\(data)"
+                + "</properties>\n"
             for result in suite.results {
-                let name = result.name + (result.iteration > 1 ? " #\(result.iteration)" : "")
+                let row = rowsByIteration[result.iteration].map { " (\($0.place))" } ?? ""
+                let name = result.name + (result.iteration > 1 || !row.isEmpty ? " #\(result.iteration)" : "") + row
                 xml +=
                     "    <testcase name=\"\(escape(name))\" classname=\"\(escape(suite.name))\" "
                     + "time=\"\(seconds3(result.milliseconds / 1000))\""
@@ -225,6 +268,13 @@ package struct RunSummary: Sendable {
         return [
             "collection": collection, "environment": environment, "seconds": (seconds * 1000).rounded() / 1000,
             "passed": passed, "failed": failed, "errors": errors, "exitCode": Int(exitCode),
+            "data": dataFile ?? NSNull(), "stopped": notRun != nil, "notRun": notRun ?? 0,
+            "iterations": iterations.map { iteration -> [String: Any] in
+                [
+                    "iteration": iteration.number, "row": iteration.row?.number ?? NSNull(),
+                    "line": iteration.row?.line ?? NSNull(),
+                ]
+            },
             "results": results.map { result -> [String: Any] in
                 [
                     "endpoint": result.endpoint, "iteration": result.iteration, "outcome": result.outcome.rawValue,

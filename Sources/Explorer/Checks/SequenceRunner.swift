@@ -132,19 +132,22 @@ package final class SequenceRunner<Record: Sendable>: Sendable {
     /// - Parameters:
     ///   - endpoint: the endpoint.
     ///   - withPrerequisites: whether `requires:` is followed.
+    ///   - variables: values for this call only (a data file's row), above everything but
+    ///     `--var`: above captured values, the environment's and the collection's.
     ///   - onStep: called after each endpoint sent, prerequisites first.
     /// - Returns: every step, the asked endpoint's last. A prerequisite that fails ends the
     ///   list there: the endpoint that needed it is not sent.
     @discardableResult
     package func run(
-        _ endpoint: Endpoint, withPrerequisites: Bool = true, onStep: (SequenceStep<Record>) -> Void = { _ in }
+        _ endpoint: Endpoint, withPrerequisites: Bool = true, variables: [String: String] = [:],
+        onStep: (SequenceStep<Record>) -> Void = { _ in }
     ) async -> [SequenceStep<Record>] {
         var steps: [SequenceStep<Record>] = []
         if withPrerequisites {
-            steps = await sendPrerequisites(of: endpoint, onStep: onStep)
+            steps = await sendPrerequisites(of: endpoint, variables: variables, onStep: onStep)
             guard steps.allSatisfy({ $0.outcome == .passed }) else { return steps }
         }
-        let step = await sendWithRetries(endpoint)
+        let step = await sendWithRetries(endpoint, variables: variables)
         steps.append(step)
         onStep(step)
         return steps
@@ -156,14 +159,15 @@ package final class SequenceRunner<Record: Sendable>: Sendable {
     ///
     /// - Parameters:
     ///   - endpoint: the endpoint about to be sent.
+    ///   - variables: values for this call only, under `--var` (see `run`).
     ///   - onStep: called after each endpoint sent.
     /// - Returns: the prerequisites sent, each with why; the last one failed when not all passed.
-    package func sendPrerequisites(of endpoint: Endpoint, onStep: (SequenceStep<Record>) -> Void = { _ in }) async
-        -> [SequenceStep<Record>]
-    {
+    package func sendPrerequisites(
+        of endpoint: Endpoint, variables: [String: String] = [:], onStep: (SequenceStep<Record>) -> Void = { _ in }
+    ) async -> [SequenceStep<Record>] {
         var steps: [SequenceStep<Record>] = []
         for (prerequisite, reason) in collection.prerequisites(of: endpoint, captured: capturedVariables) {
-            var step = await sendWithRetries(prerequisite)
+            var step = await sendWithRetries(prerequisite, variables: variables)
             step.prerequisiteReason = reason
             steps.append(step)
             onStep(step)
@@ -174,9 +178,12 @@ package final class SequenceRunner<Record: Sendable>: Sendable {
 
     /// Resolves and sends one endpoint, again while `retry:` allows and its assertions fail
     /// (or no response came), then keeps what it captured.
-    private func sendWithRetries(_ endpoint: Endpoint) async -> SequenceStep<Record> {
+    private func sendWithRetries(_ endpoint: Endpoint, variables: [String: String]) async -> SequenceStep<Record> {
         var step = SequenceStep<Record>(endpoint: endpoint, report: CheckReport(), attempts: 0)
         let retries = endpoint.retry?.count ?? 0
+        // `--var` wins over the call's values; both win over captured values.
+        let overrides =
+            variables.isEmpty ? self.overrides : variables.merging(self.overrides) { _, commandLine in commandLine }
         while true {
             let resolved: ResolvedRequest
             do {
