@@ -5,20 +5,20 @@ import NetworkingCore
 
 extension JSONPath {
     /// Whether `streamedMatches(in:maximumDepth:limits:)` evaluates the query over the body's
-    /// bytes rather than over a parsed tree: an absolute query (`$`, never `@`) whose segments
-    /// have one selector each, a name (`.a`, `['a']`), the wildcard (`[*]`), an index (`[0]`,
-    /// `[-1]`) or a slice forwards (`[1:3]`, `[::2]`, `[-2:]`), and are child segments but for
-    /// the last, which may be a descendant segment (`$..id`, `$.items..name`, `$..*`). Such a
-    /// query selects each node by one path, so a pass over the text finds them in document
-    /// order; an index or slice counted from the end counts the array's elements first, and the
+    /// bytes rather than over a parsed tree: an absolute query (`$`, never `@`) whose selectors
+    /// are names (`.a`, `['a']`), wildcards (`[*]`), indices (`[0]`, `[-1]`) and slices forwards
+    /// (`[1:3]`, `[::2]`, `[-2:]`), in child segments but for the last, which may be a
+    /// descendant segment (`$..id`, `$.items..name`, `$..*`). A pass over the text finds such a
+    /// query's matches: in document order with one selector a segment; an index or slice counted
+    /// from the end counts the array's elements first; several selectors in a bracket (`[0,1]`,
+    /// `['a','b']`) read the node's children once a selector, in the selectors' order; and the
     /// nodes a descendant segment selects are put in the RFC's order (each node's children after
     /// the children of the nodes before it) by where their parents start.
     ///
     /// The others need the tree: a descendant segment before another segment (`$..a.b`, whose
-    /// nodes may be selected on several paths), several selectors in one bracket (`[0,1]`, in
-    /// the selectors' order), filters (`[?…]`), slices backwards (`[::-1]`), and a descendant
-    /// segment's index or slice counted from the end (`..[-1]`, where counted arrays would
-    /// nest).
+    /// nodes may be selected on several paths), filters (`[?…]`), slices backwards (`[::-1]`),
+    /// a descendant segment with an index or slice counted from the end (`..[-1]`, where counted
+    /// arrays would nest), and several selectors in a bracket in a query with a descent.
     package var isStreamable: Bool {
         guard query.isAbsolute, query.segments.allSatisfy({ $0.streamingSelectors != nil }),
             query.segments.dropLast().allSatisfy({ !$0.isDescendant })
