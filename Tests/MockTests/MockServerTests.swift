@@ -39,14 +39,14 @@ import Workspace
         await server.stop()
     }
 
-    static func send(_ method: String, _ path: String, to server: MockServer, headers: HTTPHeaders = [:]) async throws
-        -> Answer
-    {
+    static func send(
+        _ method: String, _ path: String, to server: MockServer, headers: HTTPHeaders = [:], body: Data? = nil
+    ) async throws -> Answer {
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         defer { Task { try? await transport.shutdown() } }
         let request = PreparedRequest(
             method: HTTPMethod(rawValue: method), url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!,
-            headers: headers)
+            headers: headers, body: body)
         let response = try await transport.send(
             request, options: TransferOptions(timeout: .seconds(10), followsRedirects: false)
         ) { _ in }
@@ -67,7 +67,10 @@ import Workspace
             let user = try await Self.send("GET", "/users/42", to: server)
             #expect(user.status == 200)
             #expect(user.json?["email"]?.stringValue == "ada@example.com")
-            let created = try await Self.send("POST", "/v1/users", to: server)
+            // The document requires a body (MockRequestValidationTests: without one, a 400).
+            let created = try await Self.send(
+                "POST", "/v1/users", to: server, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"name": "Grace Hopper", "email": "grace@example.com"}"#.utf8))
             #expect(created.status == 201)
             #expect(created.json?["username"]?.stringValue == "grace")
             let deleted = try await Self.send("DELETE", "/v1/users/3", to: server)

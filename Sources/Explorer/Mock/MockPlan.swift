@@ -59,6 +59,8 @@ package struct MockPlan: Sendable {
     /// Path prefixes a request may carry before a template (`/v1`): the environment's base
     /// path and the document's servers'.
     package var basePaths: [String]
+    /// What the document asks of each operation's requests, compiled once (`nil` without a document).
+    package let requestRules: MockRequestRules?
 
     /// The routes of a collection and of its OpenAPI document: every operation of the
     /// document, and every endpoint of the collection (joined to its operation by its
@@ -104,6 +106,7 @@ package struct MockPlan: Sendable {
         self.contract = contract
         self.recorded = recorded
         self.source = source
+        requestRules = contract.map(MockRequestRules.init(contract:))
         let trimmed = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
         var bases = trimmed.isEmpty ? [] : [trimmed]
         for server in contract?.document["servers"]?.arrayValue ?? [] {

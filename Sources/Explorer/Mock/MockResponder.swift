@@ -60,7 +60,10 @@ final class MockRandomSource: Sendable {
 /// (`code=404`, `example=name`, `dynamic=true`, as Prism reads it), 404 with the near routes,
 /// 405 with `Allow`, the latency and the failures of `MockChaos`, one access-log line each.
 /// A request whose `Host` names neither this machine nor a name of `MockAllowedHosts` is
-/// answered 421, before anything else.
+/// answered 421, before anything else. A request that breaks its operation's rules
+/// (`MockRequestRules`) is refused, unless `validatesRequests` is off or it asks for a status
+/// with `Prefer: code=`: with the operation's documented 400 or 422 when it declares one, else
+/// with a 422 problem+json that lists the violations.
 package struct MockResponder: HTTPResponder {
     package typealias Context = BasicRequestContext
 
@@ -68,14 +71,16 @@ package struct MockResponder: HTTPResponder {
     let chaos: MockChaos
     let accessLog: (@Sendable (String) -> Void)?
     let allowedHosts: MockAllowedHosts
+    let validatesRequests: Bool
     private let random: MockRandomSource
     private let answers = MockAnswerCache()
 
     package init(
         plan: MockPlan, chaos: MockChaos = MockChaos(), allowedHosts: MockAllowedHosts = MockAllowedHosts(),
-        accessLog: (@Sendable (String) -> Void)? = nil
+        validatesRequests: Bool = true, accessLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.plan = plan
+        self.validatesRequests = validatesRequests
         self.chaos = chaos
         self.allowedHosts = allowedHosts
         self.accessLog = accessLog
@@ -101,7 +106,7 @@ package struct MockResponder: HTTPResponder {
             return response
         }
         if chaos.latency > .zero { try await Task.sleep(for: chaos.latency) }
-        var (response, note) = answer(request)
+        var (response, note) = await answer(request)
         if chaos.failRate > 0, random.unit() < chaos.failRate {
             response = Self.problem(
                 .internalServerError, type: "mock-failure", title: "Internal Server Error",
@@ -120,7 +125,7 @@ package struct MockResponder: HTTPResponder {
     }
 
     /// The answer and a note for the log (where it came from).
-    func answer(_ request: Request) -> (Response, String) {
+    func answer(_ request: Request) async -> (Response, String) {
         let method = request.method == .head ? "GET" : request.method.rawValue
         switch plan.match(method: method, path: request.uri.path) {
         case .notFound(let near):
@@ -143,12 +148,23 @@ package struct MockResponder: HTTPResponder {
                     instance: request.uri.path, headers: headers), ""
             )
         case .route(let route):
-            return answer(request, route: route)
+            return await answer(request, route: route)
         }
     }
 
-    private func answer(_ request: Request, route: MockRoute) -> (Response, String) {
+    private func answer(_ request: Request, route: MockRoute) async -> (Response, String) {
         let prefer = Self.preferences(request.headers[.init("Prefer")!] ?? "")
+        // Credentials first, as a server checks them (the 401 below); `Prefer: code=` asks for
+        // an answer whatever the request is.
+        if validatesRequests, prefer["code"] == nil, let operation = route.operation, let contract = plan.contract,
+            let rules = plan.requestRules,
+            missingCredentials(request, operation: operation, document: contract.document) == nil
+        {
+            let violations = await check(request, operation: operation, rules: rules)
+            if !violations.isEmpty {
+                return refused(request, operation: operation, contract: contract, violations: violations)
+            }
+        }
         let choosing = prefer["code"] != nil || prefer["example"] != nil || prefer["dynamic"] == "true"
         if !choosing, plan.source != .examples, let endpointID = route.endpointID,
             let recorded = plan.recorded[endpointID]
@@ -184,6 +200,66 @@ package struct MockResponder: HTTPResponder {
             return unauthorized(request, operation: operation, contract: contract, scheme: scheme)
         }
         return example(request, operation: operation, contract: contract, prefer: prefer)
+    }
+
+    /// The violations of a request to `operation` (the body read only when the operation takes
+    /// one; a body larger than `MockRequestRules.bodyLimit` is not checked).
+    private func check(
+        _ request: Request, operation: OpenAPIContract.Operation, rules: MockRequestRules
+    ) async -> [MockRequestViolation] {
+        let path = request.uri.path
+        var candidates = [path]
+        for base in plan.basePaths where path.hasPrefix(base) {
+            let rest = String(path.dropFirst(base.count))
+            candidates.append(rest.isEmpty ? "/" : rest)
+        }
+        let matched =
+            candidates.first { MockPlan.literals(template: operation.path, path: $0) != nil } ?? path
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
+        }
+        var body: Data?
+        if rules.readsBody(operation) {
+            var copy = request
+            body = (try? await copy.collectBody(upTo: MockRequestRules.bodyLimit)).map { Data($0.readableBytesView) }
+        }
+        let incoming = MockIncomingRequest(
+            path: matched, query: MockIncomingRequest.pairs(request.uri.query ?? ""), headers: headers, body: body)
+        return rules.violations(of: incoming, operation: operation)
+    }
+
+    /// The answer to a request that breaks its operation's rules: the operation's documented
+    /// 400 or 422 (422 first when only the body's schema is broken, else 400; a `4XX` range
+    /// counts), else a 422 problem+json listing the violations.
+    private func refused(
+        _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
+        violations: [MockRequestViolation]
+    ) -> (Response, String) {
+        let declared =
+            JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)?.members?
+            .map { $0.key.uppercased() } ?? []
+        let onlyBodySchema = violations.allSatisfy { $0.location == .body && $0.schemaPointer != nil }
+        let order = onlyBodySchema ? ["422", "400"] : ["400", "422"]
+        let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+        let reason = "request refused: \(violations[0])\(more)"
+        if let code = order.first(where: declared.contains) ?? (declared.contains("4XX") ? order[0] : nil) {
+            let (response, note) = example(request, operation: operation, contract: contract, prefer: ["code": code])
+            return (response, "\(note), \(reason)")
+        }
+        let count = violations.count == 1 ? "one rule" : "\(violations.count) rules"
+        return (
+            Self.problem(
+                Self.status(422), type: "request-invalid", title: "The request does not match the document",
+                detail:
+                    "\(request.method.rawValue) \(request.uri.path) breaks \(count) of \(operation.name) in the "
+                    + "OpenAPI document: \(violations[0])\(more). The operation declares no 400 or 422 response, "
+                    + "so this problem stands for one. Start explorer mock with --no-validate-requests to answer "
+                    + "such requests.",
+                instance: request.uri.path, extensions: [("violations", .array(violations.map(\.json)))]),
+            reason
+        )
     }
 
     /// The security scheme a request lacks, when the operation (or the document) requires one

@@ -31,17 +31,21 @@ package final class MockServer: Sendable {
     ///   - port: the port; `0` picks a free one.
     ///   - handleSignals: stop gracefully on SIGINT/SIGTERM (for the command).
     ///   - allowedHosts: the names answered in `Host` besides 127.0.0.1 and localhost (none by default).
+    ///   - validatesRequests: refuse requests that break their operation's rules (`MockRequestRules`).
     ///   - accessLog: called with one line per request, if set.
     /// - Throws: `MockError` when the port is taken or cannot be bound.
     package static func start(
         plan: MockPlan, port: Int = 0, chaos: MockChaos = MockChaos(), handleSignals: Bool = false,
-        allowedHosts: MockAllowedHosts = MockAllowedHosts(), accessLog: (@Sendable (String) -> Void)? = nil
+        allowedHosts: MockAllowedHosts = MockAllowedHosts(), validatesRequests: Bool = true,
+        accessLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> MockServer {
         var logger = Logger(label: "explorer.mock")
         logger.logLevel = .critical
         let (stream, continuation) = AsyncStream.makeStream(of: Result<Int, MockError>.self)
         let application = Application(
-            responder: MockResponder(plan: plan, chaos: chaos, allowedHosts: allowedHosts, accessLog: accessLog),
+            responder: MockResponder(
+                plan: plan, chaos: chaos, allowedHosts: allowedHosts, validatesRequests: validatesRequests,
+                accessLog: accessLog),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "explorer-mock"),
             onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? port)) },
             logger: logger)
