@@ -157,12 +157,67 @@ def test_the_mock_replays_the_history_and_fails_on_purpose(explorer_bin, tmp_pat
         again.stop()
 
 
+# A mock keeps no state (a deleted user is still there) and does not check the values of
+# credentials (any bearer token opens /me): those two checks are about a real server.
+MOCK_EXCLUDED = ("use_after_free", "ignored_auth")
+# Requests that break the document: the demo's document declares no 400 or 422 for most
+# operations, so the mock's 422 problem+json is a status (and content type) the operation does
+# not document; every other check runs, negative_data_rejection (ST201) among them.
+NEGATIVE_EXCLUDED = (*MOCK_EXCLUDED, "status_code_conformance", "content_type_conformance")
+
+
 def test_schemathesis_finds_the_mock_true_to_the_document(explorer_bin, tmp_path, mocked_collection):
     mock = Mock(explorer_bin, tmp_path, str(mocked_collection))
     try:
-        # A mock keeps no state (a deleted user is still there) and does not check the values of
-        # credentials (any bearer token opens /me): those two checks are about a real server.
-        result = run_schemathesis(str(tmp_path / "demo-openapi.json"), mock.url, exclude=("use_after_free", "ignored_auth"))
+        # Valid requests, every answer checked; the mock keeps no state, so a valid request is
+        # never refused (positive_data_acceptance, left out for the demo, runs here).
+        result = run_schemathesis(str(tmp_path / "demo-openapi.json"), mock.url, exclude=MOCK_EXCLUDED,
+                                  include=("positive_data_acceptance",))
         assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+        # Valid and invalid requests: each invalid one is refused.
+        result = run_schemathesis(str(tmp_path / "demo-openapi.json"), mock.url, exclude=NEGATIVE_EXCLUDED,
+                                  mode="all", include=("positive_data_acceptance",))
+        assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+        assert "Schema-violating request accepted" not in result.stdout
     finally:
         mock.stop()
+    log = "".join(mock.lines)
+    assert "(request refused: " in log, log[-4000:]
+
+
+def test_schemathesis_finds_requests_accepted_without_validation(explorer_bin, tmp_path, mocked_collection):
+    mock = Mock(explorer_bin, tmp_path, str(mocked_collection), "--no-validate-requests")
+    try:
+        assert any("answered unchecked (--no-validate-requests)" in line for line in mock.lines), mock.lines
+        result = run_schemathesis(str(tmp_path / "demo-openapi.json"), mock.url, exclude=NEGATIVE_EXCLUDED,
+                                  mode="all", include=("positive_data_acceptance",))
+        assert result.returncode != 0, result.stdout[-4000:]
+        assert "Schema-violating request accepted" in result.stdout, result.stdout[-8000:]
+    finally:
+        mock.stop()
+
+
+def test_the_mock_refuses_requests_the_document_forbids(explorer_bin, tmp_path, mocked_collection):
+    mock = Mock(explorer_bin, tmp_path, str(mocked_collection))
+    try:
+        assert any("checked against the document" in line for line in mock.lines), mock.lines
+        # /users/{id} declares no 400 or 422: the mock's own problem lists the violations.
+        status, headers, body = curl(mock.url + "/users/abc")
+        assert status == 422 and headers["content-type"] == "application/problem+json", body
+        problem = json.loads(body)
+        assert problem["title"] == "The request does not match the document"
+        assert problem["violations"][0]["in"] == "path" and problem["violations"][0]["name"] == "id"
+        # POST /users declares 400 and 422: its documented answer, 422 for a body that breaks the schema.
+        status, headers, body = curl(mock.url + "/users", "-X", "POST", "-H", "Content-Type: application/json",
+                                     "--data", '{"name": 7}')
+        assert status == 422, body
+        status, _, body = curl(mock.url + "/users", "-X", "POST", "-H", "Content-Type: application/json",
+                               "--data", '{"name": "Ada", "email": "ada@example.com"}')
+        assert status == 201, body
+        # Prefer: code=N asks for an answer whatever the request.
+        assert curl(mock.url + "/users/abc", "-H", "Prefer: code=404")[0] == 404
+    finally:
+        mock.stop()
+    log = "".join(mock.lines)
+    assert "GET /v1/users/abc → 422 (request refused: path id: " in log, log
+    assert "POST /v1/users → 422 (422 example" in log and "request refused: body /name: " in log, log

@@ -23,12 +23,19 @@ from conftest import require_tool
 EXAMPLES_PER_OPERATION = 5
 
 
-def run_schemathesis(schema: str, base_url: str, exclude: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+DEFAULT_EXCLUDED = ("not_a_server_error", "positive_data_acceptance")
+
+
+def run_schemathesis(schema: str, base_url: str, exclude: tuple[str, ...] = (), mode: str = "positive",
+                     include: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """Runs every check but the two above (less `include`) and `exclude`, on requests generated in
+    `mode` (positive: valid for the document; negative: each breaking it; all: both)."""
     schemathesis = require_tool("schemathesis", commands=("schemathesis", "st"))
+    excluded = [check for check in (*DEFAULT_EXCLUDED, *exclude) if check not in include]
     command = [
         schemathesis, "run", schema, "--url", base_url,
         "--max-examples", str(EXAMPLES_PER_OPERATION), "--generation-deterministic",
-        "--mode", "positive", "--exclude-checks", ",".join(("not_a_server_error", "positive_data_acceptance", *exclude)),
+        "--mode", mode, "--checks", "all", "--exclude-checks", ",".join(excluded),
         "--request-timeout", "10", "--no-color",
     ]
     # In a folder of its own: schemathesis keeps a .schemathesis folder where it runs.

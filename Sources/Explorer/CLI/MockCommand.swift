@@ -8,8 +8,8 @@ import NetworkingCore
 import Workspace
 
 /// `explorer mock [COLLECTION] [--env NAME] [--port N] [--from examples|history|both]
-/// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE] [--allow-host NAME]`: a
-/// local server that answers every endpoint of a collection.
+/// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE] [--allow-host NAME]
+/// [--no-validate-requests]`: a local server that answers every endpoint of a collection.
 struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let configuration = CommandConfiguration(
         commandName: "mock",
@@ -26,6 +26,13 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
             unknown path is a 404 problem+json naming the near routes; a method the path does not
             take is a 405 with Allow. --latency and --fail-rate rehearse a slow and failing server:
             a failure is a 500 problem+json, chosen by a generator seeded with --seed.
+
+            A request is checked against its operation first, as the real server would: path,
+            query, header and cookie parameters (required ones present, values against their
+            schemas) and the body (required, a declared content type, JSON and form bodies against
+            their schemas). A request that breaks them gets the operation's documented 400 or 422
+            when it declares one, else a 422 problem+json listing each violation; the log says why.
+            `Prefer: code=N` skips the check; --no-validate-requests turns it off.
 
             It answers only requests whose Host is 127.0.0.1 or localhost, so that a web page
             cannot read it by rebinding its own name to 127.0.0.1; any other name is a 421
@@ -80,6 +87,11 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
             "Also answer requests whose Host is NAME (besides 127.0.0.1 and localhost); repeatable, * for any.",
             valueName: "NAME"))
     var allowHost: [String] = []
+
+    @Flag(
+        name: .customLong("no-validate-requests"),
+        help: "Answer every request, even one that breaks its operation's parameters or body.")
+    var noValidateRequests = false
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -149,7 +161,7 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
             // path, its Host): escaped, like every text from a file or the network.
             server = try await MockServer.start(
                 plan: plan, port: port, chaos: chaos, handleSignals: true,
-                allowedHosts: MockAllowedHosts(adding: allowHost),
+                allowedHosts: MockAllowedHosts(adding: allowHost), validatesRequests: !noValidateRequests,
                 accessLog: { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) })
         } catch {
             printError(String(describing: error))
@@ -164,6 +176,12 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let names = (MockAllowedHosts.local + allowHost).joined(separator: ", ")
         let hint = allowHost.isEmpty ? " (--allow-host NAME to answer another name)" : ""
         printLine("  answers     Host \(ExchangeOutput.escapingControls(names, keepingLineBreaks: false))\(hint)")
+        if plan.contract != nil {
+            printLine(
+                noValidateRequests
+                    ? "  requests    answered unchecked (--no-validate-requests)"
+                    : "  requests    checked against the document (--no-validate-requests to answer any)")
+        }
         if failRate > 0 || chaos.latency > .zero {
             printLine("  latency \(chaos.latency), fail rate \(failRate), seed \(seed)")
         }
