@@ -223,6 +223,31 @@ import Workspace
         }
     }
 
+    /// Without credentials: the documented 401, else the documented 403, else a 401 problem
+    /// that says the document declares neither.
+    @Test func missingCredentialsGetTheDocumentedAnswer() async throws {
+        let document = try JSONValue(
+            parsing: #"""
+                {"openapi": "3.1.0", "info": {"title": "Keys", "version": "1"},
+                 "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+                 "security": [{"key": []}], "paths": {
+                  "/forbidden": {"get": {"responses": {"200": {"description": "ok"},
+                    "403": {"description": "No key", "content": {"application/json": {"example": {"error": "key"}}}}}}},
+                  "/bare": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+                """#)
+        let plan = MockPlan(endpoints: [], contract: try OpenAPIContract(document: document))
+        try await Self.withMock(plan) { (server: MockServer) async throws in
+            let forbidden = try await Self.send("GET", "/forbidden", to: server)
+            #expect(forbidden.status == 403)
+            #expect(forbidden.json?["error"]?.stringValue == "key")
+            #expect(forbidden.headers["WWW-Authenticate"] == nil)
+            let bare = try await Self.send("GET", "/bare", to: server)
+            #expect(bare.status == 401)
+            #expect(bare.json?["detail"]?.stringValue?.contains("declares no 401 or 403 response") == true)
+            #expect(try await Self.send("GET", "/bare", to: server, headers: ["X-Key": "k"]).status == 200)
+        }
+    }
+
     // MARK: - History
 
     @Test func theHistoryAnswersAsItWasRecorded() async throws {

@@ -308,24 +308,29 @@ package struct MockResponder: HTTPResponder {
         }
     }
 
-    /// `401`: the operation's own 401 example when it declares one, else a problem.
+    /// The answer to a request without the credentials its operation requires: the operation's
+    /// documented 401, else its 403 (or a `4XX` range, as a 401), else a 401 problem that says
+    /// the document declares none.
     private func unauthorized(
         _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
         scheme: String
     ) -> (Response, String) {
-        let responses = JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)
+        let declared =
+            JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)?.members?
+            .map { $0.key.uppercased() } ?? []
         var (response, note): (Response, String)
-        if responses?["401"] != nil {
-            (response, note) = example(request, operation: operation, contract: contract, prefer: ["code": "401"])
+        if let code = ["401", "403"].first(where: declared.contains) ?? (declared.contains("4XX") ? "401" : nil) {
+            (response, note) = example(request, operation: operation, contract: contract, prefer: ["code": code])
         } else {
             response = Self.problem(
                 .unauthorized, type: "unauthorized", title: "Unauthorized",
                 detail:
-                    "\(operation.name) needs credentials (\(scheme)); explorer mock looks for them and accepts any.",
+                    "\(operation.name) needs credentials (\(scheme)); explorer mock looks for them and accepts any. "
+                    + "The document declares no 401 or 403 response for it, so this problem stands for one.",
                 instance: request.uri.path)
             note = "401"
         }
-        if response.headers[.wwwAuthenticate] == nil {
+        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
             response.headers[.wwwAuthenticate] = "Bearer realm=\"explorer-mock\""
         }
         return (response, "\(note), no credentials for \(scheme)")
