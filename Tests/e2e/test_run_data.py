@@ -197,3 +197,59 @@ def test_delay_waits_between_requests(explorer_bin, tmp_path, demo):
     assert all(gap >= 0.29 for gap in gaps), gaps
     refused = run_data(explorer_bin, tmp_path, demo, "--delay=-5")
     assert refused.returncode == 2 and one_sentence(refused.stderr), refused.stderr
+
+
+# MARK: - Selection: tags
+
+TAGGED = """\
+  - {{ name: Health, path: /echo, query: {{ at: health }}, tags: [smoke] }}
+  - folder: Users
+    tags: [users]
+    endpoints:
+      - {{ name: List, path: /echo, query: {{ at: list }}, tags: [smoke] }}
+      - {{ name: Export, path: /echo, query: {{ at: export }}, tags: [slow] }}
+      - folder: Admin
+        endpoints:
+          - {{ name: Purge, path: /echo, query: {{ at: purge }}, tags: [smoke, slow] }}
+  - {{ name: Untagged, path: /echo, query: {{ at: untagged }} }}
+"""
+
+
+def tagged_collection(tmp_path: Path, demo) -> Path:
+    path = tmp_path / "tagged.yaml"
+    path.write_text(f"""name: Tagged
+environments: [{{ name: local, base_url: "{demo.urls['local']}" }}]
+endpoints:
+{TAGGED.format()}""")
+    return path
+
+
+def run_tagged(explorer_bin, tmp_path, demo, *args):
+    result = run(explorer_bin, tmp_path, "run", "--collection", str(tagged_collection(tmp_path, demo)), "--json",
+                 "--no-history", *args)
+    return result, (json.loads(result.stdout) if result.stdout else None)
+
+
+def test_tags_select_endpoints_with_their_folders_tags(explorer_bin, tmp_path, demo):
+    result, report = run_tagged(explorer_bin, tmp_path, demo, "--tag", "smoke")
+    assert result.returncode == 0, result.stderr
+    assert [r["endpoint"] for r in report["results"]] == ["Health", "Users/List", "Users/Admin/Purge"]
+    result, report = run_tagged(explorer_bin, tmp_path, demo, "--tag", "users")
+    assert [r["endpoint"] for r in report["results"]] == ["Users/List", "Users/Export", "Users/Admin/Purge"], \
+        "a folder's tags apply to everything in it, sub-folders too"
+    result, report = run_tagged(explorer_bin, tmp_path, demo, "--tag", "smoke", "--tag", "slow",
+                                "--exclude-tag", "users")
+    assert [r["endpoint"] for r in report["results"]] == ["Health"], "any --tag; --exclude-tag wins"
+    result, report = run_tagged(explorer_bin, tmp_path, demo, "Users", "--tag", "smoke")
+    assert [r["endpoint"] for r in report["results"]] == ["Users/List", "Users/Admin/Purge"], "with a folder"
+
+
+def test_tags_that_select_nothing_are_one_sentence(explorer_bin, tmp_path, demo):
+    result, _ = run_tagged(explorer_bin, tmp_path, demo, "--tag", "smok")
+    assert result.returncode == 2
+    assert result.stderr.strip() == \
+        'No endpoint or folder of the collection is tagged "smok" (its tags are smoke, users, slow). ' \
+        'Did you mean "smoke"?'
+    result, _ = run_tagged(explorer_bin, tmp_path, demo, "--tag", "slow", "--exclude-tag", "users")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "No endpoint selected is tagged slow and not users: nothing to run."

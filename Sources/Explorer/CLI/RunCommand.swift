@@ -62,6 +62,18 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     var delay: Int = 0
 
     @Option(
+        name: .customLong("tag"),
+        help: ArgumentHelp(
+            "Run only the endpoints with this tag, their own or a folder's (repeatable: any of them).", valueName: "TAG"
+        ))
+    var tags: [String] = []
+
+    @Option(
+        name: .customLong("exclude-tag"),
+        help: ArgumentHelp("Leave out the endpoints with this tag (repeatable; wins over --tag).", valueName: "TAG"))
+    var excludedTags: [String] = []
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "Send up to N independent endpoints at once: those that neither capture nor require; the others run alone, "
@@ -196,7 +208,8 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     ///   environment does not exist, or the collection has none.
     func selection(in loaded: APICollection) throws -> (endpoints: [Endpoint], environment: Environment) {
         do {
-            let selected = try loaded.endpoints(selectedBy: paths)
+            let selected = try loaded.endpoints(
+                try loaded.endpoints(selectedBy: paths), tagged: tags, excluding: excludedTags)
             guard
                 let chosen = try collectionOptions.env.map({ try loaded.requireEnvironment(named: $0) })
                     ?? loaded.environments.first

@@ -30,12 +30,12 @@ package enum CollectionLoader {
         "name", "description", "operation", "method", "path", "query", "headers", "json", "body", "form", "multipart",
         "disabled",
         "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
-        "websocket", "messages",
+        "websocket", "messages", "tags",
     ]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
-    static let folderKeys = ["folder", "description", "auth", "endpoints"]
+    static let folderKeys = ["folder", "description", "auth", "endpoints", "tags"]
     /// The keys an `auth:` of each type may have, besides `type`.
     static let authKeys: [String: [String]] = [
         "basic": ["username", "password"], "digest": ["username", "password"], "bearer": ["token"],
@@ -502,6 +502,7 @@ struct Reader {
                 checkKeys(mapping, known: CollectionLoader.folderKeys, in: "folder \"\(name)\"")
                 var children: [CollectionItem] = []
                 let auth = try mapping.value("auth").map { try authentication($0, in: "folder \"\(name)\"") }
+                let tags = try mapping.value("tags").map { try self.tags($0) } ?? []
                 if let childNode = mapping.value("endpoints") {
                     children = try self.items(childNode, folderPath: folderPath + [name], seen: &seen)
                 }
@@ -513,6 +514,7 @@ struct Reader {
                 {
                     folder.items += children
                     folder.auth = folder.auth ?? auth
+                    folder.tags += tags.filter { !folder.tags.contains($0) }
                     items[index] = .folder(folder)
                 } else {
                     items.append(
@@ -522,7 +524,7 @@ struct Reader {
                                 description: try mapping.value("description").map {
                                     try string($0, key: "description")
                                 },
-                                auth: auth)))
+                                auth: auth, tags: tags)))
                 }
             } else {
                 let endpoint = try self.endpoint(mapping, node: element, folderPath: folderPath)
@@ -621,6 +623,7 @@ struct Reader {
             endpoint.disabled = try disabledRows(disabled, endpoint: name)
         }
         endpoint.operation = try mapping.value("operation").map { try string($0, key: "operation") }
+        endpoint.tags = try mapping.value("tags").map { try tags($0) } ?? []
         if let auth = mapping.value("auth") {
             endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
             locations["auth"] = location(auth)

@@ -24,10 +24,16 @@ package struct Folder: Sendable, Hashable {
     package var description: String?
     /// The `auth:` of the endpoints inside, unless one nearer sets its own; `nil` inherits.
     package var auth: Authentication?
+    /// Its `tags:`, which apply to everything inside it.
+    package var tags: [String]
 
     /// Creates a folder.
-    package init(name: String, items: [CollectionItem] = [], description: String? = nil, auth: Authentication? = nil) {
+    package init(
+        name: String, items: [CollectionItem] = [], description: String? = nil, auth: Authentication? = nil,
+        tags: [String] = []
+    ) {
         self.auth = auth
+        self.tags = tags
         self.name = name
         self.items = items
         self.description = description

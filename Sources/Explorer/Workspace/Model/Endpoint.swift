@@ -40,6 +40,9 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var followRedirects: Bool?
     /// Set when the endpoint opens a WebSocket (`websocket:`, `messages:`); see `WebSocketSettings`.
     package var webSocket: WebSocketSettings?
+    /// Its own `tags:` (`smoke`, `users`), in file order; its folders' apply too
+    /// (`APICollection.tags(of:)`), and `explorer run --tag` selects by them.
+    package var tags: [String] = []
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
@@ -83,7 +86,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
             && lhs.description == rhs.description && lhs.disabled == rhs.disabled && lhs.captures == rhs.captures
             && lhs.assertions == rhs.assertions && lhs.retry == rhs.retry && lhs.requirements == rhs.requirements
             && lhs.auth == rhs.auth && lhs.graphql == rhs.graphql && lhs.webSocket == rhs.webSocket
-            && lhs.operation == rhs.operation && lhs.followRedirects == rhs.followRedirects
+            && lhs.operation == rhs.operation && lhs.followRedirects == rhs.followRedirects && lhs.tags == rhs.tags
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -97,11 +97,15 @@ package enum CollectionWriter {
             var pairs: [(Node, Node)] = [("folder", scalar(folder.name))]
             if let description = folder.description { pairs.append(("description", scalar(description))) }
             if let auth = folder.auth { pairs.append(("auth", authNode(auth))) }
+            if !folder.tags.isEmpty { pairs.append(("tags", Node(folder.tags.map { scalar($0) }, .implicit, .flow))) }
             pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
             return keyed(pairs)
         case .endpoint(let endpoint):
             var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
             if let description = endpoint.description { pairs.append(("description", scalar(description))) }
+            if !endpoint.tags.isEmpty {
+                pairs.append(("tags", Node(endpoint.tags.map { scalar($0) }, .implicit, .flow)))
+            }
             // Left out when it is the default the loader gives: POST for GraphQL, else GET.
             if endpoint.method != (endpoint.graphql != nil ? .post : .get) {
                 pairs.append(("method", Node(endpoint.method.rawValue)))
