@@ -152,12 +152,15 @@ import Testing
         try Self.compare("$" + String(repeating: "[0]", count: 400) + ".x", deep)
         try Self.compare("$" + String(repeating: "[0]", count: 200), deep)
         try Self.compare("$", deep)
-        // Deeper than the reader reads: left to the tree, which says so.
-        let tooDeep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        #expect(try JSONPath("$[0]").streamedMatches(in: Data(tooDeep.utf8)) == nil)
-        #expect(try JSONPath("$[0]").streamedMatches(in: Data(tooDeep.utf8), maximumDepth: 601) != nil)
+        // Deeper than the reader reads: the tree's sentence.
+        let tooDeep = Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)
+        let path = try JSONPath("$[0]")
+        let sentence = try #require(Self.tree(path, tooDeep).failure).description
+        #expect(sentence.hasPrefix("The body nests arrays and objects deeper than 512 levels"))
+        #expect(Self.sentence { try path.streamedMatches(in: tooDeep) } == sentence)
+        #expect(try path.streamedMatches(in: tooDeep, maximumDepth: 601) != nil)
         // The depth counts scalars too, as the reader counts them.
-        #expect(try JSONPath("$").streamedMatches(in: Data("[1]".utf8), maximumDepth: 1) == nil)
+        #expect(Self.sentence { try JSONPath("$").streamedMatches(in: Data("[1]".utf8), maximumDepth: 1) } != nil)
         #expect(try JSONPath("$").streamedMatches(in: Data("[]".utf8), maximumDepth: 1) != nil)
     }
 
@@ -238,21 +241,57 @@ import Testing
         try Self.compare("$['b','c']", repeated)
     }
 
-    // MARK: Documents left to the tree
+    // MARK: Text that is not JSON
 
-    @Test func textThatIsNotJSONIsLeftToTheTree() throws {
+    @Test func textThatIsNotJSONGetsTheTreesSentence() throws {
         let path = try JSONPath("$[*].id")
         let texts = [
             "", " ", "[", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{a: 1}", "[01]", "[1.]", "[1e]", "[-]", "[tru]",
             "[\"a\nb\"]", "[\"\\x\"]", "[\"\\u12G4\"]", "[\"open]", "[1] x", "[1]]", "{\"a\":1]",
-            "[\"\\ud800\\uZZZZ\"]",
-            "nul", "[+1]", "[.5]",
+            "[\"\\ud800\\uZZZZ\"]", "nul", "[+1]", "[.5]", "[\"\\\u{01}\"]", "[\"\\é\"]", "\u{FEFF}\n [1,\n  é]",
+            "[\"\\", "[\"\\u12", "[\"\t\"]", "{\"a\":}", "{\"a\":1 \"b\":2}", "[1,,2]", "{,}", "[1]\n\n  ]", "tru",
+            "[-01]", "[1.5e+]", "[\"é😀\" x]", "[\u{7F}]",
         ]
         for text in texts {
-            #expect(try path.streamedMatches(in: Data(text.utf8)) == nil, "\(text)")
-            #expect(throws: JSONPath.Failure.self, "\(text)") { try path.matches(in: Data(text.utf8)) }
+            let data = Data(text.utf8)
+            let expected = try #require(Self.tree(path, data).failure, "\(text)").description
+            #expect(Self.sentence { try path.streamedMatches(in: data) } == expected, "\(text)")
         }
+        var invalid = Data("[\"".utf8)
+        invalid.append(contentsOf: [0xFF, 0x22, 0xFF, 0x5D])
+        let expected = try #require(Self.tree(path, invalid).failure).description
+        #expect(expected.contains("a byte that is not UTF-8"))
+        #expect(Self.sentence { try path.streamedMatches(in: invalid) } == expected)
     }
+
+    /// Documents broken at random (a byte deleted, replaced or added): the stream says what the
+    /// tree says, sentence for sentence, or gives its nodelist.
+    @Test func brokenDocumentsGetTheTreesSentence() throws {
+        var random = SeededRandom(seed: 8259)
+        let pieces: [UInt8] = Array("[]{},:\"\\ 1e-.ntu\n\t".utf8) + [0x01, 0xC3, 0xFF]
+        var refused = 0
+        for _ in 0..<600 {
+            var bytes = Array(Self.randomValue(depth: 0, random: &random).utf8)
+            let position = Int.random(in: 0...bytes.count, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: if position < bytes.count { bytes.remove(at: position) }
+            case 1: if position < bytes.count { bytes[position] = pieces.randomElement(using: &random)! }
+            default: bytes.insert(pieces.randomElement(using: &random)!, at: position)
+            }
+            let data = Data(bytes)
+            let path = try JSONPath(["$", "$[*]", "$..*", "$.a[-1]", "$['a','b']"].randomElement(using: &random)!)
+            let tree = Self.tree(path, data)
+            let streamed = Self.sentence { try path.streamedMatches(in: data) }
+            #expect(streamed == tree.failure?.description, "\(String(decoding: bytes, as: UTF8.self))")
+            if case .success(let values) = tree, let nodelist = try path.streamedMatches(in: data) {
+                #expect(nodelist.values() == values)
+            }
+            if tree.failure != nil { refused += 1 }
+        }
+        #expect(refused > 200)
+    }
+
+    // MARK: Documents left to the tree
 
     @Test func aRepeatedNameIsLeftToTheTree() throws {
         let text = Data(#"[{"id": 1, "id": 2}]"#.utf8)
@@ -275,7 +314,9 @@ import Testing
         // Text that is not JSON gets the reader's sentence, whatever the limit.
         var broken = text
         broken.append(contentsOf: "x".utf8)
-        #expect(try path.streamedMatches(in: broken, limits: limits) == nil)
+        let notJSON = try #require(Self.tree(path, broken, limits: limits).failure).description
+        #expect(notJSON.hasPrefix("The body is not valid JSON (line 1, column 1002: unexpected 'x' after the end"))
+        #expect(Self.sentence { try path.streamedMatches(in: broken, limits: limits) } == notJSON)
     }
 
     /// The stream counts the nodes the tree counts (visited by a descent, and selected): for

@@ -129,16 +129,22 @@ package struct JSONPath: Sendable, CustomStringConvertible {
         let root: JSONValue
         do {
             root = try JSONValue(parsing: json, maximumDepth: maximumDepth)
-        } catch  where error.isTooDeep {
-            throw Failure(
-                description:
-                    "The body nests arrays and objects deeper than \(maximumDepth) levels, the most a JSONPath filter "
-                    + "reads; set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
         } catch {
-            throw Failure(
-                description: "The body is not valid JSON (\(error.description)), so a JSONPath filter cannot apply.")
+            throw Self.failure(reading: error, maximumDepth: maximumDepth)
         }
         return try evaluate(root, limits: limits)
+    }
+
+    /// The sentence for a body the JSON reader refused: too deep, or not JSON.
+    static func failure(reading error: JSONValue.SyntaxError, maximumDepth: Int) -> Failure {
+        guard error.isTooDeep else {
+            return Failure(
+                description: "The body is not valid JSON (\(error.description)), so a JSONPath filter cannot apply.")
+        }
+        return Failure(
+            description:
+                "The body nests arrays and objects deeper than \(maximumDepth) levels, the most a JSONPath filter "
+                + "reads; set EXPLORER_MAX_DOCUMENT_DEPTH to a larger number to read it.")
     }
 
     /// Applies the expression to a document.

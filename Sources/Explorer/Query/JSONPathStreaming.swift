@@ -63,11 +63,11 @@ extension JSONPath {
     ///   - maximumDepth: how deeply its arrays and objects may nest.
     ///   - limits: how many nodes the query may select and how long it may take.
     /// - Returns: the nodelist; `nil` when the query is not streamable or the document needs
-    ///   the tree to say what it would: text that is not JSON or nests deeper than
-    ///   `maximumDepth` (the tree's reader gives the sentence, with its line and column), or an
-    ///   object repeating a key that a name selects (the tree takes the last).
-    /// - Throws: `Failure` when the query passes its node or time limit in a document that is
-    ///   JSON, with the sentence the tree's evaluation gives.
+    ///   the tree to say what it selects: an object repeating a key that a name selects (the
+    ///   tree takes the last).
+    /// - Throws: `Failure`, with the sentence `matches(in:maximumDepth:limits:)` gives, when the
+    ///   document is not JSON or nests deeper than `maximumDepth` (the line, column and words of
+    ///   the tree's reader), or when the query passes its node or time limit.
     package func streamedMatches(
         in json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
     ) throws(Failure) -> StreamedNodelist? {
@@ -82,6 +82,7 @@ extension JSONPath {
         }
         switch outcome {
         case .declined: return nil
+        case .refused(let error): throw Self.failure(reading: error, maximumDepth: maximumDepth)
         case .limit(let error): throw Failure(limit: error)
         case .matches(let count, let ordered):
             return StreamedNodelist(json: json, plan: plan, count: count, inDocumentOrder: ordered)
@@ -299,6 +300,8 @@ private enum StreamingOutcome {
     case matches(count: Int, ordered: Bool)
     /// The query passed one of its limits (the document is JSON).
     case limit(EvaluationLimitError)
+    /// The document is not JSON, or nests too deeply: where and why, as the tree's reader says.
+    case refused(JSONValue.SyntaxError)
     /// The document needs the tree's evaluation.
     case declined
 }
@@ -330,8 +333,13 @@ private struct StreamingScanner {
         var named: UInt64 = 0
     }
 
-    /// The document was refused or needs the tree.
-    struct Decline: Error {}
+    /// The document was refused (`error`, as the tree's reader words it) or needs the tree.
+    struct Decline: Error {
+        var error: JSONValue.SyntaxError?
+    }
+
+    /// Where the text starts (after a byte order mark).
+    var origin = 0
 
     let bytes: UnsafeBufferPointer<UInt8>
     /// Each segment's selectors.
@@ -376,11 +384,12 @@ private struct StreamingScanner {
     }
 
     mutating func run() -> StreamingOutcome {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { origin = 3 }
+        index = origin
         do {
             try document()
         } catch {
-            return .declined
+            return error.error.map { .refused($0) } ?? .declined
         }
         if let limit { return .limit(limit) }
         return .matches(count: count, ordered: ordered)
@@ -403,11 +412,15 @@ private struct StreamingScanner {
         var weight = 1
         while true {
             // A value, nested `stack.count` levels deep.
-            guard stack.count < maximumDepth, index < bytes.count else { throw Decline() }
+            guard stack.count < maximumDepth else {
+                var error = failure("nested deeper than \(maximumDepth) levels").error
+                error?.isTooDeep = true
+                throw Decline(error: error)
+            }
             let childSelector = state >= 0 && state < segments.count ? state : -1
             // A match with no match below it, read already (on a second pass): skipped.
             let skipped = state == segments.count ? noteMatch(at: index, parent: 0, weight: weight) : nil
-            switch bytes[index] {
+            switch index < bytes.count ? bytes[index] : 0 {
             case _ where skipped != nil: index = skipped ?? index
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let start = index
@@ -428,25 +441,34 @@ private struct StreamingScanner {
             case UInt8(ascii: "t"): try word("true")
             case UInt8(ascii: "f"): try word("false")
             case UInt8(ascii: "n"): try word("null")
-            default: try number()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            default:
+                throw failure(
+                    "expected a value (an object, array, string, number, true, false or null), found \(shown)")
             }
             // After a value: the next one in the innermost open array or object, or its end.
             while true {
                 skipSpace()
                 guard let top = stack.last else {
-                    guard index == bytes.count else { throw Decline() }
+                    guard index == bytes.count else {
+                        throw failure("unexpected \(shown) after the end of the JSON value")
+                    }
                     return
                 }
-                guard index < bytes.count else { throw Decline() }
-                if bytes[index] == top.closer {
+                let closer = top.closer == UInt8(ascii: "]") ? "']'" : "'}'"
+                if index < bytes.count, bytes[index] == top.closer {
                     index += 1
                     stack.removeLast()
                     continue
                 }
-                guard bytes[index] == UInt8(ascii: ",") else { throw Decline() }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else {
+                    throw failure("expected ',' or \(closer), found \(shown)")
+                }
                 index += 1
                 skipSpace()
-                if index < bytes.count, bytes[index] == top.closer { throw Decline() }
+                if index < bytes.count, bytes[index] == top.closer {
+                    throw failure("a trailing comma before \(closer)")
+                }
                 stack[stack.count - 1].position += 1
                 state = try firstChild()
                 weight = childWeight
@@ -474,12 +496,16 @@ private struct StreamingScanner {
                 selections = arraySelections(in: frame)
             }
         } else {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Decline() }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("expected a key in double quotes, found \(shown)")
+            }
             let keyStart = index + 1
             try skipString()
             let keyEnd = index - 1
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Decline() }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw failure("expected ':' after the key, found \(shown)")
+            }
             index += 1
             skipSpace()
             guard frame.selector >= 0 else { return -1 }
@@ -539,15 +565,14 @@ private struct StreamingScanner {
         return selections
     }
 
-    /// Sets the positions an array's selectors select.
+    /// Sets the positions an array's selectors select (none when the text ends before the
+    /// array does: reading it says so).
     func windows(of frame: inout Frame) throws(Decline) {
         var count: Int?
         var windows: [ArrayWindow] = []
         for selector in segments[frame.selector] {
-            guard let window = ArrayWindow.of(selector, arrayAt: frame.start, in: bytes, count: &count) else {
-                throw Decline()
-            }
-            windows.append(window)
+            windows.append(
+                ArrayWindow.of(selector, arrayAt: frame.start, in: bytes, count: &count) ?? ArrayWindow(upper: 0))
         }
         frame.window = windows[0]
         frame.moreWindows = Array(windows.dropFirst())
@@ -576,6 +601,7 @@ private struct StreamingScanner {
 
     /// Skips a string literal, checking its escapes and that it has no control character.
     mutating func skipString() throws(Decline) {
+        let opening = index
         index += 1
         while index < bytes.count {
             let byte = bytes[index]
@@ -583,29 +609,33 @@ private struct StreamingScanner {
                 index += 1
                 return
             }
-            if byte < 0x20 { throw Decline() }
+            if byte == UInt8(ascii: "\n") { throw failure("a line break inside a string (write \\n)") }
+            if byte < 0x20 { throw failure("a control character inside a string") }
             index += 1
             guard byte == UInt8(ascii: "\\") else { continue }
-            guard index < bytes.count else { throw Decline() }
+            guard index < bytes.count else { break }
             switch bytes[index] {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                 index += 1
             case UInt8(ascii: "u"):
-                guard index + 4 < bytes.count else { throw Decline() }
-                for offset in 1...4 where RawJSON.hexValue(bytes[index + offset]) == nil { throw Decline() }
-                index += 5
-            default: throw Decline()
+                index += 1
+                for _ in 0..<4 {
+                    guard index < bytes.count, RawJSON.hexValue(bytes[index]) != nil else {
+                        throw failure("expected four hex digits after \\u, found \(shown)")
+                    }
+                    index += 1
+                }
+            default: throw failure("\\\(shown.dropFirst().dropLast()) is not a JSON escape")
             }
         }
-        throw Decline()
+        throw failure("the string that starts here is not closed", at: opening)
     }
 
     mutating func word(_ word: StaticString) throws(Decline) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard index + expected.count <= bytes.count else { throw Decline() }
         for byte in expected {
-            guard bytes[index] == byte else { throw Decline() }
+            guard index < bytes.count, bytes[index] == byte else { throw failure("expected \(word), found \(shown)") }
             index += 1
         }
     }
@@ -613,13 +643,17 @@ private struct StreamingScanner {
     /// Skips a number, checked against JSON's grammar.
     mutating func number() throws(Decline) {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, RawJSON.isDigit(bytes[index]) else { throw Decline() }
+        guard index < bytes.count, RawJSON.isDigit(bytes[index]) else {
+            throw failure("expected a digit, found \(shown)")
+        }
         let first = bytes[index]
         index += 1
         if first != UInt8(ascii: "0") { digits() }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < bytes.count, RawJSON.isDigit(bytes[index]) else { throw Decline() }
+            guard index < bytes.count, RawJSON.isDigit(bytes[index]) else {
+                throw failure("expected a digit after '.', found \(shown)")
+            }
             digits()
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
@@ -627,9 +661,39 @@ private struct StreamingScanner {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
             }
-            guard index < bytes.count, RawJSON.isDigit(bytes[index]) else { throw Decline() }
+            guard index < bytes.count, RawJSON.isDigit(bytes[index]) else {
+                throw failure("expected a digit in the exponent, found \(shown)")
+            }
             digits()
         }
+    }
+
+    // MARK: Mistakes
+
+    /// The character at the current position, as the tree's reader shows it in a message.
+    var shown: String {
+        guard index < bytes.count else { return "the end of the text" }
+        var iterator = bytes[index...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return "a byte that is not UTF-8" }
+        return scalar.value < 0x20 ? "a control character" : "'\(Character(scalar))'"
+    }
+
+    /// The document's mistake at `offset` (by default the current position), with its line
+    /// and column as the tree's reader counts them (from after a byte order mark).
+    func failure(_ message: String, at offset: Int? = nil) -> Decline {
+        let end = min(offset ?? index, bytes.count)
+        var line = 1
+        var column = 1
+        for byte in bytes[origin..<max(origin, end)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return Decline(error: JSONValue.SyntaxError(line: line, column: column, message: message))
     }
 
     mutating func digits() {
