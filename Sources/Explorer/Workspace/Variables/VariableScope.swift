@@ -2,7 +2,8 @@ import Foundation
 import Query
 import Synchronization
 
-/// Where `{{name}}` gets its value, by precedence: `--var` > captured > environment > collection.
+/// Where `{{name}}` gets its value, by precedence: `--var` > a data file's row (`run --data`) >
+/// captured > environment > collection.
 ///
 /// `{{env.NAME}}` reads the process environment, then the `.env` file beside the collection.
 /// The built-ins `{{uuid}}`, `{{timestamp}}` (Unix seconds) and `{{now}}` (ISO 8601, UTC)
@@ -12,7 +13,8 @@ import Synchronization
 /// expansion is bounded by `limits` (steps and size), so that variables that each use the next
 /// twice cannot run for ever: past a limit it is an error naming it.
 package struct VariableScope: Sendable {
-    /// `--var name=value` pairs from the command line (highest precedence).
+    /// `--var name=value` pairs from the command line (highest precedence), above the row of
+    /// `run --data` being sent (merged in below them by `SequenceRunner`).
     var overrides: [String: String]
     /// Values captured from earlier responses in this environment (taken as they are, never
     /// expanded: a response's `{{` is text).
