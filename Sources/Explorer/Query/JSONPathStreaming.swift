@@ -685,13 +685,19 @@ private struct StreamingScanner {
         let end = min(offset ?? index, bytes.count)
         var line = 1
         var column = 1
-        for byte in bytes[origin..<max(origin, end)] {
-            if byte == UInt8(ascii: "\n") {
+        guard let base = bytes.baseAddress else {
+            return Decline(error: JSONValue.SyntaxError(line: line, column: column, message: message))
+        }
+        var offset = origin
+        while offset < end {
+            let byte = base[offset]
+            if byte == 0x0A {
                 line += 1
                 column = 1
             } else if byte & 0xC0 != 0x80 {
                 column += 1
             }
+            offset += 1
         }
         return Decline(error: JSONValue.SyntaxError(line: line, column: column, message: message))
     }
