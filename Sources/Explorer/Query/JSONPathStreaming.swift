@@ -671,13 +671,7 @@ private struct StreamingScanner {
     // MARK: Mistakes
 
     /// The character at the current position, as the tree's reader shows it in a message.
-    var shown: String {
-        guard index < bytes.count else { return "the end of the text" }
-        var iterator = bytes[index...].makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return "a byte that is not UTF-8" }
-        return scalar.value < 0x20 ? "a control character" : "'\(Character(scalar))'"
-    }
+    var shown: String { JSONValue.SyntaxError.shown(at: index, in: bytes) }
 
     /// The document's mistake at `offset` (by default the current position), with its line
     /// and column as the tree's reader counts them (from after a byte order mark).

@@ -93,13 +93,7 @@ private struct JSONParser {
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     /// The character at the current position, as a message shows it.
-    var shown: String {
-        guard index < bytes.count else { return "the end of the text" }
-        var iterator = bytes[index...].makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return "a byte that is not UTF-8" }
-        return scalar.value < 0x20 ? "a control character" : "'\(Character(scalar))'"
-    }
+    var shown: String { JSONValue.SyntaxError.shown(at: index, in: bytes) }
 
     func failure(_ message: String, at offset: Int? = nil) -> JSONValue.SyntaxError {
         let end = min(offset ?? index, bytes.count)
@@ -415,5 +409,18 @@ extension JSONValue: CustomStringConvertible {
             }
         }
         return out + "\""
+    }
+}
+
+extension JSONValue.SyntaxError {
+    /// The character at `index` of a JSON text, as a syntax error shows it: quoted, or what it
+    /// is when it cannot be shown (the end of the text, a control character, a byte that is not
+    /// UTF-8). The one wording of the tree's reader and of readers that stream over bytes.
+    package static func shown(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard index < bytes.count else { return "the end of the text" }
+        var iterator = bytes[index...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return "a byte that is not UTF-8" }
+        return scalar.value < 0x20 ? "a control character" : "'\(Character(scalar))'"
     }
 }
