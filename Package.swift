@@ -215,6 +215,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GraphQL", package: "GraphQL"),
+                // DemoAPI+OAuth2's PKCE digest.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Explorer/Demo"
         ),
@@ -282,6 +284,7 @@ let package = Package(
             dependencies: [
                 "Networking",
                 "NetworkingCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
