@@ -31,6 +31,7 @@ import Workspace
         "endpoint.retry": "/$defs/endpoint/properties/retry",
         "endpoint.requires": "/$defs/endpoint/properties/requires",
         "multipart part": "/$defs/multipartPart",
+        "endpoint.messages": "/$defs/webSocketMessage",
     ]
 
     /// The repository's schema; `EXPLORER_COLLECTION_SCHEMA` names another copy (a changed one,

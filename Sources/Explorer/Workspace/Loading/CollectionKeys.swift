@@ -14,6 +14,8 @@ extension CollectionLoader {
     static let requirementKeys = ["endpoint", "max_age"]
     /// The keys of an endpoint's `body:` written as a mapping (a file's bytes).
     static let bodyFileKeys = ["file"]
+    /// The keys of a WebSocket endpoint's saved message written as a mapping.
+    static let webSocketMessageKeys = ["name", "text", "json"]
 
     /// Every mapping of a collection file whose keys the loader knows, by its place in the
     /// file, with those keys: the lists the loader checks keys against, so that a test can hold
@@ -34,6 +36,7 @@ extension CollectionLoader {
             "endpoint.retry": retryKeys,
             "endpoint.requires": requirementKeys,
             "multipart part": multipartPartKeys,
+            "endpoint.messages": webSocketMessageKeys,
         ]
         for (type, keys) in authKeys { places["auth.\(type)"] = ["type"] + keys }
         return places

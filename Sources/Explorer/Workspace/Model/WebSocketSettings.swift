@@ -98,7 +98,8 @@ extension Reader {
             case .scalar(let scalar):
                 messages.append(SavedMessage(name: scalar.string, text: scalar.string))
             case .mapping(let message):
-                checkKeys(message, known: ["name", "text", "json"], in: "a message of endpoint \"\(name)\"")
+                checkKeys(
+                    message, known: CollectionLoader.webSocketMessageKeys, in: "a message of endpoint \"\(name)\"")
                 let text: String
                 var isJSON = false
                 if let json = message["json"] {
