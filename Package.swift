@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Networking", targets: ["Networking"]),
+        // gRPC through the same dispatcher model, and calls by JSON over a schema: a product of its
+        // own, so that an HTTP-only user does not build grpc-swift and SwiftProtobuf.
+        .library(name: "NetworkingGRPC", targets: ["NetworkingGRPC", "ProtoCodec"]),
         .executable(name: "explorer", targets: ["ExplorerCLI"]),
         .executable(name: "networking-bench", targets: ["NetworkingBench"]),
         .executable(name: "contract-bench", targets: ["ContractBench"]),
@@ -28,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         // `swift package generate-documentation --target Networking`: the library's DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -60,6 +67,31 @@ let package = Package(
                 .product(name: "WSClient", package: "swift-websocket"),
             ],
             plugins: ["EmbedPublicSuffixList"]
+        ),
+        // Protocol Buffers messages without generated code: a schema from descriptors (reflection, a
+        // descriptor set, protoc's output), the binary format and the proto3 JSON mapping both
+        // ways, the well-known types.
+        .target(
+            name: "ProtoCodec",
+            dependencies: [
+                "NetworkingCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        // gRPC calls with the dispatcher's model (the ServerProvider's base URL at call time,
+        // ResponseFuture, async sequences, metadata hooks), over grpc-swift-2 and its HTTP/2
+        // transport; server reflection (v1 and v1alpha), as a client and as a service.
+        .target(
+            name: "NetworkingGRPC",
+            dependencies: [
+                "NetworkingCore",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // publicsuffix/public_suffix_list.dat compiled into NetworkingCore as one string literal
         // of its rules (see Plugins/EmbedPublicSuffixList and publicsuffix/README.md).
@@ -116,6 +148,19 @@ let package = Package(
             name: "Checks",
             dependencies: ["Contract", "NetworkingCore", "Query", "Workspace"],
             path: "Sources/Explorer/Checks"
+        ),
+        // gRPC for the explorer: where a collection's schema comes from (server reflection, its
+        // `protoset:`, its `protos:` through protoc), the schema cache, calls from endpoints.
+        .target(
+            name: "GRPCSupport",
+            dependencies: [
+                "NetworkingCore",
+                "NetworkingGRPC",
+                "ProtoCodec",
+                "Workspace",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Sources/Explorer/GRPCSupport"
         ),
         // GraphQL schemas: introspection, the schema cache, the outline, server errors.
         .target(
@@ -217,8 +262,16 @@ let package = Package(
                 .product(name: "GraphQL", package: "GraphQL"),
                 // DemoAPI+OAuth2's PKCE digest.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The demo's gRPC service (DemoGRPC) and its reflection.
+                "NetworkingGRPC",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            path: "Sources/Explorer/Demo"
+            path: "Sources/Explorer/Demo",
+            // The source of GRPC/Generated (scripts/generate-demo-grpc), kept beside it.
+            exclude: ["GRPC/demo.proto"]
         ),
         // `explorer mock`: a local server answering a collection's endpoints from its OpenAPI
         // document's examples (or ones generated from the schemas) or from the history.
@@ -246,10 +299,13 @@ let package = Package(
                 "Demo",
                 "Formats",
                 "GraphQLSupport",
+                "GRPCSupport",
                 "History",
                 "Measure",
                 "Mock",
                 "NetworkingCore",
+                "NetworkingGRPC",
+                "ProtoCodec",
                 "Query",
                 "Terminal",
                 "Workspace",
@@ -297,6 +353,33 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "ProtoCodecTests",
+            dependencies: [
+                "ProtoCodec", "NetworkingCore", "TestSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
+            name: "NetworkingGRPCTests",
+            dependencies: [
+                "NetworkingGRPC", "NetworkingCore", "ProtoCodec",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The tests' CA and certificates (grpcs://).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCSupportTests",
+            dependencies: [
+                "GRPCSupport", "Demo", "NetworkingCore", "NetworkingGRPC", "ProtoCodec", "TestSupport", "Workspace",
             ]
         ),
         // PiuPiu's own README examples (1.3 and 2.x), as its users write them, against a real
@@ -376,6 +459,11 @@ let package = Package(
             dependencies: [
                 "Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace",
                 .product(name: "Logging", package: "swift-log"),
+                // DemoGRPCTests: a grpc-swift-2 client of the demo's gRPC service.
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .testTarget(

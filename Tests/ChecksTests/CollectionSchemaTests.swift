@@ -32,6 +32,7 @@ import Workspace
         "endpoint.requires": "/$defs/endpoint/properties/requires",
         "multipart part": "/$defs/multipartPart",
         "endpoint.messages": "/$defs/webSocketMessage",
+        "protos": "/properties/protos",
     ]
 
     /// The repository's schema; `EXPLORER_COLLECTION_SCHEMA` names another copy (a changed one,

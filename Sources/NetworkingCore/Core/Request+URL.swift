@@ -5,7 +5,7 @@ extension Request {
     /// percent-encoded, base query items come first, and an empty query leaves no `?`.
     ///
     /// A `?query` inside `path` is kept and merged with `queryItems`. A `path` that is an
-    /// absolute http(s) URL is sent there, with neither the base path nor the base query.
+    /// absolute http(s) or grpc(s) URL is sent there, with neither the base path nor the base query.
     ///
     /// - Parameter baseURL: the server's base URL, e.g. `https://api.example.com/v1`.
     /// - Returns: the request with its absolute URL.
@@ -41,13 +41,13 @@ extension Request {
         var origin = base.origin
         var basePath = base.path
         var baseQuery = base.query
-        // An absolute http(s) URL replaces the base, as a reference does in RFC 3986 (5.2.2):
-        // a collection's endpoint on another server than its environment's.
-        // (Only a path that starts with an h is searched: `range(of:)` is the dearest step of
-        // building a URL, and most paths start with /.)
-        if requestPath.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "h") }) == true,
+        // An absolute http(s) or grpc(s) URL replaces the base, as a reference does in RFC 3986
+        // (5.2.2): a collection's endpoint on another server than its environment's.
+        // (Only a path that starts with an h or a g is searched: `range(of:)` is the dearest
+        // step of building a URL, and most paths start with /.)
+        if requestPath.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "h") || $0 | 0x20 == UInt8(ascii: "g") }) == true,
             let scheme = requestPath.range(of: "://"),
-            ["http", "https"].contains(requestPath[..<scheme.lowerBound].lowercased())
+            ["http", "https", "grpc", "grpcs"].contains(requestPath[..<scheme.lowerBound].lowercased())
         {
             let end =
                 requestPath[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" }

@@ -16,7 +16,8 @@ package typealias LoadedCollection = (collection: APICollection, reach: Collecti
 package enum CollectionLoader {
     /// The keys a collection file may have at the top.
     static let topLevelKeys = [
-        "name", "description", "openapi", "validate", "variables", "auth", "allow_insecure_redirects", "compare",
+        "name", "description", "openapi", "protoset", "protos",
+        "validate", "variables", "auth", "allow_insecure_redirects", "compare",
         "environments", "endpoints",
     ]
     /// The keys of an environment.
@@ -141,6 +142,7 @@ package enum CollectionLoader {
         collection.description = try mapping.value("description").map { try reader.string($0, key: "description") }
         collection.auth = try mapping.value("auth").map { try reader.authentication($0, in: "the collection") }
         collection.openAPI = try mapping.value("openapi").map { try reader.string($0, key: "openapi") }
+        collection.grpcSchema = try reader.grpcSchemaFiles(mapping)
         collection.validatesResponses =
             try mapping.value("validate").map { try reader.flag($0, key: "validate") } ?? false
         collection.allowsInsecureRedirects = allowsInsecureRedirects
@@ -315,13 +317,13 @@ struct Reader {
         if !Template.containsVariables(base) {
             let url = URL(string: base)
             let scheme = url?.scheme?.lowercased()
-            if url?.host == nil || !["http", "https", "ws", "wss"].contains(scheme ?? "") {
+            if url?.host == nil || !["http", "https", "ws", "wss", "grpc", "grpcs"].contains(scheme ?? "") {
                 // A warning, so the other environments stay usable; sending here fails clearly.
                 warnings.append(
                     CollectionWarning(
                         location: location(baseNode),
                         message:
-                            "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s) or ws(s) URL; sending in it will fail"
+                            "the base_url of environment \"\(name)\" is \"\(base)\", which is not an absolute http(s), ws(s) or grpc(s) URL; sending in it will fail"
                     ))
             }
         }
@@ -545,6 +547,12 @@ struct Reader {
                 known: CollectionLoader.endpointKeys)
         }
         let name = try string(nameNode, key: "name")
+        if mapping.value("grpc") != nil {
+            checkKeys(
+                mapping, known: CollectionLoader.endpointKeys + CollectionLoader.grpcEndpointKeys,
+                in: "endpoint \"\(name)\"")
+            return try grpcEndpoint(mapping, node: node, name: name, folderPath: folderPath)
+        }
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
         var locations: [String: FileLocation] = [:]
         // GraphQL over HTTP's default is POST with a JSON body; GET only when written.

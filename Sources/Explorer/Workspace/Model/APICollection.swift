@@ -29,6 +29,9 @@ package struct APICollection: Sendable {
     /// `openapi:`: the OpenAPI document the collection describes (a path relative to the
     /// collection file, or a URL); endpoints name their operation in it with `operation:`.
     package var openAPI: String?
+    /// The files its gRPC schema is read from when a server has no reflection (`protoset:`,
+    /// `protos:`).
+    package var grpcSchema = GRPCSchemaFiles()
     /// `validate:`: whether every response is checked against the operation `openapi:` declares.
     package var validatesResponses = false
     /// `compare:`: what `explorer compare` leaves out (volatile body values, headers).

@@ -40,6 +40,9 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     package var followRedirects: Bool?
     /// Set when the endpoint opens a WebSocket (`websocket:`, `messages:`); see `WebSocketSettings`.
     package var webSocket: WebSocketSettings?
+    /// Set when the endpoint is a gRPC call (`grpc:`, `message:`, `messages:`, `metadata:`,
+    /// `server:`); see `GRPCSettings`.
+    package var grpc: GRPCSettings?
     /// Its own `tags:` (`smoke`, `users`), in file order; its folders' apply too
     /// (`APICollection.tags(of:)`), and `explorer run --tag` selects by them.
     package var tags: [String] = []
@@ -86,6 +89,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
             && lhs.description == rhs.description && lhs.disabled == rhs.disabled && lhs.captures == rhs.captures
             && lhs.assertions == rhs.assertions && lhs.retry == rhs.retry && lhs.requirements == rhs.requirements
             && lhs.auth == rhs.auth && lhs.graphql == rhs.graphql && lhs.webSocket == rhs.webSocket
+            && lhs.grpc == rhs.grpc
             && lhs.operation == rhs.operation && lhs.followRedirects == rhs.followRedirects && lhs.tags == rhs.tags
     }
 

@@ -201,10 +201,10 @@ package final class Environment: ServerProvider, Sendable, CustomStringConvertib
         return url
     }
 
-    /// An expanded `base_url` as a URL, when it is an absolute http(s) or ws(s) one.
+    /// An expanded `base_url` as a URL, when it is an absolute http(s), ws(s) or grpc(s) one.
     private static func baseURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
+            ["http", "https", "ws", "wss", "grpc", "grpcs"].contains(scheme), url.host != nil
         else { return nil }
         return url
     }

@@ -150,6 +150,11 @@ package struct RequestResolver: Sendable {
         resolved.digest = auth.digest
         resolved.oauth2 = auth.oauth2
         resolved.graphQLDocument = graphQLDocument
+        resolved.grpcMessages = try endpoint.grpc.map { settings in
+            try settings.messages.map { message in
+                try message.mapStrings { try templates.expand($0, "gRPC message", at: "body") }
+            }
+        }
         return resolved
     }
 
@@ -387,16 +392,16 @@ package struct RequestResolver: Sendable {
             let host = other.host?.lowercased()
         else { return false }
         func port(_ url: URL, _ scheme: String) -> Int? {
-            url.port ?? ["http": 80, "ws": 80, "https": 443, "wss": 443][scheme]
+            url.port ?? ["http": 80, "ws": 80, "https": 443, "wss": 443, "grpcs": 443][scheme]
         }
         return scheme == url.scheme?.lowercased() && host == url.host?.lowercased()
             && port(other, scheme) == port(url, scheme)
     }
 
-    /// `scheme://host[:port]` of a path that is an absolute http(s) URL, else `nil`.
+    /// `scheme://host[:port]` of a path that is an absolute http(s), ws(s) or grpc(s) URL, else `nil`.
     package static func server(ofAbsolute path: String) -> String? {
         guard let scheme = path.range(of: "://"),
-            ["http", "https", "ws", "wss"].contains(path[..<scheme.lowerBound].lowercased())
+            ["http", "https", "ws", "wss", "grpc", "grpcs"].contains(path[..<scheme.lowerBound].lowercased())
         else { return nil }
         let end = path[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
         return String(path[..<end])

@@ -26,6 +26,9 @@ package struct ResolvedRequest: Sendable {
     package let collectionKey: String
     /// The variables the request was resolved with, for the values of its assertions.
     package let scope: VariableScope
+    /// A gRPC endpoint's request messages in proto3 JSON, their templates expanded (`nil` for
+    /// HTTP); `request` then holds the call's path and metadata (as headers), and no body.
+    package var grpcMessages: [JSONValue]?
 
     /// A resolved request. Its masker hides, besides the secrets the resolver found, every
     /// credential the request carries however it got there: the values of the headers the

@@ -5,7 +5,8 @@ import Yams
 
 /// What a collection reaches beyond its own folder when it sends: the shell commands it runs
 /// (`{{command …}}`), the files outside its folder it reads (`{{file …}}`, `body: { file: }`,
-/// multipart file parts, GraphQL `@file` documents, the `openapi:` document, the `tls:`
+/// multipart file parts, GraphQL `@file` documents, the `openapi:` document, the gRPC
+/// `protoset:` and `protos:` files and their import paths, the `tls:`
 /// certificates and keys, the `.env` file; a symbolic link counts as where it points), and the
 /// process environment variables it reads (`{{env.NAME}}`, and `env.NAME` as any function's
 /// argument).
@@ -124,6 +125,8 @@ package struct CollectionReach: Sendable, Hashable {
         // of this machine: it is fetched as a request is sent, and named with where the
         // collection sends (`CollectionTrust.refusal`).
         if let document = collection.openAPI, case .file = OpenAPILocation(document, folder: folder) { file(document) }
+        // The gRPC schema's files, and the folders protoc reads what they import from.
+        for path in collection.grpcSchema.files + collection.grpcSchema.importPaths { file(path) }
         references = found.sorted()
         destinations = Self.destinations(of: collection)
     }

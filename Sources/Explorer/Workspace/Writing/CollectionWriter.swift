@@ -29,6 +29,7 @@ package enum CollectionWriter {
         var root: [(Node, Node)] = [("name", scalar(collection.name))]
         if let description = collection.description { root.append(("description", scalar(description))) }
         if let openAPI = collection.openAPI { root.append(("openapi", scalar(openAPI))) }
+        root += grpcSchemaPairs(collection.grpcSchema)
         if collection.validatesResponses { root.append(("validate", Node("true", .implicit, .plain))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if let auth = collection.auth { root.append(("auth", authNode(auth))) }
@@ -99,6 +100,17 @@ package enum CollectionWriter {
             if let auth = folder.auth { pairs.append(("auth", authNode(auth))) }
             if !folder.tags.isEmpty { pairs.append(("tags", Node(folder.tags.map { scalar($0) }, .implicit, .flow))) }
             pairs.append(("endpoints", Node(folder.items.map(itemNode), .implicit)))
+            return keyed(pairs)
+        case .endpoint(let endpoint) where endpoint.isGRPC:
+            var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
+            if let description = endpoint.description { pairs.append(("description", scalar(description))) }
+            if !endpoint.tags.isEmpty {
+                pairs.append(("tags", Node(endpoint.tags.map { scalar($0) }, .implicit, .flow)))
+            }
+            if let operation = endpoint.operation { pairs.append(("operation", scalar(operation))) }
+            pairs += grpcPairs(endpoint)
+            if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
+            pairs += checkPairs(endpoint)
             return keyed(pairs)
         case .endpoint(let endpoint):
             var pairs: [(Node, Node)] = [("name", scalar(endpoint.name))]
