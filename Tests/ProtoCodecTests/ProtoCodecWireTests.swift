@@ -116,4 +116,31 @@ import Testing
         #expect(bytes.contains(0x33) && bytes.contains(0x34))
         #expect(try schema.decode(bytes, as: "explorer.legacy.Legacy") == json)
     }
+
+    @Test func anEnumNumberWithoutANameStaysANumber() throws {
+        // f_enum = 16, value 7: proto3 enums are open.
+        #expect(try schema.decode([0x80, 0x01, 0x07], as: "explorer.test.Scalars") == ["fEnum": 7])
+        #expect(try schema.encode(["fEnum": 7], as: "explorer.test.Scalars") == [0x80, 0x01, 0x07])
+        // proto2 enums are closed: an unknown number is an unknown field, which JSON does not show.
+        #expect(try schema.decode([0x0A, 0x00, 0x58, 0x07], as: "explorer.legacy.Legacy") == ["id": ""])
+    }
+
+    @Test func nullIsAValueOnlyWhereTheFieldIsAValue() throws {
+        let bytes = try schema.encode(
+            ["value": nil, "int32Value": nil, "struct": ["k": nil]], as: "explorer.test.WellKnown")
+        #expect(try schema.decode(bytes, as: "explorer.test.WellKnown") == ["struct": ["k": nil], "value": nil])
+    }
+
+    @Test func aTimestampOutOfRangeOnTheWireIsAnError() {
+        // seconds = 253402300800: 10000-01-01T00:00:00Z.
+        var timestamp: [UInt8] = [0x08]
+        var seconds: UInt64 = 253_402_300_800
+        while seconds >= 0x80 {
+            timestamp.append(UInt8(seconds & 0x7F) | 0x80)
+            seconds >>= 7
+        }
+        timestamp.append(UInt8(seconds))
+        let bytes: [UInt8] = [0x32, UInt8(timestamp.count)] + timestamp
+        #expect(throws: ProtoCodecError.self) { try schema.decode(bytes, as: "explorer.test.WellKnown") }
+    }
 }
