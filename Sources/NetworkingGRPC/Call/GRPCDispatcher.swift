@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import NetworkingCore
+
+/// Sends gRPC calls to the base URL a server provider answers at call time: `grpc://host:port`
+/// (plaintext HTTP/2, prior knowledge) or `grpcs://host:port` (TLS).
+///
+/// As `NetworkDispatcher` does for HTTP, it asks its provider at each call, so switching the
+/// environment switches the next call's server. It keeps one grpc-swift client (over
+/// `HTTP2ClientTransport.Posix`) per target, security and `:authority`, and reuses it for
+/// every call there; `shutdown()` closes them.
+///
+/// ```swift
+/// let dispatcher = GRPCDispatcher(serverProvider: environment)
+/// let response = try await dispatcher.unary(
+///     "/greet.Greeter/SayHello", request, as: HelloReply.self)
+/// print(response.message?.text ?? "", response.status)
+/// ```
+///
+/// The provider is held weakly: a released provider fails the next call with
+/// `TransportError.serverProviderReleased`.
+public final class GRPCDispatcher: @unchecked Sendable {
+    // Sound because everything else is a `Sendable` `let`, and `serverProvider` (weak, so a
+    // `var`; not `Sendable`, as the HTTP dispatcher's providers are not) is set once in `init`
+    // and only read afterwards, on the thread that opens a call.
+    private weak var serverProvider: (any ServerProvider)?
+    /// How `grpcs://` connections are secured: a CA, a client certificate, no verification.
+    public let tls: TLSSettings
+    /// Run in order on every call's metadata before it is sent.
+    public let metadataAdapters: [any GRPCMetadataAdapter]
+    /// The largest request and response message, in bytes, unless a call's options say otherwise.
+    public let maximumMessageSize: Int
+    /// The queue the callbacks of the futures run on.
+    public let callbackQueue: DispatchQueue
+    let clients: GRPCClientPool
+
+    /// Creates a dispatcher.
+    ///
+    /// - Parameters:
+    ///   - serverProvider: answers the base URL at call time; held weakly.
+    ///   - tls: how `grpcs://` connections are secured (the HTTP dispatcher's settings).
+    ///   - metadataAdapters: run on every call's metadata, in order (credentials).
+    ///   - maximumMessageSize: the largest request and response message (4 MiB by default).
+    ///   - callbackQueue: the queue future callbacks run on (the main queue by default).
+    public init(
+        serverProvider: any ServerProvider, tls: TLSSettings = TLSSettings(),
+        metadataAdapters: [any GRPCMetadataAdapter] = [], maximumMessageSize: Int = 4 * 1024 * 1024,
+        callbackQueue: DispatchQueue = .main
+    ) {
+        self.serverProvider = serverProvider
+        self.tls = tls
+        self.metadataAdapters = metadataAdapters
+        self.maximumMessageSize = maximumMessageSize
+        self.callbackQueue = callbackQueue
+        self.clients = GRPCClientPool(tls: tls)
+    }
+
+    /// Opens a call: the raw call every other is built on, bytes in and events out.
+    ///
+    /// The base URL is asked for now; the metadata adapters, the connection and the call run
+    /// in a task of their own. Send with `send(_:)`, close with `finish()`, read `events`.
+    ///
+    /// - Parameters:
+    ///   - path: the method: `/package.Service/Method` (the leading slash may be left out).
+    ///   - metadata: the request metadata.
+    ///   - options: a deadline, an authority, size limits.
+    /// - Returns: the call, started.
+    public func open(_ path: String, metadata: GRPCMetadata = [], options: GRPCCallOptions = GRPCCallOptions())
+        -> GRPCCall
+    {
+        let path = path.hasPrefix("/") ? path : "/" + path
+        let call = GRPCCall(path: path, maximumRequestSize: options.maximumRequestSize ?? maximumMessageSize)
+        let baseURL = currentBaseURL()
+        let run = GRPCCallRun(
+            call: call, baseURL: baseURL, metadata: metadata, options: options, adapters: metadataAdapters,
+            responseLimit: options.maximumResponseSize ?? maximumMessageSize, clients: clients)
+        call.run { await run.run() }
+        return call
+    }
+
+    /// Shuts down every connection, letting calls in flight finish. A later call connects anew.
+    public func shutdown() async { await clients.shutdown() }
+
+    /// How many connections (grpc-swift clients) the dispatcher keeps: one per target, security
+    /// and authority.
+    public var connectionCount: Int { clients.count }
+
+    private func currentBaseURL() -> Result<URL, any Error> {
+        guard let provider = serverProvider else { return .failure(TransportError.serverProviderReleased) }
+        guard let url = provider.baseURL else { return .failure(TransportError.missingBaseURL) }
+        return .success(url)
+    }
+}
