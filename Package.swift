@@ -154,6 +154,8 @@ let package = Package(
         .target(
             name: "GRPCSupport",
             dependencies: [
+                "Checks",
+                "History",
                 "NetworkingCore",
                 "NetworkingGRPC",
                 "ProtoCodec",
@@ -219,6 +221,9 @@ let package = Package(
                 "Curses",
                 "Formats",
                 "GraphQLSupport",
+                "GRPCSupport",
+                "NetworkingGRPC",
+                "ProtoCodec",
                 "History",
                 "Measure",
                 "NetworkingCore",
@@ -442,7 +447,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "App", "Checks", "Contract", "Demo", "Formats", "GraphQLSupport", "History", "Measure",
+                "App", "Checks", "Contract", "Demo", "Formats", "GraphQLSupport", "GRPCSupport", "History", "Measure",
                 "NetworkingCore",
                 "Query", "Terminal", "TestSupport", "Workspace",
                 .product(name: "GRDB", package: "GRDB.swift"),

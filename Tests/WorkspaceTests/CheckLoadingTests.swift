@@ -127,7 +127,7 @@ import Testing
     @Test(arguments: [
         (
             "    assert:\n      - statuz == 200",
-            #"bad.yaml:7:9: in the assert of endpoint "Login", "statuz" is not a query (one of status, header NAME, jsonpath EXPR, xpath EXPR, body, regex RE, duration, bytes, cookie NAME, or schema alone). Did you mean "status"?"#
+            #"bad.yaml:7:9: in the assert of endpoint "Login", "statuz" is not a query (one of status, header NAME, jsonpath EXPR, xpath EXPR, body, regex RE, duration, bytes, cookie NAME, grpc_status, or schema alone). Did you mean "status"?"#
         ),
         (
             "    assert:\n      - jsonpath $.token existz",

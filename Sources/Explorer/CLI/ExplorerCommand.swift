@@ -19,6 +19,7 @@ struct ExplorerCommand: AsyncParsableCommand {
             DemoCommand.self,
             MockCommand.self,
             SendCommand.self,
+            GRPCCommand.self,
             RunCommand.self,
             CompareCommand.self,
             LoadCommand.self,

@@ -54,6 +54,9 @@ extension ExchangeSender {
         entry.collectionPath = collectionPath
         printNotes(for: entry)
         let historyId = recorder?.record(entry, secrets: last.secrets)
+        if entry.method == HistoryEntry.grpcMethod {
+            return try Self.finishGRPC(entry, historyId: historyId, step: last, output: output)
+        }
         if output.json {
             ExchangeOutput.writeJSON(of: entry, historyId: historyId, checks: last.report)
         } else if entry.transportError == nil {
@@ -74,6 +77,56 @@ extension ExchangeSender {
         try Self.checkStatus(entry, output: output)
     }
 
+    /// Ends `send` of a gRPC endpoint that checks or requires: its messages (one JSON per
+    /// line), or `--json`'s object with `checks`; the status when not OK, what failed.
+    ///
+    /// - Throws: `ExitCode` 1 (no status), 3 (a check failed), 64 + the status code for a
+    ///   status other than OK that no `grpc_status` assertion expected.
+    static func finishGRPC(
+        _ entry: HistoryEntry, historyId: Int64?, step: SequenceStep<HistoryEntry>, output: ExchangeOutputOptions
+    ) throws {
+        if let failure = entry.transportError {
+            printError(failure)
+            throw ExitCode(1)
+        }
+        let call = entry.responseBody.flatMap { try? JSONValue(parsing: $0) } ?? .object([])
+        if output.json {
+            var object: [(key: String, value: JSONValue)] = [
+                ("url", .string(entry.url)), ("environment", entry.environment.map(JSONValue.string) ?? .null),
+                ("endpoint", entry.endpoint.map(JSONValue.string) ?? .null), ("grpc", call),
+                ("timings", .object([("total", JSONValue(entry.timings.totalMilliseconds))])),
+                ("historyId", historyId.map { JSONValue(Int($0)) } ?? .null),
+            ]
+            object.append(
+                (
+                    "checks",
+                    .array(
+                        step.report.assertions.map { result in
+                            .object([
+                                ("assert", .string(result.text)), ("passed", .bool(result.passed)),
+                                ("actual", result.actual.map(JSONValue.string) ?? .null),
+                                ("reason", result.reason.map(JSONValue.string) ?? .null),
+                            ])
+                        })
+                ))
+            printLine(JSONValue.object(object).serialized())
+        } else {
+            if case .array(let messages)? = call["messages"] {
+                for message in messages { printLine(message.serialized(pretty: ExchangeOutput.stdoutIsTerminal)) }
+            }
+            if let name = call["status"]?.stringValue, name != "OK" {
+                let message = call["message"]?.stringValue ?? ""
+                printError("ERROR: \(name)\(message.isEmpty ? "" : ": \(message)")")
+                if let details = call["details"] { writeStandardError(details.serialized(pretty: true) + "\n") }
+            }
+        }
+        step.report.failureLines.forEach(printError)
+        if !step.report.passed { throw ExitCode(3) }
+        let code = call["code"]?.intValue ?? 0
+        let expected = step.endpoint.assertions.contains { $0.query == .grpcStatus }
+        if code != 0 && !expected { throw ExitCode(Int32(64 + code)) }
+    }
+
     /// A runner that sends with this sender's limits and keeps captures in the state folder.
     ///
     /// - Parameters:
@@ -90,6 +143,12 @@ extension ExchangeSender {
             collection: collection, environment: environment, overrides: overrides, store: CaptureStore(),
             resolver: .asking, report: { printError($0) }, check: check, validation: validation,
             send: { resolved in
+                if resolved.endpoint.isGRPC {
+                    return await GRPCSender.caller(
+                        collection: collection, collectionFile: URL(fileURLWithPath: path), options: nil,
+                        maxTime: sender.maxTime
+                    ).exchange(resolved, collectionPath: path)
+                }
                 let plan = Plan(
                     target: .resolved(resolved), collectionPath: path, secrets: resolved.masker.secretValues)
                 let entry: HistoryEntry

@@ -22,7 +22,9 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
             operation in the collection's openapi: document); with --check-status, 4 for a 4xx and 5 for a \
             5xx status (the body is still printed). Values the endpoint captures are kept for \
             later requests in the same environment; the endpoints it requires are sent first \
-            when what they capture is missing.
+            when what they capture is missing. A gRPC endpoint (grpc:) prints each response message \
+            as JSON as it arrives; a status other than OK is one line on stderr and exit code 64 + its \
+            code, as grpcurl's (69 for NOT_FOUND, 76 for UNIMPLEMENTED).
             """
     )
 
@@ -37,6 +39,8 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @OptionGroup var output: ExchangeOutputOptions
 
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketSendOptions
+
+    @OptionGroup(title: "gRPC") var grpc: GRPCSendOptions
 
     @OptionGroup var history: HistoryOption
 
@@ -65,6 +69,16 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
             guard case .resolved(let resolved) = plan.target else { return }
             return try await WebSocketSender(options: webSocket, output: output)
                 .run(resolved, through: sender, collectionPath: plan.collectionPath, recorder: recorder)
+        }
+        if found.isGRPC && !found.hasChecks && found.requirements.isEmpty {
+            let plan = try ExchangeSender.Plan.resolving(
+                found, in: loaded, environment: environment, overrides: overrides)
+            try plan.confirmIfProtected(yes: confirm.yes)
+            guard case .resolved(let resolved) = plan.target else { return }
+            return try await GRPCSender(options: grpc, output: output)
+                .run(
+                    resolved, collection: loaded, collectionFile: URL(fileURLWithPath: located.path),
+                    recorder: recorder)
         }
         let validation = try await ExchangeSender.responseValidation(
             for: loaded, everyResponse: responses.validatesResponses || loaded.validatesResponses, asking: found)

@@ -109,6 +109,11 @@ extension Assertion {
             return JSONValue(response.body.count)
         case .cookie(let name):
             return response.cookie(named: name).map(JSONValue.string)
+        case .grpcStatus:
+            guard let status = response.grpcStatus else {
+                throw CheckFailure("grpc_status is for gRPC calls; this response is HTTP")
+            }
+            return .string(status)
         }
     }
 

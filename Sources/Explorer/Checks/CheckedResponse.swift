@@ -13,6 +13,8 @@ package struct CheckedResponse: Sendable {
     package var body: Data
     /// The time from sending to the last byte, in milliseconds.
     package var durationMilliseconds: Double
+    /// A gRPC call's status name (`OK`, `NOT_FOUND`); `nil` for HTTP.
+    package var grpcStatus: String?
 
     /// Creates the facts of one exchange.
     package init(status: Int, headers: HTTPHeaders, body: Data, durationMilliseconds: Double) {

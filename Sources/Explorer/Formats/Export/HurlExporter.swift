@@ -213,6 +213,7 @@ package enum HurlExporter {
             case .duration: "duration"
             case .bytes: "bytes"
             case .cookie(let name): "cookie \(quoted(name))"
+            case .grpcStatus: "grpc_status"
             case .schema: "schema"
             }
         var parts = [query]

@@ -172,7 +172,7 @@ enum HurlCheckText {
         case .xpath(let path): source = .xpath(path)
         case .regex(let pattern): source = .regex(pattern, inHeaders: false)
         case .cookie(let cookie): source = .cookie(cookie)
-        case .duration, .bytes, .schema: return nil
+        case .duration, .bytes, .schema, .grpcStatus: return nil
         }
         return Capture(name: name, source: source, isSecret: secret)
     }

@@ -51,6 +51,7 @@ extension Assertion {
         case ("body", _): query = .body
         case ("duration", _): query = .duration
         case ("bytes", _): query = .bytes
+        case ("grpc_status", _): query = .grpcStatus
         case ("header", let argument?): query = .header(argument.text)
         case ("cookie", let argument?): query = .cookie(argument.text)
         case ("jsonpath", let argument?):
@@ -152,6 +153,7 @@ extension Assertion {
         case ("status", _): value = "200"
         case ("duration", _): value = "500"
         case ("bytes", _): value = "10000"
+        case ("grpc_status", _): value = "OK"
         case ("header", _): value = "json"
         default: value = "\"expected\""
         }

@@ -32,6 +32,8 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
         case bytes
         /// The value of a cookie the response sets (`Set-Cookie`).
         case cookie(String)
+        /// A gRPC call's status, by its name (`OK`, `NOT_FOUND`).
+        case grpcStatus
         /// Whether the response keeps the promise of its operation in the collection's
         /// `openapi:` document. Written alone (`- schema`); its predicate is `exists`.
         case schema
@@ -40,7 +42,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
         static let words: [(word: String, argument: String?)] = [
             ("status", nil), ("header", "NAME"), ("jsonpath", "EXPR"), ("xpath", "EXPR"), ("body", nil),
             ("regex", "RE"),
-            ("duration", nil), ("bytes", nil), ("cookie", "NAME"),
+            ("duration", nil), ("bytes", nil), ("cookie", "NAME"), ("grpc_status", nil),
         ]
 
         /// How it is written.
@@ -55,6 +57,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
             case .duration: "duration"
             case .bytes: "bytes"
             case .cookie(let name): "cookie \(name)"
+            case .grpcStatus: "grpc_status"
             case .schema: "schema"
             }
         }

@@ -1,0 +1,180 @@
+import Checks
+import Foundation
+import History
+import NetworkingCore
+import NetworkingGRPC
+import ProtoCodec
+import Workspace
+
+/// A message received on a call, decoded, with when it came.
+package struct GRPCReceivedMessage: Sendable {
+    /// Its position in the stream, from 0.
+    package let index: Int
+    /// The message in proto3 JSON.
+    package let json: JSONValue
+    /// Its size on the wire, in bytes.
+    package let size: Int
+    /// When it arrived.
+    package let receivedAt: Date
+}
+
+/// What a call gave: headers, the messages, the status and trailers, and the status details
+/// decoded (`grpc-status-details-bin` as a `google.rpc.Status`, its details resolved).
+package struct GRPCOutcome: Sendable {
+    /// The response headers (initial metadata).
+    package var headers = GRPCMetadata()
+    /// The messages, in order.
+    package var messages: [GRPCReceivedMessage] = []
+    /// The status the call ended with.
+    package var status = GRPCStatus.ok
+    /// The trailers.
+    package var trailers = GRPCMetadata()
+    /// `grpc-status-details-bin` decoded, when the status carries it.
+    package var statusDetails: JSONValue?
+    /// When the call started, its headers came and it ended.
+    package var startedAt = Date()
+    package var headersAt: Date?
+    package var endedAt: Date?
+}
+
+/// A method of a schema made ready to call: its messages encoded before anything is sent, its
+/// answers decoded as they come.
+package struct GRPCExchange: Sendable {
+    /// The method.
+    package let method: ProtoMethod
+    /// The schema its messages are read with.
+    package let schema: GRPCSchema
+
+    /// The method `name` (`package.Service/Method`) of a schema.
+    ///
+    /// - Throws: `GRPCExchangeError.unknownMethod` naming the nearest names.
+    package init(method name: String, in schema: GRPCSchema) throws {
+        guard let method = schema.schema.method(name) else {
+            let service = name.split(separator: "/").first.map(String.init) ?? name
+            let isServiceKnown = schema.schema.service(named: service) != nil
+            throw GRPCExchangeError.unknownMethod(
+                name, serviceKnown: isServiceKnown, nearNames: schema.schema.nearNames(name), origin: schema.origin)
+        }
+        self.method = method
+        self.schema = schema
+    }
+
+    /// The request messages in the wire format.
+    ///
+    /// - Throws: `GRPCExchangeError.tooManyMessages` for more than one message to a method
+    ///   that takes one, or the codec's error naming the field and the message type.
+    package func encode(_ messages: [JSONValue]) throws -> [[UInt8]] {
+        if !method.kind.clientStreams && messages.count > 1 {
+            throw GRPCExchangeError.tooManyMessages(method: method.path, kind: method.kind, count: messages.count)
+        }
+        return try messages.map { try schema.schema.encode($0, as: method.inputType) }
+    }
+
+    /// Makes the call: sends the messages (then half-closes), and gives each message as it
+    /// comes to `onMessage`.
+    ///
+    /// - Parameters:
+    ///   - requests: the messages, encoded (`encode`).
+    ///   - metadata: the request metadata.
+    ///   - dispatcher: the dispatcher that sends.
+    ///   - options: deadline, authority, sizes.
+    ///   - onMessage: called for each message, in order, as it is decoded.
+    /// - Returns: the outcome; a non-OK status is in it, not thrown.
+    /// - Throws: what stops the call before a status (the server unreachable, TLS).
+    package func call(
+        _ requests: [[UInt8]], metadata: GRPCMetadata, through dispatcher: GRPCDispatcher,
+        options: GRPCCallOptions = GRPCCallOptions(),
+        onMessage: @Sendable (GRPCReceivedMessage) -> Void = { _ in }
+    ) async throws -> GRPCOutcome {
+        var outcome = GRPCOutcome()
+        let call = dispatcher.open(method.path, metadata: metadata, options: options)
+        let sending = Task {
+            for request in requests { try await call.send(request) }
+            call.finish()
+        }
+        defer { sending.cancel() }
+        do {
+            for try await event in call.events {
+                switch event {
+                case .headers(let headers):
+                    // HTTP/2's pseudo-headers (`:status`) are the transport's, not metadata.
+                    outcome.headers = GRPCMetadata(headers.entries.filter { !$0.name.hasPrefix(":") })
+                    outcome.headersAt = Date()
+                case .message(let bytes):
+                    let json = try schema.schema.decode(bytes, as: method.outputType)
+                    let message = GRPCReceivedMessage(
+                        index: outcome.messages.count, json: json, size: bytes.count, receivedAt: Date())
+                    outcome.messages.append(message)
+                    onMessage(message)
+                case .end(let status, let trailers):
+                    outcome.status = status
+                    outcome.trailers = trailers
+                    outcome.statusDetails = status.details.flatMap { schema.schema.decodeStatusDetails($0) }
+                }
+            }
+        } catch {
+            call.cancel()
+            throw error
+        }
+        outcome.endedAt = Date()
+        return outcome
+    }
+}
+
+/// Why a call could not be made as written.
+package enum GRPCExchangeError: Error, CustomStringConvertible, Sendable {
+    /// The method is not in the schema.
+    case unknownMethod(String, serviceKnown: Bool, nearNames: [String], origin: GRPCSchema.Origin)
+    /// More than one message for a method that takes one.
+    case tooManyMessages(method: String, kind: ProtoCallKind, count: Int)
+
+    package var description: String {
+        switch self {
+        case .unknownMethod(let name, let serviceKnown, let nearNames, let origin):
+            let what = serviceKnown ? "method" : "service of the method"
+            let hint = nearNames.isEmpty ? "" : "; did you mean \(nearNames.joined(separator: ", "))?"
+            return "The \(what) \(name) is not in the schema from \(origin)\(hint)"
+        case .tooManyMessages(let method, let kind, let count):
+            return "\(method) is a \(kind.rawValue) method and takes one request message, not \(count)."
+        }
+    }
+}
+
+extension GRPCOutcome {
+    /// The outcome in the plain values history keeps and `--json` prints.
+    package var record: GRPCCallRecord {
+        func pairs(_ metadata: GRPCMetadata) -> [KeyValue] {
+            metadata.map { KeyValue($0.name, $0.value.description) }
+        }
+        let milliseconds = { (end: Date?) in end.map { ($0.timeIntervalSince(startedAt) * 1_000_000).rounded() / 1000 }
+        }
+        return GRPCCallRecord(
+            statusName: status.name, statusCode: status.code, statusMessage: status.message, headers: pairs(headers),
+            trailers: pairs(trailers), messages: messages.map(\.json), details: statusDetails,
+            headersMilliseconds: milliseconds(headersAt),
+            totalMilliseconds: milliseconds(endedAt) ?? Date().timeIntervalSince(startedAt) * 1000)
+    }
+}
+
+extension GRPCOutcome {
+    /// What captures and assertions read from the call: `grpc_status` the status's name,
+    /// `status` 200, the headers and trailers as headers, and as the body the message of a
+    /// unary or client-streaming call (`{}` when none came), or the array of a stream's
+    /// messages, so that `jsonpath $.name` reads a unary answer and `jsonpath $[0].name` a
+    /// stream's first.
+    ///
+    /// - Parameter kind: the method's kind.
+    package func checkedResponse(kind: ProtoCallKind) -> CheckedResponse {
+        var headers = HTTPHeaders()
+        for entry in self.headers.entries + trailers.entries {
+            headers.add(name: entry.name, value: entry.value.description)
+        }
+        let body: JSONValue =
+            kind.serverStreams ? .array(messages.map(\.json)) : (messages.first?.json ?? .object([]))
+        var response = CheckedResponse(
+            status: 200, headers: headers, body: Data(body.serialized().utf8),
+            durationMilliseconds: (endedAt ?? Date()).timeIntervalSince(startedAt) * 1000)
+        response.grpcStatus = status.name
+        return response
+    }
+}
