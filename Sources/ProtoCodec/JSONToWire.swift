@@ -93,7 +93,8 @@ struct JSONToWire {
         return ProtoCodecError(
             messageType: rootType,
             fieldPath: pathText,
-            reason: "unknown field \"\(key)\" in \(message.fullName) (known: \(names.isEmpty ? "none" : known))",
+            reason: "unknown field \(JSONValue.string(key).serialized()) in \(message.fullName) "
+                + "(known: \(names.isEmpty ? "none" : known))",
             standsAlone: true
         )
     }

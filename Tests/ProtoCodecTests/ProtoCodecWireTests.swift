@@ -69,6 +69,11 @@ import Testing
             #expect("\(error)".hasPrefix("unknown field \"bodyy\" in grpc.testing.Payload (known: type, body)"))
             #expect("\(error)".hasSuffix(" at grpc.testing.SimpleRequest.payload"))
         }
+        do {
+            _ = try schema.encode(["a\nb": 1], as: "grpc.testing.Payload")
+        } catch {
+            #expect("\(error)" == "unknown field \"a\\nb\" in grpc.testing.Payload (known: type, body)")
+        }
         #expect(throws: ProtoCodecError.self) { try schema.encode([:], as: "no.Such") }
     }
 
