@@ -9,14 +9,19 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Serve the embedded demo API on 127.0.0.1 and open it in the explorer.",
         discussion: """
             Three environments are served by this process: local on PORT, staging on PORT+1 and
-            production (protected) on PORT+2. With --port 0 (the default) free ports are picked.
-            The demo writes a collection file for those ports and opens it.
+            production (protected) on PORT+2, each with a gRPC server (explorer.demo.v1.Directory,
+            with server reflection) on PORT+3, PORT+4 and PORT+5. With --port 0 (the default) free
+            ports are picked. The demo writes a collection file for those ports (the gRPC address is
+            each environment's `grpc_url` variable) and opens it.
             """
     )
 
     @Option(
         name: .long,
-        help: "The port of the local environment; staging and production take the next two (0: free ports).")
+        help: ArgumentHelp(
+            "The port of the local environment; staging, production and the three gRPC servers take the next five "
+                + "(0: free ports).")
+    )
     var port: Int = 0
 
     @Flag(name: .long, help: "Serve the API without the TUI; print the environments' URLs. Ctrl-C stops.")
@@ -37,8 +42,8 @@ struct DemoCommand: AsyncParsableCommand {
     var theme: String?
 
     func validate() throws {
-        guard (0...65_533).contains(port) else {
-            throw ValidationError("--port must be between 0 and 65533 (the demo uses PORT, PORT+1 and PORT+2).")
+        guard (0...65_530).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65530 (the demo uses PORT to PORT+5).")
         }
         if quiet && !serveOnly {
             throw ValidationError("--quiet applies to --serve-only (the TUI prints no log).")
@@ -89,7 +94,7 @@ struct DemoCommand: AsyncParsableCommand {
             let badge = environment.isProtected ? "  (protected)" : ""
             printLine(
                 "  \(environment.name.padding(toLength: 11, withPad: " ", startingAt: 0)) "
-                    + "\(environment.baseURL.absoluteString)\(badge)"
+                    + "\(environment.baseURL.absoluteString)  gRPC \(environment.grpcURL.absoluteString)\(badge)"
             )
         }
         printLine("collection: \(collectionURL.path)")

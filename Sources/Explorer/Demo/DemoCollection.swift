@@ -25,13 +25,18 @@ package enum DemoCollection {
             // The demo serves on this machine: a proxy of HTTP_PROXY/HTTPS_PROXY could not reach it.
             text += "    proxy: none\n"
             let oauth = environment.baseURL.appendingPathComponent("oauth").absoluteString
+            // The environment's gRPC server (explorer.demo.v1.Directory, with reflection).
+            let grpc = environment.grpcURL.absoluteString
             switch environment.name {
             case "local":
-                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\", oauth: \(oauth) }\n"
+                text +=
+                    "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\", oauth: \(oauth), grpc_url: \(grpc) }\n"
             case "staging":
-                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"2\", oauth: \(oauth) }\n"
+                text +=
+                    "    variables: { token: \(DemoAPI.bearerToken), user_id: \"2\", oauth: \(oauth), grpc_url: \(grpc) }\n"
             default:
-                text += "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\", oauth: \(oauth) }\n"
+                text +=
+                    "    variables: { token: \(DemoAPI.bearerToken), user_id: \"1\", oauth: \(oauth), grpc_url: \(grpc) }\n"
                 text += "    protected: true\n"
                 text += "    secrets: [token]\n"
             }

@@ -1,15 +1,18 @@
 import Foundation
+import GRPCCore
 import Hummingbird
 import Logging
 import NIOCore
+import NetworkingGRPC
 import ServiceLifecycle
 
 /// The embedded demo API: three environments (`local`, `staging`, `production`) served by one
-/// process on three ports of 127.0.0.1, each with its own data.
+/// process on three ports of 127.0.0.1, each with its own data, and each with a gRPC server
+/// (`explorer.demo.v1.Directory` and server reflection) on a port of its own over the same data.
 ///
 /// ```swift
 /// let server = try await DemoServer.start(port: 0)     // ephemeral ports
-/// print(server.environments.map(\.baseURL))
+/// print(server.environments.map(\.baseURL), server.environments.map(\.grpcURL))
 /// await server.stop()
 /// ```
 package final class DemoServer: Sendable {
@@ -28,8 +31,8 @@ package final class DemoServer: Sendable {
     /// Starts serving and returns once every environment is listening.
     ///
     /// - Parameters:
-    ///   - port: the port of `local`; `staging` and `production` take the next two. `0` picks
-    ///     free ports for all three.
+    ///   - port: the port of `local`; `staging` and `production` take the next two, and the
+    ///     three gRPC servers the three after them (PORT+3 to PORT+5). `0` picks free ports for all six.
     ///   - handleSignals: stop gracefully on SIGINT/SIGTERM (for `--serve-only`; the TUI handles
     ///     signals itself).
     ///   - accessLog: called with one line per request, if set.
@@ -40,7 +43,8 @@ package final class DemoServer: Sendable {
         accessLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServer {
         let logger = Logger(label: "explorer.demo") { DemoLogHandler(label: $0) }
-        let readiness = DemoReadiness(expected: DemoEnvironment.names.count)
+        let readiness = DemoReadiness(expected: DemoEnvironment.names.count * 2)
+        let environmentCount = DemoEnvironment.names.count
 
         var services: [any Service] = []
         for (offset, name) in DemoEnvironment.names.enumerated() {
@@ -56,6 +60,14 @@ package final class DemoServer: Sendable {
                 logger: logger
             )
             services.append(application)
+            let grpcPort = port == 0 ? 0 : port + environmentCount + offset
+            try services.append(
+                DemoGRPCServer(
+                    port: grpcPort,
+                    services: grpcServices(environment: name, store: api.store),
+                    interceptors: accessLog.map { [DemoGRPCAccessLog(environment: name, log: $0)] } ?? [],
+                    onListening: { await readiness.listening(grpcKey(name), port: $0) }
+                ))
         }
         let group = ServiceGroup(
             services: services,
@@ -72,9 +84,23 @@ package final class DemoServer: Sendable {
             }
         }
         let ports = try await readiness.wait()
-        let environments = DemoEnvironment.names.map { DemoEnvironment(name: $0, port: ports[$0] ?? 0) }
+        let environments = DemoEnvironment.names.map {
+            DemoEnvironment(name: $0, port: ports[$0] ?? 0, grpcPort: ports[grpcKey($0)] ?? 0)
+        }
         return DemoServer(environments: environments, serviceGroup: group, runTask: runTask)
     }
+
+    /// What an environment's gRPC server serves: the demo's service and server reflection (v1 and
+    /// v1alpha) over `demo.proto` and the google.rpc messages of its error details.
+    private static func grpcServices(environment: String, store: DemoStore) throws -> [any RegistrableRPCService] {
+        [
+            DemoDirectoryService(environment: environment, store: store),
+            try GRPCReflectionService(descriptorSet: DemoDescriptorSet.data),
+        ]
+    }
+
+    /// The key of an environment's gRPC server among the ports `DemoReadiness` collects.
+    private static func grpcKey(_ environment: String) -> String { "\(environment) gRPC" }
 
     /// Stops serving: open connections finish, then the ports are released.
     package func stop() async {
@@ -96,7 +122,7 @@ enum DemoServerError: Error, CustomStringConvertible {
     package var description: String {
         switch self {
         case .couldNotListen(let port, let reason):
-            let ports = port == 0 ? "free ports" : "ports \(port)-\(port + 2)"
+            let ports = port == 0 ? "free ports" : "ports \(port)-\(port + 5)"
             return
                 "The demo API could not listen on 127.0.0.1 (\(ports)): \(reason). "
                 + "Try another --port, or --port 0 for free ones."
@@ -106,9 +132,10 @@ enum DemoServerError: Error, CustomStringConvertible {
     }
 
     /// A bind failure as the system words it (`Address already in use`), not NIO's description
-    /// of the call that failed.
+    /// of the call that failed (which the gRPC server's transport wraps in an error of its own).
     static func reason(_ error: any Error) -> String {
         if let failure = error as? IOError { return String(cString: strerror(failure.errnoCode)) }
+        if let failure = error as? RuntimeError, let cause = failure.cause { return reason(cause) }
         return String(describing: error)
     }
 }
