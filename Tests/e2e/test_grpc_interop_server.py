@@ -185,10 +185,16 @@ def test_unimplemented_service(stubs, channel):
 
 def test_timeout_on_sleeping_server(stubs, test_service):
     import grpc
-    call = test_service.FullDuplexCall(iter([ping_pong_request(stubs, 31415, 27182)]), timeout=0.001)
-    with pytest.raises(grpc.RpcError):
-        list(call)
-    assert call.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    # The spec's request, with no response asked for, on a stream the client keeps open.
+    requests = Requests()
+    requests.send(stubs["messages"].StreamingOutputCallRequest(payload=payload(stubs, 27182)))
+    call = test_service.FullDuplexCall(iter(requests), timeout=0.001)
+    try:
+        with pytest.raises(grpc.RpcError):
+            list(call)
+        assert call.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    finally:
+        requests.close()
 
 
 def test_cancel_after_begin(test_service):
