@@ -44,6 +44,8 @@ import Testing
         let error = await #expect(throws: TransportError.self) { _ = try await allEvents(of: call) }
         #expect(error == .connectionRefused(host: "127.0.0.1", port: port))
         #expect(error?.description == "127.0.0.1:\(port) refused the connection: is the server running on that port?")
+        // The failed connection is not kept: the next call connects anew.
+        #expect(client.dispatcher.connectionCount == 0)
         await client.dispatcher.shutdown()
     }
 
@@ -174,5 +176,19 @@ import Testing
             #expect(failing.status?.name == "NOT_FOUND")
             await client.dispatcher.shutdown()
         }
+    }
+}
+
+extension GRPCDispatcherTests {
+    @Test func anHTTP1ServerIsNotAGRPCServer() async throws {
+        let server = try TestHTTP1Server()
+        defer { server.stop() }
+        let client = TestClient(port: server.port)
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await client.dispatcher.unary("/test.Test/Echo", stringValue("x"), as: StringValue.self)
+        }
+        #expect(error?.description.contains("127.0.0.1:\(server.port)") == true)
+        #expect(error?.description.contains("not a gRPC server") == true)
+        await client.dispatcher.shutdown()
     }
 }

@@ -88,7 +88,9 @@ struct GRPCCallRun: Sendable {
     private func report(_ error: RPCError, target: GRPCTarget) {
         switch GRPCFailureMapping.map(error, target: target, responseLimit: responseLimit) {
         case .status(let status, let trailers): call.state.end(status, trailers: trailers)
-        case .failure(let failure): call.state.fail(failure)
+        case .failure(let failure):
+            clients.discard(.init(target: target, authority: options.authority))
+            call.state.fail(failure)
         }
     }
 

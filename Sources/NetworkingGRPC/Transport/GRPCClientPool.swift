@@ -43,6 +43,13 @@ final class GRPCClientPool: Sendable {
         }
     }
 
+    /// Shuts down the client of a key that failed to connect, so that the next call connects
+    /// anew instead of failing until the client's backoff lets it try again.
+    func discard(_ key: Key) {
+        let running = clients.withLock { $0.removeValue(forKey: key) }
+        running?.client.beginGracefulShutdown()
+    }
+
     /// How many clients are running.
     var count: Int { clients.withLock { $0.count } }
 
