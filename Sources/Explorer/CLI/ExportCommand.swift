@@ -3,14 +3,17 @@ import Formats
 import Foundation
 import Workspace
 
-/// `explorer export curl|http|hurl|postman|har ...`: writes endpoints out as curl, `.http`,
-/// Hurl (captures and assertions included), a Postman collection or a HAR file.
+/// `explorer export curl|http|hurl|postman|har|grpcurl ...`: writes endpoints out as curl,
+/// `.http`, Hurl (captures and assertions included), a Postman collection, a HAR file, or
+/// grpcurl command lines for gRPC endpoints. The HTTP formats leave gRPC endpoints out, with
+/// one warning line naming them.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection or a HAR file.",
-        subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self]
+            "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection, a HAR file "
+            + "or grpcurl command lines.",
+        subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self, GRPCurl.self]
     )
 
     struct Curl: AsyncParsableCommand, CollectionOptionsHelp {
@@ -24,8 +27,10 @@ struct ExportCommand: AsyncParsableCommand {
         func run() async throws {
             try ExportCommand.print(collectionOptions, terminator: "\n") { loaded, environment in
                 let overrides = variables.overrides
+                let chosen = try loaded.endpoint(named: endpoint)
+                if chosen.isGRPC { throw GRPCEndpointsLeftOut(ids: [chosen.id]) }
                 let resolved = try RequestResolver().resolve(
-                    try loaded.endpoint(named: endpoint), in: loaded, environment: environment, overrides: overrides)
+                    chosen, in: loaded, environment: environment, overrides: overrides)
                 return CurlExporter.command(for: resolved, revealSecrets: revealSecrets)
             }
         }
@@ -38,7 +43,7 @@ struct ExportCommand: AsyncParsableCommand {
 
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
-                HTTPFileExporter.text(for: loaded, environment: environment)
+                HTTPFileExporter.text(for: ExportCommand.withoutGRPC(loaded), environment: environment)
             }
         }
     }
@@ -60,7 +65,7 @@ struct ExportCommand: AsyncParsableCommand {
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
                 HurlExporter.text(
-                    for: try loaded.endpoints(selectedBy: endpoints), in: loaded,
+                    for: ExportCommand.withoutGRPC(try loaded.endpoints(selectedBy: endpoints)), in: loaded,
                     environment: environment ?? loaded.environments.first)
             }
         }
@@ -76,7 +81,7 @@ struct ExportCommand: AsyncParsableCommand {
 
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
-                PostmanExporter.json(for: loaded, environment: environment)
+                PostmanExporter.json(for: ExportCommand.withoutGRPC(loaded), environment: environment)
             }
         }
     }
@@ -94,13 +99,93 @@ struct ExportCommand: AsyncParsableCommand {
         func run() async throws {
             try ExportCommand.print(collectionOptions) { loaded, environment in
                 let overrides = variables.overrides
-                let chosen = endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) }
+                let chosen = ExportCommand.withoutGRPC(
+                    endpoints.isEmpty ? loaded.endpoints : try endpoints.map { try loaded.endpoint(named: $0) })
                 let resolved = try chosen.map {
                     try RequestResolver().resolve($0, in: loaded, environment: environment, overrides: overrides)
                 }
                 return HARExporter.json(for: resolved, revealSecrets: revealSecrets)
             }
         }
+    }
+
+    struct GRPCurl: AsyncParsableCommand, CollectionOptionsHelp {
+        static let configuration = CommandConfiguration(
+            commandName: "grpcurl",
+            abstract: "Print gRPC endpoints, resolved in an environment, as grpcurl command lines (secrets masked).",
+            discussion:
+                "Each command is preceded by a # comment naming its endpoint when there are several; "
+                + "explorer import grpcurl reads them back. HTTP endpoints are left out: export curl gives them."
+        )
+        @Argument(help: "Folders or endpoints (Folder/Name, Name); every gRPC endpoint when none.") var endpoints:
+            [String] = []
+        @OptionGroup var collectionOptions: CollectionOptions<GRPCurl>
+        @OptionGroup var variables: VariableOptions
+        @Flag(name: .long, help: "Write secrets as they are instead of masking them.") var revealSecrets = false
+
+        func run() async throws {
+            try ExportCommand.print(collectionOptions, terminator: "\n") { loaded, environment in
+                let selected = try loaded.endpoints(selectedBy: endpoints)
+                let chosen = selected.filter(\.isGRPC)
+                let http = selected.filter { !$0.isGRPC }.map(\.id)
+                if !http.isEmpty, !endpoints.isEmpty || chosen.isEmpty {
+                    printError(
+                        "warning: not gRPC endpoints, left out (explorer export curl gives them): "
+                            + http.joined(separator: ", "))
+                }
+                guard !chosen.isEmpty else { throw ValidationError("The selection has no gRPC endpoint.") }
+                let overrides = variables.overrides
+                return try chosen.map { endpoint in
+                    let resolved = try RequestResolver().resolve(
+                        endpoint, in: loaded, environment: environment, overrides: overrides)
+                    let command = try GRPCurlExporter.command(
+                        for: resolved, schema: loaded.grpcSchema, collectionFile: loaded.sourceURL,
+                        revealSecrets: revealSecrets)
+                    return chosen.count > 1
+                        ? "# \(String(endpoint.id.filter { !$0.isNewline && ($0.asciiValue ?? 0x20) >= 0x20 }))\n"
+                            + command : command
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    /// A gRPC endpoint asked of a format that writes HTTP requests.
+    struct GRPCEndpointsLeftOut: Error, CustomStringConvertible {
+        let ids: [String]
+        var description: String {
+            "\(ids.joined(separator: ", ")) \(ids.count == 1 ? "is a gRPC endpoint" : "are gRPC endpoints"), "
+                + "which this format cannot write: explorer export grpcurl gives \(ids.count == 1 ? "it" : "them")."
+        }
+    }
+
+    /// The endpoints without the gRPC ones, which an HTTP format would write as a wrong
+    /// request; one warning line names those left out.
+    static func withoutGRPC(_ endpoints: [Endpoint]) -> [Endpoint] {
+        let grpc = endpoints.filter(\.isGRPC).map(\.id)
+        if !grpc.isEmpty {
+            printError(
+                "warning: gRPC endpoints left out (explorer export grpcurl gives them): " + grpc.joined(separator: ", ")
+            )
+        }
+        return endpoints.filter { !$0.isGRPC }
+    }
+
+    /// The collection without its gRPC endpoints (see the list's `withoutGRPC`).
+    static func withoutGRPC(_ collection: APICollection) -> APICollection {
+        _ = withoutGRPC(collection.endpoints)
+        func kept(_ items: [CollectionItem]) -> [CollectionItem] {
+            items.compactMap { item in
+                switch item {
+                case .endpoint(let endpoint): return endpoint.isGRPC ? nil : item
+                case .folder(var folder):
+                    folder.items = kept(folder.items)
+                    return .folder(folder)
+                }
+            }
+        }
+        var copy = collection
+        copy.items = kept(collection.items)
+        return copy
     }
 
     /// Loads the collection, picks the environment (`nil` when `--env` is not given), and prints

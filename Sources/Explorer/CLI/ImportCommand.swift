@@ -3,7 +3,7 @@ import Formats
 import Foundation
 import Workspace
 
-/// `explorer import curl|openapi|http|postman|insomnia|har|hurl ...`: turns other formats into collection YAML.
+/// `explorer import curl|grpcurl|openapi|http|postman|insomnia|har|hurl ...`: turns other formats into collection YAML.
 ///
 /// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
 /// collection file (created when absent), asking before replacing an endpoint of the same
@@ -15,10 +15,11 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract:
-            "Import endpoints from curl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, "
+            "Import endpoints from curl or grpcurl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, "
             + "an Insomnia export, a HAR file or a Hurl file.",
         subcommands: [
-            Curl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self, GraphQL.self,
+            Curl.self, GRPCurl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self,
+            GraphQL.self,
         ]
     )
 
@@ -53,6 +54,39 @@ struct ImportCommand: AsyncParsableCommand {
             }
             try ImportCommand.finish(destination: destination, readsStandardInput: command == "-") {
                 try CurlImporter().importCommand(text, name: name)
+            }
+        }
+    }
+
+    struct GRPCurl: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grpcurl",
+            abstract: "Import grpcurl command lines as gRPC endpoints ('-' reads them from stdin, a file name a file).",
+            discussion:
+                "Several commands (one per line, or joined with && or ;) become several endpoints; the first one's "
+                + "server is the environment's base_url, with -insecure, -cacert, -cert and -key as its tls:. "
+                + "Credentials in -H metadata go into secret variables. list and describe are not calls: refused."
+        )
+        @Argument(help: "The grpcurl command line(s), a file holding them, or - for stdin.") var command: String
+        @Option(name: .long, help: "The endpoint's name (default: Service/Method).") var name: String?
+        @OptionGroup var destination: Destination
+
+        func run() async throws {
+            var text = command
+            var isDirectory: ObjCBool = false
+            if command == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else if !command.contains(where: \.isWhitespace),
+                FileManager.default.fileExists(atPath: command, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
+                guard let data = FileManager.default.contents(atPath: command) else {
+                    printError("The file \(command) cannot be read.")
+                    throw ExitCode(1)
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            try ImportCommand.finish(destination: destination, readsStandardInput: command == "-") {
+                try GRPCurlImporter().importCommand(text, name: name)
             }
         }
     }

@@ -37,11 +37,24 @@ package struct RequestPlan: Sendable {
     /// masked) under a title that says where it was copied from.
     ///
     /// Both are `explorer export curl`'s command (`CurlExporter`), with and without
-    /// `--reveal-secrets`.
+    /// `--reveal-secrets`; for a gRPC endpoint, `explorer export grpcurl`'s (`GRPCurlExporter`).
     ///
-    /// - Throws: `ResolveError`.
+    /// - Throws: `ResolveError`, or `GRPCurlExportError` for a gRPC endpoint whose server is
+    ///   not a grpc(s) URL.
     package func curl() throws -> (command: String, title: String, shown: [String]) {
         let resolved = try resolve()
+        if endpoint.isGRPC {
+            func command(revealing: Bool) throws -> String {
+                try GRPCurlExporter.command(
+                    for: resolved, schema: collection.grpcSchema, collectionFile: collection.sourceURL,
+                    revealSecrets: revealing)
+            }
+            return (
+                try command(revealing: true),
+                "grpcurl · \(endpoint.id) · \(environment.name) (copied to the clipboard)",
+                try command(revealing: false).components(separatedBy: "\n")
+            )
+        }
         let command = CurlExporter.command(for: resolved, revealSecrets: true)
         let shown = CurlExporter.command(for: resolved)
         return (
