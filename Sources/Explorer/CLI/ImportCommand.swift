@@ -61,7 +61,7 @@ struct ImportCommand: AsyncParsableCommand {
     struct GRPCurl: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "grpcurl",
-            abstract: "Import grpcurl command lines as gRPC endpoints ('-' reads them from stdin, a file name a file).",
+            abstract: "Import grpcurl command lines as gRPC endpoints (given, in a file, or '-' for stdin).",
             discussion:
                 "Several commands (one per line, or joined with && or ;) become several endpoints; the first one's "
                 + "server is the environment's base_url, with -insecure, -cacert, -cert and -key as its tls:. "
