@@ -208,18 +208,19 @@ def test_every_request_is_logged_and_a_long_session_is_not_held_up_by_its_log(de
     assert poll(lambda: logged() == 2500 or None, timeout=20, message="2,500 access-log lines")
 
 
-def three_free_ports() -> int:
-    """A port whose next two are free too (each bound once to be sure, then released)."""
+def six_free_ports() -> int:
+    """A port whose next five are free too (each bound once to be sure, then released): the
+    demo's three HTTP ports and, above them, its three gRPC ports."""
     import socket
     for _ in range(50):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        if port + 2 > 65535:
+        if port + 5 > 65535:
             continue
         sockets = []
         try:
-            for candidate in (port, port + 1, port + 2):
+            for candidate in range(port, port + 6):
                 held = socket.socket()
                 sockets.append(held)
                 held.bind(("127.0.0.1", candidate))
@@ -233,7 +234,7 @@ def three_free_ports() -> int:
 
 
 def test_fixed_port_serves_three_consecutive_ports(explorer_bin, tmp_path):
-    port = three_free_ports()
+    port = six_free_ports()
     running = start_demo(explorer_bin, tmp_path, port=port)
     try:
         assert running.urls["local"] == f"http://127.0.0.1:{port}/v1"

@@ -269,6 +269,13 @@ struct HistoryCommand: AsyncParsableCommand {
             let plan = try HistoryCommand.plan(resending: entry)
             try plan.confirmIfProtected(yes: confirm.yes)
             let recorder = HistoryRecorder(store: store, report: printError)
+            if case .resolved(let resolved) = plan.target, resolved.endpoint.isGRPC, let path = plan.collectionPath {
+                let collection = try CollectionLoader.load(from: URL(fileURLWithPath: path))
+                return try await GRPCSender(options: try GRPCSendOptions.parse([]), output: output)
+                    .run(
+                        resolved, collection: collection, collectionFile: URL(fileURLWithPath: path), recorder: recorder
+                    )
+            }
             var sender = ExchangeSender(output)
             if case .resolved(let resolved) = plan.target {
                 // As `explorer send` does: the environment's tls: and proxy: apply.
@@ -326,6 +333,12 @@ extension HistoryCommand {
             return try ExchangeSender.Plan.fromCollection(
                 at: URL(fileURLWithPath: path), endpoint: endpoint, environment: entry.environment, overrides: [:])
         }
+        guard entry.method != HistoryEntry.grpcMethod else {
+            printError(
+                "Exchange \(entry.id ?? 0) is a gRPC call, and gRPC calls are sent again from their collection; "
+                    + "this one has none.")
+            throw ExitCode(2)
+        }
         guard let url = URL(string: entry.url), url.scheme != nil else {
             printError("Exchange \(entry.id ?? 0) cannot be sent again: its URL \(entry.url) is not absolute.")
             throw ExitCode(2)
@@ -350,7 +363,9 @@ extension HistoryCommand {
 
     /// One line of the list: id, time, environment, method, status, duration, size, endpoint, URL.
     static func line(for row: HistorySummary) -> String {
-        let outcome = row.status.map { "\($0)" } ?? "ERR"
+        // A gRPC call's outcome is its status's name (`OK`, `NOT_FOUND`), kept as the reason.
+        let outcome =
+            row.method == HistoryEntry.grpcMethod ? (row.reason ?? "ERR") : (row.status.map { "\($0)" } ?? "ERR")
         let columns = [
             pad("#\(row.id)", 6),
             shortTime(row.startedAt),

@@ -320,7 +320,7 @@ final class RunProgress: Sendable {
             if result.outcome != .passed { counts.failed += 1 }
             let failures = counts.failed > 0 ? " · \(counts.failed) not passed" : ""
             draw(
-                "[\(counts.done)/\(total)] \(result.mark) \(result.endpoint) \(result.status.map(String.init) ?? "---") "
+                "[\(counts.done)/\(total)] \(result.mark) \(result.endpoint) \(result.statusText) "
                     + "\(result.checksText)\(failures)"
             )
         }

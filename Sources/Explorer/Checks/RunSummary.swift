@@ -14,6 +14,8 @@ package struct RunResult: Sendable, Hashable {
     package var outcome: StepOutcome
     /// The status code, when a response came.
     package var status: Int?
+    /// A gRPC call's status name (`OK`, `NOT_FOUND`), when the step was one.
+    package var grpcStatus: String?
     /// What its checks found.
     package var report: CheckReport
     /// Why nothing came or nothing was sent.
@@ -33,11 +35,17 @@ package struct RunResult: Sendable, Hashable {
         self.iteration = iteration
         outcome = step.outcome
         self.status = status
+        grpcStatus = step.exchange?.response?.grpcStatus
         report = step.report
         error = step.resolveError ?? step.exchange?.failure
         self.milliseconds = milliseconds
         attempts = step.attempts
         requiredBecause = step.prerequisiteReason
+    }
+
+    /// The status column: a gRPC call's status name, else the HTTP status code, else `---`.
+    package var statusText: String {
+        grpcStatus ?? status.map(String.init) ?? "---"
     }
 
     /// `✓`, `✗` (an assertion failed), `!` (no response or not sent).
@@ -150,7 +158,7 @@ package struct RunSummary: Sendable {
                 result.mark,
                 (repeated ? "#\(result.iteration) " : "") + result.endpoint
                     + (result.requiredBecause == nil ? "" : " (required)"),
-                result.status.map(String.init) ?? "---", result.checksText,
+                result.statusText, result.checksText,
                 String(format: "%.0f ms", result.milliseconds),
                 result.attempts > 1 ? "×\(result.attempts)" : "",
             ]
@@ -278,7 +286,8 @@ package struct RunSummary: Sendable {
             "results": results.map { result -> [String: Any] in
                 [
                     "endpoint": result.endpoint, "iteration": result.iteration, "outcome": result.outcome.rawValue,
-                    "status": result.status ?? NSNull(), "ms": (result.milliseconds * 10).rounded() / 10,
+                    "status": result.status ?? NSNull(), "grpcStatus": result.grpcStatus ?? NSNull(),
+                    "ms": (result.milliseconds * 10).rounded() / 10,
                     "attempts": result.attempts,
                     "error": result.error ?? NSNull(), "requiredBecause": result.requiredBecause ?? NSNull(),
                     "captured": result.report.captured.map(\.name), "captureFailures": result.report.captureFailures,

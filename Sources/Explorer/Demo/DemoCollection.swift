@@ -291,6 +291,38 @@ package enum DemoCollection {
                 path: /ws/secure
                 websocket: true
                 headers: { Authorization: "Bearer {{token}}" }
+          - folder: gRPC
+            description: The same people and posts over gRPC (explorer.demo.v1.Directory, with reflection).
+            endpoints:
+              - name: Get user
+                grpc: explorer.demo.v1.Directory/GetUser
+                server: "{{grpc_url}}"
+                message: { id: "{{user_id}}" }
+              - name: Stream posts
+                grpc: explorer.demo.v1.Directory/StreamPosts
+                server: "{{grpc_url}}"
+                message: { limit: 3, interval: 0.5s }
+              - name: Tally reactions
+                grpc: explorer.demo.v1.Directory/TallyReactions
+                server: "{{grpc_url}}"
+                messages:
+                  - { postId: 1, kind: REACTION_KIND_LIKE }
+                  - { postId: 2, kind: REACTION_KIND_FUNNY }
+                  - { postId: 1, kind: REACTION_KIND_INSIGHTFUL }
+              - name: Chat
+                grpc: explorer.demo.v1.Directory/Chat
+                server: "{{grpc_url}}"
+                messages:
+                  - { text: hello, author: "{{user_id}}" }
+                  - { text: how are you?, author: "{{user_id}}" }
+              - name: Create user (fails with details)
+                grpc: explorer.demo.v1.Directory/CreateUser
+                server: "{{grpc_url}}"
+                message: { name: Grace }
+              - name: Heartbeat (never ends)
+                grpc: explorer.demo.v1.Directory/Heartbeat
+                server: "{{grpc_url}}"
+                message: { label: "{{now}}" }
 
         """
 }
