@@ -123,7 +123,12 @@ package final class ExplorerProgram: TerminalProgram {
                 sending.resolveAndSend(id, plan, send: send)
             }
         case .webSocket(let id, let command):
-            sending.performWebSocket(id, command, send: send)
+            // An open bidirectional gRPC call takes the WebSocket's message line and Esc.
+            if sending.isOpenGRPCCall(id) {
+                sending.performGRPC(id, command, send: send)
+            } else {
+                sending.performWebSocket(id, command, send: send)
+            }
         case .cancel(let id):
             tasks.cancelExchange(id)
         case .cancelRun(let id):

@@ -429,9 +429,9 @@ package struct AppState: Sendable {
         guard let listed = row.endpoint else { return (indent, nil, "▾ " + (row.folder ?? ""), nil) }
         // Most of the time there is no draft: an endpoint's id is a string built when asked for.
         guard !drafts.isEmpty, let draft = drafts[listed.id] else {
-            return (indent, listed.method.rawValue, listed.name, nil)
+            return (indent, listed.listLabel, listed.name, nil)
         }
-        return (indent, draft.method.rawValue, draft.name, isNewDraft(draft.id) ? "new" : "*")
+        return (indent, draft.listLabel, draft.name, isNewDraft(draft.id) ? "new" : "*")
     }
 
     var selectedHistoryEntry: HistorySummary? {

@@ -10,4 +10,8 @@ extension Endpoint {
         let query = query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&")
         return "\(method.rawValue) \(path)" + (query.isEmpty ? "" : "?" + query)
     }
+
+    /// What the endpoint list shows where an HTTP endpoint's method goes: the method, or
+    /// `gRPC` for a gRPC call (its kind comes with its schema, when it is called).
+    package var listLabel: String { isGRPC ? "gRPC" : method.rawValue }
 }

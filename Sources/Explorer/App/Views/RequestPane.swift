@@ -47,6 +47,13 @@ enum RequestPane {
     private static func renderPreview(
         _ state: AppState, endpoint: Endpoint, into grid: inout CellGrid, inner: Rect, compact: Bool
     ) {
+        if let settings = endpoint.grpc {
+            let lines = grpcPreviewLines(state, endpoint: endpoint, settings: settings, compact: compact)
+            for (row, line) in lines.prefix(inner.height).enumerated() {
+                grid.put(Sanitizer.characters(line), x: inner.x, y: inner.y + row, clip: inner)
+            }
+            return
+        }
         guard let preview = state.preview else {
             // Not resolved yet (or no environment): the endpoint as written.
             grid.put(

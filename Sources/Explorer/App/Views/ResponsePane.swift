@@ -170,9 +170,10 @@ enum ResponsePane {
         var spans: [Span] = []
         switch exchange.phase {
         case .received(let response):
+            // A gRPC call's status as gRPC names it (`OK`, `NOT_FOUND (5): …`), coloured as its HTTP code.
             spans.append(
                 Span(
-                    " \(response.status) \(response.reason) ",
+                    response.isGRPC ? " \(response.reason) " : " \(response.status) \(response.reason) ",
                     Style(AppState.role(forStatus: response.status), [.bold, .reverse])))
             spans.append(Span(" \(AppState.duration(response.totalMilliseconds))", role: .text))
             spans.append(Span(" · \(ByteCountText.binary(response.document.byteCount))", role: .text))

@@ -1,6 +1,7 @@
 import Checks
 import Dispatch
 import Foundation
+import GRPCSupport
 import GraphQLSupport
 import History
 import NetworkingCore
@@ -28,6 +29,10 @@ package final class ExchangeSending: Sendable {
     /// Where history rows and cookie jars are written, one after another.
     let recording: DispatchQueue
     let webSockets = WebSocketSessions()
+    /// The gRPC schemas read in this session, per server and collection files.
+    let grpcSchemas = GRPCSchemaCache()
+    /// The open bidirectional gRPC calls, for the messages typed in.
+    let grpcStreams = GRPCStreams()
 
     package init(
         transports: TransportPool, cookies: CookieJars, contracts: ContractCache, schemas: GraphQLSchemas,
@@ -74,6 +79,7 @@ package final class ExchangeSending: Sendable {
         preview.proxy = transports.proxyNote(for: resolved.environment, url: resolved.url)
         send(.resolved(exchange: id, preview))
         if resolved.endpoint.isWebSocket(resolvedURL: resolved.url) { return openWebSocket(id, resolved, send: send) }
+        if resolved.endpoint.isGRPC { return callGRPC(id, resolved, collection: plan.collection, send: send) }
         guard case .ready(let validation) = contracts.known(for: plan.collection, report: Self.message(send)) else {
             // The document is named by URL and not fetched yet: the request waits for it (once
             // per session), and a cancel meanwhile stops it before it goes out.
