@@ -117,6 +117,9 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
             found, in: loaded, environment: environment, overrides: overrides)
         try exchange.confirmIfProtected(yes: confirm.yes)
         guard case .resolved(let resolved) = exchange.target else { return }
+        if found.isGRPC {
+            return try await runGRPC(resolved, collection: loaded, collectionFile: URL(fileURLWithPath: located.path))
+        }
 
         var sender = ExchangeSender(timeout: idleTimeout.timeout)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: cookies.noCookies)
@@ -146,7 +149,20 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
         bar.clear()
         try? await transport.shutdown()
         withExtendedLifetime(resolved.environment) {}
+        try report(
+            result, resolved: resolved, collection: loaded, startedAt: startedAt,
+            head: "\(resolved.request.method) \(resolved.maskedURL)")
+    }
 
+    /// Records the load in history and prints its report (or `--json`'s object).
+    ///
+    /// - Throws: `ExitCode(1)` when no response came.
+    func report(
+        _ result: LoadResult, resolved: ResolvedRequest, collection loaded: APICollection, startedAt: Date,
+        head: String
+    ) throws {
+        let found = resolved.endpoint
+        let environment = resolved.environment
         let masker = resolved.masker
         let report = result.reportLines().map { masker.mask($0) }
         let jsonReport = result.jsonObject
@@ -170,7 +186,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
             }
             printLine(masker.mask(object.serialized()))
         } else {
-            let head = "\(resolved.request.method) \(resolved.maskedURL) (\(environment.name))"
+            let head = "\(head) (\(environment.name))"
             ExchangeOutput.write(ExchangeOutput.escapingControls(([head, ""] + report).joined(separator: "\n")) + "\n")
         }
         if result.latencies.responses == 0 { throw ExitCode(1) }

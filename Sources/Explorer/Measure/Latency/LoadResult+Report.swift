@@ -43,7 +43,7 @@ extension LoadResult {
             lines.append("")
             lines.append("Status codes:")
             for (status, count) in latencies.statuses.sorted(by: { $0.key < $1.key }) {
-                lines.append("  [\(status)] \(count) response\(count == 1 ? "" : "s")")
+                lines.append("  [\(statusName(status))] \(count) response\(count == 1 ? "" : "s")")
             }
         }
         if !latencies.errors.isEmpty {
@@ -101,7 +101,8 @@ extension LoadResult {
             (
                 "statuses",
                 .object(
-                    latencies.statuses.sorted(by: { $0.key < $1.key }).map { (String($0.key), JSONValue($0.value)) })
+                    latencies.statuses.sorted(by: { $0.key < $1.key }).map { (statusName($0.key), JSONValue($0.value)) }
+                )
             ))
         members.append(
             (

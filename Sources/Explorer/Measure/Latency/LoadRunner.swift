@@ -98,6 +98,8 @@ package struct LoadResult: Sendable {
     package var serviceTimes: LatencyRecorder?
     /// From the first request's start to the last one's end.
     package var elapsed: Duration
+    /// How the report names a status: the HTTP code as it is, or a gRPC code's name (`OK`).
+    package var statusName: @Sendable (Int) -> String = { String($0) }
 
     /// Requests finished a second.
     package var requestsPerSecond: Double {
