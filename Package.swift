@@ -462,7 +462,7 @@ let package = Package(
         .testTarget(
             name: "DemoTests",
             dependencies: [
-                "Contract", "Demo", "NetworkingCore", "TestSupport", "Workspace",
+                "Contract", "Demo", "NetworkingCore", "NetworkingGRPC", "TestSupport", "Workspace",
                 .product(name: "Logging", package: "swift-log"),
                 // DemoGRPCTests: a grpc-swift-2 client of the demo's gRPC service.
                 .product(name: "GRPCCore", package: "grpc-swift-2"),

@@ -3,6 +3,7 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import GRPCProtobuf
 import NetworkingCore
+import NetworkingGRPC
 import SwiftProtobuf
 import TestSupport
 import Testing
@@ -278,38 +279,28 @@ import Testing
 
     // MARK: - Reflection
 
-    /// Asks the demo's reflection (v1) `requests` on one stream, and returns the answers.
-    private func reflect(
-        _ requests: [Grpc_Reflection_V1_ServerReflectionRequest], client: Client
-    ) async throws -> [Grpc_Reflection_V1_ServerReflectionResponse] {
-        try await client.bidirectionalStreaming(
-            request: StreamingClientRequest(of: Grpc_Reflection_V1_ServerReflectionRequest.self) { writer in
-                try await writer.write(contentsOf: requests)
-            },
-            descriptor: MethodDescriptor(
-                fullyQualifiedService: "grpc.reflection.v1.ServerReflection", method: "ServerReflectionInfo"),
-            serializer: ProtobufSerializer<Grpc_Reflection_V1_ServerReflectionRequest>(),
-            deserializer: ProtobufDeserializer<Grpc_Reflection_V1_ServerReflectionResponse>(),
-            options: Self.options
-        ) { response in
-            var answers: [Grpc_Reflection_V1_ServerReflectionResponse] = []
-            for try await answer in response.messages { answers.append(answer) }
-            return answers
+    /// Runs `body` with NetworkingGRPC's reflection client of the demo's local gRPC server.
+    private func withReflection(_ body: (GRPCReflectionClient) async throws -> Void) async throws {
+        let server = try await DemoServer.start(port: 0)
+        let provider = DemoGRPCServerAddress(server.environments[0].grpcURL)
+        let dispatcher = GRPCDispatcher(serverProvider: provider)
+        do {
+            try await body(GRPCReflectionClient(dispatcher: dispatcher))
+        } catch {
+            await dispatcher.shutdown()
+            await server.stop()
+            throw error
         }
+        withExtendedLifetime(provider) {}
+        await dispatcher.shutdown()
+        await server.stop()
     }
 
     @Test func reflectionListsTheDemoServiceAndGivesItsFileWithItsImports() async throws {
-        try await withDemo { client, _, _ in
-            let answers = try await reflect(
-                [.with { $0.listServices = "" }, .with { $0.fileContainingSymbol = DemoDirectoryService.serviceName }],
-                client: client
-            )
-            try #require(answers.count == 2)
-            let services = answers[0].listServicesResponse.service.map(\.name)
-            #expect(services.contains(DemoDirectoryService.serviceName))
-            let files = try answers[1].fileDescriptorResponse.fileDescriptorProto.map {
-                try Google_Protobuf_FileDescriptorProto(serializedBytes: $0)
-            }
+        try await withReflection { reflection in
+            #expect(try await reflection.listServices().contains(DemoDirectoryService.serviceName))
+            #expect(reflection.version == .v1)
+            let files = try await reflection.files(containing: DemoDirectoryService.serviceName)
             let demo = try #require(files.first { $0.name == "demo.proto" })
             #expect(demo.package == "explorer.demo.v1")
             #expect(demo.service.first?.method.map(\.name) == DemoDirectoryService.methodNames)
@@ -319,13 +310,9 @@ import Testing
     }
 
     @Test func reflectionKnowsTheGoogleRPCDetailsTheFailingMethodSends() async throws {
-        try await withDemo { client, _, _ in
-            let answers = try await reflect(
-                [.with { $0.fileContainingSymbol = "google.rpc.BadRequest" }], client: client)
-            let files = try answers.first?.fileDescriptorResponse.fileDescriptorProto.map {
-                try Google_Protobuf_FileDescriptorProto(serializedBytes: $0)
-            }
-            #expect(files?.first?.name == "google/rpc/error_details.proto")
+        try await withReflection { reflection in
+            let files = try await reflection.files(containing: "google.rpc.BadRequest")
+            #expect(files.contains { $0.name == "google/rpc/error_details.proto" })
         }
     }
 
@@ -361,4 +348,10 @@ import Testing
         let environments = DemoEnvironment.names.enumerated().map { DemoEnvironment(name: $1, port: 41_000 + $0) }
         #expect(environments.map(\.grpcURL.absoluteString) == (41_003...41_005).map { "grpc://127.0.0.1:\($0)" })
     }
+}
+
+/// The address of one of the demo's gRPC servers, as a server provider.
+private final class DemoGRPCServerAddress: ServerProvider, Sendable {
+    let baseURL: URL?
+    init(_ url: URL) { baseURL = url }
 }
