@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "explorer", targets: ["ExplorerCLI"]),
         .executable(name: "networking-bench", targets: ["NetworkingBench"]),
         .executable(name: "contract-bench", targets: ["ContractBench"]),
+        .executable(name: "grpc-bench", targets: ["GRPCBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -333,6 +334,20 @@ let package = Package(
                 "NetworkingCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        // gRPC calls through GRPCDispatcher against a raw grpc-swift-2 client, ProtoCodec against
+        // generated code (scripts/bench-grpc).
+        .executableTarget(
+            name: "GRPCBench",
+            dependencies: [
+                "NetworkingCore",
+                "NetworkingGRPC",
+                "ProtoCodec",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         // Schema validation time against parse time for a 10 MB body (scripts/bench-validate).

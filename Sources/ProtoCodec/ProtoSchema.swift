@@ -19,7 +19,7 @@ public struct ProtoSchema: Sendable {
     public let services: [ProtoService]
 
     /// The embedded files: the well-known types and google/rpc's status, error details and code.
-    static let embeddedFiles: [Google_Protobuf_FileDescriptorProto] = {
+    package static let embeddedFiles: [Google_Protobuf_FileDescriptorProto] = {
         // The literal is generated from protoc's output; failing to read it is a build defect.
         guard let data = Data(base64Encoded: EmbeddedDescriptors.base64, options: .ignoreUnknownCharacters),
             let set = try? Google_Protobuf_FileDescriptorSet(serializedBytes: data)
