@@ -157,8 +157,15 @@ package struct RequestPreview: Sendable, Hashable {
         headers = resolved.maskedHeaders
         error = nil
         masker = resolved.masker
-        body = resolved.masked.httpBody.flatMap {
-            $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self)
+        if let messages = resolved.grpcMessages {
+            // A gRPC call's body is its messages: one, or a stream's, one per line.
+            let text = messages.map { $0.serialized(pretty: messages.count == 1) }.joined(separator: "\n")
+            body =
+                text.isEmpty ? nil : String(decoding: resolved.masker.mask(text).utf8.prefix(bodyLimit), as: UTF8.self)
+        } else {
+            body = resolved.masked.httpBody.flatMap {
+                $0.isEmpty ? nil : String(decoding: $0.prefix(bodyLimit), as: UTF8.self)
+            }
         }
         functions = resolved.functionOutputs.map { output in
             // A preview leaves what changes per send, asks or runs as written.
