@@ -156,3 +156,25 @@ import Workspace
         }
     }
 }
+
+extension GRPCExchangeTests {
+    @Test func anOutcomeKeepsMessagesUpToItsCapAndCountsTheRest() async throws {
+        try await Self.withDemo { dispatcher, url in
+            let schema = try await GRPCSchemaLoader.load(
+                files: GRPCSchemaFiles(), folder: URL(fileURLWithPath: "/"), dispatcher: dispatcher,
+                server: url.absoluteString)
+            let exchange = try GRPCExchange(method: "explorer.demo.v1.Directory/StreamPosts", in: schema)
+            let given = Mutex(0)
+            let outcome = try await exchange.call(
+                try exchange.encode([["limit": 3, "interval": "0.01s"]]), metadata: [], through: dispatcher,
+                keepingBytes: 200
+            ) { _ in given.withLock { $0 += 1 } }
+            #expect(given.withLock { $0 } == 3)
+            #expect(outcome.messageCount == 3)
+            #expect(outcome.messages.count < 3)
+            #expect(outcome.isTruncated)
+            #expect(outcome.record.receivedMessages == 3)
+            #expect(outcome.record.json["receivedMessages"] == 3)
+        }
+    }
+}

@@ -49,8 +49,8 @@ extension LoadCommand {
         let send: @Sendable () async -> LoadOutcome = {
             do {
                 let outcome = try await exchange.call(
-                    requests, metadata: metadata, through: dispatcher, options: options)
-                return .response(status: outcome.status.code, bytes: outcome.messages.reduce(0) { $0 + $1.size })
+                    requests, metadata: metadata, through: dispatcher, options: options, keepingBytes: 0)
+                return .response(status: outcome.status.code, bytes: outcome.messageBytes)
             } catch {
                 return .failure(kind: Self.failureKind(error), sentence: sentence(describing: error))
             }

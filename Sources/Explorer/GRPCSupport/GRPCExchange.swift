@@ -23,8 +23,13 @@ package struct GRPCReceivedMessage: Sendable {
 package struct GRPCOutcome: Sendable {
     /// The response headers (initial metadata).
     package var headers = GRPCMetadata()
-    /// The messages, in order.
+    /// The messages, in order: the first ones, as many as the call's cap keeps.
     package var messages: [GRPCReceivedMessage] = []
+    /// How many messages came in all, and their bytes on the wire (past the cap too).
+    package var messageCount = 0
+    package var messageBytes = 0
+    /// Whether messages came that `messages` does not keep (the cap was reached).
+    package var isTruncated: Bool { messageCount > messages.count }
     /// The status the call ended with.
     package var status = GRPCStatus.ok
     /// The trailers.
@@ -78,12 +83,15 @@ package struct GRPCExchange: Sendable {
     ///   - metadata: the request metadata.
     ///   - dispatcher: the dispatcher that sends.
     ///   - options: deadline, authority, sizes.
+    ///   - keepingBytes: how many bytes of messages the outcome keeps: the later ones are given
+    ///     to `onMessage` and counted, not kept, so that a stream that never ends holds no more
+    ///     memory than this (what history keeps of a body, by default).
     ///   - onMessage: called for each message, in order, as it is decoded.
     /// - Returns: the outcome; a non-OK status is in it, not thrown.
     /// - Throws: what stops the call before a status (the server unreachable, TLS).
     package func call(
         _ requests: [[UInt8]], metadata: GRPCMetadata, through dispatcher: GRPCDispatcher,
-        options: GRPCCallOptions = GRPCCallOptions(),
+        options: GRPCCallOptions = GRPCCallOptions(), keepingBytes: Int = GRPCExchange.keptBytes,
         onMessage: @Sendable (GRPCReceivedMessage) -> Void = { _ in }
     ) async throws -> GRPCOutcome {
         var outcome = GRPCOutcome()
@@ -103,8 +111,12 @@ package struct GRPCExchange: Sendable {
                 case .message(let bytes):
                     let json = try schema.schema.decode(bytes, as: method.outputType)
                     let message = GRPCReceivedMessage(
-                        index: outcome.messages.count, json: json, size: bytes.count, receivedAt: Date())
-                    outcome.messages.append(message)
+                        index: outcome.messageCount, json: json, size: bytes.count, receivedAt: Date())
+                    if outcome.messageBytes + bytes.count <= keepingBytes && !outcome.isTruncated {
+                        outcome.messages.append(message)
+                    }
+                    outcome.messageCount += 1
+                    outcome.messageBytes += bytes.count
                     onMessage(message)
                 case .end(let status, let trailers):
                     outcome.status = status
@@ -119,6 +131,12 @@ package struct GRPCExchange: Sendable {
         outcome.endedAt = Date()
         return outcome
     }
+}
+
+extension GRPCExchange {
+    /// What an outcome keeps of a call's messages by default: as much as history keeps of a
+    /// body (`EXPLORER_HISTORY_BODY_CAP`, 5 MB unless set).
+    package static var keptBytes: Int { HistoryConfiguration.fromEnvironment().bodyCap }
 }
 
 /// Why a call could not be made as written.
@@ -148,11 +166,13 @@ extension GRPCOutcome {
         }
         let milliseconds = { (end: Date?) in end.map { ($0.timeIntervalSince(startedAt) * 1_000_000).rounded() / 1000 }
         }
-        return GRPCCallRecord(
+        var record = GRPCCallRecord(
             statusName: status.name, statusCode: status.code, statusMessage: status.message, headers: pairs(headers),
             trailers: pairs(trailers), messages: messages.map(\.json), details: statusDetails,
             headersMilliseconds: milliseconds(headersAt),
             totalMilliseconds: milliseconds(endedAt) ?? Date().timeIntervalSince(startedAt) * 1000)
+        if isTruncated { record.receivedMessages = messageCount }
+        return record
     }
 }
 

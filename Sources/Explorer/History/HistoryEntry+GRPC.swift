@@ -18,6 +18,8 @@ package struct GRPCCallRecord: Sendable {
     package var messages: [JSONValue]
     /// `grpc-status-details-bin` decoded, when there was one.
     package var details: JSONValue?
+    /// How many messages came, when more than `messages` keeps (a stream past the cap).
+    package var receivedMessages: Int?
     /// Milliseconds from the start to the headers, and to the end.
     package var headersMilliseconds: Double?
     package var totalMilliseconds: Double
@@ -59,6 +61,7 @@ package struct GRPCCallRecord: Sendable {
             ("headers", object(headers)), ("trailers", object(trailers)), ("messages", .array(messages)),
         ]
         if let details { members.append(("details", details)) }
+        if let receivedMessages { members.append(("receivedMessages", JSONValue(receivedMessages))) }
         return .object(members)
     }
 }

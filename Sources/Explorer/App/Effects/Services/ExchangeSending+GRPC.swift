@@ -229,7 +229,7 @@ extension ExchangeSending {
         send: @escaping @Sendable (AppAction) -> Void
     ) {
         send(.received(exchange: id, log.snapshot()))
-        let count = outcome.messages.count
+        let count = outcome.messageCount
         let messages = count == 1 ? "1 message" : "\(count) messages"
         send(
             .message(
