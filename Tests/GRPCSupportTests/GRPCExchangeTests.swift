@@ -68,9 +68,9 @@ import Workspace
             }
             #expect(seen.withLock { $0 } == [0, 1, 2])
             #expect(outcome.messages.count == 3)
-            // Streamed: the last message came at least two intervals after the first.
-            let spread = outcome.messages[2].receivedAt.timeIntervalSince(outcome.messages[0].receivedAt)
-            #expect(spread >= 0.09)
+            // The server waits the interval before each message: the last cannot come sooner than
+            // three intervals after the call began (a loaded machine only makes it later).
+            #expect(outcome.messages[2].receivedAt.timeIntervalSince(outcome.startedAt) >= 0.15)
         }
     }
 

@@ -210,6 +210,13 @@ extension CompareCommand {
         // One after the other, so that neither environment's timing carries the other's load.
         var entries: [HistoryEntry] = []
         for (side, plan) in zip(sides, plans) {
+            if case .resolved(let resolved) = plan.target, endpoint.isGRPC {
+                // A gRPC call's entry holds the call as JSON (status, messages, details): what is compared.
+                let caller = GRPCSender.caller(
+                    collection: collection, collectionFile: collection.sourceURL, options: nil, maxTime: nil)
+                entries.append(await caller.exchange(resolved, collectionPath: collection.storeKey).record)
+                continue
+            }
             entries.append(await side.sender.send(plan, through: side.transport))
         }
         var secrets: [String] = []
