@@ -42,8 +42,10 @@ import Testing
 
         /// Waits until an action satisfying `condition` is reported, folding every reported
         /// action into the state in order.
-        func settle(until condition: @escaping @Sendable (AppAction) -> Bool) async -> Bool {
-            let arrived = await reported.wait(for: condition)
+        func settle(
+            timeout: Duration = .seconds(30), until condition: @escaping @Sendable (AppAction) -> Bool
+        ) async -> Bool {
+            let arrived = await reported.wait(timeout: timeout, for: condition)
             while folded < reported.all.count {
                 let next = reported.all[folded]
                 folded += 1
@@ -80,7 +82,11 @@ import Testing
         let session = Session(state, program: program)
 
         session.press(.mock)
-        #expect(await session.settle { if case .mockStarted = $0 { true } else { false } })
+        // Starting compiles the document's schemas: alone it takes a tenth of a second, but in
+        // CI's whole parallel run on two cores it once took over 30 s. Waiting longer costs
+        // nothing when it starts sooner.
+        #expect(
+            await session.settle(timeout: .seconds(120)) { if case .mockStarted = $0 { true } else { false } })
         let port = try #require(session.state.mock?.port)
         #expect(session.state.activeEnvironmentValue?.name == "mock")
         #expect(session.state.activeEnvironmentValue?.baseURLTemplate == "http://127.0.0.1:\(port)/v1")
