@@ -179,16 +179,23 @@ struct DemoDirectoryService: RegistrableRPCService {
             }
             group.addTask {
                 var sequence: Int64 = 0
-                while true {
-                    try await Task.sleep(for: Self.heartbeatPeriod)
-                    sequence += 1
-                    var tick = Explorer_Demo_V1_Tick()
-                    tick.sequence = sequence
-                    tick.label = request.label
-                    tick.time = Google_Protobuf_Timestamp(date: Date())
-                    tick.uptime = Google_Protobuf_Duration(rounding: .now - start)
-                    tick.environment = environment
-                    try await writer.write(tick)
+                do {
+                    while true {
+                        try await Task.sleep(for: Self.heartbeatPeriod)
+                        sequence += 1
+                        var tick = Explorer_Demo_V1_Tick()
+                        tick.sequence = sequence
+                        tick.label = request.label
+                        tick.time = Google_Protobuf_Timestamp(date: Date())
+                        tick.uptime = Google_Protobuf_Duration(rounding: .now - start)
+                        tick.environment = environment
+                        try await writer.write(tick)
+                    }
+                } catch {
+                    // A tick that can no longer be written (the stream closed before the handle
+                    // said so) ends the call for the same reason the handle would give.
+                    if Task.isShuttingDownGracefully { return stopping }
+                    return RPCError(code: .cancelled, message: "The client cancelled the heartbeat.")
                 }
             }
             defer { group.cancelAll() }
