@@ -58,9 +58,13 @@ package enum HTTPFileExporter {
                 + endpoint.headers
             var query = endpoint.query
             // Credentials stay with their origin, as when explorer sends: the resolver's rule.
-            applyAuth(
-                RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment),
-                own: ownNames, headers: &headers, query: &query)
+            let auth = RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment)
+            applyAuth(auth, own: ownNames, headers: &headers, query: &query)
+            if let auth, case .awsSigV4 = auth.scheme {
+                out += "# auth: aws_sigv4 is not exported (a .http request has no AWS signing): sign it by hand.\n"
+            } else if let auth, case .oauth1 = auth.scheme {
+                out += "# auth: oauth1 is not exported (a .http request has no OAuth 1.0a signing): sign it by hand.\n"
+            }
             if !query.isEmpty {
                 line +=
                     (path.contains("?") ? "&" : "?")
@@ -130,7 +134,8 @@ package enum HTTPFileExporter {
         case .apiKey(let name, let value, .header)?: setHeader(name, value)
         case .apiKey(let name, let value, .query)?: query.append(KeyValue(name, value))
         // Neither client reads OAuth2 settings from a request: the token is the user's to get.
-        case .oauth2?, .none?, nil: break
+        // Nor do they sign (AWS SigV4, OAuth 1.0a): the export says so in a comment.
+        case .oauth2?, .awsSigV4?, .oauth1?, .none?, nil: break
         }
     }
 

@@ -84,6 +84,7 @@ package enum HurlExporter {
             + endpoint.headers
         var sections: [String] = []
         var query = endpoint.query
+        var options: [String] = []
         // Credentials stay with their origin, as when explorer sends: the resolver's rule.
         switch RequestResolver.exportedAuthentication(for: endpoint, in: collection, environment: environment)?.scheme {
         case .basic(let username, let password)?:
@@ -102,13 +103,30 @@ package enum HurlExporter {
                     "# auth: oauth2 (\(settings.grant)) is not exported (Hurl has no OAuth2): capture a token from "
                         + "\(settings.values["token_url"] ?? "the token endpoint") first."
                 ) + "\n"
+        case .awsSigV4(let settings)?:
+            // Hurl signs as curl does (`--aws-sigv4`); no profile, and the session token as a header.
+            let scope = ["region", "service"].compactMap { settings.values[$0] }.filter { !$0.isEmpty }
+            if let id = settings.values["access_key_id"], let secret = settings.values["secret_access_key"] {
+                options += [
+                    ExportText.line("aws-sigv4: " + (["aws", "amz"] + scope).joined(separator: ":")),
+                    ExportText.line("user: \(value(id)):\(value(secret))"),
+                ]
+            } else {
+                out +=
+                    "# auth: aws_sigv4 with a profile or the AWS_* variables is not exported: set user: KEY:SECRET.\n"
+            }
+            if let token = settings.values["session_token"] { headers.append(KeyValue("X-Amz-Security-Token", token)) }
+        case .oauth1?:
+            out += "# auth: oauth1 is not exported (Hurl has no OAuth 1.0a signing).\n"
         case .none?, nil:
             break
         }
         if let retry = endpoint.retry {
-            sections.insert(
-                "[Options]\nretry: \(retry.count)\nretry-interval: \(Int((retry.interval * 1000).rounded()))\n", at: 0)
+            options.insert(
+                contentsOf: ["retry: \(retry.count)", "retry-interval: \(Int((retry.interval * 1000).rounded()))"],
+                at: 0)
         }
+        if !options.isEmpty { sections.insert("[Options]\n" + options.map { $0 + "\n" }.joined(), at: 0) }
         if !query.isEmpty {
             sections.append(
                 "[QueryStringParams]\n"

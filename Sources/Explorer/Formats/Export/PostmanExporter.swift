@@ -144,6 +144,27 @@ package enum PostmanExporter {
             if settings.grant == "authorization_code" { pairs.append(("challengeAlgorithm", "S256")) }
             pairs.append(("client_authentication", settings.values["client_auth"] == "body" ? "body" : "header"))
             return scheme("oauth2", pairs)
+        case .awsSigV4(let settings)?:
+            // Postman's awsv4 has no profile: a profile-only auth is left for the user to fill in.
+            let names = [
+                ("access_key_id", "accessKey"), ("secret_access_key", "secretKey"), ("region", "region"),
+                ("service", "service"), ("session_token", "sessionToken"),
+            ]
+            return scheme("awsv4", names.compactMap { key, name in settings.values[key].map { (name, $0) } })
+        case .oauth1(let settings)?:
+            let names = [
+                ("consumer_key", "consumerKey"), ("consumer_secret", "consumerSecret"), ("token", "token"),
+                ("token_secret", "tokenSecret"), ("signature_method", "signatureMethod"), ("realm", "realm"),
+                ("nonce", "nonce"), ("timestamp", "timestamp"), ("callback", "callback"), ("verifier", "verifier"),
+                ("private_key", "privateKey"),
+            ]
+            var pairs = names.compactMap { key, name in settings.values[key].map { (name, $0) } }
+            if settings.values["signature_method"] == nil { pairs.append(("signatureMethod", "HMAC-SHA1")) }
+            pairs += [
+                ("version", "1.0"),
+                ("addParamsToHeader", settings.values["in", default: "header"] == "header" ? "true" : "false"),
+            ]
+            return scheme("oauth1", pairs)
         }
     }
 

@@ -40,7 +40,8 @@ package enum CollectionLoader {
     /// The keys an `auth:` of each type may have, besides `type`.
     static let authKeys: [String: [String]] = [
         "basic": ["username", "password"], "digest": ["username", "password"], "bearer": ["token"],
-        "api_key": ["name", "value", "in"], "oauth2": OAuth2Settings.keys, "none": [],
+        "api_key": ["name", "value", "in"], "oauth2": OAuth2Settings.keys, "aws_sigv4": AWSSigV4Settings.keys,
+        "oauth1": OAuth1Settings.keys, "none": [],
     ]
 
     /// Loads the collection file at `url`, with the `.env` file beside it.
@@ -502,6 +503,8 @@ struct Reader {
         case "digest": scheme = .digest(username: try required("username"), password: try required("password"))
         case "bearer": scheme = .bearer(token: try required("token"))
         case "oauth2": scheme = .oauth2(try oauth2Settings(mapping, node: node, in: container))
+        case "aws_sigv4": scheme = .awsSigV4(try awsSigV4Settings(mapping, node: node, in: container))
+        case "oauth1": scheme = .oauth1(try oauth1Settings(mapping, node: node, in: container))
         case "api_key":
             var placement = Authentication.KeyPlacement.header
             if let inNode = mapping.value("in") {

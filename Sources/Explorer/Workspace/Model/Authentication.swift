@@ -31,6 +31,11 @@ package struct Authentication: Sendable, Hashable {
         case digest(username: String, password: String)
         /// OAuth 2.0: a token obtained by a grant, cached per environment, sent as a bearer token.
         case oauth2(OAuth2Settings)
+        /// AWS Signature Version 4: the request signed last, in the `Authorization` header.
+        case awsSigV4(AWSSigV4Settings)
+        /// OAuth 1.0a (RFC 5849): the request signed last, its parameters in the header, the
+        /// query or a form body.
+        case oauth1(OAuth1Settings)
     }
 
     /// The scheme.
@@ -45,7 +50,7 @@ package struct Authentication: Sendable, Hashable {
     }
 
     /// The `type:` names of the format, in the order the documentation lists them.
-    static let typeNames = ["basic", "bearer", "digest", "api_key", "oauth2", "none"]
+    static let typeNames = ["basic", "bearer", "digest", "api_key", "oauth2", "aws_sigv4", "oauth1", "none"]
 
     /// The scheme's `type:` name.
     var typeName: String {
@@ -56,6 +61,8 @@ package struct Authentication: Sendable, Hashable {
         case .apiKey: return "api_key"
         case .digest: return "digest"
         case .oauth2: return "oauth2"
+        case .awsSigV4: return "aws_sigv4"
+        case .oauth1: return "oauth1"
         }
     }
 

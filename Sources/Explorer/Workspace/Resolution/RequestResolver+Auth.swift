@@ -75,6 +75,10 @@ extension RequestResolver {
                 throw ResolveError.invalidAuth(
                     endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
             }
+        case .awsSigV4, .oauth1:
+            throw ResolveError.invalidAuth(
+                endpoint: endpoint.id, reason: "\(auth.typeName) signing is not in this build yet",
+                at: auth.location ?? endpoint.location)
         }
         return resolved
     }

@@ -10,6 +10,8 @@ extension Authentication {
         case .bearer(let token): [token]
         case .apiKey(let name, let value, _): [name, value]
         case .oauth2(let settings): settings.values.sorted { $0.key < $1.key }.map(\.value)
+        case .awsSigV4(let settings): settings.templates
+        case .oauth1(let settings): settings.templates
         }
     }
 }

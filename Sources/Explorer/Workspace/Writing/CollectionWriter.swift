@@ -162,6 +162,15 @@ package enum CollectionWriter {
             pairs += [("name", scalar(name)), ("value", scalar(value)), ("in", scalar(placement.rawValue))]
         case .oauth2(let settings):
             pairs += OAuth2Settings.keys.compactMap { key in settings.values[key].map { (scalar(key), scalar($0)) } }
+        case .awsSigV4(let settings):
+            pairs += AWSSigV4Settings.textKeys.compactMap { key in
+                settings.values[key].map { (scalar(key), scalar($0)) }
+            }
+            for (key, flag) in [("normalize_path", settings.normalizePath), ("sign_payload", settings.signPayload)] {
+                if let flag { pairs.append((scalar(key), Node(flag ? "true" : "false", .implicit, .plain))) }
+            }
+        case .oauth1(let settings):
+            pairs += OAuth1Settings.keys.compactMap { key in settings.values[key].map { (scalar(key), scalar($0)) } }
         }
         return keyed(pairs)
     }

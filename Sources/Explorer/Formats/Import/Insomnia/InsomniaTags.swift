@@ -366,6 +366,8 @@ struct InsomniaTags {
         case .bearer(let token)?: texts.append(token)
         case .apiKey(_, let value, _)?: texts.append(value)
         case .oauth2(let settings)?: texts += settings.values.values
+        case .awsSigV4(let settings)?: texts += settings.templates
+        case .oauth1(let settings)?: texts += settings.templates
         case .none?, nil: break
         }
         return Set(texts.flatMap { Template($0).variableNames })
