@@ -54,7 +54,8 @@ package struct HTTPFileImporter: Sendable {
         guard let text = try DocumentLimits.current.readText(at: url) else {
             throw ImportError.unreadableFile(url.path)
         }
-        return try importText(text, name: url.deletingPathExtension().lastPathComponent, file: url.path)
+        return try Self.addingEnvironments(
+            to: importText(text, name: url.deletingPathExtension().lastPathComponent, file: url.path), beside: url)
     }
 
     // MARK: - Chaining
