@@ -58,8 +58,20 @@ extension PostingImporter {
                 throw ImportError.invalidFile(
                     path: path, format: format, reason: "line \(error.line): \(error.problem). \(error.advice)")
             }
+            return try request(text: text, path: path)
+        }
+
+        /// Reads one request file's text.
+        ///
+        /// - Parameter path: the file's path, for errors; its name without `.posting.yaml` is
+        ///   the request's name when it has none.
+        /// - Throws: `ImportError.invalidFile` naming the file and line.
+        mutating func request(text: String, path: String) throws -> Request {
+            let format = "a Posting request"
+            let file = URL(fileURLWithPath: path)
             let root: JSONValue
             do {
+                try DocumentLimits.current.checkSize(text.utf8.count, file: path)
                 guard let node = try BoundedYAML.compose(text, file: path, resolver: .explorerFiles, limits: .current)
                 else {
                     throw ImportError.invalidFile(path: path, format: format, reason: "line 1: the file is empty.")
@@ -80,7 +92,9 @@ extension PostingImporter {
                 ImportError.invalidFile(
                     path: path, format: format, reason: "line \(Self.line(of: key, in: text)): \(problem)")
             }
-            let stem = String(file.lastPathComponent.dropLast(".posting.yaml".count))
+            let fileName = file.lastPathComponent
+            let stem =
+                fileName.hasSuffix(".posting.yaml") ? String(fileName.dropLast(".posting.yaml".count)) : fileName
             let name = PostingImporter.text(root["name"]).flatMap { $0.isEmpty ? nil : $0 } ?? stem
             let method = (PostingImporter.text(root["method"]) ?? "GET").uppercased()
             guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {

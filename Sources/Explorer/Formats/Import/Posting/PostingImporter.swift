@@ -68,6 +68,18 @@ package struct PostingImporter: Sendable {
         return ImportResult(collection: collection, warnings: reading.report())
     }
 
+    /// Imports one request file's text, as a collection of that one request (no environment file).
+    ///
+    /// - Throws: `ImportError.invalidFile` naming the file and line.
+    func importRequest(_ text: String, path: String) throws -> ImportResult {
+        var reading = Reading()
+        let request = try reading.request(text: text, path: path)
+        let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(Self.tree([([], request)], under: []))
+        var collection = APICollection(name: request.endpoint.name, items: items)
+        collection.environments = [Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")]
+        return ImportResult(collection: collection, warnings: reading.report())
+    }
+
     /// The request files under a folder, sorted by path; hidden folders and files are left out.
     static func requestFiles(in folder: URL) throws -> [URL] {
         guard

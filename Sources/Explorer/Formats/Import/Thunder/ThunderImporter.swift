@@ -55,6 +55,30 @@ package struct ThunderImporter: Sendable {
         return Self.collection(of: &source)
     }
 
+    /// Imports one file's bytes: an exported collection, a `tc_col_*.json`, or a
+    /// `thunderclient.json` list of requests (as one collection).
+    ///
+    /// - Throws: `ImportError.invalidFile` naming the line and column of a syntax error.
+    func importData(_ data: Data, path: String) throws -> ImportResult {
+        let root = try Self.value(data, path: path)
+        var source = Source()
+        let file = URL(fileURLWithPath: path)
+        if let requests = root.arrayValue {
+            source.collections = [
+                ThunderCollection(
+                    id: "", name: "Thunder Client", folders: [], requests: requests.filter { $0.members != nil },
+                    settings: nil)
+            ]
+        } else {
+            guard case .object = root else {
+                throw ImportError.invalidFile(
+                    path: path, format: Self.format, reason: "line 1: the top level is not an object.")
+            }
+            source.collections = [try Self.collection(root, file: file)]
+        }
+        return Self.collection(of: &source)
+    }
+
     // MARK: - What the files hold
 
     /// One collection, as every shape holds it.
@@ -213,10 +237,23 @@ package struct ThunderImporter: Sendable {
             throw ImportError.invalidFile(
                 path: url.path, format: format, reason: "line \(error.line): \(error.problem). \(error.advice)")
         }
+        return try value(data, path: url.path)
+    }
+
+    /// Bytes as JSON, within the document limits.
+    ///
+    /// - Throws: `ImportError.invalidFile` naming the line and column of a syntax error.
+    static func value(_ data: Data, path: String) throws -> JSONValue {
+        let limits = DocumentLimits.current
+        do {
+            try limits.checkSize(data.count, file: path)
+        } catch {
+            throw ImportError.invalidFile(path: path, format: format, reason: "\(error.problem). \(error.advice)")
+        }
         do {
             return try JSONValue(parsing: data, maximumDepth: limits.maxDepth)
         } catch {
-            throw ImportError.invalidFile(path: url.path, format: format, reason: "it is not valid JSON: \(error).")
+            throw ImportError.invalidFile(path: path, format: format, reason: "it is not valid JSON: \(error).")
         }
     }
 
