@@ -3,7 +3,7 @@ import Formats
 import Foundation
 import Workspace
 
-/// `explorer import curl|grpcurl|openapi|http|postman|insomnia|har|hurl|posting|thunder ...`: turns other formats into collection YAML.
+/// `explorer import curl|grpcurl|openapi|http|postman|insomnia|har|hurl|posting|thunder|bruno ...`: turns other formats into collection YAML.
 ///
 /// Without `--into` the YAML goes to stdout; with it, the endpoints are merged into that
 /// collection file (created when absent), asking before replacing an endpoint of the same
@@ -16,10 +16,11 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract:
             "Import endpoints from curl or grpcurl commands, an OpenAPI or Swagger document, a .http file, a Postman collection, "
-            + "an Insomnia export, a HAR file, a Hurl file, a Posting collection or Thunder Client collections.",
+            + "an Insomnia export, a HAR file, a Hurl file, a Posting collection, Thunder Client collections "
+            + "or a Bruno collection.",
         subcommands: [
             Curl.self, GRPCurl.self, OpenAPI.self, HTTPFile.self, Postman.self, Insomnia.self, HAR.self, Hurl.self,
-            GraphQL.self, Posting.self, Thunder.self,
+            GraphQL.self, Posting.self, Thunder.self, Bruno.self,
         ]
     )
 
