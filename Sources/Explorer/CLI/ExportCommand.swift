@@ -11,9 +11,9 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection, a HAR file "
-            + "or grpcurl command lines.",
-        subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self, GRPCurl.self]
+            "Export endpoints as curl command lines, a .http file, a Hurl file, a Postman collection, a HAR file, "
+            + "grpcurl command lines or a Bruno collection folder.",
+        subcommands: [Curl.self, HTTPFile.self, Hurl.self, Postman.self, HAR.self, GRPCurl.self, Bruno.self]
     )
 
     struct Curl: AsyncParsableCommand, CollectionOptionsHelp {
