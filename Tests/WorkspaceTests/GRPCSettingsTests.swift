@@ -34,6 +34,8 @@ import Testing
           - name: Chat
             grpc: /explorer.demo.v1.Notes/Chat
             server: "{{grpc_url}}"
+            timeout: 2500ms
+            max_message_size: 16M
             messages:
               - {text: hi}
               - {text: "bye {{note}}"}
@@ -60,6 +62,9 @@ import Testing
         #expect(chat.path == "{{grpc_url}}/explorer.demo.v1.Notes/Chat")
         #expect(chat.grpc?.messages.count == 2)
         #expect(chat.grpc?.writtenAsList == true)
+        #expect(chat.grpc?.timeout == 2.5)
+        #expect(chat.grpc?.maximumMessageSize == 16 << 20)
+        #expect(get.grpc?.timeout == nil && get.grpc?.maximumMessageSize == nil)
         #expect(try collection.endpoint(named: "Empty").grpc?.messages == [.object([])])
     }
 
@@ -108,6 +113,17 @@ import Testing
             try CollectionLoader.parse(text, file: "c.yaml")
         } throws: { error in
             String(describing: error).contains("package.Service/Method (not \"Ping\")")
+        }
+    }
+
+    @Test(arguments: [("timeout: soon", "a deadline such as 500ms"), ("max_message_size: 4X", "512K or 16M")])
+    func aDeadlineOrASizeThatDoesNotReadIsRefusedAtItsLine(line: String, expected: String) throws {
+        let text = Self.text.replacingOccurrences(
+            of: "    timeout: 2500ms\n    max_message_size: 16M", with: "    " + line)
+        #expect {
+            try CollectionLoader.parse(text, file: "c.yaml")
+        } throws: { error in
+            String(describing: error).contains("c.yaml:27:") && String(describing: error).contains(expected)
         }
     }
 

@@ -7,6 +7,7 @@ import History
 import NetworkingCore
 import NetworkingGRPC
 import ProtoCodec
+import Synchronization
 import Workspace
 
 /// `send`'s options for a gRPC endpoint.
@@ -32,10 +33,8 @@ struct GRPCSendOptions: ParsableArguments {
             valueName: "BYTES"))
     var maxMessageSize: String?
 
-    /// `--max-message-size` in bytes (checked by `validate`).
-    var maximumMessageSize: Int {
-        maxMessageSize.flatMap(ResponseLimits.byteCount) ?? GRPCCallPlan.defaultMaximumMessageSize
-    }
+    /// `--max-message-size` in bytes (checked by `validate`), when given.
+    var maximumMessageSize: Int? { maxMessageSize.flatMap(ResponseLimits.byteCount) }
 
     func validate() throws {
         if let maxMessageSize, ResponseLimits.byteCount(maxMessageSize) == nil {
@@ -45,27 +44,60 @@ struct GRPCSendOptions: ParsableArguments {
         }
     }
 
-    /// The messages `--data` gives, or nil without it.
+    /// The messages `--data` gives, or nil without it: the text's, or those of a file or of
+    /// standard input (`@FILE`, `@-`), read as they come so that a client or bidirectional
+    /// stream sends each one when it is complete.
     ///
-    /// - Throws: exit code 2 after one line when the file does not read or the text is not JSON objects.
-    func messages() throws -> [JSONValue]? {
+    /// - Throws: exit code 2 after one line when the file does not open or the text is not JSON objects.
+    func input() throws -> GRPCRequestInput? {
         guard let data else { return nil }
-        let text: String
+        let longest = max(4 * (maximumMessageSize ?? GRPCCallPlan.defaultMaximumMessageSize), 1 << 20)
         if data == "@-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else if data.hasPrefix("@") {
+            return .streamed(GRPCMessageInput.stream(from: .standardInput, maximumObjectSize: longest))
+        }
+        if data.hasPrefix("@") {
             let path = String(data.dropFirst())
-            guard let read = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw ExchangeSender.usageError("-d @\(path): the file does not read.")
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw ExchangeSender.usageError("-d @\(path): the file does not open.")
             }
-            text = read
-        } else {
-            text = data
+            return .streamed(GRPCMessageInput.stream(from: handle, maximumObjectSize: longest))
         }
         do {
-            return try GRPCMessageInput.messages(in: text)
+            return .given(try GRPCMessageInput.messages(in: data))
         } catch {
             throw ExchangeSender.usageError("-d: \(error)")
+        }
+    }
+}
+
+/// The request messages of a call, when they are not the endpoint's.
+enum GRPCRequestInput: Sendable {
+    /// Messages given whole (`-d JSON`).
+    case given([JSONValue])
+    /// Messages read as they come (`-d @-`, `-d @FILE`).
+    case streamed(AsyncThrowingStream<JSONValue, any Error>)
+
+    /// The same input, each message also given to `onMessage` as it goes.
+    func observed(_ onMessage: @escaping @Sendable (JSONValue) -> Void) -> GRPCRequestInput {
+        switch self {
+        case .given(let messages):
+            messages.forEach(onMessage)
+            return self
+        case .streamed(let messages):
+            let (stream, continuation) = AsyncThrowingStream<JSONValue, any Error>.makeStream()
+            let forwarding = Task {
+                do {
+                    for try await message in messages {
+                        onMessage(message)
+                        continuation.yield(message)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+            return .streamed(stream)
         }
     }
 }
@@ -81,9 +113,10 @@ struct GRPCCaller: Sendable {
     let collectionFile: URL?
     /// The collection's schema files.
     let schemaFiles: GRPCSchemaFiles
-    var maximumMessageSize = GRPCCallPlan.defaultMaximumMessageSize
+    /// `--max-message-size`: the largest message either way, over the endpoint's.
+    var maximumMessageSize: Int?
     var authority: String?
-    /// `--max-time`: the call's deadline, in seconds.
+    /// `--max-time`: the call's deadline in seconds, over the endpoint's `timeout:`.
     var deadline: Double?
 
     /// Why a call was not made or did not end with a status: a sentence, masked, and whether
@@ -97,11 +130,11 @@ struct GRPCCaller: Sendable {
     ///
     /// - Parameters:
     ///   - resolved: the endpoint, resolved.
-    ///   - messages: messages sent instead of the endpoint's (`-d`).
+    ///   - input: messages sent instead of the endpoint's (`-d`).
     ///   - onMessage: each response message as it is decoded.
     /// - Returns: the outcome and the method; a non-OK status is in the outcome.
     func call(
-        _ resolved: ResolvedRequest, messages: [JSONValue]? = nil,
+        _ resolved: ResolvedRequest, input: GRPCRequestInput? = nil,
         onMessage: @Sendable (GRPCReceivedMessage) -> Void = { _ in }
     ) async -> Result<(outcome: GRPCOutcome, method: ProtoMethod), Failure> {
         let masker = resolved.masker
@@ -111,7 +144,7 @@ struct GRPCCaller: Sendable {
         } catch {
             return .failure(Failure(sentence: masker.mask(String(describing: error)), isUsage: true))
         }
-        let (dispatcher, server) = plan.dispatcher(maximumMessageSize: maximumMessageSize)
+        let (dispatcher, server) = plan.dispatcher()
         defer {
             withExtendedLifetime(server) {}
             Task { await dispatcher.shutdown() }
@@ -120,12 +153,27 @@ struct GRPCCaller: Sendable {
             collectionFile?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let exchange: GRPCExchange
-        let requests: [[UInt8]]
+        var requests: [[UInt8]] = []
+        var streamed: AsyncThrowingStream<JSONValue, any Error>?
         do {
             let schema = try await Self.schemas.schema(
                 files: schemaFiles, folder: folder, dispatcher: dispatcher, server: plan.server.absoluteString)
             exchange = try GRPCExchange(method: plan.method, in: schema)
-            requests = try exchange.encode(messages ?? plan.messages)
+            switch input {
+            case nil: requests = try exchange.encode(plan.messages)
+            case .given(let messages): requests = try exchange.encode(messages)
+            case .streamed(let messages) where exchange.method.kind.clientStreams: streamed = messages
+            case .streamed(let messages):
+                // One message goes: read them all (two are refused) before anything is sent.
+                var list: [JSONValue] = []
+                for try await message in messages {
+                    list.append(message)
+                    if list.count > 1 { break }
+                }
+                requests = try exchange.encode(list)
+            }
+        } catch let error as GRPCMessageInputError {
+            return .failure(Failure(sentence: "-d: \(error)", isUsage: true))
         } catch let error as GRPCSchemaError {
             return .failure(Failure(sentence: masker.mask(error.description), isUsage: true))
         } catch let error as GRPCExchangeError {
@@ -135,13 +183,26 @@ struct GRPCCaller: Sendable {
         } catch {
             return .failure(Failure(sentence: masker.mask(sentence(describing: error)), isUsage: false))
         }
-        var options = GRPCCallOptions()
-        options.timeout = deadline.map { .milliseconds(Int($0 * 1000)) }
+        var options = plan.callOptions
+        if let deadline { options.timeout = .milliseconds(Int64((deadline * 1000).rounded())) }
+        if let maximumMessageSize {
+            options.maximumRequestSize = maximumMessageSize
+            options.maximumResponseSize = maximumMessageSize
+        }
         options.authority = authority
         do {
-            let outcome = try await exchange.call(
-                requests, metadata: plan.metadata, through: dispatcher, options: options, onMessage: onMessage)
+            let outcome =
+                if let streamed {
+                    try await exchange.call(
+                        streaming: streamed, metadata: plan.metadata, through: dispatcher, options: options,
+                        onMessage: onMessage)
+                } else {
+                    try await exchange.call(
+                        requests, metadata: plan.metadata, through: dispatcher, options: options, onMessage: onMessage)
+                }
             return .success((outcome, exchange.method))
+        } catch let error as GRPCRequestMessageError {
+            return .failure(Failure(sentence: masker.mask(error.description), isUsage: true))
         } catch {
             return .failure(Failure(sentence: masker.mask(sentence(describing: error)), isUsage: false))
         }
@@ -181,31 +242,41 @@ struct GRPCSender {
         -> GRPCCaller
     {
         var caller = GRPCCaller(collectionFile: collectionFile, schemaFiles: collection.grpcSchema)
-        caller.maximumMessageSize = options?.maximumMessageSize ?? GRPCCallPlan.defaultMaximumMessageSize
+        caller.maximumMessageSize = options?.maximumMessageSize
         caller.authority = options?.authority
         caller.deadline = maxTime
         return caller
     }
 
     /// Calls the resolved endpoint, prints what comes and records the call.
+    ///
+    /// Ctrl-C cancels the call on the wire (its HTTP/2 stream is reset, as grpcurl's), keeps
+    /// what came in history and exits 130, as a shell reports an interrupted command; a second
+    /// Ctrl-C ends the process at once.
     func run(
         _ resolved: ResolvedRequest, collection: APICollection, collectionFile: URL?, recorder: HistoryRecorder?
     ) async throws {
-        let requestMessages = try options.messages()
+        let sentMessages = SentMessages()
+        let input = try options.input().map { $0.observed { sentMessages.add($0) } }
         let caller = Self.caller(
             collection: collection, collectionFile: collectionFile, options: options, maxTime: output.maxTime)
         let masker = resolved.masker
         let pretty = ExchangeOutput.stdoutIsTerminal
         let printsAsItComes = !output.json
         let started = Date()
-        let sent = requestMessages ?? resolved.grpcMessages ?? []
-        switch await caller.call(
-            resolved, messages: requestMessages,
-            onMessage: { message in
-                guard printsAsItComes else { return }
-                printLine(masker.mask(message.json.serialized(pretty: pretty)))
-            })
-        {
+        let calling = Task {
+            await caller.call(
+                resolved, input: input,
+                onMessage: { message in
+                    guard printsAsItComes else { return }
+                    printLine(masker.mask(message.json.serialized(pretty: pretty)))
+                })
+        }
+        let interruption = Interruption { calling.cancel() }
+        let result = await calling.value
+        let interrupted = interruption.end()
+        let sent = input == nil ? resolved.grpcMessages ?? [] : sentMessages.list
+        switch result {
         case .failure(let failure):
             recorder?.record(
                 HistoryEntry(
@@ -213,7 +284,7 @@ struct GRPCSender {
                     record: nil, failure: failure.sentence),
                 secrets: masker.secretValues)
             printError(failure.sentence)
-            throw ExitCode(failure.isUsage ? 2 : 1)
+            throw ExitCode(interrupted ? 130 : failure.isUsage ? 2 : 1)
         case .success(let (outcome, method)):
             let record = outcome.record
             let historyId = recorder?.record(
@@ -232,6 +303,7 @@ struct GRPCSender {
                 }
                 Self.reportStatus(record, masker: masker)
             }
+            if interrupted { throw ExitCode(130) }
             if !outcome.status.isOK { throw ExitCode(Int32(64 + outcome.status.code)) }
         }
     }
@@ -267,5 +339,61 @@ struct GRPCSender {
             ),
             ("historyId", historyId.map { JSONValue(Int($0)) } ?? .null),
         ])
+    }
+}
+
+/// The request messages `-d` sent, as history keeps them: the first ones, up to what history
+/// keeps of a body.
+private final class SentMessages: Sendable {
+    private let state = Mutex<(messages: [JSONValue], bytes: Int)>(([], 0))
+
+    /// Keeps a message, unless the kept ones are already as large as history keeps.
+    func add(_ message: JSONValue) {
+        let size = message.serialized().utf8.count
+        state.withLock {
+            guard $0.bytes + size <= GRPCExchange.keptBytes else { return }
+            $0.messages.append(message)
+            $0.bytes += size
+        }
+    }
+
+    /// The messages kept.
+    var list: [JSONValue] { state.withLock { $0.messages } }
+}
+
+/// Ctrl-C while a call is under way: the first one runs `onInterrupt` (the call is cancelled
+/// and reported), a second ends the process with 130 at once. Signals are handled so only
+/// until `end()`.
+private final class Interruption {
+    private let source: any DispatchSourceSignal
+    private let presses = Presses()
+
+    init(_ onInterrupt: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let presses = presses
+        source.setEventHandler {
+            if presses.count.withLock({
+                $0 += 1
+                return $0
+            }) == 1 {
+                onInterrupt()
+            } else {
+                exit(130)
+            }
+        }
+        source.resume()
+    }
+
+    /// Stops handling Ctrl-C; whether it was pressed.
+    func end() -> Bool {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+        return presses.count.withLock { $0 } > 0
+    }
+
+    /// How many times Ctrl-C was pressed.
+    private final class Presses: Sendable {
+        let count = Mutex(0)
     }
 }

@@ -17,6 +17,10 @@ package struct GRPCCallPlan: Sendable {
     package let messages: [JSONValue]
     /// The environment's `tls:`, paths made absolute.
     package let tls: TLSSettings?
+    /// The largest message either way: the endpoint's `max_message_size:`, else gRPC's 4 MiB.
+    package let maximumMessageSize: Int
+    /// The endpoint's deadline (`timeout:`), in seconds.
+    package let timeout: Double?
 
     /// Names the transport sets itself: a header of these would break the call.
     static let reservedNames: Set<String> = [
@@ -50,19 +54,25 @@ package struct GRPCCallPlan: Sendable {
         self.metadata = metadata
         self.messages = messages
         tls = resolved.environment.tlsSettings(collectionFile: collectionFile)
+        maximumMessageSize = settings.maximumMessageSize ?? Self.defaultMaximumMessageSize
+        timeout = settings.timeout
     }
 
-    /// A dispatcher sending to this plan's server.
+    /// A dispatcher sending to this plan's server. Its own limit is gRPC's default (what the
+    /// reflection calls that read the schema take); the call's is in `callOptions`.
     ///
-    /// - Parameter maximumMessageSize: the largest message either way.
     /// - Returns: the dispatcher and the server provider it holds weakly: keep both while calling.
-    package func dispatcher(maximumMessageSize: Int = GRPCCallPlan.defaultMaximumMessageSize) -> (
-        GRPCDispatcher, FixedServer
-    ) {
+    package func dispatcher() -> (GRPCDispatcher, FixedServer) {
         let provider = FixedServer(server)
-        let dispatcher = GRPCDispatcher(
-            serverProvider: provider, tls: tls ?? TLSSettings(), maximumMessageSize: maximumMessageSize)
+        let dispatcher = GRPCDispatcher(serverProvider: provider, tls: tls ?? TLSSettings())
         return (dispatcher, provider)
+    }
+
+    /// The options a call of this plan is made with: the endpoint's deadline and message size.
+    package var callOptions: GRPCCallOptions {
+        GRPCCallOptions(
+            timeout: timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) },
+            maximumRequestSize: maximumMessageSize, maximumResponseSize: maximumMessageSize)
     }
 
     /// gRPC's own default limit on a message, both ways: 4 MiB.

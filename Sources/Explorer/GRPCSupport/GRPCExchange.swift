@@ -4,6 +4,7 @@ import History
 import NetworkingCore
 import NetworkingGRPC
 import ProtoCodec
+import Synchronization
 import Workspace
 
 /// A message received on a call, decoded, with when it came.
@@ -87,20 +88,96 @@ package struct GRPCExchange: Sendable {
     ///     to `onMessage` and counted, not kept, so that a stream that never ends holds no more
     ///     memory than this (what history keeps of a body, by default).
     ///   - onMessage: called for each message, in order, as it is decoded.
-    /// - Returns: the outcome; a non-OK status is in it, not thrown.
+    /// - Returns: the outcome; a non-OK status is in it, not thrown. A call whose task is
+    ///   cancelled (Ctrl-C) is cancelled on the wire (its stream reset) and ends `CANCELLED`
+    ///   with what came before.
     /// - Throws: what stops the call before a status (the server unreachable, TLS).
     package func call(
         _ requests: [[UInt8]], metadata: GRPCMetadata, through dispatcher: GRPCDispatcher,
         options: GRPCCallOptions = GRPCCallOptions(), keepingBytes: Int = GRPCExchange.keptBytes,
         onMessage: @Sendable (GRPCReceivedMessage) -> Void = { _ in }
     ) async throws -> GRPCOutcome {
+        try await run(
+            sending: { call in
+                for (index, request) in requests.enumerated() {
+                    try await Self.send(request, number: index + 1, on: call)
+                }
+            }, metadata: metadata, through: dispatcher, options: options, keepingBytes: keepingBytes,
+            onMessage: onMessage)
+    }
+
+    /// Makes the call with request messages that come over time (`-d @-` on a client or
+    /// bidirectional stream): each is encoded and sent as it comes, and the call half-closes
+    /// when they end.
+    ///
+    /// - Throws: as `call(_:metadata:through:options:keepingBytes:onMessage:)`, and
+    ///   `GRPCRequestMessageError` when a message does not read or does not match the input
+    ///   type: the call is cancelled then, and the error names the message.
+    package func call(
+        streaming messages: AsyncThrowingStream<JSONValue, any Error>, metadata: GRPCMetadata,
+        through dispatcher: GRPCDispatcher, options: GRPCCallOptions = GRPCCallOptions(),
+        keepingBytes: Int = GRPCExchange.keptBytes, onMessage: @Sendable (GRPCReceivedMessage) -> Void = { _ in }
+    ) async throws -> GRPCOutcome {
+        let schema = schema.schema
+        let inputType = method.inputType
+        return try await run(
+            sending: { call in
+                var number = 0
+                do {
+                    for try await message in messages {
+                        number += 1
+                        try await Self.send(try schema.encode(message, as: inputType), number: number, on: call)
+                    }
+                } catch let error as GRPCMessageInputError {
+                    throw GRPCRequestMessageError(description: error.description)
+                } catch let error as ProtoCodecError {
+                    throw GRPCRequestMessageError(description: "Request message \(number): \(error.description)")
+                }
+            }, metadata: metadata, through: dispatcher, options: options, keepingBytes: keepingBytes,
+            onMessage: onMessage)
+    }
+
+    /// A status as a user of explorer reads it: a response over the size limit names the key
+    /// and the option that raise it, not the library's.
+    private static func advising(_ status: GRPCStatus) -> GRPCStatus {
+        let libraryAdvice = "raise GRPCCallOptions.maximumResponseSize (or the dispatcher's maximumMessageSize)"
+        guard status.code == 8, status.message.contains(libraryAdvice) else { return status }
+        let message = status.message.replacingOccurrences(
+            of: libraryAdvice, with: "raise the endpoint's max_message_size: (or send --max-message-size)")
+        return GRPCStatus(code: status.code, message: message, details: status.details)
+    }
+
+    /// Sends one request message; one over the size limit is refused, naming how to raise it.
+    private static func send(_ bytes: [UInt8], number: Int, on call: GRPCCall) async throws {
+        guard bytes.count <= call.maximumRequestSize else {
+            throw GRPCRequestMessageError(
+                description: "Request message \(number) is \(bytes.count) bytes, over the limit of "
+                    + "\(call.maximumRequestSize) bytes: raise the endpoint's max_message_size: "
+                    + "(or send --max-message-size) to send it.")
+        }
+        try await call.send(bytes)
+    }
+
+    /// Opens the call, sends with `sending` (then half-closes) while reading what comes.
+    private func run(
+        sending send: @escaping @Sendable (GRPCCall) async throws -> Void, metadata: GRPCMetadata,
+        through dispatcher: GRPCDispatcher, options: GRPCCallOptions, keepingBytes: Int,
+        onMessage: @Sendable (GRPCReceivedMessage) -> Void
+    ) async throws -> GRPCOutcome {
         var outcome = GRPCOutcome()
         let call = dispatcher.open(method.path, metadata: metadata, options: options)
+        let inputFailure = InputFailure()
         let sending = Task {
-            for request in requests { try await call.send(request) }
-            call.finish()
+            do {
+                try await send(call)
+                call.finish()
+            } catch let error as GRPCRequestMessageError {
+                inputFailure.error.withLock { $0 = error }
+                call.cancel()
+            }
         }
         defer { sending.cancel() }
+        var ended = false
         do {
             for try await event in call.events {
                 switch event {
@@ -119,7 +196,8 @@ package struct GRPCExchange: Sendable {
                     outcome.messageBytes += bytes.count
                     onMessage(message)
                 case .end(let status, let trailers):
-                    outcome.status = status
+                    ended = true
+                    outcome.status = Self.advising(status)
                     outcome.trailers = trailers
                     outcome.statusDetails = status.details.flatMap { schema.schema.decodeStatusDetails($0) }
                 }
@@ -128,9 +206,26 @@ package struct GRPCExchange: Sendable {
             call.cancel()
             throw error
         }
+        if let failure = inputFailure.error.withLock({ $0 }) { throw failure }
+        if !ended {
+            // The task was cancelled: the stream's end reset the call on the wire.
+            call.cancel()
+            outcome.status = GRPCStatus(code: 1, message: "Cancelled by the client.")
+        }
         outcome.endedAt = Date()
         return outcome
     }
+}
+
+/// A request message that cannot go: over the size limit, or (`-d @-`) one that does not read
+/// or does not match its type, found while the call was under way. The call is cancelled.
+package struct GRPCRequestMessageError: Error, CustomStringConvertible, Sendable {
+    package let description: String
+}
+
+/// Where the sending task leaves a `GRPCRequestMessageError` for the call to throw.
+private final class InputFailure: Sendable {
+    let error = Mutex<GRPCRequestMessageError?>(nil)
 }
 
 extension GRPCExchange {

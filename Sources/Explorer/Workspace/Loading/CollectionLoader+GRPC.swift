@@ -1,9 +1,10 @@
 import NetworkingCore
+import Query
 import Yams
 
 extension CollectionLoader {
     /// The keys of a gRPC endpoint besides those every endpoint has.
-    static let grpcEndpointKeys = ["grpc", "server", "message", "messages", "metadata"]
+    static let grpcEndpointKeys = ["grpc", "server", "message", "messages", "metadata", "timeout", "max_message_size"]
     /// The keys of the collection's `protos:`.
     static let protosKeys = ["files", "import_paths"]
     /// The keys an HTTP endpoint has that a gRPC call has no use for, with what to write instead.
@@ -78,6 +79,24 @@ extension Reader {
         case (nil, nil):
             break
         }
+        if let timeoutNode = mapping.value("timeout") {
+            let text = try string(timeoutNode, key: "timeout")
+            guard let seconds = DurationText.seconds(text, bareUnit: 1), seconds > 0 else {
+                throw CollectionError.wrongType(
+                    location(timeoutNode), key: "timeout",
+                    expected: "a deadline such as 500ms, 5s or 2m (a bare number is seconds), not \"\(text)\"")
+            }
+            settings.timeout = seconds
+        }
+        if let sizeNode = mapping.value("max_message_size") {
+            let text = try string(sizeNode, key: "max_message_size")
+            guard let bytes = LimitSetting.size(text) else {
+                throw CollectionError.wrongType(
+                    location(sizeNode), key: "max_message_size",
+                    expected: "a number of bytes such as 4194304, 512K or 16M, not \"\(text)\"")
+            }
+            settings.maximumMessageSize = bytes
+        }
         let metadata = try mapping.value("metadata").map { try locatedPairs($0, key: "metadata") } ?? []
         for (index, entry) in metadata.enumerated() { locations["headers[\(index)]"] = entry.location }
         var endpoint = Endpoint(
@@ -146,7 +165,17 @@ extension CollectionWriter {
             pairs.append(("message", jsonNode(message)))
         }
         if !endpoint.headers.isEmpty { pairs.append(("metadata", mapping(endpoint.headers, caseInsensitive: true))) }
+        if let timeout = settings.timeout { pairs.append(("timeout", scalar(DurationText.format(timeout)))) }
+        if let bytes = settings.maximumMessageSize { pairs.append(("max_message_size", scalar(byteText(bytes)))) }
         return pairs
+    }
+
+    /// A size as `max_message_size:` takes it: in the largest binary unit that keeps it whole.
+    private static func byteText(_ bytes: Int) -> String {
+        for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(unit)"
+        }
+        return String(bytes)
     }
 
     /// The collection's `protoset:` and `protos:`.

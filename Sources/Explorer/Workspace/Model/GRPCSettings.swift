@@ -30,6 +30,10 @@ package struct GRPCSettings: Sendable, Hashable {
     package var messages: [JSONValue]
     /// Whether the file wrote `messages:` (a list) rather than `message:`.
     package var writtenAsList: Bool
+    /// The call's deadline in seconds (`timeout:`), when the endpoint gives one.
+    package var timeout: Double?
+    /// The largest message either way, in bytes (`max_message_size:`), when the endpoint gives one.
+    package var maximumMessageSize: Int?
 
     /// Creates settings.
     package init(

@@ -89,7 +89,9 @@ extension ExchangeSending {
             }
             let outcome: GRPCOutcome
             do {
-                outcome = try await exchange.call(requests, metadata: plan.metadata, through: dispatcher) { message in
+                outcome = try await exchange.call(
+                    requests, metadata: plan.metadata, through: dispatcher, options: plan.callOptions
+                ) { message in
                     let snapshot = live.log.withLock { log -> ResponseSnapshot? in
                         log.append(message)
                         return log.showsEvents ? log.snapshot() : nil
@@ -131,7 +133,7 @@ extension ExchangeSending {
         var opened = GRPCLog(method: plan.method, kind: exchange.method.kind, startedAt: Date())
         opened.isInteractive = true
         let live = GRPCLiveLog(opened)
-        let call = dispatcher.open(exchange.method.path, metadata: plan.metadata)
+        let call = dispatcher.open(exchange.method.path, metadata: plan.metadata, options: plan.callOptions)
         streams.add(id, GRPCStream(call: call, exchange: exchange, resolved: resolved, log: live))
         defer { streams.remove(id) }
         send(.webSocketOpened(exchange: id))
