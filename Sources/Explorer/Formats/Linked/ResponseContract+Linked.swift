@@ -83,21 +83,15 @@ extension OpenAPIImporter {
         return tree
     }
 
-    /// The first `$ref` under `value` that names another document, in document order.
+    /// The first `$ref` under `value` that names another document, in document order (one in
+    /// example data is data, not a reference).
     static func firstExternalReference(in value: JSONValue) -> String? {
-        switch value {
-        case .object(let members):
-            for member in members {
-                if member.key == "$ref", case .string(let reference) = member.value, !reference.hasPrefix("#") {
-                    return reference
-                }
-                if let found = firstExternalReference(in: member.value) { return found }
-            }
-            return nil
-        case .array(let elements):
-            return elements.lazy.compactMap { firstExternalReference(in: $0) }.first
-        default:
-            return nil
+        var found: String?
+        OpenAPIImporter.forEachReference(in: value, at: []) { reference, _ in
+            guard !reference.hasPrefix("#") else { return true }
+            found = reference
+            return false
         }
+        return found
     }
 }

@@ -63,47 +63,177 @@ package enum BoundedYAML {
 
     /// The line of the first alias written as a mapping key (`*name:` or `? *name` at the start
     /// of a line, after its indentation and any `- `), when the text has anchors at all.
+    ///
+    /// Only an alias of an anchor the text defines counts, and only outside the text of block
+    /// scalars (`|`, `>`) and of quoted scalars that run over lines: a Markdown list item
+    /// `*Browse:` inside a description (Jira's) is text, as every YAML reader reads it.
     static func aliasKeyLine(in text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.contains(UInt8(ascii: "&")), bytes.contains(UInt8(ascii: "*")) else { return nil }
-        var line = 1
-        var index = 0
-        func isAnchorByte(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F
+        let anchors = anchorNames(in: bytes)
+        guard !anchors.isEmpty else { return nil }
+        var reader = KeyLineReader(bytes: bytes, anchors: anchors)
+        return reader.firstAliasKeyLine()
+    }
+
+    /// Whether a byte may be part of an anchor's name, as the alias check reads one.
+    fileprivate static func isAnchorByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2D || byte == 0x5F
+    }
+
+    /// The names of the anchors (`&name` after a space, `-`, `:`, `[`, `{`, `,` or at the start
+    /// of a line) the text defines.
+    private static func anchorNames(in bytes: [UInt8]) -> Set<ArraySlice<UInt8>> {
+        var names: Set<ArraySlice<UInt8>> = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "&") {
+            if index > 0, !" \t-:[{,\n".utf8.contains(bytes[index - 1]) { continue }
+            var end = index + 1
+            while end < bytes.count, isAnchorByte(bytes[end]) { end += 1 }
+            if end > index + 1 { names.insert(bytes[(index + 1)..<end]) }
         }
-        while index < bytes.count {
-            var at = index
-            while at < bytes.count,
+        return names
+    }
+
+    /// Reads the text line by line, knowing which lines are the text of a block scalar or of a
+    /// quoted scalar begun on an earlier line.
+    private struct KeyLineReader {
+        let bytes: [UInt8]
+        let anchors: Set<ArraySlice<UInt8>>
+        /// Inside a block scalar: the indentation its lines must exceed.
+        var blockParent: Int?
+        /// Inside a quoted scalar begun on an earlier line: its quote.
+        var openQuote: UInt8?
+
+        init(bytes: [UInt8], anchors: Set<ArraySlice<UInt8>>) {
+            self.bytes = bytes
+            self.anchors = anchors
+        }
+
+        mutating func firstAliasKeyLine() -> Int? {
+            var line = 1
+            var index = 0
+            while index < bytes.count {
+                let end = bytes[index...].firstIndex(of: 0x0A) ?? bytes.count
+                if isAliasKey(from: index, to: end) { return line }
+                index = end + 1
+                line += 1
+            }
+            return nil
+        }
+
+        /// Whether the line `start..<end` begins with an alias used as a key; notes where
+        /// block and quoted scalars begin and end.
+        private mutating func isAliasKey(from start: Int, to end: Int) -> Bool {
+            if let quote = openQuote {
+                if closing(quote, from: start, to: end) != nil { openQuote = nil }
+                return false
+            }
+            var at = start
+            while at < end, bytes[at] == 0x20 { at += 1 }
+            if let parent = blockParent {
+                if at == end || bytes[at] == 0x0D || at - start > parent { return false }
+                blockParent = nil
+            }
+            var dash: Int?
+            while at < end,
                 bytes[at] == 0x20 || bytes[at] == 0x09
-                    || bytes[at] == UInt8(ascii: "-") && at + 1 < bytes.count && bytes[at + 1] == 0x20
+                    || bytes[at] == UInt8(ascii: "-") && at + 1 < end && bytes[at + 1] == 0x20
             {
+                if bytes[at] == UInt8(ascii: "-") { dash = at - start }
                 at += 1
             }
             var complexKey = false
-            if at + 1 < bytes.count, bytes[at] == UInt8(ascii: "?"), bytes[at + 1] == 0x20 {
+            if at + 1 < end, bytes[at] == UInt8(ascii: "?"), bytes[at + 1] == 0x20 {
                 complexKey = true
                 at += 2
-                while at < bytes.count, bytes[at] == 0x20 { at += 1 }
+                while at < end, bytes[at] == 0x20 { at += 1 }
             }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "*") {
-                var end = at + 1
-                while end < bytes.count, isAnchorByte(bytes[end]) { end += 1 }
-                if end > at + 1 {
-                    if complexKey { return line }
-                    while end < bytes.count, bytes[end] == 0x20 { end += 1 }
-                    if end < bytes.count, bytes[end] == UInt8(ascii: ":"),
-                        end + 1 == bytes.count || [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end + 1])
+            if at < end, bytes[at] == UInt8(ascii: "*") {
+                var nameEnd = at + 1
+                while nameEnd < end, BoundedYAML.isAnchorByte(bytes[nameEnd]) { nameEnd += 1 }
+                if nameEnd > at + 1, anchors.contains(bytes[(at + 1)..<nameEnd]) {
+                    if complexKey { return true }
+                    while nameEnd < end, bytes[nameEnd] == 0x20 { nameEnd += 1 }
+                    if nameEnd < end, bytes[nameEnd] == UInt8(ascii: ":"),
+                        nameEnd + 1 == end || [0x20, 0x0D, 0x09].contains(bytes[nameEnd + 1])
                     {
-                        return line
+                        return true
                     }
                 }
             }
-            guard let next = bytes[at...].firstIndex(of: 0x0A) else { break }
-            index = next + 1
-            line += 1
+            scanValue(from: at, to: end, keyColumn: at - start, dash: dash)
+            return false
         }
-        return nil
+
+        /// Reads what follows a line's indentation (a key and its value, or a value): a quoted
+        /// scalar left open or a block scalar's header.
+        private mutating func scanValue(from start: Int, to end: Int, keyColumn: Int?, dash: Int? = nil) {
+            var at = start
+            var column = keyColumn
+            // A key: quoted, or plain up to `: `.
+            if at < end, bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") {
+                guard let close = closing(bytes[at], from: at + 1, to: end) else {
+                    openQuote = bytes[at]
+                    return
+                }
+                at = close + 1
+                while at < end, bytes[at] == 0x20 { at += 1 }
+                guard at < end, bytes[at] == UInt8(ascii: ":") else { return }
+                at += 1
+            } else {
+                var colon = at
+                while colon < end,
+                    !(bytes[colon] == UInt8(ascii: ":")
+                        && (colon + 1 == end || bytes[colon + 1] == 0x20 || bytes[colon + 1] == 0x0D))
+                {
+                    if bytes[colon] == UInt8(ascii: "#"), colon > at, bytes[colon - 1] == 0x20 { return }
+                    colon += 1
+                }
+                if colon < end {
+                    at = colon + 1
+                } else {
+                    // No key: the whole is a value (an item's, or a plain scalar's next line).
+                    column = dash
+                }
+            }
+            while at < end, bytes[at] == 0x20 { at += 1 }
+            guard at < end else { return }
+            switch bytes[at] {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if closing(bytes[at], from: at + 1, to: end) == nil { openQuote = bytes[at] }
+            case UInt8(ascii: "|"), UInt8(ascii: ">"):
+                var after = at + 1
+                while after < end, "-+0123456789".utf8.contains(bytes[after]) { after += 1 }
+                while after < end, bytes[after] == 0x20 { after += 1 }
+                if after == end || bytes[after] == 0x0D || bytes[after] == UInt8(ascii: "#") {
+                    blockParent = column ?? 0
+                }
+            default:
+                break
+            }
+        }
+
+        /// Where the quote closes on this line, if it does (`\"` escaped in double quotes,
+        /// `''` in single ones).
+        private func closing(_ quote: UInt8, from start: Int, to end: Int) -> Int? {
+            var at = start
+            while at < end {
+                if quote == UInt8(ascii: "\""), bytes[at] == UInt8(ascii: "\\") {
+                    at += 2
+                    continue
+                }
+                if bytes[at] == quote {
+                    if quote == UInt8(ascii: "'"), at + 1 < end, bytes[at + 1] == quote {
+                        at += 2
+                        continue
+                    }
+                    return at
+                }
+                at += 1
+            }
+            return nil
+        }
     }
 
     /// One walk over the composed tree. An alias is the very node its anchor names (Yams keeps

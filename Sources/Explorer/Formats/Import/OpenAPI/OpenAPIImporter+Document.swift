@@ -32,11 +32,28 @@ extension OpenAPIImporter {
             do {
                 return try JSONValue(parsing: text, maximumDepth: limits.maxDepth)
             } catch {
+                // YAML in flow style (`{_type: export, …}`, as inso writes an export) starts the
+                // same way: read as YAML when it is that, else refused as the JSON it looks like.
+                var yamlWarnings: [String] = []
+                if let tree = try? yamlTree(text, path: path, limits: limits, warnings: &yamlWarnings),
+                    case .object = tree
+                {
+                    warnings += yamlWarnings
+                    return tree
+                }
                 throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid JSON: \(error)")
             }
         }
+        return try yamlTree(text, path: path, limits: limits, warnings: &warnings)
+    }
+
+    /// Reads YAML as a tree, mending what libyaml refuses and YAML 1.2 tools accept.
+    private static func yamlTree(_ text: String, path: String, limits: DocumentLimits, warnings: inout [String])
+        throws -> JSONValue
+    {
         var yaml = mendingCharacters(text, path: path, warnings: &warnings)
         var mended: [Int] = []
+        var tabbedBlocks: [Int] = []
         while true {
             do {
                 guard let root = try BoundedYAML.compose(yaml, file: path, resolver: .explorerFiles, limits: limits)
@@ -49,11 +66,24 @@ extension OpenAPIImporter {
                             + "line\(mended.count == 1 ? "" : "s") \(listed(mended)) was read as spaces."
                     )
                 }
+                if !tabbedBlocks.isEmpty {
+                    warnings.append(
+                        "\(path): the tab that starts the block text of line\(tabbedBlocks.count == 1 ? "" : "s") "
+                            + "\(listed(tabbedBlocks)) was read as text, as PyYAML reads it (libyaml refuses it)."
+                    )
+                }
                 return JSONValue(coreYAML: root)
             } catch let error as DocumentLimitError {
                 throw ImportError.invalidOpenAPI(
                     path: path, reason: "line \(error.line): \(error.problem). \(error.advice)")
             } catch let error as YamlError {
+                if tabbedBlocks.count < maximumMendedLines,
+                    let (line, fixed) = indentingBlockScalar(of: error, in: yaml)
+                {
+                    yaml = fixed
+                    tabbedBlocks.append(line)
+                    continue
+                }
                 if mended.count < maximumMendedLines, let line = tabLine(of: error),
                     let fixed = replacingIndentationTabs(in: yaml, line: line)
                 {
@@ -137,6 +167,55 @@ extension OpenAPIImporter {
         default:
             return nil
         }
+    }
+
+    /// A block scalar (`|`, `>`) whose first line of text starts with a tab after its
+    /// indentation: libyaml refuses it ("found a tab character where an indentation space is
+    /// expected") where PyYAML reads the tab as the first character of the text, the
+    /// indentation being the spaces before it. The same reading for libyaml: the header given
+    /// that indentation explicitly (`|` becomes `|2`). Nil for any other error.
+    ///
+    /// - Returns: the line of the tab and the mended text.
+    private static func indentingBlockScalar(of error: YamlError, in text: String) -> (Int, String)? {
+        guard case .scanner(let context?, let problem, let mark, _) = error,
+            context.text.contains("block scalar"), problem.contains("tab character")
+        else { return nil }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        let headerIndex = context.mark.line - 1
+        let tabIndex = mark.line - 1
+        guard headerIndex >= 0, tabIndex > headerIndex, tabIndex < lines.count else { return nil }
+        let tabLine = lines[tabIndex]
+        let spaces = tabLine.prefix(while: { $0 == UInt8(ascii: " ") }).count
+        guard spaces < tabLine.count, tabLine[spaces] == UInt8(ascii: "\t") else { return nil }
+        // Only blank lines between the header and the tab: it is the scalar's first line of text.
+        for index in (headerIndex + 1)..<tabIndex
+        where lines[index].contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) {
+            return nil
+        }
+        var header = lines[headerIndex]
+        var at = context.mark.column - 1
+        guard at >= 0, at < header.count, header[at] == UInt8(ascii: "|") || header[at] == UInt8(ascii: ">") else {
+            return nil
+        }
+        at += 1
+        while at < header.count, header[at] == UInt8(ascii: "-") || header[at] == UInt8(ascii: "+") { at += 1 }
+        if at < header.count, header[at] >= UInt8(ascii: "0"), header[at] <= UInt8(ascii: "9") { return nil }
+        // The block's own indentation: the key's column on the header line (past `- `), or the
+        // last dash's when the scalar is an item of a sequence.
+        var start = header.prefix(while: { $0 == UInt8(ascii: " ") }).count
+        var parent = start
+        while start + 1 < header.count, header[start] == UInt8(ascii: "-"), header[start + 1] == UInt8(ascii: " ") {
+            parent = start
+            start += 2
+            while start < header.count, header[start] == UInt8(ascii: " ") { start += 1 }
+        }
+        if start != context.mark.column - 1 { parent = start }
+        let increment = spaces - parent
+        guard (1...9).contains(increment) else { return nil }
+        header.insert(UInt8(ascii: "0") + UInt8(increment), at: at)
+        lines[headerIndex] = header
+        let mended = lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+        return (mark.line, mended)
     }
 
     /// The text with the tabs of one line's indentation replaced by spaces: as many as the

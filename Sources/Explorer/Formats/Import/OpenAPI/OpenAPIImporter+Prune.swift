@@ -69,13 +69,16 @@ extension OpenAPIImporter {
         guard case .object(var members) = root else { return root }
         var reached: Set<String> = []
         var pending: [String] = []
-        for member in members where member.key != "components" { references(in: member.value, into: &pending) }
+        for member in members where member.key != "components" {
+            references(in: member.value, at: [member.key], into: &pending)
+        }
         let components = (root["components"]?.objectValue ?? [:]).compactMapValues(\.objectValue)
         while let reference = pending.popLast() {
             guard reached.insert(reference).inserted, let target = component(reference, in: components) else {
                 continue
             }
-            references(in: target, into: &pending)
+            references(
+                in: target, at: ["components"] + reference.split(separator: "/").map(String.init), into: &pending)
         }
         for index in members.indices where members[index].key == "components" {
             guard case .object(let sections) = members[index].value else { continue }
@@ -112,23 +115,11 @@ extension OpenAPIImporter {
     }
 
     /// Appends every local component reference under `value` as `section/name` (a component's
-    /// name is letters, digits and `.-_`: nothing in it is escaped).
-    private static func references(in value: JSONValue, into out: inout [String]) {
-        switch value {
-        case .object(let members):
-            for member in members {
-                if member.key == "$ref", case .string(let reference) = member.value,
-                    reference.hasPrefix("#/components/")
-                {
-                    out.append(String(reference.dropFirst("#/components/".count)))
-                } else {
-                    references(in: member.value, into: &out)
-                }
-            }
-        case .array(let elements):
-            for element in elements { references(in: element, into: &out) }
-        default:
-            break
+    /// name is letters, digits and `.-_`: nothing in it is escaped); none in example data.
+    private static func references(in value: JSONValue, at keys: [String] = [], into out: inout [String]) {
+        forEachReference(in: value, at: keys) { reference, _ in
+            if reference.hasPrefix("#/components/") { out.append(String(reference.dropFirst("#/components/".count))) }
+            return true
         }
     }
 

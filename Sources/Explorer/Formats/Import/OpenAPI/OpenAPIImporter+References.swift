@@ -9,7 +9,8 @@ import Workspace
 /// own folder, and put in place of the reference; a local `$ref` inside another file names a
 /// part of that file and is put in place too. The responses of operations are emptied before
 /// anything is read (no endpoint is built from them). A file is read once; a reference that
-/// leads back to itself is cut, with a warning.
+/// leads back to itself is cut, with a warning. Example values are data: a `$ref` in one is
+/// never followed (`holdsData`).
 extension OpenAPIImporter {
     struct ExternalReferences {
         /// The document's folder: no reference leads outside it.
@@ -66,7 +67,7 @@ extension OpenAPIImporter {
                         keys.count == 2 || (keys.count == 3 && keys[0] == "paths")
                     {
                         out.append((member.key, .object([])))
-                    } else if member.key.hasPrefix("x-") || member.key == "example" {
+                    } else if OpenAPIImporter.holdsData(member.key, member.value, at: keys) {
                         out.append(member)
                     } else {
                         out.append(

@@ -16,20 +16,16 @@ extension OpenAPIImporter {
             } catch {
                 throw ImportError.invalidOpenAPI(path: path, reason: "\(error.problem). \(error.advice)")
             }
-            do {
-                if let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? LooseObject {
-                    return object
-                }
-            } catch {
-                throw ImportError.invalidOpenAPI(path: path, reason: "it is not valid JSON: \(error)")
-            }
-        } else {
-            var warnings: [String] = []
-            if let object = try documentTree(text, path: path, limits: .current, warnings: &warnings).anyValue
-                as? LooseObject
-            {
+            if let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? LooseObject {
                 return object
             }
+        }
+        // Not JSON after all (YAML in flow style starts with `{` too): `documentTree` reads it.
+        var warnings: [String] = []
+        if let object = try documentTree(text, path: path, limits: .current, warnings: &warnings).anyValue
+            as? LooseObject
+        {
+            return object
         }
         throw ImportError.invalidOpenAPI(path: path, reason: "the top level is not a mapping.")
     }

@@ -246,19 +246,9 @@ package struct OpenAPIImporter: Sendable {
         return .object(top)
     }
 
-    /// Whether a `$ref` under `value` names another file.
+    /// Whether a `$ref` under `value` names another file (one in example data is data, not a reference).
     static func hasExternalReference(_ value: JSONValue) -> Bool {
-        switch value {
-        case .object(let members):
-            return members.contains { member in
-                if member.key == "$ref", case .string(let reference) = member.value { return !reference.hasPrefix("#") }
-                return hasExternalReference(member.value)
-            }
-        case .array(let elements):
-            return elements.contains(where: hasExternalReference)
-        default:
-            return false
-        }
+        !forEachReference(in: value, at: []) { reference, _ in reference.hasPrefix("#") }
     }
 
     /// The tree as Foundation objects, for the passes written over them (Swagger 2.0); its
