@@ -101,10 +101,11 @@ extension InsomniaImporter {
             let params = bodyObject.objects("params").filter { !$0.flag("disabled") }
             if mimeType == "application/graphql", let text = bodyObject.text("text"), !text.isEmpty,
                 case .object(let pairs)? = JSONValue.container(parsing: text),
-                case .string(let document)? = pairs.first(where: { $0.key == "query" })?.value
+                case .string(let document)? = pairs.first(where: { $0.key == "query" })?.value,
+                let variables = Self.graphQLVariables(pairs.first { $0.key == "variables" }?.value),
+                Self.isGraphQLDocument(tags.convert(document))
             {
                 // Insomnia keeps a GraphQL body as the JSON it sends.
-                let variables = pairs.first { $0.key == "variables" }?.value
                 let operation: String? =
                     if case .string(let name)? = pairs.first(where: { $0.key == "operationName" })?.value, !name.isEmpty
                     { name } else { nil }
@@ -115,8 +116,18 @@ extension InsomniaImporter {
                 headers.removeAll { $0.name.lowercased() == "content-type" }
             } else if let text = bodyObject.text("text"), !text.isEmpty {
                 body = .raw(tags.convert(text))
-                if !mimeType.isEmpty && !hasHeader("Content-Type") {
-                    headers.append(KeyValue("Content-Type", mimeType))
+                var sentType = mimeType
+                if mimeType == "application/graphql" {
+                    // A query explorer cannot read as GraphQL (empty, unfinished, or with its
+                    // variables not an object): the JSON Insomnia sends, as it is.
+                    tags.warnings.append(
+                        "\"\(name)\": its GraphQL query is empty or does not parse (or its variables are not an "
+                            + "object), so it is imported as the JSON body Insomnia sends; fix the query to send it "
+                            + "as GraphQL.")
+                    sentType = "application/json"
+                }
+                if !sentType.isEmpty && !hasHeader("Content-Type") {
+                    headers.append(KeyValue("Content-Type", sentType))
                 }
             } else if let file = bodyObject.text("fileName"), !file.isEmpty {
                 body = .file(file)

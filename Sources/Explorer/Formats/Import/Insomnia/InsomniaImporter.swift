@@ -42,7 +42,9 @@ package struct InsomniaImporter: Sendable {
         let format = "an Insomnia export"
         let text = String(decoding: data, as: UTF8.self)
         let root: LooseObject
-        if text.drop(while: \.isWhitespace).first == "{" {
+        if text.drop(while: \.isWhitespace).first == "{",
+            (try? JSONSerialization.jsonObject(with: data)) != nil || !Self.isFlowYAMLExport(text)
+        {
             root = try LooseJSON.object(from: data, path: path, format: format)
         } else {
             do {
@@ -87,6 +89,14 @@ package struct InsomniaImporter: Sendable {
             selected = [found]
         }
         return Self.collection(of: selected)
+    }
+
+    /// Whether text that starts with `{` and is not JSON is an export in YAML's flow style, as
+    /// `inso export` writes format 4 (`{_type: export, __export_format: 4, …}`).
+    private static func isFlowYAMLExport(_ text: String) -> Bool {
+        let head = text.drop(while: \.isWhitespace).dropFirst().prefix(200)
+        return head.drop(while: \.isWhitespace).hasPrefix("_type:") || head.contains("__export_format:")
+            || head.contains("type: collection.insomnia")
     }
 
     /// The import error's reason alone, for a message that names the file itself.
