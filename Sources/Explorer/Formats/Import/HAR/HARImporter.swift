@@ -13,7 +13,8 @@ import Workspace
 /// `HARCookiePlacement.jar`, cookies for the jar of the environment the import goes into (its
 /// `Cookie` headers left out; see `jarCookies`). A body is
 /// kept byte for byte from `postData.text`; a `multipart/form-data` body (or one with a file
-/// among its `params`) becomes its parts, each file part named by its base name with its
+/// among its `params`) becomes its parts (read from `postData.text` when it holds them all,
+/// files' contents included, else from `params`), each file part named by its base name with its
 /// content type; other `params` without text become a form.
 package struct HARImporter: Sendable {
     /// Creates an importer.
@@ -124,7 +125,21 @@ package struct HARImporter: Sendable {
                 let params = postData.objects("params")
                 let mimeType = (postData.text("mimeType") ?? "").lowercased()
                 let isMultipart = mimeType.hasPrefix("multipart/form-data") || params.contains { $0["fileName"] != nil }
-                if isMultipart && !params.isEmpty {
+                let textParts =
+                    isMultipart
+                    ? Self.multipartParts(of: postData.text("text") ?? "", mimeType: postData.text("mimeType") ?? "")
+                    : nil
+                if let textParts, textParts.count >= params.count {
+                    // The text holds every part, files' contents included (Firefox lists the
+                    // files among `params` with no value): the parts as the text has them.
+                    body = .multipart(
+                        textParts.map { part in
+                            MultipartField(
+                                name: part.name, value: part.content, filename: part.filename.map(Self.baseName),
+                                contentType: part.contentType)
+                        })
+                    headers.removeAll { $0.name.lowercased() == "content-type" }
+                } else if isMultipart && !params.isEmpty {
                     // The parts, rather than a text whose boundary and file contents a browser may have left out.
                     if params.contains(where: { $0["fileName"] != nil && ($0.text("value") ?? "").isEmpty }) {
                         warnings.append(
