@@ -45,6 +45,8 @@ extension HTTPFileImporter {
         var script: [(number: Int, text: String)] = []
         var part = Part.preamble
         var inScript = false
+        /// Whether the block's request line is no request line: the block is left out.
+        var isRefused = false
 
         /// Takes the line into `script` when it belongs to a response handler script.
         ///
@@ -61,19 +63,34 @@ extension HTTPFileImporter {
             return true
         }
 
-        /// Reads `METHOD URL [HTTP/1.1]`, or a bare URL (GET); headers follow.
-        mutating func startRequest(_ line: String, number: Int) {
+        /// The methods a request line may start with: the JetBrains HTTP client's (its
+        /// grammar, http-request-in-editor-spec, lists them) and the WebDAV ones VS Code's REST
+        /// Client adds. Any other first word is no method to either tool.
+        static let methods: Set<String> = [
+            "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "PATCH", "OPTIONS", "TRACE", "LOCK", "UNLOCK",
+            "PROPFIND",
+            "PROPPATCH", "COPY", "MOVE", "MKCOL", "MKCALENDAR", "ACL", "SEARCH",
+        ]
+
+        /// Reads `METHOD URL [HTTP/1.1]`, or a URL alone (GET); headers follow.
+        ///
+        /// - Returns: `false` when the line is neither: two words or more whose first is no
+        ///   method (`INVALIDMETHOD /test`), which both tools refuse (the JetBrains client as
+        ///   a syntax error, REST Client as a URL with a space in it).
+        mutating func startRequest(_ line: String, number: Int) -> Bool {
             let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
-            if words.count >= 2, methods.contains(words[0].uppercased()) {
+            self.line = number
+            if words.count >= 2, Self.methods.contains(words[0].uppercased()) {
                 method = HTTPMethod(rawValue: words[0])
                 url = words[1]
-            } else {
+            } else if words.count == 1 {
                 method = .get
                 url = words[0]
+            } else {
+                return false
             }
-            self.line = number
             part = .headers
+            return true
         }
     }
 
@@ -103,6 +120,7 @@ extension HTTPFileImporter {
         mutating func request(in block: Block) -> RequestText? {
             var request = RequestText()
             for (number, raw) in block.lines {
+                if request.isRefused { return nil }
                 let line = raw.trimmingCharacters(in: .whitespaces)
                 if request.takesScriptLine(line, number: number) { continue }
                 switch request.part {
@@ -114,7 +132,7 @@ extension HTTPFileImporter {
                     request.bodyLines.append(raw)
                 }
             }
-            return request.method == nil ? nil : request
+            return request.method == nil || request.isRefused ? nil : request
         }
 
         /// A line before the request line: a comment (perhaps `# @name`), a variable, or the
@@ -135,7 +153,14 @@ extension HTTPFileImporter {
                     as: String(line[line.index(after: equals)...]), number: number)
                 return
             }
-            request.startRequest(line, number: number)
+            if !request.startRequest(line, number: number) {
+                let word = line.split(separator: " ").first.map(String.init) ?? line
+                warnings.append(
+                    "\(file):\(number): \"\(line)\" is not a request line (\(word) is not a method the JetBrains "
+                        + "HTTP client or REST Client sends), so this request is left out; "
+                        + "write the method in capitals (GET, POST, PUT, PATCH, DELETE …) before the URL.")
+                request.isRefused = true
+            }
         }
 
         /// `@name = value`: a collection variable, or a chained one when the value uses
