@@ -140,10 +140,11 @@ package enum HurlExporter {
                 headers.append(KeyValue("Content-Type", "application/json"))
             }
             body = JSONControlEscapes.escaping(convert(json.serialized(pretty: true)))
-        case .raw(let text) where ExportText.hasControls(text):
+        case .raw(let text) where ExportText.hasControls(text) || !text.hasSuffix("\n"):
+            // A multiline string ends with the newline of its last line: other text is one line.
             body = "`" + onelineEscaped(convert(text)) + "`"
         case .raw(let text):
-            body = "```\n\(convert(text))\n```"
+            body = "```\n\(convert(text))```"
         case .file(let file):
             body = ExportText.line("file,\(file);")
         case .form(let fields):

@@ -390,9 +390,12 @@ package struct HurlImporter: Sendable {
             case .oneline(let text)?:
                 endpoint.assertions.append(
                     HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
-            case .multiline(let text, let language)? where language.isEmpty:
+            case .multiline(let text, let language)? where ["", "json", "xml", "graphql"].contains(language):
+                // Hurl compares the body with the text (for graphql, with the JSON it would send).
+                let expected = language == "graphql" ? Self.graphQLBody(text).serialized(pretty: false) : text
                 endpoint.assertions.append(
-                    HurlCheckText.written(.body, predicate: .equal, expected: .string(HurlCheckText.converted(text))))
+                    HurlCheckText.written(
+                        .body, predicate: .equal, expected: .string(HurlCheckText.converted(expected))))
             case let body?:
                 uncheckedLines += 1
                 notes.append("response body:\n\(body.written)")

@@ -42,7 +42,8 @@ struct HurlParser {
         var written: String {
             switch self {
             case .json(let text), .xml(let text): text
-            case .multiline(let text, let language): "```\(language)\n\(text)\n```"
+            case .multiline(let text, let language):
+                "```\(language)\n\(text)\(text.isEmpty || text.hasSuffix("\n") ? "" : "\n")```"
             case .oneline(let text): "`\(text)`"
             case .base64(let text): "base64,\(text);"
             case .hex(let text): "hex,\(text);"
@@ -166,6 +167,7 @@ struct HurlParser {
             throw Failure(
                 line: number, column: urlColumn, title: "Parsing URL", message: "expecting http://, https:// or {{")
         }
+        try Self.checkTemplates(in: line, number: number)
         index += 1
         return Entry(method: String(method), url: url, line: number, comments: comments)
     }
@@ -206,6 +208,9 @@ struct HurlParser {
             }
             if Self.isRequestLine(trimmed) && entry.body == nil && !Self.looksLikePair(trimmed) { return }
             if entry.body != nil { return }
+            try Self.checkTemplates(in: line, number: index + 1)
+            if inSection == "Options" { try Self.checkOption(line, number: index + 1) }
+            if inSection == "MultipartFormData" { try Self.checkMultipartPart(line, number: index + 1) }
             let pair = try self.pair(line, emptyHeader: inSection == nil)
             if inSection != nil {
                 entry.sections[entry.sections.count - 1].pairs.append(pair)
@@ -222,6 +227,7 @@ struct HurlParser {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let status =
             trimmed.split(separator: " ", maxSplits: 1).dropFirst().first.map { Self.withoutComment($0) } ?? "*"
+        try Self.checkStatusLine(line, number: index + 1)
         var response = Response(status: status, line: index + 1)
         index += 1
         var inSection: String?
@@ -253,8 +259,30 @@ struct HurlParser {
             switch inSection {
             case "Asserts":
                 try checkEscapes(in: line)
-                response.asserts.append((Self.withoutComment(Substring(trimmed)), index + 1))
+                try Self.checkQuery(line, number: index + 1, isAssert: true)
+                let number = index + 1
+                var text = Self.withoutComment(Substring(trimmed))
+                if let opening = text.range(of: "```"), !text[opening.upperBound...].contains("`") {
+                    // `body == ```…` with the value on the lines below, up to a line of ```.
+                    let language = text[opening.upperBound...].trimmingCharacters(in: .whitespaces)
+                    var content: [Substring] = []
+                    index += 1
+                    while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) != "```" {
+                        content.append(lines[index])
+                        index += 1
+                    }
+                    guard index < lines.count else {
+                        throw Failure(
+                            line: number, column: column(of: line) + 1, title: "Parsing multiline",
+                            message: "expecting '```'")
+                    }
+                    text =
+                        String(text[..<opening.lowerBound])
+                        + Self.quotedLiteral(Self.multilineValue(content, language: language))
+                }
+                response.asserts.append((text, number))
             case "Captures":
+                try Self.checkQuery(line, number: index + 1, isAssert: false)
                 response.captures.append(try pair(line))
             default:
                 response.headers.append(try pair(line))
@@ -432,7 +460,8 @@ struct HurlParser {
             while index < lines.count {
                 if lines[index].trimmingCharacters(in: .whitespaces) == "```" {
                     index += 1
-                    return .multiline(content.joined(separator: "\n"), language: language)
+                    // Each line of a multiline string ends with its newline, the last one too.
+                    return .multiline(content.map { $0 + "\n" }.joined(), language: language)
                 }
                 content.append(lines[index])
                 index += 1
@@ -510,6 +539,50 @@ struct HurlParser {
         return text.trimmingCharacters(in: .whitespaces)
     }
 
+    /// The value a multiline string stands for in an assert: its text (each line with its
+    /// newline), or for `graphql` the JSON Hurl would send.
+    static func multilineValue(_ content: [Substring], language: String) -> String {
+        let text = content.map { $0 + "\n" }.joined()
+        guard language.split(separator: ",").first == "graphql" else { return text }
+        return HurlImporter.Reading.graphQLBody(text).serialized(pretty: false)
+    }
+
+    /// A text as a Hurl quoted string.
+    static func quotedLiteral(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `HTTP[/VERSION] STATUS`: a version Hurl knows and a status of three digits (or `*`).
+    static func checkStatusLine(_ line: Substring, number: Int) throws {
+        let start = line.prefix { $0 == " " || $0 == "\t" }.count
+        let rest = line.dropFirst(start)
+        let version = rest.prefix { $0 != " " && $0 != "\t" }
+        guard ["HTTP", "HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/3"].contains(version) else {
+            throw Failure(
+                line: number, column: start + 1, title: "Parsing version",
+                message: "HTTP version must be HTTP, HTTP/1.0, HTTP/1.1 or HTTP/2")
+        }
+        let afterVersion = rest.dropFirst(version.count)
+        let spaces = afterVersion.prefix { $0 == " " || $0 == "\t" }.count
+        let status = withoutComment(afterVersion.dropFirst(spaces))
+        guard status == "*" || (!status.isEmpty && status.allSatisfy { $0.isASCII && $0.isNumber }) else {
+            throw Failure(
+                line: number, column: start + version.count + spaces + 1, title: "Parsing status code",
+                message: "HTTP status code is not valid")
+        }
+    }
+
     static func isStatusLine(_ trimmed: String) -> Bool {
         trimmed == "HTTP" || trimmed.hasPrefix("HTTP ") || trimmed.hasPrefix("HTTP/") || trimmed.hasPrefix("HTTP\t")
     }
@@ -558,8 +631,8 @@ struct HurlJSONReader {
         self.column = column
     }
 
-    /// The deepest nesting read, so a hostile body cannot exhaust the stack.
-    static let maximumDepth = 256
+    /// The deepest nesting Hurl reads (its own hard limit), so a hostile body cannot exhaust the stack.
+    static let maximumDepth = 128
 
     private var current: Character? {
         guard line < lines.count else { return nil }
@@ -567,9 +640,12 @@ struct HurlJSONReader {
         return column < text.count ? text[text.index(text.startIndex, offsetBy: column)] : "\n"
     }
 
-    private func failure(_ message: String) -> HurlParser.Failure {
-        HurlParser.Failure(line: line + 1, column: column + 1, title: "Parsing JSON", message: message)
+    private func failure(_ message: String, title: String = "Parsing JSON") -> HurlParser.Failure {
+        HurlParser.Failure(line: line + 1, column: column + 1, title: title, message: message)
     }
+
+    /// What Hurl says where a value should be and is not.
+    static let expectingValue = "expecting a boolean, number, string, array, object or null"
 
     private mutating func advance() {
         guard line < lines.count else { return }
@@ -590,10 +666,14 @@ struct HurlJSONReader {
     /// Reads one value; leaves the position on its last character.
     mutating func value(depth: Int) throws {
         guard depth < Self.maximumDepth else {
-            throw failure("the JSON is nested more than \(Self.maximumDepth) levels deep")
+            throw failure("maximum nesting depth of \(Self.maximumDepth) exceeded")
         }
+        let before = (line, column)
         skipSpace()
-        guard let character = current else { throw failure("expecting a JSON value") }
+        guard let character = current else {
+            (line, column) = before
+            throw failure("expecting an element; found empty element instead")
+        }
         switch character {
         case "{" where next != "{": try container(close: "}", depth: depth, isObject: true)
         case "[": try container(close: "]", depth: depth, isObject: false)
@@ -648,6 +728,7 @@ struct HurlJSONReader {
                 guard let escaped = current, "\"\\/bfnrtu".contains(escaped) else {
                     throw failure("the escaping sequence is not valid")
                 }
+                if escaped == "u" { try unicodeEscape() }
             } else if character == "\"" {
                 return
             }
@@ -656,9 +737,41 @@ struct HurlJSONReader {
         throw failure("expecting '\"'")
     }
 
+    /// The four hex digits of a `\u` escape (the position on the `u`), and the low surrogate
+    /// after a high one; leaves the position on the last digit.
+    private mutating func unicodeEscape() throws {
+        func hexDigits() throws -> UInt32 {
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                advance()
+                guard let digit = current, let number = digit.hexDigitValue else {
+                    throw failure("expecting a valid hexadecimal number", title: "Parsing hexadecimal number")
+                }
+                value = value * 16 + UInt32(number)
+            }
+            return value
+        }
+        let code = try hexDigits()
+        guard (0xD800...0xDFFF).contains(code) else { return }
+        let invalid = { (reader: HurlJSONReader) in
+            reader.failure("Invalid unicode literal", title: "Parsing unicode literal")
+        }
+        guard code <= 0xDBFF else { throw invalid(self) }
+        advance()
+        guard current == "\\" else { throw invalid(self) }
+        advance()
+        guard current == "u" else { throw invalid(self) }
+        let digits = (line, column + 1)
+        let low = try hexDigits()
+        guard (0xDC00...0xDFFF).contains(low) else {
+            (line, column) = digits
+            throw invalid(self)
+        }
+    }
+
     /// A number, `true`, `false`, `null` or a `{{template}}`; leaves the position on its last character.
     private mutating func scalar() throws {
-        guard let first = current else { throw failure("expecting a JSON value") }
+        guard let first = current else { throw failure(Self.expectingValue) }
         if first == "{" {
             // {{template}}
             var depth = 0
@@ -680,7 +793,7 @@ struct HurlJSONReader {
         }
         guard !word.isEmpty, ["true", "false", "null"].contains(word) || Double(word) != nil else {
             (line, column) = start
-            throw failure("expecting a JSON value")
+            throw failure(Self.expectingValue)
         }
         // Back onto the last character.
         if column == 0 {
