@@ -133,7 +133,7 @@ import Testing
     @Test(arguments: [
         (
             "auth: { type: magic }", "auth.yaml:5:",
-            "one of basic, bearer, digest, api_key, oauth2, none (not \"magic\")"
+            "one of basic, bearer, digest, api_key, oauth2, aws_sigv4, oauth1, none (not \"magic\")"
         ),
         (
             "auth: { type: oauth2, grant: client_credential, token_url: t, client_id: c }", "auth.yaml:5:",

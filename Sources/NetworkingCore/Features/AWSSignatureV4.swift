@@ -208,13 +208,17 @@ public struct AWSSignatureV4: RequestAdapter, Sendable, Hashable {
             "x-amz-signature", "x-amz-date", "x-amz-credential", "x-amz-algorithm", "x-amz-signedheaders",
             "x-amz-security-token", "x-amz-expires",
         ]
-        let kept = Self.queryPairs(query).filter { !forbidden.contains($0.0.lowercased()) }
+        let keptItems = query.split(separator: "&").map(String.init).filter { item in
+            !forbidden.contains(String(item.prefix { $0 != "=" }).lowercased())
+        }
+        let kept = Self.queryPairs(keptItems.joined(separator: "&"))
         let signing = sign(
             method: method, path: path, query: kept + added, headers: headers, payloadHash: payload.hash,
             timestamp: timestamp)
-        var pairs = kept + added + [("X-Amz-Signature", signing.signature)]
+        // The query's own items stay as written; the signing items are encoded.
+        var pairs = added + [("X-Amz-Signature", signing.signature)]
         if let token = credentials.sessionToken, !signsSessionToken { pairs.append(("X-Amz-Security-Token", token)) }
-        let text = pairs.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
+        let text = (keptItems + pairs.map { Self.encode($0.0) + "=" + Self.encode($0.1) }).joined(separator: "&")
         return (text, signing)
     }
 
@@ -243,14 +247,14 @@ public struct AWSSignatureV4: RequestAdapter, Sendable, Hashable {
     }
 
     /// A presigned URL for a prepared request: valid for `expires` seconds from its own
-    /// `X-Amz-Date` or now. Only `Host` and the request's headers whose names start with
-    /// `x-amz-` are signed, so a browser or curl can use the URL alone.
+    /// `X-Amz-Date` or now. Only `Host` (the request's own, else its URL's) and the request's
+    /// headers whose names start with `x-amz-` are signed, so a browser or curl can use the URL alone.
     ///
     /// - Throws: `AWSSignatureV4.Failure` for a URL without a host.
     public func presignedURL(for request: PreparedRequest, expires: Int, now: Date = Date()) throws -> URL {
         let (path, query, host) = try Self.parts(of: request.url)
         let date = request.headers["X-Amz-Date"].flatMap(Self.date(parsing:)) ?? now
-        var headers: HTTPHeaders = ["Host": host]
+        var headers: HTTPHeaders = ["Host": request.headers["Host"] ?? host]
         for field in request.headers where field.name.lowercased().hasPrefix("x-amz-") {
             headers.add(name: field.name, value: field.value)
         }

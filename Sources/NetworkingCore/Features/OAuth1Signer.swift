@@ -55,6 +55,8 @@ public struct OAuth1Signer: RequestAdapter, Sendable, Hashable {
     public var nonce: String?
     /// A fixed `oauth_timestamp` (tests); the current time when `nil`.
     public var timestamp: String?
+    /// Whether `oauth_version="1.0"` is sent (it is optional, RFC 5849 §3.1).
+    public var includesVersion = true
 
     /// Creates a signer.
     public init(
@@ -127,7 +129,7 @@ public struct OAuth1Signer: RequestAdapter, Sendable, Hashable {
         parameters.append(("oauth_signature_method", method.rawValue))
         parameters.append(("oauth_timestamp", timestamp ?? String(Int(now.timeIntervalSince1970))))
         parameters.append(("oauth_nonce", nonce ?? Self.freshNonce()))
-        parameters.append(("oauth_version", "1.0"))
+        if includesVersion { parameters.append(("oauth_version", "1.0")) }
         if let callback { parameters.append(("oauth_callback", callback)) }
         if let verifier { parameters.append(("oauth_verifier", verifier)) }
         return parameters
@@ -155,9 +157,16 @@ public struct OAuth1Signer: RequestAdapter, Sendable, Hashable {
         var pairs = formPairs(components.percentEncodedQuery ?? "")
         if let formBody { pairs += formPairs(formBody) }
         pairs += parameters.map { ($0.name, $0.value) }
-        let normalized = AWSSignatureV4.sortedPairs(
-            pairs.map { pair -> (String, String) in (encode(pair.0), encode(pair.1)) })
+        let normalized = normalizedParameters(pairs)
         return [method.uppercased(), encode(baseURI), encode(normalized)].joined(separator: "&")
+    }
+
+    /// The normalised parameters of a base string (RFC 5849 §3.4.1.3.2): each name and value
+    /// encoded, sorted by name then value, joined as `name=value&…`.
+    ///
+    /// - Parameter pairs: the decoded names and values.
+    public static func normalizedParameters(_ pairs: [(String, String)]) -> String {
+        AWSSignatureV4.sortedPairs(pairs.map { pair -> (String, String) in (encode(pair.0), encode(pair.1)) })
     }
 
     /// Signs a request: its protocol parameters, base string and signature.
@@ -170,30 +179,34 @@ public struct OAuth1Signer: RequestAdapter, Sendable, Hashable {
             return Signing(parameters: parameters + [("oauth_signature", key)], baseString: "", signature: key)
         }
         let base = try Self.baseString(method: method, url: url, formBody: formBody, parameters: parameters)
-        let signature: String
-        switch self.method {
+        let signature = try self.signature(ofBaseString: base)
+        return Signing(
+            parameters: parameters + [("oauth_signature", signature)], baseString: base, signature: signature)
+    }
+
+    /// The signature of a base string with this signer's method and secrets (the key of
+    /// PLAINTEXT, which signs no base string).
+    ///
+    /// - Throws: `Failure.invalidPrivateKey` for RSA-SHA256 without a usable key.
+    public func signature(ofBaseString base: String) throws -> String {
+        let key = SymmetricKey(data: Data((Self.encode(consumerSecret) + "&" + Self.encode(tokenSecret)).utf8))
+        switch method {
         case .hmacSHA1:
-            signature = Data(
-                HMAC<Insecure.SHA1>.authenticationCode(for: Data(base.utf8), using: SymmetricKey(data: Data(key.utf8)))
-            ).base64EncodedString()
+            return Data(HMAC<Insecure.SHA1>.authenticationCode(for: Data(base.utf8), using: key)).base64EncodedString()
         case .hmacSHA256:
-            signature = Data(
-                HMAC<SHA256>.authenticationCode(for: Data(base.utf8), using: SymmetricKey(data: Data(key.utf8)))
-            ).base64EncodedString()
+            return Data(HMAC<SHA256>.authenticationCode(for: Data(base.utf8), using: key)).base64EncodedString()
         case .rsaSHA256:
             guard let pem = privateKeyPEM, !pem.isEmpty else { throw Failure.invalidPrivateKey("none is given") }
             do {
                 let privateKey = try _RSA.Signing.PrivateKey(pemRepresentation: pem)
-                signature = try privateKey.signature(for: Data(base.utf8), padding: .insecurePKCS1v1_5)
+                return try privateKey.signature(for: Data(base.utf8), padding: .insecurePKCS1v1_5)
                     .rawRepresentation.base64EncodedString()
             } catch {
                 throw Failure.invalidPrivateKey("it is not a PEM RSA private key of 2048 bits or more (\(error))")
             }
         case .plaintext:
-            signature = key
+            return Self.encode(consumerSecret) + "&" + Self.encode(tokenSecret)
         }
-        return Signing(
-            parameters: parameters + [("oauth_signature", signature)], baseString: base, signature: signature)
     }
 
     /// The `Authorization` header value of a signing: `OAuth realm="…", oauth_…="…"`.
@@ -248,7 +261,7 @@ public struct OAuth1Signer: RequestAdapter, Sendable, Hashable {
     // MARK: - Text
 
     /// A form-encoded text's pairs, decoded (`+` is a space, RFC 5849 §3.4.1.3.1).
-    static func formPairs(_ text: String) -> [(String, String)] {
+    public static func formPairs(_ text: String) -> [(String, String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { item in
             func decode(_ part: Substring) -> String {
                 let spaced = part.replacingOccurrences(of: "+", with: " ")

@@ -11,6 +11,8 @@ extension RequestResolver {
         var digest: DigestCredentials?
         /// How the OAuth2 token is obtained when the request is sent.
         var oauth2: OAuth2Configuration?
+        /// What signs the request when it is sent (AWS SigV4, OAuth 1.0a).
+        var signing: RequestSigning?
     }
 
     /// The nearest `auth:` (endpoint, folders, environment, collection): its header or query
@@ -18,13 +20,15 @@ extension RequestResolver {
     /// itself under an inherited auth; or, for digest and OAuth2, what the dispatcher needs to
     /// authenticate when the request is sent.
     ///
-    /// - Parameter inherited: whether an `auth:` the endpoint inherits (from its folders, the
-    ///   environment or the collection) applies: not when its URL names another server.
+    /// - Parameters:
+    ///   - inherited: whether an `auth:` the endpoint inherits (from its folders, the
+    ///     environment or the collection) applies: not when its URL names another server.
+    ///   - host: the host the request goes to, where AWS's region and service are guessed from.
     /// - Throws: `ResolveError` for an undefined variable (at the `auth:`'s line) or invalid
     ///   OAuth2 settings.
     func resolvedAuth(
         with templates: EndpointTemplates, collection: APICollection, environment: Environment, inherited: Bool = true,
-        headers: inout HTTPHeaders, query: inout ResolvedQuery
+        host: String? = nil, headers: inout HTTPHeaders, query: inout ResolvedQuery
     ) throws -> ResolvedAuth {
         let endpoint = templates.endpoint
         var resolved = ResolvedAuth()
@@ -75,10 +79,23 @@ extension RequestResolver {
                 throw ResolveError.invalidAuth(
                     endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
             }
-        case .awsSigV4, .oauth1:
-            throw ResolveError.invalidAuth(
-                endpoint: endpoint.id, reason: "\(auth.typeName) signing is not in this build yet",
-                at: auth.location ?? endpoint.location)
+        case .awsSigV4(let settings):
+            // Signed when sent, last; an Authorization header the endpoint writes itself wins.
+            guard !(endpoint.auth == nil && ownNames.contains("authorization")) else { break }
+            do {
+                let (signer, secrets) = try settings.signer(
+                    expandingWith: expand, host: host, environment: processEnvironment)
+                resolved.signing = .awsSigV4(signer)
+                resolved.secrets += secrets
+            } catch let failure as AWSSigV4Settings.Failure {
+                throw ResolveError.invalidAuth(
+                    endpoint: endpoint.id, reason: failure.description, at: auth.location ?? endpoint.location)
+            }
+        case .oauth1(let settings):
+            guard !(endpoint.auth == nil && ownNames.contains("authorization")) else { break }
+            let (signer, secrets) = try settings.signer(expandingWith: expand)
+            resolved.signing = .oauth1(signer)
+            resolved.secrets += secrets
         }
         return resolved
     }

@@ -4,7 +4,7 @@ import NetworkingCore
 extension ResolvedRequest {
     /// The dispatcher that sends this request with its credentials: a digest auth answers the
     /// server's challenge; an OAuth2 auth adds its token (taken from the environment's cache,
-    /// or obtained first) and renews it once on a 401.
+    /// or obtained first) and renews it once on a 401; AWS SigV4 and OAuth 1.0a sign it last.
     ///
     /// OAuth2 tokens are kept per collection and environment in `tokens` (the state folder's by
     /// default), so a token obtained by one `explorer send` serves the next until it expires.
@@ -31,6 +31,8 @@ extension ResolvedRequest {
             adapters.append(authenticator)
             challengeHandler = authenticator
         }
+        // Signed last, once: a redirect keeps its Authorization only on the same origin.
+        if let signing { adapters.append(signing.adapter) }
         // On a redirect to another origin, every header the masker hides stays behind (its
         // own names and the environment's), so no `auth:` or credential header follows it.
         let masker = masker

@@ -97,6 +97,8 @@ package struct ResolvedRequest: Sendable {
     /// OAuth2 settings (`auth: oauth2`), expanded: the token is obtained (or taken from the
     /// environment's cache) when the request is sent, by `oauth2Authenticator(…)`.
     package var oauth2: OAuth2Configuration? = nil
+    /// What signs the request as it is sent (`auth: aws_sigv4`, `auth: oauth1`), last.
+    package var signing: RequestSigning? = nil
 
     /// Whether the environment asks for a confirmation before sending.
     package var isProtected: Bool { environment.isProtected }

@@ -127,6 +127,8 @@ package struct CollectionReach: Sendable, Hashable {
         if let document = collection.openAPI, case .file = OpenAPILocation(document, folder: folder) { file(document) }
         // The gRPC schema's files, and the folders protoc reads what they import from.
         for path in collection.grpcSchema.files + collection.grpcSchema.importPaths { file(path) }
+        // AWS credentials read from the shared files or the environment.
+        found.formUnion(Self.signingReferences(of: collection))
         references = found.sorted()
         destinations = Self.destinations(of: collection)
     }
