@@ -281,10 +281,24 @@ extension ThunderImporter {
                         + "(nothing weaker is sent in its place).")
                 return nil
             case "aws":
-                warnings.append(
-                    "\(owner) signs with AWS Signature Version 4, which this import does not write yet; "
-                        + "it was imported as no auth: add its auth: by hand.")
-                return nil
+                // Thunder's fields by the format's keys; empty ones left out (region and
+                // service are then guessed from an *.amazonaws.com host, as curl does).
+                let keys = [
+                    "access_key_id": "accessKeyId", "secret_access_key": "secretAccessKey",
+                    "session_token": "sessionToken", "region": "region", "service": "service",
+                ]
+                var values: [String: String] = [:]
+                for (key, thunderKey) in keys where !field("aws", thunderKey).isEmpty {
+                    values[key] = field("aws", thunderKey)
+                }
+                guard (values["access_key_id"] == nil) == (values["secret_access_key"] == nil) else {
+                    warnings.append(
+                        "\(owner) signs with AWS Signature Version 4 without its "
+                            + (values["access_key_id"] == nil ? "access key id" : "secret access key")
+                            + "; it was imported as no auth: write its auth: by hand.")
+                    return nil
+                }
+                return Authentication(.awsSigV4(AWSSigV4Settings(values)))
             default:
                 warnings.append("\(owner) uses \(type) authentication, which is not imported; add it by hand.")
                 return nil

@@ -15,7 +15,7 @@ import Workspace
 /// folder's or collection's headers are written into the requests inside it. A request's URL
 /// (its query as written, path parameters put into `{name}` and `:name`), headers and
 /// parameters (disabled ones kept switched off), body (json, text, xml, form, multipart with
-/// files, GraphQL, binary file), auth (basic, bearer, OAuth 2; NTLM and AWS are reported) and
+/// files, GraphQL, binary file), auth (basic, bearer, OAuth 2, AWS Signature Version 4; NTLM is reported) and
 /// `docs` become the endpoint's; tests become assertions where they map (status, body, JSON
 /// query, headers, response time) and `set-env-var` tests captures. The global environment is the
 /// collection's variables, every other environment an environment. `{{#guid}}` and the other
