@@ -28,6 +28,17 @@ import Testing
         #expect(!result.warnings.joined().contains("http://INVALIDMETHOD"))
     }
 
+    @Test func theJetBrainsClientsOwnRequestKindsAreNamedWhenLeftOut() throws {
+        let text = """
+            WEBSOCKET ws://localhost:8080/chat
+            ###
+            GET https://api.test/items
+            """
+        let result = try HTTPFileImporter().importText(text, file: "ws.http")
+        #expect(result.collection.endpoints.count == 1)
+        #expect(result.warnings.contains { $0.hasPrefix("ws.http:1: a JetBrains WEBSOCKET request is not read") })
+    }
+
     @Test func aFileWithOnlyAnUnknownMethodHasNoRequest() {
         let error = #expect(throws: ImportError.self) {
             try HTTPFileImporter().importText("INVALIDMETHOD /test\n", file: "only.http")

@@ -155,10 +155,18 @@ extension HTTPFileImporter {
             }
             if !request.startRequest(line, number: number) {
                 let word = line.split(separator: " ").first.map(String.init) ?? line
-                warnings.append(
-                    "\(file):\(number): \"\(line)\" is not a request line (\(word) is not a method the JetBrains "
-                        + "HTTP client or REST Client sends), so this request is left out; "
-                        + "write the method in capitals (GET, POST, PUT, PATCH, DELETE …) before the URL.")
+                if ["WEBSOCKET", "GRPC", "GRAPHQL"].contains(word) {
+                    // The JetBrains client's own kinds of request, not HTTP methods.
+                    let kind = ["GRPC": "gRPC", "GRAPHQL": "GraphQL"][word] ?? "WebSocket"
+                    warnings.append(
+                        "\(file):\(number): a JetBrains \(word) request is not read from .http files, so it is "
+                            + "left out; add it to the collection as a \(kind) endpoint.")
+                } else {
+                    warnings.append(
+                        "\(file):\(number): \"\(line)\" is not a request line (\(word) is not a method the "
+                            + "JetBrains HTTP client or REST Client sends), so this request is left out; "
+                            + "write the method in capitals (GET, POST, PUT, PATCH, DELETE …) before the URL.")
+                }
                 request.isRefused = true
             }
         }
