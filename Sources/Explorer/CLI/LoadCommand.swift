@@ -52,6 +52,12 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
 
     @OptionGroup var variables: VariableOptions
 
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Also write the latency charts as one HTML file (no script): html=PATH.", valueName: "html=PATH"))
+    var reports: [String] = []
+
     @Flag(name: .long, help: "Print one JSON object instead of the report.")
     var json = false
 
@@ -77,6 +83,7 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let maximumDuration: Duration = .seconds(24 * 3600)
 
     func validate() throws {
+        try validateReports()
         if let requests, !(1...Self.maximumRequests).contains(requests) {
             throw ExchangeSender.usageError("-n must be a whole number from 1 to \(Self.maximumRequests).")
         }
@@ -189,7 +196,9 @@ struct LoadCommand: AsyncParsableCommand, CollectionOptionsHelp {
             let head = "\(head) (\(environment.name))"
             ExchangeOutput.write(ExchangeOutput.escapingControls(([head, ""] + report).joined(separator: "\n")) + "\n")
         }
+        let written = writeReports(result, title: "\(head) (\(environment.name))", masker: masker)
         if result.latencies.responses == 0 { throw ExitCode(1) }
+        if !written { throw ExitCode(2) }
     }
 
     /// The status most responses had (the history entry's status), or `nil` when none came.

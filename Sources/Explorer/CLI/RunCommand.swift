@@ -35,6 +35,14 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
     @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "FILE"))
     var junit: String?
 
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Also write a report (repeatable): junit=PATH, json=PATH, html=PATH (one file, no script), "
+                + "or github (GitHub Actions annotations, printed).",
+            valueName: "KIND=PATH"))
+    var reports: [String] = []
+
     @Flag(name: .long, help: "Print one JSON object with every result instead of the table.")
     var json = false
 
@@ -115,6 +123,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         guard (1...Self.maximumJobs).contains(jobs) else {
             throw ExchangeSender.usageError("--jobs must be a whole number from 1 to \(Self.maximumJobs).")
         }
+        try validateReports()
     }
 
     func run() async throws {
@@ -149,6 +158,27 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
 
         let started = Date()
         var results: [RunResult] = []
+        let targets = reportTargets
+        let showsExchanges = reportsShowExchanges
+        let soFar = RunSoFar()
+        let collectionFile = Self.reportedPath(located.path)
+        let (collectionName, environmentName, dataFile, json) = (loaded.name, environment.name, data, json)
+        let interruption =
+            targets.isEmpty
+            ? nil
+            : RunInterruption(soFar: soFar) {
+                progress.clear()
+                let ran = soFar.all
+                var summary = RunSummary(
+                    collection: collectionName, environment: environmentName, results: ran,
+                    seconds: Date().timeIntervalSince(started), startedAt: started,
+                    iterations: passes.filter { pass in ran.contains { $0.iteration == pass.number } },
+                    dataFile: dataFile)
+                summary.collectionFile = collectionFile
+                summary.interrupted = true
+                Self.writeReports(summary, to: targets, json: json)
+                printError("Interrupted: the reports hold the \(ran.count) requests that ran.")
+            }
         var endpointsRun = 0
         var stopped = false
         let batches = Self.batches(selected, jobs: jobs)
@@ -174,14 +204,24 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                     for await (index, steps) in group { collected[index] = steps }
                     return collected
                 }
+                var batchResults: [RunResult] = []
                 for steps in stepsByEndpoint {
                     for step in steps {
                         var entry = step.historyEntry
                         entry?.collectionPath = located.path
                         if let entry { recorder?.record(entry, secrets: step.secrets) }
-                        results.append(Self.result(step, iteration: iteration, row: pass.row, dataFile: data))
+                        var result = Self.result(step, iteration: iteration, row: pass.row, dataFile: data)
+                        if showsExchanges, let entry {
+                            let shown = Self.reported(
+                                entry, secrets: step.secrets, keepsBodies: result.outcome != .passed)
+                            result.exchange = shown.exchange
+                            if let checks = shown.checks { result.report = checks }
+                        }
+                        batchResults.append(result)
                     }
                 }
+                results += batchResults
+                soFar.append(batchResults)
                 endpointsRun += batch.count
                 if bail, stepsByEndpoint.joined().contains(where: { $0.outcome != .passed }) {
                     stopped = true
@@ -191,13 +231,19 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         try? await transport.shutdown()
         keepCookies()
+        // Past this point an interruption writes nothing: the reports below are whole.
+        let interruptedAlready = soFar.finish()
+        interruption?.cancel()
+        // The signal's handler is writing the reports and ends the process (exit) in a moment.
+        if interruptedAlready { try await Task.sleep(for: .seconds(60)) }
         progress.clear()
 
-        let summary = RunSummary(
+        var summary = RunSummary(
             collection: loaded.name, environment: environment.name, results: results,
             seconds: Date().timeIntervalSince(started), startedAt: started,
             iterations: passes.filter { pass in results.contains { $0.iteration == pass.number } }, dataFile: data,
             notRun: stopped ? selected.count * passes.count - endpointsRun : nil)
+        summary.collectionFile = collectionFile
         try report(summary, results: results)
     }
 
@@ -226,18 +272,10 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
     }
 
-    /// Writes the `--junit` report, prints the summary (the table or `--json`) with the
-    /// latencies, and exits with the summary's code.
+    /// Writes the reports (`--report`, `--junit`), prints the summary (the table or
+    /// `--json`) with the latencies, and exits with the summary's code.
     func report(_ summary: RunSummary, results: [RunResult]) throws {
-        if let junit {
-            let url = URL(fileURLWithPath: junit)
-            do {
-                try AtomicFile.write(Data(summary.junitXML.utf8), to: url)
-            } catch {
-                printError("The JUnit report cannot be written to \(url.path): \(error)")
-                throw ExitCode(2)
-            }
-        }
+        let written = Self.writeReports(summary, to: reportTargets, json: json)
         let latencies = Self.latencies(of: results)
         if json {
             var object = summary.jsonObject
@@ -248,6 +286,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
             ExchangeOutput.write(ExchangeOutput.escapingControls(summary.table + latencyText))
         }
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+        if !written { throw ExitCode(2) }
     }
 }
 
@@ -292,8 +331,9 @@ extension RunCommand {
     }
 }
 
-/// The live progress line of a run on stderr (`[3/12] ✓ Auth/Login 200 5/5`), redrawn in
-/// place on a terminal; nothing when stderr is not one (the table says it all).
+/// The live progress line of a run on stderr (`[3/12 · 1 failed · 0:04] ✓ Auth/Login 200 5/5`:
+/// done/total, what did not pass, elapsed time), redrawn in place on a terminal; nothing when
+/// stderr is not one (the table says it all).
 final class RunProgress: Sendable {
     private let total: Int
     private let live: Bool
@@ -304,6 +344,7 @@ final class RunProgress: Sendable {
     /// Several endpoints may finish at once with `--jobs`: a line is drawn under the lock, so
     /// lines never interleave.
     private let counts = Mutex(Counts())
+    private let started = ContinuousClock.now
 
     init(total: Int, live: Bool) {
         self.total = total
@@ -311,19 +352,23 @@ final class RunProgress: Sendable {
     }
 
     func starting(_ endpoint: String) {
-        counts.withLock { draw("[\($0.done + 1)/\(total)] \(endpoint) …") }
+        counts.withLock { draw("\(head($0)) \(endpoint) …") }
     }
 
     func finished(_ result: RunResult) {
         counts.withLock { counts in
             counts.done += 1
             if result.outcome != .passed { counts.failed += 1 }
-            let failures = counts.failed > 0 ? " · \(counts.failed) not passed" : ""
-            draw(
-                "[\(counts.done)/\(total)] \(result.mark) \(result.endpoint) \(result.statusText) "
-                    + "\(result.checksText)\(failures)"
-            )
+            draw("\(head(counts)) \(result.mark) \(result.endpoint) \(result.statusText) \(result.checksText)")
         }
+    }
+
+    /// `[3/12 · 1 failed · 0:04]`: done of all, what did not pass (when any), the time so far.
+    private func head(_ counts: Counts) -> String {
+        let seconds = Int((ContinuousClock.now - started).components.seconds)
+        let elapsed = String(format: "%d:%02d", seconds / 60, seconds % 60)
+        let failures = counts.failed > 0 ? " · \(counts.failed) failed" : ""
+        return "[\(counts.done)/\(total)\(failures) · \(elapsed)]"
     }
 
     func clear() {

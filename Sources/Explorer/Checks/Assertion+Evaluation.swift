@@ -14,13 +14,17 @@ package struct AssertionResult: Sendable, Hashable {
     package var actual: String?
     /// Why it failed (`nil` when it passed).
     package var reason: String?
+    /// What was expected: the predicate and its value, variables expanded (`== 200`,
+    /// `not contains "error"`); `nil` when not known (a schema check).
+    package var expected: String?
 
     /// Creates a result.
-    package init(text: String, passed: Bool, actual: String?, reason: String?) {
+    package init(text: String, passed: Bool, actual: String?, reason: String?, expected: String? = nil) {
         self.text = text
         self.passed = passed
         self.actual = actual
         self.reason = reason
+        self.expected = expected
     }
 
     /// One line for a terminal: `✓ status == 200` or `✗ status == 200: expected 200, got 404`.
@@ -42,6 +46,18 @@ extension Assertion {
     package func check(
         _ response: CheckedResponse, expand: (String) throws -> String = { $0 },
         limits: EvaluationLimits = .current
+    ) -> AssertionResult {
+        var result = evaluate(response, expand: expand, limits: limits)
+        var expected = self.expected
+        if case .string(let template)? = expected { expected = (try? expand(template)).map(Expected.string) }
+        result.expected =
+            (isNegated ? "not " : "") + predicate.rawValue + (expected.map { " " + Self.render($0) } ?? "")
+        return result
+    }
+
+    /// The check without its expected value (`check` adds it).
+    private func evaluate(
+        _ response: CheckedResponse, expand: (String) throws -> String, limits: EvaluationLimits
     ) -> AssertionResult {
         let actual: JSONValue?
         do {

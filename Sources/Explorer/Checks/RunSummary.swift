@@ -26,6 +26,10 @@ package struct RunResult: Sendable, Hashable {
     package var attempts: Int
     /// Why it was sent before another (`requires:`), or `nil`.
     package var requiredBecause: String?
+    /// The request and response as the reports show them (masked), when it was sent.
+    package var exchange: ReportedExchange?
+    /// The line of the collection file the endpoint is written on, when known.
+    package var line: Int?
 
     /// Creates a result.
     package init<Record>(step: SequenceStep<Record>, iteration: Int, status: Int?, milliseconds: Double) {
@@ -41,6 +45,7 @@ package struct RunResult: Sendable, Hashable {
         self.milliseconds = milliseconds
         attempts = step.attempts
         requiredBecause = step.prerequisiteReason
+        line = step.endpoint.sourceLine
     }
 
     /// The status column: a gRPC call's status name, else the HTTP status code, else `---`.
@@ -101,6 +106,10 @@ package struct RunSummary: Sendable {
     /// How many endpoints were not run because the run stopped at its first failure
     /// (`--bail`), or `nil` when it did not stop.
     package var notRun: Int?
+    /// The collection file, as the reports name it (GitHub's annotations point into it).
+    package var collectionFile: String?
+    /// Whether the run was interrupted (Ctrl-C): the results are those that ran before.
+    package var interrupted = false
 
     /// Creates a summary.
     package init(

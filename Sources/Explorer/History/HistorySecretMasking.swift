@@ -22,7 +22,7 @@ package enum HistorySecretMasking {
     ///     far as that (and the longest form of a secret beyond it, so a secret across the cut
     ///     is masked whole), not read through whole.
     /// - Returns: the entry, masked.
-    static func masked(_ entry: HistoryEntry, secrets: [String], bodyCap: Int = .max) -> HistoryEntry {
+    package static func masked(_ entry: HistoryEntry, secrets: [String], bodyCap: Int = .max) -> HistoryEntry {
         let masker = SecretMasker(secretValues: secrets)
         // A secret's longest form in a body: every character JSON-escaped as \uXXXX.
         let window = bodyCap.addingReportingOverflow((secrets.map(\.utf8.count).max() ?? 0) * 6 + 16)
@@ -54,6 +54,7 @@ package enum HistorySecretMasking {
             result.text = masker.mask(result.text)
             result.actual = result.actual.map(masker.mask)
             result.reason = result.reason.map(masker.mask)
+            result.expected = result.expected.map(masker.mask)
             return result
         }
         report.captured = report.captured.map { ($0.name, $0.isSecret ? mask : masker.mask($0.value), $0.isSecret) }

@@ -46,8 +46,13 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
     /// Its own `tags:` (`smoke`, `users`), in file order; its folders' apply too
     /// (`APICollection.tags(of:)`), and `explorer run --tag` selects by them.
     package var tags: [String] = []
+    /// Its own `trace:`: whether it sends a W3C `traceparent` header, or `nil` to leave it to the
+    /// environment and the collection.
+    package var traces: Bool?
     /// Where the endpoint is written, when it came from a file.
     var location: FileLocation?
+    /// The line the endpoint is written on, when it came from a file (a report points at it).
+    package var sourceLine: Int? { location?.line }
     /// The `description:` the user wrote, kept so rewriting the file does not lose it.
     package var description: String?
     /// Where each part is written (`path`, `method`, `query[0]`, `headers[1]`, `body` ...),
@@ -91,6 +96,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
             && lhs.auth == rhs.auth && lhs.graphql == rhs.graphql && lhs.webSocket == rhs.webSocket
             && lhs.grpc == rhs.grpc
             && lhs.operation == rhs.operation && lhs.followRedirects == rhs.followRedirects && lhs.tags == rhs.tags
+            && lhs.traces == rhs.traces
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Checks
+import Foundation
+import History
+import NetworkingCore
+import Synchronization
+import Workspace
+
+/// `explorer run --report KIND=PATH` (and `--junit FILE`): the reports a run writes, checked
+/// before anything is sent, written at its end and on Ctrl-C with what ran.
+extension RunCommand {
+    /// The reports asked for, in order: each `--report`, and `--junit FILE` as `junit=FILE`.
+    /// Read after `validate()`, which refused any that cannot be parsed.
+    var reportTargets: [RunReportTarget] {
+        reports.compactMap { try? RunReportTarget(parsing: $0) }
+            + (junit.map { [RunReportTarget(kind: .junit, path: $0)] } ?? [])
+    }
+
+    /// Whether a report shows requests and responses (so each result keeps its exchange).
+    var reportsShowExchanges: Bool { reportTargets.contains { $0.kind == .json || $0.kind == .html } }
+
+    /// Refuses reports that cannot be written, one line each, before anything is sent.
+    ///
+    /// - Throws: `ExitCode(2)` after the lines on stderr.
+    func validateReports() throws {
+        var problems: [String] = []
+        for text in reports {
+            do {
+                _ = try RunReportTarget(parsing: text)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        problems += RunReportTarget.problems(in: reportTargets)
+        guard problems.isEmpty else {
+            problems.forEach(printError)
+            throw ExitCode(2)
+        }
+    }
+
+    /// The exchange a report shows: history's entry with its secrets masked as history masks
+    /// them, the bodies kept only for a request that did not pass; and the check report masked.
+    static func reported(
+        _ entry: HistoryEntry, secrets: [String], keepsBodies: Bool
+    ) -> (exchange: ReportedExchange, checks: CheckReport?) {
+        let masked = HistorySecretMasking.masked(
+            entry, secrets: secrets, bodyCap: keepsBodies ? ReportedExchange.bodyLimit + 1 : 0)
+        func fields(_ headers: HTTPHeaders) -> [ReportedExchange.Header] {
+            headers.map { ReportedExchange.Header(name: $0.name, value: $0.value) }
+        }
+        let exchange = ReportedExchange(
+            method: masked.method, url: masked.url, startedAt: masked.startedAt,
+            requestHeaders: fields(masked.requestHeaders), requestBody: masked.requestBody,
+            requestBodySize: masked.requestBodySize, reason: masked.reason,
+            responseHeaders: fields(masked.responseHeaders), responseBody: masked.responseBody,
+            responseBodySize: masked.responseBodySize, totalMilliseconds: masked.timings.totalMilliseconds,
+            headMilliseconds: masked.timings.headMilliseconds, keepsBodies: keepsBodies)
+        return (exchange, masked.checks)
+    }
+
+    /// The collection file as a report names it: relative to the repository a GitHub job
+    /// checked out (`GITHUB_WORKSPACE`), else to the working directory, when it is inside.
+    static func reportedPath(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let root = ProcessInfo.processInfo.environment["GITHUB_WORKSPACE"] ?? FileManager.default.currentDirectoryPath
+        let base = URL(fileURLWithPath: root).standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+
+    /// Writes every report file and prints GitHub's annotations (to stdout, or stderr under
+    /// `--json`, whose stdout is one JSON object).
+    ///
+    /// - Returns: whether every file was written; a failure is one line on stderr.
+    @discardableResult
+    static func writeReports(_ summary: RunSummary, to targets: [RunReportTarget], json: Bool) -> Bool {
+        var written = true
+        for target in targets {
+            guard let path = target.path else {
+                let annotations = summary.githubAnnotations()
+                if json { writeStandardError(annotations) } else { ExchangeOutput.write(annotations) }
+                continue
+            }
+            let data: Data =
+                switch target.kind {
+                case .junit: Data(summary.junitXML.utf8)
+                case .json: summary.jsonReportData
+                case .html: Data(summary.htmlReport.utf8)
+                case .github: Data()
+                }
+            do {
+                try AtomicFile.write(data, to: URL(fileURLWithPath: path))
+            } catch {
+                printError("The \(target.kind.rawValue) report cannot be written to \(path): \(error)")
+                written = false
+            }
+        }
+        return written
+    }
+}
+
+/// What a run has done so far, for the reports written when it is interrupted: the results
+/// of the endpoints that finished, in the order they are reported.
+final class RunSoFar: Sendable {
+    private let results = Mutex<[RunResult]>([])
+    private let finished = Mutex(false)
+
+    /// Adds results that finished.
+    func append(_ more: [RunResult]) {
+        results.withLock { $0 += more }
+    }
+
+    /// The results so far.
+    var all: [RunResult] { results.withLock { $0 } }
+
+    /// Marks the run as finished (an interruption after that writes nothing more); returns
+    /// whether it had finished already.
+    func finish() -> Bool {
+        finished.withLock { done in
+            defer { done = true }
+            return done
+        }
+    }
+}
+
+/// Writes a run's reports when it is interrupted (SIGINT, SIGTERM), then ends the process as
+/// the signal would (130, 143): a CI job cancelled half way keeps the report of what ran.
+final class RunInterruption {
+    private let sources: [any DispatchSourceSignal]
+
+    /// Starts listening; only when the run writes reports (otherwise a signal ends it as usual).
+    ///
+    /// - Parameter write: writes the reports of what ran; called once, on the first signal.
+    init(soFar: RunSoFar, write: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard !soFar.finish() else { return }
+                write()
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Stops listening and gives the signals back their default action.
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
