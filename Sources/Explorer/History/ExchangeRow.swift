@@ -70,8 +70,8 @@ struct ExchangeRow: Sendable {
                     requestHeaders, requestBodyText, requestBodyData, requestBodySize,
                     status, reason, responseHeaders, responseBodyText, responseBodyData,
                     responseBodySize, contentType, totalMilliseconds, headMilliseconds,
-                    httpVersion, transportError, checks, redirects)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    httpVersion, transportError, checks, redirects, traceId)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         // The body parameters (8 and 9, 14 and 15) are bound by `withBody`.
         try statement.setArguments([
@@ -82,7 +82,7 @@ struct ExchangeRow: Sendable {
             nil, entry.responseBodySize, entry.contentType,
             entry.timings.totalMilliseconds, entry.timings.headMilliseconds,
             entry.httpVersion, entry.transportError, entry.checks?.storedJSON,
-            HistoryRedirect.storedJSON(entry.timings.redirects),
+            HistoryRedirect.storedJSON(entry.timings.redirects), entry.traceID,
         ])
         try Self.withBody(request, boundTo: statement, textAt: 8, dataAt: 9) {
             try Self.withBody(response, boundTo: statement, textAt: 14, dataAt: 15) {

@@ -115,6 +115,11 @@ package struct HistoryEntry: Sendable, Hashable {
         self.transportError = transportError
     }
 
+    /// The W3C trace id the request carried in its `traceparent` header (`trace:`), or `nil`.
+    package var traceID: String? {
+        requestHeaders["traceparent"].flatMap { TraceParent(parsing: $0)?.traceID }
+    }
+
     /// Whether the stored response body is shorter than the one received.
     package var isResponseBodyTruncated: Bool { (responseBody?.count ?? 0) < responseBodySize }
 

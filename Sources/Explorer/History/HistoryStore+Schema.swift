@@ -84,6 +84,14 @@ extension HistoryStore {
                 t.add(column: "redirects", .text)
             }
         }
+        // The W3C trace id of a request sent with a traceparent header (`trace:`), so that
+        // search finds the exchange a server's trace names; earlier exchanges have none.
+        migrator.registerMigration("trace id: the traceparent's trace id of an exchange") { db in
+            try db.alter(table: "exchange") { t in
+                t.add(column: "traceId", .text)
+            }
+            try db.create(index: "exchange_on_traceId", on: "exchange", columns: ["traceId"])
+        }
         return migrator
     }
 

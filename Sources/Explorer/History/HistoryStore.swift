@@ -352,7 +352,11 @@ package final class HistoryStore: Sendable {
         var arguments = StatementArguments()
         var from = "exchange"
         var order = "exchange.id DESC"
-        if let search = query.search, let pattern = Self.matchPattern(search) {
+        if let search = query.search, let traceID = Self.traceID(in: search) {
+            // A trace id (a server's trace names it): the exchange that carried it, from its index.
+            clauses.append("exchange.traceId = ?")
+            _ = arguments.append(contentsOf: [traceID])
+        } else if let search = query.search, let pattern = Self.matchPattern(search) {
             from = "exchange_fts JOIN exchange ON exchange.id = exchange_fts.rowid"
             clauses.append("exchange_fts MATCH ?")
             _ = arguments.append(contentsOf: [pattern])
@@ -397,6 +401,15 @@ package final class HistoryStore: Sendable {
             _ = arguments.append(contentsOf: [max(0, query.limit), max(0, query.offset)])
         }
         return (sql, arguments)
+    }
+
+    /// The trace id a search is, when it is one: 32 hex digits (any case), alone or as a whole
+    /// `traceparent` value.
+    static func traceID(in search: String) -> String? {
+        let text = search.trimmingCharacters(in: .whitespaces).lowercased()
+        if let parent = TraceParent(parsing: text) { return parent.traceID }
+        guard text.utf8.count == 32, text.allSatisfy({ $0.isHexDigit }) else { return nil }
+        return text
     }
 
     /// The FTS5 pattern for search text: every word must match (AND); each word is quoted, so

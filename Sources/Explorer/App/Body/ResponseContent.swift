@@ -154,6 +154,10 @@ enum ResponseContent {
         var lines: [[Span]] = [
             [Span("Started      ", role: .headerName), Span(exchange.startedAt.formatted(.iso8601))]
         ]
+        // `trace:`: the id to look the request up by in the server's traces.
+        if let trace = exchange.requestHeaders["traceparent"].flatMap(TraceParent.init(parsing:)) {
+            lines.append([Span("Trace id     ", role: .headerName), Span(trace.traceID)])
+        }
         switch exchange.phase {
         case .inFlight(let bytes):
             lines.append([Span("In flight    ", role: .headerName), Span("\(bytes) bytes so far")])

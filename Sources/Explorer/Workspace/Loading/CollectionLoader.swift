@@ -18,20 +18,20 @@ package enum CollectionLoader {
     static let topLevelKeys = [
         "name", "description", "openapi", "protoset", "protos",
         "validate", "variables", "auth", "allow_insecure_redirects", "compare",
-        "environments", "endpoints",
+        "environments", "endpoints", "trace",
     ]
     /// The keys of an environment.
     static let environmentKeys = [
         "name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls",
         "proxy",
-        "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel",
+        "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel", "trace",
     ]
     /// The keys of an endpoint.
     static let endpointKeys = [
         "name", "description", "operation", "method", "path", "query", "headers", "json", "body", "form", "multipart",
         "disabled",
         "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
-        "websocket", "messages", "tags",
+        "websocket", "messages", "tags", "trace",
     ]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
@@ -113,6 +113,7 @@ package enum CollectionLoader {
         let allowsInsecureRedirects =
             try mapping.value("allow_insecure_redirects").map { try reader.flag($0, key: "allow_insecure_redirects") }
             ?? false
+        let traces = try mapping.value("trace").map { try reader.flag($0, key: "trace") } ?? false
         var environments: [Environment] = []
         var environmentLines: [String: Int] = [:]
         if let node = mapping.value("environments") {
@@ -128,6 +129,8 @@ package enum CollectionLoader {
                 }
                 environmentLines[environment.name] = location.line
                 environment.collectionAllowsInsecureRedirects = allowsInsecureRedirects
+                environment.collectionTraces = traces
+                environment.traces = try element.mapping?.value("trace").map { try reader.flag($0, key: "trace") }
                 environments.append(environment)
             }
         }
@@ -147,6 +150,7 @@ package enum CollectionLoader {
         collection.validatesResponses =
             try mapping.value("validate").map { try reader.flag($0, key: "validate") } ?? false
         collection.allowsInsecureRedirects = allowsInsecureRedirects
+        collection.traces = traces
         collection.compareRules = try mapping.value("compare").map { try reader.compareRules($0) } ?? CompareRules()
         collection.warnings = reader.warnings
         return (collection, root)
@@ -448,6 +452,7 @@ struct Reader {
         if let follow = mapping.value("follow_redirects") {
             endpoint.followRedirects = try flag(follow, key: "follow_redirects")
         }
+        endpoint.traces = try mapping.value("trace").map { try flag($0, key: "trace") }
         if let graphql = mapping.value("graphql") {
             endpoint.graphql = try graphQLOperation(graphql, endpoint: name)
             locations["graphql"] = location(graphql)

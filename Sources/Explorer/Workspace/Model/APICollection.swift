@@ -34,6 +34,9 @@ package struct APICollection: Sendable {
     package var grpcSchema = GRPCSchemaFiles()
     /// `validate:`: whether every response is checked against the operation `openapi:` declares.
     package var validatesResponses = false
+    /// `trace:`: whether every request sends a W3C `traceparent` header (an environment's or an
+    /// endpoint's own `trace:` wins).
+    package var traces = false
     /// `compare:`: what `explorer compare` leaves out (volatile body values, headers).
     package var compareRules = CompareRules()
 

@@ -52,6 +52,18 @@ package final class Environment: ServerProvider, Sendable, CustomStringConvertib
     /// Whether an https URL may redirect to plain http: the environment's setting, else the
     /// collection's, else no.
     package var allowsInsecureRedirects: Bool { insecureRedirects ?? collectionAllowsInsecureRedirects }
+    /// Its own `trace:`, or `nil` when it leaves it to the collection (set by the loader).
+    package var traces: Bool? {
+        get { mutable.withLock { $0.traces } }
+        set { mutable.withLock { $0.traces = newValue } }
+    }
+    /// The collection's `trace:` (set by the loader).
+    package var collectionTraces: Bool {
+        get { mutable.withLock { $0.collectionTraces } }
+        set { mutable.withLock { $0.collectionTraces = newValue } }
+    }
+    /// Whether its requests send a `traceparent` header: its own `trace:`, else the collection's.
+    package var tracesRequests: Bool { traces ?? collectionTraces }
     /// Its `follow_redirects:`, or `nil` when it leaves it to the default (follow).
     package let followRedirects: Bool?
     /// Its `resolve:`, in file order: `host:port` to the IP address connected to instead of
@@ -64,6 +76,8 @@ package final class Environment: ServerProvider, Sendable, CustomStringConvertib
     private struct Mutable {
         var overrides: [String: String] = [:]
         var collectionAllowsInsecureRedirects = false
+        var traces: Bool?
+        var collectionTraces = false
     }
     private let mutable = Mutex(Mutable())
     /// The URL of a `base_url` written without templates, read once; `nil` when it has

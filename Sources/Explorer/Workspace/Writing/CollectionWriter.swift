@@ -31,6 +31,7 @@ package enum CollectionWriter {
         if let openAPI = collection.openAPI { root.append(("openapi", scalar(openAPI))) }
         root += grpcSchemaPairs(collection.grpcSchema)
         if collection.validatesResponses { root.append(("validate", Node("true", .implicit, .plain))) }
+        if collection.traces { root.append(("trace", Node("true", .implicit, .plain))) }
         if !collection.variables.isEmpty { root.append(("variables", mapping(collection.variables))) }
         if let auth = collection.auth { root.append(("auth", authNode(auth))) }
         if collection.allowsInsecureRedirects {
@@ -64,6 +65,9 @@ package enum CollectionWriter {
             pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain)))
         }
         if !environment.resolve.isEmpty { pairs.append(("resolve", mapping(environment.resolve))) }
+        if let traces = environment.traces {
+            pairs.append(("trace", Node(traces ? "true" : "false", .implicit, .plain)))
+        }
         if environment.proxyTunnel { pairs.append(("proxy_tunnel", Node("true", .implicit, .plain))) }
         if let tls = environment.tls {
             var fields: [(String, Node)] = []
@@ -140,6 +144,9 @@ package enum CollectionWriter {
             if let auth = endpoint.auth { pairs.append(("auth", authNode(auth))) }
             if let follow = endpoint.followRedirects {
                 pairs.append(("follow_redirects", Node(follow ? "true" : "false", .implicit, .plain)))
+            }
+            if let traces = endpoint.traces {
+                pairs.append(("trace", Node(traces ? "true" : "false", .implicit, .plain)))
             }
             pairs += checkPairs(endpoint)
             pairs += webSocketPairs(endpoint)
