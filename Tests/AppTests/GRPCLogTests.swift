@@ -89,6 +89,26 @@ import Testing
         #expect(filteredLines.contains("    \"Second\""))
     }
 
+    @Test func aStreamThatNeverEndsIsShownInFlatMemory() {
+        var log = GRPCLog(
+            method: "explorer.demo.v1.Directory/Heartbeat", kind: .serverStreaming, startedAt: Self.start,
+            timeZone: .gmt, capBytes: 1000)
+        let count = GRPCLog.limit + 250
+        for index in 0..<count {
+            log.append(Self.message(["tick": NetworkingCore.JSONValue(index)], index: index, after: Double(index) / 1000))
+        }
+        #expect(log.entries.count == GRPCLog.limit)
+        #expect(log.dropped == 250)
+        #expect(log.receivedCount == count)
+        #expect(log.entries.first?.index == 250)
+        let snapshot = log.snapshot(now: Self.start.addingTimeInterval(10))
+        #expect(snapshot.document.plainLine(0) == "(250 older messages are in the Raw tab and history)")
+        #expect(snapshot.document.plainLine(1).contains("#251 ·"))
+        // The Raw tab keeps the first messages up to its cap, whole lines only.
+        let raw = String(decoding: snapshot.document.raw, as: UTF8.self)
+        #expect(raw.utf8.count <= 1000 && raw.hasPrefix("{\"tick\":0}\n") && raw.hasSuffix("}\n"))
+    }
+
     static let refusal: NetworkingCore.JSONValue = [
         "code": 3, "message": "The user cannot be created.",
         "details": [

@@ -36,6 +36,9 @@ struct GRPCLog: Sendable {
         let time: Date
     }
 
+    /// The newest this many messages are shown (all of them go to the Raw tab, up to `capBytes`).
+    static let limit = 5_000
+
     /// The method called, `package.Service/Method`.
     let method: String
     /// How it streams.
@@ -45,8 +48,20 @@ struct GRPCLog: Sendable {
     /// The response headers, when they came.
     private(set) var headers = GRPCMetadata()
     private(set) var headersAt: Date?
-    /// The messages so far, both ways, in order.
+    /// The newest messages, both ways, in order, each with its block of the event view: at most
+    /// `limit`, so that a stream that never ends is shown in flat memory.
     private(set) var entries: [Entry] = []
+    private var blocks: [String] = []
+    /// How many older messages are no longer shown.
+    private(set) var dropped = 0
+    /// How many messages came, and the newest of them (the body of a call with one answer).
+    private(set) var receivedCount = 0
+    private(set) var lastReceived: Entry?
+    private var receivedBytes = 0
+    private var sentCount = 0
+    /// The received messages as JSON lines, the Raw tab: the first `capBytes` of them.
+    private var raw = Data()
+    private let capBytes: Int
     /// The status, once the call ended.
     private(set) var status: GRPCStatus?
     private(set) var trailers = GRPCMetadata()
@@ -57,34 +72,59 @@ struct GRPCLog: Sendable {
     var isInteractive = false
     private let formatter: DateFormatter
 
-    init(method: String, kind: ProtoCallKind, startedAt: Date, timeZone: TimeZone = .current) {
+    /// Creates the log of a call.
+    ///
+    /// - Parameters:
+    ///   - capBytes: how much of the received messages the Raw tab keeps (history's body cap).
+    init(
+        method: String, kind: ProtoCallKind, startedAt: Date, timeZone: TimeZone = .current,
+        capBytes: Int = GRPCExchange.keptBytes
+    ) {
         self.method = method
         self.kind = kind
         self.startedAt = startedAt
+        self.capBytes = capBytes
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss.SSS"
         formatter.timeZone = timeZone
         self.formatter = formatter
     }
 
-    /// The messages received so far.
-    var received: [Entry] { entries.filter { !$0.isSent } }
-
     /// Adds a message as it arrives.
     mutating func append(_ message: GRPCReceivedMessage) {
-        entries.append(
+        add(
             Entry(isSent: false, index: message.index, json: message.json, size: message.size, time: message.receivedAt)
         )
     }
 
     /// Adds a message received on an open call.
     mutating func appendReceived(_ json: NetworkingCore.JSONValue, size: Int, at time: Date) {
-        entries.append(Entry(isSent: false, index: received.count, json: json, size: size, time: time))
+        add(Entry(isSent: false, index: receivedCount, json: json, size: size, time: time))
     }
 
     /// Adds a message the explorer sent.
     mutating func appendSent(_ json: NetworkingCore.JSONValue, size: Int, at time: Date) {
-        entries.append(Entry(isSent: true, index: entries.count(where: \.isSent), json: json, size: size, time: time))
+        add(Entry(isSent: true, index: sentCount, json: json, size: size, time: time))
+    }
+
+    private mutating func add(_ entry: Entry) {
+        if entry.isSent {
+            sentCount += 1
+        } else {
+            receivedCount += 1
+            receivedBytes += entry.size
+            lastReceived = entry
+            let line = Data((entry.json.serialized() + "\n").utf8)
+            if raw.count + line.count <= capBytes { raw.append(line) }
+        }
+        entries.append(entry)
+        blocks.append(block(entry))
+        if entries.count > Self.limit {
+            let excess = entries.count - Self.limit
+            dropped += excess
+            entries.removeFirst(excess)
+            blocks.removeFirst(excess)
+        }
     }
 
     /// Keeps the response headers (HTTP/2's pseudo-headers left out).
@@ -104,13 +144,12 @@ struct GRPCLog: Sendable {
         isInteractive = false
     }
 
-    /// Completes the log with the call's outcome (its headers, messages, status, trailers).
+    /// Completes the log with the call's outcome: its headers, status and trailers, and the
+    /// messages it kept that were not added as they came.
     mutating func complete(_ outcome: GRPCOutcome) {
         headers = outcome.headers
         headersAt = outcome.headersAt
-        entries = outcome.messages.map {
-            Entry(isSent: false, index: $0.index, json: $0.json, size: $0.size, time: $0.receivedAt)
-        }
+        for message in outcome.messages where message.index >= receivedCount { append(message) }
         end(outcome.status, trailers: outcome.trailers, details: outcome.statusDetails, at: outcome.endedAt ?? Date())
     }
 
@@ -143,12 +182,10 @@ struct GRPCLog: Sendable {
     /// status when no message came and the status has details.
     func document() -> BodyDocument {
         if showsEvents {
-            let raw = Data(received.map { $0.json.serialized() + "\n" }.joined().utf8)
             return BodyDocument.events(
-                eventText(), contentType: "application/x-ndjson", byteCount: received.reduce(0) { $0 + $1.size },
-                raw: raw)
+                eventText(), contentType: "application/x-ndjson", byteCount: receivedBytes, raw: raw)
         }
-        if let message = received.last {
+        if let message = lastReceived {
             return BodyDocument.make(Data(message.json.serialized().utf8), contentType: "application/json")
         }
         if let statusDetails {
@@ -160,25 +197,29 @@ struct GRPCLog: Sendable {
     /// The event view's text: a block per message (those sent marked `→ sent`), then the
     /// status once the call ended.
     func eventText() -> String {
-        var blocks: [String] = []
+        var lines: [String] = []
         if isInteractive {
-            blocks.append(
+            lines.append(
                 "▸ \(formatter.string(from: startedAt))  \(kind.rawValue) call open: t types a message (JSON), "
                     + "Esc ends the messages sent (the server then ends the call)")
         }
-        for entry in entries {
-            let offset = String(format: "+%.3f s", entry.time.timeIntervalSince(startedAt))
-            let header =
-                "▸ \(formatter.string(from: entry.time))  \(entry.isSent ? "→ sent " : "")#\(entry.index + 1) · "
-                + "\(ByteCountText.binary(entry.size)) · \(offset)"
-            let body = entry.json.serialized(pretty: true).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "  " + $0 }.joined(separator: "\n")
-            blocks.append(header + "\n" + body)
-        }
+        if dropped > 0 { lines.append("(\(dropped) older messages are in the Raw tab and history)") }
+        lines += blocks
         if let status, let endedAt {
-            blocks.append("▸ \(formatter.string(from: endedAt))  ■ \(status)")
+            lines.append("▸ \(formatter.string(from: endedAt))  ■ \(status)")
         }
-        return blocks.joined(separator: "\n")
+        return lines.joined(separator: "\n")
+    }
+
+    /// A message's block: `▸ time  #n · size · +offset`, then the message pretty-printed.
+    private func block(_ entry: Entry) -> String {
+        let offset = String(format: "+%.3f s", entry.time.timeIntervalSince(startedAt))
+        let header =
+            "▸ \(formatter.string(from: entry.time))  \(entry.isSent ? "→ sent " : "")#\(entry.index + 1) · "
+            + "\(ByteCountText.binary(entry.size)) · \(offset)"
+        let body = entry.json.serialized(pretty: true).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "  " + $0 }.joined(separator: "\n")
+        return header + "\n" + body
     }
 
     /// The lines above the body when the status is not OK: the status, then what its details say.

@@ -176,7 +176,7 @@ extension ExchangeSending {
         let ended = live.log.withLock { $0 }
         send(.received(exchange: id, ended.snapshot()))
         let status = ended.status ?? .ok
-        let count = ended.received.count
+        let count = ended.receivedCount
         send(
             .message(
                 masker.mask("\(ended.method): \(status) · \(count == 1 ? "1 message" : "\(count) messages")"),
