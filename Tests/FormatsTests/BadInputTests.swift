@@ -54,6 +54,58 @@ import Testing
         }
     }
 
+    /// Every prefix of Bruno's request fixture (a block cut off, a ''' text left open) imports
+    /// or is refused naming the file and its line; what imports loads back.
+    @Test func everyPrefixOfABruFileImportsOrFailsWithItsLine() throws {
+        let text = try Fixtures.text("bruno/lang/request.bru")
+        var refused = 0
+        for length in stride(from: 0, through: text.count, by: 13) {
+            do {
+                let result = try BrunoImporter().importData(Data(text.prefix(length).utf8), path: "p.bru")
+                _ = try writtenAndReadBack(result.collection)
+            } catch let error as ImportError {
+                refused += 1
+                #expect(error.description.hasPrefix("p.bru"), "\(error)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
+        #expect(refused > 0)
+    }
+
+    /// Bruno files Bruno's own grammar refuses are refused with their line, in one sentence.
+    @Test func malformedBruFilesAreRefusedWithTheirLine() {
+        let cases: [(String, String)] = [
+            ("meta {\n  name: x\n", "p.bru:1"),
+            ("get {\n  url https://a.test\n}\n", "p.bru:2"),
+            ("get {\n  body: '''\n    text\n}\n", "p.bru:2"),
+            ("hello\n", "p.bru:1"),
+            ("headers {\n  \"open: x\n}\n", "p.bru:2"),
+            ("body:json { x\n}\n", "p.bru:1"),
+        ]
+        for (text, location) in cases {
+            #expect {
+                try BrunoImporter().importData(Data(text.utf8), path: "p.bru")
+            } throws: { error in
+                "\(error)".hasPrefix(location) && !"\(error)".contains("\n")
+            }
+        }
+    }
+
+    /// Bruno's own malformed JSON exports import what they can or are refused in a sentence.
+    @Test func brunosMalformedExportsImportOrFailClearly() throws {
+        for name in [
+            "bruno-malformed.json", "bruno-missing-required-fields.json", "bruno-http-request-missing-url.json",
+        ] {
+            do {
+                let result = try BrunoImporter().importFile(at: Fixtures.url("bruno/json/" + name))
+                _ = try writtenAndReadBack(result.collection)
+            } catch let error as ImportError {
+                #expect("\(error)".contains(name))
+            }
+        }
+    }
+
     @Test func templatesWithOddBracesAreLiteral() throws {
         #expect(Template("a {{ b").segments == [.literal("a {{ b")])
         #expect(Template("{{}}x").segments == [.literal("{{}}"), .literal("x")])

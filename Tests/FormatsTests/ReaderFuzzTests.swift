@@ -49,6 +49,15 @@ import Testing
         Reader(name: "http", fixture: "http/petstore.http") { data, path in
             _ = try HTTPFileImporter().importText(String(decoding: data, as: UTF8.self), file: path)
         },
+        Reader(name: "bruno", fixture: "bruno/lang/request.bru") { data, path in
+            _ = try BrunoImporter().importData(data, path: path)
+        },
+        Reader(name: "bruno.yml", fixture: "bruno/yml-testbench/variable-datatypes/typed-vars.yml") { data, path in
+            _ = try BrunoImporter().importData(data, path: path)
+        },
+        Reader(name: "bruno json", fixture: "bruno/json/bruno-testbench.json") { data, path in
+            _ = try BrunoImporter().importData(data, path: path)
+        },
     ]
 
     /// The seed; a failure message names it with the case.

@@ -391,7 +391,10 @@ struct BrunoWriter {
             value = "isNull"
         } else if let expected = assertion.expected {
             switch expected {
-            case .string(let string): value += " \"" + string.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            case .string(let string):
+                let escaped = string.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "\"", with: "\\\"")
+                value += " \"" + escaped + "\""
             default: value += " " + expected.text
             }
         }

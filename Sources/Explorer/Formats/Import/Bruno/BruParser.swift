@@ -195,6 +195,28 @@ private struct LineReader {
             if closes(line, "}") { return pairs }
             var rest = line.drop { $0 == " " || $0 == "\t" }
             if rest.isEmpty { continue }
+            if rest.first == "@", rest.contains("('''"), !rest.contains("''')") {
+                // An annotation whose ''' argument runs over several lines.
+                let start = rest.range(of: "('''")!.upperBound
+                var argument: [Substring] = [rest[start...]]
+                var closed = false
+                while let (_, following) = next() {
+                    if let end = following.range(of: "''')") {
+                        argument.append(following[..<end.lowerBound])
+                        closed = true
+                        break
+                    }
+                    argument.append(following)
+                }
+                guard closed else {
+                    throw BruFile.ParseError(
+                        line: number, reason: "the annotation that starts here is not closed with ''').")
+                }
+                let name = rest.dropFirst().prefix { $0 != "(" }
+                let text = argument.map { Self.dropIndent($0, 4) }.joined(separator: "\n")
+                annotations.append((String(name), text.trimmingCharacters(in: .whitespacesAndNewlines)))
+                continue
+            }
             if rest.first == "@", let annotation = Self.annotation(rest) {
                 annotations.append(annotation)
                 continue
@@ -244,7 +266,9 @@ private struct LineReader {
                 var key = rest[..<colon].trimmingCharacters(in: .whitespaces)
                 if !freeKeys, key.contains(where: { $0 == " " || $0 == "\t" }) {
                     throw BruFile.ParseError(
-                        line: number, reason: "the name \"\(BruFile.excerpt(key))\" in \(block) has a space: quote it.")
+                        line: number,
+                        reason: "\"\(BruFile.excerpt(line.trimmingCharacters(in: .whitespaces)))\" in \(block) is not "
+                            + "name: value (a name with a space is quoted).")
                 }
                 if key.hasPrefix("~") {
                     enabled = false

@@ -31,7 +31,9 @@ enum BrunoCollection {
         let collectionAuth = mapper.authentication(rootRequest.object("auth"), owner: "the collection", turnsOff: false)
         scope.hasAuth = collectionAuth.map { $0.scheme != .none } ?? false
         mapper.noteScripts(rootRequest, owner: "the collection")
-        let variables = mapper.enabledPairs(rootRequest.object("vars")?.objects("req") ?? [])
+        let variables = mapper.enabledPairs(rootRequest.object("vars")?.objects("req") ?? []).map {
+            KeyValue(BrunoTemplates.variableName($0.name), $0.value)
+        }
 
         var items = mapper.items(tree.objects("items"), scope: scope)
         // gRPC endpoints keep their own server; the others share the main origin.
@@ -44,6 +46,7 @@ enum BrunoCollection {
         for environment in tree.objects("environments") {
             let variables = environment.objects("variables").filter { $0["enabled"] as? Bool ?? true }
             let secrets = variables.filter { $0.flag("secret") }.compactMap { $0.text("name") }
+                .map(BrunoTemplates.variableName)
             for secret in secrets { mapper.report.secretVariables.insert(secret) }
             var environmentName = environment.text("name").flatMap { $0.isEmpty ? nil : $0 } ?? "default"
             var counter = 2
@@ -56,7 +59,11 @@ enum BrunoCollection {
                     name: environmentName, baseURLTemplate: baseURL,
                     variables: variables.compactMap { variable in
                         variable.text("name").flatMap {
-                            $0.isEmpty ? nil : KeyValue($0, mapper.templates.convert(variable.text("value") ?? ""))
+                            $0.isEmpty
+                                ? nil
+                                : KeyValue(
+                                    BrunoTemplates.variableName($0),
+                                    mapper.templates.convert(variable.text("value") ?? ""))
                         }
                     }, secrets: secrets))
         }
@@ -67,6 +74,11 @@ enum BrunoCollection {
             $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
         }
         mapper.report.dynamicVariables.formUnion(mapper.templates.unknownDynamic)
+        if !mapper.templates.renamed.isEmpty {
+            mapper.report.other.append(
+                "the variables " + mapper.templates.renamed.sorted().joined(separator: ", ")
+                    + " were renamed env_…: explorer reads {{env.NAME}} from the process environment.")
+        }
         report = mapper.report
         return ImportResult(collection: collection, warnings: report.warnings)
     }

@@ -200,6 +200,8 @@ enum OpenCollectionItems {
 
     /// An OpenCollection `body` (`type` and `data`) as Bruno's.
     private static func body(_ body: LooseObject?) -> LooseObject {
+        // Bruno 3's first previews wrote Bruno's own shape (mode, json …).
+        if let body, body["mode"] != nil, body["type"] == nil { return body }
         guard let body, let type = body.text("type") else { return ["mode": "none"] }
         switch type {
         case "json", "text", "xml", "sparql":

@@ -111,7 +111,8 @@ extension BrunoRequestMapper {
             expectedText = "null"
         } else if predicate.takesValue {
             guard !operand.isEmpty else { return nil }
-            (expected, expectedText) = Self.expected(operand)
+            guard let (value, text) = Self.expected(operand) else { return nil }
+            (expected, expectedText) = (value, text)
         }
         let text = ([query.text, isNegated ? "not" : nil, predicate.rawValue, expectedText].compactMap { $0 })
             .joined(separator: " ")
@@ -122,7 +123,7 @@ extension BrunoRequestMapper {
 
     /// A Bruno operand as an expected value and the text that reads back as it: a number,
     /// `true`, `false`, `null`, a quoted string, or else the text as it is.
-    static func expected(_ operand: String) -> (Assertion.Expected, String) {
+    static func expected(_ operand: String) -> (Assertion.Expected, String)? {
         if let number = Double(operand), operand.first.map({ $0.isNumber || $0 == "-" }) == true {
             return (.number(number, text: operand), operand)
         }
@@ -134,7 +135,23 @@ extension BrunoRequestMapper {
         }
         var string = operand
         if operand.count >= 2, let quote = operand.first, quote == "\"" || quote == "'", operand.last == quote {
-            string = String(operand.dropFirst().dropLast())
+            // A JavaScript string literal, its escapes read.
+            var unescaped = ""
+            var escaping = false
+            let escapes: [Character: Character] = ["n": "\n", "t": "\t", "r": "\r"]
+            for character in operand.dropFirst().dropLast() {
+                if escaping {
+                    unescaped.append(escapes[character] ?? character)
+                    escaping = false
+                } else if character == "\\" {
+                    escaping = true
+                } else {
+                    unescaped.append(character)
+                }
+            }
+            // A line break or tab cannot be written in an assertion's one line.
+            if unescaped.contains(where: { $0.isNewline || $0 == "\t" }) { return nil }
+            string = unescaped
         }
         let plain =
             Double(string) == nil && !["true", "false", "null"].contains(string) && !string.isEmpty

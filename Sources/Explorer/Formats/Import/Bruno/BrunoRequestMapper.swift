@@ -121,7 +121,10 @@ struct BrunoRequestMapper {
     /// One request as an endpoint, or `nil` for an item that is not one (noted).
     private mutating func endpoint(_ item: LooseObject, name: String, scope: BrunoCollection.Scope) -> Endpoint? {
         let request = item.object("request") ?? [:]
-        let type = item.text("type") ?? "http-request"
+        let shortTypes = [
+            "http": "http-request", "graphql": "graphql-request", "grpc": "grpc-request", "ws": "ws-request",
+        ]
+        let type = item.text("type").map { shortTypes[$0] ?? $0 } ?? "http-request"
         let id = (scope.folderPath + [name]).joined(separator: "/")
         guard ["http-request", "graphql-request", "grpc-request", "ws-request"].contains(type) else {
             report.other.append("\"\(id)\" is a Bruno \(type) item, which is not a request: left out.")
@@ -159,6 +162,12 @@ struct BrunoRequestMapper {
                 KeyValue($0.name, BrunoTemplates.substituting(values, in: $0.value))
             }
             let method = (request.text("method") ?? "GET").trimmingCharacters(in: .whitespaces)
+            let allowed = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+            guard !method.isEmpty, method.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+                report.other.append(
+                    "\"\(id)\" uses the method \"\(method)\", which is not an HTTP method token (RFC 9110): left out.")
+                return nil
+            }
             endpoint = Endpoint(
                 name: name,
                 method: HTTPMethod(

@@ -6,6 +6,15 @@ final class BrunoTemplates {
     /// Dynamic variables with no explorer function, kept as written.
     private(set) var unknownDynamic: Set<String> = []
 
+    /// Bruno variables named `env.…`, renamed `env_…`.
+    private(set) var renamed: Set<String> = []
+
+    /// A Bruno variable's name in explorer: `env.X` (which explorer reads as the process
+    /// environment) is `env_X`; others as they are.
+    static func variableName(_ name: String) -> String {
+        name.hasPrefix("env.") ? "env_" + name.dropFirst(4) : name
+    }
+
     /// Creates a conversion that has met nothing yet.
     init() {}
 
@@ -27,6 +36,10 @@ final class BrunoTemplates {
             let name = inner.trimmingCharacters(in: .whitespaces)
             if name.hasPrefix("process.env.") {
                 out += "{{env.\(name.dropFirst("process.env.".count))}}"
+            } else if name.hasPrefix("env.") {
+                // explorer's {{env.X}} is the process environment: a Bruno variable named env.X is renamed.
+                renamed.insert(name)
+                out += "{{\(Self.variableName(name))}}"
             } else if let function = Self.functions[name] {
                 out += "{{\(function)}}"
             } else {
