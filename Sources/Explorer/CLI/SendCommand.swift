@@ -52,6 +52,8 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
 
     @OptionGroup var responses: ResponseValidationOption
 
+    @OptionGroup(title: "Signing") var presign: PresignOption
+
     func run() async throws {
         let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
@@ -63,6 +65,12 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
         try sender.useTLS(of: environment, collectionFile: URL(fileURLWithPath: located.path))
         try sender.useProxy(of: environment, overrides: overrides)
         defer { keepCookies() }
+        if let seconds = presign.presign {
+            let plan = try ExchangeSender.Plan.resolving(
+                found, in: loaded, environment: environment, overrides: overrides)
+            guard case .resolved(let resolved) = plan.target else { return }
+            return try presign.printURL(of: resolved, expires: seconds)
+        }
         if found.isWebSocket(resolvedURL: environment.baseURLTemplate) {
             let plan = try ExchangeSender.Plan.resolving(
                 found, in: loaded, environment: environment, overrides: overrides)

@@ -23,7 +23,29 @@ package enum CurlExporter {
                 (name: $0.username, password: revealSecrets ? $0.password : SecretMasker.mask)
             },
             proxyOptions: proxyOptions(for: resolved, revealSecrets: revealSecrets)
+                + signingOptions(for: resolved, revealSecrets: revealSecrets)
         ).text
+    }
+
+    /// `auth: aws_sigv4` as curl's `--aws-sigv4 aws:amz:REGION:SERVICE` and `--user KEY:SECRET`
+    /// (the session token is a header curl signs with the rest); curl has no OAuth 1.0a, so an
+    /// `oauth1` request is written unsigned.
+    static func signingOptions(for resolved: ResolvedRequest, revealSecrets: Bool) -> [(option: String, value: String)]
+    {
+        guard case .awsSigV4(let signer)? = resolved.signing else { return [] }
+        var options = [
+            (option: "--aws-sigv4", value: "aws:amz:\(signer.region):\(signer.service)"),
+            (
+                option: "--user",
+                value: signer.credentials.accessKeyID + ":"
+                    + (revealSecrets ? signer.credentials.secretAccessKey : SecretMasker.mask)
+            ),
+        ]
+        if let token = signer.credentials.sessionToken {
+            options.append(
+                (option: "-H", value: "X-Amz-Security-Token: " + (revealSecrets ? token : SecretMasker.mask)))
+        }
+        return options
     }
 
     /// The environment's `proxy:` as curl's `-x`, `-U` and `--noproxy` (`--noproxy '*'` for

@@ -116,7 +116,7 @@ package struct RequestResolver: Sendable {
         let sentToOwnOrigin = Self.inheritedAuthGoes(toPath: path.text, isWholeURL: path.isWholeURL, baseURL: baseURL)
         let auth = try resolvedAuth(
             with: templates, collection: collection, environment: environment, inherited: sentToOwnOrigin,
-            headers: &headers, query: &query)
+            host: path.isWholeURL ? URL(string: path.text)?.host : baseURL.host, headers: &headers, query: &query)
         let directory =
             baseDirectory ?? collection.sourceURL?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -149,6 +149,7 @@ package struct RequestResolver: Sendable {
         )
         resolved.digest = auth.digest
         resolved.oauth2 = auth.oauth2
+        resolved.signing = auth.signing
         resolved.graphQLDocument = graphQLDocument
         resolved.grpcMessages = try endpoint.grpc.map { settings in
             try settings.messages.map { message in
