@@ -26,10 +26,9 @@ extension LoadCommand {
         let exchange: GRPCExchange
         let requests: [[UInt8]]
         do {
-            let schema = try await GRPCCaller.schemas.schema(
-                files: collection.grpcSchema, folder: collectionFile.deletingLastPathComponent(),
+            exchange = try await GRPCCaller.schemas.exchange(
+                method: plan.method, files: collection.grpcSchema, folder: collectionFile.deletingLastPathComponent(),
                 dispatcher: dispatcher, server: plan.server.absoluteString)
-            exchange = try GRPCExchange(method: plan.method, in: schema)
             requests = try exchange.encode(plan.messages)
         } catch {
             await dispatcher.shutdown()

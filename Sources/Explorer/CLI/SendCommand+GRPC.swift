@@ -156,9 +156,9 @@ struct GRPCCaller: Sendable {
         var requests: [[UInt8]] = []
         var streamed: AsyncThrowingStream<JSONValue, any Error>?
         do {
-            let schema = try await Self.schemas.schema(
-                files: schemaFiles, folder: folder, dispatcher: dispatcher, server: plan.server.absoluteString)
-            exchange = try GRPCExchange(method: plan.method, in: schema)
+            exchange = try await Self.schemas.exchange(
+                method: plan.method, files: schemaFiles, folder: folder, dispatcher: dispatcher,
+                server: plan.server.absoluteString)
             switch input {
             case nil: requests = try exchange.encode(plan.messages)
             case .given(let messages): requests = try exchange.encode(messages)

@@ -67,9 +67,8 @@ extension ExchangeSending {
             let exchange: GRPCExchange
             let requests: [[UInt8]]
             do {
-                let schema = try await schemas.schema(
-                    files: files, folder: folder, dispatcher: dispatcher, server: serverText)
-                exchange = try GRPCExchange(method: plan.method, in: schema)
+                exchange = try await schemas.exchange(
+                    method: plan.method, files: files, folder: folder, dispatcher: dispatcher, server: serverText)
                 requests = try exchange.encode(plan.messages)
             } catch {
                 await dispatcher.shutdown()
