@@ -54,6 +54,44 @@ import Testing
         }
     }
 
+    /// Every prefix of a Posting request, a Thunder collection and a JetBrains environment file
+    /// imports (and loads back) or is refused naming the file and the line.
+    @Test func everyPrefixOfAPostingThunderOrJetBrainsFileImportsOrFailsWithItsLine() throws {
+        let cases: [(fixture: String, read: (Data, String) throws -> ImportResult)] = [
+            (
+                "posting/sample-collections/echo-post-01.posting.yaml",
+                { try PostingImporter().importRequest(String(decoding: $0, as: UTF8.self), path: $1) }
+            ),
+            (
+                "thunder/alpyca/thunder-tests/collections/tc_col_management.json",
+                { try ThunderImporter().importData($0, path: $1) }
+            ),
+            (
+                "jetbrains/hmcts-hmpp/http-client.env.json",
+                { data, path in
+                    try HTTPFileImporter.addingEnvironments(
+                        to: try HTTPFileImporter().importText("GET http://localhost/"), files: [(data, false, path)])
+                }
+            ),
+        ]
+        for (fixture, read) in cases {
+            let data = try Data(contentsOf: Fixtures.url(fixture))
+            var refused = 0
+            for length in stride(from: 0, through: data.count, by: 13) {
+                do {
+                    _ = try writtenAndReadBack(try read(data.prefix(length), "cut.file").collection)
+                } catch let error as ImportError {
+                    refused += 1
+                    #expect("\(error)".hasPrefix("cut.file: "), "\(fixture) cut at \(length)")
+                    #expect("\(error)".contains("line "), "\(fixture) cut at \(length): \(error)")
+                } catch {
+                    Issue.record("unexpected error \(error) for \(fixture) cut at \(length)")
+                }
+            }
+            #expect(refused > 0, "\(fixture)")
+        }
+    }
+
     /// Every prefix of Bruno's request fixture (a block cut off, a ''' text left open) imports
     /// or is refused naming the file and its line; what imports loads back.
     @Test func everyPrefixOfABruFileImportsOrFailsWithItsLine() throws {

@@ -49,6 +49,20 @@ import Testing
         Reader(name: "http", fixture: "http/petstore.http") { data, path in
             _ = try HTTPFileImporter().importText(String(decoding: data, as: UTF8.self), file: path)
         },
+        Reader(name: "posting", fixture: "posting/sample-collections/echo-post-01.posting.yaml") { data, path in
+            _ = try PostingImporter().importRequest(String(decoding: data, as: UTF8.self), path: path)
+        },
+        Reader(name: "thunder", fixture: "thunder/terrakube/thunder-tests/thunderclient.json") { data, path in
+            _ = try ThunderImporter().importData(data, path: path)
+        },
+        Reader(name: "thunder collection", fixture: "thunder/alpyca/thunder-tests/collections/tc_col_management.json") {
+            data, path in
+            _ = try ThunderImporter().importData(data, path: path)
+        },
+        Reader(name: "jetbrains env", fixture: "jetbrains/hmcts-hmpp/http-client.env.json") { data, path in
+            _ = try HTTPFileImporter.addingEnvironments(
+                to: ImportResult(collection: APICollection(name: "fuzz")), files: [(data, false, path)])
+        },
         Reader(name: "bruno", fixture: "bruno/lang/request.bru") { data, path in
             _ = try BrunoImporter().importData(data, path: path)
         },
