@@ -37,6 +37,17 @@ import Testing
         return (place, String(message.split(separator: ".").first ?? message))
     }
 
+    /// Hurl's own files that Hurl reads (tests_ok): none is refused by the checks above.
+    @Test(arguments: [
+        "filter.hurl", "delay_option.hurl", "multilines.hurl", "form_params.hurl", "captures.hurl", "cookies.hurl",
+        "basic_authentication_per_request.hurl", "multipart_form_data.hurl", "graphql.hurl", "headers.hurl",
+        "empty_sections.hurl", "assert_json.hurl", "cookie_jar.hurl",
+    ])
+    func aFileHurlReadsIsImported(_ file: String) throws {
+        let result = try HurlImporter().importFile(at: Fixtures.url("hurl/\(file)"))
+        #expect(!result.collection.endpoints.isEmpty)
+    }
+
     @Test(arguments: cases)
     func aFileHurlRefusesIsRefusedWhereHurlRefusesIt(_ file: String, _ err: String) throws {
         let url = Fixtures.url("hurl/errors/\(file)")
