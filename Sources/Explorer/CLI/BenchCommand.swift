@@ -9,6 +9,8 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark of explorer's own parts and print figures.",
         shouldDisplay: false,
-        subcommands: [BenchHistoryCommand.self, BenchDrawCommand.self, BenchImportCommand.self]
+        subcommands: [
+            BenchHistoryCommand.self, BenchDrawCommand.self, BenchImportCommand.self, BenchReportCommand.self,
+        ]
     )
 }

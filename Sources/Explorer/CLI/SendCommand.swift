@@ -52,13 +52,22 @@ struct SendCommand: AsyncParsableCommand, CollectionOptionsHelp {
 
     @OptionGroup var responses: ResponseValidationOption
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Send a W3C traceparent header (a fresh trace id, sampled), as trace: true does; one the endpoint "
+                + "writes wins."))
+    var trace = false
+
     @OptionGroup(title: "Signing") var presign: PresignOption
 
     func run() async throws {
         let overrides = variables.overrides
         let (located, loaded) = try collectionOptions.load()
-        let (found, environment) = try ExchangeSender.Plan.lookUp(
+        let (lookedUp, environment) = try ExchangeSender.Plan.lookUp(
             endpoint, environment: collectionOptions.env, in: loaded)
+        var found = lookedUp
+        if trace { found.traces = true }
         let recorder = history.recorder()
         var sender = ExchangeSender(output)
         let keepCookies = sender.useCookies(of: environment, collection: loaded.storeKey, disabled: cookies.noCookies)

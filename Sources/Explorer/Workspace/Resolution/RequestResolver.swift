@@ -112,6 +112,10 @@ package struct RequestResolver: Sendable {
         let headerResolution = try resolvedHeaders(
             with: templates, environment: environment, sentToEnvironmentServer: !path.isWholeURL)
         var headers = headerResolution.headers
+        // `trace:`: a fresh W3C trace context per request; one the user wrote wins.
+        if endpoint.traces ?? environment.tracesRequests, headers["traceparent"] == nil {
+            headers.add(name: "traceparent", value: TraceParent.random().description)
+        }
         // Credentials stay with their origin: an inherited `auth:` is not sent to another server.
         let sentToOwnOrigin = Self.inheritedAuthGoes(toPath: path.text, isWholeURL: path.isWholeURL, baseURL: baseURL)
         let auth = try resolvedAuth(
