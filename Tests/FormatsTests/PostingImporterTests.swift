@@ -260,6 +260,14 @@ import Yams
                     "bad.posting.yaml: it cannot be imported as a Posting request: line 2: headers is not a list of name and value."
                 ))
         }
+        // One request file named alone is a collection of that request; a broken one is refused at its line.
+        let one = try PostingImporter().importFolder(
+            at: Self.samples.appendingPathComponent("echo-post-01.posting.yaml"))
+        #expect(one.collection.endpoints.map(\.name) == ["echo post"])
+        #expect(one.collection.environments.first?.baseURLTemplate == "https://postman-echo.com")
+        #expect(throws: ImportError.self) {
+            try PostingImporter().importFolder(at: folder.url.appendingPathComponent("bad.posting.yaml"))
+        }
         let file = try folder.write("x.txt", "")
         #expect(throws: ImportError.self) { try PostingImporter().importFolder(at: file) }
         let empty = try TemporaryFolder()

@@ -14,7 +14,7 @@ extension ImportCommand {
                 "Subfolders become folders and each .env file at the top an environment named after it; "
                 + "$name and ${name} become {{name}}. A request file that cannot be read is skipped and named."
         )
-        @Argument(help: "The collection folder.") var file: String
+        @Argument(help: "The collection folder (or one .posting.yaml file).") var file: String
         @OptionGroup var destination: Destination
         func imported(from url: URL) throws -> ImportResult { try PostingImporter().importFolder(at: url) }
     }

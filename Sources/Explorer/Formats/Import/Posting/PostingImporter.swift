@@ -20,7 +20,8 @@ import Yams
 /// (`$$` is a `$`).
 ///
 /// A request file that cannot be read is skipped, named with its line in a warning; a folder
-/// in which no request reads is refused with the first file's error.
+/// in which no request reads is refused with the first file's error. One `*.posting.yaml` file
+/// named alone is imported as a collection of its one request.
 package struct PostingImporter: Sendable {
     /// How many request files one folder may hold (a folder beyond is refused, not walked for ever).
     static let maximumFiles = 10_000
@@ -30,13 +31,19 @@ package struct PostingImporter: Sendable {
 
     /// Imports a Posting collection folder.
     ///
-    /// - Throws: `ImportError` when the path is not a folder, holds no `*.posting.yaml` file,
-    ///   or none of its request files can be read.
+    /// - Throws: `ImportError` when the path is neither a folder nor a `*.posting.yaml` file,
+    ///   holds no `*.posting.yaml` file, or none of its request files can be read.
     package func importFolder(at url: URL) throws -> ImportResult {
         let folder = url.standardizedFileURL
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
+        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+        if exists, !isDirectory.boolValue, folder.lastPathComponent.hasSuffix(".posting.yaml") {
+            // One request file alone: its request, refused at its line when it does not read.
+            var reading = Reading()
+            let request = try reading.request(at: folder)
+            return Self.result(of: request, reading: reading)
+        }
+        guard exists, isDirectory.boolValue else {
             throw ImportError.invalidFile(
                 path: folder.path, format: "a Posting collection",
                 reason: "it is not a folder; name the folder that holds the *.posting.yaml files.")
@@ -73,7 +80,11 @@ package struct PostingImporter: Sendable {
     /// - Throws: `ImportError.invalidFile` naming the file and line.
     func importRequest(_ text: String, path: String) throws -> ImportResult {
         var reading = Reading()
-        let request = try reading.request(text: text, path: path)
+        return Self.result(of: try reading.request(text: text, path: path), reading: reading)
+    }
+
+    /// One request as a collection of its own.
+    private static func result(of request: Request, reading: Reading) -> ImportResult {
         let (items, baseURL) = ImportedOrigins.relativeToMainOrigin(Self.tree([([], request)], under: []))
         var collection = APICollection(name: request.endpoint.name, items: items)
         collection.environments = [Environment(name: "default", baseURLTemplate: baseURL ?? "http://localhost")]
