@@ -218,6 +218,7 @@ import Testing
         ).ensureValidResponse().value
         let elsewhere = try JSONDecoder().decode(Echo.self, from: try #require(redirected.body))
         #expect(redirected.url.port == second.port)
+        #expect(elsewhere.header("Host") == "127.0.0.1:\(second.port)")
         for name in ["Authorization", "X-Amz-Security-Token", "X-Amz-Date"] {
             #expect(elsewhere.header(name) == nil, "\(name) reached the other origin")
         }

@@ -235,7 +235,8 @@ public struct AWSSignatureV4: RequestAdapter, Sendable, Hashable {
         let (path, query, host) = try Self.parts(of: request.url)
         var headers = request.headers
         let date = headers["X-Amz-Date"].flatMap(Self.date(parsing:)) ?? now
-        if headers["Host"] == nil { headers.add(name: "Host", value: host) }
+        let addsHost = headers["Host"] == nil
+        if addsHost { headers.add(name: "Host", value: host) }
         var signed = request
         signed.headers =
             signedHeaders(
@@ -243,6 +244,8 @@ public struct AWSSignatureV4: RequestAdapter, Sendable, Hashable {
                 date: date
             ).headers
         signed.originBoundHeaders.formUnion(["X-Amz-Date", "X-Amz-Security-Token", "x-amz-content-sha256"])
+        // The Host signed is this origin's: another origin gets its own from the transport.
+        if addsHost { signed.originBoundHeaders.insert("Host") }
         return signed
     }
 
