@@ -205,4 +205,39 @@ import Testing
         #expect(state.footerHints.contains(KeyHint(key: "O", label: "stop mock")))
         #expect(state.footerHints.contains(KeyHint(key: "L", label: "mock log")))
     }
+
+    @Test func zResetsTheServedMocksResourcesAndSaysHowManyAreBack() throws {
+        var state = try tuiState()
+        // No mock: nothing to reset, and the key that starts one is named.
+        #expect(!tuiPress(&state, .char("Z")).contains { if case .resetMock = $0 { true } else { false } })
+        #expect(state.message == "No mock is running: O starts one.")
+        tuiPress(&state, .char("O"))
+        started(&state)
+        // A mock without state has none to reset.
+        #expect(tuiPress(&state, .char("Z")).isEmpty)
+        #expect(state.message == "This mock keeps no state: O stops it, then U serves a stateful one.")
+        tuiPress(&state, .char("O"))
+        // U serves a stateful one.
+        let request = try #require(startEffect(tuiPress(&state, .char("U"))))
+        #expect(request.stateful)
+        #expect(state.message == "Starting a stateful mock of local in shop.yaml …")
+        started(&state)
+        #expect(
+            state.message
+                == "Environment: mock, a mock of local on port 45123 (3 routes, from examples, stateful): "
+                + "L log, Z reset, O stop")
+        #expect(tuiPress(&state, .char("Z")).contains { if case .resetMock = $0 { true } else { false } })
+        #expect(state.message == "Resetting the mock's resources …")
+        tuiReduce(&state, .mockStateReset(4))
+        #expect(state.message == "Mock reset: 4 resources from the document's examples.")
+    }
+
+    @Test func thePaletteOffersTheMockReset() throws {
+        var state = try tuiState()
+        tuiPress(&state, .ctrl("p"))
+        tuiType(&state, "reset the mock")
+        let first = try #require(CommandPalette.ranked(state, query: "reset the mock").first)
+        #expect(first.entry.target == .command(.mockReset))
+        #expect(first.entry.detail == "Z")
+    }
 }

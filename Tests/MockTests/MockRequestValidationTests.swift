@@ -222,4 +222,34 @@ import Testing
         #expect(violations("/items/1/.x,4", headers: ["x-ids": "1, x"]).count == 1)
         #expect(violations("/items/1/.x,4", headers: ["x-ids": "1,2"]) == [])
     }
+
+    @Test func integersOutsideTheirInt32OrInt64FormatAreRefused() async throws {
+        let document = #"""
+            {"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"}, "paths": {"/pets": {
+              "get": {"parameters": [{"name": "limit", "in": "query",
+                  "schema": {"type": "integer", "format": "int32"}}],
+                "responses": {"200": {"description": "Pets", "content": {"application/json": {"example": []}}}}},
+              "post": {"requestBody": {"content": {"application/json": {"schema": {"type": "object",
+                  "properties": {"id": {"type": "integer", "format": "int64"},
+                    "tags": {"type": "array", "items": {"type": "integer", "format": "int32"}}}}}}},
+                "responses": {"201": {"description": "Added"}}}}}}
+            """#
+        let plan = MockPlan(endpoints: [], contract: try OpenAPIContract(document: JSONValue(parsing: document)))
+        try await Server.withMock(plan) { (server: MockServer) async throws in
+            let query = try await Server.send("GET", "/pets?limit=-2147483649", to: server)
+            #expect(query.status == 422)
+            #expect(query.json?["violations"]?[0]?["message"]?.stringValue == "-2147483649 does not fit an int32")
+            #expect(try await Server.send("GET", "/pets?limit=-2147483648", to: server).status == 200)
+            let body = try await Server.send(
+                "POST", "/pets", to: server, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"id": 9223372036854775808, "tags": [1, 4294967296]}"#.utf8))
+            #expect(body.status == 422)
+            #expect(
+                body.json?["violations"]?.arrayValue?.compactMap { $0["pointer"]?.stringValue } == ["/id", "/tags/1"])
+            let fits = try await Server.send(
+                "POST", "/pets", to: server, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"id": 9223372036854775807, "tags": [2147483647]}"#.utf8))
+            #expect(fits.status == 201)
+        }
+    }
 }

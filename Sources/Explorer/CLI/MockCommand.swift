@@ -9,7 +9,8 @@ import Workspace
 
 /// `explorer mock [COLLECTION] [--env NAME] [--port N] [--from examples|history|both]
 /// [--latency 200ms] [--fail-rate 0.1] [--seed N] [--collection-out FILE] [--allow-host NAME]
-/// [--no-validate-requests]`: a local server that answers every endpoint of a collection.
+/// [--no-validate-requests] [--stateful [--state FILE] [--state-limit N]]`: a local server that answers
+/// every endpoint of a collection.
 struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
     static let configuration = CommandConfiguration(
         commandName: "mock",
@@ -37,6 +38,20 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
             It answers only requests whose Host is 127.0.0.1 or localhost, so that a web page
             cannot read it by rebinding its own name to 127.0.0.1; any other name is a 421
             problem+json. --allow-host NAME answers that name too (repeatable; * for any).
+
+            A request the mock must refuse (no credentials the operation requires, a method the
+            path does not take) gets the status the document declares for it (401/403, 405),
+            else a problem+json that says the document declares none. An unknown path is a 404.
+
+            --stateful keeps resources in memory while the mock runs: a POST to a collection path
+            (/users) stores its JSON body, with an id when the schema has one (generated when the
+            body has none); GET, PUT, PATCH (a JSON merge patch) and DELETE of the item path
+            (/users/{id}) read, replace, merge and remove it; a resource not kept is the
+            operation's documented 404; GET of the collection lists what is kept. It starts from
+            the document's examples. At most --state-limit resources (10000) and 64 MiB are kept:
+            past them a new one is refused (507), and the log says so. --state FILE loads them
+            from FILE when the mock starts and saves them to it (mode 0600) when it stops; nothing
+            is written to disk otherwise.
 
             To send to the mock, --collection-out writes a copy of the collection with an
             environment `mock` whose base_url is the mock (write it beside the collection, so that
@@ -93,6 +108,23 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         help: "Answer every request, even one that breaks its operation's parameters or body.")
     var noValidateRequests = false
 
+    @Flag(
+        name: .long,
+        help: "Keep resources in memory: POST stores, GET reads, PUT/PATCH change, DELETE removes.")
+    var stateful = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --stateful: load the resources from FILE at start and save them to it at stop (mode 0600).",
+            valueName: "FILE"))
+    var state: String?
+
+    @Option(
+        name: .customLong("state-limit"),
+        help: ArgumentHelp("With --stateful: the most resources kept (default 10000).", valueName: "N"))
+    var stateLimit: Int = MockStateStore.defaultLimit
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard MockSource(rawValue: from) != nil else {
@@ -100,6 +132,10 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         guard (0...1).contains(failRate) else {
             throw ValidationError("--fail-rate must be between 0 and 1, like 0.1.")
+        }
+        if state != nil, !stateful { throw ValidationError("--state FILE needs --stateful.") }
+        guard (1...1_000_000).contains(stateLimit) else {
+            throw ValidationError("--state-limit must be between 1 and 1000000, like 10000.")
         }
         if let latency, Self.duration(latency) == nil {
             throw ValidationError("--latency takes a duration like 200ms or 1.5s, not \"\(latency)\".")
@@ -155,6 +191,20 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         let seed = seed ?? UInt64.random(in: 0...999_999)
         let chaos = MockChaos(latency: latency.flatMap(Self.duration) ?? .zero, failRate: failRate, seed: seed)
+        var store: MockStateStore?
+        let stateFile = state.map { URL(fileURLWithPath: $0) }
+        if stateful {
+            let seeded = MockStateStore(seededFrom: plan, limit: stateLimit)
+            if let stateFile, FileManager.default.fileExists(atPath: stateFile.path) {
+                do {
+                    try seeded.load(from: stateFile)
+                } catch {
+                    printError(error.description)
+                    throw ExitCode(2)
+                }
+            }
+            store = seeded
+        }
         let server: MockServer
         do {
             // The log quotes what the document names (an example) and what a client sent (the
@@ -162,7 +212,7 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
             server = try await MockServer.start(
                 plan: plan, port: port, chaos: chaos, handleSignals: true,
                 allowedHosts: MockAllowedHosts(adding: allowHost), validatesRequests: !noValidateRequests,
-                accessLog: { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) })
+                state: store, accessLog: { printLine(ExchangeOutput.escapingControls($0, keepingLineBreaks: false)) })
         } catch {
             printError(String(describing: error))
             throw ExitCode(1)
@@ -181,6 +231,13 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
                 noValidateRequests
                     ? "  requests    answered unchecked (--no-validate-requests)"
                     : "  requests    checked against the document (--no-validate-requests to answer any)")
+        }
+        if let store {
+            let kept = "\(store.count) resource\(store.count == 1 ? "" : "s") kept"
+            let place = stateFile.map { "loaded from and saved to \($0.path)" } ?? "in memory only"
+            printLine(
+                "  state       \(kept), \(ExchangeOutput.escapingControls(place, keepingLineBreaks: false)); at most "
+                    + "\(store.limit) (--state-limit N)")
         }
         if failRate > 0 || chaos.latency > .zero {
             printLine("  latency \(chaos.latency), fail rate \(failRate), seed \(seed)")
@@ -207,6 +264,16 @@ struct MockCommand: AsyncParsableCommand, CollectionOptionsHelp {
         }
         printLine("Press Ctrl-C to stop.")
         await server.waitUntilStopped()
+        if let store, let stateFile {
+            do {
+                try store.save(to: stateFile)
+                printLine("explorer mock saved \(store.count) resources to \(stateFile.path).")
+            } catch {
+                printError(error.description)
+                printLine("explorer mock stopped.")
+                throw ExitCode(1)
+            }
+        }
         printLine("explorer mock stopped.")
     }
 }

@@ -10,11 +10,14 @@ import Workspace
 /// The TUI's mock (`O`): `explorer mock`'s server and plan, in this process, on a free port of
 /// 127.0.0.1. It answers from the collection's OpenAPI examples when the collection names a
 /// document, else from the history's last answers in the mocked environment (`--from
-/// history`), since without a document that is all there is to answer with.
+/// history`), since without a document that is all there is to answer with. A stateful one
+/// (`U`) keeps resources as `explorer mock --stateful` does (in memory, never on disk), and
+/// `resetState()` (`Z`) forgets what changed.
 final class SessionMockHost: MockHosting {
     /// The history the answers of a collection without a document come from.
     private let history: HistoryStore?
     private let server = Mutex<MockServer?>(nil)
+    private let store = Mutex<MockStateStore?>(nil)
 
     init(history: HistoryStore?) {
         self.history = history
@@ -29,15 +32,24 @@ final class SessionMockHost: MockHosting {
         let plan = try MockPlan.serving(
             collection, file: file, contract: contract?.contract, environment: request.environment,
             source: source, history: history)
+        let state = request.stateful ? MockStateStore(seededFrom: plan) : nil
         let started = try await MockServer.start(
-            plan: plan, port: 0, accessLog: { line in log(Self.withoutPrefix(line)) })
+            plan: plan, port: 0, state: state, accessLog: { line in log(Self.withoutPrefix(line)) })
         server.withLock { $0 = started }
+        store.withLock { $0 = state }
         return MockStarted(
             port: started.port, baseURL: plan.baseURL(port: started.port), routes: plan.routes.count,
             source: source.rawValue)
     }
 
+    func resetState() async -> Int? {
+        guard let state = store.withLock({ $0 }) else { return nil }
+        state.reset()
+        return state.count
+    }
+
     func stop() async {
+        store.withLock { $0 = nil }
         let running = server.withLock { server in
             defer { server = nil }
             return server

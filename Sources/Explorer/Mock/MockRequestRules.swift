@@ -103,7 +103,7 @@ package struct MockRequestRules: Sendable {
         let set = SchemaSet(
             document: document, pointers: Array(builder.schemaPointers), dialect: contract.dialect,
             assertsFormats: true, identifierRoots: isSwagger2 ? ["/definitions"] : ["/components/schemas"])
-        operations = drafts.mapValues { $0.compiled(set.schemas) }
+        operations = drafts.mapValues { $0.compiled(set.schemas, document: document) }
     }
 
     /// Whether the operation's checks read the body.
@@ -205,6 +205,8 @@ struct ParameterRule: Sendable {
     var isJSONContent: Bool
     var schemaPointer: String?
     var schema: JSONSchema?
+    /// The `int32`/`int64` formats of its schema, which the schema engine does not assert.
+    var integerFormats = MockIntegerFormats()
 
     func check(_ request: MockIncomingRequest, pathValues: [String: String], declaredQuery: Set<String>)
         -> [MockRequestViolation]
@@ -230,7 +232,13 @@ struct ParameterRule: Sendable {
         } else {
             candidates = values(texts)
         }
-        if candidates.contains(where: schema.isValid) { return [] }
+        if let valid = candidates.first(where: schema.isValid) {
+            return integerFormats.violations(of: valid).map {
+                MockRequestViolation(
+                    location: location, name: name, pointer: $0.pointer, schemaPointer: $0.schemaPointer,
+                    message: $0.message)
+            }
+        }
         return schema.validate(candidates[0], limit: 5).map {
             MockRequestViolation(
                 location: location, name: name, pointer: $0.instancePointer, schemaPointer: $0.schemaPointer,
@@ -358,6 +366,8 @@ struct BodyRule: Sendable {
         var schema: JSONSchema?
         /// For a form: how each field's text is parsed.
         var shape: ValueShape
+        /// The `int32`/`int64` formats of its schema.
+        var integerFormats = MockIntegerFormats()
     }
 
     var required: Bool
@@ -424,10 +434,15 @@ struct BodyRule: Sendable {
         case .other:
             return []
         }
-        return schema.validate(instance, limit: 10).map {
+        let broken = schema.validate(instance, limit: 10).map {
             MockRequestViolation(
                 location: .body, name: nil, pointer: $0.instancePointer, schemaPointer: $0.schemaPointer,
                 message: $0.message)
+        }
+        guard broken.isEmpty else { return broken }
+        return chosen.integerFormats.violations(of: instance).map {
+            MockRequestViolation(
+                location: .body, name: nil, pointer: $0.pointer, schemaPointer: $0.schemaPointer, message: $0.message)
         }
     }
 
@@ -442,14 +457,18 @@ struct OperationRules: Sendable {
     var parameters: [ParameterRule]
     var body: BodyRule?
 
-    func compiled(_ schemas: [String: JSONSchema]) -> OperationRules {
+    func compiled(_ schemas: [String: JSONSchema], document: JSONValue) -> OperationRules {
         var copy = self
         for index in copy.parameters.indices {
             copy.parameters[index].schema = copy.parameters[index].schemaPointer.flatMap { schemas[$0] }
+            copy.parameters[index].integerFormats = MockIntegerFormats(
+                schemaAt: copy.parameters[index].schemaPointer, document: document)
         }
         if var body = copy.body {
             for index in body.media.indices {
                 body.media[index].schema = body.media[index].schemaPointer.flatMap { schemas[$0] }
+                body.media[index].integerFormats = MockIntegerFormats(
+                    schemaAt: body.media[index].schemaPointer, document: document)
             }
             copy.body = body
         }

@@ -72,14 +72,20 @@ package struct MockResponder: HTTPResponder {
     let accessLog: (@Sendable (String) -> Void)?
     let allowedHosts: MockAllowedHosts
     let validatesRequests: Bool
+    /// The resources a stateful mock keeps (`--stateful`), or `nil` for a mock without state.
+    let state: MockStateStore?
+    /// The collection and item paths of the plan (empty without state).
+    let resources: MockResources
     private let random: MockRandomSource
     private let answers = MockAnswerCache()
 
     package init(
         plan: MockPlan, chaos: MockChaos = MockChaos(), allowedHosts: MockAllowedHosts = MockAllowedHosts(),
-        validatesRequests: Bool = true, accessLog: (@Sendable (String) -> Void)? = nil
+        validatesRequests: Bool = true, state: MockStateStore? = nil, accessLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.plan = plan
+        self.state = state
+        self.resources = state == nil ? MockResources() : MockResources(plan: plan)
         self.validatesRequests = validatesRequests
         self.chaos = chaos
         self.allowedHosts = allowedHosts
@@ -133,10 +139,21 @@ package struct MockResponder: HTTPResponder {
             return (
                 Self.problem(
                     .notFound, type: "not-found", title: "Not Found",
-                    detail: "No endpoint of the mock matches \(request.method.rawValue) \(request.uri.path).\(hint)",
+                    detail:
+                        "No endpoint of the mock matches \(request.method.rawValue) \(request.uri.path).\(hint)"
+                        + (plan.contract == nil
+                            ? ""
+                            : " The document declares no such path, so it declares no answer: this problem stands for one."),
                     instance: request.uri.path, extensions: [("near", .array(near.map(JSONValue.string)))]), ""
             )
         case .methodNotAllowed(let allowed):
+            // The path's own 405, when one of its operations documents it.
+            if let (operation, contract) = documenting("405", path: request.uri.path) {
+                var (response, note) = example(
+                    request, operation: operation, contract: contract, prefer: ["code": "405"])
+                response.headers[.allow] = allowed.joined(separator: ", ")
+                return (response, "\(note) of \(operation.name), method not allowed")
+            }
             var headers = HTTPFields()
             headers[.allow] = allowed.joined(separator: ", ")
             return (
@@ -144,7 +161,10 @@ package struct MockResponder: HTTPResponder {
                     .methodNotAllowed, type: "method-not-allowed", title: "Method Not Allowed",
                     detail:
                         "\(request.method.rawValue) is not allowed on \(request.uri.path); "
-                        + "use \(allowed.joined(separator: ", ")).",
+                        + "use \(allowed.joined(separator: ", ")). "
+                        + (plan.contract == nil
+                            ? ""
+                            : "The document declares no 405 response for this path, so this problem stands for one."),
                     instance: request.uri.path, headers: headers), ""
             )
         case .route(let route):
@@ -154,18 +174,36 @@ package struct MockResponder: HTTPResponder {
 
     private func answer(_ request: Request, route: MockRoute) async -> (Response, String) {
         let prefer = Self.preferences(request.headers[.init("Prefer")!] ?? "")
+        let choosing = prefer["code"] != nil || prefer["example"] != nil || prefer["dynamic"] == "true"
+        let credentialed = route.operation.map { operation in
+            plan.contract.map { missingCredentials(request, operation: operation, document: $0.document) == nil }
+                ?? true
+        }
+        // The body is read once, for the checks and for the state.
+        var body: Data?
+        if let operation = route.operation, credentialed == true,
+            (validatesRequests && prefer["code"] == nil && plan.requestRules?.readsBody(operation) == true)
+                || (state != nil && !choosing && ["POST", "PUT", "PATCH"].contains(route.method))
+        {
+            var copy = request
+            body = (try? await copy.collectBody(upTo: MockRequestRules.bodyLimit)).map { Data($0.readableBytesView) }
+        }
         // Credentials first, as a server checks them (the 401 below); `Prefer: code=` asks for
         // an answer whatever the request is.
         if validatesRequests, prefer["code"] == nil, let operation = route.operation, let contract = plan.contract,
-            let rules = plan.requestRules,
-            missingCredentials(request, operation: operation, document: contract.document) == nil
+            let rules = plan.requestRules, credentialed == true
         {
-            let violations = await check(request, operation: operation, rules: rules)
+            let violations = check(request, operation: operation, rules: rules, body: body)
             if !violations.isEmpty {
                 return refused(request, operation: operation, contract: contract, violations: violations)
             }
         }
-        let choosing = prefer["code"] != nil || prefer["example"] != nil || prefer["dynamic"] == "true"
+        if let state, !choosing, credentialed == true, let operation = route.operation, let contract = plan.contract,
+            let answer = statefulAnswer(
+                request, route: route, operation: operation, contract: contract, body: body, store: state)
+        {
+            return answer
+        }
         if !choosing, plan.source != .examples, let endpointID = route.endpointID,
             let recorded = plan.recorded[endpointID]
         {
@@ -205,8 +243,8 @@ package struct MockResponder: HTTPResponder {
     /// The violations of a request to `operation` (the body read only when the operation takes
     /// one; a body larger than `MockRequestRules.bodyLimit` is not checked).
     private func check(
-        _ request: Request, operation: OpenAPIContract.Operation, rules: MockRequestRules
-    ) async -> [MockRequestViolation] {
+        _ request: Request, operation: OpenAPIContract.Operation, rules: MockRequestRules, body: Data?
+    ) -> [MockRequestViolation] {
         let path = request.uri.path
         var candidates = [path]
         for base in plan.basePaths where path.hasPrefix(base) {
@@ -220,19 +258,14 @@ package struct MockResponder: HTTPResponder {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
         }
-        var body: Data?
-        if rules.readsBody(operation) {
-            var copy = request
-            body = (try? await copy.collectBody(upTo: MockRequestRules.bodyLimit)).map { Data($0.readableBytesView) }
-        }
         let incoming = MockIncomingRequest(
             path: matched, query: MockIncomingRequest.pairs(request.uri.query ?? ""), headers: headers, body: body)
         return rules.violations(of: incoming, operation: operation)
     }
 
     /// The answer to a request that breaks its operation's rules: the operation's documented
-    /// 400 or 422 (422 first when only the body's schema is broken, else 400; a `4XX` range
-    /// counts), else a 422 problem+json listing the violations.
+    /// 400 or 422 (422 first when only the body's schema is broken, else 400; a `4XX` range or a
+    /// `default` answer counts), else a 422 problem+json listing the violations.
     private func refused(
         _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
         violations: [MockRequestViolation]
@@ -244,7 +277,9 @@ package struct MockResponder: HTTPResponder {
         let order = onlyBodySchema ? ["422", "400"] : ["400", "422"]
         let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
         let reason = "request refused: \(violations[0])\(more)"
-        if let code = order.first(where: declared.contains) ?? (declared.contains("4XX") ? order[0] : nil) {
+        if let code = order.first(where: declared.contains)
+            ?? (declared.contains("4XX") || declared.contains("DEFAULT") ? order[0] : nil)
+        {
             let (response, note) = example(request, operation: operation, contract: contract, prefer: ["code": code])
             return (response, "\(note), \(reason)")
         }
@@ -309,8 +344,8 @@ package struct MockResponder: HTTPResponder {
     }
 
     /// The answer to a request without the credentials its operation requires: the operation's
-    /// documented 401, else its 403 (or a `4XX` range, as a 401), else a 401 problem that says
-    /// the document declares none.
+    /// documented 401, else its 403 (or a `4XX` range or `default`, as a 401), else a 401 problem
+    /// that says the document declares none.
     private func unauthorized(
         _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
         scheme: String
@@ -319,7 +354,9 @@ package struct MockResponder: HTTPResponder {
             JSONPointer.resolve(operation.pointer + "/responses", in: contract.document)?.members?
             .map { $0.key.uppercased() } ?? []
         var (response, note): (Response, String)
-        if let code = ["401", "403"].first(where: declared.contains) ?? (declared.contains("4XX") ? "401" : nil) {
+        if let code = ["401", "403"].first(where: declared.contains)
+            ?? (declared.contains("4XX") || declared.contains("DEFAULT") ? "401" : nil)
+        {
             (response, note) = example(request, operation: operation, contract: contract, prefer: ["code": code])
         } else {
             response = Self.problem(
@@ -338,18 +375,27 @@ package struct MockResponder: HTTPResponder {
 
     /// The example answer of an operation, built once for each preference and `Accept` (the
     /// document does not change while the mock runs).
-    private func example(
+    func example(
         _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
         prefer: [String: String]
     ) -> (Response, String) {
+        let answer = exampleAnswer(request, operation: operation, contract: contract, prefer: prefer)
+        return (answer.response, answer.note)
+    }
+
+    /// `example(…)` as the answer kept, its body readable.
+    func exampleAnswer(
+        _ request: Request, operation: OpenAPIContract.Operation, contract: OpenAPIContract,
+        prefer: [String: String]
+    ) -> MockAnswerCache.Answer {
         let key =
             operation.pointer + "\u{0}"
             + prefer.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             + "\u{0}" + (request.headers[.accept] ?? "")
-        if let cached = answers.answer(for: key) { return (cached.response, cached.note) }
+        if let cached = answers.answer(for: key) { return cached }
         let answer = buildExample(request, operation: operation, contract: contract, prefer: prefer)
         answers.store(answer, key: key)
-        return (answer.response, answer.note)
+        return answer
     }
 
     private func buildExample(

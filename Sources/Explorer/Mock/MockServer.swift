@@ -32,12 +32,13 @@ package final class MockServer: Sendable {
     ///   - handleSignals: stop gracefully on SIGINT/SIGTERM (for the command).
     ///   - allowedHosts: the names answered in `Host` besides 127.0.0.1 and localhost (none by default).
     ///   - validatesRequests: refuse requests that break their operation's rules (`MockRequestRules`).
+    ///   - state: the resources a stateful mock keeps (`MockStateStore`), or `nil` for none.
     ///   - accessLog: called with one line per request, if set.
     /// - Throws: `MockError` when the port is taken or cannot be bound.
     package static func start(
         plan: MockPlan, port: Int = 0, chaos: MockChaos = MockChaos(), handleSignals: Bool = false,
         allowedHosts: MockAllowedHosts = MockAllowedHosts(), validatesRequests: Bool = true,
-        accessLog: (@Sendable (String) -> Void)? = nil
+        state: MockStateStore? = nil, accessLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> MockServer {
         var logger = Logger(label: "explorer.mock")
         logger.logLevel = .critical
@@ -45,7 +46,7 @@ package final class MockServer: Sendable {
         let application = Application(
             responder: MockResponder(
                 plan: plan, chaos: chaos, allowedHosts: allowedHosts, validatesRequests: validatesRequests,
-                accessLog: accessLog),
+                state: state, accessLog: accessLog),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "explorer-mock"),
             onServerRunning: { channel in continuation.yield(.success(channel.localAddress?.port ?? port)) },
             logger: logger)

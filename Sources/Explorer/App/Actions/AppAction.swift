@@ -81,6 +81,8 @@ package enum AppAction: Sendable {
     case mockFailed(String)
     /// The session's mock answered these requests.
     case mockAnswered([MockLogLine])
+    /// The session's mock forgot its changes: how many resources it keeps now (`nil`: no mock served).
+    case mockStateReset(Int?)
 }
 
 /// Work the reducer asks the runtime to do; the results come back as actions.
@@ -145,4 +147,6 @@ package enum AppEffect: Sendable {
     case startMock(MockRequest)
     /// Stop the session's mock.
     case stopMock
+    /// Reset the session's mock's resources to the document's examples.
+    case resetMock
 }

@@ -60,6 +60,8 @@ package enum AppCommand: String, Hashable, Sendable, CaseIterable {
     case historyScope
     case mock
     case mockLog
+    case mockReset
+    case statefulMock
 }
 
 extension AppCommand {
@@ -83,6 +85,14 @@ extension AppCommand {
                 "Serve a mock of the collection on 127.0.0.1 as the environment mock, and switch to it (O again stops it)"
         ),
         KeyBinding(.char("L"), .mockLog, help: "The mock's log: every request it answered, newest last"),
+        KeyBinding(
+            .char("U"), .statefulMock,
+            help:
+                "Serve a stateful mock (POST stores, PUT/PATCH change, DELETE removes, in memory) as the environment "
+                + "mock (U or O again stops it)"),
+        KeyBinding(
+            .char("Z"), .mockReset,
+            help: "Reset the mock's resources: what was posted, changed or deleted goes; the examples' come back"),
         KeyBinding(
             .char("Q"), .graphQLSchema,
             help: "GraphQL schema of the endpoint: types, fields, arguments; / searches, r refreshes"),

@@ -191,6 +191,8 @@ package final class ExplorerProgram: TerminalProgram {
             mock.start(request, send: send)
         case .stopMock:
             mock.stop()
+        case .resetMock:
+            mock.reset(send: send)
         case .storeDrafts(let endpoints, let collectionPath):
             drafts.save(endpoints, collectionPath: collectionPath, report: ExchangeSending.error(send))
         // Files and stores, off the effects queue

@@ -18,6 +18,17 @@ package protocol MockHosting: Sendable {
 
     /// Stops the mock (nothing when none is served); returns once its port is released.
     func stop() async
+
+    /// Forgets what the served mock's clients posted, changed and deleted: its resources are
+    /// the document's examples again.
+    ///
+    /// - Returns: how many resources it keeps now, or `nil` when no stateful mock is served.
+    func resetState() async -> Int?
+}
+
+extension MockHosting {
+    /// A host whose mocks keep no state has nothing to reset.
+    package func resetState() async -> Int? { nil }
 }
 
 /// What the TUI asks to mock: the collection as loaded, in one of its environments.
@@ -26,10 +37,13 @@ package struct MockRequest: Sendable {
     package let collection: APICollection
     /// The environment whose base path, variables and history the mock serves, or `nil`.
     package let environment: Environment?
+    /// Whether it keeps resources as `explorer mock --stateful` does (in memory only).
+    package let stateful: Bool
 
-    package init(collection: APICollection, environment: Environment?) {
+    package init(collection: APICollection, environment: Environment?, stateful: Bool = false) {
         self.collection = collection
         self.environment = environment
+        self.stateful = stateful
     }
 }
 

@@ -4,8 +4,9 @@ import Workspace
 /// The session's mock (`O`): `explorer mock` serving the collection in this process, an
 /// environment of the session alone, and its log (`L`).
 extension AppReducer {
-    /// `O`: starts a mock of the collection in the active environment, or stops the one served.
-    static func toggleMock(_ state: inout AppState) -> [AppEffect] {
+    /// `O` (`U`: a stateful one): starts a mock of the collection in the active environment, or
+    /// stops the one served.
+    static func toggleMock(_ state: inout AppState, stateful: Bool = false) -> [AppEffect] {
         if let mock = state.mock {
             guard mock.isServing else {
                 state.message = "The mock is starting …"
@@ -19,10 +20,11 @@ extension AppReducer {
             return []
         }
         let mocked = state.activeEnvironmentValue
-        state.mock = MockSession(mocked: mocked?.name)
-        state.message = "Starting a mock of \(mocked.map { "\($0.name) in " } ?? "")\(state.collectionFileName) …"
+        state.mock = MockSession(mocked: mocked?.name, stateful: stateful)
+        state.message =
+            "Starting a \(stateful ? "stateful " : "")mock of \(mocked.map { "\($0.name) in " } ?? "")\(state.collectionFileName) …"
         state.messageIsError = false
-        return [.startMock(MockRequest(collection: collection, environment: mocked))]
+        return [.startMock(MockRequest(collection: collection, environment: mocked, stateful: stateful))]
     }
 
     /// The mock listens: its environment joins the list, last, and becomes the active one.
@@ -37,12 +39,16 @@ extension AppReducer {
         state.mock = mock
         switchEnvironment(to: state.environments.count - 1, &state)
         let routes = "\(started.routes) route\(started.routes == 1 ? "" : "s")"
-        let keys = [(AppCommand.mockLog, "log"), (.mock, "stop")].compactMap { command, label in
+        var commands: [(AppCommand, String)] = [(.mockLog, "log")]
+        if mock.stateful { commands.append((.mockReset, "reset")) }
+        commands.append((.mock, "stop"))
+        let keys = commands.compactMap { command, label in
             state.keymap.key(for: command).map { "\($0) \(label)" }
         }
         state.message =
             "Environment: \(name), a mock of \(mock.mocked ?? "the collection") on port \(started.port)"
-            + " (\(routes), from \(started.source))" + (keys.isEmpty ? "" : ": " + keys.joined(separator: ", "))
+            + " (\(routes), from \(started.source)\(mock.stateful ? ", stateful" : ""))"
+            + (keys.isEmpty ? "" : ": " + keys.joined(separator: ", "))
     }
 
     /// The mock could not start: nothing changes but the message.
@@ -71,6 +77,40 @@ extension AppReducer {
             + (wasActive ? " Environment: \(state.activeEnvironmentValue?.name ?? "none")" : "")
         state.messageIsError = false
         return [.stopMock]
+    }
+
+    /// `Z`: the mock forgets what was posted, changed and deleted; the examples' resources are back.
+    static func resetMock(_ state: inout AppState) -> [AppEffect] {
+        guard let mock = state.mock, mock.isServing else {
+            state.message =
+                state.mock == nil
+                ? "No mock is running" + (state.keymap.key(for: .mock).map { ": \($0) starts one." } ?? ".")
+                : "The mock is starting …"
+            state.messageIsError = false
+            return []
+        }
+        guard mock.stateful else {
+            let stop = state.keymap.key(for: .mock) ?? "O"
+            state.message =
+                "This mock keeps no state"
+                + (state.keymap.key(for: .statefulMock).map { ": \(stop) stops it, then \($0) serves a stateful one." }
+                    ?? ".")
+            state.messageIsError = false
+            return []
+        }
+        state.message = "Resetting the mock's resources …"
+        state.messageIsError = false
+        return [.resetMock]
+    }
+
+    /// The mock's resources are the examples' again.
+    static func mockStateReset(_ count: Int?, _ state: inout AppState) {
+        guard state.mock != nil, let count else {
+            state.message = "No mock is running: nothing to reset."
+            return
+        }
+        state.message = "Mock reset: \(count) resource\(count == 1 ? "" : "s") from the document's examples."
+        state.messageIsError = false
     }
 
     /// `L`: the mock's log, following the newest line.

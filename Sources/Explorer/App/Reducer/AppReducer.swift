@@ -97,6 +97,8 @@ enum AppReducer {
             mockFailed(reason, &state)
         case .mockAnswered(let lines):
             state.mock?.append(lines)
+        case .mockStateReset(let count):
+            mockStateReset(count, &state)
         }
         return []
     }
@@ -345,6 +347,10 @@ enum AppReducer {
             return toggleMock(&state)
         case .mockLog:
             openMockLog(&state)
+        case .mockReset:
+            return resetMock(&state)
+        case .statefulMock:
+            return toggleMock(&state, stateful: true)
         }
         return []
     }

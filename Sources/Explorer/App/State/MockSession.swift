@@ -8,6 +8,8 @@ struct MockSession: Sendable {
     /// The environment it mocks (its base path, variables, headers and auth), or `nil` for a
     /// collection without environments.
     var mocked: String?
+    /// Whether it keeps resources (`U`, as `explorer mock --stateful`), which `Z` resets.
+    var stateful = false
     /// Where it listens, once it does.
     var port: Int?
     /// The environment that sends to it, once it listens: the session's last environment.

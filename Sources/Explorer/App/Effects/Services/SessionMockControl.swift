@@ -44,6 +44,15 @@ package final class SessionMockControl: Sendable {
         run { $0.stopRequested() }
     }
 
+    /// Resets the served mock's resources and tells how many it keeps (`nil`: none served).
+    package func reset(send: @escaping @Sendable (AppAction) -> Void) {
+        guard let host else {
+            send(.mockStateReset(nil))
+            return
+        }
+        Task { send(.mockStateReset(await host.resetState())) }
+    }
+
     /// Stops the mock and returns once its port is released.
     package func shutdown() async {
         stop()
