@@ -43,6 +43,9 @@ extension RunCommand {
     static func reported(
         _ entry: HistoryEntry, secrets: [String], keepsBodies: Bool
     ) -> (exchange: ReportedExchange, checks: CheckReport?) {
+        var entry = entry
+        // Bodies not shown are not masked either (their sizes stay).
+        if !keepsBodies { (entry.requestBody, entry.responseBody) = (nil, nil) }
         let masked = HistorySecretMasking.masked(
             entry, secrets: secrets, bodyCap: keepsBodies ? ReportedExchange.bodyLimit + 1 : 0)
         func fields(_ headers: HTTPHeaders) -> [ReportedExchange.Header] {
