@@ -222,3 +222,22 @@ endpoints:
     sent = run(explorer_bin, tmp_path, "send", "--collection", str(path), "Off", "--trace", "--json")
     assert sent.returncode == 0, sent.stderr
     assert re.search(r"00-[0-9a-f]{32}-[0-9a-f]{16}-01", sent.stdout.decode()), "send --trace adds one"
+
+
+def test_load_writes_the_same_latency_charts(explorer_bin, tmp_path, demo):
+    html5lib = pytest.importorskip("html5lib")
+    path = collection(tmp_path, demo)
+    result = run(explorer_bin, tmp_path, "load", "Health", "--collection", str(path), "--env", "local",
+                 "-n", "60", "-c", "4", "--report", "html=load.html")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "load.html").read_text()
+    parser = html5lib.HTMLParser(strict=False)
+    parser.parse(page)
+    assert parser.errors == [], parser.errors
+    assert "<script" not in page and '<polyline class="curve"' in page
+    assert page.count('<rect class="bucket"') == 20
+    for figure in ("min", "max", "mean", "stddev", "p50", "p90", "p95", "p99"):
+        assert f"<th>{figure}</th>" in page
+    assert '<td class="num">60</td>' in page, "the 60 responses of status 200"
+    refused = run(explorer_bin, tmp_path, "load", "Health", "--collection", str(path), "--report", "json=x.json")
+    assert refused.returncode == 2 and '"json" is not a kind of report; use one of html=PATH.' in refused.stderr
