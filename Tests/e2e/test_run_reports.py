@@ -241,3 +241,14 @@ def test_load_writes_the_same_latency_charts(explorer_bin, tmp_path, demo):
     assert '<td class="num">60</td>' in page, "the 60 responses of status 200"
     refused = run(explorer_bin, tmp_path, "load", "Health", "--collection", str(path), "--report", "json=x.json")
     assert refused.returncode == 2 and '"json" is not a kind of report; use one of html=PATH.' in refused.stderr
+
+
+def test_a_terminal_shows_one_progress_line_and_a_pipe_none(explorer_bin, tmp_path, demo, screen):
+    path = collection(tmp_path, demo, extra="  - { name: Slow, path: /slow, query: { ms: '1500' } }\n")
+    shown = screen([str(explorer_bin), "run", "--collection", str(path), "--env", "local", "--no-history"],
+                   width=120, height=20)
+    progress = shown.wait_for(re.compile(r"\[3/4 · 1 failed · 0:0\d\] Slow …"))
+    assert len([l for l in progress.splitlines() if l.startswith("[")]) == 1, "one line, redrawn in place"
+    shown.wait_for("[exited 3]")
+    piped = run(explorer_bin, tmp_path, "run", "--collection", str(path), "--env", "local", "--no-history")
+    assert "[1/4" not in piped.stderr and "\r" not in piped.stderr, "no progress line off a terminal"
