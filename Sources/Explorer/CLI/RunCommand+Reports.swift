@@ -80,7 +80,8 @@ extension RunCommand {
         var written = true
         for target in targets {
             guard let path = target.path else {
-                let annotations = summary.githubAnnotations()
+                // What a response brings is in the messages: control characters shown, not written.
+                let annotations = ExchangeOutput.escapingControls(summary.githubAnnotations())
                 if json { writeStandardError(annotations) } else { ExchangeOutput.write(annotations) }
                 continue
             }
