@@ -1,4 +1,5 @@
 import Foundation
+import NetworkingCore
 
 /// Reading other tools' JSON exports (Postman, Insomnia, HAR), whose fields are often
 /// optional, sometimes a string and sometimes an object: lookups that answer `nil` or empty
@@ -53,4 +54,17 @@ extension Dictionary where Key == String, Value == Any {
 
     /// A flag.
     func flag(_ key: String) -> Bool { (self[key] as? Bool) ?? (self[key] as? NSNumber)?.boolValue ?? false }
+}
+
+extension JSONValue {
+    /// A scalar as other tools' files mean it as text: a string, a number as written, a
+    /// boolean as `true` or `false`; `nil` for null, arrays and objects.
+    var scalarText: String? {
+        switch self {
+        case .string(let text): text
+        case .number(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
 }

@@ -239,14 +239,7 @@ extension PostingImporter {
     }
 
     /// A scalar as text (numbers and booleans as written).
-    static func text(_ value: JSONValue?) -> String? {
-        switch value {
-        case .string(let text): text
-        case .number(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        default: nil
-        }
-    }
+    static func text(_ value: JSONValue?) -> String? { value?.scalarText }
 
     /// Posting's templates (Python's `string.Template`) as explorer's: `$name` and `${name}`
     /// are `{{name}}`, `$$` is `$`; any other `$` stays as written.

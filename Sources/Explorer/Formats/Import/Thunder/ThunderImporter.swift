@@ -278,14 +278,7 @@ package struct ThunderImporter: Sendable {
     }
 
     /// A scalar as text (numbers and booleans as written).
-    static func text(_ value: JSONValue?) -> String? {
-        switch value {
-        case .string(let text): text
-        case .number(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        default: nil
-        }
-    }
+    static func text(_ value: JSONValue?) -> String? { value?.scalarText }
 
     /// Thunder's system variables as explorer's functions (`{{#guid}}` → `{{uuid}}`); the rest as written.
     static func converted(_ text: String) -> String {
