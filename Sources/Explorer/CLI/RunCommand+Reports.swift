@@ -126,33 +126,3 @@ final class RunSoFar: Sendable {
         }
     }
 }
-
-/// Writes a run's reports when it is interrupted (SIGINT, SIGTERM), then ends the process as
-/// the signal would (130, 143): a CI job cancelled half way keeps the report of what ran.
-final class RunInterruption {
-    private let sources: [any DispatchSourceSignal]
-
-    /// Starts listening; only when the run writes reports (otherwise a signal ends it as usual).
-    ///
-    /// - Parameter write: writes the reports of what ran; called once, on the first signal.
-    init(soFar: RunSoFar, write: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                guard !soFar.finish() else { return }
-                write()
-                exit(128 + number)
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    /// Stops listening and gives the signals back their default action.
-    func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
-}

@@ -166,7 +166,9 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         let interruption =
             targets.isEmpty
             ? nil
-            : RunInterruption(soFar: soFar) {
+            // A CI job cancelled half way keeps the reports of what ran, then ends as the signal would.
+            : Interruption([SIGINT, SIGTERM]) { number in
+                guard !soFar.finish() else { return }
                 progress.clear()
                 let ran = soFar.all
                 var summary = RunSummary(
@@ -178,6 +180,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                 summary.interrupted = true
                 Self.writeReports(summary, to: targets, json: json)
                 printError("Interrupted: the reports hold the \(ran.count) requests that ran.")
+                Foundation.exit(128 + number)
             }
         var endpointsRun = 0
         var stopped = false
@@ -233,7 +236,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
         keepCookies()
         // Past this point an interruption writes nothing: the reports below are whole.
         let interruptedAlready = soFar.finish()
-        interruption?.cancel()
+        interruption?.end()
         // The signal's handler is writing the reports and ends the process (exit) in a moment.
         if interruptedAlready { try await Task.sleep(for: .seconds(60)) }
         progress.clear()

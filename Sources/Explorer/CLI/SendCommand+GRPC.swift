@@ -272,7 +272,7 @@ struct GRPCSender {
                     printLine(masker.mask(message.json.serialized(pretty: pretty)))
                 })
         }
-        let interruption = Interruption { calling.cancel() }
+        let interruption = Interruption { _ in calling.cancel() }
         let result = await calling.value
         let interrupted = interruption.end()
         let sent = input == nil ? resolved.grpcMessages ?? [] : sentMessages.list
@@ -359,41 +359,4 @@ private final class SentMessages: Sendable {
 
     /// The messages kept.
     var list: [JSONValue] { state.withLock { $0.messages } }
-}
-
-/// Ctrl-C while a call is under way: the first one runs `onInterrupt` (the call is cancelled
-/// and reported), a second ends the process with 130 at once. Signals are handled so only
-/// until `end()`.
-private final class Interruption {
-    private let source: any DispatchSourceSignal
-    private let presses = Presses()
-
-    init(_ onInterrupt: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let presses = presses
-        source.setEventHandler {
-            if presses.count.withLock({
-                $0 += 1
-                return $0
-            }) == 1 {
-                onInterrupt()
-            } else {
-                exit(130)
-            }
-        }
-        source.resume()
-    }
-
-    /// Stops handling Ctrl-C; whether it was pressed.
-    func end() -> Bool {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
-        return presses.count.withLock { $0 } > 0
-    }
-
-    /// How many times Ctrl-C was pressed.
-    private final class Presses: Sendable {
-        let count = Mutex(0)
-    }
 }
