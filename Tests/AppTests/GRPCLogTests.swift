@@ -95,7 +95,8 @@ import Testing
             timeZone: .gmt, capBytes: 1000)
         let count = GRPCLog.limit + 250
         for index in 0..<count {
-            log.append(Self.message(["tick": NetworkingCore.JSONValue(index)], index: index, after: Double(index) / 1000))
+            log.append(
+                Self.message(["tick": NetworkingCore.JSONValue(index)], index: index, after: Double(index) / 1000))
         }
         #expect(log.entries.count == GRPCLog.limit)
         #expect(log.dropped == 250)
