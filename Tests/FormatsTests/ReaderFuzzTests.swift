@@ -74,8 +74,10 @@ import Testing
         },
     ]
 
-    /// The seed; a failure message names it with the case.
-    static let seed: UInt64 = 0x35A_F022
+    /// The seed; a failure message names it with the case. `EXPLORER_FUZZ_SEED` (decimal)
+    /// runs another one, to reproduce a failure or to search more cases by hand.
+    static let seed: UInt64 =
+        ProcessInfo.processInfo.environment["EXPLORER_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x35A_F022
 
     /// Cases per reader: each kind of mutation once. A fixed count, not a time budget, so the
     /// same cases run on a loaded machine; a hang is caught by the time limit.
