@@ -1,9 +1,10 @@
 // The Networking benchmark: small GETs through NetworkDispatcher, and through the bare
 // AsyncHTTPClientTransport, each against raw AsyncHTTPClient (`HTTPClient.execute`) in many
-// alternating rounds (the median and spread of their per-round ratio printed, with the
+// interleaved rounds (the median and spread of their ratio per pair of blocks printed, with the
 // machine's load average and the reference against itself), and curl in a loop, sequential
 // and 32 concurrent; the dispatcher's own cost on a transport that answers at once; and a
-// 100 MB body's time and peak memory. Prints figures; it asserts nothing.
+// 100 MB body's time and peak memory. Prints figures; it asserts nothing. `--load N` runs N
+// busy processes meanwhile (the loaded case), `--show-rounds` prints every pair's ratio.
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
@@ -45,6 +46,38 @@ let target: URL? = arguments.firstIndex(of: "--target").flatMap {
     $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil
 }
 let loopExecutors = EventLoopExecutor.executors(of: HTTPClient.defaultEventLoopGroup)
+/// `--load N`: N busy processes (a shell loop of arithmetic each) run for the whole benchmark,
+/// so that a loaded machine (two on two cores, as issue 56 measured) is reproduced by anyone.
+let loadProcesses = argument("--load", default: 0)
+/// `--show-rounds`: every pair's ratio is printed, in the order measured, beside the median.
+let showRounds = arguments.contains("--show-rounds")
+
+// MARK: - Load
+
+/// Starts `count` busy processes: each spins in `sh` arithmetic and checks every few
+/// hundredths of a second that this process is still alive, so that none outlives a benchmark
+/// that is killed.
+func startLoad(_ count: Int) throws -> [Process] {
+    let parent = ProcessInfo.processInfo.processIdentifier
+    let loop = "while kill -0 \(parent) 2>/dev/null; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done"
+    return try (0..<count).map { _ in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", loop]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
+
+let busy = try startLoad(loadProcesses)
+
+/// Ends the busy processes (`--load`), then the benchmark.
+func finish(_ code: Int32) -> Never {
+    for process in busy where process.isRunning { process.terminate() }
+    exit(code)
+}
 
 // MARK: - Server
 
@@ -150,52 +183,60 @@ func measure(
         name: name, count: count, seconds: now() - start, latencies: latencies, cpuSeconds: cpuTime() - cpuStart)
 }
 
-/// Measures two ways of doing the same thing in alternating rounds (A B, then B A, ...), so
-/// that a machine busy with something else slows both alike; gives each one's figures and, per
-/// pair of rounds, the ratio of their times per request (A / B, the geometric mean of the two
-/// rounds' ratios: whichever goes second in a round gains or loses the same in both, so the
-/// order cancels out). Their median and its confidence interval say how far the comparison can
-/// be trusted on this machine.
-func measurePair(
-    _ names: (String, String), count: Int, workers: Int, rounds: Int,
-    _ first: @escaping @Sendable () async throws -> Void, _ second: @escaping @Sendable () async throws -> Void
-) async throws -> (Figures, Figures, [Double], [Double]) {
-    for _ in 0..<50 {
-        try await first()
-        try await second()
-    }
-    var a = Figures(name: names.0, count: 0, seconds: 0, latencies: [])
-    var b = Figures(name: names.1, count: 0, seconds: 0, latencies: [])
-    var ratios: [Double] = []
-    var cpuRatios: [Double] = []
+/// What an interleaved measurement gives: each side's figures, and per pair of blocks the
+/// ratios asked for, in time and in CPU time.
+struct Interleaved {
+    var figures: [Figures]
+    /// Per asked ratio, one value per pair of blocks.
+    var ratios: [[Double]]
+    var cpuRatios: [[Double]]
+}
+
+/// Measures several ways of doing the same thing in interleaved rounds: a block runs one round
+/// of each side in order (A B C D), the next the reverse (D C B A), and so on, so that every
+/// side sees the same moments of a machine busy with something else and a drift cancels out.
+/// Per pair of blocks, each ratio asked for (numerator side, denominator side) is the geometric
+/// mean of its two blocks' ratios of time per request (and of CPU time per request). Their
+/// median and its confidence interval say how far the comparison can be trusted on this machine.
+///
+/// - Parameter ratios: index pairs into `sides`; a denominator may be several sides, whose
+///   rounds' times are pooled (two rounds of the reference give a steadier one).
+func measureInterleaved(
+    _ sides: [(name: String, body: @Sendable () async throws -> Void)], count: Int, workers: Int, rounds: Int,
+    ratios asked: [(Int, [Int])]
+) async throws -> Interleaved {
+    for _ in 0..<50 { for side in sides { try await side.body() } }
+    var totals = sides.map { Figures(name: $0.name, count: 0, seconds: 0, latencies: []) }
+    var ratios = Array(repeating: [Double](), count: asked.count)
+    var cpuRatios = Array(repeating: [Double](), count: asked.count)
     let share = roundSize(count: count, workers: workers)
-    func add(_ figures: Figures, to total: inout Figures) {
-        total.count += figures.count
-        total.seconds += figures.seconds
-        total.latencies += figures.latencies
-    }
     for _ in 0..<pairs(of: rounds) {
-        var ratio = 1.0
-        var cpuRatio = 1.0
-        for aFirst in [true, false] {
-            let roundA: Figures
-            let roundB: Figures
-            if aFirst {
-                roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
-                roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
-            } else {
-                roundB = try await measure(names.1, count: share, workers: workers, warmUp: false, second)
-                roundA = try await measure(names.0, count: share, workers: workers, warmUp: false, first)
+        var product = Array(repeating: 1.0, count: asked.count)
+        var cpuProduct = Array(repeating: 1.0, count: asked.count)
+        for forward in [true, false] {
+            var block = Array(repeating: Figures(name: "", count: 0, seconds: 0, latencies: []), count: sides.count)
+            for index in forward ? Array(sides.indices) : sides.indices.reversed() {
+                let round = try await measure(
+                    sides[index].name, count: share, workers: workers, warmUp: false, sides[index].body)
+                block[index] = round
+                totals[index].count += round.count
+                totals[index].seconds += round.seconds
+                totals[index].latencies += round.latencies
             }
-            add(roundA, to: &a)
-            add(roundB, to: &b)
-            ratio *= (roundA.seconds / Double(roundA.count)) / (roundB.seconds / Double(roundB.count))
-            cpuRatio *= (roundA.cpuSeconds / Double(roundA.count)) / (roundB.cpuSeconds / Double(roundB.count))
+            func perRequest(_ indices: [Int], _ value: (Figures) -> Double) -> Double {
+                indices.map { value(block[$0]) }.reduce(0, +) / Double(indices.map { block[$0].count }.reduce(0, +))
+            }
+            for (slot, (numerator, denominator)) in asked.enumerated() {
+                product[slot] *= perRequest([numerator], \.seconds) / perRequest(denominator, \.seconds)
+                cpuProduct[slot] *= perRequest([numerator], \.cpuSeconds) / perRequest(denominator, \.cpuSeconds)
+            }
         }
-        ratios.append(ratio.squareRoot())
-        cpuRatios.append(cpuRatio.squareRoot())
+        for slot in asked.indices {
+            ratios[slot].append(product[slot].squareRoot())
+            cpuRatios[slot].append(cpuProduct[slot].squareRoot())
+        }
     }
-    return (a, b, ratios, cpuRatios)
+    return Interleaved(figures: totals, ratios: ratios, cpuRatios: cpuRatios)
 }
 
 /// How many pairs of rounds (A B, B A) `rounds` rounds make: at least one.
@@ -222,6 +263,7 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: Stri
     }
     let median = quantile(0.5)
     let (low, high) = medianInterval(sorted)
+    let each = showRounds ? "; each pair: " + ratios.map { String(format: "%.3f", $0) }.joined(separator: " ") : ""
     let verdict: String
     if let target {
         let named = String(format: "; target within %.2f×", target)
@@ -232,9 +274,9 @@ func ratioLine(_ label: String, _ ratios: [Double], perRound: Int, subject: Stri
     return String(
         format:
             "%@, %@: median %.3f of the %@ per request (%+.1f%%; 95%% interval of the median %.3f–%.3f; "
-            + "middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of rounds of %d requests%@)",
+            + "middle half %.3f–%.3f, all %.3f–%.3f; %d pairs of interleaved blocks, rounds of %d requests%@)",
         subject, label, median, label.hasSuffix("CPU time") ? "CPU time" : "time", (median - 1) * 100, low, high,
-        quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound, verdict)
+        quantile(0.25), quantile(0.75), sorted.first ?? 0, sorted.last ?? 0, sorted.count, perRound, verdict + each)
 }
 
 /// The 95% confidence interval of the median of `sorted` values: the j-th smallest and the
@@ -428,13 +470,14 @@ if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.coun
     try await client.shutdown().get()
     try await transport.shutdown()
     serverTask.cancel()
-    exit(0)
+    finish(0)
 }
 print(
     "networking-bench: \(requestCount) small GETs to "
         + "\(target.map { "\($0.absoluteString)" } ?? "127.0.0.1:\(port)/small (Hummingbird, in process)") in "
-        + "\(rounds) alternating rounds, "
+        + "\(rounds) interleaved rounds a side, "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
+        + (loadProcesses > 0 ? ", \(loadProcesses) busy processes (--load)" : "")
         + (onLoops ? ", the workers on the event loops" : ""))
 var results: [Figures] = []
 var overheads: [String] = []
@@ -454,21 +497,20 @@ for workers in onlyConcurrent ? [concurrency] : [1, concurrency] {
     let perRound = roundSize(count: requestCount, workers: workers)
     // The library's target: requests through the dispatcher within 1.10× of HTTPClient.execute's
     // time. The dispatcher resolves the request on the provider's base URL (one request here,
-    // so it reuses the URL it built last), sends, and makes a Response.
-    let (viaDispatcher, viaRaw, ratios, cpuRatios) = try await measurePair(
-        ("\(sideAName), \(label)", "raw HTTPClient.execute, \(label)"), count: requestCount, workers: workers,
-        rounds: rounds,
-        sideA, rawExecute)
-    // Where the difference lies: the transport alone against the same reference.
-    let (viaTransport, _, transportRatios, transportCPURatios) = try await measurePair(
-        ("AsyncHTTPClientTransport, \(label)", "raw HTTPClient.execute, \(label)"), count: requestCount,
-        workers: workers, rounds: rounds,
-        bareTransport, rawExecute)
-    // The reference against itself: how far apart two identical things come out on this
-    // machine in this run, the resolution of the ratios above.
-    let (_, _, noise, cpuNoise) = try await measurePair(
-        ("raw HTTPClient.execute", "raw HTTPClient.execute"), count: requestCount, workers: workers, rounds: rounds,
-        rawExecute, rawExecute)
+    // so it reuses the URL it built last), sends, and makes a Response. Beside it, in the same
+    // blocks of rounds: the transport alone (where the difference lies), and the reference
+    // twice, against itself: how far apart two identical things come out on this machine in
+    // this run, the resolution of the ratios. Each side is compared with both rounds of raw.
+    let measured = try await measureInterleaved(
+        [
+            ("\(sideAName), \(label)", sideA), ("AsyncHTTPClientTransport, \(label)", bareTransport),
+            ("raw HTTPClient.execute, \(label)", rawExecute), ("raw HTTPClient.execute again, \(label)", rawExecute),
+        ], count: requestCount, workers: workers, rounds: rounds, ratios: [(0, [2, 3]), (1, [2, 3]), (3, [2])])
+    let (ratios, transportRatios, noise) = (measured.ratios[0], measured.ratios[1], measured.ratios[2])
+    let (cpuRatios, transportCPURatios, cpuNoise) = (
+        measured.cpuRatios[0], measured.cpuRatios[1], measured.cpuRatios[2]
+    )
+    let (viaDispatcher, viaTransport, viaRaw) = (measured.figures[0], measured.figures[1], measured.figures[2])
     for figures in [viaDispatcher, viaTransport, viaRaw] {
         results.append(figures)
         print(figures.line)
@@ -498,7 +540,7 @@ let curl = try curlLoop(url: base.absoluteString + smallPath, count: curlCount)
 print(curl.line)
 for line in overheads { print(line) }
 print("load average after the network rows: \(loadAverage())")
-if arguments.contains("--only-pairs") { exit(0) }
+if arguments.contains("--only-pairs") { finish(0) }
 
 // Where the dispatcher's extra time goes: it resolves every request on the server provider's
 // base URL (the transport rows above reuse one prepared request); it reuses the URL it built
@@ -578,3 +620,4 @@ print(
 try await client.shutdown().get()
 try await transport.shutdown()
 serverTask.cancel()
+finish(0)
