@@ -37,8 +37,13 @@ public final class GRPCCall: Sendable {
 
     /// The method called: `/pkg.Service/Method`.
     public let path: String
-    /// What comes back, in order; iterate it once. Stopping the iteration cancels the call.
-    public let events: AsyncThrowingStream<GRPCEvent, any Error>
+    /// What comes back, in order, as the reader takes it (at most `bufferedMessageLimit`
+    /// messages wait unread: the server is held back); iterate it once. Stopping the iteration
+    /// cancels the call.
+    public let events: GRPCEvents
+    /// How many response messages wait unread at most before the call reads no more of the
+    /// server's stream (fewer when they reach 4 MiB).
+    public static var bufferedMessageLimit: Int { GRPCCallState.bufferLimit.messages }
     /// The largest message `send(_:)` accepts, in bytes.
     public let maximumRequestSize: Int
     let outbound: AsyncStream<[UInt8]>
@@ -48,14 +53,10 @@ public final class GRPCCall: Sendable {
     init(path: String, maximumRequestSize: Int) {
         self.path = path
         self.maximumRequestSize = maximumRequestSize
-        let (events, continuation) = AsyncThrowingStream<GRPCEvent, any Error>.makeStream()
-        self.events = events
         (outbound, outboundContinuation) = AsyncStream<[UInt8]>.makeStream()
-        let state = GRPCCallState(continuation: continuation)
+        let state = GRPCCallState()
         self.state = state
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { state.cancel() }
-        }
+        events = GRPCEvents(state: state)
     }
 
     /// Sends one message.

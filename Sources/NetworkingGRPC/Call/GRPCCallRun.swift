@@ -57,7 +57,7 @@ struct GRPCCallRun: Sendable {
             do {
                 for try await part in contents.bodyParts {
                     switch part {
-                    case .message(let bytes): state.message(bytes)
+                    case .message(let bytes): await state.message(bytes)
                     case .trailingMetadata(let trailers): state.end(.ok, trailers: GRPCMetadata(trailers))
                     }
                 }

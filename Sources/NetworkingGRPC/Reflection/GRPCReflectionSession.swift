@@ -10,7 +10,7 @@ struct GRPCReflectionSession {
 
     let call: GRPCCall
     let version: GRPCReflectionVersion
-    private var events: AsyncThrowingStream<GRPCEvent, any Error>.AsyncIterator
+    private var events: GRPCEvents.AsyncIterator
     private var headers: GRPCMetadata = []
     private var answered = false
 

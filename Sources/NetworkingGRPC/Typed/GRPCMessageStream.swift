@@ -46,7 +46,7 @@ public struct GRPCMessageStream<Message: SwiftProtobuf.Message>: AsyncSequence, 
 
     /// Reads the events and gives the messages.
     public struct Iterator: AsyncIteratorProtocol {
-        var events: AsyncThrowingStream<GRPCEvent, any Error>.AsyncIterator
+        var events: GRPCEvents.AsyncIterator
         let stream: GRPCMessageStream
 
         /// The next message, or `nil` after the last of a call that ended OK.
