@@ -3,8 +3,9 @@ import Testing
 
 @testable import ExplorerCLI
 
-/// `explorer` and `explorer FILE` open the TUI without the argument parser; every other
-/// command line goes through it, and the two ways agree on what they open.
+/// `explorer`, `explorer FILE`, `explorer open` and `explorer open FILE` open the TUI without the
+/// argument parser; every other command line goes through it, and the two ways agree on what
+/// they open.
 @Suite struct OpenCommandTests {
     private let names = ExplorerCommand.commandNames
 
@@ -14,9 +15,22 @@ import Testing
         #expect(OpenCommand.plainCollection(of: ["./demo"], commandNames: names) == .some("./demo"))
     }
 
+    @Test func theOpenCommandWithNoOptionSkipsTheParserToo() {
+        #expect(OpenCommand.plainCollection(of: ["open"], commandNames: names) == .some(nil))
+        #expect(OpenCommand.plainCollection(of: ["open", "api.yaml"], commandNames: names) == .some("api.yaml"))
+        // After `open`, a subcommand's name is a file name, as the parser reads it.
+        #expect(OpenCommand.plainCollection(of: ["open", "demo"], commandNames: names) == .some("demo"))
+        for line in [
+            ["open", "--help"], ["open", "help"], ["open", "api.yaml", "--env", "prod"], ["open", ""],
+            ["open", "--theme", "light"], ["open", "a.yaml", "b.yaml"],
+        ] {
+            #expect(OpenCommand.plainCollection(of: line, commandNames: names) == nil, "\(line)")
+        }
+    }
+
     @Test func optionsSubcommandsAndHelpGoThroughTheParser() {
         for line in [
-            ["--help"], ["-h"], ["--version"], ["help"], ["demo"], ["send"], ["open"], ["history"],
+            ["--help"], ["-h"], ["--version"], ["help"], ["demo"], ["send"], ["history"],
             ["api.yaml", "--env", "prod"], ["--env", "prod"], [""],
         ] {
             #expect(OpenCommand.plainCollection(of: line, commandNames: names) == nil, "\(line)")
@@ -29,5 +43,13 @@ import Testing
         let open = try #require(parsed as? OpenCommand)
         #expect(open.collection == "api.yaml")
         #expect(open.environment.env == nil && open.theme == nil && open.graphQL.validatesGraphQL)
+    }
+
+    @Test func theParserReadsOpenAndOpenFileAsTheShortcutDoes() throws {
+        let named = try #require(try ExplorerCommand.parseAsRoot(["open", "demo"]) as? OpenCommand)
+        #expect(named.collection == "demo")
+        #expect(named.environment.env == nil && named.theme == nil && named.graphQL.validatesGraphQL)
+        let bare = try #require(try ExplorerCommand.parseAsRoot(["open"]) as? OpenCommand)
+        #expect(bare.collection == nil)
     }
 }

@@ -51,8 +51,9 @@ enum ExplorerTUI {
         let processEnvironment = ProcessInfo.processInfo.environment
         /// What does not depend on the collection starts on another thread while the
         /// collection loads and the terminal is set up: the history (SQLite opens, migrates and
-        /// reads the newest rows) and the HTTP client (its event loops). The first frame does
-        /// not wait for them.
+        /// reads the newest rows). The first frame does not wait for it. The HTTP client is
+        /// not made here: the program makes it when a request first needs it (see
+        /// `TransportPool`), so that its event loops do not take a core from the first frame.
         let backstage: Task<Backstage, Never>
         /// The configuration and the theme (1–1.5 ms, mostly parsing YAML), on another thread
         /// too, while the collection loads here.
@@ -112,7 +113,6 @@ enum ExplorerTUI {
             func stop(_ sentence: String) async throws -> Never {
                 earlyScreen?.end()
                 printError(sentence)
-                if earlyScreen != nil { try? await backstage.value.transport.shutdown() }
                 throw ExitCode(2)
             }
             let collection: APICollection
@@ -206,11 +206,11 @@ enum ExplorerTUI {
         /// The terminal's screen in the user's theme.
         func screen() async throws -> CursesScreen {
             let (_, theme) = await looks.value
-            return try await makeScreen(theme: theme, environment: processEnvironment, backstage: backstage)
+            return try makeScreen(theme: theme, environment: processEnvironment)
         }
 
-        /// The program, once the history and the HTTP client are up; the history's rows and
-        /// notices go into `state`, after the start's `notices`.
+        /// The program, once the history is up; the history's rows and notices go into `state`,
+        /// after the start's `notices`.
         func program(
             completing state: inout AppState, notices: [String], validatesGraphQL: Bool, handOver: TerminalHandOver
         ) async -> ExplorerProgram {
@@ -222,7 +222,6 @@ enum ExplorerTUI {
             show(notices + started.historyNotices.drain(), in: &state)
             let processEnvironment = processEnvironment
             return ExplorerProgram(
-                transport: started.transport,
                 limits: config.limits,
                 history: history,
                 collectionPath: collectionURL.path,
@@ -269,24 +268,24 @@ enum ExplorerTUI {
 
     /// What the first frame says is being read ("api.yaml, 895 KB") when the collection is
     /// large enough to be read behind it, else `nil`.
+    ///
+    /// The size comes from `stat(2)`: `FileManager`'s attributes build a dictionary of values of
+    /// a dozen types, whose first casts searched the binary's conformance records for 0.2–0.4 ms
+    /// of every start (`perf record`, release).
     static func readsBehindFirstFrame(_ url: URL) -> String? {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size >= readBehindFrameBytes
-        else { return nil }
-        return "\(url.lastPathComponent), \(size / 1024) KB"
+        var status = stat()
+        guard stat(url.path, &status) == 0, Int(status.st_size) >= readBehindFrameBytes else { return nil }
+        return "\(url.lastPathComponent), \(Int(status.st_size) / 1024) KB"
     }
 
     /// The terminal's screen, or a sentence on stderr when there is no terminal to use.
     ///
     /// - Throws: `ExitCode(1)` after the sentence.
-    private static func makeScreen(
-        theme: ThemeLoader.Result, environment: [String: String], backstage: Task<Backstage, Never>
-    ) async throws -> CursesScreen {
+    private static func makeScreen(theme: ThemeLoader.Result, environment: [String: String]) throws -> CursesScreen {
         do {
             return try CursesScreen(
                 theme: theme.theme, monochromeTheme: ThemeLoader.builtin("monochrome"), environment: environment)
         } catch {
-            try? await backstage.value.transport.shutdown()
             printError(
                 "The explorer could not use this terminal: \(error). "
                     + "Run it in a terminal (TERM=\(environment["TERM"] ?? "unset")).")
@@ -326,8 +325,6 @@ private struct Backstage: Sendable {
     let historyNotices = NoticeBox()
     /// The rows the History pane shows first (none when the history is off or unreadable).
     let historyRows: [HistorySummary]
-    /// The HTTP client every request of the session goes through.
-    let transport = AsyncHTTPClientTransport()
 
     /// - Parameter collectionPath: the collection whose exchanges History lists first.
     init(collectionPath: String) {
