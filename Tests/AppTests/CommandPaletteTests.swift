@@ -38,7 +38,7 @@ import Testing
         state.focus = .response
         tuiPress(&state, .ctrl("p"))
         tuiType(&state, "crus")
-        let first = try #require(CommandPalette.ranked(state, query: palette(state)!.query.text).first)
+        let first = try #require(CommandPalette.ranked(state, palette(state)!).first)
         #expect(first.entry.target == .endpoint(id: "Users/Create user"))
         tuiPress(&state, KeyPress(.enter))
         #expect(state.overlay == nil)
@@ -58,7 +58,7 @@ import Testing
         var state = try tuiState()
         tuiPress(&state, .ctrl("p"))
         tuiType(&state, "show all keys")
-        let ranked = CommandPalette.ranked(state, query: palette(state)!.query.text)
+        let ranked = CommandPalette.ranked(state, palette(state)!)
         let help = try #require(ranked.first)
         #expect(help.entry.target == .command(.help))
         #expect(help.entry.detail == "?")

@@ -236,7 +236,11 @@ import Testing
         var state = try tuiState()
         tuiPress(&state, .ctrl("p"))
         tuiType(&state, "reset the mock")
-        let first = try #require(CommandPalette.ranked(state, query: "reset the mock").first)
+        guard case .palette(let palette) = state.overlay else {
+            Issue.record("the palette is not open")
+            return
+        }
+        let first = try #require(CommandPalette.ranked(state, palette).first)
         #expect(first.entry.target == .command(.mockReset))
         #expect(first.entry.detail == "Z")
     }

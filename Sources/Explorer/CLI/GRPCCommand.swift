@@ -85,7 +85,7 @@ struct GRPCCommand: AsyncParsableCommand {
             let environment =
                 collectionOptions.env.flatMap { collection.environment(named: $0) } ?? collection.environments.first
             if let environment, Endpoint.isGRPCURL(environment.baseURLTemplate) {
-                return Self.reflectionEndpoint
+                return Endpoint.serverReflection
             }
             guard let first = collection.endpoints.first(where: \.isGRPC) else {
                 printError(
@@ -98,19 +98,11 @@ struct GRPCCommand: AsyncParsableCommand {
 
         /// The collection with the made-up reflection endpoint in it, so that it resolves.
         private func loadedWith(_ endpoint: Endpoint, _ collection: APICollection) -> APICollection {
-            guard endpoint.name == Self.reflectionEndpoint.name else { return collection }
+            guard endpoint.name == Endpoint.serverReflection.name else { return collection }
             var copy = collection
             copy.items.append(.endpoint(endpoint))
             return copy
         }
-
-        /// The endpoint a reflection call on the environment's own server resolves as.
-        static let reflectionEndpoint: Endpoint = {
-            let settings = GRPCSettings(method: "grpc.reflection.v1.ServerReflection/ServerReflectionInfo")
-            var endpoint = Endpoint(name: "(server reflection)", method: .post, path: settings.path)
-            endpoint.grpc = settings
-            return endpoint
-        }()
     }
 
     /// `explorer grpc list [SERVICE]`.

@@ -54,6 +54,8 @@ package enum AppAction: Sendable {
     case tokensListed(environment: String, [ListedToken], problem: String?)
     /// The GraphQL schema of an endpoint's URL in an environment was loaded for the browser.
     case schemaLoaded(endpointID: String, environment: String, SchemaOutlineLoad)
+    /// The methods of an environment's gRPC server were found (for `Ctrl-N`), or why not.
+    case grpcMethodsListed(environment: String, GRPCMethodsLoad)
     /// A search of a large body finished off the main queue.
     case searchFinished(exchange: Int, query: String, lines: [Int])
     /// Folding a large body to a depth finished off the main queue.
@@ -143,6 +145,9 @@ package enum AppEffect: Sendable {
     /// Load the GraphQL schema of an endpoint's URL for the browser: cached, else by
     /// introspection; `refresh` asks the server again.
     case loadSchema(RequestPlan, refresh: Bool)
+    /// Find the methods of the gRPC server a plan (`Endpoint.serverReflection` in an
+    /// environment) resolves to: its reflection, else the collection's `protoset:`/`protos:`.
+    case listGRPCMethods(RequestPlan)
     /// Serve a mock of the collection on 127.0.0.1 (`explorer mock`, in this process).
     case startMock(MockRequest)
     /// Stop the session's mock.

@@ -189,6 +189,8 @@ package final class ExplorerProgram: TerminalProgram {
         // The session's mock
         case .startMock(let request):
             mock.start(request, send: send)
+        case .listGRPCMethods(let plan):
+            sending.listGRPCMethods(plan, send: send)
         case .stopMock:
             mock.stop()
         case .resetMock:

@@ -12,8 +12,19 @@ import Workspace
 extension AppReducer {
     // MARK: - New and duplicate
 
-    /// `Ctrl-N`: a new GET endpoint in the selected folder, its request line open for the path.
-    static func newEndpoint(_ state: inout AppState) {
+    /// `Ctrl-N`: a new GET endpoint in the selected folder, its request line open for the path;
+    /// on a gRPC environment (`grpc://`, `grpcs://`), the server's methods to pick one from
+    /// first (`AppReducer+GRPCMethods`).
+    static func newEndpoint(_ state: inout AppState) -> [AppEffect] {
+        if let environment = state.activeEnvironmentValue, Endpoint.isGRPCURL(environment.baseURLTemplate) {
+            return offerGRPCMethods(in: environment, &state)
+        }
+        newHTTPEndpoint(&state)
+        return []
+    }
+
+    /// A new GET endpoint in the selected folder, its request line open for the path.
+    static func newHTTPEndpoint(_ state: inout AppState) {
         let folderPath = selectedFolderPath(state)
         let name = freeName("New request", in: folderPath, state)
         let endpoint = Endpoint(name: name, folderPath: folderPath, method: .get, path: "")
@@ -43,7 +54,7 @@ extension AppReducer {
 
     /// The folder a new endpoint goes in: the selected folder heading, else the selected
     /// endpoint's folder, else the top level.
-    private static func selectedFolderPath(_ state: AppState) -> [String] {
+    static func selectedFolderPath(_ state: AppState) -> [String] {
         let visible = state.visibleEndpointRows
         guard visible.indices.contains(state.endpointList.selected) else { return [] }
         return state.endpointRows[visible[state.endpointList.selected]].folderPath

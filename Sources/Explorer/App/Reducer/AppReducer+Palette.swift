@@ -9,14 +9,14 @@ extension AppReducer {
 
     static func handlePalette(_ press: KeyPress, _ palette: PaletteState, _ state: inout AppState) -> [AppEffect] {
         var palette = palette
-        let count = CommandPalette.ranked(state, query: palette.query.text).count
+        let count = CommandPalette.ranked(state, palette).count
         switch press.key {
         case .escape:
             state.overlay = nil
             return []
         case .enter:
             state.overlay = nil
-            let ranked = CommandPalette.ranked(state, query: palette.query.text)
+            let ranked = CommandPalette.ranked(state, palette)
             guard ranked.indices.contains(palette.list.selected) else { return [] }
             return choose(ranked[palette.list.selected].entry.target, &state)
         case .up:
@@ -63,6 +63,10 @@ extension AppReducer {
             return [.openHistory(id: id)]
         case .command(let command):
             return perform(command, &state)
+        case .newGRPCCall(let offer):
+            newGRPCEndpoint(offer, &state)
+        case .newHTTPEndpoint:
+            newHTTPEndpoint(&state)
         }
         return []
     }

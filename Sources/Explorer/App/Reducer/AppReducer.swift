@@ -71,6 +71,8 @@ enum AppReducer {
             cookiesListed(environment, cookies, problem: problem, &state)
         case .tokensListed(let environment, let tokens, let problem):
             tokensListed(environment, tokens, problem: problem, &state)
+        case .grpcMethodsListed(let environment, let load):
+            grpcMethodsListed(environment: environment, load, &state)
         case .schemaLoaded(let endpointID, let environment, let load):
             schemaLoaded(endpointID: endpointID, environment: environment, load, &state)
         case .searchFinished(let id, let query, let lines):
@@ -312,7 +314,7 @@ enum AppReducer {
         case .saveEdits:
             saveEdits(&state)
         case .newEndpoint:
-            newEndpoint(&state)
+            return newEndpoint(&state)
         case .duplicateEndpoint:
             duplicateEndpoint(&state)
         case .renameEndpoint:

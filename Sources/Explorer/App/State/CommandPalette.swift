@@ -7,6 +7,20 @@ import Workspace
 struct PaletteState: Sendable, Hashable {
     var query = TextFieldState()
     var list = ListState()
+    /// Rows offered in place of the usual ones, under their own title (the methods `Ctrl-N`
+    /// found on a gRPC server); nil: endpoints, environments, commands and history.
+    var offer: PaletteOffer?
+}
+
+/// A choice the palette offers in place of its usual rows.
+struct PaletteOffer: Sendable, Hashable {
+    /// What the palette's title says it is.
+    var title: String
+    /// The rows.
+    var entries: [PaletteEntry]
+    /// What the palette says while the rows are being found (a server is asked); nil once
+    /// they are.
+    var waiting: String?
 }
 
 /// One row of the command palette: something to jump to or run.
@@ -20,6 +34,10 @@ struct PaletteEntry: Sendable, Hashable {
         case history(id: Int64)
         /// Run a command of the keymap.
         case command(AppCommand)
+        /// A new endpoint calling this gRPC method, its message a skeleton of the input type.
+        case newGRPCCall(GRPCMethodOffer)
+        /// A new HTTP endpoint, its request line open (what `Ctrl-N` makes elsewhere).
+        case newHTTPEndpoint
     }
 
     var target: Target
@@ -35,6 +53,8 @@ struct PaletteEntry: Sendable, Hashable {
         case .environment: return "env"
         case .history: return "history"
         case .command: return "command"
+        case .newGRPCCall: return "rpc"
+        case .newHTTPEndpoint: return "http"
         }
     }
 }
@@ -79,10 +99,15 @@ enum CommandPalette {
         return entries
     }
 
-    /// The rows matching `query`, best first, with the matched characters.
-    static func ranked(_ state: AppState, query: String) -> [(entry: PaletteEntry, match: FuzzyMatch.Match)] {
-        let all = entries(state)
-        return FuzzyMatch.rank(query, all.map(\.text)).map { (entry: all[$0.index], match: $0.match) }
+    /// The rows a palette shows before its query narrows them: its offer's, else every row.
+    static func entries(_ state: AppState, _ palette: PaletteState) -> [PaletteEntry] {
+        palette.offer?.entries ?? entries(state)
+    }
+
+    /// The rows of a palette matching its query, best first, with the matched characters.
+    static func ranked(_ state: AppState, _ palette: PaletteState) -> [(entry: PaletteEntry, match: FuzzyMatch.Match)] {
+        let all = entries(state, palette)
+        return FuzzyMatch.rank(palette.query.text, all.map(\.text)).map { (entry: all[$0.index], match: $0.match) }
     }
 
     /// The most rows the palette shows at once.

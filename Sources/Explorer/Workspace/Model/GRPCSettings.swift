@@ -99,4 +99,14 @@ extension Endpoint {
         let lowered = text.lowercased()
         return lowered.hasPrefix("grpc://") || lowered.hasPrefix("grpcs://")
     }
+
+    /// An endpoint on the environment's own server that no collection has: what resolves the
+    /// server, its metadata and `tls:` when the schema is asked of it (`explorer grpc list`,
+    /// `Ctrl-N` in the TUI) rather than one of the collection's calls.
+    package static let serverReflection: Endpoint = {
+        let settings = GRPCSettings(method: "grpc.reflection.v1.ServerReflection/ServerReflectionInfo")
+        var endpoint = Endpoint(name: "(server reflection)", method: .post, path: settings.path)
+        endpoint.grpc = settings
+        return endpoint
+    }()
 }

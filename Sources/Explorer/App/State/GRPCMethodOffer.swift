@@ -1,0 +1,60 @@
+import NetworkingCore
+import ProtoCodec
+
+/// A method of a gRPC server offered for a new endpoint (`Ctrl-N` on a gRPC environment): what
+/// the draft is made of.
+package struct GRPCMethodOffer: Sendable, Hashable {
+    /// `package.Service/Method`.
+    package var method: String
+    /// Unary, or which side streams.
+    package var kind: ProtoCallKind
+    /// The request's message type (`grpc.testing.SimpleRequest`).
+    package var inputType: String
+    /// Every field of the input type with its zero value, in proto3 JSON
+    /// (`ProtoSchema.skeleton(of:)`): the new endpoint's `message:`.
+    package var skeleton: JSONValue
+
+    /// An offer.
+    package init(method: String, kind: ProtoCallKind, inputType: String, skeleton: JSONValue) {
+        self.method = method
+        self.kind = kind
+        self.inputType = inputType
+        self.skeleton = skeleton
+    }
+
+    /// Every method of a schema's services, in the order their files declare them.
+    package static func offers(_ schema: ProtoSchema) -> [GRPCMethodOffer] {
+        schema.services.flatMap { service in
+            service.methods.map { method in
+                GRPCMethodOffer(
+                    method: "\(method.serviceName)/\(method.name)", kind: method.kind, inputType: method.inputType,
+                    skeleton: schema.skeleton(of: method.inputType))
+            }
+        }
+    }
+}
+
+/// What asking a gRPC server for its methods gave: the methods and where the schema came
+/// from, or the sentence that says why there are none.
+package struct GRPCMethodsLoad: Sendable, Hashable {
+    /// The methods, as `GRPCMethodOffer.offers` lists them.
+    package var methods: [GRPCMethodOffer]
+    /// Where the schema came from (`server reflection (grpc.reflection.v1)`, a file).
+    package var origin: String
+    /// Why no method could be offered; nil when the schema was read.
+    package var problem: String?
+
+    /// The methods of a schema read from `origin`.
+    package init(methods: [GRPCMethodOffer], origin: String) {
+        self.methods = methods
+        self.origin = origin
+        problem = nil
+    }
+
+    /// No schema, and why.
+    package init(problem: String) {
+        methods = []
+        origin = ""
+        self.problem = problem
+    }
+}
