@@ -122,8 +122,12 @@ struct BodyDecoder {
         }
         guard pending.readableBytes > 0 else { return nil }
         guard let inflater else {
-            let piece = Data(pending.readableBytesView)
-            pending.clear()
+            // Copied straight from the buffer's bytes, and the buffer let go rather than cleared:
+            // `clear()` on a chunk async-http-client still holds makes a new storage of the
+            // chunk's capacity, and `Data(readableBytesView)` goes through a dynamic cast, each
+            // an allocation a response.
+            let piece = Self.data(of: pending)
+            pending = ByteBuffer()
             return try withinLimits(piece)
         }
         if inflaterEnded {
@@ -147,7 +151,7 @@ struct BodyDecoder {
             }
             return pending.readableBytes > 0 ? try next() : nil
         }
-        return try withinLimits(Data(output.readableBytesView))
+        return try withinLimits(Self.data(of: output))
     }
 
     /// What is left once the body has ended: the inflater's last output, if it held any.
@@ -169,7 +173,7 @@ struct BodyDecoder {
             if output.readableBytes == 0 { inflaterEnded = true }
         } catch let error as CompressNIOError where error == .bufferOverflow {
             // Output held back by the inflater: handed over now, the end looked for next time.
-            return try withinLimits(Data(output.readableBytesView))
+            return try withinLimits(Self.data(of: output))
         } catch let error as CompressNIOError where error == .inputBufferOverflow {
             let name = algorithmName ?? "compressed"
             throw TransportError.decompressionFailed(
@@ -177,7 +181,12 @@ struct BodyDecoder {
         } catch {
             throw TransportError.decompressionFailed(url: url, reason: "\(error)")
         }
-        return output.readableBytes > 0 ? try withinLimits(Data(output.readableBytesView)) : nil
+        return output.readableBytes > 0 ? try withinLimits(Self.data(of: output)) : nil
+    }
+
+    /// A buffer's readable bytes, copied into `Data`.
+    private static func data(of buffer: ByteBuffer) -> Data {
+        buffer.withUnsafeReadableBytes { Data($0) }
     }
 
     /// The piece to hand over: all of it, or, when it passes a size limit, the bytes up to the
