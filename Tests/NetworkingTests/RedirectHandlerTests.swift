@@ -62,6 +62,32 @@ import Testing
         }
     }
 
+    @Test func throughADispatcherTheOptionsHandlerIsAskedAfterTheDispatchersOwn() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let dispatcher = NetworkDispatcher(serverProvider: server.environment, transport: sharedTransport)
+        let redirecting = BasicRequest(
+            path: "/redirect-to",
+            queryItems: [URLQueryItem(name: "status", value: "302"), URLQueryItem(name: "url", value: "/echo/after")])
+        func followed(_ response: Response<Data?>) throws -> String? {
+            try echoedHeaders(
+                TransportResponse(
+                    status: response.statusCode, headers: response.headers, body: response.body, url: response.url)
+            )["x-followed"]
+        }
+
+        let marked = try await dispatcher.future(
+            from: redirecting, options: TransferOptions(redirectHandler: MarkingHandler())
+        ).value
+        #expect(marked.timings.redirects.map(\.status.code) == [302])
+        #expect(try followed(marked) == "302 from /redirect-to")
+
+        // Without a handler in the options, the dispatcher's own follows the hop as built.
+        let plain = try await dispatcher.future(from: redirecting).value
+        #expect(plain.timings.redirects.map(\.status.code) == [302])
+        #expect(try followed(plain) == nil)
+    }
+
     @Test func theDefaultImplementationSendsTheHopAsBuilt() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }

@@ -9,8 +9,13 @@ extension NetworkDispatcher {
     ///   - ownCookie: whether the request carries a `Cookie` of its own (not the jar's).
     func transferOptions(_ options: TransferOptions, ownCookie: Bool) -> TransferOptions {
         var options = options
-        options.redirectHandler = DispatcherRedirects(
-            cookieJar: cookieJar, ownCookie: ownCookie, policy: redirectPolicy, then: options.redirectHandler)
+        if options.redirectHandler == nil {
+            // Made once, in `init`: each made here would be boxed, an allocation a request.
+            options.redirectHandler = ownCookie ? redirects.ownCookie : redirects.jarCookies
+        } else {
+            options.redirectHandler = DispatcherRedirects(
+                cookieJar: cookieJar, ownCookie: ownCookie, policy: redirectPolicy, then: options.redirectHandler)
+        }
         if !redirectPolicy.followsRedirects { options.followsRedirects = false }
         return options
     }

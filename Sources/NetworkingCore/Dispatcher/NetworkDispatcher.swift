@@ -50,6 +50,9 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
     /// dearest step of a send); any other request builds its own. One lock for both: every
     /// request of every thread takes it, and each lock taken is a count shared by all of them.
     private let urlCache = Locked(URLCache())
+    /// The redirect handlers of a request whose options have none of their own (see
+    /// `transferOptions`): for a request with a `Cookie` of its own, and for one without.
+    let redirects: (ownCookie: any RedirectHandler, jarCookies: any RedirectHandler)
 
     private struct URLCache {
         var base: BaseURLParts?
@@ -114,6 +117,10 @@ public final class NetworkDispatcher: Dispatcher, @unchecked Sendable {
         self.eventMonitors = eventMonitors
         self.options = options
         self.maximumAdapterRetries = maximumAdapterRetries
+        self.redirects = (
+            DispatcherRedirects(cookieJar: cookieJar, ownCookie: true, policy: redirectPolicy, then: nil),
+            DispatcherRedirects(cookieJar: cookieJar, ownCookie: false, policy: redirectPolicy, then: nil)
+        )
     }
 
     /// A lazy future of the response to a request, with the dispatcher's default options.
