@@ -60,6 +60,15 @@ import Testing
         #expect(!pool.hasMadeShared)
     }
 
+    @Test func aProgramWithoutATransportMakesItsClientOnlyForARequest() async throws {
+        let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
+        #expect(!program.transports.hasMadeShared)
+        let collection = try CollectionLoader.parse(Self.collectionText, file: "pool.yaml")
+        #expect(program.transports.proxyNote(for: collection.environments[0], url: "http://127.0.0.1:9/") == nil)
+        #expect(program.transports.hasMadeShared)
+        await program.shutdown()
+    }
+
     @Test func aTransportGivenToThePoolIsItsSharedOne() async {
         let given = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         let pool = TransportPool(shared: given, collectionPath: nil)

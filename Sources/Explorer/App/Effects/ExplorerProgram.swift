@@ -40,7 +40,8 @@ package final class ExplorerProgram: TerminalProgram {
     private let recording = DispatchQueue(label: "explorer.history-writes", qos: .utility)
 
     /// - Parameters:
-    ///   - transport: the shared HTTP client (the program shuts it down).
+    ///   - transport: the shared HTTP client (the program shuts it down); `nil`: one with the
+    ///     default settings, made when a request first needs it.
     ///   - limits: the bounds of a response.
     ///   - history: where exchanges are recorded; `nil` records none.
     ///   - collectionPath: the collection file (relative `tls:` paths, history rows).
@@ -53,7 +54,7 @@ package final class ExplorerProgram: TerminalProgram {
     ///   - mockHost: serves the session's mock (`O`); `nil` when this program cannot.
     ///   - admission: why a version of the collection read after the start may not be used.
     package init(
-        transport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(),
+        transport: AsyncHTTPClientTransport? = nil,
         limits: ResponseLimits = ResponseLimits(),
         history: HistoryRecorder?,
         collectionPath: String?,
@@ -66,7 +67,9 @@ package final class ExplorerProgram: TerminalProgram {
         mockHost: (any MockHosting)? = nil,
         admission: @escaping @Sendable (LoadedCollection, URL) -> String? = { _, _ in nil }
     ) {
-        transports = TransportPool(shared: transport, collectionPath: collectionPath)
+        transports =
+            transport.map { TransportPool(shared: $0, collectionPath: collectionPath) }
+            ?? TransportPool(collectionPath: collectionPath)
         tasks = ExchangeTasks()
         cookies = CookieJars(store: cookieStore)
         schemas = GraphQLSchemas(cache: schemaCache, validates: validatesGraphQL, transports: transports)
