@@ -39,15 +39,23 @@ extension RunCommand {
     }
 
     /// The exchange a report shows: history's entry with its secrets masked as history masks
-    /// them, the bodies kept only for a request that did not pass; and the check report masked.
+    /// them, and the check report masked. A request that did not pass keeps its headers and
+    /// bodies (the HTML report shows them); one that passed keeps only its `traceparent` (its
+    /// trace id is in every report) and its sizes: nothing shows the rest, which is neither
+    /// masked nor kept.
     static func reported(
-        _ entry: HistoryEntry, secrets: [String], keepsBodies: Bool
+        _ entry: HistoryEntry, secrets: [String], keepsDetails: Bool
     ) -> (exchange: ReportedExchange, checks: CheckReport?) {
         var entry = entry
-        // Bodies not shown are not masked either (their sizes stay).
-        if !keepsBodies { (entry.requestBody, entry.responseBody) = (nil, nil) }
+        if !keepsDetails {
+            (entry.requestBody, entry.responseBody) = (nil, nil)
+            entry.requestHeaders = HTTPHeaders(
+                entry.requestHeaders.fields.filter { $0.name.utf8.count == 11 && $0.name.lowercased() == "traceparent" }
+            )
+            entry.responseHeaders = HTTPHeaders()
+        }
         let masked = HistorySecretMasking.masked(
-            entry, secrets: secrets, bodyCap: keepsBodies ? ReportedExchange.bodyLimit + 1 : 0)
+            entry, secrets: secrets, bodyCap: keepsDetails ? ReportedExchange.bodyLimit + 1 : 0)
         func fields(_ headers: HTTPHeaders) -> [ReportedExchange.Header] {
             headers.map { ReportedExchange.Header(name: $0.name, value: $0.value) }
         }
@@ -57,7 +65,7 @@ extension RunCommand {
             requestBodySize: masked.requestBodySize, reason: masked.reason,
             responseHeaders: fields(masked.responseHeaders), responseBody: masked.responseBody,
             responseBodySize: masked.responseBodySize, totalMilliseconds: masked.timings.totalMilliseconds,
-            headMilliseconds: masked.timings.headMilliseconds, keepsBodies: keepsBodies)
+            headMilliseconds: masked.timings.headMilliseconds, keepsBodies: keepsDetails)
         return (exchange, masked.checks)
     }
 
@@ -78,6 +86,9 @@ extension RunCommand {
     @discardableResult
     static func writeReports(_ summary: RunSummary, to targets: [RunReportTarget], json: Bool) -> Bool {
         var written = true
+        // Worked out once: the JSON and HTML reports show the same figures.
+        let latencies =
+            targets.contains { $0.kind == .json || $0.kind == .html } ? summary.latencyDistributions : []
         for target in targets {
             guard let path = target.path else {
                 // What a response brings is in the messages: control characters shown, not written.
@@ -88,8 +99,8 @@ extension RunCommand {
             let data: Data =
                 switch target.kind {
                 case .junit: Data(summary.junitXML.utf8)
-                case .json: summary.jsonReportData
-                case .html: Data(summary.htmlReport.utf8)
+                case .json: summary.jsonReportData(latencies: latencies)
+                case .html: Data(summary.htmlReport(latencies: latencies).utf8)
                 case .github: Data()
                 }
             do {

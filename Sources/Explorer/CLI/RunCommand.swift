@@ -216,7 +216,7 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                         var result = Self.result(step, iteration: iteration, row: pass.row, dataFile: data)
                         if showsExchanges, let entry {
                             let shown = Self.reported(
-                                entry, secrets: step.secrets, keepsBodies: result.outcome != .passed)
+                                entry, secrets: step.secrets, keepsDetails: result.outcome != .passed)
                             result.exchange = shown.exchange
                             if let checks = shown.checks { result.report = checks }
                         }

@@ -9,8 +9,18 @@ extension RunSummary {
     /// The most failures shown with their request and response; the table lists the others.
     package static let htmlDetailedFailures = 200
 
+    /// The most rows the request table shows open; past them, the rest are folded into
+    /// `<details>` (in the page, found by the browser's search, opened by a click): a browser
+    /// lays out a table of 10,000 open rows in seconds.
+    package static let htmlOpenRows = 1_000
+
     /// The HTML report.
-    package var htmlReport: String {
+    package var htmlReport: String { htmlReport(latencies: latencyDistributions) }
+
+    /// The HTML report, with the latencies worked out already (the JSON report lists the same).
+    ///
+    /// - Parameter latencies: `latencyDistributions`.
+    package func htmlReport(latencies: [LatencyDistribution]) -> String {
         let (passed, failed, errors) = counts
         var body = "<header>\n<h1>\(HTMLReport.escape(collection))</h1>\n<p class=\"meta\">"
         var meta = [
@@ -41,8 +51,7 @@ extension RunSummary {
         }
         body += "<section id=\"time-per-request\">\n<h2>Time per request</h2>\n"
         body += SVGChart.timePerRequest(results) + "</section>\n"
-        body += requestTable()
-        let latencies = latencyDistributions
+        body += requestTable(failures: failures)
         if !latencies.isEmpty {
             body += "<section id=\"latency\">\n<h2>Latency over the iterations</h2>\n"
             for (index, latency) in latencies.enumerated() { body += HTMLReport.latencySection(latency, index: index) }
@@ -113,33 +122,91 @@ extension RunSummary {
             "<p class=\"meta\">body, \(HTMLReport.bytes(size))</p>\n<pre class=\"body\">\(HTMLReport.escape(body))</pre>\n"
     }
 
-    private func requestTable() -> String {
-        var html = "<section id=\"requests\">\n<h2>Requests (\(results.count))</h2>\n<table class=\"requests\">"
-        html += "<thead><tr><th></th><th class=\"num\">#</th><th>request</th><th>status</th><th class=\"num\">time</th>"
-        html += "<th>assertions</th><th>trace id</th></tr></thead>\n<tbody>\n"
+    /// The table of every request, in two parts: those that did not pass first, open (up to
+    /// `htmlOpenRows`; the rest folded), then those that passed, one folded group per endpoint
+    /// with its count and time range (open when the whole run has at most `htmlOpenRows`).
+    /// Every row keeps its number in the run.
+    ///
+    /// - Parameter failures: the indices of the results that did not pass.
+    private func requestTable(failures: [Int]) -> String {
+        var html = "<section id=\"requests\">\n<h2>Requests (\(results.count))</h2>\n"
         html.reserveCapacity(html.utf8.count + results.count * 260)
-        for (index, result) in results.enumerated() {
-            let outcome =
-                switch result.outcome {
-                case .passed: "passed"
-                case .failed: "failed"
-                case .transportFailure, .notSent: "error"
-                }
-            let name = HTMLReport.escape(label(result))
-            html +=
-                "<tr class=\"\(outcome)\"><td class=\"mark\">\(result.mark)</td><td class=\"num\">\(index + 1)</td>"
-                + "<td>\(name)</td><td>\(HTMLReport.escape(result.statusText))</td>"
-                + "<td class=\"num\">\(HTMLReport.milliseconds(result.milliseconds))</td><td>"
-                + HTMLReport.escape(result.checksText)
-            let failedChecks = result.report.assertions.filter { !$0.passed }
-            if !failedChecks.isEmpty {
-                html += "<ul class=\"problems\">"
-                for check in failedChecks.prefix(5) { html += "<li>\(HTMLReport.escape(check.line))</li>" }
-                html += "</ul>"
+        if !failures.isEmpty {
+            html += "<h3 id=\"requests-not-passed\">Not passed (\(failures.count))</h3>\n"
+            html += tableOpening + "\n"
+            for index in failures.prefix(Self.htmlOpenRows) { appendRow(index, to: &html) }
+            html += "</tbody></table>\n"
+            if failures.count > Self.htmlOpenRows {
+                let more = failures.count - Self.htmlOpenRows
+                html += "<details class=\"rows\"><summary>\(more) more not passed</summary>\n\(tableOpening)\n"
+                for index in failures.dropFirst(Self.htmlOpenRows) { appendRow(index, to: &html) }
+                html += "</tbody></table>\n</details>\n"
             }
-            html += "</td><td class=\"trace\">\(result.exchange?.traceID ?? "")</td></tr>\n"
         }
-        return html + "</tbody></table>\n</section>\n"
+        let passedGroups = passedByEndpoint()
+        if !passedGroups.isEmpty {
+            let count = passedGroups.reduce(0) { $0 + $1.indices.count }
+            html += "<h3 id=\"requests-passed\">Passed (\(count))</h3>\n"
+            let open = results.count <= Self.htmlOpenRows ? " open" : ""
+            for group in passedGroups {
+                let times = group.indices.map { results[$0].milliseconds }
+                let range =
+                    times.count == 1
+                    ? HTMLReport.milliseconds(times[0])
+                    : "\(HTMLReport.milliseconds(times.min() ?? 0))–\(HTMLReport.milliseconds(times.max() ?? 0))"
+                html +=
+                    "<details class=\"rows\"\(open)><summary>\(HTMLReport.escape(group.endpoint)): "
+                    + "\(group.indices.count) passed, \(range)</summary>\n\(tableOpening)\n"
+                for index in group.indices { appendRow(index, to: &html) }
+                html += "</tbody></table>\n</details>\n"
+            }
+        }
+        return html + "</section>\n"
+    }
+
+    /// A request table's head, up to its open `<tbody>`.
+    private var tableOpening: String {
+        "<table class=\"requests\"><thead><tr><th></th><th class=\"num\">#</th><th>request</th><th>status</th>"
+            + "<th class=\"num\">time</th><th>assertions</th><th>trace id</th></tr></thead>\n<tbody>"
+    }
+
+    /// The results that passed, by endpoint, in the order the endpoints first ran.
+    private func passedByEndpoint() -> [(endpoint: String, indices: [Int])] {
+        var groups: [(endpoint: String, indices: [Int])] = []
+        var position: [String: Int] = [:]
+        for (index, result) in results.enumerated() where result.outcome == .passed {
+            if let at = position[result.endpoint] {
+                groups[at].indices.append(index)
+            } else {
+                position[result.endpoint] = groups.count
+                groups.append((result.endpoint, [index]))
+            }
+        }
+        return groups
+    }
+
+    /// One request's row: its mark, its number in the run, its name, status, time, checks
+    /// (with up to five failed assertions) and trace id.
+    private func appendRow(_ index: Int, to html: inout String) {
+        let result = results[index]
+        let outcome =
+            switch result.outcome {
+            case .passed: "passed"
+            case .failed: "failed"
+            case .transportFailure, .notSent: "error"
+            }
+        html +=
+            "<tr class=\"\(outcome)\"><td class=\"mark\">\(result.mark)</td><td class=\"num\">\(index + 1)</td>"
+            + "<td>\(HTMLReport.escape(label(result)))</td><td>\(HTMLReport.escape(result.statusText))</td>"
+            + "<td class=\"num\">\(HTMLReport.milliseconds(result.milliseconds))</td><td>"
+            + HTMLReport.escape(result.checksText)
+        let failedChecks = result.report.assertions.filter { !$0.passed }
+        if !failedChecks.isEmpty {
+            html += "<ul class=\"problems\">"
+            for check in failedChecks.prefix(5) { html += "<li>\(HTMLReport.escape(check.line))</li>" }
+            html += "</ul>"
+        }
+        html += "</td><td class=\"trace\">\(result.exchange?.traceID ?? "")</td></tr>\n"
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import NetworkingCore
 
 /// `explorer run --report json=PATH`: the run as the versioned JSON document that
 /// `schema/run-report.schema.json` describes.
@@ -9,120 +8,210 @@ extension RunSummary {
     /// The report's version: a change that removes or retypes a member takes a new one.
     package static let jsonReportVersion = 1
 
-    /// The JSON report as an object: the run, its iterations with each request, and the
-    /// latency of each endpoint sent more than once.
-    package var jsonReport: [String: Any] {
-        let (passed, failed, errors) = counts
-        let byIteration = Dictionary(grouping: results, by: \.iteration)
+    /// The JSON report as UTF-8 text, members sorted (two runs diff well), one request a line.
+    package var jsonReportData: Data { jsonReportData(latencies: latencyDistributions) }
+
+    /// The JSON report as UTF-8 text, with the latencies worked out already (the HTML report
+    /// draws the same ones).
+    ///
+    /// Written in one pass to bytes, members in sorted order, rather than built as a tree of
+    /// boxed values and serialized: a tree and `JSONSerialization` took 2.5 s for 10,000
+    /// requests (debug build).
+    ///
+    /// - Parameter latencies: `latencyDistributions`.
+    package func jsonReportData(latencies: [LatencyDistribution]) -> Data {
+        var out = JSONReportWriter(capacity: results.count * 640 + 1024)
+        out.raw("{")
+        out.key("format", first: true, indent: "\n  ")
+        out.string(Self.jsonReportFormat)
+        out.key("iterations", indent: "\n  ")
+        writeJSONIterations(to: &out)
+        out.key("latency", indent: "\n  ")
+        out.raw("[")
+        for (index, latency) in latencies.enumerated() {
+            out.raw(index == 0 ? "\n" : ",\n")
+            Self.writeJSON(latency, to: &out)
+        }
+        out.raw(latencies.isEmpty ? "]" : "\n]")
+        out.key("run", indent: "\n  ")
+        writeJSONRun(to: &out)
+        out.key("version", indent: "\n  ")
+        out.int(Self.jsonReportVersion)
+        out.raw("\n}\n")
+        return Data(out.bytes)
+    }
+
+    /// `run`: the run's figures, a member a line.
+    private func writeJSONRun(to out: inout JSONReportWriter) {
+        var (passed, failed, errors) = (0, 0, 0)
+        for result in results {
+            switch result.outcome {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .transportFailure, .notSent: errors += 1
+            }
+        }
+        out.raw("{")
+        out.key("collection", first: true, indent: "\n    ")
+        out.string(collection)
+        out.key("collectionFile", indent: "\n    ")
+        out.string(collectionFile)
+        out.key("data", indent: "\n    ")
+        out.string(dataFile)
+        out.key("environment", indent: "\n    ")
+        out.string(environment)
+        out.key("errors", indent: "\n    ")
+        out.int(errors)
+        out.key("exitCode", indent: "\n    ")
+        out.int(Int(exitCode))
+        out.key("failed", indent: "\n    ")
+        out.int(failed)
+        out.key("interrupted", indent: "\n    ")
+        out.bool(interrupted)
+        out.key("notRun", indent: "\n    ")
+        out.int(notRun ?? 0)
+        out.key("passed", indent: "\n    ")
+        out.int(passed)
+        out.key("requests", indent: "\n    ")
+        out.int(results.count)
+        out.key("seconds", indent: "\n    ")
+        out.rounded(seconds, places: 3)
+        out.key("startedAt", indent: "\n    ")
+        out.string(Self.timestamp(startedAt))
+        out.key("stopped", indent: "\n    ")
+        out.bool(notRun != nil)
+        out.raw("\n  }")
+    }
+
+    /// `iterations`: each iteration (those listed, then any a result names that is not) with
+    /// its requests, one a line, in the run's order.
+    private func writeJSONIterations(to out: inout JSONReportWriter) {
+        var byIteration: [Int: [Int]] = [:]
+        for index in results.indices { byIteration[results[index].iteration, default: []].append(index) }
         let listed = Set(iterations.map(\.number))
         let unlisted = byIteration.keys.filter { !listed.contains($0) }.sorted().map { RunIteration(number: $0) }
-        return [
-            "format": Self.jsonReportFormat,
-            "version": Self.jsonReportVersion,
-            "run": [
-                "collection": collection, "collectionFile": collectionFile ?? NSNull(), "environment": environment,
-                "startedAt": Self.timestamp(startedAt), "seconds": Self.rounded(seconds, places: 3),
-                "requests": results.count, "passed": passed, "failed": failed, "errors": errors,
-                "exitCode": Int(exitCode), "stopped": notRun != nil, "notRun": notRun ?? 0,
-                "interrupted": interrupted, "data": dataFile ?? NSNull(),
-            ] as [String: Any],
-            "iterations": (iterations + unlisted).map { iteration -> [String: Any] in
-                [
-                    "iteration": iteration.number, "row": iteration.row?.number ?? NSNull(),
-                    "line": iteration.row?.line ?? NSNull(),
-                    "requests": (byIteration[iteration.number] ?? []).map(Self.jsonRequest),
-                ]
-            },
-            "latency": latencyDistributions.map(Self.jsonLatency),
-        ]
-    }
-
-    /// The JSON report as UTF-8 text, members sorted (two runs diff well), one request a line.
-    ///
-    /// Written here rather than by `JSONSerialization`, which took 2.5 s for 10,000 requests
-    /// (debug build) where this takes a tenth of it.
-    package var jsonReportData: Data {
-        var text = ""
-        text.reserveCapacity(results.count * 600 + 1024)
-        Self.write(jsonReport, to: &text, depth: 0)
-        text += "\n"
-        return Data(text.utf8)
-    }
-
-    /// Appends a value of the report's object as JSON: objects with their keys sorted, and a
-    /// line break before each member of the two outer levels and each element of an array of
-    /// objects.
-    static func write(_ value: Any, to text: inout String, depth: Int) {
-        switch value {
-        case let string as String:
-            text += JSONValue.quote(string)
-        case let flag as Bool:
-            text += flag ? "true" : "false"
-        case let number as Int:
-            text += String(number)
-        case let number as Double:
-            // Swift's shortest form (`30.0`, `0.125`, `1e-05`) is JSON.
-            text += number.isFinite ? "\(number)" : "0"
-        case let object as [String: Any]:
-            let indent = depth < 2 ? "\n" + String(repeating: "  ", count: depth + 1) : ""
-            text += "{"
-            for (index, key) in object.keys.sorted().enumerated() {
-                text += (index == 0 ? "" : ",") + indent + JSONValue.quote(key) + ":"
-                write(object[key] ?? NSNull(), to: &text, depth: depth + 1)
+        out.raw("[")
+        for (index, iteration) in (iterations + unlisted).enumerated() {
+            out.raw(index == 0 ? "\n" : ",\n")
+            out.raw("{")
+            out.key("iteration", first: true)
+            out.int(iteration.number)
+            out.key("line")
+            out.int(iteration.row?.line)
+            out.key("requests")
+            let requests = byIteration[iteration.number] ?? []
+            out.raw("[")
+            for (position, resultIndex) in requests.enumerated() {
+                out.raw(position == 0 ? "\n" : ",\n")
+                Self.writeJSON(results[resultIndex], to: &out)
             }
-            text += (depth < 2 && !object.isEmpty ? "\n" + String(repeating: "  ", count: depth) : "") + "}"
-        case let array as [Any]:
-            let breaks = array.first is [String: Any]
-            text += "["
-            for (index, element) in array.enumerated() {
-                text += (index == 0 ? "" : ",") + (breaks ? "\n" : "")
-                write(element, to: &text, depth: depth + 1)
-            }
-            text += (breaks ? "\n" : "") + "]"
-        default:
-            text += "null"
+            out.raw(requests.isEmpty ? "]" : "\n]")
+            out.key("row")
+            out.int(iteration.row?.number)
+            out.raw("}")
         }
+        out.raw(iterations.isEmpty && unlisted.isEmpty ? "]" : "\n]")
     }
 
-    private static func jsonRequest(_ result: RunResult) -> [String: Any] {
+    /// One request, on one line.
+    private static func writeJSON(_ result: RunResult, to out: inout JSONReportWriter) {
         let exchange = result.exchange
-        return [
-            "endpoint": result.endpoint, "name": result.name, "folders": result.folderPath,
-            "line": result.line ?? NSNull(), "outcome": result.outcome.rawValue,
-            "method": exchange?.method ?? NSNull(), "url": exchange?.url ?? NSNull(),
-            "startedAt": exchange.map { timestamp($0.startedAt) } ?? NSNull(),
-            "status": result.status ?? NSNull(), "reason": exchange?.reason ?? NSNull(),
-            "grpcStatus": result.grpcStatus ?? NSNull(), "attempts": result.attempts,
-            "requiredBecause": result.requiredBecause ?? NSNull(), "error": result.error ?? NSNull(),
-            "traceId": exchange?.traceID ?? NSNull(),
-            "timings": [
-                "totalMs": rounded(result.milliseconds, places: 3),
-                "headMs": exchange?.headMilliseconds.map { rounded($0, places: 3) } ?? NSNull(),
-            ] as [String: Any],
-            "sizes": [
-                "requestBody": exchange?.requestBodySize ?? NSNull(),
-                "responseBody": exchange?.responseBodySize ?? NSNull(),
-            ] as [String: Any],
-            "assertions": result.report.assertions.map { check -> [String: Any] in
-                [
-                    "assert": check.text, "passed": check.passed, "expected": check.expected ?? NSNull(),
-                    "actual": check.actual ?? NSNull(), "reason": check.reason ?? NSNull(),
-                ]
-            },
-            "schemaPassed": result.report.schema.map { $0.passed as Any } ?? NSNull(),
-            "captured": result.report.captured.map(\.name),
-            "captureFailures": result.report.captureFailures,
-        ]
+        out.raw("{")
+        out.key("assertions", first: true)
+        out.raw("[")
+        for (index, check) in result.report.assertions.enumerated() {
+            out.raw(index == 0 ? "\n" : ",\n")
+            out.raw("{")
+            out.key("actual", first: true)
+            out.string(check.actual)
+            out.key("assert")
+            out.string(check.text)
+            out.key("expected")
+            out.string(check.expected)
+            out.key("passed")
+            out.bool(check.passed)
+            out.key("reason")
+            out.string(check.reason)
+            out.raw("}")
+        }
+        out.raw(result.report.assertions.isEmpty ? "]" : "\n]")
+        out.key("attempts")
+        out.int(result.attempts)
+        out.key("captureFailures")
+        out.strings(result.report.captureFailures)
+        out.key("captured")
+        out.strings(result.report.captured.map(\.name))
+        out.key("endpoint")
+        out.string(result.endpoint)
+        out.key("error")
+        out.string(result.error)
+        out.key("folders")
+        out.strings(result.folderPath)
+        out.key("grpcStatus")
+        out.string(result.grpcStatus)
+        out.key("line")
+        out.int(result.line)
+        out.key("method")
+        out.string(exchange?.method)
+        out.key("name")
+        out.string(result.name)
+        out.key("outcome")
+        out.string(result.outcome.rawValue)
+        out.key("reason")
+        out.string(exchange?.reason)
+        out.key("requiredBecause")
+        out.string(result.requiredBecause)
+        out.key("schemaPassed")
+        if let schema = result.report.schema { out.bool(schema.passed) } else { out.raw("null") }
+        out.key("sizes")
+        out.raw("{")
+        out.key("requestBody", first: true)
+        out.int(exchange?.requestBodySize)
+        out.key("responseBody")
+        out.int(exchange?.responseBodySize)
+        out.raw("}")
+        out.key("startedAt")
+        out.string(exchange.map { timestamp($0.startedAt) })
+        out.key("status")
+        out.int(result.status)
+        out.key("timings")
+        out.raw("{")
+        out.key("headMs", first: true)
+        out.rounded(exchange?.headMilliseconds, places: 3)
+        out.key("totalMs")
+        out.rounded(result.milliseconds, places: 3)
+        out.raw("}")
+        out.key("traceId")
+        out.string(exchange?.traceID)
+        out.key("url")
+        out.string(exchange?.url)
+        out.raw("}")
     }
 
-    private static func jsonLatency(_ latency: LatencyDistribution) -> [String: Any] {
-        var object: [String: Any] = [
-            "endpoint": latency.name, "count": latency.count, "min": rounded(latency.minimum, places: 3),
-            "max": rounded(latency.maximum, places: 3), "mean": rounded(latency.mean, places: 3),
-            "stddev": rounded(latency.standardDeviation, places: 3),
-        ]
-        for point in latency.named { object["p\(Int(point.percentile))"] = rounded(point.milliseconds, places: 3) }
-        return object
+    /// One endpoint's latency, on one line; the named percentiles' keys (`p50` …) in the
+    /// order their names sort.
+    private static func writeJSON(_ latency: LatencyDistribution, to out: inout JSONReportWriter) {
+        let percentiles = latency.named.map { ("p\(Int($0.percentile))", $0.milliseconds) }.sorted { $0.0 < $1.0 }
+        out.raw("{")
+        out.key("count", first: true)
+        out.int(latency.count)
+        out.key("endpoint")
+        out.string(latency.name)
+        out.key("max")
+        out.rounded(latency.maximum, places: 3)
+        out.key("mean")
+        out.rounded(latency.mean, places: 3)
+        out.key("min")
+        out.rounded(latency.minimum, places: 3)
+        for (name, milliseconds) in percentiles {
+            out.raw(",")
+            out.string(name)
+            out.raw(":")
+            out.rounded(milliseconds, places: 3)
+        }
+        out.key("stddev")
+        out.rounded(latency.standardDeviation, places: 3)
+        out.raw("}")
     }
 
     static func rounded(_ value: Double, places: Int) -> Double {

@@ -12,39 +12,89 @@ enum SVGChart {
     static let bottom = 24.0
     static let top = 12.0
 
-    /// A bar chart of time per request: one `rect.bar` per result, in the run's order,
-    /// coloured by outcome.
+    /// The most bars the time chart draws one by one, each with its tooltip; a longer run's
+    /// chart has one column per unit of its width instead.
+    static let barLimit = 1_000
+
+    /// A bar chart of time per request, in the run's order, coloured by outcome: one
+    /// `rect.bar` per result up to `barLimit` results; past that, the results in columns
+    /// (more bars than the chart has pixels), each column as high as its slowest request of
+    /// each outcome, one `path.bar` per outcome (three elements where there would be
+    /// thousands; every request's time is in the table).
     ///
     /// - Parameter results: the requests, in order.
     static func timePerRequest(_ results: [RunResult]) -> String {
         let height = 220.0
         let plotWidth = width - left - 8
         let highest = niceCeiling(results.map(\.milliseconds).max() ?? 0)
-        let slot = plotWidth / Double(max(1, results.count))
-        let barWidth = max(slot * 0.8, min(slot, 0.5))
-        var svg = open(height: height, label: "Time per request: \(results.count) bars")
-        svg += axes(height: height, highest: highest)
         let plotHeight = height - top - bottom
-        svg.reserveCapacity(svg.utf8.count + results.count * 120)
-        for (index, result) in results.enumerated() {
-            let barHeight = highest > 0 ? max(0.5, result.milliseconds / highest * plotHeight) : 0.5
-            let outcome =
-                switch result.outcome {
-                case .passed: "passed"
-                case .failed: "failed"
-                case .transportFailure, .notSent: "error"
+        func barHeight(_ milliseconds: Double) -> Double {
+            highest > 0 ? max(0.5, milliseconds / highest * plotHeight) : 0.5
+        }
+        var svg: String
+        if results.count <= barLimit {
+            let slot = plotWidth / Double(max(1, results.count))
+            let barWidth = max(slot * 0.8, min(slot, 0.5))
+            svg = open(height: height, label: "Time per request: \(results.count) bars")
+            svg += axes(height: height, highest: highest)
+            svg.reserveCapacity(svg.utf8.count + results.count * 120)
+            for (index, result) in results.enumerated() {
+                let bar = barHeight(result.milliseconds)
+                let outcome = outcomeClass(result.outcome)
+                let iteration = result.iteration > 1 ? " #\(result.iteration)" : ""
+                svg +=
+                    "<rect class=\"bar \(outcome)\" x=\"\(number(left + Double(index) * slot))\" "
+                    + "y=\"\(number(height - bottom - bar))\" width=\"\(number(barWidth))\" "
+                    + "height=\"\(number(bar))\"><title>\(HTMLReport.escape(result.endpoint))\(iteration): "
+                    + "\(HTMLReport.milliseconds(result.milliseconds)) (\(outcome))</title></rect>\n"
+            }
+        } else {
+            let columns = Int(plotWidth)
+            let slot = plotWidth / Double(columns)
+            svg = open(
+                height: height,
+                label: "Time per request: \(results.count) requests in \(columns) columns, each its slowest")
+            svg += axes(height: height, highest: highest)
+            // The slowest of each outcome in each column, in the order they are drawn: what
+            // did not pass over what did.
+            let outcomes = ["passed", "error", "failed"]
+            var slowest = Array(repeating: Array(repeating: -1.0, count: columns), count: outcomes.count)
+            var counts = Array(repeating: 0, count: outcomes.count)
+            for (index, result) in results.enumerated() {
+                let column = index * columns / results.count
+                let kind = outcomes.firstIndex(of: outcomeClass(result.outcome)) ?? 0
+                slowest[kind][column] = max(slowest[kind][column], result.milliseconds)
+                counts[kind] += 1
+            }
+            for (kind, outcome) in outcomes.enumerated() where counts[kind] > 0 {
+                svg += "<path class=\"bar \(outcome)\" d=\""
+                for (column, milliseconds) in slowest[kind].enumerated() where milliseconds >= 0 {
+                    let bar = barHeight(milliseconds)
+                    svg +=
+                        "M\(number(left + Double(column) * slot)),\(number(height - bottom - bar))"
+                        + "h\(number(slot))v\(number(bar))h-\(number(slot))z"
                 }
-            let iteration = result.iteration > 1 ? " #\(result.iteration)" : ""
-            svg +=
-                "<rect class=\"bar \(outcome)\" x=\"\(number(left + Double(index) * slot))\" "
-                + "y=\"\(number(height - bottom - barHeight))\" width=\"\(number(barWidth))\" "
-                + "height=\"\(number(barHeight))\"><title>\(HTMLReport.escape(result.endpoint))\(iteration): "
-                + "\(HTMLReport.milliseconds(result.milliseconds)) (\(outcome))</title></rect>\n"
+                let fewest = results.count / columns
+                let most = (results.count + columns - 1) / columns
+                let size = fewest == most ? "\(most)" : "\(fewest)–\(most)"
+                svg +=
+                    "\"><title>\(counts[kind]) \(outcome): each column the slowest of its \(size) requests"
+                    + "</title></path>\n"
+            }
         }
         svg += "<text x=\"\(number(left))\" y=\"\(number(height - 6))\">1</text>"
         svg +=
             "<text x=\"\(number(width - 8))\" y=\"\(number(height - 6))\" text-anchor=\"end\">\(results.count)</text>"
         return svg + "</svg>\n"
+    }
+
+    /// The class a result's mark takes: `passed`, `failed` or `error`.
+    static func outcomeClass(_ outcome: StepOutcome) -> String {
+        switch outcome {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .transportFailure, .notSent: "error"
+        }
     }
 
     /// A histogram: one `rect.bucket` per range, its height the count.
