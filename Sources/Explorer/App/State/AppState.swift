@@ -163,7 +163,7 @@ package struct Comparison: Sendable {
 
 /// Everything the explorer shows: one value, changed only by `reduce`.
 package struct AppState: Sendable {
-    var collection: APICollection?
+    var collection: APICollection? { didSet { endpointFilterVersion = EndpointFilter.nextVersion() } }
     var collectionPath: String
     /// What is wrong in the collection file, shown (count in the title bar, the first on a
     /// line of its own, all with `!`) until the file is fixed.
@@ -175,10 +175,15 @@ package struct AppState: Sendable {
     var environmentList = ListState()
     var endpointList = ListState()
     var historyList = ListState()
-    var endpointRows: [EndpointRow] = []
+    var endpointRows: [EndpointRow] = [] { didSet { endpointFilterVersion = EndpointFilter.nextVersion() } }
     /// Endpoints edited in this session, by id: sent and shown instead of the file's, until
     /// saved to the file (`S`) or the file changes them.
-    var drafts: [String: Endpoint] = [:]
+    var drafts: [String: Endpoint] = [:] { didSet { endpointFilterVersion = EndpointFilter.nextVersion() } }
+    /// The version of what the endpoints list's rows say (the rows, the drafts, the
+    /// collection): the filter's kept texts and result belong to one.
+    private(set) var endpointFilterVersion = EndpointFilter.nextVersion()
+    /// The endpoints list's texts and last filter result, kept between frames.
+    let endpointFilter = EndpointFilter()
     /// Undo, redo, the last deletion and the drafts a previous session left.
     var compose = ComposeState()
     /// The newest stored exchanges, without their bodies (an entry is read when opened).
@@ -386,31 +391,45 @@ package struct AppState: Sendable {
     /// Read for every frame and most actions (the selection is an index into these): the
     /// filter matches each row's words, made without laying the rows out as list items.
     var visibleEndpointRows: [Int] {
-        endpointList.visibleIndices(count: endpointRows.count) {
-            // The indentation is spaces: no word of a filter matches in it.
-            endpointRows.map { row in
-                let parts = endpointRowParts(row, indented: false)
-                guard let method = parts.method else { return parts.name }
-                return method + " " + parts.name + (parts.marker.map { " " + $0 } ?? "")
-            }
+        endpointFilter.visibleRows(
+            endpointList.filter, version: endpointFilterVersion, count: endpointRows.count,
+            rows: endpointFilterRows)
+    }
+
+    /// How many endpoints the list has (folder headings left out).
+    var endpointCount: Int {
+        endpointFilter.endpointCount(
+            version: endpointFilterVersion, count: endpointRows.count, rows: endpointFilterRows)
+    }
+
+    /// Each endpoints row's text as the filter reads it, and whether it is an endpoint.
+    private func endpointFilterRows() -> [(text: String, isEndpoint: Bool)] {
+        // The indentation is spaces: no word of a filter matches in it.
+        endpointRows.map { row in
+            let parts = endpointRowParts(row, indented: false)
+            guard let method = parts.method else { return (parts.name, false) }
+            return (method + " " + parts.name + (parts.marker.map { " " + $0 } ?? ""), true)
         }
     }
 
     /// The list items of the endpoints list.
     var endpointItems: [ListItem] {
-        endpointRows.map { row in
-            let parts = endpointRowParts(row)
-            guard let method = parts.method, let endpoint = row.endpoint else {
-                return ListItem([Span(parts.indent + parts.name, role: .title)])
-            }
-            return ListItem(
-                [
-                    Span(parts.indent),
-                    Span(Self.methodColumn(method), role: Self.role(for: endpoint.method)),
-                    Span(parts.name),
-                ] + (parts.marker.map { [Span(" " + $0, role: .warning)] } ?? []),
-                trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
+        endpointRows.map(endpointItem)
+    }
+
+    /// The list item of one endpoints row.
+    func endpointItem(_ row: EndpointRow) -> ListItem {
+        let parts = endpointRowParts(row)
+        guard let method = parts.method, let endpoint = row.endpoint else {
+            return ListItem([Span(parts.indent + parts.name, role: .title)])
         }
+        return ListItem(
+            [
+                Span(parts.indent),
+                Span(Self.methodColumn(method), role: Self.role(for: endpoint.method)),
+                Span(parts.name),
+            ] + (parts.marker.map { [Span(" " + $0, role: .warning)] } ?? []),
+            trailing: folderRun?.resultSpans(for: endpoint.id) ?? [])
     }
 
     /// A method as the lists' column shows it: padded to 7 columns, and always one space

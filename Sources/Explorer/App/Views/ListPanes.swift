@@ -31,11 +31,11 @@ enum ListPanes {
     static func renderEndpoints(_ state: AppState, into grid: inout CellGrid, area: Rect) {
         guard !area.isEmpty else { return }
         let focused = state.focus == .endpoints
-        let count = state.endpointRows.filter { $0.endpoint != nil }.count
+        let count = state.endpointCount
+        let visible = state.visibleEndpointRows
         // With a filter on, how many it lets through of how many: the count matches the rows.
         let shown =
-            state.endpointList.filter.isEmpty
-            ? count : state.visibleEndpointRows.filter { state.endpointRows[$0].endpoint != nil }.count
+            state.endpointList.filter.isEmpty ? count : visible.count { state.endpointRows[$0].endpoint != nil }
         let inner = Block(
             title: "Endpoints",
             // While the collection is read there is no count yet (a "0" would say it is empty).
@@ -47,8 +47,19 @@ enum ListPanes {
             focused: focused
         ).render(into: &grid, area: area)
         let emptyText = state.collectionIsReading.map { "Reading \(Sanitizer.sanitize($0))…" } ?? "No endpoints"
-        ListView(items: state.endpointItems, state: state.endpointList, focused: focused, emptyText: emptyText).render(
-            into: &grid, area: inner)
+        // Only the rows on screen are made into items: the filter has already chosen them (each
+        // item's filter text is the filter itself, which every word of it matches), and the
+        // list is given the window with its selection.
+        var window = state.endpointList
+        let top = window.visibleOffset(height: inner.height, count: visible.count)
+        let rows = visible[min(top, visible.count)..<min(visible.count, top + max(0, inner.height))]
+        let items = rows.map { index in
+            let item = state.endpointItem(state.endpointRows[index])
+            return ListItem(item.spans, trailing: item.trailing, filterText: state.endpointList.filter)
+        }
+        window.offset = 0
+        window.selected = min(max(0, window.selected), max(0, visible.count - 1)) - top
+        ListView(items: items, state: window, focused: focused, emptyText: emptyText).render(into: &grid, area: inner)
     }
 
     static func renderHistory(_ state: AppState, into grid: inout CellGrid, area: Rect) {
