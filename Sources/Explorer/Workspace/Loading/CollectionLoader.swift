@@ -62,6 +62,14 @@ package enum CollectionLoader {
         } catch {
             throw CollectionError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
         }
+        return try loadReaching(from: url, text: text)
+    }
+
+    /// Loads the collection file at `url` from its text, already read (the watcher has read it
+    /// to tell a change from a touch), with the `.env` file beside it.
+    ///
+    /// - Throws: `CollectionError`.
+    package static func loadReaching(from url: URL, text: String) throws -> LoadedCollection {
         var (collection, tree) = try parseTree(text, file: url.path, dotEnv: DotEnv.load(besides: url))
         collection.sourceURL = url
         collection.sourceHasComments = CollectionMerger.hasComments(text)

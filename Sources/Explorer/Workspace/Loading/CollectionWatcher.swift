@@ -28,7 +28,7 @@ package final class CollectionWatcher: @unchecked Sendable {
     private var fileSource: (any DispatchSourceProtocol)?
     private var descriptor: Int32 = -1
     private var pending = false
-    private var lastSnapshot: String?
+    private var lastSnapshot: Snapshot?
     private let coalescing: DispatchTimeInterval
 
     /// Creates a watcher; call `start()` to begin.
@@ -165,8 +165,10 @@ package final class CollectionWatcher: @unchecked Sendable {
             let current = self.snapshot()
             guard current != self.lastSnapshot else { return }
             self.lastSnapshot = current
+            // The text just read is the one loaded: the file is not read a second time.
             let result: Result<LoadedCollection, any Error> = Result {
-                try CollectionLoader.loadReaching(from: self.url)
+                if let text = current?.text { return try CollectionLoader.loadReaching(from: self.url, text: text) }
+                return try CollectionLoader.loadReaching(from: self.url)
             }
             let onChange = self.onChange
             self.queue.async { onChange(result) }
@@ -174,11 +176,18 @@ package final class CollectionWatcher: @unchecked Sendable {
     }
 
     /// The file's text and its `.env`'s, to tell a real change from a touch.
-    private func snapshot() -> String? {
+    private struct Snapshot: Equatable {
+        /// The collection's text, `nil` when it cannot be read (the load then says why).
+        var text: String?
+        var env: String?
+    }
+
+    /// The file's text and its `.env`'s, or `nil` when neither can be read.
+    private func snapshot() -> Snapshot? {
         let text = try? String(contentsOf: url, encoding: .utf8)
         let env = try? String(
             contentsOf: url.deletingLastPathComponent().appendingPathComponent(".env"), encoding: .utf8)
         guard text != nil || env != nil else { return nil }
-        return (text ?? "\u{0}missing") + "\u{0}" + (env ?? "")
+        return Snapshot(text: text, env: env)
     }
 }
