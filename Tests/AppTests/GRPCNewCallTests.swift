@@ -131,6 +131,41 @@ import Testing
         await server.stop()
     }
 
+    @Test func onAGRPCEndpointWithItsOwnServerThatServerIsAskedAndTheDraftKeepsIt() async throws {
+        let server = try await DemoServer.start(port: 0)
+        let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
+        defer { Task { await program.shutdown() } }
+        do {
+            let grpcURL = try #require(server.environments.first).grpcURL
+            // HTTP and gRPC in one environment, as the demo has them.
+            let collection = try CollectionLoader.parse(
+                """
+                name: Directory
+                environments:
+                  - name: grpc
+                    base_url: http://127.0.0.1:9
+                    variables: { grpc_url: "\(grpcURL.absoluteString)" }
+                endpoints:
+                  - name: Get user
+                    grpc: explorer.demo.v1.Directory/GetUser
+                    server: "{{grpc_url}}"
+                    message: { id: "1" }
+                """, file: "directory.yaml")
+            var (state, load) = try await Self.pressCtrlN(collection, program: program)
+            #expect(load.problem == nil, "\(load.problem ?? "")")
+            #expect(load.methods.allSatisfy { $0.server == "{{grpc_url}}" })
+            tuiType(&state, "Heartbeat")
+            tuiPress(&state, KeyPress(.enter))
+            let draft = try #require(state.drafts["Heartbeat"])
+            #expect(draft.grpc?.server == "{{grpc_url}}")
+            #expect(draft.path == "{{grpc_url}}/explorer.demo.v1.Directory/Heartbeat")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test func aServerThatCannotBeReachedIsSaidAndAnHTTPEndpointIsStillOffered() async throws {
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
         defer { Task { await program.shutdown() } }

@@ -13,11 +13,16 @@ extension AppReducer {
     // MARK: - New and duplicate
 
     /// `Ctrl-N`: a new GET endpoint in the selected folder, its request line open for the path;
-    /// on a gRPC environment (`grpc://`, `grpcs://`), the server's methods to pick one from
-    /// first (`AppReducer+GRPCMethods`).
+    /// on a gRPC environment (`grpc://`, `grpcs://`) or a gRPC endpoint with its own `server:`,
+    /// that server's methods to pick one from first (`AppReducer+GRPCMethods`).
     static func newEndpoint(_ state: inout AppState) -> [AppEffect] {
-        if let environment = state.activeEnvironmentValue, Endpoint.isGRPCURL(environment.baseURLTemplate) {
-            return offerGRPCMethods(in: environment, &state)
+        if let environment = state.activeEnvironmentValue {
+            if let server = state.selectedEndpoint?.grpc?.server {
+                return offerGRPCMethods(in: environment, server: server, &state)
+            }
+            if Endpoint.isGRPCURL(environment.baseURLTemplate) {
+                return offerGRPCMethods(in: environment, server: nil, &state)
+            }
         }
         newHTTPEndpoint(&state)
         return []

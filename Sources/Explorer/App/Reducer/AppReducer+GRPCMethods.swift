@@ -6,15 +6,24 @@ import Workspace
 /// else the collection's `protoset:`/`protos:`), and the one picked becomes a draft calling
 /// it, its `message:` a skeleton of the input type, as OpenAPI imports fill bodies.
 extension AppReducer {
-    /// Opens the palette on the methods of `environment`'s server, asking for them.
-    static func offerGRPCMethods(in environment: Environment, _ state: inout AppState) -> [AppEffect] {
-        guard let plan = state.plan(for: .serverReflection, in: environment) else {
+    /// Opens the palette on the methods of a gRPC server, asking for them: `server` (a
+    /// template, as an endpoint's `server:` has it), else `environment`'s base URL.
+    static func offerGRPCMethods(in environment: Environment, server: String?, _ state: inout AppState)
+        -> [AppEffect]
+    {
+        var reflection = Endpoint.serverReflection
+        if let server {
+            let settings = GRPCSettings(method: reflection.grpc?.method ?? "", server: server)
+            reflection.grpc = settings
+            reflection.path = settings.path
+        }
+        guard let plan = state.plan(for: reflection, in: environment) else {
             newHTTPEndpoint(&state)
             return []
         }
         let offer = PaletteOffer(
             title: "New gRPC call on \(environment.name)", entries: [httpEntry],
-            waiting: "asking \(environment.baseURLTemplate) for its methods …")
+            waiting: "asking \(server ?? environment.baseURLTemplate) for its methods …")
         state.overlay = .palette(PaletteState(offer: offer))
         return [.listGRPCMethods(plan)]
     }
@@ -48,7 +57,8 @@ extension AppReducer {
         let methodName = offer.method.split(separator: "/").last.map(String.init) ?? offer.method
         let name = freeName(methodName, in: folderPath, state)
         let settings = GRPCSettings(
-            method: offer.method, messages: [offer.skeleton], writtenAsList: offer.kind.clientStreams)
+            method: offer.method, server: offer.server, messages: [offer.skeleton],
+            writtenAsList: offer.kind.clientStreams)
         var endpoint = Endpoint(name: name, folderPath: folderPath, method: .post, path: settings.path)
         endpoint.grpc = settings
         state.drafts[endpoint.id] = endpoint

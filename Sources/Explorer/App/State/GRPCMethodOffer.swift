@@ -13,22 +13,29 @@ package struct GRPCMethodOffer: Sendable, Hashable {
     /// Every field of the input type with its zero value, in proto3 JSON
     /// (`ProtoSchema.skeleton(of:)`): the new endpoint's `message:`.
     package var skeleton: JSONValue
+    /// The server's template when it is not the environment's base URL (an endpoint's
+    /// `server:`): the new endpoint's `server:`.
+    package var server: String?
 
     /// An offer.
-    package init(method: String, kind: ProtoCallKind, inputType: String, skeleton: JSONValue) {
+    package init(
+        method: String, kind: ProtoCallKind, inputType: String, skeleton: JSONValue, server: String? = nil
+    ) {
         self.method = method
         self.kind = kind
         self.inputType = inputType
         self.skeleton = skeleton
+        self.server = server
     }
 
-    /// Every method of a schema's services, in the order their files declare them.
-    package static func offers(_ schema: ProtoSchema) -> [GRPCMethodOffer] {
+    /// Every method of a schema's services, in the order their files declare them, on
+    /// `server` (nil: the environment's base URL).
+    package static func offers(_ schema: ProtoSchema, server: String?) -> [GRPCMethodOffer] {
         schema.services.flatMap { service in
             service.methods.map { method in
                 GRPCMethodOffer(
                     method: "\(method.serviceName)/\(method.name)", kind: method.kind, inputType: method.inputType,
-                    skeleton: schema.skeleton(of: method.inputType))
+                    skeleton: schema.skeleton(of: method.inputType), server: server)
             }
         }
     }

@@ -25,19 +25,20 @@ extension ExchangeSending {
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let files = plan.collection.grpcSchema
         let schemas = grpcSchemas
+        let server = plan.endpoint.grpc?.server
         Task {
-            let (dispatcher, server) = callPlan.dispatcher()
-            let serverText = server.baseURL?.absoluteString ?? callPlan.server.absoluteString
+            let (dispatcher, provider) = callPlan.dispatcher()
+            let serverText = provider.baseURL?.absoluteString ?? callPlan.server.absoluteString
             let load: GRPCMethodsLoad
             do {
                 let schema = try await schemas.schema(
                     files: files, folder: folder, dispatcher: dispatcher, server: serverText)
                 load = GRPCMethodsLoad(
-                    methods: GRPCMethodOffer.offers(schema.schema), origin: schema.origin.description)
+                    methods: GRPCMethodOffer.offers(schema.schema, server: server), origin: schema.origin.description)
             } catch {
                 load = GRPCMethodsLoad(problem: resolved.masker.mask(Self.grpcSentence(error)))
             }
-            withExtendedLifetime(server) {}
+            withExtendedLifetime(provider) {}
             await dispatcher.shutdown()
             send(.grpcMethodsListed(environment: environment, load))
         }
