@@ -110,6 +110,27 @@ import Testing
         #expect(raw.utf8.count <= 1000 && raw.hasPrefix("{\"tick\":0}\n") && raw.hasSuffix("}\n"))
     }
 
+    @Test func largeMessagesAreShownWithinTheByteLimitTheNewestAlways() {
+        var log = GRPCLog(
+            method: "explorer.demo.v1.Directory/StreamPosts", kind: .serverStreaming, startedAt: Self.start,
+            timeZone: .gmt, capBytes: 1000, shownByteLimit: 50_000)
+        let body = String(repeating: "x", count: 10_000)
+        for index in 0..<40 {
+            log.append(Self.message(["body": .string(body)], index: index, after: Double(index)))
+        }
+        // About four 10 KB blocks fit in 50 KB; the older ones are counted as dropped.
+        #expect((3...5).contains(log.entries.count), "\(log.entries.count)")
+        #expect(log.dropped == 40 - log.entries.count)
+        #expect(log.entries.last?.index == 39)
+        #expect(log.receivedCount == 40)
+        // One message larger than the limit is still shown: the newest always is.
+        log.append(Self.message(["body": .string(String(repeating: "y", count: 80_000))], index: 40, after: 41))
+        #expect(log.entries.count == 1)
+        #expect(log.entries.first?.index == 40)
+        let snapshot = log.snapshot(now: Self.start.addingTimeInterval(60))
+        #expect(snapshot.document.plainLine(0) == "(40 older messages are in the Raw tab and history)")
+    }
+
     static let refusal: NetworkingCore.JSONValue = [
         "code": 3, "message": "The user cannot be created.",
         "details": [

@@ -38,6 +38,10 @@ struct GRPCLog: Sendable {
 
     /// The newest this many messages are shown (all of them go to the Raw tab, up to `capBytes`).
     static let limit = 5_000
+    /// The most text the shown messages' blocks hold together, by default: fewer than `limit`
+    /// are shown when they are large (always the newest one), so a stream of megabyte
+    /// messages is shown in flat memory too.
+    static let shownByteLimit = 16 << 20
 
     /// The method called, `package.Service/Method`.
     let method: String
@@ -52,6 +56,9 @@ struct GRPCLog: Sendable {
     /// `limit`, so that a stream that never ends is shown in flat memory.
     private(set) var entries: [Entry] = []
     private var blocks: [String] = []
+    /// The UTF-8 size of `blocks`, and the most it may be.
+    private var shownBytes = 0
+    private let shownByteLimit: Int
     /// How many older messages are no longer shown.
     private(set) var dropped = 0
     /// How many messages came, and the newest of them (the body of a call with one answer).
@@ -76,14 +83,16 @@ struct GRPCLog: Sendable {
     ///
     /// - Parameters:
     ///   - capBytes: how much of the received messages the Raw tab keeps (history's body cap).
+    ///   - shownByteLimit: how much text the shown messages hold together (`shownByteLimit`).
     init(
         method: String, kind: ProtoCallKind, startedAt: Date, timeZone: TimeZone = .current,
-        capBytes: Int = GRPCExchange.keptBytes
+        capBytes: Int = GRPCExchange.keptBytes, shownByteLimit: Int = Self.shownByteLimit
     ) {
         self.method = method
         self.kind = kind
         self.startedAt = startedAt
         self.capBytes = capBytes
+        self.shownByteLimit = shownByteLimit
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss.SSS"
         formatter.timeZone = timeZone
@@ -118,9 +127,17 @@ struct GRPCLog: Sendable {
             if raw.count + line.count <= capBytes { raw.append(line) }
         }
         entries.append(entry)
-        blocks.append(block(entry))
-        if entries.count > Self.limit {
-            let excess = entries.count - Self.limit
+        let text = block(entry)
+        blocks.append(text)
+        shownBytes += text.utf8.count
+        var excess = 0
+        while entries.count - excess > 1,
+            entries.count - excess > Self.limit || shownBytes > shownByteLimit
+        {
+            shownBytes -= blocks[excess].utf8.count
+            excess += 1
+        }
+        if excess > 0 {
             dropped += excess
             entries.removeFirst(excess)
             blocks.removeFirst(excess)
