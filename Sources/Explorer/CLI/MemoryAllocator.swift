@@ -21,7 +21,19 @@ enum MemoryAllocator {
     /// The size from which an allocation is a mapping of its own.
     static let mappingThreshold: Int32 = 1 << 20
 
-    /// Applies the thresholds; does nothing where the allocator is not glibc's.
+    /// How many heaps (arenas) the allocator may keep for the command `arguments` run (the
+    /// arguments after the program's name), or nil for glibc's default (eight per core).
+    ///
+    /// `explorer import` is one long single-minded pass whose trees are built and freed by
+    /// whichever thread the task runs on: with one arena no worker thread grows a heap of its
+    /// own page by page (4.5 % of DocuSign's import in `mprotect`); `MALLOC_ARENA_MAX=1` took
+    /// that import from 1,858 to 1,758 ms (medians of 10 alternating runs).
+    static func arenaLimit(arguments: [String]) -> Int32? {
+        arguments.first == "import" ? 1 : nil
+    }
+
+    /// Applies the thresholds, and the arena limit for the command line this process runs;
+    /// does nothing where the allocator is not glibc's.
     static func configure() {
         #if canImport(Glibc)
         // `mallopt` is declared in <malloc.h>, which the Glibc module leaves out; the
@@ -33,6 +45,10 @@ enum MemoryAllocator {
         let mappingThresholdParameter: Int32 = -3  // M_MMAP_THRESHOLD
         _ = mallopt(trimThresholdParameter, trimThreshold)
         _ = mallopt(mappingThresholdParameter, mappingThreshold)
+        if let arenas = arenaLimit(arguments: Array(CommandLine.arguments.dropFirst())) {
+            let arenaLimitParameter: Int32 = -8  // M_ARENA_MAX
+            _ = mallopt(arenaLimitParameter, arenas)
+        }
         #endif
     }
 }

@@ -43,7 +43,7 @@ package struct PreparedImport {
     /// The import, its commands disabled and its reach noted.
     package let result: ImportResult
     /// The collection's YAML tree.
-    let tree: Node
+    package let tree: Node
 
     /// The collection as YAML text.
     ///

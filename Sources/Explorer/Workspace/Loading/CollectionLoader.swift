@@ -103,6 +103,33 @@ package enum CollectionLoader {
         } catch let error as DocumentLimitError {
             throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
         }
+        return try read(root, reader: reader, file: file, dotEnv: dotEnv)
+    }
+
+    /// Reads a collection from a YAML tree that was built, not composed from text (the tree
+    /// `explorer import` writes), with every check `parse` makes after composing, and the size
+    /// of the text written from it. The tree's nodes have no marks, so errors name line 1; its
+    /// nesting is not measured.
+    ///
+    /// - Parameters:
+    ///   - tree: the YAML tree.
+    ///   - byteCount: the size of the YAML text written from `tree`.
+    ///   - file: the path shown in errors and warnings.
+    /// - Throws: `CollectionError`.
+    package static func parse(tree: Node, byteCount: Int, file: String = "<collection>") throws -> APICollection {
+        do {
+            try DocumentLimits.current.checkSize(byteCount, file: file)
+        } catch {
+            throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
+        }
+        return try read(tree, reader: Reader(file: file), file: file, dotEnv: [:]).collection
+    }
+
+    /// The collection of a composed or built YAML tree (nil: an empty document).
+    private static func read(_ root: Node?, reader: Reader, file: String, dotEnv: [String: String]) throws -> (
+        collection: APICollection, tree: Node
+    ) {
+        var reader = reader
         guard let root = root.map(Reader.resolvingMergeKeys) else {
             throw CollectionError.missingKey(
                 FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
