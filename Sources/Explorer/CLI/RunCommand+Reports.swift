@@ -85,17 +85,15 @@ extension RunCommand {
     /// - Returns: whether every file was written; a failure is one line on stderr.
     @discardableResult
     static func writeReports(_ summary: RunSummary, to targets: [RunReportTarget], json: Bool) -> Bool {
-        var written = true
         // Worked out once: the JSON and HTML reports show the same figures.
         let latencies =
             targets.contains { $0.kind == .json || $0.kind == .html } ? summary.latencyDistributions : []
-        for target in targets {
-            guard let path = target.path else {
-                // What a response brings is in the messages: control characters shown, not written.
-                let annotations = ExchangeOutput.escapingControls(summary.githubAnnotations())
-                if json { writeStandardError(annotations) } else { ExchangeOutput.write(annotations) }
-                continue
-            }
+        // The files are made and written at once (each is flushed to disk), the problems
+        // said after in the reports' order.
+        let problems = Mutex([String?](repeating: nil, count: targets.count))
+        DispatchQueue.concurrentPerform(iterations: targets.count) { index in
+            let target = targets[index]
+            guard let path = target.path else { return }
             let data: Data =
                 switch target.kind {
                 case .junit: Data(summary.junitXML.utf8)
@@ -106,11 +104,18 @@ extension RunCommand {
             do {
                 try AtomicFile.write(data, to: URL(fileURLWithPath: path))
             } catch {
-                printError("The \(target.kind.rawValue) report cannot be written to \(path): \(error)")
-                written = false
+                let problem = "The \(target.kind.rawValue) report cannot be written to \(path): \(error)"
+                problems.withLock { $0[index] = problem }
             }
         }
-        return written
+        for target in targets where target.path == nil {
+            // What a response brings is in the messages: control characters shown, not written.
+            let annotations = ExchangeOutput.escapingControls(summary.githubAnnotations())
+            if json { writeStandardError(annotations) } else { ExchangeOutput.write(annotations) }
+        }
+        let said = problems.withLock { $0.compactMap { $0 } }
+        said.forEach(printError)
+        return said.isEmpty
     }
 }
 
