@@ -28,6 +28,23 @@ import Testing
         #expect(JSONValue.string("a\u{01}\"").serialized() == #""a\u0001\"""#)
     }
 
+    @Test func stringsAreQuotedAsJSONRequiresInRunsAndEscapes() throws {
+        // Every control character, the two that must be escaped, and runs around them.
+        var text = ""
+        for scalar in 0..<0x20 { text += "run\(scalar)" + String(UnicodeScalar(UInt8(scalar))) }
+        text += "\"é\\😀/ end"
+        let quoted = JSONValue.quote(text)
+        #expect(quoted.hasPrefix(#""run0\u0000run1\u0001"#))
+        #expect(quoted.contains(#"run9\trun10\nrun11\u000brun12\u000crun13\rrun14"#))
+        #expect(quoted.hasSuffix(#"run31\u001f\"é\\😀/ end""#))
+        #expect(try JSONValue(parsing: quoted) == .string(text))
+        #expect(JSONValue.quote("") == #""""#)
+        #expect(JSONValue.quote("plain") == #""plain""#)
+        #expect(JSONValue.quote("\"") == #""\"""#)
+        // The compact writer quotes the same way (a bridged or native string alike).
+        #expect(JSONValue.string(text).serialized() == quoted)
+    }
+
     @Test func dataWithAByteOrderMarkParses() throws {
         let data = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a":1}"#.utf8)
         #expect(try JSONValue(parsing: data) == ["a": 1])

@@ -427,24 +427,37 @@ extension JSONValue: CustomStringConvertible {
 
     /// `quote(_:)` appended to UTF-8 bytes.
     static func quote(_ string: String, to out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { quote($0, to: &out) }
+    }
+
+    /// Writes UTF-8 text as a JSON string literal: the runs of bytes that need no escape are
+    /// copied whole (a long string is mostly one run), the others escaped one by one.
+    static func quote(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let hex: StaticString = "0123456789abcdef"
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            runStart = index + 1
+            out.append(92)
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case UInt8(ascii: "\n"): out.append(contentsOf: [92, 110])
-            case UInt8(ascii: "\r"): out.append(contentsOf: [92, 114])
-            case UInt8(ascii: "\t"): out.append(contentsOf: [92, 116])
-            case 0..<0x20:
-                out.append(contentsOf: [92, 117, 48, 48])
+            case UInt8(ascii: "\""): out.append(34)
+            case UInt8(ascii: "\\"): out.append(92)
+            case UInt8(ascii: "\n"): out.append(110)
+            case UInt8(ascii: "\r"): out.append(114)
+            case UInt8(ascii: "\t"): out.append(116)
+            default:
+                out.append(contentsOf: [117, 48, 48])
                 hex.withUTF8Buffer { digits in
                     out.append(digits[Int(byte >> 4)])
                     out.append(digits[Int(byte & 15)])
                 }
-            default: out.append(byte)
             }
         }
+        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         out.append(UInt8(ascii: "\""))
     }
 
