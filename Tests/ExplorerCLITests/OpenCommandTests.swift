@@ -9,6 +9,10 @@ import Testing
 @Suite struct OpenCommandTests {
     private let names = ExplorerCommand.commandNames
 
+    @Test func theShortPathsNameIsTheConfigurationsName() {
+        #expect(OpenCommand.configuration.commandName == OpenCommand.commandName)
+    }
+
     @Test func noArgumentOrOneFileSkipsTheParser() {
         #expect(OpenCommand.plainCollection(of: [], commandNames: names) == .some(nil))
         #expect(OpenCommand.plainCollection(of: ["api.yaml"], commandNames: names) == .some("api.yaml"))
