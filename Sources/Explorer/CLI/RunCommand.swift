@@ -355,6 +355,7 @@ final class RunProgress: Sendable {
     }
 
     func starting(_ endpoint: String) {
+        guard live else { return }
         counts.withLock { draw("\(head($0)) \(endpoint) …") }
     }
 
@@ -362,6 +363,8 @@ final class RunProgress: Sendable {
         counts.withLock { counts in
             counts.done += 1
             if result.outcome != .passed { counts.failed += 1 }
+            // Off a terminal no line is drawn: its text is not made either.
+            guard live else { return }
             draw("\(head(counts)) \(result.mark) \(result.endpoint) \(result.statusText) \(result.checksText)")
         }
     }
