@@ -189,11 +189,11 @@ package final class ExplorerProgram: TerminalProgram {
         // GraphQL schemas
         case .loadSchema(let plan, let refresh):
             loadSchema(plan, refresh: refresh, send: send)
+        case .listGRPCMethods(let plan):
+            sending.listGRPCMethods(plan, send: send)
         // The session's mock
         case .startMock(let request):
             mock.start(request, send: send)
-        case .listGRPCMethods(let plan):
-            sending.listGRPCMethods(plan, send: send)
         case .stopMock:
             mock.stop()
         case .resetMock:
