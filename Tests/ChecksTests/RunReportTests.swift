@@ -261,6 +261,25 @@ import Testing
         #expect(problems.count == 1 && problems[0].contains("writes the same file"))
     }
 
+    @Test func aCommandsReportTextsAreCheckedTogetherWithWhatItAdds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("r.json").path
+        let texts = ["json=\(json)", "pdf=x.pdf", "html=\(folder.appendingPathComponent("r.html").path)"]
+        let (targets, unparsed) = RunReportTarget.parsing(texts)
+        #expect(targets.map(\.kind) == [.json, .html])
+        #expect(unparsed.count == 1 && unparsed[0].hasPrefix("--report pdf=x.pdf:"))
+        // A command's own report (run's --junit FILE) counts with the others.
+        let problems = RunReportTarget.check(texts, extra: [RunReportTarget(kind: .junit, path: json)])
+        #expect(problems.count == 2)
+        #expect(problems.first?.hasPrefix("--report pdf=x.pdf:") == true)
+        #expect(problems.last?.contains("writes the same file") == true)
+        // load offers html only.
+        #expect(RunReportTarget.check(["json=\(json)"], kinds: [.html]).first?.contains("html=PATH") == true)
+        #expect(RunReportTarget.check(["html=\(folder.appendingPathComponent("l.html").path)"], kinds: [.html]).isEmpty)
+    }
+
     // MARK: - Trace context
 
     @Test func traceparentValuesAreReadAndMadeAsW3CSays() throws {

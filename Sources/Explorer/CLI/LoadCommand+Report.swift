@@ -8,21 +8,13 @@ import Workspace
 /// draws it (one page, no script), from its HdrHistogram.
 extension LoadCommand {
     /// The reports asked for (html only), read after `validate()` refused any other.
-    var reportTargets: [RunReportTarget] { reports.compactMap { try? RunReportTarget(parsing: $0, kinds: [.html]) } }
+    var reportTargets: [RunReportTarget] { RunReportTarget.parsing(reports, kinds: [.html]).targets }
 
     /// Refuses a report that is not `html=PATH` or cannot be written, one line each.
     ///
     /// - Throws: `ExitCode(2)` after the lines on stderr.
     func validateReports() throws {
-        var problems: [String] = []
-        for text in reports {
-            do {
-                _ = try RunReportTarget(parsing: text, kinds: [.html])
-            } catch {
-                problems.append(error.description)
-            }
-        }
-        problems += RunReportTarget.problems(in: reportTargets)
+        let problems = RunReportTarget.check(reports, kinds: [.html])
         guard problems.isEmpty else {
             problems.forEach(printError)
             throw ExitCode(2)

@@ -11,10 +11,10 @@ import Workspace
 extension RunCommand {
     /// The reports asked for, in order: each `--report`, and `--junit FILE` as `junit=FILE`.
     /// Read after `validate()`, which refused any that cannot be parsed.
-    var reportTargets: [RunReportTarget] {
-        reports.compactMap { try? RunReportTarget(parsing: $0) }
-            + (junit.map { [RunReportTarget(kind: .junit, path: $0)] } ?? [])
-    }
+    var reportTargets: [RunReportTarget] { RunReportTarget.parsing(reports).targets + junitTarget }
+
+    /// `--junit FILE`, as the report `junit=FILE`.
+    private var junitTarget: [RunReportTarget] { junit.map { [RunReportTarget(kind: .junit, path: $0)] } ?? [] }
 
     /// Whether a report shows requests and responses (so each result keeps its exchange).
     var reportsShowExchanges: Bool { reportTargets.contains { $0.kind == .json || $0.kind == .html } }
@@ -23,15 +23,7 @@ extension RunCommand {
     ///
     /// - Throws: `ExitCode(2)` after the lines on stderr.
     func validateReports() throws {
-        var problems: [String] = []
-        for text in reports {
-            do {
-                _ = try RunReportTarget(parsing: text)
-            } catch {
-                problems.append(error.description)
-            }
-        }
-        problems += RunReportTarget.problems(in: reportTargets)
+        let problems = RunReportTarget.check(reports, extra: junitTarget)
         guard problems.isEmpty else {
             problems.forEach(printError)
             throw ExitCode(2)

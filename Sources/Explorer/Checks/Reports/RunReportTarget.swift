@@ -77,6 +77,32 @@ package struct RunReportTarget: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The reports of a command's `--report` texts that parse, in order, and one sentence for
+    /// each text that does not.
+    package static func parsing(_ texts: [String], kinds: [Kind] = Kind.allCases)
+        -> (targets: [RunReportTarget], problems: [String])
+    {
+        var targets: [RunReportTarget] = []
+        var problems: [String] = []
+        for text in texts {
+            do {
+                targets.append(try RunReportTarget(parsing: text, kinds: kinds))
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        return (targets, problems)
+    }
+
+    /// Everything wrong with a command's `--report` texts (and `extra` reports it adds, as
+    /// `--junit FILE`), one sentence each: a text that does not parse, then `problems(in:)`.
+    package static func check(_ texts: [String], kinds: [Kind] = Kind.allCases, extra: [RunReportTarget] = [])
+        -> [String]
+    {
+        let (targets, unparsed) = parsing(texts, kinds: kinds)
+        return unparsed + problems(in: targets + extra)
+    }
+
     /// Checks a command's reports together: each can be written, and no two write one file.
     ///
     /// - Returns: one sentence per problem, in the order the reports were given.
