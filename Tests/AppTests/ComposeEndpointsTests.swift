@@ -287,6 +287,28 @@ import Testing
         #expect(state.message == "Deleted Users/Get user from shop.yaml; u brings it back.")
     }
 
+    @Test func aLateReloadOfAnOlderReadIsNotShownOverTheNewerOne() throws {
+        var state = try tuiState()
+        let full = try CollectionLoader.parse(tuiCollectionYAML, file: "shop.yaml")
+        var deleted = full
+        _ = deleted.remove(endpointWithID: "Users/Get user")
+        // `u` wrote the endpoint back and its read-back (numbered 5) came first; the watcher's
+        // read of the file as the delete left it (numbered 3, before the restore's write) comes
+        // after it, as on a loaded machine.
+        tuiReduce(&state, .collectionReloaded(full, read: 5))
+        tuiReduce(&state, .message("Brought back Users/Get user in shop.yaml.", isError: false))
+        tuiReduce(&state, .collectionReloaded(deleted, read: 3))
+        tuiReduce(&state, .collectionFailed("shop.yaml:1: an older failure", read: 4))
+        #expect(state.collection?.endpoint(withID: "Users/Get user") != nil)
+        #expect(state.message == "Brought back Users/Get user in shop.yaml.")
+        #expect(state.problems.loadError == nil)
+
+        // A read that began later is shown.
+        tuiReduce(&state, .collectionReloaded(deleted, read: 6))
+        #expect(state.collection?.endpoint(withID: "Users/Get user") == nil)
+        #expect(state.message == "Reloaded shop.yaml")
+    }
+
     @Test func paletteCommandsIncludeTheNewOnes() throws {
         let state = try tuiState()
         let commands = CommandPalette.entries(state).compactMap { entry -> AppCommand? in
@@ -366,7 +388,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
         let written = try CollectionChange.put(Endpoint(name: "Two", method: .post, path: "/two"), replacing: nil)
             .apply(to: url)
-        #expect(written.collection.endpoints.map(\.id) == ["One", "Two"])
+        #expect(written.loaded.collection.endpoints.map(\.id) == ["One", "Two"])
         let after = try String(contentsOf: url, encoding: .utf8)
         #expect(after.hasPrefix(text), "the user's text, comments included, is kept")
         #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) == 0o640)
@@ -383,13 +405,17 @@ import Testing
         var renamed = try #require(collection.endpoint(withID: "Users/Get user"))
         renamed.name = "Fetch user"
         var written = try CollectionChange.put(renamed, replacing: "Users/Get user").apply(to: url)
-        #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
+        #expect(
+            written.loaded.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
 
+        let renameRead = written.read
         written = try CollectionChange.delete(id: "Users/Fetch user").apply(to: url)
-        #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Create user"])
+        #expect(written.read > renameRead, "each read-back is numbered after the one before")
+        #expect(written.loaded.collection.endpoints.map(\.id) == ["List posts", "Users/Create user"])
         written = try CollectionChange.restore(renamed, at: APICollection.Place(folderPath: ["Users"], index: 0)).apply(
             to: url)
-        #expect(written.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
+        #expect(
+            written.loaded.collection.endpoints.map(\.id) == ["List posts", "Users/Fetch user", "Users/Create user"])
 
         #expect(throws: CollectionChange.ChangeError.self) {
             try CollectionChange.put(renamed, replacing: nil).apply(to: url)

@@ -35,7 +35,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         defer { directory.cleanUp() }
         // A folder that is gone cannot be watched (as one without read permission cannot).
         let file = directory.url.appendingPathComponent("gone/api.yaml")
-        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _ in }
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _, _ in }
         defer { watcher.stop() }
 
         let notice = try #require(ExplorerTUI.startWatching(watcher, collectionURL: file))
@@ -49,7 +49,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         let directory = try TemporaryFolder()
         defer { directory.cleanUp() }
         let file = try directory.write("api.yaml", "name: first\n")
-        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _ in }
+        let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test")) { _, _ in }
         defer { watcher.stop() }
         #expect(ExplorerTUI.startWatching(watcher, collectionURL: file) == nil)
     }
@@ -60,7 +60,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
         let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) {
-            received.append($0)
+            result, _ in received.append(result)
         }
         try watcher.start()
         defer { watcher.stop() }
@@ -81,7 +81,7 @@ func watcherEventually(within seconds: Double = 5, _ condition: () -> Bool) asyn
         let file = try directory.write("api.yaml", "name: first\n")
         let received = WatcherReports()
         let watcher = CollectionWatcher(url: file, queue: DispatchQueue(label: "test"), coalescing: .milliseconds(10)) {
-            received.append($0)
+            result, _ in received.append(result)
         }
         try watcher.start()
         defer { watcher.stop() }

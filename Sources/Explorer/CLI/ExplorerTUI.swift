@@ -161,16 +161,17 @@ enum ExplorerTUI {
         func watcher(handOver: TerminalHandOver) -> CollectionWatcher {
             let admission = self.admission
             let url = collectionURL
-            return CollectionWatcher(url: url) { result in
+            return CollectionWatcher(url: url) { result, read in
                 MainActor.assumeIsolated {
                     switch result {
                     case .success(let loaded):
                         if let refusal = admission(loaded, url) {
-                            handOver.runtime?.send(.collectionRefused(refusal))
+                            handOver.runtime?.send(.collectionRefused(refusal, read: read))
                         } else {
-                            handOver.runtime?.send(.collectionReloaded(loaded.collection))
+                            handOver.runtime?.send(.collectionReloaded(loaded.collection, read: read))
                         }
-                    case .failure(let error): handOver.runtime?.send(.collectionFailed(sentence(describing: error)))
+                    case .failure(let error):
+                        handOver.runtime?.send(.collectionFailed(sentence(describing: error), read: read))
                     }
                 }
             }

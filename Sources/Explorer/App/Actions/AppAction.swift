@@ -14,11 +14,14 @@ import Workspace
 package enum AppAction: Sendable {
     /// A key, mouse event, paste, resize or tick, and when it happened.
     case input(InputEvent, at: Date)
-    case collectionReloaded(APICollection)
-    case collectionFailed(String)
+    /// The collection file was read again (an edit on disk, or the explorer's own write read
+    /// back). `read` is the read's `CollectionReadOrder` number (0: not numbered): a read older
+    /// than the last one shown is dropped, as are `collectionFailed` and `collectionRefused`'s.
+    case collectionReloaded(APICollection, read: UInt64 = 0)
+    case collectionFailed(String, read: UInt64 = 0)
     /// The collection file was read again and now reaches beyond its folder (a command, a file
     /// outside it, an environment variable) without the user's trust: why, and what to do.
-    case collectionRefused(String)
+    case collectionRefused(String, read: UInt64 = 0)
     case historyLoaded([HistorySummary])
     /// A stored exchange was read for showing; its response is prepared off the main queue.
     case historyOpened(HistoryEntry, ResponseSnapshot?)

@@ -10,10 +10,11 @@ extension CollectionChange {
     /// file is rewritten through `CollectionWriter` (the save dialog says comments are lost).
     ///
     /// - Parameter url: the collection file.
-    /// - Returns: the collection as written (read back from the file), with what it reaches.
+    /// - Returns: the collection as written (read back from the file), with what it reaches, and
+    ///   the read-back's `CollectionReadOrder` number (taken once the write is done).
     /// - Throws: the loader's error when the file no longer reads, `ChangeError` when the
     ///   change no longer fits the file, `FileSystemError` when it cannot be written.
-    func apply(to url: URL) throws -> LoadedCollection {
+    func apply(to url: URL) throws -> (loaded: LoadedCollection, read: UInt64) {
         var source = CollectionSource(try String(contentsOf: url, encoding: .utf8))
         var collection = try CollectionLoader.load(from: url)
         let placed: Bool
@@ -42,7 +43,8 @@ extension CollectionChange {
         }
         let text = try placed && source.holds(collection) ? source.text : CollectionWriter.yaml(for: collection)
         try CollectionMerger.writeAtomically(text, to: url)
-        return try CollectionLoader.loadReaching(from: url)
+        let read = CollectionReadOrder.next()
+        return (try CollectionLoader.loadReaching(from: url), read)
     }
 
     /// The endpoint the change is about.

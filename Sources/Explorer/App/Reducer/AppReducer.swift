@@ -22,12 +22,12 @@ enum AppReducer {
         case .input(let event, let time):
             state.now = time
             return handle(event, &state)
-        case .collectionReloaded(let collection):
-            collectionReloaded(collection, &state)
-        case .collectionFailed(let message):
-            collectionFailed(message, &state)
-        case .collectionRefused(let refusal):
-            collectionRefused(refusal, &state)
+        case .collectionReloaded(let collection, let read):
+            if state.collectionReads.admits(read) { collectionReloaded(collection, &state) }
+        case .collectionFailed(let message, let read):
+            if state.collectionReads.admits(read) { collectionFailed(message, &state) }
+        case .collectionRefused(let refusal, let read):
+            if state.collectionReads.admits(read) { collectionRefused(refusal, &state) }
         case .historyLoaded(let entries):
             historyLoaded(entries, &state)
         case .historyOpened(let entry, let snapshot):

@@ -168,6 +168,8 @@ package struct AppState: Sendable {
     /// What is wrong in the collection file, shown (count in the title bar, the first on a
     /// line of its own, all with `!`) until the file is fixed.
     var problems = CollectionProblems(nil)
+    /// The newest read of the collection file shown (a late reload of an older one is dropped).
+    var collectionReads = CollectionReads()
     var activeEnvironment = 0
     var focus: Pane = .endpoints
     /// The list shown in the narrow layout's single list slot.

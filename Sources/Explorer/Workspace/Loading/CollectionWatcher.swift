@@ -14,7 +14,9 @@ import Darwin
 /// Bursts of events are coalesced into one reload; a reload whose text did not change is not
 /// reported. Each reload is delivered on `queue`, as the new collection with what it reaches
 /// (which the TUI checks against the trust list before it uses it), or the load error, so the
-/// TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`).
+/// TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`); each with
+/// its read's `CollectionReadOrder` number, so a reload that arrives after a newer read (the
+/// explorer's own write read back) can be told stale.
 ///
 /// Unchecked `Sendable`, sound because the `var`s (sources, descriptor, `pending`, `lastSnapshot`)
 /// are touched only on `internalQueue`: `start` and `stop` sync onto it, `deinit` has no other owner.
@@ -23,7 +25,7 @@ package final class CollectionWatcher: @unchecked Sendable {
     let url: URL
     private let queue: DispatchQueue
     private let internalQueue = DispatchQueue(label: "explorer.collection-watcher")
-    private let onChange: @Sendable (Result<LoadedCollection, any Error>) -> Void
+    private let onChange: @Sendable (Result<LoadedCollection, any Error>, _ read: UInt64) -> Void
     private var source: (any DispatchSourceProtocol)?
     private var fileSource: (any DispatchSourceProtocol)?
     private var descriptor: Int32 = -1
@@ -38,10 +40,10 @@ package final class CollectionWatcher: @unchecked Sendable {
     ///   - queue: where `onChange` is called (the main queue by default).
     ///   - coalescing: how long a burst of events is gathered before one reload.
     ///   - onChange: called with each reloaded collection and what it reaches, or the error
-    ///     that loading it gave.
+    ///     that loading it gave, and the read's `CollectionReadOrder` number.
     package init(
         url: URL, queue: DispatchQueue = .main, coalescing: DispatchTimeInterval = .milliseconds(50),
-        onChange: @escaping @Sendable (Result<LoadedCollection, any Error>) -> Void
+        onChange: @escaping @Sendable (Result<LoadedCollection, any Error>, _ read: UInt64) -> Void
     ) {
         self.url = url.standardizedFileURL
         self.queue = queue
@@ -162,6 +164,9 @@ package final class CollectionWatcher: @unchecked Sendable {
             #if !canImport(Glibc)
             self.watchFileItself()
             #endif
+            // Numbered before the read begins: a write that ends after this number is taken
+            // reads back with a larger one, whatever this read sees.
+            let read = CollectionReadOrder.next()
             let current = self.snapshot()
             guard current != self.lastSnapshot else { return }
             self.lastSnapshot = current
@@ -171,7 +176,7 @@ package final class CollectionWatcher: @unchecked Sendable {
                 return try CollectionLoader.loadReaching(from: self.url)
             }
             let onChange = self.onChange
-            self.queue.async { onChange(result) }
+            self.queue.async { onChange(result, read) }
         }
     }
 

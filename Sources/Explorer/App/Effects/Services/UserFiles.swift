@@ -20,9 +20,9 @@ package struct UserFiles: Sendable {
     package func apply(_ change: CollectionChange, collectionPath: String) -> [AppAction] {
         let url = URL(fileURLWithPath: collectionPath)
         do {
-            let written = try change.apply(to: url)
-            if let refusal = admission(written, url) { return [.collectionRefused(refusal)] }
-            var actions: [AppAction] = [.collectionReloaded(written.collection)]
+            let (written, read) = try change.apply(to: url)
+            if let refusal = admission(written, url) { return [.collectionRefused(refusal, read: read)] }
+            var actions: [AppAction] = [.collectionReloaded(written.collection, read: read)]
             // A saved draft is no draft any more (a rename keeps the edits of the renamed one).
             if case .put(let endpoint, let replacing) = change, replacing == nil || replacing == endpoint.id {
                 actions.append(.endpointSaved(id: endpoint.id))
