@@ -207,6 +207,41 @@ import Workspace
         #expect(MockExample.generated(from: schema, document: schema) == value)
     }
 
+    /// A response documented under a media range (xkcd's comics are `*/*` objects): JSON when
+    /// the example is JSON, so a client reads it (and the state keeps it); octet-stream for a
+    /// text, and for any other range.
+    @Test func aWildcardMediaRangeIsAnsweredAsJSONWhenTheValueIsJSON() async throws {
+        let document = try JSONValue(
+            parsing: #"""
+                {"openapi": "3.0.0", "info": {"title": "Comics", "version": "1"}, "paths": {
+                  "/info.0.json": {"get": {"responses": {"200": {"description": "OK", "content": {"*/*": {
+                    "schema": {"type": "object", "properties": {"num": {"type": "number"},
+                      "title": {"type": "string"}}}}}}}}},
+                  "/note": {"get": {"responses": {"200": {"description": "OK", "content": {"*/*": {
+                    "example": "a note"}}}}}},
+                  "/strip.png": {"get": {"responses": {"200": {"description": "OK", "content": {"image/*": {
+                    "schema": {"type": "string", "format": "binary"}}}}}}}}}
+                """#)
+        let contract = try OpenAPIContract(document: document)
+        let plan = MockPlan(endpoints: [], contract: contract)
+        try await Self.withMock(plan) { (server: MockServer) async throws in
+            let comic = try await Self.send("GET", "/info.0.json", to: server, headers: ["Accept": "application/json"])
+            #expect(comic.status == 200)
+            #expect(comic.headers["Content-Type"] == "application/json")
+            #expect(comic.json?["title"]?.stringValue != nil)
+            let operation = try #require(contract.operations.first { $0.path == "/info.0.json" })
+            let report = contract.check(
+                operation, status: comic.status, contentType: comic.headers["Content-Type"], body: comic.body,
+                assertsFormats: true)
+            #expect(report.violations.isEmpty, "\(report.violations)")
+            let note = try await Self.send("GET", "/note", to: server)
+            #expect(note.headers["Content-Type"] == "application/octet-stream")
+            #expect(note.text == "a note")
+            let strip = try await Self.send("GET", "/strip.png", to: server)
+            #expect(strip.headers["Content-Type"] == "application/octet-stream")
+        }
+    }
+
     /// An operation that requires credentials answers its 401 without them (as Prism does).
     @Test func credentialsAreLookedFor() async throws {
         let plan = MockPlan(endpoints: [], contract: try Self.demoContract())

@@ -475,17 +475,31 @@ package struct MockResponder: HTTPResponder {
                     + "\(media.key) (examples: \(names.isEmpty ? "none" : names.joined(separator: ", "))).",
                 instance: request.uri.path)
         }
+        let type = Self.contentType(for: media.key, value: picked.value)
         let body: String
-        if OpenAPIContractMedia.isJSON(media.key) {
+        if OpenAPIContractMedia.isJSON(type) {
             body = picked.value.serialized(pretty: true)
         } else {
             body = picked.value.stringValue ?? picked.value.serialized()
         }
-        headers[.contentType] = media.key.contains("*") ? "application/octet-stream" : media.key
+        headers[.contentType] = type
         let note = prefer["dynamic"] == "true" ? "generated" : (picked.name.map { "example \($0)" } ?? "example")
         return MockAnswerCache.Answer(
             status: Self.status(status), headers: headers, body: ByteBuffer(string: body), note: "\(chosen.key) \(note)"
         )
+    }
+
+    /// The `Content-Type` of an answer documented under `range`: the range itself when it names
+    /// one type; for `*/*` or `application/*`, JSON when the value is not a text (xkcd's comics
+    /// are documented as `*/*` objects, and a client reads them as JSON), else
+    /// `application/octet-stream`.
+    static func contentType(for range: String, value: JSONValue) -> String {
+        guard range.contains("*") else { return range }
+        let bare = BodyRule.mediaType(range)
+        if bare == "*/*" || bare == "application/*", value.stringValue == nil, value != .null {
+            return "application/json"
+        }
+        return "application/octet-stream"
     }
 
     /// A `Prefer` header's preferences: `code=404, example=ok; dynamic=true`.
