@@ -8,7 +8,8 @@ import Testing
 
 /// Each effect service alone, without a program or a runtime: what it keeps, what it tells.
 @Suite struct EffectServicesTests {
-    private static let collectionText = """
+    /// Two environments to the same closed port, one through a proxy (a transport of its own).
+    static let collectionText = """
         name: Services
         environments:
           - name: plain

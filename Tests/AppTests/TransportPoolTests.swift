@@ -7,19 +7,6 @@ import Testing
 
 /// The session's HTTP client is made when a request first needs it, not with the session.
 @Suite struct TransportPoolTests {
-    private static let collectionText = """
-        name: Pool
-        environments:
-          - name: plain
-            base_url: http://127.0.0.1:9
-          - name: proxied
-            base_url: http://127.0.0.1:9
-            proxy: http://127.0.0.1:3128
-        endpoints:
-          - name: Get thing
-            path: /thing
-        """
-
     /// How many shared transports a pool made.
     private final class MadeCount: Sendable {
         private let count = Mutex(0)
@@ -38,7 +25,7 @@ import Testing
     @Test func theSharedTransportIsMadeOnceWhenAnEnvironmentFirstNeedsIt() async throws {
         let made = MadeCount()
         let pool = countingPool(made)
-        let collection = try CollectionLoader.parse(Self.collectionText, file: "pool.yaml")
+        let collection = try CollectionLoader.parse(EffectServicesTests.collectionText, file: "pool.yaml")
         #expect(!pool.hasMadeShared)
         #expect(made.value == 0)
         let proxied = try pool.transport(for: collection.environments[1])
@@ -63,7 +50,7 @@ import Testing
     @Test func aProgramWithoutATransportMakesItsClientOnlyForARequest() async throws {
         let program = ExplorerProgram(history: nil, collectionPath: nil, clipboardWriter: nil)
         #expect(!program.transports.hasMadeShared)
-        let collection = try CollectionLoader.parse(Self.collectionText, file: "pool.yaml")
+        let collection = try CollectionLoader.parse(EffectServicesTests.collectionText, file: "pool.yaml")
         #expect(program.transports.proxyNote(for: collection.environments[0], url: "http://127.0.0.1:9/") == nil)
         #expect(program.transports.hasMadeShared)
         await program.shutdown()
