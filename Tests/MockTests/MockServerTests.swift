@@ -242,6 +242,24 @@ import Workspace
         }
     }
 
+    /// Bounds no value of Int's range meets, and a length no memory holds: generated without a
+    /// crash, the string at most 65,536 characters.
+    @Test func generationStaysWithinIntAndMemoryWhateverTheBounds() throws {
+        let schema = try JSONValue(
+            parsing: #"""
+                {"type": "object", "required": ["big", "small", "long"], "properties": {
+                  "big": {"type": "integer", "minimum": 1e30},
+                  "small": {"type": "integer", "maximum": -1e30},
+                  "long": {"type": "string", "minLength": 4000000000}}}
+                """#)
+        let value = MockExample.generated(from: schema, document: schema)
+        #expect(value["big"]?.numberValue == 1e30)
+        #expect(value["small"]?.numberValue == -1e30)
+        #expect(value["long"]?.stringValue?.count == 65_536)
+        let ordinary = try JSONValue(parsing: #"{"type": "integer", "minimum": 7}"#)
+        #expect(MockExample.generated(from: ordinary, document: ordinary) == .number("7"))
+    }
+
     /// An operation that requires credentials answers its 401 without them (as Prism does).
     @Test func credentialsAreLookedFor() async throws {
         let plan = MockPlan(endpoints: [], contract: try Self.demoContract())

@@ -182,6 +182,13 @@ import Testing
             #expect(list.json?["items"]?.arrayValue?.map { $0["title"]?.stringValue } == ["milk", "bread", "eggs"])
             let limited = try await Server.send("GET", "/api/notes?limit=1", to: server)
             #expect(limited.json?["items"]?.arrayValue?.map { $0["title"]?.stringValue } == ["milk"])
+            let second = try await Server.send("GET", "/api/notes?limit=1&page=2", to: server)
+            #expect(second.json?["items"]?.arrayValue?.map { $0["title"]?.stringValue } == ["bread"])
+            // A page whose offset is past Int's range (schemathesis sent one) is past the end.
+            let far = try await Server.send("GET", "/api/notes?limit=5&page=1000000000000000000", to: server)
+            #expect(far.status == 200)
+            #expect(far.json?["items"]?.arrayValue?.isEmpty == true)
+            #expect(try await Server.send("GET", "/api/notes?limit=1", to: server).status == 200)
             // Prefer: example= still answers the document's example, whatever is stored.
             let example = try await Server.send(
                 "GET", "/api/notes", to: server, headers: ["Prefer": "code=200"])

@@ -8,7 +8,7 @@ import NetworkingCore
 /// schema accepts: `$ref`s followed, `allOf` merged, the first of `oneOf`/`anyOf`, `enum` and
 /// `const` first values, every `required` and declared property, `minItems` items (at least
 /// one), the common string formats, numbers inside `minimum`/`maximum`/`multipleOf`, strings of
-/// `minLength`. A `pattern` is not solved: a string is `"string"` padded to its length bounds
+/// `minLength` (65,536 characters at most). A `pattern` is not solved: a string is `"string"` padded to its length bounds
 /// (the tests check the generated values against their schemas with the Contract engine).
 package enum MockExample {
     /// The named examples of a media type object (`examples`: `value`, or a `$ref` to
@@ -62,6 +62,8 @@ package enum MockExample {
     private struct Generator {
         let document: JSONValue
         static let maximumDepth = 12
+        /// The longest string generated: a `minLength` beyond it is not met.
+        static let stringLimit = 65_536
 
         mutating func value(_ schemaValue: JSONValue, depth: Int) -> JSONValue {
             let schema = MockExample.dereferenced(schemaValue, in: document)
@@ -87,7 +89,10 @@ package enum MockExample {
                 let item = value(items, depth: depth + 1)
                 if schema["uniqueItems"]?.boolValue == true, count > 1 { return .array([item]) }
                 return .array(Array(repeating: item, count: min(count, 100)))
-            case "integer": return .number(String(Int(number(schema, integer: true))))
+            case "integer":
+                // A bound past Int's range (`minimum: 1e30`) is written as the number it is.
+                let chosen = number(schema, integer: true)
+                return .number(Int(exactly: chosen).map(String.init) ?? String(chosen))
             case "number": return .number(String(number(schema, integer: false)))
             case "boolean": return .bool(true)
             case "null": return .null
@@ -175,7 +180,8 @@ package enum MockExample {
             case "byte": text = "c3RyaW5n"
             default: text = "string"
             }
-            let minimum = schema["minLength"]?.intValue ?? 0
+            // At most `stringLimit` characters, whatever the document's `minLength`.
+            let minimum = min(schema["minLength"]?.intValue ?? 0, Self.stringLimit)
             if text.count < minimum { text += String(repeating: "x", count: minimum - text.count) }
             if let maximum = schema["maxLength"]?.intValue, text.count > maximum { text = String(text.prefix(maximum)) }
             return text

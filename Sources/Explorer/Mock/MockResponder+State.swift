@@ -110,7 +110,11 @@ extension MockResponder {
         let size = ["limit", "per_page", "page_size", "size"].lazy.compactMap { query.get($0).flatMap { Int($0) } }
             .first
         var start = query.get("offset").flatMap { Int($0) } ?? 0
-        if let page = query.get("page").flatMap({ Int($0) }), let size { start = max(0, page - 1) * size }
+        // Any integers a request sends (`page=1000000000000000000`): a page past the end is empty.
+        if let page = query.get("page").flatMap({ Int($0) }), let size, size > 0 {
+            let (skipped, overflow) = (page > 1 ? page - 1 : 0).multipliedReportingOverflow(by: size)
+            start = overflow ? Int.max : skipped
+        }
         items = Array(items.dropFirst(max(0, start)))
         if let size, size >= 0 { items = Array(items.prefix(size)) }
         let value: JSONValue = member.map { example.setting($0, to: .array(items)) } ?? .array(items)
