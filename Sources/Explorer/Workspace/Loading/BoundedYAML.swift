@@ -26,6 +26,31 @@ package enum BoundedYAML {
         _ text: String, file: String, resolver: Resolver = .explorerFiles,
         limits: DocumentLimits = .current
     ) throws -> Node? {
+        try composeChecked(text, file: file, resolver: resolver, limits: limits, fast: false).root
+    }
+
+    /// Composes a collection file's text as one YAML document, as `compose` does with
+    /// `Resolver.explorerFiles`, through `EventComposer` when the text reads without a problem
+    /// (Yams' composer otherwise, for its errors).
+    ///
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - file: the path shown in errors.
+    ///   - limits: what the document may hold.
+    /// - Returns: the root node (nil for an empty document); when the fast path read it, what
+    ///   it saw on the way (nil when Yams' composer did: read it from the tree).
+    /// - Throws: `DocumentLimitError` for a document over a limit, `YamlError` for one that is
+    ///   not YAML.
+    static func composeCollection(_ text: String, file: String, limits: DocumentLimits = .current) throws -> (
+        root: Node?, composed: EventComposer.Composed?
+    ) {
+        try composeChecked(text, file: file, limits: limits, fast: true)
+    }
+
+    /// `compose`'s checks around one of the two composers.
+    private static func composeChecked(
+        _ text: String, file: String, resolver: Resolver = .explorerFiles, limits: DocumentLimits, fast: Bool
+    ) throws -> (root: Node?, composed: EventComposer.Composed?) {
         try limits.checkSize(text.utf8.count, file: file)
         if let line = aliasKeyLine(in: text) {
             // Yams compares a mapping's keys whole; an alias of a large node as a key would be
@@ -34,17 +59,23 @@ package enum BoundedYAML {
                 location: FileLocation(file: file, line: line, column: 1),
                 problem: "an alias is used as a mapping key, which is not read", variable: nil)
         }
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text, resolver)
-        } catch let error as YamlError {
-            if let nesting = nestingError(error, file: file) { throw nesting }
-            throw error
+        let composed = fast ? EventComposer.compose(text) : nil
+        var root = composed?.root
+        if composed == nil {
+            do {
+                root = try Yams.compose(yaml: text, resolver)
+            } catch let error as YamlError {
+                if let nesting = nestingError(error, file: file) { throw nesting }
+                throw error
+            }
         }
-        guard let root else { return nil }
+        guard let root else { return (nil, composed) }
+        // Without an alias nothing expands, and the composer knows how deep the tree nests:
+        // only a tree that may be over a limit is walked.
+        if let composed, !composed.hasAliases, composed.depth <= limits.maxDepth { return (root, composed) }
         var measure = Measure(file: file, limits: limits)
         _ = try measure.size(of: root, depth: 1, parent: nil)
-        return root
+        return (root, composed)
     }
 
     /// libyaml's nesting error, as a `DocumentLimitError` at its line.
@@ -68,8 +99,9 @@ package enum BoundedYAML {
     /// scalars (`|`, `>`) and of quoted scalars that run over lines: a Markdown list item
     /// `*Browse:` inside a description (Jira's) is text, as every YAML reader reads it.
     static func aliasKeyLine(in text: String) -> Int? {
+        // Most files have no anchor: the text is copied only when one has.
+        guard text.utf8.contains(UInt8(ascii: "&")), text.utf8.contains(UInt8(ascii: "*")) else { return nil }
         let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "&")), bytes.contains(UInt8(ascii: "*")) else { return nil }
         let anchors = anchorNames(in: bytes)
         guard !anchors.isEmpty else { return nil }
         var reader = KeyLineReader(bytes: bytes, anchors: anchors)

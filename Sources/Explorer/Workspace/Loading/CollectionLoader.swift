@@ -89,21 +89,27 @@ package enum CollectionLoader {
         try parseTree(text, file: file, dotEnv: dotEnv).collection
     }
 
-    /// Parses collection YAML, giving back the YAML tree it was read from too.
+    /// Parses collection YAML, giving back the YAML tree it was read from too (or a sequence of
+    /// the tree's texts that have `{{`, which is what `CollectionReach` reads of it).
     private static func parseTree(_ text: String, file: String, dotEnv: [String: String]) throws -> (
         collection: APICollection, tree: Node
     ) {
         var reader = Reader(file: file)
         reader.source = text
-        let root: Node?
+        let composed: (root: Node?, composed: EventComposer.Composed?)
         do {
-            root = try BoundedYAML.compose(text, file: file)
+            composed = try BoundedYAML.composeCollection(text, file: file)
         } catch let error as YamlError {
             throw reader.malformed(error)
         } catch let error as DocumentLimitError {
             throw CollectionError.malformedYAML(error.location, problem: "\(error.problem). \(error.advice)")
         }
-        return try read(root, reader: reader, file: file, dotEnv: dotEnv)
+        let (collection, tree) = try read(
+            composed.root, reader: reader, file: file, dotEnv: dotEnv,
+            mayMerge: composed.composed?.hasMergeKeys ?? true)
+        // The texts that may hold a template are all that what it reaches is read from: the
+        // composer gathered them, so the tree is not walked a second time.
+        return (collection, composed.composed.map { Node.sequence(Node.Sequence($0.templateTexts)) } ?? tree)
     }
 
     /// Reads a collection from a YAML tree that was built, not composed from text (the tree
@@ -125,12 +131,13 @@ package enum CollectionLoader {
         return try read(tree, reader: Reader(file: file), file: file, dotEnv: [:]).collection
     }
 
-    /// The collection of a composed or built YAML tree (nil: an empty document).
-    private static func read(_ root: Node?, reader: Reader, file: String, dotEnv: [String: String]) throws -> (
-        collection: APICollection, tree: Node
-    ) {
+    /// The collection of a composed or built YAML tree (nil: an empty document); `mayMerge`
+    /// false when the composer saw no `<<` key, so the tree is not searched for one.
+    private static func read(
+        _ root: Node?, reader: Reader, file: String, dotEnv: [String: String], mayMerge: Bool = true
+    ) throws -> (collection: APICollection, tree: Node) {
         var reader = reader
-        guard let root = root.map(Reader.resolvingMergeKeys) else {
+        guard let root = mayMerge ? root.map(Reader.resolvingMergeKeys) : root else {
             throw CollectionError.missingKey(
                 FileLocation(file: file, line: 1, column: 1), key: "name", in: "the collection")
         }
@@ -256,7 +263,9 @@ struct Reader {
     }
 
     mutating func checkKeys(_ mapping: Node.Mapping, known: [String], in container: String) {
-        for (key, _) in mapping {
+        // By index: iterating a mapping copies all its pairs into a new array first.
+        for index in mapping.indices {
+            let key = mapping[index].key
             // `x-` keys are extensions a user may keep (anchors for `<<` merges, notes).
             guard let name = key.string, !known.contains(name), !name.hasPrefix("x-") else { continue }
             let suggestions = Suggestions.closest(to: name, in: known, limit: 1)
@@ -389,13 +398,15 @@ struct Reader {
     }
 
     mutating func endpoint(_ mapping: Node.Mapping, node: Node, folderPath: [String]) throws -> Endpoint {
-        guard let nameNode = mapping.value("name") else {
+        // Its keys read once: each lookup in the mapping itself copies the pairs it passes.
+        let fields = mapping.fields
+        guard let nameNode = fields.value("name") else {
             throw missing(
                 "name", in: "this endpoint (or \"folder\" for a folder)", node: node, mapping: mapping,
                 known: CollectionLoader.endpointKeys)
         }
         let name = try string(nameNode, key: "name")
-        if mapping.value("grpc") != nil {
+        if fields.value("grpc") != nil {
             checkKeys(
                 mapping, known: CollectionLoader.endpointKeys + CollectionLoader.grpcEndpointKeys,
                 in: "endpoint \"\(name)\"")
@@ -404,8 +415,8 @@ struct Reader {
         checkKeys(mapping, known: CollectionLoader.endpointKeys, in: "endpoint \"\(name)\"")
         var locations: [String: FileLocation] = [:]
         // GraphQL over HTTP's default is POST with a JSON body; GET only when written.
-        var method = mapping.value("graphql") != nil ? HTTPMethod.post : .get
-        if let methodNode = mapping.value("method") {
+        var method = fields.value("graphql") != nil ? HTTPMethod.post : .get
+        if let methodNode = fields.value("method") {
             let token = try string(methodNode, key: "method").trimmingCharacters(in: .whitespaces)
             let allowed = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
             guard !token.isEmpty, token.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
@@ -424,20 +435,20 @@ struct Reader {
             }
             locations["method"] = location(methodNode)
         }
-        guard let pathNode = mapping.value("path") else {
+        guard let pathNode = fields.value("path") else {
             throw missing(
                 "path", in: "endpoint \"\(name)\"", node: node, mapping: mapping, known: CollectionLoader.endpointKeys)
         }
         locations["path"] = location(pathNode)
-        let bodyKeys = ["json", "body", "form", "multipart", "graphql"].filter { mapping[$0] != nil }
+        let bodyKeys = ["json", "body", "form", "multipart", "graphql"].filter { fields.value($0) != nil }
         if bodyKeys.count > 1 {
             throw CollectionError.conflictingBodies(location(node), endpoint: name)
         }
         var body: EndpointBody?
-        if let json = mapping.value("json") {
+        if let json = fields.value("json") {
             body = .json(JSONValue(yaml: json))
             locations["body"] = location(json)
-        } else if let raw = mapping.value("body") {
+        } else if let raw = fields.value("body") {
             locations["body"] = location(raw)
             if case .mapping(let fileMapping) = raw {
                 guard fileMapping.count == 1, let file = fileMapping[CollectionLoader.bodyFileKeys[0]] else {
@@ -448,21 +459,21 @@ struct Reader {
             } else {
                 body = .raw(try string(raw, key: "body"))
             }
-        } else if let form = mapping.value("form") {
+        } else if let form = fields.value("form") {
             let located = try locatedPairs(form, key: "form")
             body = .form(located.map(\.pair))
             for (index, entry) in located.enumerated() { locations["form[\(index)]"] = entry.location }
-        } else if let multipart = mapping.value("multipart") {
-            var fields: [MultipartField] = []
+        } else if let multipart = fields.value("multipart") {
+            var parts: [MultipartField] = []
             for (index, entry) in try entries(multipart, key: "multipart").enumerated() {
-                fields.append(try multipartField(entry.name, entry.value))
+                parts.append(try multipartField(entry.name, entry.value))
                 locations["multipart[\(index)]"] = location(entry.value)
             }
-            body = .multipart(fields)
+            body = .multipart(parts)
         }
-        let query = try mapping.value("query").map { try locatedPairs($0, key: "query") } ?? []
+        let query = try fields.value("query").map { try locatedPairs($0, key: "query") } ?? []
         for (index, entry) in query.enumerated() { locations["query[\(index)]"] = entry.location }
-        let headers = try mapping.value("headers").map { try locatedPairs($0, key: "headers") } ?? []
+        let headers = try fields.value("headers").map { try locatedPairs($0, key: "headers") } ?? []
         for (index, entry) in headers.enumerated() { locations["headers[\(index)]"] = entry.location }
         var endpoint = Endpoint(
             name: name,
@@ -473,22 +484,22 @@ struct Reader {
             headers: headers.map(\.pair),
             body: body,
             location: location(node),
-            description: try mapping.value("description").map { try string($0, key: "description") }
+            description: try fields.value("description").map { try string($0, key: "description") }
         )
-        if let disabled = mapping.value("disabled") {
+        if let disabled = fields.value("disabled") {
             endpoint.disabled = try disabledRows(disabled, endpoint: name)
         }
-        endpoint.operation = try mapping.value("operation").map { try string($0, key: "operation") }
-        endpoint.tags = try mapping.value("tags").map { try tags($0) } ?? []
-        if let auth = mapping.value("auth") {
+        endpoint.operation = try fields.value("operation").map { try string($0, key: "operation") }
+        endpoint.tags = try fields.value("tags").map { try tags($0) } ?? []
+        if let auth = fields.value("auth") {
             endpoint.auth = try authentication(auth, in: "endpoint \"\(name)\"")
             locations["auth"] = location(auth)
         }
-        if let follow = mapping.value("follow_redirects") {
+        if let follow = fields.value("follow_redirects") {
             endpoint.followRedirects = try flag(follow, key: "follow_redirects")
         }
-        endpoint.traces = try mapping.value("trace").map { try flag($0, key: "trace") }
-        if let graphql = mapping.value("graphql") {
+        endpoint.traces = try fields.value("trace").map { try flag($0, key: "trace") }
+        if let graphql = fields.value("graphql") {
             endpoint.graphql = try graphQLOperation(graphql, endpoint: name)
             locations["graphql"] = location(graphql)
             if let query = graphql.mapping?["query"] { locations["graphql.query"] = queryOrigin(query) }

@@ -38,4 +38,33 @@ extension Node.Mapping {
         }
         return nil
     }
+
+    /// The pairs' keys and values, read once, for the many lookups of one mapping (an
+    /// endpoint's keys).
+    package var fields: MappingFields {
+        var fields = MappingFields()
+        fields.keys.reserveCapacity(count)
+        fields.values.reserveCapacity(count)
+        for index in startIndex..<endIndex {
+            let pair = self[index]
+            fields.keys.append(pair.key.scalar?.string)
+            fields.values.append(pair.value)
+        }
+        return fields
+    }
+}
+
+/// A mapping's keys and values, looked up as `Node.Mapping.value(_:)` does (the last pair
+/// with the key wins) without copying the pairs passed.
+package struct MappingFields {
+    /// Each pair's key, nil where it is not text.
+    var keys: [String?] = []
+    /// Each pair's value.
+    var values: [Node] = []
+
+    /// The value of `key`, or nil.
+    package func value(_ key: String) -> Node? {
+        for index in keys.indices.reversed() where keys[index] == key { return values[index] }
+        return nil
+    }
 }
