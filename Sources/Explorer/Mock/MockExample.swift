@@ -8,8 +8,9 @@ import NetworkingCore
 /// schema accepts: `$ref`s followed, `allOf` merged, the first of `oneOf`/`anyOf`, `enum` and
 /// `const` first values, every `required` and declared property, `minItems` items (at least
 /// one), the common string formats, numbers inside `minimum`/`maximum`/`multipleOf`, strings of
-/// `minLength` (65,536 characters at most). A `pattern` is not solved: a string is `"string"` padded to its length bounds
-/// (the tests check the generated values against their schemas with the Contract engine).
+/// `minLength` (65,536 characters at most). A `pattern` is not solved: a string is `"string"`
+/// padded to its length bounds (the tests check the generated values against their schemas with
+/// the Contract engine).
 package enum MockExample {
     /// The named examples of a media type object (`examples`: `value`, or a `$ref` to
     /// `#/components/examples/…`), in the document's order.
