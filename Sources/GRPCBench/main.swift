@@ -4,8 +4,9 @@
 // of their per-round ratio printed); then ProtoCodec's encode and decode of a real message
 // (descriptor.proto's own descriptor, 10 KB) against SwiftProtobuf's generated code for it.
 // `--serve` only serves the echo service (with reflection) and prints `PORT N`, for
-// scripts/bench-grpc to load it with `explorer load` and Python's grpcio. Prints figures; it
-// asserts nothing.
+// scripts/bench-grpc to load it with `explorer load`, Python's grpcio and `--raw-client PORT` (the
+// raw grpc-swift-2 client loop alone, from a process of its own). Prints figures; it asserts
+// nothing.
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -84,14 +85,18 @@ final class Counter: Sendable {
     let value = Atomic<Int>(0)
 }
 
-/// Runs `total` calls, `workers` at a time, and returns the seconds they took.
-func timed(total: Int, workers: Int, _ call: @escaping @Sendable () async throws -> Void) async throws -> Double {
+/// Runs `total` calls, `workers` at a time (in tasks that prefer `executors` in turn, when
+/// given), and returns the seconds they took.
+func timed(
+    total: Int, workers: Int, on executors: [any TaskExecutor] = [],
+    _ call: @escaping @Sendable () async throws -> Void
+) async throws -> Double {
     let clock = ContinuousClock()
     let start = clock.now
     let next = Counter()
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<workers {
-            group.addTask {
+        for worker in 0..<workers {
+            group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
                 while next.value.add(1, ordering: .relaxed).oldValue < total { try await call() }
             }
         }
@@ -108,6 +113,10 @@ func median(_ values: [Double]) -> Double {
 func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
 /// Dispatcher against raw client, `workers` at a time: alternating rounds, the median ratio.
+/// The dispatcher's workers prefer its executors in turn when there are no more workers than
+/// executors, as `explorer load`'s do; the raw client's run
+/// where grpc-swift-2's users' tasks do, on Swift's global executor. A third loop, the
+/// dispatcher's workers on the global executor, is measured alongside.
 func compare(workers: Int, dispatcher: GRPCDispatcher, client: GRPCClient<HTTP2ClientTransport.Posix>) async throws {
     let typed = Text.with { $0.fields["text"] = Google_Protobuf_Value(stringValue: "hello") }
     let request = try typed.serializedBytes() as [UInt8]
@@ -128,26 +137,38 @@ func compare(workers: Int, dispatcher: GRPCDispatcher, client: GRPCClient<HTTP2C
             deserializer: ProtobufDeserializer<Text>(), options: .defaults
         ) { try $0.message }
     }
-    // Warm both up: connections, allocations.
-    _ = try await timed(total: 200, workers: workers, viaDispatcher)
+    // As `explorer load` does: on the loops when there are no more workers than loops.
+    let loops: [any TaskExecutor] = workers <= dispatcher.executors.count ? dispatcher.executors : []
+    // Warm them up: connections, allocations.
+    _ = try await timed(total: 200, workers: workers, on: loops, viaDispatcher)
     _ = try await timed(total: 200, workers: workers, raw)
+    _ = try await timed(total: 200, workers: workers, viaDispatcher)
     var ratios: [Double] = []
+    var globalRatios: [Double] = []
     var dispatcherRates: [Double] = []
+    var globalRates: [Double] = []
     var rawRates: [Double] = []
     for round in 0..<rounds {
         // Alternate which goes first, so that neither always meets a warmer machine.
         let first = round.isMultiple(of: 2)
-        let a = try await timed(total: callsPerRound, workers: workers, first ? viaDispatcher : raw)
-        let b = try await timed(total: callsPerRound, workers: workers, first ? raw : viaDispatcher)
+        let a = try await timed(
+            total: callsPerRound, workers: workers, on: first ? loops : [], first ? viaDispatcher : raw)
+        let b = try await timed(
+            total: callsPerRound, workers: workers, on: first ? [] : loops, first ? raw : viaDispatcher)
         let (dispatcherSeconds, rawSeconds) = first ? (a, b) : (b, a)
+        let globalSeconds = try await timed(total: callsPerRound, workers: workers, viaDispatcher)
         dispatcherRates.append(Double(callsPerRound) / dispatcherSeconds)
+        globalRates.append(Double(callsPerRound) / globalSeconds)
         rawRates.append(Double(callsPerRound) / rawSeconds)
         ratios.append(rawSeconds / dispatcherSeconds)
+        globalRatios.append(rawSeconds / globalSeconds)
     }
     print(
         "  \(workers) at once: dispatcher \(format(median(dispatcherRates), 0)) calls/s, raw GRPCClient "
             + "\(format(median(rawRates), 0)) calls/s; dispatcher/raw throughput \(format(median(ratios))) "
-            + "(median of \(rounds) rounds, from \(format(ratios.min() ?? 0)) to \(format(ratios.max() ?? 0)))")
+            + "(median of \(rounds) rounds, from \(format(ratios.min() ?? 0)) to \(format(ratios.max() ?? 0))); "
+            + "the dispatcher's workers on the global executor \(format(median(globalRates), 0)) calls/s, "
+            + "\(format(median(globalRatios)))× raw")
 }
 
 /// ProtoCodec against generated code on one real message: JSON text to the wire and back.
@@ -196,6 +217,30 @@ let structFile = ProtoSchema.embeddedFiles.filter { $0.name == "google/protobuf/
 let services: [any RegistrableRPCService] = [
     EchoService(), GRPCReflectionService(files: [EchoService.file] + structFile),
 ]
+// `--raw-client PORT`: only the raw grpc-swift-2 client loop, against another process's echo
+// server (scripts/bench-grpc's `--serve`), `--concurrency` at a time, `--calls` calls after a
+// warm-up; prints `RATE calls/s`.
+if let index = arguments.firstIndex(of: "--raw-client"), index + 1 < arguments.count,
+    let port = Int(arguments[index + 1])
+{
+    let typed = Text.with { $0.fields["text"] = Google_Protobuf_Value(stringValue: "hello") }
+    let descriptor = MethodDescriptor(fullyQualifiedService: "bench.Bench", method: "Echo")
+    try await withGRPCClient(
+        transport: .http2NIOPosix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
+    ) { client in
+        let raw: @Sendable () async throws -> Void = {
+            _ = try await client.unary(
+                request: ClientRequest(message: typed), descriptor: descriptor, serializer: ProtobufSerializer<Text>(),
+                deserializer: ProtobufDeserializer<Text>(), options: .defaults
+            ) { try $0.message }
+        }
+        _ = try await timed(total: 200, workers: concurrency, raw)
+        let seconds = try await timed(total: callsPerRound, workers: concurrency, raw)
+        print("RATE \(format(Double(callsPerRound) / seconds, 1))")
+    }
+    exit(0)
+}
+
 try await withGRPCServer(transport: transport, services: services) { _ in
     let port = try await transport.listeningAddress.ipv4?.port ?? 0
     if arguments.contains("--serve") {

@@ -2,6 +2,7 @@ import Foundation
 import NetworkingCore
 import NetworkingGRPC
 import SwiftProtobuf
+import Synchronization
 import Testing
 
 /// The dispatcher's model: the provider's base URL at call time, failures in a sentence, the
@@ -32,6 +33,47 @@ import Testing
                 await client.dispatcher.shutdown()
                 #expect(client.dispatcher.connectionCount == 0)
             }
+        }
+    }
+
+    /// Records which of the dispatcher's loops each call's task ran on (`nil`: none of them).
+    final class LoopRecorder: GRPCMetadataAdapter, Sendable {
+        let loops = Mutex<[EventLoopExecutor]>([])
+        let seen = Mutex<[Int?]>([])
+
+        func adapt(_ metadata: inout GRPCMetadata, path: String) async throws {
+            let loop = loops.withLock { $0.firstIndex { $0.eventLoop.inEventLoop } }
+            seen.withLock { $0.append(loop) }
+        }
+    }
+
+    @Test func aCallerOnALoopOfTheDispatcherCallsThroughThatLoopsConnection() async throws {
+        try await withTestServer { port, _ in
+            let recorder = LoopRecorder()
+            let client = TestClient(port: port, adapters: [recorder])
+            let loops = client.dispatcher.executors
+            recorder.loops.withLock { $0 = loops }
+            try #require(!loops.isEmpty)
+            let last = loops.count - 1
+            let onLoop = Task(executorPreference: loops[last]) {
+                let call = client.dispatcher.open("/test.Test/Echo")
+                try await call.send(try bytes("on"))
+                call.finish()
+                return try await allEvents(of: call)
+            }
+            guard case .message(let answer) = try await onLoop.value.dropFirst().first else {
+                Issue.record("no message")
+                return
+            }
+            #expect(answer.stringValue == "A: on")
+            // Off the loops (a test's task): through the first loop's connection, the call's
+            // task on the global executor.
+            let off = try await client.dispatcher.unary("/test.Test/Echo", stringValue("off"), as: StringValue.self)
+            #expect(off.message?.value == "A: off")
+            #expect(recorder.seen.withLock { $0 } == [last, nil])
+            #expect(client.dispatcher.connectionCount == (last == 0 ? 1 : 2))
+            await client.dispatcher.shutdown()
+            #expect(client.dispatcher.connectionCount == 0)
         }
     }
 

@@ -57,7 +57,12 @@ extension LoadCommand {
         let bar = LoadProgressBar(live: isatty(STDERR_FILENO) == 1)
         let draw: @Sendable (LoadProgress) -> Void = { bar.draw($0) }
         let startedAt = Date()
-        var result = await LoadRunner.run(self.plan, progress: bar.live ? draw : nil, send: send)
+        // No more workers than loops: each on a loop, calling through a connection of its own
+        // loop, so that a call's answer resumes its worker on the thread that read it. More share
+        // one connection from the global executor (`GRPCDispatcher.executors`).
+        let executors = LoadRunner.workerExecutors(concurrency: self.plan.concurrency, loops: dispatcher.executors)
+        var result = await LoadRunner.run(
+            self.plan, progress: bar.live ? draw : nil, executors: executors, send: send)
         bar.clear()
         await dispatcher.shutdown()
         withExtendedLifetime(server) {}

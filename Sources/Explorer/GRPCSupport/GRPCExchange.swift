@@ -102,8 +102,8 @@ package struct GRPCExchange: Sendable {
                 for (index, request) in requests.enumerated() {
                     try await Self.send(request, number: index + 1, on: call)
                 }
-            }, metadata: metadata, through: dispatcher, options: options, keepingBytes: keepingBytes,
-            onMessage: onMessage)
+            }, atOnce: true, metadata: metadata, through: dispatcher, options: options,
+            keepingBytes: keepingBytes, onMessage: onMessage)
     }
 
     /// Makes the call with request messages that come over time (`-d @-` on a client or
@@ -133,8 +133,8 @@ package struct GRPCExchange: Sendable {
                 } catch let error as ProtoCodecError {
                     throw GRPCRequestMessageError(description: "Request message \(number): \(error.description)")
                 }
-            }, metadata: metadata, through: dispatcher, options: options, keepingBytes: keepingBytes,
-            onMessage: onMessage)
+            }, atOnce: false, metadata: metadata, through: dispatcher, options: options,
+            keepingBytes: keepingBytes, onMessage: onMessage)
     }
 
     /// A status as a user of explorer reads it: a response over the size limit names the key
@@ -159,24 +159,36 @@ package struct GRPCExchange: Sendable {
     }
 
     /// Opens the call, sends with `sending` (then half-closes) while reading what comes.
+    ///
+    /// - Parameter atOnce: `sending` only hands over messages it has (a call's `send` never
+    ///   waits for the network), so it runs before the reading, with no task of its own; else
+    ///   it runs in a task beside the reading.
     private func run(
-        sending send: @escaping @Sendable (GRPCCall) async throws -> Void, metadata: GRPCMetadata,
+        sending send: @escaping @Sendable (GRPCCall) async throws -> Void, atOnce: Bool, metadata: GRPCMetadata,
         through dispatcher: GRPCDispatcher, options: GRPCCallOptions, keepingBytes: Int,
         onMessage: @Sendable (GRPCReceivedMessage) -> Void
     ) async throws -> GRPCOutcome {
         var outcome = GRPCOutcome()
         let call = dispatcher.open(method.path, metadata: metadata, options: options)
         let inputFailure = InputFailure()
-        let sending = Task {
+        let sendAll: @Sendable () async -> Void = {
             do {
                 try await send(call)
                 call.finish()
             } catch let error as GRPCRequestMessageError {
                 inputFailure.error.withLock { $0 = error }
                 call.cancel()
+            } catch {
+                // The call is over: its events say why.
             }
         }
-        defer { sending.cancel() }
+        var sending: Task<Void, Never>?
+        if atOnce {
+            await sendAll()
+        } else {
+            sending = Task { await sendAll() }
+        }
+        defer { sending?.cancel() }
         var ended = false
         do {
             for try await event in call.events {

@@ -88,9 +88,10 @@ public final class GRPCCall: Sendable {
     /// so far.
     public var timings: ResponseTimings { state.timings }
 
-    /// Starts the work that runs the call.
-    func run(_ operation: @escaping @Sendable () async -> Void) {
-        let task = Task {
+    /// Starts the work that runs the call, in a task that prefers `executor` (the loop of the
+    /// call's connection) when given, else on Swift's global executor.
+    func run(on executor: (any TaskExecutor)?, _ operation: @escaping @Sendable () async -> Void) {
+        let task = Task(executorPreference: executor) {
             await operation()
             self.outboundContinuation.finish()
         }

@@ -12,6 +12,8 @@ struct GRPCCallRun: Sendable {
     let adapters: [any GRPCMetadataAdapter]
     let responseLimit: Int
     let clients: GRPCClientPool
+    /// The index of the loop the call runs on, in `clients.executors`.
+    let loop: Int
 
     func run() async {
         let state = call.state
@@ -22,7 +24,7 @@ struct GRPCCallRun: Sendable {
             let descriptor = try Self.descriptor(call.path)
             var metadata = metadata
             for adapter in adapters { try await adapter.adapt(&metadata, path: call.path) }
-            let client = try clients.client(for: .init(target: resolved, authority: options.authority))
+            let client = try clients.client(for: .init(target: resolved, authority: options.authority, loop: loop))
             var callOptions = CallOptions.defaults
             callOptions.timeout = options.timeout
             // grpc-nio-transport 2.9 limits what it receives with `maxRequestMessageBytes`; both
@@ -89,7 +91,7 @@ struct GRPCCallRun: Sendable {
         switch GRPCFailureMapping.map(error, target: target, responseLimit: responseLimit) {
         case .status(let status, let trailers): call.state.end(status, trailers: trailers)
         case .failure(let failure):
-            clients.discard(.init(target: target, authority: options.authority))
+            clients.discard(.init(target: target, authority: options.authority, loop: loop))
             call.state.fail(failure)
         }
     }
