@@ -46,34 +46,50 @@ package final class DemoServer: Sendable {
         let readiness = DemoReadiness(expected: DemoEnvironment.names.count * 2)
         let environmentCount = DemoEnvironment.names.count
 
-        var services: [any Service] = []
-        for (offset, name) in DemoEnvironment.names.enumerated() {
-            let api = DemoAPI(environment: name, accessLog: accessLog)
-            let wantedPort = port == 0 ? 0 : port + offset
-            let application = Application(
-                router: api.router(),
-                server: .demo { request, channel, _ in await api.shouldUpgrade(request, channel: channel) },
-                configuration: .init(address: .hostname("127.0.0.1", port: wantedPort), serverName: "explorer-demo"),
-                onServerRunning: { channel in
-                    await readiness.listening(name, port: channel.localAddress?.port ?? wantedPort)
-                },
-                logger: logger
-            )
-            services.append(application)
-            let grpcPort = port == 0 ? 0 : port + environmentCount + offset
-            try services.append(
-                DemoGRPCServer(
-                    port: grpcPort,
-                    services: grpcServices(environment: name, store: api.store),
-                    interceptors: accessLog.map { [DemoGRPCAccessLog(environment: name, log: $0)] } ?? [],
-                    onListening: { await readiness.listening(grpcKey(name), port: $0) }
-                ))
+        // Each environment's services are made at once, on the cores there are: building an
+        // HTTP router (some hundred routes in Hummingbird's trie) is most of a start's work.
+        let made = try await withThrowingTaskGroup(of: (Int, [ServiceGroupConfiguration.ServiceConfiguration]).self) {
+            tasks in
+            for (offset, name) in DemoEnvironment.names.enumerated() {
+                tasks.addTask {
+                    let api = DemoAPI(environment: name, accessLog: accessLog)
+                    let wantedPort = port == 0 ? 0 : port + offset
+                    let application = Application(
+                        router: api.router(),
+                        server: .demo { request, channel, _ in await api.shouldUpgrade(request, channel: channel) },
+                        configuration: .init(
+                            address: .hostname("127.0.0.1", port: wantedPort), serverName: "explorer-demo"),
+                        onServerRunning: { channel in
+                            await readiness.listening(name, port: channel.localAddress?.port ?? wantedPort)
+                        },
+                        logger: logger
+                    )
+                    let grpcPort = port == 0 ? 0 : port + environmentCount + offset
+                    let grpc = try DemoGRPCServer(
+                        port: grpcPort,
+                        services: grpcServices(environment: name, store: api.store),
+                        interceptors: accessLog.map { [DemoGRPCAccessLog(environment: name, log: $0)] } ?? [],
+                        onListening: { await readiness.listening(grpcKey(name), port: $0) }
+                    )
+                    // Named, as the group would otherwise name each by describing it whole
+                    // (the application's router included), by reflection.
+                    return (
+                        offset,
+                        [
+                            .init(service: application, serviceName: "\(name) HTTP"),
+                            .init(service: grpc, serviceName: grpcKey(name)),
+                        ]
+                    )
+                }
+            }
+            return try await tasks.reduce(into: []) { $0.append($1) }
         }
         let group = ServiceGroup(
-            services: services,
-            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-            logger: logger
-        )
+            configuration: ServiceGroupConfiguration(
+                services: made.sorted { $0.0 < $1.0 }.flatMap(\.1),
+                gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+                logger: logger
+            ))
         let runTask = Task {
             do {
                 try await group.run()
