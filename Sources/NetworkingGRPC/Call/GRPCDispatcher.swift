@@ -42,9 +42,10 @@ public final class GRPCDispatcher: @unchecked Sendable {
     /// A task that prefers one of them (`Task(executorPreference:)`, a task group's
     /// `addTask(executorPreference:)`) and reads a call's `events` resumes on the thread that
     /// read the answer, where on Swift's global executor every event would wake another thread.
-    /// It pays with a call or two at once on each loop (`explorer load` one at a time: about
-    /// 1.2× the calls a second); many at once crowd the loop's I/O out, and work that blocks
-    /// holds up every call of that loop meanwhile: keep those on the global executor.
+    /// It pays with a call or two at once on each loop (one at a time, against a server in the
+    /// same process, 1.14× the calls a second of grpc-swift-2's own client; see
+    /// docs/benchmarks.md); many at once crowd the loop's I/O out, and work that blocks holds up
+    /// every call of that loop meanwhile: keep those on the global executor.
     public var executors: [EventLoopExecutor] { clients.executors }
     let clients: GRPCClientPool
 
