@@ -104,8 +104,9 @@ private func differences(_ left: Node, _ right: Node, at path: String = "$") -> 
         #expect(composed.templateTexts.isEmpty)
     }
 
-    @Test func itGathersEveryTextWithATemplateKeysIncluded() throws {
-        let composed = try #require(EventComposer.compose("a: '{{x}}'\n\"{{key}}\": b\nc: [d, \"x{{y}}z\", '{ {no}']\n"))
+    @Test func itGathersEachTextWithATemplateOnceKeysIncluded() throws {
+        let composed = try #require(
+            EventComposer.compose("a: '{{x}}'\n\"{{key}}\": b\nc: [d, \"x{{y}}z\", '{ {no}', '{{x}}']\n"))
         #expect(composed.templateTexts.compactMap(\.string) == ["{{x}}", "{{key}}", "x{{y}}z"])
     }
 

@@ -33,6 +33,8 @@ package enum CollectionLoader {
         "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
         "websocket", "messages", "tags", "trace",
     ]
+    /// The keys of an endpoint that `readChecks` reads.
+    static let checkingKeys = ["capture", "assert", "retry", "requires"]
     /// The keys of an endpoint's `disabled:` (rows switched off).
     static let disabledKeys = ["query", "headers", "form", "multipart"]
     /// The keys of a folder.
@@ -56,13 +58,26 @@ package enum CollectionLoader {
     ///
     /// - Throws: `CollectionError`.
     package static func loadReaching(from url: URL) throws -> LoadedCollection {
-        let text: String
+        try loadReaching(from: url, text: text(at: url))
+    }
+
+    /// The text of the collection file at `url`.
+    ///
+    /// - Throws: `CollectionError.unreadable` naming the file and why.
+    static func text(at url: URL) throws -> String {
+        // Read as bytes and checked as UTF-8 by the standard library (Foundation's decoding
+        // copies the text twice); a file that does not read so, or starts with a byte order
+        // mark, is read again by Foundation, which says why (or drops the mark).
+        if let data = FileManager.default.contents(atPath: url.path), !data.starts(with: [0xEF, 0xBB, 0xBF]),
+            let text = String(validating: data, as: UTF8.self)
+        {
+            return text
+        }
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            return try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw CollectionError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
         }
-        return try loadReaching(from: url, text: text)
     }
 
     /// Loads the collection file at `url` from its text, already read (the watcher has read it
@@ -215,6 +230,17 @@ struct Reader {
 
     func malformed(_ error: YamlError) -> CollectionError {
         .malformedYAML(FileLocation(file: file, line: error.line, column: error.column), problem: error.problem)
+    }
+
+    /// Whether a byte may be part of an HTTP method (RFC 9110's token: ASCII letters and
+    /// digits and ``!#$%&'*+-.^_`|~``).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 
     /// Applies YAML merge keys (`<<: *defaults`): the merged mapping's pairs are added where
@@ -417,9 +443,12 @@ struct Reader {
         // GraphQL over HTTP's default is POST with a JSON body; GET only when written.
         var method = fields.value("graphql") != nil ? HTTPMethod.post : .get
         if let methodNode = fields.value("method") {
-            let token = try string(methodNode, key: "method").trimmingCharacters(in: .whitespaces)
-            let allowed = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
-            guard !token.isEmpty, token.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+            let written = try string(methodNode, key: "method")
+            // A method written as a token (all of them, nearly) has no blank to trim.
+            let token =
+                written.utf8.allSatisfy(Self.isTokenByte)
+                ? written : written.trimmingCharacters(in: .whitespaces)
+            guard !token.isEmpty, token.utf8.allSatisfy(Self.isTokenByte) else {
                 throw CollectionError.invalidMethod(location(methodNode), method: token)
             }
             // Methods are case-sensitive: sent exactly as written (curl's -X wHat sends wHat).
@@ -505,7 +534,9 @@ struct Reader {
             if let query = graphql.mapping?["query"] { locations["graphql.query"] = queryOrigin(query) }
         }
         endpoint.locations = locations
-        try readChecks(mapping, into: &endpoint)
+        if CollectionLoader.checkingKeys.contains(where: { fields.value($0) != nil }) {
+            try readChecks(mapping, into: &endpoint)
+        }
         try readWebSocket(mapping, into: &endpoint)
         return endpoint
     }

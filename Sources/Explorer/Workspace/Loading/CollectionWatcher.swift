@@ -189,7 +189,7 @@ package final class CollectionWatcher: @unchecked Sendable {
 
     /// The file's text and its `.env`'s, or `nil` when neither can be read.
     private func snapshot() -> Snapshot? {
-        let text = try? String(contentsOf: url, encoding: .utf8)
+        let text = try? CollectionLoader.text(at: url)
         let env = try? String(
             contentsOf: url.deletingLastPathComponent().appendingPathComponent(".env"), encoding: .utf8)
         guard text != nil || env != nil else { return nil }

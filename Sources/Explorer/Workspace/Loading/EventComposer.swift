@@ -17,7 +17,8 @@ enum EventComposer {
     struct Composed {
         /// The root node, or nil for an empty document.
         var root: Node?
-        /// Every scalar whose text has `{{`, keys and values, in document order.
+        /// Every distinct text with `{{`, keys and values, in document order of their first
+        /// appearance (an imported API repeats the same `{{env.API_KEY}}` in each endpoint).
         var templateTexts: [Node] = []
         /// Whether a mapping has a `<<` key (a merge to apply).
         var hasMergeKeys = false
@@ -69,6 +70,7 @@ enum EventComposer {
         var holdsEvent = false
         var anchors: [String: Node] = [:]
         var composed = Composed(root: nil)
+        var templateTextsSeen: Set<String> = []
 
         init(parser: UnsafeMutablePointer<yaml_parser_t>, event: UnsafeMutablePointer<yaml_event_t>) {
             self.parser = parser
@@ -131,7 +133,9 @@ enum EventComposer {
                 let anchor = Self.text(scalar.anchor)
                 let style = Node.Scalar.Style(rawValue: numericCast(scalar.style.rawValue)) ?? .any
                 let node = Node.scalar(Node.Scalar(string, tag, style, mark, anchor.map(Anchor.init(stringLiteral:))))
-                if Self.hasOpeningBraces(bytes) { composed.templateTexts.append(node) }
+                if Self.hasOpeningBraces(bytes), templateTextsSeen.insert(string).inserted {
+                    composed.templateTexts.append(node)
+                }
                 if let anchor { anchors[anchor] = node }
                 return node
             case YAML_SEQUENCE_START_EVENT:
