@@ -19,6 +19,19 @@ import Testing
         #expect(OpenCommand.plainCollection(of: ["./demo"], commandNames: names) == .some("./demo"))
     }
 
+    @Test func theDemoAloneSkipsTheParserAndWithAnyOptionDoesNot() throws {
+        #expect(DemoCommand.isPlain(["demo"]))
+        for line in [
+            ["demo", "--serve-only"], ["demo", "--port", "8080"], ["demo", "--help"], ["open", "demo"], [],
+        ] {
+            #expect(!DemoCommand.isPlain(line), "\(line)")
+        }
+        // What the parser makes of `explorer demo`: the same defaults the short path serves with.
+        let parsed = try #require(try ExplorerCommand.parseAsRoot(["demo"]) as? DemoCommand)
+        #expect(parsed.port == 0 && !parsed.serveOnly && !parsed.quiet)
+        #expect(parsed.collectionOut == nil && parsed.theme == nil)
+    }
+
     @Test func theOpenCommandWithNoOptionSkipsTheParserToo() {
         #expect(OpenCommand.plainCollection(of: ["open"], commandNames: names) == .some(nil))
         #expect(OpenCommand.plainCollection(of: ["open", "api.yaml"], commandNames: names) == .some("api.yaml"))

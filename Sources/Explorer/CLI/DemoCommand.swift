@@ -51,6 +51,27 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Self.serve(
+            port: port, serveOnly: serveOnly, quiet: quiet, collectionOut: collectionOut, theme: theme)
+    }
+
+    /// Whether the command line (the arguments after the program's name) is `explorer demo`
+    /// alone, which `main` runs without the parser.
+    static func isPlain(_ arguments: [String]) -> Bool {
+        arguments == [_commandName]
+    }
+
+    /// `explorer demo` alone, as `main` runs it without the argument parser (its tables and
+    /// the runtime's first conformance lookups were about a tenth of the demo's start).
+    static func runPlain() async throws {
+        try await serve(port: 0, serveOnly: false, quiet: false, collectionOut: nil, theme: nil)
+    }
+
+    /// Serves the demo API on `port` (0: free ports) and opens it in the TUI, or with
+    /// `serveOnly` prints its URLs and serves until a signal.
+    private static func serve(
+        port: Int, serveOnly: Bool, quiet: Bool, collectionOut: String?, theme: String?
+    ) async throws {
         let server: DemoServer
         do {
             server = try await DemoServer.start(

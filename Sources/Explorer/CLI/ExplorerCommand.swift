@@ -43,15 +43,23 @@ struct ExplorerCommand: AsyncParsableCommand {
     /// like every other usage or collection error of explorer, instead of the parser's 64.
     static func main() async {
         MemoryAllocator.configure()
-        // `explorer`, `explorer FILE`, `explorer open` and `explorer open FILE` open the TUI
-        // without the parser: building its tables for every subcommand and checking for a
-        // completion-script request took about 3 ms of every start (the first frame came 6 ms
-        // sooner without it).
+        // `explorer`, `explorer FILE`, `explorer open`, `explorer open FILE` and `explorer demo`
+        // open the TUI without the parser: building its tables for every subcommand and
+        // checking for a completion-script request took about 3 ms of every start (the first
+        // frame came 6 ms sooner without it).
         if let collection = OpenCommand.plainCollection(
             of: Array(CommandLine.arguments.dropFirst()), commandNames: commandNames)
         {
             do {
                 try await OpenCommand.open(collection: collection)
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
+        if DemoCommand.isPlain(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                try await DemoCommand.runPlain()
             } catch {
                 exit(withError: error)
             }
