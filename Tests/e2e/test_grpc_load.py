@@ -18,6 +18,9 @@ ENDPOINTS = {
                     "message": {"responseSize": 1000, "payload": {"body": "AAAA"}}},
     "status": {"grpc": f"{SERVICE}/UnaryCall",
                "message": {"responseStatus": {"code": 2, "message": "test status message"}}},
+    # The endpoint's own limit on a message: the 1,006-byte answer is over it.
+    "small_limit": {"grpc": f"{SERVICE}/UnaryCall", "max_message_size": "100",
+                    "message": {"responseSize": 1000, "payload": {"body": "AAAA"}}},
 }
 
 
@@ -62,3 +65,10 @@ def test_a_status_other_than_ok_is_counted_by_name(explorer_bin, interop, concur
     report = load(explorer_bin, interop, "status", 10, concurrency)
     assert report["responses"] == 10 and report["failures"] == 0
     assert report["statuses"] == {"UNKNOWN": 10}
+
+
+def test_the_endpoints_own_message_size_limit_holds_under_load(explorer_bin, interop):
+    report = load(explorer_bin, interop, "small_limit", 5, 1)
+    # Each answer over the endpoint's limit is refused on arrival, as send refuses it.
+    assert report["statuses"] == {"RESOURCE_EXHAUSTED": 5} and report["failures"] == 0, report
+    assert report["bytes"] == 0, report

@@ -41,8 +41,9 @@ extension LoadCommand {
                 "\"\(resolved.endpoint.id)\" is a \(exchange.method.kind.rawValue) method: explorer load calls unary "
                     + "methods only.")
         }
-        var callOptions = GRPCCallOptions()
-        callOptions.timeout = idleTimeout.timeout.map { .milliseconds(Int($0 * 1000)) }
+        // The endpoint's deadline and message size, as `send` calls it; `--timeout` wins.
+        var callOptions = plan.callOptions
+        if let timeout = idleTimeout.timeout { callOptions.timeout = .milliseconds(Int(timeout * 1000)) }
         let options = callOptions
         let metadata = plan.metadata
         let send: @Sendable () async -> LoadOutcome = {
