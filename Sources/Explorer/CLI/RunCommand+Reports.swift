@@ -19,6 +19,20 @@ extension RunCommand {
     /// Whether a report shows requests and responses (so each result keeps its exchange).
     var reportsShowExchanges: Bool { reportTargets.contains { $0.kind == .json || $0.kind == .html } }
 
+    /// Whether a result keeps its headers and bodies for the reports: only a request that did
+    /// not pass, among the first `RunSummary.htmlDetailedFailures` of them, and only when an
+    /// HTML report shows them (the JSON report lists neither). A run of many failures holds
+    /// the few the report details, not up to 32 KB of bodies for every one.
+    ///
+    /// - Parameters:
+    ///   - outcome: the result's outcome.
+    ///   - failuresBefore: how many results before it in the run did not pass.
+    ///   - targets: the reports asked for.
+    static func keepsDetails(_ outcome: StepOutcome, failuresBefore: Int, targets: [RunReportTarget]) -> Bool {
+        outcome != .passed && failuresBefore < RunSummary.htmlDetailedFailures
+            && targets.contains { $0.kind == .html }
+    }
+
     /// Refuses reports that cannot be written, one line each, before anything is sent.
     ///
     /// - Throws: `ExitCode(2)` after the lines on stderr.
@@ -31,10 +45,9 @@ extension RunCommand {
     }
 
     /// The exchange a report shows: history's entry with its secrets masked as history masks
-    /// them, and the check report masked. A request that did not pass keeps its headers and
-    /// bodies (the HTML report shows them); one that passed keeps only its `traceparent` (its
-    /// trace id is in every report) and its sizes: nothing shows the rest, which is neither
-    /// masked nor kept.
+    /// them, and the check report masked. A request the HTML report details keeps its headers
+    /// and bodies (`keepsDetails`); any other keeps only its `traceparent` (its trace id is in
+    /// every report) and its sizes: nothing shows the rest, which is neither masked nor kept.
     static func reported(
         _ entry: HistoryEntry, secrets: [String], keepsDetails: Bool
     ) -> (exchange: ReportedExchange, checks: CheckReport?) {

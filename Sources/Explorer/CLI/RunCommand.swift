@@ -183,6 +183,8 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                 Foundation.exit(128 + number)
             }
         var endpointsRun = 0
+        // How many results so far did not pass: the first ones keep their exchange's details.
+        var failuresSoFar = 0
         var stopped = false
         let batches = Self.batches(selected, jobs: jobs)
         run: for pass in passes {
@@ -214,9 +216,11 @@ struct RunCommand: AsyncParsableCommand, CollectionOptionsHelp {
                         entry?.collectionPath = located.path
                         if let entry { recorder?.record(entry, secrets: step.secrets) }
                         var result = Self.result(step, iteration: iteration, row: pass.row, dataFile: data)
+                        let keepsDetails = Self.keepsDetails(
+                            result.outcome, failuresBefore: failuresSoFar, targets: targets)
+                        if result.outcome != .passed { failuresSoFar += 1 }
                         if showsExchanges, let entry {
-                            let shown = Self.reported(
-                                entry, secrets: step.secrets, keepsDetails: result.outcome != .passed)
+                            let shown = Self.reported(entry, secrets: step.secrets, keepsDetails: keepsDetails)
                             result.exchange = shown.exchange
                             if let checks = shown.checks { result.report = checks }
                         }
