@@ -426,7 +426,11 @@ extension JSONValue: CustomStringConvertible {
     }
 
     /// `quote(_:)` appended to UTF-8 bytes.
-    static func quote(_ string: String, to out: inout [UInt8]) {
+    ///
+    /// - Parameters:
+    ///   - string: the text.
+    ///   - out: the bytes the literal is appended to.
+    package static func quote(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { quote($0, to: &out) }
     }

@@ -1,11 +1,12 @@
 import Foundation
+import NetworkingCore
 
 /// JSON appended straight to UTF-8 bytes, member by member: what the run's JSON report is
 /// written with, so a report of 10,000 requests builds no dictionary, boxes no value and
 /// sorts no keys (the report's members are written in sorted order by its code).
 ///
-/// Strings are escaped as `JSONValue.quote` escapes them (`"`, `\`, control characters; `/`
-/// and non-ASCII characters as they are); numbers as Swift writes them (`30.0`, `0.125`).
+/// Strings are escaped by `JSONValue.quote` (`"`, `\`, control characters; `/` and non-ASCII
+/// characters as they are); numbers as Swift writes them (`30.0`, `0.125`).
 struct JSONReportWriter {
     /// The text so far.
     private(set) var bytes: [UInt8] = []
@@ -30,37 +31,9 @@ struct JSONReportWriter {
         raw("\":")
     }
 
-    /// Appends a string literal.
+    /// Appends a string literal, escaped by `JSONValue.quote`.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            // Most text needs no escape: copied in one go.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 { escape(byte) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func escape(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): raw("\\\"")
-        case UInt8(ascii: "\\"): raw("\\\\")
-        case UInt8(ascii: "\n"): raw("\\n")
-        case UInt8(ascii: "\r"): raw("\\r")
-        case UInt8(ascii: "\t"): raw("\\t")
-        case 0..<0x20:
-            let hex: StaticString = "0123456789abcdef"
-            raw("\\u00")
-            hex.withUTF8Buffer { digits in
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 15)])
-            }
-        default: bytes.append(byte)
-        }
+        JSONValue.quote(text, to: &bytes)
     }
 
     /// Appends a string literal, or `null`.
