@@ -23,16 +23,17 @@ extension AppReducer {
         }
         let offer = PaletteOffer(
             title: "New gRPC call on \(environment.name)", entries: [httpEntry],
-            waiting: "asking \(server ?? environment.baseURLTemplate) for its methods …")
+            waiting: "asking \(server ?? environment.baseURLTemplate) for its methods …", grpcServer: server)
         state.overlay = .palette(PaletteState(offer: offer))
         return [.listGRPCMethods(plan)]
     }
 
-    /// The methods arrived: the palette lists them (when it still waits for them), or the
-    /// message line says why there are none and the palette offers an HTTP endpoint only.
+    /// The methods arrived: the palette lists them (when it still waits for them, from that
+    /// server), or the message line says why there are none and the palette offers an HTTP
+    /// endpoint only.
     static func grpcMethodsListed(environment: String, _ load: GRPCMethodsLoad, _ state: inout AppState) {
         guard case .palette(var palette) = state.overlay, var offer = palette.offer, offer.waiting != nil,
-            state.activeEnvironmentValue?.name == environment
+            offer.grpcServer == load.server, state.activeEnvironmentValue?.name == environment
         else { return }
         offer.waiting = nil
         if let problem = load.problem {

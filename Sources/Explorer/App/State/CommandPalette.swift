@@ -21,6 +21,9 @@ struct PaletteOffer: Sendable, Hashable {
     /// What the palette says while the rows are being found (a server is asked); nil once
     /// they are.
     var waiting: String?
+    /// The gRPC server whose methods are awaited (an endpoint's `server:`; nil: the
+    /// environment's base URL): the answer of an earlier `Ctrl-N` on another server is not these rows.
+    var grpcServer: String?
 }
 
 /// One row of the command palette: something to jump to or run.

@@ -50,18 +50,31 @@ package struct GRPCMethodsLoad: Sendable, Hashable {
     package var origin: String
     /// Why no method could be offered; nil when the schema was read.
     package var problem: String?
+    /// The server asked, as an endpoint's `server:` template; nil: the environment's base URL.
+    package var server: String?
 
     /// The methods of a schema read from `origin`.
-    package init(methods: [GRPCMethodOffer], origin: String) {
+    ///
+    /// - Parameters:
+    ///   - methods: the methods.
+    ///   - origin: where the schema came from.
+    ///   - server: the server asked (nil: the environment's base URL).
+    package init(methods: [GRPCMethodOffer], origin: String, server: String? = nil) {
         self.methods = methods
         self.origin = origin
         problem = nil
+        self.server = server
     }
 
     /// No schema, and why.
-    package init(problem: String) {
+    ///
+    /// - Parameters:
+    ///   - problem: the sentence that says why.
+    ///   - server: the server asked (nil: the environment's base URL).
+    package init(problem: String, server: String? = nil) {
         methods = []
         origin = ""
         self.problem = problem
+        self.server = server
     }
 }

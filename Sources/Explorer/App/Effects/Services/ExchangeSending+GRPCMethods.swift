@@ -10,6 +10,7 @@ extension ExchangeSending {
     /// sentence that says why when there is no schema; secrets in it are masked.
     func listGRPCMethods(_ plan: RequestPlan, send: @escaping @Sendable (AppAction) -> Void) {
         let environment = plan.environment.name
+        let server = plan.endpoint.grpc?.server
         let resolved: ResolvedRequest
         let callPlan: GRPCCallPlan
         let collectionFile = collectionPath.map { URL(fileURLWithPath: $0) }
@@ -17,7 +18,8 @@ extension ExchangeSending {
             resolved = try plan.resolve()
             callPlan = try GRPCCallPlan(resolved, collectionFile: collectionFile)
         } catch {
-            send(.grpcMethodsListed(environment: environment, GRPCMethodsLoad(problem: sentence(describing: error))))
+            let load = GRPCMethodsLoad(problem: sentence(describing: error), server: server)
+            send(.grpcMethodsListed(environment: environment, load))
             return
         }
         let folder =
@@ -25,7 +27,6 @@ extension ExchangeSending {
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let files = plan.collection.grpcSchema
         let schemas = grpcSchemas
-        let server = plan.endpoint.grpc?.server
         Task {
             let (dispatcher, provider) = callPlan.dispatcher()
             let serverText = provider.baseURL?.absoluteString ?? callPlan.server.absoluteString
@@ -34,9 +35,10 @@ extension ExchangeSending {
                 let schema = try await schemas.schema(
                     files: files, folder: folder, dispatcher: dispatcher, server: serverText)
                 load = GRPCMethodsLoad(
-                    methods: GRPCMethodOffer.offers(schema.schema, server: server), origin: schema.origin.description)
+                    methods: GRPCMethodOffer.offers(schema.schema, server: server), origin: schema.origin.description,
+                    server: server)
             } catch {
-                load = GRPCMethodsLoad(problem: resolved.masker.mask(Self.grpcSentence(error)))
+                load = GRPCMethodsLoad(problem: resolved.masker.mask(Self.grpcSentence(error)), server: server)
             }
             withExtendedLifetime(provider) {}
             await dispatcher.shutdown()
