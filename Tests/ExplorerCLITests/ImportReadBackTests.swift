@@ -39,6 +39,22 @@ import Testing
         }
     }
 
+    @Test func aCollectionThatDoesNotLoadFromTheTreeNamesTheLineOfItsText() throws {
+        let bad = try prepared(method: "G ET")
+        let yaml = try bad.yaml()
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        // The method's line (the endpoint's name, above it, says "G ET" too).
+        let line = try #require(lines.firstIndex { $0.contains("method:") && $0.contains("G ET") }) + 1
+        #expect(line > 1)
+        let sentences = [true, false].map { parsesText in
+            #expect(throws: CollectionError.self) {
+                try ImportCommand.checkLoads(bad, yaml: yaml, parsesText: parsesText)
+            }.map { "\($0)" }
+        }
+        #expect(sentences[0]?.hasPrefix("the imported collection:\(line):") == true, "\(sentences[0] ?? "")")
+        #expect(sentences[1] == sentences[0])
+    }
+
     @Test func theTreeCheckStillRefusesTextOverTheSizeLimit() throws {
         let good = try prepared(method: "GET")
         let yaml = try good.yaml() + String(repeating: "#", count: DocumentLimits.current.maxBytes)

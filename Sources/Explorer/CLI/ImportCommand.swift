@@ -316,7 +316,9 @@ struct ImportCommand: AsyncParsableCommand {
     ///
     /// A large import is checked from the YAML tree it was written from (parsing 4 MB of YAML
     /// again was a quarter of DocuSign's import); the text's size is still checked, and the
-    /// emitter is tested to write that tree as the YAML library would.
+    /// emitter is tested to write that tree as the YAML library would. The tree's nodes have no
+    /// lines: when it does not load, the text is parsed after all, so the error names the line
+    /// at fault as a small import's does.
     ///
     /// - Parameters:
     ///   - prepared: the import and its YAML tree.
@@ -331,8 +333,13 @@ struct ImportCommand: AsyncParsableCommand {
             ?? readBackParsesText(byteCount: byteCount, environment: ProcessInfo.processInfo.environment)
         if parsesText {
             _ = try CollectionLoader.parse(yaml, file: file)
-        } else {
+            return
+        }
+        do {
             _ = try CollectionLoader.parse(tree: prepared.tree, byteCount: byteCount, file: file)
+        } catch {
+            _ = try CollectionLoader.parse(yaml, file: file)
+            throw error
         }
     }
 
