@@ -189,12 +189,7 @@ extension RunSummary {
     /// (with up to five failed assertions) and trace id.
     private func appendRow(_ index: Int, to html: inout String) {
         let result = results[index]
-        let outcome =
-            switch result.outcome {
-            case .passed: "passed"
-            case .failed: "failed"
-            case .transportFailure, .notSent: "error"
-            }
+        let outcome = SVGChart.outcomeClass(result.outcome)
         html +=
             "<tr class=\"\(outcome)\"><td class=\"mark\">\(result.mark)</td><td class=\"num\">\(index + 1)</td>"
             + "<td>\(HTMLReport.escape(label(result)))</td><td>\(HTMLReport.escape(result.statusText))</td>"
