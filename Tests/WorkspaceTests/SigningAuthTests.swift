@@ -272,4 +272,34 @@ import Testing
             """, file: "k.yaml")
         #expect(CollectionReach(keysOnly, folder: folder).isEmpty)
     }
+
+    @Test func aFoldersKeylessSigningReachesAsItsEndpointsInheritIt() throws {
+        let folder = FileManager.default.temporaryDirectory
+        func reach(endpointAuth: String) throws -> CollectionReach {
+            let collection = try CollectionLoader.parse(
+                """
+                name: f
+                environments: [{ name: e, base_url: "http://127.0.0.1:9" }]
+                endpoints:
+                  - folder: AWS
+                    auth: { type: aws_sigv4, profile: work, region: r, service: s }
+                    endpoints:
+                      - folder: Deeper
+                        endpoints:
+                          - name: p
+                            path: /
+                """ + endpointAuth, file: "f.yaml")
+            return CollectionReach(collection, folder: folder)
+        }
+        // Two folders down, the endpoint signs with the folder's profile: the shared files.
+        let inherited = try reach(endpointAuth: "")
+        #expect(inherited.files.contains { $0.hasSuffix("credentials") })
+        #expect(!inherited.references.contains(.environmentVariable("AWS_ACCESS_KEY_ID")), "a profile names no AWS_*")
+        // Its own keys replace the folder's auth, which then signs nothing.
+        let own = try reach(
+            endpointAuth:
+                "\n            auth: { type: aws_sigv4, access_key_id: k, secret_access_key: s, region: r, service: s }"
+        )
+        #expect(own.isEmpty)
+    }
 }

@@ -113,7 +113,10 @@ package struct CollectionReach: Sendable, Hashable {
                 file(path)
             }
         }
-        for endpoint in collection.endpoints {
+        // Flattened once: each endpoint is a copy of a large value, and a collection may have
+        // ten thousand.
+        let endpoints = collection.endpoints
+        for endpoint in endpoints {
             switch endpoint.body {
             case .file(let path)?: file(path)
             case .multipart(let fields)?: for field in fields where field.isFile { file(field.value) }
@@ -130,16 +133,16 @@ package struct CollectionReach: Sendable, Hashable {
         // AWS credentials read from the shared files or the environment.
         found.formUnion(Self.signingReferences(of: collection))
         references = found.sorted()
-        destinations = Self.destinations(of: collection)
+        destinations = Self.destinations(of: collection, endpoints: endpoints)
     }
 
-    /// Where a collection sends (`destinations`).
-    static func destinations(of collection: APICollection) -> [String] {
+    /// Where a collection sends (`destinations`); `endpoints` are its endpoints.
+    private static func destinations(of collection: APICollection, endpoints: [Endpoint]) -> [String] {
         var servers = Set<String>()
         for environment in collection.environments {
             servers.insert(environment.asWritten(environment.baseURLTemplate, in: collection))
         }
-        for endpoint in collection.endpoints {
+        for endpoint in endpoints {
             if let server = RequestResolver.server(ofAbsolute: endpoint.path) { servers.insert(server) }
         }
         return servers.sorted()
