@@ -1,7 +1,9 @@
 /// An HTTP request method, as the spec names it.
 ///
 /// Any token is allowed (`HTTPMethod(rawValue: "PROPFIND")`); the common ones are constants.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// The method token: upper-cased, or exactly as written when made with `init(exactly:)`.
     public let rawValue: String
 

@@ -83,12 +83,27 @@ package enum CollectionLoader {
     /// Loads the collection file at `url` from its text, already read (the watcher has read it
     /// to tell a change from a touch), with the `.env` file beside it.
     ///
+    /// A large collection's parse is kept in `cache` and read from it the next time the same
+    /// text is loaded (`CollectionCache`); what the collection reaches is found again each time.
+    ///
     /// - Throws: `CollectionError`.
-    package static func loadReaching(from url: URL, text: String) throws -> LoadedCollection {
-        var (collection, tree) = try parseTree(text, file: url.path, dotEnv: DotEnv.load(besides: url))
-        collection.sourceURL = url
-        collection.sourceHasComments = CollectionMerger.hasComments(text)
-        return (collection, CollectionReach(collection, texts: tree, folder: url.deletingLastPathComponent()))
+    package static func loadReaching(from url: URL, text: String, cache: CollectionCache? = .current) throws
+        -> LoadedCollection
+    {
+        let dotEnv = DotEnv.load(besides: url)
+        let key = cache?.key(for: url, text: text)
+        var parsed: ParsedCollection
+        if let cache, let key, let cached = cache.read(key, dotEnv: dotEnv) {
+            parsed = cached
+        } else {
+            parsed = try parseTexts(text, file: url.path, dotEnv: dotEnv)
+            parsed.collection.sourceHasComments = CollectionMerger.hasComments(text)
+            if let cache, let key { cache.write(parsed, for: key) }
+        }
+        parsed.collection.sourceURL = url
+        let reach = CollectionReach(
+            parsed.collection, templateTexts: parsed.templateTexts, folder: url.deletingLastPathComponent())
+        return (parsed.collection, reach)
     }
 
     /// Parses collection YAML.
@@ -101,14 +116,14 @@ package enum CollectionLoader {
     package static func parse(_ text: String, file: String = "<collection>", dotEnv: [String: String] = [:]) throws
         -> APICollection
     {
-        try parseTree(text, file: file, dotEnv: dotEnv).collection
+        try parseTexts(text, file: file, dotEnv: dotEnv).collection
     }
 
-    /// Parses collection YAML, giving back the YAML tree it was read from too (or a sequence of
-    /// the tree's texts that have `{{`, which is what `CollectionReach` reads of it).
-    private static func parseTree(_ text: String, file: String, dotEnv: [String: String]) throws -> (
-        collection: APICollection, tree: Node
-    ) {
+    /// Parses collection YAML, giving back its texts that hold a template (`{{`) too, which is
+    /// what `CollectionReach` reads of the file.
+    private static func parseTexts(_ text: String, file: String, dotEnv: [String: String]) throws
+        -> ParsedCollection
+    {
         var reader = Reader(file: file)
         reader.source = text
         let composed: (root: Node?, composed: EventComposer.Composed?)
@@ -122,9 +137,16 @@ package enum CollectionLoader {
         let (collection, tree) = try read(
             composed.root, reader: reader, file: file, dotEnv: dotEnv,
             mayMerge: composed.composed?.hasMergeKeys ?? true)
-        // The texts that may hold a template are all that what it reaches is read from: the
-        // composer gathered them, so the tree is not walked a second time.
-        return (collection, composed.composed.map { Node.sequence(Node.Sequence($0.templateTexts)) } ?? tree)
+        // The composer gathered the texts with a template as it went; a tree Yams composed is
+        // walked for them.
+        if let gathered = composed.composed?.templateTexts {
+            return ParsedCollection(collection: collection, templateTexts: gathered.compactMap { $0.scalar?.string })
+        }
+        var texts: [String] = []
+        Template.forEachText(of: tree) { text in
+            if text.contains("{{") { texts.append(text) }
+        }
+        return ParsedCollection(collection: collection, templateTexts: texts)
     }
 
     /// Reads a collection from a YAML tree that was built, not composed from text (the tree

@@ -1,5 +1,5 @@
 /// Something the loader accepted but the user should know about, with where it is.
-package struct CollectionWarning: Sendable, Hashable, CustomStringConvertible {
+package struct CollectionWarning: Sendable, Codable, Hashable, CustomStringConvertible {
     /// Where it is.
     var location: FileLocation
     /// One sentence saying what is wrong.

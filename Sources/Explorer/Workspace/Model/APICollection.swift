@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Named `APICollection` so it does not shadow the standard library's `Collection` protocol
 /// in this module. Load one with `CollectionLoader.load(from:)`.
-package struct APICollection: Sendable {
+package struct APICollection: Sendable, Codable {
     /// The collection's display name.
     package var name: String
     /// Collection-wide variable defaults.

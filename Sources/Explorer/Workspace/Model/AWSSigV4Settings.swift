@@ -9,7 +9,7 @@ import NetworkingCore
 /// from the `profile` named (the AWS CLI's `~/.aws/credentials` and `~/.aws/config`), else,
 /// in a trusted collection, from the `AWS_*` environment variables. `region` and `service`
 /// are guessed from an `*.amazonaws.com` host when absent.
-package struct AWSSigV4Settings: Sendable, Hashable {
+package struct AWSSigV4Settings: Sendable, Codable, Hashable {
     /// The format's text keys besides `type`, in the order the writer writes them.
     package static let textKeys = [
         "access_key_id", "secret_access_key", "session_token", "region", "service", "profile",

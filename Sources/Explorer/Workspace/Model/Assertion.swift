@@ -11,9 +11,9 @@
 /// ```
 ///
 /// Parse one with `Assertion(parsing:)`; check it against a response with `check(_:)`.
-package struct Assertion: Sendable, Hashable, CustomStringConvertible {
+package struct Assertion: Sendable, Codable, Hashable, CustomStringConvertible {
     /// What an assertion reads from a response.
-    package enum Query: Sendable, Hashable {
+    package enum Query: Sendable, Codable, Hashable {
         /// The status code.
         case status
         /// A response header's value (several fields of one name joined by ", ").
@@ -64,7 +64,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How the queried value is judged.
-    package enum Predicate: String, Sendable, Hashable, CaseIterable {
+    package enum Predicate: String, Sendable, Codable, Hashable, CaseIterable {
         case equal = "=="
         case notEqual = "!="
         case lessOrEqual = "<="
@@ -94,7 +94,7 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value an assertion compares with, as written after the predicate.
-    package enum Expected: Sendable, Hashable {
+    package enum Expected: Sendable, Codable, Hashable {
         /// A quoted string, or bare text (`contains json`). May hold `{{variables}}`.
         case string(String)
         /// A number, with its spelling.

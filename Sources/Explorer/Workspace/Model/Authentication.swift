@@ -7,9 +7,9 @@ import NetworkingCore
 ///
 /// Every value is a template (`{{password}}`, `{{env.TOKEN}}`), expanded when a request is
 /// resolved; what it expands to is masked wherever the request is shown or kept.
-package struct Authentication: Sendable, Hashable {
+package struct Authentication: Sendable, Codable, Hashable {
     /// Where an API key goes.
-    package enum KeyPlacement: String, Sendable, Hashable, CaseIterable {
+    package enum KeyPlacement: String, Sendable, Codable, Hashable, CaseIterable {
         /// A header field named `name`.
         case header
         /// A query item named `name`.
@@ -17,7 +17,7 @@ package struct Authentication: Sendable, Hashable {
     }
 
     /// The scheme and its templates.
-    package enum Scheme: Sendable, Hashable {
+    package enum Scheme: Sendable, Codable, Hashable {
         /// No credentials (turns an inherited `auth:` off).
         case none
         /// `Authorization: Basic base64(username:password)` (RFC 7617).

@@ -12,9 +12,9 @@ import NetworkingCore
 ///   code: { status: true }
 ///   session: { cookie: session, secret: true }     # masked wherever it is shown
 /// ```
-package struct Capture: Sendable, Hashable {
+package struct Capture: Sendable, Codable, Hashable {
     /// Where the value is read.
-    package enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Codable, Hashable {
         /// What a JSONPath selects in a JSON body (a string as is, anything else as JSON).
         case jsonpath(String)
         /// The text of the first node an XPath (the subset of `XPath`) selects in an XML or

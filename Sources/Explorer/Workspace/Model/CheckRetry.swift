@@ -2,7 +2,7 @@ import Foundation
 
 /// `retry: { count: 10, interval: 500ms }`: send again, up to `count` more times, `interval`
 /// apart, until every assertion of the endpoint passes (a transport failure is retried too).
-package struct CheckRetry: Sendable, Hashable {
+package struct CheckRetry: Sendable, Codable, Hashable {
     /// How many times the request is sent again at most, after the first.
     package var count: Int
     /// The pause between two sends, in seconds.
@@ -23,7 +23,7 @@ package struct CheckRetry: Sendable, Hashable {
 
 /// `requires: [Login]`: an endpoint sent first when a variable it captures is missing, or
 /// older than `max_age`.
-package struct Requirement: Sendable, Hashable {
+package struct Requirement: Sendable, Codable, Hashable {
     /// The required endpoint's address, as written (`Auth/Login`, or `Login` when unique).
     package var endpoint: String
     /// How old its captures may be, in seconds, before it is sent again; `nil` for no limit.

@@ -1,5 +1,5 @@
 /// An entry of a collection's endpoint tree: an endpoint, or a folder of further entries.
-package enum CollectionItem: Sendable, Hashable {
+package enum CollectionItem: Sendable, Codable, Hashable {
     /// A request.
     case endpoint(Endpoint)
     /// A named group of entries.
@@ -15,7 +15,7 @@ package enum CollectionItem: Sendable, Hashable {
 }
 
 /// A named group of endpoints and sub-folders, as written under `folder:` in the file.
-package struct Folder: Sendable, Hashable {
+package struct Folder: Sendable, Codable, Hashable {
     /// The folder's name.
     package var name: String
     /// Its entries, in file order.

@@ -13,9 +13,9 @@ import Query
 /// A rule is a JSONPath query (RFC 9535, starting with `$`), whose matches are left out of the
 /// body's comparison with everything below them, or `header NAME`, a response header left out
 /// (names compared without case).
-package struct CompareRules: Sendable, Hashable {
+package struct CompareRules: Sendable, Codable, Hashable {
     /// One rule of `ignore:`.
-    package enum IgnoreRule: Sendable, Hashable, CustomStringConvertible {
+    package enum IgnoreRule: Sendable, Codable, Hashable, CustomStringConvertible {
         /// The body's nodes this query selects, and what they hold.
         case path(String)
         /// A response header, by name.

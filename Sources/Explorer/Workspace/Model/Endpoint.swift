@@ -2,7 +2,7 @@ import NetworkingCore
 
 /// One request of a collection: a method, a path relative to the environment's base URL,
 /// query items, headers and a body, all of which may hold `{{variable}}` templates.
-package struct Endpoint: Sendable, Hashable, Identifiable {
+package struct Endpoint: Sendable, Codable, Hashable, Identifiable {
     /// The endpoint's name, unique within its folder.
     package var name: String
     /// The folders it is in, outermost first (empty at the top level).
@@ -108,7 +108,7 @@ package struct Endpoint: Sendable, Hashable, Identifiable {
 
 /// The rows of an endpoint that are switched off: written under `disabled:` so that a row a
 /// user turned off for a while is neither sent nor lost (in the file and in drafts alike).
-package struct DisabledRows: Sendable, Hashable {
+package struct DisabledRows: Sendable, Codable, Hashable {
     /// Query items switched off.
     package var query: [KeyValue] = []
     /// Header fields switched off.

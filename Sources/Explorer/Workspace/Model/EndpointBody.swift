@@ -16,7 +16,7 @@ package enum EndpointBody: Sendable, Hashable {
 }
 
 /// One part of a `multipart:` body: a text value, or a file read at send time.
-package struct MultipartField: Sendable, Hashable {
+package struct MultipartField: Sendable, Codable, Hashable {
     /// The field name.
     package var name: String
     /// The text value, or the file path when `isFile` is set.

@@ -67,7 +67,7 @@ package struct GRPCSettings: Sendable, Hashable {
 /// Where a collection's gRPC schema is read from when the server has no reflection service:
 /// `protoset:` (a descriptor set, as `protoc --descriptor_set_out --include_imports` writes it)
 /// and `protos:` (`.proto` files compiled with protoc). Paths are relative to the collection.
-package struct GRPCSchemaFiles: Sendable, Hashable {
+package struct GRPCSchemaFiles: Sendable, Codable, Hashable {
     /// The descriptor set file.
     package var descriptorSet: String?
     /// The `.proto` files.

@@ -13,7 +13,7 @@ import NetworkingCore
 /// ```
 package struct GraphQLOperation: Sendable, Hashable {
     /// Where the document is: written in the collection, or in a file beside it.
-    package enum Document: Sendable, Hashable {
+    package enum Document: Sendable, Codable, Hashable {
         /// The document's text, as written.
         case inline(String)
         /// `query: @path`: a file read at send time, relative to the collection's folder.

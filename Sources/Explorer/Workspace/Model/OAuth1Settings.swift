@@ -4,7 +4,7 @@ import NetworkingCore
 /// An `auth: { type: oauth1, … }` as written: OAuth 1.0a (RFC 5849). The values are templates,
 /// expanded when a request is resolved; the request is signed last, with a fresh nonce and
 /// timestamp unless `nonce` and `timestamp` are set (for tests).
-package struct OAuth1Settings: Sendable, Hashable {
+package struct OAuth1Settings: Sendable, Codable, Hashable {
     /// The format's keys besides `type`, in the order the writer writes them.
     package static let keys = [
         "consumer_key", "consumer_secret", "token", "token_secret", "signature_method", "realm", "in",

@@ -3,7 +3,7 @@ import NetworkingCore
 
 /// An `auth: { type: oauth2, … }` as written: every value a template, expanded when a request
 /// is resolved (`OAuth2Settings.resolved(by:)`).
-package struct OAuth2Settings: Sendable, Hashable {
+package struct OAuth2Settings: Sendable, Codable, Hashable {
     /// The grants of the format, in the order the documentation lists them.
     package static let grantNames = [
         "client_credentials", "authorization_code", "password", "device_code", "refresh_token",

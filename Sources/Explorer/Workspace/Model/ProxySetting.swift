@@ -12,14 +12,14 @@ import NetworkingCore
 /// Without `proxy:` the process's `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY` apply.
 /// Values are templates, expanded when a request is sent; the password (in the URL or in
 /// `password:`) is a secret, masked on screen, in history and in exports.
-package enum ProxySetting: Sendable, Hashable {
+package enum ProxySetting: Sendable, Codable, Hashable {
     /// `proxy: none`.
     case none
     /// A proxy for every request of the environment, except the hosts of `noProxy`.
     case server(Server)
 
     /// A proxy as the collection writes it (templates not expanded).
-    package struct Server: Sendable, Hashable {
+    package struct Server: Sendable, Codable, Hashable {
         /// `http://[user[:password]@]host[:port]`.
         package var url: String
         /// The user, besides (or instead of) the URL's.

@@ -16,7 +16,7 @@ import Yams
 ///     - name: Ping as JSON
 ///       json: {op: ping}
 /// ```
-package struct WebSocketSettings: Sendable, Hashable {
+package struct WebSocketSettings: Sendable, Codable, Hashable {
     /// The saved messages, in file order; their text may hold `{{variables}}`.
     package var messages: [SavedMessage]
 
@@ -28,7 +28,7 @@ package struct WebSocketSettings: Sendable, Hashable {
 
 /// A message kept with a WebSocket endpoint (`messages:`), sent with one key in the TUI or by
 /// name with `explorer send --message @NAME`.
-package struct SavedMessage: Sendable, Hashable {
+package struct SavedMessage: Sendable, Codable, Hashable {
     /// The name shown in the list (the text itself when the file gives none).
     package var name: String
     /// The text sent, a template.

@@ -67,6 +67,16 @@ package struct CollectionReach: Sendable, Hashable {
     /// What a collection reaches, its texts read from a YAML tree: the file's as the loader
     /// composed it, or the one it would be written as.
     package init(_ collection: APICollection, texts tree: Node, folder: URL) {
+        var texts: [String] = []
+        Template.forEachText(of: tree) { text in
+            if text.utf8.count > 1, text.contains("{{") { texts.append(text) }
+        }
+        self.init(collection, templateTexts: texts, folder: folder)
+    }
+
+    /// What a collection reaches, from the texts of its file that hold a template (`{{`): the
+    /// files are found again on this machine each time (a link counts as where it points now).
+    package init(_ collection: APICollection, templateTexts: [String], folder: URL) {
         var found = Set<Reference>()
         let root = folder.standardizedFileURL.resolvingSymlinksInPath().path
         func file(_ path: String) {
@@ -80,7 +90,7 @@ package struct CollectionReach: Sendable, Hashable {
             let resolved = url.standardizedFileURL.resolvingSymlinksInPath().path
             if resolved != root && !resolved.hasPrefix(root + "/") { found.insert(.file(resolved)) }
         }
-        Template.forEachText(of: tree) { text in
+        for text in templateTexts {
             for placeholder in Template.placeholders(in: text) {
                 if placeholder.name.hasPrefix("env.") {
                     found.insert(.environmentVariable(String(placeholder.name.dropFirst(4))))
