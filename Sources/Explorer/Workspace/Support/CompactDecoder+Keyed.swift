@@ -1,5 +1,7 @@
-/// A keyed container of ``CompactDecoder``; its cursor is a frame of the decoder's.
-struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// What a keyed container of ``CompactDecoder`` does, apart from its key type: kept out of the
+/// generic `KeyedReader`, whose methods run unspecialised (through the standard library's
+/// box), so that this code is compiled for one layout and inlined.
+struct KeyedCore {
     typealias Failure = CompactCoding.DecodingError
 
     /// An entry: its key's index in the table, where its value starts and ends.
@@ -17,20 +19,28 @@ struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// How many steps of the decoder's path are this container's.
     let depth: Int
 
-    var codingPath: [any CodingKey] { decoder.path(depth) }
+    /// How many entries the container has, absent ones included.
+    let count: Int
 
-    var allKeys: [Key] {
-        var keys: [Key] = []
+    /// Calls `body` with the name of each entry that holds a value, in order; a malformed
+    /// entry ends the walk (decoding its value then throws).
+    func forEachName(_ body: (String) -> Void) {
         var position = start
-        // A malformed entry ends the list; decoding its value then throws.
-        while position < end, let entry = try? next(&position), let name = decoder.keys[entry.key] as String? {
-            if decoder.input.base[entry.start] != CompactTag.absent, let key = Key(stringValue: name) {
-                keys.append(key)
-            }
+        while position < end, let entry = try? next(&position) {
+            if decoder.input.base[entry.start] != CompactTag.absent { body(decoder.keys[entry.key]) }
         }
-        return keys
     }
 
+    /// Calls `body` with the name and the entry of each entry that holds a value, in order.
+    func forEachEntry(_ body: (String, Entry) throws -> Void) throws {
+        var position = start
+        while position < end {
+            let entry = try next(&position)
+            if decoder.input.base[entry.start] != CompactTag.absent { try body(decoder.keys[entry.key], entry) }
+        }
+    }
+
+    @inline(__always)
     private func next(_ position: inout Int) throws(Failure) -> Entry {
         let index = try decoder.input.varint(&position, end)
         guard index < UInt64(decoder.keys.count) else {
@@ -43,9 +53,14 @@ struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The entry of `name`: at the cursor (the next entry) when keys are decoded in the order
     /// they were encoded; otherwise after it, then before it.
-    private func locate(_ name: String) throws(Failure) -> Entry? {
+    func locate(_ name: String) throws(Failure) -> Entry? {
         guard let cursor = decoder.cursor(slot, token) else { return try scan(name, from: start, to: end) }
-        if let found = try scan(name, from: cursor, to: end) { return found }
+        if cursor < end {
+            var position = cursor
+            let entry = try next(&position)
+            if decoder.keys[entry.key] == name { return entry }
+            if let found = try scan(name, from: position, to: end) { return found }
+        }
         return try scan(name, from: start, to: cursor)
     }
 
@@ -58,144 +73,198 @@ struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return nil
     }
 
-    /// The entry of `key` if it holds a value (nil included); nil when the key is missing or
+    /// The entry of `name` if it holds a value (nil included); nil when the key is missing or
     /// was given nil by `encodeIfPresent`. Moves the cursor past an absent entry only.
-    private func present(_ key: Key) throws(Failure) -> Entry? {
-        guard let entry = try locate(key.stringValue) else { return nil }
+    @inline(__always)
+    func present(_ name: String) throws(Failure) -> Entry? {
+        guard let entry = try locate(name) else { return nil }
         if decoder.input.base[entry.start] == CompactTag.absent {
-            decoder.move(slot, token, to: entry.end)
+            done(entry)
             return nil
         }
         return entry
     }
 
-    private func required(_ key: Key) throws(Failure) -> Entry {
-        guard let entry = try present(key) else {
-            throw Failure(.keyNotFound, at: start, "no value for the key \"\(key.stringValue)\"")
-                .at(codingPath + [key])
-        }
+    @inline(__always)
+    func required(_ name: String) throws(Failure) -> Entry {
+        guard let entry = try present(name) else { throw missing(name) }
         return entry
     }
 
-    private func scalar<T>(_ key: Key, _ read: (inout Int, Int) throws -> T) throws -> T {
-        let entry = try required(key)
+    func missing(_ name: String) -> Failure {
+        Failure(.keyNotFound, at: start, "no value for the key \"\(name)\"")
+            .at(decoder.path(depth) + [CompactNameKey(name)])
+    }
+
+    /// Moves the cursor past `entry`.
+    @inline(__always)
+    func done(_ entry: Entry) { decoder.move(slot, token, to: entry.end) }
+
+    func isNil(_ entry: Entry) -> Bool { decoder.input.base[entry.start] == CompactTag.null }
+
+    func scalar<T: CompactScalar>(_: T.Type, _ name: String) throws(Failure) -> T {
+        let entry = try required(name)
         var position = entry.start
         do {
-            let value = try read(&position, entry.end)
-            decoder.move(slot, token, to: entry.end)
+            let value = try T.read(decoder.input, &position, entry.end)
+            done(entry)
             return value
-        } catch let error as Failure {
+        } catch {
             throw error.at(decoder.path(depth, entry.key))
         }
     }
 
-    private func scalarIfPresent<T>(_ key: Key, _ read: (inout Int, Int) throws -> T) throws -> T? {
-        guard let entry = try present(key) else { return nil }
-        if decoder.input.base[entry.start] == CompactTag.null {
-            decoder.move(slot, token, to: entry.end)
+    func scalarIfPresent<T: CompactScalar>(_ type: T.Type, _ name: String) throws(Failure) -> T? {
+        guard let entry = try present(name) else { return nil }
+        if isNil(entry) {
+            done(entry)
             return nil
         }
-        return try scalar(key, read)
+        var position = entry.start
+        do {
+            let value = try T.read(decoder.input, &position, entry.end)
+            done(entry)
+            return value
+        } catch {
+            throw error.at(decoder.path(depth, entry.key))
+        }
     }
 
-    func contains(_ key: Key) -> Bool { ((try? present(key)) ?? nil) != nil }
+    func value<T: Decodable>(_ type: T.Type, _ entry: Entry) throws -> T {
+        let value = try decoder.value(type, at: entry.start, end: entry.end, depth: depth, step: entry.key)
+        done(entry)
+        return value
+    }
+}
+
+/// A keyed container of ``CompactDecoder``: its cursor is a frame of the decoder's.
+struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let core: KeyedCore
+
+    var codingPath: [any CodingKey] { core.decoder.path(core.depth) }
+
+    var allKeys: [Key] {
+        guard core.count > 0 else { return [] }
+        var keys: [Key] = []
+        keys.reserveCapacity(core.count)
+        core.forEachName { name in
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
+
+    func contains(_ key: Key) -> Bool { ((try? core.present(key.stringValue)) ?? nil) != nil }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        let entry = try required(key)
-        guard decoder.input.base[entry.start] == CompactTag.null else { return false }
-        decoder.move(slot, token, to: entry.end)
+        let entry = try core.required(key.stringValue)
+        guard core.isNil(entry) else { return false }
+        core.done(entry)
         return true
     }
 
-    func decode(_: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key, decoder.input.bool) }
-    func decode(_: String.Type, forKey key: Key) throws -> String { try scalar(key, decoder.input.string) }
-    func decode(_: Double.Type, forKey key: Key) throws -> Double { try scalar(key, decoder.input.double) }
-    func decode(_: Float.Type, forKey key: Key) throws -> Float { try scalar(key, decoder.input.float) }
-    func decode(_: Int.Type, forKey key: Key) throws -> Int { try scalar(key, decoder.input.int) }
-    func decode(_: Int8.Type, forKey key: Key) throws -> Int8 {
-        try scalar(key) { try decoder.input.signed(Int8.self, &$0, $1) }
-    }
-    func decode(_: Int16.Type, forKey key: Key) throws -> Int16 {
-        try scalar(key) { try decoder.input.signed(Int16.self, &$0, $1) }
-    }
-    func decode(_: Int32.Type, forKey key: Key) throws -> Int32 {
-        try scalar(key) { try decoder.input.signed(Int32.self, &$0, $1) }
-    }
-    func decode(_: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key, decoder.input.int64) }
-    func decode(_: UInt.Type, forKey key: Key) throws -> UInt {
-        try scalar(key) { try decoder.input.unsigned(UInt.self, &$0, $1) }
-    }
-    func decode(_: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try scalar(key) { try decoder.input.unsigned(UInt8.self, &$0, $1) }
-    }
-    func decode(_: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try scalar(key) { try decoder.input.unsigned(UInt16.self, &$0, $1) }
-    }
-    func decode(_: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try scalar(key) { try decoder.input.unsigned(UInt32.self, &$0, $1) }
-    }
-    func decode(_: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key, decoder.input.uint64) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try core.scalar(type, key.stringValue) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try core.scalar(type, key.stringValue) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try core.scalar(type, key.stringValue) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try core.scalar(type, key.stringValue) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let entry = try required(key)
-        let value = try decoder.value(type, at: entry.start, end: entry.end, depth: depth, step: entry.key)
-        decoder.move(slot, token, to: entry.end)
-        return value
+        try core.value(type, try core.required(key.stringValue))
     }
 
-    func decodeIfPresent(_: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(key, decoder.input.bool) }
-    func decodeIfPresent(_: String.Type, forKey key: Key) throws -> String? {
-        try scalarIfPresent(key, decoder.input.string)
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try core.scalarIfPresent(type, key.stringValue)
     }
-    func decodeIfPresent(_: Double.Type, forKey key: Key) throws -> Double? {
-        try scalarIfPresent(key, decoder.input.double)
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try core.scalarIfPresent(type, key.stringValue)
     }
-    func decodeIfPresent(_: Int.Type, forKey key: Key) throws -> Int? { try scalarIfPresent(key, decoder.input.int) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try core.scalarIfPresent(type, key.stringValue)
+    }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let entry = try present(key) else { return nil }
-        if decoder.input.base[entry.start] == CompactTag.null {
-            decoder.move(slot, token, to: entry.end)
+        guard let entry = try core.present(key.stringValue) else { return nil }
+        if core.isNil(entry) {
+            core.done(entry)
             return nil
         }
-        let value = try decoder.value(type, at: entry.start, end: entry.end, depth: depth, step: entry.key)
-        decoder.move(slot, token, to: entry.end)
-        return value
+        return try core.value(type, entry)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let entry = try required(key)
+        let entry = try core.required(key.stringValue)
+        let decoder = core.decoder
         do {
-            let nested = try decoder.keyed(type, at: entry.start, end: entry.end, depth: depth, step: entry.key)
-            decoder.move(slot, token, to: entry.end)
-            return KeyedDecodingContainer(nested)
+            let nested = try decoder.keyed(at: entry.start, end: entry.end, depth: core.depth, step: entry.key)
+            core.done(entry)
+            return KeyedDecodingContainer(KeyedReader<NestedKey>(core: nested))
         } catch {
-            throw error.at(decoder.path(depth, entry.key))
+            throw error.at(decoder.path(core.depth, entry.key))
         }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let entry = try required(key)
+        let entry = try core.required(key.stringValue)
+        let decoder = core.decoder
         do {
-            let nested = try decoder.unkeyed(at: entry.start, end: entry.end, depth: depth, step: entry.key)
-            decoder.move(slot, token, to: entry.end)
+            let nested = try decoder.unkeyed(at: entry.start, end: entry.end, depth: core.depth, step: entry.key)
+            core.done(entry)
             return nested
         } catch {
-            throw error.at(decoder.path(depth, entry.key))
+            throw error.at(decoder.path(core.depth, entry.key))
         }
     }
 
-    func superDecoder() throws -> any Decoder { try sub(CompactSuperKey()) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try sub(key) }
+    func superDecoder() throws -> any Decoder { try sub(CompactSuperKey().stringValue) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try sub(key.stringValue) }
 
-    private func sub(_ key: some CodingKey) throws -> any Decoder {
-        guard let entry = try locate(key.stringValue), decoder.input.base[entry.start] != CompactTag.absent else {
-            throw Failure(.keyNotFound, at: start, "no value for the key \"\(key.stringValue)\"")
-                .at(codingPath + [key])
-        }
-        decoder.move(slot, token, to: entry.end)
-        return decoder.superDecoder(at: entry.start, end: entry.end, depth: depth, step: entry.key)
+    private func sub(_ name: String) throws -> any Decoder {
+        let entry = try core.required(name)
+        core.done(entry)
+        return core.decoder.superDecoder(at: entry.start, end: entry.end, depth: core.depth, step: entry.key)
     }
 }

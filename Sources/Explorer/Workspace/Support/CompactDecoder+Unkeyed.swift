@@ -29,15 +29,15 @@ struct UnkeyedReader: UnkeyedDecodingContainer {
         }
     }
 
-    private mutating func scalar<T>(_ read: (CompactBytes, inout Int, Int) throws -> T) throws -> T {
+    private mutating func scalar<T: CompactScalar>(_: T.Type) throws(Failure) -> T {
         try ensureMore()
         var next = position
         do {
-            let value = try read(decoder.input, &next, end)
+            let value = try T.read(decoder.input, &next, end)
             position = next
             currentIndex += 1
             return value
-        } catch let error as Failure {
+        } catch {
             throw error.at(decoder.path(depth, CompactDecoder.indexStep(currentIndex)))
         }
     }
@@ -60,24 +60,20 @@ struct UnkeyedReader: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_: Bool.Type) throws -> Bool { try scalar { try $0.bool(&$1, $2) } }
-    mutating func decode(_: String.Type) throws -> String { try scalar { try $0.string(&$1, $2) } }
-    mutating func decode(_: Double.Type) throws -> Double { try scalar { try $0.double(&$1, $2) } }
-    mutating func decode(_: Float.Type) throws -> Float { try scalar { try $0.float(&$1, $2) } }
-    mutating func decode(_: Int.Type) throws -> Int { try scalar { try $0.int(&$1, $2) } }
-    mutating func decode(_: Int8.Type) throws -> Int8 { try scalar { try $0.signed(Int8.self, &$1, $2) } }
-    mutating func decode(_: Int16.Type) throws -> Int16 { try scalar { try $0.signed(Int16.self, &$1, $2) } }
-    mutating func decode(_: Int32.Type) throws -> Int32 { try scalar { try $0.signed(Int32.self, &$1, $2) } }
-    mutating func decode(_: Int64.Type) throws -> Int64 { try scalar { try $0.int64(&$1, $2) } }
-    mutating func decode(_: UInt.Type) throws -> UInt { try scalar { try $0.unsigned(UInt.self, &$1, $2) } }
-    mutating func decode(_: UInt8.Type) throws -> UInt8 { try scalar { try $0.unsigned(UInt8.self, &$1, $2) } }
-    mutating func decode(_: UInt16.Type) throws -> UInt16 {
-        try scalar { try $0.unsigned(UInt16.self, &$1, $2) }
-    }
-    mutating func decode(_: UInt32.Type) throws -> UInt32 {
-        try scalar { try $0.unsigned(UInt32.self, &$1, $2) }
-    }
-    mutating func decode(_: UInt64.Type) throws -> UInt64 { try scalar { try $0.uint64(&$1, $2) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let next = try nextEnd()
@@ -94,10 +90,10 @@ struct UnkeyedReader: UnkeyedDecodingContainer {
         let next = try nextEnd()
         let step = CompactDecoder.indexStep(currentIndex)
         do {
-            let nested = try decoder.keyed(type, at: position, end: next, depth: depth, step: step)
+            let nested = try decoder.keyed(at: position, end: next, depth: depth, step: step)
             position = next
             currentIndex += 1
-            return KeyedDecodingContainer(nested)
+            return KeyedDecodingContainer(KeyedReader<NestedKey>(core: nested))
         } catch {
             throw error.at(decoder.path(depth, CompactDecoder.indexStep(currentIndex)))
         }
@@ -126,42 +122,45 @@ struct UnkeyedReader: UnkeyedDecodingContainer {
     }
 }
 
-/// A single-value container of ``CompactDecoder``: the value the decoder points at.
+/// A single-value container of ``CompactDecoder``: the value the decoder points at. Three
+/// words, so that the existential `singleValueContainer()` returns holds it inline (no
+/// allocation for each raw-value enum or optional): its path is the decoder's at the time
+/// of use, as it is for the synthesized and the usual hand-written `init(from:)`.
 struct SingleReader: SingleValueDecodingContainer {
     typealias Failure = CompactCoding.DecodingError
 
     let decoder: CompactDecoder
     let start: Int
     let end: Int
-    let depth: Int
 
-    var codingPath: [any CodingKey] { decoder.path(depth) }
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    private var depth: Int { decoder.pathLength }
 
-    private func scalar<T>(_ read: (inout Int, Int) throws -> T) throws -> T {
+    private func scalar<T: CompactScalar>(_: T.Type) throws(Failure) -> T {
         var position = start
         do {
-            return try read(&position, end)
-        } catch let error as Failure {
+            return try T.read(decoder.input, &position, end)
+        } catch {
             throw error.at(codingPath)
         }
     }
 
     func decodeNil() -> Bool { (try? decoder.input.tag(start, end)) == CompactTag.null }
 
-    func decode(_: Bool.Type) throws -> Bool { try scalar(decoder.input.bool) }
-    func decode(_: String.Type) throws -> String { try scalar(decoder.input.string) }
-    func decode(_: Double.Type) throws -> Double { try scalar(decoder.input.double) }
-    func decode(_: Float.Type) throws -> Float { try scalar(decoder.input.float) }
-    func decode(_: Int.Type) throws -> Int { try scalar(decoder.input.int) }
-    func decode(_: Int8.Type) throws -> Int8 { try scalar { try decoder.input.signed(Int8.self, &$0, $1) } }
-    func decode(_: Int16.Type) throws -> Int16 { try scalar { try decoder.input.signed(Int16.self, &$0, $1) } }
-    func decode(_: Int32.Type) throws -> Int32 { try scalar { try decoder.input.signed(Int32.self, &$0, $1) } }
-    func decode(_: Int64.Type) throws -> Int64 { try scalar(decoder.input.int64) }
-    func decode(_: UInt.Type) throws -> UInt { try scalar { try decoder.input.unsigned(UInt.self, &$0, $1) } }
-    func decode(_: UInt8.Type) throws -> UInt8 { try scalar { try decoder.input.unsigned(UInt8.self, &$0, $1) } }
-    func decode(_: UInt16.Type) throws -> UInt16 { try scalar { try decoder.input.unsigned(UInt16.self, &$0, $1) } }
-    func decode(_: UInt32.Type) throws -> UInt32 { try scalar { try decoder.input.unsigned(UInt32.self, &$0, $1) } }
-    func decode(_: UInt64.Type) throws -> UInt64 { try scalar(decoder.input.uint64) }
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try decoder.value(type, at: start, end: end, depth: depth, step: nil)

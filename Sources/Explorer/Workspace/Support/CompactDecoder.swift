@@ -64,6 +64,8 @@ final class CompactDecoder: Decoder {
     private let state: UnsafeMutablePointer<State>
 
     var codingPath: [any CodingKey] { path(state.pointee.stepCount) }
+    /// How many steps the coding path has now.
+    var pathLength: Int { state.pointee.stepCount }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(copying raw: UnsafeRawBufferPointer) throws(Failure) {
@@ -199,13 +201,20 @@ final class CompactDecoder: Decoder {
             state.pointee.frameCount = saved.frameCount
             state.pointee.stepCount = saved.stepCount
         }
+        if let collection = T.self as? any CompactCollection.Type {
+            return try filled(collection, as: type, at: start, end: end)
+        }
         return try T(from: self)
+    }
+
+    private func filled<C: CompactCollection, T>(_: C.Type, as: T.Type, at start: Int, end: Int) throws -> T {
+        unsafeBitCast(try C.decodeCompact(self, at: start, end: end, depth: state.pointee.stepCount), to: T.self)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let current = state.pointee
-        return KeyedDecodingContainer(
-            try keyed(Key.self, at: current.valueStart, end: current.valueEnd, depth: current.stepCount))
+        let core = try keyed(at: current.valueStart, end: current.valueEnd, depth: current.stepCount)
+        return KeyedDecodingContainer(KeyedReader<Key>(core: core))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -215,13 +224,11 @@ final class CompactDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         let current = state.pointee
-        return SingleReader(decoder: self, start: current.valueStart, end: current.valueEnd, depth: current.stepCount)
+        return SingleReader(decoder: self, start: current.valueStart, end: current.valueEnd)
     }
 
     /// A keyed container at `start`, whose path is the first `depth` steps, then `step`.
-    func keyed<Key: CodingKey>(
-        _: Key.Type, at start: Int, end limit: Int, depth: Int, step: Int? = nil
-    ) throws(Failure) -> KeyedReader<Key> {
+    func keyed(at start: Int, end limit: Int, depth: Int, step: Int? = nil) throws(Failure) -> KeyedCore {
         let tag = try input.tag(start, limit)
         guard tag == CompactTag.keyed else { throw input.mismatch("a keyed container", tag, start) }
         var position = start + 1
@@ -244,7 +251,8 @@ final class CompactDecoder: Decoder {
         state.pointee.nextToken += 1
         (state.pointee.frames + slot).initialize(to: Frame(token: token, position: position))
         state.pointee.frameCount += 1
-        return KeyedReader(decoder: self, start: position, end: end, slot: slot, token: token, depth: depth)
+        return KeyedCore(
+            decoder: self, start: position, end: end, slot: slot, token: token, depth: depth, count: Int(count))
     }
 
     /// An unkeyed container at `start`, whose path is the first `depth` steps, then `step`.
@@ -276,13 +284,44 @@ final class CompactDecoder: Decoder {
     }
 
     /// Where a keyed container's cursor is, if the container's frame is still its own.
+    @inline(__always)
     func cursor(_ slot: Int, _ token: Int) -> Int? {
         let frames = state.pointee.frames
         return slot < state.pointee.frameCount && frames[slot].token == token ? frames[slot].position : nil
     }
 
+    @inline(__always)
     func move(_ slot: Int, _ token: Int, to position: Int) {
         let frames = state.pointee.frames
         if slot < state.pointee.frameCount && frames[slot].token == token { frames[slot].position = position }
+    }
+}
+
+// MARK: - Collections
+
+/// Collections the decoder fills itself rather than through their `init(from:)`: the same
+/// values in the same order, but with the capacity reserved from the count, no container
+/// boxed in an existential, and (for a dictionary) no array of keys made and parsed back.
+protocol CompactCollection {
+    static func decodeCompact(_ decoder: CompactDecoder, at start: Int, end: Int, depth: Int) throws -> Self
+}
+
+extension Array: CompactCollection where Element: Decodable {
+    static func decodeCompact(_ decoder: CompactDecoder, at start: Int, end: Int, depth: Int) throws -> Self {
+        var reader = try decoder.unkeyed(at: start, end: end, depth: depth)
+        var elements: [Element] = []
+        elements.reserveCapacity(reader.total)
+        while !reader.isAtEnd { elements.append(try reader.decode(Element.self)) }
+        return elements
+    }
+}
+
+extension Dictionary: CompactCollection where Key == String, Value: Decodable {
+    static func decodeCompact(_ decoder: CompactDecoder, at start: Int, end: Int, depth: Int) throws -> Self {
+        let core = try decoder.keyed(at: start, end: end, depth: depth)
+        var entries: [String: Value] = [:]
+        entries.reserveCapacity(core.count)
+        try core.forEachEntry { name, entry in entries[name] = try core.value(Value.self, entry) }
+        return entries
     }
 }
