@@ -23,6 +23,8 @@ private enum Body: Codable, Equatable {
 private struct Field: Codable, Equatable, Hashable {
     var name: String
     var value: String?
+
+    enum CodingKeys: String, CodingKey { case name, value }
 }
 
 private struct Widths: Codable, Equatable {
@@ -190,6 +192,71 @@ private struct Presence: Codable, Equatable {
             let value = try container.decodeIfPresent(Int.self, forKey: key).map { "\($0)" } ?? "nil"
             report.append("\(key.stringValue) contains \(container.contains(key)) nil \(isNil) ifPresent \(value)")
         }
+    }
+}
+
+/// A container that outlives the value whose decoding made it: its cursor's frame is reused
+/// by the next value's containers, so it must find its keys by searching.
+private struct Captured: Decodable {
+    let container: KeyedDecodingContainer<Field.CodingKeys>
+
+    init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: Field.CodingKeys.self) }
+}
+
+private struct FieldPair: Codable {
+    var first: Field
+    var second: Field
+
+    enum CodingKeys: String, CodingKey { case first, second }
+}
+
+private struct PairReader: Decodable {
+    var read: [String?] = []
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: FieldPair.CodingKeys.self)
+        let first = try container.decode(Captured.self, forKey: .first).container
+        let second = try container.decode(Captured.self, forKey: .second).container
+        _ = try container.nestedContainer(keyedBy: Field.CodingKeys.self, forKey: .first)
+        read.append(try second.decodeIfPresent(String.self, forKey: .value))
+        read.append(try first.decode(String.self, forKey: .name))
+        read.append(try second.decode(String.self, forKey: .name))
+        read.append(try first.decodeIfPresent(String.self, forKey: .value))
+    }
+}
+
+/// A subclass that shares its encoder with its superclass (`super.encode(to: encoder)`), so
+/// that both ask one encoder for a keyed container.
+private class Base: Codable {
+    var id = 1
+}
+
+private final class Derived: Base {
+    var size = 2
+
+    private enum Keys: String, CodingKey { case size }
+
+    override init() { super.init() }
+
+    required init(from decoder: any Decoder) throws {
+        size = try decoder.container(keyedBy: Keys.self).decode(Int.self, forKey: .size)
+        try super.init(from: decoder)
+    }
+
+    override func encode(to encoder: any Encoder) throws {
+        try super.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(size, forKey: .size)
+    }
+}
+
+/// Asks one encoder for a keyed container, then an unkeyed one.
+private struct Confused: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: Field.CodingKeys.self)
+        try keyed.encode("x", forKey: .name)
+        var unkeyed = encoder.unkeyedContainer()
+        try unkeyed.encode(1)
     }
 }
 
@@ -386,6 +453,33 @@ private struct Tree: Codable, Equatable {
         #expect(try CompactCoding.decode(Everything.self, from: Data(bytes)) == Everything.sample)
         let fromBuffer = try bytes.withUnsafeBytes { try CompactCoding.decode(Everything.self, from: $0) }
         #expect(fromBuffer == Everything.sample)
+    }
+
+    @Test func aContainerKeptPastItsValueStillFindsItsKeys() throws {
+        let pair = FieldPair(first: Field(name: "a", value: "1"), second: Field(name: "b", value: nil))
+        let reader = try CompactCoding.decode(PairReader.self, from: try CompactCoding.encode(pair))
+        #expect(reader.read == [nil, "a", "b", "1"])
+    }
+
+    @Test func aSubclassSharingItsEncoderWithItsSuperclassRoundTrips() throws {
+        let derived = Derived()
+        derived.id = 7
+        derived.size = 9
+        let decoded = try CompactCoding.decode(Derived.self, from: try CompactCoding.encode(derived))
+        #expect(decoded.id == 7 && decoded.size == 9)
+    }
+
+    @Test func askingOneEncoderForTwoKindsOfContainerThrows() throws {
+        #expect(throws: EncodingError.self) { try CompactCoding.encode(Confused()) }
+    }
+
+    @Test func collectionsOfOptionalsAndNestedCollectionsRoundTrip() throws {
+        let optionals: [String: Int?] = ["some": 1, "none": nil]
+        #expect(try CompactCoding.decode([String: Int?].self, from: try CompactCoding.encode(optionals)) == optionals)
+        let nested: [[String: [Int]]] = [["a": [1, 2]], [:], ["b": []]]
+        #expect(try CompactCoding.decode([[String: [Int]]].self, from: try CompactCoding.encode(nested)) == nested)
+        let set: Set<Int> = [3, 1, 2]
+        #expect(try CompactCoding.decode(Set<Int>.self, from: try CompactCoding.encode(set)) == set)
     }
 
     @Test func theSameValueEncodesToTheSameBytes() throws {

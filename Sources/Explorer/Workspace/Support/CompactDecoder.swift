@@ -28,6 +28,12 @@ final class CompactDecoder: Decoder {
         deinit { memory.deallocate() }
     }
 
+    /// A type met by `nested` and whether it is a ``CompactCollection``.
+    struct TypeSlot {
+        var identity: UInt
+        var collection: (any CompactCollection.Type)?
+    }
+
     struct Frame {
         var token: Int
         var position: Int
@@ -47,6 +53,8 @@ final class CompactDecoder: Decoder {
         var stepCount = 0
         var stepCapacity: Int
         var depth = 0
+        var types: UnsafeMutablePointer<TypeSlot>
+        static let typeSlots = 64
 
         init(start: Int, end: Int) {
             valueStart = start
@@ -55,6 +63,8 @@ final class CompactDecoder: Decoder {
             frames = .allocate(capacity: frameCapacity)
             stepCapacity = 16
             steps = .allocate(capacity: stepCapacity)
+            types = .allocate(capacity: Self.typeSlots)
+            types.initialize(repeating: TypeSlot(identity: 0, collection: nil), count: Self.typeSlots)
         }
     }
 
@@ -75,9 +85,16 @@ final class CompactDecoder: Decoder {
         let input = CompactBytes(
             base: UnsafePointer(memory.bindMemory(to: UInt8.self, capacity: raw.count)), count: raw.count)
         self.input = input
+        let (keys, root) = try Self.header(input)
+        self.keys = keys
+        // Allocated last: a throw before this point leaves nothing for `deinit` to free.
         state = .allocate(capacity: 1)
-        state.initialize(to: State(start: 0, end: raw.count))
-        guard raw.count > 0 else { throw input.truncated(0) }
+        state.initialize(to: State(start: root, end: raw.count))
+    }
+
+    /// The key table at the start of `input`, and where the value after it starts.
+    private static func header(_ input: CompactBytes) throws(Failure) -> (keys: [String], root: Int) {
+        guard input.count > 0 else { throw input.truncated(0) }
         guard input.base[0] == CompactCoding.formatVersion else {
             throw Failure(.unsupportedFormat, at: 0, "format \(input.base[0]), not this build's")
         }
@@ -95,8 +112,7 @@ final class CompactDecoder: Decoder {
             keys.append(name)
             position += size
         }
-        self.keys = keys
-        state.pointee.valueStart = position
+        return (keys, position)
     }
 
     /// A decoder of one value of `parent`'s bytes (`superDecoder()`), at `steps` of its path.
@@ -113,6 +129,7 @@ final class CompactDecoder: Decoder {
     deinit {
         state.pointee.frames.deallocate()
         state.pointee.steps.deallocate()
+        state.pointee.types.deallocate()
         state.deallocate()
     }
 
@@ -201,10 +218,22 @@ final class CompactDecoder: Decoder {
             state.pointee.frameCount = saved.frameCount
             state.pointee.stepCount = saved.stepCount
         }
-        if let collection = T.self as? any CompactCollection.Type {
+        if let collection = collectionType(type) {
             return try filled(collection, as: type, at: start, end: end)
         }
         return try T(from: self)
+    }
+
+    /// `type` as a ``CompactCollection``, or nil: a conformance check costs as much as the rest of
+    /// decoding a small struct, so its answer is kept for each type met (a direct-mapped table).
+    @inline(__always)
+    private func collectionType<T>(_ type: T.Type) -> (any CompactCollection.Type)? {
+        let identity = UInt(bitPattern: ObjectIdentifier(type))
+        let slot = state.pointee.types + Int(truncatingIfNeeded: (identity >> 4) & UInt(State.typeSlots - 1))
+        if slot.pointee.identity == identity { return slot.pointee.collection }
+        let collection = type as? any CompactCollection.Type
+        slot.pointee = TypeSlot(identity: identity, collection: collection)
+        return collection
     }
 
     private func filled<C: CompactCollection, T>(_: C.Type, as: T.Type, at start: Int, end: Int) throws -> T {
