@@ -8,8 +8,8 @@ import Foundation
 final class CompactEncoder: Encoder {
     /// What every encoder of one `encode` call shares: the key table and a misuse to report.
     final class State {
-        var index: [String: UInt32] = [:]
-        var names: [String] = []
+        @exclusivity(unchecked) var index: [String: UInt32] = [:]
+        @exclusivity(unchecked) var names: [String] = []
         var problem: String?
 
         func key(_ name: String) -> UInt32 {
@@ -37,22 +37,26 @@ final class CompactEncoder: Encoder {
         case deferred(CompactEncoder)
     }
 
+    // The boxes' and the encoder's stored properties are `@exclusivity(unchecked)`: nothing
+    // here accesses one while another access to it is under way, and the dynamic checks were
+    // a fifth of encoding's instructions.
+
     final class KeyedBox {
-        var keys: [UInt32] = []
-        var values: [Node] = []
-        var bodySize = 0
+        @exclusivity(unchecked) var keys: [UInt32] = []
+        @exclusivity(unchecked) var values: [Node] = []
+        @exclusivity(unchecked) var bodySize = 0
     }
 
     final class UnkeyedBox {
-        var values: [Node] = []
-        var bodySize = 0
+        @exclusivity(unchecked) var values: [Node] = []
+        @exclusivity(unchecked) var bodySize = 0
     }
 
     let state: State
-    var codingPath: [any CodingKey]
+    @exclusivity(unchecked) var codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     /// What the value being encoded has produced so far.
-    private var produced: Node?
+    @exclusivity(unchecked) private var produced: Node?
 
     init(state: State, codingPath: [any CodingKey]) {
         self.state = state
