@@ -30,7 +30,15 @@ import Foundation
 /// value can be stepped over with one read, because containers carry their length.
 ///
 /// Decoding never traps on bad bytes: every length is checked against the bytes left before it
-/// is used, and nesting deeper than ``maximumDepth`` is refused.
+/// is used, and nesting deeper than ``maximumDepth`` is refused. It copies the bytes once, so
+/// that a `Decoder` a type keeps past its `init(from:)` never reads freed memory.
+///
+/// Where it differs from `JSONEncoder`/`JSONDecoder`: a dictionary's entries are in its
+/// iteration order, so two equal dictionaries may encode to different bytes (the same value
+/// encodes to the same bytes); a key encoded twice in one container decodes as the first
+/// after the cursor, not the last written; `superDecoder()` throws `keyNotFound` when nothing
+/// was encoded for the superclass; a decoder's `codingPath` holds keys with the same names and
+/// indices as the type's own, not the type's own keys.
 package enum CompactCoding {
     /// The first byte of every encoding; decoding refuses any other.
     package static let formatVersion: UInt8 = 0xC1
