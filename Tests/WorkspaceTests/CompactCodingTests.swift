@@ -260,6 +260,23 @@ private struct Confused: Encodable {
     }
 }
 
+/// Reads and writes what `userInfo` carries.
+private struct Contextual: Codable, Equatable {
+    static let suffix = CodingUserInfoKey(rawValue: "suffix")!
+    var text: String
+
+    init(text: String) { self.text = text }
+
+    init(from decoder: any Decoder) throws {
+        text = try decoder.singleValueContainer().decode(String.self) + (decoder.userInfo[Self.suffix] as? String ?? "")
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text + (encoder.userInfo[Self.suffix] as? String ?? ""))
+    }
+}
+
 private struct Wrapper<T: Codable>: Codable { var items: [T] }
 
 private struct Tree: Codable, Equatable {
@@ -480,6 +497,14 @@ private struct Tree: Codable, Equatable {
         #expect(try CompactCoding.decode([[String: [Int]]].self, from: try CompactCoding.encode(nested)) == nested)
         let set: Set<Int> = [3, 1, 2]
         #expect(try CompactCoding.decode(Set<Int>.self, from: try CompactCoding.encode(set)) == set)
+    }
+
+    @Test func userInfoReachesEveryNestedEncoderAndDecoder() throws {
+        let value = Wrapper(items: [Contextual(text: "a"), Contextual(text: "b")])
+        let bytes = try CompactCoding.encode(value, userInfo: [Contextual.suffix: "-written"])
+        let decoded = try CompactCoding.decode(
+            Wrapper<Contextual>.self, from: bytes, userInfo: [Contextual.suffix: "-read"])
+        #expect(decoded.items.map(\.text) == ["a-written-read", "b-written-read"])
     }
 
     @Test func theSameValueEncodesToTheSameBytes() throws {

@@ -48,10 +48,15 @@ package enum CompactCoding {
 
     /// Encodes `value` to bytes.
     ///
+    /// - Parameters:
+    ///   - value: What to encode.
+    ///   - userInfo: What the encoders' `userInfo` gives the types' `encode(to:)`.
     /// - Throws: `EncodingError.invalidValue` when an `encode(to:)` asks one encoder for two
     ///   different kinds of container.
-    package static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let encoder = CompactEncoder(state: CompactEncoder.State(), codingPath: [])
+    package static func encode<T: Encodable>(
+        _ value: T, userInfo: [CodingUserInfoKey: Any] = [:]
+    ) throws -> [UInt8] {
+        let encoder = CompactEncoder(state: CompactEncoder.State(userInfo: userInfo), codingPath: [])
         let root = try encoder.node(for: value)
         if let problem = encoder.state.problem {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: problem))
@@ -61,22 +66,32 @@ package enum CompactCoding {
 
     /// Decodes a `T` from bytes made by `encode`.
     ///
+    /// - Parameters:
+    ///   - type: What to decode.
+    ///   - bytes: What `encode` made.
+    ///   - userInfo: What the decoders' `userInfo` gives the types' `init(from:)`.
     /// - Throws: ``DecodingError`` on truncated or malformed input, a type that does not match
     ///   the bytes, or a `Swift.DecodingError` thrown by a type's own `init(from:)` (converted).
-    package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try bytes.withUnsafeBytes { try decode(type, raw: $0) }
+    package static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8], userInfo: [CodingUserInfoKey: Any] = [:]
+    ) throws -> T {
+        try bytes.withUnsafeBytes { try decode(type, raw: $0, userInfo: userInfo) }
     }
 
     /// Decodes a `T` from bytes made by `encode` held in `Data`, a mapped file or a buffer,
     /// without converting them to an array first.
     ///
     /// - Throws: as ``decode(_:from:)-([UInt8])``.
-    package static func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
-        try bytes.withUnsafeBytes { try decode(type, raw: $0) }
+    package static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: some ContiguousBytes, userInfo: [CodingUserInfoKey: Any] = [:]
+    ) throws -> T {
+        try bytes.withUnsafeBytes { try decode(type, raw: $0, userInfo: userInfo) }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, raw: UnsafeRawBufferPointer) throws -> T {
-        let decoder = try CompactDecoder(copying: raw)
+    private static func decode<T: Decodable>(
+        _ type: T.Type, raw: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]
+    ) throws -> T {
+        let decoder = try CompactDecoder(copying: raw, userInfo: userInfo)
         do {
             return try decoder.decodeRoot(type)
         } catch let error as Swift.DecodingError {

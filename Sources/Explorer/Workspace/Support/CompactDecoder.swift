@@ -76,9 +76,10 @@ final class CompactDecoder: Decoder {
     var codingPath: [any CodingKey] { path(state.pointee.stepCount) }
     /// How many steps the coding path has now.
     var pathLength: Int { state.pointee.stepCount }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let userInfo: [CodingUserInfoKey: Any]
 
-    init(copying raw: UnsafeRawBufferPointer) throws(Failure) {
+    init(copying raw: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(Failure) {
+        self.userInfo = userInfo
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(raw.count, 1), alignment: 8)
         if let source = raw.baseAddress { memory.copyMemory(from: source, byteCount: raw.count) }
         storage = Storage(memory)
@@ -120,6 +121,7 @@ final class CompactDecoder: Decoder {
         storage = parent.storage
         input = parent.input
         keys = parent.keys
+        userInfo = parent.userInfo
         state = .allocate(capacity: 1)
         state.initialize(to: State(start: start, end: end))
         state.pointee.depth = parent.state.pointee.depth

@@ -11,6 +11,9 @@ final class CompactEncoder: Encoder {
         @exclusivity(unchecked) var index: [String: UInt32] = [:]
         @exclusivity(unchecked) var names: [String] = []
         var problem: String?
+        let userInfo: [CodingUserInfoKey: Any]
+
+        init(userInfo: [CodingUserInfoKey: Any]) { self.userInfo = userInfo }
 
         func key(_ name: String) -> UInt32 {
             if let found = index[name] { return found }
@@ -54,7 +57,7 @@ final class CompactEncoder: Encoder {
 
     let state: State
     @exclusivity(unchecked) var codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
     /// What the value being encoded has produced so far.
     @exclusivity(unchecked) private var produced: Node?
 
