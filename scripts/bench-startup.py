@@ -286,7 +286,16 @@ def main() -> None:
             for label, (path, count) in kubernetes.items():
                 rows[f"kubernetes {label}, list shown"] = (
                     f"cd {path.parent} && exec {binary} open {path}", [" q quit", f" {count} "])
+                # The parse cache off: the YAML read at every launch (CollectionCache).
+                rows[f"kubernetes {label}, no cache"] = (
+                    f"cd {path.parent} && EXPLORER_COLLECTION_CACHE=off exec {binary} open {path}",
+                    [" q quit", f" {count} "])
 
+        # The parse cache filled first, as any launch that lasts fills it: a launch ended at its
+        # first frame (as these are) leaves before its cache entry is written.
+        for path in [large] + [path for path, _ in kubernetes.values()]:
+            subprocess.run([binary, "send", "--collection", str(path), "(fill the parse cache)"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=path.parent)
         print(f"bench-startup: {args.runs} interleaved launches each, tmux {WIDTH}×{HEIGHT}, {env_note}")
         print(f"binary {binary} ({os.path.getsize(binary) / 1e6:.1f} MB)")
         print(f"same collection: {Path(small_document).name} imported by each; large: {large.stat().st_size / 1e3:.0f} KB "
@@ -309,8 +318,9 @@ def main() -> None:
         for label, (path, count) in kubernetes.items():
             over = statistics.median(times[f"kubernetes {label}, list shown"]) - floor
             target = 60 if label == "1x" else 150
+            cold = statistics.median(times[f"kubernetes {label}, no cache"]) - floor
             print(f"kubernetes {label} ({count} endpoints, {path.stat().st_size / 1e3:.0f} KB): first full frame "
-                  f"{over:.1f} ms over the floor (target ≤ {target} ms)")
+                  f"{over:.1f} ms over the floor (target ≤ {target} ms); the parse cache off {cold:.1f} ms")
         if kubernetes:
             nine, count = kubernetes["9x"]
             nine_command = f"cd {nine.parent} && exec {binary} open {nine}"

@@ -283,6 +283,17 @@ import Testing
         #expect(cache.read(key, dotEnv: [:]) != nil)
     }
 
+    @Test func aParseKeptLaterIsWrittenAfterTheLoadReturns() throws {
+        let (file, directory, root) = try Self.folders()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let text = Self.largeText
+        let cache = CollectionCache(directory: directory)
+        let key = try #require(cache.key(for: file, text: text))
+        let loaded = try CollectionLoader.loadReaching(from: file, text: text, cache: cache, keepsLater: true)
+        CollectionCache.writing.sync {}
+        #expect(cache.read(key, dotEnv: [:])?.collection == loaded.collection)
+    }
+
     @Test func aSmallCollectionIsNotKept() throws {
         let (file, directory, root) = try Self.folders()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -315,6 +326,15 @@ import Testing
         #expect(names.count == CollectionCache.maximumEntries)
         #expect(cache.read(try #require(cache.key(for: files[0], text: text)), dotEnv: [:]) != nil)
         #expect(cache.read(try #require(cache.key(for: files[1], text: text)), dotEnv: [:]) == nil)
+    }
+
+    /// The endpoint is written by position, field by field: a stored property added to it
+    /// must be added to its coding too (`Endpoint.codedFieldCount`).
+    @Test func everyStoredPropertyOfAnEndpointIsWritten() {
+        let fields = Mirror(reflecting: Endpoint(name: "a", path: "/")).children.count
+        #expect(fields == Endpoint.codedFieldCount, "an Endpoint property is not in CollectionCache+Coding.swift")
+        #expect(Mirror(reflecting: KeyValue("a", "b")).children.count == 2)
+        #expect(Mirror(reflecting: FileLocation(file: "f", line: 1, column: 1)).children.count == 3)
     }
 
     @Test func theSwitchTurnsItOff() {

@@ -76,7 +76,7 @@ enum ExplorerTUI {
             reading = readsBehindFirstFrame(collectionURL)
             loading = reading.map { _ in
                 Task.detached(priority: .userInitiated) {
-                    Result { try CollectionLoader.loadReaching(from: collectionURL) }
+                    Result { try CollectionLoader.loadReaching(from: collectionURL, keepsLater: true) }
                 }
             }
             draftStore = DraftStore(directories: XDGDirectories(environment: environment))

@@ -242,3 +242,124 @@ extension Environment: Codable {
         try container.encode(collectionTraces, forKey: .collectionTraces)
     }
 }
+
+// The types a large collection holds tens of thousands of are written by position, not by key
+// (a keyed container costs a key comparison per field): `CollectionCacheTests` holds each to
+// its count of stored properties, so a new one is not left out.
+
+extension KeyValue: Codable {
+    package init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(try container.decode(String.self), try container.decode(String.self))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(name)
+        try container.encode(value)
+    }
+}
+
+extension FileLocation: Codable {
+    package init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(
+            file: try container.decode(String.self), line: try container.decode(Int.self),
+            column: try container.decode(Int.self))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(file)
+        try container.encode(line)
+        try container.encode(column)
+    }
+}
+
+extension CollectionItem: Codable {
+    package init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        if try container.decode(Bool.self) {
+            self = .folder(try container.decode(Folder.self))
+        } else {
+            self = .endpoint(try container.decode(Endpoint.self))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        switch self {
+        case .folder(let folder):
+            try container.encode(true)
+            try container.encode(folder)
+        case .endpoint(let endpoint):
+            try container.encode(false)
+            try container.encode(endpoint)
+        }
+    }
+}
+
+extension Endpoint: Codable {
+    /// How many values `encode(to:)` writes: one per stored property.
+    static let codedFieldCount = 23
+
+    package init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(
+            name: try container.decode(String.self), folderPath: try container.decode([String].self),
+            method: try container.decode(HTTPMethod.self), path: try container.decode(String.self),
+            query: try container.decode([KeyValue].self), headers: try container.decode([KeyValue].self),
+            body: try container.decode(EndpointBody?.self))
+        disabled = try container.decode(DisabledRows?.self) ?? DisabledRows()
+        captures = try container.decode([Capture].self)
+        assertions = try container.decode([Assertion].self)
+        retry = try container.decode(CheckRetry?.self)
+        requirements = try container.decode([Requirement].self)
+        auth = try container.decode(Authentication?.self)
+        graphql = try container.decode(GraphQLOperation?.self)
+        operation = try container.decode(String?.self)
+        followRedirects = try container.decode(Bool?.self)
+        webSocket = try container.decode(WebSocketSettings?.self)
+        grpc = try container.decode(GRPCSettings?.self)
+        tags = try container.decode([String].self)
+        traces = try container.decode(Bool?.self)
+        location = try container.decode(FileLocation?.self)
+        description = try container.decode(String?.self)
+        // The places of its parts, as pairs: a dictionary's keys cost a container each.
+        let places = try container.decode([String].self)
+        let locations = try container.decode([FileLocation].self)
+        guard places.count == locations.count else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "places and locations differ")
+        }
+        self.locations = Dictionary(zip(places, locations), uniquingKeysWith: { first, _ in first })
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(name)
+        try container.encode(folderPath)
+        try container.encode(method)
+        try container.encode(path)
+        try container.encode(query)
+        try container.encode(headers)
+        try container.encode(body)
+        try container.encode(disabled.isEmpty ? nil : disabled)
+        try container.encode(captures)
+        try container.encode(assertions)
+        try container.encode(retry)
+        try container.encode(requirements)
+        try container.encode(auth)
+        try container.encode(graphql)
+        try container.encode(operation)
+        try container.encode(followRedirects)
+        try container.encode(webSocket)
+        try container.encode(grpc)
+        try container.encode(tags)
+        try container.encode(traces)
+        try container.encode(location)
+        try container.encode(description)
+        let places = locations.sorted { $0.key < $1.key }
+        try container.encode(places.map(\.key))
+        try container.encode(places.map(\.value))
+    }
+}

@@ -44,6 +44,9 @@ package struct CollectionCache: Sendable {
     /// The environment variable that turns the cache off (`off`, `0`, `false`, `no`).
     package static let switchVariable = "EXPLORER_COLLECTION_CACHE"
 
+    /// Where entries are written after a load has returned, one at a time.
+    package static let writing = DispatchQueue(label: "explorer.collection-cache", qos: .utility)
+
     /// The folder the entries are in.
     package let directory: URL
     /// The limits the collections are parsed within (part of every key).
@@ -171,13 +174,12 @@ package struct CollectionCache: Sendable {
     // MARK: - Coding
 
     private static func encode(_ parsed: ParsedCollection) throws -> [UInt8] {
-        Array(try JSONEncoder().encode(parsed))
+        try CompactCoding.encode(parsed)
     }
 
+    /// The `.env` values go to the environments as they are decoded (`CodingUserInfoKey.dotEnv`).
     private static func decode(_ payload: UnsafeRawBufferPointer, dotEnv: [String: String]) throws -> ParsedCollection {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.dotEnv] = dotEnv
-        return try decoder.decode(ParsedCollection.self, from: Data(payload))
+        try CompactCoding.decode(ParsedCollection.self, from: payload, userInfo: [.dotEnv: dotEnv])
     }
 
     // MARK: - Files

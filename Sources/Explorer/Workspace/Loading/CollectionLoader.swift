@@ -56,9 +56,12 @@ package enum CollectionLoader {
     /// Loads the collection file at `url`, and what it reaches beyond its folder, read from the
     /// YAML tree the load composed (no second pass over the collection).
     ///
+    /// - Parameter keepsLater: whether a parse the cache does not hold yet is written to it on
+    ///   another thread after the load returns (a long-lived process: the TUI), rather than
+    ///   before (a command that exits when done).
     /// - Throws: `CollectionError`.
-    package static func loadReaching(from url: URL) throws -> LoadedCollection {
-        try loadReaching(from: url, text: text(at: url))
+    package static func loadReaching(from url: URL, keepsLater: Bool = false) throws -> LoadedCollection {
+        try loadReaching(from: url, text: text(at: url), keepsLater: keepsLater)
     }
 
     /// The text of the collection file at `url`.
@@ -86,10 +89,12 @@ package enum CollectionLoader {
     /// A large collection's parse is kept in `cache` and read from it the next time the same
     /// text is loaded (`CollectionCache`); what the collection reaches is found again each time.
     ///
+    /// - Parameter keepsLater: whether a parse the cache does not hold yet is written to it on
+    ///   another thread after the load returns, rather than before.
     /// - Throws: `CollectionError`.
-    package static func loadReaching(from url: URL, text: String, cache: CollectionCache? = .current) throws
-        -> LoadedCollection
-    {
+    package static func loadReaching(
+        from url: URL, text: String, cache: CollectionCache? = .current, keepsLater: Bool = false
+    ) throws -> LoadedCollection {
         let dotEnv = DotEnv.load(besides: url)
         let key = cache?.key(for: url, text: text)
         var parsed: ParsedCollection
@@ -98,7 +103,14 @@ package enum CollectionLoader {
         } else {
             parsed = try parseTexts(text, file: url.path, dotEnv: dotEnv)
             parsed.collection.sourceHasComments = CollectionMerger.hasComments(text)
-            if let cache, let key { cache.write(parsed, for: key) }
+            if let cache, let key {
+                if keepsLater {
+                    let kept = parsed
+                    CollectionCache.writing.async { cache.write(kept, for: key) }
+                } else {
+                    cache.write(parsed, for: key)
+                }
+            }
         }
         parsed.collection.sourceURL = url
         let reach = CollectionReach(

@@ -172,8 +172,10 @@ package final class CollectionWatcher: @unchecked Sendable {
             self.lastSnapshot = current
             // The text just read is the one loaded: the file is not read a second time.
             let result: Result<LoadedCollection, any Error> = Result {
-                if let text = current?.text { return try CollectionLoader.loadReaching(from: self.url, text: text) }
-                return try CollectionLoader.loadReaching(from: self.url)
+                if let text = current?.text {
+                    return try CollectionLoader.loadReaching(from: self.url, text: text, keepsLater: true)
+                }
+                return try CollectionLoader.loadReaching(from: self.url, keepsLater: true)
             }
             let onChange = self.onChange
             self.queue.async { onChange(result, read) }

@@ -1,5 +1,5 @@
 /// An entry of a collection's endpoint tree: an endpoint, or a folder of further entries.
-package enum CollectionItem: Sendable, Codable, Hashable {
+package enum CollectionItem: Sendable, Hashable {
     /// A request.
     case endpoint(Endpoint)
     /// A named group of entries.

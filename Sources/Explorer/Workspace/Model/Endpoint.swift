@@ -2,7 +2,7 @@ import NetworkingCore
 
 /// One request of a collection: a method, a path relative to the environment's base URL,
 /// query items, headers and a body, all of which may hold `{{variable}}` templates.
-package struct Endpoint: Sendable, Codable, Hashable, Identifiable {
+package struct Endpoint: Sendable, Hashable, Identifiable {
     /// The endpoint's name, unique within its folder.
     package var name: String
     /// The folders it is in, outermost first (empty at the top level).

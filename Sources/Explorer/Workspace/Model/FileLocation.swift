@@ -3,7 +3,7 @@ import Foundation
 /// Where something is in a file: the file's path, a 1-based line and column.
 ///
 /// Printed as `file:line:column`, the form editors and terminals turn into links.
-package struct FileLocation: Sendable, Codable, Hashable, CustomStringConvertible {
+package struct FileLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file's path as it should be shown.
     var file: String
     /// The line, from 1.

@@ -1,7 +1,7 @@
 /// One named value of an ordered mapping: a variable, a header, a query item or a form field.
 ///
 /// Collections keep these as arrays so the order a user wrote is the order that is sent.
-package struct KeyValue: Sendable, Codable, Hashable {
+package struct KeyValue: Sendable, Hashable {
     /// The name, as written.
     package var name: String
     /// The value, possibly holding `{{variable}}` templates.
