@@ -288,16 +288,23 @@ package struct AppState: Sendable {
     }
 
     static func rows(_ items: [CollectionItem], depth: Int, folderPath: [String] = []) -> [EndpointRow] {
-        items.flatMap { item -> [EndpointRow] in
+        var rows: [EndpointRow] = []
+        appendRows(items, depth: depth, folderPath: folderPath, to: &rows)
+        return rows
+    }
+
+    /// Appends the rows of `items` to one array: ten thousand endpoints make no array each.
+    private static func appendRows(
+        _ items: [CollectionItem], depth: Int, folderPath: [String], to rows: inout [EndpointRow]
+    ) {
+        for item in items {
             switch item {
             case .endpoint(let endpoint):
-                return [EndpointRow(depth: depth, folder: nil, endpoint: endpoint, folderPath: folderPath)]
+                rows.append(EndpointRow(depth: depth, folder: nil, endpoint: endpoint, folderPath: folderPath))
             case .folder(let folder):
-                return [
-                    EndpointRow(
-                        depth: depth, folder: folder.name, endpoint: nil, folderPath: folderPath + [folder.name])
-                ]
-                    + rows(folder.items, depth: depth + 1, folderPath: folderPath + [folder.name])
+                let path = folderPath + [folder.name]
+                rows.append(EndpointRow(depth: depth, folder: folder.name, endpoint: nil, folderPath: path))
+                appendRows(folder.items, depth: depth + 1, folderPath: path, to: &rows)
             }
         }
     }

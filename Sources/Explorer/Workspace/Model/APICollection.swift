@@ -80,16 +80,21 @@ package struct APICollection: Sendable, Codable {
     /// Every endpoint, depth first in file order, with its folder path filled in.
     package var endpoints: [Endpoint] {
         var out: [Endpoint] = []
+        forEachEndpoint { out.append($0) }
+        return out
+    }
+
+    /// Calls `visit` with every endpoint, depth first in file order, without gathering them.
+    package func forEachEndpoint(_ visit: (Endpoint) -> Void) {
         func walk(_ items: [CollectionItem]) {
             for item in items {
                 switch item {
-                case .endpoint(let endpoint): out.append(endpoint)
+                case .endpoint(let endpoint): visit(endpoint)
                 case .folder(let folder): walk(folder.items)
                 }
             }
         }
         walk(items)
-        return out
     }
 
     /// The environment with that name (exact, then case-insensitive), or `nil`.

@@ -123,16 +123,17 @@ package struct CollectionReach: Sendable, Hashable {
                 file(path)
             }
         }
-        // Flattened once: each endpoint is a copy of a large value, and a collection may have
-        // ten thousand.
-        let endpoints = collection.endpoints
-        for endpoint in endpoints {
+        // One walk of the endpoints, none gathered (a collection may have ten thousand): the
+        // files their bodies send, and the servers they name by whole URL.
+        var servers = Set<String>()
+        collection.forEachEndpoint { endpoint in
             switch endpoint.body {
             case .file(let path)?: file(path)
             case .multipart(let fields)?: for field in fields where field.isFile { file(field.value) }
             default: break
             }
             if case .file(let path)? = endpoint.graphql?.document { file(path) }
+            if let server = RequestResolver.server(ofAbsolute: endpoint.path) { servers.insert(server) }
         }
         // The OpenAPI document responses are checked against. One named by URL reads nothing
         // of this machine: it is fetched as a request is sent, and named with where the
@@ -143,19 +144,10 @@ package struct CollectionReach: Sendable, Hashable {
         // AWS credentials read from the shared files or the environment.
         found.formUnion(Self.signingReferences(of: collection))
         references = found.sorted()
-        destinations = Self.destinations(of: collection, endpoints: endpoints)
-    }
-
-    /// Where a collection sends (`destinations`); `endpoints` are its endpoints.
-    private static func destinations(of collection: APICollection, endpoints: [Endpoint]) -> [String] {
-        var servers = Set<String>()
         for environment in collection.environments {
             servers.insert(environment.asWritten(environment.baseURLTemplate, in: collection))
         }
-        for endpoint in endpoints {
-            if let server = RequestResolver.server(ofAbsolute: endpoint.path) { servers.insert(server) }
-        }
-        return servers.sorted()
+        destinations = servers.sorted()
     }
 }
 
