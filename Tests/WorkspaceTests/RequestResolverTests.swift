@@ -406,4 +406,23 @@ import Testing
         #expect(try headers("Elsewhere")["Authorization"] == nil)
         #expect(try headers("Elsewhere with its own auth")["Authorization"] == "Bearer its-0wn")
     }
+
+    /// The server an endpoint names by whole URL (trust holds for where a collection sends).
+    @Test(
+        arguments: [
+            ("https://api.example.com/v1/users?page=2", "https://api.example.com"),
+            ("HTTP://Example.com", "HTTP://Example.com"),
+            ("grpc://127.0.0.1:50051/notes.v1.Notes/Get", "grpc://127.0.0.1:50051"),
+            ("wss://h.example#frag", "wss://h.example"),
+            ("/users/{{id}}", nil),
+            ("/redirect?next=https://elsewhere.example/", nil),
+            ("ftp://files.example/a", nil),
+            ("a:b://c", nil),
+            ("https:/one-slash", nil),
+            ("{{base}}/x", nil),
+            ("", nil),
+        ] as [(String, String?)])
+    func theServerOfAWholeURL(path: String, server: String?) {
+        #expect(RequestResolver.server(ofAbsolute: path) == server)
+    }
 }

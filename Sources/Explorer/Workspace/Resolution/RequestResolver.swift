@@ -405,10 +405,18 @@ package struct RequestResolver: Sendable {
 
     /// `scheme://host[:port]` of a path that is an absolute http(s), ws(s) or grpc(s) URL, else `nil`.
     package static func server(ofAbsolute path: String) -> String? {
-        guard let scheme = path.range(of: "://"),
-            ["http", "https", "ws", "wss", "grpc", "grpcs"].contains(path[..<scheme.lowerBound].lowercased())
+        // "://" found in the UTF-8 (Foundation's search bridges every path it is asked about,
+        // and what a collection reaches asks it of every endpoint).
+        let bytes = path.utf8
+        var colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+        while let found = colon, !bytes[bytes.index(after: found)...].starts(with: "//".utf8) {
+            colon = bytes[bytes.index(after: found)...].firstIndex(of: UInt8(ascii: ":"))
+        }
+        guard let colon,
+            ["http", "https", "ws", "wss", "grpc", "grpcs"].contains(path[..<colon].lowercased())
         else { return nil }
-        let end = path[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
+        let authority = bytes.index(colon, offsetBy: 3)
+        let end = path[authority...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? path.endIndex
         return String(path[..<end])
     }
 

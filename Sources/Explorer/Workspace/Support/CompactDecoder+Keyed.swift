@@ -103,15 +103,7 @@ struct KeyedCore {
     func isNil(_ entry: Entry) -> Bool { decoder.input.base[entry.start] == CompactTag.null }
 
     func scalar<T: CompactScalar>(_: T.Type, _ name: String) throws(Failure) -> T {
-        let entry = try required(name)
-        var position = entry.start
-        do {
-            let value = try T.read(decoder.input, &position, entry.end)
-            done(entry)
-            return value
-        } catch {
-            throw error.at(decoder.path(depth, entry.key))
-        }
+        try read(T.self, try required(name))
     }
 
     func scalarIfPresent<T: CompactScalar>(_ type: T.Type, _ name: String) throws(Failure) -> T? {
@@ -120,6 +112,11 @@ struct KeyedCore {
             done(entry)
             return nil
         }
+        return try read(T.self, entry)
+    }
+
+    /// The scalar of an entry, the cursor moved past it.
+    private func read<T: CompactScalar>(_: T.Type, _ entry: Entry) throws(Failure) -> T {
         var position = entry.start
         do {
             let value = try T.read(decoder.input, &position, entry.end)
