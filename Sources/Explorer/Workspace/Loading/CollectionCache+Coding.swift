@@ -300,66 +300,91 @@ extension CollectionItem: Codable {
 }
 
 extension Endpoint: Codable {
-    /// How many values `encode(to:)` writes: one per stored property.
+    /// How many stored properties the coding below knows of.
     static let codedFieldCount = 23
+
+    /// The parts an endpoint may leave empty, a bit each: only those it has are written (most
+    /// endpoints have a name, a path and a few more), after the bits.
+    private enum Part: Int, CaseIterable {
+        case query, headers, body, disabled, captures, assertions, retry, requirements, auth, graphql, operation
+        case followRedirects, webSocket, grpc, tags, traces, location, description, locations
+
+        var bit: UInt32 { 1 << UInt32(rawValue) }
+    }
 
     package init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
+        let parts = try container.decode(UInt32.self)
+        func has(_ part: Part) -> Bool { parts & part.bit != 0 }
         self.init(
             name: try container.decode(String.self), folderPath: try container.decode([String].self),
-            method: try container.decode(HTTPMethod.self), path: try container.decode(String.self),
-            query: try container.decode([KeyValue].self), headers: try container.decode([KeyValue].self),
-            body: try container.decode(EndpointBody?.self))
-        disabled = try container.decode(DisabledRows?.self) ?? DisabledRows()
-        captures = try container.decode([Capture].self)
-        assertions = try container.decode([Assertion].self)
-        retry = try container.decode(CheckRetry?.self)
-        requirements = try container.decode([Requirement].self)
-        auth = try container.decode(Authentication?.self)
-        graphql = try container.decode(GraphQLOperation?.self)
-        operation = try container.decode(String?.self)
-        followRedirects = try container.decode(Bool?.self)
-        webSocket = try container.decode(WebSocketSettings?.self)
-        grpc = try container.decode(GRPCSettings?.self)
-        tags = try container.decode([String].self)
-        traces = try container.decode(Bool?.self)
-        location = try container.decode(FileLocation?.self)
-        description = try container.decode(String?.self)
-        // The places of its parts, as pairs: a dictionary's keys cost a container each.
-        let places = try container.decode([String].self)
-        let locations = try container.decode([FileLocation].self)
-        guard places.count == locations.count else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "places and locations differ")
+            method: try container.decode(HTTPMethod.self), path: try container.decode(String.self))
+        if has(.query) { query = try container.decode([KeyValue].self) }
+        if has(.headers) { headers = try container.decode([KeyValue].self) }
+        if has(.body) { body = try container.decode(EndpointBody.self) }
+        if has(.disabled) { disabled = try container.decode(DisabledRows.self) }
+        if has(.captures) { captures = try container.decode([Capture].self) }
+        if has(.assertions) { assertions = try container.decode([Assertion].self) }
+        if has(.retry) { retry = try container.decode(CheckRetry.self) }
+        if has(.requirements) { requirements = try container.decode([Requirement].self) }
+        if has(.auth) { auth = try container.decode(Authentication.self) }
+        if has(.graphql) { graphql = try container.decode(GraphQLOperation.self) }
+        if has(.operation) { operation = try container.decode(String.self) }
+        if has(.followRedirects) { followRedirects = try container.decode(Bool.self) }
+        if has(.webSocket) { webSocket = try container.decode(WebSocketSettings.self) }
+        if has(.grpc) { grpc = try container.decode(GRPCSettings.self) }
+        if has(.tags) { tags = try container.decode([String].self) }
+        if has(.traces) { traces = try container.decode(Bool.self) }
+        if has(.location) { location = try container.decode(FileLocation.self) }
+        if has(.description) { description = try container.decode(String.self) }
+        if has(.locations) {
+            // The places of its parts, as two lists: a dictionary's keys cost a container each.
+            let places = try container.decode([String].self)
+            let locations = try container.decode([FileLocation].self)
+            guard places.count == locations.count else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "places and locations differ")
+            }
+            self.locations = Dictionary(zip(places, locations), uniquingKeysWith: { first, _ in first })
         }
-        self.locations = Dictionary(zip(places, locations), uniquingKeysWith: { first, _ in first })
     }
 
     package func encode(to encoder: any Encoder) throws {
+        let present: [Part: Bool] = [
+            .query: !query.isEmpty, .headers: !headers.isEmpty, .body: body != nil, .disabled: !disabled.isEmpty,
+            .captures: !captures.isEmpty, .assertions: !assertions.isEmpty, .retry: retry != nil,
+            .requirements: !requirements.isEmpty, .auth: auth != nil, .graphql: graphql != nil,
+            .operation: operation != nil, .followRedirects: followRedirects != nil, .webSocket: webSocket != nil,
+            .grpc: grpc != nil, .tags: !tags.isEmpty, .traces: traces != nil, .location: location != nil,
+            .description: description != nil, .locations: !locations.isEmpty,
+        ]
         var container = encoder.unkeyedContainer()
+        try container.encode(Part.allCases.reduce(UInt32(0)) { present[$1] == true ? $0 | $1.bit : $0 })
         try container.encode(name)
         try container.encode(folderPath)
         try container.encode(method)
         try container.encode(path)
-        try container.encode(query)
-        try container.encode(headers)
-        try container.encode(body)
-        try container.encode(disabled.isEmpty ? nil : disabled)
-        try container.encode(captures)
-        try container.encode(assertions)
-        try container.encode(retry)
-        try container.encode(requirements)
-        try container.encode(auth)
-        try container.encode(graphql)
-        try container.encode(operation)
-        try container.encode(followRedirects)
-        try container.encode(webSocket)
-        try container.encode(grpc)
-        try container.encode(tags)
-        try container.encode(traces)
-        try container.encode(location)
-        try container.encode(description)
-        let places = locations.sorted { $0.key < $1.key }
-        try container.encode(places.map(\.key))
-        try container.encode(places.map(\.value))
+        if !query.isEmpty { try container.encode(query) }
+        if !headers.isEmpty { try container.encode(headers) }
+        if let body { try container.encode(body) }
+        if !disabled.isEmpty { try container.encode(disabled) }
+        if !captures.isEmpty { try container.encode(captures) }
+        if !assertions.isEmpty { try container.encode(assertions) }
+        if let retry { try container.encode(retry) }
+        if !requirements.isEmpty { try container.encode(requirements) }
+        if let auth { try container.encode(auth) }
+        if let graphql { try container.encode(graphql) }
+        if let operation { try container.encode(operation) }
+        if let followRedirects { try container.encode(followRedirects) }
+        if let webSocket { try container.encode(webSocket) }
+        if let grpc { try container.encode(grpc) }
+        if !tags.isEmpty { try container.encode(tags) }
+        if let traces { try container.encode(traces) }
+        if let location { try container.encode(location) }
+        if let description { try container.encode(description) }
+        if !locations.isEmpty {
+            let places = locations.sorted { $0.key < $1.key }
+            try container.encode(places.map(\.key))
+            try container.encode(places.map(\.value))
+        }
     }
 }
