@@ -62,12 +62,7 @@ package final class CollectionWatcher: @unchecked Sendable {
     package func start() throws {
         try internalQueue.sync {
             guard source == nil else { return }
-            // The text to tell a change from a touch by, read after `start` returns (a large
-            // collection's first frame does not wait for it); an event queues behind it.
-            internalQueue.async { [weak self] in
-                guard let self else { return }
-                self.lastSnapshot = self.snapshot()
-            }
+            lastSnapshot = snapshot()
             let directory = url.deletingLastPathComponent().path
             #if canImport(Glibc)
             let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
