@@ -2,6 +2,38 @@ import NetworkingCore
 import Yams
 
 extension CollectionLoader {
+    /// The keys a collection file may have at the top.
+    static let topLevelKeys = [
+        "name", "description", "openapi", "protoset", "protos",
+        "validate", "variables", "auth", "allow_insecure_redirects", "compare",
+        "environments", "endpoints", "trace",
+    ]
+    /// The keys of an environment.
+    static let environmentKeys = [
+        "name", "description", "base_url", "protected", "variables", "headers", "secrets", "auth", "cookies", "tls",
+        "proxy",
+        "allow_insecure_redirects", "follow_redirects", "resolve", "proxy_tunnel", "trace",
+    ]
+    /// The keys of an endpoint.
+    static let endpointKeys = [
+        "name", "description", "operation", "method", "path", "query", "headers", "json", "body", "form", "multipart",
+        "disabled",
+        "capture", "assert", "retry", "requires", "auth", "graphql", "follow_redirects",
+        "websocket", "messages", "tags", "trace",
+    ]
+    /// The keys of an endpoint that `readChecks` reads.
+    static let checkingKeys = ["capture", "assert", "retry", "requires"]
+    /// The keys of an endpoint's `disabled:` (rows switched off).
+    static let disabledKeys = ["query", "headers", "form", "multipart"]
+    /// The keys of a folder.
+    static let folderKeys = ["folder", "description", "auth", "endpoints", "tags"]
+    /// The keys an `auth:` of each type may have, besides `type`.
+    static let authKeys: [String: [String]] = [
+        "basic": ["username", "password"], "digest": ["username", "password"], "bearer": ["token"],
+        "api_key": ["name", "value", "in"], "oauth2": OAuth2Settings.keys, "aws_sigv4": AWSSigV4Settings.keys,
+        "oauth1": OAuth1Settings.keys, "none": [],
+    ]
+
     /// The keys of an environment's `tls:`.
     static let tlsKeys = ["ca_cert", "client_cert", "client_key", "client_key_password", "insecure", "min_version"]
     /// The keys of a `proxy:` written as a mapping.
