@@ -98,10 +98,10 @@ package struct CollectionCache: Sendable {
             limits \(limits.maxBytes) \(limits.maxDepth) \(limits.maxAliasNodes)
             path \(path)
             size \(size)
-            sha256 \(Self.hex(hasher.finalize()))
+            sha256 \(hasher.finalize().hexDigits)
 
             """
-        let name = Self.hex(SHA256.hash(data: Data(path.utf8))).prefix(32)
+        let name = SHA256.hash(data: Data(path.utf8)).hexDigits.prefix(32)
         return Key(file: directory.appendingPathComponent("\(name).cache"), text: keyText)
     }
 
@@ -245,15 +245,6 @@ package struct CollectionCache: Sendable {
         return complete
     }
 
-    private static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }
 
 private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -51,7 +51,7 @@ package struct CollectionReach: Sendable, Hashable {
     /// A digest of the references: trust recorded with one digest does not cover another.
     package var digest: String {
         let text = (references.map(\.description) + destinations.map { "sends to \($0)" }).joined(separator: "\n")
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(text.utf8)).hexDigits
     }
 
     /// What a collection reaches, its texts read from the YAML tree it would be written as

@@ -149,11 +149,11 @@ package struct TemplateFunction: Sendable, Hashable {
             return PercentEncoding.encode(try argument(0), allowed: PercentEncoding.unreserved, keepEscapes: false)
         case "sha256":
             try expect(1, "sha256 body_text")
-            return Self.hex(SHA256.hash(data: Data(try argument(0).utf8)))
+            return SHA256.hash(data: Data(try argument(0).utf8)).hexDigits
         case "hmac_sha256":
             try expect(2, "hmac_sha256 signing_key payload")
             let key = SymmetricKey(data: Data(try argument(0).utf8))
-            return Self.hex(HMAC<SHA256>.authenticationCode(for: Data(try argument(1).utf8), using: key))
+            return HMAC<SHA256>.authenticationCode(for: Data(try argument(1).utf8), using: key).hexDigits
         case "prompt":
             try expect(1, #"prompt "One-time code""#)
             let label = literal(0)
@@ -187,10 +187,6 @@ package struct TemplateFunction: Sendable, Hashable {
         default:
             throw Failure(reason: "\(name) takes no arguments")
         }
-    }
-
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }
 
