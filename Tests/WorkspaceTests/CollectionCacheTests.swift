@@ -328,13 +328,55 @@ import Testing
         #expect(cache.read(try #require(cache.key(for: files[1], text: text)), dotEnv: [:]) == nil)
     }
 
-    /// The endpoint is written by position, field by field: a stored property added to it
-    /// must be added to its coding too (`Endpoint.codedFieldCount`).
-    @Test func everyStoredPropertyOfAnEndpointIsWritten() {
-        let fields = Mirror(reflecting: Endpoint(name: "a", path: "/")).children.count
-        #expect(fields == Endpoint.codedFieldCount, "an Endpoint property is not in CollectionCache+Coding.swift")
+    /// The endpoint tree and the collection are written part by part: a stored property added
+    /// to an endpoint, a folder or the collection must be added to their coding too
+    /// (`EndpointPart`, `CachedItemsWriter`, `APICollection.CodingKeys`).
+    @Test func everyStoredPropertyIsWritten() {
+        let endpointFields = Mirror(reflecting: Endpoint(name: "a", path: "/")).children.count
+        // The name, the folder path, the method and the path, then a bit for each other part.
+        #expect(
+            endpointFields == 4 + EndpointPart.allCases.count,
+            "an Endpoint property is not in CollectionCache+Items.swift")
+        #expect(Mirror(reflecting: Folder(name: "f")).children.count == 5)
+        // The endpoint tree and `sourceURL` are not in the keys.
+        #expect(
+            Mirror(reflecting: APICollection(name: "c")).children.count == APICollection.CodingKeys.allCases.count + 2,
+            "an APICollection property is not in its CodingKeys")
         #expect(Mirror(reflecting: KeyValue("a", "b")).children.count == 2)
         #expect(Mirror(reflecting: FileLocation(file: "f", line: 1, column: 1)).children.count == 3)
+    }
+
+    /// The endpoint tree's reader checks every count, index and length: each truncation of a
+    /// real tree and thousands of corruptions throw or read, never crash or read past the end.
+    @Test func aDamagedTreeThrowsAndNeverReadsPast() throws {
+        let text = Self.head + Self.folder(1) + Self.folder(2)
+        let items = try CollectionLoader.parse(text, file: "/c/e.yaml").items
+        let bytes = try CachedItemsWriter.encode(items)
+        let whole = try bytes.withUnsafeBytes { try CachedItemsReader.decode($0, maximumDepth: 64) }
+        #expect(whole == items)
+        for length in 0..<bytes.count {
+            let truncated = Array(bytes[0..<length])
+            #expect(throws: (any Error).self) {
+                try truncated.withUnsafeBytes { try CachedItemsReader.decode($0, maximumDepth: 64) }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            var damaged = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
+            _ = try? damaged.withUnsafeBytes { try CachedItemsReader.decode($0, maximumDepth: 64) }
+        }
+        // Nesting past the limit is refused, not followed down the stack.
+        let deep = (0..<10).reduce([CollectionItem.endpoint(Endpoint(name: "e", path: "/"))]) { inner, index in
+            [.folder(Folder(name: "f\(index)", items: inner))]
+        }
+        let deepBytes = try CachedItemsWriter.encode(deep)
+        #expect(throws: CachedItemsReader.Damaged.self) {
+            try deepBytes.withUnsafeBytes { try CachedItemsReader.decode($0, maximumDepth: 5) }
+        }
     }
 
     @Test func theSwitchTurnsItOff() {

@@ -120,7 +120,7 @@ import Yams
 }
 
 /// A small deterministic random number generator (SplitMix64), so a failing text can be found again.
-private struct SeededGenerator: RandomNumberGenerator {
+struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }

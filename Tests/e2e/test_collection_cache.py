@@ -98,3 +98,39 @@ def test_a_small_collection_is_not_kept(explorer_bin, tmp_path, demo):
     result = send(explorer_bin, tmp_path, "Ping")
     assert result.returncode == 0, result.stderr
     assert entries(tmp_path) == []
+
+
+def test_the_tui_reads_an_edit_of_one_endpoint_and_sends_it(explorer_bin, tmp_path, demo, screen):
+    """A save that changes one endpoint of a large collection is read alone (CollectionPatch):
+    the TUI lists and sends the edited endpoint, a broken edit is said with its line, and the
+    fix after it reads again."""
+    collection = tmp_path / "api.yaml"
+    text = large_collection(demo.urls["local"])
+    collection.write_text(text)
+    s = screen([str(explorer_bin), str(collection)], width=120, height=36)
+    s.wait_for("Filler 1")
+    s.keys("/")
+    s.wait_for("Filter endpoints:")
+    s.type("Ping")
+    s.keys("Enter")
+    s.wait_until_gone("Filter endpoints:")
+
+    edited = text.replace("  - name: Ping\n    path: /users\n", "  - name: Pong\n    path: /users/3\n")
+    collection.write_text(edited)
+    s.wait_for("Reloaded api.yaml")
+    s.keys("/")
+    s.wait_for("Filter endpoints:")
+    s.type("Pong")
+    s.keys("Enter")
+    s.wait_until_gone("Filter endpoints:")
+    s.keys("Enter")
+    s.wait_for('"name": "Margaret Hamilton"')
+
+    # A broken endpoint far down the file: the whole parse says where (the line after it,
+    # where the open flow sequence is found unclosed).
+    broken_line = edited[: edited.index("  - name: Filler 700\n")].count("\n") + 2
+    collection.write_text(edited.replace("  - name: Filler 700\n", "  - name: [Filler 700\n"))
+    s.wait_for("api.yaml does not load")
+    assert f"api.yaml:{broken_line}:" in s.wait_for("the YAML is malformed")
+    collection.write_text(edited.replace("    path: /fillers/700\n", "    path: /fillers/seven-hundred\n"))
+    s.wait_for("Reloaded api.yaml")

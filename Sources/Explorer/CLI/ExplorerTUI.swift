@@ -76,7 +76,7 @@ enum ExplorerTUI {
             reading = readsBehindFirstFrame(collectionURL)
             loading = reading.map { _ in
                 Task.detached(priority: .userInitiated) {
-                    Result { try CollectionLoader.loadReaching(from: collectionURL, keepsLater: true) }
+                    Result { try CollectionLoader.loadReaching(from: collectionURL, keepsLater: true, patches: true) }
                 }
             }
             draftStore = DraftStore(directories: XDGDirectories(environment: environment))
@@ -108,7 +108,7 @@ enum ExplorerTUI {
             -> (APICollection, [String])
         {
             let url = collectionURL
-            let loaded = await loading?.value ?? Result { try CollectionLoader.loadReaching(from: url) }
+            let loaded = await loading?.value ?? Result { try CollectionLoader.loadReaching(from: url, patches: true) }
             // What stops the start is said on stderr, after the screen (if any) has ended.
             func stop(_ sentence: String) async throws -> Never {
                 earlyScreen?.end()

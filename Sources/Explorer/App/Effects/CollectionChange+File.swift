@@ -44,7 +44,7 @@ extension CollectionChange {
         let text = try placed && source.holds(collection) ? source.text : CollectionWriter.yaml(for: collection)
         try CollectionMerger.writeAtomically(text, to: url)
         let read = CollectionReadOrder.next()
-        return (try CollectionLoader.loadReaching(from: url), read)
+        return (try CollectionLoader.loadReaching(from: url, keepsLater: true, patches: true), read)
     }
 
     /// The endpoint the change is about.

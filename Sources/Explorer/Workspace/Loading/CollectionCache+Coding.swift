@@ -81,42 +81,6 @@ struct CachedJSON: Codable {
     }
 }
 
-extension EndpointBody: Codable {
-    private enum Kind: UInt8, Codable { case json, raw, file, form, multipart }
-
-    package init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        switch try container.decode(Kind.self) {
-        case .json: self = .json(try container.decode(CachedJSON.self).value)
-        case .raw: self = .raw(try container.decode(String.self))
-        case .file: self = .file(try container.decode(String.self))
-        case .form: self = .form(try container.decode([KeyValue].self))
-        case .multipart: self = .multipart(try container.decode([MultipartField].self))
-        }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        switch self {
-        case .json(let value):
-            try container.encode(Kind.json)
-            try container.encode(CachedJSON(value))
-        case .raw(let text):
-            try container.encode(Kind.raw)
-            try container.encode(text)
-        case .file(let path):
-            try container.encode(Kind.file)
-            try container.encode(path)
-        case .form(let rows):
-            try container.encode(Kind.form)
-            try container.encode(rows)
-        case .multipart(let fields):
-            try container.encode(Kind.multipart)
-            try container.encode(fields)
-        }
-    }
-}
-
 extension GRPCSettings: Codable {
     package init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
@@ -243,9 +207,10 @@ extension Environment: Codable {
     }
 }
 
-// The types a large collection holds tens of thousands of are written by position, not by key
+// Key-value rows and places, which environments hold too, are written by position, not by key
 // (a keyed container costs a key comparison per field): `CollectionCacheTests` holds each to
-// its count of stored properties, so a new one is not left out.
+// its count of stored properties, so a new one is not left out. The endpoint tree is written by
+// hand (CollectionCache+Items.swift).
 
 extension KeyValue: Codable {
     package init(from decoder: any Decoder) throws {
@@ -266,6 +231,8 @@ extension FileLocation: Codable {
         self.init(
             file: try container.decode(String.self), line: try container.decode(Int.self),
             column: try container.decode(Int.self))
+        // A place after an edited endpoint, moved (`CollectionPatch`).
+        if let shift = decoder.userInfo[.lineShift] as? LineShift { self = shift.apply(self) }
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -273,118 +240,5 @@ extension FileLocation: Codable {
         try container.encode(file)
         try container.encode(line)
         try container.encode(column)
-    }
-}
-
-extension CollectionItem: Codable {
-    package init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        if try container.decode(Bool.self) {
-            self = .folder(try container.decode(Folder.self))
-        } else {
-            self = .endpoint(try container.decode(Endpoint.self))
-        }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        switch self {
-        case .folder(let folder):
-            try container.encode(true)
-            try container.encode(folder)
-        case .endpoint(let endpoint):
-            try container.encode(false)
-            try container.encode(endpoint)
-        }
-    }
-}
-
-extension Endpoint: Codable {
-    /// How many stored properties the coding below knows of.
-    static let codedFieldCount = 23
-
-    /// The parts an endpoint may leave empty, a bit each: only those it has are written (most
-    /// endpoints have a name, a path and a few more), after the bits.
-    private enum Part: Int, CaseIterable {
-        case query, headers, body, disabled, captures, assertions, retry, requirements, auth, graphql, operation
-        case followRedirects, webSocket, grpc, tags, traces, location, description, locations
-
-        var bit: UInt32 { 1 << UInt32(rawValue) }
-    }
-
-    package init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        let parts = try container.decode(UInt32.self)
-        func has(_ part: Part) -> Bool { parts & part.bit != 0 }
-        self.init(
-            name: try container.decode(String.self), folderPath: try container.decode([String].self),
-            method: try container.decode(HTTPMethod.self), path: try container.decode(String.self))
-        if has(.query) { query = try container.decode([KeyValue].self) }
-        if has(.headers) { headers = try container.decode([KeyValue].self) }
-        if has(.body) { body = try container.decode(EndpointBody.self) }
-        if has(.disabled) { disabled = try container.decode(DisabledRows.self) }
-        if has(.captures) { captures = try container.decode([Capture].self) }
-        if has(.assertions) { assertions = try container.decode([Assertion].self) }
-        if has(.retry) { retry = try container.decode(CheckRetry.self) }
-        if has(.requirements) { requirements = try container.decode([Requirement].self) }
-        if has(.auth) { auth = try container.decode(Authentication.self) }
-        if has(.graphql) { graphql = try container.decode(GraphQLOperation.self) }
-        if has(.operation) { operation = try container.decode(String.self) }
-        if has(.followRedirects) { followRedirects = try container.decode(Bool.self) }
-        if has(.webSocket) { webSocket = try container.decode(WebSocketSettings.self) }
-        if has(.grpc) { grpc = try container.decode(GRPCSettings.self) }
-        if has(.tags) { tags = try container.decode([String].self) }
-        if has(.traces) { traces = try container.decode(Bool.self) }
-        if has(.location) { location = try container.decode(FileLocation.self) }
-        if has(.description) { description = try container.decode(String.self) }
-        if has(.locations) {
-            // The places of its parts, as two lists: a dictionary's keys cost a container each.
-            let places = try container.decode([String].self)
-            let locations = try container.decode([FileLocation].self)
-            guard places.count == locations.count else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "places and locations differ")
-            }
-            self.locations = Dictionary(zip(places, locations), uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        let present: [Part: Bool] = [
-            .query: !query.isEmpty, .headers: !headers.isEmpty, .body: body != nil, .disabled: !disabled.isEmpty,
-            .captures: !captures.isEmpty, .assertions: !assertions.isEmpty, .retry: retry != nil,
-            .requirements: !requirements.isEmpty, .auth: auth != nil, .graphql: graphql != nil,
-            .operation: operation != nil, .followRedirects: followRedirects != nil, .webSocket: webSocket != nil,
-            .grpc: grpc != nil, .tags: !tags.isEmpty, .traces: traces != nil, .location: location != nil,
-            .description: description != nil, .locations: !locations.isEmpty,
-        ]
-        var container = encoder.unkeyedContainer()
-        try container.encode(Part.allCases.reduce(UInt32(0)) { present[$1] == true ? $0 | $1.bit : $0 })
-        try container.encode(name)
-        try container.encode(folderPath)
-        try container.encode(method)
-        try container.encode(path)
-        if !query.isEmpty { try container.encode(query) }
-        if !headers.isEmpty { try container.encode(headers) }
-        if let body { try container.encode(body) }
-        if !disabled.isEmpty { try container.encode(disabled) }
-        if !captures.isEmpty { try container.encode(captures) }
-        if !assertions.isEmpty { try container.encode(assertions) }
-        if let retry { try container.encode(retry) }
-        if !requirements.isEmpty { try container.encode(requirements) }
-        if let auth { try container.encode(auth) }
-        if let graphql { try container.encode(graphql) }
-        if let operation { try container.encode(operation) }
-        if let followRedirects { try container.encode(followRedirects) }
-        if let webSocket { try container.encode(webSocket) }
-        if let grpc { try container.encode(grpc) }
-        if !tags.isEmpty { try container.encode(tags) }
-        if let traces { try container.encode(traces) }
-        if let location { try container.encode(location) }
-        if let description { try container.encode(description) }
-        if !locations.isEmpty {
-            let places = locations.sorted { $0.key < $1.key }
-            try container.encode(places.map(\.key))
-            try container.encode(places.map(\.value))
-        }
     }
 }

@@ -15,6 +15,12 @@ package struct ParsedCollection: Codable, Sendable {
     /// The texts of the file that hold a template (`{{`), each once: what `CollectionReach`
     /// reads of it.
     package var templateTexts: [String]
+    /// How many times each of `templateTexts` is written, in the same order (empty when not
+    /// counted), so an edit that drops one's last use drops it (`CollectionPatch`).
+    package var templateCounts: [Int] = []
+    /// Whether an edit within one endpoint may be read alone (`CollectionPatch`): the text was
+    /// read without anchors, aliases or merge keys, whose reach is not local.
+    package var patchable = false
 }
 
 /// Parsed collections kept between launches, so that a large collection opens without its YAML
@@ -36,7 +42,7 @@ package struct ParsedCollection: Codable, Sendable {
 /// turns the cache off.
 package struct CollectionCache: Sendable {
     /// The version of the file layout and of the model's coding: entries of another are not read.
-    package static let formatVersion = 1
+    package static let formatVersion = 2
     /// The smallest collection text kept, in bytes.
     package static let minimumBytes = 256 << 10
     /// The most entries kept.
@@ -119,7 +125,7 @@ package struct CollectionCache: Sendable {
         let parsed: ParsedCollection? = bytes.withUnsafeBufferPointer { buffer in
             let payload = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[payloadStart...]))
             guard SHA256.hash(data: payload).elementsEqual(buffer[digestStart..<payloadStart]) else { return nil }
-            return try? Self.decode(payload, dotEnv: dotEnv)
+            return try? decode(payload, dotEnv: dotEnv)
         }
         // Used: the last to be dropped.
         if parsed != nil { utimes(key.file.path, nil) }
@@ -173,13 +179,30 @@ package struct CollectionCache: Sendable {
 
     // MARK: - Coding
 
+    /// The payload: the byte count of the rest of the collection (8 bytes, little-endian), the
+    /// rest of it with `CompactCoding`, then the endpoint tree (`CachedItemsWriter`).
     private static func encode(_ parsed: ParsedCollection) throws -> [UInt8] {
-        try CompactCoding.encode(parsed)
+        let rest = try CompactCoding.encode(parsed)
+        let items = try CachedItemsWriter.encode(parsed.collection.items)
+        var payload = withUnsafeBytes(of: UInt64(rest.count).littleEndian, Array.init)
+        payload.reserveCapacity(payload.count + rest.count + items.count)
+        payload += rest
+        payload += items
+        return payload
     }
 
     /// The `.env` values go to the environments as they are decoded (`CodingUserInfoKey.dotEnv`).
-    private static func decode(_ payload: UnsafeRawBufferPointer, dotEnv: [String: String]) throws -> ParsedCollection {
-        try CompactCoding.decode(ParsedCollection.self, from: payload, userInfo: [.dotEnv: dotEnv])
+    private func decode(_ payload: UnsafeRawBufferPointer, dotEnv: [String: String]) throws -> ParsedCollection {
+        guard payload.count >= 8 else { throw CachedItemsReader.Damaged(offset: 0) }
+        let restCount = UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self))
+        guard restCount <= payload.count - 8 else { throw CachedItemsReader.Damaged(offset: 0) }
+        let itemsStart = 8 + Int(restCount)
+        var parsed = try CompactCoding.decode(
+            ParsedCollection.self, from: UnsafeRawBufferPointer(rebasing: payload[8..<itemsStart]),
+            userInfo: [.dotEnv: dotEnv])
+        parsed.collection.items = try CachedItemsReader.decode(
+            UnsafeRawBufferPointer(rebasing: payload[itemsStart...]), maximumDepth: limits.maxDepth)
+        return parsed
     }
 
     // MARK: - Files

@@ -24,12 +24,18 @@ package enum CollectionLoader {
     /// Loads the collection file at `url`, and what it reaches beyond its folder, read from the
     /// YAML tree the load composed (no second pass over the collection).
     ///
-    /// - Parameter keepsLater: whether a parse the cache does not hold yet is written to it on
-    ///   another thread after the load returns (a long-lived process: the TUI), rather than
-    ///   before (a command that exits when done).
+    /// - Parameters:
+    ///   - keepsLater: whether a parse the cache does not hold yet is written to it on another
+    ///     thread after the load returns (a long-lived process: the TUI), rather than before (a
+    ///     command that exits when done).
+    ///   - patches: whether an edit within one endpoint of the text this process loaded last
+    ///     is read alone, and this parse kept for the next (`CollectionPatch`): a process that
+    ///     reloads the file it has open (the TUI).
     /// - Throws: `CollectionError`.
-    package static func loadReaching(from url: URL, keepsLater: Bool = false) throws -> LoadedCollection {
-        try loadReaching(from: url, text: text(at: url), keepsLater: keepsLater)
+    package static func loadReaching(from url: URL, keepsLater: Bool = false, patches: Bool = false) throws
+        -> LoadedCollection
+    {
+        try loadReaching(from: url, text: text(at: url), keepsLater: keepsLater, patches: patches)
     }
 
     /// The text of the collection file at `url`.
@@ -57,28 +63,50 @@ package enum CollectionLoader {
     /// A large collection's parse is kept in `cache` and read from it the next time the same
     /// text is loaded (`CollectionCache`); what the collection reaches is found again each time.
     ///
-    /// - Parameter keepsLater: whether a parse the cache does not hold yet is written to it on
-    ///   another thread after the load returns, rather than before.
+    /// - Parameters:
+    ///   - keepsLater: whether a parse the cache does not hold yet is written to it on another
+    ///     thread after the load returns, rather than before.
+    ///   - patches: whether an edit within one endpoint of the text this process loaded last
+    ///     is read alone, and this parse kept for the next (`CollectionPatch`).
     /// - Throws: `CollectionError`.
     package static func loadReaching(
-        from url: URL, text: String, cache: CollectionCache? = .current, keepsLater: Bool = false
+        from url: URL, text: String, cache: CollectionCache? = .current, keepsLater: Bool = false,
+        patches: Bool = false
     ) throws -> LoadedCollection {
         let dotEnv = DotEnv.load(besides: url)
-        let key = cache?.key(for: url, text: text)
+        let path = url.standardizedFileURL.path
         var parsed: ParsedCollection
-        if let cache, let key, let cached = cache.read(key, dotEnv: dotEnv) {
-            parsed = cached
+        // An edit within one endpoint of the collection this process loaded last is read alone
+        // (`CollectionPatch`); then a parse kept on disk; then the whole text.
+        if patches, let base = CollectionPatch.base(path: path, dotEnv: dotEnv),
+            let patched = CollectionPatch.patched(base, text: text)
+        {
+            parsed = patched
+            if let cache, text != base.text {
+                // The key hashes the whole text: done where the entry is written.
+                let write: @Sendable () -> Void = {
+                    if let key = cache.key(for: url, text: text) { cache.write(patched, for: key) }
+                }
+                if keepsLater { CollectionCache.writing.async(execute: write) } else { write() }
+            }
         } else {
-            parsed = try parseTexts(text, file: url.path, dotEnv: dotEnv)
-            parsed.collection.sourceHasComments = CollectionMerger.hasComments(text)
-            if let cache, let key {
-                if keepsLater {
-                    let kept = parsed
-                    CollectionCache.writing.async { cache.write(kept, for: key) }
-                } else {
-                    cache.write(parsed, for: key)
+            let key = cache?.key(for: url, text: text)
+            if let cache, let key, let cached = cache.read(key, dotEnv: dotEnv) {
+                parsed = cached
+            } else {
+                parsed = try parseWhole(text, file: url.path, dotEnv: dotEnv)
+                if let cache, let key {
+                    if keepsLater {
+                        let kept = parsed
+                        CollectionCache.writing.async { cache.write(kept, for: key) }
+                    } else {
+                        cache.write(parsed, for: key)
+                    }
                 }
             }
+        }
+        if patches {
+            CollectionPatch.remember(CollectionPatch.Base(path: path, text: text, dotEnv: dotEnv, parsed: parsed))
         }
         parsed.collection.sourceURL = url
         let reach = CollectionReach(
@@ -97,6 +125,14 @@ package enum CollectionLoader {
         -> APICollection
     {
         try parseTexts(text, file: file, dotEnv: dotEnv).collection
+    }
+
+    /// Parses collection YAML whole, with what `CollectionReach` reads of it and whether it has
+    /// comments.
+    static func parseWhole(_ text: String, file: String, dotEnv: [String: String]) throws -> ParsedCollection {
+        var parsed = try parseTexts(text, file: file, dotEnv: dotEnv)
+        parsed.collection.sourceHasComments = CollectionMerger.hasComments(text)
+        return parsed
     }
 
     /// Parses collection YAML, giving back its texts that hold a template (`{{`) too, which is
@@ -119,8 +155,11 @@ package enum CollectionLoader {
             mayMerge: composed.composed?.hasMergeKeys ?? true)
         // The composer gathered the texts with a template as it went; a tree Yams composed is
         // walked for them.
-        if let gathered = composed.composed?.templateTexts {
-            return ParsedCollection(collection: collection, templateTexts: gathered.compactMap { $0.scalar?.string })
+        if let gathered = composed.composed {
+            return ParsedCollection(
+                collection: collection, templateTexts: gathered.templateTexts.compactMap { $0.scalar?.string },
+                templateCounts: gathered.templateCounts,
+                patchable: !gathered.hasAnchors && !gathered.hasAliases && !gathered.hasMergeKeys)
         }
         var texts: [String] = []
         Template.forEachText(of: tree) { text in

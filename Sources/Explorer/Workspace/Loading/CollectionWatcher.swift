@@ -173,9 +173,10 @@ package final class CollectionWatcher: @unchecked Sendable {
             // The text just read is the one loaded: the file is not read a second time.
             let result: Result<LoadedCollection, any Error> = Result {
                 if let text = current?.text {
-                    return try CollectionLoader.loadReaching(from: self.url, text: text, keepsLater: true)
+                    return try CollectionLoader.loadReaching(
+                        from: self.url, text: text, keepsLater: true, patches: true)
                 }
-                return try CollectionLoader.loadReaching(from: self.url, keepsLater: true)
+                return try CollectionLoader.loadReaching(from: self.url, keepsLater: true, patches: true)
             }
             let onChange = self.onChange
             self.queue.async { onChange(result, read) }

@@ -20,10 +20,14 @@ enum EventComposer {
         /// Every distinct text with `{{`, keys and values, in document order of their first
         /// appearance (an imported API repeats the same `{{env.API_KEY}}` in each endpoint).
         var templateTexts: [Node] = []
+        /// How many times each of `templateTexts` is written, in the same order.
+        var templateCounts: [Int] = []
         /// Whether a mapping has a `<<` key (a merge to apply).
         var hasMergeKeys = false
         /// Whether the document has an alias.
         var hasAliases = false
+        /// Whether the document names a node with an anchor.
+        var hasAnchors = false
         /// How deep its mappings and sequences nest (the root's is 1, as `BoundedYAML` counts).
         var depth = 0
     }
@@ -70,7 +74,8 @@ enum EventComposer {
         var holdsEvent = false
         var anchors: [String: Node] = [:]
         var composed = Composed(root: nil)
-        var templateTextsSeen: Set<String> = []
+        /// The index in `templateTexts` of each text seen.
+        var templateTextIndexes: [String: Int] = [:]
 
         init(parser: UnsafeMutablePointer<yaml_parser_t>, event: UnsafeMutablePointer<yaml_event_t>) {
             self.parser = parser
@@ -104,6 +109,7 @@ enum EventComposer {
             let root = try node(depth: 1)
             guard try next() == YAML_DOCUMENT_END_EVENT, try next() == YAML_STREAM_END_EVENT else { throw Unusual() }
             composed.root = root
+            composed.hasAnchors = !anchors.isEmpty
             return composed
         }
 
@@ -133,8 +139,14 @@ enum EventComposer {
                 let anchor = Self.text(scalar.anchor)
                 let style = Node.Scalar.Style(rawValue: numericCast(scalar.style.rawValue)) ?? .any
                 let node = Node.scalar(Node.Scalar(string, tag, style, mark, anchor.map(Anchor.init(stringLiteral:))))
-                if Self.hasOpeningBraces(bytes), templateTextsSeen.insert(string).inserted {
-                    composed.templateTexts.append(node)
+                if Self.hasOpeningBraces(bytes) {
+                    if let index = templateTextIndexes[string] {
+                        composed.templateCounts[index] += 1
+                    } else {
+                        templateTextIndexes[string] = composed.templateTexts.count
+                        composed.templateTexts.append(node)
+                        composed.templateCounts.append(1)
+                    }
                 }
                 if let anchor { anchors[anchor] = node }
                 return node

@@ -12,7 +12,7 @@ package struct APICollection: Sendable, Codable {
     /// The environments, in file order.
     package var environments: [Environment]
     /// The endpoint tree, in file order.
-    package var items: [CollectionItem]
+    package var items: [CollectionItem] = []
     /// The file it was read from, if any.
     package var sourceURL: URL?
     /// Whether the file it was read from has comments (a rewrite of the whole file loses them).
@@ -39,6 +39,14 @@ package struct APICollection: Sendable, Codable {
     package var traces = false
     /// `compare:`: what `explorer compare` leaves out (volatile body values, headers).
     package var compareRules = CompareRules()
+
+    /// What the parsed-collection cache writes with `CompactCoding`: all but the endpoint tree,
+    /// which it writes by hand (`CachedItemsWriter`), and `sourceURL`, set at each load.
+    /// `CollectionCacheTests` holds this list to the count of stored properties.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, variables, environments, sourceHasComments, warnings, description, auth
+        case allowsInsecureRedirects, openAPI, grpcSchema, validatesResponses, traces, compareRules
+    }
 
     /// The `auth:` in effect for an endpoint in an environment: the endpoint's, then its
     /// folders' from the innermost, then the environment's, then the collection's. `nil` (or

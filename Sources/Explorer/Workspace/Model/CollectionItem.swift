@@ -15,7 +15,7 @@ package enum CollectionItem: Sendable, Hashable {
 }
 
 /// A named group of endpoints and sub-folders, as written under `folder:` in the file.
-package struct Folder: Sendable, Codable, Hashable {
+package struct Folder: Sendable, Hashable {
     /// The folder's name.
     package var name: String
     /// Its entries, in file order.
