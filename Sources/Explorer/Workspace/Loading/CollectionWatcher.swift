@@ -11,14 +11,15 @@ import Darwin
 ///
 /// It watches the file's directory, so editors that save by writing a new file and renaming
 /// it over the old one are seen too (inotify on Linux, a vnode dispatch source elsewhere).
-/// Bursts of events are coalesced into one reload; a reload whose text did not change is not
-/// reported. Each reload is delivered on `queue`, as the new collection with what it reaches
+/// Bursts of events are coalesced into one reload (an event that ends a save, a file closed
+/// after writing or renamed into place, reloads within `afterSave`: the text is whole); a reload
+/// whose text did not change is not reported. Each reload is delivered on `queue`, as the new collection with what it reaches
 /// (which the TUI checks against the trust list before it uses it), or the load error, so the
 /// TUI can keep its selection by endpoint address (`APICollection.endpoint(withID:)`); each with
 /// its read's `CollectionReadOrder` number, so a reload that arrives after a newer read (the
 /// explorer's own write read back) can be told stale.
 ///
-/// Unchecked `Sendable`, sound because the `var`s (sources, descriptor, `pending`, `lastSnapshot`)
+/// Unchecked `Sendable`, sound because the `var`s (sources, descriptor, `pendingDeadline`, `lastSnapshot`)
 /// are touched only on `internalQueue`: `start` and `stop` sync onto it, `deinit` has no other owner.
 package final class CollectionWatcher: @unchecked Sendable {
     /// The collection file.
@@ -29,16 +30,21 @@ package final class CollectionWatcher: @unchecked Sendable {
     private var source: (any DispatchSourceProtocol)?
     private var fileSource: (any DispatchSourceProtocol)?
     private var descriptor: Int32 = -1
-    private var pending = false
+    /// When the reload scheduled is due, `nil` when none is.
+    private var pendingDeadline: DispatchTime?
     private var lastSnapshot: Snapshot?
     private let coalescing: DispatchTimeInterval
+    /// How long events are gathered after one that ends a save (a file closed after writing,
+    /// or renamed into place): the save is whole, so only the events of the same moment wait.
+    static let afterSave: DispatchTimeInterval = .milliseconds(5)
 
     /// Creates a watcher; call `start()` to begin.
     ///
     /// - Parameters:
     ///   - url: the collection file.
     ///   - queue: where `onChange` is called (the main queue by default).
-    ///   - coalescing: how long a burst of events is gathered before one reload.
+    ///   - coalescing: how long a burst of events is gathered before one reload, unless one of
+    ///     them ends a save (then `afterSave`).
     ///   - onChange: called with each reloaded collection and what it reaches, or the error
     ///     that loading it gave, and the read's `CollectionReadOrder` number.
     package init(
@@ -136,6 +142,7 @@ package final class CollectionWatcher: @unchecked Sendable {
         let watched: Set<String> = [url.lastPathComponent, ".env"]
         var buffer = [UInt8](repeating: 0, count: 8192)
         var relevant = false
+        var saved = false
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
@@ -146,20 +153,29 @@ package final class CollectionWatcher: @unchecked Sendable {
                         buffer[offset + 15]) << 24
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
-                if watched.contains(name) { relevant = true }
+                if watched.contains(name) {
+                    relevant = true
+                    let mask =
+                        UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
+                        | UInt32(buffer[offset + 7]) << 24
+                    if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 { saved = true }
+                }
                 offset += 16 + length
             }
         }
-        if relevant { scheduleReload() }
+        if relevant { scheduleReload(after: saved ? Self.afterSave : coalescing) }
     }
     #endif
 
-    private func scheduleReload() {
-        guard !pending else { return }
-        pending = true
-        internalQueue.asyncAfter(deadline: .now() + coalescing) { [weak self] in
-            guard let self else { return }
-            self.pending = false
+    private func scheduleReload(after delay: DispatchTimeInterval? = nil) {
+        let deadline = DispatchTime.now() + (delay ?? coalescing)
+        // One reload at a time, at the soonest deadline asked for: a later one is not moved.
+        if let pendingDeadline, pendingDeadline <= deadline { return }
+        pendingDeadline = deadline
+        internalQueue.asyncAfter(deadline: deadline) { [weak self] in
+            // A sooner deadline asked for since has run this reload (or will).
+            guard let self, self.pendingDeadline == deadline else { return }
+            self.pendingDeadline = nil
             guard self.source != nil else { return }
             #if !canImport(Glibc)
             self.watchFileItself()
