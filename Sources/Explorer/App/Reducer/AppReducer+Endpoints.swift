@@ -304,7 +304,9 @@ extension AppReducer {
         // nothing on screen, and their own message ("Deleted …, u brings it back") stays.
         let unchanged =
             state.collection.map {
-                $0.endpoints == collection.endpoints && $0.variables == collection.variables
+                // The trees, not their endpoints gathered: a reload that reads one endpoint
+                // again shares the rest of the old tree, which compares at once.
+                $0.items == collection.items && $0.variables == collection.variables
                     && $0.environments.map(\.description) == collection.environments.map(\.description)
             } ?? false
         let hadLoadError = state.problems.loadError != nil

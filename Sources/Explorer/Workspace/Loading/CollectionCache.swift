@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,24 @@ package struct CollectionCache: Sendable {
 
     /// Where entries are written after a load has returned, one at a time.
     package static let writing = DispatchQueue(label: "explorer.collection-cache", qos: .utility)
+    /// How long after a patched reload its entry is written (`writeAfterEdits`).
+    static let editsSettle: DispatchTimeInterval = .seconds(1)
+    /// The number of the last write `writeAfterEdits` was given.
+    private static let lastEditWrite = Mutex<UInt64>(0)
+
+    /// Writes an entry `editsSettle` after the save it holds, unless another save's comes
+    /// first: writing 9 MB of a collection after every save of a few would take the time of the
+    /// saves' reloads. A process that ends before then writes nothing (the next start parses).
+    static func writeAfterEdits(_ write: @escaping @Sendable () -> Void) {
+        let number = lastEditWrite.withLock { last in
+            last += 1
+            return last
+        }
+        writing.asyncAfter(deadline: .now() + editsSettle) {
+            guard lastEditWrite.withLock({ $0 == number }) else { return }
+            write()
+        }
+    }
 
     /// The folder the entries are in.
     package let directory: URL

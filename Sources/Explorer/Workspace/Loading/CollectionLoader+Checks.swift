@@ -282,8 +282,11 @@ extension Reader {
     /// - Throws: `CollectionError.unknownRequirement` or `.requirementCycle`.
     func checkRequirements(in items: [CollectionItem]) throws {
         let collection = APICollection(name: "", items: items)
+        // Most collections have none: found without gathering the endpoints.
+        var requires = false
+        collection.forEachEndpoint { requires = requires || !$0.requirements.isEmpty }
+        guard requires else { return }
         let endpoints = collection.endpoints
-        guard endpoints.contains(where: { !$0.requirements.isEmpty }) else { return }
         var edges: [String: [(id: String, location: FileLocation?)]] = [:]
         for endpoint in endpoints {
             for requirement in endpoint.requirements {

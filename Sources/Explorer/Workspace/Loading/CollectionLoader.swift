@@ -83,11 +83,12 @@ package enum CollectionLoader {
         {
             parsed = patched
             if let cache, text != base.text {
-                // The key hashes the whole text: done where the entry is written.
+                // The key hashes the whole text: done where the entry is written, a second
+                // after the save, and only for the last of saves that come faster.
                 let write: @Sendable () -> Void = {
                     if let key = cache.key(for: url, text: text) { cache.write(patched, for: key) }
                 }
-                if keepsLater { CollectionCache.writing.async(execute: write) } else { write() }
+                if keepsLater { CollectionCache.writeAfterEdits(write) } else { write() }
             }
         } else {
             let key = cache?.key(for: url, text: text)

@@ -118,10 +118,20 @@ enum CollectionPatch {
             let now = try compose(new, start..<newEnd, line: startLine, folderDepth: folderDepth)
             var reader = Reader(file: base.path)
             reader.source = now.text
-            var seen = walk.addresses
+            var seen: [String: Int] = [:]
             let read = try reader.items(now.root, folderPath: found.endpoint.folderPath, seen: &seen)
             guard read.count == 1, case .endpoint(let endpoint) = read[0], reader.warnings.isEmpty else {
                 throw GiveUp()
+            }
+            // A new address another endpoint has is a duplicate the whole parse names (an
+            // address ends with the name: only those that end so are joined).
+            if endpoint.name != found.endpoint.name {
+                let address = endpoint.id
+                var taken = false
+                collection.forEachEndpoint { other in
+                    taken = taken || (address.hasSuffix(other.name) && other.id == address)
+                }
+                guard !taken else { throw GiveUp() }
             }
 
             var patched = collection
@@ -186,23 +196,19 @@ enum CollectionPatch {
     }
 
     /// The endpoint to patch: the one whose entry starts last at or before a line, with its
-    /// place in the tree, and the addresses of all the others (their duplicates are refused).
+    /// place in the tree.
     private struct Walk {
         let before: Int
         var found: (endpoint: Endpoint, path: [Int])?
-        var addresses: [String: Int] = [:]
 
         mutating func visit(_ items: [CollectionItem], at path: [Int], depth: Int) {
-            for (index, item) in items.enumerated() {
-                switch item {
+            for index in items.indices {
+                switch items[index] {
                 case .folder(let folder): visit(folder.items, at: path + [index], depth: depth + 1)
                 case .endpoint(let endpoint):
                     let line = endpoint.location?.line ?? 0
                     if line <= before, line > (found?.endpoint.location?.line ?? 0) {
-                        if let previous = found?.endpoint { addresses[previous.id] = previous.location?.line ?? 0 }
                         found = (endpoint, path + [index])
-                    } else {
-                        addresses[endpoint.id] = line
                     }
                 }
             }
