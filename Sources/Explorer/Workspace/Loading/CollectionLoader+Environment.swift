@@ -5,6 +5,19 @@ import Yams
 /// An environment of a collection file: its base URL, variables, headers, secrets, `auth:`,
 /// cookies, `tls:`, `proxy:` and `resolve:`.
 extension Reader {
+    /// An entry of `environments:` with the collection's settings it inherits: its
+    /// `allow_insecure_redirects:` and `trace:`.
+    mutating func environment(
+        _ node: Node, collectionVariables: [KeyValue], dotEnv: [String: String], allowsInsecureRedirects: Bool,
+        traces: Bool
+    ) throws -> Environment {
+        let environment = try environment(node, collectionVariables: collectionVariables, dotEnv: dotEnv)
+        environment.collectionAllowsInsecureRedirects = allowsInsecureRedirects
+        environment.collectionTraces = traces
+        environment.traces = try node.mapping?.value("trace").map { try flag($0, key: "trace") }
+        return environment
+    }
+
     mutating func environment(_ node: Node, collectionVariables: [KeyValue], dotEnv: [String: String]) throws
         -> Environment
     {

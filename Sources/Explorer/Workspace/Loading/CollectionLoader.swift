@@ -221,15 +221,14 @@ package enum CollectionLoader {
                     reader.location(node), key: "environments", expected: "a list of environments")
             }
             for element in sequence {
-                let environment = try reader.environment(element, collectionVariables: variables, dotEnv: dotEnv)
+                let environment = try reader.environment(
+                    element, collectionVariables: variables, dotEnv: dotEnv,
+                    allowsInsecureRedirects: allowsInsecureRedirects, traces: traces)
                 let location = reader.location(element)
                 if let first = environmentLines[environment.name] {
                     throw CollectionError.duplicateEnvironment(location, name: environment.name, firstLine: first)
                 }
                 environmentLines[environment.name] = location.line
-                environment.collectionAllowsInsecureRedirects = allowsInsecureRedirects
-                environment.collectionTraces = traces
-                environment.traces = try element.mapping?.value("trace").map { try reader.flag($0, key: "trace") }
                 environments.append(environment)
             }
         }

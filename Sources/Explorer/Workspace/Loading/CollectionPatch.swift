@@ -2,21 +2,23 @@ import Foundation
 import Synchronization
 import Yams
 
-/// A large collection edited within one endpoint, read again from that endpoint's lines alone.
+/// A large collection edited within one endpoint or environment, read again from that entry's
+/// lines alone.
 ///
 /// Saving a change to a collection of 10,000 endpoints would otherwise parse 9 MB of YAML for
-/// one changed line. The last large parse this process made is kept (`remember`), and a new text
-/// of the same file is compared with it: when everything that differs lies within one
-/// endpoint's entry of a block sequence (from its `- ` line to the next line indented no deeper
-/// than the dash), only that entry is composed and read, at its own lines, and put in the old
-/// parse's place; every place written after it moves by the lines the entry gained or lost.
+/// one changed line. The last large parses this process made are kept (`remember`), and a new
+/// text of the same file is compared with its: when everything that differs lies within one
+/// entry of `endpoints:` (at any folder depth) or `environments:` in block style (from its `- `
+/// line to the next line with text indented no deeper than the dash), only that entry is
+/// composed and read, at its own lines, and put in the old parse's place; every place written
+/// after it moves by the lines the entry gained or lost.
 ///
 /// It gives up (and the file is parsed whole, which says what is wrong) whenever the result
-/// might differ from a whole parse: a text with anchors, aliases or merge keys, an entry that
-/// does not read alone, is no longer one endpoint, has or had a warning, or collides with
-/// another's address; an environment written after the entry; a text over the size limit; a
-/// `requires:` that no longer holds. `CollectionPatchTests` holds the result to a whole parse's
-/// on every kind of edit.
+/// might differ from a whole parse: a text with anchors, aliases or merge keys, or a line break
+/// other than LF or CR LF; an entry that does not read alone, is no longer one endpoint (or
+/// environment), has or had a warning, or takes another's address (or name); a text over the
+/// size limit; a `requires:` that no longer holds. `CollectionPatchTests` holds the result to
+/// a whole parse's on every kind of edit.
 enum CollectionPatch {
     /// A parse to patch: the text it was made from and the `.env` values its environments hold.
     struct Base: Sendable {
@@ -80,14 +82,29 @@ enum CollectionPatch {
             var suffix = 0
             while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
 
-            // The endpoint written last at or before the first changed line. Lines are counted
-            // as libyaml counts them only when every break is a line feed (or CR LF).
+            // The entry written last at or before the first changed line: an endpoint's or an
+            // environment's. Lines are counted as libyaml counts them only when every break is
+            // a line feed (or CR LF).
             let before = lines(in: old, 0..<prefix)
             guard !before.otherBreaks else { throw GiveUp() }
             let changedLine = 1 + before.feeds
+            let collection = base.parsed.collection
             var walk = Walk(before: changedLine)
-            walk.visit(base.parsed.collection.items, at: [], depth: 0)
-            guard let found = walk.found, let location = found.endpoint.location else { throw GiveUp() }
+            walk.visit(collection.items, at: [], depth: 0)
+            let environmentIndex = collection.environments.indices.last {
+                (collection.environments[$0].location?.line ?? Int.max) <= changedLine
+            }
+            let entry: Entry
+            let location: FileLocation
+            if let index = environmentIndex, let place = collection.environments[index].location,
+                place.line > walk.found?.endpoint.location?.line ?? 0
+            {
+                (entry, location) = (.environment(index), place)
+            } else if let found = walk.found, let place = found.endpoint.location {
+                (entry, location) = (.endpoint(found.endpoint, found.path), place)
+            } else {
+                throw GiveUp()
+            }
             let startLine = location.line
             let start = try lineStart(line: startLine, near: prefix, changedLine: changedLine)
             guard prefix >= start, let indent = dashIndent(at: start, in: old, column: location.column),
@@ -103,40 +120,44 @@ enum CollectionPatch {
             let oldEndLine = startLine + oldLines.feeds
             let newEndLine = startLine + newLines.feeds
             let shift = LineShift(from: oldEndLine, by: newEndLine - oldEndLine)
-
-            let collection = base.parsed.collection
-            guard
-                !collection.environments.contains(where: {
-                    ($0.location?.line ?? 0) >= startLine || ($0.baseURLLocation?.line ?? 0) >= startLine
-                }),
-                !collection.warnings.contains(where: { (startLine..<oldEndLine).contains($0.location.line) })
-            else { throw GiveUp() }
+            guard !collection.warnings.contains(where: { (startLine..<oldEndLine).contains($0.location.line) }) else {
+                throw GiveUp()
+            }
 
             // The entry as it was, for the templates it held, and as it is.
-            let folderDepth = found.endpoint.folderPath.count
+            var folderDepth = 0
+            if case .endpoint(let endpoint, _) = entry { folderDepth = endpoint.folderPath.count }
             let was = try compose(old, start..<oldEnd, line: startLine, folderDepth: folderDepth)
             let now = try compose(new, start..<newEnd, line: startLine, folderDepth: folderDepth)
             var reader = Reader(file: base.path)
             reader.source = now.text
-            var seen: [String: Int] = [:]
-            let read = try reader.items(now.root, folderPath: found.endpoint.folderPath, seen: &seen)
-            guard read.count == 1, case .endpoint(let endpoint) = read[0], reader.warnings.isEmpty else {
-                throw GiveUp()
-            }
-            // A new address another endpoint has is a duplicate the whole parse names (an
-            // address ends with the name: only those that end so are joined).
-            if endpoint.name != found.endpoint.name {
-                let address = endpoint.id
-                var taken = false
-                collection.forEachEndpoint { other in
-                    taken = taken || (address.hasSuffix(other.name) && other.id == address)
-                }
-                guard !taken else { throw GiveUp() }
-            }
-
             var patched = collection
-            patched.items = try CollectionPatch.replacing(
-                in: collection.items, at: found.path[...], with: endpoint, shift: shift)
+            // Every environment after the entry moved (read back with its places moved).
+            patched.environments = try collection.environments.map { environment in
+                guard (environment.location?.line ?? 0) >= oldEndLine else { return environment }
+                return try shift.apply(environment, userInfo: [.dotEnv: base.dotEnv])
+            }
+            switch entry {
+            case .endpoint(let old, let path):
+                let endpoint = try read(endpoint: now.root, replacing: old, reader: &reader, in: collection)
+                patched.items = try CollectionPatch.replacing(
+                    in: collection.items, at: path[...], with: endpoint, shift: shift)
+            case .environment(let index):
+                guard case .sequence(let sequence) = now.root, sequence.count == 1, let node = sequence.first else {
+                    throw GiveUp()
+                }
+                let environment = try reader.environment(
+                    node, collectionVariables: collection.variables, dotEnv: base.dotEnv,
+                    allowsInsecureRedirects: collection.allowsInsecureRedirects, traces: collection.traces)
+                // A name another environment has is a duplicate the whole parse names.
+                guard reader.warnings.isEmpty,
+                    !collection.environments.indices.contains(where: {
+                        $0 != index && collection.environments[$0].name == environment.name
+                    })
+                else { throw GiveUp() }
+                patched.environments[index] = environment
+                patched.items = try collection.items.map { try shift.apply($0) }
+            }
             patched.warnings = collection.warnings.map { warning in
                 var warning = warning
                 warning.location = shift.apply(warning.location)
@@ -151,6 +172,36 @@ enum CollectionPatch {
             (parsed.templateTexts, parsed.templateCounts) = CollectionPatch.templates(
                 base.parsed, removing: was.composed, adding: now.composed)
             return parsed
+        }
+
+        /// The entry patched: an endpoint at its place in the tree, or an environment.
+        private enum Entry {
+            case endpoint(Endpoint, [Int])
+            case environment(Int)
+        }
+
+        /// The endpoint an entry now holds, in the place of `old`.
+        private func read(
+            endpoint root: Node, replacing old: Endpoint, reader: inout Reader, in collection: APICollection
+        )
+            throws -> Endpoint
+        {
+            var seen: [String: Int] = [:]
+            let read = try reader.items(root, folderPath: old.folderPath, seen: &seen)
+            guard read.count == 1, case .endpoint(let endpoint) = read[0], reader.warnings.isEmpty else {
+                throw GiveUp()
+            }
+            // A new address another endpoint has is a duplicate the whole parse names (an
+            // address ends with the name: only those that end so are joined).
+            if endpoint.name != old.name {
+                let address = endpoint.id
+                var taken = false
+                collection.forEachEndpoint { other in
+                    taken = taken || (address.hasSuffix(other.name) && other.id == address)
+                }
+                guard !taken else { throw GiveUp() }
+            }
+            return endpoint
         }
 
         /// Whether the new text has comments: the old text had none, or had one outside the entry.
@@ -338,9 +389,10 @@ struct LineShift {
 
     /// A value whose places are written through `FileLocation`'s coding, moved: read back
     /// through it with the shift.
-    func apply<T: Codable>(_ value: T) throws -> T {
+    func apply<T: Codable>(_ value: T, userInfo: [CodingUserInfoKey: Any] = [:]) throws -> T {
         guard by != 0 else { return value }
-        return try CompactCoding.decode(T.self, from: CompactCoding.encode(value), userInfo: [.lineShift: self])
+        return try CompactCoding.decode(
+            T.self, from: CompactCoding.encode(value), userInfo: userInfo.merging([.lineShift: self]) { $1 })
     }
 
     /// An item after the patched entry, every place in it moved.
