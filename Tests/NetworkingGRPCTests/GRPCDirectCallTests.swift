@@ -73,17 +73,18 @@ import Testing
     @Test func theDeadlineEndsTheCallAndResetsItsStream() async throws {
         try await withWatchServer { port, watch in
             let client = TestClient(port: port)
-            let call = client.dispatcher.open("/test.Watch/Hold", options: GRPCCallOptions(timeout: .milliseconds(300)))
+            // Long enough for a loaded machine's server to start the handler before its own deadline.
+            let call = client.dispatcher.open("/test.Watch/Hold", options: GRPCCallOptions(timeout: .seconds(1)))
             try await call.send(try bytes("x"))
             call.finish()
             guard case .end(let status, _)? = try await allEvents(of: call).last else { throw TestFailure("no end") }
+            // The client's deadline, or (when the server's came first) the server's status.
             #expect(status.name == "DEADLINE_EXCEEDED")
-            #expect(status.message.contains("the deadline (0.3 seconds) passed"))
             // The server's handler learns the stream ended (grpc-timeout, or the reset).
             await watch.cancelled.wait()
             // grpc-swift's server reads `grpc-timeout` into the request's deadline.
             let timeout = try #require(watch.timeout.withLock { $0 })
-            #expect(timeout > .milliseconds(200) && timeout <= .milliseconds(300))
+            #expect(timeout > .milliseconds(900) && timeout <= .seconds(1))
             await client.dispatcher.shutdown()
         }
     }

@@ -104,7 +104,8 @@ final class GRPCConnection: @unchecked Sendable {
                 openStreams += 1
                 promise.futureResult.assumeIsolated().whenComplete { [self] result in
                     switch result {
-                    case .success(let stream): stream.closeFuture.assumeIsolated().whenComplete { _ in self.streamClosed() }
+                    case .success(let stream):
+                        stream.closeFuture.assumeIsolated().whenComplete { _ in self.streamClosed() }
                     case .failure(let error):
                         streamClosed()
                         failed(error)

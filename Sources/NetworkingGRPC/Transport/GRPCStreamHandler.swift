@@ -70,6 +70,9 @@ final class GRPCStreamHandler: ChannelDuplexHandler {
         }
         let loop = loop
         state.attach { loop.execute { bound.value.cancel() } }
+        // Cancelled before it went out: nothing is sent (a stream opened and reset at once can
+        // leave grpc-swift's server waiting for a cancellation it missed).
+        if state.isCancelled { return cancel() }
         open()
     }
 
@@ -114,15 +117,17 @@ final class GRPCStreamHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        if ended {
-            context.close(promise: nil)
-        } else if context.channel.isActive {
-            send(context: context)
-        }
+        if !ended, context.channel.isActive { send(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        send(context: context)
+        // A call that ended while its stream was being made (cancelled, past its deadline)
+        // closes it once it is active: closing it while it is made leaves it half made.
+        if ended {
+            context.close(promise: nil)
+        } else {
+            send(context: context)
+        }
         context.fireChannelActive()
     }
 
