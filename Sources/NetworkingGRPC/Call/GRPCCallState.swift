@@ -146,21 +146,7 @@ final class GRPCCallState: Sendable {
     /// Hands a message to the reader; returns once fewer than `bufferLimit` wait unread (or at
     /// once when the call's task is cancelled or the reader is gone).
     func message(_ bytes: [UInt8]) async {
-        enum Delivery {
-            case handed(CheckedContinuation<GRPCEvent?, any Error>)
-            case queued(full: Bool)
-        }
-        let delivery = state.withLock { state -> Delivery in
-            guard !state.over, !state.readerGone else { return .queued(full: false) }
-            state.timings.bytesReceived += bytes.count
-            if let reader = state.deliver(.message(bytes)) { return .handed(reader) }
-            return .queued(full: state.isFull)
-        }
-        switch delivery {
-        case .handed(let reader): reader.resume(returning: .message(bytes))
-        case .queued(full: false): return
-        case .queued(full: true): await waitForRoom()
-        }
+        if !offer(bytes) { await waitForRoom() }
     }
 
     /// Hands a message to the reader without waiting: the direct path's `message(_:)`.
