@@ -18,11 +18,6 @@ import Synchronization
 ///
 /// `events` throws, instead of ending with a status, when the call never reached a gRPC
 /// server: `TransportError` (refused, unreachable, TLS) or a metadata adapter's error.
-///
-/// The call goes out when its shape is known: at `finish()`, at a second message, at the first
-/// read of `events` or at `cancel()`, whichever comes first. One message then `finish()` (a
-/// unary or server-streaming call) goes straight onto an HTTP/2 stream of the connection;
-/// any other shape runs through grpc-swift's client.
 public final class GRPCCall: Sendable {
     /// Why a message could not be sent.
     public enum SendError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -54,19 +49,14 @@ public final class GRPCCall: Sendable {
     let outbound: AsyncStream<[UInt8]>
     private let outboundContinuation: AsyncStream<[UInt8]>.Continuation
     let state: GRPCCallState
-    let launch: GRPCCallLaunch
 
     init(path: String, maximumRequestSize: Int) {
         self.path = path
         self.maximumRequestSize = maximumRequestSize
-        let (outbound, continuation) = AsyncStream<[UInt8]>.makeStream()
-        self.outbound = outbound
-        outboundContinuation = continuation
+        (outbound, outboundContinuation) = AsyncStream<[UInt8]>.makeStream()
         let state = GRPCCallState()
         self.state = state
-        let launch = GRPCCallLaunch(outbound: continuation)
-        self.launch = launch
-        events = GRPCEvents(state: state, launch: launch)
+        events = GRPCEvents(state: state)
     }
 
     /// Sends one message.
@@ -79,19 +69,18 @@ public final class GRPCCall: Sendable {
             throw GRPCError.requestTooLarge(path: path, size: message.count, limit: maximumRequestSize)
         }
         if state.isOver { throw SendError.ended(path: path) }
-        switch launch.send(message) {
+        switch outboundContinuation.yield(message) {
         case .terminated: throw state.isOver ? SendError.ended(path: path) : SendError.finished(path: path)
         default: break
         }
     }
 
     /// Half-closes the call: no more messages will be sent (the server may still answer).
-    public func finish() { launch.finish() }
+    public func finish() { outboundContinuation.finish() }
 
     /// Cancels the call: its HTTP/2 stream is reset and `events` ends with `CANCELLED`.
     public func cancel() {
         state.cancel()
-        launch.start()
         outboundContinuation.finish()
     }
 
