@@ -6,7 +6,9 @@ import Testing
 /// `CollectionPatch`: an edit within one endpoint read alone gives what a whole parse of the new
 /// text gives (every place, warning and template included), and every edit it cannot read so
 /// is left to the whole parse.
-@Suite struct CollectionPatchTests {
+// Serialized, and its loops yield: each parses a collection hundreds of times, and a test that
+// holds one of the few threads of Swift's pool for seconds holds up every other suite's.
+@Suite(.serialized) struct CollectionPatchTests {
     static let file = "/project/api.yaml"
 
     /// The collection of `CollectionCacheTests` (every part the model holds), three folders.
@@ -154,12 +156,13 @@ import Testing
 
     /// Random edits of random lines: whatever is patched equals the whole parse, and nothing
     /// that does not parse is patched.
-    @Test func randomEditsPatchOnlyWhatAWholeParseGives() throws {
+    @Test func randomEditsPatchOnlyWhatAWholeParseGives() async throws {
         var generator = SeededGenerator(seed: 56)
         let lines = Self.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let first = try #require(lines.firstIndex { $0.hasPrefix("endpoints:") })
         var patched = 0
         for _ in 0..<200 {
+            await Task.yield()
             var edited = lines
             let index = Int.random(in: (first + 1)..<lines.count, using: &generator)
             switch Int.random(in: 0..<5, using: &generator) {
@@ -177,7 +180,7 @@ import Testing
 
     /// The same of a collection written otherwise: endpoints at the top, their dashes at the
     /// margin, the environments after them.
-    @Test func randomEditsOfEndpointsAtTheMarginWithEnvironmentsAfter() throws {
+    @Test func randomEditsOfEndpointsAtTheMarginWithEnvironmentsAfter() async throws {
         let endpoints = (0..<12).map { index in
             """
             - name: E\(index)
@@ -197,6 +200,7 @@ import Testing
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var patched = 0
         for _ in 0..<150 {
+            await Task.yield()
             var edited = lines
             let index = Int.random(in: 2..<lines.count, using: &generator)
             switch Int.random(in: 0..<4, using: &generator) {
