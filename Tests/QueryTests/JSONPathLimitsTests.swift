@@ -42,6 +42,27 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 2)
     }
 
+    /// `$..*..*` visits and selects about 80,000 nodes, but those hold about ten million: written
+    /// out, they count against the same limit, so a few selected nodes cannot write gigabytes.
+    @Test func whatTheMatchesHoldCountsWhenTheyAreWritten() throws {
+        let path = try JSONPath(strict: "$..*..*")
+        let text = Data(body.serialized().utf8)
+        let limits = EvaluationLimits(queryNodes: 200_000)
+        #expect(try path.evaluate(body, limits: limits).count == 79_401)
+        do {
+            _ = try path.evaluate(text, limits: limits)
+            Issue.record("the matches were written past the node limit")
+        } catch let error as JSONPath.Failure {
+            #expect(
+                error.description
+                    == "The values the JSONPath $..*..* selected hold more than 200000 nodes; "
+                    + "set EXPLORER_MAX_QUERY_NODES to a larger value to allow more.")
+            #expect(error.limit?.variable == "EXPLORER_MAX_QUERY_NODES")
+        }
+        #expect(try JSONPath(strict: "$[0][0]").evaluate(text, limits: EvaluationLimits(queryNodes: 398)).count > 0)
+        #expect(JSONPath.valueCount([body], upTo: .max) == 400)
+    }
+
     @Test func theLimitIsCarriedWithTheFailure() throws {
         let path = try JSONPath("$..*..*")
         do {

@@ -112,11 +112,47 @@ package struct JSONPath: Sendable, CustomStringConvertible {
     package func evaluate(
         _ json: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, limits: EvaluationLimits = .current
     ) throws -> Data {
+        let matches = try matches(in: json, maximumDepth: maximumDepth, limits: limits)
+        try checkWritable(matches, limits: limits)
         var text = Data()
-        JSONValue.array(try matches(in: json, maximumDepth: maximumDepth, limits: limits)).write(pretty: true) {
+        JSONValue.array(matches).write(pretty: true) {
             text.append(contentsOf: $0.utf8)
         }
         return text
+    }
+
+    /// Checks that writing `matches` stays within the node limit: writing a match visits all it
+    /// holds, and `$..*..*` on a small, deeply nested body selects few nodes holding millions.
+    ///
+    /// - Throws: `Failure` naming the limit when the matches hold more than `limits.queryNodes`.
+    package func checkWritable(_ matches: [JSONValue], limits: EvaluationLimits) throws(Failure) {
+        guard Self.valueCount(matches, upTo: limits.queryNodes) > limits.queryNodes else { return }
+        throw Failure(
+            limit: EvaluationLimitError(
+                problem: "the values the JSONPath \(description) selected hold more than \(limits.queryNodes) nodes",
+                variable: EvaluationLimits.queryNodesVariable))
+    }
+
+    /// The number of values in `values` and in all they hold, counted without recursion and only
+    /// until it passes `limit`.
+    static func valueCount(_ values: [JSONValue], upTo limit: Int) -> Int {
+        var count = 0
+        var pending = values[...]
+        var held: [ArraySlice<JSONValue>] = []
+        while count <= limit {
+            guard let value = pending.popFirst() else {
+                guard let next = held.popLast() else { return count }
+                pending = next
+                continue
+            }
+            count += 1
+            switch value {
+            case .array(let elements): held.append(elements[...])
+            case .object(let members): held.append(members.map(\.value)[...])
+            case .null, .bool, .number, .string: break
+            }
+        }
+        return count
     }
 
     /// Applies the expression to a JSON document, giving the values it selects (to be written

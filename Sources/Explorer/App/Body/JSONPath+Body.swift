@@ -43,6 +43,7 @@ extension JSONPath {
             jsonEvents += 1
             let matches = try path.evaluate(root, limits: limits)
             guard !matches.isEmpty else { continue }
+            try path.checkWritable(matches, limits: limits)
             let pretty = JSONValue.array(matches).serialized(pretty: true).replacingOccurrences(of: "\n", with: "\n  ")
             blocks.append(header + "\n  " + pretty)
         }

@@ -48,6 +48,8 @@ enum MarkupIndenter {
         var deepest = 0
         // After the last `>`, a `<` opens no tag: the rest is text.
         let lastClose = input.lastIndex(of: 0x3E) ?? -1
+        // Copied a line at a time as one block of bytes.
+        let indentation = [UInt8](repeating: 0x20, count: maximumIndentedDepth * 2)
 
         func put(_ piece: ArraySlice<UInt8>) {
             guard fits else { return }
@@ -57,7 +59,7 @@ enum MarkupIndenter {
                 output = []
                 return
             }
-            output.append(contentsOf: repeatElement(0x20, count: indent))
+            output.append(contentsOf: indentation[..<indent])
             output.append(contentsOf: piece)
             output.append(0x0A)
         }
