@@ -258,10 +258,10 @@ import Testing
     }
 
     /// Waits until no action has been reported for longer than a heartbeat's period (200 ms) several times over,
-    /// at most 10 s: the number reported then, or nil if it kept growing.
+    /// at most 60 s: the number reported then, or nil if it kept growing.
     func steadyCount(of reported: Collected<AppAction>) async -> Int? {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         var last = reported.all.count
         var since = clock.now
         while clock.now < deadline {

@@ -226,7 +226,7 @@ import Testing
         // The prerequisites are in the history with the exchange itself.
         #expect(await reported.wait { if case .recorded(exchange: 1, _) = $0 { return true } else { return false } })
         // Recorded off the main queue: poll for them.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while try store.summaries().count < 3, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -43,7 +43,7 @@ import Testing
         /// Waits until an action satisfying `condition` is reported, folding every reported
         /// action into the state in order.
         func settle(
-            timeout: Duration = .seconds(30), until condition: @escaping @Sendable (AppAction) -> Bool
+            timeout: Duration = .seconds(120), until condition: @escaping @Sendable (AppAction) -> Bool
         ) async -> Bool {
             let arrived = await reported.wait(timeout: timeout, for: condition)
             while folded < reported.all.count {

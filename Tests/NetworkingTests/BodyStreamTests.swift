@@ -374,7 +374,7 @@ final class Collected<Element: Sendable>: @unchecked Sendable {
 
 /// Polls a value until it has stayed the same for 300 ms (the producer has stopped), or the
 /// timeout passes (`nil`).
-func steadyValue(timeout: Duration = .seconds(20), _ value: @Sendable () -> Int) async -> Int? {
+func steadyValue(timeout: Duration = .seconds(60), _ value: @Sendable () -> Int) async -> Int? {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     var last = value()

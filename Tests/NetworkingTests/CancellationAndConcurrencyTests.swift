@@ -93,7 +93,7 @@ import Testing
         }
         for future in futures { future.send() }
 
-        #expect(await eventually(timeout: .seconds(120)) { counter.count("completion") == count })
+        #expect(await eventually { counter.count("completion") == count })
         #expect(counter.count("ok") == count)
         #expect(counter.count("error") == 0, "\(counter.names(startingWith: "error: ").prefix(3))")
         #expect((0..<count).allSatisfy { counter.count("completion \($0)") == 1 })
@@ -190,7 +190,7 @@ import Testing
                 .completion { log.append(count + index, "completion") }
         }
 
-        #expect(await eventually(timeout: .seconds(60)) { log.finished(2 * count) })
+        #expect(await eventually { log.finished(2 * count) })
         for index in 0..<count {
             let expected =
                 index % 2 == 1

@@ -340,7 +340,7 @@ import Testing
                 PreparedRequest(url: server.url.appendingPathComponent("echo"), headers: ["X-Test": "tunnelled"]))
         var greeting: String?
         // Bounded: a greeting that never comes fails the test instead of hanging it.
-        while greeting == nil, case .event(let event?) = await session.events.next(within: .seconds(15)) {
+        while greeting == nil, case .event(let event?) = await session.events.next(within: .seconds(60)) {
             if case .entry(let entry) = event, entry.direction == .received { greeting = entry.text }
         }
         #expect(greeting?.hasPrefix("x-test=tunnelled") == true)

@@ -16,9 +16,12 @@ package final class Collected<Element: Sendable>: @unchecked Sendable {
     package var all: [Element] { lock.withLock { elements } }
 
     /// Waits, polling and never longer than `timeout`, until an element satisfies `condition`.
+    /// Swift Testing starts every test at once on a pool of as many threads as cores, so a wait
+    /// measures the whole suite's load as much as the code: the default is long, and a wait
+    /// that holds returns at once, so only a failing test takes it.
     ///
     /// - Returns: whether one did.
-    package func wait(timeout: Duration = .seconds(30), for condition: @Sendable (Element) -> Bool) async -> Bool {
+    package func wait(timeout: Duration = .seconds(120), for condition: @Sendable (Element) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if all.contains(where: condition) { return true }

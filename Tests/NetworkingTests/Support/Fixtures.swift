@@ -53,8 +53,9 @@ func timeoutPhase(_ transport: AsyncHTTPClientTransport, _ request: PreparedRequ
     }
 }
 
-/// Polls a condition until it holds or the deadline passes.
-func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
+/// Polls a condition until it holds or the deadline passes: long, since the whole suite runs at
+/// once on a pool of as many threads as cores, and only a failing test waits it out.
+func eventually(timeout: Duration = .seconds(120), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

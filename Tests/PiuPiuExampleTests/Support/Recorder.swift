@@ -39,7 +39,7 @@ final class Recorder: @unchecked Sendable {
 /// future the sending task lets go of just after its callbacks ran.
 ///
 /// - Returns: whether it held in time (or before the test was cancelled).
-func eventually(limit: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+func eventually(limit: Duration = .seconds(120), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
         if condition() { return true }
