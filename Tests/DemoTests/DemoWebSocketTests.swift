@@ -13,7 +13,7 @@ import Testing
     private func events(_ session: WebSocketSession) async -> [WebSocketEvent]? {
         var all: [WebSocketEvent] = []
         while true {
-            switch await session.events.next(within: .seconds(60)) {
+            switch await session.events.next(within: .seconds(15)) {
             case .event(let event?): all.append(event)
             case .event(nil): return all
             case .timedOut:

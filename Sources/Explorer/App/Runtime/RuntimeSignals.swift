@@ -9,18 +9,22 @@ import Darwin
 /// The write end of the runtime's self-pipe, read by the signal handler.
 private nonisolated(unsafe) var signalPipeDescriptor: Int32 = -1
 
-/// Turns SIGWINCH, SIGTERM, SIGHUP and SIGINT into bytes on a pipe the runtime's main
-/// queue reads, so no work happens inside a signal handler beyond one `write`.
-enum RuntimeSignals {
+/// Turns signals into bytes on a pipe that a queue reads, so no work happens inside a signal
+/// handler beyond one `write`: the TUI's runtime (SIGWINCH, SIGTERM, SIGHUP, SIGINT) and a
+/// command's `Interruption`. One pipe at a time. A handler is in place when `install` returns,
+/// so a signal that comes before its reader is ready waits in the pipe rather than being lost.
+package enum RuntimeSignals {
     /// The signals the runtime handles.
     static let handled: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGINT]
 
     /// Installs the handlers.
     ///
-    /// - Parameter writeDescriptor: the pipe's (non-blocking) write end.
-    static func install(writeDescriptor: Int32) {
+    /// - Parameters:
+    ///   - signals: the signals to write to the pipe.
+    ///   - writeDescriptor: the pipe's (non-blocking) write end.
+    package static func install(_ signals: [Int32] = handled, writeDescriptor: Int32) {
         signalPipeDescriptor = writeDescriptor
-        for number in handled {
+        for number in signals {
             var action = sigaction()
             #if canImport(Darwin)
             action.__sigaction_u.__sa_handler = { RuntimeSignals.received($0) }
@@ -33,11 +37,11 @@ enum RuntimeSignals {
         }
     }
 
-    /// Puts the default dispositions back.
-    static func uninstall() {
+    /// Puts the default dispositions of `signals` back.
+    package static func uninstall(_ signals: [Int32] = handled) {
         guard signalPipeDescriptor >= 0 else { return }
+        for number in signals { signal(number, SIG_DFL) }
         signalPipeDescriptor = -1
-        for number in handled { signal(number, SIG_DFL) }
     }
 
     /// The handler: one byte naming the signal; async-signal-safe.
