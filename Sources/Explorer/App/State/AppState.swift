@@ -405,19 +405,19 @@ package struct AppState: Sendable {
             rows: endpointFilterRows)
     }
 
-    /// How many endpoints the list has (folder headings left out).
+    /// How many endpoints the list has (folder headings left out): counted, not kept, since
+    /// the filter's texts are made only once a filter is typed.
     var endpointCount: Int {
-        endpointFilter.endpointCount(
-            version: endpointFilterVersion, count: endpointRows.count, rows: endpointFilterRows)
+        endpointRows.count { $0.endpoint != nil }
     }
 
-    /// Each endpoints row's text as the filter reads it, and whether it is an endpoint.
-    private func endpointFilterRows() -> [(text: String, isEndpoint: Bool)] {
+    /// Each endpoints row's text as the filter reads it.
+    private func endpointFilterRows() -> [String] {
         // The indentation is spaces: no word of a filter matches in it.
         endpointRows.map { row in
             let parts = endpointRowParts(row, indented: false)
-            guard let method = parts.method else { return (parts.name, false) }
-            return (method + " " + parts.name + (parts.marker.map { " " + $0 } ?? ""), true)
+            guard let method = parts.method else { return parts.name }
+            return method + " " + parts.name + (parts.marker.map { " " + $0 } ?? "")
         }
     }
 

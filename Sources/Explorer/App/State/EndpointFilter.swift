@@ -18,7 +18,6 @@ final class EndpointFilter: Sendable {
     private struct Memo {
         var version: Int
         var texts: [[UInt8]]
-        var endpointCount: Int
         var words: [[UInt8]]?
         var visible: [Int]
     }
@@ -40,10 +39,9 @@ final class EndpointFilter: Sendable {
     ///   - filter: the endpoints list's filter.
     ///   - version: the rows' version.
     ///   - count: how many rows there are.
-    ///   - rows: each row's text, and whether it is an endpoint (not a folder heading); made
-    ///     only when this version has none kept.
+    ///   - rows: each row's text; made only when this version has none kept.
     func visibleRows(
-        _ filter: String, version: Int, count: Int, rows: () -> [(text: String, isEndpoint: Bool)]
+        _ filter: String, version: Int, count: Int, rows: () -> [String]
     ) -> [Int] {
         let words = Self.words(filter)
         guard !words.isEmpty else { return Array(0..<count) }
@@ -69,19 +67,12 @@ final class EndpointFilter: Sendable {
         return result
     }
 
-    /// How many of the rows are endpoints, for the list's title.
-    func endpointCount(version: Int, count: Int, rows: () -> [(text: String, isEndpoint: Bool)]) -> Int {
-        kept(version: version, count: count, rows: rows).endpointCount
-    }
-
     /// The kept texts of `version` (`count` rows), made (and kept, without a filter result)
     /// when absent.
-    private func kept(version: Int, count: Int, rows: () -> [(text: String, isEndpoint: Bool)]) -> Memo {
+    private func kept(version: Int, count: Int, rows: () -> [String]) -> Memo {
         if let memo = memo.withLock({ $0 }), memo.version == version, memo.texts.count == count { return memo }
-        let made = rows()
         let fresh = Memo(
-            version: version, texts: made.map { Array($0.text.lowercased().utf8) },
-            endpointCount: made.count { $0.isEndpoint }, words: nil, visible: [])
+            version: version, texts: rows().map { Array($0.lowercased().utf8) }, words: nil, visible: [])
         memo.withLock { $0 = fresh }
         return fresh
     }
