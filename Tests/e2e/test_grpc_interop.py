@@ -217,11 +217,14 @@ def start_send(explorer_bin, interop, name: str, *options: str) -> subprocess.Po
     folder, collection = interop
     environment = {"HOME": str(folder), "XDG_STATE_HOME": str(folder / "state"), "LANG": "C.UTF-8",
                    "PATH": "/usr/bin:/bin"}
+    # Ctrl-C's default action, whatever this process has: a test run started in the background
+    # by a shell has SIGINT ignored, and a child inherits that, so a SIGINT sent before the
+    # explorer's own handler is in place would be lost rather than end it.
     return subprocess.Popen(
         [str(explorer_bin), "send", "--collection", str(collection), "--env", "local", name, "--no-history",
          *options],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,
-        cwd=str(folder))
+        cwd=str(folder), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_cancel_after_first_response(explorer_bin, interop):
