@@ -1,6 +1,7 @@
 import Foundation
 import NetworkingCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Measure
@@ -130,12 +131,13 @@ import Testing
 
     @Test func statusesAndFailuresAreCountedByKind() async throws {
         let server = try await DelayServer.start()
-        let port = server.port
         let statuses = await load("/status/503", LoadPlan(requests: 5, concurrency: 2), server: server)
         await server.stop()
         #expect(statuses.latencies.statuses == [503: 5])
-        // Nothing listens on the stopped server's port any more.
-        let provider = FixedServer(URL(string: "http://127.0.0.1:\(port)")!)
+        // Nothing listens there (a stopped server's port may be taken by another test's server).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let provider = FixedServer(URL(string: "http://127.0.0.1:\(refusing.port)")!)
         let transport = AsyncHTTPClientTransport(configuration: .init(proxy: .none))
         let dispatcher = NetworkDispatcher(
             serverProvider: provider, transport: transport, callbackQueue: DispatchQueue(label: "load-test"))

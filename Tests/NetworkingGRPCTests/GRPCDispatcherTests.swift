@@ -78,7 +78,10 @@ import Testing
     }
 
     @Test func anUnreachableServerIsOneSentence() async throws {
-        let port = try await withTestServer { port, _ in port }
+        // Not a stopped server's port: another test's server may take it and answer.
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let client = TestClient(port: port)
         let call = client.dispatcher.open("/test.Test/Echo")
         try await call.send(try bytes("x"))

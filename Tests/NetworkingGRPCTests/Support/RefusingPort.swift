@@ -1,0 +1,1 @@
+../../NetworkingTests/Support/RefusingPort.swift
