@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -83,7 +84,7 @@ let package = Package(
         ),
         // gRPC calls with the dispatcher's model (the ServerProvider's base URL at call time,
         // ResponseFuture, async sequences, metadata hooks), over grpc-swift-2 and its HTTP/2
-        // transport; server reflection (v1 and v1alpha), as a client and as a service.
+        // transport (unary-shaped calls directly on swift-nio-http2's streams); server reflection (v1 and v1alpha), as a client and as a service.
         .target(
             name: "NetworkingGRPC",
             dependencies: [
@@ -95,6 +96,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // publicsuffix/public_suffix_list.dat compiled into NetworkingCore as one string literal

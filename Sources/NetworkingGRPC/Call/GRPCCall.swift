@@ -18,6 +18,11 @@ import Synchronization
 ///
 /// `events` throws, instead of ending with a status, when the call never reached a gRPC
 /// server: `TransportError` (refused, unreachable, TLS) or a metadata adapter's error.
+///
+/// The call goes out when its shape is known: at `finish()`, at a second message, at the first
+/// read of `events` or at `cancel()`, whichever comes first. One message then `finish()` (a
+/// unary or server-streaming call) goes straight onto an HTTP/2 stream of the connection;
+/// any other shape runs through grpc-swift's client.
 public final class GRPCCall: Sendable {
     /// Why a message could not be sent.
     public enum SendError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -49,14 +54,19 @@ public final class GRPCCall: Sendable {
     let outbound: AsyncStream<[UInt8]>
     private let outboundContinuation: AsyncStream<[UInt8]>.Continuation
     let state: GRPCCallState
+    let launch: GRPCCallLaunch
 
     init(path: String, maximumRequestSize: Int) {
         self.path = path
         self.maximumRequestSize = maximumRequestSize
-        (outbound, outboundContinuation) = AsyncStream<[UInt8]>.makeStream()
+        let (outbound, continuation) = AsyncStream<[UInt8]>.makeStream()
+        self.outbound = outbound
+        outboundContinuation = continuation
         let state = GRPCCallState()
         self.state = state
-        events = GRPCEvents(state: state)
+        let launch = GRPCCallLaunch(outbound: continuation)
+        self.launch = launch
+        events = GRPCEvents(state: state, launch: launch)
     }
 
     /// Sends one message.
@@ -69,18 +79,19 @@ public final class GRPCCall: Sendable {
             throw GRPCError.requestTooLarge(path: path, size: message.count, limit: maximumRequestSize)
         }
         if state.isOver { throw SendError.ended(path: path) }
-        switch outboundContinuation.yield(message) {
+        switch launch.send(message) {
         case .terminated: throw state.isOver ? SendError.ended(path: path) : SendError.finished(path: path)
         default: break
         }
     }
 
     /// Half-closes the call: no more messages will be sent (the server may still answer).
-    public func finish() { outboundContinuation.finish() }
+    public func finish() { launch.finish() }
 
     /// Cancels the call: its HTTP/2 stream is reset and `events` ends with `CANCELLED`.
     public func cancel() {
         state.cancel()
+        launch.start()
         outboundContinuation.finish()
     }
 

@@ -3,20 +3,22 @@ import NetworkingCore
 import Synchronization
 
 /// What a call has told its reader, and what stops it: the events in order (headers once,
-/// then messages, then one end), its timings, and the task that runs it.
+/// then messages, then one end), its timings, and how to cancel the work that runs it.
 ///
 /// The events wait in a bounded buffer until the reader takes them: when `bufferLimit`'s
 /// messages or bytes wait unread, `message(_:)` suspends the task that reads the response
-/// stream until the reader takes one, so grpc-swift reads no more from the connection and
-/// HTTP/2's flow control holds the server back. The headers and the end (status and
-/// trailers, or a failure) are never held back nor dropped.
+/// stream until the reader takes one (and `offer(_:)` tells a stream handler to stop reading
+/// until `whenRoom(_:)`'s handler runs), so no more is read from the connection and HTTP/2's
+/// flow control holds the server back. The headers and the end (status and trailers, or a
+/// failure) are never held back nor dropped.
 final class GRPCCallState: Sendable {
     /// How many messages, and how many of their bytes, wait unread at most before the response
     /// stream is read no further (a message larger than the bytes waits alone).
     static let bufferLimit = (messages: 16, bytes: 4 * 1024 * 1024)
 
     private struct State {
-        var task: Task<Void, Never>?
+        /// Stops the work that runs the call (its task, or its stream on the connection's loop).
+        var stop: (@Sendable () -> Void)?
         var cancelled = false
         var headersSent = false
         var over = false
@@ -33,6 +35,8 @@ final class GRPCCallState: Sendable {
         /// The reader waiting for an event, and the response stream's reader waiting for room.
         var reader: CheckedContinuation<GRPCEvent?, any Error>?
         var writer: CheckedContinuation<Void, Never>?
+        /// A stream handler's way on once there is room (the direct path's `writer`).
+        var roomHandler: (@Sendable () -> Void)?
         /// Waiters for the writer to be held back (tests).
         var heldBackWaiters: [CheckedContinuation<Void, Never>] = []
         /// The reader stopped (its iterator was dropped or its task cancelled): nothing more is kept.
@@ -103,20 +107,25 @@ final class GRPCCallState: Sendable {
     var bufferedMessages: (now: Int, most: Int) { state.withLock { ($0.queuedMessages, $0.mostQueuedMessages) } }
 
     func attach(_ task: Task<Void, Never>) {
+        attach { task.cancel() }
+    }
+
+    /// Sets what `cancel()` runs; runs it now when the call was cancelled already.
+    func attach(stop: @escaping @Sendable () -> Void) {
         let cancelled = state.withLock { state in
-            state.task = task
+            state.stop = stop
             return state.cancelled
         }
-        if cancelled { task.cancel() }
+        if cancelled { stop() }
     }
 
     func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
+        let stop = state.withLock { state -> (@Sendable () -> Void)? in
             guard !state.over, !state.cancelled else { return nil }
             state.cancelled = true
-            return state.task
+            return state.stop
         }
-        task?.cancel()
+        stop?()
     }
 
     /// The request is handed to the transport now.
@@ -137,6 +146,14 @@ final class GRPCCallState: Sendable {
     /// Hands a message to the reader; returns once fewer than `bufferLimit` wait unread (or at
     /// once when the call's task is cancelled or the reader is gone).
     func message(_ bytes: [UInt8]) async {
+        if !offer(bytes) { await waitForRoom() }
+    }
+
+    /// Hands a message to the reader without waiting: the direct path's `message(_:)`.
+    ///
+    /// - Returns: whether there is room for more; when not, the caller stops reading the
+    ///   stream and waits for `whenRoom(_:)`.
+    func offer(_ bytes: [UInt8]) -> Bool {
         enum Delivery {
             case handed(CheckedContinuation<GRPCEvent?, any Error>)
             case queued(full: Bool)
@@ -148,10 +165,26 @@ final class GRPCCallState: Sendable {
             return .queued(full: state.isFull)
         }
         switch delivery {
-        case .handed(let reader): reader.resume(returning: .message(bytes))
-        case .queued(full: false): return
-        case .queued(full: true): await waitForRoom()
+        case .handed(let reader):
+            reader.resume(returning: .message(bytes))
+            return true
+        case .queued(let full): return !full
         }
+    }
+
+    /// Runs `handler` once the reader has taken a message (or left, or the call ended).
+    ///
+    /// - Returns: `false`, without keeping `handler`, when there is room already.
+    func whenRoom(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        let heldBack = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+            guard state.isFull, !state.readerGone, !state.over else { return nil }
+            state.roomHandler = handler
+            defer { state.heldBackWaiters = [] }
+            return state.heldBackWaiters
+        }
+        guard let heldBack else { return false }
+        for waiter in heldBack { waiter.resume() }
+        return true
     }
 
     /// Waits until the reader takes a message (or it leaves, or this task is cancelled).
@@ -220,20 +253,23 @@ final class GRPCCallState: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (reader: CheckedContinuation<GRPCEvent?, any Error>) in
                 enum Answer {
-                    case event(GRPCEvent?, room: CheckedContinuation<Void, Never>?)
+                    case event(GRPCEvent?, room: CheckedContinuation<Void, Never>?, handler: (@Sendable () -> Void)?)
                     case failure(any Error)
                     case wait
                 }
                 let answer = state.withLock { state -> Answer in
-                    if state.readerGone || state.readerDone { return .event(nil, room: nil) }
+                    if state.readerGone || state.readerDone { return .event(nil, room: nil, handler: nil) }
                     if let event = state.dequeue() {
                         if case .end = event { state.readerDone = true }
                         var room: CheckedContinuation<Void, Never>?
+                        var handler: (@Sendable () -> Void)?
                         if !state.isFull {
                             room = state.writer
                             state.writer = nil
+                            handler = state.roomHandler
+                            state.roomHandler = nil
                         }
-                        return .event(event, room: room)
+                        return .event(event, room: room, handler: handler)
                     }
                     if let failure = state.failure {
                         state.failure = nil
@@ -242,14 +278,15 @@ final class GRPCCallState: Sendable {
                     }
                     if state.over {
                         state.readerDone = true
-                        return .event(nil, room: nil)
+                        return .event(nil, room: nil, handler: nil)
                     }
                     state.reader = reader
                     return .wait
                 }
                 switch answer {
-                case .event(let event, let room):
+                case .event(let event, let room, let handler):
                     room?.resume()
+                    handler?()
                     reader.resume(returning: event)
                 case .failure(let error): reader.resume(throwing: error)
                 case .wait: break
@@ -263,11 +300,12 @@ final class GRPCCallState: Sendable {
     /// The reader stopped before the end (its iterator was dropped, or its task cancelled):
     /// the call is cancelled and nothing more is kept for it.
     func readerLeft() {
-        let (reader, writer, waiters, done) = state.withLock { state in
+        let (reader, writer, handler, waiters, done) = state.withLock { state in
             defer {
                 state.heldBackWaiters = []
                 state.reader = nil
                 state.writer = nil
+                state.roomHandler = nil
                 state.queue = []
                 state.head = 0
                 state.queuedMessages = 0
@@ -275,10 +313,11 @@ final class GRPCCallState: Sendable {
             }
             let done = state.readerDone || state.readerGone
             state.readerGone = true
-            return (state.reader, state.writer, state.heldBackWaiters, done)
+            return (state.reader, state.writer, state.roomHandler, state.heldBackWaiters, done)
         }
         reader?.resume(returning: nil)
         writer?.resume()
+        handler?()
         for waiter in waiters { waiter.resume() }
         if !done { cancel() }
     }
@@ -288,7 +327,7 @@ final class GRPCCallState: Sendable {
     func heldBack() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state in
-                if state.writer != nil || state.over || state.readerGone { return true }
+                if state.writer != nil || state.roomHandler != nil || state.over || state.readerGone { return true }
                 state.heldBackWaiters.append(waiter)
                 return false
             }

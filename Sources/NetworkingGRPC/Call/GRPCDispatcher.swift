@@ -8,12 +8,14 @@ import NetworkingCore
 /// (plaintext HTTP/2, prior knowledge) or `grpcs://host:port` (TLS).
 ///
 /// As `NetworkDispatcher` does for HTTP, it asks its provider at each call, so switching the
-/// environment switches the next call's server. It keeps one grpc-swift client (over
-/// `HTTP2ClientTransport.Posix`) per target, security, `:authority` and event loop, and reuses
-/// it for every call there; `shutdown()` closes them. A caller running on one of the dispatcher's
-/// event loops (`executors`) calls through a connection of that loop, and the call runs there:
-/// it reads its answers with no hop between threads. Other callers share the first loop's
-/// connection, their calls running on Swift's global executor.
+/// environment switches the next call's server. A call of one request message (unary or
+/// server-streaming) runs directly on an HTTP/2 stream of swift-nio-http2, all of it on its
+/// connection's event loop; other calls run through a grpc-swift client (over
+/// `HTTP2ClientTransport.Posix`). Each keeps one connection per target, security, `:authority`
+/// and event loop, and reuses it for every call there; `shutdown()` closes them. A caller
+/// running on one of the dispatcher's event loops (`executors`) calls through a connection of
+/// that loop, and the call runs there: it reads its answers with no hop between threads. Other
+/// callers share the first loop's connection.
 ///
 /// ```swift
 /// let dispatcher = GRPCDispatcher(serverProvider: environment)
@@ -48,6 +50,7 @@ public final class GRPCDispatcher: @unchecked Sendable {
     /// every call of that loop meanwhile: keep those on the global executor.
     public var executors: [EventLoopExecutor] { clients.executors }
     let clients: GRPCClientPool
+    let connections: GRPCConnectionPool
 
     /// Creates a dispatcher.
     ///
@@ -67,13 +70,15 @@ public final class GRPCDispatcher: @unchecked Sendable {
         self.metadataAdapters = metadataAdapters
         self.maximumMessageSize = maximumMessageSize
         self.callbackQueue = callbackQueue
-        self.clients = GRPCClientPool(tls: tls, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let clients = GRPCClientPool(tls: tls, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        self.clients = clients
+        connections = GRPCConnectionPool(tls: tls, loops: clients.executors.map(\.eventLoop))
     }
 
     /// Opens a call: the raw call every other is built on, bytes in and events out.
     ///
-    /// The base URL is asked for now; the metadata adapters, the connection and the call run
-    /// in a task of their own. Send with `send(_:)`, close with `finish()`, read `events`.
+    /// The base URL is asked for now; the call goes out once its shape is known (see `GRPCCall`).
+    /// Send with `send(_:)`, close with `finish()`, read `events`.
     ///
     /// - Parameters:
     ///   - path: the method: `/package.Service/Method` (the leading slash may be left out).
@@ -87,19 +92,32 @@ public final class GRPCDispatcher: @unchecked Sendable {
         let call = GRPCCall(path: path, maximumRequestSize: options.maximumRequestSize ?? maximumMessageSize)
         let baseURL = currentBaseURL()
         let loop = clients.loopOfCaller()
+        let responseLimit = options.maximumResponseSize ?? maximumMessageSize
+        let executor = loop.map { clients.executors[$0] }
         let run = GRPCCallRun(
             call: call, baseURL: baseURL, metadata: metadata, options: options, adapters: metadataAdapters,
-            responseLimit: options.maximumResponseSize ?? maximumMessageSize, clients: clients, loop: loop ?? 0)
-        call.run(on: loop.map { clients.executors[$0] }) { await run.run() }
+            responseLimit: responseLimit, clients: clients, loop: loop ?? 0)
+        let direct = GRPCDirectCall(
+            call: call, baseURL: baseURL, metadata: metadata, options: options, adapters: metadataAdapters,
+            responseLimit: responseLimit, connections: connections, loop: loop ?? 0, callerExecutor: executor)
+        call.launch.set { shape in
+            switch shape {
+            case .single(let message): direct.start(message)
+            case .stream: call.run(on: executor) { await run.run() }
+            }
+        }
         return call
     }
 
     /// Shuts down every connection, letting calls in flight finish. A later call connects anew.
-    public func shutdown() async { await clients.shutdown() }
+    public func shutdown() async {
+        await connections.shutdown()
+        await clients.shutdown()
+    }
 
-    /// How many connections (grpc-swift clients) the dispatcher keeps: one per target, security,
-    /// authority and loop its calls went through.
-    public var connectionCount: Int { clients.count }
+    /// How many connections (direct ones and grpc-swift clients) the dispatcher keeps: one per
+    /// target, security, authority and loop its calls went through, for each path.
+    public var connectionCount: Int { connections.count + clients.count }
 
     private func currentBaseURL() -> Result<URL, any Error> {
         guard let provider = serverProvider else { return .failure(TransportError.serverProviderReleased) }

@@ -13,20 +13,36 @@ public struct GRPCEvents: AsyncSequence, Sendable {
     public typealias Element = GRPCEvent
 
     let state: GRPCCallState
+    /// Sends the call out at the first read, when nothing else did.
+    let launch: GRPCCallLaunch?
+
+    init(state: GRPCCallState, launch: GRPCCallLaunch? = nil) {
+        self.state = state
+        self.launch = launch
+    }
 
     /// Creates the iterator.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: Reader(state: state)) }
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: Reader(state: state), launch: launch)
+    }
 
     /// Reads the events one by one.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let reader: Reader
+        var launch: GRPCCallLaunch?
 
         /// The next event, or `nil` after the end, or when the reading task was cancelled (the call
         /// is cancelled then).
         ///
         /// - Throws: `TransportError` (refused, unreachable, TLS) or a metadata adapter's error
         ///   when the call never reached a gRPC server, after the events before it.
-        public mutating func next() async throws -> GRPCEvent? { try await reader.state.next() }
+        public mutating func next() async throws -> GRPCEvent? {
+            if let launch {
+                launch.start()
+                self.launch = nil
+            }
+            return try await reader.state.next()
+        }
     }
 
     /// Cancels the call when its last iterator goes before the end was read.

@@ -39,6 +39,16 @@ enum GRPCFailureMapping {
 
     /// The failure to reach a gRPC server an error holds, or `nil` when it is a status.
     static func connectionFailure(_ error: RPCError, target: GRPCTarget) -> (any Error)? {
+        if let failure = connectionFailure(cause: error, target: target) { return failure }
+        if error.code == .unavailable, error.message.contains("HTTP/2 connection preface") {
+            return notHTTP2(target)
+        }
+        return nil
+    }
+
+    /// The failure to reach a gRPC server an error of a connection holds (refused, unreachable,
+    /// TLS, a name that does not resolve), or `nil`.
+    static func connectionFailure(cause error: any Error, target: GRPCTarget) -> (any Error)? {
         let host = target.host
         if let ioError = find(IOError.self, in: error) {
             switch ioError.errnoCode {
@@ -59,12 +69,14 @@ enum GRPCFailureMapping {
             }
             return TransportError.dnsFailure(host: host)
         }
-        if error.code == .unavailable, error.message.contains("HTTP/2 connection preface") {
-            return TransportError.other(
-                "\(target.hostAndPort) accepted the connection but did not answer HTTP/2: it is not a gRPC server"
-                    + (target.usesTLS ? "" : ", or it wants TLS (grpcs://)"))
-        }
         return nil
+    }
+
+    /// A server that accepted the connection but did not speak HTTP/2.
+    static func notHTTP2(_ target: GRPCTarget) -> TransportError {
+        TransportError.other(
+            "\(target.hostAndPort) accepted the connection but did not answer HTTP/2: it is not a gRPC server"
+                + (target.usesTLS ? "" : ", or it wants TLS (grpcs://)"))
     }
 
     /// Why a TLS handshake failed, from what BoringSSL and NIOSSL say (as the HTTP transport reads it).
@@ -98,15 +110,15 @@ enum GRPCFailureMapping {
         return found
     }
 
-    private static func find<T>(_ type: T.Type, in error: RPCError) -> T? {
+    private static func find<T>(_ type: T.Type, in error: any Error) -> T? {
         causes(of: error).lazy.compactMap { $0 as? T }.first
     }
 
-    private static func findNamed(_ name: String, in error: RPCError) -> Any? {
+    private static func findNamed(_ name: String, in error: any Error) -> Any? {
         causes(of: error).first { String(reflecting: type(of: $0)).contains(name) }
     }
 
-    private static func findTLSError(in error: RPCError) -> Any? {
+    private static func findTLSError(in error: any Error) -> Any? {
         causes(of: error).first { cause in
             guard cause is any Error else { return false }
             let name = String(reflecting: type(of: cause))
