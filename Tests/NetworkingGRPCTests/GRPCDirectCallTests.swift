@@ -180,6 +180,42 @@ import Testing
         }
     }
 
+    @Test func aDispatcherLetGoClosesItsConnections() async throws {
+        try await withWatchServer { port, _ in
+            var client: TestClient? = TestClient(port: port)
+            // One connection of each path: a unary call's, and a client stream's grpc-swift client.
+            _ = try await client!.dispatcher.unary("/test.Watch/Echo", stringValue("a"), as: StringValue.self)
+            let stream = client!.dispatcher.open("/test.Watch/Echo")
+            try await stream.send(try bytes("b"))
+            try await stream.send(try bytes("c"))
+            stream.finish()
+            _ = try await allEvents(of: stream)
+            #expect(Self.establishedConnections(toPort: port) == 2)
+            client = nil
+            // Without `shutdown()`: the dispatcher's deinit closes both.
+            let clock = ContinuousClock()
+            let until = clock.now.advanced(by: .seconds(60))
+            while Self.establishedConnections(toPort: port) > 0, clock.now < until {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(Self.establishedConnections(toPort: port) == 0)
+        }
+    }
+
+    /// The established TCP connections to a port of 127.0.0.1 (from `/proc/net/tcp`).
+    static func establishedConnections(toPort port: Int) -> Int {
+        // Read to its end: the file says its size is 0, and one read gives a page of it.
+        guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp"),
+            let data = try? file.readToEnd(), let table = String(data: data, encoding: .utf8)
+        else { return -1 }
+        let remote = String(format: "0100007F:%04X", port)
+        return table.split(separator: "\n").dropFirst().count { line in
+            let fields = line.split(separator: " ")
+            // sl, local address, remote address, state (01: ESTABLISHED)
+            return fields.count > 3 && fields[2] == remote && fields[3] == "01"
+        }
+    }
+
     @Test func theGRPCTimeoutHeaderIsWrittenWithAtMostEightDigits() {
         #expect(GRPCWire.timeoutValue(.milliseconds(300)) == "300000u")
         #expect(GRPCWire.timeoutValue(.seconds(20)) == "20000000u")

@@ -109,6 +109,13 @@ public final class GRPCDispatcher: @unchecked Sendable {
         return call
     }
 
+    /// A dispatcher let go without `shutdown()` closes its connections once their calls end
+    /// (a grpc-swift client's task would otherwise keep it, and its sockets, for good).
+    deinit {
+        connections.close()
+        clients.close()
+    }
+
     /// Shuts down every connection, letting calls in flight finish. A later call connects anew.
     public func shutdown() async {
         await connections.shutdown()

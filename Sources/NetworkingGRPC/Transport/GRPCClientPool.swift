@@ -80,11 +80,21 @@ final class GRPCClientPool: Sendable {
 
     /// Shuts every client down, letting calls in flight finish; a later call makes new ones.
     func shutdown() async {
+        for entry in beginShutdown() { await entry.task.value }
+    }
+
+    /// Starts shutting every client down without waiting for them: their connections close
+    /// once the calls in flight end.
+    @discardableResult
+    private func beginShutdown() -> [Running] {
         let running = clients.withLock { clients in
             defer { clients.removeAll() }
             return Array(clients.values)
         }
         for entry in running { entry.client.beginGracefulShutdown() }
-        for entry in running { await entry.task.value }
+        return running
     }
+
+    /// `shutdown()` without the wait, for a dispatcher that is let go.
+    func close() { beginShutdown() }
 }

@@ -58,14 +58,20 @@ final class GRPCConnectionPool: Sendable {
 
     /// Closes every connection once its calls in flight have ended; a later call connects anew.
     func shutdown() async {
+        for connection in close() {
+            let channel = try? await connection.channel.get()
+            try? await channel?.closeFuture.get()
+        }
+    }
+
+    /// `shutdown()` without the wait, for a dispatcher that is let go.
+    @discardableResult
+    func close() -> [GRPCConnection] {
         let all = connections.withLock { connections in
             defer { connections.removeAll() }
             return Array(connections.values)
         }
-        for connection in all {
-            connection.close()
-            let channel = try? await connection.channel.get()
-            try? await channel?.closeFuture.get()
-        }
+        for connection in all { connection.close() }
+        return all
     }
 }
