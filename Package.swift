@@ -424,8 +424,10 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Terminal",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/TestSupport"
         ),

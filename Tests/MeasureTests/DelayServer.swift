@@ -63,7 +63,7 @@ final class DelayServer: Sendable {
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: listener.running,
             logger: logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let task = listener.run(app)
         guard let port = await listener.port() else { throw TransportError.other("the delay server did not start") }
         return DelayServer(port: port, task: task, listener: listener)
     }

@@ -132,20 +132,25 @@ extension HTTPStateSuite {
             let cases = Dictionary(
                 (HTTPStateSuite.cases ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
             task = Task {
-                try? await withThrowingDiscardingTaskGroup { group in
-                    try await channel.executeThenClose { connections in
+                await withDiscardingTaskGroup { group in
+                    try? await channel.executeThenClose { connections in
                         for try await connection in connections {
                             group.addTask { await Self.serve(connection, cases: cases) }
                         }
                     }
+                    // The listener closed (`stop()`) and every connection it accepted is served:
+                    // those still open are cancelled now.
+                    group.cancelAll()
                 }
             }
         }
 
-        /// The listener closed first, then the connections cancelled (see `ServerListener`).
+        /// Closes the listener: the accept loop ends once every connection it accepted is handed
+        /// over, then the connections still open are cancelled. (Cancelling the loop instead
+        /// drops a connection accepted meanwhile unserved, which NIO traps on.)
         func stop() async {
             try? await channel.channel.close()
-            task.cancel()
+            _ = await task.value
         }
 
         private static func serve(

@@ -45,7 +45,7 @@ import Testing
                 server: http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: listener.running)
-            let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+            let task = listener.run(app)
             guard let port = await listener.port(), port > 0 else {
                 task.cancel()
                 throw CancellationError()

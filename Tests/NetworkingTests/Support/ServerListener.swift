@@ -1,16 +1,20 @@
+import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
-/// The listening channel of a Hummingbird server a test runs (from `onServerRunning`), so that
-/// stopping the server closes its listener before cancelling its task.
+/// Runs a Hummingbird server for a test and stops it without dropping a connection it accepted.
 ///
-/// Cancelling alone ends the server's loop over accepted connections while the listener still
-/// takes them: a connection accepted in between is dropped unserved, which NIO traps on
-/// ("Deinited NIOAsyncWriter without calling finish()", which crashed a CI run). Closed first,
-/// the listener takes no more, and the connections it took are served (then cancelled).
-/// Shared by the test targets that run Hummingbird servers (linked, as `RecordingProxy`).
+/// Cancelling the server's task ends its loop over accepted connections at once: one accepted
+/// and not yet taken from that loop is dropped unserved, which NIO traps on ("Deinited
+/// NIOAsyncWriter without calling finish()", which crashed CI runs, also when the listener was
+/// closed just before: the connections it had accepted were still waiting in the loop). So
+/// `stop` shuts the server down gracefully: its listener closes, the loop takes every connection
+/// accepted, and the server ends once they close; connections still open after a moment (a
+/// stream that never ends) are then cancelled. Shared by the test targets that run Hummingbird
+/// servers (linked, as `RecordingProxy`).
 package final class ServerListener: Sendable {
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let group = Mutex<ServiceGroup?>(nil)
     private let ports: AsyncStream<Int>
     private let continuation: AsyncStream<Int>.Continuation
 
@@ -20,8 +24,16 @@ package final class ServerListener: Sendable {
 
     /// For `Application(onServerRunning:)`.
     @Sendable package func running(_ listening: any Channel) async {
-        channel.withLock { $0 = listening }
         continuation.yield(listening.localAddress?.port ?? 0)
+    }
+
+    /// Runs the server (an `Application` made with `onServerRunning: running`) until `stop(_:)`.
+    package func run(_ server: some Service) -> Task<Void, any Error> {
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .critical
+        let group = ServiceGroup(services: [server], gracefulShutdownSignals: [], logger: logger)
+        self.group.withLock { $0 = group }
+        return Task { try await group.run() }
     }
 
     /// The port, once the server listens (waits until it does; `nil` only if the waiting task
@@ -31,10 +43,16 @@ package final class ServerListener: Sendable {
         return await iterator.next()
     }
 
-    /// Stops the server running in `task`: closes the listener, then cancels the task.
-    package func stop(_ task: Task<Void, any Error>) async {
-        let listening = channel.withLock { $0 }
-        try? await listening?.close()
+    /// Stops the server running in `task` (from `run(_:)`): gracefully, then, for the
+    /// connections still open after `grace`, by cancelling it.
+    package func stop(_ task: Task<Void, any Error>, grace: Duration = .seconds(2)) async {
+        await group.withLock { $0 }?.triggerGracefulShutdown()
+        await withTaskGroup(of: Void.self) { race in
+            race.addTask { _ = try? await task.value }
+            race.addTask { try? await Task.sleep(for: grace) }
+            await race.next()
+            race.cancelAll()
+        }
         task.cancel()
     }
 }

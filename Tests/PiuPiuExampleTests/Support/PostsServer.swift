@@ -54,7 +54,7 @@ final class PostsServer: Sendable {
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: listener.running)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let task = listener.run(app)
         guard let port = await listener.port(), port > 0 else {
             task.cancel()
             throw CancellationError()
@@ -62,7 +62,7 @@ final class PostsServer: Sendable {
         return PostsServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, task: task, listener: listener)
     }
 
-    /// Stops the server (its listener first, see `ServerListener`).
+    /// Stops the server (gracefully, see `ServerListener`).
     func stop() {
         Task { [task, listener] in await listener.stop(task) }
     }
