@@ -72,10 +72,7 @@ import Testing
     }
 
     private func temporaryStore() throws -> (HistoryStore, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "explorer-effects-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("history.sqlite")
+        let file = try TemporaryFolder().url.appendingPathComponent("history.sqlite")
         return (try HistoryStore(fileURL: file, configuration: HistoryConfiguration(busyTimeout: 30)), file)
     }
 

@@ -181,9 +181,7 @@ import Testing
     }
 
     private func temporaryHistory() throws -> HistoryStore {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "explorer-sequences-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder().url
         return try HistoryStore(fileURL: folder.appendingPathComponent("history.sqlite"))
     }
 

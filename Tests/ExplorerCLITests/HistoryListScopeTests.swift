@@ -1,5 +1,6 @@
 import Foundation
 import History
+import TestSupport
 import Testing
 import Workspace
 
@@ -18,8 +19,7 @@ import Workspace
         var empty: URL { folder.appendingPathComponent("empty") }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "explorer-history-scope-\(UUID().uuidString)")
+            folder = try TemporaryFolder().url
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("other"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(
